@@ -1,0 +1,64 @@
+# Positional Primer. The two set-up commands: `make serve` and `make test`.
+PY      := .venv/bin/python
+PIP     := .venv/bin/pip --disable-pip-version-check -q
+MKDOCS  := NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs
+PYTEST  := $(PY) -m pytest
+ADDR    ?= 127.0.0.1:8000
+
+.PHONY: help setup serve build figures test bench reference clean
+
+help:
+	@echo "make serve         set up, build the figures, serve the site at http://$(ADDR)"
+	@echo "make test          set up the test tools and run every test"
+	@echo "make figures       build changed lessons' figures (FORCE=1 to rebuild all)"
+	@echo "make build         build the site into site/ (mkdocs build --strict)"
+	@echo "make bench         figure-build and site-build benchmark (medians)"
+	@echo "make reference     check the RoPE-scaling and ALiBi vectors live against transformers"
+	@echo "make clean         remove generated files (site, figures, caches)"
+
+# --- set-up ------------------------------------------------------------------
+.venv/.site-installed: pyproject.toml
+	test -x $(PY) || python3 -m venv .venv
+	$(PIP) install --upgrade pip
+	$(PIP) install -e .
+	touch $@
+
+.venv/.test-installed: .venv/.site-installed
+	$(PIP) install -e ".[test]"
+	touch $@
+
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+setup: .venv/.site-installed node_modules/.installed
+
+# --- the site ------------------------------------------------------------------
+figures: .venv/.site-installed
+	$(PY) -m figures_build $(if $(FORCE),--force) $(if $(LESSON),--lesson $(LESSON))
+
+serve: setup figures
+	$(MKDOCS) serve --strict -a $(ADDR)
+
+build: setup
+	$(MKDOCS) build --strict
+
+# --- tests ---------------------------------------------------------------------
+test: .venv/.test-installed node_modules/.installed
+	$(PYTEST) -q -n 2
+
+# --- benchmarks (never timed tests) ---------------------------------------------
+bench: .venv/.test-installed node_modules/.installed
+	$(PY) tests/bench/bench_build.py
+
+# --- reference check against transformers (torch CPU 2.13.0 from this disk) ------
+.venv-ref/.installed:
+	test -x .venv-ref/bin/python || python3 -m venv .venv-ref
+	.venv-ref/bin/pip --disable-pip-version-check -q install numpy torch==2.13.0 transformers
+	touch $@
+
+reference: .venv-ref/.installed
+	.venv-ref/bin/python tests/reference/check_live.py
+
+clean:
+	rm -rf site docs/figures .cache build

@@ -1,0 +1,102 @@
+"""Render one lesson's figures to SVG bytes, in a worker process.
+
+Runs in a fresh process per lesson so that a saved lesson is imported anew
+(`mkdocs serve` keeps running) and a crashing lesson cannot take the build
+down with it. Returns bytes; the parent decides what to write.
+"""
+
+from __future__ import annotations
+
+import importlib
+import io
+import re
+import sys
+import time
+import traceback
+from dataclasses import dataclass, field
+
+NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
+
+# Same bytes on every run: a fixed hash salt for SVG ids, text kept as text
+# (smaller, searchable, read by screen readers), no creation date. White
+# background so a figure reads the same in the light and the dark palette.
+RC_PARAMS = {
+    "svg.hashsalt": "positional-primer",
+    "svg.fonttype": "none",
+    "font.family": "DejaVu Sans",
+    "font.size": 10,
+    "figure.facecolor": "white",
+    "savefig.facecolor": "white",
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "path.simplify": True,
+}
+
+
+@dataclass
+class Rendered:
+    slug: str
+    svgs: dict[str, bytes] = field(default_factory=dict)
+    error: str | None = None
+    seconds: float = 0.0
+
+
+def render_lesson(root: str, slug: str) -> Rendered:
+    """Import lessons.<slug> from `root`, call figures(), return SVG bytes per name."""
+    started = time.perf_counter()
+    result = Rendered(slug)
+    where = f"lessons/{slug}.py"
+    if root not in sys.path:
+        sys.path.insert(0, root)
+    import matplotlib
+
+    matplotlib.use("Agg", force=True)
+    matplotlib.rcParams.update(RC_PARAMS)
+    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure
+
+    try:
+        module = importlib.import_module(f"lessons.{slug}")
+    except BaseException as exc:  # noqa: BLE001 - any failure is reported, not raised
+        result.error = f"{where}: import failed: {_describe(exc, where)}"
+        return result
+    if not callable(getattr(module, "figures", None)):
+        result.error = f"{where}: has no figures() function; every lesson returns its figures from figures()"
+        return result
+    try:
+        figures = module.figures()
+    except BaseException as exc:  # noqa: BLE001
+        result.error = f"{where}: figures() raised {_describe(exc, where)}"
+        plt.close("all")
+        return result
+    if not isinstance(figures, dict) or not figures:
+        result.error = f"{where}: figures() returned {type(figures).__name__}; it must return a non-empty dict {{name: matplotlib Figure}}"
+        plt.close("all")
+        return result
+    for name, fig in figures.items():
+        if not isinstance(name, str) or not NAME_RE.match(name):
+            result.error = f"{where}: figures() key {name!r} must be a lower_snake_case name (it becomes {slug}.<name>.svg)"
+        elif not isinstance(fig, Figure):
+            result.error = f"{where}: figures()[{name!r}] is a {type(fig).__name__}, not a matplotlib Figure"
+        if result.error:
+            plt.close("all")
+            return result
+    for name, fig in figures.items():
+        buffer = io.BytesIO()
+        fig.savefig(buffer, format="svg", metadata={"Date": None})
+        result.svgs[name] = buffer.getvalue()
+        plt.close(fig)
+    plt.close("all")
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+def _describe(exc: BaseException, where: str) -> str:
+    """The error and the innermost line of the lesson file that raised it."""
+    line = ""
+    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+        if frame.filename.replace("\\", "/").endswith(where):
+            line = f" (line {frame.lineno}: {frame.line})" if frame.line else f" (line {frame.lineno})"
+            break
+    message = str(exc) or "(no message)"
+    return f"{type(exc).__name__}: {message}{line}"

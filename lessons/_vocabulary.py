@@ -1,0 +1,45 @@
+"""Words that appear in backticks in the lessons but are not Python names of
+any lesson: config keys, serving flags, file and library names.
+
+The prose checker (tests/test_prose.py) accepts a backticked code-like name
+only if a lesson defines it or it is listed here, so a mistyped config key on
+a page fails the tests instead of misleading a reader. Each entry says what
+the word means, in one line.
+"""
+
+TERMS: dict[str, str] = {
+    # Hugging Face model configs (config.json)
+    "max_position_embeddings": "the longest sequence the model's config says it handles",
+    "rope_theta": "the RoPE base (10,000 in the RoPE paper; 500,000 in Llama 3)",
+    "rope_parameters": "the config block that names the RoPE type and its scaling keys (newer name)",
+    "rope_scaling": "the older name of rope_parameters in Hugging Face configs",
+    "rope_type": "which RoPE variant: default, linear, dynamic, yarn, longrope or llama3",
+    "original_max_position_embeddings": "the context length the model was trained at before stretching",
+    "num_attention_heads": "how many query heads each attention layer has",
+    "num_key_value_heads": "how many key/value heads each layer has; fewer than num_attention_heads means grouped-query attention",
+    "num_hidden_layers": "how many transformer layers the model stacks",
+    "head_dim": "the width of one attention head (often hidden width / num_attention_heads)",
+    "sliding_window": "how many recent tokens each token may attend to in sliding-window attention (Mistral 7B: 4,096)",
+    "attn_implementation": "Hugging Face Transformers' choice of attention kernel: eager, sdpa or flash_attention_2",
+    # RoPE scaling keys and serving flags (lessons.context_extension)
+    "partial_rotary_factor": "the fraction of each head's width that RoPE turns (Phi-2: 0.4); the rest carries no position",
+    "--rope-scaling": "llama.cpp flag: the RoPE scaling method, none, linear or yarn",
+    "--rope-scale": "llama.cpp flag: the context stretch factor for RoPE scaling",
+    "--rope-freq-base": "llama.cpp flag: overrides the RoPE base (rope_theta) read from the model file",
+    "--yarn-orig-ctx": "llama.cpp flag: YaRN's original (pretraining) context length",
+    "--yarn-beta-fast": "llama.cpp flag: YaRN's beta_fast (default 32)",
+    "--yarn-beta-slow": "llama.cpp flag: YaRN's beta_slow (default 1)",
+    # Serving flags (vLLM)
+    "--max-model-len": "vLLM flag: the longest prompt plus output the server will accept",
+    "--hf-overrides": "vLLM flag: edits the model's Hugging Face config (e.g. rope_parameters) at load time",
+    # RoPE layouts in real code (lessons.rope)
+    "is_neox_style": "vLLM rotary-layer flag: True = half-split pairs (j, j + d/2), False = interleaved pairs (2i, 2i+1)",
+    "freqs_cis": "Meta's Llama reference code: the table of unit complex numbers e^(i·pos·θ) used for interleaved RoPE",
+    "precompute_freqs_cis": "Meta's Llama reference function that builds freqs_cis",
+    "rotary_dim": "GPT-J config key: how many dimensions of each head RoPE turns (64 of 256 in GPT-J-6B)",
+    "rotary_pct": "GPT-NeoX config key: the fraction of each head's dimensions RoPE turns",
+    "partial_rotary_factor": "Hugging Face config key (Phi, StableLM and others): the fraction of each head RoPE turns",
+    # Site tooling
+    "figures_build": "the package that turns each lesson's figures() into SVG files",
+    "READING_ORDER": "the one list in lessons/__init__.py that orders the lessons",
+}

@@ -1,0 +1,211 @@
+"""The figure build on a throw-away project: deterministic, incremental,
+all-or-nothing, and loud about broken lessons (each error names the file)."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+GOOD = '''r"""
+# {title}
+
+![A line that rises from zero to three over four points](figures/{slug}.line.svg)
+
+```python
+1 + 1  # → 2
+```
+"""
+
+import numpy as np
+
+
+def figures():
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(3, 2), layout="constrained")
+    ax.plot(np.arange(4) * {gain})
+    ax.set_title("{title}")
+    return {{"line": fig}}
+
+
+def demo():
+    print("{title}")
+'''
+
+
+def make_project(tmp_path: Path, lessons: dict[str, str], order: list[str] | None = None) -> Path:
+    """A minimal project: the real lessons package helpers plus the given lesson files."""
+    pkg = tmp_path / "lessons"
+    pkg.mkdir()
+    for helper in ("__init__.py", "_prose.py", "_show.py", "_vocabulary.py"):
+        shutil.copy(ROOT / "lessons" / helper, pkg / helper)
+    set_order(tmp_path, order if order is not None else list(lessons))
+    for slug, text in lessons.items():
+        (pkg / f"{slug}.py").write_text(text)
+    return tmp_path
+
+
+def set_order(project: Path, order: list[str]) -> None:
+    init = project / "lessons" / "__init__.py"
+    text = re.sub(
+        r"READING_ORDER: tuple\[str, \.\.\.\] = \(.*?\)",
+        "READING_ORDER: tuple[str, ...] = (" + "".join(f"\n    {s!r}," for s in order) + "\n)",
+        init.read_text(),
+        count=1,
+        flags=re.S,
+    )
+    init.write_text(text)
+
+
+def good(slug: str, gain: int = 1) -> str:
+    return GOOD.format(slug=slug, title=f"Lesson {slug}", gain=gain)
+
+
+def run_build(project: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "figures_build", "--root", str(project), *args],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )
+
+
+def svgs(project: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted((project / "docs" / "figures").glob("*.svg"))}
+
+
+@pytest.fixture
+def project(tmp_path):
+    proj = make_project(tmp_path, {"alpha": good("alpha"), "beta": good("beta", 2)})
+    result = run_build(proj)
+    assert result.returncode == 0, result.stderr
+    return proj
+
+
+def test_first_build_writes_every_figure_as_text_svg(project):
+    files = svgs(project)
+    assert set(files) == {"alpha.line.svg", "beta.line.svg"}
+    svg = files["alpha.line.svg"].decode()
+    assert "<text" in svg and "Lesson alpha" in svg, "titles must stay text, not glyph outlines"
+    assert "<dc:date>" not in svg, "no date metadata: the bytes must not change between runs"
+
+
+def test_second_build_does_no_figure_work_and_rewrites_nothing(project):
+    before = {p: p.stat().st_mtime_ns for p in (project / "docs" / "figures").glob("*.svg")}
+    result = run_build(project)
+    assert result.returncode == 0, result.stderr
+    assert "0 built, 2 fresh; 0 SVGs written" in result.stdout
+    assert {p: p.stat().st_mtime_ns for p in before} == before
+
+
+def test_force_reproduces_identical_bytes(project):
+    before = svgs(project)
+    result = run_build(project, "--force")
+    assert result.returncode == 0, result.stderr
+    assert "2 built, 0 fresh; 0 SVGs written, 2 unchanged" in result.stdout
+    assert svgs(project) == before
+
+
+def test_only_the_changed_lesson_is_rebuilt(project):
+    (project / "lessons" / "beta.py").write_text(good("beta", 3))
+    result = run_build(project)
+    assert result.returncode == 0, result.stderr
+    assert re.search(r"alpha\s+fresh", result.stdout) and re.search(r"beta\s+built", result.stdout)
+
+
+def test_a_change_in_an_imported_lesson_rebuilds_the_importer(project):
+    text = good("beta").replace("import numpy as np", "import numpy as np\nfrom lessons.alpha import demo as _alpha_demo")
+    (project / "lessons" / "beta.py").write_text(text)
+    assert run_build(project).returncode == 0
+    (project / "lessons" / "alpha.py").write_text(good("alpha", 5))
+    result = run_build(project)
+    assert re.search(r"alpha\s+built", result.stdout) and re.search(r"beta\s+built", result.stdout)
+
+
+def test_a_deleted_svg_is_rebuilt(project):
+    (project / "docs" / "figures" / "alpha.line.svg").unlink()
+    result = run_build(project)
+    assert re.search(r"alpha\s+built", result.stdout)
+    assert (project / "docs" / "figures" / "alpha.line.svg").exists()
+
+
+def test_lesson_option_builds_one(project):
+    result = run_build(project, "--lesson", "beta")
+    assert result.returncode == 0, result.stderr
+    assert "1 built, 0 fresh" in result.stdout and "alpha" not in result.stdout
+
+
+def test_orphans_are_reported_then_pruned(project):
+    orphan = project / "docs" / "figures" / "gone.old.svg"
+    orphan.write_text("<svg/>")
+    result = run_build(project)
+    assert result.returncode == 0 and "gone.old.svg is produced by no lesson" in result.stdout
+    assert orphan.exists()
+    result = run_build(project, "--prune")
+    assert result.returncode == 0 and not orphan.exists()
+
+
+BROKEN = {
+    "raises": (
+        lambda: good("beta").replace('return {"line": fig}', 'raise RuntimeError("axis exploded")'),
+        r"lessons/beta\.py: figures\(\) raised RuntimeError: axis exploded \(line \d+",
+    ),
+    "import_fails": (
+        lambda: good("beta").replace("import numpy as np", "import numpy as np\nimport not_a_module_xyz"),
+        r"lessons/beta\.py: import failed: ModuleNotFoundError",
+    ),
+    "not_a_figure": (
+        lambda: good("beta").replace('return {"line": fig}', 'return {"line": "a string"}'),
+        r"lessons/beta\.py: figures\(\)\['line'\] is a str, not a matplotlib Figure",
+    ),
+    "no_title": (
+        lambda: good("beta").replace("# Lesson beta", "Lesson beta without a heading"),
+        r"lessons/beta\.py: the docstring must start with a '# Title' line",
+    ),
+    "missing_figure": (
+        lambda: good("beta").replace("figures/beta.line.svg", "figures/beta.nothere.svg"),
+        r"lessons/beta\.py:\d+: shows figures/beta\.nothere\.svg, which no lesson's figures\(\) produces",
+    ),
+    "syntax_error": (
+        lambda: good("beta") + "\ndef broken(:\n",
+        r"lessons/beta\.py:\d+: syntax error",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BROKEN))
+def test_a_broken_lesson_stops_the_build_names_the_file_and_keeps_output(project, case):
+    make_text, message = BROKEN[case]
+    before = svgs(project)
+    (project / "lessons" / "alpha.py").write_text(good("alpha", 7))  # a good change that must NOT land either
+    (project / "lessons" / "beta.py").write_text(make_text())
+    result = run_build(project)
+    assert result.returncode == 1
+    assert re.search(message, result.stderr), result.stderr
+    assert svgs(project) == before, "a failed build must leave every existing SVG as it was"
+
+
+def test_two_lessons_claiming_one_slug(project):
+    set_order(project, ["alpha", "beta", "alpha"])
+    result = run_build(project)
+    assert result.returncode == 1
+    assert "slug 'alpha' is listed twice in READING_ORDER" in result.stderr
+    set_order(project, ["alpha", "beta"])
+    (project / "lessons" / "Alpha.py").write_text(good("Alpha"))
+    result = run_build(project)
+    assert result.returncode == 1 and "differ only in case" in result.stderr
+
+
+def test_unlisted_and_missing_lessons_are_named(project):
+    (project / "lessons" / "gamma.py").write_text(good("gamma"))
+    result = run_build(project)
+    assert result.returncode == 1 and "lessons/gamma.py: not in READING_ORDER" in result.stderr
+    (project / "lessons" / "gamma.py").unlink()
+    set_order(project, ["alpha", "beta", "delta"])
+    result = run_build(project)
+    assert result.returncode == 1 and "READING_ORDER lists 'delta' but lessons/delta.py does not exist" in result.stderr

@@ -1,0 +1,124 @@
+"""Every page says only what its code computes.
+
+For every lesson: each ```python block runs and each `expr  # → value` matches
+the real value; every backticked code name exists; every `lessons.<slug>`
+exists; every figure shown is produced by figures() and has alt text. A failure
+names the file, the line, the expected and the actual.
+"""
+
+from __future__ import annotations
+
+import inspect
+
+import pytest
+
+from lessons import _prose
+from lessons._vocabulary import TERMS
+from tests.conftest import LESSONS, SLUGS
+
+BY_SLUG = {lesson.slug: lesson for lesson in LESSONS}
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_python_blocks_print_what_the_code_computes(slug):
+    lesson = BY_SLUG[slug]
+    blocks = _prose.python_blocks(lesson)
+    problems = [msg for block in blocks for msg in _prose.run_block(block)]
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_every_page_checks_at_least_one_value(slug):
+    blocks = _prose.python_blocks(BY_SLUG[slug])
+    arrows = sum(block.code.count(_prose.ARROW) for block in blocks)
+    assert arrows > 0, f"{BY_SLUG[slug].path}: no '# →' line; Level 2 needs checked Python examples"
+
+
+def _known_names(modules) -> tuple[set[str], set[str]]:
+    """(callables and other globals, parameter and attribute names) across all lessons."""
+    names, params = set(), set()
+    for module in modules.values():
+        for name, obj in vars(module).items():
+            if name.startswith("__"):
+                continue
+            names.add(name)
+            targets = [obj]
+            if inspect.isclass(obj) and obj.__module__ == module.__name__:
+                params.update(vars(obj))
+                targets += [m for m in vars(obj).values() if callable(m)]
+            for target in targets:
+                if callable(target) and getattr(target, "__module__", None) == module.__name__:
+                    try:
+                        params.update(inspect.signature(target).parameters)
+                    except (TypeError, ValueError):
+                        pass
+    return names, params
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_backticked_names_exist(slug, modules):
+    lesson, module = BY_SLUG[slug], modules[slug]
+    names, params = _known_names(modules)
+    problems = []
+    for line, name, call in _prose.code_names(lesson):
+        if call:
+            ok = callable(getattr(module, name, None)) or any(
+                callable(getattr(m, name, None)) for m in modules.values()
+            )
+        else:
+            ok = name in names or name in params or name in TERMS
+        if not ok:
+            problems.append(
+                f"{lesson.path}:{line}: `{name}{'(...)' if call else ''}` is not defined in any lesson "
+                f"(nor in lessons/_vocabulary.py TERMS)"
+            )
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_lesson_links_exist(slug, modules):
+    lesson = BY_SLUG[slug]
+    problems = []
+    for line, target, attr in _prose.lesson_refs(lesson):
+        if target not in modules:
+            problems.append(f"{lesson.path}:{line}: `lessons.{target}` is not a lesson (known: {', '.join(SLUGS)})")
+            continue
+        obj = modules[target]
+        for part in filter(None, attr.split(".")):
+            if not hasattr(obj, part):
+                problems.append(f"{lesson.path}:{line}: `lessons.{target}.{attr}` does not exist")
+                break
+            obj = getattr(obj, part)
+    assert not problems, "\n".join(problems)
+
+
+@pytest.fixture(scope="session")
+def produced_figures(modules):
+    """slug -> names returned by figures(), each figure closed right away."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    produced = {}
+    for slug, module in modules.items():
+        figs = module.figures()
+        produced[slug] = set(figs)
+        for fig in figs.values():
+            plt.close(fig)
+    return produced
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_figures_shown_are_produced_and_described(slug, produced_figures):
+    lesson = BY_SLUG[slug]
+    refs = _prose.figure_refs(lesson)
+    assert refs, f"{lesson.path}: the page shows no figure"
+    problems = []
+    for ref in refs:
+        key = ref.slug_and_name
+        if key is None or key[0] not in produced_figures or key[1] not in produced_figures[key[0]]:
+            problems.append(f"{lesson.path}:{ref.line}: figures/{ref.file} is not produced by any lesson's figures()")
+        if len(ref.alt.split()) < 4:
+            problems.append(f"{lesson.path}:{ref.line}: figures/{ref.file} needs alt text that says what it shows")
+    assert not problems, "\n".join(problems)
