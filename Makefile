@@ -54,7 +54,7 @@ bench: .venv/.test-installed node_modules/.installed
 # --- reference check against transformers (torch CPU 2.13.0 from this disk) ------
 .venv-ref/.installed:
 	test -x .venv-ref/bin/python || python3 -m venv .venv-ref
-	.venv-ref/bin/pip --disable-pip-version-check -q install numpy torch==2.13.0 transformers
+	.venv-ref/bin/pip --disable-pip-version-check -q install numpy torch==2.13.0 transformers==5.24.0
 	touch $@
 
 reference: .venv-ref/.installed

@@ -4,14 +4,13 @@ all-or-nothing, and loud about broken lessons (each error names the file)."""
 from __future__ import annotations
 
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.projects import ROOT, make_project, set_order
 
 GOOD = '''r"""
 # {title}
@@ -38,30 +37,6 @@ def figures():
 def demo():
     print("{title}")
 '''
-
-
-def make_project(tmp_path: Path, lessons: dict[str, str], order: list[str] | None = None) -> Path:
-    """A minimal project: the real lessons package helpers plus the given lesson files."""
-    pkg = tmp_path / "lessons"
-    pkg.mkdir()
-    for helper in ("__init__.py", "_prose.py", "_show.py", "_vocabulary.py"):
-        shutil.copy(ROOT / "lessons" / helper, pkg / helper)
-    set_order(tmp_path, order if order is not None else list(lessons))
-    for slug, text in lessons.items():
-        (pkg / f"{slug}.py").write_text(text)
-    return tmp_path
-
-
-def set_order(project: Path, order: list[str]) -> None:
-    init = project / "lessons" / "__init__.py"
-    text = re.sub(
-        r"READING_ORDER: tuple\[str, \.\.\.\] = \(.*?\)",
-        "READING_ORDER: tuple[str, ...] = (" + "".join(f"\n    {s!r}," for s in order) + "\n)",
-        init.read_text(),
-        count=1,
-        flags=re.S,
-    )
-    init.write_text(text)
 
 
 def good(slug: str, gain: int = 1) -> str:

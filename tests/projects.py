@@ -1,0 +1,40 @@
+"""Throw-away projects for tests: the real pipeline, made-up lessons."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+HELPERS = ("__init__.py", "_prose.py", "_show.py", "_vocabulary.py")
+
+
+def make_project(tmp_path: Path, lessons: dict[str, str], order: list[str] | None = None, *, site: bool = False) -> Path:
+    """A project with the real lessons helpers plus the given lesson files;
+    with `site`, also the MkDocs config, hooks and docs (node_modules linked)."""
+    pkg = tmp_path / "lessons"
+    pkg.mkdir(parents=True)
+    for helper in HELPERS:
+        shutil.copy(ROOT / "lessons" / helper, pkg / helper)
+    set_order(tmp_path, order if order is not None else list(lessons))
+    for slug, text in lessons.items():
+        (pkg / f"{slug}.py").write_text(text)
+    if site:
+        shutil.copy(ROOT / "mkdocs.yml", tmp_path / "mkdocs.yml")
+        shutil.copytree(ROOT / "hooks", tmp_path / "hooks", ignore=shutil.ignore_patterns("__pycache__"))
+        shutil.copytree(ROOT / "docs", tmp_path / "docs", ignore=shutil.ignore_patterns("figures"))
+        (tmp_path / "node_modules").symlink_to(ROOT / "node_modules")
+    return tmp_path
+
+
+def set_order(project: Path, order: list[str]) -> None:
+    init = project / "lessons" / "__init__.py"
+    text = re.sub(
+        r"READING_ORDER: tuple\[str, \.\.\.\] = \(.*?\)",
+        "READING_ORDER: tuple[str, ...] = (" + "".join(f"\n    {s!r}," for s in order) + "\n)",
+        init.read_text(),
+        count=1,
+        flags=re.S,
+    )
+    init.write_text(text)
