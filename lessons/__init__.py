@@ -18,7 +18,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 # The reading order: a learner reads top to bottom. Add a new lesson here.
-READING_ORDER: tuple[str, ...] = ()
+READING_ORDER: tuple[str, ...] = (
+    "notation",
+    "attention",
+    "positional",
+    "rope",
+    "transformer",
+    "context_extension",
+    "alibi",
+)
 
 LESSONS_DIR = Path(__file__).resolve().parent
 SLUG_RE = re.compile(r"^[a-z][a-z0-9_]*$")

@@ -29,6 +29,7 @@ TERMS: dict[str, str] = {
     "--yarn-orig-ctx": "llama.cpp flag: YaRN's original (pretraining) context length",
     "--yarn-beta-fast": "llama.cpp flag: YaRN's beta_fast (default 32)",
     "--yarn-beta-slow": "llama.cpp flag: YaRN's beta_slow (default 1)",
+    "alibi_bias_max": "MPT config key (in attn_config): the 8 in ALiBi's first slope 2^(-8/n)",
     # Serving flags (vLLM)
     "--max-model-len": "vLLM flag: the longest prompt plus output the server will accept",
     "--hf-overrides": "vLLM flag: edits the model's Hugging Face config (e.g. rope_parameters) at load time",
@@ -39,6 +40,12 @@ TERMS: dict[str, str] = {
     "rotary_dim": "GPT-J config key: how many dimensions of each head RoPE turns (64 of 256 in GPT-J-6B)",
     "rotary_pct": "GPT-NeoX config key: the fraction of each head's dimensions RoPE turns",
     "partial_rotary_factor": "Hugging Face config key (Phi, StableLM and others): the fraction of each head RoPE turns",
+    # Decoder configs and generation (lessons.transformer)
+    "tie_word_embeddings": "Hugging Face config key: True when the unembedding reuses the token embedding table",
+    "rms_norm_eps": "Hugging Face config key (Llama and others): the epsilon inside RMSNorm",
+    "layer_norm_epsilon": "Hugging Face config key (GPT-2): the epsilon inside LayerNorm",
+    "use_cache": "Hugging Face config/generation flag: keep past keys and values between decoding steps",
+    "past_key_values": "Hugging Face name for the key-value cache a model returns and takes back at the next step",
     # Site tooling
     "figures_build": "the package that turns each lesson's figures() into SVG files",
     "READING_ORDER": "the one list in lessons/__init__.py that orders the lessons",

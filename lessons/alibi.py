@@ -1,0 +1,705 @@
+r"""
+# Positions as a distance penalty, and no positions at all: ALiBi and NoPE
+
+Run it: `python -m lessons.alibi` (a narrated walkthrough in the terminal).
+Builds on `lessons.attention` (scores, the causal mask and the bias argument),
+`lessons.positional` (why attention needs positions at all) and
+`lessons.transformer` (the small model both schemes are plugged into).
+
+## Level 1: the practitioner's guide
+
+**In one sentence.** ALiBi gives a transformer no position vectors at all and
+instead subtracts from every attention score a penalty proportional to how far
+back the key is, with a different steepness per head; NoPE goes further and
+adds nothing, leaving a decoder to infer order from its causal mask alone.
+
+**When you need it.** When you pick or serve a model whose architecture uses
+one of these schemes (BLOOM and MPT use ALiBi), or when you read claims that a
+model "extrapolates" beyond its training length. The practical symptoms
+differ from RoPE's: an ALiBi model does not fall off a cliff past its training
+length, but it also does not use far-away tokens much, because every head
+prefers nearby ones by construction. A NoPE decoder is rare in production; it
+matters because it shows how much order the causal mask already carries.
+
+**Your options.**
+
+| Option | What it does | What it gives you | What it costs | Where it lives |
+|---|---|---|---|---|
+| RoPE | Turns q and k by position (`lessons.rope`) | Relative positions and strong quality; the common choice | Needs scaling to read past the trained length (`lessons.context_extension`) | `rope_theta`, `rope_parameters` |
+| ALiBi | Adds $-m_h \cdot$ distance to each score, one slope $m_h$ per head | No position parameters; graceful behaviour past the trained length | A built-in preference for recent tokens in every head | The architecture (BLOOM, MPT); MPT's `alibi_bias_max` |
+| NoPE | Adds nothing; the causal mask is the only source of order | Nothing to stretch or tune | Weak order information in the first layer; few production models | The architecture |
+| Sliding window | Lets each token see only the last $w$ tokens | Bounded cache whatever the length | Forgets beyond the window | `sliding_window` |
+
+**How to choose.**
+
+- Serving an existing model: nothing to choose, the scheme is in the
+  weights. For an ALiBi model you may raise the length limit, but test
+  whether your task needs distant tokens; the bias will discount them.
+- Training a model that must read longer inputs than it was trained on, with
+  no fine-tuning step: ALiBi is the simplest scheme with that property.
+- Training for the best quality at a known length with later extension
+  possible: RoPE and a scaling recipe from `lessons.context_extension`.
+- Research on what position information a decoder really needs: NoPE is the
+  baseline to beat.
+
+**What it costs.** ALiBi has no parameters: the bias is computed from
+$n_{\text{heads}}$ slopes and the distances, and adds one addition per score.
+For 8 heads the slopes are 1/2, 1/4, ..., 1/256; the steepest head halves a
+key's weight every 1.4 tokens, the gentlest every 177. The ALiBi paper reports
+that a 1.3B-parameter model trained on 1,024 tokens and tested on 2,048 matches
+the perplexity of a sinusoidal model trained on 2,048, while training 11%
+faster and using 11% less memory (Press et al., 2021). NoPE costs nothing at
+all.
+
+**What breaks.**
+
+- **Expecting long-range recall.** ALiBi extrapolates in perplexity, which
+  mostly rewards recent context; the steep heads barely see tokens a few
+  hundred positions back. Test retrieval from the start of a long prompt.
+- **Wrong slopes for the head count.** Head counts that are not a power of
+  two (BLOOM's 112, a 12-head model) use a special rule; an implementation
+  that extends the geometric sequence instead gets different slopes than the
+  model was trained with.
+- **Forgetting the mask.** The bias is only defined for keys at or before the
+  query; without the causal mask the "future" keys get a bonus instead of a
+  penalty.
+- **Assuming NoPE is order-blind.** A decoder with no positions is not a bag
+  of words: the causal mask already makes "dog bites man" and "man bites dog"
+  different. An encoder with no positions and no mask is order-blind.
+
+**In the wild.** BLOOM (176B) and MPT use ALiBi; MPT's config carries an
+`alibi_bias_max` of 8 (the 8 in $2^{-8/n}$), and the Hugging Face
+implementations of both compute the same slopes as this lesson's
+`alibi_slopes` (the tests check 1 to 64 heads). Falcon's code supports ALiBi
+as an option. Most current open models (Llama, Mistral, Qwen) chose RoPE
+instead. NoPE was studied by Kazemnejad et al. (2023), who found that
+decoder-only models without positions generalised to longer inputs better
+than ones with explicit encodings in their experiments.
+
+**Go deeper.** Level 2 builds the slopes and the bias matrix, shows why the
+bias extends to any length and what the recency preference looks like in
+numbers, and then removes positions altogether to show what the causal mask
+alone tells a decoder. If you only needed to know what these schemes are and
+how they behave when served, you can stop here.
+
+## Level 2: how it works, from scratch
+
+## ALiBi's bias: a penalty that grows with distance
+
+**Everyday picture.** A rumour loses credibility with every person it passes
+through. Some listeners are sceptical and discount a story heavily after one
+retelling; others are trusting and still believe it after a hundred. ALiBi
+gives each attention head its own level of scepticism.
+
+**Tiny worked example.** Two heads with slopes 1/16 and 1/256 (what ALiBi
+gives 2 heads), four tokens. Query 3 looks back at keys 3, 2, 1 and 0, which
+are 0, 1, 2 and 3 steps away. Head 1 subtracts 0, 0.0625, 0.125 and 0.1875
+from the scores; head 2 subtracts 0, 0.0039, 0.0078 and 0.0117. Keys after the
+query get $-\infty$: the causal mask.
+
+```mermaid
+flowchart LR
+  Q["query i, key j"] --> S["content score q·k / √d"]
+  Q --> D["distance i − j"]
+  D --> B["bias −m_h · (i − j)<br/>(−∞ if j > i)"]
+  S --> P["score + bias"]
+  B --> P
+  P --> SM["softmax over keys"]
+  SM --> O["weighted sum of values"]
+```
+
+**Reading it:** content and position travel separately and meet only at the
+plus sign, right before the softmax. Nothing is added to the token vectors,
+so there is no position table to run out of; the distance is just a number
+computed on the fly.
+
+**The math.**
+
+$$
+\text{score}_h(i, j) = \frac{q_i \cdot k_j}{\sqrt{d}} - m_h \, (i - j), \qquad m_h = 2^{-8h/n} \quad (h = 1, \dots, n)
+$$
+
+**Symbols**
+
+| Symbol | Meaning here | In the example |
+|---|---|---|
+| $i$, $j$ | query and key positions, $j \le i$ | $i$ = 3, $j$ = 0 to 3 |
+| $m_h$ | the slope of head $h$ | 1/16 and 1/256 |
+| $n$ | number of heads, `n_heads` (a power of two here) | 2 |
+| $q_i \cdot k_j / \sqrt{d}$ | the content score of `lessons.attention` | any |
+
+**In words:** "each head takes its usual score and subtracts its own slope
+times how many steps back the key is; the slopes form a geometric sequence
+from $2^{-8/n}$ down to $2^{-8}$."
+
+**With the numbers:** for $n$ = 8 the first slope is $2^{-8/8} = 1/2$ and each
+next one halves: 1/2, 1/4, ..., 1/256. For 12 heads (not a power of two) the
+paper takes the 8 slopes of 8 heads and adds every other slope of the
+16-head sequence, $2^{-0.5}, 2^{-1.5}, 2^{-2.5}, 2^{-3.5}$ = 0.707, 0.354,
+0.177 and 0.088.
+
+**In Python:**
+
+```python
+from lessons.alibi import alibi_slopes, alibi_bias
+[float(m) for m in alibi_slopes(8)]  # → [0.5, 0.25, 0.125, 0.0625, 0.03125, 0.015625, 0.0078125, 0.00390625]
+[round(float(m), 3) for m in alibi_slopes(12)[8:]]  # → [0.707, 0.354, 0.177, 0.088]
+bias = alibi_bias(2, 4)  # (heads, queries, keys)
+bias.shape  # → (2, 4, 4)
+[float(b) for b in bias[0, 3]]  # → [-0.1875, -0.125, -0.0625, 0.0]
+[round(float(b), 4) for b in bias[1, 3]]  # → [-0.0117, -0.0078, -0.0039, 0.0]
+float(bias[0, 0, 1])  # → -inf
+```
+
+![The ALiBi bias matrix for four of eight heads over twelve positions: zero on the diagonal, growing more negative further below it, steeply for head 1 and barely for head 8, and masked above the diagonal](figures/alibi.bias_matrices.svg)
+
+**Reading it:** each panel is one head; rows are queries, columns keys. The
+diagonal is 0 (a token is never penalised for looking at itself), each step
+left of it adds the head's slope to the penalty, and the white upper triangle
+is the causal mask. Head 1 (slope 1/2) is dark a few steps from the diagonal;
+head 8 (slope 1/256) is almost uniform over the whole window.
+
+![ALiBi's slopes for 8, 12 and 16 heads on a log scale: powers of two from 1/2 down to 1/256 for 8 heads, the same eight plus four in-between values for 12, and halving steps of the square root of two for 16](figures/alibi.slopes.svg)
+
+**Reading it:** each marker is one head's slope, on a log scale so a
+geometric sequence is a straight line. Eight heads halve at every step; 16
+heads take half steps. The 12-head rule is visible: the first eight slopes
+are the 8-head line and the last four fill in between, from the 16-head line.
+
+**In code:** `alibi_slopes` implements the paper's rule, including head
+counts that are not a power of two; `alibi_bias` builds the (heads, queries,
+keys) array with the causal mask, which `lessons.transformer`'s `TinyGPT`
+uses for `position="alibi"` and `scaled_dot_product_attention` takes as its
+`bias` argument.
+
+**Why it matters.** Every number here is fixed before training, the same for
+any length and any input; the model learns to work with the penalty rather
+than learning positions.
+
+## Why it extrapolates, and the price: a preference for recent tokens
+
+**Everyday picture.** A ruler that only has marks for "how far back", never
+"which seat". You can measure the same distances in a hall of any size; but a
+listener who discounts every step back will pay little attention to the far
+end of a big hall.
+
+**Tiny worked example.** Suppose every content score is equal, so only the
+bias decides. With slope 1/2, a query's weights over the last four keys are
+proportional to $e^{-1.5}, e^{-1}, e^{-0.5}, e^{0}$: 0.102, 0.167, 0.276 and
+0.455. Each step back multiplies the weight by $e^{-1/2} = 0.607$.
+
+```mermaid
+flowchart TD
+  T["trained on n = 1,024"] --> B["bias for n: −m·(i − j)"]
+  B --> X["same formula at n = 2,048"]
+  X --> K["top-left 1,024 × 1,024 block<br/>is exactly the trained bias"]
+  X --> R["far keys: larger penalty,<br/>smaller weight"]
+```
+
+**Reading it:** nothing in the bias depends on the training length, so a
+longer input gets a larger matrix whose every entry follows the same rule,
+and the part the model trained on is reproduced exactly. The bottom branch is
+the price: the new, far-away entries are penalties the model has never
+needed to overcome.
+
+**The math.**
+
+$$
+w_k \propto e^{-m\,k}, \qquad \frac{w_{k+1}}{w_k} = e^{-m}, \qquad k_{1/2} = \frac{\ln 2}{m}
+$$
+
+**Symbols**
+
+| Symbol | Meaning here | In the example |
+|---|---|---|
+| $k$ | how many steps back a key is | 0 to 3 |
+| $w_k$ | attention weight of that key, equal content scores | 0.455 for $k$ = 0 |
+| $m$ | the head's slope | 1/2 |
+| $k_{1/2}$ | steps back at which the weight halves | 1.39 |
+
+**In words:** "with nothing else to go on, a head's weights fall off
+exponentially with distance, halving every $\ln 2 / m$ steps."
+
+**With the numbers:** slope 1/2 halves every $0.693 / 0.5 = 1.39$ steps;
+slope 1/256 every 177 steps. Over 1,024 keys, the gentlest head still gives
+the nearest key 54 times the weight of the farthest.
+
+**In Python:**
+
+```python
+from lessons.alibi import alibi_bias, recency_weights, half_weight_distance
+import numpy as np
+[round(float(w), 3) for w in recency_weights(0.5, 4)]  # → [0.102, 0.167, 0.276, 0.455]
+round(half_weight_distance(0.5), 2)  # → 1.39
+round(half_weight_distance(1 / 256))  # → 177
+w = recency_weights(1 / 256, 1024)
+round(float(w[-1] / w[0]))  # → 54
+# extending the length keeps the trained block exactly
+bool(np.array_equal(alibi_bias(8, 2048)[:, :1024, :1024], alibi_bias(8, 1024)))  # → True
+```
+
+![Attention weight against steps back for slopes 1/2, 1/16 and 1/256 with equal content scores, on a log scale: three straight lines falling at different rates](figures/alibi.recency.svg)
+
+**Reading it:** with equal content scores, each head's weights are a straight
+line on the log scale, falling at its own slope. The steep head attends
+almost only to the last few tokens; the gentle head spreads its weight over
+hundreds. Content scores can override the bias, but they start from here.
+
+**In code:** `recency_weights` computes the weights from the bias alone;
+`half_weight_distance` gives $\ln 2 / m$.
+
+**Why it matters.** This is both ALiBi's strength and its limit: it never
+meets an unfamiliar position, but it is built to favour recent context, which
+is why its good perplexity at longer lengths need not mean good use of the
+whole prompt.
+
+## ALiBi inside a model: only distances reach the scores
+
+**Everyday picture.** A conversation recorded on tape: whether you play it
+from the start of the tape or from minute 100, the people in it hear the same
+words the same number of seconds apart, and answer the same way.
+
+**Tiny worked example.** A small untrained `TinyGPT` with ALiBi (16-token
+vocabulary, width 16, 4 heads, 2 layers, `max_len` 8). Feed it tokens
+1, 2, 3, 4 at positions 0 to 3, and again at positions 100 to 103: the logits
+are identical, because only the distances 0 to 3 enter the scores. Feed it 12
+tokens: it runs, although `max_len` is 8; the same model with a learned
+position table refuses position 8.
+
+```mermaid
+flowchart LR
+  T["tokens at positions<br/>p, p+1, ..."] --> E["embed (no position added)"]
+  E --> A["attention: scores + alibi_bias"]
+  A --> L["logits"]
+  P["start position p"] -.->|"never used"| A
+```
+
+**Reading it:** the dashed arrow is the point: the absolute start position
+has nowhere to enter. The embeddings carry no position, and the bias only
+uses $i - j$, which is the same wherever the sequence starts.
+
+**The math.**
+
+$$
+\text{bias}_h(p + i, p + j) = -m_h \,\big((p + i) - (p + j)\big) = -m_h\,(i - j)
+$$
+
+**Symbols**
+
+| Symbol | Meaning here | In the example |
+|---|---|---|
+| $p$ | the position of the first token | 0 or 100 |
+| $i$, $j$ | offsets of query and key inside the sequence | 0 to 3 |
+| $m_h$ | head $h$'s slope | 4 heads: 1/4 to 1/256 |
+
+**In words:** "shifting every position by the same amount cancels in the
+distance, so the bias, and with it the whole model, ignores where the
+sequence starts."
+
+**With the numbers:** a query at 103 and a key at 101 are 2 apart, exactly
+like a query at 3 and a key at 1: with slope 1/4 both get a penalty of 0.5.
+
+**In Python:**
+
+```python
+import numpy as np
+from lessons.alibi import alibi_model, alibi_shift_gap, alibi_cache_gap
+alibi_shift_gap([1, 2, 3, 4], start_pos=100)  # → 0.0
+alibi_cache_gap([1, 2, 3, 4, 5]) < 1e-12  # → True
+model = alibi_model(max_len=8)
+model.forward(np.arange(12)).shape  # → (12, 16)
+```
+
+**In code:** `alibi_model` builds the `TinyGPT`; `alibi_shift_gap` compares
+the same tokens at two start positions and `alibi_cache_gap` compares a whole
+forward pass with token-by-token decoding through the KV cache, where the new
+token's bias row is $-m_h$ times its distance to each cached key.
+
+**Why it matters.** This is ALiBi's extrapolation in one line: no table to
+run out of, no angle that leaves a trained band. What changes at longer
+lengths is only how many far-away keys compete, each with a larger penalty.
+
+## NoPE: no positions at all, and what the causal mask still tells
+
+**Everyday picture.** Guests arriving at a party one by one, each allowed to
+look only at the people already in the room. Nobody wears a number, yet the
+first guest sees an empty room, the second sees one person, and anyone can
+tell roughly how early they came by how crowded it was.
+
+**Tiny worked example.** Give every score the same value and let only the
+first token carry a value of 1 (all others 0). Token $i$ averages over the
+$i + 1$ tokens it may see, so it outputs $1/(i+1)$: 1, 0.5, 0.333, 0.25, 0.2
+for positions 0 to 4. The mask alone has produced a number that names each
+position.
+
+```mermaid
+flowchart TD
+  X["tokens, no positions"] --> M{"causal mask?"}
+  M -->|"no"| S["outputs only reshuffle:<br/>order-blind (bag of words)"]
+  M -->|"yes"| P["token i sees i + 1 tokens"]
+  P --> C["counts and prefix contents<br/>differ by position"]
+  C --> O["order leaks in, weakly"]
+```
+
+**Reading it:** the only difference between the two branches is the mask.
+Without it, a layer with no positions is permutation-equivariant (as
+`lessons.positional` shows): shuffle the input and the outputs shuffle the
+same way. With it, each token's view depends on which tokens came before it,
+which is exactly order information.
+
+**The math.**
+
+$$
+o_i = \frac{1}{i + 1} \sum_{j \le i} v_j, \qquad v_0 = 1,\ v_{j>0} = 0 \ \Rightarrow\ o_i = \frac{1}{i + 1}
+$$
+
+**Symbols**
+
+| Symbol | Meaning here | In the example |
+|---|---|---|
+| $o_i$ | output of position $i$ with equal attention scores | 1, 0.5, 0.333, ... |
+| $v_j$ | value of token $j$: 1 for the first, 0 for the rest | |
+| $j \le i$ | the causal mask: keys at or before the query | |
+
+**In words:** "with equal scores, a causal layer averages over everything so
+far; averaging a marker that only the first token carries gives one over the
+number of tokens seen."
+
+**With the numbers:** position 3 sees 4 tokens, so $o_3 = 1/4 = 0.25$.
+Kazemnejad et al. (2023) prove more generally that a decoder with no
+positions can represent both absolute and relative position this way.
+
+**In Python:**
+
+```python
+from lessons.alibi import mask_position_signal, unmasked_order_gap, nope_position_gaps
+[round(float(x), 3) for x in mask_position_signal(5)]  # → [1.0, 0.5, 0.333, 0.25, 0.2]
+# no positions and no mask: the orders give the same outputs, reshuffled
+unmasked_order_gap([3, 5, 7, 9], [5, 3, 7, 9]) < 1e-12  # → True
+# TinyGPT(position="none"), causal mask, 1 layer: swap the first two tokens
+gaps = nope_position_gaps([3, 5, 7, 9, 11], [5, 3, 7, 9, 11], n_layers=1)
+[bool(g > 1e-9) for g in gaps]  # → [True, True, False, False, False]
+# 2 layers: later positions read hidden states the mask made different
+[bool(g > 1e-9) for g in nope_position_gaps([3, 5, 7, 9, 11], [5, 3, 7, 9, 11], n_layers=2)]  # → [True, True, True, True, True]
+```
+
+![Left: the output 1/(i+1) of a causal layer with equal scores falls from 1 at position 0 to 0.1 at position 9. Right: for a TinyGPT with no positions, swapping the first two tokens changes the logits at positions 0 and 1 only with one layer, and at every position with two layers](figures/alibi.nope_orders.svg)
+
+**Reading it:** left, the position signal the mask creates with no help at
+all. Right, the largest logit difference at each position between "3 5 7 9
+11" and "5 3 7 9 11". With one layer (blue) positions 2, 3 and 4 hold the same
+token and see the same set of tokens in both orders, and give identical
+outputs; positions 0 and 1 hold different tokens. Order changes an output
+only where it changes what the mask lets a token see. With two layers (red)
+the difference spreads to every later position, because those positions read
+the first layer's outputs at positions 0 and 1, which the mask made different.
+
+**In code:** `mask_position_signal` is the counting trick;
+`unmasked_order_gap` runs attention with no positions and no mask;
+`nope_model` builds `TinyGPT` with `position="none"` and
+`nope_position_gaps` compares two word orders position by position.
+
+**Why it matters.** A decoder is never fully order-blind, so "no position
+encoding" is a real design point, and Kazemnejad et al. (2023) found it
+generalised to longer inputs better than explicit encodings in their
+experiments. But the signal is indirect: in one layer, two orders that give
+the same prefixes are indistinguishable, which is why production models still
+add RoPE or ALiBi.
+
+## In 20 seconds
+
+- ALiBi adds $-m_h \cdot (i - j)$ to each score: no position vectors, one
+  geometric slope per head, with a special rule for head counts that are not
+  a power of two.
+- The bias depends only on distance, so it exists for any length and ignores
+  where a sequence starts; that is why ALiBi extrapolates.
+- The price is a built-in recency preference: the steepest of 8 heads halves
+  a key's weight every 1.4 tokens.
+- NoPE adds nothing; a decoder still learns order from the causal mask, which
+  can even count positions, but only through what each prefix contains.
+
+## Self-test questions
+
+??? question "What are the ALiBi slopes for 4 heads?"
+    $2^{-8/4} = 1/4$, then 1/16, 1/64 and 1/256: start at $2^{-8/n}$ and
+    multiply by the same number each head.
+
+??? question "Why does a 12-head ALiBi model not use 2^(-8/12) as its first slope?"
+    The paper's rule for head counts that are not a power of two takes the 8
+    slopes of 8 heads and adds the first 4 of every other slope of 16 heads
+    (0.707, 0.354, 0.177, 0.088). The reference implementations do the same.
+
+??? question "Why does an ALiBi model give the same outputs when the whole sequence is shifted to start at position 100?"
+    Nothing in it uses absolute positions: the embeddings have no position
+    added and the bias uses only $i - j$, which the shift leaves unchanged.
+
+??? question "With equal content scores and slope 1/2, by how much does each step back cut a key's weight?"
+    By a factor of $e^{-1/2} \approx 0.607$; the weight halves every
+    $\ln 2 / 0.5 \approx 1.39$ steps.
+
+??? question "A one-layer decoder with no positions reads '3 5 7' and '5 3 7'. Which outputs can differ?"
+    Only the first two: position 2 holds the same token and sees the same
+    three tokens in both orders, and with no positions attention cannot tell
+    in which order they came.
+
+## The papers behind this lesson
+
+- Press, Smith and Lewis (2021), *Train Short, Test Long: Attention with
+  Linear Biases Enables Input Length Extrapolation*,
+  [arXiv:2108.12409](https://arxiv.org/abs/2108.12409). Introduced ALiBi and
+  its slopes, and showed extrapolation to longer inputs than trained on.
+- Kazemnejad et al. (2023), *The Impact of Positional Encoding on Length
+  Generalization in Transformers*,
+  [arXiv:2305.19466](https://arxiv.org/abs/2305.19466). Studied decoders with
+  no position encoding (NoPE), proved they can represent absolute and
+  relative positions, and found they generalise to longer inputs well.
+
+## Further reading
+
+- The ALiBi authors' reference code (the attention_with_linear_biases
+  repository on GitHub), whose slope rule BLOOM's and MPT's Hugging Face implementations
+  reproduce.
+- `lessons.positional` for the bag-of-words problem, `lessons.context_extension`
+  for stretching RoPE instead.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from lessons._show import banner, matrix, say, table, takeaway
+from lessons.attention import causal_mask, scaled_dot_product_attention, softmax
+
+# ---------------------------------------------------------------------------
+# 1. ALiBi's slopes: one geometric sequence per head count
+# ---------------------------------------------------------------------------
+
+
+def _check_count(value: int, name: str) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+        raise ValueError(f"{name} must be a positive integer (1, 2, 3, ...), got {value!r}")
+
+
+def _power_of_two_slopes(n: int) -> list[float]:
+    # m_h = (2^(-8/n))^h for h = 1..n: starts at 2^(-8/n), ends at 2^-8
+    start = 2.0 ** (-8.0 / n)
+    return [start ** h for h in range(1, n + 1)]
+
+
+def alibi_slopes(n_heads: int) -> np.ndarray:
+    """The ALiBi paper's slope per head, shape (n_heads,).
+
+    For a power of two n: 2^(-8/n), 2^(-16/n), ..., 2^-8. Otherwise take the
+    slopes for the largest power of two below n, then fill up with every other
+    slope of the next power of two (the paper's rule, e.g. 12 heads = 8 + 4).
+    """
+    _check_count(n_heads, "n_heads")
+    closest = 2 ** math.floor(math.log2(n_heads))
+    slopes = _power_of_two_slopes(closest)
+    if closest < n_heads:
+        # every other slope of the 2·closest sequence: these interleave with the first ones
+        slopes += _power_of_two_slopes(2 * closest)[0::2][: n_heads - closest]
+    return np.array(slopes)
+
+
+# ---------------------------------------------------------------------------
+# 2. The bias: a penalty that grows with distance, plus the causal mask
+# ---------------------------------------------------------------------------
+
+
+def alibi_bias(n_heads: int, seq_len: int) -> np.ndarray:
+    """−m_h · (i − j) for keys j ≤ i and −inf for j > i, shape (n_heads, seq_len, seq_len)."""
+    _check_count(seq_len, "seq_len")
+    positions = np.arange(seq_len)
+    behind = positions[None, :] - positions[:, None]  # (n, n): j − i, zero or negative below the diagonal
+    bias = alibi_slopes(n_heads)[:, None, None] * behind  # (H, n, n): −m_h · (i − j)
+    return np.where(causal_mask(seq_len)[None], bias, -np.inf)
+
+
+def recency_weights(slope: float, seq_len: int) -> np.ndarray:
+    """Attention of the last query over all keys when every content score is equal, shape (seq_len,).
+
+    Only the bias is left, so the weights fall by e^(−slope) per step back.
+    """
+    _check_count(seq_len, "seq_len")
+    distance = np.arange(seq_len)[::-1]  # key j is seq_len − 1 − j steps back
+    return softmax(-slope * distance)
+
+
+def half_weight_distance(slope: float) -> float:
+    """How many tokens back ALiBi halves a key's weight: e^(−m·k) = 1/2 gives k = ln 2 / m."""
+    return math.log(2) / slope
+
+
+# ---------------------------------------------------------------------------
+# 3. NoPE: no positions at all, and what the causal mask still tells
+# ---------------------------------------------------------------------------
+
+
+def mask_position_signal(seq_len: int) -> np.ndarray:
+    """What a causal layer with no positions can compute: 1/(i+1) at position i, shape (seq_len,).
+
+    Equal scores and a value that is 1 for the first token and 0 for the rest:
+    token i averages over the i + 1 tokens it sees, so it gets 1/(i + 1), a
+    number that names its position exactly.
+    """
+    _check_count(seq_len, "seq_len")
+    Q = K = np.zeros((seq_len, 1))  # every score q·k is 0, so the weights are equal
+    V = np.zeros((seq_len, 1))
+    V[0] = 1.0  # only the first token carries a 1
+    out, _ = scaled_dot_product_attention(Q, K, V, mask=causal_mask(seq_len))  # (n, 1)
+    return out[:, 0]
+
+
+def unmasked_order_gap(order_a: list[int], order_b: list[int], d: int = 8, seed: int = 0) -> float:
+    """Attention with no positions and no mask: how far apart the two orders' outputs are,
+    after lining the outputs up by token. 0 means the layer only reshuffles (order-blind)."""
+    rng = np.random.default_rng(seed)
+    table = rng.standard_normal((max(order_a + order_b) + 1, d))  # (vocab, d) embeddings
+    out_a, _ = scaled_dot_product_attention(table[order_a], table[order_a], table[order_a])  # (n, d)
+    out_b, _ = scaled_dot_product_attention(table[order_b], table[order_b], table[order_b])
+    # line up: the row of token t in order b against the row of token t in order a
+    where_in_a = [order_a.index(t) for t in order_b]
+    return float(np.max(np.abs(out_b - out_a[where_in_a])))
+
+
+def nope_model(n_layers: int = 1, seed: int = 0):
+    """A small untrained TinyGPT with no positions: vocabulary 16, width 16, 2 heads."""
+    from lessons.transformer import TinyGPT
+
+    return TinyGPT(16, 16, 2, n_layers, 16, position="none", seed=seed)
+
+
+def nope_position_gaps(order_a: list[int], order_b: list[int], n_layers: int = 1, seed: int = 0) -> np.ndarray:
+    """Largest logit difference at each position between two word orders, shape (seq_len,).
+
+    With no positions the output at position i can only depend on its own token
+    and on which tokens the causal mask lets it see; in one layer, a position
+    with the same token and the same set of earlier tokens in both orders gives
+    the same output (a gap of 0, up to rounding).
+    """
+    model = nope_model(n_layers, seed)
+    a = model.forward(np.array(order_a))  # (seq, vocab)
+    b = model.forward(np.array(order_b))
+    return np.max(np.abs(a - b), axis=-1)
+
+
+# ---------------------------------------------------------------------------
+# 4. ALiBi inside a model
+# ---------------------------------------------------------------------------
+
+
+def alibi_model(n_layers: int = 2, max_len: int = 8, seed: int = 0):
+    """A small untrained TinyGPT with ALiBi: vocabulary 16, width 16, 4 heads."""
+    from lessons.transformer import TinyGPT
+
+    return TinyGPT(16, 16, 4, n_layers, max_len, position="alibi", seed=seed)
+
+
+def alibi_shift_gap(tokens: list[int], start_pos: int) -> float:
+    """Largest logit change when the same tokens sit at start_pos instead of 0 (0: only distances matter)."""
+    model = alibi_model()
+    return float(np.max(np.abs(model.forward(np.array(tokens), start_pos) - model.forward(np.array(tokens)))))
+
+
+def alibi_cache_gap(tokens: list[int]) -> float:
+    """Largest difference between the whole-sequence logits and token-by-token logits with a KV cache."""
+    model = alibi_model(max_len=len(tokens))
+    full = model.forward(np.array(tokens))  # (seq, vocab)
+    cache = model.new_cache()
+    stepped = np.stack([model.step(int(t), cache) for t in tokens])  # (seq, vocab)
+    return float(np.max(np.abs(full - stepped)))
+
+
+# ---------------------------------------------------------------------------
+# 5. Figures (figures_build turns each into docs/figures/alibi.<name>.svg)
+# ---------------------------------------------------------------------------
+
+
+def figures() -> dict:
+    """The page's four figures as {name: matplotlib Figure}; nothing is saved or shown."""
+    import matplotlib.pyplot as plt
+
+    figs = {}
+    n = 12
+    bias = alibi_bias(8, n)  # (8, n, n)
+    fig, axes = plt.subplots(1, 4, figsize=(6.4, 2.6), layout="constrained")
+    for ax, h in zip(axes, (0, 2, 5, 7)):
+        shown = np.where(np.isfinite(bias[h]), bias[h], np.nan)
+        im = ax.imshow(shown, cmap="viridis", vmin=-(n - 1) * 0.5, vmax=0)
+        ax.set_title(f"head {h + 1}: m = 1/{round(1 / alibi_slopes(8)[h])}", fontsize=8)
+        ax.set_xlabel("key j", fontsize=8)
+        ax.set_xticks([0, n - 1])
+        ax.set_yticks([0, n - 1])
+    axes[0].set_ylabel("query i", fontsize=8)
+    fig.colorbar(im, ax=axes, shrink=0.8, label="bias −m·(i − j)")
+    figs["bias_matrices"] = fig
+
+    fig, ax = plt.subplots(figsize=(6.4, 3.6), layout="constrained")
+    for count, marker, color in ((8, "o", "#2563eb"), (12, "s", "#dc2626"), (16, "^", "#16a34a")):
+        ax.semilogy(np.arange(1, count + 1), alibi_slopes(count), marker, ls="-" if count != 12 else "none",
+                    color=color, ms=5, label=f"{count} heads")
+    ax.set(xlabel="head h", ylabel="slope m_h (log scale)", title="ALiBi slopes: a geometric sequence per head count")
+    ax.legend(frameon=False, fontsize=8)
+    figs["slopes"] = fig
+
+    fig, ax = plt.subplots(figsize=(6.4, 3.6), layout="constrained")
+    steps = np.arange(0, 257)
+    for slope, color in ((1 / 2, "#dc2626"), (1 / 16, "#2563eb"), (1 / 256, "#16a34a")):
+        weights = recency_weights(slope, steps.size)[::-1]  # index k = k steps back
+        ax.semilogy(steps, weights, color=color, label=f"slope 1/{round(1 / slope)}")
+    ax.set(xlabel="steps back from the query (k)", ylabel="attention weight (log scale)", ylim=(1e-8, 1),
+           title="Equal content scores: ALiBi alone favours recent keys")
+    ax.legend(frameon=False, fontsize=8)
+    figs["recency"] = fig
+
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(6.4, 3.2), layout="constrained")
+    signal = mask_position_signal(10)
+    ax1.plot(np.arange(10), signal, "o-", color="#6b7280")
+    ax1.set(xlabel="position i", ylabel="output 1/(i + 1)", title="the mask alone encodes position", )
+    ax1.title.set_fontsize(9)
+    a, b = [3, 5, 7, 9, 11], [5, 3, 7, 9, 11]
+    width = 0.38
+    for offset, layers, color in ((-width / 2, 1, "#2563eb"), (width / 2, 2, "#dc2626")):
+        ax2.bar(np.arange(5) + offset, nope_position_gaps(a, b, layers), width, color=color,
+                label=f"{layers} layer{'s' if layers > 1 else ''}")
+    ax2.set(xlabel="position", ylabel="largest logit difference", title="NoPE: orders differ only via the mask")
+    ax2.title.set_fontsize(9)
+    ax2.legend(frameon=False, fontsize=8)
+    figs["nope_orders"] = fig
+    return figs
+
+
+# ---------------------------------------------------------------------------
+# 6. Narrated walkthrough
+# ---------------------------------------------------------------------------
+
+
+def demo() -> None:
+    banner("1. ALiBi slopes")
+    table(["heads", "slopes"], [(n, ", ".join(f"{m:.4g}" for m in alibi_slopes(n))) for n in (2, 8, 12)])
+    say("Twelve heads are not a power of two: the first eight slopes are the 8-head ones, the last four "
+        "sit halfway between them on a log scale.")
+
+    banner("2. The bias for 2 heads and 4 tokens")
+    for h, head in enumerate(alibi_bias(2, 4)):
+        matrix(f"head {h + 1}", np.where(np.isfinite(head), head, np.nan), fmt="8.4f")
+    takeaway("Position enters only as a penalty on the score, growing with distance, steeper in some heads.")
+
+    banner("3. Recency and extrapolation")
+    table(["slope", "weight halves every (tokens)"], [(f"1/{round(1 / m)}", half_weight_distance(m))
+                                                     for m in alibi_slopes(8)[[0, 3, 7]]], floatfmt=".1f")
+    say(f"A TinyGPT with ALiBi gives the same logits for a sentence at position 0 and at position 100 "
+        f"(largest difference {alibi_shift_gap([1, 2, 3, 4], 100):.1e}) and reads past its max_len.")
+
+    banner("4. NoPE: no positions, only the causal mask")
+    say(f"Without a mask, attention only reshuffles: gap {unmasked_order_gap([3, 5, 7, 9], [5, 3, 7, 9]):.1e}. "
+        f"With the mask, a one-layer TinyGPT with no positions differs between 3 5 7 9 11 and 5 3 7 9 11 only "
+        f"where the prefixes differ: gaps {np.round(nope_position_gaps([3, 5, 7, 9, 11], [5, 3, 7, 9, 11]), 3)}.")
+    takeaway("A decoder with no positions still knows order, but only what the causal mask leaks.")
+
+
+if __name__ == "__main__":
+    demo()

@@ -1,0 +1,1267 @@
+r"""
+# How far can a model read? Stretching RoPE past the trained length
+
+Run it: `python -m lessons.context_extension` (a narrated walkthrough in the terminal).
+Builds on `lessons.positional` (RoPE, position interpolation and the NTK-aware
+base), `lessons.rope` (RoPE inside a real model and its cache) and
+`lessons.attention` (scores, softmax and the key-value cache).
+
+## Level 1: the practitioner's guide
+
+**In one sentence.** A RoPE model only ever saw the rotation angles of the
+positions it was trained on, so reading further means changing the turning
+speeds of its pairs, and the `rope_parameters` block of a model's config says
+exactly which recipe (linear, dynamic, yarn, longrope or llama3) and which
+numbers the checkpoint expects.
+
+**When you need it.** Whenever a prompt may run longer than the length the
+model was pretrained at. You meet it when a model card promises 128K tokens
+but the config shows an `original_max_position_embeddings` of 8,192 and a
+`factor` of 8; when you serve a model with a longer `--max-model-len` than its
+config allows; when a long-context checkpoint behaves worse on short prompts
+than its short sibling; or when a quantised copy in llama.cpp answers well on
+short prompts and drifts into repetition on long ones. The tell is always the same: quality is
+fine up to some length and then decays with nothing in the logs, because RoPE
+never fails loudly.
+
+**Your options.** Each row is a `rope_type` a Hugging Face config can name.
+
+| Option | What it does | What it gives you | What it costs | Where it lives |
+|---|---|---|---|---|
+| Nothing (`default`) | Uses the trained speeds as they are | Best quality inside the trained length | Past it the slow pairs reach angles never seen in training | `rope_theta` in the config |
+| Position interpolation (`linear`) | Divides every pair's speed by `factor` | A stretch by `factor`; works well after a short fine-tune | Blurs the fast pairs that tell neighbours apart | `rope_parameters`: `factor`; llama.cpp `--rope-scaling linear`, `--rope-scale` |
+| Dynamic NTK (`dynamic`) | Raises the base only once the prompt passes the trained length, more as it grows | No fine-tune; short prompts are untouched | The base changes with length, so a KV cache built earlier no longer matches | `rope_parameters`: `factor`; needs `max_position_embeddings` |
+| YaRN (`yarn`) | Keeps fast pairs, divides slow pairs by `factor`, ramps in between, and sharpens attention slightly | The recipe behind many long checkpoints (Qwen, DeepSeek, gpt-oss); needs little fine-tuning | One more set of knobs (`beta_fast`, `beta_slow`, `mscale`) to copy exactly | `rope_parameters`; vLLM `--hf-overrides`; llama.cpp `--rope-scaling yarn`, `--yarn-orig-ctx` |
+| LongRoPE (`longrope`) | A searched divisor for every pair, one list for short prompts and one for long | Phi-3 and Phi-3.5 reach 128K from 4K | Two lists of numbers per model; a switch at the trained length | `short_factor`, `long_factor` in `rope_parameters` |
+| Llama 3 rule (`llama3`) | By wavelength: keep short waves, divide long waves by `factor`, blend the middle | Llama 3.1 and 3.2 at 128K from 8K | Fixed at training time; you copy it, you do not tune it | `low_freq_factor`, `high_freq_factor` in `rope_parameters` |
+
+**How to choose.** Start from the checkpoint you have.
+
+- The config already has a `rope_parameters` (older name `rope_scaling`)
+  block: use it exactly as published. The weights were fine-tuned with those
+  numbers; any other recipe reads positions the model never learned.
+- The card says to add a block for long inputs (Qwen2.5 does: YaRN, factor 4
+  over 32,768 tokens): add it only when you need the length. vLLM applies it
+  statically, to every prompt, and the Qwen card warns that this may cost
+  quality on short texts.
+- No block, no fine-tuning budget, and a modest stretch: `dynamic` is the safest zero-training choice, as long as the serving stack
+  recomputes keys rather than reusing a cache across the length boundary.
+- You can fine-tune: YaRN or position interpolation plus a short run on long
+  documents, then test at the target length.
+- Whatever you pick, measure at the length you will run, with the facts you
+  need at the start, the middle and the end of the prompt.
+
+**What it costs.** The recipe itself is free: it changes 64 numbers per head
+before the first token. Length is what costs. For Llama 3.1 8B (32 layers,
+8 key-value heads of width 128) one sequence's key-value cache in 16-bit
+numbers is 1 GiB at the 8,192 tokens it was pretrained at and 16 GiB at the
+131,072 its config allows (`kv_cache_bytes`). Fine-tuning costs are the
+papers' own: position interpolation stretched LLaMA to 32,768 tokens within
+1,000 fine-tuning steps (Chen et al., 2023); YaRN reports needing 10× fewer
+tokens and 2.5× fewer steps than earlier methods (Peng et al., 2023).
+
+**What breaks.**
+
+- **The block dropped on the way.** Converting, merging or quantising a
+  checkpoint and losing `rope_parameters` leaves a model that reads its own
+  long positions wrongly. Check the config of the copy you actually serve.
+- **A longer window without scaling.** Raising `--max-model-len` (vLLM) or
+  `-c` (llama.cpp) alone lets prompts through, but the slow pairs leave the
+  trained band of angles. Set the scaling too, or do not raise the limit.
+- **The wrong original length.** YaRN, LongRoPE and Llama 3 all measure
+  wavelengths against `original_max_position_embeddings`; a wrong value moves
+  every boundary. llama.cpp calls it `--yarn-orig-ctx`.
+- **Dynamic scaling with a reused cache.** Keys stored while the prompt was
+  short were turned with the old base; once the base grows, queries and cached
+  keys disagree. This lesson's run shows one score moving from 2.064 to 12.755.
+- **Forgetting the attention factor.** YaRN and LongRoPE also multiply cos
+  and sin by an `attention_factor`; an implementation that copies the speeds
+  but skips it gets slightly too flat attention at length.
+
+**In the wild.** Llama 3.1 8B's config carries `rope_type` llama3 with
+`rope_theta` 500,000, `factor` 8, `low_freq_factor` 1, `high_freq_factor` 4
+and `original_max_position_embeddings` 8,192 under a
+`max_position_embeddings` of 131,072. Qwen2.5's card adds a yarn block with
+`factor` 4 over 32,768 tokens. DeepSeek-V2 uses yarn with `factor` 40,
+`mscale` and `mscale_all_dim` of 0.707 over 4,096 tokens; gpt-oss uses yarn
+with `truncate` false. Phi-3.5-mini uses longrope with 48-number
+`short_factor` and `long_factor` lists over 4,096 tokens. vLLM reads all of
+these from the config; `--hf-overrides` changes the block at load time, for
+example `--hf-overrides '{"rope_parameters": {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768}}'`
+with `--max-model-len 131072` (vLLM's older `--rope-scaling` flag is no
+longer supported). llama.cpp takes `--rope-scaling` (none, linear or yarn),
+`--rope-scale`, `--rope-freq-base`, `--yarn-orig-ctx`, `--yarn-beta-fast` and
+`--yarn-beta-slow`, and reads the model's own values from the GGUF file when
+you set none.
+
+**Go deeper.** Level 2 derives each recipe from one idea, the wavelength of a
+pair, with an 8-number head small enough for paper, and ends with
+`rope_inv_freq`, which turns any Hugging Face block into speeds that match the
+`transformers` library to float32 precision. If you only needed to read a
+model card and serve it safely, you can stop here.
+
+## Level 2: how it works, from scratch
+
+Every recipe below answers one question differently: when a model trained on
+$L$ tokens must read $s \cdot L$ of them, which pairs should turn slower, and
+by how much? The running example is a head of $d = 8$ numbers (four pairs),
+base 10,000, trained on $L$ = 1,000 tokens and stretched $s$ = 4 times.
+
+## Wavelengths and the trained band: position interpolation and NTK-aware scaling
+
+**Everyday picture.** A car's odometer has wheels that turn at different
+speeds: the tenths wheel spins constantly, the ten-thousands wheel has barely
+moved in the car's life. A mechanic who only ever saw cars under 1,000 miles
+has seen every position of the fast wheels, but only a sliver of the slow one.
+Show them a car at 4,000 miles and the fast wheels look normal while the slow
+wheel points somewhere they have never seen. RoPE's pairs are those wheels.
+
+**Tiny worked example.** Pair $i$ turns $\theta_i = 10000^{-2i/8}$ radians per
+position, so it needs $2\pi/\theta_i$ positions for one full turn, its
+*wavelength*. Over the 1,000 trained positions:
+
+| pair | speed θ | wavelength | turns in 1,000 tokens | interpolation ÷4 | NTK base raised |
+|---|---|---|---|---|---|
+| 0 | 1 | 6.28 | 159 | 0.25 | 1 |
+| 1 | 0.1 | 62.8 | 15.9 | 0.025 | 0.063 |
+| 2 | 0.01 | 628 | 1.59 | 0.0025 | 0.0040 |
+| 3 | 0.001 | 6,283 | 0.159 | 0.00025 | 0.00025 |
+
+Pair 3 never completed a turn in training: its angles stayed between 0 and 1
+radian. At position 4,000 it would sit at 4 radians, an angle the model never
+saw. Position interpolation divides every speed by 4. NTK-aware scaling
+raises the base from 10,000 to $10000 \cdot 4^{8/6}$ = 63,496 instead, which
+leaves pair 0 alone and slows pair 3 by exactly 4.
+
+```mermaid
+flowchart LR
+  P["position m, up to s·L"] --> PI["interpolation:<br/>θ_i / s for every pair"]
+  P --> NTK["NTK-aware:<br/>base · s^(d/(d-2))"]
+  PI --> A["angle m·θ_i"]
+  NTK --> A
+  A --> B{"inside the<br/>trained band?"}
+  B -->|"slow pairs: yes, both"| OK["familiar angles"]
+  B -->|"fast pairs"| F["interpolation: squeezed 4×<br/>NTK: untouched"]
+```
+
+**Reading it:** both paths end at the same place for the slowest pair: its
+largest angle at $s \cdot L$ equals its largest angle in training. They differ
+at the fast end. Interpolation squeezes neighbouring tokens to a quarter of a
+position apart; NTK-aware scaling keeps pair 0 turning one radian per token,
+so local word order stays as sharp as in training.
+
+**The math.**
+
+$$
+\lambda_i = \frac{2\pi}{\theta_i}, \qquad \theta_i^{\text{PI}} = \frac{\theta_i}{s}, \qquad \theta_i^{\text{NTK}} = \left(b \, s^{d/(d-2)}\right)^{-2i/d} = \theta_i \, s^{-2i/(d-2)}
+$$
+
+**Symbols**
+
+| Symbol | Meaning here | In the example |
+|---|---|---|
+| $\theta_i$ | speed of pair $i$, radians per position | 1, 0.1, 0.01, 0.001 |
+| $\lambda_i$ | wavelength: positions per full turn | 6.28 to 6,283 |
+| $b$ | the RoPE base, `rope_theta` | 10,000 |
+| $s$ | the stretch, `factor` | 4 |
+| $d$ | the rotary width of a head | 8 |
+| $i$ | pair index, 0 (fastest) to $d/2 - 1$ | 0 to 3 |
+
+**In words:** "a pair's wavelength is how many positions one full turn takes;
+interpolation divides every speed by the stretch; NTK-aware scaling divides
+pair $i$'s speed by the stretch raised to $2i/(d-2)$, which is 1 for the first
+pair and the whole stretch for the last."
+
+**With the numbers:** for pair 3, $2i/(d-2) = 6/6 = 1$, so it slows by
+$4^1 = 4$; for pair 1, $2/6$, so it slows by $4^{1/3} = 1.587$, from 0.1 to
+0.063.
+
+**In Python:**
+
+```python
+from lessons.positional import rope_frequencies, ntk_scaled_base
+from lessons.context_extension import rope_wavelengths, ntk_pair_scale, rope_inv_freq
+theta = rope_frequencies(8, 10000.0)
+[round(w, 2) for w in rope_wavelengths(theta)]  # → [6.28, 62.83, 628.32, 6283.19]
+# position interpolation, written as a Hugging Face block
+linear, _ = rope_inv_freq(8, {"rope_type": "linear", "factor": 4.0})
+list(linear / theta)  # → [0.25, 0.25, 0.25, 0.25]
+# NTK-aware: raise the base, and each pair slows by s^(-2i/(d-2))
+round(ntk_scaled_base(10000.0, 4.0, 8))  # → 63496
+[round(x, 3) for x in rope_frequencies(8, ntk_scaled_base(10000.0, 4.0, 8)) / theta]  # → [1.0, 0.63, 0.397, 0.25]
+[round(x, 3) for x in ntk_pair_scale(8, 4.0)]  # → [1.0, 0.63, 0.397, 0.25]
+```
+
+![Two panels: the fastest pair's angle grows at one radian per position for every method except position interpolation, which is eight times slower; the slowest pair's angle leaves the grey trained band right after 4,096 tokens with no scaling and stays inside it to 32,768 with every method](figures/context_extension.trained_band.svg)
+
+**Reading it:** the figure uses a realistic head (128 numbers, base 10,000,
+trained on 4,096 tokens, read at 32,768, so $s = 8$). Left, the fastest pair
+over the first 20 positions: every method but interpolation keeps the red
+line's slope, so neighbours stay one radian apart. Right, the slowest pair
+over the whole 32,768 positions: with no scaling its angle leaves the grey
+band of trained angles at 4,096 and ends eight times above it; every method
+ends exactly at the band's top edge.
+
+**In code:** `rope_wavelengths` gives every pair's wavelength, `ntk_pair_scale`
+the NTK-aware slow-down per pair, and `rope_inv_freq` with `rope_type` linear
+the interpolated speeds; `interpolate_positions` and `ntk_scaled_base` in
+`lessons.positional` are the same two ideas applied to positions and to the
+base.
+
+**Why it matters.** Every method on this page is a rule for which wheels to
+slow. Position interpolation is the bluntest, and the PI paper (Chen et al.,
+2023) showed it works after a short fine-tune; NTK-aware scaling, first posted
+by the Reddit user bloc97 in 2023 (a post, not a paper), showed that sparing
+the fast pairs works even without one.
+
+## Dynamic NTK: a base that grows with the prompt
+
+**Everyday picture.** A tailor who lets out a jacket only when the customer
+actually grows, and a little more each time. Nobody pays for room they do not
+use, but the jacket's seams move every fitting, and a pocket sewn on at the
+first fitting no longer lines up after the third.
+
+**Tiny worked example.** Trained length 1,000, `factor` 2. Up to 1,000 tokens
+the base stays 10,000. At 3,000 tokens the stretch is $2 \cdot 3000/1000 - 1 = 5$,
+and the base becomes $10000 \cdot 5^{8/6}$ = 85,499. A key stored in the cache
+at token 500, while the prompt was short, was turned with base 10,000; a fresh
+query at token 3,000 is turned with base 85,499. Their angle difference is no
+longer a function of the distance alone.
+
+```mermaid
+flowchart TD
+  N["current length n"] --> C{"n > trained length L?"}
+  C -->|"no"| B0["base b, as trained"]
+  C -->|"yes"| S["stretch = s·n/L − (s − 1)"]
+  S --> B1["base b · stretch^(d/(d-2))"]
+  B1 --> Q["new queries and keys"]
+  K["keys cached earlier<br/>(turned with the old base)"] --> X["score q·k"]
+  Q --> X
+  X --> W["mismatch: old keys,<br/>new queries"]
+```
+
+**Reading it:** the left branch is the common case and costs nothing. The
+right branch recomputes the base from the current length every time the
+prompt grows. The bottom shows the catch: a serving engine that caches keys
+reuses them with queries turned under a different base.
+
+**The math.**
+
+$$
+b' = b \left( \frac{s\, n}{L} - (s - 1) \right)^{d/(d-2)} \quad \text{for } n > L, \qquad b' = b \text{ otherwise}
+$$
+
+**Symbols**
+
+| Symbol | Meaning here | In the example |
+|---|---|---|
+| $b$, $b'$ | the trained base and the base used now | 10,000 and 85,499 |
+| $n$ | current sequence length | 3,000 |
+| $L$ | trained length, `max_position_embeddings` | 1,000 |
+| $s$ | `factor` | 2 |
+| $d$ | rotary width | 8 |
+
+**In words:** "once the prompt is longer than the trained length, raise the
+base by the NTK rule, using a stretch that is 1 at the trained length and
+grows by $s$ for every further trained length."
+
+**With the numbers:** $2 \cdot 3000/1000 - (2 - 1) = 5$ and $5^{8/6} = 8.55$,
+so $b' = 85{,}499$. With `factor` 1 the stretch is simply $n/L = 3$.
+
+**In Python:**
+
+```python
+from lessons.context_extension import dynamic_ntk_base, cached_score_gap
+round(dynamic_ntk_base(10000.0, 2.0, 1000, 1000, 8))  # → 10000
+round(dynamic_ntk_base(10000.0, 2.0, 3000, 1000, 8))  # → 85499
+# factor 8 at 8x the length: the stretch is 8*8 - 7 = 57, not 8
+round(dynamic_ntk_base(10000.0, 8.0, 32768, 4096, 128))  # → 607779
+# factor 1 at 8x the length gives the NTK-aware base for a stretch of 8
+round(dynamic_ntk_base(10000.0, 1.0, 32768, 4096, 128))  # → 82685
+# a key cached at 4,096 tokens, reused at 16,384: the same score computed two ways
+fresh, stale = cached_score_gap(128, 10000.0, 2.0, 4096, 4096, 16384, key_pos=4000, query_pos=16000)
+(round(fresh, 3), round(stale, 3))  # → (2.064, 12.755)
+```
+
+![The RoPE base used by dynamic NTK stays at 10,000 up to the trained length of 4,096 tokens, then rises steeply, faster for larger factors](figures/context_extension.dynamic_base.svg)
+
+**Reading it:** the horizontal axis is the current prompt length, the vertical
+axis the base on a log scale. Every line is flat at 10,000 until the dashed
+trained length, so short prompts are exactly the trained model. After it the
+base climbs, steeper for a larger `factor`; every step up changes the speed of
+every pair but the first.
+
+**In code:** `dynamic_ntk_base` is the formula; `cached_key_drift` gives each
+pair's angle error for a cached key, and `cached_score_gap` the score with a
+fresh and with a cached key.
+
+**Why it matters.** Dynamic NTK is what `rope_type` dynamic means in a
+Hugging Face config, and it needs no training. Its weak point is the cache:
+Hugging Face recomputes speeds when the length grows, but keys already in the
+cache keep their old angles, so long generations with a growing base mix two
+clocks.
+
+## YaRN: keep the fast pairs, interpolate the slow ones
+
+**Everyday picture.** Retuning an orchestra for a bigger hall. The piccolos
+(fast pairs) play the same notes; the double basses (slow pairs) are slowed
+to fit the new room; the violas in between are adjusted part of the way. And
+because a bigger hall makes everything sound softer, the conductor asks every
+section to play a touch louder.
+
+**Tiny worked example.** YaRN counts how many full turns each pair makes in
+the trained length: 159, 15.9, 1.59 and 0.159 for our four pairs. A pair with
+more than `beta_fast` = 32 turns is kept; one with fewer than `beta_slow` = 1
+turn is divided by the full factor 4; pairs between get a straight-line blend.
+Converted to pair indices, the boundaries fall at 0.70 and 2.20, rounded out
+to 0 and 3, so the blend weights are 0, 1/3, 2/3 and 1 and the speeds are
+divided by 1, 1.33, 2 and 4.
+
+```mermaid
+flowchart LR
+  T["turns in training<br/>r_i = L / λ_i"] --> R{"r_i vs beta_fast, beta_slow"}
+  R -->|"r_i > 32"| K["keep θ_i"]
+  R -->|"r_i < 1"| D["θ_i / s"]
+  R -->|"between"| M["blend with ramp γ_i"]
+  K --> O["new θ_i"]
+  D --> O
+  M --> O
+  O --> AF["cos, sin × attention factor<br/>0.1·ln s + 1"]
+```
+
+**Reading it:** the only input is how many turns a pair made during
+training, so the rule depends on the trained length and the base, not on the
+prompt. The last box is YaRN's second idea: multiplying cos and sin by a
+factor slightly above 1 multiplies every score by its square, which sharpens
+the softmax that a longer context would otherwise spread thin.
+
+**The math.**
+
+$$
+i(r) = \frac{d \, \ln\!\left(L / (2\pi r)\right)}{2 \ln b}, \qquad
+\gamma_i = \operatorname{clip}\!\left(\frac{i - \lfloor i(\beta_{fast}) \rfloor}{\lceil i(\beta_{slow}) \rceil - \lfloor i(\beta_{fast}) \rfloor}, 0, 1\right), \qquad
+\theta_i' = (1 - \gamma_i)\,\theta_i + \gamma_i \frac{\theta_i}{s}
+$$
+
+$$
+\sqrt{1/t} = 0.1 \ln s + 1
+$$
+
+**Symbols**
+
+| Symbol | Meaning here | In the example |
+|---|---|---|
+| $r$ | turns a pair makes in $L$ positions | 159 to 0.159 |
+| $i(r)$ | the (fractional) pair index that makes exactly $r$ turns | $i(32) = 0.70$, $i(1) = 2.20$ |
+| $\beta_{fast}$, $\beta_{slow}$ | `beta_fast`, `beta_slow` | 32 and 1 |
+| $\gamma_i$ | ramp: 0 keep, 1 interpolate | 0, 1/3, 2/3, 1 |
+| $L$ | `original_max_position_embeddings` | 1,000 |
+| $\sqrt{1/t}$ | the attention factor multiplying cos and sin | 1.139 for $s = 4$ |
+
+**In words:** "find the pair that turns 32 times in training and the pair
+that turns once; keep everything faster than the first, fully interpolate
+everything slower than the second, blend linearly between; then turn the
+volume up by one tenth of the log of the stretch."
+
+**With the numbers:** $i(32) = 8 \ln(1000/(64\pi)) / (2 \ln 10000) = 0.70$
+and $i(1) = 2.20$, truncated outward to 0 and 3. The attention factor for
+$s = 4$ is $0.1 \ln 4 + 1 = 1.139$, so scores grow by $1.139^2 = 1.296$.
+
+**In Python:**
+
+```python
+from lessons.context_extension import (yarn_correction_dim, yarn_correction_range, yarn_ramp,
+                                       yarn_attention_factor, rope_inv_freq)
+from lessons.positional import rope_frequencies
+round(yarn_correction_dim(32, 8, 10000.0, 1000), 2)  # → 0.7
+yarn_correction_range(32, 1, 8, 10000.0, 1000)  # → (0, 3)
+yarn_ramp(0, 3, 4)  # → [0.0, 0.333, 0.667, 1.0]
+theta, attention = rope_inv_freq(8, {"rope_type": "yarn", "factor": 4.0,
+                                     "original_max_position_embeddings": 1000})
+list(theta / rope_frequencies(8))  # → [1.0, 0.75, 0.5, 0.25]
+round(attention, 3)  # → 1.139
+# DeepSeek-V2's block sets mscale = mscale_all_dim = 0.707: the factor cancels to 1
+yarn_attention_factor(40, mscale=0.707, mscale_all_dim=0.707)  # → 1.0
+```
+
+![YaRN's ramp for Qwen2.5's published block: zero for pairs 0 to 23, which turn more than 32 times in 32,768 tokens, rising linearly to one at pair 40, which turns less than once; the speed ratio falls from 1 to one quarter over the same pairs](figures/context_extension.yarn_ramp.svg)
+
+**Reading it:** this is the real block from Qwen2.5's card: 128-number heads,
+base 1,000,000, 32,768 trained tokens, `factor` 4. The green ramp is 0 up to
+pair 23 and 1 from pair 40; the dashed line is the resulting speed ratio,
+1 for the kept pairs and 1/4 for the interpolated ones. The shaded areas mark
+the pairs that are kept and the pairs that are fully interpolated.
+
+**In code:** `yarn_correction_dim`, `yarn_correction_range`, `yarn_ramp`,
+`yarn_get_mscale`, `yarn_attention_factor` and `yarn_inv_freq` are the steps;
+`rope_inv_freq` with `rope_type` yarn runs them with the library's defaults
+(`beta_fast` 32, `beta_slow` 1, `truncate` true).
+
+**Why it matters.** YaRN is the most common recipe in open long-context
+checkpoints. Its paper reports reaching 128K-token contexts for Llama 2 with
+10× fewer tokens and 2.5× fewer training steps than earlier methods (Peng et
+al., 2023). Getting the defaults right matters: gpt-oss turns `truncate` off,
+and DeepSeek's `mscale` pair changes the attention factor.
+
+## LongRoPE: a searched factor for every pair
+
+**Everyday picture.** Instead of a rule for which odometer wheels to slow,
+you hire an inspector who tries thousands of settings and writes down the
+best slow-down for each wheel separately, once for short trips and once for
+long ones.
+
+**Tiny worked example.** Four pairs, trained on 1,000 tokens. A short list
+[1, 1, 1.5, 2] is used up to 1,000 tokens and a long list [1, 2, 4, 4] beyond.
+At 3,000 tokens the long list applies, so the speeds become 1, 0.05, 0.0025
+and 0.00025. With a config length of 4,000 the stretch is 4, and the attention
+factor is $\sqrt{1 + \ln 4 / \ln 1000} = 1.096$.
+
+```mermaid
+flowchart LR
+  N["sequence length n"] --> C{"n > L?"}
+  C -->|"no"| S["short_factor list"]
+  C -->|"yes"| G["long_factor list"]
+  S --> T["θ_i / f_i for each pair"]
+  G --> T
+  T --> A["cos, sin × sqrt(1 + ln s / ln L)"]
+```
+
+**Reading it:** there is no formula for the divisors: they are numbers found
+by a search and shipped in the config. The only logic is the switch at the
+trained length and the attention factor, which, unlike YaRN's, grows with the
+log of the stretch divided by the log of the trained length.
+
+**The math.**
+
+$$
+\theta_i' = \frac{\theta_i}{f_i}, \quad f = \begin{cases}\text{short\_factor} & n \le L \\ \text{long\_factor} & n > L\end{cases}, \qquad \text{attention factor} = \sqrt{1 + \frac{\ln s}{\ln L}}
+$$
+
+**Symbols**
+
+| Symbol | Meaning here | In the example |
+|---|---|---|
+| $f_i$ | the divisor for pair $i$ from the chosen list | long: 1, 2, 4, 4 |
+| $n$ | current sequence length | 3,000 |
+| $L$ | `original_max_position_embeddings` | 1,000 |
+| $s$ | stretch: `factor`, or `max_position_embeddings` / $L$ | 4,000 / 1,000 = 4 |
+
+**In words:** "divide each pair's speed by its own searched number, taken
+from the short list for prompts up to the trained length and from the long
+list after, and scale cos and sin by the square root of one plus the log
+ratio of the stretch to the trained length."
+
+**With the numbers:** pair 1 with the long list: $0.1 / 2 = 0.05$. The
+attention factor: $\ln 4 / \ln 1000 = 1.386 / 6.908 = 0.201$ and
+$\sqrt{1.201} = 1.096$. For Phi-3.5-mini ($L$ = 4,096, $s$ = 32) it is 1.190.
+
+**In Python:**
+
+```python
+from lessons.context_extension import rope_inv_freq, longrope_attention_factor, longrope_factors
+block = {"rope_type": "longrope", "short_factor": [1, 1, 1.5, 2], "long_factor": [1, 2, 4, 4],
+         "original_max_position_embeddings": 1000}
+list(longrope_factors(block["short_factor"], block["long_factor"], 800, 1000))  # → [1.0, 1.0, 1.5, 2.0]
+theta, attention = rope_inv_freq(8, block, max_position_embeddings=4000, seq_len=3000)
+[round(x, 5) for x in theta]  # → [1.0, 0.05, 0.0025, 0.00025]
+round(attention, 3)  # → 1.096
+round(longrope_attention_factor(131072 / 4096, 4096), 3)  # → 1.19
+```
+
+![Phi-3.5-mini's two lists of per-pair divisors on a log scale: the short list stays between 1 and about 3, the long list rises from about 1 for the fastest pair to about 65 for the slowest, above the overall stretch of 32](figures/context_extension.longrope_factors.svg)
+
+**Reading it:** each point is one of Phi-3.5-mini's 48 pairs, fastest on the
+left. Blue is the list for prompts up to 4,096 tokens: small divisors, so
+short prompts run almost as trained. Red is the list for longer prompts: the
+fast pairs are nearly untouched, like YaRN, but the slowest pairs are divided
+by about 65, twice the overall stretch of 32 (the dashed line).
+
+**In code:** `longrope_factors` picks the list, `longrope_attention_factor`
+gives the scale, and `rope_inv_freq` with `rope_type` longrope does both,
+using the long list exactly when `seq_len` exceeds the original length.
+
+**Why it matters.** LongRoPE's paper (Ding et al., 2024) reports extending
+context to 2,048K tokens; Phi-3 and Phi-3.5 ship its lists in their configs.
+Because the short and long lists differ, the same prompt is computed with
+different speeds depending on whether the whole sequence is above or below
+4,096 tokens.
+
+## Llama 3's rule: decide by wavelength
+
+**Everyday picture.** A ruler with three zones: marks closer together than a
+fingernail are left exactly as they are, marks further apart than a hand are
+all stretched the full amount, and marks in between are stretched part of the
+way, more the wider they are.
+
+**Tiny worked example.** With $L$ = 1,000, `low_freq_factor` 1 and
+`high_freq_factor` 4, waves shorter than $1000/4 = 250$ positions are kept and
+waves longer than $1000/1 = 1000$ are divided by the factor 4. Pairs 0 and 1
+(wavelengths 6.28 and 62.8) are kept; pair 3 (6,283) is divided by 4; pair 2
+(628) is in the middle, with a smoothing weight
+$(1000/628.3 - 1)/(4 - 1) = 0.197$, so its speed becomes
+$0.803 \cdot \theta/4 + 0.197 \cdot \theta = 0.398\,\theta$.
+
+```mermaid
+flowchart TD
+  W["wavelength λ_i = 2π / θ_i"] --> Q{"compare with L/high and L/low"}
+  Q -->|"λ_i < L/high"| K["keep θ_i"]
+  Q -->|"λ_i > L/low"| D["θ_i / s"]
+  Q -->|"in between"| M["(1 − w)·θ_i/s + w·θ_i<br/>w = (L/λ_i − low)/(high − low)"]
+```
+
+**Reading it:** Llama 3's rule has the same shape as YaRN's (keep, blend,
+divide) but its boundaries are wavelengths set directly by two config
+numbers rather than turn counts, and it has no attention factor.
+
+**The math.**
+
+$$
+w_i = \frac{L/\lambda_i - \ell}{h - \ell}, \qquad
+\theta_i' = \begin{cases} \theta_i & \lambda_i < L/h \\ \theta_i / s & \lambda_i > L/\ell \\ (1 - w_i)\,\theta_i/s + w_i\,\theta_i & \text{otherwise} \end{cases}
+$$
+
+**Symbols**
+
+| Symbol | Meaning here | In the example |
+|---|---|---|
+| $\lambda_i$ | wavelength of pair $i$ | 6.28, 62.8, 628, 6,283 |
+| $L$ | `original_max_position_embeddings` | 1,000 |
+| $\ell$, $h$ | `low_freq_factor`, `high_freq_factor` | 1 and 4 |
+| $w_i$ | smoothing weight in the middle band | 0.197 for pair 2 |
+| $s$ | `factor` | 4 |
+
+**In words:** "waves short enough to fit $h$ times into the trained length are
+kept; waves too long to fit even $\ell$ times are stretched by the full factor;
+the rest are blended, weighted by how many times they fit."
+
+**With the numbers:** for Llama 3.1 8B ($L$ = 8,192, $\ell$ = 1, $h$ = 4,
+base 500,000, 64 pairs) the boundaries are 2,048 and 8,192 positions: 29 pairs
+are kept, 6 are blended and 29 are divided by 8.
+
+**In Python:**
+
+```python
+import numpy as np
+from lessons.context_extension import llama3_smooth_factor, rope_inv_freq, rope_wavelengths, LLAMA31_8B
+from lessons.positional import rope_frequencies
+[round(w, 3) for w in llama3_smooth_factor(rope_wavelengths(rope_frequencies(8)), 1000, 1.0, 4.0)]  # → [52.718, 4.972, 0.197, -0.28]
+theta, _ = rope_inv_freq(8, {"rope_type": "llama3", "factor": 4.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
+                             "original_max_position_embeddings": 1000})
+[round(x, 4) for x in theta / rope_frequencies(8)]  # → [1.0, 1.0, 0.3979, 0.25]
+params = LLAMA31_8B["rope_parameters"]
+ratio = rope_inv_freq(128, params)[0] / rope_frequencies(128, params["rope_theta"])
+(int(np.sum(np.isclose(ratio, 1))), int(np.sum(np.isclose(ratio, 1 / 8))))  # → (29, 29)
+```
+
+![Llama 3.1's speed ratio against wavelength on a log axis: exactly 1 for wavelengths below 2,048 positions, exactly one eighth above 8,192, and a smooth descent between the two dashed boundaries](figures/context_extension.llama3_bands.svg)
+
+**Reading it:** each dot is one of the 64 pairs of a Llama 3.1 head, placed
+at its wavelength. Left of the green line (2,048 positions) nothing changes;
+right of the red line (8,192, the pretraining length) speeds are divided by
+8; the six dots between them slide down smoothly, so no pair's speed jumps.
+
+**In code:** `llama3_smooth_factor` is the weight $w_i$ (not clipped: it is
+only used in the middle band) and `llama3_inv_freq` applies the three cases.
+
+**Why it matters.** This is the rule every Llama 3.1 and 3.2 checkpoint is
+served with. The Llama 3 paper describes growing the context from 8K to 128K
+in six stages of continued pretraining with about 800B tokens (Llama Team,
+2024); the config block is how that training's RoPE reaches your server.
+
+## One function for any config: `rope_inv_freq`
+
+**Everyday picture.** A universal adapter: whatever plug the model card
+hands you, it gives the same thing out, a list of turning speeds and one
+volume knob.
+
+**Tiny worked example.** The same four pairs, every method at `factor` 4 over
+1,000 trained tokens: the divisor of each pair is
+
+| pair | wavelength | linear | NTK-aware | YaRN | Llama 3 |
+|---|---|---|---|---|---|
+| 0 | 6.28 | 4 | 1 | 1 | 1 |
+| 1 | 62.8 | 4 | 1.59 | 1.33 | 1 |
+| 2 | 628 | 4 | 2.52 | 2 | 2.51 |
+| 3 | 6,283 | 4 | 4 | 4 | 4 |
+
+```mermaid
+flowchart LR
+  C["rope_parameters dict"] --> T{"rope_type<br/>(or old key type)"}
+  T --> V["check keys:<br/>missing or unknown → ValueError"]
+  V --> F["θ_i for the rotary width<br/>(partial_rotary_factor · head_dim)"]
+  F --> O["(inv_freq, attention_factor)"]
+  O --> R["cos, sin = cos(m·θ_i)·a, sin(m·θ_i)·a"]
+```
+
+**Reading it:** the function reads the method's name, refuses a block with a
+missing or unknown key (naming the key and the `rope_type`), computes the
+speeds for the rotated part of the head only, and returns them with the
+attention factor that scales cos and sin.
+
+**The math.**
+
+$$
+\cos_{m,i} = a \cos(m\,\theta_i'), \quad \sin_{m,i} = a \sin(m\,\theta_i'), \qquad (a\,R\,q)\cdot(a\,R\,k) = a^2\, (R\,q)\cdot(R\,k)
+$$
+
+**Symbols**
+
+| Symbol | Meaning here | In the example |
+|---|---|---|
+| $\theta_i'$ | the scaled speed of pair $i$ | from the table above |
+| $a$ | `attention_factor` | 1.139 for YaRN at $s$ = 4 |
+| $m$ | position | any |
+| $R$ | the rotation RoPE applies at position $m$ | |
+
+**In words:** "the function returns new speeds and one number; multiplying
+cos and sin by that number multiplies every attention score by its square."
+
+**With the numbers:** $1.139^2 = 1.296$: YaRN at $s = 4$ makes every score
+about 30% larger before the softmax.
+
+**In Python:**
+
+```python
+import numpy as np
+from lessons.context_extension import rope_inv_freq, rope_cos_sin
+theta, a = rope_inv_freq(8, {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 1000})
+cos, sin = rope_cos_sin(np.array([0, 1]), theta, a)
+round(float(cos[0, 0]), 3)  # → 1.139
+round(a ** 2, 3)  # → 1.296
+# partial rotary: only the first 40% of an 80-wide head turns (Phi-2)
+len(rope_inv_freq(80, {"rope_theta": 10000.0, "partial_rotary_factor": 0.4})[0])  # → 16
+try:
+    rope_inv_freq(128, {"rope_type": "yarn", "factor": 4.0})
+except ValueError as err:
+    message = str(err)
+message  # → "rope_parameters for rope_type 'yarn' needs the key 'original_max_position_embeddings'"
+```
+
+![Every method's speed ratio against each pair's original wavelength on log axes: interpolation is flat at one eighth, NTK-aware falls steadily from 1 to one eighth, YaRN and the Llama 3 rule stay at 1 for short waves and drop to one eighth near the trained length, and LongRoPE's Phi-3.5 points fall from near 1 to about one sixty-fifth](figures/context_extension.scale_by_wavelength.svg)
+
+**Reading it:** the horizontal axis is a pair's wavelength before scaling
+(short waves, fast pairs, on the left), the vertical axis how much its speed
+is multiplied by. The four lines share the running example (128-number head,
+base 10,000, 4,096 to 32,768 tokens). Interpolation is the flat line at 1/8;
+NTK-aware is the straight diagonal; YaRN and the Llama 3 rule hug 1 on the
+left and 1/8 on the right and differ only in where they bend. The orange
+squares are Phi-3.5-mini's real long factors (its own head and a stretch
+of 32).
+
+**In code:** `rope_inv_freq` dispatches to the helpers above; `rope_type_of`
+reads the method's name; `rope_cos_sin` applies the result; `pair_scale`
+divides by the default speeds. The tests compare `rope_inv_freq` with vectors
+computed by the `transformers` library for 33 configurations, including the
+real Llama 3.1, Qwen2.5, DeepSeek-V2-Lite and Phi-3.5-mini blocks.
+
+**Why it matters.** When a checkpoint misbehaves at length, this is the
+function to run on its config: it shows exactly which pairs the model expects
+slowed and by how much, and a wrong or missing key fails loudly here instead
+of silently on your server.
+
+## In 20 seconds
+
+- A pair's wavelength against the trained length decides whether its angles
+  at long positions are familiar; slow pairs are the problem.
+- Interpolation slows every pair; NTK-aware, YaRN and Llama 3 spare the fast
+  pairs; LongRoPE searches a divisor per pair.
+- Dynamic NTK needs no training but changes the base with length, which
+  breaks a cache built at a shorter length.
+- YaRN and LongRoPE also scale cos and sin, which scales scores by the square.
+- Serve a checkpoint with the `rope_parameters` it was trained with, and check
+  the copy you deploy still has them.
+
+## Self-test questions
+
+??? question "A config says max_position_embeddings 131072, rope_type llama3, factor 8, original_max_position_embeddings 8192. What was the model pretrained at, and what happens to its fastest pair?"
+    It was pretrained at 8,192 tokens and stretched 8 times. The fastest pair
+    has a wavelength of about 6 positions, far below 8,192 / 4 = 2,048, so
+    its speed is kept exactly.
+
+??? question "Why does position interpolation hurt local word order, and NTK-aware scaling not?"
+    Interpolation divides every speed by the factor, so neighbouring tokens
+    end up a fraction of a radian apart on the fastest pair. NTK-aware scaling
+    raises the base, which leaves pair 0 at one radian per position.
+
+??? question "With dynamic NTK, factor 2 and a trained length of 1,000, what base does a 3,000-token prompt use with d = 8?"
+    The stretch is 2 · 3 − 1 = 5, so the base is 10,000 · 5^(8/6), about
+    85,499.
+
+??? question "In YaRN, which pairs are kept and which are fully interpolated?"
+    Pairs that turn more than `beta_fast` (32) times in the original length
+    are kept; pairs that turn fewer than `beta_slow` (1) times are divided by
+    the factor; those between are blended by a linear ramp.
+
+??? question "What does an attention factor of 1.139 do to the attention scores?"
+    It multiplies cos and sin, so both q and k are scaled by it and every score
+    grows by 1.139 squared, about 1.296: a slightly sharper softmax.
+
+??? question "Why can LongRoPE give different results for the same first 1,000 tokens?"
+    It switches from the short list to the long list once the whole sequence
+    passes the original length, so the same early tokens are turned at
+    different speeds depending on the total length.
+
+## The papers behind this lesson
+
+- Su et al. (2021), *RoFormer: Enhanced Transformer with Rotary Position
+  Embedding*, [arXiv:2104.09864](https://arxiv.org/abs/2104.09864). Introduced
+  RoPE, the rotation every recipe here rescales.
+- Chen et al. (2023), *Extending Context Window of Large Language Models via
+  Positional Interpolation*, [arXiv:2306.15595](https://arxiv.org/abs/2306.15595).
+  Showed that dividing positions by the stretch plus a short fine-tune
+  extends LLaMA to 32,768 tokens.
+- bloc97 (2023), *NTK-Aware Scaled RoPE allows LLaMA models to have extended
+  (8k+) context size without any fine-tuning and minimal perplexity
+  degradation*, a Reddit post in r/LocalLLaMA, not a paper. Proposed raising
+  the base instead of squeezing positions; the dynamic form followed in the
+  same community.
+- Peng et al. (2023), *YaRN: Efficient Context Window Extension of Large
+  Language Models*, [arXiv:2309.00071](https://arxiv.org/abs/2309.00071).
+  The ramp between kept and interpolated pairs, and the attention temperature.
+- Ding et al. (2024), *LongRoPE: Extending LLM Context Window Beyond 2 Million
+  Tokens*, [arXiv:2402.13753](https://arxiv.org/abs/2402.13753). Searched
+  per-pair factors and separate short and long lists.
+- Llama Team, AI @ Meta (2024), *The Llama 3 Herd of Models*,
+  [arXiv:2407.21783](https://arxiv.org/abs/2407.21783). Staged long-context
+  pretraining to 128K tokens; the wavelength rule ships in the Llama 3.1
+  configs.
+
+## Further reading
+
+- Hugging Face Transformers, `modeling_rope_utils.py`: the reference
+  implementation of every `rope_type` (the tests compare against it).
+- vLLM documentation, *Context Extension*: serving a model with
+  `--hf-overrides` and `--max-model-len`.
+- llama.cpp server README: the `--rope-scaling` and `--yarn-*` options.
+- `lessons.positional` for RoPE itself, and `lessons.alibi` for a scheme that
+  needs no stretching at all.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from lessons._show import banner, say, table, takeaway
+from lessons.attention import format_bytes, kv_cache_bytes
+from lessons.positional import apply_rope, interpolate_positions, ntk_scaled_base, rope_frequencies
+
+# ---------------------------------------------------------------------------
+# 0. Reading a model card: the config keys, and what a long context costs
+# ---------------------------------------------------------------------------
+
+ROPE_TYPES = ("default", "linear", "dynamic", "yarn", "longrope", "llama3")
+
+# Keys every rope_type accepts, then the extra keys each type reads.
+_COMMON_KEYS = {"rope_type", "type", "rope_theta", "partial_rotary_factor"}
+_TYPE_KEYS = {
+    "default": set(),
+    "linear": {"factor"},
+    "dynamic": {"factor"},
+    "yarn": {"factor", "original_max_position_embeddings", "attention_factor", "beta_fast", "beta_slow",
+             "mscale", "mscale_all_dim", "truncate"},
+    "longrope": {"short_factor", "long_factor", "original_max_position_embeddings", "factor", "attention_factor"},
+    "llama3": {"factor", "original_max_position_embeddings", "low_freq_factor", "high_freq_factor"},
+}
+
+# Llama 3.1 8B's published config (config.json on the Hugging Face Hub).
+LLAMA31_8B = {
+    "max_position_embeddings": 131072,
+    "head_dim": 128,
+    "n_layers": 32,
+    "n_kv_heads": 8,
+    "rope_parameters": {"rope_type": "llama3", "rope_theta": 500000.0, "factor": 8.0, "low_freq_factor": 1.0,
+                        "high_freq_factor": 4.0, "original_max_position_embeddings": 8192},
+}
+
+
+# ---------------------------------------------------------------------------
+# 1. Wavelengths: how far each RoPE pair can count before it wraps
+# ---------------------------------------------------------------------------
+
+
+def rope_wavelengths(theta: np.ndarray) -> np.ndarray:
+    """λ_i = 2π / θ_i: the number of positions pair i needs for one full turn."""
+    return 2 * np.pi / np.asarray(theta, dtype=float)
+
+
+def _exponents(rotary_dim: int) -> np.ndarray:
+    # 2i/d for i = 0 .. d/2 - 1, the exponent of the base in θ_i = base^(-2i/d)
+    return np.arange(0, rotary_dim, 2) / rotary_dim
+
+
+# ---------------------------------------------------------------------------
+# 2. Position interpolation (linear): every pair slows by the same factor
+# ---------------------------------------------------------------------------
+
+
+def linear_inv_freq(theta: np.ndarray, factor: float) -> np.ndarray:
+    """θ_i / s: dividing every speed by s equals dividing every position by s."""
+    return np.asarray(theta, dtype=float) / factor
+
+
+# ---------------------------------------------------------------------------
+# 3. NTK-aware scaling and its dynamic form: raise the base instead
+# ---------------------------------------------------------------------------
+
+
+def ntk_pair_scale(d: int, factor: float) -> np.ndarray:
+    """new θ_i / old θ_i after raising the base to base · s^(d/(d-2)): s^(-2i/(d-2))."""
+    i = np.arange(d // 2)
+    return factor ** (-2 * i / (d - 2))
+
+
+def dynamic_ntk_base(base: float, factor: float, seq_len: int, max_position_embeddings: int, d: int) -> float:
+    """The base dynamic NTK uses at the current length (unchanged up to the trained length)."""
+    seq_len = max(seq_len, max_position_embeddings)
+    # stretch = s · n / L − (s − 1): 1 at n = L, s at n = 2L, growing linearly after
+    stretch = factor * seq_len / max_position_embeddings - (factor - 1)
+    # base' = base · stretch^(d/(d-2))
+    return base * stretch ** (d / (d - 2))
+
+
+def cached_key_drift(d: int, base: float, factor: float, max_position_embeddings: int,
+                     cached_len: int, now_len: int, key_pos: int) -> np.ndarray:
+    """Angle error per pair of a key rotated at `cached_len` and reused at `now_len`.
+
+    With a KV cache, a key is rotated once, with the base of the length at that
+    moment; dynamic NTK later changes the base, so queries and old keys disagree.
+    """
+    old = rope_frequencies(d, dynamic_ntk_base(base, factor, cached_len, max_position_embeddings, d))
+    new = rope_frequencies(d, dynamic_ntk_base(base, factor, now_len, max_position_embeddings, d))
+    # key_pos · (θ_old − θ_new): how far the cached key is from where a fresh key would be
+    return key_pos * (old - new)  # (d/2,)
+
+
+def cached_score_gap(d: int, base: float, factor: float, max_position_embeddings: int,
+                     cached_len: int, now_len: int, key_pos: int, query_pos: int, seed: int = 0) -> tuple[float, float]:
+    """The score q·k with a freshly rotated key and with the stale cached key."""
+    rng = np.random.default_rng(seed)
+    q, k = rng.standard_normal(d), rng.standard_normal(d)
+    base_now = dynamic_ntk_base(base, factor, now_len, max_position_embeddings, d)
+    base_then = dynamic_ntk_base(base, factor, cached_len, max_position_embeddings, d)
+    q_rot = apply_rope(q, query_pos, base_now)
+    fresh = float(q_rot @ apply_rope(k, key_pos, base_now))
+    stale = float(q_rot @ apply_rope(k, key_pos, base_then))
+    return fresh, stale
+
+
+# ---------------------------------------------------------------------------
+# 4. YaRN: keep the fast pairs, interpolate the slow ones, ramp in between
+# ---------------------------------------------------------------------------
+
+
+def yarn_correction_dim(n_rotations: float, d: int, base: float, original_max_position_embeddings: int) -> float:
+    """The (fractional) pair index whose pair turns `n_rotations` times in the trained length."""
+    # solve L / λ_i = r for i, with λ_i = 2π base^(2i/d):  i = d · ln(L / (2π r)) / (2 ln base)
+    return d * math.log(original_max_position_embeddings / (n_rotations * 2 * math.pi)) / (2 * math.log(base))
+
+
+def yarn_correction_range(beta_fast: float, beta_slow: float, d: int, base: float,
+                          original_max_position_embeddings: int, truncate: bool = True) -> tuple[float, float]:
+    """Pair indices (low, high): below low keep θ, above high divide θ by the factor."""
+    low = yarn_correction_dim(beta_fast, d, base, original_max_position_embeddings)
+    high = yarn_correction_dim(beta_slow, d, base, original_max_position_embeddings)
+    if truncate:
+        low, high = math.floor(low), math.ceil(high)
+    return max(low, 0), min(high, d - 1)
+
+
+def yarn_ramp(low: float, high: float, n_pairs: int) -> np.ndarray:
+    """γ_i: 0 for pairs at or below `low` (kept), 1 at or above `high` (interpolated), linear between."""
+    if low == high:
+        high += 0.001  # the library's guard against dividing by zero
+    return np.clip((np.arange(n_pairs) - low) / (high - low), 0.0, 1.0)
+
+
+def yarn_get_mscale(scale: float, mscale: float = 1.0) -> float:
+    """0.1 · mscale · ln(s) + 1 for s > 1, else 1 (the YaRN paper's temperature rule)."""
+    if scale <= 1:
+        return 1.0
+    return 0.1 * mscale * math.log(scale) + 1.0
+
+
+def yarn_attention_factor(factor: float, mscale: float | None = None, mscale_all_dim: float | None = None) -> float:
+    """The number cos and sin are multiplied by (so scores grow by its square)."""
+    if mscale and mscale_all_dim:
+        # DeepSeek-style: a ratio of two mscales
+        return yarn_get_mscale(factor, mscale) / yarn_get_mscale(factor, mscale_all_dim)
+    return yarn_get_mscale(factor)
+
+
+def yarn_inv_freq(theta: np.ndarray, factor: float, ramp: np.ndarray) -> np.ndarray:
+    """θ_i · (1 − γ_i) + (θ_i / s) · γ_i: blend of the kept and the interpolated speed."""
+    theta = np.asarray(theta, dtype=float)
+    return theta * (1 - ramp) + theta / factor * ramp
+
+
+# ---------------------------------------------------------------------------
+# 5. LongRoPE: a searched factor per pair, one list for short, one for long
+# ---------------------------------------------------------------------------
+
+
+def longrope_factors(short_factor, long_factor, seq_len: int | None, original_max_position_embeddings: int) -> np.ndarray:
+    """The long list once the sequence passes the trained length, else the short list."""
+    if seq_len and seq_len > original_max_position_embeddings:
+        return np.asarray(long_factor, dtype=float)
+    return np.asarray(short_factor, dtype=float)
+
+
+def longrope_attention_factor(factor: float, original_max_position_embeddings: int) -> float:
+    """sqrt(1 + ln s / ln L) for s > 1, else 1."""
+    if factor <= 1.0:
+        return 1.0
+    return math.sqrt(1 + math.log(factor) / math.log(original_max_position_embeddings))
+
+
+# ---------------------------------------------------------------------------
+# 6. Llama 3: by wavelength, keep short, divide long, blend the middle
+# ---------------------------------------------------------------------------
+
+
+def llama3_smooth_factor(wavelength: np.ndarray, original_max_position_embeddings: int,
+                         low_freq_factor: float, high_freq_factor: float) -> np.ndarray:
+    """(L/λ − low) / (high − low): 1 at λ = L/high, 0 at λ = L/low (not clipped)."""
+    ratio = original_max_position_embeddings / np.asarray(wavelength, dtype=float)
+    return (ratio - low_freq_factor) / (high_freq_factor - low_freq_factor)
+
+
+def llama3_inv_freq(theta: np.ndarray, factor: float, original_max_position_embeddings: int,
+                    low_freq_factor: float, high_freq_factor: float) -> np.ndarray:
+    """Llama 3.1's rule for the per-pair speeds."""
+    theta = np.asarray(theta, dtype=float)
+    wavelength = rope_wavelengths(theta)
+    long_wave = original_max_position_embeddings / low_freq_factor  # longer than this: divide by s
+    short_wave = original_max_position_embeddings / high_freq_factor  # shorter than this: keep
+    smooth = llama3_smooth_factor(wavelength, original_max_position_embeddings, low_freq_factor, high_freq_factor)
+    # middle band: (1 − smooth) · θ/s + smooth · θ
+    middle = (1 - smooth) * theta / factor + smooth * theta
+    return np.where(wavelength < short_wave, theta, np.where(wavelength > long_wave, theta / factor, middle))
+
+
+# ---------------------------------------------------------------------------
+# 7. One entry point: a Hugging Face rope_parameters dict -> θ and the attention factor
+# ---------------------------------------------------------------------------
+
+
+def _need(params: dict, key: str, rope_type: str, fallback=None):
+    value = params.get(key)
+    if value is None:
+        value = fallback
+    if value is None:
+        raise ValueError(f"rope_parameters for rope_type '{rope_type}' needs the key '{key}'")
+    return value
+
+
+def _at_least_one(value: float, key: str, rope_type: str) -> float:
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        raise ValueError(f"rope_parameters '{key}' for rope_type '{rope_type}' must be a number, got {value!r}")
+    if value < 1:
+        raise ValueError(f"rope_parameters '{key}' for rope_type '{rope_type}' must be >= 1 "
+                         f"(a stretch, not a squeeze), got {value}")
+    return float(value)
+
+
+def rope_type_of(rope_parameters: dict) -> str:
+    """The method a rope_parameters dict names (`rope_type`, or the older key `type`)."""
+    if not isinstance(rope_parameters, dict):
+        raise ValueError(f"rope_parameters must be a dict, got {type(rope_parameters).__name__}")
+    new, old = rope_parameters.get("rope_type"), rope_parameters.get("type")
+    if new is not None and old is not None and new != old:
+        raise ValueError(f"rope_parameters has rope_type '{new}' and type '{old}'; they must agree")
+    rope_type = new if new is not None else (old if old is not None else "default")
+    if rope_type not in ROPE_TYPES:
+        raise ValueError(f"unknown rope_type '{rope_type}'; known rope_type values: {', '.join(ROPE_TYPES)}")
+    return rope_type
+
+
+def rope_inv_freq(head_dim: int, rope_parameters: dict | None = None, *, max_position_embeddings: int | None = None,
+                  seq_len: int | None = None) -> tuple[np.ndarray, float]:
+    """(θ per pair, attention_factor) for a Hugging Face `rope_parameters` dict.
+
+    Same keys, defaults and arithmetic as the `transformers` RoPE initialisers
+    (there in float32, here in float64). `max_position_embeddings` is the config's
+    top-level length: dynamic NTK needs it, and yarn, longrope and llama3 fall back
+    to it for a missing `original_max_position_embeddings` (as the library does).
+    `seq_len` matters for dynamic (the current length) and longrope (short or long).
+    """
+    params = dict(rope_parameters or {})
+    rope_type = rope_type_of(params)
+    allowed = _COMMON_KEYS | _TYPE_KEYS[rope_type]
+    for key in params:
+        if key not in allowed:
+            raise ValueError(f"unknown key '{key}' in rope_parameters for rope_type '{rope_type}'; "
+                             f"allowed keys: {', '.join(sorted(allowed))}")
+    if not isinstance(head_dim, (int, np.integer)) or head_dim < 2:
+        raise ValueError(f"head_dim must be an integer >= 2, got {head_dim!r}")
+    base = float(params.get("rope_theta") or 10000.0)
+    partial = params.get("partial_rotary_factor")
+    partial = 1.0 if partial is None else partial
+    if not 0 < partial <= 1:
+        raise ValueError(f"partial_rotary_factor for rope_type '{rope_type}' must be in (0, 1], got {partial}")
+    d = int(head_dim * partial)  # the rotary width: only the first d dimensions turn
+    if d < 2 or d % 2:
+        raise ValueError(f"head_dim {head_dim} with partial_rotary_factor {partial} gives an odd or empty "
+                         f"rotary width {d} for rope_type '{rope_type}'; it must be even")
+    theta = base ** -_exponents(d)  # (d/2,) the default speeds
+    original = params.get("original_max_position_embeddings") or max_position_embeddings
+
+    if rope_type == "default":
+        return theta, 1.0
+    if rope_type == "linear":
+        factor = _at_least_one(_need(params, "factor", rope_type), "factor", rope_type)
+        return linear_inv_freq(theta, factor), 1.0
+    if rope_type == "dynamic":
+        factor = _at_least_one(_need(params, "factor", rope_type), "factor", rope_type)
+        if max_position_embeddings is None:
+            raise ValueError("rope_type 'dynamic' needs max_position_embeddings (the trained length)")
+        n = max_position_embeddings if seq_len is None else seq_len
+        new_base = dynamic_ntk_base(base, factor, n, max_position_embeddings, d)
+        return new_base ** -_exponents(d), 1.0
+    if rope_type == "yarn":
+        original = _need(params, "original_max_position_embeddings", rope_type, original)
+        factor = params.get("factor")
+        if factor is None and max_position_embeddings is not None:
+            factor = max_position_embeddings / original  # the library's fallback
+        factor = _at_least_one(_need(params, "factor", rope_type, factor), "factor", rope_type)
+        attention = params.get("attention_factor")
+        if attention is None:
+            attention = yarn_attention_factor(factor, params.get("mscale"), params.get("mscale_all_dim"))
+        beta_fast = params.get("beta_fast") or 32
+        beta_slow = params.get("beta_slow") or 1
+        low, high = yarn_correction_range(beta_fast, beta_slow, d, base, original, params.get("truncate", True))
+        return yarn_inv_freq(theta, factor, yarn_ramp(low, high, d // 2)), float(attention)
+    if rope_type == "longrope":
+        original = _need(params, "original_max_position_embeddings", rope_type, original)
+        short = np.asarray(_need(params, "short_factor", rope_type), dtype=float)
+        long = np.asarray(_need(params, "long_factor", rope_type), dtype=float)
+        for key, values in (("short_factor", short), ("long_factor", long)):
+            if values.shape != theta.shape:
+                raise ValueError(f"rope_parameters '{key}' for rope_type 'longrope' needs {theta.size} numbers "
+                                 f"(one per pair), got {values.size}")
+        attention = params.get("attention_factor")
+        if attention is None:
+            factor = params.get("factor")
+            if factor is None and max_position_embeddings is not None:
+                factor = max_position_embeddings / original  # Phi-3's convention
+            factor = _at_least_one(_need(params, "factor", rope_type, factor), "factor", rope_type)
+            attention = longrope_attention_factor(factor, original)
+        return theta / longrope_factors(short, long, seq_len, original), float(attention)
+    # llama3
+    original = _need(params, "original_max_position_embeddings", rope_type, original)
+    factor = _at_least_one(_need(params, "factor", rope_type), "factor", rope_type)
+    low_ff = float(_need(params, "low_freq_factor", rope_type))
+    high_ff = float(_need(params, "high_freq_factor", rope_type))
+    if high_ff <= low_ff:
+        raise ValueError(f"rope_type 'llama3' needs high_freq_factor > low_freq_factor, got {high_ff} <= {low_ff}")
+    return llama3_inv_freq(theta, factor, original, low_ff, high_ff), 1.0
+
+
+def rope_cos_sin(positions: np.ndarray, inv_freq: np.ndarray, attention_factor: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+    """cos and sin of position · θ_i, each multiplied by the attention factor: (n, d/2) each."""
+    angles = np.asarray(positions, dtype=float)[:, None] * np.asarray(inv_freq)[None, :]  # (n, d/2)
+    return np.cos(angles) * attention_factor, np.sin(angles) * attention_factor
+
+
+def pair_scale(head_dim: int, rope_parameters: dict, **kwargs) -> np.ndarray:
+    """new θ_i / old θ_i for each pair: 1 = untouched, 1/s = fully interpolated."""
+    default = {k: v for k, v in rope_parameters.items() if k in ("rope_theta", "partial_rotary_factor")}
+    new, _ = rope_inv_freq(head_dim, rope_parameters, **kwargs)
+    old, _ = rope_inv_freq(head_dim, default)
+    return new / old
+
+
+# ---------------------------------------------------------------------------
+# 8. Figures (figures_build turns each into docs/figures/context_extension.<name>.svg)
+# ---------------------------------------------------------------------------
+
+# The running example of the figures: a 4,096-token model (d = 128, base 10,000) stretched 8x.
+EXAMPLE = {"d": 128, "base": 10000.0, "trained": 4096, "factor": 8.0}
+
+
+def example_methods() -> dict[str, dict]:
+    """The running example written as one rope_parameters dict per method."""
+    d, base, trained, s = EXAMPLE["d"], EXAMPLE["base"], EXAMPLE["trained"], EXAMPLE["factor"]
+    return {
+        "position interpolation (linear)": {"rope_type": "linear", "rope_theta": base, "factor": s},
+        "YaRN": {"rope_type": "yarn", "rope_theta": base, "factor": s, "original_max_position_embeddings": trained},
+        "Llama 3 rule": {"rope_type": "llama3", "rope_theta": base, "factor": s, "low_freq_factor": 1.0,
+                         "high_freq_factor": 4.0, "original_max_position_embeddings": trained},
+    }
+
+
+def _example_freqs() -> dict[str, np.ndarray]:
+    d, trained, s = EXAMPLE["d"], EXAMPLE["trained"], EXAMPLE["factor"]
+    out = {"no scaling": rope_frequencies(d, EXAMPLE["base"])}
+    out["NTK-aware (base raised)"] = rope_frequencies(d, ntk_scaled_base(EXAMPLE["base"], s, d))
+    for label, params in example_methods().items():
+        out[label] = rope_inv_freq(d, params, max_position_embeddings=trained, seq_len=int(trained * s))[0]
+    return out
+
+
+def figures() -> dict:
+    """The page's six figures as {name: matplotlib Figure}; nothing is saved or shown."""
+    import matplotlib.pyplot as plt
+
+    figs = {}
+    d, base, trained, s = EXAMPLE["d"], EXAMPLE["base"], EXAMPLE["trained"], EXAMPLE["factor"]
+    freqs = _example_freqs()
+    styles = {"no scaling": ("#dc2626", "-"), "position interpolation (linear)": ("#2563eb", "-"),
+              "NTK-aware (base raised)": ("black", "--"), "YaRN": ("#16a34a", "-."),
+              "Llama 3 rule": ("#9333ea", ":")}
+
+    # 1. The fastest and slowest pairs' angles against position, with the trained band.
+    fig, (ax_fast, ax_slow) = plt.subplots(1, 2, figsize=(6.4, 3.6), layout="constrained")
+    near = np.arange(0, 21)
+    far = np.arange(0, int(trained * s) + 1, 256)
+    ax_slow.axhspan(0, trained * freqs["no scaling"][-1], color="#9ca3af", alpha=0.3, label="angles seen in training")
+    for label, theta in freqs.items():
+        color, style = styles[label]
+        ax_fast.plot(near, near * theta[0], style, color=color, lw=1.6, label=label)
+        ax_slow.plot(far, far * theta[-1], style, color=color, lw=1.6)
+    ax_fast.set(title="fastest pair (pair 0)", xlabel="position", ylabel="angle (radians)")
+    ax_slow.set(title=f"slowest pair (pair {d // 2 - 1})", xlabel="position")
+    ax_slow.axvline(trained, color="#6b7280", lw=0.8)
+    fig.legend(*ax_fast.get_legend_handles_labels(), loc="outside lower center", ncol=2, fontsize=7, frameon=False)
+    ax_slow.legend(loc="upper left", fontsize=7, frameon=False)
+    fig.suptitle(f"d = {d}, base {base:,.0f}, trained on {trained:,} tokens, read at {int(trained * s):,}",
+                 fontsize=9)
+    figs["trained_band"] = fig
+
+    # 2. Dynamic NTK: the base against the current sequence length.
+    fig, ax = plt.subplots(figsize=(6.4, 3.6), layout="constrained")
+    lengths = np.arange(1024, 8 * trained + 1, 256)
+    for factor, color in ((2.0, "#2563eb"), (4.0, "#16a34a"), (8.0, "#9333ea")):
+        ax.plot(lengths, [dynamic_ntk_base(base, factor, int(n), trained, d) for n in lengths], color=color,
+                label=f"factor {factor:g}")
+    ax.axvline(trained, color="#6b7280", lw=0.8, ls="--", label=f"trained length {trained:,}")
+    ax.set(xlabel="current sequence length (tokens)", ylabel="RoPE base used", yscale="log",
+           title=f"Dynamic NTK: the base grows once the prompt passes {trained:,} tokens")
+    ax.legend(frameon=False, fontsize=8)
+    figs["dynamic_base"] = fig
+
+    # 3. YaRN's ramp for Qwen2.5's published block.
+    qd, qbase, qorig, qs = 128, 1_000_000.0, 32768, 4.0
+    low, high = yarn_correction_range(32, 1, qd, qbase, qorig)
+    ramp = yarn_ramp(low, high, qd // 2)
+    rotations = qorig / rope_wavelengths(rope_frequencies(qd, qbase))
+    fig, ax = plt.subplots(figsize=(6.4, 3.6), layout="constrained")
+    ax.plot(np.arange(qd // 2), ramp, "o-", ms=3, color="#16a34a", label="ramp γ (0 keep, 1 divide by the factor)")
+    ax.plot(np.arange(qd // 2), rope_inv_freq(qd, {"rope_type": "yarn", "rope_theta": qbase, "factor": qs,
+                                                   "original_max_position_embeddings": qorig})[0]
+            / rope_frequencies(qd, qbase), "--", color="#2563eb", label="new θ / old θ")
+    ax.axvspan(0, low, color="#dcfce7", alpha=0.8)
+    ax.axvspan(high, qd // 2 - 1, color="#dbeafe", alpha=0.8)
+    ax.text(low / 2, 0.55, "> 32 turns\nin training:\nkept", ha="center", fontsize=8)
+    ax.text((high + qd // 2 - 1) / 2, 0.55, "< 1 turn:\ninterpolated", ha="center", fontsize=8)
+    ax.set(xlabel=f"pair index i (pair {low}: {rotations[low]:.0f} turns, pair {high}: {rotations[high]:.2f})",
+           ylabel="value")
+    ax.set_title("YaRN ramp for Qwen2.5's block (d 128, base 1e6, 32,768 tokens, factor 4)", fontsize=9)
+    ax.legend(frameon=False, fontsize=8, loc="lower right")
+    figs["yarn_ramp"] = fig
+
+    # 4. LongRoPE: Phi-3.5-mini's two lists of per-pair factors.
+    from_config = _phi35_factors()
+    fig, ax = plt.subplots(figsize=(6.4, 3.6), layout="constrained")
+    pairs = np.arange(len(from_config["short_factor"]))
+    ax.plot(pairs, from_config["short_factor"], "o-", ms=3, color="#2563eb", label="short_factor (≤ 4,096 tokens)")
+    ax.plot(pairs, from_config["long_factor"], "s-", ms=3, color="#dc2626", label="long_factor (> 4,096 tokens)")
+    ax.axhline(32, color="#6b7280", ls="--", lw=0.8, label="the overall stretch, 131,072 / 4,096 = 32")
+    ax.set(xlabel="pair index i (0 = fastest)", ylabel="θ is divided by", yscale="log",
+           title="LongRoPE in Phi-3.5-mini: one searched factor per pair")
+    ax.legend(frameon=False, fontsize=8)
+    figs["longrope_factors"] = fig
+
+    # 5. Llama 3.1's rule by wavelength.
+    p = LLAMA31_8B["rope_parameters"]
+    theta = rope_frequencies(128, p["rope_theta"])
+    waves = rope_wavelengths(theta)
+    fig, ax = plt.subplots(figsize=(6.4, 3.6), layout="constrained")
+    ax.semilogx(waves, rope_inv_freq(128, p)[0] / theta, "o-", ms=3, color="#9333ea", label="new θ / old θ")
+    L = p["original_max_position_embeddings"]
+    ax.axvline(L / p["high_freq_factor"], color="#16a34a", ls="--", lw=0.8, label=f"L / high = {L / p['high_freq_factor']:,.0f}")
+    ax.axvline(L / p["low_freq_factor"], color="#dc2626", ls="--", lw=0.8, label=f"L / low = {L / p['low_freq_factor']:,.0f}")
+    ax.set(xlabel="wavelength 2π/θ (positions per turn)", ylabel="new θ / old θ",
+           title="Llama 3.1: keep short waves, divide long ones by 8, blend between")
+    ax.legend(frameon=False, fontsize=8)
+    figs["llama3_bands"] = fig
+
+    # 6. Every method on one chart: per-pair scale against wavelength.
+    fig, ax = plt.subplots(figsize=(6.4, 3.6), layout="constrained")
+    old_waves = rope_wavelengths(freqs["no scaling"])
+    for label, theta in freqs.items():
+        if label == "no scaling":
+            continue
+        color, style = styles[label]
+        ax.loglog(old_waves, theta / freqs["no scaling"], style, color=color, lw=1.6, label=f"{label}, 8x")
+    phi_old = rope_frequencies(96, 10000.0)
+    phi_new = rope_inv_freq(96, {"rope_type": "longrope", **_phi35_factors(), "rope_theta": 10000.0,
+                                 "original_max_position_embeddings": 4096},
+                            max_position_embeddings=131072, seq_len=8192)[0]
+    ax.loglog(rope_wavelengths(phi_old), phi_new / phi_old, "s", ms=2.5, color="#ea580c",
+              label="LongRoPE long factors (Phi-3.5-mini, 32x)")
+    ax.axvline(trained, color="#6b7280", lw=0.8, ls="--", label=f"trained length {trained:,}")
+    ax.set(xlabel="wavelength of the pair before scaling (positions per turn)", ylabel="new θ / old θ",
+           title="How much each method slows each pair")
+    ax.legend(frameon=False, fontsize=7, loc="lower left")
+    figs["scale_by_wavelength"] = fig
+    return figs
+
+
+def _phi35_factors() -> dict[str, list[float]]:
+    """Phi-3.5-mini-instruct's published short_factor and long_factor (48 pairs each).
+
+    The config stores each as float32 (1.0800000429153442 is 1.08); here they are
+    written with the two decimals they were chosen at.
+    """
+    short = [1.0, 1.02, 1.03, 1.03, 1.05, 1.05, 1.05, 1.05, 1.05, 1.07, 1.1, 1.11, 1.16, 1.16, 1.17, 1.29, 1.34,
+             1.68, 1.79, 1.82, 1.85, 1.88, 1.91, 1.94, 1.99, 2.02, 2.02, 2.02, 2.02, 2.02, 2.02, 2.03, 2.03, 2.03,
+             2.03, 2.03, 2.03, 2.03, 2.03, 2.03, 2.08, 2.09, 2.19, 2.22, 2.59, 2.73, 2.75, 2.84]
+    long = [1.08, 1.11, 1.14, 1.34, 1.59, 1.6, 1.62, 2.62, 3.23, 3.23, 4.79, 7.4, 7.7, 9.09, 12.2, 17.67, 24.46,
+            28.57, 30.42, 30.84, 32.59, 32.93, 42.32, 44.96, 50.34, 50.45, 57.55, 57.93, 58.21, 60.14, 62.61,
+            62.62, 62.71, 63.14, 63.14, 63.77, 63.93, 63.96, 63.97, 64.03, 64.07, 64.08, 64.12, 64.41, 64.48,
+            64.51, 64.53, 64.84]
+    return {"short_factor": short, "long_factor": long}
+
+
+# ---------------------------------------------------------------------------
+# 9. Narrated walkthrough
+# ---------------------------------------------------------------------------
+
+
+def demo() -> None:
+    banner("1. Reading Llama 3.1 8B's card")
+    p = LLAMA31_8B["rope_parameters"]
+    say(f"""max_position_embeddings = {LLAMA31_8B['max_position_embeddings']:,}; rope_parameters say rope_type
+        '{p['rope_type']}', factor {p['factor']:g}, original_max_position_embeddings
+        {p['original_max_position_embeddings']:,}: trained at 8K, stretched 8x. A full window's KV cache costs
+        {format_bytes(kv_cache_bytes(LLAMA31_8B['max_position_embeddings'], 32, 8, 128))} per sequence in 16-bit.""")
+    theta = rope_frequencies(128, p["rope_theta"])
+    scale = rope_inv_freq(128, p)[0] / theta
+    kept, divided = int(np.sum(np.isclose(scale, 1))), int(np.sum(np.isclose(scale, 1 / p["factor"])))
+    table(["pairs kept", "pairs blended", "pairs divided by 8"], [(kept, 64 - kept - divided, divided)])
+
+    banner("2. Every method on the running example (d 128, base 10,000, 4K -> 32K)")
+    freqs = _example_freqs()
+    rows = [(label, th[0] / freqs["no scaling"][0], th[-1] / freqs["no scaling"][-1]) for label, th in freqs.items()]
+    table(["method", "fastest pair new/old", "slowest pair new/old"], rows, floatfmt=".4f")
+    takeaway("Interpolation slows every pair; the NTK family, YaRN and Llama 3 keep the fast pairs and slow the slow ones.")
+
+    banner("3. Dynamic NTK and a KV cache")
+    fresh, stale = cached_score_gap(128, 10000.0, 2.0, 4096, 4096, 16384, 4000, 16000)
+    say(f"""A key cached while the prompt was 4,096 tokens long was turned with base 10,000; at 16,384 tokens
+        dynamic NTK uses base {dynamic_ntk_base(10000.0, 2.0, 16384, 4096, 128):,.0f}. The score of a query at
+        16,000 with the key at 4,000 is {fresh:.3f} if the key is turned afresh and {stale:.3f} from the cache.""")
+
+    banner("4. Attention factors")
+    table(["method", "attention factor"], [
+        ("YaRN, factor 4 (Qwen2.5)", yarn_attention_factor(4.0)),
+        ("YaRN, DeepSeek-V2 mscale 0.707/0.707", yarn_attention_factor(40, 0.707, 0.707)),
+        ("LongRoPE, 4,096 -> 131,072 (Phi-3.5)", longrope_attention_factor(32.0, 4096)),
+    ], floatfmt=".4f")
+    takeaway("One function, rope_inv_freq, turns any Hugging Face rope_parameters block into these numbers.")
+
+
+if __name__ == "__main__":
+    demo()

@@ -1,0 +1,67 @@
+"""Write tests/data/reference_vectors.json from the installed `transformers`.
+
+Run once, with the reference venv (torch + transformers, never the project venv):
+
+    .venv-ref/bin/python tests/reference/make_vectors.py
+
+The file records the transformers and torch versions it came from. `make test`
+compares the lessons with it without needing torch (tests/test_context_extension.py,
+tests/test_alibi.py); tests/reference/check_live.py recomputes it live.
+"""
+
+from __future__ import annotations
+
+import json
+
+from _reference import ALIBI_HEADS, CONFIGS, DATA, transformers_alibi, transformers_rope, versions
+
+
+def _short(x):
+    """9 significant digits: enough to give back the exact float32 the library computed."""
+    if isinstance(x, float):
+        return float(f"{x:.9g}")
+    if isinstance(x, list):
+        return [_short(v) for v in x]
+    if isinstance(x, dict):
+        return {k: _short(v) for k, v in x.items()}
+    return x
+
+
+def _dump(out: dict) -> str:
+    """One record per line: small, and a regenerated file diffs line by line."""
+    lines = ["{"]
+    lines.append(f' "about": {json.dumps(out["about"])},')
+    lines.append(f' "versions": {json.dumps(out["versions"])},')
+    for key in ("rope", "alibi"):
+        lines.append(f' "{key}": [')
+        rows = [json.dumps(_short(r), separators=(",", ":")) for r in out[key]]
+        lines.append(",\n".join("  " + r for r in rows))
+        lines.append(" ]," if key == "rope" else " ]")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    rope = []
+    for cfg in CONFIGS:
+        inv_freq, attention_factor = transformers_rope(cfg)
+        rope.append({**cfg, "inv_freq": inv_freq, "attention_factor": attention_factor})
+    alibi = []
+    for n in ALIBI_HEADS:
+        slopes = transformers_alibi(n)
+        alibi.append({"n_heads": n, **slopes})
+    out = {
+        "about": "RoPE inverse frequencies and ALiBi slopes computed by the transformers library "
+                 "(float32), written by tests/reference/make_vectors.py",
+        "versions": versions(),
+        "rope": rope,
+        "alibi": alibi,
+    }
+    DATA.parent.mkdir(parents=True, exist_ok=True)
+    DATA.write_text(_dump(out), encoding="utf-8")
+    print(f"wrote {DATA.relative_to(DATA.parents[2])}: {len(rope)} rope configs, {len(alibi)} alibi head counts, "
+          f"transformers {out['versions']['transformers']}, torch {out['versions']['torch']}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,296 @@
+"""lessons.context_extension: every RoPE scaling method against the transformers
+library's own numbers (committed vectors, no torch needed), closed forms, and
+the numbers the page prints."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lessons import context_extension as ce
+from lessons.positional import apply_rope, ntk_scaled_base, rope_frequencies
+
+DATA = json.loads((Path(__file__).parent / "data" / "reference_vectors.json").read_text(encoding="utf-8"))
+ROPE = DATA["rope"]
+DOC = ce.__doc__
+
+
+def _type(record):
+    p = record["rope_parameters"]
+    return p.get("rope_type") or p.get("type") or "default"
+
+
+# ---------------------------------------------------------------------------
+# Reference vectors from transformers (tests/reference/make_vectors.py)
+# ---------------------------------------------------------------------------
+
+
+def test_reference_file_records_versions_and_covers_every_type():
+    assert DATA["versions"]["transformers"] and DATA["versions"]["torch"]
+    assert len(ROPE) >= 30
+    assert {_type(r) for r in ROPE} == set(ce.ROPE_TYPES)
+    names = " ".join(r["name"] for r in ROPE)
+    for real in ("Llama 3.1 8B", "Qwen2.5 7B YaRN", "DeepSeek-V2-Lite", "Phi-3.5-mini", "partial rotary"):
+        assert real in names
+
+
+@pytest.mark.parametrize("record", ROPE, ids=[r["name"] for r in ROPE])
+def test_rope_inv_freq_matches_transformers(record):
+    inv_freq, attention = ce.rope_inv_freq(record["head_dim"], record["rope_parameters"],
+                                           max_position_embeddings=record["max_position_embeddings"],
+                                           seq_len=record["seq_len"])
+    want = np.array(record["inv_freq"])
+    assert inv_freq.shape == want.shape
+    np.testing.assert_allclose(inv_freq, want, rtol=1e-5, atol=0)
+    assert attention == pytest.approx(record["attention_factor"], rel=1e-5)
+
+
+# ---------------------------------------------------------------------------
+# Closed forms and identities
+# ---------------------------------------------------------------------------
+
+
+def test_default_is_the_positional_lessons_rope_frequencies():
+    np.testing.assert_allclose(ce.rope_inv_freq(128, {"rope_theta": 500000.0})[0], rope_frequencies(128, 500000.0))
+
+
+@given(st.floats(1.0, 64.0), st.sampled_from([8, 64, 128]))
+def test_linear_divides_every_speed(factor, d):
+    new, a = ce.rope_inv_freq(d, {"rope_type": "linear", "factor": factor})
+    np.testing.assert_allclose(new * factor, rope_frequencies(d))
+    assert a == 1.0
+
+
+@given(st.floats(1.0, 32.0), st.sampled_from([8, 64, 128]))
+def test_ntk_pair_scale_spares_the_fastest_and_slows_the_slowest_by_the_factor(s, d):
+    ratio = rope_frequencies(d, ntk_scaled_base(10000.0, s, d)) / rope_frequencies(d)
+    np.testing.assert_allclose(ratio, ce.ntk_pair_scale(d, s))
+    assert ratio[0] == pytest.approx(1.0) and ratio[-1] == pytest.approx(1 / s)
+
+
+@given(st.integers(2, 16))
+def test_dynamic_with_factor_one_is_ntk_aware_for_the_current_stretch(k):
+    base = ce.dynamic_ntk_base(10000.0, 1.0, 1000 * k, 1000, 64)
+    assert base == pytest.approx(ntk_scaled_base(10000.0, k, 64))
+
+
+@given(st.floats(1.0, 16.0), st.integers(1, 4096))
+def test_dynamic_is_the_trained_rope_up_to_the_trained_length(factor, n):
+    new, _ = ce.rope_inv_freq(64, {"rope_type": "dynamic", "factor": factor}, max_position_embeddings=4096, seq_len=n)
+    np.testing.assert_allclose(new, rope_frequencies(64))
+
+
+def test_dynamic_stretch_is_linear_in_length():
+    # stretch = s n / L - (s - 1): at n = 2L with s = 2 it is 3
+    assert ce.dynamic_ntk_base(10000.0, 2.0, 2000, 1000, 8) == pytest.approx(10000.0 * 3 ** (8 / 6))
+
+
+def test_cached_key_drift_vanishes_when_the_length_has_not_changed():
+    assert np.all(ce.cached_key_drift(64, 10000.0, 2.0, 4096, 8000, 8000, 3000) == 0)
+    assert np.abs(ce.cached_key_drift(64, 10000.0, 2.0, 4096, 4096, 16384, 3000)).max() > 1
+
+
+def test_cached_score_gap_fresh_score_depends_only_on_distance():
+    fresh, stale = ce.cached_score_gap(64, 10000.0, 2.0, 4096, 4096, 16384, 4000, 16000, seed=1)
+    rng = np.random.default_rng(1)
+    q, k = rng.standard_normal(64), rng.standard_normal(64)
+    base = ce.dynamic_ntk_base(10000.0, 2.0, 16384, 4096, 64)
+    # the same distance (12,000) from other absolute positions
+    assert fresh == pytest.approx(float(apply_rope(q, 12500, base) @ apply_rope(k, 500, base)))
+    assert abs(fresh - stale) > 1e-3
+
+
+@given(st.floats(0.5, 64.0), st.sampled_from([32, 64, 128]), st.sampled_from([10000.0, 500000.0]),
+       st.sampled_from([2048, 4096, 32768]))
+def test_yarn_correction_dim_is_the_pair_with_that_many_turns(r, d, base, L):
+    i = ce.yarn_correction_dim(r, d, base, L)
+    # a continuous pair index i has wavelength 2π base^(2i/d); L / λ must be r
+    assert L / (2 * math.pi * base ** (2 * i / d)) == pytest.approx(r)
+
+
+@given(st.floats(0, 30), st.one_of(st.just(0.0), st.floats(0.01, 30)), st.integers(1, 64))
+def test_yarn_ramp_is_a_clipped_nondecreasing_line(low, width, n):
+    ramp = ce.yarn_ramp(low, low + width, n)
+    assert ramp.shape == (n,) and np.all((0 <= ramp) & (ramp <= 1)) and np.all(np.diff(ramp) >= 0)
+
+
+@given(st.floats(1.0, 64.0), st.floats(1.0, 128.0))
+def test_scaled_speeds_stay_between_interpolated_and_untouched(s, low_ff):
+    for params in ({"rope_type": "yarn", "factor": s, "original_max_position_embeddings": 4096},
+                   {"rope_type": "llama3", "factor": s, "original_max_position_embeddings": 4096,
+                    "low_freq_factor": 1.0, "high_freq_factor": 1.0 + low_ff}):
+        ratio = ce.pair_scale(128, params)
+        assert np.all(ratio <= 1 + 1e-12) and np.all(ratio >= 1 / s - 1e-12)
+        assert np.all(np.diff(ratio) <= 1e-12)  # slower pairs are never slowed less
+
+
+def test_yarn_with_factor_one_is_plain_rope():
+    new, a = ce.rope_inv_freq(64, {"rope_type": "yarn", "factor": 1.0, "original_max_position_embeddings": 4096})
+    np.testing.assert_allclose(new, rope_frequencies(64))
+    assert a == 1.0
+
+
+@given(st.floats(1.0, 1000.0))
+def test_attention_factors_follow_their_formulas(s):
+    assert ce.yarn_attention_factor(s) == pytest.approx(0.1 * math.log(s) + 1)
+    assert ce.yarn_attention_factor(s, 0.707, 0.707) == pytest.approx(1.0)
+    assert ce.longrope_attention_factor(s, 4096) == pytest.approx(math.sqrt(1 + math.log(s) / math.log(4096)))
+
+
+def test_attention_factor_scales_scores_by_its_square():
+    theta, a = ce.rope_inv_freq(8, {"rope_type": "yarn", "factor": 16.0, "original_max_position_embeddings": 100})
+    cos, sin = ce.rope_cos_sin(np.array([3, 7]), theta, a)
+    q, k = np.array([1.0, 0, 0.5, 0, 0, 1, 0, 0]), np.array([0.2, 1, 0, 0, 1, 0, 0, 0.3])
+
+    def turn(x, c, s_):
+        even, odd = x[0::2], x[1::2]
+        return np.stack([even * c - odd * s_, even * s_ + odd * c], -1).reshape(-1)
+
+    plain_cos, plain_sin = ce.rope_cos_sin(np.array([3, 7]), theta, 1.0)
+    scaled = turn(q, cos[0], sin[0]) @ turn(k, cos[1], sin[1])
+    plain = turn(q, plain_cos[0], plain_sin[0]) @ turn(k, plain_cos[1], plain_sin[1])
+    assert scaled == pytest.approx(a * a * plain)
+
+
+def test_llama3_smooth_factor_is_zero_and_one_at_the_band_edges():
+    L, lo, hi = 8192, 1.0, 4.0
+    assert ce.llama3_smooth_factor(np.array([L / lo, L / hi]), L, lo, hi) == pytest.approx([0.0, 1.0])
+
+
+def test_longrope_switches_lists_only_past_the_original_length():
+    short, long = [1.0, 2.0], [3.0, 4.0]
+    assert list(ce.longrope_factors(short, long, None, 100)) == short
+    assert list(ce.longrope_factors(short, long, 100, 100)) == short
+    assert list(ce.longrope_factors(short, long, 101, 100)) == long
+
+
+# ---------------------------------------------------------------------------
+# Bad configs
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("params, words", [
+    ({"rope_type": "ntk"}, ["unknown rope_type 'ntk'", "default, linear, dynamic, yarn, longrope, llama3"]),
+    ({"rope_type": "linear"}, ["'factor'", "'linear'"]),
+    ({"rope_type": "yarn", "factor": 4.0}, ["'original_max_position_embeddings'", "'yarn'"]),
+    ({"rope_type": "llama3", "factor": 8.0, "original_max_position_embeddings": 8192, "low_freq_factor": 1.0},
+     ["'high_freq_factor'", "'llama3'"]),
+    ({"rope_type": "longrope", "original_max_position_embeddings": 4096, "short_factor": [1.0] * 4},
+     ["'long_factor'", "'longrope'"]),
+    ({"rope_type": "linear", "factor": 2.0, "low_freq_factor": 1.0}, ["unknown key 'low_freq_factor'", "'linear'"]),
+    ({"rope_type": "linear", "factor": 0.5}, ["'factor'", ">= 1", "0.5"]),
+    ({"rope_type": "yarn", "factor": 0.25, "original_max_position_embeddings": 64}, ["'factor'", ">= 1"]),
+    ({"rope_type": "longrope", "original_max_position_embeddings": 4096, "short_factor": [1.0] * 3,
+      "long_factor": [1.0] * 4, "factor": 2.0}, ["'short_factor'", "4 numbers"]),
+    ({"rope_type": "linear", "type": "yarn", "factor": 2.0}, ["rope_type 'linear'", "type 'yarn'"]),
+    ({"partial_rotary_factor": 1.5}, ["partial_rotary_factor", "(0, 1]"]),
+    ({"rope_type": "llama3", "factor": 8.0, "original_max_position_embeddings": 8192, "low_freq_factor": 4.0,
+      "high_freq_factor": 1.0}, ["high_freq_factor > low_freq_factor"]),
+])
+def test_bad_configs_raise_a_value_error_that_names_the_problem(params, words):
+    with pytest.raises(ValueError) as err:
+        ce.rope_inv_freq(8, params)
+    for word in words:
+        assert word in str(err.value)
+
+
+def test_dynamic_without_the_trained_length_says_so():
+    with pytest.raises(ValueError, match="max_position_embeddings"):
+        ce.rope_inv_freq(8, {"rope_type": "dynamic", "factor": 2.0})
+
+
+# ---------------------------------------------------------------------------
+# The numbers the page prints outside its Python blocks
+# ---------------------------------------------------------------------------
+
+
+def _on_page(*texts):
+    missing = [t for t in texts if t not in DOC]
+    assert not missing, f"not on the page: {missing}"
+
+
+def test_tiny_example_numbers_on_the_page():
+    theta = rope_frequencies(8)
+    waves = ce.rope_wavelengths(theta)
+    turns = 1000 / waves
+    _on_page(*(f"{w:.3g}" for w in waves[:3]), f"{waves[3]:,.0f}", *(f"{t:.3g}" for t in turns))
+    _on_page(f"{ntk_scaled_base(10000.0, 4.0, 8):,.0f}", f"{ce.dynamic_ntk_base(10000.0, 2.0, 3000, 1000, 8):,.0f}")
+    _on_page(f"{(2 * 3000 / 1000 - 1) ** (8 / 6):.2f}", f"{4 ** (1 / 3):.3f}")
+    ntk = rope_frequencies(8, ntk_scaled_base(10000.0, 4.0, 8))
+    _on_page(f"{ntk[1]:.3f}", f"{ntk[2]:.4f}")
+    lo, hi = (ce.yarn_correction_dim(r, 8, 10000.0, 1000) for r in (32, 1))
+    _on_page(f"{lo:.2f}", f"{hi:.2f}", f"{ce.yarn_attention_factor(4.0):.3f}", f"{ce.yarn_attention_factor(4.0) ** 2:.3f}")
+    _on_page(f"{ce.longrope_attention_factor(4.0, 1000):.3f}", f"{math.log(4):.3f} / {math.log(1000):.3f}",
+             f"{math.log(4) / math.log(1000):.3f}", f"{ce.longrope_attention_factor(32.0, 4096):.3f}")
+    w = ce.llama3_smooth_factor(waves[2], 1000, 1.0, 4.0)
+    _on_page(f"{w:.3f}", f"{1 - w:.3f}", f"{(1 - w) / 4 + w:.3f}")
+
+
+def test_divisor_table_on_the_page():
+    methods = {
+        "linear": {"rope_type": "linear", "factor": 4.0},
+        "yarn": {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 1000},
+        "llama3": {"rope_type": "llama3", "factor": 4.0, "original_max_position_embeddings": 1000,
+                   "low_freq_factor": 1.0, "high_freq_factor": 4.0},
+    }
+    cols = {k: 1 / ce.pair_scale(8, p) for k, p in methods.items()}
+    cols["ntk"] = 1 / ce.ntk_pair_scale(8, 4.0)
+    for i, wave in enumerate(["6.28", "62.8", "628", "6,283"]):
+        row = " | ".join(f"{cols[k][i]:.3g}" for k in ("linear", "ntk", "yarn", "llama3"))
+        _on_page(f"| {i} | {wave} | {row} |")
+
+
+def test_llama31_numbers_on_the_page():
+    from lessons.attention import format_bytes, kv_cache_bytes
+
+    card = ce.LLAMA31_8B
+    p = card["rope_parameters"]
+    _on_page(format_bytes(kv_cache_bytes(8192, card["n_layers"], card["n_kv_heads"], card["head_dim"])),
+             format_bytes(kv_cache_bytes(card["max_position_embeddings"], card["n_layers"], card["n_kv_heads"],
+                                         card["head_dim"])))
+    _on_page(f"{p['rope_theta']:,.0f}", f"{card['max_position_embeddings']:,}",
+             f"{p['original_max_position_embeddings']:,}", f"{p['original_max_position_embeddings'] / 4:,.0f}")
+    ratio = ce.pair_scale(128, p)
+    kept, divided = int(np.sum(np.isclose(ratio, 1))), int(np.sum(np.isclose(ratio, 1 / p["factor"])))
+    _on_page(f"{kept} pairs\nare kept, {64 - kept - divided} are blended and {divided} are divided by 8")
+    # the published block on the page is the one the reference vectors were made from
+    ref = next(r for r in ROPE if r["name"].startswith("Llama 3.1 8B"))
+    assert ref["rope_parameters"] == p
+
+
+def test_published_blocks_quoted_on_the_page_match_the_reference_configs():
+    by_name = {r["name"].split(" (")[0]: r for r in ROPE}
+    qwen = next(r for r in ROPE if r["name"].startswith("Qwen2.5 7B YaRN"))["rope_parameters"]
+    assert (qwen["factor"], qwen["original_max_position_embeddings"]) == (4.0, 32768)
+    ds = next(r for r in ROPE if r["name"].startswith("DeepSeek-V2-Lite"))["rope_parameters"]
+    assert (ds["factor"], ds["mscale"], ds["mscale_all_dim"], ds["original_max_position_embeddings"]) == (40, 0.707, 0.707, 4096)
+    phi = next(r for r in ROPE if r["name"].startswith("Phi-3.5-mini"))["rope_parameters"]
+    assert len(phi["short_factor"]) == len(phi["long_factor"]) == 48
+    np.testing.assert_allclose(ce._phi35_factors()["long_factor"], phi["long_factor"], rtol=1e-6)
+    np.testing.assert_allclose(ce._phi35_factors()["short_factor"], phi["short_factor"], rtol=1e-6)
+    _on_page("`factor` 4 over 32,768 tokens", "`factor` 40", "0.707 over 4,096 tokens", "48-number",
+             f"for {len(ROPE)} configurations")
+    assert by_name
+
+
+def test_demo_fast_and_narrated(capsys):
+    ce.demo()
+    out = capsys.readouterr().out
+    assert "Llama 3.1" in out and "16 GiB" in out
+
+
+def test_figures_are_the_six_named_on_the_page():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    figs = ce.figures()
+    assert set(figs) == {"trained_band", "dynamic_base", "yarn_ramp", "longrope_factors", "llama3_bands",
+                         "scale_by_wavelength"}
+    for name in figs:
+        assert f"figures/context_extension.{name}.svg" in DOC

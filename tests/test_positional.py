@@ -1,0 +1,481 @@
+"""lessons.positional: every number its page states, the identities behind
+them (closed forms and hypothesis properties), and its bad-input errors.
+
+Numbers in the page's running prose are tied to the code here: each test
+computes the value independently, checks the module agrees, and checks that
+the page prints exactly that value.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lessons import positional as P
+from lessons.attention import causal_mask, scaled_dot_product_attention
+
+ROOT = Path(__file__).resolve().parents[1]
+DOC = P.__doc__
+# the page may print a minus sign as "-" or as the typographic "−"
+DOC_FLAT = " ".join(DOC.replace("\u2212", "-").split())
+
+
+def on_page(text: str) -> bool:
+    """Is `text` printed on the page (line breaks and the minus sign's form aside)?"""
+    return " ".join(text.split()) in DOC_FLAT
+
+
+def paragraphs() -> list[str]:
+    """The page split into paragraphs, table rows and list items."""
+    pieces = []
+    for block in re.split(r"\n\s*\n", DOC):
+        pieces.extend(re.split(r"\n(?=\||- )", block))
+    return pieces
+
+
+# ---------------------------------------------------------------------------
+# Independent references
+# ---------------------------------------------------------------------------
+
+
+def reference_attention(X: np.ndarray, causal: bool = False) -> np.ndarray:
+    """softmax(X X^T / sqrt(d)) X written out with loops, q = k = v = X."""
+    n, d = X.shape
+    out = np.zeros_like(X, dtype=float)
+    for i in range(n):
+        keys = range(i + 1) if causal else range(n)
+        scores = [float(X[i] @ X[j]) / math.sqrt(d) for j in keys]
+        exps = [math.exp(s) for s in scores]
+        for w, j in zip(exps, keys):
+            out[i] += w / sum(exps) * X[j]
+    return out
+
+
+def rotation_matrix(d: int, angle_per_pair: np.ndarray) -> np.ndarray:
+    """The block-diagonal RoPE matrix: one 2x2 rotation per (2i, 2i+1) pair."""
+    R = np.zeros((d, d))
+    for i, a in enumerate(angle_per_pair):
+        R[2 * i:2 * i + 2, 2 * i:2 * i + 2] = [[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]]
+    return R
+
+
+TOY_X = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])  # dog, bites, man
+SWAP = np.array([[0, 0, 1], [0, 1, 0], [1, 0, 0]])  # swap rows 1 and 3
+
+
+def fmt_pair(v) -> str:
+    return f"({v[0]:.3f}, {v[1]:.3f})"
+
+
+# ---------------------------------------------------------------------------
+# The bag-of-words problem: the 2-d toy and the real layer
+# ---------------------------------------------------------------------------
+
+
+def test_toy_attention_dog_row_same_first_or_last():
+    ref, ref_swapped = reference_attention(TOY_X), reference_attention(SWAP @ TOY_X)
+    out, _ = scaled_dot_product_attention(TOY_X, TOY_X, TOY_X)
+    np.testing.assert_allclose(out, ref, atol=1e-12)
+    # dog is row 0 in "dog bites man" and row 2 in "man bites dog"
+    np.testing.assert_allclose(ref[0], ref_swapped[2], atol=1e-12)
+    assert on_page(f"**{fmt_pair(ref[0])}**") and fmt_pair(ref[0]) == "(0.802, 0.599)"
+    # Attn(PX) = P Attn(X)
+    np.testing.assert_allclose(ref_swapped, SWAP @ ref, atol=1e-12)
+
+
+def test_toy_attention_weights_and_scores_on_page():
+    scores = np.array([1.0, 0.0, 1.0]) / math.sqrt(2)
+    weights = np.exp(scores) / np.exp(scores).sum()
+    assert on_page(f"0.707, 0 and 0.707") and f"{scores[0]:.3f}" == "0.707"
+    assert on_page(f"weights {weights[0]:.3f}, {weights[1]:.3f} and {weights[2]:.3f}")
+    # the naive average in the first table: (2, 2) / 3
+    assert on_page(f"({2 / 3:.2f}, {2 / 3:.2f})")
+
+
+def test_toy_causal_example_on_page():
+    masked = reference_attention(TOY_X, causal=True)
+    out, _ = scaled_dot_product_attention(TOY_X, TOY_X, TOY_X, mask=causal_mask(3))
+    np.testing.assert_allclose(out, masked, atol=1e-12)
+    masked_swapped = reference_attention(TOY_X[::-1], causal=True)
+    # dog first sees only itself; dog last sees everything
+    np.testing.assert_allclose(masked[0], TOY_X[0])
+    np.testing.assert_allclose(masked_swapped[2], reference_attention(TOY_X)[0])
+    assert on_page(f"output ({masked[1][0]:.3f}, {masked[1][1]:.3f})")
+    a, b = masked.mean(axis=0), masked_swapped.mean(axis=0)
+    cosine = a @ b / (np.linalg.norm(a) * np.linalg.norm(b))
+    assert on_page(f"cosine of {cosine:.3f} instead of 1")
+
+
+def test_encode_sentence_is_permutation_equivariant_without_positions():
+    a = P.encode_sentence("dog bites man")
+    b = P.encode_sentence("man bites dog")
+    assert a.shape == (3, P.D_DEMO)
+    np.testing.assert_allclose(b, a[::-1], atol=1e-12)
+
+
+def test_encode_sentence_positions_break_the_symmetry():
+    for scheme, causal in (("sinusoidal", False), ("rope", False), ("none", True)):
+        a = P.encode_sentence("dog bites man", scheme, causal)
+        b = P.encode_sentence("man bites dog", scheme, causal)
+        assert not np.allclose(b, a[::-1]), (scheme, causal)
+
+
+def test_encode_sentence_rope_matches_rotating_q_and_k_by_hand():
+    X = np.stack([P.word_vector(w) for w in ("man", "bites", "dog")])
+    Q, K, V = X @ P._W_Q, X @ P._W_K, X @ P._W_V
+    thetas = P.rope_frequencies(P.D_DEMO)
+    Qr = np.stack([rotation_matrix(P.D_DEMO, m * thetas) @ Q[m] for m in range(3)])
+    Kr = np.stack([rotation_matrix(P.D_DEMO, m * thetas) @ K[m] for m in range(3)])
+    scores = Qr @ Kr.T / math.sqrt(P.D_DEMO)
+    weights = np.exp(scores) / np.exp(scores).sum(axis=1, keepdims=True)
+    np.testing.assert_allclose(P.encode_sentence("man bites dog", "rope"), weights @ V, atol=1e-12)
+
+
+def test_order_similarity_values_and_where_the_page_states_them():
+    sims = P.order_similarity()
+    assert list(sims) == ["no positions", "sinusoidal", "RoPE", "causal mask only"]
+    assert abs(sims["no positions"] - 1.0) < 1e-12
+    assert sims["sinusoidal"] < 1 - 1e-6 and sims["RoPE"] < 1 - 1e-6
+    assert sims["causal mask only"] < 1 - 1e-6
+    text = {name: f"{value:.3f}" for name, value in sims.items()}
+    assert on_page(f"cosine similarity of exactly {text['no positions']}")
+    # the figure's alt text states all four bars
+    alt = re.search(r"!\[([^\]]*)\]\(figures/positional\.order_blindness\.svg\)", DOC).group(1)
+    for value in text.values():
+        assert value in alt, (value, alt)
+    # the reading paragraph and the python block state them too
+    assert on_page(f"Sinusoidal codes ({text['sinusoidal']}) and RoPE ({text['RoPE']})")
+    assert on_page(f"The grey bar ({text['causal mask only']})")
+    assert on_page(f"a cosine of {text['causal mask only']} in this lesson's layer")
+    assert on_page(f"first figure ({text['causal mask only']})")
+    # every 0.xxx the page attaches to the causal-mask-only bar is this code's value
+    for m in re.finditer(r"causal mask only[^0-9]{0,40}(0\.\d{3})", DOC):
+        assert m.group(1) == text["causal mask only"]
+    assert "0.524" not in DOC  # the seed's number, from a different layer
+
+
+def test_word_vector_is_fixed_and_not_salted():
+    v = P.word_vector("dog")
+    np.testing.assert_array_equal(v, P.word_vector("dog"))
+    assert v.shape == (P.D_DEMO,)
+    assert not np.allclose(v, P.word_vector("man"))
+    # another process with a different hash seed gets the same bytes
+    code = "from lessons.positional import word_vector; print(word_vector('dog').tobytes().hex())"
+    env = dict(os.environ, PYTHONHASHSEED="12345")
+    other = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+    assert other.stdout.strip() == v.tobytes().hex()
+
+
+def test_hashed_normals_look_standard_normal():
+    z = P._hashed_normals("a long sample", 20000)
+    assert abs(z.mean()) < 0.03 and abs(z.std() - 1) < 0.03
+
+
+# ---------------------------------------------------------------------------
+# Sinusoidal codes
+# ---------------------------------------------------------------------------
+
+
+def test_sinusoidal_rows_for_d4():
+    pe = P.sinusoidal_encoding(3, 4)
+    for pos in range(3):
+        expected = [math.sin(pos), math.cos(pos), math.sin(pos / 100), math.cos(pos / 100)]
+        np.testing.assert_allclose(pe[pos], expected, atol=1e-12)
+    row1 = "(" + ", ".join(f"{v:.3f}" for v in pe[1]) + ")"
+    assert row1 == "(0.841, 0.540, 0.010, 1.000)" and on_page(f"**{row1}**")
+    for pos in range(3):
+        assert on_page(f"| {pos} | " + " | ".join(f"{v:.3f}" for v in pe[pos]) + " |")
+
+
+def test_sinusoidal_matches_the_formula_everywhere():
+    n, d, base = 50, 10, 500.0
+    pe = P.sinusoidal_encoding(n, d, base)
+    for pos in (0, 7, 49):
+        for i in range(d // 2):
+            omega = 1 / base ** (2 * i / d)
+            assert pe[pos, 2 * i] == pytest.approx(math.sin(pos * omega), abs=1e-12)
+            assert pe[pos, 2 * i + 1] == pytest.approx(math.cos(pos * omega), abs=1e-12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(a=st.integers(0, 400), b=st.integers(0, 400), k=st.integers(0, 100),
+       half_d=st.integers(1, 16), base=st.floats(10.0, 1e5))
+def test_sinusoidal_dot_product_depends_only_on_the_shift(a, b, k, half_d, base):
+    d = 2 * half_d
+    pe = P.sinusoidal_encoding(max(a, b) + k + 1, d, base)
+    omega = base ** (-np.arange(0, d, 2) / d)
+    # PE(a).PE(a+k) = sum_i cos(k omega_i), whatever a is
+    assert pe[a] @ pe[a + k] == pytest.approx(np.cos(k * omega).sum(), abs=1e-9)
+    assert pe[a] @ pe[a + k] == pytest.approx(pe[b] @ pe[b + k], abs=1e-9)
+
+
+def test_sinusoidal_shift_dot_product_in_the_python_block():
+    pe = P.sinusoidal_encoding(100, 32)
+    closed = np.cos(3 * 10000 ** (-np.arange(0, 32, 2) / 32)).sum()
+    assert pe[10] @ pe[13] == pytest.approx(closed, abs=1e-12)
+    assert on_page(f"# → ({closed:.4f}, {closed:.4f})")
+
+
+# ---------------------------------------------------------------------------
+# Learned absolute positions
+# ---------------------------------------------------------------------------
+
+
+def test_gpt2_table_size():
+    rows, width = 1024, 768  # GPT-2 small's config: n_positions, n_embd
+    assert on_page(f"{rows:,} × {width} = {rows * width:,}")
+    assert on_page(f"{width} numbers long: {rows * width:,} extra parameters")
+    # "under 1% of the 124 million parameters"
+    assert rows * width / 124e6 < 0.01 and on_page("under 1% of the 124 million")
+
+
+# ---------------------------------------------------------------------------
+# RoPE
+# ---------------------------------------------------------------------------
+
+
+def test_rope_frequencies_closed_form():
+    d = 64
+    thetas = P.rope_frequencies(d)
+    np.testing.assert_allclose(thetas, [10000 ** (-2 * i / d) for i in range(d // 2)], rtol=1e-14)
+    assert thetas[0] == 1.0
+    assert on_page(f"wraps every {2 * math.pi / thetas[0]:.2f} positions")
+
+
+def test_rope_by_hand():
+    q = k = np.array([1.0, 0.0])
+    q3, k7 = P.apply_rope(q, 3), P.apply_rope(k, 7)
+    np.testing.assert_allclose(q3, [math.cos(3), math.sin(3)], atol=1e-12)
+    np.testing.assert_allclose(k7, [math.cos(7), math.sin(7)], atol=1e-12)
+    s = q3 @ k7
+    assert s == pytest.approx(math.cos(4), abs=1e-12)
+    assert P.apply_rope(q, 103) @ P.apply_rope(k, 107) == pytest.approx(s, abs=1e-12)
+    other = P.apply_rope(q, 3) @ P.apply_rope(k, 8)
+    assert other == pytest.approx(math.cos(5), abs=1e-12) and abs(other - s) > 0.1
+    assert on_page(f"| turn q by 3 radians | (cos 3, sin 3) | {fmt_pair(q3)} |")
+    assert on_page(f"| turn k by 7 radians | (cos 7, sin 7) | {fmt_pair(k7)} |")
+    assert on_page(f"cos 4 = {s:.3f}") and f"{s:.3f}" == "-0.654"
+    assert on_page(f"cos 5 = {other:.3f}")
+    assert on_page(f"103 and 107 it is the same {s:.3f}")
+
+
+def test_apply_rope_equals_the_block_rotation_matrix():
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal((5, 12))  # (seq, d)
+    positions = np.array([0, 3, 7, 100, 2048])
+    base = 500.0
+    out = P.apply_rope(x, positions, base)
+    thetas = base ** (-np.arange(0, 12, 2) / 12)
+    for row, m in enumerate(positions):
+        np.testing.assert_allclose(out[row], rotation_matrix(12, m * thetas) @ x[row], atol=1e-10)
+
+
+def test_apply_rope_default_positions_are_row_numbers():
+    x = np.random.default_rng(2).standard_normal((6, 8))
+    np.testing.assert_allclose(P.apply_rope(x), P.apply_rope(x, np.arange(6)))
+    np.testing.assert_allclose(P.apply_rope(x[2]), x[2])  # a single vector defaults to position 0
+
+
+def test_apply_rope_batch_heads_equals_per_batch_and_head():
+    x = np.random.default_rng(3).standard_normal((2, 3, 5, 8))  # (batch, heads, seq, d)
+    for position in (None, np.array([4, 9, 1, 0, 30])):
+        out = P.apply_rope(x, position)
+        assert out.shape == x.shape
+        for b in range(2):
+            for h in range(3):
+                np.testing.assert_allclose(out[b, h], P.apply_rope(x[b, h], position), atol=1e-12)
+
+
+def test_apply_rope_vector_with_many_positions_gives_one_copy_each():
+    k = np.random.default_rng(4).standard_normal(8)
+    copies = P.apply_rope(k, np.array([0, 5, 9]))
+    assert copies.shape == (3, 8)
+    for row, m in enumerate((0, 5, 9)):
+        np.testing.assert_allclose(copies[row], P.apply_rope(k, m))
+
+
+@settings(max_examples=80, deadline=None)
+@given(half_d=st.integers(1, 16), m=st.integers(-500, 5000), n=st.integers(-500, 5000),
+       shift=st.integers(-3000, 3000), base=st.floats(2.0, 1e6), seed=st.integers(0, 2**32 - 1))
+def test_rope_score_depends_only_on_the_offset(half_d, m, n, shift, base, seed):
+    rng = np.random.default_rng(seed)
+    q, k = rng.standard_normal(2 * half_d), rng.standard_normal(2 * half_d)
+    score = P.apply_rope(q, m, base) @ P.apply_rope(k, n, base)
+    # <R_m q, R_n k> = <R_(m+c) q, R_(n+c) k> = <q, R_(n-m) k>
+    assert score == pytest.approx(P.apply_rope(q, m + shift, base) @ P.apply_rope(k, n + shift, base), abs=1e-7)
+    assert score == pytest.approx(q @ P.apply_rope(k, n - m, base), abs=1e-7)
+
+
+@settings(max_examples=60, deadline=None)
+@given(half_d=st.integers(1, 32), seq=st.integers(1, 8), base=st.floats(2.0, 1e6), seed=st.integers(0, 2**32 - 1))
+def test_rope_preserves_norms_and_position_zero_is_identity(half_d, seq, base, seed):
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal((seq, 2 * half_d))
+    positions = rng.integers(0, 100_000, size=seq)
+    out = P.apply_rope(x, positions, base)
+    np.testing.assert_allclose(np.linalg.norm(out, axis=-1), np.linalg.norm(x, axis=-1), rtol=1e-10)
+    np.testing.assert_array_equal(P.apply_rope(x, 0, base), x)
+    np.testing.assert_array_equal(P.apply_rope(x, np.zeros(seq, dtype=int), base), x)
+
+
+# ---------------------------------------------------------------------------
+# Context extension
+# ---------------------------------------------------------------------------
+
+
+def test_interpolation_32000_to_4000():
+    out = P.interpolate_positions(np.array([0, 32_000, 32_767]), 4096, 32768)
+    np.testing.assert_allclose(out, [0, 32_000 / 8, 32_767 / 8])
+    assert 32768 / 4096 == 8
+    assert on_page(f"32,000 × 4,096 / 32,768 = 32,000 / 8 = **{32_000 * 4096 // 32768:,}**")
+    assert on_page("position 32,000 is read as 4,000")
+
+
+def test_ntk_scaled_base_numbers():
+    base, s, d = 10000.0, 8.0, 128
+    new = P.ntk_scaled_base(base, s, d)
+    assert new == pytest.approx(base * s ** (d / (d - 2)), rel=1e-14)
+    assert on_page(f"from 10,000 to {new:,.0f}") and f"{new:,.0f}" == "82,685"
+    assert on_page(f"8^{{{d / (d - 2):.3f}}} \\approx {s ** (d / (d - 2)):.2f}")
+    slow, slow_new = base ** (-(d - 2) / d), new ** (-(d - 2) / d)
+    np.testing.assert_allclose(P.rope_frequencies(d, new)[[0, -1]], [1.0, slow_new], rtol=1e-12)
+    assert slow / slow_new == pytest.approx(s, rel=1e-12)  # exactly s times slower
+    mantissa = lambda v: f"{v:.2e}".split("e")[0]  # noqa: E731
+    assert on_page(f"{mantissa(slow)} \\times 10^{{-4}}") and on_page(f"{mantissa(slow_new)} \\times 10^{{-5}}")
+    assert f"{slow:.2e}" == "1.15e-04" and f"{slow_new:.2e}" == "1.44e-05"
+
+
+@settings(max_examples=60, deadline=None)
+@given(half_d=st.integers(2, 128), scale=st.floats(1.0, 64.0), base=st.floats(100.0, 1e6))
+def test_ntk_keeps_the_fastest_pair_and_slows_the_slowest_by_scale(half_d, scale, base):
+    d = 2 * half_d
+    old, new = P.rope_frequencies(d, base), P.rope_frequencies(d, P.ntk_scaled_base(base, scale, d))
+    assert new[0] == old[0] == 1.0
+    assert old[-1] / new[-1] == pytest.approx(scale, rel=1e-9)
+    assert np.all(new <= old * (1 + 1e-12))
+
+
+# ---------------------------------------------------------------------------
+# Figures
+# ---------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def figs():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    made = P.figures()
+    yield made
+    for fig in made.values():
+        plt.close(fig)
+
+
+def test_figures_are_the_five_on_the_page(figs):
+    assert set(figs) == {"order_blindness", "sinusoidal_heatmap", "rope_relative", "rope_frequencies",
+                         "context_extension"}
+    shown = set(re.findall(r"\(figures/positional\.(\w+)\.svg\)", DOC))
+    assert shown == set(figs)
+    # every figure is followed by a Reading it: paragraph
+    for name in figs:
+        after = DOC.split(f"(figures/positional.{name}.svg)")[1].lstrip()
+        assert after.startswith("**Reading it:**"), name
+
+
+def test_rope_relative_curves_coincide(figs):
+    lines = figs["rope_relative"].axes[0].get_lines()
+    assert len(lines) == 3
+    ys = [line.get_ydata() for line in lines]
+    np.testing.assert_allclose(ys[1], ys[0], atol=1e-9)
+    np.testing.assert_allclose(ys[2], ys[0], atol=1e-9)
+
+
+def test_context_extension_raw_line_ends_at_eight_times_the_band(figs):
+    ax = figs["context_extension"].axes[0]
+    raw, interpolated, ntk = (line.get_ydata() for line in ax.get_lines())
+    band_top = 4096 * P.rope_frequencies(128)[-1]
+    assert raw[-1] == pytest.approx(8 * band_top)
+    assert interpolated.max() <= band_top * (1 + 1e-12) and ntk.max() <= band_top * (1 + 1e-12)
+    assert on_page("ends at 8 times its top")
+
+
+# ---------------------------------------------------------------------------
+# Quoted facts carry their source
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("fact, source", [
+    ("11%", "Press et al."),
+    ("1,000", "Chen et al."),
+    ("800B", "Llama 3 team"),
+    ("six stages", "Llama 3 team"),
+    ("500,000", "Llama 3 team"),
+    ("10x fewer tokens", "Peng et al."),
+    ("Lost in the Middle", "Liu et al."),
+])
+def test_quoted_facts_are_attributed(fact, source):
+    pieces = [p for p in paragraphs() if fact in p]
+    if fact == "1,000":  # 1,000 is also a position in the RoPE figure; the quoted fact is the steps
+        pieces = [p for p in pieces if "steps" in p]
+    assert pieces, fact
+    for piece in pieces:
+        assert source in piece or "same report" in piece, (fact, piece)
+
+
+def test_six_papers_linked():
+    for arxiv in ("1706.03762", "2104.09864", "2306.15595", "2309.00071", "2108.12409", "2305.19466"):
+        assert f"[arXiv:{arxiv}](https://arxiv.org/abs/{arxiv})" in DOC
+
+
+# ---------------------------------------------------------------------------
+# Bad input
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("call, words", [
+    (lambda: P.sinusoidal_encoding(4, 5), ["d", "even"]),
+    (lambda: P.sinusoidal_encoding(-1, 4), ["n_positions", "non-negative"]),
+    (lambda: P.rope_frequencies(7), ["d", "even"]),
+    (lambda: P.apply_rope(np.ones(3), 1), ["d", "even"]),
+    (lambda: P.apply_rope(np.ones((4, 6)), np.arange(5)), ["position", "(4,)"]),
+    (lambda: P.word_vector("dog", 3), ["d", "even"]),
+    (lambda: P.encode_sentence("dog bites man", scheme="alibi"), ["scheme", "'none'", "'sinusoidal'", "'rope'"]),
+    (lambda: P.encode_sentence("   "), ["sentence"]),
+    (lambda: P.interpolate_positions([1, 2], -4096, 8192), ["trained_len", "positive"]),
+    (lambda: P.interpolate_positions([1, 2], 4096, 0), ["new_len", "positive"]),
+    (lambda: P.ntk_scaled_base(10000.0, 8.0, 127), ["d", "even"]),
+    (lambda: P.ntk_scaled_base(10000.0, 8.0, 2), ["d", "at least 4"]),
+    (lambda: P.ntk_scaled_base(10000.0, -2.0, 128), ["scale", "positive"]),
+])
+def test_bad_input_names_the_argument_and_the_allowed_values(call, words):
+    with pytest.raises(ValueError) as info:
+        call()
+    for word in words:
+        assert word in str(info.value), (word, str(info.value))
+
+
+# ---------------------------------------------------------------------------
+# The demo
+# ---------------------------------------------------------------------------
+
+
+def test_demo_runs_quickly_as_a_module():
+    start = time.perf_counter()
+    run = subprocess.run([sys.executable, "-m", "lessons.positional"], cwd=ROOT, capture_output=True,
+                         text=True, timeout=60)
+    elapsed = time.perf_counter() - start
+    assert run.returncode == 0, run.stderr
+    assert "RoPE by hand" in run.stdout and "-0.654" in run.stdout and "82,685" in run.stdout
+    assert elapsed < 10, f"python -m lessons.positional took {elapsed:.1f} s"
