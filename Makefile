@@ -5,7 +5,7 @@ MKDOCS  := NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs
 PYTEST  := $(PY) -m pytest
 ADDR    ?= 127.0.0.1:8000
 
-.PHONY: help setup serve build figures test bench reference clean
+.PHONY: help setup serve build figures test test-fast test-browser bench bench-pages reference clean
 
 help:
 	@echo "make serve         set up, build the figures, serve the site at http://$(ADDR)"
@@ -13,6 +13,7 @@ help:
 	@echo "make figures       build changed lessons' figures (FORCE=1 to rebuild all)"
 	@echo "make build         build the site into site/ (mkdocs build --strict)"
 	@echo "make bench         figure-build and site-build benchmark (medians)"
+	@echo "make bench-pages   page-load benchmark in headless Chromium (medians, ratios, bytes)"
 	@echo "make reference     check the RoPE-scaling and ALiBi vectors live against transformers"
 	@echo "make clean         remove generated files (site, figures, caches)"
 
@@ -45,11 +46,21 @@ build: setup
 
 # --- tests ---------------------------------------------------------------------
 test: .venv/.test-installed node_modules/.installed
-	$(PYTEST) -q -n 2
+	$(PYTEST) -q -n 2 -m "not browser"
+	$(PYTEST) -q -m browser
+
+test-fast: .venv/.test-installed node_modules/.installed
+	$(PYTEST) -q -n 2 -m "not browser"
+
+test-browser: .venv/.test-installed node_modules/.installed
+	$(PYTEST) -q -m browser
 
 # --- benchmarks (never timed tests) ---------------------------------------------
 bench: .venv/.test-installed node_modules/.installed
 	$(PY) tests/bench/bench_build.py
+
+bench-pages: .venv/.test-installed node_modules/.installed
+	$(PY) tests/bench/bench_pages.py
 
 # --- reference check against transformers (torch CPU 2.13.0 from this disk) ------
 .venv-ref/.installed:

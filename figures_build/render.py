@@ -30,6 +30,9 @@ RC_PARAMS = {
     "axes.spines.top": False,
     "axes.spines.right": False,
     "path.simplify": True,
+    # Heatmaps embed their raw cells (a 128 x 64 table is a few KB) and the
+    # browser scales them, instead of a resampled picture ten times the size.
+    "image.interpolation": "none",
 }
 
 

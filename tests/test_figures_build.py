@@ -68,6 +68,8 @@ def test_first_build_writes_every_figure_as_text_svg(project):
     svg = files["alpha.line.svg"].decode()
     assert "<text" in svg and "Lesson alpha" in svg, "titles must stay text, not glyph outlines"
     assert "<dc:date>" not in svg, "no date metadata: the bytes must not change between runs"
+    mode = (project / "docs" / "figures" / "alpha.line.svg").stat().st_mode
+    assert mode & 0o044 == 0o044, f"a web server must be able to read the SVG (mode {oct(mode)})"
 
 
 def test_second_build_does_no_figure_work_and_rewrites_nothing(project):

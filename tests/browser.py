@@ -1,0 +1,206 @@
+"""What the browser tests share: building a site, serving it on 127.0.0.1,
+driving Debian's Chromium through Playwright, and checking one page the way a
+reader's browser shows it. Used by tests/test_browser.py and
+tests/bench/bench_pages.py."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import uuid
+from contextlib import contextmanager
+from pathlib import Path
+from urllib.parse import urlparse
+from urllib.request import urlopen
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+    "--disable-quic",
+]
+HOW_TO_GET_CHROMIUM = "no Chromium found: install Debian's with `sudo apt-get install -y chromium` (or set PRIMER_CHROMIUM=/path/to/chrome)"
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+
+# Material draws mermaid diagrams in a *closed* shadow root; open it so a test
+# can see the <svg>. Must run before any page script.
+OPEN_SHADOW_ROOTS = """
+(() => {
+  const attach = Element.prototype.attachShadow;
+  Element.prototype.attachShadow = function (init) { return attach.call(this, { ...init, mode: "open" }); };
+})();
+"""
+
+# Resolves when every formula is typeset, every diagram drawn and every image decoded.
+WAIT_RENDERED = """
+async () => {
+  const done = () => {
+    const math = [...document.querySelectorAll(".md-content .arithmatex")];
+    const diagrams = [...document.querySelectorAll(".md-content .mermaid")];
+    return math.every(el => el.querySelector(".katex")) &&
+      diagrams.every(el => el.shadowRoot && el.shadowRoot.querySelector("svg"));
+  };
+  const start = performance.now();
+  while (!done() && performance.now() - start < 10000) await new Promise(r => setTimeout(r, 10));
+  await Promise.all([...document.images].map(img => img.decode().catch(() => null)));
+  return done();
+}
+"""
+
+# Everything a reader can see as text, without code, TeX sources or KaTeX's MathML copy.
+VISIBLE_PROSE = """
+() => {
+  const body = document.querySelector(".md-content").cloneNode(true);
+  body.querySelectorAll("pre, code, .katex-mathml, script, style").forEach(el => el.remove());
+  return body.textContent;
+}
+"""
+
+PAGE_FACTS = """
+() => {
+  const math = [...document.querySelectorAll(".md-content .arithmatex")];
+  const diagrams = [...document.querySelectorAll(".md-content .mermaid")];
+  const images = [...document.querySelectorAll(".md-content img")];
+  return {
+    math: math.length,
+    mathUntypeset: math.filter(el => !el.querySelector(".katex")).map(el => el.textContent.slice(0, 60)),
+    mathErrors: [...document.querySelectorAll(".md-content .katex-error")].map(el => el.getAttribute("title") || el.textContent),
+    diagrams: diagrams.length,
+    diagramsUndrawn: diagrams.filter(el => {
+      const svg = el.shadowRoot && el.shadowRoot.querySelector("svg");
+      return !svg || svg.querySelectorAll("g").length === 0;
+    }).length,
+    diagramErrors: diagrams.filter(el => el.shadowRoot && /Syntax error/i.test(el.shadowRoot.textContent)).length,
+    images: images.map(img => ({ src: img.getAttribute("src"), alt: img.alt, width: img.naturalWidth })),
+  };
+}
+"""
+
+
+def chromium_path() -> str | None:
+    return os.environ.get("PRIMER_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def build_site(project: Path, site_dir: Path) -> None:
+    """`mkdocs build --strict` of `project` into `site_dir`; raises with mkdocs' output."""
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
+    mkdocs = Path(sys.executable).with_name("mkdocs")
+    result = subprocess.run(
+        [str(mkdocs), "build", "--strict", "-q", "-f", str(project / "mkdocs.yml"), "-d", str(site_dir)],
+        cwd=project, capture_output=True, text=True, env=env, timeout=600,
+    )
+    if result.returncode != 0:
+        raise RuntimeError(f"mkdocs build failed:\n{result.stdout}\n{result.stderr}")
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    extensions_map = {
+        **http.server.SimpleHTTPRequestHandler.extensions_map,
+        ".svg": "image/svg+xml",
+        ".woff2": "font/woff2",
+        ".js": "text/javascript",
+        ".mjs": "text/javascript",
+    }
+
+    def log_message(self, *args):  # keep test output clean
+        pass
+
+
+@contextmanager
+def serve(directory: Path):
+    """Serve `directory` on a free port of 127.0.0.1; check the server is ours."""
+    token = uuid.uuid4().hex
+    (directory / "__server_token.txt").write_text(token)
+    handler = functools.partial(_QuietHandler, directory=str(directory))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    base = f"http://127.0.0.1:{server.server_address[1]}/"
+    try:
+        with urlopen(base + "__server_token.txt", timeout=5) as response:
+            if response.read().decode() != token:
+                raise RuntimeError(f"{base} is not the test's own server")
+        yield base
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def launch(playwright):
+    return playwright.chromium.launch(executable_path=chromium_path(), headless=True, args=CHROMIUM_ARGS)
+
+
+class PageLog:
+    """Every request, failure and console error of one page visit."""
+
+    def __init__(self, page, base: str):
+        self.base_host = urlparse(base).hostname
+        self.requests: list[str] = []
+        self.svg_types: dict[str, str] = {}
+        self.failures: list[str] = []
+        self.console: list[str] = []
+        page.on("request", lambda r: self.requests.append(r.url))
+        page.on("requestfailed", lambda r: self.failures.append(f"{r.url} ({r.failure})"))
+        page.on("response", self._response)
+        page.on("console", lambda m: m.type == "error" and self.console.append(m.text))
+        page.on("pageerror", lambda e: self.console.append(f"uncaught: {e}"))
+
+    def _response(self, response):
+        if response.status >= 400:
+            self.failures.append(f"{response.url} (HTTP {response.status})")
+        if urlparse(response.url).path.endswith(".svg"):
+            self.svg_types[response.url] = response.headers.get("content-type", "")
+
+    def offsite(self) -> list[str]:
+        return [u for u in self.requests if urlparse(u).scheme in ("http", "https", "ws", "wss")
+                and urlparse(u).hostname != self.base_host]
+
+
+def check_page(page, log: PageLog, name: str) -> list[str]:
+    """All the ways the page in `page` is broken for a reader, each naming the page."""
+    problems = []
+    if not page.evaluate(WAIT_RENDERED):
+        problems.append("math or diagrams still unrendered after 10 s")
+    facts = page.evaluate(PAGE_FACTS)
+    problems += [f"formula not typeset by KaTeX: {t!r}" for t in facts["mathUntypeset"]]
+    problems += [f"KaTeX error: {t}" for t in facts["mathErrors"]]
+    text = page.evaluate(VISIBLE_PROSE)
+    for raw in ("$$", "\\(", "\\[", "\\)", "\\]"):
+        if raw in text:
+            at = text.index(raw)
+            problems.append(f"raw math delimiter {raw} in the visible text: …{text[max(0, at - 40):at + 40]!r}…")
+    if facts["diagramsUndrawn"]:
+        problems.append(f"{facts['diagramsUndrawn']} of {facts['diagrams']} mermaid diagram(s) not drawn as SVG")
+    if facts["diagramErrors"]:
+        problems.append(f"{facts['diagramErrors']} mermaid diagram(s) show a syntax error")
+    for image in facts["images"]:
+        if image["width"] == 0:
+            problems.append(f"image did not load: {image['src']}")
+        if not image["alt"].strip():
+            problems.append(f"image without alt text: {image['src']}")
+    for url, ctype in log.svg_types.items():
+        if not ctype.startswith("image/svg+xml"):
+            problems.append(f"{url} served as {ctype!r}, not image/svg+xml")
+    problems += [f"request to another host: {u}" for u in log.offsite()]
+    problems += [f"failed request: {f}" for f in log.failures]
+    problems += [f"console error: {c}" for c in log.console]
+    return [f"{name}: {p}" for p in problems]
+
+
+def axe_violations(page, name: str, impacts=("serious", "critical")) -> list[str]:
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate("async () => await axe.run(document, { resultTypes: ['violations'] })")
+    return [
+        f"{name}: axe {v['impact']} {v['id']}: {v['help']} ({len(v['nodes'])} node(s), e.g. {v['nodes'][0]['target']})"
+        for v in result["violations"]
+        if v["impact"] in impacts
+    ]

@@ -1,0 +1,206 @@
+"""Every built page, opened in headless Chromium the way a reader sees it:
+math typeset, diagrams drawn, figures loaded, nothing fetched from another
+host, no console errors, no serious accessibility violations; plus search,
+the dark palette and instant navigation."""
+
+from __future__ import annotations
+
+import os
+import re
+
+import pytest
+
+from tests import browser
+from tests.projects import make_project
+from tests.conftest import SLUGS
+
+pytestmark = pytest.mark.browser
+
+ROOT = browser.ROOT
+PAGES = ["", "authoring/"] + [f"lessons/{slug}/" for slug in SLUGS]
+SCREENSHOTS = ROOT / "build" / "screenshots"
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    if not browser.chromium_path():
+        if os.environ.get("PRIMER_REQUIRE_BROWSER"):
+            pytest.fail(browser.HOW_TO_GET_CHROMIUM)
+        pytest.skip(browser.HOW_TO_GET_CHROMIUM)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        instance = browser.launch(playwright)
+        yield instance
+        instance.close()
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory, chromium):
+    site_dir = tmp_path_factory.mktemp("site")
+    browser.build_site(ROOT, site_dir)
+    with browser.serve(site_dir) as base:
+        yield base
+
+
+@pytest.fixture
+def page(chromium, site):
+    context = chromium.new_context(viewport={"width": 1280, "height": 900})
+    context.add_init_script(browser.OPEN_SHADOW_ROOTS)
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+def visit(page, base: str, path: str) -> browser.PageLog:
+    log = browser.PageLog(page, base)
+    page.goto(base + path, wait_until="load")
+    return log
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_page_renders_offline_without_errors(page, site, path):
+    log = visit(page, site, path)
+    problems = browser.check_page(page, log, path or "index")
+    assert not problems, "\n".join(problems)
+    if path.startswith("lessons/"):
+        facts = page.evaluate(browser.PAGE_FACTS)
+        assert facts["math"] > 0 and facts["diagrams"] > 0 and facts["images"], (
+            f"{path}: a lesson page shows math, at least one diagram and figures"
+        )
+        slug = path.split("/")[1]
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / f"{slug}-light.png"), full_page=True)
+        _toggle_palette(page)
+        page.screenshot(path=str(SCREENSHOTS / f"{slug}-dark.png"), full_page=True)
+
+
+@pytest.mark.parametrize("palette", ["light", "dark"])
+@pytest.mark.parametrize("path", [p for p in PAGES if p.startswith("lessons/")])
+def test_lesson_page_has_no_serious_accessibility_violations(page, site, path, palette):
+    visit(page, site, path)
+    page.evaluate(browser.WAIT_RENDERED)
+    if palette == "dark":
+        _toggle_palette(page)
+    violations = browser.axe_violations(page, f"{path} ({palette})")
+    assert not violations, "\n".join(violations)
+
+
+def test_search_finds_the_positional_lesson_by_rotary(page, site):
+    visit(page, site, "")
+    page.evaluate(browser.WAIT_RENDERED)
+    page.keyboard.press("s")  # Material's shortcut: focus the search box
+    page.keyboard.type("rotary")
+    first = page.locator(".md-search-result__item a").first
+    first.wait_for(timeout=10000)
+    hrefs = page.eval_on_selector_all(".md-search-result__item a", "els => els.map(e => e.href)")
+    assert any("lessons/positional/" in h for h in hrefs), f"search for 'rotary' found: {hrefs}"
+
+
+def _toggle_palette(page) -> None:
+    before = page.evaluate("document.body.getAttribute('data-md-color-scheme')")
+    page.locator("form[data-md-component=palette] label:visible").first.click()
+    page.wait_for_function(f"document.body.getAttribute('data-md-color-scheme') !== {before!r}")
+
+
+def _contrast(page, selector: str) -> float:
+    """WCAG contrast ratio of the first element matching `selector` against the page background."""
+    return page.evaluate(
+        """(selector) => {
+          const rgb = s => s.match(/[\\d.]+/g).slice(0, 3).map(Number);
+          const lum = ([r, g, b]) => {
+            const f = c => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
+            return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+          };
+          const fg = lum(rgb(getComputedStyle(document.querySelector(selector)).color));
+          const bg = lum(rgb(getComputedStyle(document.querySelector(".md-main")).backgroundColor ||
+                             getComputedStyle(document.body).backgroundColor));
+          return (Math.max(fg, bg) + 0.05) / (Math.min(fg, bg) + 0.05);
+        }""",
+        selector,
+    )
+
+
+def test_dark_mode_switches_the_palette_and_math_stays_readable(page, site):
+    path = f"lessons/{SLUGS[0]}/"
+    visit(page, site, path)
+    page.evaluate(browser.WAIT_RENDERED)
+    scheme = page.evaluate("document.body.getAttribute('data-md-color-scheme')")
+    _toggle_palette(page)
+    dark = page.evaluate("document.body.getAttribute('data-md-color-scheme')")
+    assert (scheme, dark) == ("default", "slate")
+    ratio = _contrast(page, ".md-content .katex")
+    assert ratio >= 4.5, f"{path}: math has contrast {ratio:.2f} against the dark background"
+
+
+def test_instant_navigation_typesets_and_draws_the_second_page(page, site):
+    assert len(SLUGS) >= 2, "needs two lessons"
+    first, second = SLUGS[0], SLUGS[1]
+    log = visit(page, site, f"lessons/{first}/")
+    page.evaluate(browser.WAIT_RENDERED)
+    page.click(f"nav.md-nav a[href$='{second}/']")
+    page.wait_for_url(re.compile(f"lessons/{second}/"))
+    assert page.evaluate("typeof document$ !== 'undefined'"), "Material's instant navigation is not active"
+    problems = browser.check_page(page, log, f"lessons/{second}/ (after instant navigation)")
+    facts = page.evaluate(browser.PAGE_FACTS)
+    assert facts["math"] > 0 and facts["diagrams"] > 0
+    assert not problems, "\n".join(problems)
+
+
+# ---------------------------------------------------------------------------
+# The checks catch what they claim to: a deliberately broken page
+# ---------------------------------------------------------------------------
+
+BROKEN_LESSON = r'''r"""
+# A deliberately broken page
+
+$$
+x^2 + 1
+$
+
+```mermaid
+flowchart LR
+  A[start --> ((broken
+```
+
+![A bar chart with one bar of height one](figures/broken.bar.svg)
+
+```python
+1 + 1  # → 2
+```
+
+<script src="https://cdn.jsdelivr.net/npm/left-pad@1.3.0/index.js"></script>
+"""
+
+
+def figures():
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(2, 2))
+    ax.bar([0], [1])
+    return {"bar": fig}
+
+
+def demo():
+    print("broken")
+'''
+
+
+def test_a_deliberately_broken_page_fails_with_its_name(tmp_path, chromium):
+    project = make_project(tmp_path / "project", {"broken": BROKEN_LESSON}, site=True)
+    site_dir = tmp_path / "site"
+    browser.build_site(project, site_dir)
+    context = chromium.new_context()
+    context.add_init_script(browser.OPEN_SHADOW_ROOTS)
+    page = context.new_page()
+    try:
+        with browser.serve(site_dir) as base:
+            log = visit(page, base, "lessons/broken/")
+            problems = browser.check_page(page, log, "lessons/broken/")
+    finally:
+        context.close()
+    report = "\n".join(problems)
+    assert all(p.startswith("lessons/broken/: ") for p in problems)
+    assert "raw math delimiter $$" in report, report
+    assert re.search(r"mermaid diagram\(s\) (not drawn as SVG|show a syntax error)", report), report
+    assert "request to another host: https://cdn.jsdelivr.net/" in report, report
