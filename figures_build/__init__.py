@@ -175,20 +175,19 @@ def _lesson_hash(lesson, lessons_pkg) -> str:
     import matplotlib
     import numpy
 
-    digest = hashlib.sha256()
-    seen, todo = set(), [lesson.slug]
     lessons_dir = lesson.path.parent
-    while todo:
+    sources: dict[str, bytes] = {}
+    todo = [lesson.slug]
+    while todo:  # the closure of lesson imports
         slug = todo.pop()
-        if slug in seen:
-            continue
-        seen.add(slug)
         path = lessons_dir / f"{slug}.py"
-        if not path.exists():
+        if slug in sources or not path.exists():
             continue
-        source = path.read_bytes()
-        digest.update(slug.encode() + b"\0" + source + b"\0")
-        todo.extend(lessons_pkg.imported_lessons(source.decode("utf-8")))
+        sources[slug] = path.read_bytes()
+        todo.extend(lessons_pkg.imported_lessons(sources[slug].decode("utf-8")))
+    digest = hashlib.sha256()
+    for slug in sorted(sources):  # a fixed order: set order changes with PYTHONHASHSEED
+        digest.update(slug.encode() + b"\0" + sources[slug] + b"\0")
     digest.update(RENDERER.read_bytes())
     digest.update(f"numpy {numpy.__version__} matplotlib {matplotlib.__version__}".encode())
     return digest.hexdigest()

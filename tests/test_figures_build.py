@@ -3,6 +3,7 @@ all-or-nothing, and loud about broken lessons (each error names the file)."""
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -102,6 +103,22 @@ def test_a_change_in_an_imported_lesson_rebuilds_the_importer(project):
     (project / "lessons" / "alpha.py").write_text(good("alpha", 5))
     result = run_build(project)
     assert re.search(r"alpha\s+built", result.stdout) and re.search(r"beta\s+built", result.stdout)
+
+
+def test_no_change_is_fresh_whatever_the_hash_seed(tmp_path):
+    """The content hash must not depend on set order (PYTHONHASHSEED)."""
+    imports = "import numpy as np\nfrom lessons.alpha import demo as _a\nfrom lessons.beta import demo as _b\nfrom lessons._show import say as _s"
+    proj = make_project(tmp_path, {
+        "alpha": good("alpha"), "beta": good("beta"),
+        "gamma": good("gamma").replace("import numpy as np", imports),
+    })
+    assert run_build(proj).returncode == 0
+    for seed in ("1", "2", "3", "random"):
+        result = subprocess.run(
+            [sys.executable, "-m", "figures_build", "--root", str(proj)],
+            cwd=ROOT, capture_output=True, text=True, timeout=120, env={**os.environ, "PYTHONHASHSEED": seed},
+        )
+        assert "0 built, 3 fresh" in result.stdout, (seed, result.stdout)
 
 
 def test_a_deleted_svg_is_rebuilt(project):
