@@ -47,7 +47,7 @@ async () => {
     const math = [...document.querySelectorAll(".md-content .arithmatex")];
     const diagrams = [...document.querySelectorAll(".md-content .mermaid")];
     return math.every(el => el.querySelector(".katex")) &&
-      diagrams.every(el => el.shadowRoot && el.shadowRoot.querySelector("svg"));
+      diagrams.every(el => el.shadowRoot && el.shadowRoot.querySelector("svg"));  // drawn in the browser
   };
   const start = performance.now();
   while (!done() && performance.now() - start < 10000) await new Promise(r => setTimeout(r, 10));
@@ -68,7 +68,9 @@ VISIBLE_PROSE = """
 PAGE_FACTS = """
 () => {
   const math = [...document.querySelectorAll(".md-content .arithmatex")];
-  const diagrams = [...document.querySelectorAll(".md-content .mermaid")];
+  // a diagram is drawn at build time (div.diagram > svg) or by Material in a shadow root (.mermaid)
+  const diagrams = [...document.querySelectorAll(".md-content .mermaid, .md-content .diagram")];
+  const svgOf = el => el.classList.contains("diagram") ? el.querySelector("svg") : el.shadowRoot && el.shadowRoot.querySelector("svg");
   const images = [...document.querySelectorAll(".md-content img")];
   return {
     math: math.length,
@@ -76,10 +78,11 @@ PAGE_FACTS = """
     mathErrors: [...document.querySelectorAll(".md-content .katex-error")].map(el => el.getAttribute("title") || el.textContent),
     diagrams: diagrams.length,
     diagramsUndrawn: diagrams.filter(el => {
-      const svg = el.shadowRoot && el.shadowRoot.querySelector("svg");
+      const svg = svgOf(el);
       return !svg || svg.querySelectorAll("g").length === 0;
     }).length,
-    diagramErrors: diagrams.filter(el => el.shadowRoot && /Syntax error/i.test(el.shadowRoot.textContent)).length,
+    diagramsInBrowser: document.querySelectorAll(".md-content .mermaid").length,
+    diagramErrors: diagrams.filter(el => /Syntax error/i.test((svgOf(el) || el).textContent)).length,
     images: images.map(img => ({ src: img.getAttribute("src"), alt: img.alt, width: img.naturalWidth })),
   };
 }
@@ -90,9 +93,9 @@ def chromium_path() -> str | None:
     return os.environ.get("PRIMER_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
 
 
-def build_site(project: Path, site_dir: Path) -> None:
+def build_site(project: Path, site_dir: Path, **env_vars: str) -> None:
     """`mkdocs build --strict` of `project` into `site_dir`; raises with mkdocs' output."""
-    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1", **env_vars)
     mkdocs = Path(sys.executable).with_name("mkdocs")
     result = subprocess.run(
         [str(mkdocs), "build", "--strict", "-q", "-f", str(project / "mkdocs.yml"), "-d", str(site_dir)],

@@ -148,7 +148,7 @@ def test_instant_navigation_typesets_and_draws_the_second_page(page, site):
 
 
 # ---------------------------------------------------------------------------
-# The checks catch what they claim to: a deliberately broken page
+# The checks catch what they claim to: deliberately broken pages
 # ---------------------------------------------------------------------------
 
 BROKEN_LESSON = r'''r"""
@@ -160,7 +160,7 @@ $
 
 ```mermaid
 flowchart LR
-  A[start --> ((broken
+  A["a diagram"] --> B["that draws"]
 ```
 
 ![A bar chart with one bar of height one](figures/broken.bar.svg)
@@ -185,22 +185,52 @@ def demo():
     print("broken")
 '''
 
+BAD_DIAGRAM = '''flowchart LR
+  A[start --> ((broken'''
 
-def test_a_deliberately_broken_page_fails_with_its_name(tmp_path, chromium):
-    project = make_project(tmp_path / "project", {"broken": BROKEN_LESSON}, site=True)
-    site_dir = tmp_path / "site"
-    browser.build_site(project, site_dir)
+
+def _check_built(chromium, project, site_dir, path):
     context = chromium.new_context()
     context.add_init_script(browser.OPEN_SHADOW_ROOTS)
     page = context.new_page()
     try:
         with browser.serve(site_dir) as base:
-            log = visit(page, base, "lessons/broken/")
-            problems = browser.check_page(page, log, "lessons/broken/")
+            log = visit(page, base, path)
+            return browser.check_page(page, log, path), page.evaluate(browser.PAGE_FACTS)
     finally:
         context.close()
+
+
+def test_a_deliberately_broken_page_fails_with_its_name(tmp_path, chromium):
+    project = make_project(tmp_path / "project", {"broken": BROKEN_LESSON}, site=True)
+    browser.build_site(project, tmp_path / "site")
+    problems, _ = _check_built(chromium, project, tmp_path / "site", "lessons/broken/")
     report = "\n".join(problems)
     assert all(p.startswith("lessons/broken/: ") for p in problems)
     assert "raw math delimiter $$" in report, report
-    assert re.search(r"mermaid diagram\(s\) (not drawn as SVG|show a syntax error)", report), report
     assert "request to another host: https://cdn.jsdelivr.net/" in report, report
+
+
+def test_a_broken_diagram_stops_the_build_naming_the_lesson(tmp_path):
+    lesson = BROKEN_LESSON.replace('A["a diagram"] --> B["that draws"]', BAD_DIAGRAM.split("\n", 1)[1])
+    project = make_project(tmp_path / "project", {"broken": lesson}, site=True)
+    with pytest.raises(RuntimeError, match=r"lessons/broken\.py: mermaid cannot draw the diagram starting 'flowchart LR': Parse error"):
+        browser.build_site(project, tmp_path / "site")
+
+
+def test_a_broken_diagram_drawn_in_the_browser_is_caught_by_name(tmp_path, chromium):
+    """Without Chromium at build time, mermaid runs in the reader's browser; the page check still catches it."""
+    lesson = BROKEN_LESSON.replace('A["a diagram"] --> B["that draws"]', BAD_DIAGRAM.split("\n", 1)[1])
+    project = make_project(tmp_path / "project", {"broken": lesson}, site=True)
+    browser.build_site(project, tmp_path / "site", PRIMER_DIAGRAMS="browser")
+    problems, _ = _check_built(chromium, project, tmp_path / "site", "lessons/broken/")
+    assert re.search(r"lessons/broken/: .*mermaid diagram\(s\) (not drawn as SVG|show a syntax error)", "\n".join(problems))
+
+
+def test_diagrams_drawn_in_the_browser_work_offline(tmp_path, chromium):
+    """The fallback path (no Chromium when building): Material draws with the site's own mermaid."""
+    site_dir = tmp_path / "site"
+    browser.build_site(ROOT, site_dir, PRIMER_DIAGRAMS="browser")
+    problems, facts = _check_built(chromium, ROOT, site_dir, f"lessons/{SLUGS[-1]}/")
+    assert facts["diagramsInBrowser"] > 0 and facts["diagramsUndrawn"] == 0
+    assert not problems, "\n".join(problems)

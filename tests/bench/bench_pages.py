@@ -39,7 +39,8 @@ KB = 1024
 MATH_ASSETS = re.compile(r'<(?:script|link)[^>]+assets/vendor/katex/[^>]*>(?:</script>)?|<script[^>]+javascripts/math\.js[^>]*></script>')
 MERMAID_ASSET = re.compile(r'<script[^>]+assets/vendor/mermaid/[^>]*></script>')
 MATH_ELEMENTS = re.compile(r'<(span|div) class="arithmatex">.*?</\1>', re.S)
-MERMAID_ELEMENTS = re.compile(r'<pre class="mermaid">.*?</pre>', re.S)
+# a diagram drawn in the browser (pre.mermaid) or at build time (div.diagram > svg)
+MERMAID_ELEMENTS = re.compile(r'<pre class="mermaid">.*?</pre>|<div class="diagram"><svg.*?</svg></div>', re.S)
 
 
 def variants(html: str) -> dict[str, str]:
@@ -90,6 +91,7 @@ def make_handler(recorder: Recorder):
 
 
 def category(path: str) -> str:
+    """Which part of the site a requested file belongs to."""
     for key, name in (("katex", "KaTeX"), ("mermaid", "mermaid"), ("math.js", "KaTeX"), ("/figures/", "figures"),
                       ("material/", "theme"), ("stylesheets", "theme"), ("search", "search")):
         if key in path:
