@@ -211,7 +211,7 @@ def test_a_deliberately_broken_page_fails_with_its_name(tmp_path, chromium):
     assert "request to another host: https://cdn.jsdelivr.net/" in report, report
 
 
-def test_a_broken_diagram_stops_the_build_naming_the_lesson(tmp_path):
+def test_a_broken_diagram_stops_the_build_naming_the_lesson(tmp_path, chromium):  # Chromium draws at build time
     lesson = BROKEN_LESSON.replace('A["a diagram"] --> B["that draws"]', BAD_DIAGRAM.split("\n", 1)[1])
     project = make_project(tmp_path / "project", {"broken": lesson}, site=True)
     with pytest.raises(RuntimeError, match=r"lessons/broken\.py: mermaid cannot draw the diagram starting 'flowchart LR': Parse error"):
