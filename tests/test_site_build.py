@@ -140,3 +140,43 @@ def test_missing_node_modules_says_how_to_install(tmp_path):
     (project / "node_modules").unlink()
     result = mkdocs_build(project)
     assert result.returncode != 0 and "run `npm ci`" in result.stderr
+
+
+def test_serve_rebuilds_only_the_saved_lessons_figures_and_reloads(tmp_path):
+    """The author's loop: `mkdocs serve`, save one lesson, see only it rebuilt."""
+    import socket
+    import time
+
+    project = make_project(tmp_path, {"alpha": lesson("alpha", "beta"), "beta": lesson("beta", "alpha")}, site=True)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    mkdocs = Path(sys.executable).with_name("mkdocs")
+    log_path = tmp_path / "serve.log"
+    with log_path.open("w") as log_file:
+        server = subprocess.Popen(
+            [str(mkdocs), "serve", "--strict", "-a", f"127.0.0.1:{port}"],
+            cwd=project, stdout=log_file, stderr=subprocess.STDOUT,
+            env=dict(os.environ, NO_MKDOCS_2_WARNING="1", PRIMER_DIAGRAMS="browser"),
+        )
+    try:
+        def wait_for(pattern: str, after: int = 0) -> str:
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline:
+                text = log_path.read_text()[after:]
+                if re.search(pattern, text):
+                    return text
+                time.sleep(0.2)
+            raise AssertionError(f"mkdocs serve never logged {pattern!r}:\n{log_path.read_text()}")
+
+        wait_for(r"Serving on http://127\.0\.0\.1")
+        mark = len(log_path.read_text())
+        time.sleep(1.0)  # let the watcher settle after the first build
+        path = project / "lessons" / "beta.py"
+        path.write_text(path.read_text().replace("ax.plot([0, 1])", "ax.plot([1, 0])"))
+        text = wait_for(r"Reloading browsers", after=mark)
+        assert re.search(r"figures: beta\s+built", text) and re.search(r"figures: alpha\s+fresh", text), text
+        assert re.search(r"1 built, 1 fresh; 1 SVGs written", text), text
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
