@@ -1,0 +1,79 @@
+"""Every lesson page follows the levelled format (LESSON_FORMAT): Level 1's
+eight parts in order, each Level 2 section's parts, and the closing sections.
+A missing part fails with the lesson's file and the section that lacks it."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.conftest import LESSONS
+
+LEVEL_1 = ["In one sentence.", "When you need it.", "Your options.", "How to choose.",
+           "What it costs.", "What breaks.", "In the wild.", "Go deeper."]
+LEVEL_2_PARTS = ["**Everyday picture.**", "**Tiny worked example.**", "```mermaid", "**Reading it:**",
+                 "**Symbols**", "**In words:**", "**With the numbers:**", "**In Python:**", "```python",
+                 "**In code:**", "**Why it matters.**"]
+CLOSING = ["## In 20 seconds", "## Self-test questions", "## The papers behind this lesson", "## Further reading"]
+BY_SLUG = {lesson.slug: lesson for lesson in LESSONS}
+
+
+def _sections(text: str) -> list[tuple[str, str]]:
+    """(heading, body) of each `## ` section of a piece of Markdown."""
+    parts = re.split(r"^## (.+)$", text, flags=re.M)
+    return list(zip(parts[1::2], parts[2::2]))
+
+
+@pytest.mark.parametrize("slug", BY_SLUG)
+def test_title_block_says_how_to_run_and_what_it_builds_on(slug):
+    lesson = BY_SLUG[slug]
+    head = lesson.docstring.split("## Level 1", 1)[0]
+    assert f"`python -m lessons.{slug}`" in head, f"{lesson.path}: the title block says how to run the lesson"
+    assert "`lessons." in head.replace(f"`python -m lessons.{slug}`", ""), (
+        f"{lesson.path}: the title block links the lessons it builds on (or the notation page)"
+    )
+
+
+@pytest.mark.parametrize("slug", BY_SLUG)
+def test_level_1_has_the_eight_parts_in_order(slug):
+    lesson = BY_SLUG[slug]
+    text = lesson.docstring
+    assert "## Level 1" in text and "## Level 2" in text, f"{lesson.path}: needs '## Level 1' and '## Level 2'"
+    level_1 = text[text.index("## Level 1"):text.index("## Level 2")]
+    where = [level_1.find(f"**{part}**") for part in LEVEL_1]
+    missing = [part for part, at in zip(LEVEL_1, where) if at < 0]
+    assert not missing, f"{lesson.path}: Level 1 lacks {missing}"
+    assert where == sorted(where), f"{lesson.path}: Level 1 parts must come in the order {LEVEL_1}"
+    assert re.search(r"^\| *Option *\|.*\| *Where it lives *\|", level_1, re.M), (
+        f"{lesson.path}: 'Your options' is a table: option, what it does, gives, costs, where it lives"
+    )
+
+
+@pytest.mark.parametrize("slug", BY_SLUG)
+def test_each_level_2_section_has_every_part(slug):
+    lesson = BY_SLUG[slug]
+    text = lesson.docstring
+    level_2 = text[text.index("## Level 2"):text.index("## In 20 seconds")]
+    sections = _sections(level_2)[1:]  # the first is the Level 2 heading itself
+    assert sections, f"{lesson.path}: Level 2 has no '## ' sections"
+    problems = [
+        f"{lesson.path}: Level 2 section '{heading}' lacks {[p.strip('*`') for p in LEVEL_2_PARTS if p not in body]}"
+        for heading, body in sections
+        if any(part not in body for part in LEVEL_2_PARTS)
+    ]
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("slug", BY_SLUG)
+def test_closing_sections_questions_and_papers(slug):
+    lesson = BY_SLUG[slug]
+    text = lesson.docstring
+    where = [text.find(heading) for heading in CLOSING]
+    assert all(at >= 0 for at in where) and where == sorted(where), (
+        f"{lesson.path}: the page ends with {CLOSING}, in that order"
+    )
+    questions = text[where[1]:where[2]]
+    assert questions.count('??? question "') >= 3, f"{lesson.path}: at least three collapsible self-test questions"
+    papers = text[where[2]:where[3]]
+    assert re.search(r"https://arxiv\.org/abs/\d{4}\.\d{4,5}", papers), f"{lesson.path}: papers link to arXiv"
