@@ -17,7 +17,7 @@ from tests.conftest import SLUGS
 pytestmark = pytest.mark.browser
 
 ROOT = browser.ROOT
-PAGES = ["", "authoring/"] + [f"lessons/{slug}/" for slug in SLUGS]
+PAGES = ["", "authoring/", "notebooks/playground/"] + [f"lessons/{slug}/" for slug in SLUGS]
 SCREENSHOTS = ROOT / "build" / "screenshots"
 
 
@@ -76,8 +76,8 @@ def test_page_renders_offline_without_errors(page, site, path):
 
 
 @pytest.mark.parametrize("palette", ["light", "dark"])
-@pytest.mark.parametrize("path", [p for p in PAGES if p.startswith("lessons/")])
-def test_lesson_page_has_no_serious_accessibility_violations(page, site, path, palette):
+@pytest.mark.parametrize("path", PAGES)
+def test_page_has_no_serious_accessibility_violations(page, site, path, palette):
     visit(page, site, path)
     page.evaluate(browser.WAIT_RENDERED)
     if palette == "dark":

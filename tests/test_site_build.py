@@ -180,3 +180,18 @@ def test_serve_rebuilds_only_the_saved_lessons_figures_and_reloads(tmp_path):
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+def test_the_playground_notebook_reruns_when_a_lesson_changes(tmp_path):
+    """mkdocs-jupyter caches on the notebook's text; hooks/notebooks.py clears
+    that cache when any lesson's source changes, so outputs never go stale."""
+    project = make_project(tmp_path, {"alpha": lesson("alpha", "beta"), "beta": lesson("beta", "alpha")}, site=True)
+    first = mkdocs_build(project)
+    assert first.returncode == 0, first.stderr
+    assert "Cache miss, writing" in first.stderr and "playground.py" in first.stderr
+    again = mkdocs_build(project)
+    assert "Cache hit" in again.stderr, "nothing changed: the executed notebook is reused"
+    path = project / "lessons" / "beta.py"
+    path.write_text(path.read_text() + "\n# an edit\n")
+    changed = mkdocs_build(project)
+    assert changed.returncode == 0 and "Cache miss, writing" in changed.stderr, "a lesson changed: run it again"
