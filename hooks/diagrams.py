@@ -82,7 +82,9 @@ def on_page_content(content: str, *, page, config, files) -> str:
         text = html.unescape(match.group("src")).strip()
         key = _key(text)
         if key not in _state["cache"]:
-            _render_missing({key: (text, _source_name(page))})
+            from hooks.lesson_pages import page_source
+
+            _render_missing({key: (text, page_source(page))})
         return f'<div class="diagram">{_state["cache"][key]}</div>'
 
     return BLOCK_RE.sub(inline, content)
@@ -166,11 +168,6 @@ def _key(text: str) -> str:
 
 def _chromium() -> str | None:
     return os.environ.get("PRIMER_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
-
-
-def _source_name(page) -> str:
-    source = page.file.src_uri
-    return source[:-3] + ".py" if source.startswith("lessons/") and source.endswith(".md") else f"docs/{source}"
 
 
 def _cache_file(root: Path) -> Path:

@@ -48,10 +48,9 @@ def _render(tex: str, display: bool, root: Path, page) -> str:
         node.stdin.flush()
         answer = json.loads(node.stdout.readline() or '{"error": "the KaTeX process stopped"}')
         if "error" in answer:
-            source = page.file.src_uri
-            if source.startswith("lessons/") and source.endswith(".md"):
-                source = source[:-3] + ".py"  # a lesson page's source is its module
-            raise PluginError(f"{source}: KaTeX cannot typeset {tex!r}: {answer['error']}")
+            from hooks.lesson_pages import page_source
+
+            raise PluginError(f"{page_source(page)}: KaTeX cannot typeset {tex!r}: {answer['error']}")
         _cache[key] = answer["html"]
     return _cache[key]
 

@@ -20,7 +20,8 @@ from lessons import Lesson
 FENCE_RE = re.compile(r"^\s*(```|~~~)")
 PYTHON_FENCE_RE = re.compile(r"^(?P<indent>\s*)```python\s*$")
 FIGURE_RE = re.compile(r"!\[(?P<alt>[^\]]*)\]\(figures/(?P<file>[^)\s]+)\)")
-LESSON_REF_RE = re.compile(r"`lessons\.(?P<slug>[a-z][a-z0-9_]*)(?P<attr>(?:\.[A-Za-z_]\w*)*)`")
+# a backticked `lessons.<slug>` or `lessons.<slug>.name`, unless already inside a [link](...)
+LESSON_REF_RE = re.compile(r"(?<!\[)`lessons\.(?P<slug>[a-z][a-z0-9_]*)(?P<attr>(?:\.[A-Za-z_]\w*)*)`")
 BACKTICK_RE = re.compile(r"`([^`\n]+)`")
 CODE_NAME_RE = re.compile(r"^(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?P<call>\(.*\))?$")
 ARROW = "# →"

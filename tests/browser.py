@@ -105,7 +105,7 @@ def build_site(project: Path, site_dir: Path, **env_vars: str) -> None:
         raise RuntimeError(f"mkdocs build failed:\n{result.stdout}\n{result.stderr}")
 
 
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
     extensions_map = {
         **http.server.SimpleHTTPRequestHandler.extensions_map,
         ".svg": "image/svg+xml",
@@ -123,7 +123,7 @@ def serve(directory: Path):
     """Serve `directory` on a free port of 127.0.0.1; check the server is ours."""
     token = uuid.uuid4().hex
     (directory / "__server_token.txt").write_text(token)
-    handler = functools.partial(_QuietHandler, directory=str(directory))
+    handler = functools.partial(QuietHandler, directory=str(directory))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

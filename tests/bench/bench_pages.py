@@ -74,7 +74,7 @@ class Recorder:
 
 
 def make_handler(recorder: Recorder):
-    class Handler(browser._QuietHandler):
+    class Handler(browser.QuietHandler):
         def end_headers(self):
             # A static host caches shared assets; pages themselves revalidate.
             if any(part in self.path for part in ("/assets/", "/javascripts/", "/stylesheets/", "/search/")):
