@@ -5,6 +5,8 @@ on_config   runs the incremental figure build (so no page is ever served with a
             lessons.READING_ORDER.
 on_files    adds one generated page per lesson at lessons/<slug>/ (nothing is
             committed twice: the module's docstring is the only copy).
+on_files    also adds reference/config-keys/: every config key and serving flag
+            the lessons name (lessons/_vocabulary.py), with links to where.
 on_page_markdown  fills the lesson list on the home page.
 on_serve    watches lessons/: saving a lesson rebuilds that lesson's figures
             only (the cache skips the rest) and reloads the page.
@@ -28,6 +30,7 @@ from mkdocs.structure.pages import Page
 log = logging.getLogger("mkdocs.hooks.lesson_pages")
 
 LESSON_LIST_MARKER = "<!-- lesson-list -->"
+KEYS_PAGE = "reference/config-keys.md"
 ONE_SENTENCE_RE = re.compile(r"\*\*In one sentence\.\*\*\s+(?P<text>.+?)(?:\n\s*\n|$)", re.S)
 
 _lessons: list = []  # this build's lessons, in reading order
@@ -50,6 +53,7 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     nav = list(config.nav or [{"Home": "index.md"}])
     if _lessons:
         nav.insert(1 if nav else 0, section)
+        nav.insert(2, {"Config keys and flags": KEYS_PAGE})
     config.nav = nav
     return config
 
@@ -58,6 +62,8 @@ def on_files(files: Files, *, config: MkDocsConfig) -> Files:
     slugs = {lesson.slug for lesson in _lessons}
     for lesson in _lessons:
         files.append(File.generated(config, f"lessons/{lesson.slug}.md", content=page_markdown(lesson, slugs)))
+    if _lessons:
+        files.append(File.generated(config, KEYS_PAGE, content=keys_markdown(_lessons)))
     return files
 
 
@@ -111,6 +117,31 @@ def page_markdown(lesson, slugs: set[str]) -> str:
         "",
     ]
     return "\n".join(out)
+
+
+def keys_markdown(lessons) -> str:
+    """The config keys and serving flags the lessons name, each with its
+    meaning and links to the lessons that use it (from lessons/_vocabulary.py)."""
+    from lessons._vocabulary import TERMS
+
+    rows = []
+    for term in sorted(TERMS, key=lambda t: t.lstrip("-").lower()):
+        used = [lesson for lesson in lessons if f"`{term}`" in lesson.docstring or f"`{term}(" in lesson.docstring]
+        where = ", ".join(f"[{_nav_title(lesson.title)}](../lessons/{lesson.slug}.md)" for lesson in used)
+        meaning = TERMS[term].replace("|", "\\|")
+        rows.append(f"| `{term}` | {meaning} | {where} |")
+    return "\n".join([
+        "# Config keys and flags",
+        "",
+        "Every model-config key and serving flag the lessons name, what it means,",
+        "and where it is taught. Keys are Hugging Face `config.json` names unless",
+        "the meaning says otherwise; flags start with `--`.",
+        "",
+        "| Key or flag | What it means | Taught in |",
+        "|---|---|---|",
+        *rows,
+        "",
+    ])
 
 
 def _lesson_link(match: re.Match, lesson, index: int, slugs: set[str]) -> str:

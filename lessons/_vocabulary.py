@@ -18,7 +18,6 @@ TERMS: dict[str, str] = {
     "num_attention_heads": "how many query heads each attention layer has",
     "num_key_value_heads": "how many key/value heads each layer has; fewer than num_attention_heads means grouped-query attention",
     "num_hidden_layers": "how many transformer layers the model stacks",
-    "head_dim": "the width of one attention head (often hidden width / num_attention_heads)",
     "sliding_window": "how many recent tokens each token may attend to in sliding-window attention (Mistral 7B: 4,096)",
     "attn_implementation": "Hugging Face Transformers' choice of attention kernel: eager, sdpa or flash_attention_2",
     # RoPE scaling keys and serving flags (lessons.context_extension)
@@ -46,7 +45,4 @@ TERMS: dict[str, str] = {
     "layer_norm_epsilon": "Hugging Face config key (GPT-2): the epsilon inside LayerNorm",
     "use_cache": "Hugging Face config/generation flag: keep past keys and values between decoding steps",
     "past_key_values": "Hugging Face name for the key-value cache a model returns and takes back at the next step",
-    # Site tooling
-    "figures_build": "the package that turns each lesson's figures() into SVG files",
-    "READING_ORDER": "the one list in lessons/__init__.py that orders the lessons",
 }

@@ -122,3 +122,26 @@ def test_figures_shown_are_produced_and_described(slug, produced_figures):
         if len(ref.alt.split()) < 4:
             problems.append(f"{lesson.path}:{ref.line}: figures/{ref.file} needs alt text that says what it shows")
     assert not problems, "\n".join(problems)
+
+
+def test_every_vocabulary_term_is_used_by_a_lesson():
+    """A config key or flag nobody mentions any more is a stale row on the
+    site's 'Config keys and flags' page."""
+    unused = [term for term in TERMS if not any(
+        f"`{term}`" in lesson.docstring or f"`{term}(" in lesson.docstring for lesson in LESSONS)]
+    assert not unused, f"lessons/_vocabulary.py: no lesson mentions {unused}; remove them"
+
+
+def test_numbers_in_vocabulary_meanings_are_the_lessons_numbers():
+    """The 'Config keys and flags' page repeats facts; each number it states
+    must also stand on a lesson page that names the same key, where that
+    lesson's own tests hold it."""
+    import re
+
+    problems = []
+    for term, meaning in TERMS.items():
+        pages = [lesson for lesson in LESSONS if f"`{term}`" in lesson.docstring]
+        for number in re.findall(r"(?<![\w.^/(-])\d[\d,]*(?![\w/])", meaning):
+            if not any(number in lesson.docstring for lesson in pages):
+                problems.append(f"lessons/_vocabulary.py: {term}: {number} is on no lesson page that names `{term}`")
+    assert not problems, "\n".join(problems)

@@ -19,7 +19,7 @@ LESSON = r'''r"""
 
 Run: `python -m lessons.{slug}`. See `lessons.{other}` and `lessons.{other}.figures`.
 
-**In one sentence.** The {slug} lesson in one sentence.
+**In one sentence.** The {slug} lesson in one sentence, about `rope_theta`.
 
 Inline $a^2 + b^2$ and a display:
 
@@ -90,7 +90,7 @@ def test_a_page_per_lesson_in_reading_order_in_the_nav(built):
     zeta, alpha = home.find('href="lessons/zeta/"'), home.find('href="lessons/alpha/"')
     assert 0 < zeta < alpha, "nav must follow READING_ORDER (zeta before alpha), not the alphabet"
     assert "Lesson zeta</a>" in home or "Lesson zeta\n" in home  # nav title: the part before the colon
-    assert "The zeta lesson in one sentence." in home, "the home page lists each lesson's one sentence"
+    assert "The zeta lesson in one sentence, about" in home, "the home page lists each lesson's one sentence"
 
 
 def test_lesson_links_figures_and_source(built):
@@ -101,6 +101,14 @@ def test_lesson_links_figures_and_source(built):
     assert (built / "site" / "figures" / "zeta.line.svg").exists()
     assert "SECRET_CODE_MARKER" in html, "the page ends with the lesson's code"
     assert '<details class="abstract">' in html and '<details class="question">' in html
+
+
+def test_config_keys_page_lists_each_term_with_where_it_is_taught(built):
+    html = (built / "site" / "reference" / "config-keys" / "index.html").read_text()
+    rows = {m.group(1): m.group(0) for m in re.finditer(r"<tr>\s*<td><code>([^<]+)</code>.*?</tr>", html, re.S)}
+    assert "the RoPE base" in rows["rope_theta"]
+    assert 'href="../../lessons/zeta/"' in rows["rope_theta"] and 'href="../../lessons/alpha/"' in rows["rope_theta"]
+    assert "<a " not in rows["rope_type"], "a term these lessons never name links nowhere"
 
 
 def test_math_is_typeset_at_build_time_and_assets_are_local(built):
