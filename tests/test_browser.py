@@ -17,7 +17,7 @@ from tests.conftest import SLUGS
 pytestmark = pytest.mark.browser
 
 ROOT = browser.ROOT
-PAGES = ["", "authoring/", "notebooks/playground/"] + [f"lessons/{slug}/" for slug in SLUGS]
+PAGES = ["", "authoring/", "notebooks/playground/", "reference/config-keys/"] + [f"lessons/{slug}/" for slug in SLUGS]
 SCREENSHOTS = ROOT / "build" / "screenshots"
 
 
