@@ -109,11 +109,17 @@ def page_markdown(lesson, slugs: set[str]) -> str:
         "",
         "## The code behind this page",
         "",
+        # kept out of the search index: the prose already names every function,
+        # and the full listings were about half of the index readers download
+        '<div markdown="1" data-search-exclude>',
+        "",
         f'??? abstract "lessons/{lesson.slug}.py: everything below the docstring (the docstring is this page)"',
         "",
         "    ```python",
         *[f"    {line}" if line else "" for line in code.splitlines()],
         "    ```",
+        "",
+        "</div>",
         "",
     ]
     return "\n".join(out)

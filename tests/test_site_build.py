@@ -100,6 +100,8 @@ def test_lesson_links_figures_and_source(built):
     assert 'src="../../figures/zeta.line.svg"' in html
     assert (built / "site" / "figures" / "zeta.line.svg").exists()
     assert "SECRET_CODE_MARKER" in html, "the page ends with the lesson's code"
+    index = (built / "site" / "search" / "search_index.json").read_text()
+    assert "SECRET_CODE_MARKER" not in index and "in one sentence" in index, "the code listing stays out of search"
     assert '<details class="abstract">' in html and '<details class="question">' in html
 
 
