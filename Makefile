@@ -14,7 +14,7 @@ help:
 	@echo "make build         build the site into site/ (mkdocs build --strict)"
 	@echo "make bench         figure-build and site-build benchmark (medians)"
 	@echo "make bench-pages   page-load benchmark in headless Chromium (medians, ratios, bytes)"
-	@echo "make reference     check the RoPE-scaling and ALiBi vectors live against transformers"
+	@echo "make reference     check the reference vectors (RoPE scaling, ALiBi, RoPE layouts) live against transformers"
 	@echo "make clean         remove generated files (site, figures, caches)"
 
 # --- set-up ------------------------------------------------------------------

@@ -131,6 +131,19 @@ CONFIGS = [
 
 ALIBI_HEADS = list(range(1, 65))
 
+# RoPE applied to one (heads, seq, head_dim) input at two runs of positions, by
+# the production code of both layouts: Llama's rotate_half (half-split pairs)
+# and GPT-J's rotate_every_two (interleaved pairs), plus Llama's cos/sin tables.
+LAYOUT_SHAPE = (2, 6, 8)
+LAYOUT_POSITIONS = [[0, 1, 2, 3, 4, 5], [100, 101, 102, 103, 104, 105]]
+
+
+def layout_input():
+    """The seeded input every layout reference rotates: (heads, seq, head_dim)."""
+    import numpy as np
+
+    return np.random.default_rng(0).standard_normal(LAYOUT_SHAPE)
+
 
 def versions() -> dict:
     import torch
@@ -191,6 +204,44 @@ def transformers_alibi(n_heads: int) -> dict[str, list[float]]:
     # MPT: alibi[h, 0, j] = slope_h * (j - (n - 1)), so j = 0 with n = 2 gives -slope
     mpt = -build_mpt_alibi_tensor(n_heads, 2)[:, 0, 0]
     return {"bloom": [float(x) for x in bloom.tolist()], "mpt": [float(x) for x in mpt.tolist()]}
+
+
+def transformers_layouts() -> list[dict]:
+    """Llama's and GPT-J's RoPE (transformers' own functions) on layout_input()."""
+    import torch
+    from transformers import LlamaConfig
+    from transformers.models.gptj.modeling_gptj import apply_rotary_pos_emb as gptj_apply
+    from transformers.models.gptj.modeling_gptj import create_sinusoidal_positions
+    from transformers.models.llama.modeling_llama import LlamaRotaryEmbedding
+    from transformers.models.llama.modeling_llama import apply_rotary_pos_emb as llama_apply
+
+    x = torch.tensor(layout_input(), dtype=torch.float64)[None]  # (1, heads, seq, d)
+    heads, d = x.shape[1], x.shape[3]
+    config = LlamaConfig(hidden_size=heads * d, num_attention_heads=heads, head_dim=d, max_position_embeddings=256,
+                         rope_parameters={"rope_type": "default", "rope_theta": 10000.0})
+    out = []
+    for positions in LAYOUT_POSITIONS:
+        position_ids = torch.tensor([positions])
+        cos, sin = LlamaRotaryEmbedding(config)(x, position_ids)  # (1, seq, d), each half repeated
+        half, _ = llama_apply(x, x, cos, sin)
+        table = create_sinusoidal_positions(max(positions) + 1, d)[position_ids]  # (1, seq, d): sin | cos
+        sin_j, cos_j = torch.split(table, d // 2, dim=-1)
+        interleaved = gptj_apply(x.transpose(1, 2), sin_j, cos_j).transpose(1, 2)  # GPT-J is (b, seq, heads, d)
+        out.append({"positions": positions, "half": half[0].tolist(), "interleaved": interleaved[0].tolist(),
+                    "cos": cos[0].tolist(), "sin": sin[0].tolist()})
+    return out
+
+
+def lesson_layouts(record: dict) -> dict:
+    """The lessons' answers for one layout record: the same keys as transformers_layouts()."""
+    import numpy as np
+
+    from lessons.rope import RotaryEmbedding, apply_rope_half, apply_rope_interleaved
+
+    x, positions = layout_input(), np.array(record["positions"])
+    cos, sin = RotaryEmbedding(x.shape[-1], max_seq_len=256)(len(positions), start_pos=int(positions[0]))
+    return {"half": apply_rope_half(x, positions), "interleaved": apply_rope_interleaved(x, positions),
+            "cos": np.reshape(cos, (len(positions), -1)), "sin": np.reshape(sin, (len(positions), -1))}
 
 
 def lesson_rope(cfg: dict):

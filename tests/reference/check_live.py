@@ -13,9 +13,11 @@ from __future__ import annotations
 import json
 import sys
 
-from _reference import ALIBI_HEADS, CONFIGS, DATA, lesson_rope, rel_err, transformers_alibi, transformers_rope, versions
+from _reference import (ALIBI_HEADS, CONFIGS, DATA, LAYOUT_POSITIONS, lesson_layouts, lesson_rope, rel_err,
+                        transformers_alibi, transformers_layouts, transformers_rope, versions)
 
 RTOL = 1e-5
+LAYOUT_ATOL = 1e-5  # rotated values of order 1; transformers builds its angles in float32
 
 
 def main() -> int:
@@ -40,6 +42,16 @@ def main() -> int:
             print(f"FAIL alibi  {n} heads: max relative error {err:.1e}")
             failures.append(f"alibi {n} heads")
     print(f"alibi  1..{ALIBI_HEADS[-1]} heads checked against BLOOM's and MPT's slopes")
+    import numpy as np
+
+    for record in transformers_layouts():
+        got = lesson_layouts(record)
+        for key in ("half", "interleaved", "cos", "sin"):
+            err = float(np.max(np.abs(np.asarray(got[key]) - np.asarray(record[key]))))
+            status = "ok  " if err <= LAYOUT_ATOL else "FAIL"
+            print(f"{status} layout {key:<11} positions {record['positions'][0]}..: max abs error {err:.1e}")
+            if err > LAYOUT_ATOL:
+                failures.append(f"layout {key} at {record['positions'][0]}")
 
     if DATA.exists():
         stored = json.loads(DATA.read_text(encoding="utf-8"))
@@ -48,7 +60,7 @@ def main() -> int:
         sv = stored["versions"]
         print(f"note: committed vectors come from transformers {sv['transformers']}, torch {sv['torch']}; "
               + (f"{len(drift)} differ from the live library: {drift}" if drift else "all agree with the live library"))
-    total = len(CONFIGS) + len(ALIBI_HEADS)
+    total = len(CONFIGS) + len(ALIBI_HEADS) + 4 * len(LAYOUT_POSITIONS)
     print(f"{total - len(failures)} passed, {len(failures)} failed")
     return 1 if failures else 0
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 
-from _reference import ALIBI_HEADS, CONFIGS, DATA, transformers_alibi, transformers_rope, versions
+from _reference import ALIBI_HEADS, CONFIGS, DATA, transformers_alibi, transformers_layouts, transformers_rope, versions
 
 
 def _short(x):
@@ -32,11 +32,12 @@ def _dump(out: dict) -> str:
     lines = ["{"]
     lines.append(f' "about": {json.dumps(out["about"])},')
     lines.append(f' "versions": {json.dumps(out["versions"])},')
-    for key in ("rope", "alibi"):
+    keys = ("rope", "alibi", "layouts")
+    for key in keys:
         lines.append(f' "{key}": [')
         rows = [json.dumps(_short(r), separators=(",", ":")) for r in out[key]]
         lines.append(",\n".join("  " + r for r in rows))
-        lines.append(" ]," if key == "rope" else " ]")
+        lines.append(" ]" if key == keys[-1] else " ],")
     lines.append("}")
     return "\n".join(lines) + "\n"
 
@@ -51,11 +52,13 @@ def main() -> None:
         slopes = transformers_alibi(n)
         alibi.append({"n_heads": n, **slopes})
     out = {
-        "about": "RoPE inverse frequencies and ALiBi slopes computed by the transformers library "
-                 "(float32), written by tests/reference/make_vectors.py",
+        "about": "RoPE inverse frequencies, ALiBi slopes, and both RoPE layouts (Llama's rotate_half, "
+                 "GPT-J's rotate_every_two) computed by the transformers library (float32), "
+                 "written by tests/reference/make_vectors.py",
         "versions": versions(),
         "rope": rope,
         "alibi": alibi,
+        "layouts": transformers_layouts(),
     }
     DATA.parent.mkdir(parents=True, exist_ok=True)
     DATA.write_text(_dump(out), encoding="utf-8")
