@@ -26,8 +26,6 @@ from pathlib import Path
 from figures_build.render import Rendered, render_lesson
 
 RENDERER = Path(__file__).resolve().parent / "render.py"
-_UMASK = os.umask(0)
-os.umask(_UMASK)
 MANIFEST = Path(".cache") / "figures.json"
 FIGURES = Path("docs") / "figures"
 
@@ -219,7 +217,7 @@ def _write_if_changed(path: Path, data: bytes) -> bool:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        os.fchmod(fd, 0o666 & ~_UMASK)  # mkstemp makes 0600; a web server must read the file
+        os.fchmod(fd, 0o644)  # mkstemp makes 0600; a web server must read the file
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
         os.replace(tmp, path)

@@ -34,6 +34,11 @@ log = logging.getLogger("mkdocs.hooks.diagrams")
 BLOCK_RE = re.compile(r'<pre class="mermaid"><code>(?P<src>.*?)</code></pre>', re.S)
 FENCE_RE = re.compile(r"^(?P<indent>[ \t]*)```mermaid[ \t]*\n(?P<body>.*?)^(?P=indent)```", re.M | re.S)
 CLIENT_SCRIPT = "javascripts/mermaid.mjs"
+# Headless Chromium on a machine with no network: without the background-networking
+# flags it keeps trying (and failing) to reach Google's hosts. The browser tests
+# launch it with the same flags.
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--no-first-run", "--disable-sync", "--disable-quic"]
 FONT = "Arial, Helvetica, 'Liberation Sans', sans-serif"  # metric-compatible on every OS
 # Flowchart colours from Material's palette variables, so light and dark both work.
 THEME_CSS = (
@@ -54,13 +59,13 @@ _state: dict = {"mode": "browser", "root": None, "cache": {}}
 
 def on_config(config):
     root = Path(config.config_file_path).resolve().parent
-    chromium = _chromium()
+    chromium = chromium_path()
     wanted = os.environ.get("PRIMER_DIAGRAMS", "auto")
     mode = "build" if (wanted == "build" or (wanted == "auto" and chromium)) else "browser"
     if mode == "build" and not chromium:
         raise PluginError("hooks/diagrams.py: PRIMER_DIAGRAMS=build needs Chromium (apt-get install -y chromium)")
-    version = json.loads((root / "node_modules" / "mermaid" / "package.json").read_text())["version"] \
-        if (root / "node_modules" / "mermaid" / "package.json").is_file() else "missing"
+    package = root / "node_modules" / "mermaid" / "package.json"
+    version = json.loads(package.read_text())["version"] if package.is_file() else "missing"
     _state.update(mode=mode, root=root, chromium=chromium, version=version, cache=_load(root))
     if mode == "browser":
         log.info("diagrams: no Chromium found; mermaid draws them in the reader's browser")
@@ -151,8 +156,7 @@ def _run_chromium(jobs: dict[str, str]) -> dict[str, dict]:
         file = Path(tmp) / "render.html"
         file.write_text(page, encoding="utf-8")
         result = subprocess.run(
-            [_state["chromium"], "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-             "--disable-component-update", "--no-first-run", "--disable-sync", f"--user-data-dir={tmp}/profile",
+            [_state["chromium"], "--headless", *CHROMIUM_ARGS, f"--user-data-dir={tmp}/profile",
              "--allow-file-access-from-files", "--virtual-time-budget=60000", "--dump-dom", file.as_uri()],
             capture_output=True, text=True, timeout=300,
         )
@@ -166,7 +170,8 @@ def _key(text: str) -> str:
     return hashlib.sha256(json.dumps([_state["version"], CONFIG, text]).encode()).hexdigest()
 
 
-def _chromium() -> str | None:
+def chromium_path() -> str | None:
+    """Debian's Chromium (or PRIMER_CHROMIUM); None where there is none."""
     return os.environ.get("PRIMER_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
 
 

@@ -128,11 +128,12 @@ def page_markdown(lesson, slugs: set[str]) -> str:
 def keys_markdown(lessons) -> str:
     """The config keys and serving flags the lessons name, each with its
     meaning and links to the lessons that use it (from lessons/_vocabulary.py)."""
+    from lessons._prose import mentions
     from lessons._vocabulary import TERMS
 
     rows = []
     for term in sorted(TERMS, key=lambda t: t.lstrip("-").lower()):
-        used = [lesson for lesson in lessons if f"`{term}`" in lesson.docstring or f"`{term}(" in lesson.docstring]
+        used = [lesson for lesson in lessons if mentions(lesson, term)]
         where = ", ".join(f"[{_nav_title(lesson.title)}](../lessons/{lesson.slug}.md)" for lesson in used)
         meaning = TERMS[term].replace("|", "\\|")
         rows.append(f"| `{term}` | {meaning} | {where} |")

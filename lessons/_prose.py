@@ -212,6 +212,11 @@ def lesson_refs(lesson: Lesson) -> list[tuple[int, str, str]]:
     ]
 
 
+def mentions(lesson: Lesson, term: str) -> bool:
+    """Does the page name `term` in backticks, alone or as a call?"""
+    return f"`{term}`" in lesson.docstring or f"`{term}(" in lesson.docstring
+
+
 def code_names(lesson: Lesson) -> list[tuple[int, str, bool]]:
     """(line, name, written as a call) for every backticked code-like name:
     snake_case, CamelCase or `name(...)`; plain words and symbols are skipped."""

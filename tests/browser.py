@@ -8,7 +8,6 @@ from __future__ import annotations
 import functools
 import http.server
 import os
-import shutil
 import subprocess
 import sys
 import threading
@@ -18,16 +17,9 @@ from pathlib import Path
 from urllib.parse import urlparse
 from urllib.request import urlopen
 
+from hooks.diagrams import CHROMIUM_ARGS, chromium_path  # the same browser and flags the site build uses
+
 ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-sync",
-    "--disable-quic",
-]
 HOW_TO_GET_CHROMIUM = "no Chromium found: install Debian's with `sudo apt-get install -y chromium` (or set PRIMER_CHROMIUM=/path/to/chrome)"
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 
@@ -87,10 +79,6 @@ PAGE_FACTS = """
   };
 }
 """
-
-
-def chromium_path() -> str | None:
-    return os.environ.get("PRIMER_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
 
 
 def build_site(project: Path, site_dir: Path, **env_vars: str) -> None:

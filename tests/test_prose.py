@@ -127,8 +127,7 @@ def test_figures_shown_are_produced_and_described(slug, produced_figures):
 def test_every_vocabulary_term_is_used_by_a_lesson():
     """A config key or flag nobody mentions any more is a stale row on the
     site's 'Config keys and flags' page."""
-    unused = [term for term in TERMS if not any(
-        f"`{term}`" in lesson.docstring or f"`{term}(" in lesson.docstring for lesson in LESSONS)]
+    unused = [term for term in TERMS if not any(_prose.mentions(lesson, term) for lesson in LESSONS)]
     assert not unused, f"lessons/_vocabulary.py: no lesson mentions {unused}; remove them"
 
 
