@@ -74,6 +74,29 @@ functions (`score_matrix_bytes`, `score_flops`, `projection_flops`,
   window of Mistral 7B, Jiang et al., 2023) the same shape stops at 512 MiB
   however long the sequence grows.
 
+??? example "These numbers, computed by the lesson's code"
+    ```python
+    from lessons.attention import (crossover_length, format_bytes, kv_cache_bytes,
+                                   score_matrix_bytes, score_matrix_numbers)
+    # double the prompt: the score table grows 4 times
+    score_matrix_numbers(2 * 4096) // score_matrix_numbers(4096)  # → 4
+    score_matrix_numbers(4096)  # → 16777216
+    format_bytes(score_matrix_bytes(4096))  # → '32 MiB'
+    format_bytes(score_matrix_bytes(131072))  # → '32 GiB'
+    format_bytes(score_matrix_bytes(131072, n_heads=32))  # → '1 TiB'
+    # scoring costs as much as the projections at twice the width
+    crossover_length(4096)  # → 8192
+    # Llama-3-8B's shape: 32 layers, 8 KV heads of width 4,096 / 32
+    head_dim = 4096 // 32
+    head_dim  # → 128
+    format_bytes(kv_cache_bytes(1, 32, 8, head_dim))  # → '128 KiB'
+    format_bytes(kv_cache_bytes(131072, 32, 8, head_dim))  # → '16 GiB'
+    format_bytes(kv_cache_bytes(131072, 32, 32, head_dim))  # → '64 GiB'
+    format_bytes(kv_cache_bytes(131072, 32, 8, head_dim, window=4096))  # → '512 MiB'
+    # grouped-query attention: 32 query heads over 8 KV heads, a cache 4 times smaller
+    kv_cache_bytes(1, 32, 32, head_dim) // kv_cache_bytes(1, 32, 8, head_dim)  # → 4
+    ```
+
 **What breaks.**
 
 - **Out of memory on long prompts.** Cause: code that materialises the full
@@ -185,13 +208,18 @@ query the weighted average of the values."
 **In Python:**
 
 ```python
+import numpy as np
 from lessons.attention import embed, scaled_dot_product_attention
 # X: (3, 2), rows dog, bites, man
 X = embed("dog bites man")
+# dog's row of Q Kᵀ / √d
+(X @ X[0] / np.sqrt(2)).round(3).tolist()  # → [0.707, 0.0, 0.707]
 # q = k = v = the word vector
 out, weights = scaled_dot_product_attention(X, X, X)
 weights[0].round(3).tolist()  # → [0.401, 0.198, 0.401]
 out.round(3).tolist()  # → [[0.802, 0.599], [0.599, 0.802], [0.752, 0.752]]
+# man's row: its own key matches its query best
+weights[2].round(3).tolist()  # → [0.248, 0.248, 0.503]
 # each row of weights sums to 1
 weights.sum(axis=-1).round(6).tolist()  # → [1.0, 1.0, 1.0]
 ```
@@ -278,8 +306,13 @@ weight of 0.85; scaled scores 0.24.
 
 ```python
 import numpy as np
-from lessons.attention import softmax, score_spread, mean_top_weight
+from lessons.notation import softmax
+from lessons.attention import score_spread, mean_top_weight
 s = np.array([0.707, 0.0, 0.707])
+# e ≈ 2.718, and e^s with its total
+float(np.exp(1.0))  # → 2.718
+np.exp(s).round(3).tolist()  # → [2.028, 1.0, 2.028]
+float(np.exp(s).sum())  # → 5.056
 # e^s / Σ e^s
 softmax(s).round(3).tolist()  # → [0.401, 0.198, 0.401]
 # adding a constant changes nothing
@@ -302,9 +335,11 @@ softmax pick one key and ignore the rest, and a weight stuck at 1 passes almost 
 gradient back in training. The blue line (divided by $\sqrt{d}$) stays flat at
 every width. The dashed line is a perfectly even spread, 1/16.
 
-**In code:** `softmax` subtracts the maximum before exponentiating;
-`scaled_dot_product_attention` divides by $\sqrt{d}$; `score_spread` and
-`mean_top_weight` measure the two effects on random vectors.
+**In code:** `softmax`, from `lessons.notation`, subtracts the maximum before
+exponentiating, along the last axis of an array of any shape, so one call
+covers every head at once; `scaled_dot_product_attention` divides by
+$\sqrt{d}$; `score_spread` and `mean_top_weight` measure the two effects on
+random vectors.
 
 **Why it matters.** Without the division a model's attention behaviour would
 change every time someone made the heads wider; with it, one setting trains well
@@ -375,12 +410,20 @@ leaving (0, 0.707, $-\infty$). The exponentials are 1, 2.028 and 0, the total
 **In Python:**
 
 ```python
+import numpy as np
 from lessons.attention import causal_mask, embed, self_attention
 # True where key j may be attended by query i
 causal_mask(3).astype(int).tolist()  # → [[1, 0, 0], [1, 1, 0], [1, 1, 1]]
-out, weights = self_attention(embed("dog bites man"), mask=causal_mask(3))
+X = embed("dog bites man")
+# bites' scaled scores s_10, s_11, s_12 before the mask
+(X @ X[1] / np.sqrt(2)).round(3).tolist()  # → [0.0, 0.707, 0.707]
+# e^0 + e^0.707 + e^(-inf): the total once man is blocked
+float(1 + np.exp(1 / np.sqrt(2)) + np.exp(-np.inf))  # → 3.028
+out, weights = self_attention(X, mask=causal_mask(3))
 weights[1].round(3).tolist()  # → [0.33, 0.67, 0.0]
 out.round(3).tolist()  # → [[1.0, 0.0], [0.33, 0.67], [0.752, 0.752]]
+# the figure's 8 × 8 mask: query 7 sees all eight keys, query 0 only itself
+causal_mask(8).sum(axis=1)[[0, 7]].tolist()  # → [1, 8]
 ```
 
 ![An 8 by 8 grid with ticks on and below the diagonal: query i may attend keys 0 to i and nothing after](figures/attention.causal_mask.svg)
@@ -412,7 +455,7 @@ Each head gets 4 / 2 = 2 of the numbers:
 | step | shape | meaning |
 |---|---|---|
 | X | (3, 4) | 3 words, width 4 |
-| Q = X W_q (same for K, V) | (3, 4) | projected |
+| Q = X W_qᵀ (same for K, V) | (3, 4) | projected |
 | split_heads(Q, 2) | (2, 3, 2) | 2 heads, 3 words, width 2 each |
 | weights | (2, 3, 3) | one 3 × 3 table per head |
 | out per head | (2, 3, 2) | |
@@ -421,11 +464,11 @@ Each head gets 4 / 2 = 2 of the numbers:
 
 ```mermaid
 flowchart LR
-  X["X (seq, d)"] --> P["Q, K, V = X W_q, X W_k, X W_v<br/>(seq, d)"]
+  X["X (seq, d)"] --> P["Q, K, V = X W_qᵀ, X W_kᵀ, X W_vᵀ<br/>(seq, d)"]
   P --> S["split_heads<br/>(n_heads, seq, d / n_heads)"]
   S --> A["attention in every head<br/>at once"]
   A --> M["merge_heads<br/>(seq, d)"]
-  M --> O["times W_o<br/>(seq, d)"]
+  M --> O["times W_oᵀ<br/>(seq, d)"]
 ```
 
 **Reading it:** split and merge are pure reshapes: they move numbers around and
@@ -437,8 +480,9 @@ mix.
 **The math.**
 
 $$
+Q = X W_q^\top,\ K = X W_k^\top,\ V = X W_v^\top, \qquad
 \text{head}_h = \text{Attn}(Q_h, K_h, V_h), \qquad
-\text{MHA}(X) = [\text{head}_1, \dots, \text{head}_H]\, W_o, \qquad
+\text{MHA}(X) = [\text{head}_1, \dots, \text{head}_H]\, W_o^\top, \qquad
 d_{\text{head}} = d / H
 $$
 
@@ -450,8 +494,9 @@ $$
 | $d$ | the model width | 4 |
 | $d_{\text{head}}$ | each head's width; the $\sqrt{\phantom{d}}$ in each head uses it | 2 |
 | $Q_h, K_h, V_h$ | columns $h \cdot d_{\text{head}}$ up to $(h+1) \cdot d_{\text{head}} - 1$ of $Q, K, V$ | head 0 gets columns 0 and 1 |
+| $W_q, W_k, W_v$ | the learned projections, each stored as (outputs, inputs) and applied transposed, $X W^\top$, as PyTorch's `nn.Linear` and Hugging Face checkpoints store them | each 4 × 4 |
 | $[\dots]$ | the heads' outputs laid side by side | (3, 4) |
-| $W_o$ | the output matrix that mixes the heads | 4 × 4 |
+| $W_o$ | the output matrix that mixes the heads, stored the same way | 4 × 4 |
 
 **In words:** "cut the projected queries, keys and values into $H$ slices, run
 attention on each slice separately, glue the results back together and mix them
@@ -465,7 +510,8 @@ $d = 512$ and $H = 8$, heads of 64 (Vaswani et al., 2017).
 
 ```python
 import numpy as np
-from lessons.attention import split_heads, merge_heads, multi_head_attention, scaled_dot_product_attention
+from lessons.attention import (merge_heads, multi_head_attention, random_causal_layer,
+                               scaled_dot_product_attention, split_heads)
 # 3 words, width 4
 X = np.arange(12.0).reshape(3, 4)
 split_heads(X, 2).shape  # → (2, 3, 2)
@@ -473,15 +519,24 @@ split_heads(X, 2).shape  # → (2, 3, 2)
 split_heads(X, 2)[0].tolist()  # → [[0.0, 1.0], [4.0, 5.0], [8.0, 9.0]]
 # merge_heads undoes split_heads exactly
 bool(np.array_equal(merge_heads(split_heads(X, 2)), X))  # → True
+# 10 tokens of width 4,096 in 32 heads (the self-test)
+split_heads(np.zeros((10, 4096)), 32).shape  # → (32, 10, 128)
+merge_heads(split_heads(np.zeros((10, 4096)), 32)).shape  # → (10, 4096)
 # the original transformer's head width
 512 // 8  # → 64
-# one head is plain attention followed by W_o
+# weights are (d_out, d_in) and act as X @ W.T
 rng = np.random.default_rng(0)
 W_q, W_k, W_v, W_o = rng.standard_normal((4, 4, 4)) / 2
 Xs = X / 10
+# one head is plain attention followed by W_o
 out, weights = multi_head_attention(Xs, W_q, W_k, W_v, W_o, n_heads=1)
-single, _ = scaled_dot_product_attention(Xs @ W_q, Xs @ W_k, Xs @ W_v)
-bool(np.allclose(out, single @ W_o))  # → True
+single, _ = scaled_dot_product_attention(Xs @ W_q.T, Xs @ W_k.T, Xs @ W_v.T)
+bool(np.allclose(out, single @ W_o.T))  # → True
+# two heads: one 3 × 3 table of weights per head
+multi_head_attention(Xs, W_q, W_k, W_v, W_o, n_heads=2)[1].shape  # → (2, 3, 3)
+# the figure's layer: width 8, two heads, six positions
+out, weights = random_causal_layer()
+out.shape, weights.shape  # → ((6, 8), (2, 6, 6))
 ```
 
 ![Two heatmaps of causal attention weights from one random layer with two heads over six positions: the two heads spread their weight differently](figures/attention.multi_head_weights.svg)
@@ -494,7 +549,7 @@ sharply, for example in the previous word or in the matching bracket.
 
 **In code:** `split_heads` and `merge_heads` are the reshapes;
 `multi_head_attention` projects, splits, calls `scaled_dot_product_attention` once
-for all heads and merges.
+for all heads and merges; `random_causal_layer` is the figure's seeded layer.
 
 **Why it matters.** Heads give a model several reading patterns for the price of
 one: the compute is the same as one head of full width. They are also the unit
@@ -573,7 +628,8 @@ output is (0.802, 0.599) wherever it stands.
 
 ```python
 import numpy as np
-from lessons.attention import causal_mask, embed, permutation_matrix, self_attention
+from lessons.notation import permutation_matrix
+from lessons.attention import causal_mask, embed, self_attention
 X = embed("dog bites man")
 # (P X)[i] = X[order[i]]: reverse the words
 P = permutation_matrix([2, 1, 0])
@@ -595,9 +651,9 @@ grid $\text{Attn}(PX)$ for "man bites dog"; each row is labelled with its word.
 Read a word's row in both grids: the numbers are identical. Only the order of the
 rows changed, which is exactly what $P$ does.
 
-**In code:** `permutation_matrix` builds $P$ from an order; `self_attention` is the
-toy layer; the tests check the identity for many random inputs and orders, and
-check that it fails under `causal_mask`.
+**In code:** `permutation_matrix`, from `lessons.notation`, builds $P$ from an
+order; `self_attention` is the toy layer; the tests check the identity for
+many random inputs and orders, and check that it fails under `causal_mask`.
 
 **Why it matters.** Pool the outputs into one sentence vector and "dog bites man"
 equals "man bites dog": attention alone cannot tell who bit whom. That gap is why
@@ -684,7 +740,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from lessons import _checks
 from lessons._show import banner, matrix, say, table, takeaway
+from lessons.notation import WORDS, X_WORDS, permutation_matrix, softmax
 
 # ---------------------------------------------------------------------------
 # 0. What it costs: the arithmetic behind Level 1
@@ -693,77 +751,78 @@ from lessons._show import banner, matrix, say, table, takeaway
 
 def score_matrix_numbers(seq_len: int, n_heads: int = 1) -> int:
     """How many scores one layer holds if it stores every query-key pair: n_heads · seq_len²."""
-    _check_positive(seq_len=seq_len, n_heads=n_heads)
+    _checks.counts(seq_len=seq_len, n_heads=n_heads)
     # n_heads · n · n
     return n_heads * seq_len * seq_len
 
 
 def score_matrix_bytes(seq_len: int, n_heads: int = 1, bytes_per_number: int = 2) -> int:
-    """Memory of those scores; 2 bytes per number is 16-bit (fp16 / bf16)."""
-    _check_positive(bytes_per_number=bytes_per_number)
+    """Memory of those scores in bytes; 2 bytes per number is 16-bit (fp16 / bf16)."""
+    _checks.count(bytes_per_number, "bytes_per_number")
     return score_matrix_numbers(seq_len, n_heads) * bytes_per_number
 
 
 def score_flops(seq_len: int, d: int) -> int:
-    """FLOPs for Q Kᵀ and weights @ V over all heads of one layer: 2 matmuls × 2 · n² · d."""
-    _check_positive(seq_len=seq_len, d=d)
+    """FLOPs for Q Kᵀ and weights @ V over all heads of one layer of width d: 2 matmuls × 2 · n² · d."""
+    _checks.counts(seq_len=seq_len, d=d)
     # each of the two (n × d)·(d × n)-sized products costs 2 · n² · d (a multiply and an add)
     return 4 * seq_len * seq_len * d
 
 
 def projection_flops(seq_len: int, d: int) -> int:
-    """FLOPs for the four projections W_q, W_k, W_v, W_o of width d: 4 × 2 · n · d²."""
-    _check_positive(seq_len=seq_len, d=d)
+    """FLOPs for the four (d, d) projections W_q, W_k, W_v, W_o over seq_len tokens: 4 × 2 · n · d²."""
+    _checks.counts(seq_len=seq_len, d=d)
     return 8 * seq_len * d * d
 
 
 def crossover_length(d: int) -> int:
     """The seq_len where score_flops equals projection_flops: 4 n² d = 8 n d², so n = 2d."""
-    _check_positive(d=d)
+    _checks.count(d, "d")
     return 2 * d
 
 
 def kv_cache_bytes(seq_len: int, n_layers: int, n_kv_heads: int, head_dim: int,
                    bytes_per_number: int = 2, window: int | None = None) -> int:
-    """Memory a serving engine keeps per sequence: one k and one v per token, layer and KV head.
+    """Bytes a serving engine keeps per sequence: one k and one v per token, layer and KV head.
 
-    With a sliding `window`, only the last `window` tokens are kept.
+    Args:
+        seq_len: tokens in the sequence.
+        n_layers, n_kv_heads, head_dim: the model's shape (config keys
+            num_hidden_layers, num_key_value_heads, and width / num_attention_heads).
+        bytes_per_number: 2 for fp16 / bf16.
+        window: with a sliding window, only the last `window` tokens are kept; None keeps all.
+
+    Returns:
+        An int number of bytes.
     """
-    _check_positive(seq_len=seq_len, n_layers=n_layers, n_kv_heads=n_kv_heads,
-                    head_dim=head_dim, bytes_per_number=bytes_per_number)
+    _checks.counts(seq_len=seq_len, n_layers=n_layers, n_kv_heads=n_kv_heads,
+                   head_dim=head_dim, bytes_per_number=bytes_per_number)
+    if window is not None:
+        _checks.count(window, "window")
     kept = seq_len if window is None else min(seq_len, window)
-    if window is not None and window < 1:
-        raise ValueError(f"window must be a positive integer or None, got {window!r}")
     # 2 (k and v) · tokens kept · layers · KV heads · head width · bytes
     return 2 * kept * n_layers * n_kv_heads * head_dim * bytes_per_number
 
 
 def format_bytes(n_bytes: int) -> str:
-    """Binary units as the page writes them: 32 MiB, 16 GiB, 1 TiB."""
-    if n_bytes < 0:
-        raise ValueError(f"n_bytes must be >= 0, got {n_bytes!r}")
+    """An int number of bytes in binary units, as the page writes them: 32 MiB, 16 GiB, 1 TiB."""
+    _checks.count(n_bytes, "n_bytes", low=0)
     for unit, power in (("TiB", 40), ("GiB", 30), ("MiB", 20), ("KiB", 10)):
         if n_bytes >= 2**power:
             return f"{n_bytes / 2**power:g} {unit}"
     return f"{n_bytes} B"
 
 
-def _check_positive(**values: int) -> None:
-    for name, value in values.items():
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-            raise ValueError(f"{name} must be a positive integer, got {value!r}")
-
-
 # ---------------------------------------------------------------------------
 # 1. The toy sentence, and queries, keys and values
 # ---------------------------------------------------------------------------
 
-# The same two-number embeddings as lessons.positional, so the numbers agree.
-TOY_WORDS: dict[str, tuple[float, float]] = {"dog": (1.0, 0.0), "bites": (0.0, 1.0), "man": (1.0, 1.0)}
+# The two-number word vectors of lessons.notation (and lessons.positional), so the numbers agree.
+TOY_WORDS: dict[str, tuple[float, ...]] = {word: tuple(x.tolist()) for word, x in zip(WORDS, X_WORDS)}
 
 
 def embed(sentence: str) -> np.ndarray:
-    """(seq_len, 2) toy embeddings, one row per word of `sentence`."""
+    """The toy word vectors of `sentence` (words from dog, bites, man), shape (seq_len, 2)."""
     words = sentence.split()
     unknown = [w for w in words if w not in TOY_WORDS]
     if not words or unknown:
@@ -771,33 +830,21 @@ def embed(sentence: str) -> np.ndarray:
     return np.array([TOY_WORDS[w] for w in words])
 
 
-def softmax(scores: np.ndarray, axis: int = -1) -> np.ndarray:
-    """exp(s_j) / Σ_k exp(s_k) along `axis`, computed without overflow.
-
-    Subtracting the largest score first changes nothing (the common factor
-    exp(-max) cancels) and keeps every exponent <= 0. Entries of -inf get
-    weight 0; a slice that is all -inf has no finite weights (NaN).
-    """
-    scores = np.asarray(scores, dtype=float)
-    top = np.max(scores, axis=axis, keepdims=True)
-    # a slice that is all -inf: shift by 0 instead of -inf (avoids inf - inf warnings)
-    top = np.where(np.isfinite(top), top, 0.0)
-    # e^(s - max)
-    e = np.exp(scores - top)
-    # divide by the sum so the weights along `axis` add to 1
-    with np.errstate(invalid="ignore"):
-        return e / np.sum(e, axis=axis, keepdims=True)
-
-
 def scaled_dot_product_attention(Q: np.ndarray, K: np.ndarray, V: np.ndarray,
                                  mask: np.ndarray | None = None,
                                  bias: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """softmax(Q Kᵀ / √d + bias, with disallowed scores at -inf) @ V.
 
-    Q (..., n_q, d), K (..., n_k, d), V (..., n_k, d_v); leading axes (heads,
-    batch) broadcast. mask: boolean, True = this query may attend this key,
-    broadcastable to (..., n_q, n_k). bias: an additive array broadcastable to
-    the scores (ALiBi uses it). Returns out (..., n_q, d_v) and weights (..., n_q, n_k).
+    Args:
+        Q: (..., n_q, d) queries; K: (..., n_k, d) keys; V: (..., n_k, d_v)
+            values. Leading axes (heads, batch) broadcast.
+        mask: boolean, True where this query may attend this key,
+            broadcastable to (..., n_q, n_k); every query needs at least one True.
+        bias: added to the scores before the softmax, broadcastable to
+            (..., n_q, n_k) (ALiBi uses it).
+
+    Returns:
+        out (..., n_q, d_v) and weights (..., n_q, n_k); each row of weights sums to 1.
     """
     Q, K, V = (np.asarray(a, dtype=float) for a in (Q, K, V))
     if Q.ndim < 2 or K.ndim < 2 or V.ndim < 2:
@@ -811,34 +858,33 @@ def scaled_dot_product_attention(Q: np.ndarray, K: np.ndarray, V: np.ndarray,
     scores = Q @ np.swapaxes(K, -1, -2) / np.sqrt(d)
     if bias is not None:
         bias = np.asarray(bias, dtype=float)
-        _check_broadcast("bias", bias.shape, scores.shape)
+        _checks.broadcasts_to(bias.shape, scores.shape, "bias")
         scores = scores + bias
     if mask is not None:
         mask = np.asarray(mask)
         if mask.dtype != bool:
             raise ValueError(f"mask must be a boolean array (True = allowed), got dtype {mask.dtype}")
-        _check_broadcast("mask", mask.shape, scores.shape)
+        _checks.broadcasts_to(mask.shape, scores.shape, "mask")
+        if not np.all(np.any(np.broadcast_to(mask, scores.shape), axis=-1)):
+            raise ValueError("mask blocks every key for at least one query; each row of mask needs a True")
         # disallowed pairs get -inf, so e^(-inf) = 0 weight
         scores = np.where(mask, scores, -np.inf)
-        if np.any(np.all(np.isneginf(scores), axis=-1)):
-            raise ValueError("mask blocks every key for at least one query; each row of mask needs a True")
     # weights: each row sums to 1, (..., n_q, n_k)
     weights = softmax(scores, axis=-1)
     # out = weights @ V: (..., n_q, d_v)
     return weights @ V, weights
 
 
-def _check_broadcast(name: str, shape: tuple, scores_shape: tuple) -> None:
-    try:
-        grown = np.broadcast_shapes(shape, scores_shape)
-    except ValueError:
-        grown = None
-    if grown != scores_shape:
-        raise ValueError(f"{name} of shape {shape} does not broadcast to the scores' shape {scores_shape}")
-
-
 def self_attention(X: np.ndarray, mask: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """The toy layer of the page: q = k = v = the word vector, no projections."""
+    """The toy layer of the page: q = k = v = the word vector, no projections.
+
+    Args:
+        X: (seq, d) word vectors, one per row.
+        mask: boolean (seq, seq), True = allowed, or None for full attention.
+
+    Returns:
+        out (seq, d) and weights (seq, seq).
+    """
     X = np.asarray(X, dtype=float)
     return scaled_dot_product_attention(X, X, X, mask=mask)
 
@@ -849,12 +895,12 @@ def self_attention(X: np.ndarray, mask: np.ndarray | None = None) -> tuple[np.nd
 
 
 def score_spread(d: int, scaled: bool = False, n_samples: int = 4000, seed: int = 0) -> float:
-    """Standard deviation of q·k (or q·k / √d) for random q, k with unit-variance entries.
+    """Standard deviation of q·k (or q·k / √d) for random (d,) q and k with unit-variance entries.
 
     Each of the d products q_i k_i has variance 1, so their sum has variance d
     and spread √d; dividing by √d brings the spread back to about 1.
     """
-    _check_positive(d=d, n_samples=n_samples)
+    _checks.counts(d=d, n_samples=n_samples)
     rng = np.random.default_rng(seed)
     q, k = rng.standard_normal((2, n_samples, d))  # each (n_samples, d)
     # q·k per sample
@@ -863,12 +909,12 @@ def score_spread(d: int, scaled: bool = False, n_samples: int = 4000, seed: int 
 
 
 def mean_top_weight(d: int, n_keys: int = 16, scaled: bool = True, n_trials: int = 400, seed: int = 0) -> float:
-    """Average largest softmax weight when one random query meets n_keys random keys.
+    """Average largest softmax weight when one random (d,) query meets n_keys random keys.
 
     Near 1/n_keys means attention spreads out; near 1 means it has collapsed
     onto one key (and its gradients vanish).
     """
-    _check_positive(d=d, n_keys=n_keys, n_trials=n_trials)
+    _checks.counts(d=d, n_keys=n_keys, n_trials=n_trials)
     rng = np.random.default_rng(seed)
     q = rng.standard_normal((n_trials, 1, d))  # (trials, 1, d)
     K = rng.standard_normal((n_trials, n_keys, d))  # (trials, n_keys, d)
@@ -884,9 +930,8 @@ def mean_top_weight(d: int, n_keys: int = 16, scaled: bool = True, n_trials: int
 
 
 def causal_mask(n: int) -> np.ndarray:
-    """(n, n) boolean: True where query i may attend key j, i.e. j <= i."""
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
-        raise ValueError(f"n must be a positive integer (the sequence length), got {n!r}")
+    """(n, n) boolean: True where query i may attend key j, i.e. j <= i; n is the sequence length."""
+    n = _checks.count(n, "n")
     # lower triangle including the diagonal
     return np.tril(np.ones((n, n), dtype=bool))
 
@@ -897,10 +942,17 @@ def causal_mask(n: int) -> np.ndarray:
 
 
 def split_heads(X: np.ndarray, n_heads: int) -> np.ndarray:
-    """(..., seq, d) -> (..., n_heads, seq, d // n_heads): head h gets columns h·dh .. (h+1)·dh - 1."""
+    """Cut the last axis into n_heads adjacent blocks and move the heads in front of seq.
+
+    Args:
+        X: (..., seq, d) array; d must be divisible by n_heads.
+        n_heads: number of heads.
+
+    Returns:
+        (..., n_heads, seq, d // n_heads); head h holds columns h·dh .. (h+1)·dh - 1.
+    """
     X = np.asarray(X)
-    if isinstance(n_heads, bool) or not isinstance(n_heads, (int, np.integer)) or n_heads < 1:
-        raise ValueError(f"n_heads must be a positive integer, got {n_heads!r}")
+    _checks.count(n_heads, "n_heads")
     if X.ndim < 2:
         raise ValueError(f"X must be at least 2-D (..., seq, d), got shape {X.shape}")
     *lead, seq, d = X.shape
@@ -911,7 +963,14 @@ def split_heads(X: np.ndarray, n_heads: int) -> np.ndarray:
 
 
 def merge_heads(X: np.ndarray) -> np.ndarray:
-    """(..., n_heads, seq, dh) -> (..., seq, n_heads · dh): the inverse of split_heads."""
+    """The inverse of split_heads: lay the heads side by side again.
+
+    Args:
+        X: (..., n_heads, seq, dh) array.
+
+    Returns:
+        (..., seq, n_heads · dh).
+    """
     X = np.asarray(X)
     if X.ndim < 3:
         raise ValueError(f"X must be at least 3-D (..., n_heads, seq, dh), got shape {X.shape}")
@@ -923,51 +982,56 @@ def merge_heads(X: np.ndarray) -> np.ndarray:
 def multi_head_attention(X: np.ndarray, W_q: np.ndarray, W_k: np.ndarray, W_v: np.ndarray,
                          W_o: np.ndarray, n_heads: int,
                          mask: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """concat(head_1 .. head_H) W_o, head_h = attention of the h-th slice of X W_q, X W_k, X W_v.
+    """concat(head_1 .. head_H) W_oᵀ, where head h attends on the h-th slice of X W_qᵀ, X W_kᵀ, X W_vᵀ.
 
-    X (seq, d); W_q, W_k (d, d_k); W_v (d, d_v); W_o (d_v, d_out). Returns out
-    (seq, d_out) and weights (n_heads, seq, seq). Each head scales by √(d_k / n_heads).
+    Weights follow torch.nn.Linear and Hugging Face checkpoints: W has shape
+    (d_out, d_in) and is applied as X @ W.T.
+
+    Args:
+        X: (seq, d) token vectors, one per row.
+        W_q, W_k: (d_k, d); W_v: (d_v, d); W_o: (d_out, d_v). d_k and d_v
+            must be divisible by n_heads.
+        n_heads: number of heads; each scales its scores by √(d_k / n_heads).
+        mask: boolean (seq, seq), True = allowed, shared by every head; or None.
+
+    Returns:
+        out (seq, d_out) and weights (n_heads, seq, seq).
     """
-    X = np.asarray(X, dtype=float)
+    X = _checks.matrix(X, "X")  # (seq, d)
     W_q, W_k, W_v, W_o = (np.asarray(W, dtype=float) for W in (W_q, W_k, W_v, W_o))
-    if X.ndim != 2:
-        raise ValueError(f"X must be 2-D (seq, d), got shape {X.shape}")
     d = X.shape[-1]
     for name, W in (("W_q", W_q), ("W_k", W_k), ("W_v", W_v)):
-        if W.ndim != 2 or W.shape[0] != d:
-            raise ValueError(f"{name} must have shape (d, width) with d = {d} from X {X.shape}, got {W.shape}")
-    if W_q.shape[1] != W_k.shape[1]:
+        if W.ndim != 2 or W.shape[1] != d:
+            raise ValueError(f"{name} must have shape (width, d) with d = {d} from X {X.shape}, got {W.shape}")
+    if W_q.shape[0] != W_k.shape[0]:
         raise ValueError(f"W_q and W_k must have the same width; got shapes W_q {W_q.shape}, W_k {W_k.shape}")
-    if W_o.ndim != 2 or W_o.shape[0] != W_v.shape[1]:
-        raise ValueError(f"W_o must have shape (d_v, d_out) with d_v = {W_v.shape[1]} from W_v {W_v.shape}, got {W_o.shape}")
-    # project, then cut each into heads: (n_heads, seq, d_k // n_heads)
-    Q, K, V = (split_heads(X @ W, n_heads) for W in (W_q, W_k, W_v))
+    if W_o.ndim != 2 or W_o.shape[1] != W_v.shape[0]:
+        raise ValueError(f"W_o must have shape (d_out, d_v) with d_v = {W_v.shape[0]} from W_v {W_v.shape}, got {W_o.shape}")
+    # project (X Wᵀ), then cut each into heads: (n_heads, seq, d_k // n_heads)
+    Q, K, V = (split_heads(X @ W.T, n_heads) for W in (W_q, W_k, W_v))
     # every head attends on its own slice; mask (seq, seq) broadcasts over heads
     heads, weights = scaled_dot_product_attention(Q, K, V, mask=mask)
     # (n_heads, seq, dh) -> (seq, d_v), then mix the heads with W_o
-    return merge_heads(heads) @ W_o, weights
+    return merge_heads(heads) @ W_o.T, weights
+
+
+def random_causal_layer(seq_len: int = 6, d: int = 8, n_heads: int = 2,
+                        seed: int = 3) -> tuple[np.ndarray, np.ndarray]:
+    """The untrained layer of the multi-head figure: seeded random X and weights, causal mask.
+
+    Returns:
+        out (seq_len, d) and weights (n_heads, seq_len, seq_len) of multi_head_attention.
+    """
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((seq_len, d))  # (seq, d)
+    # W_q, W_k, W_v, W_o, each (d, d), scaled so scores stay moderate; drawn as
+    # (d_in, d_out) and stored transposed, (d_out, d_in), so the figure is unchanged
+    Ws = [(rng.standard_normal((d, d)) / np.sqrt(d)).T for _ in range(4)]
+    return multi_head_attention(X, *Ws, n_heads=n_heads, mask=causal_mask(seq_len))
 
 
 # ---------------------------------------------------------------------------
-# 5. Permutation equivariance
-# ---------------------------------------------------------------------------
-
-
-def permutation_matrix(order) -> np.ndarray:
-    """The (n, n) matrix P with (P X)[i] = X[order[i]]: a single 1 in each row."""
-    order = np.asarray(order)
-    n = order.size
-    if order.ndim != 1 or n == 0 or not np.issubdtype(order.dtype, np.integer) \
-            or not np.array_equal(np.sort(order), np.arange(n)):
-        raise ValueError(f"order must list each of 0..n-1 exactly once, got {order.tolist()!r}")
-    P = np.zeros((n, n))
-    # row i picks row order[i]
-    P[np.arange(n), order] = 1.0
-    return P
-
-
-# ---------------------------------------------------------------------------
-# 6. Figures (rendered to docs/figures by the figure build)
+# 5. Figures (rendered to docs/figures by the figure build)
 # ---------------------------------------------------------------------------
 
 _BLUE, _RED, _MUTED = "#2563eb", "#dc2626", "#9ca3af"
@@ -983,16 +1047,6 @@ def _annotated_grid(ax, values: np.ndarray, rows: list[str], cols: list[str], cm
             v = values[i, j]
             ax.text(j, i, format(v, fmt), ha="center", va="center", color="white" if v > 0.6 else "black", fontsize=9)
     return im
-
-
-def _demo_multi_head(seq_len: int = 6, d: int = 8, n_heads: int = 2, seed: int = 3):
-    """A seeded random layer for the multi-head figure and demo: (out, weights)."""
-    rng = np.random.default_rng(seed)
-    X = rng.standard_normal((seq_len, d))  # (seq, d)
-    # W_q, W_k, W_v, W_o, each (d, d), scaled so scores stay moderate
-    Ws = [rng.standard_normal((d, d)) / np.sqrt(d) for _ in range(4)]
-    return multi_head_attention(X, *Ws, n_heads=n_heads, mask=causal_mask(seq_len))
-
 
 
 def figures() -> dict:
@@ -1044,7 +1098,7 @@ def figures() -> dict:
     figs["causal_mask"] = fig
 
     # multi_head_weights: two heads of one random layer read the same sequence differently
-    out_heads = _demo_multi_head()[1]
+    out_heads = random_causal_layer()[1]
     fig, axes = plt.subplots(1, 2, figsize=(6.4, 3.6), layout="constrained")
     for h, ax in enumerate(axes):
         im = ax.imshow(out_heads[h], cmap="Blues", vmin=0, vmax=1)
@@ -1069,13 +1123,13 @@ def figures() -> dict:
     return figs
 
 
-
 # ---------------------------------------------------------------------------
-# 7. Narrated walkthrough
+# 6. Narrated walkthrough
 # ---------------------------------------------------------------------------
 
 
 def demo() -> None:
+    """The narrated walkthrough: costs, the toy sentence, √d, the mask, heads, and word order."""
     banner("1. What attention costs as the prompt grows")
     rows = [(n, f"{score_matrix_numbers(n):,}", format_bytes(score_matrix_bytes(n)),
              format_bytes(kv_cache_bytes(n, 32, 8, 128))) for n in (4096, 32768, 131072)]
@@ -1105,7 +1159,7 @@ def demo() -> None:
     banner("5. Multi-head: split and merge")
     X4 = np.arange(12.0).reshape(3, 4)
     say(f"X {X4.shape} -> split_heads(X, 2) {split_heads(X4, 2).shape} -> merge_heads {merge_heads(split_heads(X4, 2)).shape}")
-    out_mh, w_mh = _demo_multi_head()
+    out_mh, w_mh = random_causal_layer()
     say(f"A random causal layer with d = 8 and 2 heads: out {out_mh.shape}, weights {w_mh.shape}.")
 
     banner("6. Permutation equivariance")

@@ -45,8 +45,9 @@ hands-on:
   Python block and predict the result before you run it.
 
 **What it costs.** Nothing to install beyond Python, numpy and (for the
-figures) matplotlib. The demo runs in well under a second. The only real cost
-is attention: four sections, each with a worked example to do on paper.
+figures) matplotlib. The demo prints this page's numbers from the same
+functions the page uses. The only real cost is attention: four sections, each
+with a worked example to do on paper.
 
 **What breaks.** Misreadings that give wrong numbers:
 
@@ -196,12 +197,17 @@ dot(dog, bites)  # → 0.0
 # ‖man‖ = √⟨man, man⟩ = √2
 norm(man)  # → 1.414
 cosine_similarity(dog, man)  # → 0.707
+# the other rows of the table
+norm(dog), norm(bites), cosine_similarity(dog, bites)  # → (1.0, 1.0, 0.0)
+dot(man, man), cosine_similarity(man, man)  # → (2.0, 1.0)
 # a longer arrow in the same direction: still 1
 cosine_similarity(man, 3 * man)  # → 1.0
 # pointing the opposite way: -1
 cosine_similarity(man, -man)  # → -1.0
 # the till: quantities (3, 2) times prices (0.5, 1)
 dot([3, 2], [0.5, 1.0])  # → 3.5
+# ⟨(1, 2), (3, 4)⟩ from the self-test
+dot([1, 2], [3, 4])  # → 11.0
 ```
 
 ```python
@@ -216,6 +222,8 @@ x[0::2]  # → [5.0, 7.0]
 x[1::2]  # → [6.0, 8.0]
 # row i is the pair (x_{2i}, x_{2i+1})
 pairs(x).tolist()  # → [[5.0, 6.0], [7.0, 8.0]]
+# pair i = 1 is (x_2, x_3)
+pairs(x)[1].tolist()  # → [7.0, 8.0]
 # a scalar times a vector
 0.401 * np.array([1.0, 1.0])  # → [0.401, 0.401]
 # o = Σ_j w_j v_j over dog, bites, man
@@ -322,10 +330,19 @@ unit_circle_point(1.0)  # → [0.540, 0.841]
 # one degree is a much smaller turn than one radian
 math.sin(to_radians(1))  # → 0.017
 unit_circle_point(3.0)  # → [-0.990, 0.141]
+# the other rows of the table: 0, π/2, π and 2π
+unit_circle_point(0.0)  # → [1.000, 0.000]
+unit_circle_point(math.pi / 2)  # → [0.000, 1.000]
+unit_circle_point(math.pi)  # → [-1.000, 0.000]
+unit_circle_point(2 * math.pi)  # → [1.000, 0.000]
+math.degrees(3), 2 * math.pi  # → (171.9, 6.283)
 # a full turn later: the same point
 unit_circle_point(1.0 + 2 * math.pi)  # → [0.540, 0.841]
 # cos²θ + sin²θ = 1 at any angle
 math.cos(3) ** 2 + math.sin(3) ** 2  # → 1.0
+# with the rounded (0.540, 0.841) the squares add up to 0.999: the ≈ of the text
+c, s = unit_circle_point(1.0).round(3)
+round(c ** 2, 3), round(s ** 2, 3), round(c ** 2, 3) + round(s ** 2, 3)  # → (0.292, 0.707, 0.999)
 angle_between([1.0, 0.0], [1.0, 1.0])  # → 0.785
 math.degrees(angle_between([1.0, 0.0], [1.0, 1.0]))  # → 45.0
 ```
@@ -444,11 +461,16 @@ from lessons.notation import matvec, pairwise_dots
 M = np.array([[1.0, 2.0], [3.0, 4.0]])
 # (M x)_r = ⟨row r of M, x⟩
 matvec(M, [1.0, 1.0])  # → [3.0, 7.0]
+# M_10: row 1, column 0
+M[1, 0]  # → 3.0
 # dog, bites, man stacked as rows: shape (seq, d)
 X = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
 X.shape, X.T.shape  # → ((3, 2), (2, 3))
 # X X^T: every dot product, shape (seq, seq)
 pairwise_dots(X, X).tolist()  # → [[1.0, 0.0, 1.0], [0.0, 1.0, 1.0], [1.0, 1.0, 2.0]]
+# Q and K both (5, 64): Kᵀ is (64, 5), Q Kᵀ is (5, 5)
+Q = K = np.ones((5, 64))
+K.T.shape, pairwise_dots(Q, K).shape  # → ((64, 5), (5, 5))
 ```
 
 ```python
@@ -472,6 +494,8 @@ v = np.array([2.0, 1.0])
 rotate(v, 1.0)  # → [0.239, 2.223]
 # the length before and after the turn
 norm(v), norm(rotate(v, 1.0))  # → (2.236, 2.236)
+# the length squared is 5: the length is √5
+norm(rotate(v, 1.0)) ** 2  # → 5.0
 # R(1) R(2) = R(3): turns add up
 bool(np.allclose(rotation_matrix(1.0) @ rotation_matrix(2.0), rotation_matrix(3.0)))  # → True
 ```
@@ -577,16 +601,24 @@ gaps between scores. Of the scores (1, 3, 2), the max is 3 and the argmax is
 
 ```python
 import math
-from lessons.notation import inverse_powers
+import sys
+import numpy as np
 math.e  # → 2.718
 math.exp(-1)  # → 0.368
+# the table: e^x for x = -2 .. 2
+np.exp([-2.0, -1.0, 0.0, 1.0, 2.0])  # → [0.135, 0.368, 1.000, 2.718, 7.389]
 # a very negative exponent: tiny, but still above zero
 math.exp(-20) > 0  # → True
-# a negative power is one over
+# the largest x whose e^x fits in a 64-bit float: e^710 is already too large
+math.log(sys.float_info.max)  # → 709.78
+# a negative power is one over; a fractional one is a root
 2 ** -3  # → 0.125
-# base^(-2i/d) for d = 4 and d = 8
-inverse_powers(4)  # → [1.0, 0.01]
-inverse_powers(8)  # → [1.0, 0.1, 0.01, 0.001]
+10000 ** (1 / 2), 10000 ** (-1 / 2)  # → (100.0, 0.01)
+# θ_i = base^(-2i/d) for i = 0 .. d/2 - 1, with d = 4 and then d = 8
+i = np.arange(4 // 2)
+10000.0 ** (-2 * i / 4)  # → [1.0, 0.01]
+i = np.arange(8 // 2)
+10000.0 ** (-2 * i / 8)  # → [1.0, 0.1, 0.01, 0.001]
 ```
 
 ```python
@@ -596,8 +628,12 @@ X = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
 # dog's scores: ⟨dog, k⟩ / √d for every key k
 scores = X @ X[0] / np.sqrt(2)
 scores  # → [0.707, 0.0, 0.707]
+# the table: e^score, and their total
+np.exp(scores)  # → [2.028, 1.000, 2.028]
+float(np.exp(scores).sum())  # → 5.056
 softmax(scores)  # → [0.401, 0.198, 0.401]
 float(softmax(scores).sum())  # → 1.0
+float(np.max(scores)), int(np.argmax(scores))  # → (0.707, 0)
 # shifting every score changes no weight
 softmax(scores + 100.0)  # → [0.401, 0.198, 0.401]
 # huge scores: no overflow, because max(s) is subtracted first
@@ -605,6 +641,10 @@ softmax([1000.0, 999.0])  # → [0.731, 0.269]
 s = np.array([1.0, 3.0, 2.0])
 float(np.max(s)), int(np.argmax(s))  # → (3.0, 1)
 softmax(s)  # → [0.090, 0.665, 0.245]
+# a masked score, -inf, gets weight exactly 0
+softmax([1.0, -np.inf])  # → [1.0, 0.0]
+# a matrix: one softmax per row (along the last axis)
+softmax([[0.0, 0.0], [1.0, -np.inf]]).tolist()  # → [[0.5, 0.5], [1.0, 0.0]]
 ```
 
 ![Left: the curve e to the x stays above zero at every x, with e^-1 = 0.368, e^0 = 1 and e^1 = 2.718 marked; right: dog's scores and their softmax weights 0.401, 0.198, 0.401](figures/notation.softmax.svg)
@@ -615,14 +655,20 @@ $x = -1, 0, 1$. On the right, grey bars are dog's scores against each key and
 blue bars their softmax weights: the two equal scores get equal weights, the
 zero score still gets a positive weight, and the three blue bars add up to 1.
 
-**In code:** `inverse_powers` gives $\text{base}^{-2i/d}$ for every pair,
-and `softmax` subtracts $\max(s)$, exponentiates and divides by the total.
+**In code:** the speeds $\text{base}^{-2i/d}$ are one line of numpy here;
+`lessons.positional.rope_frequencies` is the function that computes them,
+on the page that puts them to work. `softmax` subtracts $\max(s)$,
+exponentiates and divides by the total, along the last axis of an array of
+any shape (its `axis` argument picks another). A row whose every score is
+$-\infty$ has nothing to share out, so `softmax` raises a ValueError for it
+instead of returning nan.
 
 **Why it matters.** Attention weights are a softmax of scaled dot products
 (`lessons.attention`); because $e^x$ is never zero, a far-away or
 low-scoring token is down-weighted but never fully ignored unless its score
-is set to $-\infty$ by a mask. The speeds of sinusoidal codes and RoPE in
-`lessons.positional` are the falling powers $\text{base}^{-2i/d}$.
+is set to $-\infty$ by a mask, and a mask must leave every row at least one
+key. The speeds of sinusoidal codes and RoPE in `lessons.positional` are the
+falling powers $\text{base}^{-2i/d}$.
 
 ## In 20 seconds
 
@@ -689,54 +735,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from lessons import _checks
 from lessons._show import banner, matrix, say, table, takeaway
 
 ArrayLike = Sequence[float] | np.ndarray
-
-# ---------------------------------------------------------------------------
-# Input checks: bad input fails loudly, naming the argument and what it allows
-# ---------------------------------------------------------------------------
-
-
-def _vector(x: ArrayLike, name: str) -> np.ndarray:
-    """`x` as a non-empty 1-d float array of finite numbers, or a ValueError."""
-    try:
-        arr = np.asarray(x, dtype=float)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a 1-d sequence of real numbers; got {x!r}") from None
-    if arr.ndim != 1 or arr.size == 0:
-        raise ValueError(f"{name} must be a non-empty 1-d vector, shape (d,); got shape {arr.shape}")
-    if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} must hold finite numbers (no nan or inf); got {arr}")
-    return arr
-
-
-def _matrix(x: ArrayLike, name: str) -> np.ndarray:
-    """`x` as a non-empty 2-d float array of finite numbers, or a ValueError."""
-    try:
-        arr = np.asarray(x, dtype=float)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a 2-d grid of real numbers; got {x!r}") from None
-    if arr.ndim != 2 or arr.size == 0:
-        raise ValueError(f"{name} must be a non-empty 2-d matrix, shape (rows, columns); got shape {arr.shape}")
-    if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} must hold finite numbers (no nan or inf)")
-    return arr
-
-
-def _angle(angle: float, name: str = "angle") -> float:
-    """`angle` as a finite float (radians), or a ValueError."""
-    if isinstance(angle, bool) or not isinstance(angle, (int, float, np.integer, np.floating)):
-        raise ValueError(f"{name} must be a real number of radians; got {angle!r}")
-    if not math.isfinite(angle):
-        raise ValueError(f"{name} must be a finite number of radians; got {angle!r}")
-    return float(angle)
-
-
-def _same_length(a: np.ndarray, b: np.ndarray, names: str) -> None:
-    if a.shape != b.shape:
-        raise ValueError(f"{names} must have the same length d; got {a.shape[0]} and {b.shape[0]}")
-
 
 # ---------------------------------------------------------------------------
 # 1. Vectors and dot products
@@ -744,8 +746,15 @@ def _same_length(a: np.ndarray, b: np.ndarray, names: str) -> None:
 
 
 def pairs(x: ArrayLike) -> np.ndarray:
-    """Row i is (x_{2i}, x_{2i+1}): a (d,) vector read as d/2 pairs, shape (d/2, 2)."""
-    x = _vector(x, "x")
+    """A vector read as its pairs: row i is (x_{2i}, x_{2i+1}).
+
+    Args:
+        x: (d,) finite numbers, d even.
+
+    Returns:
+        (d/2, 2) array.
+    """
+    x = _checks.vector(x, "x")
     if x.size % 2:
         raise ValueError(f"x must have an even length d to split into pairs; got d = {x.size}")
     # x_{2i} are the even entries, x_{2i+1} the odd ones
@@ -753,17 +762,32 @@ def pairs(x: ArrayLike) -> np.ndarray:
 
 
 def dot(a: ArrayLike, b: ArrayLike) -> float:
-    """The dot product <a, b> = a · b = Σ_i a_i b_i."""
-    a, b = _vector(a, "a"), _vector(b, "b")
-    _same_length(a, b, "a and b")
+    """The dot product <a, b> = a · b = Σ_i a_i b_i.
+
+    Args:
+        a, b: (d,) finite numbers, the same d.
+
+    Returns:
+        One float.
+    """
+    a, b = _checks.vector(a, "a"), _checks.vector(b, "b")
+    _checks.same_shape(a, b, "a and b")
     # Σ_i a_i b_i: multiply matching entries, add them up
     return float(np.sum(a * b))
 
 
 def weighted_sum(weights: ArrayLike, vectors: ArrayLike) -> np.ndarray:
-    """o = Σ_j w_j v_j: each vector (a row of `vectors`) times its scalar weight, added up."""
-    w = _vector(weights, "weights")  # (n,)
-    V = _matrix(vectors, "vectors")  # (n, d)
+    """o = Σ_j w_j v_j: each vector times its scalar weight, added up.
+
+    Args:
+        weights: (n,) one number per vector.
+        vectors: (n, d), row j is v_j.
+
+    Returns:
+        (d,) array.
+    """
+    w = _checks.vector(weights, "weights")  # (n,)
+    V = _checks.matrix(vectors, "vectors")  # (n, d)
     if V.shape[0] != w.size:
         raise ValueError(
             f"weights must hold one number per row of vectors: got {w.size} weights for {V.shape[0]} rows"
@@ -773,16 +797,23 @@ def weighted_sum(weights: ArrayLike, vectors: ArrayLike) -> np.ndarray:
 
 
 def norm(a: ArrayLike) -> float:
-    """The length ‖a‖ = sqrt(<a, a>)."""
-    a = _vector(a, "a")
+    """The length ‖a‖ = sqrt(<a, a>) of a (d,) vector."""
+    a = _checks.vector(a, "a")
     # ‖a‖ = √(Σ_i a_i²)
     return math.sqrt(dot(a, a))
 
 
 def cosine_similarity(a: ArrayLike, b: ArrayLike) -> float:
-    """cos(a, b) = <a, b> / (‖a‖ ‖b‖): 1 same direction, 0 unrelated, -1 opposite."""
-    a, b = _vector(a, "a"), _vector(b, "b")
-    _same_length(a, b, "a and b")
+    """cos(a, b) = <a, b> / (‖a‖ ‖b‖): 1 same direction, 0 unrelated, -1 opposite.
+
+    Args:
+        a, b: (d,) finite numbers, the same d, neither the zero vector.
+
+    Returns:
+        One float in [-1, 1].
+    """
+    a, b = _checks.vector(a, "a"), _checks.vector(b, "b")
+    _checks.same_shape(a, b, "a and b")
     for name, v in (("a", a), ("b", b)):
         if not np.any(v):
             raise ValueError(f"{name} must not be the zero vector: it has no direction to compare")
@@ -796,21 +827,21 @@ def cosine_similarity(a: ArrayLike, b: ArrayLike) -> float:
 
 
 def to_radians(degrees: float) -> float:
-    """θ_rad = θ_deg · π / 180 (a full turn: 360° = 2π rad)."""
-    degrees = _angle(degrees, "degrees")
+    """θ_rad = θ_deg · π / 180 (a full turn: 360° = 2π rad); `degrees` is one finite number."""
+    degrees = _checks.finite(degrees, "degrees")
     # θ_deg · π / 180
     return degrees * math.pi / 180.0
 
 
 def unit_circle_point(angle: float) -> np.ndarray:
-    """(cos θ, sin θ): where a point lands after walking `angle` radians around a circle of radius 1."""
-    angle = _angle(angle)
+    """(cos θ, sin θ), shape (2,): where a walk of `angle` radians round a circle of radius 1 lands."""
+    angle = _checks.finite(angle, "angle")
     # x = cos θ (how far right), y = sin θ (how far up)
     return np.array([math.cos(angle), math.sin(angle)])
 
 
 def angle_between(a: ArrayLike, b: ArrayLike) -> float:
-    """The angle between two vectors in radians: arccos(cos(a, b)), from 0 to π."""
+    """The angle between two (d,) vectors in radians, arccos(cos(a, b)), from 0 to π."""
     # θ = arccos(<a, b> / (‖a‖ ‖b‖))
     return math.acos(cosine_similarity(a, b))
 
@@ -821,9 +852,17 @@ def angle_between(a: ArrayLike, b: ArrayLike) -> float:
 
 
 def matvec(M: ArrayLike, x: ArrayLike) -> np.ndarray:
-    """(M x)_r = <row r of M, x>: one dot product per row, shape (rows,)."""
-    M = _matrix(M, "M")  # (rows, d)
-    x = _vector(x, "x")  # (d,)
+    """M x: one dot product per row, (M x)_r = <row r of M, x>.
+
+    Args:
+        M: (rows, d) matrix.
+        x: (d,) vector.
+
+    Returns:
+        (rows,) array.
+    """
+    M = _checks.matrix(M, "M")  # (rows, d)
+    x = _checks.vector(x, "x")  # (d,)
     if M.shape[1] != x.size:
         raise ValueError(f"M must have as many columns as x has entries: M is {M.shape}, x has {x.size}")
     # (M x)_r = Σ_c M_rc x_c
@@ -831,17 +870,32 @@ def matvec(M: ArrayLike, x: ArrayLike) -> np.ndarray:
 
 
 def pairwise_dots(Q: ArrayLike, K: ArrayLike) -> np.ndarray:
-    """Q K^T: the table of every <q_m, k_n>, shape (seq_q, seq_k)."""
-    Q = _matrix(Q, "Q")  # (seq_q, d)
-    K = _matrix(K, "K")  # (seq_k, d)
+    """Q Kᵀ: the table of every <q_m, k_n>.
+
+    Args:
+        Q: (seq_q, d), one query per row.
+        K: (seq_k, d), one key per row.
+
+    Returns:
+        (seq_q, seq_k) array.
+    """
+    Q = _checks.matrix(Q, "Q")  # (seq_q, d)
+    K = _checks.matrix(K, "K")  # (seq_k, d)
     if Q.shape[1] != K.shape[1]:
         raise ValueError(f"Q and K must have the same width d: Q is {Q.shape}, K is {K.shape}")
-    # K^T is (d, seq_k), so (seq_q, d) @ (d, seq_k) lines d up with d
+    # Kᵀ is (d, seq_k), so (seq_q, d) @ (d, seq_k) lines d up with d
     return Q @ K.T  # (seq_q, seq_k)
 
 
 def permutation_matrix(order: Sequence[int]) -> np.ndarray:
-    """P with P[i, order[i]] = 1, so that (P X)[i] = X[order[i]]; shape (n, n)."""
+    """P with P[i, order[i]] = 1, so that (P X)[i] = X[order[i]] and Pᵀ P = I.
+
+    Args:
+        order: (n,) integers, each of 0 .. n-1 exactly once.
+
+    Returns:
+        (n, n) float array; P @ X reorders the rows of an (n, ...) X.
+    """
     arr = np.asarray(order)
     if arr.ndim != 1 or arr.size == 0 or arr.dtype.kind not in "iu":
         raise ValueError(f"order must be a non-empty 1-d list of integer row numbers; got {order!r}")
@@ -855,16 +909,16 @@ def permutation_matrix(order: Sequence[int]) -> np.ndarray:
 
 
 def rotation_matrix(angle: float) -> np.ndarray:
-    """R(θ) = [[cos θ, -sin θ], [sin θ, cos θ]]: turns a 2-d vector anticlockwise by θ radians."""
-    angle = _angle(angle)
+    """R(θ) = [[cos θ, -sin θ], [sin θ, cos θ]], shape (2, 2): turns a 2-d vector anticlockwise by `angle` radians."""
+    angle = _checks.finite(angle, "angle")
     c, s = math.cos(angle), math.sin(angle)
     # row 0: (cos θ, -sin θ); row 1: (sin θ, cos θ)
     return np.array([[c, -s], [s, c]])  # (2, 2)
 
 
 def rotate(v: ArrayLike, angle: float) -> np.ndarray:
-    """R(θ) v: the 2-d vector `v` turned by `angle` radians; its length is unchanged."""
-    v = _vector(v, "v")
+    """R(θ) v: the (2,) vector `v` turned by `angle` radians; its length is unchanged. Returns (2,)."""
+    v = _checks.vector(v, "v")
     if v.size != 2:
         raise ValueError(f"v must be a 2-d vector (two numbers); got {v.size} numbers")
     # R(θ) v
@@ -876,40 +930,38 @@ def rotate(v: ArrayLike, angle: float) -> np.ndarray:
 # ---------------------------------------------------------------------------
 
 
-def inverse_powers(d: int, base: float = 10000.0) -> np.ndarray:
-    """base^(-2i/d) = 1 / base^(2i/d) for i = 0 .. d/2 - 1: from 1 down towards 1/base."""
-    if isinstance(d, bool) or not isinstance(d, (int, np.integer)) or d < 2 or d % 2:
-        raise ValueError(f"d must be an even integer of at least 2; got {d!r}")
-    if isinstance(base, bool) or not isinstance(base, (int, float, np.integer, np.floating)) \
-            or not math.isfinite(base) or base <= 0:
-        raise ValueError(f"base must be a positive finite number; got {base!r}")
-    i = np.arange(d // 2)  # (d/2,)
-    # base^(-2i/d): a negative exponent means "one over"
-    return float(base) ** (-2.0 * i / d)  # (d/2,)
-
-
-def softmax(scores: ArrayLike) -> np.ndarray:
-    """softmax(s)_j = e^(s_j - max s) / Σ_k e^(s_k - max s), along the last axis.
+def softmax(scores: ArrayLike, axis: int = -1) -> np.ndarray:
+    """softmax(s)_j = e^(s_j - max s) / Σ_k e^(s_k - max s) along `axis`: positive weights that add up to 1.
 
     Subtracting the largest score changes no weight (it cancels between top
-    and bottom) but keeps e^x from overflowing. Entries may be -inf (a masked
-    score, weight 0) as long as each row has at least one finite score.
+    and bottom) but keeps e^x from overflowing. A score of -inf (masked) gets
+    weight exactly 0. A slice along `axis` whose every score is -inf (a fully
+    masked row) has nothing to share out: that raises a ValueError, never NaN.
+
+    Args:
+        scores: any shape with at least one axis, real numbers or -inf
+            (no NaN, no +inf); e.g. (n,), (seq, seq) or (heads, seq, seq).
+        axis: the axis the weights add up along; the last one by default.
+
+    Returns:
+        Float array of the same shape as `scores`.
     """
     try:
         s = np.asarray(scores, dtype=float)
     except (TypeError, ValueError):
-        raise ValueError(f"scores must be real numbers, shape (n,) or (rows, n); got {scores!r}") from None
-    if s.ndim not in (1, 2) or s.size == 0:
-        raise ValueError(f"scores must be a non-empty vector (n,) or matrix (rows, n); got shape {s.shape}")
+        raise ValueError(f"scores must be an array of real numbers; got {scores!r}") from None
+    if s.ndim == 0 or s.size == 0:
+        raise ValueError(f"scores must be a non-empty array with at least one axis; got shape {s.shape}")
     if np.any(np.isnan(s)) or np.any(s == np.inf):
         raise ValueError("scores must not contain nan or +inf (-inf is allowed: weight 0)")
-    top = s.max(axis=-1, keepdims=True)  # max(s) per row
+    top = s.max(axis=axis, keepdims=True)  # max(s) per slice
     if np.any(top == -np.inf):
-        raise ValueError("scores must have at least one finite entry per row (all -inf leaves nothing to weight)")
-    # e^(s_j - max s): every entry in (0, 1], the largest exactly 1
+        raise ValueError(f"scores must have a finite entry in every slice along axis {axis}: "
+                         "a fully masked row (all -inf) leaves nothing to weight")
+    # e^(s_j - max s): every entry in [0, 1], the largest exactly 1
     e = np.exp(s - top)
     # divide by Σ_k so the weights add up to 1
-    return e / e.sum(axis=-1, keepdims=True)
+    return e / e.sum(axis=axis, keepdims=True)
 
 
 # ---------------------------------------------------------------------------
@@ -923,7 +975,7 @@ V_ROTATED = np.array([2.0, 1.0])  # the vector the rotation figure turns by 1 ra
 
 
 def dog_scores() -> np.ndarray:
-    """dog's query scored against every key, divided by √d: (0.707, 0, 0.707)."""
+    """dog's query scored against every key of X_WORDS, divided by √d: (0.707, 0, 0.707), shape (3,)."""
     d = X_WORDS.shape[1]
     # <q, k_n> / √d for each key k_n
     return matvec(X_WORDS, X_WORDS[0]) / math.sqrt(d)  # (seq,)
@@ -933,7 +985,7 @@ def dog_scores() -> np.ndarray:
 # Figures (written to docs/figures by figures_build)
 # ---------------------------------------------------------------------------
 
-BLUE, RED, GREEN, MUTED = "#2563eb", "#dc2626", "#059669", "#9ca3af"
+_BLUE, _RED, _GREEN, _MUTED = "#2563eb", "#dc2626", "#059669", "#9ca3af"
 
 
 def _circle(ax, radius: float = 1.0, **kw) -> None:
@@ -956,14 +1008,14 @@ def figures() -> dict:
     angle = 1.0
     cx, sy = unit_circle_point(angle)
     fig, ax = plt.subplots(figsize=(6.4, 3.6), layout="constrained")
-    _circle(ax, color=MUTED, lw=1)
+    _circle(ax, color=_MUTED, lw=1)
     ax.axhline(0, color="black", lw=0.6)
     ax.axvline(0, color="black", lw=0.6)
     ax.plot([0, cx], [0, sy], color="black", lw=1.2)
-    ax.plot([0, cx], [0, 0], color=BLUE, lw=3, label=f"cos 1 = {cx:.3f} (how far right)")
-    ax.plot([cx, cx], [0, sy], color=RED, lw=3, label=f"sin 1 = {sy:.3f} (how far up)")
-    _arc(ax, 0.0, angle, 0.25, color=GREEN, lw=1.5)
-    ax.text(0.3, 0.12, "1 rad", color=GREEN)
+    ax.plot([0, cx], [0, 0], color=_BLUE, lw=3, label=f"cos 1 = {cx:.3f} (how far right)")
+    ax.plot([cx, cx], [0, sy], color=_RED, lw=3, label=f"sin 1 = {sy:.3f} (how far up)")
+    _arc(ax, 0.0, angle, 0.25, color=_GREEN, lw=1.5)
+    ax.text(0.3, 0.12, "1 rad", color=_GREEN)
     ax.plot([cx], [sy], "o", color="black")
     ax.annotate(f"({cx:.3f}, {sy:.3f})", (cx, sy), xytext=(8, 6), textcoords="offset points")
     ax.set_aspect("equal")
@@ -980,15 +1032,15 @@ def figures() -> dict:
     for ax, v, turn in ((axes[0], np.array([1.0, 0.0]), 3.0), (axes[1], V_ROTATED, 1.0)):
         w = rotate(v, turn)
         r = norm(v)
-        _circle(ax, r, color=MUTED, lw=1, ls="--")
+        _circle(ax, r, color=_MUTED, lw=1, ls="--")
         ax.axhline(0, color="black", lw=0.5)
         ax.axvline(0, color="black", lw=0.5)
         start = math.atan2(v[1], v[0])
-        _arc(ax, start, start + turn, 0.3 * r, color=GREEN, lw=1.5)
-        ax.annotate("", xy=tuple(v), xytext=(0, 0), arrowprops=dict(arrowstyle="->", color=BLUE, lw=2))
-        ax.annotate("", xy=tuple(w), xytext=(0, 0), arrowprops=dict(arrowstyle="->", color=RED, lw=2))
-        ax.plot([v[0]], [v[1]], "o", color=BLUE, ms=4)
-        ax.plot([w[0]], [w[1]], "o", color=RED, ms=4)
+        _arc(ax, start, start + turn, 0.3 * r, color=_GREEN, lw=1.5)
+        ax.annotate("", xy=tuple(v), xytext=(0, 0), arrowprops=dict(arrowstyle="->", color=_BLUE, lw=2))
+        ax.annotate("", xy=tuple(w), xytext=(0, 0), arrowprops=dict(arrowstyle="->", color=_RED, lw=2))
+        ax.plot([v[0]], [v[1]], "o", color=_BLUE, ms=4)
+        ax.plot([w[0]], [w[1]], "o", color=_RED, ms=4)
         ax.set_title(f"turned by {turn:.0f} rad\nlength {r:.3f} before, {norm(w):.3f} after", fontsize=9)
         ax.set_xlabel(f"blue: v = ({v[0]:.0f}, {v[1]:.0f})\nred: R({turn:.0f}) v = ({w[0]:.3f}, {w[1]:.3f})",
                       fontsize=8)
@@ -1002,10 +1054,10 @@ def figures() -> dict:
     # Exponentials and softmax: e^x stays above zero; scores become weights.
     fig, (ax0, ax1) = plt.subplots(1, 2, figsize=(6.4, 3.6), layout="constrained")
     x = np.linspace(-4.0, 2.0, 200)
-    ax0.plot(x, np.exp(x), color=BLUE, lw=2)
+    ax0.plot(x, np.exp(x), color=_BLUE, lw=2)
     ax0.axhline(0, color="black", lw=0.6)
     for xi in (-1.0, 0.0, 1.0):
-        ax0.plot([xi], [math.exp(xi)], "o", color=RED)
+        ax0.plot([xi], [math.exp(xi)], "o", color=_RED)
         ax0.annotate(f"$e^{{{xi:.0f}}}$ = {math.exp(xi):.3f}", (xi, math.exp(xi)), xytext=(-70, 8),
                      textcoords="offset points", fontsize=8)
     ax0.set_xlabel("x")
@@ -1014,8 +1066,8 @@ def figures() -> dict:
     s = dog_scores()
     w = softmax(s)
     pos = np.arange(len(WORDS))
-    ax1.bar(pos - 0.2, s, width=0.4, color=MUTED, label="score")
-    ax1.bar(pos + 0.2, w, width=0.4, color=BLUE, label="softmax weight")
+    ax1.bar(pos - 0.2, s, width=0.4, color=_MUTED, label="score")
+    ax1.bar(pos + 0.2, w, width=0.4, color=_BLUE, label="softmax weight")
     for p, val in zip(pos, w):
         ax1.text(p + 0.2, val + 0.01, f"{val:.3f}", ha="center", fontsize=8)
     ax1.set_xticks(pos, [f"key: {name}" for name in WORDS])
@@ -1032,6 +1084,7 @@ def figures() -> dict:
 
 
 def demo() -> None:
+    """The narrated walkthrough: each section's worked numbers, printed."""
     dog, bites, man = X_WORDS
 
     banner("1. Vectors and dot products")
@@ -1060,8 +1113,10 @@ def demo() -> None:
     takeaway("A permutation matrix reorders rows; a rotation matrix turns a vector without changing its length.")
 
     banner("4. Exponentials and softmax")
+    # base^(-2i/d) for d = 8, i = 0 .. 3 (lessons.positional names it rope_frequencies)
+    speeds = 10000.0 ** (-2.0 * np.arange(4) / 8)
     say(f"e = {math.e:.3f}; e^-1 = {math.exp(-1):.3f}; the speeds base^(-2i/d) for d = 8 are "
-        f"{', '.join(f'{p:g}' for p in inverse_powers(8))}.")
+        f"{', '.join(f'{p:g}' for p in speeds)}.")
     s = dog_scores()
     table(["key", "score", "softmax weight"], [(WORDS[j], s[j], softmax(s)[j]) for j in range(3)])
     out = weighted_sum(softmax(s), X_WORDS)

@@ -1,48 +1,29 @@
-"""Tests for lessons.attention: identities, reference implementations, and the
-numbers its page states in running prose."""
+"""Tests for lessons.attention: identities, reference implementations and
+closed forms. The page's numbers are checked by its `# →` lines
+(tests/test_prose.py); softmax and permutation_matrix are tested in their home,
+tests/test_notation.py."""
 
 from __future__ import annotations
 
 import itertools
 import math
-import re
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from hypothesis.extra import numpy as hnp
 
-from lessons import _prose, attention as A
+from lessons import attention as A
 from lessons.attention import (
     causal_mask,
     embed,
     merge_heads,
     multi_head_attention,
-    permutation_matrix,
     scaled_dot_product_attention,
     self_attention,
-    softmax,
     split_heads,
 )
-
-DOC = A.__doc__
-
-
-def _prose_text() -> str:
-    """The page outside fenced code blocks (python blocks are checked by test_prose)."""
-    out, in_fence = [], False
-    for line in DOC.splitlines():
-        if _prose.FENCE_RE.match(line):
-            in_fence = not in_fence
-            continue
-        if not in_fence:
-            out.append(line)
-    return "\n".join(out)
-
-
-PROSE = _prose_text()
-
+from lessons.notation import permutation_matrix
 
 # ---------------------------------------------------------------------------
 # A direct loop implementation, written from the formula with plain floats
@@ -67,38 +48,6 @@ def loop_attention(Q, K, V, allowed=None, bias=None):
             for c in range(d_v):
                 out[i, c] += weights[i, j] * V[j][c]
     return out, weights
-
-
-# ---------------------------------------------------------------------------
-# softmax
-# ---------------------------------------------------------------------------
-
-finite_rows = hnp.arrays(np.float64, hnp.array_shapes(min_dims=1, max_dims=3, min_side=1, max_side=6),
-                         elements=st.floats(-50, 50))
-
-
-@settings(max_examples=60, deadline=None)
-@given(finite_rows, st.floats(-1e3, 1e3))
-def test_softmax_rows_sum_to_one_and_ignore_constant_shifts(scores, c):
-    w = softmax(scores)
-    assert np.all(w >= 0)
-    np.testing.assert_allclose(w.sum(axis=-1), 1.0, rtol=1e-12)
-    np.testing.assert_allclose(softmax(scores + c), w, atol=1e-12)
-
-
-def test_softmax_matches_definition_and_respects_axis():
-    rng = np.random.default_rng(0)
-    s = rng.standard_normal((3, 4))
-    ref = np.exp(s) / np.exp(s).sum(axis=0, keepdims=True)
-    np.testing.assert_allclose(softmax(s, axis=0), ref)
-
-
-def test_softmax_is_stable_for_huge_scores():
-    w = softmax(np.array([1000.0, 999.0, -1000.0]))
-    assert np.all(np.isfinite(w))
-    np.testing.assert_allclose(w[:2], [1 / (1 + math.exp(-1)), math.exp(-1) / (1 + math.exp(-1))])
-    # -inf entries get weight exactly 0
-    assert softmax(np.array([0.0, -np.inf]))[1] == 0.0
 
 
 # ---------------------------------------------------------------------------
@@ -131,6 +80,23 @@ def test_attention_broadcasts_over_leading_axes():
     for a, b in itertools.product(range(2), range(3)):
         ref_out, _ = loop_attention(Q[a, b].tolist(), K[a, b].tolist(), V[a, b].tolist())
         np.testing.assert_allclose(out[a, b], ref_out, atol=1e-12)
+
+
+def test_a_fully_masked_row_is_refused_not_nan():
+    # softmax (lessons.notation) raises on a row that is all -inf; attention passes that on
+    Q, K, V = np.eye(3), np.eye(3), np.eye(3)
+    bias = np.zeros((3, 3))
+    bias[1] = -np.inf
+    with pytest.raises(ValueError, match="fully masked"):
+        scaled_dot_product_attention(Q, K, V, bias=bias)
+    mask = np.ones((3, 3), dtype=bool)
+    mask[2] = False
+    with pytest.raises(ValueError, match="mask blocks every key"):
+        scaled_dot_product_attention(Q, K, V, mask=mask)
+    # a -inf bias that leaves one key per row is fine: weight 0 there
+    bias[1] = [0.0, -np.inf, -np.inf]
+    _, w = scaled_dot_product_attention(Q, K, V, bias=bias)
+    np.testing.assert_array_equal(w[1], [1.0, 0.0, 0.0])
 
 
 def test_a_bias_of_one_constant_per_row_changes_nothing():
@@ -173,15 +139,6 @@ def test_causal_outputs_of_earlier_tokens_ignore_later_tokens(seed):
 # ---------------------------------------------------------------------------
 # Permutation equivariance
 # ---------------------------------------------------------------------------
-
-
-def test_permutation_matrix_reorders_rows_as_documented():
-    rng = np.random.default_rng(3)
-    X = rng.standard_normal((5, 2))
-    order = rng.permutation(5)
-    P = permutation_matrix(order)
-    np.testing.assert_array_equal(P @ X, X[order])
-    np.testing.assert_array_equal(P.T @ P, np.eye(5))
 
 
 @settings(max_examples=40, deadline=None)
@@ -229,28 +186,36 @@ def test_split_merge_round_trip(n_heads, dh, seq, n_lead):
         np.testing.assert_array_equal(H[..., h, :, :], X[..., h * dh:(h + 1) * dh])
 
 
+def linear(X, W):
+    """torch.nn.Linear without bias, written per token: y = W x for each row x of X, W (d_out, d_in)."""
+    return np.array([[sum(W[o][i] * x[i] for i in range(len(x))) for o in range(len(W))] for x in X])
+
+
 def test_multi_head_with_one_head_equals_single_head():
     rng = np.random.default_rng(4)
     X = rng.standard_normal((6, 8))
     W_q, W_k, W_v, W_o = (rng.standard_normal((8, 8)) for _ in range(4))
     for mask in (None, causal_mask(6)):
         out, w = multi_head_attention(X, W_q, W_k, W_v, W_o, n_heads=1, mask=mask)
-        ref, ref_w = loop_attention((X @ W_q).tolist(), (X @ W_k).tolist(), (X @ W_v).tolist(),
+        ref, ref_w = loop_attention(linear(X, W_q).tolist(), linear(X, W_k).tolist(), linear(X, W_v).tolist(),
                                     allowed=None if mask is None else mask)
-        np.testing.assert_allclose(out, ref @ W_o, atol=1e-10)
+        np.testing.assert_allclose(out, linear(ref, W_o), atol=1e-10)
         np.testing.assert_allclose(w[0], ref_w, atol=1e-12)
 
 
-def test_multi_head_equals_a_loop_over_heads():
+def test_multi_head_equals_a_loop_over_heads_with_weights_stored_d_out_by_d_in():
+    # every width different, so a transposed weight cannot pass by accident
     rng = np.random.default_rng(5)
-    n_heads, dh = 3, 2
-    d = n_heads * dh
+    n_heads, d, dh_k, dh_v, d_out = 3, 4, 2, 3, 5
     X = rng.standard_normal((5, d))
-    W_q, W_k, W_v, W_o = (rng.standard_normal((d, d)) for _ in range(4))
+    W_q, W_k = rng.standard_normal((n_heads * dh_k, d)), rng.standard_normal((n_heads * dh_k, d))
+    W_v, W_o = rng.standard_normal((n_heads * dh_v, d)), rng.standard_normal((d_out, n_heads * dh_v))
     out, w = multi_head_attention(X, W_q, W_k, W_v, W_o, n_heads=n_heads)
-    cols = [slice(h * dh, (h + 1) * dh) for h in range(n_heads)]
-    heads = [loop_attention((X @ W_q)[:, c].tolist(), (X @ W_k)[:, c].tolist(), (X @ W_v)[:, c].tolist()) for c in cols]
-    np.testing.assert_allclose(out, np.concatenate([o for o, _ in heads], axis=1) @ W_o, atol=1e-10)
+    assert out.shape == (5, d_out) and w.shape == (n_heads, 5, 5)
+    Q, K, V = linear(X, W_q), linear(X, W_k), linear(X, W_v)
+    heads = [loop_attention(Q[:, h * dh_k:(h + 1) * dh_k].tolist(), K[:, h * dh_k:(h + 1) * dh_k].tolist(),
+                            V[:, h * dh_v:(h + 1) * dh_v].tolist()) for h in range(n_heads)]
+    np.testing.assert_allclose(out, linear(np.concatenate([o for o, _ in heads], axis=1), W_o), atol=1e-10)
     np.testing.assert_allclose(w, np.stack([wh for _, wh in heads]), atol=1e-12)
 
 
@@ -274,14 +239,19 @@ def test_multi_head_equals_a_loop_over_heads():
     (lambda: scaled_dot_product_attention(np.zeros((2, 3)), np.zeros((4, 3)), np.zeros((4, 3)), mask=np.ones((2, 4))), ["mask", "boolean"]),
     (lambda: scaled_dot_product_attention(np.zeros((2, 3)), np.zeros((4, 3)), np.zeros((4, 3)), mask=np.zeros((2, 4), bool)), ["mask"]),
     (lambda: scaled_dot_product_attention(np.zeros((2, 3)), np.zeros((4, 3)), np.zeros((4, 3)), bias=np.zeros((5,))), ["bias", "(5,)", "(2, 4)"]),
-    (lambda: multi_head_attention(np.zeros((3, 4)), np.zeros((5, 4)), np.zeros((4, 4)), np.zeros((4, 4)), np.zeros((4, 4)), 2), ["W_q", "(5, 4)"]),
-    (lambda: multi_head_attention(np.zeros((3, 4)), np.zeros((4, 4)), np.zeros((4, 4)), np.zeros((4, 4)), np.zeros((3, 4)), 2), ["W_o", "(3, 4)"]),
+    (lambda: multi_head_attention(np.zeros((3, 4)), np.zeros((4, 5)), np.zeros((4, 4)), np.zeros((4, 4)), np.zeros((4, 4)), 2), ["W_q", "(4, 5)", "d = 4"]),
+    (lambda: multi_head_attention(np.zeros((3, 4)), np.zeros((6, 4)), np.zeros((4, 4)), np.zeros((4, 4)), np.zeros((4, 4)), 2), ["W_q", "W_k", "(6, 4)"]),
+    (lambda: multi_head_attention(np.zeros((3, 4)), np.zeros((4, 4)), np.zeros((4, 4)), np.zeros((4, 4)), np.zeros((4, 3)), 2), ["W_o", "(4, 3)", "d_v = 4"]),
+    (lambda: multi_head_attention(np.zeros(4), *(np.zeros((4, 4)),) * 4, 2), ["X"]),
     (lambda: multi_head_attention(np.zeros((3, 6)), *(np.zeros((6, 6)),) * 4, 4), ["d = 6", "n_heads = 4"]),
     (lambda: permutation_matrix([0, 0, 2]), ["order", "[0, 0, 2]"]),
     (lambda: embed("cat bites man"), ["sentence", "cat"]),
     (lambda: A.score_matrix_bytes(0), ["seq_len"]),
     (lambda: A.kv_cache_bytes(10, 2, 0, 4), ["n_kv_heads"]),
     (lambda: A.kv_cache_bytes(10, 2, 1, 4, window=0), ["window"]),
+    (lambda: A.format_bytes(-1), ["n_bytes"]),
+    (lambda: A.score_spread(0), ["d"]),
+    (lambda: A.mean_top_weight(8, n_keys=0), ["n_keys"]),
 ])
 def test_bad_input_raises_value_error_naming_the_argument(call, words):
     with pytest.raises(ValueError) as info:
@@ -348,91 +318,8 @@ def test_toy_sentence_matches_closed_forms():
 
 
 # ---------------------------------------------------------------------------
-# Every number in running prose comes from the code
+# Demo
 # ---------------------------------------------------------------------------
-
-
-def _prose_numbers() -> dict[str, str]:
-    """label -> the text the page must contain, computed by the module."""
-    f3 = lambda v: f"{v:.3f}"  # noqa: E731
-    X = embed("dog bites man")
-    out, w = self_attention(X)
-    out_c, w_c = self_attention(X, causal_mask(3))
-    scores = X @ X.T / math.sqrt(2)
-    e = np.exp(scores[0])
-    llama = dict(n_layers=32, n_kv_heads=8, head_dim=128)
-    return {
-        # Level 1
-        "doubling quadruples": f"grows {A.score_matrix_numbers(2) // A.score_matrix_numbers(1)} times",
-        "GQA saving": f"{A.kv_cache_bytes(1, 32, 32, 128) // A.kv_cache_bytes(1, 32, 8, 128)} times for 32 query heads over 8 KV heads",
-        "scores at 4,096": f"{A.score_matrix_numbers(4096):,} numbers",
-        "bytes at 4,096": A.format_bytes(A.score_matrix_bytes(4096)),
-        "bytes at 128K": f"{131072:,} tokens (128K) it is {A.format_bytes(A.score_matrix_bytes(131072))}",
-        "32 heads at 128K": f"{A.format_bytes(A.score_matrix_bytes(131072, n_heads=32))} for 32 heads",
-        "crossover": f"4,096 numbers wide, {A.crossover_length(4096):,} tokens",
-        "kv per token": f"stores {A.format_bytes(A.kv_cache_bytes(1, **llama))} per token",
-        "kv at 128K": f"{A.format_bytes(A.kv_cache_bytes(131072, **llama))} for one {131072:,}-token",
-        "kv with 32 heads": f"(32) it would be {A.format_bytes(A.kv_cache_bytes(131072, 32, 32, 128))}",
-        "kv with window": f"stops at {A.format_bytes(A.kv_cache_bytes(131072, **llama, window=4096))}",
-        "Vaswani head width": f"8 heads of\nwidth {512 // 8} in a model 512 wide",
-        # Level 2: the toy
-        "scaled score": f3(scores[0, 0]),
-        "sqrt 2": f3(math.sqrt(2)),
-        "dog weights": f"({f3(w[0, 0])}, {f3(w[0, 1])}, {f3(w[0, 2])})",
-        "dog out": f"({f3(out[0, 0])}, {f3(out[0, 1])})",
-        "bites out": f"({f3(out[1, 0])}, {f3(out[1, 1])})",
-        "man out": f"({f3(out[2, 0])}, {f3(out[2, 1])})",
-        "man self weight": f"itself ({f3(w[2, 2])})",
-        "exp": f3(e[0]),
-        "exp total": f"/ {f3(e.sum())}",
-        "causal bites weights": f"weights ({f3(w_c[1, 0])}, {f3(w_c[1, 1])})",
-        "causal bites out": f"output ({f3(out_c[1, 0])}, {f3(out_c[1, 1])})",
-        "causal total": f"total\n{f3(1 + e[0])}",
-        "causal dog": f"gets ({out_c[0, 0]:.0f}, {out_c[0, 1]:.0f})",
-        "spread d=64": f"{A.score_spread(64):.1f} at $d = 64$",
-        "spread scaled": f"about {A.score_spread(64, scaled=True):.1f} after dividing",
-        "top weight raw": f"average\nweight of {A.mean_top_weight(64, scaled=False):.2f}",
-        "top weight scaled": f"scaled scores {A.mean_top_weight(64):.2f}",
-        "top weight alt": f"stay near {A.mean_top_weight(64):.2f}",
-        "head width": f"4 / 2 = {4 // 2}",
-        "split shape": str(split_heads(np.zeros((3, 4)), 2).shape),
-        "weights shape": str(multi_head_attention(np.zeros((3, 4)), *(np.eye(4),) * 4, n_heads=2)[1].shape),
-        "self-test shape": str(split_heads(np.zeros((10, 4096)), 32).shape).replace("4096", "4,096"),
-        "multi-head figure": f"width {_mh_width()}, two heads",
-        "e": f"$e \\approx {math.e:.3f}$",
-        "bites-man score": f"$s_{{12}} = {f3(scores[1, 2])}$",
-        "merged shape": str(merge_heads(split_heads(np.zeros((10, 4096)), 32)).shape).replace("4096", "4,096"),
-        "mask figure": f"An {A._MASK_FIGURE_SIZE} by {A._MASK_FIGURE_SIZE} grid",
-        "mask figure last query": f"query {A._MASK_FIGURE_SIZE - 1} sees all eight",
-        "llama head width": f"width of 4,096, so heads of width {4096 // 32}",
-        "sqrt 64": f"$\\sqrt{{64}} = {math.isqrt(64)}$",
-    }
-
-
-def _mh_width() -> int:
-    out, w = A._demo_multi_head()
-    assert w.shape[0] == 2 and w.shape[-1] == 6  # "two heads, six positions" on the page
-    return out.shape[-1]
-
-
-@pytest.mark.parametrize("label, text", list(_prose_numbers().items()))
-def test_prose_numbers_come_from_the_code(label, text):
-    assert " ".join(text.split()) in " ".join(PROSE.split()), f"{label}: page lacks {text!r}"
-
-
-def test_page_figures_are_the_ones_figures_makes():
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    shown = set(re.findall(r"figures/attention\.(\w+)\.svg", DOC))
-    figs = A.figures()
-    try:
-        assert shown == set(figs) and len(figs) >= 2
-    finally:
-        for fig in figs.values():
-            plt.close(fig)
 
 
 def test_demo_runs(capsys):
