@@ -4,8 +4,9 @@ r"""
 Run: `python -m lessons.transformer`
 
 Builds on `lessons.attention` (scores, masks, heads), `lessons.positional`
-(where position comes from, and the learned table's hard ceiling) and
-`lessons.rope` (the rotation as real code caches and applies it). Symbols are
+(where position comes from, and the learned table's hard ceiling),
+`lessons.rope` (the rotation as real code caches and applies it) and
+`lessons.alibi` (the distance bias, and no positions at all). Symbols are
 decoded where they appear.
 
 ## Level 1: the practitioner's guide
@@ -164,7 +165,7 @@ and the model raises a ValueError that names position 16 and the table size
 
 ```python
 import numpy as np
-from lessons.transformer import TinyGPT, TINY, demo_tokens
+from lessons.transformer import TinyGPT, TINY, POSITIONS, demo_tokens
 tokens = demo_tokens(10)
 tokens.shape, TinyGPT(**TINY).embed(tokens).shape  # → ((10,), (10, 16))
 model = TinyGPT(**TINY, position="learned")
@@ -173,7 +174,8 @@ try:
 except ValueError as err:
     message = str(err)
 message.split(";")[0]  # → 'position 16 is past the learned position table, which has max_len = 16 rows (positions 0..15)'
-TinyGPT(**TINY, position="rope").forward(demo_tokens(4), start_pos=14).shape  # → (4, 50)
+[TinyGPT(**TINY, position=p).forward(demo_tokens(4), start_pos=14).shape for p in ("sinusoidal", "rope", "alibi", "none")]  # → [(4, 50), (4, 50), (4, 50), (4, 50)]
+POSITIONS  # → ('rope', 'learned', 'sinusoidal', 'alibi', 'none')
 ```
 
 ![Two heatmaps of 16 positions by 16 dimensions: the learned table is random noise, the sinusoidal codes are smooth stripes that change fast on the left and slowly on the right](figures/transformer.position_inputs.svg)
@@ -184,10 +186,14 @@ untrained; in a trained model it holds whatever training put there, and it
 simply ends at row 15. The sinusoidal codes are a formula, so a row exists
 for any position.
 
-**In code:** `TinyGPT.embed` looks up the rows and adds the position vector
-for `position="learned"` (a row of the learned table) or `"sinusoidal"` (from
-`lessons.positional.sinusoidal_encoding`); the ceiling is the one
-`lessons.positional` describes.
+**In code:** `position=` names one of the schemes in `POSITION_SCHEMES`
+(or is a `PositionScheme` object of your own), and the model calls its three
+hooks: `add_to_embeddings` here, `rotate` on q and k and `score_bias` on the
+scores in every attention layer. `TinyGPT.embed` looks up the rows and hands
+them to `add_to_embeddings`: `LearnedPositions` adds a row of its table
+(the ceiling is the one `lessons.positional` describes),
+`SinusoidalPositions` a code from `lessons.positional.sinusoidal_encoding`,
+and the other three return the rows unchanged.
 
 **Why it matters.** This one line decides whether the model has a length
 ceiling at all.
@@ -200,20 +206,22 @@ takes notes; at their desk (the MLP) each person works alone on their notes.
 Both results are added to the person's running file, never replacing it.
 
 **Tiny worked example.** Shapes in block 0 of the tiny model (2 heads, so
-each head is 8 wide):
+each head is 8 wide). Each weight matrix is stored the way `torch.nn.Linear`
+and Hugging Face checkpoints store it, (out, in), so a projection of the rows
+of h is $h W^{\top}$:
 
 | step | shape |
 |---|---|
 | x | (10, 16) |
 | h = norm(x) | (10, 16) |
-| q, k, v = h W_q, h W_k, h W_v | (10, 16) each |
+| q, k, v = h W_qᵀ, h W_kᵀ, h W_vᵀ | (10, 16) each |
 | split into heads | (2, 10, 8) each |
 | RoPE on q and k (if chosen) | (2, 10, 8) |
 | scores q·k / √8, causal mask, ALiBi bias (if chosen) | (2, 10, 10) |
 | softmax, times v | (2, 10, 8) |
-| merge heads, times W_o | (10, 16) |
+| merge heads, times W_oᵀ | (10, 16) |
 | x + that | (10, 16) |
-| MLP: norm, W_1, GELU, W_2 | (10, 16) → (10, 64) → (10, 16) |
+| MLP: norm, W_1ᵀ, GELU, W_2ᵀ | (10, 16) → (10, 64) → (10, 16) |
 | x + that | (10, 16) |
 
 ```mermaid
@@ -241,7 +249,7 @@ and k) and ALiBi (a bias on the scores); v is never rotated.
 
 $$
 x \leftarrow x + \text{Attn}(\text{norm}(x)), \qquad
-x \leftarrow x + \text{GELU}(\text{norm}(x)\, W_1 + c_1)\, W_2 + c_2
+x \leftarrow x + \text{GELU}(\text{norm}(x)\, W_1^{\top} + c_1)\, W_2^{\top} + c_2
 $$
 
 **Symbols**
@@ -252,9 +260,9 @@ $$
 | $\leftarrow$ | "becomes" | |
 | $\text{norm}$ | LayerNorm or RMSNorm (section 3) | |
 | $\text{Attn}$ | causal multi-head attention, with RoPE or ALiBi inside if chosen, and the output projection $W_o$ | (10, 16) → (10, 16) |
-| $W_1, c_1$ | the MLP's first layer and bias: width 16 to 64 | 16 × 64 |
+| $W_1, c_1$ | the MLP's first layer and bias: width 16 to 64; $W_1$ is stored (out, in) | 64 × 16 |
 | $\text{GELU}$ | a smooth version of "keep positives, zero negatives" | |
-| $W_2, c_2$ | back from 64 to 16 | 64 × 16 |
+| $W_2, c_2$ | back from 64 to 16 | 16 × 64 |
 
 **In words:** "each block adds what attention gathered from earlier tokens,
 then adds what the MLP makes of it, to each token's running vector."
@@ -270,7 +278,8 @@ from lessons.transformer import TinyGPT, TINY, demo_tokens
 from lessons.attention import split_heads
 model = TinyGPT(**TINY, position="rope")
 x = model.embed(demo_tokens(10))
-split_heads(x @ model.layers[0]["W_q"], 2).shape  # → (2, 10, 8)
+model.layers[0]["W_q"].shape, model.layers[0]["W_1"].shape  # → ((16, 16), (64, 16))
+split_heads(x @ model.layers[0]["W_q"].T, 2).shape  # → (2, 10, 8)
 model.block(0, x).shape  # → (10, 16)
 w = model.attention_weights(demo_tokens(10))
 w.shape  # → (2, 10, 10)
@@ -286,9 +295,10 @@ the same, and only the way position enters changes.
 
 **In code:** `TinyGPT.block` runs one block; its attention calls
 `lessons.attention.split_heads`, `lessons.attention.scaled_dot_product_attention`
-with `lessons.attention.causal_mask`, and, for RoPE,
-`lessons.rope.apply_rotary_emb` with tables from `lessons.rope.RotaryEmbedding`;
-`gelu` is the MLP's non-linearity.
+with `lessons.attention.causal_mask`, and the scheme's hooks: for RoPE,
+`RotaryPositions.rotate` calls `lessons.rope.apply_rotary_emb` with tables
+from `lessons.rope.RotaryEmbedding`; for ALiBi, `ALiBiPositions.score_bias`
+calls `lessons.alibi.alibi_bias_at`. `gelu` is the MLP's non-linearity.
 
 **Why it matters.** Every decoder LLM is this block repeated; the differences
 between model families are mostly in the norm, the MLP's shape and where
@@ -309,7 +319,7 @@ $\sqrt{7.5} = 2.739$: $(0.365, 0.730, 1.095, 1.461)$.
 ```mermaid
 flowchart LR
   X["x after the last block<br/>(seq, d_model)"] --> N["final norm"]
-  N --> U["· W_embᵀ (tied)<br/>or · W_out"]
+  N --> U["· W_embᵀ (tied)<br/>or · W_outᵀ"]
   U --> L["logits<br/>(seq, vocab)"]
 ```
 
@@ -348,13 +358,17 @@ tokens are a 10 × 50 grid.
 
 ```python
 import numpy as np
-from lessons.transformer import layer_norm, rms_norm, TinyGPT, TINY, demo_tokens
+from lessons.transformer import layer_norm, rms_norm, residual_norms, TinyGPT, TINY, GPT2_SMALL, demo_tokens
 x = np.array([1.0, 2.0, 3.0, 4.0])
 [round(v, 3) for v in layer_norm(x, np.ones(4), np.zeros(4))]  # → [-1.342, -0.447, 0.447, 1.342]
 [round(v, 3) for v in rms_norm(x, np.ones(4))]  # → [0.365, 0.73, 1.095, 1.461]
 TinyGPT(**TINY).forward(demo_tokens(10)).shape  # → (10, 50)
 # tied: the unembedding is the embedding table; separate adds vocab × d_model
 TinyGPT(**TINY).n_parameters(), TinyGPT(**TINY, tie_embeddings=False).n_parameters()  # → (7264, 8064)
+GPT2_SMALL["vocab_size"] * GPT2_SMALL["d_model"]  # → 38597376
+# the stream's mean vector length, 6 blocks: after the embedding, then after the last block
+ln, rms = residual_norms("layernorm"), residual_norms("rmsnorm")
+round(float(ln[0])), round(float(ln[-1])), round(float(rms[-1]))  # → (4, 12, 12)
 ```
 
 ![The mean length of a token's vector grows block after block for both LayerNorm and RMSNorm models, from about 4 after the embedding to about 12 after six blocks](figures/transformer.residual_norms.svg)
@@ -418,22 +432,22 @@ $$
 in a full pass, because every key and value it needs is already in the
 cache, computed exactly as the full pass computes it."
 
-**With the numbers:** for every scheme the tiny model can run, step-by-step
-logits match `forward` on the whole sequence to within $10^{-13}$, far
+**With the numbers:** for every position scheme, step-by-step logits match `forward` on the whole sequence to within $10^{-13}$, far
 inside the tests' tolerance of $10^{-9}$.
 
 **In Python:**
 
 ```python
 import numpy as np
-from lessons.transformer import TinyGPT, TINY, demo_tokens, cache_gap
+from lessons.transformer import TinyGPT, TINY, POSITIONS, demo_tokens, cache_gap
 model = TinyGPT(**TINY, position="rope")
 tokens = demo_tokens(10)
 cache = model.new_cache()
 steps = np.stack([model.step(int(t), cache) for t in tokens])
 cache.length, cache.keys[0].shape  # → (10, (2, 10, 8))
 bool(np.allclose(steps, model.forward(tokens), rtol=0, atol=1e-9))  # → True
-all(cache_gap(p) < 1e-9 for p in ("rope", "learned", "sinusoidal", "none"))  # → True
+gaps = [cache_gap(p) for p in POSITIONS]  # rope, learned, sinusoidal, alibi, none
+max(gaps) < 1e-13, max(gaps) < 1e-14  # → (True, True)
 ```
 
 ![For every position scheme the largest difference between cached step logits and forward logits is a few times 1e-15, far below the 1e-9 tolerance line](figures/transformer.cache_agreement.svg)
@@ -446,7 +460,9 @@ the result.
 **In code:** `TinyGPT.new_cache` makes an empty `KVCache`; `TinyGPT.step`
 runs one token and appends to it; `cache_gap` compares against `forward`.
 The new token's position is `cache.length`, passed as `start_pos`, which is
-the bug `lessons.rope` warns about.
+the bug `lessons.rope` warns about; for ALiBi the step asks `score_bias` for
+that one query position against the cached key positions 0 to
+`cache.length`.
 
 **Why it matters.** Serving engines run exactly this loop; a test that
 compares it against a full pass catches the position and bias bugs that
@@ -507,14 +523,22 @@ are 136,169,914,368 and 71,436,346,982,400.
 
 ```python
 from lessons.transformer import decode_multiply_adds, generation_multiply_adds, GPT2_SMALL, TinyGPT, TINY, demo_tokens
+from lessons.attention import kv_cache_bytes
 decode_multiply_adds(10, 16, 2, 50), decode_multiply_adds(10, 16, 2, 50, cached=False)  # → (7584, 75840)
 model = TinyGPT(**TINY)
 model.forward(demo_tokens(10))
 model.multiply_adds  # → 75840
-decode_multiply_adds(1024, **GPT2_SMALL)  # → 142406400
-decode_multiply_adds(1024, **GPT2_SMALL, cached=False)  # → 145824153600
+cached, uncached = decode_multiply_adds(1024, **GPT2_SMALL), decode_multiply_adds(1024, **GPT2_SMALL, cached=False)
+cached, uncached  # → (142406400, 145824153600)
+uncached / cached  # → 1024
 total = generation_multiply_adds(1024, **GPT2_SMALL), generation_multiply_adds(1024, **GPT2_SMALL, cached=False)
-round(total[1] / total[0], 1)  # → 524.6
+total  # → (136169914368, 71436346982400)
+round(total[1] / total[0], 1), round(total[1] / total[0])  # → (524.6, 525)
+# the figure: a cached step from 1 to 1,024 tokens grows by about 15%; no cache ends near 1.5e11
+first = decode_multiply_adds(1, **GPT2_SMALL)
+f"{first:.1e}", f"{cached:.1e}", round(100 * (cached / first - 1)), f"{uncached:.1e}"  # → ('1.2e+08', '1.4e+08', 15, '1.5e+11')
+# the cache at 1,024 tokens: 12 layers, 12 heads of width 64, 16-bit numbers
+kv_cache_bytes(1024, 12, 12, 64, 2) / 2**20  # → 36
 ```
 
 ![On log-log axes the multiply-adds per token with a cache stay near 1.2e8 to 1.4e8 while without a cache they grow in proportion to the context length, reaching about 1.5e11 at 1,024 tokens](figures/transformer.kv_cache_work.svg)
@@ -542,7 +566,7 @@ and nothing about its measurements changes.
 
 **Tiny worked example.** Run the same six tokens at `start_pos` 0 and at
 `start_pos` 5, and compare the logits. With a learned table the largest
-change is 13.511; with sinusoidal codes 5.535; with RoPE, and with no
+change is 13.511; with sinusoidal codes 5.535; with RoPE, ALiBi or no
 positions, nothing beyond rounding.
 
 ```mermaid
@@ -592,22 +616,22 @@ t = demo_tokens(6)
 # pre-softmax q·k/√d_head of layer 0, at two starting positions
 bool(np.allclose(model.attention_scores(t, start_pos=0), model.attention_scores(t, start_pos=5), rtol=0, atol=1e-12))  # → True
 round(shift_change("learned", 5), 3), round(shift_change("sinusoidal", 5), 3)  # → (13.511, 5.535)
-shift_change("rope", 5) < 1e-12, shift_change("none", 5) < 1e-12  # → (True, True)
-# past max_len: RoPE runs on, its cos/sin cache grows
+[shift_change(p, 5) < 1e-12 for p in ("rope", "alibi", "none")]  # → [True, True, True]
+# past max_len: RoPE runs on (its cos/sin cache grows), and so does ALiBi's bias
 TinyGPT(**TINY, position="rope").forward(t, start_pos=100).shape  # → (6, 50)
+TinyGPT(**TINY, position="alibi").forward(demo_tokens(20)).shape  # → (20, 50)
 ```
 
-![As start_pos grows from 0 to 10, the logit change stays at zero for RoPE and no positions, and jumps to large values for the learned table and sinusoidal codes](figures/transformer.shift_invariance.svg)
+![As start_pos grows from 0 to 10, the logit change stays at zero for RoPE, ALiBi and no positions, and jumps to large values for the learned table and sinusoidal codes](figures/transformer.shift_invariance.svg)
 
 **Reading it:** the x-axis is how far the same six tokens are shifted; the
 y-axis is the largest change in the logits. The schemes that add a position
 vector (learned, sinusoidal) change at every shift; the ones that see only
-offsets stay flat at zero. ALiBi joins the flat group once its lesson exists.
+offsets (RoPE, ALiBi, none) stay flat at zero.
 
 **In code:** `TinyGPT.attention_scores` returns a layer's pre-softmax scores
 ($q\cdot k/\sqrt{d_{head}}$, before the mask and any ALiBi bias);
-`shift_change` compares whole forward passes; `available_positions` lists the
-schemes that run.
+`shift_change` compares whole forward passes, for any scheme in `POSITIONS`.
 
 **Why it matters.** Relative schemes make a model's behaviour independent of
 where a passage starts, which is what lets RoPE and ALiBi models run past the
@@ -707,12 +731,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from lessons._show import banner, matrix, say, table, takeaway
+from lessons import _checks
+from lessons._show import banner, say, table, takeaway
+from lessons.alibi import alibi_bias_at
 from lessons.attention import causal_mask, merge_heads, scaled_dot_product_attention, split_heads
 from lessons.positional import sinusoidal_encoding
 from lessons.rope import RotaryEmbedding, apply_rotary_emb
 
-POSITIONS = ("rope", "learned", "sinusoidal", "alibi", "none")
 NORMS = ("layernorm", "rmsnorm")
 
 # ---------------------------------------------------------------------------
@@ -721,7 +746,10 @@ NORMS = ("layernorm", "rmsnorm")
 
 
 def layer_norm(x: np.ndarray, gain: np.ndarray, bias: np.ndarray, eps: float = 1e-5) -> np.ndarray:
-    """(x - mean) / sqrt(var + eps) · gain + bias, over the last axis (GPT-2)."""
+    """(x - mean) / sqrt(var + eps) · gain + bias over the last axis, as in GPT-2.
+
+    x: (..., d); gain, bias: (d,); returns the shape of x.
+    """
     mean = x.mean(axis=-1, keepdims=True)  # (seq, 1)
     var = x.var(axis=-1, keepdims=True)  # (seq, 1)
     # x̂ = (x - μ) / √(σ² + ε)
@@ -729,23 +757,144 @@ def layer_norm(x: np.ndarray, gain: np.ndarray, bias: np.ndarray, eps: float = 1
 
 
 def rms_norm(x: np.ndarray, gain: np.ndarray, eps: float = 1e-5) -> np.ndarray:
-    """x / sqrt(mean(x²) + eps) · gain, over the last axis (Llama): no mean, no bias."""
+    """x / sqrt(mean(x²) + eps) · gain over the last axis, as in Llama: no mean, no bias.
+
+    x: (..., d); gain: (d,); returns the shape of x.
+    """
     # x / RMS(x)
     return x / np.sqrt(np.mean(x * x, axis=-1, keepdims=True) + eps) * gain
 
 
 def gelu(x: np.ndarray) -> np.ndarray:
-    """GELU, tanh form: 0.5 x (1 + tanh(√(2/π) (x + 0.044715 x³)))."""
+    """GELU, tanh form: 0.5 x (1 + tanh(√(2/π) (x + 0.044715 x³))), entry by entry; any shape."""
     return 0.5 * x * (1.0 + np.tanh(np.sqrt(2.0 / np.pi) * (x + 0.044715 * x**3)))
 
 
 # ---------------------------------------------------------------------------
-# 2. The model
+# 2. Where position enters: one small object per scheme
+# ---------------------------------------------------------------------------
+
+
+class PositionScheme:
+    """How position enters `TinyGPT`; this base class lets it in nowhere.
+
+    A scheme has three hooks, which TinyGPT calls with integer positions:
+    `add_to_embeddings(x, positions)` with x (seq, d_model) and positions (seq,),
+    returns (seq, d_model); `rotate(Q, K, positions)` with Q, K (n_heads, seq,
+    d_head), returns both rotated; `score_bias(query_positions, key_positions)`
+    returns None or an additive bias (n_heads, n_q, n_k) for the scores.
+    `setup` is called once, by the model that owns the scheme.
+    """
+
+    name = "base"
+
+    def setup(self, rng: np.random.Generator, d_model: int, n_heads: int, max_len: int) -> None:
+        """Draw or build what the scheme needs; called right after the embedding table is drawn."""
+
+    def parameters(self) -> list[np.ndarray]:
+        """The scheme's learned arrays (counted by `TinyGPT.n_parameters`)."""
+        return []
+
+    def add_to_embeddings(self, x: np.ndarray, positions: np.ndarray) -> np.ndarray:
+        """x (seq, d_model) at positions (seq,) -> (seq, d_model); unchanged here."""
+        return x
+
+    def rotate(self, Q: np.ndarray, K: np.ndarray, positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Q, K (n_heads, seq, d_head) at consecutive positions (seq,) -> (Q, K); unchanged here."""
+        return Q, K
+
+    def score_bias(self, query_positions: np.ndarray, key_positions: np.ndarray) -> np.ndarray | None:
+        """An additive bias (n_heads, n_q, n_k) for the scores, or None (none here)."""
+        return None
+
+
+class NoPositions(PositionScheme):
+    """position="none" (NoPE): nothing added, rotated or biased; only the causal mask carries order."""
+
+    name = "none"
+
+
+class LearnedPositions(PositionScheme):
+    """position="learned" (GPT-2): adds row `pos` of a table W_pos (max_len, d_model); no row past max_len."""
+
+    name = "learned"
+
+    def setup(self, rng, d_model, n_heads, max_len):
+        self.max_len = max_len
+        self.W_pos = rng.normal(0.0, 1.0, (max_len, d_model))  # (max_len, d_model): one row per position
+
+    def parameters(self):
+        return [self.W_pos]
+
+    def add_to_embeddings(self, x, positions):
+        if positions[-1] >= self.max_len:
+            first = max(int(positions[0]), self.max_len)  # the first position with no row
+            raise ValueError(
+                f"position {first} is past the learned position table, which has max_len = {self.max_len} rows "
+                f"(positions 0..{self.max_len - 1}); keep start_pos + seq_len <= max_len"
+            )
+        return x + self.W_pos[positions]
+
+
+class SinusoidalPositions(PositionScheme):
+    """position="sinusoidal" (2017 transformer): adds `lessons.positional.sinusoidal_encoding`'s code."""
+
+    name = "sinusoidal"
+
+    def setup(self, rng, d_model, n_heads, max_len):
+        self.d_model = d_model
+
+    def add_to_embeddings(self, x, positions):
+        return x + sinusoidal_encoding(int(positions[-1]) + 1, self.d_model)[positions]
+
+
+class RotaryPositions(PositionScheme):
+    """position="rope" (Llama): rotates q and k with `lessons.rope.RotaryEmbedding` tables (half-split layout)."""
+
+    name = "rope"
+
+    def setup(self, rng, d_model, n_heads, max_len):
+        self.table = RotaryEmbedding(d_model // n_heads, max_seq_len=max_len)  # grows past max_len
+
+    def rotate(self, Q, K, positions):
+        cos, sin = self.table(positions.size, start_pos=int(positions[0]))  # (seq, d_head) each
+        return apply_rotary_emb(Q, K, cos, sin)
+
+
+class ALiBiPositions(PositionScheme):
+    """position="alibi" (BLOOM, MPT): adds `lessons.alibi.alibi_bias_at`, −slope_h · (i − j), to the scores."""
+
+    name = "alibi"
+
+    def setup(self, rng, d_model, n_heads, max_len):
+        self.n_heads = n_heads
+
+    def score_bias(self, query_positions, key_positions):
+        return alibi_bias_at(self.n_heads, query_positions, key_positions)  # (n_heads, n_q, n_k)
+
+
+# position="..." -> the scheme TinyGPT builds; the page's order
+POSITION_SCHEMES: dict[str, type[PositionScheme]] = {
+    "rope": RotaryPositions,
+    "learned": LearnedPositions,
+    "sinusoidal": SinusoidalPositions,
+    "alibi": ALiBiPositions,
+    "none": NoPositions,
+}
+POSITIONS = tuple(POSITION_SCHEMES)
+
+
+# ---------------------------------------------------------------------------
+# 3. The model
 # ---------------------------------------------------------------------------
 
 
 class KVCache:
-    """Per layer, the keys (RoPE already applied) and values of every token so far."""
+    """Per layer, the keys (RoPE already applied) and values of every token so far.
+
+    keys[i], values[i]: (n_heads, length, d_head) for layer i; length is the
+    number of tokens cached, which is also the next token's position.
+    """
 
     def __init__(self, n_layers: int, n_heads: int, d_head: int):
         self.keys = [np.zeros((n_heads, 0, d_head)) for _ in range(n_layers)]  # (n_heads, length, d_head)
@@ -753,69 +902,60 @@ class KVCache:
         self.length = 0  # tokens cached = the next token's position
 
 
-def _check_int(name: str, value, low: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
-        raise ValueError(f"{name}: must be an integer >= {low}, got {value!r}")
-
-
 class TinyGPT:
     """A decoder-only transformer in numpy: random, seeded, untrained weights.
 
-    Weight convention (as in `lessons.attention`): rows are vectors, so a
-    projection is X @ W with W of shape (d_in, d_out).
+    Weight convention (torch.nn.Linear, Hugging Face checkpoints): a projection
+    W has shape (d_out, d_in) and is applied as x @ W.T, rows of x being token
+    vectors. W_emb is (vocab, d_model), so the tied unembedding is x @ W_emb.T.
+    position: a name in POSITIONS ("rope", "learned", "sinusoidal", "alibi",
+    "none") or a fresh `PositionScheme` object, which then belongs to this model.
     """
 
     multiply_adds: int = 0  # running count of multiply-adds in matrix products (reset it to measure)
 
     def __init__(self, vocab_size: int, d_model: int, n_heads: int, n_layers: int, max_len: int,
-                 position: str = "rope", seed: int = 0, norm: str = "layernorm", tie_embeddings: bool = True):
-        for name, value, low in (("vocab_size", vocab_size, 2), ("d_model", d_model, 2), ("n_heads", n_heads, 1),
-                                 ("n_layers", n_layers, 1), ("max_len", max_len, 1)):
-            _check_int(name, value, low)
-        if position not in POSITIONS:
-            raise ValueError(f"position: expected one of {POSITIONS}, got {position!r}")
-        if norm not in NORMS:
-            raise ValueError(f"norm: expected one of {NORMS}, got {norm!r}")
+                 position: str | PositionScheme = "rope", seed: int = 0, norm: str = "layernorm",
+                 tie_embeddings: bool = True):
+        _checks.count(vocab_size, "vocab_size", 2)
+        _checks.count(d_model, "d_model", 2)
+        _checks.counts(n_heads=n_heads, n_layers=n_layers, max_len=max_len)
+        if isinstance(position, PositionScheme):
+            scheme = position
+        else:
+            scheme = POSITION_SCHEMES[_checks.one_of(position, "position", POSITIONS)]()
+        _checks.one_of(norm, "norm", NORMS)
         if d_model % n_heads or (d_model // n_heads) % 2:
-            raise ValueError(f"n_heads: must divide d_model = {d_model} into heads of even width, got n_heads = {n_heads}")
+            raise ValueError(f"n_heads must divide d_model = {d_model} into heads of even width, got n_heads = {n_heads}")
         self.vocab_size, self.d_model, self.n_heads, self.n_layers = vocab_size, d_model, n_heads, n_layers
-        self.max_len, self.position, self.norm, self.tie_embeddings = max_len, position, norm, tie_embeddings
+        self.max_len, self.norm, self.tie_embeddings = max_len, norm, tie_embeddings
         self.d_head, self.d_ff = d_model // n_heads, 4 * d_model
-        if position == "alibi":
-            try:  # imported here so the model works the moment the ALiBi lesson exists
-                from lessons.alibi import alibi_bias, alibi_slopes
-            except ModuleNotFoundError as exc:
-                if exc.name != "lessons.alibi":
-                    raise
-                raise NotImplementedError(
-                    "position='alibi' needs lessons.alibi (alibi_slopes, alibi_bias), "
-                    "and the ALiBi lesson does not exist yet"
-                ) from None
-            self._alibi_bias, self._alibi_slopes = alibi_bias, alibi_slopes
         rng = np.random.default_rng(seed)
         d, f = d_model, self.d_ff
 
-        def w(*shape):  # fan-in scaling keeps activations near unit size
-            return rng.normal(0.0, 1.0 / np.sqrt(shape[0]), shape)
+        def linear(d_in, d_out):  # drawn (d_in, d_out) with fan-in scaling, stored (d_out, d_in)
+            return rng.normal(0.0, 1.0 / np.sqrt(d_in), (d_in, d_out)).T
 
         self.W_emb = rng.normal(0.0, 1.0, (vocab_size, d))  # (vocab, d): one row per token
-        self.W_pos = rng.normal(0.0, 1.0, (max_len, d)) if position == "learned" else None  # (max_len, d)
+        self.scheme = scheme
+        scheme.setup(rng, d_model, n_heads, max_len)  # the learned table draws here
+        self.position = scheme.name
         self.layers = [
-            dict(g1=np.ones(d), b1=np.zeros(d), W_q=w(d, d), W_k=w(d, d), W_v=w(d, d), W_o=w(d, d),
-                 g2=np.ones(d), b2=np.zeros(d), W_1=w(d, f), c_1=np.zeros(f), W_2=w(f, d), c_2=np.zeros(d))
+            dict(g1=np.ones(d), b1=np.zeros(d), W_q=linear(d, d), W_k=linear(d, d), W_v=linear(d, d),
+                 W_o=linear(d, d), g2=np.ones(d), b2=np.zeros(d), W_1=linear(d, f), c_1=np.zeros(f),
+                 W_2=linear(f, d), c_2=np.zeros(d))
             for _ in range(n_layers)
         ]
         self.g_f, self.b_f = np.ones(d), np.zeros(d)
-        self.W_out = None if tie_embeddings else w(d, vocab_size)  # (d, vocab)
-        self.rope = RotaryEmbedding(self.d_head, max_seq_len=max_len) if position == "rope" else None
+        self.W_out = None if tie_embeddings else linear(d, vocab_size)  # (vocab, d)
         self.multiply_adds = 0  # running count of multiply-adds in matrix products
 
     # -- helpers ------------------------------------------------------------
 
-    def _mm(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        """a @ b, counting its multiply-adds: rows(a) · inner · cols(b)."""
-        self.multiply_adds += int(np.prod(a.shape[:-1])) * a.shape[-1] * b.shape[-1]
-        return a @ b
+    def _mm(self, x: np.ndarray, W: np.ndarray) -> np.ndarray:
+        """x @ W.T for W (d_out, d_in), counting its multiply-adds: rows(x) · d_in · d_out."""
+        self.multiply_adds += int(np.prod(x.shape[:-1])) * W.shape[1] * W.shape[0]
+        return x @ W.T
 
     def _norm(self, x: np.ndarray, gain: np.ndarray, bias: np.ndarray) -> np.ndarray:
         return layer_norm(x, gain, bias) if self.norm == "layernorm" else rms_norm(x, gain)
@@ -823,7 +963,7 @@ class TinyGPT:
     def n_parameters(self) -> int:
         """Every learned number: embeddings, position table, blocks, norms, unembedding."""
         arrays = [self.W_emb, self.g_f, self.b_f] + [a for layer in self.layers for a in layer.values()]
-        arrays += [a for a in (self.W_pos, self.W_out) if a is not None]
+        arrays += self.scheme.parameters() + ([] if self.W_out is None else [self.W_out])
         # RMSNorm has no bias: do not count the unused b arrays
         unused = 0 if self.norm == "layernorm" else (2 * self.n_layers + 1) * self.d_model
         return sum(a.size for a in arrays) - unused
@@ -831,25 +971,18 @@ class TinyGPT:
     # -- 1. tokens to vectors -------------------------------------------------
 
     def embed(self, tokens, start_pos: int = 0) -> np.ndarray:
-        """Token rows, plus a position vector for 'learned' and 'sinusoidal': (seq, d_model)."""
+        """Token rows plus the scheme's position vectors: tokens (seq,) ints -> (seq, d_model).
+
+        The tokens sit at positions start_pos, start_pos + 1, ...
+        """
         tokens = np.asarray(tokens)
         if tokens.ndim != 1 or tokens.size == 0 or not np.issubdtype(tokens.dtype, np.integer) \
                 or tokens.min() < 0 or tokens.max() >= self.vocab_size:
-            raise ValueError(f"tokens: expected a non-empty 1-D array of integers in 0..{self.vocab_size - 1}")
-        _check_int("start_pos", start_pos, 0)
+            raise ValueError(f"tokens must be a non-empty 1-D array of integers in 0..{self.vocab_size - 1}")
+        start_pos = _checks.count(start_pos, "start_pos", 0)
         positions = start_pos + np.arange(tokens.size)  # (seq,)
         x = self.W_emb[tokens]  # (seq, d_model)
-        if self.position == "learned":
-            if positions[-1] >= self.max_len:
-                first = max(start_pos, self.max_len)  # the first position with no row
-                raise ValueError(
-                    f"position {first} is past the learned position table, which has max_len = {self.max_len} rows "
-                    f"(positions 0..{self.max_len - 1}); keep start_pos + seq_len <= max_len"
-                )
-            x = x + self.W_pos[positions]
-        elif self.position == "sinusoidal":
-            x = x + sinusoidal_encoding(int(positions[-1]) + 1, self.d_model)[positions]
-        return x
+        return self.scheme.add_to_embeddings(x, positions)
 
     # -- 2. one block: attention, then MLP, each pre-norm with a residual ----
 
@@ -857,9 +990,8 @@ class TinyGPT:
         L = self.layers[i]
         Q, K, V = (split_heads(self._mm(h, L[n]), self.n_heads) for n in ("W_q", "W_k", "W_v"))  # (n_heads, seq, d_head)
         n_new = h.shape[0]
-        if self.rope is not None:
-            cos, sin = self.rope(n_new, start_pos=start_pos)  # (seq, d_head) each
-            Q, K = apply_rotary_emb(Q, K, cos, sin)
+        positions = start_pos + np.arange(n_new)  # (seq,): the new tokens' positions
+        Q, K = self.scheme.rotate(Q, K, positions)
         if cache is not None:  # keys are stored already rotated
             K = cache.keys[i] = np.concatenate([cache.keys[i], K], axis=-2)  # (n_heads, length + 1, d_head)
             V = cache.values[i] = np.concatenate([cache.values[i], V], axis=-2)
@@ -868,13 +1000,8 @@ class TinyGPT:
             capture["scores"] = Q @ np.swapaxes(K, -1, -2) / np.sqrt(self.d_head)  # (n_heads, seq, n_keys)
         # a single new token may see every cached key; a whole sequence needs the causal mask
         mask = causal_mask(n_new) if cache is None else None
-        bias = None
-        if self.position == "alibi":
-            if cache is None:
-                bias = self._alibi_bias(self.n_heads, n_new)  # (n_heads, seq, seq)
-            else:  # the new token sits at position length - 1: -slope · (distance to each key)
-                distance = (n_keys - 1) - np.arange(n_keys)  # (n_keys,)
-                bias = -self._alibi_slopes(self.n_heads)[:, None, None] * distance  # (n_heads, 1, n_keys)
+        key_positions = positions if cache is None else np.arange(n_keys)  # the cache holds positions 0..length
+        bias = self.scheme.score_bias(positions, key_positions)  # None or (n_heads, seq, n_keys)
         out, weights = scaled_dot_product_attention(Q, K, V, mask=mask, bias=bias)  # (n_heads, seq, d_head)
         if capture is not None and capture["layer"] == i:
             capture["weights"] = weights  # (n_heads, seq, n_keys)
@@ -884,11 +1011,11 @@ class TinyGPT:
 
     def block(self, i: int, x: np.ndarray, start_pos: int = 0, cache: KVCache | None = None,
               capture: dict | None = None) -> np.ndarray:
-        """x + attn(norm(x)), then x + mlp(norm(x)): (seq, d_model) -> (seq, d_model)."""
+        """Block i: x + attn(norm(x)), then x + mlp(norm(x)); x (seq, d_model) -> (seq, d_model)."""
         L = self.layers[i]
         x = x + self._attention(i, self._norm(x, L["g1"], L["b1"]), start_pos, cache, capture)
         h = self._norm(x, L["g2"], L["b2"])
-        # mlp(h) = gelu(h W_1 + c_1) W_2 + c_2: (seq, d) -> (seq, 4d) -> (seq, d)
+        # mlp(h) = gelu(h W_1ᵀ + c_1) W_2ᵀ + c_2: (seq, d) -> (seq, 4d) -> (seq, d)
         return x + self._mm(gelu(self._mm(h, L["W_1"]) + L["c_1"]), L["W_2"]) + L["c_2"]
 
     # -- 3. vectors to logits -------------------------------------------------
@@ -896,7 +1023,7 @@ class TinyGPT:
     def unembed(self, x: np.ndarray) -> np.ndarray:
         """Final norm, then scores over the vocabulary: (seq, d_model) -> (seq, vocab)."""
         x = self._norm(x, self.g_f, self.b_f)
-        return self._mm(x, self.W_emb.T if self.tie_embeddings else self.W_out)
+        return self._mm(x, self.W_emb if self.tie_embeddings else self.W_out)
 
     def _run(self, tokens, start_pos: int, capture: dict | None = None) -> np.ndarray:
         x = self.embed(tokens, start_pos)  # (seq, d_model)
@@ -905,7 +1032,7 @@ class TinyGPT:
         return self.unembed(x)  # (seq, vocab)
 
     def forward(self, tokens, start_pos: int = 0) -> np.ndarray:
-        """Logits (seq, vocab) for a whole sequence placed at positions start_pos, start_pos + 1, ..."""
+        """Logits (seq, vocab) for tokens (seq,) placed at positions start_pos, start_pos + 1, ..."""
         return self._run(tokens, start_pos)
 
     def attention_scores(self, tokens, start_pos: int = 0, layer: int = 0) -> np.ndarray:
@@ -917,8 +1044,8 @@ class TinyGPT:
         return self._capture(tokens, start_pos, layer)["weights"]
 
     def _capture(self, tokens, start_pos: int, layer: int) -> dict:
-        if isinstance(layer, bool) or not isinstance(layer, (int, np.integer)) or not 0 <= layer < self.n_layers:
-            raise ValueError(f"layer: expected an integer in 0..{self.n_layers - 1}, got {layer!r}")
+        if _checks.count(layer, "layer", 0) >= self.n_layers:
+            raise ValueError(f"layer must be an integer in 0..{self.n_layers - 1}, got {layer!r}")
         capture = {"layer": layer}
         self._run(tokens, start_pos, capture)
         return capture
@@ -940,7 +1067,7 @@ class TinyGPT:
 
 
 # ---------------------------------------------------------------------------
-# 3. What the cache saves: multiply-adds per generated token
+# 4. What the cache saves: multiply-adds per generated token
 # ---------------------------------------------------------------------------
 
 
@@ -953,11 +1080,11 @@ def decode_multiply_adds(n_context: int, d_model: int, n_layers: int, vocab_size
     and weighted sum against n_context keys 2·n·d, then one row of logits d·vocab.
     not cached: `forward` on all n_context tokens: n times the per-token matrices,
     full n × n scores (2·n²·d), and logits for every row (n·d·vocab).
+    d_ff defaults to 4 · d_model.
     """
-    for name, value in (("n_context", n_context), ("d_model", d_model), ("n_layers", n_layers), ("vocab_size", vocab_size)):
-        _check_int(name, value, 1)
+    _checks.counts(n_context=n_context, d_model=d_model, n_layers=n_layers, vocab_size=vocab_size)
     d, n = d_model, n_context
-    f = 4 * d if d_ff is None else d_ff
+    f = 4 * d if d_ff is None else _checks.count(d_ff, "d_ff")
     per_token = 4 * d * d + 2 * d * f  # q, k, v, o projections and the MLP
     if cached:
         return n_layers * (per_token + 2 * n * d) + d * vocab_size
@@ -966,12 +1093,12 @@ def decode_multiply_adds(n_context: int, d_model: int, n_layers: int, vocab_size
 
 def generation_multiply_adds(n_tokens: int, d_model: int, n_layers: int, vocab_size: int,
                              d_ff: int | None = None, cached: bool = True) -> int:
-    """Total multiply-adds to produce tokens 1..n_tokens one at a time."""
+    """Total multiply-adds to produce tokens 1..n_tokens one at a time (`decode_multiply_adds` summed)."""
     return sum(decode_multiply_adds(n, d_model, n_layers, vocab_size, d_ff, cached) for n in range(1, n_tokens + 1))
 
 
 # ---------------------------------------------------------------------------
-# 4. Which schemes see absolute position
+# 5. Which schemes see absolute position
 # ---------------------------------------------------------------------------
 
 TINY = dict(vocab_size=50, d_model=16, n_heads=2, n_layers=2, max_len=16)  # the page's tiny model
@@ -979,24 +1106,12 @@ GPT2_SMALL = dict(d_model=768, n_layers=12, vocab_size=50257)  # GPT-2 small's s
 
 
 def demo_tokens(n: int = 10, seed: int = 0) -> np.ndarray:
-    """A fixed random token sequence for the tiny model."""
+    """A fixed random token sequence for the tiny model: (n,) ints in 0..49."""
     return np.random.default_rng(seed).integers(0, TINY["vocab_size"], size=n)
 
 
-def available_positions() -> tuple[str, ...]:
-    """The schemes TinyGPT can run right now ('alibi' once lessons.alibi exists)."""
-    out = []
-    for p in POSITIONS:
-        try:
-            TinyGPT(**TINY, position=p)
-        except NotImplementedError:
-            continue
-        out.append(p)
-    return tuple(out)
-
-
 def cache_gap(position: str, n: int = 10, seed: int = 0) -> float:
-    """max |step-by-step logits - forward logits| over a sequence of n tokens."""
+    """max |step-by-step logits - forward logits| of the tiny model over n tokens, for one scheme."""
     model = TinyGPT(**TINY, position=position, seed=seed)
     tokens = demo_tokens(n, seed)
     full = model.forward(tokens)  # (n, vocab)
@@ -1006,8 +1121,8 @@ def cache_gap(position: str, n: int = 10, seed: int = 0) -> float:
 
 
 def shift_change(position: str, shift: int, n: int = 6, seed: int = 0) -> float:
-    """max |forward(tokens, start_pos=shift) - forward(tokens)|: 0 when the model
-    sees only offsets."""
+    """max |forward(tokens, start_pos=shift) - forward(tokens)| of the tiny model over n tokens:
+    0 (up to rounding) when the scheme sees only offsets."""
     model = TinyGPT(**TINY, position=position, seed=seed)
     tokens = demo_tokens(n, seed)
     return float(np.abs(model.forward(tokens, start_pos=shift) - model.forward(tokens)).max())
@@ -1025,7 +1140,7 @@ def residual_norms(norm: str = "layernorm", n_layers: int = 6, n: int = 10, seed
 
 
 # ---------------------------------------------------------------------------
-# 5. Figures
+# 6. Figures
 # ---------------------------------------------------------------------------
 
 _COLORS = {"rope": "#2563eb", "learned": "#dc2626", "sinusoidal": "#f59e0b", "alibi": "#16a34a", "none": "#6b7280"}
@@ -1036,11 +1151,11 @@ def figures() -> dict:
     import matplotlib.pyplot as plt
 
     figs = {}
-    schemes = available_positions()
+    schemes = POSITIONS
 
     # What gets added to the token vectors, per scheme
     fig, (a1, a2) = plt.subplots(1, 2, figsize=(6.4, 3.4), layout="constrained", sharey=True)
-    learned = TinyGPT(**TINY, position="learned").W_pos  # (max_len, d_model)
+    learned = TinyGPT(**TINY, position="learned").scheme.W_pos  # (max_len, d_model)
     sinus = sinusoidal_encoding(TINY["max_len"], TINY["d_model"])
     for ax, grid, title in ((a1, learned, "learned table (random, untrained)"), (a2, sinus, "sinusoidal codes")):
         im = ax.imshow(grid, aspect="auto", cmap="RdBu", vmin=-2, vmax=2)
@@ -1114,7 +1229,7 @@ def figures() -> dict:
 
 
 # ---------------------------------------------------------------------------
-# 6. Narrated walkthrough
+# 7. Narrated walkthrough
 # ---------------------------------------------------------------------------
 
 
@@ -1128,7 +1243,7 @@ def demo() -> None:
         -> 2 blocks {model.block(0, x).shape} -> logits {model.forward(tokens).shape}.""")
 
     banner("2. Decoding through the KV cache")
-    rows = [(p, cache_gap(p)) for p in available_positions()]
+    rows = [(p, cache_gap(p)) for p in POSITIONS]
     table(["position", "max |step - forward|"], rows, floatfmt=".1e")
     takeaway("Step-by-step decoding with a cache gives the same logits as one pass over the whole sequence.")
 
@@ -1140,7 +1255,7 @@ def demo() -> None:
            for n in (1, 16, 256, 1024)])
 
     banner("4. Past max_len")
-    for p in available_positions():
+    for p in POSITIONS:
         try:
             TinyGPT(**TINY, position=p).forward(demo_tokens(4), start_pos=TINY["max_len"])
             say(f"{p}: runs at positions 16..19")

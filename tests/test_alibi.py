@@ -1,6 +1,8 @@
 """lessons.alibi: slopes against the transformers library's BLOOM and MPT code
 (committed vectors, no torch needed), the paper's rule as a closed form, the
-bias and its model-level consequences, NoPE, and the page's numbers."""
+bias at any positions (shifts, the cached step) and inside attention, and NoPE.
+The page's numbers are checked by its `# →` lines (tests/test_prose.py); the
+whole-model behaviour (TinyGPT with ALiBi) by tests/test_transformer.py."""
 
 from __future__ import annotations
 
@@ -10,14 +12,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lessons import alibi
 from lessons.attention import scaled_dot_product_attention
 
 DATA = json.loads((Path(__file__).parent / "data" / "reference_vectors.json").read_text(encoding="utf-8"))
-DOC = alibi.__doc__
 
 
 def test_reference_vectors_cover_1_to_64_heads():
@@ -91,9 +92,35 @@ def test_mask_position_signal_is_one_over_count(n):
     np.testing.assert_allclose(alibi.mask_position_signal(n), 1 / (np.arange(n) + 1))
 
 
-def test_tinygpt_with_alibi_ignores_the_start_and_matches_its_cache():
-    assert alibi.alibi_shift_gap([1, 2, 3, 4, 5], 37) < 1e-12
-    assert alibi.alibi_cache_gap([4, 1, 9, 2, 2, 7]) < 1e-10
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 12), st.integers(1, 20), st.integers(-50, 10_000))
+def test_bias_at_shifted_positions_is_the_same_matrix(n_heads, n, shift):
+    positions = shift + np.arange(n)
+    assert np.array_equal(alibi.alibi_bias_at(n_heads, positions, positions), alibi.alibi_bias(n_heads, n))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 12), st.integers(0, 30))
+def test_a_cached_step_gets_the_last_row_of_the_full_bias(n_heads, t):
+    row = alibi.alibi_bias_at(n_heads, [t], np.arange(t + 1))  # one new query against every cached key
+    assert row.shape == (n_heads, 1, t + 1)
+    assert np.array_equal(row[:, 0], alibi.alibi_bias(n_heads, t + 1)[:, t])
+
+
+def test_step_by_step_attention_with_the_bias_equals_the_full_pass():
+    n_heads, n = 4, 9
+    Q, K, V = np.random.default_rng(2).standard_normal((3, n_heads, n, 8))
+    full, _ = scaled_dot_product_attention(Q, K, V, bias=alibi.alibi_bias(n_heads, n))
+    for t in range(n):
+        step, _ = scaled_dot_product_attention(Q[:, t:t + 1], K[:, :t + 1], V[:, :t + 1],
+                                               bias=alibi.alibi_bias_at(n_heads, [t], np.arange(t + 1)))
+        np.testing.assert_allclose(step[:, 0], full[:, t], rtol=0, atol=1e-12)
+
+
+def test_keys_after_the_query_are_masked_at_any_positions():
+    bias = alibi.alibi_bias_at(2, [5, 7], [4, 5, 6, 8])
+    assert np.isneginf(bias[:, 0, 2:]).all() and np.isneginf(bias[:, 1, 3]).all()
+    np.testing.assert_allclose(bias[:, 1, :3], -alibi.alibi_slopes(2)[:, None] * np.array([3, 2, 1]))
 
 
 def test_nope_orders_differ_only_where_the_prefix_sets_differ():
@@ -101,44 +128,22 @@ def test_nope_orders_differ_only_where_the_prefix_sets_differ():
     gaps = alibi.nope_position_gaps(a, b, n_layers=1)
     same_prefix = [a[i] == b[i] and set(a[:i]) == set(b[:i]) for i in range(len(a))]
     assert all((g < 1e-9) == same for g, same in zip(gaps, same_prefix))
+    # a second layer reads the first layer's outputs at positions 0 and 1: every position differs
+    assert np.all(alibi.nope_position_gaps(a, b, n_layers=2) > 1e-6)
     assert alibi.unmasked_order_gap([3, 5, 7, 9], [9, 7, 5, 3]) < 1e-12
 
 
-@pytest.mark.parametrize("call", [lambda: alibi.alibi_slopes(0), lambda: alibi.alibi_slopes(2.5),
-                                  lambda: alibi.alibi_bias(4, 0), lambda: alibi.alibi_bias(True, 3)])
-def test_bad_sizes_raise_value_error_naming_the_argument(call):
-    with pytest.raises(ValueError, match="n_heads|seq_len"):
+@pytest.mark.parametrize("call,name", [
+    (lambda: alibi.alibi_slopes(0), "n_heads"), (lambda: alibi.alibi_slopes(2.5), "n_heads"),
+    (lambda: alibi.alibi_bias(4, 0), "seq_len"), (lambda: alibi.alibi_bias(True, 3), "n_heads"),
+    (lambda: alibi.alibi_bias_at(4, [[0, 1]], [0, 1]), "query_positions"),
+    (lambda: alibi.alibi_bias_at(4, [0], []), "key_positions"),
+    (lambda: alibi.recency_weights(0.0, 4), "slope"), (lambda: alibi.half_weight_distance(-1.0), "slope"),
+    (lambda: alibi.nope_position_gaps([1, 2], [2, 1], n_layers=0), "n_layers"),
+])
+def test_bad_input_raises_value_error_naming_the_argument(call, name):
+    with pytest.raises(ValueError, match=name):
         call()
-
-
-def test_numbers_in_the_prose():
-    flat = " ".join(DOC.split())  # the page's text with line breaks undone
-    s8 = alibi.alibi_slopes(8)
-    assert f"{alibi.half_weight_distance(s8[0]):.1f} tokens" in DOC
-    assert f"every {alibi.half_weight_distance(s8[-1]):.0f}" in DOC
-    assert f"{math.exp(-0.5):.3f}" in DOC and f"{math.log(2):.3f} / 0.5" in DOC
-    extra = alibi.alibi_slopes(12)[8:]
-    assert ", ".join(f"{m:.3f}" for m in extra[:3]) + f" and {extra[3]:.3f}" in flat
-    w = alibi.recency_weights(1 / 256, 1024)
-    assert f"{w[-1] / w[0]:.0f} times" in DOC
-    b = 0.0 - alibi.alibi_bias(2, 4)[:, 3, ::-1] + 0.0  # penalties for keys 3, 2, 1, 0 of query 3 (no -0)
-    assert "subtracts " + ", ".join(f"{x:g}" for x in b[0][:3]) + f" and {b[0][3]:g}" in flat
-    assert f"subtracts {b[1][0]:g}, " + ", ".join(f"{x:.4f}" for x in b[1][1:3]) + f" and {b[1][3]:.4f}" in flat
-    r = alibi.recency_weights(0.5, 4)
-    assert ", ".join(f"{x:.3f}" for x in r[:3]) + f" and {r[3]:.3f}" in flat
-    sig = alibi.mask_position_signal(5)
-    assert ", ".join(f"{x:.3g}" for x in sig) in flat
-    assert 112 & 111 != 0  # BLOOM's 112 heads are not a power of two, as the page says
-
-
-def test_figures_are_the_ones_on_the_page():
-    import matplotlib
-
-    matplotlib.use("Agg")
-    figs = alibi.figures()
-    assert set(figs) == {"bias_matrices", "slopes", "recency", "nope_orders"}
-    for name in figs:
-        assert f"figures/alibi.{name}.svg" in DOC
 
 
 def test_demo_runs(capsys):

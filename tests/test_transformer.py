@@ -1,10 +1,10 @@
 """lessons.transformer: TinyGPT against a loop-by-loop reference, the KV cache
-against the full pass for every position scheme, RoPE's offset-only scores,
-the learned table's ceiling, the multiply-add counts, and the page's numbers."""
+against the full pass for every position scheme, pluggable position schemes,
+RoPE's offset-only scores, the learned table's ceiling and the multiply-add
+counts. The page's numbers are checked by its `# →` lines (tests/test_prose.py)."""
 
 from __future__ import annotations
 
-import importlib.util
 import math
 
 import numpy as np
@@ -13,14 +13,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lessons import transformer as tf
-from lessons.attention import kv_cache_bytes
+from lessons.alibi import alibi_bias_at, alibi_slopes
 from lessons.positional import sinusoidal_encoding
 from lessons.rope import apply_rope_half
-from lessons.transformer import GPT2_SMALL, POSITIONS, TINY, TinyGPT, decode_multiply_adds, demo_tokens
+from lessons.transformer import POSITIONS, TINY, PositionScheme, TinyGPT, decode_multiply_adds, demo_tokens
 
-HAVE_ALIBI = importlib.util.find_spec("lessons.alibi") is not None
-RUNNABLE = [p for p in POSITIONS if p != "alibi" or HAVE_ALIBI]
-RELATIVE = [p for p in ("rope", "alibi", "none") if p in RUNNABLE]
+RELATIVE = ["rope", "alibi", "none"]
 
 
 # ---------------------------------------------------------------------------
@@ -29,12 +27,13 @@ RELATIVE = [p for p in ("rope", "alibi", "none") if p in RUNNABLE]
 
 
 def reference_logits(model: TinyGPT, tokens, start_pos: int = 0) -> np.ndarray:
-    """Token by token, head by head, key by key, with math-module softmax."""
+    """Token by token, head by head, key by key, with math-module softmax.
+    Weights are (d_out, d_in), applied as x @ W.T."""
     d, H, dh = model.d_model, model.n_heads, model.d_head
     pos = start_pos + np.arange(len(tokens))
     x = model.W_emb[np.asarray(tokens)].copy()
     if model.position == "learned":
-        x += model.W_pos[pos]
+        x += model.scheme.W_pos[pos]
     elif model.position == "sinusoidal":
         x += sinusoidal_encoding(int(pos[-1]) + 1, d)[pos]
 
@@ -44,13 +43,10 @@ def reference_logits(model: TinyGPT, tokens, start_pos: int = 0) -> np.ndarray:
             return (v - mu) / math.sqrt(((v - mu) ** 2).mean() + 1e-5) * g + b
         return v / math.sqrt((v**2).mean() + 1e-5) * g
 
-    if model.position == "alibi":
-        from lessons.alibi import alibi_slopes
-
-        slopes = alibi_slopes(H)
+    slopes = alibi_slopes(H)
     for L in model.layers:
         h = np.stack([norm(row, L["g1"], L["b1"]) for row in x])
-        Q, K, V = h @ L["W_q"], h @ L["W_k"], h @ L["W_v"]
+        Q, K, V = h @ L["W_q"].T, h @ L["W_k"].T, h @ L["W_v"].T
         out = np.zeros_like(x)
         for head in range(H):
             cols = slice(head * dh, (head + 1) * dh)
@@ -64,15 +60,15 @@ def reference_logits(model: TinyGPT, tokens, start_pos: int = 0) -> np.ndarray:
                 top = max(s)
                 e = [math.exp(a - top) for a in s]
                 out[i, cols] = sum(e[j] / sum(e) * v[j] for j in range(i + 1))
-        x = x + out @ L["W_o"]
+        x = x + out @ L["W_o"].T
         h = np.stack([norm(row, L["g2"], L["b2"]) for row in x])
-        a = h @ L["W_1"] + L["c_1"]
-        x = x + (0.5 * a * (1 + np.tanh(math.sqrt(2 / math.pi) * (a + 0.044715 * a**3)))) @ L["W_2"] + L["c_2"]
+        a = h @ L["W_1"].T + L["c_1"]
+        x = x + (0.5 * a * (1 + np.tanh(math.sqrt(2 / math.pi) * (a + 0.044715 * a**3)))) @ L["W_2"].T + L["c_2"]
     x = np.stack([norm(row, model.g_f, model.b_f) for row in x])
-    return x @ (model.W_emb.T if model.tie_embeddings else model.W_out)
+    return x @ (model.W_emb if model.tie_embeddings else model.W_out).T
 
 
-@pytest.mark.parametrize("position", RUNNABLE)
+@pytest.mark.parametrize("position", POSITIONS)
 @pytest.mark.parametrize("norm,tied", [("layernorm", True), ("rmsnorm", False)])
 def test_forward_matches_the_loop_reference(position, norm, tied):
     model = TinyGPT(**TINY, position=position, norm=norm, tie_embeddings=tied, seed=3)
@@ -86,7 +82,7 @@ def test_forward_matches_the_loop_reference(position, norm, tied):
 # ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("position", RUNNABLE)
+@pytest.mark.parametrize("position", POSITIONS)
 @pytest.mark.parametrize("norm,tied", [("layernorm", True), ("rmsnorm", False)])
 def test_cached_decoding_equals_forward(position, norm, tied):
     n = 12 if position == "learned" else 24  # the others run past max_len = 16
@@ -110,17 +106,52 @@ def test_cached_keys_are_stored_rotated():
     # layer 0's keys, recomputed from scratch and rotated at their positions
     L = model.layers[0]
     h = tf.layer_norm(model.W_emb[tokens], L["g1"], L["b1"])
-    K = (h @ L["W_k"]).reshape(5, model.n_heads, model.d_head).transpose(1, 0, 2)
+    K = (h @ L["W_k"].T).reshape(5, model.n_heads, model.d_head).transpose(1, 0, 2)
     assert np.allclose(cache.keys[0], apply_rope_half(K, np.arange(5)), atol=1e-12)
 
 
-def test_alibi_is_wired_or_says_its_lesson_is_missing():
-    if HAVE_ALIBI:
-        model = TinyGPT(**TINY, position="alibi")
-        assert model.forward(demo_tokens(20)).shape == (20, TINY["vocab_size"])
-    else:
-        with pytest.raises(NotImplementedError, match="ALiBi lesson does not exist yet"):
-            TinyGPT(**TINY, position="alibi")
+class _HandMadeALiBi(PositionScheme):
+    """A scheme written outside the lesson, through the public hooks only."""
+
+    name = "hand-made alibi"
+
+    def setup(self, rng, d_model, n_heads, max_len):
+        self.n_heads = n_heads
+
+    def score_bias(self, query_positions, key_positions):
+        return alibi_bias_at(self.n_heads, query_positions, key_positions)
+
+
+def test_a_scheme_object_plugs_in_through_its_hooks():
+    mine = TinyGPT(**TINY, position=_HandMadeALiBi(), seed=4)
+    built_in = TinyGPT(**TINY, position="alibi", seed=4)
+    assert mine.position == "hand-made alibi" and built_in.position == "alibi"
+    tokens = demo_tokens(20)  # past max_len = 16
+    assert np.array_equal(mine.forward(tokens, start_pos=3), built_in.forward(tokens, start_pos=3))
+    cache = mine.new_cache()
+    stepped = np.stack([mine.step(int(t), cache) for t in tokens])
+    assert np.abs(stepped - built_in.forward(tokens)).max() <= 1e-9
+
+
+def test_alibi_bias_reaches_the_scores():
+    # same seed and neither scheme draws weights, so only the bias differs
+    tokens = demo_tokens(8)
+    plain = TinyGPT(**TINY, position="none", seed=1)
+    scores = plain.attention_scores(tokens)  # (n_heads, seq, seq), before mask and bias
+    z = scores + alibi_bias_at(TINY["n_heads"], np.arange(8), np.arange(8))
+    expected = np.exp(z - z.max(axis=-1, keepdims=True))
+    expected /= expected.sum(axis=-1, keepdims=True)
+    got = TinyGPT(**TINY, position="alibi", seed=1).attention_weights(tokens)
+    np.testing.assert_allclose(got, expected, rtol=0, atol=1e-12)
+    assert not np.allclose(got, plain.attention_weights(tokens))
+
+
+def test_weights_are_stored_out_by_in():
+    model = TinyGPT(**TINY, tie_embeddings=False)
+    d, V = TINY["d_model"], TINY["vocab_size"]
+    L = model.layers[0]
+    assert L["W_q"].shape == (d, d) and L["W_1"].shape == (4 * d, d) and L["W_2"].shape == (d, 4 * d)
+    assert model.W_out.shape == (V, d) and model.W_emb.shape == (V, d)
 
 
 # ---------------------------------------------------------------------------
@@ -146,11 +177,11 @@ def test_layer0_scores_match_a_direct_computation():
     h = tf.layer_norm(model.W_emb[tokens], L["g1"], L["b1"])
     split = lambda M: M.reshape(6, model.n_heads, model.d_head).transpose(1, 0, 2)  # noqa: E731
     pos = s + np.arange(6)
-    Q, K = apply_rope_half(split(h @ L["W_q"]), pos), apply_rope_half(split(h @ L["W_k"]), pos)
+    Q, K = apply_rope_half(split(h @ L["W_q"].T), pos), apply_rope_half(split(h @ L["W_k"].T), pos)
     expected = Q @ K.transpose(0, 2, 1) / np.sqrt(model.d_head)
     assert np.allclose(model.attention_scores(tokens, start_pos=s), expected, atol=1e-12)
     # and without RoPE the layer-0 scores carry no position at all
-    plain = split(h @ L["W_q"]) @ split(h @ L["W_k"]).transpose(0, 2, 1) / np.sqrt(model.d_head)
+    plain = split(h @ L["W_q"].T) @ split(h @ L["W_k"].T).transpose(0, 2, 1) / np.sqrt(model.d_head)
     assert not np.allclose(model.attention_scores(tokens, start_pos=s), plain)
 
 
@@ -183,7 +214,7 @@ def test_learned_past_max_len_raises_naming_position_and_table_size():
         model.step(1, cache)
 
 
-@pytest.mark.parametrize("position", [p for p in RUNNABLE if p != "learned"])
+@pytest.mark.parametrize("position", [p for p in POSITIONS if p != "learned"])
 def test_other_schemes_run_past_max_len(position):
     model = TinyGPT(**TINY, position=position)
     assert model.forward(demo_tokens(5), start_pos=3 * TINY["max_len"]).shape == (5, TINY["vocab_size"])
@@ -227,7 +258,7 @@ def test_parameter_count_by_hand():
 # ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("position", RUNNABLE)
+@pytest.mark.parametrize("position", POSITIONS)
 @pytest.mark.parametrize("n", [1, 2, 7, 20])
 def test_multiply_adds_match_the_running_count(position, n):
     if position == "learned" and n > TINY["max_len"]:
@@ -280,55 +311,10 @@ def test_bad_input_raises_value_error_naming_the_argument():
 
 
 # ---------------------------------------------------------------------------
-# The page's numbers come from the code
-# ---------------------------------------------------------------------------
-
-DOC = tf.__doc__
-
-
-def test_prose_numbers_match_the_code():
-    c, u = decode_multiply_adds(1024, **GPT2_SMALL), decode_multiply_adds(1024, **GPT2_SMALL, cached=False)
-    assert f"{c:,}" in DOC and f"{u:,}" in DOC and u // c == 1024 and "1,024 times more" in DOC
-    gc = tf.generation_multiply_adds(1024, **GPT2_SMALL)
-    gu = tf.generation_multiply_adds(1024, **GPT2_SMALL, cached=False)
-    assert f"{gc:,}" in DOC and f"{gu:,}" in DOC and f"about {round(gu / gc)} times" in DOC
-    assert kv_cache_bytes(1024, 12, 12, 64, 2) == 36 * 2**20 and "36 MiB" in DOC
-    assert f"{TinyGPT(**TINY).n_parameters():,} parameters" in DOC
-    assert f"{GPT2_SMALL['vocab_size'] * GPT2_SMALL['d_model']:,}" in DOC
-    small = decode_multiply_adds(10, 16, 2, 50), decode_multiply_adds(10, 16, 2, 50, cached=False)
-    assert f"costs {small[0]:,}" in DOC and f"costs {small[1]:,}" in DOC
-    growth = decode_multiply_adds(1024, **GPT2_SMALL) / decode_multiply_adds(1, **GPT2_SMALL) - 1
-    assert round(100 * growth) == 15 and "about 15%" in DOC
-    for p, text in (("learned", "13.511"), ("sinusoidal", "5.535")):
-        assert f"{tf.shift_change(p, 5):.3f}" == text and text in DOC
-    assert all(tf.cache_gap(p) < 1e-13 for p in RUNNABLE) and "within $10^{-13}$" in DOC
-    assert all(tf.cache_gap(p) < 1e-14 for p in RUNNABLE)  # "a few times 1e-15" in the alt text
-    ln, rms = tf.residual_norms("layernorm"), tf.residual_norms("rmsnorm")
-    assert round(ln[0]) == round(rms[0]) == 4 and round(ln[-1]) in (11, 12) and round(rms[-1]) == 12
-    lo, hi = decode_multiply_adds(1, **GPT2_SMALL), decode_multiply_adds(1024, **GPT2_SMALL)
-    assert 1.2e8 <= lo < hi <= 1.45e8 and "1.2e8 to 1.4e8" in DOC
-    assert f"{decode_multiply_adds(1024, **GPT2_SMALL, cached=False):.1e}" == "1.5e+11" and "about 1.5e11" in DOC
-
-
-def test_page_links_the_lessons_it_builds_on():
-    assert "`lessons.positional`" in DOC and "`lessons.rope`" in DOC
-
-
-# ---------------------------------------------------------------------------
-# Figures and demo
+# Demo
 # ---------------------------------------------------------------------------
 
 
-def test_figures_and_demo(capsys):
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    figs = tf.figures()
-    assert set(figs) == {"position_inputs", "attention_weights", "residual_norms", "cache_agreement",
-                         "kv_cache_work", "shift_invariance"}
-    for fig in figs.values():
-        plt.close(fig)
+def test_demo_runs(capsys):
     tf.demo()
     assert "max_len = 16" in " ".join(capsys.readouterr().out.split())
