@@ -183,13 +183,19 @@ from lessons.positional import rope_frequencies, ntk_scaled_base
 from lessons.context_extension import rope_wavelengths, ntk_pair_scale, rope_inv_freq
 theta = rope_frequencies(8, 10000.0)
 [round(w, 2) for w in rope_wavelengths(theta)]  # → [6.28, 62.83, 628.32, 6283.19]
+# full turns in the 1,000 trained positions
+(1000 / rope_wavelengths(theta)).tolist()  # → [159, 15.9, 1.59, 0.159]
 # position interpolation, written as a Hugging Face block
 linear, _ = rope_inv_freq(8, {"rope_type": "linear", "factor": 4.0})
 list(linear / theta)  # → [0.25, 0.25, 0.25, 0.25]
+linear.tolist()  # → [0.25, 0.025, 0.0025, 0.00025]
 # NTK-aware: raise the base, and each pair slows by s^(-2i/(d-2))
 round(ntk_scaled_base(10000.0, 4.0, 8))  # → 63496
+rope_frequencies(8, ntk_scaled_base(10000.0, 4.0, 8)).tolist()  # → [1, 0.063, 0.0040, 0.00025]
 [round(x, 3) for x in rope_frequencies(8, ntk_scaled_base(10000.0, 4.0, 8)) / theta]  # → [1.0, 0.63, 0.397, 0.25]
 [round(x, 3) for x in ntk_pair_scale(8, 4.0)]  # → [1.0, 0.63, 0.397, 0.25]
+# pair 1 turns 4^(1/3) times slower
+round(1 / ntk_pair_scale(8, 4.0)[1], 3)  # → 1.587
 ```
 
 ![Two panels: the fastest pair's angle grows at one radian per position for every method except position interpolation, which is eight times slower; the slowest pair's angle leaves the grey trained band right after 4,096 tokens with no scaling and stays inside it to 32,768 with every method](figures/context_extension.trained_band.svg)
@@ -274,6 +280,8 @@ so $b' = 85{,}499$. With `factor` 1 the stretch is simply $n/L = 3$.
 from lessons.context_extension import dynamic_ntk_base, cached_score_gap
 round(dynamic_ntk_base(10000.0, 2.0, 1000, 1000, 8))  # → 10000
 round(dynamic_ntk_base(10000.0, 2.0, 3000, 1000, 8))  # → 85499
+# the base grew by 5^(8/6)
+round(dynamic_ntk_base(10000.0, 2.0, 3000, 1000, 8) / 10000.0, 2)  # → 8.55
 # factor 8 at 8x the length: the stretch is 8*8 - 7 = 57, not 8
 round(dynamic_ntk_base(10000.0, 8.0, 32768, 4096, 128))  # → 607779
 # factor 1 at 8x the length gives the NTK-aware base for a stretch of 8
@@ -373,8 +381,10 @@ $s = 4$ is $0.1 \ln 4 + 1 = 1.139$, so scores grow by $1.139^2 = 1.296$.
 from lessons.context_extension import (yarn_correction_dim, yarn_correction_range, yarn_ramp,
                                        yarn_attention_factor, rope_inv_freq)
 from lessons.positional import rope_frequencies
-round(yarn_correction_dim(32, 8, 10000.0, 1000), 2)  # → 0.7
+round(yarn_correction_dim(32, 8, 10000.0, 1000), 2), round(yarn_correction_dim(1, 8, 10000.0, 1000), 2)  # → (0.70, 2.20)
 yarn_correction_range(32, 1, 8, 10000.0, 1000)  # → (0, 3)
+# Qwen2.5's block (head 128, base 1,000,000, 32,768 tokens): kept up to pair 23, interpolated from pair 40
+yarn_correction_range(32, 1, 128, 1_000_000.0, 32768)  # → (23, 40)
 yarn_ramp(0, 3, 4)  # → [0.0, 0.333, 0.667, 1.0]
 theta, attention = rope_inv_freq(8, {"rope_type": "yarn", "factor": 4.0,
                                      "original_max_position_embeddings": 1000})
@@ -458,6 +468,7 @@ $\sqrt{1.201} = 1.096$. For Phi-3.5-mini ($L$ = 4,096, $s$ = 32) it is 1.190.
 **In Python:**
 
 ```python
+import numpy as np
 from lessons.context_extension import rope_inv_freq, longrope_attention_factor, longrope_factors
 block = {"rope_type": "longrope", "short_factor": [1, 1, 1.5, 2], "long_factor": [1, 2, 4, 4],
          "original_max_position_embeddings": 1000}
@@ -465,7 +476,10 @@ list(longrope_factors(block["short_factor"], block["long_factor"], 800, 1000))  
 theta, attention = rope_inv_freq(8, block, max_position_embeddings=4000, seq_len=3000)
 [round(x, 5) for x in theta]  # → [1.0, 0.05, 0.0025, 0.00025]
 round(attention, 3)  # → 1.096
-round(longrope_attention_factor(131072 / 4096, 4096), 3)  # → 1.19
+# the attention factor by hand: ln 4 / ln 1000
+round(np.log(4), 3), round(np.log(1000), 3), round(np.log(4) / np.log(1000), 3)  # → (1.386, 6.908, 0.201)
+# Phi-3.5-mini: 4,096 tokens stretched to 131,072
+round(longrope_attention_factor(131072 / 4096, 4096), 3)  # → 1.190
 ```
 
 ![Phi-3.5-mini's two lists of per-pair divisors on a log scale: the short list stays between 1 and about 3, the long list rises from about 1 for the fastest pair to about 65 for the slowest, above the overall stretch of 32](figures/context_extension.longrope_factors.svg)
@@ -542,15 +556,28 @@ are kept, 6 are blended and 29 are divided by 8.
 
 ```python
 import numpy as np
+from lessons.attention import format_bytes, kv_cache_bytes
 from lessons.context_extension import llama3_smooth_factor, rope_inv_freq, rope_wavelengths, LLAMA31_8B
 from lessons.positional import rope_frequencies
 [round(w, 3) for w in llama3_smooth_factor(rope_wavelengths(rope_frequencies(8)), 1000, 1.0, 4.0)]  # → [52.718, 4.972, 0.197, -0.28]
+# pair 2's blend: (1 - w) of theta/4 plus w of theta
+w = llama3_smooth_factor(rope_wavelengths(rope_frequencies(8)), 1000, 1.0, 4.0)[2]
+round(1 - w, 3), round((1 - w) / 4 + w, 3)  # → (0.803, 0.398)
 theta, _ = rope_inv_freq(8, {"rope_type": "llama3", "factor": 4.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
                              "original_max_position_embeddings": 1000})
 [round(x, 4) for x in theta / rope_frequencies(8)]  # → [1.0, 1.0, 0.3979, 0.25]
+# Llama 3.1 8B's published block, and the two wavelength boundaries L/high and L/low
 params = LLAMA31_8B["rope_parameters"]
+params["rope_theta"], params["factor"], LLAMA31_8B["max_position_embeddings"]  # → (500000.0, 8.0, 131072)
+L = params["original_max_position_embeddings"]
+L, L / params["high_freq_factor"], L / params["low_freq_factor"]  # → (8192, 2048.0, 8192.0)
+# pairs kept, blended and divided by 8
 ratio = rope_inv_freq(128, params)[0] / rope_frequencies(128, params["rope_theta"])
-(int(np.sum(np.isclose(ratio, 1))), int(np.sum(np.isclose(ratio, 1 / 8))))  # → (29, 29)
+kept, divided = int(np.sum(np.isclose(ratio, 1))), int(np.sum(np.isclose(ratio, 1 / 8)))
+kept, ratio.size - kept - divided, divided  # → (29, 6, 29)
+# one sequence's key-value cache in 16-bit numbers, at 8,192 tokens and at 131,072
+shape = LLAMA31_8B["n_layers"], LLAMA31_8B["n_kv_heads"], LLAMA31_8B["head_dim"]
+format_bytes(kv_cache_bytes(L, *shape)), format_bytes(kv_cache_bytes(131072, *shape))  # → ('1 GiB', '16 GiB')
 ```
 
 ![Llama 3.1's speed ratio against wavelength on a log axis: exactly 1 for wavelengths below 2,048 positions, exactly one eighth above 8,192, and a smooth descent between the two dashed boundaries](figures/context_extension.llama3_bands.svg)
@@ -623,7 +650,14 @@ about 30% larger before the softmax.
 
 ```python
 import numpy as np
-from lessons.context_extension import rope_inv_freq, rope_cos_sin
+from lessons.context_extension import ntk_pair_scale, pair_scale, rope_inv_freq, rope_cos_sin
+# the divisor table: every method at factor 4 over 1,000 trained tokens
+blocks = {"linear": {"rope_type": "linear", "factor": 4.0},
+          "YaRN": {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 1000},
+          "Llama 3": {"rope_type": "llama3", "factor": 4.0, "original_max_position_embeddings": 1000,
+                      "low_freq_factor": 1.0, "high_freq_factor": 4.0}}
+{name: (1 / pair_scale(8, block)).tolist() for name, block in blocks.items()}  # → {'linear': [4, 4, 4, 4], 'YaRN': [1, 1.33, 2, 4], 'Llama 3': [1, 1, 2.51, 4]}
+(1 / ntk_pair_scale(8, 4.0)).tolist()  # → [1, 1.59, 2.52, 4]
 theta, a = rope_inv_freq(8, {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 1000})
 cos, sin = rope_cos_sin(np.array([0, 1]), theta, a)
 round(float(cos[0, 0]), 3)  # → 1.139
@@ -649,10 +683,12 @@ squares are Phi-3.5-mini's real long factors (its own head and a stretch
 of 32).
 
 **In code:** `rope_inv_freq` dispatches to the helpers above; `rope_type_of`
-reads the method's name; `rope_cos_sin` applies the result; `pair_scale`
-divides by the default speeds. The tests compare `rope_inv_freq` with vectors
-computed by the `transformers` library for 33 configurations, including the
-real Llama 3.1, Qwen2.5, DeepSeek-V2-Lite and Phi-3.5-mini blocks.
+reads the method's name; `rope_cos_sin` applies the result (the angles come from
+`lessons.positional.angle_table`); `pair_scale` divides by the default
+speeds. The tests compare `rope_inv_freq` with vectors computed by the
+`transformers` library for every `rope_type`, over real and synthetic
+configurations, including the real Llama 3.1, Qwen2.5, DeepSeek-V2-Lite and
+Phi-3.5-mini blocks.
 
 **Why it matters.** When a checkpoint misbehaves at length, this is the
 function to run on its config: it shows exactly which pairs the model expects
@@ -743,9 +779,15 @@ import math
 
 import numpy as np
 
+from lessons import _checks
 from lessons._show import banner, say, table, takeaway
 from lessons.attention import format_bytes, kv_cache_bytes
-from lessons.positional import apply_rope, interpolate_positions, ntk_scaled_base, rope_frequencies
+from lessons.positional import (
+    angle_table,
+    apply_rope,
+    ntk_scaled_base,
+    rope_frequencies,
+)
 
 # ---------------------------------------------------------------------------
 # 0. Reading a model card: the config keys, and what a long context costs
@@ -782,13 +824,15 @@ LLAMA31_8B = {
 
 
 def rope_wavelengths(theta: np.ndarray) -> np.ndarray:
-    """λ_i = 2π / θ_i: the number of positions pair i needs for one full turn."""
+    """λ_i = 2π / θ_i: the number of positions pair i needs for one full turn.
+
+    Args:
+        theta: (d/2,) speeds in radians per position.
+
+    Returns:
+        (d/2,) float array of wavelengths, in positions.
+    """
     return 2 * np.pi / np.asarray(theta, dtype=float)
-
-
-def _exponents(rotary_dim: int) -> np.ndarray:
-    # 2i/d for i = 0 .. d/2 - 1, the exponent of the base in θ_i = base^(-2i/d)
-    return np.arange(0, rotary_dim, 2) / rotary_dim
 
 
 # ---------------------------------------------------------------------------
@@ -797,7 +841,15 @@ def _exponents(rotary_dim: int) -> np.ndarray:
 
 
 def linear_inv_freq(theta: np.ndarray, factor: float) -> np.ndarray:
-    """θ_i / s: dividing every speed by s equals dividing every position by s."""
+    """Position interpolation as speeds: θ_i / s, which equals dividing every position by s.
+
+    Args:
+        theta: (d/2,) trained speeds.
+        factor: the stretch s.
+
+    Returns:
+        (d/2,) float array.
+    """
     return np.asarray(theta, dtype=float) / factor
 
 
@@ -807,18 +859,39 @@ def linear_inv_freq(theta: np.ndarray, factor: float) -> np.ndarray:
 
 
 def ntk_pair_scale(d: int, factor: float) -> np.ndarray:
-    """new θ_i / old θ_i after raising the base to base · s^(d/(d-2)): s^(-2i/(d-2))."""
+    """new θ_i / old θ_i after NTK-aware scaling (base raised to base · s^(d/(d-2))): s^(-2i/(d-2)).
+
+    Args:
+        d: the rotary width, an even integer >= 4.
+        factor: the stretch s.
+
+    Returns:
+        (d/2,) float array, from 1 (pair 0) down to 1/s (the last pair).
+    """
+    d = _checks.count(_checks.even_width(d), "d", low=4)
     i = np.arange(d // 2)
     return factor ** (-2 * i / (d - 2))
 
 
 def dynamic_ntk_base(base: float, factor: float, seq_len: int, max_position_embeddings: int, d: int) -> float:
-    """The base dynamic NTK uses at the current length (unchanged up to the trained length)."""
+    """The base dynamic NTK uses at the current length: `ntk_scaled_base` for a
+    stretch that grows with the prompt (the trained base up to the trained length).
+
+    Args:
+        base: the trained base.
+        factor: the config's `factor` s.
+        seq_len: the current sequence length n.
+        max_position_embeddings: the trained length L.
+        d: the rotary width, an even integer >= 4.
+
+    Returns:
+        the base to use now, a float.
+    """
     seq_len = max(seq_len, max_position_embeddings)
     # stretch = s · n / L − (s − 1): 1 at n = L, s at n = 2L, growing linearly after
     stretch = factor * seq_len / max_position_embeddings - (factor - 1)
     # base' = base · stretch^(d/(d-2))
-    return base * stretch ** (d / (d - 2))
+    return ntk_scaled_base(base, stretch, d)
 
 
 def cached_key_drift(d: int, base: float, factor: float, max_position_embeddings: int,
@@ -827,6 +900,15 @@ def cached_key_drift(d: int, base: float, factor: float, max_position_embeddings
 
     With a KV cache, a key is rotated once, with the base of the length at that
     moment; dynamic NTK later changes the base, so queries and old keys disagree.
+
+    Args:
+        d, base, factor, max_position_embeddings: the head and its dynamic block.
+        cached_len: the sequence length when the key was rotated and cached.
+        now_len: the sequence length now.
+        key_pos: the key's position.
+
+    Returns:
+        (d/2,) float array: key_pos · (θ then − θ now), in radians.
     """
     old = rope_frequencies(d, dynamic_ntk_base(base, factor, cached_len, max_position_embeddings, d))
     new = rope_frequencies(d, dynamic_ntk_base(base, factor, now_len, max_position_embeddings, d))
@@ -836,7 +918,14 @@ def cached_key_drift(d: int, base: float, factor: float, max_position_embeddings
 
 def cached_score_gap(d: int, base: float, factor: float, max_position_embeddings: int,
                      cached_len: int, now_len: int, key_pos: int, query_pos: int, seed: int = 0) -> tuple[float, float]:
-    """The score q·k with a freshly rotated key and with the stale cached key."""
+    """The score q·k with a freshly rotated key and with the stale cached key.
+
+    q and k are random (d,) vectors from `seed`, rotated with interleaved RoPE
+    (`lessons.positional.apply_rope`); the query always uses the base of `now_len`.
+
+    Returns:
+        (fresh, stale): the two scores, floats.
+    """
     rng = np.random.default_rng(seed)
     q, k = rng.standard_normal(d), rng.standard_normal(d)
     base_now = dynamic_ntk_base(base, factor, now_len, max_position_embeddings, d)
@@ -853,14 +942,33 @@ def cached_score_gap(d: int, base: float, factor: float, max_position_embeddings
 
 
 def yarn_correction_dim(n_rotations: float, d: int, base: float, original_max_position_embeddings: int) -> float:
-    """The (fractional) pair index whose pair turns `n_rotations` times in the trained length."""
+    """The (fractional) pair index whose pair turns `n_rotations` times in the trained length.
+
+    Args:
+        n_rotations: the number of full turns r.
+        d: the rotary width.
+        base: the RoPE base.
+        original_max_position_embeddings: the trained length L.
+
+    Returns:
+        i(r) = d · ln(L / (2π r)) / (2 ln base), a float.
+    """
     # solve L / λ_i = r for i, with λ_i = 2π base^(2i/d):  i = d · ln(L / (2π r)) / (2 ln base)
     return d * math.log(original_max_position_embeddings / (n_rotations * 2 * math.pi)) / (2 * math.log(base))
 
 
 def yarn_correction_range(beta_fast: float, beta_slow: float, d: int, base: float,
                           original_max_position_embeddings: int, truncate: bool = True) -> tuple[float, float]:
-    """Pair indices (low, high): below low keep θ, above high divide θ by the factor."""
+    """Pair indices (low, high): below low keep θ, above high divide θ by the factor.
+
+    Args:
+        beta_fast, beta_slow: turn counts that mark the two boundaries (32 and 1).
+        d, base, original_max_position_embeddings: the head and its trained length.
+        truncate: round low down and high up to whole pairs (the library's default).
+
+    Returns:
+        (low, high), clipped to 0 and d - 1.
+    """
     low = yarn_correction_dim(beta_fast, d, base, original_max_position_embeddings)
     high = yarn_correction_dim(beta_slow, d, base, original_max_position_embeddings)
     if truncate:
@@ -869,21 +977,42 @@ def yarn_correction_range(beta_fast: float, beta_slow: float, d: int, base: floa
 
 
 def yarn_ramp(low: float, high: float, n_pairs: int) -> np.ndarray:
-    """γ_i: 0 for pairs at or below `low` (kept), 1 at or above `high` (interpolated), linear between."""
+    """γ_i: 0 for pairs at or below `low` (kept), 1 at or above `high` (interpolated), linear between.
+
+    Returns:
+        (n_pairs,) float array in [0, 1].
+    """
     if low == high:
         high += 0.001  # the library's guard against dividing by zero
     return np.clip((np.arange(n_pairs) - low) / (high - low), 0.0, 1.0)
 
 
 def yarn_get_mscale(scale: float, mscale: float = 1.0) -> float:
-    """0.1 · mscale · ln(s) + 1 for s > 1, else 1 (the YaRN paper's temperature rule)."""
+    """0.1 · mscale · ln(s) + 1 for s > 1, else 1 (the YaRN paper's temperature rule).
+
+    Args:
+        scale: the stretch s.
+        mscale: the multiplier of the log.
+
+    Returns:
+        a float >= 1 for mscale >= 0.
+    """
     if scale <= 1:
         return 1.0
     return 0.1 * mscale * math.log(scale) + 1.0
 
 
 def yarn_attention_factor(factor: float, mscale: float | None = None, mscale_all_dim: float | None = None) -> float:
-    """The number cos and sin are multiplied by (so scores grow by its square)."""
+    """The number YaRN multiplies cos and sin by (so scores grow by its square).
+
+    Args:
+        factor: the stretch s.
+        mscale, mscale_all_dim: DeepSeek-style pair; when both are set the
+            factor is the ratio of the two `yarn_get_mscale` values.
+
+    Returns:
+        the attention factor, a float.
+    """
     if mscale and mscale_all_dim:
         # DeepSeek-style: a ratio of two mscales
         return yarn_get_mscale(factor, mscale) / yarn_get_mscale(factor, mscale_all_dim)
@@ -891,7 +1020,16 @@ def yarn_attention_factor(factor: float, mscale: float | None = None, mscale_all
 
 
 def yarn_inv_freq(theta: np.ndarray, factor: float, ramp: np.ndarray) -> np.ndarray:
-    """θ_i · (1 − γ_i) + (θ_i / s) · γ_i: blend of the kept and the interpolated speed."""
+    """θ_i · (1 − γ_i) + (θ_i / s) · γ_i: blend of the kept and the interpolated speed.
+
+    Args:
+        theta: (d/2,) trained speeds.
+        factor: the stretch s.
+        ramp: (d/2,) γ from `yarn_ramp`.
+
+    Returns:
+        (d/2,) float array.
+    """
     theta = np.asarray(theta, dtype=float)
     return theta * (1 - ramp) + theta / factor * ramp
 
@@ -902,14 +1040,31 @@ def yarn_inv_freq(theta: np.ndarray, factor: float, ramp: np.ndarray) -> np.ndar
 
 
 def longrope_factors(short_factor, long_factor, seq_len: int | None, original_max_position_embeddings: int) -> np.ndarray:
-    """The long list once the sequence passes the trained length, else the short list."""
+    """The long list once the sequence passes the trained length, else the short list.
+
+    Args:
+        short_factor, long_factor: (d/2,) per-pair divisors from the config.
+        seq_len: the whole sequence's length, or None (the short list).
+        original_max_position_embeddings: the trained length L.
+
+    Returns:
+        (d/2,) float array.
+    """
     if seq_len and seq_len > original_max_position_embeddings:
         return np.asarray(long_factor, dtype=float)
     return np.asarray(short_factor, dtype=float)
 
 
 def longrope_attention_factor(factor: float, original_max_position_embeddings: int) -> float:
-    """sqrt(1 + ln s / ln L) for s > 1, else 1."""
+    """LongRoPE's attention factor: sqrt(1 + ln s / ln L) for s > 1, else 1.
+
+    Args:
+        factor: the stretch s.
+        original_max_position_embeddings: the trained length L.
+
+    Returns:
+        a float >= 1.
+    """
     if factor <= 1.0:
         return 1.0
     return math.sqrt(1 + math.log(factor) / math.log(original_max_position_embeddings))
@@ -922,14 +1077,33 @@ def longrope_attention_factor(factor: float, original_max_position_embeddings: i
 
 def llama3_smooth_factor(wavelength: np.ndarray, original_max_position_embeddings: int,
                          low_freq_factor: float, high_freq_factor: float) -> np.ndarray:
-    """(L/λ − low) / (high − low): 1 at λ = L/high, 0 at λ = L/low (not clipped)."""
+    """Llama 3's smoothing weight (L/λ − low) / (high − low): 1 at λ = L/high, 0 at λ = L/low (not clipped).
+
+    Args:
+        wavelength: (d/2,) wavelengths λ_i, or one number.
+        original_max_position_embeddings: the trained length L.
+        low_freq_factor, high_freq_factor: `low_freq_factor` and `high_freq_factor`.
+
+    Returns:
+        float array shaped like wavelength.
+    """
     ratio = original_max_position_embeddings / np.asarray(wavelength, dtype=float)
     return (ratio - low_freq_factor) / (high_freq_factor - low_freq_factor)
 
 
 def llama3_inv_freq(theta: np.ndarray, factor: float, original_max_position_embeddings: int,
                     low_freq_factor: float, high_freq_factor: float) -> np.ndarray:
-    """Llama 3.1's rule for the per-pair speeds."""
+    """Llama 3.1's rule for the per-pair speeds: keep short waves, divide long ones by s, blend between.
+
+    Args:
+        theta: (d/2,) trained speeds.
+        factor: the stretch s.
+        original_max_position_embeddings, low_freq_factor, high_freq_factor:
+            the block's keys of the same names.
+
+    Returns:
+        (d/2,) float array.
+    """
     theta = np.asarray(theta, dtype=float)
     wavelength = rope_wavelengths(theta)
     long_wave = original_max_position_embeddings / low_freq_factor  # longer than this: divide by s
@@ -946,6 +1120,7 @@ def llama3_inv_freq(theta: np.ndarray, factor: float, original_max_position_embe
 
 
 def _need(params: dict, key: str, rope_type: str, fallback=None):
+    """params[key] (or the fallback); a missing key is a ValueError that names it."""
     value = params.get(key)
     if value is None:
         value = fallback
@@ -954,17 +1129,18 @@ def _need(params: dict, key: str, rope_type: str, fallback=None):
     return value
 
 
-def _at_least_one(value: float, key: str, rope_type: str) -> float:
-    if not isinstance(value, (int, float)) or isinstance(value, bool):
-        raise ValueError(f"rope_parameters '{key}' for rope_type '{rope_type}' must be a number, got {value!r}")
-    if value < 1:
-        raise ValueError(f"rope_parameters '{key}' for rope_type '{rope_type}' must be >= 1 "
-                         f"(a stretch, not a squeeze), got {value}")
-    return float(value)
+def _stretch(params: dict, rope_type: str, fallback=None) -> float:
+    """The block's `factor`: a number >= 1 (a stretch, not a squeeze)."""
+    return _checks.at_least(_need(params, "factor", rope_type, fallback),
+                            f"rope_parameters 'factor' for rope_type '{rope_type}'", 1)
 
 
 def rope_type_of(rope_parameters: dict) -> str:
-    """The method a rope_parameters dict names (`rope_type`, or the older key `type`)."""
+    """The method a rope_parameters dict names (`rope_type`, or the older key `type`).
+
+    Returns:
+        one of `ROPE_TYPES`; "default" when the dict names none.
+    """
     if not isinstance(rope_parameters, dict):
         raise ValueError(f"rope_parameters must be a dict, got {type(rope_parameters).__name__}")
     new, old = rope_parameters.get("rope_type"), rope_parameters.get("type")
@@ -985,6 +1161,18 @@ def rope_inv_freq(head_dim: int, rope_parameters: dict | None = None, *, max_pos
     top-level length: dynamic NTK needs it, and yarn, longrope and llama3 fall back
     to it for a missing `original_max_position_embeddings` (as the library does).
     `seq_len` matters for dynamic (the current length) and longrope (short or long).
+
+    Args:
+        head_dim: the head width; only its first head_dim · partial_rotary_factor
+            dimensions turn.
+        rope_parameters: the config's block, e.g. {"rope_type": "yarn",
+            "factor": 4.0, ...}; None means plain RoPE with base 10,000.
+        max_position_embeddings: the config's top-level length.
+        seq_len: the current sequence length.
+
+    Returns:
+        (inv_freq, attention_factor): (rotary_dim/2,) float array of speeds and
+        the number that multiplies cos and sin.
     """
     params = dict(rope_parameters or {})
     rope_type = rope_type_of(params)
@@ -993,38 +1181,34 @@ def rope_inv_freq(head_dim: int, rope_parameters: dict | None = None, *, max_pos
         if key not in allowed:
             raise ValueError(f"unknown key '{key}' in rope_parameters for rope_type '{rope_type}'; "
                              f"allowed keys: {', '.join(sorted(allowed))}")
-    if not isinstance(head_dim, (int, np.integer)) or head_dim < 2:
-        raise ValueError(f"head_dim must be an integer >= 2, got {head_dim!r}")
-    base = float(params.get("rope_theta") or 10000.0)
+    head_dim = _checks.count(head_dim, "head_dim", low=2)
+    base = _checks.positive(params.get("rope_theta") or 10000.0, "rope_parameters 'rope_theta'")
     partial = params.get("partial_rotary_factor")
     partial = 1.0 if partial is None else partial
     if not 0 < partial <= 1:
         raise ValueError(f"partial_rotary_factor for rope_type '{rope_type}' must be in (0, 1], got {partial}")
-    d = int(head_dim * partial)  # the rotary width: only the first d dimensions turn
-    if d < 2 or d % 2:
-        raise ValueError(f"head_dim {head_dim} with partial_rotary_factor {partial} gives an odd or empty "
-                         f"rotary width {d} for rope_type '{rope_type}'; it must be even")
-    theta = base ** -_exponents(d)  # (d/2,) the default speeds
+    # the rotary width: only the first d dimensions turn
+    d = _checks.even_width(int(head_dim * partial),
+                           f"the rotary width (head_dim {head_dim} × partial_rotary_factor {partial})")
+    theta = rope_frequencies(d, base)  # (d/2,) the default speeds
     original = params.get("original_max_position_embeddings") or max_position_embeddings
 
     if rope_type == "default":
         return theta, 1.0
     if rope_type == "linear":
-        factor = _at_least_one(_need(params, "factor", rope_type), "factor", rope_type)
-        return linear_inv_freq(theta, factor), 1.0
+        return linear_inv_freq(theta, _stretch(params, rope_type)), 1.0
     if rope_type == "dynamic":
-        factor = _at_least_one(_need(params, "factor", rope_type), "factor", rope_type)
+        factor = _stretch(params, rope_type)
         if max_position_embeddings is None:
             raise ValueError("rope_type 'dynamic' needs max_position_embeddings (the trained length)")
         n = max_position_embeddings if seq_len is None else seq_len
-        new_base = dynamic_ntk_base(base, factor, n, max_position_embeddings, d)
-        return new_base ** -_exponents(d), 1.0
+        return rope_frequencies(d, dynamic_ntk_base(base, factor, n, max_position_embeddings, d)), 1.0
     if rope_type == "yarn":
         original = _need(params, "original_max_position_embeddings", rope_type, original)
         factor = params.get("factor")
         if factor is None and max_position_embeddings is not None:
             factor = max_position_embeddings / original  # the library's fallback
-        factor = _at_least_one(_need(params, "factor", rope_type, factor), "factor", rope_type)
+        factor = _stretch(params, rope_type, factor)
         attention = params.get("attention_factor")
         if attention is None:
             attention = yarn_attention_factor(factor, params.get("mscale"), params.get("mscale_all_dim"))
@@ -1045,12 +1229,11 @@ def rope_inv_freq(head_dim: int, rope_parameters: dict | None = None, *, max_pos
             factor = params.get("factor")
             if factor is None and max_position_embeddings is not None:
                 factor = max_position_embeddings / original  # Phi-3's convention
-            factor = _at_least_one(_need(params, "factor", rope_type, factor), "factor", rope_type)
-            attention = longrope_attention_factor(factor, original)
+            attention = longrope_attention_factor(_stretch(params, rope_type, factor), original)
         return theta / longrope_factors(short, long, seq_len, original), float(attention)
     # llama3
     original = _need(params, "original_max_position_embeddings", rope_type, original)
-    factor = _at_least_one(_need(params, "factor", rope_type), "factor", rope_type)
+    factor = _stretch(params, rope_type)
     low_ff = float(_need(params, "low_freq_factor", rope_type))
     high_ff = float(_need(params, "high_freq_factor", rope_type))
     if high_ff <= low_ff:
@@ -1059,13 +1242,30 @@ def rope_inv_freq(head_dim: int, rope_parameters: dict | None = None, *, max_pos
 
 
 def rope_cos_sin(positions: np.ndarray, inv_freq: np.ndarray, attention_factor: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
-    """cos and sin of position · θ_i, each multiplied by the attention factor: (n, d/2) each."""
-    angles = np.asarray(positions, dtype=float)[:, None] * np.asarray(inv_freq)[None, :]  # (n, d/2)
+    """cos and sin of position · θ_i, each multiplied by the attention factor.
+
+    Args:
+        positions: (n,) positions.
+        inv_freq: (d/2,) speeds, e.g. from `rope_inv_freq`.
+        attention_factor: the number a that multiplies cos and sin.
+
+    Returns:
+        (cos, sin), each (n, d/2), one column per pair (layout-free: spread them
+        over the pairs of whichever layout the rotation uses).
+    """
+    angles = angle_table(positions, inv_freq)  # (n, d/2)
     return np.cos(angles) * attention_factor, np.sin(angles) * attention_factor
 
 
 def pair_scale(head_dim: int, rope_parameters: dict, **kwargs) -> np.ndarray:
-    """new θ_i / old θ_i for each pair: 1 = untouched, 1/s = fully interpolated."""
+    """new θ_i / old θ_i for each pair: 1 = untouched, 1/s = fully interpolated.
+
+    Args:
+        head_dim, rope_parameters, **kwargs: as for `rope_inv_freq`.
+
+    Returns:
+        (rotary_dim/2,) float array.
+    """
     default = {k: v for k, v in rope_parameters.items() if k in ("rope_theta", "partial_rotary_factor")}
     new, _ = rope_inv_freq(head_dim, rope_parameters, **kwargs)
     old, _ = rope_inv_freq(head_dim, default)
@@ -1081,8 +1281,12 @@ EXAMPLE = {"d": 128, "base": 10000.0, "trained": 4096, "factor": 8.0}
 
 
 def example_methods() -> dict[str, dict]:
-    """The running example written as one rope_parameters dict per method."""
-    d, base, trained, s = EXAMPLE["d"], EXAMPLE["base"], EXAMPLE["trained"], EXAMPLE["factor"]
+    """The running example (`EXAMPLE`) written as one rope_parameters dict per method.
+
+    Returns:
+        {method label: rope_parameters dict}.
+    """
+    base, trained, s = EXAMPLE["base"], EXAMPLE["trained"], EXAMPLE["factor"]
     return {
         "position interpolation (linear)": {"rope_type": "linear", "rope_theta": base, "factor": s},
         "YaRN": {"rope_type": "yarn", "rope_theta": base, "factor": s, "original_max_position_embeddings": trained},

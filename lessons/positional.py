@@ -223,9 +223,12 @@ from lessons.attention import scaled_dot_product_attention
 # dog's query (1, 0) against dog, bites, man, divided by sqrt(d) with d = 2
 s = np.array([1.0, 0.0, 1.0]) / np.sqrt(2)
 # softmax(s) = exp(s) / sum(exp(s))
+s.round(3).tolist()  # → [0.707, 0.000, 0.707]
 w = np.exp(s) / np.exp(s).sum()
 w.round(3).tolist()  # → [0.401, 0.198, 0.401]
 vocab = {"dog": [1.0, 0.0], "bites": [0.0, 1.0], "man": [1.0, 1.0]}
+# the plain mean of the word vectors: the same in either order
+np.mean([vocab[word] for word in "man bites dog".split()], axis=0).round(2).tolist()  # → [0.67, 0.67]
 def layer(sentence):
     # one row per word  # (3, 2)
     X = np.array([vocab[word] for word in sentence.split()])
@@ -380,9 +383,10 @@ rightmost columns stay nearly constant over all 100 rows: slow hands.
 Because no two rows coincide, each position gets a fingerprint of its own;
 because adjacent rows are alike, nearby positions get nearby codes.
 
-**In code:** `sinusoidal_encoding` fills the whole table with a single
-broadcast: each position multiplied by each pair's speed, with the sines
-written to the even columns and the cosines to the odd ones.
+**In code:** `rope_frequencies` gives the speeds $\omega_i$ (RoPE reuses
+them below), `angle_table` multiplies each position by each pair's speed in a
+single broadcast, and `sinusoidal_encoding` writes the sines of those angles
+to the even columns and the cosines to the odd ones.
 
 **Why it matters.** Fixed codes cost no training and reach any position.
 And since a shift is one and the same rotation wherever it happens, the
@@ -445,6 +449,8 @@ import numpy as np
 # GPT-2 small: 1024 positions (max_position_embeddings) of 768 numbers each
 n_positions, width = 1024, 768
 n_positions * width  # → 786432
+# GPT-2 small has 124 million parameters: is the table under 1% of them?
+n_positions * width / 124_000_000 < 0.01  # → True
 # a toy table with four seats, 0 to 3  # (4, 2)
 seats = np.array([[0.0, 0.0], [0.2, -0.1], [-0.3, 0.4], [0.1, 0.3]])
 dog = np.array([0.5, -0.2])
@@ -491,9 +497,9 @@ key by one, to 8, and the score becomes cos 5 = 0.284.
 
 ```mermaid
 flowchart LR
-  T["token vector at position m"] --> QP["q = x W_q"]
-  T --> KP["k = x W_k"]
-  T --> VP["v = x W_v"]
+  T["token vector at position m"] --> QP["q = W_q x"]
+  T --> KP["k = W_k x"]
+  T --> VP["v = W_v x"]
   QP --> QR["rotate every pair of q<br/>through m times theta_i"]
   KP --> KR["rotate every pair of k<br/>through m times theta_i"]
   QR --> DOT["score q'.k':<br/>a function of the gap alone"]
@@ -640,9 +646,10 @@ theta = rope_frequencies(64)
 round(float(2 * np.pi / theta[0]), 2)  # → 6.28
 ```
 
-**In code:** `rope_frequencies` gives each pair's speed $\theta_i$, and
-`apply_rope` multiplies those speeds by the position to obtain every angle
-before rotating each pair. `lessons.rope` wires RoPE into attention in
+**In code:** `rope_frequencies` gives each pair's speed $\theta_i$,
+`rope_angles` multiplies those speeds by the position to obtain every angle
+(the same `angle_table` as the sinusoidal codes), and `apply_rope` rotates
+each pair by its angle. `lessons.rope` wires RoPE into attention in
 code, including the other pairing convention in common use.
 
 **Why it matters.** Language thinks in relative distance ("two words
@@ -968,22 +975,12 @@ import hashlib
 
 import numpy as np
 
+from lessons import _checks
 from lessons._show import banner, matrix, say, table, takeaway
 from lessons.attention import causal_mask, scaled_dot_product_attention
 
 SCHEMES = ("none", "sinusoidal", "rope")  # the ways encode_sentence lets position in
 D_DEMO = 16  # width of the toy attention layer behind order_similarity
-
-
-def _check_even_width(d: int, name: str = "d") -> None:
-    """Positions come in (sin, cos) or rotation pairs, so a width must be even."""
-    if isinstance(d, bool) or not isinstance(d, (int, np.integer)) or d < 2 or d % 2:
-        raise ValueError(f"{name} must be a positive even integer (2, 4, 6, ...), got {d!r}")
-
-
-def _check_positive(value: float, name: str) -> None:
-    if not value > 0:
-        raise ValueError(f"{name} must be a positive number (> 0), got {value!r}")
 
 
 # ---------------------------------------------------------------------------
@@ -1006,27 +1003,44 @@ def _hashed_normals(label: str, n: int) -> np.ndarray:
 
 
 def word_vector(word: str, d: int = D_DEMO) -> np.ndarray:
-    """A fixed pseudo-random embedding for `word`, shape (d,): a stand-in for a
-    learned embedding table, identical on every run and every machine."""
-    _check_even_width(d)
+    """A fixed pseudo-random embedding for `word`: a stand-in for a learned
+    embedding table, identical on every run and every machine.
+
+    Args:
+        word: any string.
+        d: the width, a positive even integer.
+
+    Returns:
+        (d,) float array.
+    """
+    d = _checks.even_width(d)
     return _hashed_normals(f"word:{word}:{d}", d)
 
 
-# One fixed, untrained single-head attention layer: entries ~ N(0, 1/d).
-_W_Q, _W_K, _W_V = (_hashed_normals(f"layer:{name}", D_DEMO * D_DEMO).reshape(D_DEMO, D_DEMO) / np.sqrt(D_DEMO)
+# One fixed, untrained single-head attention layer. Weights follow nn.Linear:
+# W is (d_out, d_in) and is applied as X @ W.T. The entries ~ N(0, 1/d) were
+# drawn as (d_in, d_out) and are stored transposed, so the page's numbers stand.
+_W_Q, _W_K, _W_V = ((_hashed_normals(f"layer:{name}", D_DEMO * D_DEMO).reshape(D_DEMO, D_DEMO) / np.sqrt(D_DEMO)).T
                     for name in ("W_q", "W_k", "W_v"))
 
 
 def encode_sentence(sentence: str, scheme: str = "none", causal: bool = False) -> np.ndarray:
-    """One attention layer's outputs for the words of `sentence`, shape (n_words, D_DEMO).
+    """One attention layer's outputs for the words of `sentence`.
 
-    scheme: "none" (word vectors only), "sinusoidal" (add the code of each
-    word's position before the layer) or "rope" (rotate q and k by position
-    inside the layer; v stays as it is). causal=True lets each word see only
-    itself and the words before it.
+    Each word is `word_vector(word)`; the layer's fixed weights W_q, W_k, W_v
+    are (d_out, d_in) = (D_DEMO, D_DEMO), applied as X @ W.T.
+
+    Args:
+        sentence: words separated by spaces (at least one).
+        scheme: "none" (word vectors only), "sinusoidal" (add the code of each
+            word's position before the layer) or "rope" (rotate q and k by
+            position inside the layer; v stays as it is).
+        causal: if True, each word sees only itself and the words before it.
+
+    Returns:
+        (n_words, D_DEMO) float array, one output row per word.
     """
-    if scheme not in SCHEMES:
-        raise ValueError(f"scheme must be one of {', '.join(repr(s) for s in SCHEMES)}; got {scheme!r}")
+    _checks.one_of(scheme, "scheme", SCHEMES)
     words = sentence.split()
     if not words:
         raise ValueError("sentence must contain at least one word (words separated by spaces), got an empty string")
@@ -1035,7 +1049,7 @@ def encode_sentence(sentence: str, scheme: str = "none", causal: bool = False) -
     if scheme == "sinusoidal":
         # x_pos = word vector + PE(pos)
         X = X + sinusoidal_encoding(n, D_DEMO)
-    Q, K, V = X @ _W_Q, X @ _W_K, X @ _W_V  # (n, d) each
+    Q, K, V = X @ _W_Q.T, X @ _W_K.T, X @ _W_V.T  # (n, d) each
     if scheme == "rope":
         # turn q and k by their positions 0..n-1; v carries plain content
         Q, K = apply_rope(Q), apply_rope(K)
@@ -1049,8 +1063,12 @@ def _cosine(a: np.ndarray, b: np.ndarray) -> float:
 
 
 def order_similarity() -> dict[str, float]:
-    """Cosine of the pooled (mean) outputs of "dog bites man" and "man bites dog",
-    for each way of letting order in: 1.0 means the layer cannot tell them apart."""
+    """Cosine of the pooled (mean) outputs of "dog bites man" and "man bites dog".
+
+    Returns:
+        {label: cosine} for "no positions", "sinusoidal", "RoPE" and "causal
+        mask only"; 1.0 means the layer cannot tell the sentences apart.
+    """
     settings = {"no positions": ("none", False), "sinusoidal": ("sinusoidal", False),
                 "RoPE": ("rope", False), "causal mask only": ("none", True)}
     return {label: _cosine(encode_sentence("dog bites man", scheme, causal).mean(axis=0),
@@ -1059,25 +1077,68 @@ def order_similarity() -> dict[str, float]:
 
 
 # ---------------------------------------------------------------------------
+# The clock's hands: one speed per pair, one angle per (position, pair).
+# Sinusoidal codes and RoPE share both.
+# ---------------------------------------------------------------------------
+
+
+def rope_frequencies(d: int, base: float = 10000.0) -> np.ndarray:
+    """Each pair's turning speed theta_i = base^(-2i/d), in radians per position.
+
+    The sinusoidal codes call the same speeds omega_i; RoPE turns pair i of q
+    and k by position * theta_i. Pair 0 is the fastest (1 radian per position).
+
+    Args:
+        d: the width, a positive even integer (d/2 pairs).
+        base: a positive number (10,000 unless said; `rope_theta` in a config).
+
+    Returns:
+        (d/2,) float array, from 1 down to base^(-(d-2)/d).
+    """
+    d = _checks.even_width(d)
+    base = _checks.positive(base, "base")
+    # theta_i = base^(-2i/d)
+    return base ** (-np.arange(0, d, 2) / d)
+
+
+def angle_table(positions, speeds: np.ndarray) -> np.ndarray:
+    """How far each pair has turned at each position: position * speed.
+
+    Args:
+        positions: a number or an array of positions, shape (...); fractions
+            (interpolated positions) are fine.
+        speeds: (d/2,) radians per position, e.g. `rope_frequencies(d, base)`.
+
+    Returns:
+        (..., d/2) float array: entry [p, i] is positions[p] * speeds[i].
+    """
+    # angle = pos * theta_i for every position and pair
+    return np.asarray(positions, dtype=float)[..., None] * np.asarray(speeds, dtype=float)
+
+
+# ---------------------------------------------------------------------------
 # Sinusoidal codes: a clock with many hands
 # ---------------------------------------------------------------------------
 
 
 def sinusoidal_encoding(n_positions: int, d: int, base: float = 10000.0) -> np.ndarray:
-    """The 2017 transformer's fixed position codes, shape (n_positions, d).
+    """The 2017 transformer's fixed position codes for positions 0..n_positions-1.
 
     Column 2i holds sin(pos * omega_i) and column 2i+1 holds cos(pos * omega_i),
-    with omega_i = base^(-2i/d): pair 0 turns 1 radian per position, the last
-    pair barely turns.
+    with omega_i = base^(-2i/d) (`rope_frequencies`).
+
+    Args:
+        n_positions: how many positions, an integer >= 0.
+        d: the code's width, a positive even integer.
+        base: a positive number.
+
+    Returns:
+        (n_positions, d) float array, one code per row.
     """
-    if isinstance(n_positions, bool) or not isinstance(n_positions, (int, np.integer)) or n_positions < 0:
-        raise ValueError(f"n_positions must be a non-negative integer (0, 1, 2, ...), got {n_positions!r}")
-    _check_even_width(d)
-    _check_positive(base, "base")
-    # omega_i = base^(-2i/d), one speed per pair  # (d/2,)
-    omega = base ** (-np.arange(0, d, 2) / d)
+    n_positions = _checks.count(n_positions, "n_positions", low=0)
+    d = _checks.even_width(d)
     # pos * omega_i for every position and pair  # (n_positions, d/2)
-    angles = np.arange(n_positions)[:, None] * omega
+    angles = angle_table(np.arange(n_positions), rope_frequencies(d, base))
     # interleave: column 2i = sin, column 2i+1 = cos  # (n_positions, d)
     return np.stack([np.sin(angles), np.cos(angles)], axis=-1).reshape(n_positions, d)
 
@@ -1087,37 +1148,51 @@ def sinusoidal_encoding(n_positions: int, d: int, base: float = 10000.0) -> np.n
 # ---------------------------------------------------------------------------
 
 
-def rope_frequencies(d: int, base: float = 10000.0) -> np.ndarray:
-    """Each pair's turning speed theta_i = base^(-2i/d), shape (d/2,); pair 0 is fastest."""
-    _check_even_width(d)
-    _check_positive(base, "base")
-    # theta_i = base^(-2i/d)
-    return base ** (-np.arange(0, d, 2) / d)
+def rope_angles(x, positions=None, base: float = 10000.0) -> np.ndarray:
+    """The angle positions * theta_i by which each pair of `x` turns.
+
+    Every RoPE function on the site reads its angles here, so x and the
+    positions are checked in one place.
+
+    Args:
+        x: one vector (d,) or a stack (..., seq, d); d even.
+        positions: None (0 for a vector, 0..seq-1 for a stack), a number
+            (every row at that position), or one position per row, shape
+            (seq,). A vector with n positions gives n angle rows.
+        base: the RoPE base.
+
+    Returns:
+        (d/2,), (seq, d/2) or (n, d/2) float array of angles in radians.
+    """
+    shape = np.shape(x)
+    if not shape:
+        raise ValueError("x must be a vector (d,) or a stack (..., seq, d), got a scalar")
+    d = _checks.even_width(shape[-1], "the last axis of x (d)")
+    if positions is None:
+        positions = 0 if len(shape) == 1 else np.arange(shape[-2])
+    pos = np.asarray(positions, dtype=float)
+    if pos.ndim > 1 or (pos.ndim == 1 and len(shape) >= 2 and pos.shape[0] != shape[-2]):
+        rows = shape[-2] if len(shape) >= 2 else "n"
+        raise ValueError(f"positions must be a number or one per row of x, shape ({rows},); got shape {pos.shape}")
+    return angle_table(pos, rope_frequencies(d, base))
 
 
-def apply_rope(x: np.ndarray, position: int | float | np.ndarray | None = None,
-               base: float = 10000.0) -> np.ndarray:
-    """Rotate each pair (2i, 2i+1) of `x` by position * theta_i (interleaved pairs).
+def apply_rope(x, positions=None, base: float = 10000.0) -> np.ndarray:
+    """RoPE with interleaved pairs: turn each pair (2i, 2i+1) of x by positions * theta_i.
 
-    x: one vector (d,), a stack (seq, d), or a stack with leading batch/head
-    axes (..., seq, d). position: a number (every row turns by it), or one
-    position per row, shape (seq,); the default is 0 for a vector and
-    0..seq-1 for a stack. A vector with an array of n positions gives one
-    turned copy per position, (n, d). Fractional positions (interpolation)
-    are fine. Returns an array shaped like x (or the broadcast of the two).
+    Args:
+        x: one vector (d,), a stack (seq, d), or a stack with leading batch and
+            head axes (..., seq, d); d even.
+        positions: as in `rope_angles`: None (0, or 0..seq-1), a number, or one
+            per row (seq,). Fractional positions (interpolation) are fine.
+        base: the RoPE base.
+
+    Returns:
+        float array shaped like x; a vector with n positions gives (n, d),
+        one turned copy per position.
     """
     x = np.asarray(x, dtype=float)
-    if x.ndim == 0:
-        raise ValueError("x must be a vector (d,) or a stack (..., seq, d), got a scalar")
-    _check_even_width(x.shape[-1], "the last axis of x (d)")
-    if position is None:
-        position = 0 if x.ndim == 1 else np.arange(x.shape[-2])
-    pos = np.asarray(position, dtype=float)
-    if pos.ndim > 1 or (pos.ndim == 1 and x.ndim >= 2 and pos.shape[0] != x.shape[-2]):
-        raise ValueError(f"position must be a number or one per row, shape ({x.shape[-2] if x.ndim >= 2 else 'seq'},),"
-                         f" got shape {pos.shape}")
-    # the angle pos * theta_i for each row and pair  # (d/2,) or (seq, d/2)
-    angles = pos[..., None] * rope_frequencies(x.shape[-1], base)
+    angles = rope_angles(x, positions, base)  # (d/2,) or (seq, d/2)
     cos, sin = np.cos(angles), np.sin(angles)
     even, odd = x[..., 0::2], x[..., 1::2]  # (..., seq, d/2) each
     # (x'_2i, x'_2i+1) = (cos a * x_2i - sin a * x_2i+1, sin a * x_2i + cos a * x_2i+1)
@@ -1130,29 +1205,43 @@ def apply_rope(x: np.ndarray, position: int | float | np.ndarray | None = None,
 # ---------------------------------------------------------------------------
 
 
-def interpolate_positions(positions: np.ndarray, trained_len: int, new_len: int) -> np.ndarray:
+def interpolate_positions(positions, trained_len: float, new_len: float) -> np.ndarray:
     """Position interpolation: pos' = pos * trained_len / new_len.
 
     A model trained on 4,096 tokens, run at 32,768, reads position 32,000 as
     4,000, an angle it has seen; neighbours end up 1/8 of a position apart.
+
+    Args:
+        positions: a number or an array of positions, any shape.
+        trained_len: the length trained on, > 0.
+        new_len: the length to read, > 0.
+
+    Returns:
+        float array shaped like positions.
     """
-    _check_positive(trained_len, "trained_len")
-    _check_positive(new_len, "new_len")
+    trained_len = _checks.positive(trained_len, "trained_len")
+    new_len = _checks.positive(new_len, "new_len")
     # pos' = pos * L_train / L_new
     return np.asarray(positions, dtype=float) * (trained_len / new_len)
 
 
 def ntk_scaled_base(base: float, scale: float, d: int) -> float:
-    """NTK-aware scaling: base' = base * scale^(d/(d-2)).
+    """NTK-aware scaling: the raised base base' = base * scale^(d/(d-2)).
 
-    The fastest pair (theta_0 = 1) keeps its speed; the slowest pair,
-    theta = base^(-(d-2)/d), turns exactly `scale` times slower.
+    With base', the fastest pair (theta_0 = 1) keeps its speed and the slowest
+    pair, theta = base^(-(d-2)/d), turns exactly `scale` times slower.
+
+    Args:
+        base: the trained RoPE base, > 0.
+        scale: the stretch, new length over trained length, > 0.
+        d: the rotary width, an even integer >= 4.
+
+    Returns:
+        the new base, a float.
     """
-    _check_positive(base, "base")
-    _check_positive(scale, "scale")
-    _check_even_width(d)
-    if d < 4:
-        raise ValueError(f"d must be an even integer of at least 4 (d - 2 divides), got {d!r}")
+    base = _checks.positive(base, "base")
+    scale = _checks.positive(scale, "scale")
+    d = _checks.count(_checks.even_width(d), "d", low=4)
     # base' = base * s^(d/(d-2))
     return float(base * scale ** (d / (d - 2)))
 

@@ -197,9 +197,12 @@ after the middle: dimension 0 and dimension 4 are partners. Same four speeds,
 different partners.
 
 **In code:** `rotate_half` and `apply_rope_half` implement the half-split
-layout; `apply_rope_interleaved` calls `lessons.positional.apply_rope`, so the
-site has one interleaved implementation; `pair_partner` and `pair_of` give
-the pairing drawn above.
+layout: the angles come from `lessons.positional.rope_angles`,
+`half_split_table` lays their cos and sin out as [angles, angles] and
+`rotate_with_table` applies the formula above. `apply_rope_interleaved` is
+`lessons.positional.apply_rope` under this page's name, so the site has one
+interleaved implementation; `pair_partner` and `pair_of` give the pairing
+drawn above.
 
 **Why it matters.** Both layouts are correct RoPE, and a model can be trained
 with either. Nothing in a weight file says which one it expects.
@@ -255,6 +258,8 @@ i(\sin 1 + 2 \cos 1) = -1.143 + 1.922i$, the same two numbers as the
 ```python
 import numpy as np
 from lessons.rope import rope_complex, apply_rope_interleaved
+# e^(i·1) = cos 1 + i sin 1
+round(np.exp(1j).real, 3), round(np.exp(1j).imag, 3)  # → (0.540, 0.841)
 # (1 + 2i) · e^(i·1)
 z = (1 + 2j) * np.exp(1j * 1.0)
 round(z.real, 3), round(z.imag, 3)  # → (-1.143, 1.922)
@@ -342,7 +347,8 @@ starting points (-0.9555) but wrong; the mismatched run changes from 1.5689 to
 from lessons.rope import conversion_scores, offset_spread
 s = conversion_scores(7, 3)
 {k: round(v, 4) for k, v in s.items()}  # → {'original': 2.3664, 'converted': 2.3664, 'not converted': -0.9555, 'mismatched table': 1.5689}
-round(conversion_scores(107, 103)["mismatched table"], 4)  # → 2.1417
+# 100 positions later: only the mismatched table changes
+{k: round(v, 4) for k, v in conversion_scores(107, 103).items()}  # → {'original': 2.3664, 'converted': 2.3664, 'not converted': -0.9555, 'mismatched table': 2.1417}
 # spread of the score over starts 0, 10, 100, 1000 at offset 4
 round(offset_spread("not converted", 4), 12)  # → 0.0
 offset_spread("mismatched table", 4) > 1  # → True
@@ -360,7 +366,8 @@ mismatched table gives three different curves for three starting positions:
 distance alone no longer decides the score.
 
 **In code:** `head_scores` computes per-head scores for a layout;
-`apply_rope_mismatched` is the table bug; `conversion_scores` and
+`apply_rope_mismatched` is the table bug (an interleaved table handed to
+`rotate_with_table`); `conversion_scores` and
 `offset_spread` produce the table and the check above.
 
 **Why it matters.** The classic broken conversion does not crash and does not
@@ -540,7 +547,8 @@ that wants the trained length as a hard stop.
 
 ```python
 import numpy as np
-from lessons.rope import RotaryEmbedding, apply_rotary_emb, apply_rope_half, table_bytes
+from lessons.positional import rope_frequencies
+from lessons.rope import RotaryEmbedding, apply_rotary_emb, apply_rope_half, rope_multiply_adds, table_bytes
 rope = RotaryEmbedding(4, max_seq_len=8)
 cos, sin = rope(3)
 [round(v, 3) for v in cos[2]]  # → [-0.416, 1.0, -0.416, 1.0]
@@ -550,8 +558,12 @@ cos.shape, rope.max_seq_len  # → ((4, 4), 16)
 q = np.random.default_rng(0).normal(size=(2, 4, 4))
 q_rot, _ = apply_rotary_emb(q, q, cos, sin)
 bool(np.allclose(q_rot, apply_rope_half(q, np.arange(10, 14))))  # → True
-# 8,192 positions, dim 128, cos and sin in float32
-table_bytes(8192, 128)  # → 8388608
+# 8,192 positions, dim 128, cos and sin in float32: bytes, then MiB
+table_bytes(8192, 128), table_bytes(8192, 128) / 2**20  # → (8388608, 8.0)
+# rotating one 128-wide vector, against projecting it from a 4,096-wide model
+rope_multiply_adds(128), 128 * 4096, rope_multiply_adds(128) / (128 * 4096) < 0.0005  # → (256, 524288, True)
+# the slowest of 64 pairs: about 1/base, and about base^(-1/2) with the wrong exponent -j/d
+round(float(rope_frequencies(128)[-1]), 6), round(10000.0 ** (-63 / 128), 2)  # → (0.000115, 0.01)
 ```
 
 ![Two heatmaps of 128 positions by 64 columns: the left columns of each half flicker quickly and the right columns change slowly, and the pattern repeats at column 32](figures/rope.cos_sin_table.svg)
@@ -562,9 +574,10 @@ change colour every few rows and the last columns (slow pairs) hardly change
 in 128 positions. The right half of each table repeats the left half, because
 column j and column j + 32 belong to the same pair.
 
-**In code:** `RotaryEmbedding` builds and slices the tables (`__call__`
-returns `(cos, sin)`), `apply_rotary_emb` rotates q and k with them, and
-`table_bytes` gives their memory.
+**In code:** `RotaryEmbedding` builds the tables once with
+`half_split_table` and slices them (`__call__` returns `(cos, sin)`),
+`apply_rotary_emb` rotates q and k with them through `rotate_with_table`,
+`rope_multiply_adds` counts the work and `table_bytes` gives their memory.
 
 **Why it matters.** The table is why real models spend no trigonometry per
 token, and its end is where a silent truncation hides.
@@ -692,9 +705,9 @@ move 5 positions later: below 1e-15 (rounding) with V plain, 1.117 with V rotate
 **In Python:**
 
 ```python
-from lessons.rope import shift_change
-shift_change(5, rotate_v=False) < 1e-12  # → True
-round(shift_change(5, rotate_v=True), 3)  # → 1.117
+from lessons.rope import head_output_change
+head_output_change(5, rotate_v=False) < 1e-15  # → True
+round(head_output_change(5, rotate_v=True), 3)  # → 1.117
 ```
 
 ![With only q and k rotated the output change stays at zero for every shift; with V rotated it jumps above zero for every shift except 0](figures/rope.v_rotation.svg)
@@ -705,8 +718,8 @@ line (q and k rotated) stays at zero: the head is blind to absolute position,
 as RoPE intends. The red line (V rotated too) is zero only at shift 0.
 
 **In code:** `attention_output` runs one causal head with `rotate_v` off or
-on, using `lessons.attention.scaled_dot_product_attention`; `shift_change`
-measures the difference. Conversion scripts copy the value projection
+on, using `lessons.attention.scaled_dot_product_attention`;
+`head_output_change` measures the difference. Conversion scripts copy the value projection
 unchanged for the same reason: no rotation, no permutation.
 
 **Why it matters.** Rotating V is a common mistake in hand-written RoPE, and
@@ -811,99 +824,136 @@ from __future__ import annotations
 
 import numpy as np
 
+from lessons import _checks
 from lessons._show import banner, matrix, say, table, takeaway
-from lessons.attention import causal_mask, scaled_dot_product_attention
-from lessons.positional import apply_rope, rope_frequencies
+from lessons.attention import causal_mask, scaled_dot_product_attention, split_heads
+from lessons.positional import angle_table, apply_rope, rope_angles, rope_frequencies
 
-LAYOUTS = ("interleaved", "half", "mismatched")
+PAIRINGS = ("interleaved", "half")  # the two correct layouts
+LAYOUTS = (*PAIRINGS, "mismatched")  # and the table bug of section 3
 
 # ---------------------------------------------------------------------------
 # 1. Two layouts of one rotation
 # ---------------------------------------------------------------------------
 
 
-def _check_even(d: int, name: str = "x") -> None:
-    if d < 2 or d % 2:
-        raise ValueError(f"{name}: the last axis d must be even and at least 2 (RoPE rotates pairs), got d={d}")
-
-
-def _positions_for(x: np.ndarray, positions) -> np.ndarray:
-    """The positions as a float array: default 0..seq-1, an int for one vector,
-    or one position per row (shape (seq,))."""
-    if positions is None:
-        if x.ndim < 2:
-            return np.zeros(())  # a single vector sits at position 0
-        return np.arange(x.shape[-2], dtype=float)  # (seq,)
-    pos = np.asarray(positions, dtype=float)
-    if pos.ndim > 1:
-        raise ValueError(f"positions: expected an int or a (seq,) array, got shape {pos.shape}")
-    if pos.ndim == 1:
-        if x.ndim < 2 or pos.shape[0] != x.shape[-2]:
-            raise ValueError(
-                f"positions: one position per row is needed; got {pos.shape[0]} positions "
-                f"for x of shape {x.shape} (allowed: an int, or an array of length seq = x.shape[-2])"
-            )
-    return pos
-
-
-def _angles(x: np.ndarray, positions, base: float) -> np.ndarray:
-    """pos · θ_i for every row and pair: (seq, d/2), or (d/2,) for one vector."""
-    _check_even(x.shape[-1])
-    pos = _positions_for(x, positions)
-    # angle = pos · θ_i, θ_i = base^(-2i/d)
-    return pos[..., None] * rope_frequencies(x.shape[-1], base)
-
-
 def rotate_half(x: np.ndarray) -> np.ndarray:
-    """[x1, x2] -> [-x2, x1], halves split at d/2: the 'sin' partner of every dim."""
+    """[x1, x2] -> [-x2, x1], halves split at d/2: each dimension's partner,
+    turned a quarter, in the half-split rotation.
+
+    Args:
+        x: (..., d) array, d even.
+
+    Returns:
+        (..., d) float array.
+    """
     x = np.asarray(x, dtype=float)
-    _check_even(x.shape[-1])
-    half = x.shape[-1] // 2
-    x1, x2 = x[..., :half], x[..., half:]  # (..., d/2) each
+    d = _checks.even_width(x.shape[-1], "the last axis of x (d)")
+    x1, x2 = x[..., : d // 2], x[..., d // 2 :]  # (..., d/2) each
     return np.concatenate([-x2, x1], axis=-1)  # (..., d)
 
 
-def apply_rope_half(x: np.ndarray, positions=None, base: float = 10000.0) -> np.ndarray:
-    """RoPE in the half-split layout (GPT-NeoX, Hugging Face Llama): dimension j
-    turns together with dimension j + d/2, by the angle pos · θ_j."""
+def half_split_table(angles: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """cos and sin of the angles, laid out for the half-split layout.
+
+    Column j and column j + d/2 belong to the same pair, so they share its
+    angle: the table is [angles, angles].
+
+    Args:
+        angles: (..., d/2) angles in radians, e.g. from
+            `lessons.positional.rope_angles`.
+
+    Returns:
+        (cos, sin), each (..., d).
+    """
+    # the same angle for dim j and dim j + d/2
+    both = np.concatenate([angles, angles], axis=-1)  # (..., d)
+    return np.cos(both), np.sin(both)
+
+
+def rotate_with_table(x: np.ndarray, cos: np.ndarray, sin: np.ndarray) -> np.ndarray:
+    """The half-split rotation read from a cos/sin table: x' = x cos + rotate_half(x) sin.
+
+    Args:
+        x: (d,) or (..., seq, d), d even.
+        cos, sin: tables that broadcast against x, e.g. (seq, d) from
+            `half_split_table` or `RotaryEmbedding`.
+
+    Returns:
+        float array of the broadcast shape.
+    """
     x = np.asarray(x, dtype=float)
-    angles = _angles(x, positions, base)  # (seq, d/2)
-    # the same angle for dim j and dim j + d/2: [angles, angles]
-    cos = np.cos(np.concatenate([angles, angles], axis=-1))  # (seq, d)
-    sin = np.sin(np.concatenate([angles, angles], axis=-1))  # (seq, d)
     # x' = x cos + rotate_half(x) sin
     return x * cos + rotate_half(x) * sin
 
 
+def apply_rope_half(x: np.ndarray, positions=None, base: float = 10000.0) -> np.ndarray:
+    """RoPE in the half-split layout (GPT-NeoX, Hugging Face Llama): dimension j
+    turns together with dimension j + d/2, by the angle pos * theta_j.
+
+    Args:
+        x: one vector (d,) or a stack (..., seq, d); d even.
+        positions: None (0 for a vector, 0..seq-1 for a stack), a number, or
+            one position per row, (seq,); see `lessons.positional.rope_angles`.
+        base: the RoPE base.
+
+    Returns:
+        float array shaped like x ((n, d) for a vector with n positions).
+    """
+    angles = rope_angles(x, positions, base)  # (seq, d/2)
+    return rotate_with_table(x, *half_split_table(angles))
+
+
 def apply_rope_interleaved(x: np.ndarray, positions=None, base: float = 10000.0) -> np.ndarray:
     """RoPE in the interleaved layout (RoFormer, GPT-J, Meta's Llama code):
-    dimensions (2i, 2i+1) turn together. One implementation serves the site:
-    this is `lessons.positional.apply_rope` with this lesson's argument names."""
-    x = np.asarray(x, dtype=float)
-    _angles(x, positions, base)  # validates d and positions with this lesson's messages
-    return apply_rope(x, position=positions, base=base)
+    dimensions (2i, 2i+1) turn together.
+
+    This is `lessons.positional.apply_rope` under this page's name, so the
+    site has one interleaved implementation.
+
+    Args:
+        x: one vector (d,) or a stack (..., seq, d); d even.
+        positions: None (0, or 0..seq-1), a number, or one per row, (seq,).
+        base: the RoPE base.
+
+    Returns:
+        float array shaped like x ((n, d) for a vector with n positions).
+    """
+    return apply_rope(x, positions, base)
 
 
 def pair_partner(d: int, layout: str = "interleaved") -> np.ndarray:
-    """For each dimension, the dimension it turns with: (d,) int array."""
-    _check_even(d, "d")
+    """For each dimension, the dimension it turns with.
+
+    Args:
+        d: the head width, a positive even integer.
+        layout: "interleaved" (2i with 2i+1) or "half" (j with j + d/2).
+
+    Returns:
+        (d,) int array.
+    """
+    d = _checks.even_width(d)
+    _checks.one_of(layout, "layout", PAIRINGS)
     dims = np.arange(d)
     if layout == "interleaved":
         return dims ^ 1  # 0<->1, 2<->3, ...
-    if layout == "half":
-        return (dims + d // 2) % d  # j <-> j + d/2
-    raise ValueError(f"layout: expected 'interleaved' or 'half', got {layout!r}")
+    return (dims + d // 2) % d  # j <-> j + d/2
 
 
 def pair_of(d: int, layout: str = "interleaved") -> np.ndarray:
-    """For each dimension, the pair index i (so its speed is θ_i): (d,) int array."""
-    _check_even(d, "d")
+    """For each dimension, the index i of its pair (so it turns at theta_i).
+
+    Args:
+        d: the head width, a positive even integer.
+        layout: "interleaved" or "half".
+
+    Returns:
+        (d,) int array with values 0..d/2-1.
+    """
+    d = _checks.even_width(d)
+    _checks.one_of(layout, "layout", PAIRINGS)
     dims = np.arange(d)
-    if layout == "interleaved":
-        return dims // 2
-    if layout == "half":
-        return dims % (d // 2)
-    raise ValueError(f"layout: expected 'interleaved' or 'half', got {layout!r}")
+    return dims // 2 if layout == "interleaved" else dims % (d // 2)
 
 
 # ---------------------------------------------------------------------------
@@ -912,15 +962,19 @@ def pair_of(d: int, layout: str = "interleaved") -> np.ndarray:
 
 
 def rope_complex(x: np.ndarray, positions=None, base: float = 10000.0) -> np.ndarray:
-    """RoPE as complex multiplication: z_i = x_{2i} + i·x_{2i+1}, z_i' = z_i · e^{i·pos·θ_i}.
-    The interleaved layout read as d/2 complex numbers (Meta's `freqs_cis` code)."""
+    """RoPE as complex multiplication: z_i = x_2i + i x_2i+1, z_i' = z_i e^(i pos theta_i).
+
+    The interleaved layout read as d/2 complex numbers (Meta's `freqs_cis`
+    code). Takes x, positions and base as `apply_rope_interleaved` does and
+    returns the same array, to rounding.
+    """
     x = np.asarray(x, dtype=float)
-    angles = _angles(x, positions, base)  # (seq, d/2)
+    angles = rope_angles(x, positions, base)  # (seq, d/2)
     # z_i = x_{2i} + i x_{2i+1}
     z = x[..., 0::2] + 1j * x[..., 1::2]  # (..., seq, d/2) complex
     # z_i' = z_i · e^{i pos θ_i}
     z = z * np.exp(1j * angles)
-    out = np.empty_like(x)
+    out = np.empty(z.shape[:-1] + x.shape[-1:])
     out[..., 0::2], out[..., 1::2] = z.real, z.imag
     return out
 
@@ -933,10 +987,12 @@ def rope_complex(x: np.ndarray, positions=None, base: float = 10000.0) -> np.nda
 def apply_rope_mismatched(x: np.ndarray, positions=None, base: float = 10000.0) -> np.ndarray:
     """A real bug, kept for the lesson: a cos/sin table laid out for interleaved
     pairs ([θ_0, θ_0, θ_1, θ_1, ...]) fed to the half-split formula. The two
-    members of a pair then turn by different angles: it is no longer a rotation."""
-    x = np.asarray(x, dtype=float)
-    angles = np.repeat(_angles(x, positions, base), 2, axis=-1)  # (seq, d): θ_0, θ_0, θ_1, θ_1, ...
-    return x * np.cos(angles) + rotate_half(x) * np.sin(angles)
+    members of a pair then turn by different angles: it is no longer a rotation.
+    Takes x, positions and base as `apply_rope_half` does; returns an array
+    shaped like x.
+    """
+    angles = np.repeat(rope_angles(x, positions, base), 2, axis=-1)  # (seq, d): θ_0, θ_0, θ_1, θ_1, ...
+    return rotate_with_table(x, np.cos(angles), np.sin(angles))
 
 
 _ROTATE = {"interleaved": apply_rope_interleaved, "half": apply_rope_half, "mismatched": apply_rope_mismatched}
@@ -946,34 +1002,48 @@ def head_scores(
     W_q: np.ndarray, W_k: np.ndarray, X: np.ndarray, n_heads: int,
     layout: str = "interleaved", positions=None, base: float = 10000.0,
 ) -> np.ndarray:
-    """Pre-softmax scores q_m · k_n per head, (n_heads, seq, seq).
+    """Pre-softmax scores q_m · k_n in every head, after RoPE in `layout`.
 
-    Weight convention (PyTorch `Linear`): W has shape (n_heads · d_head, d_model)
-    and q = W x, so for a stack of rows X (seq, d_model), Q = X Wᵀ."""
-    if layout not in _ROTATE:
-        raise ValueError(f"layout: expected one of {LAYOUTS}, got {layout!r}")
+    Weights follow PyTorch's `Linear`: W has shape (d_out, d_in) =
+    (n_heads · d_head, d_model) and is applied as Q = X @ W.T.
+
+    Args:
+        W_q, W_k: (n_heads · d_head, d_model) query and key projections.
+        X: (seq, d_model) token vectors, one per row.
+        n_heads: number of heads; d_head must be even.
+        layout: "interleaved", "half" or "mismatched" (the table bug).
+        positions: None (0..seq-1) or one position per row, (seq,).
+        base: the RoPE base.
+
+    Returns:
+        (n_heads, seq, seq) float array: [h, m, n] is query m against key n.
+    """
+    rotate = _ROTATE[_checks.one_of(layout, "layout", LAYOUTS)]
     X = np.asarray(X, dtype=float)
-    Q = _split(X @ np.asarray(W_q).T, n_heads)  # (n_heads, seq, d_head)
-    K = _split(X @ np.asarray(W_k).T, n_heads)  # (n_heads, seq, d_head)
-    rot = _ROTATE[layout]
-    Q, K = rot(Q, positions, base), rot(K, positions, base)
+    Q = split_heads(X @ np.asarray(W_q).T, n_heads)  # (n_heads, seq, d_head)
+    K = split_heads(X @ np.asarray(W_k).T, n_heads)  # (n_heads, seq, d_head)
+    Q, K = rotate(Q, positions, base), rotate(K, positions, base)
     # score[h, m, n] = q_m · k_n in head h
     return Q @ np.swapaxes(K, -1, -2)
-
-
-def _split(Y: np.ndarray, n_heads: int) -> np.ndarray:
-    """(seq, n_heads · d_head) -> (n_heads, seq, d_head)."""
-    seq, width = Y.shape
-    if n_heads < 1 or width % n_heads:
-        raise ValueError(f"n_heads: must divide the projection width {width}, got {n_heads}")
-    return Y.reshape(seq, n_heads, width // n_heads).transpose(1, 0, 2)
 
 
 def score_at(
     W_q: np.ndarray, W_k: np.ndarray, x_q: np.ndarray, x_k: np.ndarray, m: int, n: int,
     layout: str = "interleaved", n_heads: int = 1, head: int = 0, base: float = 10000.0,
 ) -> float:
-    """One score: the token x_q queried at position m against the token x_k keyed at position n."""
+    """One score: the token x_q queried at position m against the token x_k keyed at position n.
+
+    Args:
+        W_q, W_k: (n_heads · d_head, d_model) projections, applied as x @ W.T.
+        x_q, x_k: (d_model,) token vectors.
+        m, n: the query's and the key's positions.
+        layout: "interleaved", "half" or "mismatched".
+        n_heads, head: how many heads the projections hold, and which to read.
+        base: the RoPE base.
+
+    Returns:
+        the score, a float.
+    """
     S = head_scores(W_q, W_k, np.stack([x_q, x_k]), n_heads, layout, np.array([m, n]), base)
     return float(S[head, 0, 1])
 
@@ -984,40 +1054,65 @@ def score_at(
 
 
 def conversion_permutation(d_head: int, n_heads: int = 1) -> np.ndarray:
-    """Row order taking interleaved weights to half-split weights:
-    new row h·d + j = old row h·d + 2j, new row h·d + d/2 + j = old row h·d + 2j + 1."""
-    _check_even(d_head, "d_head")
-    if n_heads < 1:
-        raise ValueError(f"n_heads: must be at least 1, got {n_heads}")
+    """Row order taking interleaved weights to half-split weights.
+
+    New row h·d + j takes old row h·d + 2j; new row h·d + d/2 + j takes old
+    row h·d + 2j + 1 (d = d_head): within each head, even rows first.
+
+    Args:
+        d_head: the head width, a positive even integer.
+        n_heads: number of heads.
+
+    Returns:
+        (n_heads · d_head,) int array: new row r takes old row perm[r].
+    """
+    d_head = _checks.even_width(d_head, "d_head")
+    n_heads = _checks.count(n_heads, "n_heads")
     # per head: the even rows (first member of each pair), then the odd rows
     one = np.concatenate([np.arange(0, d_head, 2), np.arange(1, d_head, 2)])  # (d_head,)
     return (np.arange(n_heads)[:, None] * d_head + one).ravel()  # (n_heads · d_head,)
 
 
-def _check_rows(w: np.ndarray, n_heads: int) -> int:
+def _head_width(w: np.ndarray, n_heads: int) -> int:
+    """d_head of a projection whose rows hold n_heads heads of an even width."""
+    n_heads = _checks.count(n_heads, "n_heads")
     rows = w.shape[0]
-    if n_heads < 1 or rows % n_heads or (rows // n_heads) % 2:
-        raise ValueError(
-            f"n_heads: the weight's first axis ({rows} rows) must split into n_heads heads "
-            f"of an even width d_head; got n_heads={n_heads}"
-        )
-    return rows // n_heads
+    if rows % n_heads:
+        raise ValueError(f"n_heads: the weight's {rows} rows do not split into n_heads = {n_heads} heads")
+    return _checks.even_width(rows // n_heads, f"d_head (the weight's {rows} rows / n_heads = {n_heads})")
 
 
 def interleaved_to_half(w: np.ndarray, n_heads: int) -> np.ndarray:
-    """Reorder the output rows of a query/key projection, head by head, from the
-    interleaved layout to the half-split one. w: (n_heads · d_head, ...), q = w x.
-    This is the permutation of Hugging Face's convert_llama_weights_to_hf.py."""
+    """Reorder the output rows of a query or key projection, head by head, from
+    the interleaved layout to the half-split one.
+
+    This is the permutation of Hugging Face's convert_llama_weights_to_hf.py.
+    Weights follow PyTorch's `Linear` (q = W x, Q = X @ W.T), so the rows are
+    the outputs.
+
+    Args:
+        w: (n_heads · d_head, ...) projection weight (or bias), d_head even.
+        n_heads: heads in w; for a key projection, the key-value head count.
+
+    Returns:
+        array shaped like w, rows reordered.
+    """
     w = np.asarray(w)
-    d_head = _check_rows(w, n_heads)
-    return w[conversion_permutation(d_head, n_heads)]
+    return w[conversion_permutation(_head_width(w, n_heads), n_heads)]
 
 
 def half_to_interleaved(w: np.ndarray, n_heads: int) -> np.ndarray:
-    """The inverse reordering: half-split rows back to interleaved ones."""
+    """The inverse reordering: half-split rows back to interleaved ones.
+
+    Args:
+        w: (n_heads · d_head, ...) projection weight (or bias), d_head even.
+        n_heads: heads in w.
+
+    Returns:
+        array shaped like w, rows reordered.
+    """
     w = np.asarray(w)
-    d_head = _check_rows(w, n_heads)
-    inverse = np.argsort(conversion_permutation(d_head, n_heads))
+    inverse = np.argsort(conversion_permutation(_head_width(w, n_heads), n_heads))
     return w[inverse]
 
 
@@ -1029,32 +1124,38 @@ def half_to_interleaved(w: np.ndarray, n_heads: int) -> np.ndarray:
 class RotaryEmbedding:
     """cos/sin tables for positions 0..max_seq_len-1, computed once and sliced.
 
-    Columns follow the half-split layout: column j and column j + dim/2 hold
-    the same angle pos · θ_j. Asking past the table grows it (doubling) when
-    `grow` is True, the default; with grow=False it raises a ValueError that
-    names start_pos + seq_len and max_seq_len. It never returns a short table.
+    Columns follow the half-split layout (`half_split_table`): column j and
+    column j + dim/2 hold the same angle pos · θ_j. Asking past the table
+    grows it (doubling) when `grow` is True, the default; with grow=False it
+    raises a ValueError that names start_pos + seq_len and max_seq_len. It
+    never returns a short table.
+
+    Args:
+        dim: the rotated width of a head, a positive even integer.
+        max_seq_len: rows built up front, a positive integer.
+        base: the RoPE base.
+        grow: grow the table past its end (True) or raise (False).
+
+    Calling it, `rope(seq_len, start_pos)`, returns (cos, sin), each
+    (seq_len, dim), for positions start_pos .. start_pos + seq_len - 1.
     """
 
     def __init__(self, dim: int, max_seq_len: int = 2048, base: float = 10000.0, grow: bool = True):
-        _check_even(dim, "dim")
-        if max_seq_len < 1:
-            raise ValueError(f"max_seq_len: must be at least 1, got {max_seq_len}")
-        self.dim, self.base, self.grow = dim, float(base), grow
-        self.theta = rope_frequencies(dim, base)  # (dim/2,)
-        self._build(max_seq_len)
+        self.dim = _checks.even_width(dim, "dim")
+        self.base = _checks.positive(base, "base")
+        self.grow = grow
+        self.theta = rope_frequencies(self.dim, self.base)  # (dim/2,)
+        self._build(_checks.count(max_seq_len, "max_seq_len"))
 
     def _build(self, n: int) -> None:
-        pos = np.arange(n, dtype=float)  # (n,)
-        # angle[pos, j] = pos · θ_j, repeated for the second half
-        angles = np.outer(pos, self.theta)  # (n, dim/2)
-        angles = np.concatenate([angles, angles], axis=-1)  # (n, dim)
-        self.cos_cached, self.sin_cached = np.cos(angles), np.sin(angles)
+        # angle[pos, j] = pos · θ_j for pos 0..n-1, laid out for the half-split layout
+        self.cos_cached, self.sin_cached = half_split_table(angle_table(np.arange(n), self.theta))  # (n, dim) each
         self.max_seq_len = n
 
     def __call__(self, seq_len: int, start_pos: int = 0) -> tuple[np.ndarray, np.ndarray]:
         """(cos, sin) for positions start_pos .. start_pos + seq_len - 1, each (seq_len, dim)."""
-        if seq_len < 0 or start_pos < 0:
-            raise ValueError(f"seq_len and start_pos: must be >= 0, got seq_len={seq_len}, start_pos={start_pos}")
+        seq_len = _checks.count(seq_len, "seq_len", low=0)
+        start_pos = _checks.count(start_pos, "start_pos", low=0)
         end = start_pos + seq_len
         if end > self.max_seq_len:
             if not self.grow:
@@ -1067,21 +1168,46 @@ class RotaryEmbedding:
 
 
 def apply_rotary_emb(q: np.ndarray, k: np.ndarray, cos: np.ndarray, sin: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Rotate q and k (..., seq, dim) with a (seq, dim) table: x' = x cos + rotate_half(x) sin."""
+    """Rotate q and k with a half-split cos/sin table: x' = x cos + rotate_half(x) sin.
+
+    Args:
+        q, k: (..., seq, dim) queries and keys (leading batch and head axes
+            are fine; q and k may have different head counts).
+        cos, sin: (seq, dim) tables from `RotaryEmbedding`.
+
+    Returns:
+        (q', k'), shaped like q and k.
+    """
     q, k = np.asarray(q, dtype=float), np.asarray(k, dtype=float)
     for name, t in (("q", q), ("k", k)):
         if t.shape[-2:] != cos.shape[-2:]:
             raise ValueError(f"{name}: the last two axes {t.shape[-2:]} must match the table's (seq_len, dim) {cos.shape[-2:]}")
-    return q * cos + rotate_half(q) * sin, k * cos + rotate_half(k) * sin
+    return rotate_with_table(q, cos, sin), rotate_with_table(k, cos, sin)
 
 
 def rope_multiply_adds(d: int) -> int:
-    """Multiply-adds to rotate one vector of width d: x·cos + rotate_half(x)·sin is 2 per number."""
+    """Multiply-adds to rotate one vector of width d: x·cos + rotate_half(x)·sin is 2 per number.
+
+    Args:
+        d: the rotated width.
+
+    Returns:
+        2 · d, an int.
+    """
     return 2 * d
 
 
 def table_bytes(max_seq_len: int, dim: int, bytes_per_number: int = 4) -> int:
-    """Memory of the cos and sin tables together: 2 · max_seq_len · dim numbers."""
+    """Memory of the cos and sin tables together: 2 · max_seq_len · dim numbers.
+
+    Args:
+        max_seq_len: rows of each table.
+        dim: columns of each table.
+        bytes_per_number: 4 for float32, 2 for 16-bit floats.
+
+    Returns:
+        bytes, an int.
+    """
     return 2 * max_seq_len * dim * bytes_per_number
 
 
@@ -1091,14 +1217,22 @@ def table_bytes(max_seq_len: int, dim: int, bytes_per_number: int = 4) -> int:
 
 
 def incremental_rope(x: np.ndarray, rope: RotaryEmbedding, pass_position: bool = True) -> np.ndarray:
-    """Rotate the rows of x (seq, dim) one at a time, the way a decoder with a
-    KV cache meets them. With pass_position=False each row is rotated as if it
-    were position 0: the classic bug."""
+    """Rotate the rows of x one at a time, the way a decoder with a KV cache meets them.
+
+    Args:
+        x: (seq, dim) rows, row t at position t.
+        rope: the `RotaryEmbedding` whose tables are used.
+        pass_position: pass each row's position as start_pos (True); False
+            rotates every row as if it were position 0, the classic bug.
+
+    Returns:
+        (seq, dim) float array.
+    """
     x = np.asarray(x, dtype=float)
     out = np.empty_like(x)
     for t in range(x.shape[0]):
         cos, sin = rope(1, start_pos=t if pass_position else 0)  # (1, dim) each
-        out[t : t + 1], _ = apply_rotary_emb(x[t : t + 1], x[t : t + 1], cos, sin)
+        out[t : t + 1] = rotate_with_table(x[t : t + 1], cos, sin)
     return out
 
 
@@ -1111,8 +1245,20 @@ def attention_output(
     X: np.ndarray, W_q: np.ndarray, W_k: np.ndarray, W_v: np.ndarray,
     start_pos: int = 0, rotate_v: bool = False, base: float = 10000.0,
 ) -> np.ndarray:
-    """One causal head with half-split RoPE, the sequence placed at
-    start_pos, start_pos+1, ...: (seq, d_head). rotate_v=True is the mistake."""
+    """One causal head with half-split RoPE, the sequence placed at start_pos, start_pos + 1, ...
+
+    Weights follow PyTorch's `Linear`: (d_head, d_model), applied as X @ W.T.
+
+    Args:
+        X: (seq, d_model) token vectors.
+        W_q, W_k, W_v: (d_head, d_model) projections; d_head even.
+        start_pos: the first token's position.
+        rotate_v: also rotate the values (the mistake this section shows).
+        base: the RoPE base.
+
+    Returns:
+        (seq, d_head) float array, the head's output.
+    """
     X = np.asarray(X, dtype=float)
     positions = start_pos + np.arange(X.shape[0])  # (seq,)
     Q, K, V = X @ W_q.T, X @ W_k.T, X @ W_v.T  # (seq, d_head) each
@@ -1131,7 +1277,13 @@ CASES = ("original", "converted", "not converted", "mismatched table")
 
 
 def demo_weights(d_model: int = 16, d_head: int = 16, n_heads: int = 1, seed: int = 0):
-    """Random projections (n_heads · d_head, d_model) and two token vectors (d_model,)."""
+    """Random projections and two token vectors for the worked examples.
+
+    Returns:
+        (W_q, W_k, x_q, x_k): W_q and W_k are (n_heads · d_head, d_model) in
+        PyTorch's `Linear` layout (applied as x @ W.T), entries ~ N(0, 1/d_model);
+        x_q and x_k are (d_model,).
+    """
     rng = np.random.default_rng(seed)
     W_q = rng.normal(0.0, 1.0 / np.sqrt(d_model), (n_heads * d_head, d_model))
     W_k = rng.normal(0.0, 1.0 / np.sqrt(d_model), (n_heads * d_head, d_model))
@@ -1140,8 +1292,13 @@ def demo_weights(d_model: int = 16, d_head: int = 16, n_heads: int = 1, seed: in
 
 
 def conversion_scores(m: int, n: int, d_head: int = 16, seed: int = 0) -> dict[str, float]:
-    """The score of one query (position m) and one key (position n) in a model
-    trained with interleaved RoPE, run four ways (one head)."""
+    """The score of one query (position m) and one key (position n) in a
+    one-head model trained with interleaved RoPE, run four ways.
+
+    Returns:
+        {case: score} for each of `CASES`: "original", "converted", "not
+        converted" and "mismatched table".
+    """
     W_q, W_k, x_q, x_k = demo_weights(d_head, d_head, 1, seed)
     P_q, P_k = interleaved_to_half(W_q, 1), interleaved_to_half(W_k, 1)
     runs = {
@@ -1154,26 +1311,48 @@ def conversion_scores(m: int, n: int, d_head: int = 16, seed: int = 0) -> dict[s
 
 
 def offset_spread(case: str, offset: int, starts=(0, 10, 100, 1000), d_head: int = 16, seed: int = 0) -> float:
-    """max - min of the score over starting positions, at a fixed offset
-    (query at start + offset, key at start): 0 when scores depend on offsets only."""
-    if case not in CASES:
-        raise ValueError(f"case: expected one of {CASES}, got {case!r}")
+    """max - min of one case's score over starting positions, at a fixed offset.
+
+    The query sits at start + offset and the key at start; the spread is 0
+    when scores depend on offsets only.
+
+    Args:
+        case: one of `CASES`.
+        offset: query position minus key position.
+        starts: the key positions to try.
+
+    Returns:
+        the spread, a float >= 0.
+    """
+    _checks.one_of(case, "case", CASES)
     scores = [conversion_scores(s + offset, s, d_head, seed)[case] for s in starts]
     return float(max(scores) - min(scores))
 
 
 def decode_error(seq_len: int = 12, dim: int = 16, seed: int = 0, pass_position: bool = True) -> np.ndarray:
-    """Per decoding step, how far the step-by-step rotated key is from the
-    full-sequence one (max absolute difference): (seq_len,)."""
+    """Per decoding step, how far the step-by-step rotated key is from the full-sequence one.
+
+    Returns:
+        (seq_len,) float array: the largest absolute difference at each step.
+    """
     x = np.random.default_rng(seed).normal(size=(seq_len, dim))
     rope = RotaryEmbedding(dim, max_seq_len=seq_len)
     full, _ = apply_rotary_emb(x, x, *rope(seq_len))
     return np.abs(incremental_rope(x, rope, pass_position) - full).max(axis=-1)
 
 
-def shift_change(shift: int, rotate_v: bool, seq_len: int = 6, d: int = 8, seed: int = 1) -> float:
-    """Largest change in a causal head's output when the same tokens are moved
-    `shift` positions later: 0 when only q and k are rotated."""
+def head_output_change(shift: int, rotate_v: bool, seq_len: int = 6, d: int = 8, seed: int = 1) -> float:
+    """Largest change in one causal head's output when the same tokens are moved
+    `shift` positions later: 0 (to rounding) when only q and k are rotated.
+
+    Args:
+        shift: how many positions later the tokens are placed.
+        rotate_v: rotate the values too (the mistake).
+        seq_len, d, seed: the random tokens (seq_len, d) and (d, d) weights.
+
+    Returns:
+        max |output at 0 - output at shift|, a float.
+    """
     rng = np.random.default_rng(seed)
     X = rng.normal(size=(seq_len, d))
     W_q, W_k, W_v = (rng.normal(0.0, 1.0 / np.sqrt(d), (d, d)) for _ in range(3))
@@ -1276,27 +1455,32 @@ def figures() -> dict:
     figs["cos_sin_table"] = fig
 
     # Cached decoding with and without the position
-    steps = np.arange(12)
-    fig, ax = plt.subplots(figsize=(6.4, 3.4), layout="constrained")
-    ax.plot(steps, decode_error(pass_position=False), "o-", color=_RED, label="position forgotten (start_pos = 0)")
-    ax.plot(steps, decode_error(pass_position=True), "s-", color=_BLUE, label="start_pos = tokens already cached")
-    ax.set_xlabel("decoding step (the new token's true position)")
-    ax.set_ylabel("max |key - full-sequence key|")
-    ax.set_title("Decoding one token at a time: pass the position")
-    ax.legend(frameon=False, fontsize=8)
-    figs["cached_decode"] = fig
+    figs["cached_decode"] = _wrong_and_right(
+        np.arange(12), decode_error(pass_position=False), decode_error(pass_position=True),
+        ("position forgotten (start_pos = 0)", "start_pos = tokens already cached"),
+        xlabel="decoding step (the new token's true position)", ylabel="max |key - full-sequence key|",
+        title="Decoding one token at a time: pass the position")
 
     # Rotating V breaks shift invariance of the output
     shifts = np.arange(0, 21)
-    fig, ax = plt.subplots(figsize=(6.4, 3.4), layout="constrained")
-    ax.plot(shifts, [shift_change(s, True) for s in shifts], "o-", color=_RED, label="V rotated too (wrong)")
-    ax.plot(shifts, [shift_change(s, False) for s in shifts], "s-", color=_BLUE, label="only q and k rotated")
-    ax.set_xlabel("shift: the same tokens moved this many positions later")
-    ax.set_ylabel("max change in the head's output")
-    ax.set_title("Rotating V makes the output depend on absolute position")
-    ax.legend(frameon=False, fontsize=8)
-    figs["v_rotation"] = fig
+    figs["v_rotation"] = _wrong_and_right(
+        shifts, [head_output_change(s, True) for s in shifts], [head_output_change(s, False) for s in shifts],
+        ("V rotated too (wrong)", "only q and k rotated"),
+        xlabel="shift: the same tokens moved this many positions later", ylabel="max change in the head's output",
+        title="Rotating V makes the output depend on absolute position")
     return figs
+
+
+def _wrong_and_right(x, wrong, right, labels: tuple[str, str], **axes_text):
+    """A line chart of the buggy run (red circles) and the correct run (blue squares) against x."""
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6.4, 3.4), layout="constrained")
+    ax.plot(x, wrong, "o-", color=_RED, label=labels[0])
+    ax.plot(x, right, "s-", color=_BLUE, label=labels[1])
+    ax.set(**axes_text)  # xlabel, ylabel, title
+    ax.legend(frameon=False, fontsize=8)
+    return fig
 
 
 # ---------------------------------------------------------------------------
@@ -1340,7 +1524,7 @@ def demo() -> None:
         {decode_error(pass_position=True).max():.1e}; with position 0 every time:
         {decode_error(pass_position=False).max():.3f}.""")
     say(f"""Moving 6 tokens 5 positions later changes a head's output by
-        {shift_change(5, False):.1e} when only q and k turn, and by {shift_change(5, True):.3f}
+        {head_output_change(5, False):.1e} when only q and k turn, and by {head_output_change(5, True):.3f}
         when V turns too.""")
     takeaway("Rotate q and k, at their true positions; never v.")
 

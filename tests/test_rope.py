@@ -1,5 +1,7 @@
 """lessons.rope: both RoPE layouts, the complex form, the checkpoint
-conversion, the cos/sin cache, cached decoding, and the page's numbers."""
+conversion, the cos/sin cache, cached decoding, and V, against explicit
+rotation matrices and transformers' own vectors. The page's numbers are
+checked by its `# →` lines (tests/test_prose.py)."""
 
 from __future__ import annotations
 
@@ -16,11 +18,13 @@ from lessons.rope import (
     apply_rope_half,
     apply_rope_interleaved,
     apply_rotary_emb,
+    half_split_table,
     half_to_interleaved,
     head_scores,
     interleaved_to_half,
     rope_complex,
     rotate_half,
+    rotate_with_table,
 )
 
 LAYOUT_FNS = {"half": apply_rope_half, "interleaved": apply_rope_interleaved}
@@ -135,6 +139,25 @@ def test_interleaved_is_the_positional_lesson_implementation():
     assert np.array_equal(apply_rope_interleaved(x), positional.apply_rope(x))
     assert np.array_equal(apply_rope_interleaved(x, np.arange(4, 9), base=500.0),
                           positional.apply_rope(x, np.arange(4, 9), base=500.0))
+
+
+def test_a_vector_with_many_positions_gives_one_row_each():
+    x = np.random.default_rng(13).normal(size=8)
+    positions = np.array([0, 5, 9])
+    for f in (apply_rope_half, apply_rope_interleaved, rope_complex, rope.apply_rope_mismatched):
+        rows = f(x, positions)
+        assert rows.shape == (3, 8)
+        for r, m in enumerate(positions):
+            assert np.allclose(rows[r], f(x, m), atol=1e-12)
+
+
+def test_half_split_is_the_table_formula_with_a_half_split_table():
+    x = np.random.default_rng(14).normal(size=(4, 10))
+    angles = positional.rope_angles(x, np.arange(3, 7))
+    cos, sin = half_split_table(angles)
+    assert cos.shape == sin.shape == (4, 10)
+    assert np.array_equal(cos[:, :5], cos[:, 5:]) and np.array_equal(sin[:, :5], sin[:, 5:])
+    assert np.array_equal(apply_rope_half(x, np.arange(3, 7)), rotate_with_table(x, cos, sin))
 
 
 def test_rotate_half_is_a_quarter_turn_of_each_pair():
@@ -290,8 +313,9 @@ def test_incremental_rotation_needs_the_position():
 
 @pytest.mark.parametrize("shift", [1, 5, 37])
 def test_output_is_shift_invariant_only_when_v_is_not_rotated(shift):
-    assert rope.shift_change(shift, rotate_v=False) < 1e-12
-    assert rope.shift_change(shift, rotate_v=True) > 1e-3
+    assert rope.head_output_change(shift, rotate_v=False) < 1e-12
+    assert rope.head_output_change(shift, rotate_v=True) > 1e-3
+    assert rope.head_output_change(0, rotate_v=True) == 0.0
 
 
 # ---------------------------------------------------------------------------
@@ -317,75 +341,26 @@ def test_bad_input_raises_value_error_naming_the_argument():
         rope.offset_spread("rotated", 2)
     with pytest.raises(ValueError, match="dim"):
         RotaryEmbedding(5)
+    with pytest.raises(ValueError, match="max_seq_len"):
+        RotaryEmbedding(4, max_seq_len=0)
+    with pytest.raises(ValueError, match="start_pos"):
+        RotaryEmbedding(4)(2, start_pos=-1)
+    with pytest.raises(ValueError, match="layout"):
+        rope.pair_partner(8, "sideways")
+    with pytest.raises(ValueError, match="d_head"):
+        rope.conversion_permutation(3)
 
 
 # ---------------------------------------------------------------------------
-# The page's numbers come from the code
-# ---------------------------------------------------------------------------
-
-DOC = rope.__doc__
-
-
-def test_prose_numbers_match_the_code():
-    s = rope.conversion_scores(7, 3)
-    far = rope.conversion_scores(107, 103)
-    for value in (s["original"], s["converted"], s["not converted"], s["mismatched table"], far["mismatched table"]):
-        assert f"{value:.4f}" in DOC
-    assert f"{far['not converted']:.4f}" == f"{s['not converted']:.4f}"
-    x = np.arange(1.0, 9.0)
-    h, i = apply_rope_half(x, 1), apply_rope_interleaved(x, 1)
-    assert f"({h[0]:.3f}, {h[4]:.3f})" in DOC
-    assert f"({i[0]:.3f}, {i[1]:.3f})" in DOC
-    assert f"{np.linalg.norm(x):.4f}" in DOC
-    e = np.exp(1j)
-    assert f"{e.real:.3f} + {e.imag:.3f}i" in DOC
-    y = apply_rope_interleaved(np.array([1.0, 2.0, 3.0, 4.0]), 1)
-    assert f"({y[0]:.3f}, {y[1]:.3f}, {y[2]:.3f}, {y[3]:.3f})" in DOC
-    z = apply_rope_half(np.array([1.0, 3.0, 2.0, 4.0]), 1)
-    assert f"({z[0]:.3f}, {z[1]:.3f}, {z[2]:.3f}, {z[3]:.3f})" in DOC
-    cos, _ = RotaryEmbedding(4, max_seq_len=3)(3)
-    assert f"({cos[2, 0]:.3f}, {cos[2, 1]:.3f}, {cos[2, 2]:.3f}, {cos[2, 3]:.3f})" in DOC
-    assert f"{rope.decode_error(pass_position=False).max():.3f}" in DOC
-    assert f"{rope.shift_change(5, True):.3f}" in DOC and rope.shift_change(5, False) < 1e-15
-    assert "below 1e-15" in DOC
-
-
-def test_level_one_cost_numbers():
-    assert f"`rope_multiply_adds(128)` = {rope.rope_multiply_adds(128)}" in DOC
-    projection = 128 * 4096  # multiply-adds for one head's q from a 4,096-wide vector
-    assert f"{projection:,} for the" in DOC
-    assert rope.rope_multiply_adds(128) / projection < 0.0005 and "under 0.05%" in DOC
-    n = rope.table_bytes(8192, 128)
-    assert f"{n:,} bytes ({n // 2**20} MiB)" in DOC
-    # the wrong-exponent self-test: theta = base^(-j/d) slows to about base^(-1/2)
-    slowest = 10000.0 ** (-(64 - 1) / 128)
-    assert abs(slowest - 0.01) < 0.001 and "0.01 for base" in DOC
-
-
-def test_permutation_worked_example_matches():
-    assert rope.conversion_permutation(4).tolist() == [0, 2, 1, 3]
-    assert "[0, 2, 1, 3]" in DOC
-
-
-# ---------------------------------------------------------------------------
-# Figures and demo
+# The demo
 # ---------------------------------------------------------------------------
 
 
-def test_figures_and_demo(capsys):
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    figs = rope.figures()
-    assert set(figs) == {"pairing", "complex_plane", "wrong_conversion", "conversion_matrix",
-                         "cos_sin_table", "cached_decode", "v_rotation"}
-    for fig in figs.values():
-        plt.close(fig)
+def test_demo_narrates_the_grown_table_and_the_decoding_error(capsys):
     rope.demo()
     out = capsys.readouterr().out
-    assert "start_pos" in out or "position" in out
+    assert "grew it to 16 rows" in out
+    assert f"{rope.decode_error(pass_position=False).max():.3f}" in out
 
 
 # ---------------------------------------------------------------------------
