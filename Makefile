@@ -12,13 +12,13 @@ help:
 	@echo "make test          set up the test tools and run every test"
 	@echo "make figures       build changed lessons' figures (FORCE=1 to rebuild all)"
 	@echo "make build         build the site into site/ (mkdocs build --strict)"
-	@echo "make bench         figure-build and site-build benchmark (medians)"
+	@echo "make bench         figure-build, site-build and edit-loop (mkdocs serve) benchmark (medians, ratios)"
 	@echo "make bench-pages   page-load benchmark in headless Chromium (medians, ratios, bytes)"
 	@echo "make reference     check the reference vectors (RoPE scaling, ALiBi, RoPE layouts) live against transformers"
 	@echo "make clean         remove generated files (site, figures, caches)"
 
 # --- set-up ------------------------------------------------------------------
-.venv/.site-installed: pyproject.toml
+.venv/.site-installed: pyproject.toml figures_build/plugin.py
 	test -x $(PY) || python3 -m venv .venv
 	$(PIP) install --upgrade pip
 	$(PIP) install -e .
@@ -46,10 +46,12 @@ build: setup
 
 # --- tests ---------------------------------------------------------------------
 test: .venv/.test-installed node_modules/.installed
+	.venv/bin/ruff check .
 	$(PYTEST) -q -n 2 -m "not browser"
 	$(PYTEST) -q -m browser
 
 test-fast: .venv/.test-installed node_modules/.installed
+	.venv/bin/ruff check .
 	$(PYTEST) -q -n 2 -m "not browser"
 
 test-browser: .venv/.test-installed node_modules/.installed

@@ -1,12 +1,15 @@
-"""The figure build: each lesson's figures() -> docs/figures/<slug>.<name>.svg.
+"""The build: each lesson's figures() -> docs/figures/<slug>.<name>.svg, and
+(in figures_build.plugin) the MkDocs plugin that turns lessons into pages.
 
-Incremental (a content hash per lesson over its source, the lessons it
-imports and this renderer), parallel (one process per stale lesson),
+Incremental (a hash per lesson over its code, without the docstring, and the
+code of the lessons it imports, plus this renderer: a prose-only edit renders
+nothing), parallel (one process per stale lesson),
 deterministic (fixed SVG salt, no dates) and all-or-nothing: if any lesson
 fails, nothing is written and the error names the lesson's file.
 
-`python -m figures_build` is the command line; `hooks/lesson_pages.py` calls
-`build()` at the start of every `mkdocs build` and `mkdocs serve` rebuild.
+`python -m figures_build` is the command line; the site plugin
+(figures_build/plugin.py) calls `build()` at the start of every `mkdocs build`
+and `mkdocs serve` rebuild, with the `Project` it read for that build.
 """
 
 from __future__ import annotations
@@ -16,13 +19,14 @@ from importlib.metadata import version
 import json
 import multiprocessing
 import os
-import sys
 import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from figures_build.pages import figure_file, figure_refs
+from figures_build.project import LessonError, Project
 from figures_build.render import Rendered, render_lesson
 
 RENDERER = Path(__file__).resolve().parent / "render.py"
@@ -46,7 +50,7 @@ class Report:
 
 
 def build(
-    root: Path | str = ".",
+    project: Project | Path | str = ".",
     *,
     only: str | None = None,
     force: bool = False,
@@ -54,27 +58,25 @@ def build(
     jobs: int | None = None,
     log=print,
 ) -> Report:
+    """Render every stale lesson's figures; see the module docstring. `project`
+    is this build's `Project` (or a project directory, read here)."""
     started = time.perf_counter()
-    root = Path(root).resolve()
-    lessons_pkg = _fresh_lessons_package(root)
-    try:
-        lessons = lessons_pkg.discover(root / "lessons")
-    except lessons_pkg.LessonError as exc:
-        raise BuildError(str(exc)) from None
-    by_slug = {lesson.slug: lesson for lesson in lessons}
+    if not isinstance(project, Project):
+        try:
+            project = Project.read(project)
+        except LessonError as exc:
+            raise BuildError(str(exc)) from None
+    root, by_slug = project.root, project.by_slug
     if only is not None and only not in by_slug:
         raise BuildError(f"--lesson {only}: no such lesson (known: {', '.join(by_slug)})")
 
     manifest_path = root / MANIFEST
     manifest = _load_manifest(manifest_path)
     out_dir = root / FIGURES
-    hashes = {slug: _lesson_hash(lesson, lessons_pkg) for slug, lesson in by_slug.items()}
+    stamp = RENDERER.read_bytes() + _versions().encode()
+    hashes = {slug: project.code_hash([slug], extra=stamp) for slug in by_slug}
     selected = [only] if only else list(by_slug)
-    stale = [
-        slug
-        for slug in selected
-        if force or only or not _is_fresh(manifest.get(slug), hashes[slug], slug, out_dir)
-    ]
+    stale = [slug for slug in selected if force or only or not _is_fresh(manifest.get(slug), hashes[slug], slug, out_dir)]
     report = Report(fresh=[slug for slug in selected if slug not in stale])
     for slug in report.fresh:
         log(f"figures: {slug:<20} fresh")
@@ -85,49 +87,46 @@ def build(
         raise BuildError("figure build failed; no file was written:\n  " + "\n  ".join(errors))
 
     # Every figure a page shows must be produced by some lesson.
-    produced = {slug: set(entry["files"]) for slug, entry in manifest.items() if slug in by_slug}
+    produced = {slug: {figure_file(slug, name) for name in entry["files"]}
+                for slug, entry in manifest.items() if slug in by_slug}
     for r in results:
-        produced[r.slug] = set(r.svgs)
-    missing = []
-    from lessons._prose import figure_refs  # the same page reader the hook uses
-
-    for slug in selected:
-        for ref in figure_refs(by_slug[slug]):
-            key = ref.slug_and_name
-            if key is None or key[1] not in produced.get(key[0], set()):
-                missing.append(f"{by_slug[slug].path.relative_to(root)}:{ref.line}: shows figures/{ref.file}, which no lesson's figures() produces")
+        produced[r.slug] = {figure_file(r.slug, name) for name in r.svgs}
+    files = set().union(*produced.values())
+    missing = [
+        f"{project.rel(by_slug[slug].path)}:{ref.line}: shows figures/{ref.file}, which no lesson's figures() produces"
+        for slug in selected for ref in figure_refs(by_slug[slug]) if ref.file not in files
+    ]
     if missing:
         raise BuildError("figure build failed; no file was written:\n  " + "\n  ".join(missing))
 
     out_dir.mkdir(parents=True, exist_ok=True)
     for r in results:
-        files = {}
+        shas = {}
         for name, svg in r.svgs.items():
-            path = out_dir / f"{r.slug}.{name}.svg"
-            files[name] = hashlib.sha256(svg).hexdigest()
-            if _write_if_changed(path, svg):
+            path = out_dir / figure_file(r.slug, name)
+            shas[name] = hashlib.sha256(svg).hexdigest()
+            if write_if_changed(path, svg):
                 report.written.append(path)
             else:
                 report.unchanged += 1
-        manifest[r.slug] = {"hash": hashes[r.slug], "files": files}
+        manifest[r.slug] = {"hash": hashes[r.slug], "files": shas}
         report.built.append(r.slug)
         log(f"figures: {r.slug:<20} built  {len(r.svgs)} figures in {r.seconds:.2f} s")
     for slug in list(manifest):
         if slug not in by_slug:
             del manifest[slug]
-    _write_if_changed(manifest_path, json.dumps(manifest, indent=1, sort_keys=True).encode())
+    write_if_changed(manifest_path, json.dumps(manifest, indent=1, sort_keys=True).encode())
 
     if only is None:
-        expected = {f"{slug}.{name}.svg" for slug, names in produced.items() for name in names}
         for path in sorted(out_dir.glob("*.svg")):
-            if path.name not in expected:
+            if path.name not in files:
                 if prune:
                     path.unlink()
                     report.pruned.append(path)
-                    log(f"figures: pruned {path.relative_to(root)}")
+                    log(f"figures: pruned {project.rel(path)}")
                 else:
                     report.orphans.append(path)
-                    log(f"figures: {path.relative_to(root)} is produced by no lesson (run with --prune to delete it)")
+                    log(f"figures: {project.rel(path)} is produced by no lesson (run with --prune to delete it)")
     report.seconds = time.perf_counter() - started
     log(
         f"figures: {len(report.built)} built, {len(report.fresh)} fresh; "
@@ -154,47 +153,17 @@ def _render_all(root: Path, slugs: list[str], jobs: int | None) -> list[Rendered
     return results
 
 
-def _fresh_lessons_package(root: Path):
-    """Import root/lessons anew: in `mkdocs serve` READING_ORDER may have changed."""
-    for name in [n for n in sys.modules if n == "lessons" or n.startswith("lessons.")]:
-        del sys.modules[name]
-    if sys.path[:1] != [str(root)]:
-        sys.path.insert(0, str(root))
-    import lessons
-
-    if Path(lessons.__file__).resolve().parent != root / "lessons":
-        raise BuildError(f"{root}/lessons is not an importable package (found {lessons.__file__} instead)")
-    return lessons
-
-
-def _lesson_hash(lesson, lessons_pkg) -> str:
-    """Hash of everything a lesson's figures depend on: its source, the
-    sources of lessons (and _helpers) it imports, transitively, the renderer,
-    and the versions of numpy and matplotlib."""
-    lessons_dir = lesson.path.parent
-    sources: dict[str, bytes] = {}
-    todo = [lesson.slug]
-    while todo:  # the closure of lesson imports
-        slug = todo.pop()
-        path = lessons_dir / f"{slug}.py"
-        if slug in sources or not path.exists():
-            continue
-        sources[slug] = path.read_bytes()
-        todo.extend(lessons_pkg.imported_lessons(sources[slug].decode("utf-8")))
-    digest = hashlib.sha256()
-    for slug in sorted(sources):  # a fixed order: set order changes with PYTHONHASHSEED
-        digest.update(slug.encode() + b"\0" + sources[slug] + b"\0")
-    digest.update(RENDERER.read_bytes())
-    # versions from package metadata: importing matplotlib just to read one would cost 0.3 s
-    digest.update(f"numpy {version('numpy')} matplotlib {version('matplotlib')}".encode())
-    return digest.hexdigest()
+def _versions() -> str:
+    # from package metadata: importing matplotlib just to read its version would cost 0.3 s
+    return f"numpy {version('numpy')} matplotlib {version('matplotlib')}"
 
 
 def _is_fresh(entry: dict | None, lesson_hash: str, slug: str, out_dir: Path) -> bool:
+    """Same code hash as when the figures were drawn, and the files still hold those bytes."""
     if not entry or entry.get("hash") != lesson_hash:
         return False
     for name, sha in entry.get("files", {}).items():
-        path = out_dir / f"{slug}.{name}.svg"
+        path = out_dir / figure_file(slug, name)
         if not path.exists() or hashlib.sha256(path.read_bytes()).hexdigest() != sha:
             return False
     return True
@@ -207,7 +176,7 @@ def _load_manifest(path: Path) -> dict:
         return {}
 
 
-def _write_if_changed(path: Path, data: bytes) -> bool:
+def write_if_changed(path: Path, data: bytes) -> bool:
     """Atomically replace `path` with `data` unless it already holds exactly that."""
     try:
         if path.read_bytes() == data:

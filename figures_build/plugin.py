@@ -1,113 +1,329 @@
-"""Lesson modules -> pages: the MkDocs side of the lesson pipeline.
+"""The site plugin (`primer` in mkdocs.yml): lesson modules -> pages.
 
-on_config   runs the incremental figure build (so no page is ever served with a
-            stale or missing figure) and puts the lessons in the nav, in
-            lessons.READING_ORDER.
-on_files    adds one generated page per lesson at lessons/<slug>/ (nothing is
-            committed twice: the module's docstring is the only copy).
-on_files    also adds reference/config-keys/: every config key and serving flag
-            the lessons name (lessons/_vocabulary.py), with links to where.
-on_page_markdown  fills the lesson list on the home page.
-on_serve    watches lessons/: saving a lesson rebuilds that lesson's figures
-            only (the cache skips the rest) and reloads the page.
+One `PrimerPlugin` instance holds a build's state: the `Project` (every lesson
+read once), the KaTeX process and the diagram cache. MkDocs keeps the
+instance across `mkdocs serve` rebuilds (it has `on_startup`), so typeset
+formulas and drawn diagrams are reused, while the project is read anew at
+the start of each build.
 
-A broken lesson stops the build with a message that names its file.
+on_config   reads the project (a broken lesson stops the build naming its
+            file), runs the incremental figure build, clears the notebook
+            cache only when code a notebook imports changed, puts the lessons
+            and the reference pages in the nav, draws new diagrams, and
+            installs the Markdown extensions (KaTeX, mermaid fence, links).
+on_files    adds one generated page per lesson at lessons/<slug>/, the
+            config-keys page, one API reference page per lesson, and the
+            vendored KaTeX/mermaid files.
+on_page_markdown  notes the page being rendered (for links and error
+            messages) and fills the lesson list on the home page.
+on_serve    watches lessons/ (and docs/ minus the generated figures).
 """
 
 from __future__ import annotations
 
 import ast
+import html
 import logging
-import re
+import os
+import posixpath
+import shutil
 import sys
+import xml.etree.ElementTree as etree
 from pathlib import Path
 
+from markdown import Extension
+from markdown.treeprocessors import Treeprocessor
+from markdown.util import HTML_PLACEHOLDER_RE
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
+from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-log = logging.getLogger("mkdocs.hooks.lesson_pages")
+from figures_build import BuildError, FIGURES, build, write_if_changed
+from figures_build.diagrams import CLIENT_SCRIPT, Diagrams
+from figures_build.math import Katex, KatexExtension
+from figures_build.pages import FIGURE_DIR, fences, lesson_ref, lesson_refs, mentions, one_sentence
+from figures_build.project import LessonError, Project, imported_lessons, vocabulary
+from figures_build.vendor import add_vendor_files
+
+log = logging.getLogger("mkdocs.plugins.primer")
+JUPYTER_CONFIG = Path(__file__).with_name("jupyter")
 
 LESSON_LIST_MARKER = "<!-- lesson-list -->"
 KEYS_PAGE = "reference/config-keys.md"
-ONE_SENTENCE_RE = re.compile(r"\*\*In one sentence\.\*\*\s+(?P<text>.+?)(?:\n\s*\n|$)", re.S)
-
-_lessons: list = []  # this build's lessons, in reading order
-
-
-def on_config(config: MkDocsConfig) -> MkDocsConfig:
-    root = Path(config.config_file_path).resolve().parent
-    if str(root) not in sys.path:
-        sys.path.insert(0, str(root))
-    from figures_build import BuildError, build
-
-    try:
-        build(root, log=log.info)
-    except BuildError as exc:
-        raise PluginError(str(exc)) from None
-    import lessons  # build() imported root/lessons anew
-
-    _lessons[:] = lessons.discover(root / "lessons")
-    section = {"Lessons": [{_nav_title(lesson.title): f"lessons/{lesson.slug}.md"} for lesson in _lessons]}
-    nav = list(config.nav or [{"Home": "index.md"}])
-    if _lessons:
-        nav.insert(1 if nav else 0, section)
-        nav.insert(2, {"Config keys and flags": KEYS_PAGE})
-    config.nav = nav
-    return config
+API_DIR = "reference/api"
+SEARCH_DIALOG = '<div class="md-search" data-md-component="search" role="dialog">'
 
 
-def on_files(files: Files, *, config: MkDocsConfig) -> Files:
-    slugs = {lesson.slug for lesson in _lessons}
-    for lesson in _lessons:
-        files.append(File.generated(config, f"lessons/{lesson.slug}.md", content=page_markdown(lesson, slugs)))
-    if _lessons:
-        files.append(File.generated(config, KEYS_PAGE, content=keys_markdown(_lessons)))
-    return files
+class PrimerPlugin(BasePlugin):
+    def __init__(self):
+        super().__init__()
+        self.project: Project | None = None
+        self.katex: Katex | None = None
+        self.diagrams: Diagrams | None = None
+        self.page: Page | None = None
 
+    # -- lifetime -------------------------------------------------------------
 
-def on_page_markdown(markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
-    if LESSON_LIST_MARKER not in markdown:
-        return markdown
-    rows = []
-    for number, lesson in enumerate(_lessons, 1):
-        match = ONE_SENTENCE_RE.search(lesson.docstring)
-        sentence = " ".join(match.group("text").split()) if match else ""
-        rows.append(f"{number}. **[{lesson.title}](lessons/{lesson.slug}.md)**" + (f"<br>{sentence}" if sentence else ""))
-    return markdown.replace(LESSON_LIST_MARKER, "\n".join(rows))
+    def on_startup(self, *, command, dirty):
+        """Having this hook makes MkDocs keep one instance across serve rebuilds."""
 
+    def on_shutdown(self):
+        if self.katex:
+            self.katex.close()
 
-def on_serve(server, *, config: MkDocsConfig, builder):
-    root = Path(config.config_file_path).resolve().parent
-    server.watch(str(root / "lessons"))
-    return server
+    # -- the build -------------------------------------------------------------
+
+    def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
+        root = Path(config.config_file_path).resolve().parent
+        # Importing a lesson must not write into lessons/__pycache__: under
+        # `mkdocs serve` that write would look like an edit and rebuild twice.
+        os.environ["PYTHONPYCACHEPREFIX"] = str(root / ".cache" / "pycache")
+        sys.pycache_prefix = os.environ["PYTHONPYCACHEPREFIX"]
+        # nbconvert reads its settings (the kernel's time-out per cell) from here
+        os.environ["JUPYTER_CONFIG_PATH"] = str(JUPYTER_CONFIG)
+        if str(root) not in sys.path:
+            sys.path.insert(0, str(root))
+        try:
+            self.project = Project.read(root)
+            check_lesson_links(self.project)
+            build(self.project, log=log.info)
+        except (LessonError, BuildError) as exc:
+            raise PluginError(str(exc)) from None
+        if self.katex is None or self.katex.root != root:
+            self.katex = Katex(root)
+        if self.diagrams is None or self.diagrams.root != root:
+            self.diagrams = Diagrams(root)
+        self._notebooks(config, root)
+        self._nav(config)
+        self._markdown(config, root)
+        return config
+
+    def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
+        lessons = self.project.lessons
+        for lesson in lessons:
+            files.append(File.generated(config, f"lessons/{lesson.slug}.md", content=lesson_page(lesson)))
+            files.append(File.generated(config, f"{API_DIR}/{lesson.slug}.md", content=api_page(lesson)))
+        if lessons:
+            files.append(File.generated(config, KEYS_PAGE, content=keys_page(lessons, vocabulary(self.project.root))))
+        add_vendor_files(files, config, self.project.root)
+        return files
+
+    def on_page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
+        self.page = page
+        if LESSON_LIST_MARKER not in markdown:
+            return markdown
+        rows = []
+        for number, lesson in enumerate(self.project.lessons, 1):
+            sentence = one_sentence(lesson)
+            rows.append(f"{number}. **[{lesson.title}](lessons/{lesson.slug}.md)**" + (f"<br>{sentence}" if sentence else ""))
+        return markdown.replace(LESSON_LIST_MARKER, "\n".join(rows))
+
+    @event_priority(-100)  # after mkdocs-jupyter has replaced the notebook page's render()
+    def on_pre_page(self, page: Page, *, config: MkDocsConfig, files: Files) -> Page:
+        """A notebook that fails or stalls (the kernel has a time-out per cell, set in
+        figures_build/jupyter/) stops the build with one line naming the notebook."""
+        if not page.file.src_uri.startswith("notebooks/"):
+            return page
+        render = page.render
+
+        def checked_render(*args, **kwargs):
+            try:
+                return render(*args, **kwargs)
+            except Exception as exc:  # nbclient's CellTimeoutError, DeadKernelError, CellExecutionError
+                first = (str(exc).strip().splitlines() or [""])[0]
+                raise PluginError(f"docs/{page.file.src_uri}: the notebook did not run: {type(exc).__name__}: {first}") from None
+
+        page.render = checked_render
+        return page
+
+    def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str:
+        # Material's search overlay is a dialog without a name (axe: aria-dialog-name).
+        return output.replace(SEARCH_DIALOG, SEARCH_DIALOG[:-1] + ' aria-label="Search the lessons">')
+
+    def on_serve(self, server, *, config: MkDocsConfig, builder):
+        root = self.project.root
+        server.watch(str(root / "lessons"))
+        # docs/figures is this build's output: watching it would make every
+        # figure-changing save rebuild twice. Watch the rest of docs/ instead.
+        docs = Path(config.docs_dir)
+        server.unwatch(str(docs))
+        for child in sorted(docs.iterdir()):
+            if child != root / FIGURES:
+                server.watch(str(child))
+        return server
+
+    # -- parts of on_config ------------------------------------------------------
+
+    def source_of(self, page: Page | None) -> str:
+        """The file an author edits for `page` (a lesson page's source is its module)."""
+        if page is None:
+            return "the site"
+        uri = page.file.src_uri
+        slug = uri[len("lessons/"):-len(".md")] if uri.startswith("lessons/") and uri.endswith(".md") else None
+        if slug in self.project.by_slug:
+            return self.project.source_of(slug)
+        return f"{Path(page.file.abs_src_path or uri).relative_to(self.project.root)}" if page.file.abs_src_path else uri
+
+    def _notebooks(self, config: MkDocsConfig, root: Path) -> None:
+        """mkdocs-jupyter caches an executed notebook by the notebook's own text; clear
+        that cache when the code of a lesson a notebook imports changed (prose edits don't count)."""
+        jupyter = config.plugins.get("mkdocs-jupyter")
+        if jupyter is None or not jupyter.config.get("cache", True):
+            return
+        names: set[str] = set()
+        for path in sorted(Path(config.docs_dir).glob("notebooks/*.py")):
+            names |= imported_lessons(ast.parse(path.read_text(encoding="utf-8")))
+        stamp = root / ".cache" / "notebook-lessons.sha256"
+        digest = self.project.code_hash(names)
+        if not stamp.exists() or stamp.read_text() != digest:
+            shutil.rmtree(root / jupyter.config["cache_dir"], ignore_errors=True)
+            write_if_changed(stamp, digest.encode())
+
+    def _nav(self, config: MkDocsConfig) -> None:
+        lessons = self.project.lessons
+        if not lessons:
+            return
+        nav = list(config.nav or [{"Home": "index.md"}])
+        nav.insert(1, {"Lessons": [{nav_title(lesson.title): f"lessons/{lesson.slug}.md"} for lesson in lessons]})
+        nav.insert(2, {"Reference": [
+            {"Config keys and flags": KEYS_PAGE},
+            {"API": [{f"lessons.{lesson.slug}": f"{API_DIR}/{lesson.slug}.md"} for lesson in lessons]},
+        ]})
+        config.nav = nav
+
+    def _markdown(self, config: MkDocsConfig, root: Path) -> None:
+        """Install this build's Markdown extensions: KaTeX, the mermaid fence, links."""
+        where = lambda: self.source_of(self.page)  # noqa: E731 - read at render time
+        self.diagrams.where = where
+        fence_config = config.mdx_configs.setdefault("pymdownx.superfences", {})
+        fences_ = [f for f in fence_config.get("custom_fences", []) if f.get("name") != "mermaid"]
+        fence_config["custom_fences"] = fences_ + [{"name": "mermaid", "class": "mermaid", "format": self.diagrams.fence}]
+        if self.diagrams.mode == "build":
+            config.extra_javascript = [s for s in config.extra_javascript if str(getattr(s, "path", s)) != CLIENT_SCRIPT]
+            sources = {}
+            for lesson in self.project.lessons:
+                for _, text in fences(lesson.docstring, "mermaid"):
+                    sources.setdefault(text, self.project.rel(lesson.path))
+            for path in sorted(Path(config.docs_dir).rglob("*.md")):
+                for _, text in fences(path.read_text(encoding="utf-8"), "mermaid"):
+                    sources.setdefault(text, self.project.rel(path))
+            self.diagrams.prepare(sources)
+        config.markdown_extensions = [e for e in config.markdown_extensions if not isinstance(e, (KatexExtension, LinkExtension))]
+        config.markdown_extensions += [KatexExtension(self.katex, where), LinkExtension(self)]
 
 
 # ---------------------------------------------------------------------------
-# A lesson's page
+# Links in rendered pages: lesson mentions, figure paths, "In code" names
 # ---------------------------------------------------------------------------
 
-FIGURE_LINK_RE = re.compile(r"(!\[[^\]]*\]\()figures/")
+
+class LinkExtension(Extension):
+    """On every page: a code span `lessons.<slug>` links to that lesson, and
+    `lessons.<slug>.name` to the name's API entry. On a lesson page: images
+    under figures/ point at the built figures, and the names on an
+    "In code:" line link to their API entries."""
+
+    def __init__(self, plugin: PrimerPlugin):
+        super().__init__()
+        self.plugin = plugin
+
+    def extendMarkdown(self, md):  # noqa: N802 - Markdown's API
+        # after the inline patterns (20), before MkDocs resolves .md links (0)
+        md.treeprocessors.register(_Links(md, self.plugin), "primer_links", 14)
 
 
-def page_markdown(lesson, slugs: set[str]) -> str:
-    """The docstring as the reader sees it: figure paths and lesson links
-    resolved, and the module's code at the end in a collapsed block."""
-    from lessons._prose import FENCE_RE, LESSON_REF_RE  # the page reader the prose tests use
+class _Links(Treeprocessor):
+    def __init__(self, md, plugin: PrimerPlugin):
+        super().__init__(md)
+        self.plugin = plugin
 
-    out, in_fence = [], False
-    for index, line in enumerate(lesson.docstring.splitlines()):
-        if FENCE_RE.match(line):
-            in_fence = not in_fence
-        elif not in_fence:
-            line = FIGURE_LINK_RE.sub(r"\1../figures/", line)
-            line = LESSON_REF_RE.sub(lambda m: _lesson_link(m, lesson, index, slugs), line)
-        out.append(line)
-    code = _code_after_docstring(lesson.source)
-    out += [
+    def run(self, root: etree.Element) -> None:
+        plugin, page = self.plugin, self.plugin.page
+        if page is None or plugin.project is None:
+            return
+        by_slug = plugin.project.by_slug
+        here = posixpath.dirname(page.file.src_uri)
+        uri = page.file.src_uri
+        lesson = by_slug.get(uri[len("lessons/"):-3]) if uri.startswith("lessons/") and uri.endswith(".md") else None
+        api = {name for name, _ in lesson.public} if lesson else set()
+
+        def rel(target: str) -> str:
+            return posixpath.relpath(target, here or ".")
+
+        parents = {child: parent for parent in root.iter() for child in parent}
+        in_code_line: set[etree.Element] = set()
+        for p in root.iter("p"):
+            first = p[0] if len(p) else None
+            if first is not None and first.tag == "strong" and (first.text or "").strip() == "In code:" and not (p.text or "").strip():
+                in_code_line.update(p.iter("code"))
+        for el in list(root.iter()):
+            if el.tag == "img" and lesson is not None and (el.get("src") or "").startswith(FIGURE_DIR):
+                el.set("src", rel(str(FIGURES.relative_to("docs") / el.get("src")[len(FIGURE_DIR):])))
+            if el.tag != "code" or parents.get(el) is None or parents[el].tag in ("a", "pre"):
+                continue
+            text = self.code_text(el)
+            ref = lesson_ref(text)
+            if ref:
+                slug, attr = ref
+                if slug not in by_slug:
+                    raise PluginError(f"{plugin.source_of(page)}: `{text}` is not a lesson (known: {', '.join(by_slug)})")
+                documented = attr.split(".")[0] in {name for name, _ in by_slug[slug].public}
+                href = rel(f"{API_DIR}/{slug}.md") + f"#lessons.{slug}.{attr}" if documented else rel(f"lessons/{slug}.md")
+            elif el in in_code_line and text.split("(")[0] in api:
+                href = rel(f"{API_DIR}/{lesson.slug}.md") + f"#lessons.{lesson.slug}.{text.split('(')[0]}"
+            else:
+                continue
+            _wrap(parents[el], el, href)
+
+
+    def code_text(self, el: etree.Element) -> str:
+        """A code span's text; pymdownx.inlinehilite keeps it in the HTML stash."""
+        text = el.text or ""
+        match = HTML_PLACEHOLDER_RE.fullmatch(text)
+        if match and int(match.group(1)) < len(self.md.htmlStash.rawHtmlBlocks):
+            stored = self.md.htmlStash.rawHtmlBlocks[int(match.group(1))]
+            text = html.unescape(stored) if isinstance(stored, str) else "".join(stored.itertext())
+        return text.strip()
+
+
+def check_lesson_links(project: Project) -> None:
+    """Every `lessons.<slug>[.name]` a page mentions names a lesson (tests/test_prose.py checks the name)."""
+    by_slug = project.by_slug
+    for lesson in project.lessons:
+        for line, slug, attr in lesson_refs(lesson):
+            where = f"{project.rel(lesson.path)}:{line}"
+            if slug not in by_slug:
+                raise LessonError(f"{where}: `lessons.{slug}` is not a lesson (known: {', '.join(by_slug)})")
+
+
+def _wrap(parent: etree.Element, el: etree.Element, href: str) -> None:
+    """Replace `el` in `parent` by <a href=...>el</a>, keeping the text after it."""
+    index = list(parent).index(el)
+    link = etree.Element("a", {"href": href})
+    link.tail, el.tail = el.tail, None
+    parent.remove(el)
+    link.append(el)
+    parent.insert(index, link)
+
+
+# ---------------------------------------------------------------------------
+# Generated pages
+# ---------------------------------------------------------------------------
+
+
+def lesson_page(lesson) -> str:
+    """The docstring as the reader sees it, with the module's code at the end in a collapsed block."""
+    code = "\n".join(lesson.code.splitlines()).strip("\n")
+    return "\n".join([
+        lesson.docstring.rstrip(),
         "",
         "## The code behind this page",
+        "",
+        f"Every function of this page, with its arguments and shapes, is in the "
+        f"[API reference of `lessons.{lesson.slug}`](../{API_DIR}/{lesson.slug}.md); "
+        f"reuse it with `from lessons.{lesson.slug} import ...`.",
         "",
         # kept out of the search index: the prose already names every function,
         # and the full listings were about half of the index readers download
@@ -121,21 +337,31 @@ def page_markdown(lesson, slugs: set[str]) -> str:
         "",
         "</div>",
         "",
+    ])
+
+
+def api_page(lesson) -> str:
+    """One API reference page: each public function and class, rendered by mkdocstrings."""
+    lines = [
+        f"# lessons.{lesson.slug}",
+        "",
+        f"The functions and classes of [{nav_title(lesson.title)}](../../lessons/{lesson.slug}.md), "
+        f"from their docstrings. Reuse them directly: `from lessons.{lesson.slug} import ...`.",
+        "",
     ]
-    return "\n".join(out)
+    for name, _ in lesson.public:
+        lines += [f"::: lessons.{lesson.slug}.{name}", ""]
+    return "\n".join(lines)
 
 
-def keys_markdown(lessons) -> str:
+def keys_page(lessons, terms: dict[str, str]) -> str:
     """The config keys and serving flags the lessons name, each with its
     meaning and links to the lessons that use it (from lessons/_vocabulary.py)."""
-    from lessons._prose import mentions
-    from lessons._vocabulary import TERMS
-
     rows = []
-    for term in sorted(TERMS, key=lambda t: t.lstrip("-").lower()):
+    for term in sorted(terms, key=lambda t: t.lstrip("-").lower()):
         used = [lesson for lesson in lessons if mentions(lesson, term)]
-        where = ", ".join(f"[{_nav_title(lesson.title)}](../lessons/{lesson.slug}.md)" for lesson in used)
-        meaning = TERMS[term].replace("|", "\\|")
+        where = ", ".join(f"[{nav_title(lesson.title)}](../lessons/{lesson.slug}.md)" for lesson in used)
+        meaning = terms[term].replace("|", "\\|")
         rows.append(f"| `{term}` | {meaning} | {where} |")
     return "\n".join([
         "# Config keys and flags",
@@ -151,30 +377,6 @@ def keys_markdown(lessons) -> str:
     ])
 
 
-def _lesson_link(match: re.Match, lesson, index: int, slugs: set[str]) -> str:
-    slug = match.group("slug")
-    if slug not in slugs:
-        raise PluginError(
-            f"{lesson.path}:{lesson.file_line(index)}: `lessons.{slug}` is not a lesson "
-            f"(known: {', '.join(sorted(slugs))})"
-        )
-    return f"[{match.group(0)}]({slug}.md)"
-
-
-def _code_after_docstring(source: str) -> str:
-    tree = ast.parse(source)
-    end = tree.body[0].end_lineno if tree.body else 0
-    return "\n".join(source.splitlines()[end:]).strip("\n")
-
-
-def page_source(page) -> str:
-    """The file an author edits for `page`: a lesson page's source is its module."""
-    source = page.file.src_uri
-    if source.startswith("lessons/") and source.endswith(".md"):
-        return source[:-3] + ".py"
-    return f"docs/{source}"
-
-
-def _nav_title(title: str) -> str:
+def nav_title(title: str) -> str:
     """The nav shows a title's part before the colon: 'Positional information'."""
     return title.split(":")[0].strip()

@@ -1,7 +1,7 @@
 """Serve KaTeX's CSS and fonts and mermaid from the site itself, copied from node_modules.
 
 `npm ci` (run by `make serve` / `make test` from package-lock.json) installs
-the exact versions; this hook adds the few files a page needs to the build as
+the exact versions; the site plugin adds the few files a page needs to the build as
 `assets/vendor/...`, so no page ever asks a CDN for them and the repository
 does not carry megabytes of vendored JavaScript.
 """
@@ -31,8 +31,9 @@ GLOBS = [
 ]
 
 
-def on_files(files: Files, *, config: MkDocsConfig) -> Files:
-    node_modules = Path(config.config_file_path).resolve().parent / "node_modules"
+def add_vendor_files(files: Files, config: MkDocsConfig, root: Path) -> None:
+    """Add the vendored files a page needs to `files`, as assets/vendor/..."""
+    node_modules = root / "node_modules"
     wanted = dict(VENDOR)
     missing = [src for src in wanted.values() if not (node_modules / src).is_file()]
     for site_dir, src_dir, pattern in GLOBS:
@@ -41,9 +42,8 @@ def on_files(files: Files, *, config: MkDocsConfig) -> Files:
         wanted.update({f"{site_dir}/{f.name}": f"{src_dir}/{f.name}" for f in found})
     if missing:
         raise PluginError(
-            f"hooks/vendor_assets.py: node_modules/{missing[0]} is missing; run `npm ci` "
+            f"node_modules/{missing[0]} is missing; run `npm ci` "
             "(or `make serve`, which runs it) to install the site's math and diagram libraries"
         )
     for site_path, src in wanted.items():
         files.append(File.generated(config, f"assets/vendor/{site_path}", abs_src_path=str(node_modules / src)))
-    return files

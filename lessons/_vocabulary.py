@@ -21,7 +21,8 @@ TERMS: dict[str, str] = {
     "sliding_window": "how many recent tokens each token may attend to in sliding-window attention (Mistral 7B: 4,096)",
     "attn_implementation": "Hugging Face Transformers' choice of attention kernel: eager, sdpa or flash_attention_2",
     # RoPE scaling keys and serving flags (lessons.context_extension)
-    "partial_rotary_factor": "the fraction of each head's width that RoPE turns (Phi-2: 0.4); the rest carries no position",
+    "partial_rotary_factor": "Hugging Face config key (Phi, StableLM and others): the fraction of each head's width "
+                             "that RoPE turns (Phi-2: 0.4); the rest carries no position",
     "--rope-scaling": "llama.cpp flag: the RoPE scaling method, none, linear or yarn",
     "--rope-scale": "llama.cpp flag: the context stretch factor for RoPE scaling",
     "--rope-freq-base": "llama.cpp flag: overrides the RoPE base (rope_theta) read from the model file",
@@ -38,7 +39,6 @@ TERMS: dict[str, str] = {
     "precompute_freqs_cis": "Meta's Llama reference function that builds freqs_cis",
     "rotary_dim": "GPT-J config key: how many dimensions of each head RoPE turns (64 of 256 in GPT-J-6B)",
     "rotary_pct": "GPT-NeoX config key: the fraction of each head's dimensions RoPE turns",
-    "partial_rotary_factor": "Hugging Face config key (Phi, StableLM and others): the fraction of each head RoPE turns",
     # Decoder configs and generation (lessons.transformer)
     "tie_word_embeddings": "Hugging Face config key: True when the unembedding reuses the token embedding table",
     "rms_norm_eps": "Hugging Face config key (Llama and others): the epsilon inside RMSNorm",

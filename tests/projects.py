@@ -7,12 +7,27 @@ import shutil
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-HELPERS = ("__init__.py", "_prose.py", "_show.py", "_vocabulary.py")
+HELPERS = ("__init__.py", "_checks.py", "_show.py", "_vocabulary.py")
+
+
+# The project's playground, made small: it imports this project's lessons
+# (not the installed ones), so a test can see when an edit re-executes it.
+NOTEBOOK = """# %% [markdown]
+# # Playground
+
+# %%
+import sys
+
+sys.path.insert(0, {root!r})
+{imports}
+print("ran")
+"""
 
 
 def make_project(tmp_path: Path, lessons: dict[str, str], order: list[str] | None = None, *, site: bool = False) -> Path:
     """A project with the real lessons helpers plus the given lesson files;
-    with `site`, also the MkDocs config, hooks and docs (node_modules linked)."""
+    with `site`, also the MkDocs config and docs (node_modules linked). The
+    build itself (figures_build, the `primer` MkDocs plugin) is the installed one."""
     pkg = tmp_path / "lessons"
     pkg.mkdir(parents=True)
     for helper in HELPERS:
@@ -22,9 +37,12 @@ def make_project(tmp_path: Path, lessons: dict[str, str], order: list[str] | Non
         (pkg / f"{slug}.py").write_text(text)
     if site:
         shutil.copy(ROOT / "mkdocs.yml", tmp_path / "mkdocs.yml")
-        shutil.copytree(ROOT / "hooks", tmp_path / "hooks", ignore=shutil.ignore_patterns("__pycache__"))
         shutil.copytree(ROOT / "docs", tmp_path / "docs", ignore=shutil.ignore_patterns("figures"))
         (tmp_path / "node_modules").symlink_to(ROOT / "node_modules")
+        # the real authoring page names the real lessons, which this project lacks
+        (tmp_path / "docs" / "authoring.md").write_text("# Writing a lesson\n\nSee the real project.\n")
+        (tmp_path / "docs" / "notebooks" / "playground.py").write_text(NOTEBOOK.format(
+            root=str(tmp_path), imports="".join(f"import lessons.{slug}\n" for slug in lessons if slug == "beta")))
     return tmp_path
 
 

@@ -17,7 +17,8 @@ from tests.conftest import SLUGS
 pytestmark = pytest.mark.browser
 
 ROOT = browser.ROOT
-PAGES = ["", "authoring/", "notebooks/playground/", "reference/config-keys/"] + [f"lessons/{slug}/" for slug in SLUGS]
+PAGES = (["", "authoring/", "notebooks/playground/", "reference/config-keys/"]
+         + [f"lessons/{slug}/" for slug in SLUGS] + [f"reference/api/{slug}/" for slug in SLUGS])
 SCREENSHOTS = ROOT / "build" / "screenshots"
 
 
@@ -73,6 +74,16 @@ def test_page_renders_offline_without_errors(page, site, path):
         page.screenshot(path=str(SCREENSHOTS / f"{slug}-light.png"), full_page=True)
         _toggle_palette(page)
         page.screenshot(path=str(SCREENSHOTS / f"{slug}-dark.png"), full_page=True)
+        links = page.evaluate("""() => [...document.querySelectorAll("article p")]
+            .filter(p => p.firstElementChild && p.firstElementChild.tagName === "STRONG"
+                         && p.firstElementChild.textContent.trim() === "In code:")
+            .flatMap(p => [...p.querySelectorAll("a[href*='reference/api/']")].map(a => a.href))""")
+        assert links, f"{path}: the 'In code' lines link their functions to the API reference"
+    if path.startswith("reference/api/"):
+        slug = path.split("/")[2]
+        entries = page.eval_on_selector_all(".doc-heading[id]", "els => els.map(e => e.id)")
+        assert entries and all(e.startswith(f"lessons.{slug}.") for e in entries), (
+            f"{path}: the API page documents the lesson's functions, got {entries[:5]}")
 
 
 @pytest.mark.parametrize("palette", ["light", "dark"])

@@ -96,6 +96,15 @@ def test_only_the_changed_lesson_is_rebuilt(project):
     assert re.search(r"alpha\s+fresh", result.stdout) and re.search(r"beta\s+built", result.stdout)
 
 
+def test_a_prose_only_edit_renders_nothing(project):
+    """The figures depend on the code, not on the page: the hash leaves the docstring out."""
+    path = project / "lessons" / "alpha.py"
+    path.write_text(path.read_text().replace("```python", "Some new words.\n\n```python"))
+    result = run_build(project)
+    assert result.returncode == 0, result.stderr
+    assert "0 built, 2 fresh" in result.stdout
+
+
 def test_a_change_in_an_imported_lesson_rebuilds_the_importer(project):
     text = good("beta").replace("import numpy as np", "import numpy as np\nfrom lessons.alpha import demo as _alpha_demo")
     (project / "lessons" / "beta.py").write_text(text)

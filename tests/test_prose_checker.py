@@ -7,7 +7,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from lessons import _prose, read_lesson
+from figures_build import pages as _prose
+from figures_build.project import read_lesson
 
 PAGE = '''r"""
 # A page with one wrong number

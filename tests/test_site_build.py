@@ -19,6 +19,8 @@ LESSON = r'''r"""
 
 Run: `python -m lessons.{slug}`. See `lessons.{other}` and `lessons.{other}.figures`.
 
+**In code:** `shout_{slug}`, and `lessons.{other}.shout_{other}` in the other lesson.
+
 **In one sentence.** The {slug} lesson in one sentence, about `rope_theta`.
 
 Inline $a^2 + b^2$ and a display:
@@ -51,7 +53,12 @@ def figures():
     return {{"line": fig}}
 
 
-SECRET_CODE_MARKER = "{slug}"
+_SECRET_CODE_MARKER = "{slug}"
+
+
+def shout_{slug}(text: str) -> str:
+    """Upper-case `text`: a public function, so the API page lists it."""
+    return text.upper()
 '''
 
 
@@ -59,12 +66,12 @@ def lesson(slug: str, other: str) -> str:
     return LESSON.format(slug=slug, other=other)
 
 
-def mkdocs_build(project: Path) -> subprocess.CompletedProcess:
+def mkdocs_build(project: Path, **env: str) -> subprocess.CompletedProcess:
     mkdocs = Path(sys.executable).with_name("mkdocs")
     return subprocess.run(
         [str(mkdocs), "build", "--strict", "-d", str(project / "site")],
         cwd=project, capture_output=True, text=True, timeout=300,
-        env=dict(os.environ, NO_MKDOCS_2_WARNING="1"),
+        env=dict(os.environ, NO_MKDOCS_2_WARNING="1", **env),
     )
 
 
@@ -99,10 +106,19 @@ def test_lesson_links_figures_and_source(built):
     assert re.search(r'<a href="\.\./alpha/"><code>lessons\.alpha\.figures</code></a>', html)
     assert 'src="../../figures/zeta.line.svg"' in html
     assert (built / "site" / "figures" / "zeta.line.svg").exists()
-    assert "SECRET_CODE_MARKER" in html, "the page ends with the lesson's code"
+    assert "_SECRET_CODE_MARKER" in html, "the page ends with the lesson's code"
     index = (built / "site" / "search" / "search_index.json").read_text()
-    assert "SECRET_CODE_MARKER" not in index and "in one sentence" in index, "the code listing stays out of search"
+    assert "_SECRET_CODE_MARKER" not in index and "in one sentence" in index, "the code listing stays out of search"
     assert '<details class="abstract">' in html and '<details class="question">' in html
+
+
+def test_api_reference_page_per_lesson_linked_from_in_code(built):
+    html = page(built, "zeta")
+    assert '<a href="../../reference/api/zeta/#lessons.zeta.shout_zeta"><code>shout_zeta</code></a>' in html
+    assert '<a href="../../reference/api/alpha/#lessons.alpha.shout_alpha"><code>lessons.alpha.shout_alpha</code></a>' in html
+    api = (built / "site" / "reference" / "api" / "zeta" / "index.html").read_text()
+    assert 'id="lessons.zeta.shout_zeta"' in api and "Upper-case" in api
+    assert "Source code in" in api and "shout_zeta" in api, "the API entry shows its source"
 
 
 def test_config_keys_page_lists_each_term_with_where_it_is_taught(built):
@@ -135,14 +151,48 @@ def test_math_is_typeset_at_build_time_and_assets_are_local(built):
          r"lessons/beta\.py: the docstring must start with a '# Title' line"),
         (lambda t: t.replace('return {"line": fig}', "return fig"),
          r"lessons/beta\.py: figures\(\) returned Figure; it must return a non-empty dict"),
+        (lambda t: t.replace("_SECRET_CODE_MARKER", "import lessons.alpha\n_SECRET_CODE_MARKER"),
+         r"lessons/beta\.py: imports lessons\.alpha, which a reader meets later"),
+        (lambda t: t.replace("def shout_beta", "def shout_alpha"),
+         r"lessons/(alpha|beta)\.py:\d+: `shout_alpha` is already defined in lessons/(alpha|beta)\.py:\d+"),
     ],
-    ids=["bad-formula", "unknown-lesson-link", "no-title", "figures-not-a-dict"],
+    ids=["bad-formula", "unknown-lesson-link", "no-title", "figures-not-a-dict", "imports-a-later-lesson",
+         "name-defined-twice"],
 )
 def test_a_broken_lesson_stops_mkdocs_build_with_its_name(tmp_path, change, message):
-    project = make_project(tmp_path, {"alpha": lesson("alpha", "beta"), "beta": change(lesson("beta", "alpha"))}, site=True)
+    project = make_project(tmp_path, {"beta": change(lesson("beta", "alpha")), "alpha": lesson("alpha", "beta")},
+                           order=["beta", "alpha"], site=True)
     result = mkdocs_build(project)
     assert result.returncode != 0
     assert re.search(message, result.stderr + result.stdout), result.stderr
+    assert len(our_errors(result)) == 1 and "Traceback" not in result.stderr, "one line, not a traceback:\n" + result.stderr
+
+
+def our_errors(result: subprocess.CompletedProcess) -> list[str]:
+    """The build's ERROR lines, without MkDocs' own "Error reading page 'x.md':" lead-in."""
+    return [line for line in result.stderr.splitlines()
+            if line.startswith("ERROR") and "Error reading page" not in line]
+
+
+STALL = "#!/bin/sh\nexec sleep 600\n"
+
+
+@pytest.mark.parametrize("program", ["node", "chromium"])
+def test_a_stalled_node_or_chromium_stops_the_build_naming_the_page(tmp_path, program):
+    """Node (KaTeX) and Chromium (mermaid) run with a time-out: a process that
+    never answers stops the build with one line naming the page, not a hang."""
+    project = make_project(tmp_path, {"alpha": lesson("alpha", "beta"), "beta": lesson("beta", "alpha")}, site=True)
+    stall = tmp_path / "stall.sh"
+    stall.write_text(STALL)
+    stall.chmod(0o755)
+    env = {"PRIMER_TIMEOUT": "2", "PRIMER_NODE" if program == "node" else "PRIMER_CHROMIUM": str(stall)}
+    if program == "chromium":
+        env["PRIMER_DIAGRAMS"] = "build"
+    result = mkdocs_build(project, **env)
+    assert result.returncode != 0
+    errors = our_errors(result)
+    assert len(errors) == 1 and "within 2 s" in errors[0], result.stderr
+    assert re.search(r"lessons/(alpha|beta)\.py", errors[0]), errors[0]
 
 
 def test_missing_node_modules_says_how_to_install(tmp_path):
@@ -152,8 +202,10 @@ def test_missing_node_modules_says_how_to_install(tmp_path):
     assert result.returncode != 0 and "run `npm ci`" in result.stderr
 
 
-def test_serve_rebuilds_only_the_saved_lessons_figures_and_reloads(tmp_path):
-    """The author's loop: `mkdocs serve`, save one lesson, see only it rebuilt."""
+def test_serve_one_save_one_rebuild_prose_renders_nothing_code_renders_its_lesson(tmp_path):
+    """The author's loop under `mkdocs serve`: a prose-only save renders no
+    figure; a code save renders only that lesson's figures; each save gives
+    exactly one rebuild (nothing the build writes looks like an edit)."""
     import socket
     import time
 
@@ -167,11 +219,11 @@ def test_serve_rebuilds_only_the_saved_lessons_figures_and_reloads(tmp_path):
         server = subprocess.Popen(
             [str(mkdocs), "serve", "--strict", "-a", f"127.0.0.1:{port}"],
             cwd=project, stdout=log_file, stderr=subprocess.STDOUT,
-            env=dict(os.environ, NO_MKDOCS_2_WARNING="1", PRIMER_DIAGRAMS="browser"),
+            env=dict(os.environ, NO_MKDOCS_2_WARNING="1"),
         )
     try:
         def wait_for(pattern: str, after: int = 0) -> str:
-            deadline = time.monotonic() + 60
+            deadline = time.monotonic() + 90
             while time.monotonic() < deadline:
                 text = log_path.read_text()[after:]
                 if re.search(pattern, text):
@@ -179,22 +231,33 @@ def test_serve_rebuilds_only_the_saved_lessons_figures_and_reloads(tmp_path):
                 time.sleep(0.2)
             raise AssertionError(f"mkdocs serve never logged {pattern!r}:\n{log_path.read_text()}")
 
+        def save(edit) -> str:
+            """Apply `edit` to beta.py; the log of the rebuilds it caused (waits for quiet)."""
+            mark = len(log_path.read_text())
+            path = project / "lessons" / "beta.py"
+            path.write_text(edit(path.read_text()))
+            wait_for(r"Reloading browsers", after=mark)
+            time.sleep(3.0)  # a spurious second rebuild would start within this
+            return log_path.read_text()[mark:]
+
         wait_for(r"Serving on http://127\.0\.0\.1")
-        mark = len(log_path.read_text())
         time.sleep(1.0)  # let the watcher settle after the first build
-        path = project / "lessons" / "beta.py"
-        path.write_text(path.read_text().replace("ax.plot([0, 1])", "ax.plot([1, 0])"))
-        text = wait_for(r"Reloading browsers", after=mark)
-        assert re.search(r"figures: beta\s+built", text) and re.search(r"figures: alpha\s+fresh", text), text
-        assert re.search(r"1 built, 1 fresh; 1 SVGs written", text), text
+        prose = save(lambda t: t.replace("in one sentence, about", "in one short sentence, about"))
+        assert prose.count("Building documentation") == 1, prose
+        assert re.search(r"0 built, 2 fresh", prose) and "Converting notebook" not in prose, prose
+        code = save(lambda t: t.replace("ax.plot([0, 1])", "ax.plot([1, 0])"))
+        assert code.count("Building documentation") == 1, code
+        assert re.search(r"figures: beta\s+built", code) and re.search(r"figures: alpha\s+fresh", code), code
+        assert re.search(r"1 built, 1 fresh; 1 SVGs written", code), code
     finally:
         server.terminate()
         server.wait(timeout=30)
 
 
-def test_the_playground_notebook_reruns_when_a_lesson_changes(tmp_path):
-    """mkdocs-jupyter caches on the notebook's text; hooks/notebooks.py clears
-    that cache when any lesson's source changes, so outputs never go stale."""
+def test_the_playground_notebook_reruns_only_when_code_it_imports_changes(tmp_path):
+    """mkdocs-jupyter caches on the notebook's text; the plugin clears that
+    cache when the code (not the prose) of a lesson changes, so outputs never
+    go stale and a prose edit does not re-execute the notebook."""
     project = make_project(tmp_path, {"alpha": lesson("alpha", "beta"), "beta": lesson("beta", "alpha")}, site=True)
     first = mkdocs_build(project)
     assert first.returncode == 0, first.stderr
@@ -202,6 +265,9 @@ def test_the_playground_notebook_reruns_when_a_lesson_changes(tmp_path):
     again = mkdocs_build(project)
     assert "Cache hit" in again.stderr, "nothing changed: the executed notebook is reused"
     path = project / "lessons" / "beta.py"
+    path.write_text(path.read_text().replace("in one sentence, about", "in one short sentence, about"))
+    prose = mkdocs_build(project)
+    assert prose.returncode == 0 and "Cache hit" in prose.stderr, "a prose edit: the notebook is reused"
     path.write_text(path.read_text() + "\n# an edit\n")
     changed = mkdocs_build(project)
-    assert changed.returncode == 0 and "Cache miss, writing" in changed.stderr, "a lesson changed: run it again"
+    assert changed.returncode == 0 and "Cache miss, writing" in changed.stderr, "code changed: run it again"

@@ -2,8 +2,10 @@
 
 Measured on a throw-away copy of the project (the working tree is not
 touched): a cold figure build, a no-change rebuild (which must do no figure
-work at all), a rebuild after one lesson changed, and `mkdocs build` with the
-diagrams drawn anew (cold) and from the cache (what an author's rebuild costs).
+work at all), a rebuild after one lesson changed, `mkdocs build` cold (no
+caches: figures, diagrams and the notebook made anew) and cached, and the
+edit loop under `mkdocs serve`: from saving a lesson to "Reloading browsers",
+for a prose-only edit and for a code edit, each as a ratio to a cold build.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ RUNS = int(os.environ.get("BENCH_RUNS", "5"))
 
 
 def copy_project(dest: Path) -> Path:
-    for item in ("lessons", "figures_build", "hooks", "docs", "mkdocs.yml"):
+    for item in ("lessons", "figures_build", "docs", "mkdocs.yml"):
         src = ROOT / item
         if src.is_dir():
             shutil.copytree(src, dest / item, ignore=shutil.ignore_patterns("__pycache__", "figures"))
@@ -51,12 +53,12 @@ def main() -> None:
     lessons_built = None
     with tempfile.TemporaryDirectory() as tmp:
         project = copy_project(Path(tmp))
-        sys.path.insert(0, str(project))
-        from lessons import discover, imported_lessons
+        sys.path.insert(0, str(ROOT))
+        from figures_build.project import Project
 
-        lessons = discover(project / "lessons")
+        lessons = Project.read(project).lessons
         slugs = [lesson.slug for lesson in lessons]
-        imported = set().union(*(imported_lessons(lesson.source) for lesson in lessons))
+        imported = set().union(*(lesson.imports for lesson in lessons))
         leaf = [slug for slug in slugs if slug not in imported][-1]  # no other lesson imports it
         target = project / "lessons" / f"{leaf}.py"
         for run in range(RUNS):
@@ -75,11 +77,13 @@ def main() -> None:
             if "1 built" not in out:
                 sys.exit(f"changing one lesson did not rebuild exactly one:\n{out}")
             samples["one lesson changed"].append(seconds)
-            (project / ".cache" / "diagrams.json").unlink(missing_ok=True)  # diagrams drawn anew
+            shutil.rmtree(project / ".cache", ignore_errors=True)  # figures, diagrams, notebook made anew
+            shutil.rmtree(project / "docs" / "figures", ignore_errors=True)
             seconds, _ = timed(mkdocs, project)
             samples["mkdocs build, cold"].append(seconds)
             seconds, _ = timed(mkdocs, project)  # figures and diagrams cached: an author's rebuild
             samples["mkdocs build, cached"].append(seconds)
+        samples.update(serve_loop(project, target))
     print(f"figure and site build, median of {RUNS} runs ({len(slugs)} lessons, "
           f"{lessons_built} built cold, {os.cpu_count()} cores; the changed lesson: {leaf})")
     print(f"{'step':<22}{'median s':>10}{'min s':>9}{'max s':>9}")
@@ -88,6 +92,60 @@ def main() -> None:
     cold = statistics.median(samples["cold figure build"])
     print(f"no-change / cold ratio: {statistics.median(samples['no-change rebuild']) / cold:.2f}; "
           f"one-changed / cold ratio: {statistics.median(samples['one lesson changed']) / cold:.2f}")
+    site_cold = statistics.median(samples["mkdocs build, cold"])
+    for name, target_ratio in (("serve: prose edit", 0.15), ("serve: code edit", 0.4)):
+        ratio = statistics.median(samples[name]) / site_cold
+        verdict = "within" if ratio <= target_ratio else "OVER"
+        print(f"{name} / mkdocs build cold: {ratio:.2f} ({verdict} the target {target_ratio})")
+
+
+def serve_loop(project: Path, target: Path) -> dict[str, list[float]]:
+    """Under `mkdocs serve`: seconds from saving `target` to the reload, for a
+    prose-only edit and a code edit (a new comment line: new code hash). Fails
+    if a save causes more than one rebuild."""
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    log = project / "serve.log"
+    mkdocs = str(Path(sys.executable).with_name("mkdocs"))
+    with log.open("w") as out:
+        server = subprocess.Popen([mkdocs, "serve", "--strict", "-a", f"127.0.0.1:{port}"], cwd=project,
+                                  stdout=out, stderr=subprocess.STDOUT, env=dict(os.environ, NO_MKDOCS_2_WARNING="1"))
+    samples: dict[str, list[float]] = {"serve: prose edit": [], "serve: code edit": []}
+    try:
+        _wait(log, "Serving on", 0, 300)
+        time.sleep(1.0)
+        for run in range(RUNS):
+            for name in samples:
+                text = target.read_text()
+                if name == "serve: prose edit":  # a word added to the page's first paragraph
+                    head, rest = text.split("\n\n", 1)
+                    text = f"{head}\n\nBench edit {run}.\n\n{rest}"
+                else:
+                    text += f"\n# bench code edit {run}\n"
+                mark = len(log.read_text())
+                start = time.perf_counter()
+                target.write_text(text)
+                _wait(log, "Reloading browsers", mark, 120)
+                samples[name].append(time.perf_counter() - start)
+                time.sleep(2.0)  # a spurious second rebuild would show up here
+                rebuilds = log.read_text()[mark:].count("Building documentation")
+                if rebuilds != 1:
+                    sys.exit(f"{name}: one save gave {rebuilds} rebuilds:\n{log.read_text()[mark:]}")
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    return samples
+
+
+def _wait(log: Path, text: str, after: int, limit: float) -> None:
+    deadline = time.monotonic() + limit
+    while text not in log.read_text()[after:]:
+        if time.monotonic() > deadline:
+            sys.exit(f"mkdocs serve never logged {text!r}:\n{log.read_text()[after:]}")
+        time.sleep(0.02)
 
 
 if __name__ == "__main__":

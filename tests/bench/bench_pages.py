@@ -110,9 +110,9 @@ def main() -> None:
         sys.exit(browser.HOW_TO_GET_CHROMIUM)
     from playwright.sync_api import sync_playwright
 
-    from lessons import discover
+    from lessons import READING_ORDER
 
-    slugs = [lesson.slug for lesson in discover()]
+    slugs = list(READING_ORDER)
     with tempfile.TemporaryDirectory() as tmp:
         site = Path(tmp) / "site"
         browser.build_site(ROOT, site)

@@ -1,0 +1,132 @@
+"""Typeset every formula at build time with KaTeX (in Node), not in the reader's browser.
+
+pymdownx.arithmatex (generic mode) turns `$...$` and `$$...$$` into elements
+of class "arithmatex" holding `\\(...\\)` or `\\[...\\]`. `KatexExtension`
+adds a Markdown tree processor that runs after arithmatex and replaces each
+such element's text with KaTeX's HTML (plus MathML for screen readers), so
+the reader's browser needs only KaTeX's CSS and fonts. A formula KaTeX cannot
+parse, or a Node process that does not answer in time, stops the build with a
+one-line message naming the page's source file.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import queue
+import subprocess
+import threading
+import xml.etree.ElementTree as etree
+from pathlib import Path
+
+from markdown import Extension
+from markdown.treeprocessors import Treeprocessor
+from mkdocs.exceptions import PluginError
+
+SCRIPT = Path(__file__).with_name("katex_render.cjs")
+
+
+class MathError(PluginError):
+    """KaTeX could not typeset a formula, or did not answer; the message says which."""
+
+
+def timeout_seconds() -> float:
+    """How long a build waits for Node or Chromium (PRIMER_TIMEOUT, default 120 s)."""
+    return float(os.environ.get("PRIMER_TIMEOUT", "120"))
+
+
+class Katex:
+    """A long-lived `node katex_render.cjs` process and a cache of what it typeset.
+
+    One instance lives as long as the site plugin (across `mkdocs serve`
+    rebuilds), so an unchanged formula is typeset once per session.
+    """
+
+    def __init__(self, root: Path):
+        self.root = root
+        self.cache: dict[tuple[str, bool], str] = {}
+        self._node: subprocess.Popen | None = None
+        self._answers: queue.Queue = queue.Queue()
+
+    def render(self, formulas: list[tuple[str, bool]], where: str) -> dict[tuple[str, bool], str]:
+        """(tex, display) -> HTML for every formula, typesetting only the uncached ones."""
+        todo = list(dict.fromkeys(f for f in formulas if f not in self.cache))
+        if todo:
+            node = self._process()
+            node.stdin.write("".join(json.dumps({"tex": tex, "display": display}) + "\n" for tex, display in todo))
+            node.stdin.flush()
+            for tex, display in todo:
+                try:
+                    line = self._answers.get(timeout=timeout_seconds())
+                except queue.Empty:
+                    self.close()
+                    raise MathError(f"{where}: KaTeX (node) gave no answer within {timeout_seconds():g} s "
+                                    f"for {tex!r}; stopped it (PRIMER_TIMEOUT sets the limit)") from None
+                answer = json.loads(line or '{"error": "the KaTeX process stopped"}')
+                if "error" in answer:
+                    raise MathError(f"{where}: KaTeX cannot typeset {tex!r}: {answer['error']}")
+                self.cache[(tex, display)] = answer["html"]
+        return {f: self.cache[f] for f in formulas}
+
+    def close(self) -> None:
+        if self._node is not None and self._node.poll() is None:
+            self._node.kill()
+        self._node = None
+
+    def _process(self) -> subprocess.Popen:
+        if self._node is not None and self._node.poll() is None:
+            return self._node
+        if not (self.root / "node_modules" / "katex").is_dir():
+            raise MathError("node_modules/katex is missing; run `npm ci` (or `make serve`)")
+        command = [os.environ.get("PRIMER_NODE", "node"), str(SCRIPT)]
+        try:
+            self._node = subprocess.Popen(command, cwd=self.root, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                          text=True, bufsize=1)
+        except FileNotFoundError:
+            raise MathError(f"`{command[0]}` not found; install Node.js to typeset the math") from None
+        self._answers = queue.Queue()
+        threading.Thread(target=_pump, args=(self._node.stdout, self._answers), daemon=True).start()
+        return self._node
+
+
+def _pump(stream, answers: queue.Queue) -> None:
+    """Move Node's answer lines into a queue, so a read can time out."""
+    for line in stream:
+        answers.put(line)
+    answers.put("")  # the process ended
+
+
+class KatexExtension(Extension):
+    """Markdown extension: typeset arithmatex's elements with `katex`.
+
+    `where()` names the page being rendered, for error messages."""
+
+    def __init__(self, katex: Katex, where):
+        super().__init__()
+        self.katex, self.where = katex, where
+
+    def extendMarkdown(self, md):  # noqa: N802 - Markdown's API
+        # after the inline patterns (priority 20), which create the inline math
+        md.treeprocessors.register(_Typeset(md, self), "primer_katex", 15)
+
+
+class _Typeset(Treeprocessor):
+    def __init__(self, md, extension: KatexExtension):
+        super().__init__(md)
+        self.extension = extension
+
+    def run(self, root: etree.Element) -> None:
+        found = []
+        for el in root.iter():
+            if "arithmatex" in (el.get("class") or "").split() and el.text:
+                text = html.unescape(el.text).strip()
+                display = text.startswith("\\[")
+                found.append((el, (text[2:-2].strip(), display)))
+        if not found:
+            return
+        rendered = self.extension.katex.render([f for _, f in found], self.extension.where())
+        for el, formula in found:
+            for child in list(el):
+                el.remove(child)
+            el.text = self.md.htmlStash.store(rendered[formula])

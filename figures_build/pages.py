@@ -1,0 +1,282 @@
+"""Reading a page as data: its Python blocks, figures, lesson links, backticked
+names and diagrams, found by a Markdown parser (markdown-it-py), never by
+matching lines. The prose checks (tests/test_prose.py), the figure build and
+the site plugin all read a page through this module, so all read it alike.
+
+A page is a lesson's docstring (or any Markdown). Indented blocks (the body of
+a `??? question` or `!!! note`) are parsed again as Markdown, since the site
+writes code only in fences.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import math
+import tokenize
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+
+ARROW = "# →"
+_MD = MarkdownIt("commonmark", {"html": True}).enable("table")
+
+
+# ---------------------------------------------------------------------------
+# The parse: block tokens with file lines, and inline tokens with their line
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Inline:
+    """An inline token (code span, image, link, text) and the page line it is on (0-based)."""
+
+    token: Token
+    line: int
+    in_link: bool
+
+
+@lru_cache(maxsize=64)
+def _blocks(text: str) -> tuple[tuple[Token, int], ...]:
+    """(block token, 0-based first line) for the page, indented blocks parsed again."""
+    found: list[tuple[Token, int]] = []
+    for token in _MD.parse(text):
+        start = token.map[0] if token.map else 0
+        if token.type == "code_block":  # the body of an admonition or a details block
+            lines = text.splitlines()[token.map[0]:token.map[1]]
+            inner = "\n".join(line[4:] if line.startswith("    ") else line.lstrip() for line in lines)
+            found += [(t, start + line) for t, line in _blocks(inner)]
+        else:
+            found.append((token, start))
+    return tuple(found)
+
+
+def inlines(text: str) -> Iterator[Inline]:
+    """Every inline token of the page with its 0-based line."""
+    for token, line in _blocks(text):
+        if token.type != "inline":
+            continue
+        depth, offset = 0, 0
+        for child in token.children or []:
+            if child.type in ("softbreak", "hardbreak"):
+                offset += 1
+            depth += child.type == "link_open"
+            yield Inline(child, line + offset, depth > 0)
+            depth -= child.type == "link_close"
+
+
+def fences(text: str, language: str) -> Iterator[tuple[int, str]]:
+    """(0-based line of the first code line, code) of every ```language fence."""
+    for token, line in _blocks(text):
+        if token.type == "fence" and token.info.strip().split(" ")[0] == language:
+            yield line + 1, token.content
+
+
+# ---------------------------------------------------------------------------
+# Python blocks and their `expr  # → value` lines
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Block:
+    """One ```python block of a page."""
+
+    path: str
+    first_line: int  # file line of the block's first code line
+    code: str
+
+
+def python_blocks(lesson) -> list[Block]:
+    """The page's ```python blocks, each with the file line it starts on."""
+    return [Block(str(lesson.path), lesson.file_line(line), code) for line, code in fences(lesson.docstring, "python")]
+
+
+def run_block(block: Block) -> list[str]:
+    """Execute a block in a fresh namespace; return one message per mismatch."""
+    try:
+        tree = ast.parse(block.code)
+    except SyntaxError as exc:
+        return [f"{block.path}:{block.first_line + (exc.lineno or 1) - 1}: syntax error in python block: {exc.msg}"]
+    arrows = _arrow_comments(block.code)
+    namespace: dict[str, object] = {"__name__": "__lesson_block__"}
+    problems: list[str] = []
+    for statement in tree.body:
+        line = block.first_line + statement.end_lineno - 1
+        expected = arrows.pop(statement.end_lineno, None)
+        try:
+            if expected is None:
+                exec(compile(ast.Module([statement], []), block.path, "exec"), namespace)
+                continue
+            if not isinstance(statement, ast.Expr):
+                problems.append(f"{block.path}:{line}: a '{ARROW}' line must be an expression, not a statement")
+                continue
+            actual = eval(compile(ast.Expression(statement.value), block.path, "eval"), namespace)
+        except Exception as exc:  # the page's code is broken: say where
+            problems.append(f"{block.path}:{line}: python block raised {type(exc).__name__}: {exc}")
+            return problems
+        if not matches(expected, actual):
+            shown = ast.get_source_segment(block.code, statement) or "expression"
+            problems.append(f"{block.path}:{line}: `{shown}` expected {expected}, actual {actual!r}")
+    for lineno, expected in sorted(arrows.items()):
+        problems.append(f"{block.path}:{block.first_line + lineno - 1}: '{ARROW} {expected}' is not at the end of a statement")
+    return problems
+
+
+def _arrow_comments(code: str) -> dict[int, str]:
+    """Block line number -> the expected text after '# →' on that line."""
+    found: dict[int, str] = {}
+    for token in tokenize.generate_tokens(io.StringIO(code).readline):
+        if token.type == tokenize.COMMENT and token.string.startswith(ARROW):
+            found[token.start[0]] = token.string[len(ARROW):].strip()
+    return found
+
+
+def matches(expected: str, actual: object) -> bool:
+    """Does `actual` print as `expected`? Numbers are rounded to the digits the
+    page prints; lists, tuples and arrays are compared element by element;
+    anything that is not a Python literal is compared by repr."""
+    try:
+        node = ast.parse(expected, mode="eval").body
+    except SyntaxError:
+        return repr(actual) == expected
+    return _match(node, expected, actual)
+
+
+def _match(node: ast.AST, source: str, actual: object) -> bool:
+    number = _literal_number(node)
+    if number is not None:
+        return _number_matches(number, ast.get_source_segment(source, node) or "", actual)
+    if isinstance(node, ast.Constant):  # str, bool, None
+        if isinstance(node.value, bool) or node.value is None:
+            return isinstance(actual, (bool, np.bool_, type(None))) and bool(actual == node.value)
+        return isinstance(actual, str) and actual == node.value
+    if isinstance(node, (ast.Tuple, ast.List)):
+        if isinstance(node, ast.Tuple) and not isinstance(actual, tuple):
+            return False
+        if isinstance(node, ast.List) and not isinstance(actual, (list, np.ndarray)):
+            return False
+        items = list(actual)
+        return len(items) == len(node.elts) and all(_match(e, source, a) for e, a in zip(node.elts, items))
+    if isinstance(node, ast.Dict):
+        if not isinstance(actual, dict) or len(actual) != len(node.keys):
+            return False
+        for key_node, value_node in zip(node.keys, node.values):
+            key = ast.literal_eval(key_node)
+            if key not in actual or not _match(value_node, source, actual[key]):
+                return False
+        return True
+    return repr(actual) == source
+
+
+def _literal_number(node: ast.AST) -> float | int | None:
+    sign = 1
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        sign = -1 if isinstance(node.op, ast.USub) else 1
+        node = node.operand
+    if isinstance(node, ast.Constant) and type(node.value) in (int, float):
+        return sign * node.value
+    return None
+
+
+def _number_matches(expected: float | int, text: str, actual: object) -> bool:
+    if isinstance(actual, (bool, np.bool_)) or not isinstance(actual, (int, float, np.integer, np.floating)):
+        return False
+    value = float(actual)
+    if not math.isfinite(value):
+        return False
+    mantissa = text.lower().lstrip("+-").split("e")[0]
+    digits = len(mantissa.split(".")[1]) if "." in mantissa else 0
+    if "e" in text.lower():  # scientific: compare the printed significant digits
+        return f"{value:.{digits}e}" == f"{float(expected):.{digits}e}"
+    return abs(round(value, digits) - expected) <= 0.5 * 10.0 ** (-digits - 6) + 1e-12 * abs(expected)
+
+
+# ---------------------------------------------------------------------------
+# Figures, lesson links, backticked names, the one-sentence summary
+# ---------------------------------------------------------------------------
+
+FIGURE_DIR = "figures/"
+
+
+def figure_file(slug: str, name: str) -> str:
+    """The file (under docs/figures/) that lesson `slug`'s figures()[name] becomes."""
+    return f"{slug}.{name}.svg"
+
+
+@dataclass(frozen=True)
+class FigureRef:
+    line: int
+    alt: str
+    file: str  # the path after figures/, e.g. "positional.order_blindness.svg"
+
+
+def figure_refs(lesson) -> list[FigureRef]:
+    """Every image of the page that points into figures/, with its alt text."""
+    found = []
+    for item in inlines(lesson.docstring):
+        src = item.token.attrGet("src") if item.token.type == "image" else None
+        if isinstance(src, str) and src.startswith(FIGURE_DIR):
+            found.append(FigureRef(lesson.file_line(item.line), item.token.content.strip(), src[len(FIGURE_DIR):]))
+    return found
+
+
+def lesson_ref(text: str) -> tuple[str, str] | None:
+    """("rope", "apply_rope_half") for the code span `lessons.rope.apply_rope_half`, else None."""
+    parts = text.strip().split(".")
+    if len(parts) < 2 or parts[0] != "lessons" or not all(p.isidentifier() for p in parts[1:]):
+        return None
+    return parts[1], ".".join(parts[2:])
+
+
+def lesson_refs(lesson) -> list[tuple[int, str, str]]:
+    """(file line, slug, attribute path) for every code span `lessons.<slug>[.name]` not already in a link."""
+    found = []
+    for item in inlines(lesson.docstring):
+        ref = lesson_ref(item.token.content) if item.token.type == "code_inline" and not item.in_link else None
+        if ref:
+            found.append((lesson.file_line(item.line), *ref))
+    return found
+
+
+def code_spans(text: str) -> set[str]:
+    """The text of every code span of a page."""
+    return {item.token.content.strip() for item in inlines(text) if item.token.type == "code_inline"}
+
+
+def mentions(lesson, term: str) -> bool:
+    """Does the page name `term` in a code span, alone or as a call?"""
+    return any(span == term or span.startswith(term + "(") for span in code_spans(lesson.docstring))
+
+
+def code_names(lesson) -> list[tuple[int, str, bool]]:
+    """(file line, name, written as a call) for every code span that looks like a
+    name: snake_case, CamelCase or `name(...)`; plain words and symbols are skipped."""
+    found = []
+    for item in inlines(lesson.docstring):
+        if item.token.type != "code_inline":
+            continue
+        span = item.token.content.strip()
+        name, call = span, False
+        if span.endswith(")") and "(" in span:
+            name, call = span[: span.index("(")], True
+        if not name.isidentifier():
+            continue
+        camel = any(c.isupper() for c in name[1:]) and any(c.islower() for c in name)
+        if call or "_" in name.strip("_") or camel or name.startswith("__"):
+            found.append((lesson.file_line(item.line), name, call))
+    return found
+
+
+def one_sentence(lesson) -> str:
+    """The text after the bold 'In one sentence.' of Level 1, as one line ('' if none)."""
+    lead = "In one sentence."
+    for token, _ in _blocks(lesson.docstring):
+        children = [c for c in token.children or [] if c.type != "text" or c.content]
+        if len(children) > 2 and children[0].type == "strong_open" and children[1].content == lead:
+            text = token.content.split(lead, 1)[1].lstrip("*").strip()
+            return " ".join(text.split())
+    return ""

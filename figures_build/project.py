@@ -1,0 +1,302 @@
+"""The project as the build sees it: every lesson read once, checked, hashed.
+
+`Project.read(root)` is the one object a build holds. It reads each lesson
+file once (as text, with `ast`: nothing is imported, so a lesson that fails
+to import still gets an error naming its file) and knows, for every lesson:
+
+- its page (the docstring), title and source file (slug <-> source);
+- the lessons it imports, read from its code;
+- its *code hash*: the sha256 of its code without the docstring, over the
+  closure of lessons and helpers it imports. A prose-only edit leaves every
+  code hash unchanged, so no figure is rendered and no notebook re-executed.
+
+It also holds the rules that keep the lessons a library: a lesson imports
+only lessons before it in `READING_ORDER`, and no public name is defined in
+two lessons. Each broken rule is a `LessonError` whose one line names the file.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+SLUG_RE = re.compile(r"^[a-z][a-z0-9_]*$")
+# Top-level names every lesson has by contract; they are not "defined twice".
+CONTRACT_NAMES = frozenset({"figures", "demo"})
+
+
+class LessonError(Exception):
+    """A lesson that cannot be built; the message names the file and the fix."""
+
+
+@dataclass(frozen=True)
+class Lesson:
+    """One lesson module, read as text."""
+
+    slug: str
+    path: Path
+    title: str
+    docstring: str
+    docstring_line: int  # the file line on which the docstring's text starts
+    source: str
+    code: str  # the source without the docstring
+    imports: frozenset[str]  # lessons and _helpers its code imports (module names under lessons.)
+    public: tuple[tuple[str, int], ...]  # (name, line) of top-level public definitions
+
+    @property
+    def module(self) -> str:
+        return f"lessons.{self.slug}"
+
+    def file_line(self, docstring_index: int) -> int:
+        """File line number of line `docstring_index` (0-based) of the docstring."""
+        return self.docstring_line + docstring_index
+
+
+def read_lesson(path: Path, root: Path | None = None) -> Lesson:
+    """Parse one lesson file without importing it."""
+    path = Path(path)
+    rel = _rel(path, root)
+    try:
+        source = path.read_text(encoding="utf-8")
+        tree = ast.parse(source, filename=str(path))
+    except SyntaxError as exc:
+        raise LessonError(f"{rel}:{exc.lineno}: syntax error: {exc.msg}") from None
+    body = tree.body
+    if not (body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
+            and isinstance(body[0].value.value, str)):
+        raise LessonError(f"{rel}: no module docstring; a lesson starts with r'''# Title ...''' (its page)")
+    node = body[0].value
+    docstring = node.value
+    first = docstring.lstrip("\n").split("\n", 1)[0]
+    if not first.startswith("# ") or not first[2:].strip():
+        raise LessonError(f"{rel}: the docstring must start with a '# Title' line (the page title)")
+    lines = source.splitlines(keepends=True)
+    # the module without its docstring: what the figures depend on (prose is not hashed)
+    code = "".join(lines[: node.lineno - 1] + lines[node.end_lineno:])
+    return Lesson(
+        slug=path.stem,
+        path=path,
+        title=first[2:].strip(),
+        docstring=docstring,
+        docstring_line=node.lineno,
+        source=source,
+        code=code,
+        imports=frozenset(imported_lessons(tree)),
+        public=tuple(_public_definitions(tree)),
+    )
+
+
+def imported_lessons(tree: ast.AST) -> set[str]:
+    """Names of the lesson modules (and helpers like `_show`) that `tree` imports."""
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            if node.module == "lessons":
+                found.update(alias.name for alias in node.names)
+            elif node.module.startswith("lessons."):
+                found.add(node.module.split(".")[1])
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.startswith("lessons."):
+                    found.add(alias.name.split(".")[1])
+    return found
+
+
+def _public_definitions(tree: ast.Module) -> Iterable[tuple[str, int]]:
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names = [node.name]
+        elif isinstance(node, ast.Assign):
+            names = [t.id for t in node.targets if isinstance(t, ast.Name)]
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            names = [node.target.id]
+        else:
+            continue
+        for name in names:
+            if not name.startswith("_") and name not in CONTRACT_NAMES:
+                yield name, node.lineno
+
+
+@dataclass
+class Project:
+    """One build's view of the project: the lessons in reading order, read once."""
+
+    root: Path
+    lessons: list[Lesson]
+    helpers: dict[str, str] = field(default_factory=dict)  # _helper module name -> its code
+
+    @classmethod
+    def read(cls, root: Path | str = ".", order: tuple[str, ...] | None = None, *, check: bool = True) -> "Project":
+        """Discover every lesson of `root`/lessons; with `check`, also enforce the
+        library's rules (imports follow the reading order, one home per name)."""
+        root = Path(root).resolve()
+        lessons_dir = root / "lessons"
+        order = reading_order(lessons_dir) if order is None else order
+        lessons = _discover(root, lessons_dir, order)
+        helpers = {p.stem: _code_of(p) for p in sorted(lessons_dir.glob("_*.py")) if p.name != "__main__.py"}
+        project = cls(root, lessons, helpers)
+        if check:
+            project.check_imports()
+            project.check_names()
+        return project
+
+    # -- lookups -------------------------------------------------------------
+
+    @property
+    def by_slug(self) -> dict[str, Lesson]:
+        return {lesson.slug: lesson for lesson in self.lessons}
+
+    @property
+    def slugs(self) -> list[str]:
+        return [lesson.slug for lesson in self.lessons]
+
+    def rel(self, path: Path) -> str:
+        return _rel(path, self.root)
+
+    def source_of(self, slug: str) -> str:
+        """The file an author edits for lesson `slug`, relative to the project."""
+        return self.rel(self.by_slug[slug].path)
+
+    # -- hashes --------------------------------------------------------------
+
+    def closure(self, names: Iterable[str]) -> list[str]:
+        """The lessons and helpers `names` import, transitively (names included), sorted."""
+        by_slug, seen, todo = self.by_slug, set(), list(names)
+        while todo:
+            name = todo.pop()
+            if name in seen or (name not in by_slug and name not in self.helpers):
+                continue
+            seen.add(name)
+            if name in by_slug:
+                todo.extend(by_slug[name].imports)
+            else:
+                todo.extend(imported_lessons(ast.parse(self.helpers[name])))
+        return sorted(seen)  # a fixed order: set order changes with PYTHONHASHSEED
+
+    def code_hash(self, names: Iterable[str], extra: bytes = b"") -> str:
+        """sha256 of the code (docstrings left out) of `names` and all they import."""
+        by_slug = self.by_slug
+        digest = hashlib.sha256(extra)
+        for name in self.closure(names):
+            code = by_slug[name].code if name in by_slug else self.helpers[name]
+            digest.update(name.encode() + b"\0" + code.encode() + b"\0")
+        return digest.hexdigest()
+
+    # -- the library's rules --------------------------------------------------
+
+    def check_imports(self) -> None:
+        """A lesson imports only lessons that come before it in the reading order."""
+        place = {slug: i for i, slug in enumerate(self.slugs)}
+        for lesson in self.lessons:
+            later = sorted(m for m in lesson.imports if m in place and place[m] >= place[lesson.slug])
+            if later:
+                what = "itself" if later == [lesson.slug] else ", ".join(f"lessons.{m}" for m in later)
+                raise LessonError(
+                    f"{self.rel(lesson.path)}: imports {what}, which a reader meets later; a lesson imports "
+                    "only lessons before it in READING_ORDER (move the function to the earlier lesson, or reorder)"
+                )
+
+    def check_names(self) -> None:
+        """No public name is defined in two lessons: one home per idea."""
+        home: dict[str, tuple[Lesson, int]] = {}
+        for lesson in self.lessons:
+            for name, line in lesson.public:
+                if name in home and home[name][0] is not lesson:
+                    first, first_line = home[name]
+                    raise LessonError(
+                        f"{self.rel(lesson.path)}:{line}: `{name}` is already defined in "
+                        f"{self.rel(first.path)}:{first_line}; import it from there (one home per idea)"
+                    )
+                home.setdefault(name, (lesson, line))
+
+
+def reading_order(lessons_dir: Path) -> tuple[str, ...]:
+    """READING_ORDER from lessons/__init__.py, read with ast (nothing imported)."""
+    init = lessons_dir / "__init__.py"
+    try:
+        tree = ast.parse(init.read_text(encoding="utf-8"), filename=str(init))
+    except (OSError, SyntaxError) as exc:
+        raise LessonError(f"{init}: cannot read READING_ORDER: {exc}") from None
+    for node in tree.body:
+        target = node.target if isinstance(node, ast.AnnAssign) else (
+            node.targets[0] if isinstance(node, ast.Assign) and len(node.targets) == 1 else None)
+        if isinstance(target, ast.Name) and target.id == "READING_ORDER" and node.value is not None:
+            try:
+                order = ast.literal_eval(node.value)
+            except ValueError:
+                break
+            if isinstance(order, (tuple, list)) and all(isinstance(s, str) for s in order):
+                return tuple(order)
+            break
+    raise LessonError(f"{init}: READING_ORDER must be a literal tuple of lesson slugs")
+
+
+def vocabulary(root: Path) -> dict[str, str]:
+    """TERMS from lessons/_vocabulary.py (config keys and flags -> meaning), read as text."""
+    path = Path(root) / "lessons" / "_vocabulary.py"
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, (ast.Assign, ast.AnnAssign)):
+            target = node.target if isinstance(node, ast.AnnAssign) else node.targets[0]
+            if isinstance(target, ast.Name) and target.id == "TERMS":
+                return ast.literal_eval(node.value)
+    raise LessonError(f"{path}: no TERMS dict")
+
+
+def _discover(root: Path, lessons_dir: Path, order: tuple[str, ...]) -> list[Lesson]:
+    init = _rel(lessons_dir / "__init__.py", root)
+    seen: set[str] = set()
+    for slug in order:
+        if slug in seen:
+            raise LessonError(f"{init}: slug '{slug}' is listed twice in READING_ORDER; two lessons cannot claim one slug")
+        seen.add(slug)
+        if not SLUG_RE.match(slug):
+            raise LessonError(f"{init}: slug '{slug}' in READING_ORDER must be lower_snake_case")
+    files = {p.stem: p for p in sorted(lessons_dir.glob("*.py")) if not p.name.startswith("_")}
+    packages = {p.name for p in lessons_dir.iterdir() if p.is_dir() and (p / "__init__.py").exists()}
+    for slug in sorted(packages & set(files)):
+        raise LessonError(f"{_rel(files[slug], root)}: the package lessons/{slug}/ claims the same slug; rename one of them")
+    folded: dict[str, str] = {}
+    for stem in files:
+        other = folded.setdefault(stem.lower(), stem)
+        if other != stem:
+            raise LessonError(f"{_rel(files[stem], root)}: '{stem}' and '{other}' differ only in case and would claim one slug")
+    for stem, path in files.items():
+        if stem not in seen:
+            raise LessonError(f"{_rel(path, root)}: not in READING_ORDER ({init}); add '{stem}' where a reader should meet it")
+    lessons = []
+    for slug in order:
+        if slug not in files:
+            raise LessonError(f"{init}: READING_ORDER lists '{slug}' but lessons/{slug}.py does not exist")
+        lessons.append(read_lesson(files[slug], root))
+    return lessons
+
+
+def _code_of(path: Path) -> str:
+    """A helper module's text without its docstring (prose edits change no hash)."""
+    source = path.read_text(encoding="utf-8")
+    try:
+        tree = ast.parse(source)
+    except SyntaxError as exc:
+        raise LessonError(f"{path}:{exc.lineno}: syntax error: {exc.msg}") from None
+    doc = tree.body[0] if tree.body and isinstance(tree.body[0], ast.Expr) and isinstance(
+        getattr(tree.body[0], "value", None), ast.Constant) else None
+    if doc is None:
+        return source
+    lines = source.splitlines(keepends=True)
+    return "".join(lines[: doc.lineno - 1] + lines[doc.end_lineno:])
+
+
+def _rel(path: Path, root: Path | None = None) -> str:
+    """A path as the author sees it: relative to the project (or the working directory)."""
+    path = Path(path).resolve()
+    for base in (root, Path.cwd()):
+        if base is not None:
+            try:
+                return str(path.relative_to(Path(base).resolve()))
+            except ValueError:
+                pass
+    return str(path)

@@ -1,0 +1,86 @@
+"""The lessons as a library: imports follow the reading order and each public
+name has one home. The same rules stop the build (figures_build.project);
+these tests hold the real lessons to them and prove the rules can fail."""
+
+from __future__ import annotations
+
+import pytest
+
+from figures_build.project import LessonError, Project
+from tests.conftest import PROJECT, ROOT
+from tests.projects import make_project
+
+STUB = '''r"""
+# Lesson {slug}
+"""
+{code}
+
+
+def figures():
+    return {{}}
+'''
+
+
+def stub(slug: str, code: str = "") -> str:
+    return STUB.format(slug=slug, code=code)
+
+
+def test_no_lesson_imports_a_later_one():
+    PROJECT.check_imports()  # raises LessonError naming the file
+
+
+def test_no_public_name_is_defined_in_two_lessons():
+    PROJECT.check_names()
+
+
+def test_every_lesson_imports_along_the_reading_order_transitively():
+    """The import closure of each lesson holds only lessons before it (and helpers)."""
+    place = {slug: i for i, slug in enumerate(PROJECT.slugs)}
+    for slug in PROJECT.slugs:
+        reached = [m for m in PROJECT.closure([slug]) if m in place]
+        assert all(place[m] <= place[slug] for m in reached), (slug, reached)
+
+
+def test_the_real_project_reads_with_every_rule_on():
+    assert Project.read(ROOT).slugs == PROJECT.slugs
+
+
+@pytest.mark.parametrize("code, message", [
+    ("from lessons.gamma import thing", r"lessons/beta\.py: imports lessons\.gamma, which a reader meets later"),
+    ("def f():\n    import lessons.gamma", r"lessons/beta\.py: imports lessons\.gamma"),  # inside a function too
+    ("from lessons.beta import x", r"lessons/beta\.py: imports itself"),
+    ("def shared():\n    pass", r"lessons/beta\.py:\d+: `shared` is already defined in lessons/alpha\.py:\d+"),
+    ("SHARED = 1", r"lessons/beta\.py:\d+: `SHARED` is already defined in lessons/alpha\.py:\d+"),
+])
+def test_a_broken_rule_is_one_line_naming_the_file(tmp_path, code, message):
+    project = make_project(tmp_path, {
+        "alpha": stub("alpha", "def shared():\n    pass\n\n\nSHARED = 0"),
+        "beta": stub("beta", code),
+        "gamma": stub("gamma"),
+    })
+    with pytest.raises(LessonError, match=message) as caught:
+        Project.read(project)
+    assert "\n" not in str(caught.value)
+
+
+def test_private_names_and_the_contract_functions_may_repeat(tmp_path):
+    project = make_project(tmp_path, {
+        "alpha": stub("alpha", "def _helper():\n    pass\n\n\ndef demo():\n    pass"),
+        "beta": stub("beta", "def _helper():\n    pass\n\n\ndef demo():\n    pass"),
+    })
+    assert Project.read(project).slugs == ["alpha", "beta"]
+
+
+def test_code_hash_ignores_the_docstring_and_follows_imports(tmp_path):
+    project_dir = make_project(tmp_path, {"alpha": stub("alpha", "X_ALPHA = 1"),
+                                          "beta": stub("beta", "from lessons.alpha import X_ALPHA")})
+    before = Project.read(project_dir)
+    alpha = project_dir / "lessons" / "alpha.py"
+    alpha.write_text(alpha.read_text().replace("# Lesson alpha", "# Lesson alpha\n\nMore prose.\n"))
+    prose = Project.read(project_dir)
+    assert prose.code_hash(["alpha"]) == before.code_hash(["alpha"])
+    assert prose.code_hash(["beta"]) == before.code_hash(["beta"])
+    alpha.write_text(alpha.read_text().replace("X_ALPHA = 1", "X_ALPHA = 2"))
+    code = Project.read(project_dir)
+    assert code.code_hash(["alpha"]) != before.code_hash(["alpha"])
+    assert code.code_hash(["beta"]) != before.code_hash(["beta"]), "beta imports alpha"
