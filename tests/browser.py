@@ -86,7 +86,7 @@ def build_site(project: Path, site_dir: Path, **env_vars: str) -> None:
     env = dict(os.environ, NO_MKDOCS_2_WARNING="1", **env_vars)
     mkdocs = Path(sys.executable).with_name("mkdocs")
     result = subprocess.run(
-        [str(mkdocs), "build", "--strict", "-q", "-f", str(project / "mkdocs.yml"), "-d", str(site_dir)],
+        [str(mkdocs), "build", "--strict", "-f", str(project / "mkdocs.yml"), "-d", str(site_dir)],
         cwd=project, capture_output=True, text=True, env=env, timeout=600,
     )
     if result.returncode != 0:

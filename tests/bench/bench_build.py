@@ -46,7 +46,7 @@ def timed(cmd: list[str], cwd: Path) -> tuple[float, str]:
 
 def main() -> None:
     figures = [sys.executable, "-m", "figures_build", "--root", "."]
-    mkdocs = [str(Path(sys.executable).with_name("mkdocs")), "build", "--strict", "-q", "-d", "site"]
+    mkdocs = [str(Path(sys.executable).with_name("mkdocs")), "build", "--strict", "-d", "site"]  # no -q: it hides the warnings --strict counts
     samples: dict[str, list[float]] = {"cold figure build": [], "no-change rebuild": [],
                                        "one lesson changed": [], "mkdocs build, cold": [],
                                        "mkdocs build, cached": []}
