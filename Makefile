@@ -38,8 +38,10 @@ setup: .venv/.site-installed node_modules/.installed
 figures: .venv/.site-installed
 	$(PY) -m figures_build $(if $(FORCE),--force) $(if $(LESSON),--lesson $(LESSON))
 
+# --dirty: a save rebuilds only the pages that depend on it (the primer plugin
+# tells MkDocs which); a plain `mkdocs serve` rebuilds every page.
 serve: setup figures
-	$(MKDOCS) serve --strict -a $(ADDR)
+	$(MKDOCS) serve --strict --dirty -a $(ADDR)
 
 build: setup
 	$(MKDOCS) build --strict

@@ -22,6 +22,7 @@ on_serve    watches lessons/ (and docs/ minus the generated figures).
 from __future__ import annotations
 
 import ast
+import hashlib
 import html
 import logging
 import os
@@ -63,11 +64,23 @@ class PrimerPlugin(BasePlugin):
         self.katex: Katex | None = None
         self.diagrams: Diagrams | None = None
         self.page: Page | None = None
+        self.dirty = False
+        self.signatures: dict[str, str] = {}  # page -> what it was built from, last build
+        self.notebook_code = ""  # hash of the code the notebooks import
+        self.rebuilt_urls: list[str] = []  # pages a dirty build rebuilt
 
     # -- lifetime -------------------------------------------------------------
 
     def on_startup(self, *, command, dirty):
-        """Having this hook makes MkDocs keep one instance across serve rebuilds."""
+        """Having this hook makes MkDocs keep one instance across serve rebuilds.
+
+        Under `mkdocs serve --dirty` (what `make serve` runs) MkDocs rebuilds
+        only the pages whose files changed; this plugin tells it which pages
+        depend on what changed (see `_mark_modified`), so a dirty build is
+        exact and MkDocs' warning that it may not be is dropped."""
+        self.dirty = dirty
+        if dirty:
+            logging.getLogger("mkdocs.commands.build").addFilter(_ExactDirtyBuild())
 
     def on_shutdown(self):
         if self.katex:
@@ -108,7 +121,45 @@ class PrimerPlugin(BasePlugin):
         if lessons:
             files.append(File.generated(config, KEYS_PAGE, content=keys_page(lessons, vocabulary(self.project.root))))
         add_vendor_files(files, config, self.project.root)
+        if self.dirty:
+            self._mark_modified(files, config)
         return files
+
+    def _mark_modified(self, files: Files, config: MkDocsConfig) -> None:
+        """For a dirty rebuild: a page is rebuilt only if what it is made from
+        changed since the last build: its Markdown, for a lesson's API page the
+        lesson's code, for the home page the lesson list, for a notebook the
+        code it imports; a changed nav (a title, the order) rebuilds them all."""
+        project = self.project
+        nav = hashlib.sha256(repr([(l.slug, l.title) for l in project.lessons]).encode()).hexdigest()
+        listing = "\n".join(f"{l.slug} {l.title} {one_sentence(l)}" for l in project.lessons)
+        everything = self.signatures.get("<nav>") != nav
+        signatures, changed = {"<nav>": nav}, []
+        self.rebuilt_urls = []
+        for file in files.documentation_pages():
+            uri = file.src_uri
+            if file.generated_by is not None:
+                made_from = file.content_string
+                slug = uri[len(API_DIR) + 1:-3] if uri.startswith(API_DIR + "/") else None
+                if slug in project.by_slug:
+                    made_from += project.by_slug[slug].code
+            else:
+                made_from = f"{os.path.getmtime(file.abs_src_path)}"
+                if uri == "index.md":
+                    made_from += listing
+                if uri.startswith("notebooks/"):
+                    made_from += self.notebook_code
+            signatures[uri] = hashlib.sha256(made_from.encode()).hexdigest()
+            if not everything and self.signatures.get(uri) == signatures[uri]:
+                file.is_modified = lambda: False  # MkDocs skips reading and writing this page
+            else:
+                file.is_modified = lambda: True
+                changed.append(uri)
+                self.rebuilt_urls.append("" if file.url in (".", "./") else file.url)  # as Page.url
+        self.signatures = signatures
+        total = len(signatures) - 1
+        log.info(f"pages: rebuilding {'all ' + str(total) if len(changed) == total else f'{len(changed)} of {total}'}"
+                 + ("" if len(changed) == total else f" ({', '.join(changed)})"))
 
     def on_page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
         self.page = page
@@ -119,6 +170,23 @@ class PrimerPlugin(BasePlugin):
             sentence = one_sentence(lesson)
             rows.append(f"{number}. **[{lesson.title}](lessons/{lesson.slug}.md)**" + (f"<br>{sentence}" if sentence else ""))
         return markdown.replace(LESSON_LIST_MARKER, "\n".join(rows))
+
+    @event_priority(100)  # before the search plugin writes its index
+    def on_post_build(self, *, config: MkDocsConfig) -> None:
+        """After a dirty rebuild, the search index keeps every page that was not
+        rebuilt and takes the new entries of those that were. (Material's own
+        merge assumes one rebuilt page; here a save may rebuild several.)"""
+        search = config.plugins.get("material/search") or config.plugins.get("search")
+        previous = getattr(search, "search_index_prev", None)
+        if not self.dirty or previous is None:
+            return
+
+        def rebuilt(location: str) -> bool:
+            return any(location == url or location.startswith(url + "#") for url in self.rebuilt_urls)
+
+        search.search_index.entries = [e for e in previous.entries if not rebuilt(e["location"])] + \
+            search.search_index.entries
+        search.search_index_prev = None  # merged here
 
     @event_priority(-100)  # after mkdocs-jupyter has replaced the notebook page's render()
     def on_pre_page(self, page: Page, *, config: MkDocsConfig, files: Files) -> Page:
@@ -177,6 +245,7 @@ class PrimerPlugin(BasePlugin):
             names |= imported_lessons(ast.parse(path.read_text(encoding="utf-8")))
         stamp = root / ".cache" / "notebook-lessons.sha256"
         digest = self.project.code_hash(names)
+        self.notebook_code = digest
         if not stamp.exists() or stamp.read_text() != digest:
             shutil.rmtree(root / jupyter.config["cache_dir"], ignore_errors=True)
             write_if_changed(stamp, digest.encode())
@@ -286,6 +355,14 @@ class _Links(Treeprocessor):
             stored = self.md.htmlStash.rawHtmlBlocks[int(match.group(1))]
             text = html.unescape(stored) if isinstance(stored, str) else "".join(stored.itertext())
         return text.strip()
+
+
+class _ExactDirtyBuild(logging.Filter):
+    """Drops MkDocs' warning that a dirty build may be inaccurate: this plugin
+    marks every page that depends on a change (PrimerPlugin._mark_modified)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith("A 'dirty' build is being performed")
 
 
 def check_lesson_links(project: Project) -> None:

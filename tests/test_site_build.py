@@ -203,11 +203,14 @@ def test_missing_node_modules_says_how_to_install(tmp_path):
 
 
 def test_serve_one_save_one_rebuild_prose_renders_nothing_code_renders_its_lesson(tmp_path):
-    """The author's loop under `mkdocs serve`: a prose-only save renders no
-    figure; a code save renders only that lesson's figures; each save gives
+    """The author's loop under `mkdocs serve --dirty`: a prose-only save renders
+    no figure and rebuilds only that lesson's page; a code save renders only
+    that lesson's figures and rebuilds its page and API page; each save gives
     exactly one rebuild (nothing the build writes looks like an edit)."""
     import socket
     import time
+    import json
+    from urllib.request import urlopen
 
     project = make_project(tmp_path, {"alpha": lesson("alpha", "beta"), "beta": lesson("beta", "alpha")}, site=True)
     with socket.socket() as s:
@@ -217,7 +220,7 @@ def test_serve_one_save_one_rebuild_prose_renders_nothing_code_renders_its_lesso
     log_path = tmp_path / "serve.log"
     with log_path.open("w") as log_file:
         server = subprocess.Popen(
-            [str(mkdocs), "serve", "--strict", "-a", f"127.0.0.1:{port}"],
+            [str(mkdocs), "serve", "--strict", "--dirty", "-a", f"127.0.0.1:{port}"],  # as `make serve`
             cwd=project, stdout=log_file, stderr=subprocess.STDOUT,
             env=dict(os.environ, NO_MKDOCS_2_WARNING="1"),
         )
@@ -245,10 +248,19 @@ def test_serve_one_save_one_rebuild_prose_renders_nothing_code_renders_its_lesso
         prose = save(lambda t: t.replace("in one sentence, about", "in one short sentence, about"))
         assert prose.count("Building documentation") == 1, prose
         assert re.search(r"0 built, 2 fresh", prose) and "Converting notebook" not in prose, prose
+        # the one-sentence summary is also on the home page, so both are rebuilt
+        assert re.search(r"pages: rebuilding 2 of \d+ \(index\.md, lessons/beta\.md\)", prose), prose
+        assert "in one short sentence" in urlopen(f"http://127.0.0.1:{port}/lessons/beta/").read().decode()
+        index = json.loads(urlopen(f"http://127.0.0.1:{port}/search/search_index.json").read())["docs"]
+        locations = [entry["location"] for entry in index]
+        assert len(locations) == len(set(locations)) and "lessons/alpha/" in locations, (
+            f"the search index keeps the pages not rebuilt, once each: {sorted(locations)}")
         code = save(lambda t: t.replace("ax.plot([0, 1])", "ax.plot([1, 0])"))
         assert code.count("Building documentation") == 1, code
         assert re.search(r"figures: beta\s+built", code) and re.search(r"figures: alpha\s+fresh", code), code
         assert re.search(r"1 built, 1 fresh; 1 SVGs written", code), code
+        assert re.search(r"pages: rebuilding \d+ of \d+ \(.*lessons/beta\.md.*reference/api/beta\.md", code), code
+        assert "lessons/alpha.md" not in code.split("pages: rebuilding")[1].splitlines()[0], code
     finally:
         server.terminate()
         server.wait(timeout=30)
