@@ -129,10 +129,11 @@ class PrimerPlugin(BasePlugin):
         """For a dirty rebuild: a page is rebuilt only if what it is made from
         changed since the last build: its Markdown, for a lesson's API page the
         lesson's code, for the home page the lesson list, for a notebook the
-        code it imports; a changed nav (a title, the order) rebuilds them all."""
+        code it imports; a changed nav (a title, the order) or mkdocs.yml rebuilds them all."""
         project = self.project
-        nav = hashlib.sha256(repr([(l.slug, l.title) for l in project.lessons]).encode()).hexdigest()
-        listing = "\n".join(f"{l.slug} {l.title} {one_sentence(l)}" for l in project.lessons)
+        nav = hashlib.sha256(repr([(lesson.slug, lesson.title) for lesson in project.lessons]
+                                  + [os.path.getmtime(config.config_file_path)]).encode()).hexdigest()
+        listing = "\n".join(f"{lesson.slug} {lesson.title} {one_sentence(lesson)}" for lesson in project.lessons)
         everything = self.signatures.get("<nav>") != nav
         signatures, changed = {"<nav>": nav}, []
         self.rebuilt_urls = []
