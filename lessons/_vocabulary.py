@@ -14,6 +14,7 @@ TERMS: dict[str, str] = {
     "rope_parameters": "the config block that names the RoPE type and its scaling keys (newer name)",
     "rope_scaling": "the older name of rope_parameters in Hugging Face configs",
     "rope_type": "which RoPE variant: default, linear, dynamic, yarn, longrope or llama3",
+    "text_config": "the language model's own config inside a composite (vision-language) model's config",
     "original_max_position_embeddings": "the context length the model was trained at before stretching",
     "num_attention_heads": "how many query heads each attention layer has",
     "num_key_value_heads": "how many key/value heads each layer has; fewer than num_attention_heads means grouped-query attention",
@@ -30,6 +31,9 @@ TERMS: dict[str, str] = {
     "--yarn-beta-fast": "llama.cpp flag: YaRN's beta_fast (default 32)",
     "--yarn-beta-slow": "llama.cpp flag: YaRN's beta_slow (default 1)",
     "alibi_bias_max": "MPT config key (in attn_config): the 8 in ALiBi's first slope 2^(-8/n)",
+    "no_rope_layers": "Llama 4 and SmolLM3 config key: one entry per layer, 1 = the layer uses RoPE, 0 = a NoPE layer",
+    "no_rope_layer_interval": "Llama 4 and SmolLM3 config key: with no no_rope_layers, every this-many-th layer is NoPE (default 4)",
+    "attention_chunk_size": "Llama 4 config key: its RoPE layers attend only within chunks of this many tokens; its NoPE layers see everything",
     # Serving flags (vLLM)
     "--max-model-len": "vLLM flag: the longest prompt plus output the server will accept",
     "--hf-overrides": "vLLM flag: edits the model's Hugging Face config (e.g. rope_parameters) at load time",

@@ -18,8 +18,10 @@ one of these schemes (BLOOM and MPT use ALiBi), or when you read claims that a
 model "extrapolates" beyond its training length. The practical symptoms
 differ from RoPE's: an ALiBi model does not fall off a cliff past its training
 length, but it also does not use far-away tokens much, because every head
-prefers nearby ones by construction. A NoPE decoder is rare in production; it
-matters because it shows how much order the causal mask already carries.
+prefers nearby ones by construction. NoPE meets you in Llama 4 and SmolLM3,
+which leave RoPE out of every fourth layer: code that reads their
+`no_rope_layers` the wrong way round rotates q and k in exactly the layers
+that were trained without it.
 
 **Your options.**
 
@@ -27,7 +29,8 @@ matters because it shows how much order the causal mask already carries.
 |---|---|---|---|---|
 | RoPE | Turns q and k by position (`lessons.rope`) | Relative positions and strong quality; the common choice | Needs scaling to read past the trained length (`lessons.context_extension`) | `rope_theta`, `rope_parameters` |
 | ALiBi | Adds $-m_h \cdot$ distance to each score, one slope $m_h$ per head | No position parameters; graceful behaviour past the trained length | A built-in preference for recent tokens in every head | The architecture (BLOOM, MPT); MPT's `alibi_bias_max` |
-| NoPE | Adds nothing; the causal mask is the only source of order | Nothing to stretch or tune | Weak order information in the first layer; few production models | The architecture |
+| NoPE | Adds nothing; the causal mask is the only source of order | Nothing to stretch or tune | Weak order information on its own | The architecture |
+| RoPE with NoPE layers | RoPE in most layers, nothing in every fourth | Layers with no angle that can leave its trained range; the SmolLM3 blog post (*Architecture and training details*) reports better long-context results with no loss at short lengths | A per-layer list that must be read the right way round | Llama 4, SmolLM3: `no_rope_layers`, `no_rope_layer_interval` |
 | Sliding window | Lets each token see only the last $w$ tokens | Bounded cache whatever the length | Forgets beyond the window | `sliding_window` |
 
 **How to choose.**
@@ -63,6 +66,10 @@ all.
 - **Forgetting the mask.** The bias is only defined for keys at or before the
   query; without the causal mask the "future" keys get a bonus instead of a
   penalty.
+- **Reading `no_rope_layers` backwards.** In transformers an entry of 1
+  means the layer *uses* RoPE and 0 means NoPE; an empty list means "every
+  fourth layer is NoPE" in Llama 4's code, while SmolLM3's code fills in
+  only a missing key. Use `nope_layers` to list the NoPE layers a config gives.
 - **Assuming NoPE is order-blind.** A decoder with no positions is not a bag
   of words: the causal mask already makes "dog bites man" and "man bites dog"
   different. An encoder with no positions and no mask is order-blind.
@@ -74,7 +81,16 @@ implementations of both compute the same slopes as this lesson's
 as an option. Most current open models (Llama, Mistral, Qwen) chose RoPE
 instead. NoPE was studied by Kazemnejad et al. (2023), who found that
 decoder-only models without positions generalised to longer inputs better
-than ones with explicit encodings in their experiments.
+than ones with explicit encodings in their experiments. Llama 4 and SmolLM3
+mix it with RoPE, layer by layer, through `no_rope_layers` (transformers
+configuration_llama4.py and configuration_smollm3.py build the list;
+modeling_llama4.py and modeling_smollm3.py skip the rotation where it is 0).
+meta-llama/Llama-4-Scout-17B-16E config.json leaves the list empty, which
+Llama 4's code fills with every fourth layer: 12 NoPE layers of 48, which
+are also its only layers that attend over the whole context (the RoPE layers
+attend within chunks of `attention_chunk_size` tokens, by the layer types
+that configuration_llama4.py builds). HuggingFaceTB/SmolLM3-3B config.json
+spells the list out: 9 NoPE layers of 36.
 
 **Go deeper.** Level 2 builds the slopes and the bias matrix, shows why the
 bias extends to any length and what the recency preference looks like in
@@ -293,20 +309,8 @@ $$
 \text{bias}_h(p + i, p + j) = -m_h \,\big((p + i) - (p + j)\big) = -m_h\,(i - j)
 $$
 
-**Symbols**
-
-| Symbol | Meaning here | In the example |
-|---|---|---|
-| $p$ | the position of the first token | 0 or 100 |
-| $i$, $j$ | offsets of query and key inside the sequence | 0 to 3 |
-| $m_h$ | head $h$'s slope | 4 heads: 1/4 to 1/256 |
-
-**In words:** "shifting every position by the same amount cancels in the
-distance, so the bias, and with it every attention output, ignores where the
-sequence starts."
-
-**With the numbers:** a query at 103 and a key at 101 are 2 apart, exactly
-like a query at 3 and a key at 1: with slope 1/4 both get a penalty of 0.5.
+with $p$ the start position (0 or 100 in the example) and $i$, $j$ the
+offsets of query and key inside the sequence.
 
 **In Python:**
 
@@ -327,11 +331,9 @@ bool(np.array_equal(alibi_bias_at(4, [9], np.arange(10))[:, 0], alibi_bias(4, 10
 
 **In code:** `alibi_bias_at` builds the bias for any query and key positions
 (a whole sequence, or one new query against every cached key), and
-`alibi_bias` is its square case for positions 0 to $n - 1$. The next lesson,
-`lessons.transformer`, plugs it into a whole decoder: its `TinyGPT` with
-`position="alibi"` gives the same logits when the text is shifted
-(`shift_change`), matches its KV cache (`cache_gap`) and runs past its
-`max_len`, where the same model with a learned position table raises.
+`alibi_bias` is its square case for positions 0 to $n - 1$.
+`lessons.transformer` runs it inside a whole decoder: shifted, cached and
+past the length where a learned table stops.
 
 **Why it matters.** This is ALiBi's extrapolation in one line: no table to
 run out of, no angle that leaves a trained band. What changes at longer
@@ -399,6 +401,11 @@ gaps = nope_position_gaps([3, 5, 7, 9, 11], [5, 3, 7, 9, 11], n_layers=1)
 [bool(g > 1e-9) for g in gaps]  # → [True, True, False, False, False]
 # 2 layers: later positions read hidden states the mask made different
 [bool(g > 1e-9) for g in nope_position_gaps([3, 5, 7, 9, 11], [5, 3, 7, 9, 11], n_layers=2)]  # → [True, True, True, True, True]
+# NoPE layers from a config's no_rope_layers (1 = RoPE, 0 = NoPE), as transformers reads it
+from lessons.alibi import nope_layers
+nope_layers(8, [1, 1, 1, 0, 1, 1, 1, 0])  # → [3, 7]
+# Llama 4 Scout: 48 layers, an empty list; SmolLM3-3B: 36 layers, the list spelled out
+len(nope_layers(48, [])), len(nope_layers(36, [1, 1, 1, 0] * 9, fill_empty=False))  # → (12, 9)
 ```
 
 ![Left: the output 1/(i+1) of a causal layer with equal scores falls from 1 at position 0 to 0.1 at position 9. Right: for causal attention layers with no positions, swapping the first two tokens changes the outputs at positions 0 and 1 only with one layer, and at every position with two layers](figures/alibi.nope_orders.svg)
@@ -416,15 +423,16 @@ the first layer's outputs at positions 0 and 1, which the mask made different.
 `unmasked_order_gap` runs attention with no positions and no mask;
 `nope_position_gaps` runs one or more causal attention layers (from
 `lessons.attention`'s `multi_head_attention`, with a residual) on two word
-orders and compares them position by position. `lessons.transformer` runs a
-whole decoder with `position="none"`.
+orders and compares them position by position; `nope_layers` lists the
+layers a config leaves without RoPE. `lessons.transformer` runs a whole
+decoder with `position="none"`.
 
 **Why it matters.** A decoder is never fully order-blind, so "no position
 encoding" is a real design point, and Kazemnejad et al. (2023) found it
 generalised to longer inputs better than explicit encodings in their
 experiments. But the signal is indirect: in one layer, two orders that give
-the same prefixes are indistinguishable, which is why production models still
-add RoPE or ALiBi.
+the same prefixes are indistinguishable. The production models that use NoPE
+keep RoPE in most layers: Llama 4 and SmolLM3 leave it out of every fourth.
 
 ## In 20 seconds
 
@@ -437,6 +445,7 @@ add RoPE or ALiBi.
   a key's weight every 1.4 tokens.
 - NoPE adds nothing; a decoder still learns order from the causal mask, which
   can even count positions, but only through what each prefix contains.
+  Llama 4 and SmolLM3 use it in every fourth layer (`no_rope_layers`).
 
 ## Self-test questions
 
@@ -457,6 +466,10 @@ add RoPE or ALiBi.
     By a factor of $e^{-1/2} \approx 0.607$; the weight halves every
     $\ln 2 / 0.5 \approx 1.39$ steps.
 
+??? question "A config with 8 layers has no_rope_layers [1, 1, 1, 0, 1, 1, 1, 0]. Which layers rotate q and k?"
+    Layers 0, 1, 2, 4, 5 and 6: in transformers 1 means the layer uses RoPE
+    and 0 means it is a NoPE layer, so layers 3 and 7 skip the rotation.
+
 ??? question "A one-layer decoder with no positions reads '3 5 7' and '5 3 7'. Which outputs can differ?"
     Only the first two: position 2 holds the same token and sees the same
     three tokens in both orders, and with no positions attention cannot tell
@@ -473,6 +486,10 @@ add RoPE or ALiBi.
   [arXiv:2305.19466](https://arxiv.org/abs/2305.19466). Studied decoders with
   no position encoding (NoPE), proved they can represent absolute and
   relative positions, and found they generalise to longer inputs well.
+- Yang et al. (2025), *Rope to Nope and Back Again: A New Hybrid Attention
+  Strategy*, [arXiv:2501.18795](https://arxiv.org/abs/2501.18795). Interleaves local
+  RoPE layers with global NoPE layers; the SmolLM3 blog post cites it for
+  its NoPE layers.
 
 ## Further reading
 
@@ -631,6 +648,27 @@ def nope_position_gaps(order_a: list[int], order_b: list[int], n_layers: int = 1
         return x
 
     return np.max(np.abs(run(order_a) - run(order_b)), axis=-1)
+
+
+def nope_layers(n_layers: int, flags: list[int] | None = None, interval: int = 4, fill_empty: bool = True) -> list[int]:
+    """The layers that skip RoPE (NoPE layers), read from a config as transformers reads it.
+
+    flags: the config's no_rope_layers, one entry per layer, 1 = the layer USES
+    RoPE, 0 = a NoPE layer (the key's name reads backwards). None (the key is
+    absent) means every interval-th layer is NoPE: layer i with (i + 1) % interval
+    == 0 (no_rope_layer_interval, default 4). An empty list means the same when
+    fill_empty is True, as in transformers' configuration_llama4.py; SmolLM3's
+    configuration_smollm3.py fills in only an absent key (fill_empty=False).
+    Returns the NoPE layers' indices, ascending.
+    """
+    n_layers = _checks.count(n_layers, "n_layers")
+    if flags is None or (fill_empty and len(flags) == 0):
+        interval = _checks.count(interval, "interval")
+        flags = [int((i + 1) % interval != 0) for i in range(n_layers)]  # 1 = RoPE, 0 = NoPE
+    if len(flags) < n_layers or any(f not in (0, 1) for f in flags):
+        raise ValueError(f"flags (no_rope_layers) needs a 1 (RoPE) or 0 (NoPE) for each of the {n_layers} layers; "
+                         f"got {list(flags)!r}")
+    return [i for i in range(n_layers) if flags[i] == 0]
 
 
 # ---------------------------------------------------------------------------

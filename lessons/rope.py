@@ -125,20 +125,6 @@ by $\theta_i$ radians per position:
 | 2 | $\theta_2$ | dims 4 and 5 | dims 2 and 6 |
 | 3 | $\theta_3$ | dims 6 and 7 | dims 3 and 7 |
 
-```mermaid
-flowchart LR
-  X["q or k<br/>(d numbers)"] --> I["interleaved:<br/>pairs (2i, 2i+1)"]
-  X --> H["half-split:<br/>pairs (j, j + d/2)"]
-  I --> R["turn pair i by pos · θ_i"]
-  H --> R
-  R --> S["score q · k"]
-```
-
-**Reading it:** the same vector can be cut into pairs two ways. Either way,
-each pair is turned by its position times its speed, and the turned vectors
-meet in a dot product. The picture cannot tell you which cut a checkpoint was
-trained with; only the code that trained it can.
-
 **The math.** Half-split code writes the rotation without pairs at all, as two
 element-wise products:
 
@@ -249,10 +235,6 @@ $$
 **In words:** "multiplying by a unit complex number turns a point by that
 number's angle without changing its distance from the origin."
 
-**With the numbers:** $(1 + 2i)(\cos 1 + i \sin 1) = (\cos 1 - 2\sin 1) +
-i(\sin 1 + 2 \cos 1) = -1.143 + 1.922i$, the same two numbers as the
-2 × 2 rotation gave.
-
 **In Python:**
 
 ```python
@@ -335,11 +317,6 @@ were meant for other partners, and the result is a different, equally
 distance-only score. The mismatched table is worse: its two partners turn by
 different angles, $R_m$ stops being a rotation, the identity above fails, and
 the score depends on where the pair sits.
-
-**With the numbers:** the rows of the table above. The converted run matches
-the original to every printed digit; the unconverted run is the same at both
-starting points (-0.9555) but wrong; the mismatched run changes from 1.5689 to
-2.1417 when the pair moves 100 positions.
 
 **In Python:**
 
@@ -530,9 +507,6 @@ $$
 **In words:** "row pos, column j holds the cosine (or sine) of the angle that
 column's pair has turned at that position."
 
-**With the numbers:** $\cos 2 = -0.416$ and $\cos 0.02 = 1.000$, so row 2 of
-the cos table is $(-0.416, 1.000, -0.416, 1.000)$.
-
 What happens past the end is a choice. A common implementation simply
 slices its cached tensors, and a slice past the end returns a shorter table,
 or an empty one, without a word. This lesson
@@ -547,7 +521,6 @@ that wants the trained length as a hard stop.
 
 ```python
 import numpy as np
-from lessons.positional import rope_frequencies
 from lessons.rope import RotaryEmbedding, apply_rotary_emb, apply_rope_half, rope_multiply_adds, table_bytes
 rope = RotaryEmbedding(4, max_seq_len=8)
 cos, sin = rope(3)
@@ -562,8 +535,6 @@ bool(np.allclose(q_rot, apply_rope_half(q, np.arange(10, 14))))  # → True
 table_bytes(8192, 128), table_bytes(8192, 128) / 2**20  # → (8388608, 8.0)
 # rotating one 128-wide vector, against projecting it from a 4,096-wide model
 rope_multiply_adds(128), 128 * 4096, rope_multiply_adds(128) / (128 * 4096) < 0.0005  # → (256, 524288, True)
-# the slowest of 64 pairs: about 1/base, and about base^(-1/2) with the wrong exponent -j/d
-round(float(rope_frequencies(128)[-1]), 6), round(10000.0 ** (-63 / 128), 2)  # → (0.000115, 0.01)
 ```
 
 ![Two heatmaps of 128 positions by 64 columns: the left columns of each half flicker quickly and the right columns change slowly, and the pattern repeats at column 32](figures/rope.cos_sin_table.svg)
@@ -607,27 +578,10 @@ flowchart LR
 so they never need rotating again. Only the new token is rotated now, and the
 one number that says where it is, the cache length, has to travel with it.
 
-**The math.** At decoding step $t$ (the cache holds $t$ tokens), the new
-token's query and key are
-
-$$
-q_t' = R_t\, q_t, \qquad k_t' = R_t\, k_t, \qquad t = \text{cache length}
-$$
-
-**Symbols**
-
-| Symbol | Meaning here | In the example |
-|---|---|---|
-| $t$ | the new token's position, equal to the number of tokens already cached | 5 |
-| $q_t, k_t$ | its query and key before turning | |
-| $R_t$ | the rotation for position $t$: rows $t$ of the tables | |
-
-**In words:** "rotate the new token at its real position, which is how many
-tokens came before it."
-
-**With the numbers:** rotating 12 random keys one at a time at their true
-positions reproduces the full-sequence result exactly; rotating each at
-position 0 is off by up to 3.646 (largest single-number error), and only step 0 is right.
+**With the numbers:** rotating 12 random keys one at a time, each at its
+true position $t$ (the cache length), reproduces the full-sequence result
+exactly; rotating each at position 0 is off by up to 3.646 (largest
+single-number error), and only step 0 is right.
 
 **In Python:**
 
@@ -699,9 +653,6 @@ position, so the output is the same wherever the sentence starts. Replace
 $v_n$ with $R_n v_n$ and the output now mixes vectors turned by absolute
 positions."
 
-**With the numbers:** the largest change in the output when the six tokens
-move 5 positions later: below 1e-15 (rounding) with V plain, 1.117 with V rotated.
-
 **In Python:**
 
 ```python
@@ -741,59 +692,32 @@ it throws away the property that made RoPE worth using.
 
 ## Self-test questions
 
-??? question "Why does RoPE rotate q and k inside attention instead of adding a vector to the token embedding?"
-    Adding a position vector mixes position into the content that every later
-    layer reads. Rotating q and k puts position only where tokens are compared,
-    and the rotation cancels into a dependence on the gap between them.
-
-??? question "State RoPE's key property."
-    With q at position m and k at position n, the score after rotating both
-    depends only on the offset m − n: an absolute encoding (each token turned
-    by its own position) that yields relative attention.
-
-??? question "Why does it matter that RoPE preserves vector length?"
-    Rotations change direction, not length, so the scale of the attention
-    scores is the same as without RoPE; the 1/√d scaling and the softmax
-    behave as the model was designed.
-
-??? question "Why must a RoPE function accept explicit positions?"
-    With a key-value cache the model processes one new token at a time; its
-    position is the number of cached tokens, not 0. A function that assumes
-    positions 0..seq_len − 1 rotates it as position 0.
+??? question "A checkpoint's reference code multiplies by freqs_cis, a table of complex numbers. Which layout does it expect?"
+    Interleaved: the complex form packs neighbouring dimensions (2i, 2i+1)
+    into one number, so it is the interleaved layout written another way.
 
 ??? question "Interleaved and half-split RoPE: which is right, and how do you move a checkpoint from one to the other?"
     Both are right and they are incompatible. Reorder the rows of every query
     and key projection within each head (even rows first, then odd rows, for
     interleaved to half-split); use the key-value head count for keys; leave V.
 
-??? question "A colleague writes theta_j = base ** (-j / d) for j in range(d // 2). What is wrong?"
-    The exponent must be −2j/d so the speeds run from 1 down to about 1/base.
-    With −j/d the slowest pair turns at about base^(−1/2), 0.01 for base
-    10,000, so no pair covers long distances.
+??? question "A converted model's scores depend only on the distance between tokens. Does that show the conversion is right?"
+    No. Unconverted weights keep that property too (-0.9555 at every start in
+    this lesson's example, against 2.3664): they are simply the wrong scores.
+    Compare logits with the original model on a real prompt.
+
+??? question "The cos/sin table has 8 rows and a call asks for positions 10 to 13. What should happen?"
+    Grow the table or raise an error that names the lengths. Slicing past the
+    end returns fewer rows, or none, without a word.
+
+??? question "Why must a RoPE function accept explicit positions?"
+    With a key-value cache the model processes one new token at a time; its
+    position is the number of cached tokens, not 0. A function that assumes
+    positions 0..seq_len − 1 rotates it as position 0.
 
 ??? question "Why is V not rotated?"
     The rotations on q and k cancel in the dot product; nothing cancels a
     rotation on V, so the output would depend on absolute positions.
-
-??? question "Why do low dimensions rotate fast and high dimensions slowly?"
-    Fast pairs tell neighbouring positions apart but wrap around every few
-    tokens; slow pairs change little between neighbours but tell distant
-    positions apart. Together they resolve position at every scale.
-
-??? question "A model trained at 4,096 tokens is run at 32,768. What goes wrong with RoPE, and what are the fixes?"
-    The slow pairs reach angles never seen in training. Position interpolation
-    squeezes positions back into the trained range; NTK-aware scaling and YaRN
-    raise the base or treat frequency bands differently; all usually end with
-    a short fine-tune.
-
-??? question "How does ALiBi differ from RoPE?"
-    ALiBi adds no vectors and turns nothing: it subtracts a penalty
-    proportional to the distance from each score, with a different slope per
-    head.
-
-??? question "Why can a learned absolute position table not extrapolate?"
-    It has one trained row per position up to its size and no row beyond it,
-    so a longer input has nothing to look up.
 
 ## The papers behind this lesson
 

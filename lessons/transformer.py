@@ -32,10 +32,8 @@ cache, which is yours at inference time.
 | Option | What it does | What it gives you | What it costs | Where it lives |
 |---|---|---|---|---|
 | Learned position table | Adds row `pos` of a trained table to the token vector | Simple; good inside the trained length | A hard ceiling: no row past the table | GPT-2, BERT; `max_position_embeddings` |
-| Sinusoidal codes | Adds a fixed sine/cosine code to the token vector | No parameters; a code for any position | Position mixed into content; outputs change when text shifts | The 2017 transformer |
-| RoPE | Rotates q and k inside every attention layer | Scores that see only offsets; no ceiling in the arithmetic | Quality past the trained length needs scaling | Llama, Mistral, Qwen; `rope_theta` |
-| ALiBi | Subtracts a per-head distance penalty from every score | Offsets only; no vectors at all | A built-in preference for nearby tokens | BLOOM, MPT |
-| No positions | Nothing: only the causal mask carries order | Offsets only, nothing to configure | A weak order signal | Research models (NoPE) |
+| Sinusoidal codes | Adds a fixed sine/cosine code to the token vector | No parameters; a code for any position | Position mixed into content; outputs change when text shifts | The 2017 transformer; `lessons.positional` |
+| RoPE, ALiBi or no positions | Rotates q and k, or biases the scores by distance, inside attention; or adds nothing and leaves order to the causal mask | Scores that see only offsets; no ceiling in the arithmetic | RoPE needs scaling past the trained length, ALiBi prefers nearby tokens, no positions gives a weak order signal | Llama, Mistral, Qwen (`rope_theta`, `lessons.rope`); BLOOM, MPT; NoPE layers in Llama 4 and SmolLM3 (`no_rope_layers`, `lessons.alibi`) |
 | LayerNorm or RMSNorm | Rescales each token's vector before attention and before the MLP | Stable training of deep stacks | RMSNorm drops the mean and the bias: slightly cheaper | GPT-2: LayerNorm (`layer_norm_epsilon`); Llama: RMSNorm (`rms_norm_eps`) |
 | Tied or separate unembedding | Reuses the embedding table to score words, or trains a second one | Tied: vocab × d_model fewer parameters | Separate: more parameters, more freedom | `tie_word_embeddings` |
 | KV cache | Keeps every past token's keys and values, so a new token is the only one processed | Work per token grows slowly with context instead of being redone | Memory that grows with every token | `use_cache` in Hugging Face generation; always on in serving engines |
@@ -72,8 +70,8 @@ Radford et al., 2019), by `decode_multiply_adds`:
 - **No cache.** Every new token reruns the whole context: time per token grows
   with the text so far. Keep keys and values.
 - **The new token's position forgotten.** The cached step rotates (or looks
-  up) the token at position 0: fine for the prompt, wrong from the first
-  generated token. Pass the cache length as the position.
+  up) the token at position 0, wrong from the first generated token
+  (`lessons.rope` measures it). Pass the cache length as the position.
 - **Past the learned table.** A learned-table model has no row for position
   `max_len`; `TinyGPT` raises a ValueError that names the position and the
   table size, as real libraries do. Chunk, or choose a model without a table.
@@ -267,9 +265,6 @@ $$
 **In words:** "each block adds what attention gathered from earlier tokens,
 then adds what the MLP makes of it, to each token's running vector."
 
-**With the numbers:** block 0 maps (10, 16) to (10, 16); the attention
-weights of each head form a 10 × 10 lower-triangular grid whose rows sum to 1.
-
 **In Python:**
 
 ```python
@@ -349,10 +344,6 @@ $$
 
 **In words:** "LayerNorm centres and scales each token's vector; RMSNorm only
 scales it; the logits compare the final vector with every word's embedding."
-
-**With the numbers:** $(1, 2, 3, 4)$ has mean 2.5, variance 1.25 and root mean
-square 2.739, giving the two vectors above; the tiny model's logits for ten
-tokens are a 10 × 50 grid.
 
 **In Python:**
 
@@ -581,30 +572,11 @@ flowchart LR
 
 **Reading it:** the two absolute schemes put the position into the vectors,
 so every layer sees it. RoPE's rotations cancel into offsets inside every
-score, ALiBi's bias is a function of offsets, and with no positions there is
-nothing to shift; so every hidden vector, and the logits, are unchanged.
-
-**The math.** For RoPE, in every layer and head,
-
-$$
-\big\langle R_{s+m}\, q,\; R_{s+n}\, k \big\rangle = \big\langle R_m\, q,\; R_n\, k \big\rangle
-$$
-
-**Symbols**
-
-| Symbol | Meaning here | In the example |
-|---|---|---|
-| $s$ | the shift, `start_pos` | 5 |
-| $m$, $n$ | positions of the query and key within the sequence | 0 to 5 |
-| $R_p$ | RoPE's rotation at position $p$ | |
-| $q$, $k$ | a query and a key before rotation: the same at any shift in layer 0 | |
-
-**In words:** "shifting both tokens by the same amount leaves every layer-0
-score unchanged; since layer 0's output then does not change, neither does
-layer 1's input, and so on up to the logits."
-
-**With the numbers:** the layer-0 pre-softmax scores of six tokens at
-`start_pos` 0 and 5 differ by less than $10^{-12}$.
+score (`lessons.rope`), ALiBi's bias is a function of offsets, and with no
+positions there is nothing to shift. So layer 0's scores do not change (the
+layer-0 scores of six tokens at `start_pos` 0 and 5 differ by less than
+$10^{-12}$), its output does not, and neither does any later layer's, up to
+the logits.
 
 **In Python:**
 
@@ -658,21 +630,10 @@ question), while a learned table stops dead.
     so rotating it once is enough; storing it unrotated would force rotating
     every cached key again at every step.
 
-??? question "In a cached step the input has length 1. What position does the new token get, and what goes wrong if the code uses 0?"
-    The cache length. At 0, RoPE rotates the token as if it were first (a
-    learned table adds row 0), so its scores against the cached keys are wrong
-    from the first generated token on.
-
 ??? question "Why does ALiBi need the cache length in a cached step?"
     Its bias is −slope times the distance from the query to each key. The
     query sits at position length − 1 of the cache, so distances must be
     counted from there, not from a one-token sequence.
-
-??? question "Why does a learned table raise past max_len while RoPE keeps running?"
-    The table has one trained row per position and nothing beyond; RoPE
-    computes its rotation from a formula, so any position has one (its cos/sin
-    cache simply grows). Whether the model is any good there is a separate
-    question.
 
 ??? question "What does pre-norm mean, and why is there a final norm?"
     Each sub-layer reads a normalised copy of the stream and adds its result

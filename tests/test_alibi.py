@@ -133,6 +133,25 @@ def test_nope_orders_differ_only_where_the_prefix_sets_differ():
     assert alibi.unmasked_order_gap([3, 5, 7, 9], [9, 7, 5, 3]) < 1e-12
 
 
+# What transformers 5.24 gives (read with Llama4TextConfig and SmolLM3Config; no_rope_layers[i] == 1
+# means layer i uses RoPE): Llama 4 Scout's 48 layers with an empty list, SmolLM3-3B's 36 with none given.
+LLAMA4_SCOUT_NOPE = [3, 7, 11, 15, 19, 23, 27, 31, 35, 39, 43, 47]
+SMOLLM3_NOPE = [3, 7, 11, 15, 19, 23, 27, 31, 35]
+
+
+def test_nope_layers_read_no_rope_layers_as_transformers_does():
+    assert alibi.nope_layers(48, []) == LLAMA4_SCOUT_NOPE  # Llama 4: an empty list is filled
+    assert alibi.nope_layers(36) == alibi.nope_layers(36, [1, 1, 1, 0] * 9, fill_empty=False) == SMOLLM3_NOPE
+    assert alibi.nope_layers(4, [0, 1, 1, 1]) == [0]  # 0 = NoPE, whatever the position
+    with pytest.raises(ValueError, match="no_rope_layers"):  # SmolLM3 fills only an absent key
+        alibi.nope_layers(36, [], fill_empty=False)
+
+
+@given(st.integers(1, 100), st.integers(1, 8))
+def test_the_default_makes_every_interval_th_layer_nope(n, interval):
+    assert alibi.nope_layers(n, None, interval) == [i for i in range(n) if (i + 1) % interval == 0]
+
+
 @pytest.mark.parametrize("call,name", [
     (lambda: alibi.alibi_slopes(0), "n_heads"), (lambda: alibi.alibi_slopes(2.5), "n_heads"),
     (lambda: alibi.alibi_bias(4, 0), "seq_len"), (lambda: alibi.alibi_bias(True, 3), "n_heads"),
@@ -140,6 +159,7 @@ def test_nope_orders_differ_only_where_the_prefix_sets_differ():
     (lambda: alibi.alibi_bias_at(4, [0], []), "key_positions"),
     (lambda: alibi.recency_weights(0.0, 4), "slope"), (lambda: alibi.half_weight_distance(-1.0), "slope"),
     (lambda: alibi.nope_position_gaps([1, 2], [2, 1], n_layers=0), "n_layers"),
+    (lambda: alibi.nope_layers(0), "n_layers"), (lambda: alibi.nope_layers(4, [1, 2, 1, 0]), "no_rope_layers"),
 ])
 def test_bad_input_raises_value_error_naming_the_argument(call, name):
     with pytest.raises(ValueError, match=name):
