@@ -35,7 +35,7 @@ pick them by picking a model; the last is how the same arithmetic is run.
 | Multi-head attention | Cuts the width into several narrower heads that attend separately | Several reading patterns at once, for the same compute as one wide head | The KV cache holds a key and a value for every head | `num_attention_heads` in a model's config |
 | Grouped-query (or multi-query) attention | Several query heads share one key/value head | A KV cache smaller by the group size: 4 times for 32 query heads over 8 KV heads | A little quality, fixed at training time | `num_key_value_heads` in the config |
 | Sliding-window attention | Each token sees only the last W tokens | Scores and KV cache capped at W tokens per sequence | Distant tokens reach each other only through stacked layers | `sliding_window` in the config |
-| FlashAttention-style kernels | The same maths, computed tile by tile in the GPU's fast on-chip memory | Exactly the same outputs, memory linear in seq_len, faster | A supported GPU and library | `attn_implementation` in Hugging Face Transformers; serving engines such as vLLM choose a kernel themselves |
+| FlashAttention-style kernels | The same maths, computed tile by tile in the GPU's fast on-chip memory | The same outputs up to floating-point rounding (it adds in a different order), memory linear in seq_len, faster | A supported GPU and library | `attn_implementation` in Hugging Face Transformers; serving engines such as vLLM choose a kernel themselves |
 
 **How to choose.** Start from your situation.
 
@@ -133,7 +133,7 @@ outputs. If you only needed to size a server or read a model card, you are done.
 
 ## Level 2: how it works, from scratch
 
-One toy runs through every section, the same as in `lessons.positional` so the
+One toy runs through every section, the same as in `lessons.notation` so the
 numbers agree: the sentence "dog bites man" with two-number word vectors
 dog = (1, 0), bites = (0, 1), man = (1, 1). To keep the arithmetic small, each
 word's query, key and value are its word vector itself (no projection matrices).
@@ -243,64 +243,42 @@ works on each token alone.
 
 ## Softmax and the square root of d: scores into weights
 
-**Everyday picture.** Softmax is a vote share. Each candidate's score is turned
-into something positive (exponentiated), and each share is that number divided by
-the total, so the shares add to 1 and a higher score always gets a bigger share.
-The $\sqrt{d}$ is about fairness as heads get wider: adding up more products makes
-raw scores swing more wildly, and one candidate would win every vote by a
-landslide. Dividing by $\sqrt{d}$ keeps the swing the same at every width.
+**Everyday picture.** Softmax is a vote share: the higher a key's score, the
+bigger its share, and the shares add to 1. The $\sqrt{d}$ is about fairness as
+heads get wider: adding up more products makes raw scores swing more wildly, and
+one candidate would win every vote by a landslide. Dividing by $\sqrt{d}$ keeps
+the swing the same at every width.
 
-**Tiny worked example.** Dog's scaled scores (0.707, 0, 0.707):
-
-| score $s$ | $e^{s}$ | share $e^{s} / 5.056$ |
-|---|---|---|
-| 0.707 | 2.028 | 0.401 |
-| 0.000 | 1.000 | 0.198 |
-| 0.707 | 2.028 | 0.401 |
-
-Add 10 to every score and the shares do not move: every $e^{s}$ is multiplied by
-the same $e^{10}$, which cancels in the division. That is why code subtracts the
-largest score first: the exponents stay at or below 0 and never overflow.
-
-```mermaid
-flowchart LR
-  S["scores s_1 ... s_n"] --> M["subtract the largest"]
-  M --> E["exponentiate:<br/>all positive"]
-  E --> N["divide by the sum:<br/>shares add to 1"]
-  N --> W["weights"]
-```
-
-**Reading it:** three steps from left to right. Subtracting the largest score is
-pure safety and changes no result. Exponentiating makes every score positive and
-stretches the gaps between them. Dividing by the total turns them into shares.
+**Tiny worked example.** Softmax itself (exponentiate, divide by the total,
+subtract the largest score first) is decoded in `lessons.notation`: dog's
+scaled scores (0.707, 0, 0.707) become the weights (0.401, 0.198, 0.401).
+What the $\sqrt{d}$ changes: take one query and two keys whose raw scores are
+8 and 0, a gap of one typical spread at width 64 (below). Softmax gives the first key
+0.9997 and the second almost nothing; divided by $\sqrt{64} = 8$ the scores
+are 1 and 0, and the weights 0.731 and 0.269, so the second key still counts.
 
 **The math.**
 
 $$
-\text{softmax}(s)_j = \frac{e^{s_j}}{\sum_{k=1}^{n} e^{s_k}} = \frac{e^{s_j - m}}{\sum_{k=1}^{n} e^{s_k - m}},
-\qquad \text{spread of } q \cdot k = \sqrt{d}
+\text{spread of } q \cdot k = \sqrt{d}, \qquad \text{spread of } \frac{q \cdot k}{\sqrt{d}} = 1
 $$
 
 **Symbols**
 
 | Symbol | Meaning here | In the example |
 |---|---|---|
-| $s_j$ | the score of key $j$ for one query | $s_1 = 0.707$ |
-| $e^{s}$ | $e \approx 2.718$ raised to the power $s$; always positive | $e^{0.707} = 2.028$ |
-| $\sum_{k=1}^{n}$ | add up over all $n$ keys | $2.028 + 1 + 2.028 = 5.056$ |
-| $m$ | any constant; code uses the largest score | 0.707 |
-| $q \cdot k$ | the dot product of a query and a key with $d$ numbers each | |
-| spread | the standard deviation: how far a typical score sits from 0 | about 8.1 at $d = 64$ |
+| $q \cdot k$ | the dot product of a query and a key with $d$ numbers each | raw scores 8 and 0 |
+| $d$ | the head width | 64 |
+| spread | the standard deviation: how far a typical score sits from 0, for random $q$ and $k$ whose numbers have spread 1 | about 8.1 at $d = 64$ |
 
-**In words:** "a key's weight is its exponentiated score over the sum of all the
-exponentiated scores; shifting every score by the same amount changes nothing;
-and a raw dot product of $d$ random terms spreads out like $\sqrt{d}$."
+**In words:** "a raw dot product of $d$ random terms spreads out like
+$\sqrt{d}$; dividing by $\sqrt{d}$ brings the spread back to 1 at every
+width."
 
-**With the numbers:** $e^{0.707} / (2.028 + 1 + 2.028) = 2.028 / 5.056 = 0.401$.
-For random queries and keys whose numbers have spread 1, the raw score spreads by
-about 8.1 at $d = 64$ (close to $\sqrt{64} = 8$) but by about 1.0 after dividing
-by $\sqrt{d}$. Among 16 random keys, raw scores give the top key an average
-weight of 0.85; scaled scores 0.24.
+**With the numbers:** for random queries and keys whose numbers have spread
+1, the raw score spreads by about 8.1 at $d = 64$ (close to $\sqrt{64} = 8$)
+but by about 1.0 after dividing by $\sqrt{d}$. Among 16 random keys, raw
+scores give the top key an average weight of 0.85; scaled scores 0.24.
 
 **In Python:**
 
@@ -308,17 +286,11 @@ weight of 0.85; scaled scores 0.24.
 import numpy as np
 from lessons.notation import softmax
 from lessons.attention import score_spread, mean_top_weight
-s = np.array([0.707, 0.0, 0.707])
-# e ≈ 2.718, and e^s with its total
-float(np.exp(1.0))  # → 2.718
-np.exp(s).round(3).tolist()  # → [2.028, 1.0, 2.028]
-float(np.exp(s).sum())  # → 5.056
-# e^s / Σ e^s
-softmax(s).round(3).tolist()  # → [0.401, 0.198, 0.401]
-# adding a constant changes nothing
-bool(np.allclose(softmax(s + 10), softmax(s)))  # → True
-# no overflow even for huge scores
-softmax(np.array([1000.0, 0.0])).round(3).tolist()  # → [1.0, 0.0]
+# dog's scaled scores, as in lessons.notation
+softmax(np.array([0.707, 0.0, 0.707])).round(3).tolist()  # → [0.401, 0.198, 0.401]
+# two keys with raw scores 8 and 0, before and after dividing by √64
+softmax(np.array([8.0, 0.0])).round(4).tolist()  # → [0.9997, 0.0003]
+softmax(np.array([8.0, 0.0]) / np.sqrt(64)).round(3).tolist()  # → [0.731, 0.269]
 # spread of raw q·k at d = 64 is about √64 = 8
 score_spread(64)  # → 8.1
 score_spread(64, scaled=True)  # → 1.0
@@ -335,16 +307,14 @@ softmax pick one key and ignore the rest, and a weight stuck at 1 passes almost 
 gradient back in training. The blue line (divided by $\sqrt{d}$) stays flat at
 every width. The dashed line is a perfectly even spread, 1/16.
 
-**In code:** `softmax`, from `lessons.notation`, subtracts the maximum before
-exponentiating, along the last axis of an array of any shape, so one call
-covers every head at once; `scaled_dot_product_attention` divides by
-$\sqrt{d}$; `score_spread` and `mean_top_weight` measure the two effects on
+**In code:** `softmax` comes from `lessons.notation` and works along the last
+axis, so one call covers every head at once; `scaled_dot_product_attention`
+divides by $\sqrt{d}$; `score_spread` and `mean_top_weight` measure the two effects on
 random vectors.
 
 **Why it matters.** Without the division a model's attention behaviour would
 change every time someone made the heads wider; with it, one setting trains well
-at width 64 or 256. And the max-subtraction is the difference between a model and
-a screen of NaN.
+at width 64 or 256.
 
 ## The causal mask: no peeking ahead
 
@@ -681,10 +651,6 @@ every transformer injects position information, the subject of
     (about 8.1 at $d = 64$ in this lesson). Large scores push softmax onto a single
     key, whose weight near 1 passes almost no gradient. Dividing by $\sqrt{d}$ keeps
     the spread near 1 at any head width.
-
-??? question "Softmax of (0.707, 0, 0.707): what are the weights, and what changes if you add 10 to every score?"
-    (0.401, 0.198, 0.401). Adding 10 changes nothing: every exponential is
-    multiplied by the same factor, which cancels when dividing by the total.
 
 ??? question "With the causal mask, what is the output for bites in 'dog bites man' (toy layer)?"
     Bites sees dog and itself, scores (0, 0.707), weights (0.330, 0.670), so its

@@ -512,7 +512,7 @@ $QK^T$, `permutation_matrix` builds $P$ from an order so that
 $(PX)_i = X_{\text{order}[i]}$, `rotation_matrix` builds $R(\theta)$, and `rotate`
 applies it to a 2-d vector.
 
-**Why it matters.** `lessons.positional` states the order blindness of
+**Why it matters.** `lessons.attention` proves the order blindness of
 attention as $\text{Attn}(PX) = P\,\text{Attn}(X)$: shuffle the words, and
 the outputs shuffle the same way. RoPE is a rotation of each pair of a query
 and a key, and because rotations keep lengths and add their angles, the score

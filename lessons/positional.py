@@ -19,30 +19,24 @@ picked before training, is frozen into the weights, and offers no knob to
 turn. It becomes your business as soon as length does. Typical moments: a
 model card advertises 128K tokens and you want to know what that buys you; a
 model you host yourself starts producing fluent garbage beyond some prompt
-size while the logs stay clean; an embedding model rejects a long document;
-you plan to fine-tune on documents longer than anything the model met in
-training. The giveaway is output that is fine at a few thousand tokens and
-then collapses, without a single error raised. Behind all of it sits one
-number, which this lesson's `order_similarity` computes. Pass "dog bites
-man" and "man bites dog" through a single attention layer that gets no
-position signal, take the mean of each sentence's outputs, and the two means
-come out with a cosine similarity of exactly 1.000. For that layer there is
-one sentence, not two.
+size while the logs stay clean; an embedding model rejects or silently cuts
+a long document; you plan to fine-tune on documents longer than anything the
+model met in training; a converted or re-served checkpoint answers well on
+short prompts and drifts on long ones. The giveaway is output that is fine
+at a few thousand tokens and then degrades, without a single error raised.
 
 **Your options.** Rows one to four were settled by whoever built the model,
-so you pick among them only by picking a model. Rows five to seven are what
-you or your provider can still do about length later on. They run from the
-least committed to the most:
+so you pick among them only by picking a model. The last two are what you
+or your provider can still do about length later on:
 
 | Option | What it does | What it gives you | What it costs | Where it lives |
 |---|---|---|---|---|
 | Learned absolute positions (GPT-2, BERT) | Trains a separate vector for every slot and adds it to the token's vector | Easy to build, and good within the length it was trained on | Nothing exists beyond the final row: GPT-2's config has 1,024 rows, BERT's 512 | The architecture; `max_position_embeddings` in the config |
-| Sinusoidal codes (the original 2017 transformer) | Adds a fixed blend of sines and cosines that is different at each position | Costs no parameters; any position at all has a code | Where a word sits gets mixed into what it means; newer models rarely choose it | Fixed in the architecture; nothing to configure |
-| RoPE (Llama, Mistral, Qwen) | Gives every query and key a rotation whose angle is set by its position, so a score registers only the gap between two tokens | Relative distance comes for free, and the window can be lengthened after training | Past the trained range the angles are unfamiliar, so lengthening calls for a scaling rule | The architecture; `rope_theta` and `rope_parameters` in the config (`rope_scaling` in older configs) |
-| ALiBi | Uses no position vectors; instead takes off each attention score a penalty that rises with distance | Length extrapolation: Press et al. (2021) report that a model trained on 1,024 tokens and tested on 2,048 matched a sinusoidal model trained on 2,048, while training 11% faster with 11% less memory | A fixed bias toward nearby tokens; few of today's models use it | The architecture; see `lessons.alibi` |
-| Scaling at inference time (linear or dynamic NTK) | At serving time, rescales either the positions or the RoPE base; linear scaling applies at every length, dynamic scaling kicks in only when a prompt exceeds the trained length | Some extra length with zero training | The bigger the stretch, the more quality slips | Serving config: `rope_type` and the factor inside `rope_parameters` |
-| PI or YaRN plus a brief fine-tune | Compresses positions (PI) or frequencies (YaRN) back into the range seen in training, then trains a little on long text | Chen et al. (2023) took LLaMA models from 2,048 up to 32,768 tokens in at most 1,000 fine-tuning steps; Peng et al. (2023) report that YaRN gets there with 10x fewer tokens than the methods before it | Long training documents, a training run, and an evaluation at the new length | Your training stack; see `lessons.context_extension` |
-| Staged long-context pretraining | The provider widens the window step by step while pretraining | The genuine article: the Llama 3 team (2024) went from 8K to 128K tokens over six stages | Roughly 800B training tokens for that phase, according to the Llama 3 team; all you ever see is the resulting figure on the model card | The model's vendor |
+| Sinusoidal codes (the original 2017 transformer) | Adds a fixed blend of sines and cosines that is different at each position | Costs no parameters; any position at all has a code | Where a word sits gets mixed into what it means, so scores change with absolute position; newer models rarely choose it | Fixed in the architecture; nothing to configure |
+| RoPE (Llama, Mistral, Qwen) | Gives every query and key a rotation whose angle is set by its position, so a score registers only the gap between two tokens | Relative distance comes for free, and the window can be stretched after training | Past the trained range the angles are unfamiliar, so stretching calls for a scaling recipe | The architecture; `rope_theta` and `rope_parameters` in the config (`rope_scaling` in older configs) |
+| ALiBi | Uses no position vectors; instead takes off each attention score a penalty that rises with distance | Runs past its training length with no table and no angles to run out of | A fixed bias toward nearby tokens; few of today's models use it | The architecture; see `lessons.alibi` |
+| Stretching RoPE after training (linear, dynamic, YaRN, llama3, ...) | Rescales the positions or the turning speeds of RoPE so that a long input reuses angles the model knows | A longer window without pretraining again | Linear scaling is position interpolation, which relies on a fine-tune on long text (Chen et al., 2023); every recipe costs some quality, to be measured at your length | `rope_type` and `factor` inside `rope_parameters`; see `lessons.context_extension` |
+| Long-context pretraining | The provider widens the window in stages while pretraining | The genuine article: a window the model was trained to use | A long and costly training phase; all you ever see is the resulting figure on the model card | The model's vendor |
 
 **How to choose.** Begin with your own situation.
 
@@ -54,12 +48,19 @@ least committed to the most:
   the model learned on shorter text and was stretched afterwards, so try it
   at your length rather than taking the stretched figure on trust.
 - Serving beyond the trained length: raising the engine's length limit by
-  itself is not enough. Apply the scaling the checkpoint was extended with
-  (or a dynamic one if it never was), and test before you release.
-- Documents longer than the window, and training is an option: position
-  interpolation or YaRN with a short fine-tune on long text, followed by a
-  needle-in-a-haystack test and your own task at the length you are aiming
-  for.
+  itself is not enough. Apply the recipe the checkpoint was extended with,
+  and test before you release. "Dynamic" scaling is not one recipe:
+  Hugging Face transformers recomputes the base from the current length once
+  it passes `max_position_embeddings` (src/transformers/modeling_rope_utils.py),
+  while vLLM computes one base for
+  `max_position_embeddings` times the factor, once, and applies it to every
+  prompt, short ones included
+  (vllm/model_executor/layers/rotary_embedding/dynamic_ntk_scaling_rope.py);
+  `lessons.context_extension` gives both.
+- Documents longer than the window, and training is an option: a stretching
+  recipe plus a short fine-tune on long text (`lessons.context_extension`
+  compares them), then a needle-in-a-haystack test and your own task at the
+  length you are aiming for.
 - An embedding model or other encoder built on a learned table: that limit
   cannot be moved. Cut documents into pieces that fit.
 - Whichever route you take, evaluate at your real running length, with the
@@ -74,19 +75,17 @@ what you pay for.
   parameters in the smallest GPT-2. RoPE and ALiBi bring no parameters at
   all, and RoPE adds only a handful of element-wise multiplications per
   query and key, negligible beside attention.
-- Stretching. Interpolating from 4,096 to 32,768 tokens scales each
-  position by 1/8, so position 32,000 is read as 4,000. For a head of width
-  128, NTK-aware scaling leaves positions alone and lifts the RoPE base
-  from 10,000 to 82,685 instead: the fastest pair is unchanged and the slowest
-  turns exactly 8× more slowly. Either is usually followed by a brief
-  fine-tune (Chen et al. (2023) needed no more than 1,000 steps). The
-  Llama 3 team (2024) chose a base of 500,000 and used about 800B tokens to
-  grow their flagship from 8K to 128K tokens.
-- Quality. RoPE favours nearby tokens (the long-term decay that Su et al.,
-  2021, describe), and models do not make uniform use of a long window:
-  Liu et al. (2023, *Lost in the Middle*) found information is used best
-  when placed at the beginning or end of a long prompt and worst when it is
-  buried in the middle.
+- Stretching. The recipe itself is a few numbers in the config; the
+  fine-tune on long documents and the evaluation at the new length are the
+  bill. `lessons.context_extension` quotes the papers' budgets.
+- Quality. RoPE's often-quoted "long-term decay" is a ceiling, not a rule:
+  Su et al. (2021, section 3.4.3) prove that the largest score a pair can
+  reach falls with distance, and a key that matches its query does score
+  less the farther it sits, but an unrelated key scores just as strongly far
+  away as nearby (Level 2 measures both). Models also use a long window
+  unevenly: Liu et al. (2023, *Lost in the Middle*) found information is used
+  best when placed at the beginning or end of a long prompt and worst when it
+  is buried in the middle.
 
 **What breaks.**
 
@@ -94,63 +93,60 @@ what you pay for.
   for position 1,024, so the request is rejected or the library quietly
   truncates the input. Fix: split the input into chunks.
 - **Overrunning the trained angles.** RoPE never refuses anything; it just
-  gets worse without warning. The last figure on this page shows the
-  slowest pair's angle escaping the trained band right after position 4,096
-  and climbing to 8 times the band's upper edge at 32,768. Chen et al.
-  (2023) report that extrapolating like this can drive attention scores to
-  catastrophically large values. Fix: scale the positions or the base, then
-  fine-tune.
+  gets worse without warning. In a head of width 128, the slowest pair leaves
+  the angles it saw in training right after position 4,096 and reaches 8
+  times the largest of them at 32,768. Chen et al. (2023) report that
+  extrapolating like this can drive attention scores to catastrophically
+  large values. Fix: a stretching recipe, then a fine-tune.
 - **Wrong scaling at serving time.** Lose or mistype the `rope_parameters`
   of an extended model and it meets positions it never learned. Fix: deploy
   the config together with the weights, untouched.
 - **Over-interpolating.** Interpolation divides every frequency by one
   common factor, smearing the fast ones that encode local word order. Fix:
-  for big stretches use NTK-aware scaling or YaRN, both of which spare the
-  fast frequencies.
+  a recipe that leaves the fast pairs alone and stretches only the slow ones,
+  such as YaRN (`lessons.context_extension`).
 - **Order lost in pooling.** Average what an order-blind layer outputs and
-  "dog bites man" can no longer be told from "man bites dog". Fix: add
-  positions before anything gets pooled.
+  "dog bites man" can no longer be told from "man bites dog": in this
+  lesson's layer without positions their pooled outputs have a cosine of
+  exactly 1.000. Fix: add positions before anything gets pooled.
 - **Trusting the causal mask to carry order.** Inside a decoder, masking
-  alone already separates the two sentences (a cosine of 0.585 in this
-  lesson's layer), but that is an accidental by-product rather than a
-  designed position signal.
+  alone already separates the two sentences (a cosine of 0.585 in the same
+  layer), but that is a by-product rather than a designed position signal.
 
 **In the wild.** The first transformer (Vaswani et al., 2017) used
 sinusoidal codes. GPT-2 and BERT moved to learned tables, and that is why
 each one has a hard maximum length. Llama, Mistral and Qwen rely on RoPE;
 for Llama 3 the base (`rope_theta` in the config) went up to 500,000
 (Llama 3 team, 2024). Hugging Face configs record a stretched model under
-`rope_parameters` (`rope_scaling` in older files), giving a `rope_type`
-such as linear, dynamic, yarn, longrope or llama3, a factor, and the
-`original_max_position_embeddings` used in training. vLLM takes the serving
-length from `--max-model-len`, and `--hf-overrides` patches the config as
-the model loads. Many long-context checkpoints are built with YaRN (Peng et
-al., 2023); ALiBi (Press et al., 2021) extrapolates with no position
-vectors at all; and Kazemnejad et al. (2023), studying NoPE, found that
-decoders given no explicit positions can still generalise to longer inputs.
-All of these papers are linked at the bottom of the page.
+`rope_parameters` (`rope_scaling` in older files), with a `rope_type`, a
+factor and the `original_max_position_embeddings` used in training;
+`lessons.context_extension` reads these blocks and the serving flags that
+change them. ALiBi (Press et al., 2021) and decoders with no position signal
+at all (NoPE) are the subject of `lessons.alibi`. All of these papers are
+linked at the bottom of the page.
 
-**Go deeper.** Level 2 demonstrates the bag-of-words problem with three
-vectors of two numbers each, builds sinusoidal codes as a many-handed
-clock, verifies by hand that RoPE only sees distance (at positions 3 and 7,
-then at 103 and 107), and stretches a 4K model to 32K in two different
-ways. Readers who only want to judge a model card or serve a model safely
-already have what they need and can stop here.
+**Go deeper.** Level 2 shows the bag-of-words problem on a small attention
+layer, builds sinusoidal codes as a many-handed clock, verifies by hand that
+RoPE only sees distance, tests RoPE's "long-term decay", measures how added
+codes leak absolute position into the score while rotations do not, and
+previews stretching a 4K model to 32K. Readers who only want to judge a
+model card or serve a model safely already have what they need and can stop
+here.
 
 ## Level 2: how it works, from scratch
 
 We begin with the problem itself (attention is handed a bag of tiles rather
 than a sentence), then bring in the families of position schemes one at a
-time: fixed codes, learned tables, rotations, and last of all the ways
-rotations get stretched.
+time: fixed codes, learned tables and rotations; we test two claims about
+them (RoPE's decay, and what added codes do to a score), and end with a
+preview of how rotations get stretched.
 
 ## The problem: attention sees a bag, not a sentence
 
 **Everyday picture.** Think of Scrabble tiles. Empty "dog bites man" into a
 bag and you hold exactly the tiles you would get from "man bites dog".
 Someone who is only ever shown the bag cannot know whether it held the dull
-news or the headline. Without help, attention is that someone: the bag is
-all it receives.
+news or the headline. Without help, attention is that someone.
 
 **Tiny worked example.** Let each word be two numbers: dog is (1, 0),
 bites is (0, 1) and man is (1, 1). The simplest possible summary of a
@@ -161,92 +157,21 @@ sentence is the mean of its word vectors:
 | dog bites man | (1, 0) + (0, 1) + (1, 1) = (2, 2) | (0.67, 0.67) |
 | man bites dog | (1, 1) + (0, 1) + (1, 0) = (2, 2) | (0.67, 0.67) |
 
-Sums do not care about order, and attention, it turns out, does no
-better: each word scores itself against all the words through dot
-products, and no step of that arithmetic notes which word came first.
+Sums do not care about order, and attention does no better:
+`lessons.attention` shows that without positions it is
+permutation-equivariant, $\text{Attn}(PX) = P\,\text{Attn}(X)$. Shuffle the
+words and its outputs are only shuffled, so dog gets (0.802, 0.599) whether
+it comes first or last, and the pooled sentences match.
 
-```mermaid
-flowchart LR
-  S1["dog bites man"] --> L1["embed each word separately"]
-  S2["man bites dog"] --> L2["embed each word separately"]
-  L1 --> SET["one shared set of vectors:<br/>dog, bites, man"]
-  L2 --> SET
-  SET --> AT["attention without positions"]
-  AT --> RES["three identical outputs,<br/>just in a different row order"]
-  RES --> AVG["mean: the two sentence vectors match"]
-```
-
-**Reading it:** start at the left with both sentences. Embedding handles
-one word at a time, so the two sentences reach attention as one and the
-same set of three vectors. Attention measures vectors against each other
-and never asks which slot a vector occupied. It therefore hands back the
-same three outputs, merely listed in each sentence's own order, and once
-they are averaged nothing distinguishes the two.
-
-**The math.** A **permutation** rearranges the items of a list. In matrix
-form (a grid of numbers) it is zero everywhere except for exactly one 1
-in every row and every column, and multiplying by it just reorders rows.
-Without positions, attention is *permutation-equivariant*: reorder its
-input and its output is reordered the same way, nothing more.
-
-$$
-\text{Attn}(PX) = P\,\text{Attn}(X)
-$$
-
-**Symbols**
-
-| Symbol | Meaning here | In the example |
-|---|---|---|
-| $X$ | word vectors of the sentence, stacked one word per row | dog (1, 0), bites (0, 1), man (1, 1): 3 rows, 2 columns |
-| $P$ | a permutation matrix, which rearranges the rows it is multiplied with | exchanges row 1 and row 3 |
-| $PX$ | those rows, rearranged | man (1, 1), bites (0, 1), dog (1, 0) |
-| $\text{Attn}(\cdot)$ | a single attention layer that gets no position information; each word's vector acts as its own query, key and value | takes 3 × 2, returns 3 × 2 |
-| $=$ | left and right are one identical grid | |
-
-**In words:** "shuffle the sentence and then apply attention, or apply
-attention and then shuffle its answer: either way the result is identical."
-
-**With the numbers:** take "dog bites man". Dog's query (1, 0) is compared
-with the keys (1, 0), (0, 1), (1, 1), scoring 1, 0 and 1; dividing by
-$\sqrt{2}$ (the square root of the width, 2) gives 0.707, 0 and 0.707.
-Softmax converts these into weights 0.401, 0.198 and 0.401, and dog's
-output is 0.401·(1, 0) + 0.198·(0, 1) + 0.401·(1, 1) = **(0.802, 0.599)**.
-In the reversed sentence dog moves to row 3, yet it faces the very same keys
-(in a new order), receives identical weights and produces
-**(0.802, 0.599)** once more.
-
-**In Python:**
-
-```python
-import numpy as np
-from lessons.attention import scaled_dot_product_attention
-# dog's query (1, 0) against dog, bites, man, divided by sqrt(d) with d = 2
-s = np.array([1.0, 0.0, 1.0]) / np.sqrt(2)
-# softmax(s) = exp(s) / sum(exp(s))
-s.round(3).tolist()  # → [0.707, 0.000, 0.707]
-w = np.exp(s) / np.exp(s).sum()
-w.round(3).tolist()  # → [0.401, 0.198, 0.401]
-vocab = {"dog": [1.0, 0.0], "bites": [0.0, 1.0], "man": [1.0, 1.0]}
-# the plain mean of the word vectors: the same in either order
-np.mean([vocab[word] for word in "man bites dog".split()], axis=0).round(2).tolist()  # → [0.67, 0.67]
-def layer(sentence):
-    # one row per word  # (3, 2)
-    X = np.array([vocab[word] for word in sentence.split()])
-    # each word is its own query, key and value; no position anywhere
-    return scaled_dot_product_attention(X, X, X)[0]
-layer("dog bites man").round(3).tolist()  # → [[0.802, 0.599], [0.599, 0.802], [0.752, 0.752]]
-layer("man bites dog").round(3).tolist()  # → [[0.752, 0.752], [0.599, 0.802], [0.802, 0.599]]
-# Attn(PX) = P Attn(X), where P reverses the three rows
-bool(np.allclose(layer("man bites dog"), layer("dog bites man")[::-1]))  # → True
-```
-
-A larger layer, with fixed random weights and 16-number word vectors,
-behaves in exactly the same way; it is the layer that `encode_sentence`
-runs:
+**In Python:** the same holds for a larger layer, with fixed random weights
+and 16-number word vectors; it is the layer that `encode_sentence` runs.
 
 ```python
 import numpy as np
 from lessons.positional import encode_sentence, order_similarity
+vocab = {"dog": [1.0, 0.0], "bites": [0.0, 1.0], "man": [1.0, 1.0]}
+# the plain mean of the word vectors: the same in either order
+np.mean([vocab[word] for word in "man bites dog".split()], axis=0).round(2).tolist()  # → [0.67, 0.67]
 # the 16-wide layer with no positions  # (3, 16) per sentence
 dbm, mbd = (encode_sentence(s, scheme="none") for s in ("dog bites man", "man bites dog"))
 # dog is the first row of one output and the last row of the other
@@ -264,13 +189,15 @@ sits at 1.000, so the layer sees no difference whatsoever. Sinusoidal codes
 (0.921) and RoPE (0.990) bring it under 1, so the two sentences now register
 as different; the size of the drop comes from this particular random layer
 and does not rank the schemes. The grey bar (0.585) adds no positions at
-all, only a causal mask, and that alone lets some order through; the final
-section explains how.
+all, only a causal mask: a word that sees only the words before it sees a
+different set in each sentence, so some order gets through by accident
+(`lessons.alibi` takes this apart under NoPE).
 
 **In code:** `word_vector` assigns each word a fixed pseudo-random vector,
 `encode_sentence` passes a sentence through one attention layer under the
-chosen scheme, and `order_similarity` averages each sentence's outputs and
-compares the two averages, which produces the bars.
+chosen scheme (`causal=True` adds the mask), and `order_similarity` averages
+each sentence's outputs and compares the two averages, which produces the
+bars.
 
 **Why it matters.** Order carries much of a sentence's meaning: who did
 what to whom, how far a "not" reaches, which step of a program runs first.
@@ -388,11 +315,13 @@ them below), `angle_table` multiplies each position by each pair's speed in a
 single broadcast, and `sinusoidal_encoding` writes the sines of those angles
 to the even columns and the cosines to the odd ones.
 
-**Why it matters.** Fixed codes cost no training and reach any position.
-And since a shift is one and the same rotation wherever it happens, the
-model can learn "three words back" once and apply it everywhere. The
-downside: the code is blended into the word's own vector, a mix that later
-schemes steer clear of.
+**Why it matters.** Fixed codes cost no training and reach any position,
+and the dot product of two codes depends on their gap alone. That does not
+make attention relative: the model never compares two bare codes, it
+compares (word + code) projected by $W_q$ with (word + code) projected by
+$W_k$, and the terms that mix a word with a code, or pass the codes through
+the projections, change with where the pair sits. The section on added codes
+below measures that leak; RoPE is built so that it cannot happen.
 
 ## Learned absolute positions: numbered seats
 
@@ -404,21 +333,6 @@ ticket for a seat beyond the last row and there is simply nowhere to sit.
 each 768 numbers long: 786,432 extra parameters, learned in training like
 any other weight. The word at position 5 gets row 5 added to it. For
 position 1,024 there is no row.
-
-```mermaid
-flowchart LR
-  W["word"] --> WT["vocabulary table:<br/>a row for every word"]
-  POS["position 5"] --> PT["position table:<br/>a row for each seat, 0 to 1,023"]
-  WT --> SUM(("+"))
-  PT --> SUM
-  SUM --> BLK["the stack of transformer blocks"]
-  FAR["position 1,024 and beyond"] -.-> NONE["no row to look up"]
-```
-
-**Reading it:** the layout repeats the sinusoidal diagram, except that the
-lower path is now a second learned table where a formula used to be. The
-dotted arrow marks the trap: the table ends at its final row, and an input
-any longer has no row to fetch.
 
 **The math.**
 
@@ -460,16 +374,11 @@ np.round(dog + seats[3], 2).tolist()  # → [0.6, 0.1]
 seats.shape[0] > 4  # → False
 ```
 
-No figure here: the table holds whatever training put into it, and its one
-structural fact, the final row, is already drawn in the diagram.
-
-**In code:** this lesson never trains a table, so no function here
-implements one; the entire computation is the single addition in the block
-above.
-
 **Why it matters.** Easy to build and effective within the trained length,
 a learned table cannot reach even one position past it. That hard limit is
-what pushed the field toward RoPE.
+what pushed the field toward RoPE. Like sinusoidal codes, a learned row is
+added to the word, so it leaks absolute position into the score in the
+same way.
 
 ## RoPE: rotate q and k so only the distance counts
 
@@ -593,11 +502,6 @@ $$
 what you get by keeping the query fixed and rotating the key through
 *n − m*, the gap between them."
 
-**With the numbers:** on the left, (−0.990, 0.141) · (0.754, 0.657) comes
-to −0.654; on the right, since q = (1, 0), the product keeps just the first
-entry of (cos 4, sin 4), which is cos 4 = −0.654. Positions 103 and 107
-give that number once more; positions 3 and 8 give a different one, 0.284.
-
 **In Python:**
 
 ```python
@@ -654,233 +558,277 @@ code, including the other pairing convention in common use.
 
 **Why it matters.** Language thinks in relative distance ("two words
 earlier"), a rotation leaves a vector's length intact, and because position
-is stored in angles it can be stretched once training is done. That
-stretching is the subject of the next section.
+is stored in angles it can be stretched once training is done (the last
+section). Two claims about it need testing first.
 
-## Stretching the context once training is done
+## Does RoPE favour nearby tokens? A ceiling, not a rule
 
-**Everyday picture.** You own a ruler marked 0 to 4,000 and have to measure
-an object 32,000 long. One way is to shrink the object eightfold until it
-fits the ruler (interpolation). The other is to keep the fine millimetre
-ticks as they are and redraw only the coarse long-range marks (NTK-aware
-scaling).
+**Tiny worked example.** Take d = 4 (two pairs, turning 1 and 0.01 radian
+per position) and let the key equal the query, q = k = (1, 0, 1, 0). The
+score across a gap g is cos g + cos(0.01 g):
 
-**Tiny worked example.** Say a model that learned on 4,096-token texts now
-has to handle 32,768. Interpolation scales each position by 4,096 / 32,768 =
-1/8, so RoPE receives position 32,000 as 4,000, an angle from familiar
-territory. The catch: neighbouring tokens now sit a mere 1/8 of a position
-apart, and a short fine-tune is what teaches the model to tell them apart.
+| gap g | score | RoFormer's ceiling |
+|---|---|---|
+| 0 | 2.000 | 3.000 |
+| 3 | 0.010 | 1.171 |
+| 100 | 1.403 | 2.442 |
 
-```mermaid
-flowchart LR
-  POS["positions 0 to 32,767"] --> CH{"which fix?"}
-  CH -->|interpolation| PI["multiply each position by 4,096 / 32,768:<br/>all hands run 8 times slower"]
-  CH -->|NTK-aware| NTK["bigger RoPE base:<br/>slow hands slowed, fastest hand untouched"]
-  PI --> IN["every RoPE angle back<br/>within the trained range"]
-  NTK --> IN
-  IN --> FT["brief fine-tune on long documents"]
-```
+Neither column falls steadily: each pair's cosine keeps swinging back. A
+fall shows up only when many pairs with different speeds stop agreeing, as
+in a head of 128 below.
 
-**Reading it:** both branches attack one problem: angles the model never
-encountered during training. Interpolation slows *all* hands by one common
-factor, which also smudges the quick hands responsible for local word
-order. NTK-aware scaling slows the slow hands while leaving the quickest
-exactly as it was, so local order stays crisp. Whichever branch is taken, a
-short fine-tune normally comes after.
-
-**The math.** Position interpolation:
+**The math.** Su et al. (2021, section 3.4.3) bound the score of any query
+and key at gap $g$:
 
 $$
-pos' = pos \cdot \frac{L_{train}}{L_{new}}
+\big|\langle q,\; R_g\, k\rangle\big| \;\le\; C_{q,k} \sum_{j=1}^{d/2} \lVert S_j(g) \rVert,
+\qquad S_j(g) = \sum_{i=0}^{j-1} \big(\cos g\theta_i,\ \sin g\theta_i\big)
 $$
 
 **Symbols**
 
 | Symbol | Meaning here | In the example |
 |---|---|---|
-| $pos$ | true place of a token in the stretched input | 32,000 |
-| $L_{train}$ | maximum length the model trained on | 4,096 |
-| $L_{new}$ | target context length | 32,768 |
-| $pos'$ | value RoPE actually receives | 4,000 |
+| $g$ | the gap $n - m$ between query and key | 0, 3, 100 |
+| $S_j(g)$ | the first $j$ unit arrows $(\cos g\theta_i, \sin g\theta_i)$ added up | $S_1 = (\cos g, \sin g)$ |
+| $\lVert S_j(g) \rVert$ | its length: $j$ when all arrows agree (gap 0), less as they spread | $\lVert S_1 \rVert + \lVert S_2 \rVert = 3$ at gap 0 |
+| $C_{q,k}$ | the largest change between neighbouring $h_i$, where $h_i$ combines pair $i$ of $q$ with pair $i$ of $k$ (a product of complex numbers in the paper) and $h_{d/2} = 0$; fixed by $q$ and $k$, not by the gap | 1 |
 
-**In words:** "multiply each position by old length over new length, which
-for a longer target shrinks it."
+**In words:** "the score can be no larger than a constant set by q and k
+times the summed lengths of these arrow sums; as the gap grows the arrows
+point in more and more directions, so the sums, and the ceiling, shrink."
+The paper's Figure 2 plots the mean length, $\frac{1}{d/2}\sum_j \lVert S_j
+\rVert$, which is what `rope_decay_bound` returns.
 
-**With the numbers:** 32,000 × 4,096 / 32,768 = 32,000 / 8 = **4,000**.
-
-NTK-aware scaling leaves the positions alone and changes the base:
-
-$$
-base' = base \cdot s^{\,d/(d-2)}
-$$
-
-**Symbols**
-
-| Symbol | Meaning here | In the example |
-|---|---|---|
-| $base$ | constant that $\theta_i = base^{-2i/d}$ raises to a power | 10,000 |
-| $s$ | the stretch factor, new context length over old | 8 |
-| $d$ | width of one head | 128 |
-| $s^{d/(d-2)}$ | $s$ to a power slightly above 1 | $8^{1.016} \approx 8.27$ |
-| $base'$ | the enlarged base | about 82,685 |
-
-**In words:** "make the base a little more than *s* times larger."
-
-**With the numbers:** the quickest pair still turns $\theta_0 =
-{base'}^{\,0} = 1$ radian per position. The slowest one used to turn
-$10000^{-126/128} = 1.15 \times 10^{-4}$ radians per position and now turns
-$82685^{-126/128} = 1.44 \times 10^{-5}$, precisely 8 times slower, since
-$(s^{d/(d-2)})^{(d-2)/d} = s$.
-
-**In Python:**
-
-```python
-from lessons.positional import interpolate_positions, ntk_scaled_base, rope_frequencies
-# pos' = pos * L_train / L_new
-float(interpolate_positions(32_000, trained_len=4_096, new_len=32_768))  # → 4000.0
-d, s = 128, 8
-# the exponent d/(d-2), and the multiplier s^(d/(d-2))
-exponent = d / (d - 2)
-round(exponent, 3), round(s**exponent, 2)  # → (1.016, 8.27)
-# base' = 10,000 * s^(d/(d-2))
-new_base = ntk_scaled_base(10_000, s, d)
-round(new_base)  # → 82685
-old, new = rope_frequencies(d), rope_frequencies(d, new_base)
-# the fastest pair stays at 1 radian per position; the slowest (2i = 126) before and after
-float(new[0]), f"{old[-1]:.2e}", f"{new[-1]:.2e}"  # → (1.0, '1.15e-04', '1.44e-05')
-# how many times slower the slowest pair now turns
-round(float(old[-1] / new[-1]), 6)  # → 8.0
-```
-
-YaRN (Peng et al., 2023) goes further, treating each band of frequencies
-on its own terms, and underlies many long-context checkpoints;
-`lessons.context_extension` covers the scaling methods in code. ALiBi does
-without position vectors entirely: it subtracts from each score a penalty
-proportional to distance (`lessons.alibi`).
-
-![Line chart of the slowest RoPE pair's angle versus position up to 32,768 for d = 128: with raw positions the line exits the grey band of training angles just after 4,096 and finishes at 8 times the band's top, whereas the interpolated and NTK-scaled lines remain inside it](figures/positional.context_extension.svg)
-
-**Reading it:** position runs along the horizontal axis up to 32,768; the
-vertical axis shows how far the slowest pair of a 128-number head has
-rotated. The grey band covers every angle seen in training (positions up to
-4,096). The raw line exits the band just past 4,096 and ends at 8 times its
-top: angles entirely new to the model. The interpolated and NTK-scaled
-lines stay within the band throughout, and for this slowest pair they
-overlap, because both slow it by exactly 8. Where they differ is the fast
-pairs, which interpolation slows and NTK-aware scaling does not touch.
-
-**In code:** `interpolate_positions` shrinks positions before `apply_rope`
-sees them; `ntk_scaled_base` returns the bigger base to hand to
-`rope_frequencies` or `apply_rope` in its place.
-
-**Why it matters.** This is the cheap route by which models trained on a
-few thousand tokens get extended to a hundred thousand or more, with no
-need to pretrain them all over again.
-
-## A subtlety: order leaks through the causal mask
-
-**Everyday picture.** Think of a queue in which everyone can see only the
-people ahead. The person at the front sees no one else and can conclude
-they are first; the person at the back sees the whole line. No one was
-handed a number, yet what each of them can see already reveals where they
-stand.
-
-**Tiny worked example.** Reuse the two-number vectors from the first
-section and switch on a causal mask, so each word attends only to itself
-and to earlier words. In "dog bites man", dog is first, sees only itself
-and returns its own vector (1, 0). In "man bites dog", dog is last, sees
-all three words and returns (0.802, 0.599), as before. One word, two
-different outputs: order has crept in. After averaging, the two sentences
-have a cosine of 0.970 instead of 1.
-
-```mermaid
-flowchart LR
-  SC["scores q.k / sqrt(d)"] --> MK{"is the key later than the query?"}
-  MK -->|"yes: j comes after i"| BL["masked out: weight 0"]
-  MK -->|"no: j is i or earlier"| KEEP["kept"]
-  KEEP --> SOFT["softmax over the surviving keys"]
-  SOFT --> O["output shaped by how many<br/>words came earlier"]
-```
-
-**Reading it:** each score faces one check: does the key come later than
-the query? If it does, the score is masked out before the softmax; the
-remaining scores become weights. Word $i$ keeps precisely $i + 1$ keys, so
-the span it averages over depends on its place: a position signal that
-nobody meant to add.
-
-**The math.**
-
-$$
-a_{ij} = \frac{e^{s_{ij}}}{\sum_{j' \le i} e^{s_{ij'}}} \ \text{ for } j \le i, \qquad a_{ij} = 0 \ \text{ for } j > i
-$$
-
-**Symbols**
-
-| Symbol | Meaning here | In the example |
-|---|---|---|
-| $i$, $j$ | row of the query and row of the key, from 0 | in "dog bites man", dog is row 0 |
-| $s_{ij}$ | query $i$'s score against key $j$, $q_i \cdot k_j / \sqrt{d}$ | 0.707 for bites scored against itself |
-| $a_{ij}$ | how much weight key $j$ gets in query $i$'s output | 1 for dog with itself in row 0 |
-| $j' \le i$ | the sum covers only keys at or before the query | row 0's sum has a single term |
-
-**In words:** "each word shares out its attention among itself and the
-words before it and nothing else, so the first word has nothing to copy
-but itself."
-
-**With the numbers:** in "dog bites man", row 0 (dog) has a single key,
-with weight 1 and output (1, 0). Row 1 (bites) gives dog a score of 0 and
-itself 0.707, which turn into weights 0.330 and 0.670 and output
-(0.330, 0.670). Row 2 (man) sees all three, exactly as without the mask:
-(0.752, 0.752).
+**With the numbers:** for a head of 128 the mean length is 32.5 at gap 0
+(the mean of 1, 2, ..., 64), 17.95 at gap 10, 10.23 at 100 and 4.47 at
+1,000. What the ceiling does not say is that real scores follow it. Over
+2,000 random pairs of width 128, an unrelated query and key score about
+11.3 (root mean square, $\sqrt{128}$) at every one of those gaps; only a key
+equal to its query fades, from 128 to 86, 61 and 20.
 
 **In Python:**
 
 ```python
 import numpy as np
-from lessons.attention import causal_mask, scaled_dot_product_attention
-vocab = {"dog": [1.0, 0.0], "bites": [0.0, 1.0], "man": [1.0, 1.0]}
-def causal_layer(sentence):
-    # (3, 2) in, (3, 2) out; word i sees words 0..i only
-    X = np.array([vocab[word] for word in sentence.split()])
-    return scaled_dot_product_attention(X, X, X, mask=causal_mask(len(X)))[0]
-first, second = causal_layer("dog bites man"), causal_layer("man bites dog")
-first.round(3).tolist()  # → [[1.000, 0.000], [0.330, 0.670], [0.752, 0.752]]
-second.round(3).tolist()  # → [[1.000, 1.000], [0.500, 1.000], [0.802, 0.599]]
-# cosine of the two mean vectors: below 1 now
-u, v = first.mean(axis=0), second.mean(axis=0)
-round(float(u @ v / np.linalg.norm(u) / np.linalg.norm(v)), 3)  # → 0.970
+from lessons.positional import apply_rope, rope_decay_bound, rope_scores_by_gap
+# the tiny example: d = 4, q = k = (1, 0, 1, 0), C = 1
+q = np.array([1.0, 0.0, 1.0, 0.0])
+[round(float(q @ apply_rope(q, g)), 3) for g in (0, 3, 100)]  # → [2.000, 0.010, 1.403]
+# the ceiling C * (|S_1| + |S_2|): twice the mean length
+(2 * rope_decay_bound(4, [0, 3, 100])).round(3).tolist()  # → [3.000, 1.171, 2.442]
+# a head of 128
+gaps = [0, 10, 100, 1000]
+rope_decay_bound(128, gaps).round(2).tolist()  # → [32.5, 17.95, 10.23, 4.47]
+scores = rope_scores_by_gap(gaps)
+# unrelated q and k: the typical score does not fall with the gap
+scores["unrelated"].round(1).tolist()  # → [11.3, 11.2, 11.4, 11.3]
+# a key equal to its query: the score fades
+scores["aligned"].round(0).tolist()  # → [128, 86, 61, 20]
 ```
 
-Bidirectional attention (BERT-style, with no mask) lacks even this crutch
-and is completely blind to order. In the first figure (0.585) the grey bar
-shows the same effect inside the 16-number layer.
+![Log-scale line chart for a head of 128, each curve divided by its value at gap 0: RoFormer's ceiling falls to about 0.14 by a gap of 1,000, the mean score of a key equal to its query falls towards 0, and the typical score of an unrelated key stays at 1 at every gap](figures/positional.rope_decay.svg)
 
-**In code:** `encode_sentence` with `causal=True` runs the same layer
-through `causal_mask` from `lessons.attention`; `order_similarity` reports
-its pooled cosine as the bar labelled "causal mask only".
+**Reading it:** the horizontal axis is the gap, from 1 to 4,096 on a log
+scale; each curve is divided by its own value at gap 0. The ceiling (grey)
+falls with ripples. A key equal to its query (blue) loses score the same
+way, because the cosines of its pairs stop agreeing. An unrelated key (red)
+scores as strongly at 4,096 as at 1: rotating a random vector leaves it
+just as random. The figure of scores against distance above shows the same
+for one pair of vectors: nothing there decays.
 
-**Why it matters.** A decoder with no position encoding whatsoever
-("NoPE") can still work out where it is: Kazemnejad et al. (2023) argue
-that the mask by itself lets such a model recover positions, and they found
-it can even generalise to inputs longer than those it saw in training. In
-this lesson, though, the signal is an accident of a random layer rather
-than a design, and most large models still add positions explicitly.
+**In code:** `rope_decay_bound` computes the mean length of the arrow sums
+with `rope_frequencies` and `angle_table`; `rope_scores_by_gap` scores
+random pairs with `apply_rope`.
+
+**Why it matters.** RoPE puts no penalty on far-away keys as such. It caps
+how high a score can climb at each distance, and a key that matches its
+query loses some of that match with distance, but which tokens a trained
+model favours is learned. A scheme that does penalise distance by design is
+ALiBi (`lessons.alibi`).
+
+## Added codes leak where the pair sits; rotations do not
+
+**Tiny worked example.** Take d = 2 with no projections, both words
+x = y = (1, 0), codes $p_{pos}$ = (sin pos, cos pos), and a query one
+position after its key. Adding the codes, the score splits into four terms:
+
+| query, key | x·y | x·p_n | p_m·y | p_m·p_n | score with added codes | RoPE score |
+|---|---|---|---|---|---|---|
+| 1, 0 | 1 | 0 | 0.841 | 0.540 | 2.382 | 0.540 |
+| 2, 1 | 1 | 0.841 | 0.909 | 0.540 | 3.291 | 0.540 |
+
+Same words, same gap, different score: the two cross terms carry where the
+pair sits. The code-by-code term stays at cos 1 = 0.540 here only because
+nothing stands between the two codes.
+
+**The math.** With weights stored as (outputs, inputs) and applied as
+$x W^\top$, a query word $x$ at position $m$ and a key word $y$ at position
+$n$ score
+
+$$
+(x + p_m) W_q^\top W_k (y + p_n)^\top =
+\underbrace{x W_q^\top W_k\, y^\top}_{x\cdot x} +
+\underbrace{x W_q^\top W_k\, p_n^\top}_{x\cdot \text{PE}} +
+\underbrace{p_m W_q^\top W_k\, y^\top}_{\text{PE}\cdot x} +
+\underbrace{p_m W_q^\top W_k\, p_n^\top}_{\text{PE}\cdot\text{PE}}
+$$
+
+**Symbols**
+
+| Symbol | Meaning here | In the example |
+|---|---|---|
+| $x$, $y$ | the query's word vector and the key's, as rows | both (1, 0) |
+| $p_m$, $p_n$ | the sinusoidal codes of their positions | $p_1$ = (0.841, 0.540) |
+| $W_q$, $W_k$ | the query and key projections, (outputs, inputs) | none (the identity) |
+| x·x, x·PE, PE·x, PE·PE | word or code on the query side, then on the key side | 1, 0, 0.841, 0.540 at (1, 0) |
+
+**In words:** "the score of two coded words is the words' own score plus
+three terms that involve a code; the two mixed terms depend on one
+position each, and the code-by-code term, once passed through the
+projections, on both positions rather than their gap."
+
+**With the numbers:** in a 16-number example (dog as the query, three
+positions after man as the key, random projections, slid over 64 start
+positions), the score with added codes runs from −8.69 to 0.61: a spread of
+9.3. Its terms spread by 0.0 (x·x), 5.06 (x·PE), 3.24 (PE·x) and 8.69
+(PE·PE). With RoPE the same pair scores −4.655 at every start.
+
+**In Python:**
+
+```python
+import numpy as np
+from lessons.positional import apply_rope, sinusoidal_encoding, sliding_pair_scores
+# the tiny example: codes for positions 0, 1, 2 with d = 2  # (3, 2)
+p = sinusoidal_encoding(3, 2)
+x = y = np.array([1.0, 0.0])
+[round(float(v), 3) for v in (x @ p[1], p[2] @ y, p[2] @ p[1])]  # → [0.841, 0.909, 0.540]
+round(float((x + p[1]) @ (y + p[0])), 3), round(float((x + p[2]) @ (y + p[1])), 3)  # → (2.382, 3.291)
+round(float(apply_rope(x, 1) @ apply_rope(y, 0)), 3), round(float(apply_rope(x, 2) @ apply_rope(y, 1)), 3)  # → (0.540, 0.540)
+# the 16-number layer: spread (largest minus smallest) over 64 start positions
+leak = sliding_pair_scores(offset=3, n_starts=64)
+{name: round(float(np.ptp(v)), 2) for name, v in leak.items()}  # → {'sinusoidal': 9.3, 'x·x': 0.0, 'x·PE': 5.06, 'PE·x': 3.24, 'PE·PE': 8.69, 'RoPE': 0.0}
+round(float(leak["sinusoidal"].min()), 2), round(float(leak["sinusoidal"].max()), 2)  # → (-8.69, 0.61)
+round(float(leak["RoPE"][0]), 3), bool(np.ptp(leak["RoPE"]) < 1e-12)  # → (-4.655, True)
+# the four terms add up to the score
+bool(np.allclose(leak["x·x"] + leak["x·PE"] + leak["PE·x"] + leak["PE·PE"], leak["sinusoidal"]))  # → True
+# without the projections the code-by-code term would not move
+codes = sinusoidal_encoding(67, 16)
+bool(np.ptp([codes[s + 3] @ codes[s] for s in range(64)]) < 1e-12)  # → True
+```
+
+![Two panels over 64 start positions for one query word three positions after one key word: left, the score with added sinusoidal codes wanders between about -8.7 and 0.6 while the RoPE score is a flat line; right, of its four terms only the word-by-word term is flat](figures/positional.position_leak.svg)
+
+**Reading it:** the horizontal axis is where the key word sits; the query
+word is always 3 positions later. Left, the red line (codes added before
+the projections) moves with every step, the blue line (RoPE) does not move
+at all. Right, the red line split into its four terms: the word-by-word
+term is flat, and the other three, each holding a code, wander; the
+code-by-code term wanders most, although two bare codes would give it a
+constant.
+
+**In code:** `sliding_pair_scores` draws the random projections, adds the
+codes from `sinusoidal_encoding` or turns q and k with `apply_rope`, and
+returns every score and term per start position.
+
+**Why it matters.** With added codes, the same two words at the same gap
+score differently depending on where they sit, so what a model learns about
+"three words back" at one place does not carry over to another for free; it
+has to be learned at every position, and positions past the trained length
+were never seen. RoPE's score depends on the gap alone, by construction:
+the property Su et al. (2021) designed it to have.
+
+## Stretching the context once training is done: a preview
+
+**Tiny worked example.** A model trained on 4,096 tokens has to read
+32,768, a stretch of s = 8, with heads of width 128. Left alone, the
+slowest pair (1.15 × 10⁻⁴ radian per position) reaches 0.473 radian at
+position 4,096, the most it ever saw, and 3.784 at 32,768: 8 times that.
+The two classic fixes change the pairs' speeds like this:
+
+| recipe | what changes | fastest pair | pair 50 | slowest pair |
+|---|---|---|---|---|
+| position interpolation | every position × 4,096 / 32,768 | 8× slower | 8× slower | 8× slower |
+| NTK-aware scaling | the base, 10,000 → 82,685 | unchanged | 5.21× slower | 8× slower |
+
+Interpolation brings every angle back inside the trained range, but
+neighbours end up 1/8 of a position apart, which the fine-tune teaches the
+model to read. NTK-aware scaling keeps the fast pairs sharp, but only the
+slowest pair is slowed by the full 8. Pair 50 (one turn every 8,379
+positions) never finished a turn in 4,096 tokens; slowed only 5.21×, it
+reaches 1.54 times the largest angle it saw. NTK-aware scaling does not
+bring every angle back. Which pairs overrun, by how much, and how YaRN fixes
+it is the subject of `lessons.context_extension`.
+
+**The math.**
+
+$$
+pos' = pos \cdot \frac{L_{train}}{L_{new}}, \qquad
+base' = base \cdot s^{\,d/(d-2)}, \qquad
+\frac{\theta_i}{\theta'_i} = s^{\,2i/(d-2)}
+$$
+
+**Symbols**
+
+| Symbol | Meaning here | In the example |
+|---|---|---|
+| $pos$, $pos'$ | a token's place, and what RoPE receives under interpolation | 32,000 and 4,000 |
+| $L_{train}$, $L_{new}$ | the trained length and the target length | 4,096 and 32,768 |
+| $s$ | the stretch, $L_{new} / L_{train}$ | 8 |
+| $base$, $base'$ | the RoPE base before and after NTK-aware scaling | 10,000 and 82,685 |
+| $\theta_i / \theta'_i$ | how many times slower pair $i$ turns with the raised base | 1 for pair 0, 8 for pair 63 |
+
+**In words:** "interpolation multiplies every position by the old length
+over the new; NTK-aware scaling raises the base a little more than $s$
+times, which slows pair $i$ by $s$ to the power $2i/(d-2)$: not at all for
+the first pair, fully only for the last."
+
+**In Python:**
+
+```python
+import numpy as np
+from lessons.positional import interpolate_positions, ntk_scaled_base, rope_frequencies
+d, s = 128, 8
+theta = rope_frequencies(d)
+f"{theta[-1]:.2e}"  # → '1.15e-04'
+# the slowest pair with raw positions: at 4,096, at 32,768, and the ratio
+round(float(4096 * theta[-1]), 3), round(float(32768 * theta[-1]), 3), round(float(32768 / 4096))  # → (0.473, 3.784, 8)
+# pos' = pos * L_train / L_new
+float(interpolate_positions(32_000, trained_len=4_096, new_len=32_768))  # → 4000.0
+# base' = 10,000 * s^(d/(d-2))
+new_base = ntk_scaled_base(10_000, s, d)
+round(new_base)  # → 82685
+# how many times slower pairs 0, 50 and 63 turn: s^(2i/(d-2))
+slower = theta / rope_frequencies(d, new_base)
+[round(float(slower[i]), 2) for i in (0, 50, 63)]  # → [1.0, 5.21, 8.0]
+# pair 50's wavelength (positions per turn), and its largest angle at 32,768 over its largest at 4,096
+round(float(2 * np.pi / theta[50])), round(float(32768 / slower[50] / 4096), 2)  # → (8379, 1.54)
+```
+
+**In code:** `interpolate_positions` shrinks positions before `apply_rope`
+sees them; `ntk_scaled_base` returns the raised base to hand to
+`rope_frequencies` or `apply_rope` in its place.
+
+**Why it matters.** Because RoPE keeps position in angles, a model trained
+on a few thousand tokens can be stretched instead of pretrained again; but
+every recipe changes the angles the model reads, so it comes with a
+fine-tune or is the recipe the checkpoint was trained with.
 
 ## In 20 seconds
 
-- Without positions, attention is permutation-equivariant: reorder the words
-  and the outputs are reordered to match, so "dog bites man" and "man bites
-  dog" pool to precisely one and the same vector.
+- Without positions, attention is permutation-equivariant, so "dog bites
+  man" and "man bites dog" pool to one and the same vector.
 - The 2017 transformer adds fixed sine and cosine codes; GPT-2 and BERT
-  learn a table of positions that stops at its final row.
+  add a learned table that stops at its final row. Either way the code is
+  added to the word, and the score of two words at a fixed gap changes with
+  where they sit.
 - Today's LLMs use RoPE: q and k are rotated through an angle that grows
   with position, so every score depends only on how far apart the two
-  tokens are.
-- Since RoPE keeps position in angles, a trained model can be stretched:
-  interpolation slows all pairs, NTK-aware scaling and YaRN mainly the slow
-  ones, and a short fine-tune completes the job.
-- The causal mask lets some order in by itself, yet it is no position
-  encoding.
+  tokens are. Its "long-term decay" is a ceiling on the score, not a
+  penalty on distance.
+- Since RoPE keeps position in angles, a trained model can be stretched;
+  interpolation slows every pair, NTK-aware scaling fully slows only the
+  slowest, and `lessons.context_extension` compares the recipes.
 
 ## Self-test questions
 
@@ -891,37 +839,41 @@ than a design, and most large models still add positions explicitly.
     pooled summary of "dog bites man" is identical to one of "man bites
     dog".
 
-??? question "In the toy example, compute dog's output when it comes last."
-    Its query (1, 0) faces the keys man (1, 1), bites (0, 1) and dog
-    (1, 0): scores 1, 0, 1, which over √2 become 0.707, 0, 0.707; weights
-    0.401, 0.198, 0.401; output 0.401·(1, 1) + 0.198·(0, 1) + 0.401·(1, 0)
-    = (0.802, 0.599), the same as when dog comes first.
-
 ??? question "Why do sinusoidal codes use many frequencies instead of a single one?"
     Quick pairs separate neighbouring positions; slow pairs separate
     distant ones before they can wrap around. Combined, they give each
     position a unique code that changes smoothly, and a shift by k is one
     and the same rotation wherever it starts.
 
+??? question "Two sinusoidal codes have a dot product fixed by their gap. Why does a score with added codes still depend on where the pair sits?"
+    The score compares (word + code) projected by $W_q$ with (word + code)
+    projected by $W_k$. Two of its four terms mix a word with one code, so
+    each follows one position, and the code-by-code term passes through
+    the projections, which mix the pairs, so it follows both positions. In
+    this lesson's layer the score of one pair at a gap of 3 spreads by 9.3
+    over 64 starts; with RoPE it does not move.
+
 ??? question "By hand: with d = 2 and θ = 1, take q = k = (1, 0), place the query at 3 and the key at 7. What is the RoPE score?"
     It is cos(7 − 3) = cos 4 ≈ −0.654. For 103 and 107 it is the same
     −0.654; for 3 and 8 it becomes cos 5 ≈ 0.284.
 
-??? question "How does RoPE encode position, and why is that appealing?"
-    It rotates every pair of numbers in q and k through an angle
-    proportional to position. The score q·k then depends only on how far
-    apart the tokens are, and rotating never changes any vector's length.
+??? question "Does RoPE make far-away keys score lower?"
+    Not as such. RoFormer proves a ceiling on the score that shrinks with
+    distance, and a key equal to its query does lose score with distance
+    (from 128 to 20 by a gap of 1,000 with d = 128), but an unrelated key
+    scores about as strongly at every gap (11.3 root mean square).
 
 ??? question "A learned table has 1,024 rows. What happens at position 1,024, and what should you do?"
     There is no row to fetch, so the input cannot be encoded: the request
     errors out or gets truncated. Break the input into chunks that fit.
 
-??? question "A RoPE model trained at 4K has to read 32K. What does interpolation do to its fastest and slowest pairs, and what does NTK-aware scaling do?"
-    Interpolation divides every position by 8, so both pairs turn 8 times
-    more slowly. NTK-aware scaling raises the base (to about 82,685 when
-    d = 128), which keeps the fastest pair at 1 radian per position and
-    makes the slowest exactly 8 times slower. Either is normally followed
-    by a short fine-tune.
+??? question "A RoPE model trained at 4K has to read 32K. Does NTK-aware scaling bring every angle back into the trained range?"
+    No. With d = 128 it raises the base to about 82,685, which leaves the
+    fastest pair alone and slows the slowest exactly 8 times, but pair $i$
+    is slowed only $8^{2i/126}$ times: pair 50, which never finished a turn
+    in 4,096 tokens, is slowed 5.21 times and reaches 1.54 times its largest
+    trained angle. Interpolation does bring every angle back, at the cost of
+    squeezing neighbours 1/8 of a position apart.
 
 ## The papers behind this lesson
 
@@ -932,41 +884,35 @@ than a design, and most large models still add positions explicitly.
 - Su et al., 2021, *RoFormer: Enhanced Transformer with Rotary Position
   Embedding*, [arXiv:2104.09864](https://arxiv.org/abs/2104.09864).
   Proposed RoPE: rotate queries and keys so that attention scores see only
-  relative distance.
+  relative distance; its section 3.4.3 proves the decaying ceiling tested
+  on this page.
 - Chen et al., 2023, *Extending Context Window of Large Language Models via
   Positional Interpolation*,
   [arXiv:2306.15595](https://arxiv.org/abs/2306.15595). Showed that
-  squeezing positions back into the trained range, followed by a brief
+  squeezing positions back into the trained range, followed by a
   fine-tune, lets RoPE models read far longer contexts.
 - Peng et al., 2023, *YaRN: Efficient Context Window Extension of Large
   Language Models*, [arXiv:2309.00071](https://arxiv.org/abs/2309.00071).
   Improved RoPE context extension by handling fast and slow frequencies
-  differently, at a fraction of the training cost.
+  differently; its companion page is `lessons.context_extension`.
 - Press et al., 2021, *Train Short, Test Long: Attention with Linear Biases
   Enables Input Length Extrapolation*,
   [arXiv:2108.12409](https://arxiv.org/abs/2108.12409). Swapped position
-  vectors for a distance penalty on attention scores, which extrapolates to
-  longer inputs.
-- Kazemnejad et al., 2023, *The Impact of Positional Encoding on Length
-  Generalization in Transformers*,
-  [arXiv:2305.19466](https://arxiv.org/abs/2305.19466). Found that decoders
-  without any explicit position encoding (NoPE) can generalise to longer
-  inputs.
+  vectors for a distance penalty on attention scores; its companion page is
+  `lessons.alibi`.
 
 ## Further reading
 
 - EleutherAI, *Rotary Embeddings: A Relative Revolution*, an approachable
   blog post about RoPE: <https://blog.eleuther.ai/rotary-embeddings/>
 - Llama 3 team, 2024, *The Llama 3 Herd of Models*,
-  [arXiv:2407.21783](https://arxiv.org/abs/2407.21783): the source of the
-  long-context recipe quoted above (six stages, about 800B tokens) and of
-  the 500,000 base.
+  [arXiv:2407.21783](https://arxiv.org/abs/2407.21783): the source of
+  Llama 3's 500,000 base.
 - Liu et al., 2023, *Lost in the Middle: How Language Models Use Long
   Contexts*, [arXiv:2307.03172](https://arxiv.org/abs/2307.03172): evidence
   that a long window is used unevenly.
 - `lessons.rope` for RoPE inside attention in code, and
-  `lessons.context_extension` for interpolation, NTK-aware scaling and YaRN
-  in code.
+  `lessons.context_extension` for every stretching recipe in code.
 """
 
 from __future__ import annotations
@@ -1201,7 +1147,111 @@ def apply_rope(x, positions=None, base: float = 10000.0) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------------
-# Context extension: keep long positions inside the trained angles
+# RoPE's "long-term decay": RoFormer's bound, and what real scores do
+# ---------------------------------------------------------------------------
+
+
+def rope_decay_bound(d: int, gaps, base: float = 10000.0) -> np.ndarray:
+    """RoFormer's relative upper bound (Su et al., 2021, section 3.4.3) at each gap.
+
+    S_j(g) adds up the first j unit arrows (cos g*theta_i, sin g*theta_i),
+    i = 0..j-1; the bound is the mean length of S_1 .. S_(d/2). For any q and
+    k, |<q, R_g k>| <= C * (d/2) * rope_decay_bound(d, g), with C =
+    max_i |h_(i+1) - h_i| fixed by q and k alone (h_i is pair i of q times
+    pair i of k, as complex numbers; h_(d/2) = 0).
+
+    Args:
+        d: the head width, a positive even integer.
+        gaps: a number or an array of gaps n - m, any shape.
+        base: the RoPE base.
+
+    Returns:
+        float array shaped like gaps; d/4 + 1/2 at gap 0, where every arrow
+        points the same way.
+    """
+    theta = rope_frequencies(d, base)  # (d/2,)
+    angles = angle_table(gaps, theta)  # (..., d/2)
+    # S_j = sum_{i<j} (cos g theta_i, sin g theta_i), for j = 1 .. d/2
+    S_cos, S_sin = np.cumsum(np.cos(angles), axis=-1), np.cumsum(np.sin(angles), axis=-1)
+    # (1 / (d/2)) * sum_j |S_j|
+    return np.hypot(S_cos, S_sin).mean(axis=-1)
+
+
+def rope_scores_by_gap(gaps, d: int = 128, n_pairs: int = 2000, seed: int = 0) -> dict[str, np.ndarray]:
+    """What RoPE scores really do as the gap grows, over random standard-normal q and k.
+
+    Args:
+        gaps: a sequence of gaps n - m (key position minus query position).
+        d: the head width, a positive even integer.
+        n_pairs: how many random (q, k) pairs, drawn from numpy's default_rng(seed).
+        seed: the random seed.
+
+    Returns:
+        {"unrelated": the root mean square of <q, R_g k> for independent q
+        and k, "aligned": the mean of <q, R_g q>, a key equal to its query};
+        each a float array, one entry per gap.
+    """
+    d = _checks.even_width(d)
+    n_pairs = _checks.count(n_pairs, "n_pairs")
+    Q, K = np.random.default_rng(seed).standard_normal((2, n_pairs, d))  # (n_pairs, d) each
+    unrelated, aligned = [], []
+    for g in np.asarray(gaps, dtype=float).ravel():
+        at_g = np.full(n_pairs, g)  # every key turned by the gap: <R_m q, R_(m+g) k> = <q, R_g k>
+        unrelated.append(np.sqrt(np.mean(np.sum(Q * apply_rope(K, at_g), axis=-1) ** 2)))
+        aligned.append(np.mean(np.sum(Q * apply_rope(Q, at_g), axis=-1)))
+    return {"unrelated": np.array(unrelated), "aligned": np.array(aligned)}
+
+
+# ---------------------------------------------------------------------------
+# Added codes leak absolute position into the score; rotations do not
+# ---------------------------------------------------------------------------
+
+
+def sliding_pair_scores(offset: int = 3, n_starts: int = 64, d: int = D_DEMO, seed: int = 0,
+                        words: tuple[str, str] = ("dog", "man")) -> dict[str, np.ndarray]:
+    """Score one query word against one key word at a fixed gap, slid along the sequence.
+
+    The key word sits at position start and the query word at start + offset,
+    for start = 0 .. n_starts - 1. The projections W_q and W_k are random:
+    shape (d_out, d_in) = (d, d), entries N(0, 1/d) from numpy's
+    default_rng(seed), applied as x @ W.T.
+
+    Args:
+        offset: the gap between the two words, an integer >= 0.
+        n_starts: how many start positions, a positive integer.
+        d: the width, a positive even integer.
+        seed: the seed of the random projections.
+        words: (query word, key word), each turned into `word_vector(word, d)`.
+
+    Returns:
+        {name: (n_starts,) float array}: "sinusoidal" is the score q.k when each
+        word has its sinusoidal code added before the projections, and "x·x",
+        "x·PE", "PE·x", "PE·PE" are its four terms (word or code on the query
+        side, then on the key side), which add up to it; "RoPE" is the score
+        when q and k are turned by their positions instead.
+    """
+    offset = _checks.count(offset, "offset", low=0)
+    n_starts = _checks.count(n_starts, "n_starts")
+    d = _checks.even_width(d)
+    W_q, W_k = np.random.default_rng(seed).standard_normal((2, d, d)) / np.sqrt(d)  # (d_out, d_in) each
+    x, y = word_vector(words[0], d), word_vector(words[1], d)  # (d,) each
+    starts = np.arange(n_starts)
+    codes = sinusoidal_encoding(n_starts + offset, d)
+    pe_m, pe_n = codes[starts + offset], codes[starts]  # query's and key's codes  # (n_starts, d)
+
+    def score(a, b):
+        # (a W_q^T) . (b W_k^T), row by row  # (n_starts,)
+        return np.broadcast_to(np.sum((a @ W_q.T) * (b @ W_k.T), axis=-1), (n_starts,))
+
+    # (x + PE_m) W_q^T W_k (y + PE_n)^T = x.y + x.PE_n + PE_m.y + PE_m.PE_n
+    terms = {"x·x": score(x, y), "x·PE": score(x, pe_n), "PE·x": score(pe_m, y), "PE·PE": score(pe_m, pe_n)}
+    # RoPE: <R_m (x W_q^T), R_n (y W_k^T)>
+    rope = np.sum(apply_rope(x @ W_q.T, starts + offset) * apply_rope(y @ W_k.T, starts), axis=-1)
+    return {"sinusoidal": sum(terms.values()), **terms, "RoPE": rope}
+
+
+# ---------------------------------------------------------------------------
+# Context extension, previewed: interpolated positions and a raised base
 # ---------------------------------------------------------------------------
 
 
@@ -1252,7 +1302,7 @@ def ntk_scaled_base(base: float, scale: float, d: int) -> float:
 
 
 def figures() -> dict:
-    """The page's five figures as {name: matplotlib Figure}; nothing is saved or shown."""
+    """The page's six figures as {name: matplotlib Figure}; nothing is saved or shown."""
     import matplotlib.pyplot as plt
 
     blue, red, grey, ink = "#2563eb", "#dc2626", "#9ca3af", "#111827"
@@ -1307,22 +1357,39 @@ def figures() -> dict:
     ax.legend(frameon=False, fontsize=8, loc="upper left", ncol=2)
     figs["rope_frequencies"] = fig
 
-    # 5. the slowest pair's angle up to 32k: raw, interpolated, NTK-scaled
-    d, trained_len, new_len = 128, 4096, 32768
-    positions = np.arange(0, new_len + 1, 256)
-    slowest = rope_frequencies(d)[-1]
-    slowest_ntk = rope_frequencies(d, ntk_scaled_base(10000.0, new_len / trained_len, d))[-1]
+    # 5. RoFormer's ceiling against what real scores do, d = 128, each relative to gap 0
+    gaps = np.concatenate([[0.0], np.unique(np.round(np.geomspace(1, 4096, 120)))])
+    bound, scores = rope_decay_bound(128, gaps), rope_scores_by_gap(gaps)
     fig, ax = plt.subplots(figsize=(6.4, 3.6), layout="constrained")
-    ax.axhspan(0, trained_len * slowest, color=grey, alpha=0.35, label="angles seen in training (up to 4,096)")
-    ax.plot(positions, positions * slowest, color=red, lw=2, label="raw positions")
-    ax.plot(positions, interpolate_positions(positions, trained_len, new_len) * slowest, color=blue, lw=3,
-            label="position interpolation")
-    ax.plot(positions, positions * slowest_ntk, "--", color=ink, lw=1.5, label="NTK-aware base")
-    ax.set_xlabel("position")
-    ax.set_ylabel("angle of the slowest pair (rad)")
-    ax.set_title("Stretching a 4k RoPE model to 32k, d = 128")
-    ax.legend(frameon=False, fontsize=8, loc="upper left")
-    figs["context_extension"] = fig
+    ax.plot(gaps[1:], bound[1:] / bound[0], color=grey, lw=3, label="RoFormer's ceiling (mean length of S_j)")
+    ax.plot(gaps[1:], scores["aligned"][1:] / scores["aligned"][0], color=blue, lw=2,
+            label="key equal to its query (mean score)")
+    ax.plot(gaps[1:], scores["unrelated"][1:] / scores["unrelated"][0], color=red, lw=2,
+            label="unrelated key (typical score, root mean square)")
+    ax.axhline(0, color=ink, lw=0.5)
+    ax.set_xscale("log")
+    ax.set_xlabel("gap between query and key (log scale)")
+    ax.set_ylabel("relative to gap 0")
+    ax.set_title("RoPE's decay is a ceiling, d = 128")
+    ax.legend(frameon=False, fontsize=8, loc="lower left")
+    figs["rope_decay"] = fig
+
+    # 6. one word pair at a fixed gap, slid along the sequence: added codes vs RoPE
+    leak = sliding_pair_scores(offset=3, n_starts=64)
+    starts = np.arange(64)
+    fig, (left, right) = plt.subplots(1, 2, figsize=(8.0, 3.6), layout="constrained", sharey=True)
+    left.plot(starts, leak["sinusoidal"], color=red, lw=2, label="sinusoidal codes added")
+    left.plot(starts, leak["RoPE"], color=blue, lw=2, label="RoPE")
+    left.set_title("score of one pair, gap 3")
+    left.set_xlabel("position of the key word")
+    left.set_ylabel("score q.k")
+    left.legend(frameon=False, fontsize=8)
+    for name, color in zip(("x·x", "x·PE", "PE·x", "PE·PE"), (ink, "#16a34a", "#d97706", red)):
+        right.plot(starts, leak[name], color=color, lw=1.5, label=name)
+    right.set_title("the added-code score, term by term")
+    right.set_xlabel("position of the key word")
+    right.legend(frameon=False, fontsize=8, ncol=2)
+    figs["position_leak"] = fig
     return figs
 
 
@@ -1353,12 +1420,28 @@ def demo() -> None:
           [(m, n, apply_rope(q, m) @ apply_rope(k, n)) for m, n in ((3, 7), (103, 107), (3, 8))])
     takeaway("RoPE turns q and k by their positions, so a score only sees the distance between them.")
 
-    banner("4. Stretching a 4k model to 32k")
+    banner("4. Added codes leak where the pair sits")
+    leak = sliding_pair_scores()
+    say(f"""One query word 3 positions after one key word, slid over 64 starts:
+        with sinusoidal codes added the score spreads by {np.ptp(leak['sinusoidal']):.2f},
+        with RoPE by {np.ptp(leak['RoPE']):.1e}.""")
+    table(["term", "spread over the starts"], [(name, np.ptp(leak[name])) for name in ("x·x", "x·PE", "PE·x", "PE·PE")])
+    takeaway("Added codes make a score depend on where the pair sits; RoPE only on the gap.")
+
+    banner("5. RoPE's long-term decay is a ceiling")
+    gaps = [0, 100, 1000]
+    scores = rope_scores_by_gap(gaps)
+    table(["gap", "RoFormer's ceiling (mean |S_j|)", "key equal to its query", "unrelated key (rms)"],
+          list(zip(gaps, rope_decay_bound(128, gaps), scores["aligned"], scores["unrelated"])))
+
+    banner("6. Stretching a 4k model to 32k")
+    new_base = ntk_scaled_base(10000.0, 8, 128)
+    slower = rope_frequencies(128) / rope_frequencies(128, new_base)
     say(f"""Interpolation reads position 32,000 as
         {interpolate_positions(32000, 4096, 32768):,.0f}. NTK-aware scaling raises the
-        base from 10,000 to {ntk_scaled_base(10000.0, 8, 128):,.0f} for d = 128: pair 0
-        still turns 1 radian per position, the slowest pair turns
-        {rope_frequencies(128)[-1] / rope_frequencies(128, ntk_scaled_base(10000.0, 8, 128))[-1]:.0f}x slower.""")
+        base from 10,000 to {new_base:,.0f} for d = 128: pair 0 keeps its speed, the
+        slowest pair turns {slower[-1]:.0f}x slower, but pair 50 only {slower[50]:.2f}x,
+        so not every angle is back in the trained range.""")
 
 
 if __name__ == "__main__":

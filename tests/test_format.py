@@ -1,6 +1,7 @@
-"""Every lesson page follows the levelled format (LESSON_FORMAT): Level 1's
-eight parts in order, each Level 2 section's parts, and the closing sections.
-A missing part fails with the lesson's file and the section that lacks it."""
+"""Every lesson page follows the levelled format (docs/authoring.md): Level 1's
+eight parts in order, each Level 2 section's required parts (and the companion
+of any optional part it has, with no filler standing in for a part), and the
+closing sections. A missing part fails with the lesson's file and section."""
 
 from __future__ import annotations
 
@@ -12,9 +13,14 @@ from tests.conftest import LESSONS
 
 LEVEL_1 = ["In one sentence.", "When you need it.", "Your options.", "How to choose.",
            "What it costs.", "What breaks.", "In the wild.", "Go deeper."]
-LEVEL_2_PARTS = ["**Everyday picture.**", "**Tiny worked example.**", "```mermaid", "**Reading it:**",
-                 "**Symbols**", "**In words:**", "**With the numbers:**", "**In Python:**", "```python",
-                 "**In code:**", "**Why it matters.**"]
+# Every Level 2 section keeps these; the other parts appear only where they
+# have something to say (the contract: a part with nothing to say is left out).
+LEVEL_2_REQUIRED = ["**Tiny worked example.**", "**In Python:**", "```python", "**Why it matters.**"]
+# A part that appears brings its companion: a diagram or a figure is read, a
+# formula's symbols are decoded.
+COMPANIONS = [("```mermaid", "**Reading it:**"), ("](figures/", "**Reading it:**"), ("**Symbols**", "**In words:**")]
+# Filler that stands in for a part instead of leaving it out.
+FILLER = re.compile(r"\b(no figure here|no diagram here|no function here|nothing to (draw|plot|show) here)\b", re.I)
 CLOSING = ["## In 20 seconds", "## Self-test questions", "## The papers behind this lesson", "## Further reading"]
 BY_SLUG = {lesson.slug: lesson for lesson in LESSONS}
 
@@ -57,11 +63,16 @@ def test_each_level_2_section_has_every_part(slug):
     level_2 = text[text.index("## Level 2"):text.index("## In 20 seconds")]
     sections = _sections(level_2)[1:]  # the first is the Level 2 heading itself
     assert sections, f"{lesson.path}: Level 2 has no '## ' sections"
-    problems = [
-        f"{lesson.path}: Level 2 section '{heading}' lacks {[p.strip('*`') for p in LEVEL_2_PARTS if p not in body]}"
-        for heading, body in sections
-        if any(part not in body for part in LEVEL_2_PARTS)
-    ]
+    problems = []
+    for heading, body in sections:
+        missing = [p.strip("*`") for p in LEVEL_2_REQUIRED if p not in body]
+        missing += [companion.strip("*:") for part, companion in COMPANIONS if part in body and companion not in body]
+        if missing:
+            problems.append(f"{lesson.path}: Level 2 section '{heading}' lacks {missing}")
+        filler = FILLER.search(body)
+        if filler:
+            problems.append(f"{lesson.path}: Level 2 section '{heading}' fills a part with {filler.group(0)!r}; "
+                            "leave a part with nothing to say out")
     assert not problems, "\n".join(problems)
 
 

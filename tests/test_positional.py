@@ -271,6 +271,93 @@ def test_rope_preserves_norms_and_position_zero_is_identity(half_d, seq, base, s
 
 
 # ---------------------------------------------------------------------------
+# RoPE's long-term decay: RoFormer's ceiling, and real scores
+# ---------------------------------------------------------------------------
+
+
+def reference_ceiling(q: np.ndarray, k: np.ndarray, gap: float, base: float = 10000.0) -> float:
+    """RoFormer section 3.4.3 with complex numbers: C * sum_j |S_j|, C = max |h_(i+1) - h_i|."""
+    d = len(q)
+    theta = base ** (-np.arange(0, d, 2) / d)
+    h = (q[0::2] + 1j * q[1::2]) * np.conj(k[0::2] + 1j * k[1::2])  # pair i of q times pair i of k
+    h = np.append(h, 0.0)  # h_(d/2) = 0
+    S = np.cumsum(np.exp(1j * gap * theta))  # S_1 .. S_(d/2)
+    return float(np.max(np.abs(np.diff(h))) * np.abs(S).sum())
+
+
+def test_rope_decay_bound_at_gap_zero_is_the_mean_of_one_to_d_over_2():
+    for d in (4, 64, 128):
+        assert P.rope_decay_bound(d, 0) == pytest.approx(d / 4 + 0.5, rel=1e-12)
+
+
+def test_rope_decay_bound_matches_complex_sums():
+    d, gaps = 64, np.array([0.0, 1.0, 37.0, 900.0])
+    theta = 10000.0 ** (-np.arange(0, d, 2) / d)
+    expected = [np.abs(np.cumsum(np.exp(1j * g * theta))).mean() for g in gaps]
+    np.testing.assert_allclose(P.rope_decay_bound(d, gaps), expected, rtol=1e-12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(half_d=st.integers(1, 64), gap=st.floats(-5000.0, 5000.0), seed=st.integers(0, 2**16))
+def test_every_rope_score_stays_under_roformers_ceiling(half_d, gap, seed):
+    d = 2 * half_d
+    q, k = np.random.default_rng(seed).standard_normal((2, d))
+    score = float(q @ P.apply_rope(k, gap))  # <R_m q, R_(m+gap) k>
+    ceiling = reference_ceiling(q, k, gap)
+    assert abs(score) <= ceiling * (1 + 1e-9) + 1e-9
+    # the module's bound is the same ceiling without the constant: sum_j |S_j| / (d/2)
+    C = ceiling / (half_d * float(P.rope_decay_bound(d, gap))) if P.rope_decay_bound(d, gap) > 1e-9 else None
+    if C is not None:
+        h = np.append((q[0::2] + 1j * q[1::2]) * np.conj(k[0::2] + 1j * k[1::2]), 0.0)
+        assert C == pytest.approx(np.max(np.abs(np.diff(h))), rel=1e-9)
+
+
+def test_rope_scores_by_gap_against_closed_forms():
+    d, gaps = 128, np.array([0.0, 10.0, 100.0, 1000.0])
+    scores = P.rope_scores_by_gap(gaps, d=d, n_pairs=4000, seed=1)
+    # unrelated standard-normal q, k: E[<q, R_g k>^2] = d at every gap
+    np.testing.assert_allclose(scores["unrelated"], np.sqrt(d), rtol=0.05)
+    # a key equal to its query: E[<q, R_g q>] = 2 * sum_i cos(g * theta_i)
+    theta = 10000.0 ** (-np.arange(0, d, 2) / d)
+    np.testing.assert_allclose(scores["aligned"], 2 * np.cos(np.outer(gaps, theta)).sum(axis=1), atol=0.05 * d)
+
+
+# ---------------------------------------------------------------------------
+# Added codes leak absolute position; RoPE does not
+# ---------------------------------------------------------------------------
+
+
+def test_sliding_pair_scores_match_a_by_hand_layer():
+    offset, n_starts, d, seed = 3, 20, 8, 5
+    out = P.sliding_pair_scores(offset, n_starts, d, seed, ("dog", "man"))
+    # weights (d_out, d_in), drawn as the docstring says, applied as x @ W.T
+    W_q, W_k = np.random.default_rng(seed).standard_normal((2, d, d)) / np.sqrt(d)
+    x, y = P.word_vector("dog", d), P.word_vector("man", d)
+    theta = 10000.0 ** (-np.arange(0, d, 2) / d)
+    for start in range(n_starts):
+        m, n = start + offset, start
+        pe_m = np.array([f(m * theta[i // 2]) for i, f in zip(range(d), [math.sin, math.cos] * (d // 2))])
+        pe_n = np.array([f(n * theta[i // 2]) for i, f in zip(range(d), [math.sin, math.cos] * (d // 2))])
+        added = ((x + pe_m) @ W_q.T) @ ((y + pe_n) @ W_k.T)
+        rotated = (rotation_matrix(d, m * theta) @ (W_q @ x)) @ (rotation_matrix(d, n * theta) @ (W_k @ y))
+        assert out["sinusoidal"][start] == pytest.approx(added, rel=1e-10, abs=1e-10)
+        assert out["RoPE"][start] == pytest.approx(rotated, rel=1e-10, abs=1e-10)
+        assert out["PE·PE"][start] == pytest.approx((pe_m @ W_q.T) @ (pe_n @ W_k.T), rel=1e-10, abs=1e-10)
+
+
+def test_added_codes_leak_and_rope_does_not():
+    out = P.sliding_pair_scores()
+    terms = out["x·x"] + out["x·PE"] + out["PE·x"] + out["PE·PE"]
+    np.testing.assert_allclose(terms, out["sinusoidal"], atol=1e-12)
+    assert np.ptp(out["x·x"]) < 1e-12 and np.ptp(out["RoPE"]) < 1e-12
+    for name in ("sinusoidal", "x·PE", "PE·x", "PE·PE"):
+        assert np.ptp(out[name]) > 1.0, name
+    # with no projections the code-by-code term depends on the gap alone
+    codes = P.sinusoidal_encoding(70, 16)
+    assert np.ptp([codes[s + 3] @ codes[s] for s in range(64)]) < 1e-12
+
+
+# ---------------------------------------------------------------------------
 # Context extension
 # ---------------------------------------------------------------------------
 
@@ -325,12 +412,15 @@ def test_rope_relative_curves_coincide(figs):
     np.testing.assert_allclose(ys[2], ys[0], atol=1e-9)
 
 
-def test_context_extension_raw_line_ends_at_eight_times_the_band(figs):
-    ax = figs["context_extension"].axes[0]
-    raw, interpolated, ntk = (line.get_ydata() for line in ax.get_lines())
-    band_top = 4096 * P.rope_frequencies(128)[-1]
-    assert raw[-1] == pytest.approx(8 * band_top)
-    assert interpolated.max() <= band_top * (1 + 1e-12) and ntk.max() <= band_top * (1 + 1e-12)
+def test_rope_decay_figure_unrelated_flat_aligned_falls(figs):
+    ceiling, aligned, unrelated = (line.get_ydata() for line in figs["rope_decay"].axes[0].get_lines()[:3])
+    assert np.all(np.abs(unrelated - 1) < 0.1)
+    assert aligned[-1] < 0.2 and ceiling[-1] < 0.3
+
+
+def test_position_leak_figure_rope_flat_sinusoidal_moves(figs):
+    sinusoidal, rope = (line.get_ydata() for line in figs["position_leak"].axes[0].get_lines())
+    assert np.ptp(rope) < 1e-12 and np.ptp(sinusoidal) > 1.0
 
 
 # ---------------------------------------------------------------------------
@@ -355,6 +445,10 @@ def test_context_extension_raw_line_ends_at_eight_times_the_band(figs):
     (lambda: P.ntk_scaled_base(10000.0, 8.0, 127), ["d", "even"]),
     (lambda: P.ntk_scaled_base(10000.0, 8.0, 2), ["d", ">= 4"]),
     (lambda: P.ntk_scaled_base(10000.0, -2.0, 128), ["scale", "positive"]),
+    (lambda: P.rope_decay_bound(7, [0, 1]), ["d", "even"]),
+    (lambda: P.rope_scores_by_gap([0, 1], d=6, n_pairs=0), ["n_pairs", "positive"]),
+    (lambda: P.sliding_pair_scores(offset=-1), ["offset", ">= 0"]),
+    (lambda: P.sliding_pair_scores(d=5), ["d", "even"]),
 ])
 def test_bad_input_names_the_argument_and_the_allowed_values(call, words):
     with pytest.raises(ValueError) as info:
