@@ -30,7 +30,7 @@ never fails loudly.
 |---|---|---|---|---|
 | Nothing (`default`) | Uses the trained speeds as they are | Best quality inside the trained length | Past it the slow pairs reach angles never seen in training | `rope_theta` in the config |
 | Position interpolation (`linear`) | Divides every pair's speed by `factor` | A stretch by `factor`; works well after a short fine-tune | Blurs the fast pairs that tell neighbours apart | `rope_parameters`: `factor`; llama.cpp `--rope-scaling linear`, `--rope-scale` |
-| Dynamic NTK (`dynamic`) | Raises the base only once the prompt passes the trained length, more as it grows | No fine-tune; short prompts are untouched | The base changes with length, so a KV cache built earlier no longer matches | `rope_parameters`: `factor`; needs `max_position_embeddings` |
+| Dynamic NTK (`dynamic`) | Raises the base by the NTK rule for a length: Hugging Face uses the current length, past the trained one only; vLLM one length, fixed at load | No fine-tune | Hugging Face: a KV cache built at a shorter length no longer matches; vLLM: short prompts change too | `rope_parameters`: `factor`; needs `max_position_embeddings` |
 | YaRN (`yarn`) | Keeps fast pairs, divides slow pairs by `factor`, ramps in between, and sharpens attention slightly | The recipe behind many long checkpoints (Qwen, DeepSeek, gpt-oss); needs little fine-tuning | One more set of knobs (`beta_fast`, `beta_slow`, `mscale`) to copy exactly | `rope_parameters`; vLLM `--hf-overrides`; llama.cpp `--rope-scaling yarn`, `--yarn-orig-ctx` |
 | LongRoPE (`longrope`) | A searched divisor for every pair, one list for short prompts and one for long | Phi-3 and Phi-3.5 reach 128K from 4K | Two lists of numbers per model; a switch at the trained length | `short_factor`, `long_factor` in `rope_parameters` |
 | Llama 3 rule (`llama3`) | By wavelength: keep short waves, divide long waves by `factor`, blend the middle | Llama 3.1 and 3.2 at 128K from 8K | Fixed at training time; you copy it, you do not tune it | `low_freq_factor`, `high_freq_factor` in `rope_parameters` |
@@ -44,10 +44,15 @@ never fails loudly.
   over 32,768 tokens): add it only when you need the length. vLLM applies it
   statically, to every prompt, and the Qwen card warns that this may cost
   quality on short texts.
-- No block, no fine-tuning budget, and a modest stretch: `dynamic` is the safest zero-training choice, as long as the serving stack
-  recomputes keys rather than reusing a cache across the length boundary.
+- No block and no fine-tuning budget: no recipe keeps quality past the
+  trained length for free. `dynamic` means two things: Hugging Face leaves
+  prompts up to the trained length alone, vLLM changes every prompt. Test it
+  in the engine you serve with.
 - You can fine-tune: YaRN or position interpolation plus a short run on long
-  documents, then test at the target length.
+  documents, then test at the target length. Not a raised `rope_theta` alone
+  (NTK-aware scaling): some pairs still reach angles never seen in training,
+  and the YaRN paper reports that fine-tuning with it gives worse results than
+  with position interpolation (Peng et al., 2023, §3.1).
 - Whatever you pick, measure at the length you will run, with the facts you
   need at the start, the middle and the end of the prompt.
 
@@ -55,10 +60,12 @@ never fails loudly.
 before the first token. Length is what costs. For Llama 3.1 8B (32 layers,
 8 key-value heads of width 128) one sequence's key-value cache in 16-bit
 numbers is 1 GiB at the 8,192 tokens it was pretrained at and 16 GiB at the
-131,072 its config allows (`kv_cache_bytes`). Fine-tuning costs are the
+131,072 its config allows (`kv_cache_bytes`). Training costs are the
 papers' own: position interpolation stretched LLaMA to 32,768 tokens within
-1,000 fine-tuning steps (Chen et al., 2023); YaRN reports needing 10× fewer
-tokens and 2.5× fewer steps than earlier methods (Peng et al., 2023).
+1,000 fine-tuning steps (Chen et al., 2023, abstract); YaRN reports needing
+10× fewer tokens and 2.5× fewer steps than earlier methods (Peng et al., 2023,
+abstract); Meta grew Llama 3 from 8K to 128K tokens in six stages of
+continued pretraining on about 800B tokens (Llama Team, 2024, §3.4.2).
 
 **What breaks.**
 
@@ -71,9 +78,19 @@ tokens and 2.5× fewer steps than earlier methods (Peng et al., 2023).
 - **The wrong original length.** YaRN, LongRoPE and Llama 3 all measure
   wavelengths against `original_max_position_embeddings`; a wrong value moves
   every boundary. llama.cpp calls it `--yarn-orig-ctx`.
-- **Dynamic scaling with a reused cache.** Keys stored while the prompt was
-  short were turned with the old base; once the base grows, queries and cached
-  keys disagree. This lesson's run shows one score moving from 2.064 to 12.755.
+- **Dynamic scaling with a reused cache (Hugging Face).** Keys stored while
+  the sequence was short were turned with the old base; once the base grows,
+  queries and cached keys disagree. This lesson's run shows one score moving
+  from 2.064 to 12.755. vLLM has no such mismatch: it fixes one base at load.
+- **An override that drops keys.** vLLM's `--hf-overrides` sets a top-level
+  dict such as `rope_parameters` whole, replacing the checkpoint's block
+  (`ModelConfig._apply_dict_overrides` in vllm/config/model.py merges key by
+  key only inside nested configs): a key you leave out, such as `rope_theta`,
+  is lost, and vLLM's get_rope reads a missing `rope_theta` as 10,000. Repeat
+  every key of the block. A vision-language model keeps its block under
+  `text_config`; a top-level override lands on the outer config, which its
+  language model never reads (described in vLLM pull request 54289), so write
+  `{"text_config": {"rope_parameters": {...}}}`.
 - **Forgetting the attention factor.** YaRN and LongRoPE also multiply cos
   and sin by an `attention_factor`; an implementation that copies the speeds
   but skips it gets slightly too flat attention at length.
@@ -81,24 +98,28 @@ tokens and 2.5× fewer steps than earlier methods (Peng et al., 2023).
 **In the wild.** Llama 3.1 8B's config carries `rope_type` llama3 with
 `rope_theta` 500,000, `factor` 8, `low_freq_factor` 1, `high_freq_factor` 4
 and `original_max_position_embeddings` 8,192 under a
-`max_position_embeddings` of 131,072. Qwen2.5's card adds a yarn block with
+`max_position_embeddings` of 131,072 (meta-llama/Llama-3.1-8B config.json):
+a window 16 times the original with a `factor` of 8, because `factor` divides
+the speeds of the long waves and is not the window ratio. Llama 3.2 1B ships
+`factor` 32 for the same 8,192 to 131,072 (meta-llama/Llama-3.2-1B
+config.json). Qwen2.5's card adds a yarn block with
 `factor` 4 over 32,768 tokens. DeepSeek-V2 uses yarn with `factor` 40,
 `mscale` and `mscale_all_dim` of 0.707 over 4,096 tokens; gpt-oss uses yarn
 with `truncate` false. Phi-3.5-mini uses longrope with 48-number
 `short_factor` and `long_factor` lists over 4,096 tokens. vLLM reads all of
-these from the config; `--hf-overrides` changes the block at load time, for
-example `--hf-overrides '{"rope_parameters": {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768}}'`
-with `--max-model-len 131072` (vLLM's older `--rope-scaling` flag is no
-longer supported). llama.cpp takes `--rope-scaling` (none, linear or yarn),
+these from the config, and the vLLM documentation's Context Extension page
+serves Qwen3-0.6B with
+`--hf-overrides '{"rope_parameters": {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768, "rope_theta": 1000000}}'`
+and `--max-model-len 131072` (the older `--rope-scaling` flag is gone). llama.cpp takes `--rope-scaling` (none, linear or yarn),
 `--rope-scale`, `--rope-freq-base`, `--yarn-orig-ctx`, `--yarn-beta-fast` and
 `--yarn-beta-slow`, and reads the model's own values from the GGUF file when
 you set none.
 
 **Go deeper.** Level 2 derives each recipe from one idea, the wavelength of a
 pair, with an 8-number head small enough for paper, and ends with
-`rope_inv_freq`, which turns any Hugging Face block into speeds that match the
-`transformers` library to float32 precision. If you only needed to read a
-model card and serve it safely, you can stop here.
+`rope_inv_freq`, which turns every block `transformers` 5.24 accepts into the
+speeds it computes, to float32 precision, and warns or refuses where it does.
+If you only needed to read a model card and serve it safely, you can stop here.
 
 ## Level 2: how it works, from scratch
 
@@ -129,31 +150,25 @@ position, so it needs $2\pi/\theta_i$ positions for one full turn, its
 
 Pair 3 never completed a turn in training: its angles stayed between 0 and 1
 radian. At position 4,000 it would sit at 4 radians, an angle the model never
-saw. Position interpolation divides every speed by 4. NTK-aware scaling
-raises the base from 10,000 to $10000 \cdot 4^{8/6}$ = 63,496 instead, which
-leaves pair 0 alone and slows pair 3 by exactly 4.
+saw. Position interpolation divides every speed by 4, so no pair leaves the
+angles it saw, but neighbouring tokens end up a quarter of a radian apart on
+pair 0. NTK-aware scaling raises the base from 10,000 to
+$10000 \cdot 4^{8/6}$ = 63,496 instead: pair 0 keeps its speed, pair 3 slows
+by exactly 4, and pairs 1 and 2 slow by less than 4. Here that is harmless,
+because pairs 1 and 2 finished full turns in training and have seen every
+angle. A real head has many pairs like pair 3, and NTK-aware scaling slows
+all of them but the last by less than the stretch.
 
-```mermaid
-flowchart LR
-  P["position m, up to s·L"] --> PI["interpolation:<br/>θ_i / s for every pair"]
-  P --> NTK["NTK-aware:<br/>base · s^(d/(d-2))"]
-  PI --> A["angle m·θ_i"]
-  NTK --> A
-  A --> B{"inside the<br/>trained band?"}
-  B -->|"slow pairs: yes, both"| OK["familiar angles"]
-  B -->|"fast pairs"| F["interpolation: squeezed 4×<br/>NTK: untouched"]
-```
-
-**Reading it:** both paths end at the same place for the slowest pair: its
-largest angle at $s \cdot L$ equals its largest angle in training. They differ
-at the fast end. Interpolation squeezes neighbouring tokens to a quarter of a
-position apart; NTK-aware scaling keeps pair 0 turning one radian per token,
-so local word order stays as sharp as in training.
-
-**The math.**
+**The math.** Alongside each method's speeds, the ratio $r_i$ compares the
+largest angle a pair that never finishes a turn in training ($\lambda_i > L$)
+reaches at $sL$ with the largest it reached in training:
 
 $$
 \lambda_i = \frac{2\pi}{\theta_i}, \qquad \theta_i^{\text{PI}} = \frac{\theta_i}{s}, \qquad \theta_i^{\text{NTK}} = \left(b \, s^{d/(d-2)}\right)^{-2i/d} = \theta_i \, s^{-2i/(d-2)}
+$$
+
+$$
+r_i = \frac{sL\,\theta_i'}{L\,\theta_i} = s\,\frac{\theta_i'}{\theta_i}: \qquad r_i^{\text{PI}} = 1, \qquad r_i^{\text{NTK}} = s^{\,1 - 2i/(d-2)}
 $$
 
 **Symbols**
@@ -166,15 +181,22 @@ $$
 | $s$ | the stretch, `factor` | 4 |
 | $d$ | the rotary width of a head | 8 |
 | $i$ | pair index, 0 (fastest) to $d/2 - 1$ | 0 to 3 |
+| $L$ | the trained length | 1,000 |
+| $r_i$ | largest angle used ÷ largest angle seen, for $\lambda_i > L$ | 1 for pair 3, both methods |
 
 **In words:** "a pair's wavelength is how many positions one full turn takes;
 interpolation divides every speed by the stretch; NTK-aware scaling divides
 pair $i$'s speed by the stretch raised to $2i/(d-2)$, which is 1 for the first
-pair and the whole stretch for the last."
+pair and the whole stretch for the last, so every pair that never finished a
+turn in training, except the last, ends beyond the angles it saw."
 
 **With the numbers:** for pair 3, $2i/(d-2) = 6/6 = 1$, so it slows by
 $4^1 = 4$; for pair 1, $2/6$, so it slows by $4^{1/3} = 1.587$, from 0.1 to
-0.063.
+0.063. In a realistic head ($d$ = 128, base 10,000, 4,096 tokens read at
+32,768, $s = 8$) pairs 46 to 63, 18 of them, never finish a turn in 4,096
+tokens. NTK-aware scaling slows pair 46 by only $8^{92/126} = 4.56$, so it
+reaches $8^{1 - 92/126} = 1.75$ times its largest trained angle; 17 of the
+18 pairs end above 1, and only pair 63 ends at exactly 1.
 
 **In Python:**
 
@@ -196,118 +218,135 @@ rope_frequencies(8, ntk_scaled_base(10000.0, 4.0, 8)).tolist()  # → [1, 0.063,
 [round(x, 3) for x in ntk_pair_scale(8, 4.0)]  # → [1.0, 0.63, 0.397, 0.25]
 # pair 1 turns 4^(1/3) times slower
 round(1 / ntk_pair_scale(8, 4.0)[1], 3)  # → 1.587
+# a realistic head: d = 128, base 10,000, trained on 4,096 tokens, read at 32,768
+import numpy as np
+from lessons.context_extension import example_angle_ratios
+never = rope_wavelengths(rope_frequencies(128, 10000.0)) > 4096  # short of one full turn in training
+int(never.sum()), int(np.argmax(never))  # → (18, 46)
+ntk = example_angle_ratios()["NTK-aware (base raised)"]
+int((ntk[never] > 1 + 1e-9).sum()), round(float(ntk.max()), 2), int(ntk.argmax())  # → (17, 1.75, 46)
+round(1 / ntk_pair_scale(128, 8.0)[46], 2), round(8 ** (1 - 92 / 126), 2)  # → (4.56, 1.75)
+{name: round(float(r.max()), 2) for name, r in example_angle_ratios().items()}  # → {'no scaling': 8.0, 'NTK-aware (base raised)': 1.75, 'position interpolation (linear)': 1.0, 'YaRN': 1.0, 'Llama 3 rule': 1.0}
 ```
 
-![Two panels: the fastest pair's angle grows at one radian per position for every method except position interpolation, which is eight times slower; the slowest pair's angle leaves the grey trained band right after 4,096 tokens with no scaling and stays inside it to 32,768 with every method](figures/context_extension.trained_band.svg)
+![Per pair of a 128-number head trained on 4,096 tokens and read at 32,768, the largest angle used divided by the largest angle seen in training: 1 for every pair under position interpolation, YaRN and the Llama 3 rule; NTK-aware scaling is 1 for pairs 0 to 45, jumps to 1.75 at pair 46 and falls back to 1 at pair 63](figures/context_extension.angle_ratio.svg)
 
-**Reading it:** the figure uses a realistic head (128 numbers, base 10,000,
-trained on 4,096 tokens, read at 32,768, so $s = 8$). Left, the fastest pair
-over the first 20 positions: every method but interpolation keeps the red
-line's slope, so neighbours stay one radian apart. Right, the slowest pair
-over the whole 32,768 positions: with no scaling its angle leaves the grey
-band of trained angles at 4,096 and ends eight times above it; every method
-ends exactly at the band's top edge.
+**Reading it:** one point per pair. In the grey zone, pairs 0 to 45 finish a
+full turn within 4,096 tokens, have seen every angle, and score 1 under every
+method. From pair 46 on, interpolation, YaRN and the Llama 3 rule divide
+speeds by the full 8 and stay at 1 (their lines lie on top of each other);
+NTK-aware scaling reaches 1.75 at pair 46 and comes back to 1 only at pair
+63, the slowest pair, the only one it brings back to its trained angles.
 
 **In code:** `rope_wavelengths` gives every pair's wavelength, `ntk_pair_scale`
-the NTK-aware slow-down per pair, and `rope_inv_freq` with `rope_type` linear
-the interpolated speeds; `interpolate_positions` and `ntk_scaled_base` in
-`lessons.positional` are the same two ideas applied to positions and to the
-base.
+the NTK-aware slow-down per pair, `rope_inv_freq` with `rope_type` linear the
+interpolated speeds, and `trained_angle_ratio` the ratio $r_i$ (capped at 1
+for a pair that finished a turn); `example_angle_ratios` runs it for every
+method on the 128-number head. `interpolate_positions` and `ntk_scaled_base`
+in `lessons.positional` are the same two ideas applied to positions and to
+the base.
 
 **Why it matters.** Every method on this page is a rule for which wheels to
-slow. Position interpolation is the bluntest, and the PI paper (Chen et al.,
-2023) showed it works after a short fine-tune; NTK-aware scaling, first posted
-by the Reddit user bloc97 in 2023 (a post, not a paper), showed that sparing
-the fast pairs works even without one.
+slow. Interpolation slows them all, which keeps every angle familiar and
+blurs the fast pairs; NTK-aware scaling spares the fast pairs and under-slows
+the slow ones. The YaRN paper reports the consequence: because some
+dimensions reach "out-of-bound" values, fine-tuning with NTK-aware
+interpolation gives worse results than PI, and its scale has to be set above
+the intended stretch (Peng et al., 2023, §3.1). The rule that fixes it, in
+the YaRN section, divides every pair that never finishes a turn by the full
+factor.
 
-## Dynamic NTK: a base that grows with the prompt
+## Dynamic NTK: one name, two engines
 
-**Everyday picture.** A tailor who lets out a jacket only when the customer
-actually grows, and a little more each time. Nobody pays for room they do not
-use, but the jacket's seams move every fitting, and a pocket sewn on at the
-first fitting no longer lines up after the third.
+**Everyday picture.** Two tailors are asked for room to grow. One lets the
+jacket out only when the customer actually grows, a little more at each
+fitting, so a pocket sewn on at the first fitting no longer lines up after
+the third. The other cuts it once for the largest size allowed: nothing moves
+later, but it is loose from the first day.
 
-**Tiny worked example.** Trained length 1,000, `factor` 2. Up to 1,000 tokens
-the base stays 10,000. At 3,000 tokens the stretch is $2 \cdot 3000/1000 - 1 = 5$,
-and the base becomes $10000 \cdot 5^{8/6}$ = 85,499. A key stored in the cache
-at token 500, while the prompt was short, was turned with base 10,000; a fresh
-query at token 3,000 is turned with base 85,499. Their angle difference is no
-longer a function of the distance alone.
+**Tiny worked example.** Trained length 1,000, `factor` 2, $d = 8$. Hugging
+Face recomputes the base from the current length: up to 1,000 tokens it stays
+10,000; at 3,000 tokens the stretch is $2 \cdot 3000/1000 - 1 = 5$ and the
+base $10000 \cdot 5^{8/6}$ = 85,499. A key cached at token 500 while the
+prompt was short was turned with base 10,000, a query at token 3,000 with
+85,499, so their angle difference no longer depends on the distance alone.
+vLLM computes one base when it builds its table of cos and sin, from the
+table's length: for 2,000 positions the stretch is $2 \cdot 2 - 1 = 3$ and the
+base 43,267, for a 10-token prompt and a 2,000-token one alike. Its cache
+never disagrees, but no prompt runs with the trained base.
 
-```mermaid
-flowchart TD
-  N["current length n"] --> C{"n > trained length L?"}
-  C -->|"no"| B0["base b, as trained"]
-  C -->|"yes"| S["stretch = s·n/L − (s − 1)"]
-  S --> B1["base b · stretch^(d/(d-2))"]
-  B1 --> Q["new queries and keys"]
-  K["keys cached earlier<br/>(turned with the old base)"] --> X["score q·k"]
-  Q --> X
-  X --> W["mismatch: old keys,<br/>new queries"]
-```
-
-**Reading it:** the left branch is the common case and costs nothing. The
-right branch recomputes the base from the current length every time the
-prompt grows. The bottom shows the catch: a serving engine that caches keys
-reuses them with queries turned under a different base.
-
-**The math.**
+**The math.** One formula, fed two different lengths:
 
 $$
-b' = b \left( \frac{s\, n}{L} - (s - 1) \right)^{d/(d-2)} \quad \text{for } n > L, \qquad b' = b \text{ otherwise}
+b'_{\text{HF}}(n) = b \left( \frac{s\, n}{L} - (s - 1) \right)^{d/(d-2)} \ \text{for } n > L \ (b \text{ otherwise}), \qquad
+b'_{\text{vLLM}} = b \left( \frac{s\, P}{L} - (s - 1) \right)^{d/(d-2)}
 $$
 
 **Symbols**
 
 | Symbol | Meaning here | In the example |
 |---|---|---|
-| $b$, $b'$ | the trained base and the base used now | 10,000 and 85,499 |
+| $b$, $b'$ | the trained base and the base used | 10,000; 85,499 (HF at 3,000), 43,267 (vLLM) |
 | $n$ | current sequence length | 3,000 |
-| $L$ | trained length, `max_position_embeddings` | 1,000 |
+| $P$ | the number of positions vLLM's table covers | 2,000 |
+| $L$ | trained length (`max_position_embeddings` in Hugging Face) | 1,000 |
 | $s$ | `factor` | 2 |
 | $d$ | rotary width | 8 |
 
-**In words:** "once the prompt is longer than the trained length, raise the
-base by the NTK rule, using a stretch that is 1 at the trained length and
-grows by $s$ for every further trained length."
+**In words:** "raise the base by the NTK rule with a stretch that is 1 at the
+trained length and grows by $s$ for every further trained length; Hugging
+Face evaluates it at the length of the sequence in hand, vLLM once, at the
+length its table covers."
 
-**With the numbers:** $2 \cdot 3000/1000 - (2 - 1) = 5$ and $5^{8/6} = 8.55$,
-so $b' = 85{,}499$. With `factor` 1 the stretch is simply $n/L = 3$.
+**With the numbers:** $5^{8/6} = 8.55$, so $b'_{\text{HF}}(3000) = 85{,}499$;
+$3^{8/6} = 4.33$, so $b'_{\text{vLLM}} = 43{,}267$, which is Hugging Face's
+base at $n = 2{,}000$. The sources: Hugging Face's rule is the dynamic
+initializer in transformers' modeling_rope_utils.py, whose
+dynamic_rope_update decorator recomputes it when the sequence grows past the
+longest seen so far and returns to the trained speeds when a sequence shorter
+than $L$ follows a longer one. vLLM's is the
+DynamicNTKScalingRotaryEmbedding layer in
+vllm/model_executor/layers/rotary_embedding/dynamic_ntk_scaling_rope.py; until
+vLLM pull request 41277 (April 2026) it built its table for $P = s \cdot L$
+positions, a stretch of $s^2 - s + 1$, and since then it takes $P$ and $L$
+from the model that calls it.
 
 **In Python:**
 
 ```python
-from lessons.context_extension import dynamic_ntk_base, cached_score_gap
-round(dynamic_ntk_base(10000.0, 2.0, 1000, 1000, 8))  # → 10000
-round(dynamic_ntk_base(10000.0, 2.0, 3000, 1000, 8))  # → 85499
-# the base grew by 5^(8/6)
+from lessons.context_extension import dynamic_ntk_base, vllm_dynamic_ntk_base, cached_score_gap
+# Hugging Face: the base follows the current length
+[round(dynamic_ntk_base(10000.0, 2.0, n, 1000, 8)) for n in (10, 1000, 2000, 3000)]  # → [10000, 10000, 43267, 85499]
 round(dynamic_ntk_base(10000.0, 2.0, 3000, 1000, 8) / 10000.0, 2)  # → 8.55
-# factor 8 at 8x the length: the stretch is 8*8 - 7 = 57, not 8
-round(dynamic_ntk_base(10000.0, 8.0, 32768, 4096, 128))  # → 607779
-# factor 1 at 8x the length gives the NTK-aware base for a stretch of 8
-round(dynamic_ntk_base(10000.0, 1.0, 32768, 4096, 128))  # → 82685
-# a key cached at 4,096 tokens, reused at 16,384: the same score computed two ways
+# vLLM: one base for a table of 2,000 positions, whatever the prompt
+round(vllm_dynamic_ntk_base(10000.0, 2.0, 2000, 1000, 8))  # → 43267
+# factor 8 over 4,096 tokens: the stretch is 8*8 - 7 = 57, not 8; vLLM's long-standing table used it for every prompt
+round(dynamic_ntk_base(10000.0, 8.0, 32768, 4096, 128)), round(vllm_dynamic_ntk_base(10000.0, 8.0, 32768, 4096, 128))  # → (607779, 607779)
+# Hugging Face with a cache: a key cached at 4,096 tokens, reused at 16,384, scored two ways
 fresh, stale = cached_score_gap(128, 10000.0, 2.0, 4096, 4096, 16384, key_pos=4000, query_pos=16000)
 (round(fresh, 3), round(stale, 3))  # → (2.064, 12.755)
 ```
 
-![The RoPE base used by dynamic NTK stays at 10,000 up to the trained length of 4,096 tokens, then rises steeply, faster for larger factors](figures/context_extension.dynamic_base.svg)
+![The RoPE base dynamic NTK uses against the prompt length for factors 2, 4 and 8: Hugging Face's stays at 10,000 up to the trained length of 4,096 tokens and then rises, faster for larger factors; vLLM's is one flat, already raised line per factor that Hugging Face's curve reaches at factor times 4,096 tokens](figures/context_extension.dynamic_base.svg)
 
-**Reading it:** the horizontal axis is the current prompt length, the vertical
-axis the base on a log scale. Every line is flat at 10,000 until the dashed
-trained length, so short prompts are exactly the trained model. After it the
-base climbs, steeper for a larger `factor`; every step up changes the speed of
-every pair but the first.
+**Reading it:** the vertical axis is the base on a log scale. Solid lines are
+Hugging Face: flat at 10,000 until the dashed trained length, so short
+prompts run exactly as trained, then climbing, and every step up changes the
+speed of every pair but the first. Dotted lines are vLLM's long-standing
+table ($P = s \cdot 4{,}096$): one base for every prompt, the one Hugging
+Face reaches only at the table's last position.
 
-**In code:** `dynamic_ntk_base` is the formula; `cached_key_drift` gives each
-pair's angle error for a cached key, and `cached_score_gap` the score with a
-fresh and with a cached key.
+**In code:** `dynamic_ntk_base` is Hugging Face's rule, `vllm_dynamic_ntk_base`
+vLLM's; `cached_key_drift` gives each pair's angle error for a key cached
+under Hugging Face's rule, and `cached_score_gap` the score with a fresh and
+with a cached key.
 
-**Why it matters.** Dynamic NTK is what `rope_type` dynamic means in a
-Hugging Face config, and it needs no training. Its weak point is the cache:
-Hugging Face recomputes speeds when the length grows, but keys already in the
-cache keep their old angles, so long generations with a growing base mix two
-clocks.
+**Why it matters.** `rope_type` dynamic needs no training, but one config
+gives two models. Under Hugging Face, prompts up to the trained length run
+exactly as trained, and long generations mix keys turned under old and new
+bases. Under vLLM, every prompt, short ones included, runs with one raised
+base and the cache stays consistent. A quality number measured in one engine
+does not carry over to the other.
 
 ## YaRN: keep the fast pairs, interpolate the slow ones
 
@@ -317,10 +356,13 @@ to fit the new room; the violas in between are adjusted part of the way. And
 because a bigger hall makes everything sound softer, the conductor asks every
 section to play a touch louder.
 
-**Tiny worked example.** YaRN counts how many full turns each pair makes in
-the trained length: 159, 15.9, 1.59 and 0.159 for our four pairs. A pair with
-more than `beta_fast` = 32 turns is kept; one with fewer than `beta_slow` = 1
-turn is divided by the full factor 4; pairs between get a straight-line blend.
+**Tiny worked example.** YaRN's first half, the NTK-by-parts rule, answers
+the overshoot of NTK-aware scaling by deciding per pair from the turns it
+made in the trained length: 159, 15.9, 1.59 and 0.159 for our four pairs. A
+pair with fewer than `beta_slow` = 1 turn never saw its whole circle, so it is
+divided by the full factor 4 and cannot pass the angles it saw; a pair with
+more than `beta_fast` = 32 turns has seen every angle many times and is kept,
+so local order stays sharp; pairs between get a straight-line blend.
 Converted to pair indices, the boundaries fall at 0.70 and 2.20, rounded out
 to 0 and 3, so the blend weights are 0, 1/3, 2/3 and 1 and the speeds are
 divided by 1, 1.33, 2 and 4.
@@ -352,7 +394,7 @@ i(r) = \frac{d \, \ln\!\left(L / (2\pi r)\right)}{2 \ln b}, \qquad
 $$
 
 $$
-\sqrt{1/t} = 0.1 \ln s + 1
+\sqrt{1/t} = 0.1 \ln s + 1; \qquad \text{DeepSeek: } \frac{\mu(s, m)}{\mu(s, m_{all})} \text{ on cos and sin, } \frac{\mu(s, m_{all})^2}{\sqrt{d_{qk}}} \text{ as softmax scale}, \quad \mu(s, m) = 0.1\, m \ln s + 1
 $$
 
 **Symbols**
@@ -365,6 +407,7 @@ $$
 | $\gamma_i$ | ramp: 0 keep, 1 interpolate | 0, 1/3, 2/3, 1 |
 | $L$ | `original_max_position_embeddings` | 1,000 |
 | $\sqrt{1/t}$ | the attention factor multiplying cos and sin | 1.139 for $s = 4$ |
+| $m$, $m_{all}$, $d_{qk}$ | `mscale`, `mscale_all_dim`, the q·k width | DeepSeek-V2: 0.707, 0.707, 192 |
 
 **In words:** "find the pair that turns 32 times in training and the pair
 that turns once; keep everything faster than the first, fully interpolate
@@ -379,19 +422,25 @@ $s = 4$ is $0.1 \ln 4 + 1 = 1.139$, so scores grow by $1.139^2 = 1.296$.
 
 ```python
 from lessons.context_extension import (yarn_correction_dim, yarn_correction_range, yarn_ramp,
-                                       yarn_attention_factor, rope_inv_freq)
+                                       yarn_attention_factor, deepseek_softmax_multiplier, rope_inv_freq)
 from lessons.positional import rope_frequencies
 round(yarn_correction_dim(32, 8, 10000.0, 1000), 2), round(yarn_correction_dim(1, 8, 10000.0, 1000), 2)  # → (0.70, 2.20)
 yarn_correction_range(32, 1, 8, 10000.0, 1000)  # → (0, 3)
 # Qwen2.5's block (head 128, base 1,000,000, 32,768 tokens): kept up to pair 23, interpolated from pair 40
 yarn_correction_range(32, 1, 128, 1_000_000.0, 32768)  # → (23, 40)
+# the first section's head (128, base 10,000, 4,096 tokens): divided by the full factor from pair 46,
+# the first pair short of a full turn
+yarn_correction_range(32, 1, 128, 10000.0, 4096)  # → (20, 46)
 yarn_ramp(0, 3, 4)  # → [0.0, 0.333, 0.667, 1.0]
 theta, attention = rope_inv_freq(8, {"rope_type": "yarn", "factor": 4.0,
                                      "original_max_position_embeddings": 1000})
 list(theta / rope_frequencies(8))  # → [1.0, 0.75, 0.5, 0.25]
 round(attention, 3)  # → 1.139
-# DeepSeek-V2's block sets mscale = mscale_all_dim = 0.707: the factor cancels to 1
+# DeepSeek-V2's block (factor 40, mscale = mscale_all_dim = 0.707): cos and sin keep their size,
 yarn_attention_factor(40, mscale=0.707, mscale_all_dim=0.707)  # → 1.0
+# but its attention multiplies the softmax scale 1/sqrt(128 + 64) by mscale(40, 0.707) squared
+round(deepseek_softmax_multiplier(40, mscale_all_dim=0.707), 2)  # → 1.59
+round((128 + 64) ** -0.5 * deepseek_softmax_multiplier(40, mscale_all_dim=0.707), 4)  # → 0.1147
 ```
 
 ![YaRN's ramp for Qwen2.5's published block: zero for pairs 0 to 23, which turn more than 32 times in 32,768 tokens, rising linearly to one at pair 40, which turns less than once; the speed ratio falls from 1 to one quarter over the same pairs](figures/context_extension.yarn_ramp.svg)
@@ -403,15 +452,21 @@ pair 23 and 1 from pair 40; the dashed line is the resulting speed ratio,
 the pairs that are kept and the pairs that are fully interpolated.
 
 **In code:** `yarn_correction_dim`, `yarn_correction_range`, `yarn_ramp`,
-`yarn_get_mscale`, `yarn_attention_factor` and `yarn_inv_freq` are the steps;
+`yarn_get_mscale`, `yarn_attention_factor` and `yarn_inv_freq` are the steps
+(`deepseek_softmax_multiplier` is DeepSeek's softmax factor);
 `rope_inv_freq` with `rope_type` yarn runs them with the library's defaults
 (`beta_fast` 32, `beta_slow` 1, `truncate` true).
 
 **Why it matters.** YaRN is the most common recipe in open long-context
-checkpoints. Its paper reports reaching 128K-token contexts for Llama 2 with
-10× fewer tokens and 2.5× fewer training steps than earlier methods (Peng et
-al., 2023). Getting the defaults right matters: gpt-oss turns `truncate` off,
-and DeepSeek's `mscale` pair changes the attention factor.
+checkpoints (its training cost is in Level 1). Its cut at one turn is what
+keeps every pair inside the angles it saw: on the first section's head it
+falls exactly at pair 46, so YaRN's ratio in that section's figure never
+leaves 1. Getting the defaults right matters: gpt-oss turns `truncate` off,
+and DeepSeek's `mscale` pair sets two factors. The one on cos and sin cancels
+to 1 in DeepSeek-V2, but its attention still multiplies the softmax scale by
+1.59, in transformers (models/deepseek_v3/modeling_deepseek_v3.py), vLLM and
+SGLang (models/deepseek_v2.py) alike: a copy that applies only the first
+runs its softmax at the wrong temperature, too flat.
 
 ## LongRoPE: a searched factor for every pair
 
@@ -424,22 +479,8 @@ long ones.
 [1, 1, 1.5, 2] is used up to 1,000 tokens and a long list [1, 2, 4, 4] beyond.
 At 3,000 tokens the long list applies, so the speeds become 1, 0.05, 0.0025
 and 0.00025. With a config length of 4,000 the stretch is 4, and the attention
-factor is $\sqrt{1 + \ln 4 / \ln 1000} = 1.096$.
-
-```mermaid
-flowchart LR
-  N["sequence length n"] --> C{"n > L?"}
-  C -->|"no"| S["short_factor list"]
-  C -->|"yes"| G["long_factor list"]
-  S --> T["θ_i / f_i for each pair"]
-  G --> T
-  T --> A["cos, sin × sqrt(1 + ln s / ln L)"]
-```
-
-**Reading it:** there is no formula for the divisors: they are numbers found
-by a search and shipped in the config. The only logic is the switch at the
-trained length and the attention factor, which, unlike YaRN's, grows with the
-log of the stretch divided by the log of the trained length.
+factor is $\sqrt{1 + \ln 4 / \ln 1000} = 1.096$. No formula gives the
+divisors: a search found them and the config ships them.
 
 **The math.**
 
@@ -513,21 +554,14 @@ waves longer than $1000/1 = 1000$ are divided by the factor 4. Pairs 0 and 1
 (wavelengths 6.28 and 62.8) are kept; pair 3 (6,283) is divided by 4; pair 2
 (628) is in the middle, with a smoothing weight
 $(1000/628.3 - 1)/(4 - 1) = 0.197$, so its speed becomes
-$0.803 \cdot \theta/4 + 0.197 \cdot \theta = 0.398\,\theta$.
+$0.803 \cdot \theta/4 + 0.197 \cdot \theta = 0.398\,\theta$. The `factor` is
+what the long waves' speeds are divided by, and nothing forces it to equal
+the ratio of the new window to the trained length.
 
-```mermaid
-flowchart TD
-  W["wavelength λ_i = 2π / θ_i"] --> Q{"compare with L/high and L/low"}
-  Q -->|"λ_i < L/high"| K["keep θ_i"]
-  Q -->|"λ_i > L/low"| D["θ_i / s"]
-  Q -->|"in between"| M["(1 − w)·θ_i/s + w·θ_i<br/>w = (L/λ_i − low)/(high − low)"]
-```
-
-**Reading it:** Llama 3's rule has the same shape as YaRN's (keep, blend,
-divide) but its boundaries are wavelengths set directly by two config
-numbers rather than turn counts, and it has no attention factor.
-
-**The math.**
+**The math.** The rule comes from Meta's reference code (apply_scaling in
+meta-llama/llama-models, models/llama3/reference_impl/model.py, whose
+comment says its values were "obtained from grid search"), not from the Llama 3
+paper; transformers and vLLM copy it as `rope_type` llama3.
 
 $$
 w_i = \frac{L/\lambda_i - \ell}{h - \ell}, \qquad
@@ -542,15 +576,20 @@ $$
 | $L$ | `original_max_position_embeddings` | 1,000 |
 | $\ell$, $h$ | `low_freq_factor`, `high_freq_factor` | 1 and 4 |
 | $w_i$ | smoothing weight in the middle band | 0.197 for pair 2 |
-| $s$ | `factor` | 4 |
+| $s$ | `factor`: the divisor of the long waves' speeds | 4 |
 
 **In words:** "waves short enough to fit $h$ times into the trained length are
-kept; waves too long to fit even $\ell$ times are stretched by the full factor;
-the rest are blended, weighted by how many times they fit."
+kept; waves too long to fit even $\ell$ times are slowed by the full factor;
+the rest are blended, weighted by how many times they fit." It is YaRN's
+shape (keep, blend, divide) with boundaries set as wavelengths by two config
+numbers instead of turn counts, and no attention factor.
 
 **With the numbers:** for Llama 3.1 8B ($L$ = 8,192, $\ell$ = 1, $h$ = 4,
 base 500,000, 64 pairs) the boundaries are 2,048 and 8,192 positions: 29 pairs
-are kept, 6 are blended and 29 are divided by 8.
+are kept, 6 are blended and 29 are divided by 8. Its window is 16 times
+$L$, yet its `factor` is 8; Llama 3.2 1B has the same window and ships 32. At
+131,072 tokens the slowest pair of Llama 3.1 8B reaches twice its largest
+angle at 8,192, and Llama 3.2 1B's half of it.
 
 **In Python:**
 
@@ -578,6 +617,15 @@ kept, ratio.size - kept - divided, divided  # → (29, 6, 29)
 # one sequence's key-value cache in 16-bit numbers, at 8,192 tokens and at 131,072
 shape = LLAMA31_8B["n_layers"], LLAMA31_8B["n_kv_heads"], LLAMA31_8B["head_dim"]
 format_bytes(kv_cache_bytes(L, *shape)), format_bytes(kv_cache_bytes(131072, *shape))  # → ('1 GiB', '16 GiB')
+# Llama 3.1 8B and Llama 3.2 1B: the same 16x window, factors 8 and 32
+from lessons.context_extension import LLAMA32_1B, trained_angle_ratio
+models = (LLAMA31_8B, LLAMA32_1B)
+[c["max_position_embeddings"] / c["rope_parameters"]["original_max_position_embeddings"] for c in models]  # → [16.0, 16.0]
+[c["rope_parameters"]["factor"] for c in models]  # → [8.0, 32.0]
+def slowest(c):  # the slowest pair's largest angle at 131,072 over its largest at 8,192
+    d, p = c["head_dim"], c["rope_parameters"]
+    return float(trained_angle_ratio(rope_inv_freq(d, p)[0], rope_frequencies(d, p["rope_theta"]), 8192, 131072)[-1])
+[slowest(c) for c in models]  # → [2.0, 0.5]
 ```
 
 ![Llama 3.1's speed ratio against wavelength on a log axis: exactly 1 for wavelengths below 2,048 positions, exactly one eighth above 8,192, and a smooth descent between the two dashed boundaries](figures/context_extension.llama3_bands.svg)
@@ -591,11 +639,12 @@ right of the red line (8,192, the pretraining length) speeds are divided by
 only used in the middle band) and `llama3_inv_freq` applies the three cases.
 
 **Why it matters.** This is the rule every Llama 3.1 and 3.2 checkpoint is
-served with. The Llama 3 paper describes growing the context from 8K to 128K
-in six stages of continued pretraining with about 800B tokens (Llama Team,
-2024); the config block is how that training's RoPE reaches your server.
+served with, and the config block is how the RoPE of Meta's long-context
+pretraining (Level 1, *What it costs*) reaches your server. A reimplementation
+that sets `factor` to the window ratio gets both wrong: Llama 3.1's slow
+pairs would turn too slowly and Llama 3.2's too fast.
 
-## One function for any config: `rope_inv_freq`
+## One function for every block transformers accepts: `rope_inv_freq`
 
 **Everyday picture.** A universal adapter: whatever plug the model card
 hands you, it gives the same thing out, a list of turning speeds and one
@@ -613,16 +662,27 @@ volume knob.
 
 ```mermaid
 flowchart LR
-  C["rope_parameters dict"] --> T{"rope_type<br/>(or old key type)"}
-  T --> V["check keys:<br/>missing or unknown → ValueError"]
+  C["rope_parameters dict"] --> S{"split by<br/>layer type?"}
+  S -->|"yes (Gemma 3)"| L["rope_inv_freq_by_layer_type:<br/>each type's block"]
+  S -->|"no"| T{"rope_type<br/>(or old key type)"}
+  L --> T
+  T --> V["check keys:<br/>missing → ValueError<br/>unread → warning"]
   V --> F["θ_i for the rotary width<br/>(partial_rotary_factor · head_dim)"]
   F --> O["(inv_freq, attention_factor)"]
   O --> R["cos, sin = cos(m·θ_i)·a, sin(m·θ_i)·a"]
 ```
 
-**Reading it:** the function reads the method's name, refuses a block with a
-missing or unknown key (naming the key and the `rope_type`), computes the
-speeds for the rotated part of the head only, and returns them with the
+**Reading it:** the function does with a block what `transformers` 5.24 does
+(its config validation in modeling_rope_utils.py, then its
+`ROPE_INIT_FUNCTIONS`). It refuses an unknown `rope_type`, or a block without a
+key its method cannot do without, such as `factor`, naming the key. Where
+`transformers` only warns, it warns too and computes the same speeds: a key the
+method does not read, a `factor` below 1, Llama 4 Scout's `low_freq_factor`
+equal to its `high_freq_factor` (no pair is blended). Keys that model configs
+declare, such as Qwen2-VL's `mrope_section`, pass quietly: they say which
+position (time, height or width) each pair turns by, not how fast. A block
+split by layer type goes through `rope_inv_freq_by_layer_type`, one result per
+type. The speeds cover the rotated part of the head only, and come with the
 attention factor that scales cos and sin.
 
 **The math.**
@@ -638,7 +698,7 @@ $$
 | $\theta_i'$ | the scaled speed of pair $i$ | from the table above |
 | $a$ | `attention_factor` | 1.139 for YaRN at $s$ = 4 |
 | $m$ | position | any |
-| $R$ | the rotation RoPE applies at position $m$ | |
+| $R$ | the rotation RoPE applies at position $m$ | each pair turned by $m\,\theta_i'$ |
 
 **In words:** "the function returns new speeds and one number; multiplying
 cos and sin by that number multiplies every attention score by its square."
@@ -649,8 +709,10 @@ about 30% larger before the softmax.
 **In Python:**
 
 ```python
+import warnings
 import numpy as np
-from lessons.context_extension import ntk_pair_scale, pair_scale, rope_inv_freq, rope_cos_sin
+from lessons.context_extension import (ntk_pair_scale, pair_scale, rope_inv_freq, rope_cos_sin,
+                                       rope_inv_freq_by_layer_type)
 # the divisor table: every method at factor 4 over 1,000 trained tokens
 blocks = {"linear": {"rope_type": "linear", "factor": 4.0},
           "YaRN": {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 1000},
@@ -669,6 +731,21 @@ try:
 except ValueError as err:
     message = str(err)
 message  # → "rope_parameters for rope_type 'yarn' needs the key 'original_max_position_embeddings'"
+# Llama 4 Scout (meta-llama/Llama-4-Scout-17B-16E-Instruct config.json): low = high = 1 empties the blend band
+scout = {"rope_type": "llama3", "rope_theta": 500000.0, "factor": 16.0, "low_freq_factor": 1.0,
+         "high_freq_factor": 1.0, "original_max_position_embeddings": 8192}
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    ratio = rope_inv_freq(128, scout)[0] / rope_inv_freq(128, {"rope_theta": 500000.0})[0]
+# one warning; pairs kept and divided by 16
+len(caught), int(np.sum(ratio == 1)), int(np.sum(np.isclose(ratio, 1 / 16)))  # → (1, 35, 29)
+# Qwen2-VL-7B-Instruct config.json: "mrope" is plain RoPE; mrope_section splits the 64 pairs 16/24/24
+qwen2_vl = {"type": "mrope", "mrope_section": [16, 24, 24], "rope_theta": 1000000.0}
+np.allclose(rope_inv_freq(128, qwen2_vl)[0], rope_inv_freq(128, {"rope_theta": 1000000.0})[0])  # → True
+# Gemma 3 4B (google/gemma-3-4b-it config.json) as transformers 5.x stores it, split by layer type
+gemma3 = {"full_attention": {"rope_type": "linear", "factor": 8.0, "rope_theta": 1000000.0},
+          "sliding_attention": {"rope_type": "default", "rope_theta": 10000.0}}
+{kind: round(float(speeds[1]), 4) for kind, (speeds, _) in rope_inv_freq_by_layer_type(256, gemma3).items()}  # → {'full_attention': 0.1122, 'sliding_attention': 0.9306}
 ```
 
 ![Every method's speed ratio against each pair's original wavelength on log axes: interpolation is flat at one eighth, NTK-aware falls steadily from 1 to one eighth, YaRN and the Llama 3 rule stay at 1 for short waves and drop to one eighth near the trained length, and LongRoPE's Phi-3.5 points fall from near 1 to about one sixty-fifth](figures/context_extension.scale_by_wavelength.svg)
@@ -682,46 +759,54 @@ left and 1/8 on the right and differ only in where they bend. The orange
 squares are Phi-3.5-mini's real long factors (its own head and a stretch
 of 32).
 
-**In code:** `rope_inv_freq` dispatches to the helpers above; `rope_type_of`
-reads the method's name; `rope_cos_sin` applies the result (the angles come from
+**In code:** `rope_inv_freq` dispatches to the helpers above and
+`rope_inv_freq_by_layer_type` runs it per layer type; `rope_type_of` reads the
+method's name; `rope_cos_sin` applies the result (the angles come from
 `lessons.positional.angle_table`); `pair_scale` divides by the default
-speeds. The tests compare `rope_inv_freq` with vectors computed by the
-`transformers` library for every `rope_type`, over real and synthetic
-configurations, including the real Llama 3.1, Qwen2.5, DeepSeek-V2-Lite and
-Phi-3.5-mini blocks.
+speeds. The tests compare both with vectors computed by `transformers` 5.24,
+its warnings included, for every `rope_type` (`proportional` is Gemma 4's), over
+real and synthetic configurations: the published Llama 3.1, Llama 4 Scout,
+Qwen2.5, Qwen2-VL, DeepSeek-V2-Lite, Gemma 3 and Phi-3.5-mini blocks among them.
 
 **Why it matters.** When a checkpoint misbehaves at length, this is the
 function to run on its config: it shows exactly which pairs the model expects
-slowed and by how much, and a wrong or missing key fails loudly here instead
-of silently on your server.
+slowed and by how much; a missing key fails loudly here, and a key the
+library would ignore is named in a warning instead of passing silently.
 
 ## In 20 seconds
 
 - A pair's wavelength against the trained length decides whether its angles
   at long positions are familiar; slow pairs are the problem.
-- Interpolation slows every pair; NTK-aware, YaRN and Llama 3 spare the fast
-  pairs; LongRoPE searches a divisor per pair.
-- Dynamic NTK needs no training but changes the base with length, which
-  breaks a cache built at a shorter length.
+- Interpolation slows every pair. NTK-aware scaling spares the fast pairs but
+  slows those that never finish a turn by less than the stretch, so they pass
+  their trained angles; YaRN and Llama 3 divide those by the full factor.
+  LongRoPE searches a divisor per pair.
+- Dynamic NTK needs no training but means two things: Hugging Face raises the
+  base as the sequence grows (a cache built shorter no longer matches), vLLM
+  fixes one base at load for every prompt.
 - YaRN and LongRoPE also scale cos and sin, which scales scores by the square.
 - Serve a checkpoint with the `rope_parameters` it was trained with, and check
   the copy you deploy still has them.
 
 ## Self-test questions
 
-??? question "A config says max_position_embeddings 131072, rope_type llama3, factor 8, original_max_position_embeddings 8192. What was the model pretrained at, and what happens to its fastest pair?"
-    It was pretrained at 8,192 tokens and stretched 8 times. The fastest pair
-    has a wavelength of about 6 positions, far below 8,192 / 4 = 2,048, so
-    its speed is kept exactly.
+??? question "A config says max_position_embeddings 131072, rope_type llama3, factor 8, original_max_position_embeddings 8192. How much longer is the window than the original length, and what happens to its fastest pair?"
+    16 times (131,072 / 8,192). The factor 8 is not that ratio: it is what
+    the long waves' speeds are divided by (Llama 3.2 1B ships 32 for the same
+    window). The fastest pair has a wavelength of about 6 positions, far below
+    8,192 / 4 = 2,048, so its speed is kept exactly.
 
-??? question "Why does position interpolation hurt local word order, and NTK-aware scaling not?"
-    Interpolation divides every speed by the factor, so neighbouring tokens
-    end up a fraction of a radian apart on the fastest pair. NTK-aware scaling
-    raises the base, which leaves pair 0 at one radian per position.
+??? question "What does NTK-aware scaling get right that interpolation does not, and what does it get wrong?"
+    It leaves pair 0 at one radian per position, so neighbours stay as far
+    apart as in training. But it slows pair i by s^(2i/(d-2)), less than s for
+    every pair but the last, so pairs that never finished a turn in training
+    pass their trained angles: 17 of 18 in a 128-number head stretched 8
+    times, by up to 1.75 times.
 
-??? question "With dynamic NTK, factor 2 and a trained length of 1,000, what base does a 3,000-token prompt use with d = 8?"
-    The stretch is 2 · 3 − 1 = 5, so the base is 10,000 · 5^(8/6), about
-    85,499.
+??? question "With dynamic NTK, factor 2 and a trained length of 1,000, what base does a 3,000-token prompt use with d = 8, in Hugging Face and in vLLM with a 2,000-position table?"
+    Hugging Face: the stretch is 2 · 3 − 1 = 5, so the base is
+    10,000 · 5^(8/6), about 85,499. vLLM: the stretch is 2 · 2 − 1 = 3 and
+    the base about 43,267, the same for every prompt.
 
 ??? question "In YaRN, which pairs are kept and which are fully interpolated?"
     Pairs that turn more than `beta_fast` (32) times in the original length
@@ -753,14 +838,16 @@ of silently on your server.
   same community.
 - Peng et al. (2023), *YaRN: Efficient Context Window Extension of Large
   Language Models*, [arXiv:2309.00071](https://arxiv.org/abs/2309.00071).
-  The ramp between kept and interpolated pairs, and the attention temperature.
+  NTK-by-parts (the ramp between kept and interpolated pairs), the attention
+  temperature, and the report that NTK-aware interpolation fine-tunes worse
+  than PI (§3.1).
 - Ding et al. (2024), *LongRoPE: Extending LLM Context Window Beyond 2 Million
   Tokens*, [arXiv:2402.13753](https://arxiv.org/abs/2402.13753). Searched
   per-pair factors and separate short and long lists.
 - Llama Team, AI @ Meta (2024), *The Llama 3 Herd of Models*,
   [arXiv:2407.21783](https://arxiv.org/abs/2407.21783). Staged long-context
-  pretraining to 128K tokens; the wavelength rule ships in the Llama 3.1
-  configs.
+  pretraining to 128K tokens (§3.4.2); the wavelength rule itself is in
+  Meta's reference code, not the paper.
 
 ## Further reading
 
@@ -776,6 +863,7 @@ of silently on your server.
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 
@@ -793,9 +881,11 @@ from lessons.positional import (
 # 0. Reading a model card: the config keys, and what a long context costs
 # ---------------------------------------------------------------------------
 
-ROPE_TYPES = ("default", "linear", "dynamic", "yarn", "longrope", "llama3")
+ROPE_TYPES = ("default", "linear", "dynamic", "yarn", "longrope", "llama3", "proportional")
 
-# Keys every rope_type accepts, then the extra keys each type reads.
+# What transformers 5.24 checks (modeling_rope_utils.py, RotaryEmbeddingConfigMixin._validate_*):
+# the keys every rope_type accepts, the keys each type reads, and the ones it cannot do without.
+# original_max_position_embeddings and rope_theta are filled in from the config when absent.
 _COMMON_KEYS = {"rope_type", "type", "rope_theta", "partial_rotary_factor"}
 _TYPE_KEYS = {
     "default": set(),
@@ -805,7 +895,16 @@ _TYPE_KEYS = {
              "mscale", "mscale_all_dim", "truncate"},
     "longrope": {"short_factor", "long_factor", "original_max_position_embeddings", "factor", "attention_factor"},
     "llama3": {"factor", "original_max_position_embeddings", "low_freq_factor", "high_freq_factor"},
+    "proportional": set(),
 }
+_REQUIRED_KEYS = {"linear": ("factor",), "dynamic": ("factor",), "yarn": ("factor",),
+                  "longrope": ("short_factor", "long_factor"),
+                  "llama3": ("factor", "low_freq_factor", "high_freq_factor")}
+# Keys that model configs in transformers exempt from the check (ignore_keys_at_rope_validation):
+# the multimodal-RoPE layout (Qwen2-VL and later VL models) and Ministral 3's position-dependent
+# query scale. None of them changes inv_freq or the attention factor.
+_MODEL_KEYS = {"mrope_section", "mrope_interleaved", "interleaved", "llama_4_scaling_beta",
+               "max_position_embeddings"}
 
 # Llama 3.1 8B's published config (config.json on the Hugging Face Hub).
 LLAMA31_8B = {
@@ -814,6 +913,16 @@ LLAMA31_8B = {
     "n_layers": 32,
     "n_kv_heads": 8,
     "rope_parameters": {"rope_type": "llama3", "rope_theta": 500000.0, "factor": 8.0, "low_freq_factor": 1.0,
+                        "high_freq_factor": 4.0, "original_max_position_embeddings": 8192},
+}
+
+# Llama 3.2 1B's published config (meta-llama/Llama-3.2-1B config.json): the same
+# 8,192 -> 131,072 window as Llama 3.1, but factor 32 (factor divides speeds; it is
+# not the window ratio).
+LLAMA32_1B = {
+    "max_position_embeddings": 131072,
+    "head_dim": 64,
+    "rope_parameters": {"rope_type": "llama3", "rope_theta": 500000.0, "factor": 32.0, "low_freq_factor": 1.0,
                         "high_freq_factor": 4.0, "original_max_position_embeddings": 8192},
 }
 
@@ -873,6 +982,31 @@ def ntk_pair_scale(d: int, factor: float) -> np.ndarray:
     return factor ** (-2 * i / (d - 2))
 
 
+def trained_angle_ratio(inv_freq: np.ndarray, theta: np.ndarray, trained_len: int, new_len: int) -> np.ndarray:
+    """Per pair: the largest angle used at `new_len` ÷ the largest angle seen in training.
+
+    A pair that finishes a full turn within `trained_len` (L·θ_i >= 2π) has seen
+    every angle, so its ratio is min(new_len·θ'_i / 2π, 1) <= 1. A pair that never
+    finishes a turn only saw angles up to L·θ_i; its ratio new_len·θ'_i / (L·θ_i)
+    above 1 means angles the model never saw.
+
+    Args:
+        inv_freq: (d/2,) the speeds θ'_i used at the new length.
+        theta: (d/2,) the trained speeds θ_i.
+        trained_len: the trained length L.
+        new_len: the length read now.
+
+    Returns:
+        (d/2,) float array.
+    """
+    inv_freq, theta = np.asarray(inv_freq, dtype=float), np.asarray(theta, dtype=float)
+    used = new_len * inv_freq  # largest angle at the new length
+    seen = trained_len * theta  # largest angle in training
+    full_turn = seen >= 2 * np.pi
+    # a full turn in training: every angle seen; otherwise compare with the arc it did see
+    return np.where(full_turn, np.minimum(used / (2 * np.pi), 1.0), used / seen)
+
+
 def dynamic_ntk_base(base: float, factor: float, seq_len: int, max_position_embeddings: int, d: int) -> float:
     """The base dynamic NTK uses at the current length: `ntk_scaled_base` for a
     stretch that grows with the prompt (the trained base up to the trained length).
@@ -891,6 +1025,30 @@ def dynamic_ntk_base(base: float, factor: float, seq_len: int, max_position_embe
     # stretch = s · n / L − (s − 1): 1 at n = L, s at n = 2L, growing linearly after
     stretch = factor * seq_len / max_position_embeddings - (factor - 1)
     # base' = base · stretch^(d/(d-2))
+    return ntk_scaled_base(base, stretch, d)
+
+
+def vllm_dynamic_ntk_base(base: float, factor: float, table_len: int, trained_len: int, d: int) -> float:
+    """The one base vLLM's dynamic-NTK rotary layer computes when it builds its
+    cos/sin table, b · (s · P/T − (s − 1))^(d/(d−2)), used for every prompt.
+
+    That is `dynamic_ntk_base` evaluated once, at the table's length P, instead of
+    at each prompt's length. vLLM's long-standing code built the table for
+    P = s · T positions (stretch s² − s + 1); later code takes P and T from the caller.
+
+    Args:
+        base: the trained base b.
+        factor: the config's `factor` s.
+        table_len: P, the number of positions the table covers (>= trained_len).
+        trained_len: T, the trained length.
+        d: the rotary width, an even integer >= 4.
+
+    Returns:
+        the base every prompt uses, a float.
+    """
+    trained_len = _checks.count(trained_len, "trained_len")
+    table_len = _checks.count(table_len, "table_len", low=trained_len)
+    stretch = factor * table_len / trained_len - (factor - 1)  # s · P/T − (s − 1)
     return ntk_scaled_base(base, stretch, d)
 
 
@@ -1019,6 +1177,27 @@ def yarn_attention_factor(factor: float, mscale: float | None = None, mscale_all
     return yarn_get_mscale(factor)
 
 
+def deepseek_softmax_multiplier(factor: float, mscale_all_dim: float | None) -> float:
+    """The number DeepSeek-V2/V3 attention multiplies its softmax scale by, for a yarn block.
+
+    The scale 1/sqrt(q·k width) becomes 1/sqrt(width) · yarn_get_mscale(s, mscale_all_dim)²,
+    for the whole of q·k, rotated and unrotated parts alike; the attention factor
+    on cos and sin (`yarn_attention_factor`) comes on top. Read from transformers
+    models/deepseek_v3/modeling_deepseek_v3.py (yarn_apply_mscale), vLLM and SGLang
+    models/deepseek_v2.py (DeepseekV2Attention, DeepseekV2AttentionMLA).
+
+    Args:
+        factor: the block's `factor` s.
+        mscale_all_dim: the block's `mscale_all_dim`; 0 or None means no multiplier.
+
+    Returns:
+        the multiplier, a float (about 1.59 for s = 40 and mscale_all_dim 0.707).
+    """
+    if not mscale_all_dim:
+        return 1.0
+    return yarn_get_mscale(factor, mscale_all_dim) ** 2
+
+
 def yarn_inv_freq(theta: np.ndarray, factor: float, ramp: np.ndarray) -> np.ndarray:
     """θ_i · (1 − γ_i) + (θ_i / s) · γ_i: blend of the kept and the interpolated speed.
 
@@ -1108,10 +1287,14 @@ def llama3_inv_freq(theta: np.ndarray, factor: float, original_max_position_embe
     wavelength = rope_wavelengths(theta)
     long_wave = original_max_position_embeddings / low_freq_factor  # longer than this: divide by s
     short_wave = original_max_position_embeddings / high_freq_factor  # shorter than this: keep
-    smooth = llama3_smooth_factor(wavelength, original_max_position_embeddings, low_freq_factor, high_freq_factor)
-    # middle band: (1 − smooth) · θ/s + smooth · θ
-    middle = (1 - smooth) * theta / factor + smooth * theta
-    return np.where(wavelength < short_wave, theta, np.where(wavelength > long_wave, theta / factor, middle))
+    with np.errstate(divide="ignore", invalid="ignore"):  # low == high: no middle band (Llama 4 Scout)
+        smooth = llama3_smooth_factor(wavelength, original_max_position_embeddings, low_freq_factor, high_freq_factor)
+        # middle band: (1 − smooth) · θ/s + smooth · θ
+        middle = (1 - smooth) * theta / factor + smooth * theta
+    # transformers' order: divide the long waves, then blend the band short_wave <= λ <= long_wave
+    # (empty when high_freq_factor <= low_freq_factor)
+    divided = np.where(wavelength > long_wave, theta / factor, theta)
+    return np.where((wavelength >= short_wave) & (wavelength <= long_wave), middle, divided)
 
 
 # ---------------------------------------------------------------------------
@@ -1119,34 +1302,46 @@ def llama3_inv_freq(theta: np.ndarray, factor: float, original_max_position_embe
 # ---------------------------------------------------------------------------
 
 
-def _need(params: dict, key: str, rope_type: str, fallback=None):
-    """params[key] (or the fallback); a missing key is a ValueError that names it."""
-    value = params.get(key)
-    if value is None:
-        value = fallback
-    if value is None:
+def _warn(message: str) -> None:
+    """A block transformers accepts with a warning: say so the same way, then compute as it does."""
+    warnings.warn(message + " (transformers 5.24 warns too and goes on)", UserWarning, stacklevel=3)
+
+
+def _need(params: dict, key: str, rope_type: str):
+    """params[key]; a key the block lacks is a ValueError that names it (transformers raises KeyError)."""
+    if key not in params:
         raise ValueError(f"rope_parameters for rope_type '{rope_type}' needs the key '{key}'")
-    return value
+    return params[key]
 
 
-def _stretch(params: dict, rope_type: str, fallback=None) -> float:
-    """The block's `factor`: a number >= 1 (a stretch, not a squeeze)."""
-    return _checks.at_least(_need(params, "factor", rope_type, fallback),
-                            f"rope_parameters 'factor' for rope_type '{rope_type}'", 1)
+def _stretch(factor, rope_type: str) -> float:
+    """The block's `factor` as a float: a positive number; below 1 (a squeeze) only warns."""
+    factor = _checks.positive(factor, f"rope_parameters 'factor' for rope_type '{rope_type}'")
+    if factor < 1:
+        _warn(f"rope_parameters 'factor' for rope_type '{rope_type}' should be >= 1, got {factor:g}")
+    return factor
+
+
+def _is_nested(params: dict) -> bool:
+    """True for a block split by layer type, such as Gemma 3's {"full_attention": {...}, ...}."""
+    values = list(params.values())
+    return bool(values) and all(v is None or isinstance(v, dict) for v in values) and any(values)
 
 
 def rope_type_of(rope_parameters: dict) -> str:
-    """The method a rope_parameters dict names (`rope_type`, or the older key `type`).
+    """The method a rope_parameters dict names: `rope_type`, else the older key `type`.
+
+    As in transformers 5.24: `rope_type` wins when both are set, and Qwen2-VL's
+    "mrope" is plain RoPE ("default"; models/qwen2_vl/configuration_qwen2_vl.py).
 
     Returns:
         one of `ROPE_TYPES`; "default" when the dict names none.
     """
     if not isinstance(rope_parameters, dict):
         raise ValueError(f"rope_parameters must be a dict, got {type(rope_parameters).__name__}")
-    new, old = rope_parameters.get("rope_type"), rope_parameters.get("type")
-    if new is not None and old is not None and new != old:
-        raise ValueError(f"rope_parameters has rope_type '{new}' and type '{old}'; they must agree")
-    rope_type = new if new is not None else (old if old is not None else "default")
+    rope_type = rope_parameters.get("rope_type") or rope_parameters.get("type") or "default"
+    if rope_type == "mrope":
+        rope_type = "default"
     if rope_type not in ROPE_TYPES:
         raise ValueError(f"unknown rope_type '{rope_type}'; known rope_type values: {', '.join(ROPE_TYPES)}")
     return rope_type
@@ -1154,13 +1349,37 @@ def rope_type_of(rope_parameters: dict) -> str:
 
 def rope_inv_freq(head_dim: int, rope_parameters: dict | None = None, *, max_position_embeddings: int | None = None,
                   seq_len: int | None = None) -> tuple[np.ndarray, float]:
-    """(θ per pair, attention_factor) for a Hugging Face `rope_parameters` dict.
+    """(θ per pair, attention_factor) for one Hugging Face `rope_parameters` block.
 
-    Same keys, defaults and arithmetic as the `transformers` RoPE initialisers
-    (there in float32, here in float64). `max_position_embeddings` is the config's
-    top-level length: dynamic NTK needs it, and yarn, longrope and llama3 fall back
-    to it for a missing `original_max_position_embeddings` (as the library does).
-    `seq_len` matters for dynamic (the current length) and longrope (short or long).
+    Accepts, warns about and rejects what transformers 5.24 does (its config
+    validation, then its ROPE_INIT_FUNCTIONS), with the same defaults and
+    arithmetic (there in float32, here in float64):
+
+    - rejected (ValueError): an unknown rope_type; a missing `factor` (linear,
+      dynamic, yarn, llama3), `short_factor`/`long_factor` (longrope) or
+      `low_freq_factor`/`high_freq_factor` (llama3); a longrope list that is
+      neither one number per pair nor a single number;
+    - accepted with a warning (`warnings.warn`), computed as transformers does:
+      a key the type does not read (named); a `factor` below 1; llama3 with
+      `high_freq_factor` <= `low_freq_factor` (no pair is blended) or an
+      original length not below `max_position_embeddings`; yarn with
+      `beta_fast` < `beta_slow`, a `factor` that disagrees with
+      max_position_embeddings / original_max_position_embeddings, or a
+      non-float `attention_factor`;
+    - accepted silently: the keys model configs exempt (`mrope_section` and
+      the other multimodal-RoPE keys, Ministral 3's `llama_4_scaling_beta`),
+      which change neither result. A block split by layer type is for
+      `rope_inv_freq_by_layer_type`.
+
+    This function also refuses what transformers would turn into NaN, inf or a
+    crash: a non-positive `factor` or `rope_theta`, a `partial_rotary_factor`
+    outside (0, 1], an odd rotary width for dynamic or yarn. An odd width from
+    partial_rotary_factor elsewhere gives ceil(d/2) speeds, as in transformers.
+
+    `max_position_embeddings` is the config's top-level length: dynamic needs it,
+    and yarn, longrope and llama3 use it for a missing
+    `original_max_position_embeddings`. `seq_len` matters for dynamic (the
+    current length) and longrope (short or long list).
 
     Args:
         head_dim: the head width; only its first head_dim · partial_rotary_factor
@@ -1171,74 +1390,154 @@ def rope_inv_freq(head_dim: int, rope_parameters: dict | None = None, *, max_pos
         seq_len: the current sequence length.
 
     Returns:
-        (inv_freq, attention_factor): (rotary_dim/2,) float array of speeds and
-        the number that multiplies cos and sin.
+        (inv_freq, attention_factor): (rotary_dim/2,) float array of speeds
+        ((head_dim/2,) for proportional) and the number that multiplies cos and sin.
     """
     params = dict(rope_parameters or {})
+    if _is_nested(params):
+        raise ValueError(f"rope_parameters is split by layer type ({', '.join(params)}); "
+                         "use rope_inv_freq_by_layer_type")
     rope_type = rope_type_of(params)
-    allowed = _COMMON_KEYS | _TYPE_KEYS[rope_type]
+    for key in _REQUIRED_KEYS.get(rope_type, ()):
+        _need(params, key, rope_type)
+    allowed = _COMMON_KEYS | _TYPE_KEYS[rope_type] | _MODEL_KEYS
     for key in params:
         if key not in allowed:
-            raise ValueError(f"unknown key '{key}' in rope_parameters for rope_type '{rope_type}'; "
-                             f"allowed keys: {', '.join(sorted(allowed))}")
+            known = any(key in keys for keys in _TYPE_KEYS.values())
+            _warn(f"rope_parameters key '{key}' is not read by rope_type '{rope_type}'" if known
+                  else f"unknown key '{key}' in rope_parameters for rope_type '{rope_type}'")
     head_dim = _checks.count(head_dim, "head_dim", low=2)
     base = _checks.positive(params.get("rope_theta") or 10000.0, "rope_parameters 'rope_theta'")
     partial = params.get("partial_rotary_factor")
+
+    if rope_type == "proportional":
+        # Gemma 4's global layers: the first partial · head_dim/2 pairs turn at base^(-2i/head_dim)
+        # (the exponent counts the whole head), the other pairs have speed 0; `factor` (1 if absent) divides all
+        if partial is None:
+            _warn("rope_type 'proportional' without partial_rotary_factor turns every pair")
+            partial = 1.0
+        if not 0 <= partial <= 1:
+            raise ValueError(f"partial_rotary_factor for rope_type 'proportional' must be in [0, 1], got {partial}")
+        turning = int(partial * head_dim // 2)
+        inv_freq = np.zeros(head_dim // 2)
+        inv_freq[:turning] = base ** (-np.arange(0, 2 * turning, 2) / head_dim)
+        return inv_freq / _stretch(params.get("factor", 1.0), rope_type), 1.0
+
     partial = 1.0 if partial is None else partial
     if not 0 < partial <= 1:
         raise ValueError(f"partial_rotary_factor for rope_type '{rope_type}' must be in (0, 1], got {partial}")
-    # the rotary width: only the first d dimensions turn
-    d = _checks.even_width(int(head_dim * partial),
-                           f"the rotary width (head_dim {head_dim} × partial_rotary_factor {partial})")
-    theta = rope_frequencies(d, base)  # (d/2,) the default speeds
+    # the rotary width: only the first d dimensions turn (odd only when part of the head turns)
+    d = int(head_dim * partial)
+    if d < 2 or (d % 2 and partial == 1):
+        raise ValueError(f"the rotary width (head_dim {head_dim} × partial_rotary_factor {partial}) must be "
+                         f"even (or odd with partial_rotary_factor < 1) and >= 2, got {d}")
+    theta = base ** (-np.arange(0, d, 2) / d)  # (ceil(d/2),) the default speeds, `rope_frequencies` for even d
     original = params.get("original_max_position_embeddings") or max_position_embeddings
+    if rope_type in ("yarn", "longrope", "llama3") and original is None:
+        raise ValueError(f"rope_parameters for rope_type '{rope_type}' needs the key 'original_max_position_embeddings'")
 
     if rope_type == "default":
         return theta, 1.0
     if rope_type == "linear":
-        return linear_inv_freq(theta, _stretch(params, rope_type)), 1.0
+        return linear_inv_freq(theta, _stretch(params["factor"], rope_type)), 1.0
     if rope_type == "dynamic":
-        factor = _stretch(params, rope_type)
+        factor = _stretch(params["factor"], rope_type)
         if max_position_embeddings is None:
             raise ValueError("rope_type 'dynamic' needs max_position_embeddings (the trained length)")
         n = max_position_embeddings if seq_len is None else seq_len
         return rope_frequencies(d, dynamic_ntk_base(base, factor, n, max_position_embeddings, d)), 1.0
     if rope_type == "yarn":
-        original = _need(params, "original_max_position_embeddings", rope_type, original)
-        factor = params.get("factor")
+        factor = params["factor"]
         if factor is None and max_position_embeddings is not None:
             factor = max_position_embeddings / original  # the library's fallback
-        factor = _stretch(params, rope_type, factor)
+            _warn(f"rope_parameters 'factor' for rope_type 'yarn' is None; using max_position_embeddings / "
+                  f"original_max_position_embeddings = {factor:g}")
+        factor = _stretch(factor, rope_type)
+        if max_position_embeddings is not None and max_position_embeddings / original not in (factor, 1):
+            _warn(f"rope_parameters 'factor' {factor:g} for rope_type 'yarn' differs from max_position_embeddings / "
+                  f"original_max_position_embeddings = {max_position_embeddings / original:g}; the factor is used")
         attention = params.get("attention_factor")
+        if attention is not None and (not isinstance(attention, float) or attention < 0):
+            _warn(f"rope_parameters 'attention_factor' for rope_type 'yarn' should be a float >= 0, got {attention!r}")
         if attention is None:
             attention = yarn_attention_factor(factor, params.get("mscale"), params.get("mscale_all_dim"))
         beta_fast = params.get("beta_fast") or 32
         beta_slow = params.get("beta_slow") or 1
+        if beta_fast < beta_slow:
+            _warn(f"rope_parameters for rope_type 'yarn' should have beta_fast >= beta_slow, got {beta_fast} < {beta_slow}")
+        if d % 2:
+            raise ValueError(f"rope_type 'yarn' needs an even rotary width, got {d}")
         low, high = yarn_correction_range(beta_fast, beta_slow, d, base, original, params.get("truncate", True))
         return yarn_inv_freq(theta, factor, yarn_ramp(low, high, d // 2)), float(attention)
     if rope_type == "longrope":
-        original = _need(params, "original_max_position_embeddings", rope_type, original)
-        short = np.asarray(_need(params, "short_factor", rope_type), dtype=float)
-        long = np.asarray(_need(params, "long_factor", rope_type), dtype=float)
-        for key, values in (("short_factor", short), ("long_factor", long)):
-            if values.shape != theta.shape:
+        lists = {key: np.asarray(params[key], dtype=float).reshape(-1) for key in ("short_factor", "long_factor")}
+        for key, values in lists.items():
+            if values.size == 1 and theta.size > 1:
+                _warn(f"rope_parameters '{key}' for rope_type 'longrope' has 1 number for {theta.size} pairs; "
+                      "it divides every pair")
+            elif values.size != theta.size:
                 raise ValueError(f"rope_parameters '{key}' for rope_type 'longrope' needs {theta.size} numbers "
                                  f"(one per pair), got {values.size}")
+        factor = params.get("factor")
+        if factor is None and max_position_embeddings is not None:
+            factor = max_position_embeddings / original  # Phi-3's convention
+        if factor is None:
+            raise ValueError("rope_parameters for rope_type 'longrope' needs the key 'factor' "
+                             "(or max_position_embeddings)")
+        factor = _stretch(factor, rope_type)
         attention = params.get("attention_factor")
+        if attention is not None and attention < 0:
+            _warn(f"rope_parameters 'attention_factor' for rope_type 'longrope' should be >= 0, got {attention!r}")
         if attention is None:
-            factor = params.get("factor")
-            if factor is None and max_position_embeddings is not None:
-                factor = max_position_embeddings / original  # Phi-3's convention
-            attention = longrope_attention_factor(_stretch(params, rope_type, factor), original)
-        return theta / longrope_factors(short, long, seq_len, original), float(attention)
+            attention = longrope_attention_factor(factor, original)
+        factors = longrope_factors(lists["short_factor"], lists["long_factor"], seq_len, original)
+        return theta / factors, float(attention)
     # llama3
-    original = _need(params, "original_max_position_embeddings", rope_type, original)
-    factor = _stretch(params, rope_type)
-    low_ff = float(_need(params, "low_freq_factor", rope_type))
-    high_ff = float(_need(params, "high_freq_factor", rope_type))
+    factor = _stretch(params["factor"], rope_type)
+    low_ff = _checks.finite(params["low_freq_factor"], "rope_parameters 'low_freq_factor'")
+    high_ff = _checks.finite(params["high_freq_factor"], "rope_parameters 'high_freq_factor'")
     if high_ff <= low_ff:
-        raise ValueError(f"rope_type 'llama3' needs high_freq_factor > low_freq_factor, got {high_ff} <= {low_ff}")
+        _warn(f"rope_type 'llama3' should have high_freq_factor > low_freq_factor, got {high_ff:g} <= {low_ff:g}: "
+              f"no pair is blended, waves longer than {original / low_ff:g} positions are divided by {factor:g}")
+    if max_position_embeddings is not None and original >= max_position_embeddings:
+        _warn(f"rope_type 'llama3' should have original_max_position_embeddings ({original}) below "
+              f"max_position_embeddings ({max_position_embeddings})")
     return llama3_inv_freq(theta, factor, original, low_ff, high_ff), 1.0
+
+
+def rope_inv_freq_by_layer_type(head_dim: int | dict[str, int], rope_parameters: dict | None,
+                                layer_types: list[str] | None = None, *, max_position_embeddings: int | None = None,
+                                seq_len: int | None = None) -> dict[str, tuple[np.ndarray, float] | None]:
+    """`rope_inv_freq` for each layer type, for configs whose layers turn differently.
+
+    transformers 5.x splits Gemma 3's block by layer type: {"full_attention":
+    {"rope_type": "linear", "factor": 8.0, "rope_theta": 1e6}, "sliding_attention":
+    {"rope_type": "default", "rope_theta": 1e4}}. A flat block is shared by every
+    layer type; a layer type whose block is None has no RoPE.
+
+    Args:
+        head_dim: the head width, or {layer type: head width} when they differ
+            (Gemma 4's global layers are wider).
+        rope_parameters: {layer type: block or None}, or one flat block.
+        layer_types: the config's `layer_types` (one entry per layer); default:
+            the block's own layer types, or ["full_attention"] for a flat block.
+        max_position_embeddings, seq_len: as for `rope_inv_freq`.
+
+    Returns:
+        {layer type: (inv_freq, attention_factor) as from `rope_inv_freq`, or None}.
+    """
+    params = rope_parameters or {}
+    nested = _is_nested(params)
+    names = list(dict.fromkeys(layer_types or (params if nested else ["full_attention"])))
+    out = {}
+    for name in names:
+        if nested and name not in params:
+            raise ValueError(f"rope_parameters has no block for layer type '{name}' (it has {', '.join(params)})")
+        block = params[name] if nested else params
+        width = head_dim[name] if isinstance(head_dim, dict) else head_dim
+        out[name] = None if block is None else rope_inv_freq(
+            width, block, max_position_embeddings=max_position_embeddings, seq_len=seq_len)
+    return out
 
 
 def rope_cos_sin(positions: np.ndarray, inv_freq: np.ndarray, attention_factor: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
@@ -1300,8 +1599,20 @@ def _example_freqs() -> dict[str, np.ndarray]:
     out = {"no scaling": rope_frequencies(d, EXAMPLE["base"])}
     out["NTK-aware (base raised)"] = rope_frequencies(d, ntk_scaled_base(EXAMPLE["base"], s, d))
     for label, params in example_methods().items():
-        out[label] = rope_inv_freq(d, params, max_position_embeddings=trained, seq_len=int(trained * s))[0]
+        out[label] = rope_inv_freq(d, params, max_position_embeddings=int(trained * s), seq_len=int(trained * s))[0]
     return out
+
+
+def example_angle_ratios() -> dict[str, np.ndarray]:
+    """`trained_angle_ratio` of every method on the running example (`EXAMPLE`), read at s · L.
+
+    Returns:
+        {method label: (d/2,) ratio per pair}, including "no scaling".
+    """
+    freqs = _example_freqs()
+    trained = EXAMPLE["trained"]
+    new_len = int(trained * EXAMPLE["factor"])
+    return {label: trained_angle_ratio(theta, freqs["no scaling"], trained, new_len) for label, theta in freqs.items()}
 
 
 def figures() -> dict:
@@ -1315,34 +1626,39 @@ def figures() -> dict:
               "NTK-aware (base raised)": ("black", "--"), "YaRN": ("#16a34a", "-."),
               "Llama 3 rule": ("#9333ea", ":")}
 
-    # 1. The fastest and slowest pairs' angles against position, with the trained band.
-    fig, (ax_fast, ax_slow) = plt.subplots(1, 2, figsize=(6.4, 3.6), layout="constrained")
-    near = np.arange(0, 21)
-    far = np.arange(0, int(trained * s) + 1, 256)
-    ax_slow.axhspan(0, trained * freqs["no scaling"][-1], color="#9ca3af", alpha=0.3, label="angles seen in training")
-    for label, theta in freqs.items():
+    # 1. Per pair: the largest angle used at s·L over the largest angle seen in training.
+    ratios = example_angle_ratios()
+    first_slow = int(np.argmax(rope_wavelengths(freqs["no scaling"]) > trained))  # first pair short of a full turn
+    fig, ax = plt.subplots(figsize=(6.4, 3.6), layout="constrained")
+    ax.axvspan(-0.5, first_slow - 0.5, color="#e5e7eb",
+               label=f"pairs 0-{first_slow - 1}: a full turn within {trained:,} tokens, every angle seen")
+    ax.axhline(1, color="#6b7280", lw=0.8)
+    for label in ("position interpolation (linear)", "YaRN", "Llama 3 rule", "NTK-aware (base raised)"):
         color, style = styles[label]
-        ax_fast.plot(near, near * theta[0], style, color=color, lw=1.6, label=label)
-        ax_slow.plot(far, far * theta[-1], style, color=color, lw=1.6)
-    ax_fast.set(title="fastest pair (pair 0)", xlabel="position", ylabel="angle (radians)")
-    ax_slow.set(title=f"slowest pair (pair {d // 2 - 1})", xlabel="position")
-    ax_slow.axvline(trained, color="#6b7280", lw=0.8)
-    fig.legend(*ax_fast.get_legend_handles_labels(), loc="outside lower center", ncol=2, fontsize=7, frameon=False)
-    ax_slow.legend(loc="upper left", fontsize=7, frameon=False)
-    fig.suptitle(f"d = {d}, base {base:,.0f}, trained on {trained:,} tokens, read at {int(trained * s):,}",
+        ax.plot(np.arange(d // 2), ratios[label], style, color=color, lw=1.8, label=label)
+    ntk = ratios["NTK-aware (base raised)"]
+    ax.annotate(f"pair {int(ntk.argmax())}: {ntk.max():.2f}x", (ntk.argmax(), ntk.max()), xytext=(24, ntk.max()),
+                fontsize=8, arrowprops={"arrowstyle": "->", "lw": 0.8})
+    ax.set(xlabel="pair index i (0 = fastest)", ylabel="largest angle used ÷ largest seen",
+           ylim=(0.9, 1.9))
+    ax.set_title(f"Read at {int(trained * s):,} tokens after training on {trained:,} (d = {d}, base {base:,.0f})",
                  fontsize=9)
-    figs["trained_band"] = fig
+    ax.legend(frameon=False, fontsize=7, loc="upper left")
+    figs["angle_ratio"] = fig
 
     # 2. Dynamic NTK: the base against the current sequence length.
     fig, ax = plt.subplots(figsize=(6.4, 3.6), layout="constrained")
     lengths = np.arange(1024, 8 * trained + 1, 256)
     for factor, color in ((2.0, "#2563eb"), (4.0, "#16a34a"), (8.0, "#9333ea")):
         ax.plot(lengths, [dynamic_ntk_base(base, factor, int(n), trained, d) for n in lengths], color=color,
-                label=f"factor {factor:g}")
+                label=f"Hugging Face, factor {factor:g}")
+        # vLLM's long-standing table: P = factor x trained positions, one base for every prompt
+        ax.axhline(vllm_dynamic_ntk_base(base, factor, int(factor * trained), trained, d), color=color, ls=":",
+                   lw=1.4, label=f"vLLM, factor {factor:g}")
     ax.axvline(trained, color="#6b7280", lw=0.8, ls="--", label=f"trained length {trained:,}")
     ax.set(xlabel="current sequence length (tokens)", ylabel="RoPE base used", yscale="log",
-           title=f"Dynamic NTK: the base grows once the prompt passes {trained:,} tokens")
-    ax.legend(frameon=False, fontsize=8)
+           title="Dynamic NTK: Hugging Face follows the length, vLLM fixes one base")
+    fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncol=4, fontsize=7, frameon=False)
     figs["dynamic_base"] = fig
 
     # 3. YaRN's ramp for Qwen2.5's published block.
@@ -1439,7 +1755,9 @@ def demo() -> None:
     p = LLAMA31_8B["rope_parameters"]
     say(f"""max_position_embeddings = {LLAMA31_8B['max_position_embeddings']:,}; rope_parameters say rope_type
         '{p['rope_type']}', factor {p['factor']:g}, original_max_position_embeddings
-        {p['original_max_position_embeddings']:,}: trained at 8K, stretched 8x. A full window's KV cache costs
+        {p['original_max_position_embeddings']:,}: a window 16 times the original, and factor 8 divides the long
+        waves' speeds (Llama 3.2 1B ships {LLAMA32_1B['rope_parameters']['factor']:g} for the same window). A full
+        window's KV cache costs
         {format_bytes(kv_cache_bytes(LLAMA31_8B['max_position_embeddings'], 32, 8, 128))} per sequence in 16-bit.""")
     theta = rope_frequencies(128, p["rope_theta"])
     scale = rope_inv_freq(128, p)[0] / theta
@@ -1448,23 +1766,29 @@ def demo() -> None:
 
     banner("2. Every method on the running example (d 128, base 10,000, 4K -> 32K)")
     freqs = _example_freqs()
-    rows = [(label, th[0] / freqs["no scaling"][0], th[-1] / freqs["no scaling"][-1]) for label, th in freqs.items()]
-    table(["method", "fastest pair new/old", "slowest pair new/old"], rows, floatfmt=".4f")
-    takeaway("Interpolation slows every pair; the NTK family, YaRN and Llama 3 keep the fast pairs and slow the slow ones.")
+    ratios = example_angle_ratios()
+    rows = [(label, th[0] / freqs["no scaling"][0], th[-1] / freqs["no scaling"][-1], ratios[label].max())
+            for label, th in freqs.items()]
+    table(["method", "fastest pair new/old", "slowest pair new/old", "largest angle / trained"], rows, floatfmt=".4f")
+    takeaway("NTK-aware scaling brings only the slowest pair home: pairs 46 to 62 still pass their trained angles.")
 
-    banner("3. Dynamic NTK and a KV cache")
+    banner("3. Dynamic NTK in two engines, and a KV cache")
     fresh, stale = cached_score_gap(128, 10000.0, 2.0, 4096, 4096, 16384, 4000, 16000)
-    say(f"""A key cached while the prompt was 4,096 tokens long was turned with base 10,000; at 16,384 tokens
-        dynamic NTK uses base {dynamic_ntk_base(10000.0, 2.0, 16384, 4096, 128):,.0f}. The score of a query at
-        16,000 with the key at 4,000 is {fresh:.3f} if the key is turned afresh and {stale:.3f} from the cache.""")
+    say(f"""Hugging Face: a key cached while the prompt was 4,096 tokens long was turned with base 10,000; at
+        16,384 tokens the base is {dynamic_ntk_base(10000.0, 2.0, 16384, 4096, 128):,.0f}. The score of a query at
+        16,000 with the key at 4,000 is {fresh:.3f} if the key is turned afresh and {stale:.3f} from the cache.
+        vLLM (a table of 8,192 positions): base {vllm_dynamic_ntk_base(10000.0, 2.0, 8192, 4096, 128):,.0f} for
+        every prompt, short ones included.""")
 
     banner("4. Attention factors")
     table(["method", "attention factor"], [
         ("YaRN, factor 4 (Qwen2.5)", yarn_attention_factor(4.0)),
         ("YaRN, DeepSeek-V2 mscale 0.707/0.707", yarn_attention_factor(40, 0.707, 0.707)),
+        ("  ... and DeepSeek-V2's softmax scale multiplier", deepseek_softmax_multiplier(40, 0.707)),
         ("LongRoPE, 4,096 -> 131,072 (Phi-3.5)", longrope_attention_factor(32.0, 4096)),
     ], floatfmt=".4f")
-    takeaway("One function, rope_inv_freq, turns any Hugging Face rope_parameters block into these numbers.")
+    takeaway("rope_inv_freq turns every rope_parameters block transformers 5.24 accepts into these numbers, "
+             "and warns where it warns.")
 
 
 if __name__ == "__main__":

@@ -5,8 +5,12 @@ check_live.py (recomputes everything now and compares with the lessons). Both ru
 under the reference venv (.venv-ref: torch + transformers); nothing here is
 imported by `make test`.
 
-The configs: real published rope blocks where the name says so, plus synthetic
-ones (named "synthetic: ...") that reach the corners of each rope_type.
+The configs: real published rope blocks where the name says so (copied from the
+model's config.json, cited next to it: no config is downloaded at run time), plus
+synthetic ones (named "synthetic: ...") that reach the corners of each rope_type,
+including the blocks transformers accepts only with a warning. Models whose own
+config class or rotary class matters (Llama 4, Qwen2-VL, Gemma 3 and 4, DeepSeek)
+are computed with those classes.
 """
 
 from __future__ import annotations
@@ -53,9 +57,21 @@ LLAMA31 = {"rope_type": "llama3", "rope_theta": 500000.0, "factor": 8.0, "low_fr
            "high_freq_factor": 4.0, "original_max_position_embeddings": 8192}
 
 
-def _c(name, head_dim, params, max_pos=4096, seq_len=None):
-    return {"name": name, "head_dim": head_dim, "max_position_embeddings": max_pos, "seq_len": seq_len,
-            "rope_parameters": params}
+# Llama 4 Scout's text rope block, copied from meta-llama/Llama-4-Scout-17B-16E-Instruct config.json
+# (text_config: head_dim 128, max_position_embeddings 10485760, rope_theta 500000, rope_scaling below).
+SCOUT = {"rope_type": "llama3", "rope_theta": 500000.0, "factor": 16.0, "low_freq_factor": 1.0,
+         "high_freq_factor": 1.0, "original_max_position_embeddings": 8192}
+# Qwen/Qwen2-VL-7B-Instruct config.json: hidden_size 3584 / 28 heads = head_dim 128, max_position_embeddings
+# 32768, rope_theta 1000000, rope_scaling {"type": "mrope", "mrope_section": [16, 24, 24]}.
+QWEN2_VL = {"type": "mrope", "mrope_section": [16, 24, 24], "rope_theta": 1000000.0}
+
+
+def _c(name, head_dim, params, max_pos=4096, seq_len=None, model=None):
+    """One rope record; `model` names the transformers model whose own config and rotary class
+    compute it (llama4, qwen2_vl), else a LlamaConfig and ROPE_INIT_FUNCTIONS."""
+    out = {"name": name, "head_dim": head_dim, "max_position_embeddings": max_pos, "seq_len": seq_len,
+           "rope_parameters": params}
+    return {**out, "model": model} if model else out
 
 
 CONFIGS = [
@@ -127,6 +143,70 @@ CONFIGS = [
     _c("synthetic: llama3, theta 10000, original 4096, partial rotary 0.5", 128,
        {**LLAMA31, "rope_theta": 10000.0, "original_max_position_embeddings": 4096, "partial_rotary_factor": 0.5},
        32768),
+    _c("Llama 4 Scout 17B-16E-Instruct llama3 block (factor 16, low = high = 1: warned)", 128, dict(SCOUT),
+       10485760, model="llama4"),
+    _c("synthetic: llama3 with high 1 < low 4 (warned, no pair blended)", 128,
+       {**LLAMA31, "low_freq_factor": 4.0, "high_freq_factor": 1.0}, 131072),
+    # multimodal RoPE: plain speeds, pairs split between time, height and width
+    _c("Qwen2-VL-7B-Instruct mrope block (mrope_section 16/24/24)", 128, copy.deepcopy(QWEN2_VL), 32768,
+       model="qwen2_vl"),
+    # proportional (Gemma 4's global layers)
+    _c("synthetic: proportional, partial 0.25 of head_dim 64", 64,
+       {"rope_type": "proportional", "rope_theta": 1000000.0, "partial_rotary_factor": 0.25}, 8192),
+    _c("synthetic: proportional, partial 0.5, factor 2 (warned, used)", 32,
+       {"rope_type": "proportional", "rope_theta": 10000.0, "partial_rotary_factor": 0.5, "factor": 2.0}, 8192),
+    # accepted with a warning, or quietly, as transformers does
+    _c("synthetic: linear factor 0.5 (warned)", 64, {"rope_type": "linear", "rope_theta": 10000.0, "factor": 0.5}),
+    _c("synthetic: linear with a stray low_freq_factor (warned, ignored)", 64,
+       {"rope_type": "linear", "rope_theta": 10000.0, "factor": 2.0, "low_freq_factor": 1.0}),
+    _c("synthetic: default with an unknown key 'foo' (warned, ignored)", 64,
+       {"rope_type": "default", "rope_theta": 10000.0, "foo": 1}),
+    _c("synthetic: rope_type linear wins over type yarn", 64,
+       {"rope_type": "linear", "type": "yarn", "rope_theta": 10000.0, "factor": 2.0}),
+    _c("synthetic: YaRN with beta_fast 1 < beta_slow 4 (warned)", 64,
+       {"rope_type": "yarn", "rope_theta": 10000.0, "factor": 4.0, "beta_fast": 1, "beta_slow": 4,
+        "original_max_position_embeddings": 1024}, 4096),
+    _c("synthetic: YaRN factor 8 against max/original 4 (warned, factor used)", 64,
+       {"rope_type": "yarn", "rope_theta": 10000.0, "factor": 8.0, "original_max_position_embeddings": 1024}, 4096),
+    _c("synthetic: default, partial 0.375 of head_dim 8 (odd rotary width 3)", 8,
+       {"rope_type": "default", "rope_theta": 10000.0, "partial_rotary_factor": 0.375}, 2048),
+]
+
+# Configs whose RoPE differs by layer type: each model's own config class builds rope_parameters
+# ({"full_attention": {...}, "sliding_attention": {...}}) and its rotary class computes each type.
+LAYER_TYPE_CONFIGS = [
+    # google/gemma-3-4b-it config.json text_config (the keys it sets; head_dim 256, rope_theta 1e6,
+    # rope_local_base_freq 1e4 and max_position_embeddings 131072 are Gemma3TextConfig's defaults)
+    {"name": "Gemma 3 4B-it (linear factor 8 on full-attention layers)", "model": "gemma3",
+     "head_dim": {"full_attention": 256, "sliding_attention": 256}, "max_position_embeddings": 131072,
+     "config_json": {"hidden_size": 2560, "intermediate_size": 10240, "num_attention_heads": 8,
+                     "num_hidden_layers": 34, "num_key_value_heads": 4, "sliding_window": 1024,
+                     "rope_scaling": {"factor": 8.0, "rope_type": "linear"}}},
+    # google/gemma-3-1b-it config.json
+    {"name": "Gemma 3 1B-it (no scaling; local base 10000, global 1000000)", "model": "gemma3",
+     "head_dim": {"full_attention": 256, "sliding_attention": 256}, "max_position_embeddings": 32768,
+     "config_json": {"hidden_size": 1152, "intermediate_size": 6912, "num_attention_heads": 4,
+                     "num_hidden_layers": 26, "num_key_value_heads": 1, "head_dim": 256,
+                     "max_position_embeddings": 32768, "rope_theta": 1000000, "rope_local_base_freq": 10000,
+                     "rope_scaling": None, "sliding_window": 512, "sliding_window_pattern": 6}},
+    # Gemma4TextConfig's defaults (transformers 5.24): proportional RoPE on the wider global layers
+    {"name": "Gemma 4 (Gemma4TextConfig defaults: proportional 0.25 on head_dim 512, default on 256)",
+     "model": "gemma4", "head_dim": {"full_attention": 512, "sliding_attention": 256},
+     "max_position_embeddings": 131072, "config_json": {"num_hidden_layers": 6}},
+]
+
+# DeepSeek attention: the softmax scale next to the cos/sin factor. The rope_scaling blocks are copied
+# from deepseek-ai/DeepSeek-V2-Lite and deepseek-ai/DeepSeek-V3 config.json (both qk_nope_head_dim 128,
+# qk_rope_head_dim 64, max_position_embeddings 163840, rope_theta 10000).
+_DS = {"beta_fast": 32, "beta_slow": 1, "factor": 40, "original_max_position_embeddings": 4096, "type": "yarn"}
+DEEPSEEK_CONFIGS = [
+    {"name": "DeepSeek-V2-Lite (mscale 0.707, mscale_all_dim 0.707)", "qk_nope_head_dim": 128,
+     "qk_rope_head_dim": 64, "max_position_embeddings": 163840,
+     "rope_scaling": {**_DS, "mscale": 0.707, "mscale_all_dim": 0.707}},
+    {"name": "DeepSeek-V3 (mscale 1.0, mscale_all_dim 1.0)", "qk_nope_head_dim": 128, "qk_rope_head_dim": 64,
+     "max_position_embeddings": 163840, "rope_scaling": {**_DS, "mscale": 1.0, "mscale_all_dim": 1.0}},
+    {"name": "synthetic: mscale 1.0, mscale_all_dim 0.707", "qk_nope_head_dim": 128, "qk_rope_head_dim": 64,
+     "max_position_embeddings": 163840, "rope_scaling": {**_DS, "mscale": 1.0, "mscale_all_dim": 0.707}},
 ]
 
 ALIBI_HEADS = list(range(1, 65))
@@ -156,8 +236,36 @@ def _rope_type(params: dict) -> str:
     return params.get("rope_type") or params.get("type") or "default"
 
 
-def transformers_rope(cfg: dict) -> tuple[list[float], float]:
-    """Ask the installed transformers for (inv_freq, attention_factor) of one config."""
+class _Warnings:
+    """Collects what transformers logs at WARNING while a config is built and its RoPE computed."""
+
+    def __enter__(self):
+        import logging
+
+        from transformers.utils import logging as hf_logging
+
+        self.messages = []
+        outer = self
+
+        class Handler(logging.Handler):
+            def emit(self, record):
+                outer.messages.append(record.getMessage())
+
+        self.handler = Handler(logging.WARNING)
+        self.logger = hf_logging.get_logger("transformers")
+        self.logger.addHandler(self.handler)
+        # warning_once is an lru_cache: forget earlier configs so each one reports its own
+        getattr(logging.Logger.__dict__.get("warning_once"), "cache_clear", lambda: None)()
+        return self
+
+    def __exit__(self, *exc):
+        self.logger.removeHandler(self.handler)
+        return False
+
+
+def transformers_rope(cfg: dict) -> dict:
+    """Ask the installed transformers for one config: {"inv_freq", "attention_factor", "warnings"}
+    (the warnings it logged while building the config and computing its RoPE)."""
     import transformers
     from transformers import LlamaConfig
     from transformers import modeling_rope_utils as mru
@@ -167,30 +275,97 @@ def transformers_rope(cfg: dict) -> tuple[list[float], float]:
     head_dim = cfg["head_dim"]
     common = dict(hidden_size=head_dim * 4, num_attention_heads=4, head_dim=head_dim,
                   max_position_embeddings=cfg["max_position_embeddings"])
-    if hasattr(mru, "RopeParameters"):  # transformers >= 5: everything lives in config.rope_parameters
-        config = LlamaConfig(**common, rope_parameters=params)
-    else:  # transformers 4.x: rope_theta and partial_rotary_factor are top-level, the rest is rope_scaling
-        top = {k: params.pop(k) for k in ("rope_theta", "partial_rotary_factor") if k in params}
-        config = LlamaConfig(**common, rope_theta=top.get("rope_theta", 10000.0),
-                             rope_scaling=(params if rope_type != "default" else None))
-        if "partial_rotary_factor" in top:
-            config.partial_rotary_factor = top["partial_rotary_factor"]
-    if rope_type == "default":
-        if hasattr(mru, "_compute_default_rope_parameters"):
-            fn = mru._compute_default_rope_parameters
-        else:  # v5: a per-model static method; GPT-NeoX's honours partial_rotary_factor
-            from transformers.models.gpt_neox.modeling_gpt_neox import GPTNeoXRotaryEmbedding
+    with _Warnings() as caught:
+        if cfg.get("model") == "llama4":  # Llama 4's own config and rotary class, the rope block alone
+            from transformers import Llama4TextConfig
+            from transformers.models.llama4.modeling_llama4 import Llama4TextRotaryEmbedding
 
-            fn = GPTNeoXRotaryEmbedding.compute_default_rope_parameters
-    else:
-        fn = mru.ROPE_INIT_FUNCTIONS[rope_type]
-    kwargs = {}
-    if "seq_len" in inspect.signature(fn).parameters and cfg["seq_len"] is not None:
-        kwargs["seq_len"] = cfg["seq_len"]
-    inv_freq, attention_factor = fn(config, None, **kwargs) if "device" in inspect.signature(fn).parameters \
-        else fn(config, **kwargs)
+            config = Llama4TextConfig(**common, num_hidden_layers=4, intermediate_size=64, intermediate_size_mlp=64,
+                                      rope_parameters=params)
+            rotary = Llama4TextRotaryEmbedding(config)
+            inv_freq, attention_factor = rotary.inv_freq, rotary.attention_scaling
+        elif cfg.get("model") == "qwen2_vl":  # Qwen2-VL's config turns "mrope" into "default"
+            from transformers import Qwen2VLTextConfig
+            from transformers.models.qwen2_vl.modeling_qwen2_vl import Qwen2VLRotaryEmbedding
+
+            theta = params.pop("rope_theta")
+            config = Qwen2VLTextConfig(hidden_size=head_dim * 28, num_attention_heads=28, num_hidden_layers=2,
+                                       intermediate_size=64, max_position_embeddings=cfg["max_position_embeddings"],
+                                       rope_theta=theta, rope_scaling=params)
+            rotary = Qwen2VLRotaryEmbedding(config)
+            inv_freq, attention_factor = rotary.inv_freq, rotary.attention_scaling
+        else:
+            if hasattr(mru, "RopeParameters"):  # transformers >= 5: everything lives in config.rope_parameters
+                config = LlamaConfig(**common, rope_parameters=params)
+            else:  # transformers 4.x: rope_theta and partial_rotary_factor are top-level, the rest is rope_scaling
+                top = {k: params.pop(k) for k in ("rope_theta", "partial_rotary_factor") if k in params}
+                config = LlamaConfig(**common, rope_theta=top.get("rope_theta", 10000.0),
+                                     rope_scaling=(params if rope_type != "default" else None))
+                if "partial_rotary_factor" in top:
+                    config.partial_rotary_factor = top["partial_rotary_factor"]
+            if rope_type == "default":
+                if hasattr(mru, "_compute_default_rope_parameters"):
+                    fn = mru._compute_default_rope_parameters
+                else:  # v5: a per-model static method; GPT-NeoX's honours partial_rotary_factor
+                    from transformers.models.gpt_neox.modeling_gpt_neox import GPTNeoXRotaryEmbedding
+
+                    fn = GPTNeoXRotaryEmbedding.compute_default_rope_parameters
+            else:
+                fn = mru.ROPE_INIT_FUNCTIONS[config.rope_parameters["rope_type"]]
+            kwargs = {}
+            if "seq_len" in inspect.signature(fn).parameters and cfg["seq_len"] is not None:
+                kwargs["seq_len"] = cfg["seq_len"]
+            inv_freq, attention_factor = fn(config, None, **kwargs) if "device" in inspect.signature(fn).parameters \
+                else fn(config, **kwargs)
     del transformers
-    return [float(x) for x in inv_freq.float().tolist()], float(attention_factor)
+    return {"inv_freq": [float(x) for x in inv_freq.float().tolist()], "attention_factor": float(attention_factor),
+            "warnings": caught.messages}
+
+
+def _gemma_config(cfg: dict):
+    if cfg["model"] == "gemma3":
+        from transformers import Gemma3TextConfig
+        from transformers.models.gemma3.modeling_gemma3 import Gemma3RotaryEmbedding
+
+        config = Gemma3TextConfig(**cfg["config_json"])
+        return config, Gemma3RotaryEmbedding(config), {t: config.head_dim for t in set(config.layer_types)}
+    from transformers import Gemma4TextConfig
+    from transformers.models.gemma4.modeling_gemma4 import Gemma4TextRotaryEmbedding
+
+    config = Gemma4TextConfig(**cfg["config_json"])
+    widths = {t: config.per_layer_config[i].head_dim for i, t in enumerate(config.layer_types)}
+    return config, Gemma4TextRotaryEmbedding(config), widths
+
+
+def transformers_rope_by_layer_type(cfg: dict) -> dict:
+    """Gemma's own config class and rotary class for one LAYER_TYPE_CONFIGS entry:
+    {"rope_parameters": as the config built them, "head_dim": per layer type,
+    "layer_types": {type: {"inv_freq", "attention_factor"}}}."""
+    config, rotary, widths = _gemma_config(cfg)
+    out = {}
+    for layer_type in sorted(set(config.layer_types)):
+        inv_freq = getattr(rotary, f"{layer_type}_inv_freq")
+        out[layer_type] = {"inv_freq": [float(x) for x in inv_freq.float().tolist()],
+                           "attention_factor": float(getattr(rotary, f"{layer_type}_attention_scaling"))}
+    params = {k: config.rope_parameters[k] for k in sorted(out)}
+    return {"rope_parameters": copy.deepcopy(params), "head_dim": {t: widths[t] for t in sorted(out)},
+            "layer_types": out}
+
+
+def transformers_deepseek_scaling(cfg: dict) -> dict:
+    """DeepSeek-V3's attention (transformers models/deepseek_v3) for one DEEPSEEK_CONFIGS entry, with
+    small hidden sizes but the real head widths and rope block: {"scaling", "attention_factor"}."""
+    from transformers import DeepseekV3Config
+    from transformers.models.deepseek_v3.modeling_deepseek_v3 import DeepseekV3Attention, DeepseekV3RotaryEmbedding
+
+    config = DeepseekV3Config(hidden_size=64, num_attention_heads=2, num_hidden_layers=1, intermediate_size=32,
+                              moe_intermediate_size=16, n_routed_experts=4, num_experts_per_tok=2, q_lora_rank=None,
+                              kv_lora_rank=16, qk_nope_head_dim=cfg["qk_nope_head_dim"],
+                              qk_rope_head_dim=cfg["qk_rope_head_dim"], v_head_dim=32, rope_theta=10000.0,
+                              max_position_embeddings=cfg["max_position_embeddings"],
+                              rope_scaling=copy.deepcopy(cfg["rope_scaling"]))
+    return {"scaling": float(DeepseekV3Attention(config, 0).scaling),
+            "attention_factor": float(DeepseekV3RotaryEmbedding(config).attention_scaling)}
 
 
 def transformers_alibi(n_heads: int) -> dict[str, list[float]]:
@@ -244,11 +419,45 @@ def lesson_layouts(record: dict) -> dict:
             "cos": np.reshape(cos, (len(positions), -1)), "sin": np.reshape(sin, (len(positions), -1))}
 
 
+# transformers' one warning that is advice, not a problem with the block: a longrope block without
+# `factor` (Phi-3's convention) is asked to state it. The lesson does not repeat it.
+ADVICE = "Please set the `factor` field of `rope_parameters`"
+
+
+def transformers_warned(messages: list[str]) -> bool:
+    """Did transformers warn about the block itself (its advice to longrope configs aside)?"""
+    return any(ADVICE not in m for m in messages)
+
+
 def lesson_rope(cfg: dict):
+    """The lesson's (inv_freq, attention_factor, the warnings it gave) for one rope record."""
+    import warnings
+
     from lessons.context_extension import rope_inv_freq
 
-    return rope_inv_freq(cfg["head_dim"], copy.deepcopy(cfg["rope_parameters"]),
-                         max_position_embeddings=cfg["max_position_embeddings"], seq_len=cfg["seq_len"])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        inv_freq, attention_factor = rope_inv_freq(cfg["head_dim"], copy.deepcopy(cfg["rope_parameters"]),
+                                                   max_position_embeddings=cfg["max_position_embeddings"],
+                                                   seq_len=cfg["seq_len"])
+    return inv_freq, attention_factor, [str(w.message) for w in caught]
+
+
+def lesson_rope_by_layer_type(record: dict):
+    from lessons.context_extension import rope_inv_freq_by_layer_type
+
+    return rope_inv_freq_by_layer_type(record["head_dim"], copy.deepcopy(record["rope_parameters"]),
+                                       max_position_embeddings=record["max_position_embeddings"])
+
+
+def lesson_deepseek_scaling(cfg: dict) -> dict:
+    """The lesson's softmax scale and cos/sin factor for one DEEPSEEK_CONFIGS entry."""
+    from lessons.context_extension import deepseek_softmax_multiplier, yarn_attention_factor
+
+    p = cfg["rope_scaling"]
+    width = cfg["qk_nope_head_dim"] + cfg["qk_rope_head_dim"]
+    return {"scaling": width ** -0.5 * deepseek_softmax_multiplier(p["factor"], p["mscale_all_dim"]),
+            "attention_factor": yarn_attention_factor(p["factor"], p["mscale"], p["mscale_all_dim"])}
 
 
 def rel_err(a, b) -> float:

@@ -1,5 +1,6 @@
 """Recompute every reference vector with the installed `transformers` now, and
-compare the lessons with it. Exits 1 on any mismatch (relative error above 1e-5).
+compare the lessons with it. Exits 1 on any mismatch (relative error above 1e-5,
+or the lesson warning where transformers does not, or the other way round).
 
     .venv-ref/bin/python tests/reference/check_live.py
 
@@ -13,8 +14,10 @@ from __future__ import annotations
 import json
 import sys
 
-from _reference import (ALIBI_HEADS, CONFIGS, DATA, LAYOUT_POSITIONS, lesson_layouts, lesson_rope, rel_err,
-                        transformers_alibi, transformers_layouts, transformers_rope, versions)
+from _reference import (ALIBI_HEADS, CONFIGS, DATA, DEEPSEEK_CONFIGS, LAYER_TYPE_CONFIGS, LAYOUT_POSITIONS,
+                        lesson_deepseek_scaling, lesson_layouts, lesson_rope, lesson_rope_by_layer_type, rel_err,
+                        transformers_alibi, transformers_deepseek_scaling, transformers_layouts, transformers_rope,
+                        transformers_rope_by_layer_type, transformers_warned, versions)
 
 RTOL = 1e-5
 LAYOUT_ATOL = 1e-5  # rotated values of order 1; transformers builds its angles in float32
@@ -26,14 +29,38 @@ def main() -> int:
     v = versions()
     print(f"live check against transformers {v['transformers']}, torch {v['torch']}")
     failures = []
-    for cfg in CONFIGS:
-        want_freq, want_attn = transformers_rope(cfg)
-        got_freq, got_attn = lesson_rope(cfg)
-        err = max(rel_err(got_freq, want_freq), rel_err([got_attn], [want_attn]))
+
+    def report(kind: str, name: str, err: float, note: str = "") -> None:
         status = "ok  " if err <= RTOL else "FAIL"
-        print(f"{status} rope   {cfg['name']}: max relative error {err:.1e}")
+        print(f"{status} {kind:<6} {name}: max relative error {err:.1e}{note}")
         if err > RTOL:
-            failures.append(cfg["name"])
+            failures.append(f"{kind} {name}")
+
+    for cfg in CONFIGS:
+        want = transformers_rope(cfg)
+        got_freq, got_attn, got_warnings = lesson_rope(cfg)
+        err = max(rel_err(got_freq, want["inv_freq"]), rel_err([got_attn], [want["attention_factor"]]))
+        they, we = transformers_warned(want["warnings"]), bool(got_warnings)
+        report("rope", cfg["name"], err, "; both warn" if they and we else "")
+        if they != we:
+            print(f"FAIL warn   {cfg['name']}: transformers {'warns' if they else 'is silent'} "
+                  f"({want['warnings']}), the lesson {'warns' if we else 'is silent'} ({got_warnings})")
+            failures.append(f"warning {cfg['name']}")
+    for cfg in LAYER_TYPE_CONFIGS:
+        want = transformers_rope_by_layer_type(cfg)
+        got = lesson_rope_by_layer_type({**cfg, **want})
+        err = 0.0
+        if set(got) != set(want["layer_types"]):
+            err = float("inf")
+        for layer_type, ref in want["layer_types"].items():
+            freq, attn = got.get(layer_type) or ([], float("nan"))
+            err = max(err, rel_err(freq, ref["inv_freq"]), rel_err([attn], [ref["attention_factor"]]))
+        report("layers", cfg["name"], err, f" ({', '.join(sorted(want['layer_types']))})")
+    for cfg in DEEPSEEK_CONFIGS:
+        want, got = transformers_deepseek_scaling(cfg), lesson_deepseek_scaling(cfg)
+        err = max(rel_err([got["scaling"]], [want["scaling"]]),
+                  rel_err([got["attention_factor"]], [want["attention_factor"]]))
+        report("scale", cfg["name"], err, f" (softmax scale {want['scaling']:.6f})")
     for n in ALIBI_HEADS:
         ref = transformers_alibi(n)
         got = alibi_slopes(n)
@@ -56,11 +83,12 @@ def main() -> int:
     if DATA.exists():
         stored = json.loads(DATA.read_text(encoding="utf-8"))
         drift = [r["name"] for r in stored["rope"]
-                 if rel_err(transformers_rope(r)[0], r["inv_freq"]) > RTOL]
+                 if rel_err(transformers_rope(r)["inv_freq"], r["inv_freq"]) > RTOL]
         sv = stored["versions"]
         print(f"note: committed vectors come from transformers {sv['transformers']}, torch {sv['torch']}; "
               + (f"{len(drift)} differ from the live library: {drift}" if drift else "all agree with the live library"))
-    total = len(CONFIGS) + len(ALIBI_HEADS) + 4 * len(LAYOUT_POSITIONS)
+    total = (2 * len(CONFIGS) + len(LAYER_TYPE_CONFIGS) + len(DEEPSEEK_CONFIGS) + len(ALIBI_HEADS)
+             + 4 * len(LAYOUT_POSITIONS))
     print(f"{total - len(failures)} passed, {len(failures)} failed")
     return 1 if failures else 0
 

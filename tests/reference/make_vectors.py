@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import json
 
-from _reference import ALIBI_HEADS, CONFIGS, DATA, transformers_alibi, transformers_layouts, transformers_rope, versions
+from _reference import (ALIBI_HEADS, CONFIGS, DATA, DEEPSEEK_CONFIGS, LAYER_TYPE_CONFIGS, transformers_alibi,
+                        transformers_deepseek_scaling, transformers_layouts, transformers_rope,
+                        transformers_rope_by_layer_type, versions)
 
 
 def _short(x):
@@ -32,7 +34,7 @@ def _dump(out: dict) -> str:
     lines = ["{"]
     lines.append(f' "about": {json.dumps(out["about"])},')
     lines.append(f' "versions": {json.dumps(out["versions"])},')
-    keys = ("rope", "alibi", "layouts")
+    keys = ("rope", "rope_by_layer_type", "deepseek_scaling", "alibi", "layouts")
     for key in keys:
         lines.append(f' "{key}": [')
         rows = [json.dumps(_short(r), separators=(",", ":")) for r in out[key]]
@@ -45,24 +47,36 @@ def _dump(out: dict) -> str:
 def main() -> None:
     rope = []
     for cfg in CONFIGS:
-        inv_freq, attention_factor = transformers_rope(cfg)
-        rope.append({**cfg, "inv_freq": inv_freq, "attention_factor": attention_factor})
+        got = transformers_rope(cfg)
+        rope.append({**cfg, "inv_freq": got["inv_freq"], "attention_factor": got["attention_factor"],
+                     "transformers_warnings": got["warnings"]})
+    by_layer_type = []
+    for cfg in LAYER_TYPE_CONFIGS:
+        got = transformers_rope_by_layer_type(cfg)
+        assert got["head_dim"] == cfg["head_dim"], (cfg["name"], got["head_dim"])
+        by_layer_type.append({"name": cfg["name"], "model": cfg["model"], "config_json": cfg["config_json"],
+                              "max_position_embeddings": cfg["max_position_embeddings"], **got})
+    deepseek = [{**cfg, **transformers_deepseek_scaling(cfg)} for cfg in DEEPSEEK_CONFIGS]
     alibi = []
     for n in ALIBI_HEADS:
         slopes = transformers_alibi(n)
         alibi.append({"n_heads": n, **slopes})
     out = {
-        "about": "RoPE inverse frequencies, ALiBi slopes, and both RoPE layouts (Llama's rotate_half, "
-                 "GPT-J's rotate_every_two) computed by the transformers library (float32), "
-                 "written by tests/reference/make_vectors.py",
+        "about": "RoPE inverse frequencies and attention factors (with the warnings transformers logged), the "
+                 "same per layer type (Gemma 3, Gemma 4), DeepSeek's softmax scale, ALiBi slopes, and both RoPE "
+                 "layouts (Llama's rotate_half, GPT-J's rotate_every_two) computed by the transformers library "
+                 "(float32), written by tests/reference/make_vectors.py",
         "versions": versions(),
         "rope": rope,
+        "rope_by_layer_type": by_layer_type,
+        "deepseek_scaling": deepseek,
         "alibi": alibi,
         "layouts": transformers_layouts(),
     }
     DATA.parent.mkdir(parents=True, exist_ok=True)
     DATA.write_text(_dump(out), encoding="utf-8")
-    print(f"wrote {DATA.relative_to(DATA.parents[2])}: {len(rope)} rope configs, {len(alibi)} alibi head counts, "
+    print(f"wrote {DATA.relative_to(DATA.parents[2])}: {len(rope)} rope configs, {len(by_layer_type)} split by "
+          f"layer type, {len(deepseek)} DeepSeek scales, {len(alibi)} alibi head counts, "
           f"transformers {out['versions']['transformers']}, torch {out['versions']['torch']}")
 
 
