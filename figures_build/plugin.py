@@ -24,6 +24,7 @@ from __future__ import annotations
 import ast
 import hashlib
 import html
+import json
 import logging
 import os
 import posixpath
@@ -31,6 +32,8 @@ import shutil
 import sys
 import xml.etree.ElementTree as etree
 from pathlib import Path
+
+from html.parser import HTMLParser
 
 from markdown import Extension
 from markdown.treeprocessors import Treeprocessor
@@ -50,6 +53,8 @@ from figures_build.vendor import add_vendor_files
 
 log = logging.getLogger("mkdocs.plugins.primer")
 JUPYTER_CONFIG = Path(__file__).with_name("jupyter")
+IPYTHON_CONFIG = Path(__file__).with_name("ipython") / "ipython_kernel_config.py"
+NOTEBOOK_CSS = "assets/notebook-{}.css"
 
 LESSON_LIST_MARKER = "<!-- lesson-list -->"
 KEYS_PAGE = "reference/config-keys.md"
@@ -66,8 +71,9 @@ class PrimerPlugin(BasePlugin):
         self.page: Page | None = None
         self.dirty = False
         self.signatures: dict[str, str] = {}  # page -> what it was built from, last build
-        self.notebook_code = ""  # hash of the code the notebooks import
+        self.notebook_code: dict[str, str] = {}  # notebook page -> hash of the code it imports
         self.rebuilt_urls: list[str] = []  # pages a dirty build rebuilt
+        self.notebook_css: dict[str, str] = {}  # shared stylesheet name -> CSS
 
     # -- lifetime -------------------------------------------------------------
 
@@ -94,8 +100,13 @@ class PrimerPlugin(BasePlugin):
         # `mkdocs serve` that write would look like an edit and rebuild twice.
         os.environ["PYTHONPYCACHEPREFIX"] = str(root / ".cache" / "pycache")
         sys.pycache_prefix = os.environ["PYTHONPYCACHEPREFIX"]
-        # nbconvert reads its settings (the kernel's time-out per cell) from here
+        # nbconvert reads its settings (the kernel's time-out per cell) from here,
+        # and the kernel its own (figures as SVG) from the IPython profile
         os.environ["JUPYTER_CONFIG_PATH"] = str(JUPYTER_CONFIG)
+        ipython = root / ".cache" / "ipython"
+        write_if_changed(ipython / "profile_default" / "ipython_kernel_config.py", IPYTHON_CONFIG.read_bytes())
+        os.environ["IPYTHONDIR"] = str(ipython)
+        self.notebook_css: dict[str, str] = {}
         if str(root) not in sys.path:
             sys.path.insert(0, str(root))
         try:
@@ -115,15 +126,40 @@ class PrimerPlugin(BasePlugin):
 
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
         lessons = self.project.lessons
+        labs = self.labs(config)
         for lesson in lessons:
-            files.append(File.generated(config, f"lessons/{lesson.slug}.md", content=lesson_page(lesson)))
+            exercised = [(title, uri) for uri, (title, imports) in labs.items() if lesson.slug in imports]
+            files.append(File.generated(config, f"lessons/{lesson.slug}.md", content=lesson_page(lesson, exercised)))
             files.append(File.generated(config, f"{API_DIR}/{lesson.slug}.md", content=api_page(lesson)))
         if lessons:
             files.append(File.generated(config, KEYS_PAGE, content=keys_page(lessons, vocabulary(self.project.root))))
         add_vendor_files(files, config, self.project.root)
+        for uri, path in notebook_sources(self.project.root, Path(config.docs_dir)).items():
+            if uri.startswith("labs/"):  # a lab is a notebook page and a download (.py, .ipynb)
+                files.append(File(uri, src_dir=str(self.project.root), dest_dir=config.site_dir,
+                                  use_directory_urls=config.use_directory_urls))
+                stem = Path(uri).stem
+                files.append(File.generated(config, f"labs/{stem}/{stem}.ipynb", content=as_ipynb(path)))
+        for page, starter, name in self.challenges(config):  # the starter file, next to its page
+            files.append(File.generated(config, f"{page[:-3]}/{name}", abs_src_path=str(starter)))
+        return files
+
+    def challenges(self, config: MkDocsConfig) -> list[tuple[str, Path, str]]:
+        """(page under docs/, starter file, its download name) of every challenge this project has."""
+        from challenges import CHALLENGES  # the registry: content, like READING_ORDER
+
+        found = []
+        for challenge in CHALLENGES:
+            starter = self.project.root.joinpath(*challenge.package.split(".")) / "starter.py"
+            if (Path(config.docs_dir) / challenge.page).is_file() and starter.is_file():
+                found.append((challenge.page, starter, challenge.starter_name))
+        return found
+
+    @event_priority(-100)  # after mkdocs-jupyter has wrapped the notebook files
+    def on_nav(self, nav, *, config: MkDocsConfig, files: Files):
         if self.dirty:
             self._mark_modified(files, config)
-        return files
+        return nav
 
     def _mark_modified(self, files: Files, config: MkDocsConfig) -> None:
         """For a dirty rebuild: a page is rebuilt only if what it is made from
@@ -148,8 +184,7 @@ class PrimerPlugin(BasePlugin):
                 made_from = f"{os.path.getmtime(file.abs_src_path)}"
                 if uri == "index.md":
                     made_from += listing
-                if uri.startswith("notebooks/"):
-                    made_from += self.notebook_code
+                made_from += self.notebook_code.get(uri, "")
             signatures[uri] = hashlib.sha256(made_from.encode()).hexdigest()
             if not everything and self.signatures.get(uri) == signatures[uri]:
                 file.is_modified = lambda: False  # MkDocs skips reading and writing this page
@@ -172,11 +207,32 @@ class PrimerPlugin(BasePlugin):
             rows.append(f"{number}. **[{lesson.title}](lessons/{lesson.slug}.md)**" + (f"<br>{sentence}" if sentence else ""))
         return markdown.replace(LESSON_LIST_MARKER, "\n".join(rows))
 
+    def on_page_content(self, html_: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
+        """A notebook page carries nbconvert's ~600 KB of inline CSS; move it into one
+        stylesheet that every notebook page shares (and the browser caches)."""
+        if not page.file.src_uri.startswith(("notebooks/", "labs/")):
+            return html_
+        rest, css = split_styles(html_)
+        if not css:
+            return html_
+        name = NOTEBOOK_CSS.format(hashlib.sha256(css.encode()).hexdigest()[:12])
+        self.notebook_css[name] = css
+        href = posixpath.relpath(name, posixpath.dirname(page.file.dest_uri))
+        return f'<link rel="stylesheet" href="{href}">\n{rest}'
+
     @event_priority(100)  # before the search plugin writes its index
     def on_post_build(self, *, config: MkDocsConfig) -> None:
+        for name, css in self.notebook_css.items():
+            write_if_changed(Path(config.site_dir) / name, css.encode())
         """After a dirty rebuild, the search index keeps every page that was not
         rebuilt and takes the new entries of those that were. (Material's own
         merge assumes one rebuilt page; here a save may rebuild several.)"""
+        jupyter = config.plugins.get("mkdocs-jupyter")
+        if self.dirty and jupyter is not None:  # a skipped notebook's cached run is still in use
+            for uri, path in notebook_sources(self.project.root, Path(config.docs_dir)).items():
+                cached = _cached_run(jupyter, path)
+                if cached is not None and hasattr(jupyter, "_used_cache_paths"):
+                    jupyter._used_cache_paths.add(cached)
         search = config.plugins.get("material/search") or config.plugins.get("search")
         previous = getattr(search, "search_index_prev", None)
         if not self.dirty or previous is None:
@@ -236,20 +292,38 @@ class PrimerPlugin(BasePlugin):
         return f"{Path(page.file.abs_src_path or uri).relative_to(self.project.root)}" if page.file.abs_src_path else uri
 
     def _notebooks(self, config: MkDocsConfig, root: Path) -> None:
-        """mkdocs-jupyter caches an executed notebook by the notebook's own text; clear
-        that cache when the code of a lesson a notebook imports changed (prose edits don't count)."""
+        """mkdocs-jupyter caches an executed notebook by the notebook's own text. For each
+        notebook (the Playground, every lab), hash the code it imports (lessons and the
+        labs' helper; prose edits don't count) and drop that notebook's cached run
+        when the hash changed, so only notebooks that import changed code re-execute."""
         jupyter = config.plugins.get("mkdocs-jupyter")
-        if jupyter is None or not jupyter.config.get("cache", True):
+        self.notebook_code = {}
+        if jupyter is None:
             return
-        names: set[str] = set()
-        for path in sorted(Path(config.docs_dir).glob("notebooks/*.py")):
-            names |= imported_lessons(ast.parse(path.read_text(encoding="utf-8")))
-        stamp = root / ".cache" / "notebook-lessons.sha256"
-        digest = self.project.code_hash(names)
-        self.notebook_code = digest
-        if not stamp.exists() or stamp.read_text() != digest:
-            shutil.rmtree(root / jupyter.config["cache_dir"], ignore_errors=True)
-            write_if_changed(stamp, digest.encode())
+        stamps_file = root / ".cache" / "notebook-code.json"
+        try:
+            stamps = json.loads(stamps_file.read_text())
+        except (OSError, ValueError):
+            stamps = {}
+        for uri, path in notebook_sources(root, Path(config.docs_dir)).items():
+            text = path.read_text(encoding="utf-8")
+            extra = (root / "labs" / "_lab.py").read_bytes() if uri.startswith("labs/") else b""
+            digest = self.project.code_hash(imported_lessons(ast.parse(text)), extra=extra)
+            self.notebook_code[uri] = digest
+            if stamps.get(uri) != digest and jupyter.config.get("cache", True):
+                _drop_cached_run(jupyter, path)
+            stamps[uri] = digest
+        write_if_changed(stamps_file, json.dumps(stamps, indent=1, sort_keys=True).encode())
+
+    def labs(self, config: MkDocsConfig) -> dict[str, tuple[str, set[str]]]:
+        """Lab page -> (title, lessons it imports), in file order."""
+        found = {}
+        for uri, path in notebook_sources(self.project.root, Path(config.docs_dir)).items():
+            if uri.startswith("labs/"):
+                text = path.read_text(encoding="utf-8")
+                title = next((line[4:].strip() for line in text.splitlines() if line.startswith("# # ")), path.stem)
+                found[uri] = (title, imported_lessons(ast.parse(text)))
+        return found
 
     def _nav(self, config: MkDocsConfig) -> None:
         lessons = self.project.lessons
@@ -257,7 +331,18 @@ class PrimerPlugin(BasePlugin):
             return
         nav = list(config.nav or [{"Home": "index.md"}])
         nav.insert(1, {"Lessons": [{nav_title(lesson.title): f"lessons/{lesson.slug}.md"} for lesson in lessons]})
-        nav.insert(2, {"Reference": [
+        extra = []
+        labs = self.labs(config)
+        if labs:
+            extra.append({"Labs": [{title: uri} for uri, (title, _) in labs.items()]})
+        challenges = self.challenges(config)
+        if challenges:
+            from challenges import CHALLENGES
+
+            titles = {c.page: f"{c.number}: {c.title.split(':')[0]}" for c in CHALLENGES}
+            extra.append({"Challenges": [{titles[page]: page} for page, _, _ in challenges]})
+        nav[2:2] = extra
+        nav.insert(2 + len(extra), {"Reference": [
             {"Config keys and flags": KEYS_PAGE},
             {"API": [{f"lessons.{lesson.slug}": f"{API_DIR}/{lesson.slug}.md"} for lesson in lessons]},
         ]})
@@ -358,6 +443,81 @@ class _Links(Treeprocessor):
         return text.strip()
 
 
+def split_styles(document: str) -> tuple[str, str]:
+    """(the HTML without its <style> elements, their CSS joined in order), found by an HTML parser."""
+
+    class Styles(HTMLParser):
+        def __init__(self):
+            super().__init__(convert_charrefs=False)
+            self.spans, self.start = [], None
+
+        def handle_starttag(self, tag, attrs):
+            if tag == "style":
+                self.start = (self.getpos(), len(self.get_starttag_text()))
+
+        def handle_endtag(self, tag):
+            if tag == "style" and self.start is not None:
+                self.spans.append((self.start, self.getpos()))
+                self.start = None
+
+    lines = document.splitlines(keepends=True)
+    offsets = [0]
+    for line in lines:
+        offsets.append(offsets[-1] + len(line))
+
+    def index(pos: tuple[int, int]) -> int:
+        return offsets[pos[0] - 1] + pos[1]
+
+    parser = Styles()
+    parser.feed(document)
+    parser.close()
+    kept, css, at = [], [], 0
+    for (start, head), end in parser.spans:
+        begin, close = index(start), index(end)
+        finish = document.index(">", close) + 1
+        css.append(document[begin + head:close].strip())
+        kept.append(document[at:begin])
+        at = finish
+    kept.append(document[at:])
+    return "".join(kept), "\n".join(css)
+
+
+def notebook_sources(root: Path, docs_dir: Path) -> dict[str, Path]:
+    """Notebook pages (page path -> jupytext .py file): docs/notebooks/*.py and labs/*.py."""
+    found = {f"notebooks/{p.name}": p for p in sorted(docs_dir.glob("notebooks/*.py"))}
+    found.update({f"labs/{p.name}": p for p in sorted((root / "labs").glob("*.py")) if not p.name.startswith("_")})
+    return found
+
+
+def as_ipynb(path: Path) -> str:
+    """A jupytext .py notebook as an .ipynb a reader can download (not executed)."""
+    import jupytext
+
+    return jupytext.writes(jupytext.read(path), fmt="ipynb")
+
+
+def _cached_run(jupyter, path: Path) -> Path | None:
+    """The file where mkdocs-jupyter keeps `path`'s executed notebook (None if unknown).
+
+    mkdocs-jupyter (0.26) names it by a hash of the notebook text and its options;
+    its helper for that is private, so a missing helper falls back to None."""
+    try:
+        from mkdocs_jupyter.plugin import _compute_cache_key, _get_cache_path
+    except ImportError:
+        return None
+    key = _compute_cache_key(str(path), jupyter.config, jupyter.config["execute"])
+    return _get_cache_path(jupyter.config["cache_dir"], key)
+
+
+def _drop_cached_run(jupyter, path: Path) -> None:
+    """Make mkdocs-jupyter execute `path` again (all notebooks, if its cache file is unknown)."""
+    cached = _cached_run(jupyter, path)
+    if cached is None:
+        shutil.rmtree(jupyter.config["cache_dir"], ignore_errors=True)
+    elif cached.exists():
+        cached.unlink()
+
+
 class _ExactDirtyBuild(logging.Filter):
     """Drops MkDocs' warning that a dirty build may be inaccurate: this plugin
     marks every page that depends on a change (PrimerPlugin._mark_modified)."""
@@ -391,11 +551,18 @@ def _wrap(parent: etree.Element, el: etree.Element, href: str) -> None:
 # ---------------------------------------------------------------------------
 
 
-def lesson_page(lesson) -> str:
-    """The docstring as the reader sees it, with the module's code at the end in a collapsed block."""
+def lesson_page(lesson, labs: list[tuple[str, str]] = ()) -> str:
+    """The docstring as the reader sees it, then the labs that exercise the lesson
+    (title, page path), then the module's code in a collapsed block."""
     code = "\n".join(lesson.code.splitlines()).strip("\n")
+    tried = []
+    if labs:
+        tried = ["", "## Try it in a lab", "",
+                 "Run the claims of this page yourself, with an exit code that says whether they hold:", "",
+                 *[f"- [{title}](../{uri})" for title, uri in labs]]
     return "\n".join([
         lesson.docstring.rstrip(),
+        *tried,
         "",
         "## The code behind this page",
         "",

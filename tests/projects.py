@@ -39,6 +39,8 @@ def make_project(tmp_path: Path, lessons: dict[str, str], order: list[str] | Non
         shutil.copy(ROOT / "mkdocs.yml", tmp_path / "mkdocs.yml")
         shutil.copytree(ROOT / "docs", tmp_path / "docs", ignore=shutil.ignore_patterns("figures"))
         (tmp_path / "node_modules").symlink_to(ROOT / "node_modules")
+        # the challenge pages include the real challenges' files, which this project lacks
+        shutil.rmtree(tmp_path / "docs" / "challenges", ignore_errors=True)
         # the real authoring page names the real lessons, which this project lacks
         (tmp_path / "docs" / "authoring.md").write_text("# Writing a lesson\n\nSee the real project.\n")
         (tmp_path / "docs" / "notebooks" / "playground.py").write_text(NOTEBOOK.format(

@@ -17,8 +17,10 @@ from tests.conftest import SLUGS
 pytestmark = pytest.mark.browser
 
 ROOT = browser.ROOT
-PAGES = (["", "authoring/", "notebooks/playground/", "reference/config-keys/"]
-         + [f"lessons/{slug}/" for slug in SLUGS] + [f"reference/api/{slug}/" for slug in SLUGS])
+LABS = sorted(p.stem for p in (ROOT / "labs").glob("*.py") if not p.name.startswith("_"))
+PAGES = (["", "authoring/", "notebooks/playground/", "reference/config-keys/", "challenges/04-positional-encodings/"]
+         + [f"lessons/{slug}/" for slug in SLUGS] + [f"reference/api/{slug}/" for slug in SLUGS]
+         + [f"labs/{lab}/" for lab in LABS])
 SCREENSHOTS = ROOT / "build" / "screenshots"
 
 
@@ -79,6 +81,17 @@ def test_page_renders_offline_without_errors(page, site, path):
                          && p.firstElementChild.textContent.trim() === "In code:")
             .flatMap(p => [...p.querySelectorAll("a[href*='reference/api/']")].map(a => a.href))""")
         assert links, f"{path}: the 'In code' lines link their functions to the API reference"
+    if path.startswith(("labs/", "challenges/", "notebooks/")):
+        # links written inside notebooks are not checked by MkDocs: follow every same-site link
+        hrefs = page.eval_on_selector_all("article a[href]", "els => els.map(e => e.href)")
+        local = sorted({h.split("#")[0] for h in hrefs if h.startswith(site)})
+        broken = [h for h in local if page.request.get(h).status != 200]
+        assert not broken, f"{path}: links that lead nowhere: {broken}"
+    if path.startswith("labs/"):
+        lab = path.split("/")[1]
+        assert any(h.endswith(f"{lab}.ipynb") for h in hrefs) and any(h.endswith(f"{lab}.py") for h in hrefs), (
+            f"{path}: the lab links its .ipynb and .py downloads")
+        assert page.locator("svg").count() > 0, f"{path}: the lab's figures are drawn (inline SVG)"
     if path.startswith("reference/api/"):
         slug = path.split("/")[2]
         entries = page.eval_on_selector_all(".doc-heading[id]", "els => els.map(e => e.id)")

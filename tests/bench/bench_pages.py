@@ -157,6 +157,7 @@ def main() -> None:
                                 breakdown = {}
                                 for path, size in cold:
                                     breakdown[category(path)] = breakdown.get(category(path), 0) + size
+            other_pages(site, base, chromium, recorder)
             chromium.close()
         server.shutdown()
 
@@ -181,6 +182,40 @@ def main() -> None:
         math_ms = statistics.median(med[(s, "full", cache)] - med[(s, "no-math", cache)] for s in slugs)
         mermaid_ms = statistics.median(med[(s, "full", cache)] - med[(s, "no-mermaid", cache)] for s in slugs)
         print(f"{cache}: math costs a median {math_ms:.0f} ms per page, mermaid {mermaid_ms:.0f} ms")
+
+
+def other_pages(site: Path, base: str, chromium, recorder) -> None:
+    """Labs, the Playground and the challenge: each page's own HTML (gzip) beside a
+    lesson page's, and what a load transfers cold and warm (after another notebook
+    page, so the shared notebook stylesheet is cached), medians of RUNS loads."""
+    import gzip
+
+    pages = [f"labs/{p.name}/" for p in sorted((site / "labs").iterdir())] if (site / "labs").is_dir() else []
+    pages += ["notebooks/playground/", "challenges/04-positional-encodings/"]
+    pages = [p for p in pages if (site / p / "index.html").exists()]
+    lesson_kb = statistics.median(len(gzip.compress((d / "index.html").read_bytes())) / KB
+                                  for d in (site / "lessons").iterdir() if (d / "index.html").exists())
+    print(f"\nnotebook and challenge pages, median of {RUNS} loads (a lesson page's HTML: median {lesson_kb:.1f} KB gzip)")
+    print(f"{'page':<40}{'html KB gz':>11}{'cold KB':>9}{'warm KB':>9}{'cold ms':>9}{'warm ms':>9}")
+    for path in pages:
+        own = len(gzip.compress((site / path / "index.html").read_bytes())) / KB
+        cold_kb, warm_kb, cold_ms, warm_ms = [], [], [], []
+        for _ in range(RUNS):
+            context = chromium.new_context(viewport={"width": 1280, "height": 900})
+            page = context.new_page()
+            recorder.take()
+            cold_ms.append(measure(page, base + path))
+            cold_kb.append(sum(b for _, b in recorder.take()) / KB)
+            context.close()
+            context = chromium.new_context(viewport={"width": 1280, "height": 900})
+            page = context.new_page()
+            measure(page, base + ("notebooks/playground/" if path != "notebooks/playground/" else pages[0]))
+            recorder.take()
+            warm_ms.append(measure(page, base + path))
+            warm_kb.append(sum(b for _, b in recorder.take()) / KB)
+            context.close()
+        med = statistics.median
+        print(f"{path:<40}{own:>11.1f}{med(cold_kb):>9.1f}{med(warm_kb):>9.1f}{med(cold_ms):>9.0f}{med(warm_ms):>9.0f}")
 
 
 if __name__ == "__main__":

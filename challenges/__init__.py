@@ -1,0 +1,47 @@
+"""Exercises with a checker: `python -m challenges` lists them.
+
+A challenge is a subpackage `challenges/c<NN>/` holding
+
+- `starter.py`: the file a learner fills in (signatures and docstrings, no bodies);
+- `solution.py`: the reference answer, written as a learner would write it;
+- `checks.py`: `FUNCTIONS` (the names the learner's file must define) and
+  `PROPERTIES` (what a correct answer does, each a function that raises
+  `challenges._props.Fail` with a one-line hint, naming the classic mistake
+  when it recognises one).
+
+`python -m challenges check NN FILE` imports FILE in a separate process with a
+time limit (`challenges._child`) and prints one `PASS name` or
+`FAIL name: hint` line per property.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Challenge:
+    number: str  # two digits, as in the page's name: "04"
+    title: str
+    level: str
+    package: str  # the subpackage holding starter.py, solution.py and checks.py
+    starter_name: str  # the file name `starter` writes by default
+    page: str  # the challenge page, under docs/
+
+
+CHALLENGES: tuple[Challenge, ...] = (
+    Challenge(
+        number="04",
+        title="Positional encodings: the sinusoidal table and half-split RoPE",
+        level="medium",
+        package="challenges.c04",
+        starter_name="positional_encodings.py",
+        page="challenges/04-positional-encodings.md",
+    ),
+)
+
+
+def find(number: str) -> Challenge | None:
+    """The challenge with this number ("04" or "4"), or None."""
+    wanted = number.strip().lstrip("0") or "0"
+    return next((c for c in CHALLENGES if (c.number.lstrip("0") or "0") == wanted), None)

@@ -1,0 +1,140 @@
+"""What every challenge's checks share: `Fail`, a guarded call into the learner's
+code, comparisons and short number formatting.
+
+A property is a function `check(sol: Solution) -> None` that raises `Fail`
+with a one-line hint when it does not hold. It calls the learner's functions
+only through `Solution.call`, which turns every way a call can go wrong (it
+raises, returns None, returns the wrong shape, NaN, edits its input) into a
+`Fail` with one line that says so.
+"""
+
+from __future__ import annotations
+
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+TOL = 1e-4  # float32 answers pass; every classic mistake is off by far more
+
+
+class Fail(Exception):
+    """A property does not hold; the message is the one-line hint."""
+
+
+@dataclass(frozen=True)
+class Property:
+    name: str
+    needs: str  # the learner's function it calls
+    check: Callable[[Solution], None]
+
+
+def registry() -> tuple[list[Property], Callable]:
+    """(the list, a decorator `@prop("function_name")` that appends to it in source order)."""
+    found: list[Property] = []
+
+    def prop(needs: str):
+        def add(check):
+            found.append(Property(check.__name__, needs, check))
+            return check
+
+        return add
+
+    return found, prop
+
+
+def mistake(name: str, explanation: str, classic: bool = True) -> Fail:
+    """A Fail that names a recognised mistake."""
+    return Fail(f'{"classic mistake" if classic else "mistake"} "{name}": {explanation}')
+
+
+class Solution:
+    """The learner's module, called safely."""
+
+    def __init__(self, module, path: Path, emit: Callable[..., None] = lambda **event: None):
+        self.module, self.path, self.emit = module, Path(path), emit
+
+    def call(self, name: str, *args, shape: tuple[int, ...] | None = None, what: str = "", **kwargs) -> np.ndarray:
+        """name(*args, **kwargs) as a float array, or Fail with one line.
+
+        Arrays are passed as copies; `shape` is the shape the answer must have,
+        and `what` says in words what its axes are.
+        """
+        text = describe_call(name, args, kwargs)
+        self.emit(kind="call", text=text)
+        given = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+        given_kw = {k: v.copy() if isinstance(v, np.ndarray) else v for k, v in kwargs.items()}
+        try:
+            out = getattr(self.module, name)(*given, **given_kw)
+        except (Exception, SystemExit) as exc:  # the learner's exception, on one line
+            raise Fail(f"{text} raised {self.one_line(exc)}") from None
+        for before, after in zip([*args, *kwargs.values()], [*given, *given_kw.values()]):
+            if isinstance(before, np.ndarray) and not np.array_equal(before, after):
+                raise Fail(f"{text} changed its input array in place; compute a new array and return it")
+        if out is None:
+            raise Fail(f"{text} returned None: write its body and return the array")
+        try:
+            arr = np.asarray(out, dtype=float)
+        except (TypeError, ValueError):
+            raise Fail(f"{text} returned {type(out).__name__}, not an array of numbers") from None
+        if shape is not None and arr.shape != tuple(shape):
+            raise Fail(f"{text} returned shape {arr.shape}; expected {tuple(shape)}" + (f" = {what}" if what else ""))
+        if not np.all(np.isfinite(arr)):
+            raise Fail(f"{text} returned NaN or inf values")
+        return arr
+
+    def one_line(self, exc: BaseException) -> str:
+        """'Type: message (file.py, line N)', the line being the last one in the learner's file."""
+        message = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+        if isinstance(exc, SystemExit):
+            message = f"sys.exit({exc.code!r}) was called"
+        text = f"{type(exc).__name__}: {message}" if message else type(exc).__name__
+        if len(text) > 160:
+            text = text[:157] + "..."
+        line = None
+        if isinstance(exc, SyntaxError) and exc.lineno:
+            line = exc.lineno
+        for frame, lineno in traceback.walk_tb(exc.__traceback__):
+            if Path(frame.f_code.co_filename).resolve() == self.path.resolve():
+                line = lineno
+        return text + (f" ({self.path.name}, line {line})" if line else "")
+
+
+def describe_call(name: str, args: tuple, kwargs: dict) -> str:
+    """sinusoidal_encoding(8, 4), apply_rope(x of shape (7, 16), positions=[6])."""
+
+    def show(value, first: bool) -> str:
+        if isinstance(value, np.ndarray):
+            if value.ndim == 1 and value.size <= 8:
+                return "[" + ", ".join(f"{v:g}" for v in value.tolist()) + "]"
+            return f"{'x' if first else 'an array'} of shape {value.shape}"
+        return repr(value)
+
+    parts = [show(a, i == 0) for i, a in enumerate(args)] + [f"{k}={show(v, False)}" for k, v in kwargs.items()]
+    return f"{name}({', '.join(parts)})"
+
+
+def close(a, b, tol: float = TOL) -> bool:
+    """Same shape (or b a single number) and equal to within tol (absolute)."""
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    return (a.shape == b.shape or b.ndim == 0) and bool(np.allclose(a, b, rtol=0.0, atol=tol))
+
+
+def fmt(values, digits: int = 3, most: int = 6) -> str:
+    """[0.841, 0.54, 0.01, 1]: at most `most` numbers, rounded."""
+    def number(v: float) -> str:
+        text = f"{v:.{digits}f}".rstrip("0").rstrip(".")
+        return "0" if text in ("", "-0") else text
+
+    flat = np.asarray(values, dtype=float).ravel()
+    shown = ", ".join(number(v) for v in flat[:most])
+    return f"[{shown}{', …' if flat.size > most else ''}]"
+
+
+def worst(a, b) -> tuple[tuple[int, ...], float, float]:
+    """(index, a's value, b's value) where a and b differ most."""
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    index = np.unravel_index(int(np.argmax(np.abs(a - b))), a.shape)
+    return tuple(int(i) for i in index), float(a[index]), float(b[index])

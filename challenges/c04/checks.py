@@ -1,0 +1,364 @@
+"""Challenge 04's properties: what a correct `sinusoidal_encoding` and
+`apply_rope` do, and the classic mistakes, recognised and named.
+
+The reference values come from the lessons, the one home of both ideas:
+`lessons.positional.sinusoidal_encoding` (the same interleaved layout as the
+challenge) and `lessons.rope.apply_rope_half`. A recognised mistake is a
+wrong answer this module can rebuild (interleaved pairs, a wrong frequency
+exponent, positions ignored, sine and cosine swapped or concatenated, ...):
+when the learner's output equals one of them, the hint names it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from challenges._props import TOL, Fail, Solution, close, fmt, mistake, registry, worst
+from lessons.positional import angle_table, rope_frequencies
+from lessons.positional import apply_rope as apply_rope_interleaved
+from lessons.positional import sinusoidal_encoding as reference_table
+from lessons.rope import apply_rope_half, apply_rope_mismatched, half_split_table, rotate_with_table
+
+# the functions the learner's file must define, as the starter declares them
+FUNCTIONS = {
+    "sinusoidal_encoding": "sinusoidal_encoding(n_positions, d_model)",
+    "apply_rope": "apply_rope(x, positions=None, base=10000.0)",
+}
+
+PROPERTIES, prop = registry()
+
+TABLE_SHAPE = "(n_positions, d_model)"
+
+
+# ---------------------------------------------------------------------------
+# Recognising the table's classic mistakes
+# ---------------------------------------------------------------------------
+
+
+def _interleave(first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """Columns first_0, second_0, first_1, second_1, ...  # (n, d)"""
+    return np.stack([first, second], axis=-1).reshape(first.shape[0], -1)
+
+
+def _per_column_table(n: int, speeds: np.ndarray) -> np.ndarray:
+    """Column k = sin(pos·speed_k) for even k, cos(pos·speed_k) for odd k."""
+    angles = angle_table(np.arange(n), speeds)  # (n, d)
+    return np.where(np.arange(speeds.size) % 2 == 0, np.sin(angles), np.cos(angles))
+
+
+# wrong speeds for the d/2 pairs: (what went wrong, speeds(base, d))
+WRONG_PAIR_SPEEDS = (
+    ("θ_i = {base}^(-i/{d}): the exponent lacks its factor 2",
+     lambda b, d: b ** (-np.arange(d // 2) / d)),
+    ("θ_i = {base}^(-4i/{d}): i already steps by 2 (np.arange(0, {d}, 2)), so writing 2i counts the 2 twice",
+     lambda b, d: b ** (-2 * np.arange(0, d, 2) / d)),
+    ("θ_i = {base}^(+2i/{d}): the exponent's sign is flipped; divide the position by {base}^(2i/{d})",
+     lambda b, d: b ** (np.arange(0, d, 2) / d)),
+    ("θ starts at i = 1: pair 0 must turn at θ_0 = 1 radian per position",
+     lambda b, d: b ** (-np.arange(2, d + 2, 2) / d)),
+)
+RIGHT_SPEEDS = " (the speeds are θ_i = {base}^(-2i/{d}), i = 0 … {d}/2-1, from 1 down to about 1/{base})"
+
+
+def _table_mistakes(n: int, d: int):
+    """(name, explanation, table) for each recognised wrong table."""
+    angles = angle_table(np.arange(n), rope_frequencies(d))  # (n, d/2)
+    sin, cos = np.sin(angles), np.cos(angles)
+    yield ("sine and cosine swapped",
+           "column 2i must hold sin(pos·θ_i) and column 2i+1 cos(pos·θ_i); yours has the cosine first "
+           "(row 0 must be [0, 1, 0, 1, …])", _interleave(cos, sin))
+    for table, order in ((np.hstack([sin, cos]), "[sin | cos]"), (np.hstack([cos, sin]), "[cos | sin]")):
+        yield ("sine and cosine concatenated",
+               f"your table is {order}, one half after the other; interleave them: "
+               "column 2i = sin(pos·θ_i), column 2i+1 = cos(pos·θ_i)", table)
+    for text, speeds in WRONG_PAIR_SPEEDS:
+        wrong = angle_table(np.arange(n), speeds(10000.0, d))
+        why = (text + RIGHT_SPEEDS).format(base="10000", d="d_model")
+        yield "wrong frequency exponent", why, _interleave(np.sin(wrong), np.cos(wrong))
+    yield ("wrong frequency exponent",
+           "each column got its own θ_k = 10000^(-2k/d_model), k over all d_model columns; "
+           "i counts pairs, so columns 2i and 2i+1 share θ_i = 10000^(-2i/d_model)",
+           _per_column_table(n, 10000.0 ** (-2 * np.arange(d) / d)))
+    yield ("wrong frequency exponent",
+           "column k used θ_k = 10000^(-k/d_model), so the cosine of pair i turns at 10000^(-(2i+1)/d_model); "
+           "both columns of pair i use θ_i = 10000^(-2i/d_model)",
+           _per_column_table(n, 10000.0 ** (-np.arange(d) / d)))
+
+
+def diagnose_table(sol: Solution) -> Fail | None:
+    """The named mistake behind a wrong table, or None if none is recognised."""
+    n, d = 16, 8
+    pe = sol.call("sinusoidal_encoding", n, d, shape=(n, d), what=TABLE_SHAPE)
+    if close(pe, reference_table(n, d)):
+        return None
+    for name, explanation, table in _table_mistakes(n, d):
+        if close(pe, table):
+            return mistake(name, explanation)
+    if close(pe, reference_table(n + 1, d)[1:]):
+        return mistake("positions start at 1", "row 0 is position 0, where every sine is 0 and every cosine 1; "
+                       "count positions with np.arange(n_positions)", classic=False)
+    if np.allclose(pe, pe[0], atol=TOL):
+        return mistake("positions ignored", "every row of your table is the same; row pos uses the angles pos·θ_i")
+    # sin-first interleaved pairs on the unit circle, but turning at other speeds
+    sin, cos = pe[:, 0::2], pe[:, 1::2]
+    if close(sin**2 + cos**2, 1.0) and close(pe[0], reference_table(1, d)[0]):
+        speeds = np.arctan2(sin[1], cos[1])  # the angle after one position (all < π here)
+        if close(np.arctan2(sin, cos), np.angle(np.exp(1j * angle_table(np.arange(n), speeds)))):
+            return mistake("wrong frequency exponent",
+                           f"for d_model={d} the pairs must turn θ = {fmt(rope_frequencies(d), 4)} radians per "
+                           f"position (θ_i = 10000^(-2i/d_model)); yours turn {fmt(speeds, 4)}")
+    return None
+
+
+# ---------------------------------------------------------------------------
+# The table's properties
+# ---------------------------------------------------------------------------
+
+
+@prop("sinusoidal_encoding")
+def table_shape(sol: Solution) -> None:
+    for n, d in ((7, 8), (1, 2), (50, 64), (3, 10)):
+        sol.call("sinusoidal_encoding", n, d, shape=(n, d), what=TABLE_SHAPE)
+
+
+@prop("sinusoidal_encoding")
+def table_values(sol: Solution) -> None:
+    # d_model = 4: θ = [1, 0.01], so row 1 is [sin 1, cos 1, sin 0.01, cos 0.01]
+    pe = sol.call("sinusoidal_encoding", 8, 4, shape=(8, 4), what=TABLE_SHAPE)
+    hand = np.array([[0.0, 1.0, 0.0, 1.0], [np.sin(1), np.cos(1), np.sin(0.01), np.cos(0.01)]])
+    if not close(pe[:2], hand) or not close(pe[5, 2], np.sin(0.05)):
+        raise diagnose_table(sol) or Fail(
+            f"sinusoidal_encoding(8, 4): rows 0 and 1 must be [0, 1, 0, 1] and [sin 1, cos 1, sin 0.01, cos 0.01] "
+            f"≈ {fmt(hand[1])}; yours are {fmt(pe[0])} and {fmt(pe[1])}")
+    pe = sol.call("sinusoidal_encoding", 50, 64, shape=(50, 64), what=TABLE_SHAPE)
+    ref = reference_table(50, 64)
+    if not close(pe, ref):
+        (pos, col), got, want = worst(pe, ref)
+        raise diagnose_table(sol) or Fail(
+            f"sinusoidal_encoding(50, 64)[{pos}, {col}] is {got:.4f}; expected {want:.4f}")
+
+
+@prop("sinusoidal_encoding")
+def table_unit_circle(sol: Solution) -> None:
+    pe = sol.call("sinusoidal_encoding", 50, 64, shape=(50, 64), what=TABLE_SHAPE)
+    # sin² + cos² = 1 for each pair (PE[pos, 2i], PE[pos, 2i+1])
+    radius = pe[:, 0::2] ** 2 + pe[:, 1::2] ** 2  # (50, 32)
+    if not close(radius, 1.0):
+        (pos, i), got, _ = worst(radius, 1.0 + 0 * radius)
+        raise diagnose_table(sol) or Fail(
+            f"PE[pos, 2i]² + PE[pos, 2i+1]² must be 1 (sin² + cos² of one angle); "
+            f"at pos={pos}, i={i} it is {got:.4f}")
+
+
+@prop("sinusoidal_encoding")
+def table_bounds(sol: Solution) -> None:
+    pe = sol.call("sinusoidal_encoding", 200, 16, shape=(200, 16), what=TABLE_SHAPE)
+    if np.abs(pe).max() > 1.0 + 1e-9:
+        raise diagnose_table(sol) or Fail(
+            f"every entry is a sine or a cosine, so it lies in [-1, 1]; yours reach {np.abs(pe).max():.4g}")
+
+
+# ---------------------------------------------------------------------------
+# Recognising RoPE's classic mistakes
+# ---------------------------------------------------------------------------
+
+
+def _positions(x: np.ndarray, positions) -> np.ndarray:
+    return np.arange(x.shape[-2]) if positions is None else np.asarray(positions, dtype=float)
+
+
+def _half_with_pair_speeds(speeds):
+    def rope(x, positions, base):
+        angles = angle_table(_positions(x, positions), speeds(base, x.shape[-1]))  # (seq, d/2)
+        return rotate_with_table(x, *half_split_table(angles))
+
+    return rope
+
+
+def _half_with_column_speeds(speeds):
+    def rope(x, positions, base):
+        angles = angle_table(_positions(x, positions), speeds(base, x.shape[-1]))  # (seq, d)
+        return rotate_with_table(x, np.cos(angles), np.sin(angles))
+
+    return rope
+
+
+def _rope_mistakes():
+    """(name, explanation, wrong apply_rope(x, positions, base), classic?) for each recognised mistake."""
+    yield ("interleaved pairs",
+           "you turned dimensions (2i, 2i+1) together, the RoFormer paper's interleaved layout; this challenge "
+           "uses the half-split layout (Llama, GPT-NeoX): dimension j turns with dimension j + d/2",
+           apply_rope_interleaved, True)
+    yield ("interleaved pairs",
+           "your cos/sin table repeats each angle in neighbouring columns ([θ_0, θ_0, θ_1, θ_1, …], the "
+           "interleaved layout's table) but you rotate halves; the half-split table is [θ_0 … θ_(d/2-1), "
+           "θ_0 … θ_(d/2-1)], so dimensions j and j + d/2 share θ_j",
+           apply_rope_mismatched, True)
+    yield ("positions ignored",
+           "the positions argument makes no difference: you always turn row t by t·θ; a row passed with "
+           "positions=[6] (decoding with a cache) must turn by 6·θ",
+           lambda x, positions, base: apply_rope_half(x, None, base), True)
+    for text, speeds in WRONG_PAIR_SPEEDS:
+        why = (text + RIGHT_SPEEDS).format(base="base", d="d")
+        yield "wrong frequency exponent", why, _half_with_pair_speeds(speeds), True
+    yield ("wrong frequency exponent",
+           "each of the d columns of your cos/sin table got its own θ_k = base^(-2k/d); there are d/2 speeds "
+           "θ_j = base^(-2j/d), and dimensions j and j + d/2 share θ_j",
+           _half_with_column_speeds(lambda b, d: b ** (-2 * np.arange(d) / d)), True)
+    yield ("wrong frequency exponent",
+           "each of the d columns of your cos/sin table got its own θ_k = base^(-k/d); there are d/2 speeds "
+           "θ_j = base^(-2j/d), and dimensions j and j + d/2 share θ_j",
+           _half_with_column_speeds(lambda b, d: b ** (-np.arange(d) / d)), True)
+    yield ("rotation reversed",
+           "you turn by -pos·θ; the first half is x1·cos - x2·sin and the second x1·sin + x2·cos",
+           lambda x, positions, base: apply_rope_half(x, -_positions(x, positions), base), False)
+    yield ("base ignored",
+           "apply_rope(x, base=100.0) gives what base=10000 gives; use the base argument in θ_j = base^(-2j/d)",
+           lambda x, positions, base: apply_rope_half(x, positions, 10000.0), False)
+
+
+def diagnose_rope(sol: Solution) -> Fail | None:
+    """The named mistake behind a wrong apply_rope, or None if none is recognised."""
+    x = np.random.default_rng(4).normal(size=(6, 8))
+    calls = ({}, {"positions": np.array([5, 0, 9, 2, 7, 3])}, {"base": 100.0})
+    got = [sol.call("apply_rope", x, shape=x.shape, what="the shape of x", **kw) for kw in calls]
+
+    def gives(rope) -> bool:
+        return all(close(out, rope(x, kw.get("positions"), kw.get("base", 10000.0))) for out, kw in zip(got, calls))
+
+    if gives(apply_rope_half):
+        return None
+    for name, explanation, rope, classic in _rope_mistakes():
+        if gives(rope):
+            return mistake(name, explanation, classic)
+    return None
+
+
+def _rope(sol: Solution, x: np.ndarray, **kwargs) -> np.ndarray:
+    return sol.call("apply_rope", x, shape=x.shape, what="the shape of x", **kwargs)
+
+
+# ---------------------------------------------------------------------------
+# RoPE's properties
+# ---------------------------------------------------------------------------
+
+
+@prop("apply_rope")
+def rope_shape(sol: Solution) -> None:
+    rng = np.random.default_rng(0)
+    for shape in ((7, 16), (1, 2), (3, 4)):
+        _rope(sol, rng.normal(size=shape))
+    _rope(sol, rng.normal(size=(3, 4)), positions=np.array([4, 9, 2]))
+
+
+@prop("apply_rope")
+def rope_values(sol: Solution) -> None:
+    # d = 4: θ = [1, 0.01]; x = e_0 at position 1 turns towards its partner, dimension 2
+    e0 = np.array([[1.0, 0.0, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0]])
+    out = _rope(sol, e0)
+    hand = np.array([np.cos(1), 0.0, np.sin(1), 0.0])
+    if not close(out[1], hand):
+        raise diagnose_rope(sol) or Fail(
+            f"apply_rope(x) with both rows [1, 0, 0, 0] (positions 0, 1): row 1 must be [cos 1, 0, sin 1, 0] "
+            f"≈ {fmt(hand)}, dimension 0 turning with dimension 2; yours is {fmt(out[1])}")
+    x = np.random.default_rng(1).normal(size=(7, 16))
+    for kwargs in ({}, {"positions": np.array([3, 0, 11, 5, 40, 2, 7])}, {"base": 100.0}):
+        got, want = _rope(sol, x, **kwargs), apply_rope_half(x, kwargs.get("positions"), kwargs.get("base", 10000.0))
+        if not close(got, want):
+            (t, j), g, w = worst(got, want)
+            setting = ", ".join(f"{k}={fmt(v, 0, 8) if isinstance(v, np.ndarray) else v}" for k, v in kwargs.items())
+            raise diagnose_rope(sol) or Fail(
+                f"apply_rope(x of shape (7, 16){', ' + setting if setting else ''})[{t}, {j}] is {g:.4f}; the "
+                f"half-split rotation gives {w:.4f}")
+
+
+@prop("apply_rope")
+def rope_identity_at_0(sol: Solution) -> None:
+    rng = np.random.default_rng(2)
+    for q in (rng.normal(size=(3, 16)), rng.normal(size=(1, 2))):
+        out = _rope(sol, q, positions=np.zeros(len(q), dtype=int))
+        if not close(out, q):
+            raise diagnose_rope(sol) or Fail(
+                f"at position 0 every angle is 0, so apply_rope must return x unchanged; "
+                f"yours changes it by up to {np.abs(out - q).max():.4f}")
+
+
+@prop("apply_rope")
+def rope_norm(sol: Solution) -> None:
+    x = np.random.default_rng(3).normal(size=(7, 16))
+    for kwargs in ({}, {"positions": np.array([0, 3, 50, 400, 1000, 7, 2])}):
+        out = _rope(sol, x, **kwargs)
+        before, after = np.linalg.norm(x, axis=-1), np.linalg.norm(out, axis=-1)
+        if not close(after, before):
+            t = int(np.argmax(np.abs(after - before)))
+            raise diagnose_rope(sol) or Fail(
+                f"RoPE only turns pairs, so every row keeps its length; row {t}'s norm went from "
+                f"{before[t]:.4f} to {after[t]:.4f}")
+
+
+@prop("apply_rope")
+def rope_offset_only(sol: Solution) -> None:
+    rng = np.random.default_rng(5)
+    q, k = rng.normal(size=(1, 16)), rng.normal(size=(1, 16))
+
+    def score(m: int, n: int) -> float:
+        """q at position m · k at position n."""
+        return float(_rope(sol, q, positions=np.array([m]))[0] @ _rope(sol, k, positions=np.array([n]))[0])
+
+    for pairs in (((3, 7), (10, 14), (40, 44)), ((0, 5), (25, 30))):
+        scores = [score(m, n) for m, n in pairs]
+        if not close(scores, scores[0]):
+            raise diagnose_rope(sol) or Fail(
+                f"q·k must depend only on the offset m - n, yet q at {pairs[0][0]}, k at {pairs[0][1]} scores "
+                f"{scores[0]:.4f} and q at {pairs[1][0]}, k at {pairs[1][1]} scores {scores[1]:.4f}")
+    if abs(score(3, 7) - score(3, 8)) < 1e-3:
+        raise diagnose_rope(sol) or Fail(
+            f"the score must change with the offset, yet q at 3 scores {score(3, 7):.4f} with k at 7 and with k at 8")
+
+
+@prop("apply_rope")
+def rope_cache_positions(sol: Solution) -> None:
+    x = np.random.default_rng(6).normal(size=(7, 16))
+    full = _rope(sol, x)
+    for t in range(7):
+        row = _rope(sol, x[t : t + 1], positions=np.array([t]))
+        if not close(row, full[t : t + 1]):
+            raise diagnose_rope(sol) or Fail(
+                f"decoding with a cache: row {t} passed alone with positions=[{t}] must equal row {t} of "
+                f"apply_rope(x); it differs by up to {np.abs(row - full[t : t + 1]).max():.4f}")
+    tail = _rope(sol, x[4:], positions=np.arange(4, 7))
+    if not close(tail, full[4:]):
+        raise diagnose_rope(sol) or Fail(
+            "apply_rope(x[4:], positions=[4, 5, 6]) must equal apply_rope(x)[4:]")
+
+
+@prop("apply_rope")
+def rope_batch_axes(sol: Solution) -> None:
+    rng = np.random.default_rng(7)
+    xb = rng.normal(size=(2, 3, 7, 16))  # (batch, heads, seq, d)
+    for kwargs in ({}, {"positions": np.array([9, 1, 4, 0, 30, 2, 6])}):
+        try:
+            out = _rope(sol, xb, **kwargs)
+        except Fail as fail:
+            if "raised" not in str(fail) and "returned shape" not in str(fail):
+                raise
+            raise Fail(f"{fail}; leading axes (batch, heads) must pass through: split the last axis "
+                       "(x[..., :d//2]) and let the (seq, d/2) angles broadcast") from None
+        for b, h in ((0, 0), (1, 2), (0, 1)):
+            alone = _rope(sol, xb[b, h], **kwargs)
+            if not close(out[b, h], alone):
+                raise Fail(
+                    f"leading axes must pass through: apply_rope(x of shape (2, 3, 7, 16))[{b}, {h}] must equal "
+                    f"apply_rope(x[{b}, {h}]); split the last axis (x[..., :d//2]) and let the (seq, d/2) angles "
+                    "broadcast")
+
+
+@prop("apply_rope")
+def rope_linear(sol: Solution) -> None:
+    rng = np.random.default_rng(8)
+    a, b = rng.normal(size=(5, 16)), rng.normal(size=(5, 16))
+    if not close(_rope(sol, a + b), _rope(sol, a) + _rope(sol, b)):
+        raise Fail("a rotation is linear: apply_rope(a + b) must equal apply_rope(a) + apply_rope(b); "
+                   "add nothing to x and do not normalise it")
+    if not close(_rope(sol, 2.5 * a), 2.5 * _rope(sol, a)):
+        raise Fail("a rotation is linear: apply_rope(2.5 * a) must equal 2.5 * apply_rope(a)")

@@ -1,0 +1,240 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: py:percent
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Lab TF1: sinusoidal codes added vs RoPE
+#
+# The claim: take one query word and one key word a fixed number of positions
+# apart and slide the pair along the sequence. With sinusoidal codes added to
+# the embeddings, the pair's attention score changes from one place to the next:
+# absolute position leaks into the score, and the leak enters through the terms
+# that hold a code. With RoPE the score stays the same to rounding wherever the
+# pair sits, yet it still changes when the gap between the two words changes, so
+# RoPE sees relative position rather than none.
+#
+# Run it: `python labs/tf1_sinusoidal_vs_rope.py` prints every number below and
+# exits 0 when all the claims hold (1, naming the claim, when one does not).
+# Download it as a notebook, [tf1_sinusoidal_vs_rope.ipynb](tf1_sinusoidal_vs_rope.ipynb),
+# or as a script, [tf1_sinusoidal_vs_rope.py](tf1_sinusoidal_vs_rope.py).
+#
+# It exercises [How does a transformer know word order?](../../lessons/positional/),
+# in particular its section
+# [Added codes leak where the pair sits; rotations do not](../../lessons/positional/#added-codes-leak-where-the-pair-sits-rotations-do-not),
+# whose function `sliding_pair_scores` computes every score here.
+
+# %% [markdown]
+# ## The setup
+#
+# `sliding_pair_scores` puts the key word ("man") at position start and the
+# query word ("dog") at start + offset, for every start from 0 up. Each word is
+# a fixed 16-number vector (`word_vector`). The query and key projections W_q
+# and W_k are random, drawn from numpy's default_rng with a seed, shape
+# (d_out, d_in) and applied as x · Wᵀ. It scores the pair two ways:
+#
+# - **sinusoidal codes added**: each word gets the code of its position
+#   (`sinusoidal_encoding`) added before the projections, then q · k;
+# - **RoPE**: the projected q and k are turned by their positions
+#   (`apply_rope`), then q · k.
+#
+# Change `OFFSET`, `N_STARTS` or `SEED` and rerun: the claims at the end should
+# still hold.
+
+# %%
+import matplotlib.pyplot as plt
+import numpy as np
+
+from lessons.positional import D_DEMO, sinusoidal_encoding, sliding_pair_scores, word_vector
+
+OFFSET = 3  # the query sits this many positions after the key
+N_STARTS = 64  # key positions 0 .. N_STARTS - 1
+SEED = 0  # seed of the random projections W_q and W_k
+TOL = 1e-9  # "the same to rounding": a spread below this fraction of the score's size
+
+leak = sliding_pair_scores(offset=OFFSET, n_starts=N_STARTS, seed=SEED)
+starts = np.arange(N_STARTS)
+
+
+def spread(scores):
+    """Largest minus smallest score over the start positions."""
+    return float(np.ptp(scores))
+
+
+def relative_spread(scores, size):
+    """The spread as a fraction of a typical score size."""
+    return spread(scores) / size
+
+
+print(f"width d = {D_DEMO}, offset = {OFFSET}, starts 0 .. {N_STARTS - 1}, seed = {SEED}, tolerance = {TOL:g}")
+
+# %% [markdown]
+# ## Claim 1: added codes move the score, RoPE does not
+#
+# The spread is the largest score minus the smallest over all the start
+# positions. To judge whether a spread is small, it is divided by the size of
+# the scores themselves (the largest absolute score of that scheme): RoPE passes
+# if that fraction is below the tolerance printed above, and the added codes are
+# said to leak if theirs is above one tenth.
+
+# %%
+size_sin = float(np.abs(leak["sinusoidal"]).max())
+size_rope = float(np.abs(leak["RoPE"]).max())
+rel_sin = relative_spread(leak["sinusoidal"], size_sin)
+rel_rope = relative_spread(leak["RoPE"], size_rope)
+print(f"sinusoidal codes added: scores from {leak['sinusoidal'].min():.3f} to {leak['sinusoidal'].max():.3f}, "
+      f"spread {spread(leak['sinusoidal']):.3f} = {rel_sin:.3f} of the largest |score|")
+print(f"RoPE:                   scores from {leak['RoPE'].min():.6f} to {leak['RoPE'].max():.6f}, "
+      f"spread {spread(leak['RoPE']):.1e} = {rel_rope:.1e} of the largest |score|")
+
+# %% [markdown]
+# The figure draws both scores against the key word's position. The red line is
+# the score with sinusoidal codes added; the blue line is the RoPE score, flat
+# because the pair's gap never changes.
+
+# %%
+fig, ax = plt.subplots(figsize=(6.4, 3.2), layout="constrained")
+ax.plot(starts, leak["sinusoidal"], color="#dc2626", lw=2, label="sinusoidal codes added")
+ax.plot(starts, leak["RoPE"], color="#2563eb", lw=2, label="RoPE")
+ax.set_xlabel(f"position of the key word (the query word is {OFFSET} later)")
+ax.set_ylabel("score q · k")
+ax.set_title(f"One word pair at a fixed gap of {OFFSET}, slid along the sequence")
+ax.legend(frameon=False)
+plt.show()
+
+# %% [markdown]
+# ## Claim 2: the leak comes in with the code
+#
+# With the codes added, the score of query word x at position m and key word y
+# at position n splits into four terms, word or code on the query side, then
+# on the key side:
+#
+# (x + PEₘ) · W_qᵀ W_k · (y + PEₙ) = x·x + x·PE + PE·x + PE·PE
+#
+# The word-by-word term x·x holds no position, so it cannot move. Each cross
+# term, x·W·PE and PE·W·x, holds the code of one position only, so it follows
+# where that one word sits and not the gap. The code-by-code term is subtler:
+# two bare codes give PEₘ · PEₙ = Σᵢ cos((m − n)·ωᵢ), a function of the gap
+# alone, but the random projections between them mix the pairs, and then it
+# moves too. The cell prints each term's spread with the lab's projections,
+# then without any projections (W_q = W_k = the identity, computed here with
+# plain numpy from the lesson's `word_vector` and `sinusoidal_encoding`).
+
+# %%
+TERMS = ("x·x", "x·PE", "PE·x", "PE·PE")
+rel_terms = {name: relative_spread(leak[name], size_sin) for name in TERMS}
+print("spread of each term over the starts, with the random projections (fraction of the largest |score|):")
+for name in TERMS:
+    print(f"  {name:6} {spread(leak[name]):8.3f}   ({rel_terms[name]:.3g})")
+terms_add_up = bool(np.allclose(sum(leak[name] for name in TERMS), leak["sinusoidal"], rtol=0, atol=1e-12))
+print(f"the four terms add up to the score: {terms_add_up}")
+
+# the same pair with no projections: q = x + PE_m and k = y + PE_n
+x, y = word_vector("dog", D_DEMO), word_vector("man", D_DEMO)  # (d,) each
+codes = sinusoidal_encoding(N_STARTS + OFFSET, D_DEMO)
+pe_m, pe_n = codes[starts + OFFSET], codes[starts]  # (N_STARTS, d) each
+bare = {"x·x": np.full(N_STARTS, x @ y), "x·PE": pe_n @ x, "PE·x": pe_m @ y, "PE·PE": np.sum(pe_m * pe_n, axis=-1)}
+size_bare = float(np.abs(sum(bare.values())).max())
+rel_bare = {name: relative_spread(bare[name], size_bare) for name in TERMS}
+print("the same spreads with no projections (W_q = W_k = identity):")
+for name in TERMS:
+    print(f"  {name:6} {spread(bare[name]):8.3f}   ({rel_bare[name]:.3g})")
+
+# %% [markdown]
+# The figure puts the two sets of spreads side by side, as fractions of the
+# largest score. Without projections only the two cross terms have a bar: they
+# carry the whole leak. Through the random projections the code-by-code term
+# joins them, and the word-by-word term stays at zero in both.
+
+# %%
+fig, ax = plt.subplots(figsize=(6.4, 3.2), layout="constrained")
+where = np.arange(len(TERMS))
+ax.bar(where - 0.2, [rel_terms[name] for name in TERMS], width=0.4, color="#dc2626",
+       label="through random W_q, W_k")
+ax.bar(where + 0.2, [rel_bare[name] for name in TERMS], width=0.4, color="#9ca3af",
+       label="bare codes (no projections)")
+ax.set_xticks(where, TERMS)
+ax.set_xlabel("term of the score (query side · key side)")
+ax.set_ylabel("spread / largest |score|")
+ax.set_title("Where the leak comes from: only the terms holding a code move")
+ax.legend(frameon=False)
+plt.show()
+
+# %% [markdown]
+# ## Claim 3: RoPE is not position-blind
+#
+# A score that never moved at all would be useless. Holding the gap fixed keeps
+# RoPE's score fixed; changing the gap changes it. The cell scores the same pair
+# at every offset from 0 to 40 with the key at 1,001 different starts, and
+# prints, for each offset, the score and its spread over the starts.
+
+# %%
+OFFSETS = np.arange(0, 41)
+FAR_STARTS = 1001
+by_offset = np.stack([sliding_pair_scores(offset=int(o), n_starts=FAR_STARTS, seed=SEED)["RoPE"]
+                      for o in OFFSETS])  # (offsets, starts)
+size_by_offset = float(np.abs(by_offset).max())
+worst_over_starts = max(relative_spread(row, size_by_offset) for row in by_offset)
+rel_over_offsets = relative_spread(by_offset[:, 0], size_by_offset)
+for o in (0, 1, 2, 3, 5, 10, 20, 40):
+    print(f"offset {o:2}: RoPE score {by_offset[o, 0]: .4f}, "
+          f"spread over {FAR_STARTS} starts {spread(by_offset[o]):.1e}")
+print(f"across offsets 0..{OFFSETS[-1]}: scores from {by_offset[:, 0].min():.3f} to {by_offset[:, 0].max():.3f}, "
+      f"spread = {rel_over_offsets:.3f} of the largest |score|")
+print(f"largest spread over starts at any one offset: {worst_over_starts:.1e} of the largest |score|")
+
+# %% [markdown]
+# The figure draws the RoPE score against the offset three times, with the key
+# at positions 0, 100 and 1,000. The three curves lie on top of each other
+# (position does not matter) and the curve is not flat (the gap does).
+
+# %%
+fig, ax = plt.subplots(figsize=(6.4, 3.2), layout="constrained")
+for start, style, width in ((0, "-", 4.0), (100, "--", 2.5), (1000, ":", 1.5)):
+    ax.plot(OFFSETS, by_offset[:, start], style, lw=width, label=f"key at position {start}")
+ax.set_xlabel("offset: query position minus key position")
+ax.set_ylabel("RoPE score q · k")
+ax.set_title("RoPE: the score follows the gap, not the place")
+ax.margins(y=0.25)  # headroom for the legend
+ax.legend(frameon=False, fontsize=8, ncol=3, loc="upper left")
+plt.show()
+
+# %% [markdown]
+# ## Not a lucky draw
+#
+# The same two measurements for 20 different seeds of the projections: the
+# largest relative spread RoPE shows and the smallest the added codes show.
+
+# %%
+SEEDS = range(20)
+rope_worst, sin_least = 0.0, np.inf
+for seed in SEEDS:
+    run = sliding_pair_scores(offset=OFFSET, n_starts=N_STARTS, seed=seed)
+    rope_worst = max(rope_worst, relative_spread(run["RoPE"], float(np.abs(run["RoPE"]).max())))
+    sin_least = min(sin_least, relative_spread(run["sinusoidal"], float(np.abs(run["sinusoidal"]).max())))
+print(f"over {len(SEEDS)} seeds: RoPE at most {rope_worst:.1e}, sinusoidal codes added at least {sin_least:.3f}")
+
+# %% [markdown]
+# ## Verdict
+
+# %%
+from labs._lab import verdict
+
+verdict({
+    f"RoPE: the pair's score at a fixed gap spreads by less than {TOL:g} of its size": rel_rope < TOL,
+    "sinusoidal codes added: the same pair's score spreads by more than 0.1 of its size": rel_sin > 0.1,
+    "the four terms add up to the score with added codes": terms_add_up,
+    "the word-by-word term x·x does not move": rel_terms["x·x"] < TOL,
+    "each cross term, x·PE and PE·x, moves by more than 0.1 of the score's size": min(
+        rel_terms["x·PE"], rel_terms["PE·x"]) > 0.1,
+    "with bare codes the code-by-code term does not move, so the cross terms carry the whole leak": (
+        rel_bare["PE·PE"] < TOL and rel_bare["x·x"] < TOL and min(rel_bare["x·PE"], rel_bare["PE·x"]) > 0.1),
+    "RoPE's score at every gap 0..40 is the same at 1,001 starts": worst_over_starts < TOL,
+    "RoPE's score changes with the gap by more than 0.1 of its size": rel_over_offsets > 0.1,
+    f"both hold for {len(SEEDS)} seeds of the projections": rope_worst < TOL and sin_least > 0.1,
+})

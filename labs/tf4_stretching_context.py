@@ -1,0 +1,240 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: py:percent
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Lab TF4: stretching the context
+#
+# A RoPE model trained on 4,096 tokens only ever saw the angles its pairs
+# reach by position 4,095. Read it at 32,768 tokens and the slow pairs, the
+# ones that never finished a turn in training, turn to angles it never saw.
+# This lab takes the running example of the context-extension lesson (a head
+# of 128 numbers, base 10,000, 4,096 → 32,768 tokens, a stretch of 8) and
+# measures, for every pair, the largest angle it reaches against the largest
+# it saw in training, under five recipes: no scaling, position interpolation,
+# NTK-aware scaling, YaRN and the Llama 3 rule. The claims: with no scaling
+# the slow pairs overshoot by 8×; NTK-aware scaling still leaves most of them
+# beyond their trained angles; position interpolation, YaRN and Llama 3 keep
+# every pair within what it saw.
+#
+# Run it with `python labs/tf4_stretching_context.py`: it exits 0 when every
+# claim holds and 1, naming the claim, when one does not. It exercises
+# [How far can a model read? Stretching RoPE past the trained length](../../lessons/context_extension/)
+# (the recipes and the ratio) and
+# [How does a transformer know word order?](../../lessons/positional/)
+# (the turning speeds, interpolation and the NTK-aware base). Download it as a
+# notebook, [tf4_stretching_context.ipynb](tf4_stretching_context.ipynb), or as
+# a script, [tf4_stretching_context.py](tf4_stretching_context.py).
+
+# %%
+import matplotlib.pyplot as plt
+import numpy as np
+
+from lessons.context_extension import (EXAMPLE, example_angle_ratios, example_methods, ntk_pair_scale,
+                                       rope_inv_freq, rope_wavelengths)
+from lessons.positional import angle_table, rope_frequencies
+
+d, base, L, s = EXAMPLE["d"], EXAMPLE["base"], EXAMPLE["trained"], EXAMPLE["factor"]
+new_len = int(L * s)  # the length we read at
+pairs = np.arange(d // 2)  # (64,) pair index i, 0 = fastest
+theta = rope_frequencies(d, base)  # (64,) trained speeds θ_i, radians per position
+print(f"head width d = {d} ({d // 2} pairs), base {base:,.0f}, trained on L = {L:,} tokens, "
+      f"read at {new_len:,} (stretch s = {s:g})")
+
+# %% [markdown]
+# ## What each pair saw in training
+#
+# Pair i turns θ_i = base^(−2i/d) radians per position, so it needs
+# 2π / θ_i positions for one full turn, its wavelength. A pair whose
+# wavelength fits in the trained length has been all the way round: every
+# angle is familiar, and reading further only repeats them. A pair whose
+# wavelength is longer only ever saw the arc from 0 to L · θ_i. Those slow
+# pairs are the ones this lab watches.
+
+# %%
+wavelength = rope_wavelengths(theta)  # (64,) positions per full turn
+slow = wavelength > L  # (64,) never finished a turn in training
+first_slow = int(np.argmax(slow))
+seen = angle_table(L, theta)  # (64,) the largest angle each pair reached in training, L · θ_i
+print(f"pairs 0..{first_slow - 1} finish a full turn within {L:,} tokens "
+      f"(pair {first_slow - 1}: wavelength {wavelength[first_slow - 1]:,.0f})")
+print(f"pairs {first_slow}..{d // 2 - 1}, {int(slow.sum())} of them, never do "
+      f"(pair {first_slow}: wavelength {wavelength[first_slow]:,.0f})")
+print(f"the largest angle seen: pair {first_slow} {seen[first_slow]:.3f} rad, "
+      f"pair {d // 2 - 1} {seen[-1]:.4f} rad (a full turn is {2 * np.pi:.3f})")
+
+# %% [markdown]
+# ## Claim 1: with no scaling, the slow pairs overshoot by 8×
+#
+# Read at 32,768 tokens with the trained speeds, pair i reaches 32,768 · θ_i,
+# eight times the angle it reached at 4,096. For a fast pair that is only
+# more full turns; for a slow pair it is an arc the model has never seen.
+# `example_angle_ratios` gives, per pair and per recipe, the largest angle
+# used divided by the largest angle seen (capped at 1 for a pair that already
+# saw every angle).
+
+# %%
+ratios = example_angle_ratios()  # {recipe: (64,) largest angle used ÷ largest angle seen}
+raw = ratios["no scaling"]
+reached = angle_table(new_len, theta)  # (64,) the largest angle at 32,768, trained speeds
+over = raw > 1 + 1e-9
+print(f"pairs beyond their trained angles: {int(over.sum())} (pairs {int(pairs[over][0])}..{int(pairs[over][-1])})")
+print(f"by how much: {raw[over].min():.2f}x to {raw[over].max():.2f}x")
+for i in (first_slow, d // 2 - 1):
+    print(f"pair {i}: saw up to {seen[i]:.4f} rad, reaches {reached[i]:.4f} rad")
+
+# %%
+fig, ax = plt.subplots(figsize=(6.4, 3.2), layout="constrained")
+ax.axvspan(-0.5, first_slow - 0.5, color="#e5e7eb", label="a full turn in training: every angle seen")
+ax.plot(pairs, seen, "o", ms=3, color="#2563eb", label=f"largest angle seen ({L:,} tokens)")
+ax.plot(pairs, reached, "x", ms=4, color="#dc2626", label=f"largest angle reached ({new_len:,} tokens, no scaling)")
+ax.axhline(2 * np.pi, color="#6b7280", lw=0.8, ls="--", label="one full turn, 2π")
+ax.set(xlabel="pair index i (0 = fastest)", ylabel="angle (radians)", yscale="log")
+ax.set_title("No scaling: every pair reaches 8× its largest trained angle", fontsize=10)
+ax.legend(frameon=False, fontsize=7, loc="upper right")
+plt.show()
+
+# %% [markdown]
+# Reading it: each pair has two marks, the largest angle it saw in training
+# (blue) and the largest it reaches at 32,768 tokens (red), on a log scale so
+# that 8× is a constant gap. The dashed line is one full turn. In the grey
+# zone the blue mark is already above it: those pairs went all the way round
+# in training, and their extra turns show nothing new. To the right, the blue
+# marks fall below a full turn, and the red marks sit 8 times higher, on an
+# arc the pair never reached.
+
+# %% [markdown]
+# ## Claim 2: NTK-aware scaling leaves most slow pairs beyond their trained angles
+#
+# NTK-aware scaling raises the base instead of touching the positions. Pair i
+# slows by s^(2i/(d−2)): not at all for pair 0, by the full stretch 8 for the
+# last pair, and by less than 8 for every pair in between, slow pairs
+# included. A slow pair slowed by less than 8 still overshoots.
+
+# %%
+ntk = ratios["NTK-aware (base raised)"]
+ntk_over = ntk > 1 + 1e-9
+worst = int(ntk.argmax())
+print(f"slow pairs beyond their trained angles: {int(ntk_over.sum())} of {int(slow.sum())} "
+      f"(pairs {int(pairs[ntk_over][0])}..{int(pairs[ntk_over][-1])})")
+print(f"worst: pair {worst}, {ntk[worst]:.2f}x its largest trained angle "
+      f"(slowed by {1 / ntk_pair_scale(d, s)[worst]:.2f}, not 8)")
+print(f"pair {d // 2 - 1}, the only slow pair brought back: {ntk[-1]:.2f}x")
+
+# %%
+fig, ax = plt.subplots(figsize=(6.4, 3.2), layout="constrained")
+ax.axvspan(-0.5, first_slow - 0.5, color="#e5e7eb", label="a full turn in training: every angle seen")
+ax.axhline(1, color="#6b7280", lw=0.8)
+ax.plot(pairs, ntk, "o-", ms=3, color="black", label="NTK-aware (base raised)")
+ax.annotate(f"pair {worst}: {ntk[worst]:.2f}×", (worst, ntk[worst]), xytext=(24, ntk[worst] - 0.1),
+            fontsize=8, arrowprops={"arrowstyle": "->", "lw": 0.8})
+ax.set(xlabel="pair index i (0 = fastest)", ylabel="largest angle used ÷ largest seen", ylim=(0.9, 1.9))
+ax.set_title(f"NTK-aware: {int(ntk_over.sum())} of {int(slow.sum())} slow pairs beyond their trained angles",
+             fontsize=10)
+ax.legend(frameon=False, fontsize=7, loc="upper left")
+plt.show()
+
+# %% [markdown]
+# Reading it: one point per pair, the largest angle used at 32,768 tokens
+# divided by the largest seen at 4,096; 1 means "no further than in
+# training". The grey pairs are at 1. The first slow pair jumps to the
+# highest ratio, and the ratio falls back to 1 only at the last pair, the one
+# pair the raised base slows by the full 8.
+
+# %% [markdown]
+# ## Claim 3: position interpolation, YaRN and Llama 3 keep every pair within what it saw
+#
+# Position interpolation divides every speed by 8. YaRN divides by the full 8
+# every pair that turns less than once in training and keeps the fast ones;
+# the Llama 3 rule divides by 8 every wave longer than the trained length and
+# keeps the short ones. Each recipe is the config block `example_methods`
+# writes, turned into speeds by `rope_inv_freq`.
+
+# %%
+print(f"{'recipe':<34}{'largest ratio':>14}{'pairs above 1':>15}")
+for label, r in ratios.items():
+    print(f"{label:<34}{r.max():>14.2f}{int((r > 1 + 1e-9).sum()):>15}")
+within = ("position interpolation (linear)", "YaRN", "Llama 3 rule")
+
+# %%
+styles = {"no scaling": ("#dc2626", "-"), "NTK-aware (base raised)": ("black", "--"),
+          "position interpolation (linear)": ("#2563eb", "-"), "YaRN": ("#16a34a", "-."),
+          "Llama 3 rule": ("#9333ea", ":")}
+fig, ax = plt.subplots(figsize=(6.4, 3.2), layout="constrained")
+ax.axvspan(-0.5, first_slow - 0.5, color="#e5e7eb")
+for label, (color, style) in styles.items():
+    ax.plot(pairs, ratios[label], style, color=color, lw=1.8, label=label)
+ax.set(xlabel="pair index i (0 = fastest)", ylabel="largest angle used ÷ largest seen", yscale="log")
+ax.set_yticks([1, 2, 4, 8], ["1", "2", "4", "8"])
+ax.set_yticks([], minor=True)
+ax.set_title("Per pair and per recipe, read at 32,768 after training on 4,096", fontsize=10)
+ax.legend(frameon=False, fontsize=7, loc="upper left")
+plt.show()
+
+# %% [markdown]
+# Reading it: the same ratio for all five recipes, on a log scale. No scaling
+# sits at 8 on every slow pair and NTK-aware scaling between 1 and 2;
+# position interpolation, YaRN and the Llama 3 rule lie on top of each other
+# at 1, for every pair.
+
+# %% [markdown]
+# ## Claim 4: what staying within costs
+#
+# Staying within the trained angles says nothing about the fast pairs, which
+# tell neighbouring tokens apart. Position interpolation slows them too: on
+# pair 0, two neighbouring tokens end up 1/8 of a radian apart instead of 1.
+# YaRN and the Llama 3 rule keep the fast pairs' speeds and slow only the
+# slow ones. The speeds come from `rope_inv_freq`, as a model would compute
+# them from its config.
+
+# %%
+speed_ratio = {"no scaling": np.ones(d // 2), "NTK-aware (base raised)": ntk_pair_scale(d, s)}
+for label, params in example_methods().items():  # new θ_i ÷ old θ_i per pair
+    speed_ratio[label] = rope_inv_freq(d, params, max_position_embeddings=new_len, seq_len=new_len)[0] / theta
+print(f"{'recipe':<34}{'pair 0 speed':>13}{'pair 63 speed':>15}   (new θ ÷ trained θ)")
+for label, r in speed_ratio.items():
+    print(f"{label:<34}{r[0]:>13.3f}{r[-1]:>15.3f}")
+
+# %%
+fig, ax = plt.subplots(figsize=(6.4, 3.2), layout="constrained")
+ax.axvspan(-0.5, first_slow - 0.5, color="#e5e7eb")
+for label, (color, style) in styles.items():
+    ax.plot(pairs, speed_ratio[label], style, color=color, lw=1.8, label=label)
+ax.set(xlabel="pair index i (0 = fastest)", ylabel="new θ ÷ trained θ", yscale="log")
+ax.set_yticks([1 / 8, 1 / 4, 1 / 2, 1], ["1/8", "1/4", "1/2", "1"])
+ax.set_yticks([], minor=True)
+ax.set_title("Where each recipe slows the pairs", fontsize=10)
+ax.legend(frameon=False, fontsize=7, loc="lower left", bbox_to_anchor=(0, 0.1))
+plt.show()
+
+# %% [markdown]
+# Reading it: each line is a recipe's new speed divided by the trained speed,
+# per pair. Position interpolation is flat at 1/8: every pair, the fastest
+# included, turns eight times slower. YaRN and the Llama 3 rule stay at 1 on
+# the fast pairs, blend through the middle, and reach 1/8 by the first slow
+# pair, which is why their angle ratio never passes 1. NTK-aware scaling
+# slides smoothly from 1 to 1/8 and reaches 1/8 only at the last pair.
+
+# %%
+from labs._lab import verdict
+
+verdict({
+    f"no scaling: the {int(slow.sum())} slow pairs (from pair {first_slow}) reach exactly 8x their largest trained angle":
+        int(over.sum()) == int(slow.sum()) == 18 and bool(np.array_equal(over, slow))
+        and bool(np.allclose(raw[slow], s)) and bool(np.allclose(raw[~slow], 1.0)),
+    "NTK-aware: 17 of the 18 slow pairs end beyond their trained angles, worst 1.75x at pair 46, only pair 63 at 1":
+        int(ntk_over.sum()) == 17 and bool(np.all(ntk_over[slow][:-1])) and worst == 46
+        and round(float(ntk[worst]), 2) == 1.75 and abs(float(ntk[-1]) - 1.0) < 1e-9,
+    "position interpolation, YaRN and Llama 3 keep every pair within its trained angles (ratio <= 1)":
+        all(float(ratios[label].max()) <= 1 + 1e-9 for label in within),
+    "position interpolation slows pair 0 by 8; YaRN and Llama 3 keep its speed and slow every slow pair by 8":
+        abs(speed_ratio["position interpolation (linear)"][0] - 1 / s) < 1e-12
+        and all(abs(speed_ratio[label][0] - 1.0) < 1e-12 for label in ("YaRN", "Llama 3 rule"))
+        and all(bool(np.allclose(speed_ratio[label][slow], 1 / s)) for label in ("YaRN", "Llama 3 rule")),
+})

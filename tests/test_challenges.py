@@ -1,0 +1,215 @@
+"""Challenge 04's checker, through its command line (`python -m challenges`):
+the reference solution passes; one deliberately wrong solution per classic
+mistake fails with that mistake's name; broken files get one line and a
+non-zero exit, never a traceback; the starter writes a file that fails cleanly.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import inspect
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+C04 = ROOT / "challenges" / "c04"
+SOLUTION = (C04 / "solution.py").read_text(encoding="utf-8")
+TABLE = ["table_shape", "table_values", "table_unit_circle", "table_bounds"]
+ROPE = ["rope_shape", "rope_values", "rope_identity_at_0", "rope_norm", "rope_offset_only",
+        "rope_cache_positions", "rope_batch_axes", "rope_linear"]
+
+
+def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, "-m", "challenges", *args], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=60)
+
+
+def edited(*replacements: tuple[str, str]) -> str:
+    """The reference solution with each `old` replaced by `new` (old must be there)."""
+    text = SOLUTION
+    for old, new in replacements:
+        assert old in text, f"the reference solution no longer contains {old!r}: update this test"
+        text = text.replace(old, new)
+    return text
+
+
+def check(tmp_path: Path, source: str, *options: str, name: str = "answer.py") -> tuple[int, dict[str, str], str]:
+    """(exit code, {property: its line}, whole output) for `check 04` on `source`."""
+    path = tmp_path / name
+    path.write_text(source, encoding="utf-8")
+    done = run("check", "04", str(path), *options)
+    output = done.stdout + done.stderr
+    assert "Traceback" not in output, output
+    lines = {line.split()[1].rstrip(":"): line for line in done.stdout.splitlines()
+             if line.startswith(("PASS ", "FAIL "))}
+    return done.returncode, lines, output
+
+
+def test_lists_challenge_04():
+    done = run()
+    assert done.returncode == 0
+    assert "04  Positional encodings" in done.stdout
+
+
+def test_reference_solution_passes(tmp_path):
+    code, lines, output = check(tmp_path, SOLUTION)
+    assert code == 0, output
+    assert list(lines) == TABLE + ROPE, output
+    assert all(line.startswith("PASS ") for line in lines.values()), output
+    assert output.strip().endswith(f"all {len(TABLE + ROPE)} properties pass")
+
+
+TABLE_LINES = ("    pe[:, 0::2] = np.sin(angles)\n    pe[:, 1::2] = np.cos(angles)\n")
+HALF_SPLIT = ("    x1, x2 = x[..., : d // 2], x[..., d // 2 :]  # dimension j and its partner j + d/2\n"
+              "    # turn each (x1_j, x2_j) by its angle; the angles broadcast over leading axes\n"
+              "    return np.concatenate([x1 * cos - x2 * sin, x1 * sin + x2 * cos], axis=-1)\n")
+
+# mistake -> (edits of the reference, the properties that must name it)
+MISTAKES = {
+    "interleaved pairs": (
+        [(HALF_SPLIT, "    x1, x2 = x[..., 0::2], x[..., 1::2]\n    out = np.empty_like(x)\n"
+                      "    out[..., 0::2], out[..., 1::2] = x1 * cos - x2 * sin, x1 * sin + x2 * cos\n"
+                      "    return out\n")],
+        ["rope_values"]),
+    "wrong frequency exponent (table, the 2 left out)": (
+        [("10000.0 ** (-np.arange(0, d_model, 2) / d_model)", "10000.0 ** (-np.arange(d_model // 2) / d_model)")],
+        ["table_values"]),
+    "wrong frequency exponent (table, i over all dims)": (
+        [("10000.0 ** (-np.arange(0, d_model, 2) / d_model)", "10000.0 ** (-2 * np.arange(d_model) / d_model)"),
+         ("angles = np.arange(n_positions)[:, None] * theta", "angles = np.arange(n_positions)[:, None] * theta\n"
+                                                              "    pe = np.where(np.arange(d_model) % 2 == 0, "
+                                                              "np.sin(angles), np.cos(angles))\n    return pe")],
+        ["table_values", "table_unit_circle"]),
+    "wrong frequency exponent (RoPE, 2i with i stepping by 2)": (
+        [("base ** (-np.arange(0, d, 2) / d)", "base ** (-2 * np.arange(0, d, 2) / d)")],
+        ["rope_values"]),
+    "positions ignored": (
+        [("    if positions is None:\n        positions = np.arange(seq)\n", "    positions = np.arange(seq)\n")],
+        ["rope_values", "rope_identity_at_0", "rope_offset_only", "rope_cache_positions"]),
+    "sine and cosine swapped": (
+        [(TABLE_LINES, "    pe[:, 0::2] = np.cos(angles)\n    pe[:, 1::2] = np.sin(angles)\n")],
+        ["table_values"]),
+    "sine and cosine concatenated": (
+        [(TABLE_LINES, "    pe = np.concatenate([np.sin(angles), np.cos(angles)], axis=1)\n")],
+        ["table_values", "table_unit_circle"]),
+}
+
+
+@pytest.mark.parametrize("case", list(MISTAKES))
+def test_each_classic_mistake_is_named(tmp_path, case):
+    edits, properties = MISTAKES[case]
+    name = case.split(" (")[0]
+    code, lines, output = check(tmp_path, edited(*edits))
+    assert code == 1, output
+    for prop in properties:
+        assert lines[prop].startswith(f'FAIL {prop}: classic mistake "{name}": '), output
+    # the other function is untouched and still passes
+    assert all(lines[p].startswith("PASS") for p in (ROPE if properties[0].startswith("table") else TABLE)), output
+
+
+def test_a_file_with_a_syntax_error_gets_one_line(tmp_path):
+    code, _, output = check(tmp_path, "def sinusoidal_encoding(:\n    pass\n", name="broken.py")
+    assert code == 1
+    assert output.strip().splitlines() == [output.strip()], output
+    assert output.startswith("FAIL import: cannot import broken.py: SyntaxError"), output
+    assert "line 1" in output
+
+
+def test_a_file_that_raises_on_import_gets_one_line(tmp_path):
+    code, _, output = check(tmp_path, SOLUTION + "\nhalf_finished + 1\n", name="broken.py")
+    assert code == 1
+    assert len(output.strip().splitlines()) == 1, output
+    assert "cannot import broken.py: NameError: name 'half_finished' is not defined (broken.py, line" in output
+
+
+def test_a_missing_function_is_named_and_the_other_is_still_checked(tmp_path):
+    code, lines, output = check(tmp_path, edited(("def apply_rope(", "def rope(")))
+    assert code == 1
+    assert lines["apply_rope"] == ("FAIL apply_rope: answer.py defines no function "
+                                   "apply_rope(x, positions=None, base=10000.0)"), output
+    assert all(lines[p].startswith("PASS") for p in TABLE), output
+    assert not set(ROPE) & set(lines), output
+    assert output.strip().endswith(f"{len(TABLE)} of {len(TABLE + ROPE)} properties pass")
+
+
+def test_a_function_that_raises_gets_one_line_per_property(tmp_path):
+    source = edited(('    x = np.asarray(x, dtype=float)\n', '    raise ValueError("not yet")\n'))
+    code, lines, output = check(tmp_path, source)
+    assert code == 1
+    for prop in ROPE:
+        assert "raised ValueError: not yet (answer.py, line" in lines[prop], output
+
+
+def test_an_endless_loop_is_stopped_by_the_timeout(tmp_path):
+    marker = "    # θ_i = 10000^(-2i/d_model)"
+    source = edited((marker, "    while True:\n        pass\n" + marker))
+    start = time.monotonic()
+    code, lines, output = check(tmp_path, source, "--timeout", "3")
+    assert time.monotonic() - start < 30
+    assert code == 1
+    assert lines["table_shape"] == ("FAIL table_shape: sinusoidal_encoding(7, 8) did not return within 3 s "
+                                    "(an endless loop? --timeout sets the limit)"), output
+
+
+def test_an_endless_loop_at_import_is_stopped(tmp_path):
+    code, _, output = check(tmp_path, "while True:\n    pass\n", "--timeout", "2", name="stuck.py")
+    assert code == 1
+    assert output.startswith("FAIL import: importing stuck.py did not finish within 2 s"), output
+
+
+def test_the_wrong_shape_is_named(tmp_path):
+    code, lines, output = check(tmp_path, edited(("    return pe\n", "    return pe.T\n")))
+    assert code == 1
+    assert lines["table_shape"] == ("FAIL table_shape: sinusoidal_encoding(7, 8) returned shape (8, 7); "
+                                    "expected (7, 8) = (n_positions, d_model)"), output
+
+
+def test_prints_do_not_disturb_the_check(tmp_path):
+    source = edited(("    seq, d = x.shape[-2:]\n", "    seq, d = x.shape[-2:]\n    print('debugging', seq, d)\n"))
+    code, _, output = check(tmp_path, source, "--show-output")
+    assert code == 0, output
+    assert "debugging 7 16" in output
+
+
+def test_starter_writes_a_file_that_imports_and_fails_cleanly(tmp_path):
+    done = run("starter", "04", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    written = tmp_path / "positional_encodings.py"
+    assert written.read_text(encoding="utf-8") == (C04 / "starter.py").read_text(encoding="utf-8")
+    code, lines, output = check(tmp_path, written.read_text(encoding="utf-8"), name="positional_encodings.py")
+    assert code == 1
+    assert list(lines) == TABLE + ROPE, output
+    assert all("returned None: write its body" in line for line in lines.values()), output
+
+
+def test_starter_never_overwrites_without_force(tmp_path):
+    target = tmp_path / "mine.py"
+    target.write_text("my work\n", encoding="utf-8")
+    done = run("starter", "04", str(target))
+    assert done.returncode == 1 and "--force" in done.stderr
+    assert target.read_text(encoding="utf-8") == "my work\n"
+    assert run("starter", "04", str(target), "--force").returncode == 0
+    assert "def apply_rope(" in target.read_text(encoding="utf-8")
+
+
+def test_starter_and_solution_declare_the_same_functions():
+    def load(path: Path):
+        spec = importlib.util.spec_from_file_location(path.stem, path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module
+
+    starter, solution = load(C04 / "starter.py"), load(C04 / "solution.py")
+    for name in ("sinusoidal_encoding", "apply_rope"):
+        assert inspect.signature(getattr(starter, name)) == inspect.signature(getattr(solution, name))
+
+
+def test_usage_errors_exit_2(tmp_path):
+    assert run("check", "99", str(tmp_path / "x.py")).returncode == 2
+    assert run("check", "04", str(tmp_path / "missing.py")).returncode == 2

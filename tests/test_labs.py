@@ -1,0 +1,50 @@
+"""Every lab runs as a plain script and exits 0: its claims hold on today's code.
+
+A lab (labs/<name>.py) ends with labs._lab.verdict(...), which prints each
+claim as HOLDS or FAILS and exits 1 when one fails; the site renders the same
+file as a notebook executed at build time (figures_build/plugin.py).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from labs._lab import verdict
+from tests.conftest import ROOT
+
+LABS = sorted(p.name for p in (ROOT / "labs").glob("*.py") if not p.name.startswith("_"))
+
+
+def test_there_are_four_labs():
+    assert len(LABS) >= 4, LABS
+
+
+@pytest.mark.parametrize("name", LABS)
+def test_the_lab_runs_as_a_script_and_its_claims_hold(name):
+    result = subprocess.run([sys.executable, str(ROOT / "labs" / name)], cwd=ROOT, capture_output=True, text=True,
+                            timeout=300, env={**os.environ, "MPLBACKEND": "Agg"})
+    assert result.returncode == 0, f"labs/{name} exited {result.returncode}:\n{result.stdout[-2000:]}\n{result.stderr[-2000:]}"
+    assert "FAILS" not in result.stdout and "claims hold" in result.stdout, result.stdout[-2000:]
+
+
+@pytest.mark.parametrize("name", LABS)
+def test_the_lab_imports_the_lessons_instead_of_rewriting_them(name):
+    text = (ROOT / "labs" / name).read_text(encoding="utf-8")
+    assert "from lessons." in text and "verdict(" in text, f"labs/{name}: import from lessons and end with verdict()"
+
+
+def test_verdict_exits_1_naming_the_claim_that_fails(capsys):
+    with pytest.raises(SystemExit) as stopped:
+        verdict({"the spread is zero": True, "the score leaks": False})
+    assert stopped.value.code == 1
+    out = capsys.readouterr().out
+    assert "HOLDS  the spread is zero" in out and "FAILS  the score leaks" in out and "1 of 2 claims hold" in out
+
+
+def test_verdict_returns_when_every_claim_holds(capsys):
+    verdict({"one": True, "two": True})
+    assert "2 of 2 claims hold" in capsys.readouterr().out
