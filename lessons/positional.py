@@ -33,7 +33,7 @@ or your provider can still do about length later on:
 |---|---|---|---|---|
 | Learned absolute positions (GPT-2, BERT) | Trains a separate vector for every slot and adds it to the token's vector | Easy to build, and good within the length it was trained on | Nothing exists beyond the final row: GPT-2's config has 1,024 rows, BERT's 512 | The architecture; `max_position_embeddings` in the config |
 | Sinusoidal codes (the original 2017 transformer) | Adds a fixed blend of sines and cosines that is different at each position | Costs no parameters; any position at all has a code | Where a word sits gets mixed into what it means, so scores change with absolute position; newer models rarely choose it | Fixed in the architecture; nothing to configure |
-| RoPE (Llama, Mistral, Qwen) | Gives every query and key a rotation whose angle is set by its position, so a score registers only the gap between two tokens | Relative distance comes for free, and the window can be stretched after training | Past the trained range the angles are unfamiliar, so stretching calls for a scaling recipe | The architecture; `rope_theta` and `rope_parameters` in the config (`rope_scaling` in older configs) |
+| RoPE, rotary position embedding (Llama, Mistral, Qwen) | Gives every query and key a rotation whose angle is set by its position, so a score registers only the gap between two tokens | Relative distance comes for free, and the window can be stretched after training | Past the trained range the angles are unfamiliar, so stretching calls for a scaling recipe | The architecture; `rope_theta` and `rope_parameters` in the config (`rope_scaling` in older configs) |
 | ALiBi | Uses no position vectors; instead takes off each attention score a penalty that rises with distance | Runs past its training length with no table and no angles to run out of | A fixed bias toward nearby tokens; few of today's models use it | The architecture; see `lessons.alibi` |
 | Stretching RoPE after training (linear, dynamic, YaRN, llama3, ...) | Rescales the positions or the turning speeds of RoPE so that a long input reuses angles the model knows | A longer window without pretraining again | Linear scaling is position interpolation, which relies on a fine-tune on long text (Chen et al., 2023); every recipe costs some quality, to be measured at your length | `rope_type` and `factor` inside `rope_parameters`; see `lessons.context_extension` |
 | Long-context pretraining | The provider widens the window in stages while pretraining | The genuine article: a window the model was trained to use | A long and costly training phase; all you ever see is the resulting figure on the model card | The model's vendor |
@@ -380,7 +380,7 @@ what pushed the field toward RoPE. Like sinusoidal codes, a learned row is
 added to the word, so it leaks absolute position into the score in the
 same way.
 
-## RoPE: rotate q and k so only the distance counts
+## RoPE (rotary position embedding): rotate q and k so only the distance counts
 
 **Everyday picture.** Two friends point at a clock, one at the 1 and the
 other at the 4, so their arms form a 90° angle. Let both move on seven

@@ -117,7 +117,12 @@ def test_search_finds_the_positional_lesson_by_rotary(page, site):
     page.keyboard.type("rotary")
     first = page.locator(".md-search-result__item a").first
     first.wait_for(timeout=10000)
-    hrefs = page.eval_on_selector_all(".md-search-result__item a", "els => els.map(e => e.href)")
+    for _ in range(10):  # Material renders results in batches as the list scrolls
+        hrefs = page.eval_on_selector_all(".md-search-result__item a", "els => els.map(e => e.href)")
+        if any("lessons/positional/" in h for h in hrefs):
+            break
+        page.eval_on_selector(".md-search__scrollwrap", "el => el.scrollTo(0, el.scrollHeight)")
+        page.wait_for_timeout(200)
     assert any("lessons/positional/" in h for h in hrefs), f"search for 'rotary' found: {hrefs}"
 
 
