@@ -81,7 +81,7 @@ def build(
     for slug in report.fresh:
         log(f"figures: {slug:<20} fresh")
 
-    results = _render_all(root, stale, jobs)
+    results = _render_all(root, [(slug, by_slug[slug].package) for slug in stale], jobs)
     errors = [r.error for r in results if r.error]
     if errors:
         raise BuildError("figure build failed; no file was written:\n  " + "\n  ".join(errors))
@@ -135,7 +135,8 @@ def build(
     return report
 
 
-def _render_all(root: Path, slugs: list[str], jobs: int | None) -> list[Rendered]:
+def _render_all(root: Path, slugs: list[tuple[str, str]], jobs: int | None) -> list[Rendered]:
+    """Render each (slug, package) in its own spawned process."""
     if not slugs:
         return []
     workers = max(1, min(len(slugs), jobs or os.cpu_count() or 1))
@@ -143,13 +144,13 @@ def _render_all(root: Path, slugs: list[str], jobs: int | None) -> list[Rendered
     # serve` is imported anew and no server thread is forked.
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        futures = [pool.submit(render_lesson, str(root), slug) for slug in slugs]
+        futures = [pool.submit(render_lesson, str(root), slug, package) for slug, package in slugs]
         results = []
-        for slug, future in zip(slugs, futures):
+        for (slug, package), future in zip(slugs, futures):
             try:
                 results.append(future.result())
             except Exception as exc:  # the worker died (e.g. the lesson called os._exit)
-                results.append(Rendered(slug, error=f"lessons/{slug}.py: the figure worker died: {type(exc).__name__}: {exc}"))
+                results.append(Rendered(slug, error=f"{package}/{slug}.py: the figure worker died: {type(exc).__name__}: {exc}"))
     return results
 
 

@@ -224,19 +224,21 @@ def figure_refs(lesson) -> list[FigureRef]:
     return found
 
 
-def lesson_ref(text: str) -> tuple[str, str] | None:
-    """("rope", "apply_rope_half") for the code span `lessons.rope.apply_rope_half`, else None."""
+def lesson_ref(text: str, package: str = "lessons") -> tuple[str, str] | None:
+    """("rope", "apply_rope_half") for the code span `lessons.rope.apply_rope_half`, else None
+    (with package="papers", the same for `papers.<slug>`)."""
     parts = text.strip().split(".")
-    if len(parts) < 2 or parts[0] != "lessons" or not all(p.isidentifier() for p in parts[1:]):
+    if len(parts) < 2 or parts[0] != package or not all(p.isidentifier() for p in parts[1:]):
         return None
     return parts[1], ".".join(parts[2:])
 
 
-def lesson_refs(lesson) -> list[tuple[int, str, str]]:
-    """(file line, slug, attribute path) for every code span `lessons.<slug>[.name]` not already in a link."""
+def lesson_refs(lesson, package: str = "lessons") -> list[tuple[int, str, str]]:
+    """(file line, slug, attribute path) for every code span `lessons.<slug>[.name]` (or
+    `papers.<slug>`, with package="papers") not already in a link."""
     found = []
     for item in inlines(lesson.docstring):
-        ref = lesson_ref(item.token.content) if item.token.type == "code_inline" and not item.in_link else None
+        ref = lesson_ref(item.token.content, package) if item.token.type == "code_inline" and not item.in_link else None
         if ref:
             found.append((lesson.file_line(item.line), *ref))
     return found

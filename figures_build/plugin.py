@@ -131,6 +131,8 @@ class PrimerPlugin(BasePlugin):
             exercised = [(title, uri) for uri, (title, imports) in labs.items() if lesson.slug in imports]
             files.append(File.generated(config, f"lessons/{lesson.slug}.md", content=lesson_page(lesson, exercised)))
             files.append(File.generated(config, f"{API_DIR}/{lesson.slug}.md", content=api_page(lesson)))
+        for paper in self.project.papers:
+            files.append(File.generated(config, paper.page, content=paper.docstring))
         if lessons:
             files.append(File.generated(config, KEYS_PAGE, content=keys_page(lessons, vocabulary(self.project.root))))
         add_vendor_files(files, config, self.project.root)
@@ -285,11 +287,10 @@ class PrimerPlugin(BasePlugin):
         """The file an author edits for `page` (a lesson page's source is its module)."""
         if page is None:
             return "the site"
-        uri = page.file.src_uri
-        slug = uri[len("lessons/"):-len(".md")] if uri.startswith("lessons/") and uri.endswith(".md") else None
-        if slug in self.project.by_slug:
-            return self.project.source_of(slug)
-        return f"{Path(page.file.abs_src_path or uri).relative_to(self.project.root)}" if page.file.abs_src_path else uri
+        generated = {p.page: p for p in self.project.lessons + self.project.papers}
+        if page.file.src_uri in generated:
+            return self.project.rel(generated[page.file.src_uri].path)
+        return self.project.rel(Path(page.file.abs_src_path)) if page.file.abs_src_path else page.file.src_uri
 
     def _notebooks(self, config: MkDocsConfig, root: Path) -> None:
         """mkdocs-jupyter caches an executed notebook by the notebook's own text. For each
@@ -341,6 +342,8 @@ class PrimerPlugin(BasePlugin):
 
             titles = {c.page: f"{c.number}: {c.title.split(':')[0]}" for c in CHALLENGES}
             extra.append({"Challenges": [{titles[page]: page} for page, _, _ in challenges]})
+        if self.project.papers:
+            extra.append({"Papers": [{nav_title(p.title): p.page} for p in self.project.papers]})
         nav[2:2] = extra
         nav.insert(2 + len(extra), {"Reference": [
             {"Config keys and flags": KEYS_PAGE},
@@ -398,11 +401,11 @@ class _Links(Treeprocessor):
         plugin, page = self.plugin, self.plugin.page
         if page is None or plugin.project is None:
             return
-        by_slug = plugin.project.by_slug
+        by_slug = {lesson.slug: lesson for lesson in plugin.project.lessons}
+        papers = {paper.slug: paper for paper in plugin.project.papers}
         here = posixpath.dirname(page.file.src_uri)
-        uri = page.file.src_uri
-        lesson = by_slug.get(uri[len("lessons/"):-3]) if uri.startswith("lessons/") and uri.endswith(".md") else None
-        api = {name for name, _ in lesson.public} if lesson else set()
+        lesson = {p.page: p for p in plugin.project.lessons + plugin.project.papers}.get(page.file.src_uri)
+        api = {name for name, _ in lesson.public} if lesson and lesson.package == "lessons" else set()
 
         def rel(target: str) -> str:
             return posixpath.relpath(target, here or ".")
@@ -426,6 +429,11 @@ class _Links(Treeprocessor):
                     raise PluginError(f"{plugin.source_of(page)}: `{text}` is not a lesson (known: {', '.join(by_slug)})")
                 documented = attr.split(".")[0] in {name for name, _ in by_slug[slug].public}
                 href = rel(f"{API_DIR}/{slug}.md") + f"#lessons.{slug}.{attr}" if documented else rel(f"lessons/{slug}.md")
+            elif lesson_ref(text, "papers"):
+                slug = lesson_ref(text, "papers")[0]
+                if slug not in papers:
+                    raise PluginError(f"{plugin.source_of(page)}: `{text}` is not a paper companion (known: {', '.join(papers)})")
+                href = rel(papers[slug].page)
             elif el in in_code_line and text.split("(")[0] in api:
                 href = rel(f"{API_DIR}/{lesson.slug}.md") + f"#lessons.{lesson.slug}.{text.split('(')[0]}"
             else:
@@ -528,12 +536,15 @@ class _ExactDirtyBuild(logging.Filter):
 
 def check_lesson_links(project: Project) -> None:
     """Every `lessons.<slug>[.name]` a page mentions names a lesson (tests/test_prose.py checks the name)."""
-    by_slug = project.by_slug
-    for lesson in project.lessons:
-        for line, slug, attr in lesson_refs(lesson):
-            where = f"{project.rel(lesson.path)}:{line}"
-            if slug not in by_slug:
-                raise LessonError(f"{where}: `lessons.{slug}` is not a lesson (known: {', '.join(by_slug)})")
+    lessons = {lesson.slug for lesson in project.lessons}
+    papers = {paper.slug for paper in project.papers}
+    for page in project.lessons + project.papers:
+        for package, known in (("lessons", lessons), ("papers", papers)):
+            for line, slug, _ in lesson_refs(page, package):
+                if slug not in known:
+                    what = "a lesson" if package == "lessons" else "a paper companion"
+                    raise LessonError(f"{project.rel(page.path)}:{line}: `{package}.{slug}` is not {what} "
+                                      f"(known: {', '.join(sorted(known))})")
 
 
 def _wrap(parent: etree.Element, el: etree.Element, href: str) -> None:

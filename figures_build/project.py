@@ -46,18 +46,24 @@ class Lesson:
     code: str  # the source without the docstring
     imports: frozenset[str]  # lessons and _helpers its code imports (module names under lessons.)
     public: tuple[tuple[str, int], ...]  # (name, line) of top-level public definitions
+    package: str = "lessons"  # "papers" for a paper companion
 
     @property
     def module(self) -> str:
-        return f"lessons.{self.slug}"
+        return f"{self.package}.{self.slug}"
+
+    @property
+    def page(self) -> str:
+        """The generated page's path under docs/, e.g. lessons/rope.md or papers/su2021_roformer.md."""
+        return f"{self.package}/{self.slug}.md"
 
     def file_line(self, docstring_index: int) -> int:
         """File line number of line `docstring_index` (0-based) of the docstring."""
         return self.docstring_line + docstring_index
 
 
-def read_lesson(path: Path, root: Path | None = None) -> Lesson:
-    """Parse one lesson file without importing it."""
+def read_lesson(path: Path, root: Path | None = None, package: str = "lessons") -> Lesson:
+    """Parse one lesson (or paper companion) file without importing it."""
     path = Path(path)
     rel = _rel(path, root)
     try:
@@ -87,6 +93,7 @@ def read_lesson(path: Path, root: Path | None = None) -> Lesson:
         code=code,
         imports=frozenset(imported_lessons(tree)),
         public=tuple(_public_definitions(tree)),
+        package=package,
     )
 
 
@@ -128,6 +135,7 @@ class Project:
     root: Path
     lessons: list[Lesson]
     helpers: dict[str, str] = field(default_factory=dict)  # _helper module name -> its code
+    papers: list[Lesson] = field(default_factory=list)  # paper companions (papers/), after every lesson
 
     @classmethod
     def read(cls, root: Path | str = ".", order: tuple[str, ...] | None = None, *, check: bool = True) -> "Project":
@@ -138,7 +146,16 @@ class Project:
         order = reading_order(lessons_dir) if order is None else order
         lessons = _discover(root, lessons_dir, order)
         helpers = {p.stem: _code_of(p) for p in sorted(lessons_dir.glob("_*.py")) if p.name != "__main__.py"}
-        project = cls(root, lessons, helpers)
+        papers_dir = root / "papers"
+        papers = []
+        if (papers_dir / "__init__.py").is_file():
+            papers = _discover(root, papers_dir, reading_order(papers_dir, "PAPERS"), "papers")
+        taken = {lesson.slug: lesson for lesson in lessons}
+        for paper in papers:
+            if paper.slug in taken:
+                raise LessonError(f"{_rel(paper.path, root)}: the slug '{paper.slug}' is a lesson's too; "
+                                  "figure files are named by slug, so rename the companion")
+        project = cls(root, lessons, helpers, papers)
         if check:
             project.check_imports()
             project.check_names()
@@ -148,7 +165,8 @@ class Project:
 
     @property
     def by_slug(self) -> dict[str, Lesson]:
-        return {lesson.slug: lesson for lesson in self.lessons}
+        """Every page module (lessons, then paper companions) by slug."""
+        return {page.slug: page for page in self.lessons + self.papers}
 
     @property
     def slugs(self) -> list[str]:
@@ -191,7 +209,9 @@ class Project:
     def check_imports(self) -> None:
         """A lesson imports only lessons that come before it in the reading order."""
         place = {slug: i for i, slug in enumerate(self.slugs)}
-        for lesson in self.lessons:
+        for paper in self.papers:  # a companion may import any lesson, and no lesson imports it
+            place[paper.slug] = len(place)
+        for lesson in self.lessons + self.papers:
             later = sorted(m for m in lesson.imports if m in place and place[m] >= place[lesson.slug])
             if later:
                 what = "itself" if later == [lesson.slug] else ", ".join(f"lessons.{m}" for m in later)
@@ -203,7 +223,7 @@ class Project:
     def check_names(self) -> None:
         """No public name is defined in two lessons: one home per idea."""
         home: dict[str, tuple[Lesson, int]] = {}
-        for lesson in self.lessons:
+        for lesson in self.lessons + self.papers:
             for name, line in lesson.public:
                 if name in home and home[name][0] is not lesson:
                     first, first_line = home[name]
@@ -214,8 +234,8 @@ class Project:
                 home.setdefault(name, (lesson, line))
 
 
-def reading_order(lessons_dir: Path) -> tuple[str, ...]:
-    """READING_ORDER from lessons/__init__.py, read with ast (nothing imported)."""
+def reading_order(lessons_dir: Path, name: str = "READING_ORDER") -> tuple[str, ...]:
+    """READING_ORDER from lessons/__init__.py (or PAPERS from papers/), read with ast (nothing imported)."""
     init = lessons_dir / "__init__.py"
     try:
         tree = ast.parse(init.read_text(encoding="utf-8"), filename=str(init))
@@ -224,7 +244,7 @@ def reading_order(lessons_dir: Path) -> tuple[str, ...]:
     for node in tree.body:
         target = node.target if isinstance(node, ast.AnnAssign) else (
             node.targets[0] if isinstance(node, ast.Assign) and len(node.targets) == 1 else None)
-        if isinstance(target, ast.Name) and target.id == "READING_ORDER" and node.value is not None:
+        if isinstance(target, ast.Name) and target.id == name and node.value is not None:
             try:
                 order = ast.literal_eval(node.value)
             except ValueError:
@@ -232,7 +252,7 @@ def reading_order(lessons_dir: Path) -> tuple[str, ...]:
             if isinstance(order, (tuple, list)) and all(isinstance(s, str) for s in order):
                 return tuple(order)
             break
-    raise LessonError(f"{init}: READING_ORDER must be a literal tuple of lesson slugs")
+    raise LessonError(f"{init}: {name} must be a literal tuple of slugs")
 
 
 def vocabulary(root: Path) -> dict[str, str]:
@@ -246,19 +266,20 @@ def vocabulary(root: Path) -> dict[str, str]:
     raise LessonError(f"{path}: no TERMS dict")
 
 
-def _discover(root: Path, lessons_dir: Path, order: tuple[str, ...]) -> list[Lesson]:
+def _discover(root: Path, lessons_dir: Path, order: tuple[str, ...], package: str = "lessons") -> list[Lesson]:
     init = _rel(lessons_dir / "__init__.py", root)
+    listing = "READING_ORDER" if package == "lessons" else "PAPERS"
     seen: set[str] = set()
     for slug in order:
         if slug in seen:
-            raise LessonError(f"{init}: slug '{slug}' is listed twice in READING_ORDER; two lessons cannot claim one slug")
+            raise LessonError(f"{init}: slug '{slug}' is listed twice in {listing}; two lessons cannot claim one slug")
         seen.add(slug)
         if not SLUG_RE.match(slug):
-            raise LessonError(f"{init}: slug '{slug}' in READING_ORDER must be lower_snake_case")
+            raise LessonError(f"{init}: slug '{slug}' in {listing} must be lower_snake_case")
     files = {p.stem: p for p in sorted(lessons_dir.glob("*.py")) if not p.name.startswith("_")}
     packages = {p.name for p in lessons_dir.iterdir() if p.is_dir() and (p / "__init__.py").exists()}
     for slug in sorted(packages & set(files)):
-        raise LessonError(f"{_rel(files[slug], root)}: the package lessons/{slug}/ claims the same slug; rename one of them")
+        raise LessonError(f"{_rel(files[slug], root)}: the package {package}/{slug}/ claims the same slug; rename one of them")
     folded: dict[str, str] = {}
     for stem in files:
         other = folded.setdefault(stem.lower(), stem)
@@ -266,12 +287,12 @@ def _discover(root: Path, lessons_dir: Path, order: tuple[str, ...]) -> list[Les
             raise LessonError(f"{_rel(files[stem], root)}: '{stem}' and '{other}' differ only in case and would claim one slug")
     for stem, path in files.items():
         if stem not in seen:
-            raise LessonError(f"{_rel(path, root)}: not in READING_ORDER ({init}); add '{stem}' where a reader should meet it")
+            raise LessonError(f"{_rel(path, root)}: not in {listing} ({init}); add '{stem}' where a reader should meet it")
     lessons = []
     for slug in order:
         if slug not in files:
-            raise LessonError(f"{init}: READING_ORDER lists '{slug}' but lessons/{slug}.py does not exist")
-        lessons.append(read_lesson(files[slug], root))
+            raise LessonError(f"{init}: {listing} lists '{slug}' but {package}/{slug}.py does not exist")
+        lessons.append(read_lesson(files[slug], root, package))
     return lessons
 
 

@@ -44,11 +44,12 @@ class Rendered:
     seconds: float = 0.0
 
 
-def render_lesson(root: str, slug: str) -> Rendered:
-    """Import lessons.<slug> from `root`, call figures(), return SVG bytes per name."""
+def render_lesson(root: str, slug: str, package: str = "lessons") -> Rendered:
+    """Import <package>.<slug> from `root` (a lesson, or a paper companion), call
+    figures(), return SVG bytes per name."""
     started = time.perf_counter()
     result = Rendered(slug)
-    where = f"lessons/{slug}.py"
+    where = f"{package}/{slug}.py"
     if root not in sys.path:
         sys.path.insert(0, root)
     import matplotlib
@@ -59,10 +60,12 @@ def render_lesson(root: str, slug: str) -> Rendered:
     from matplotlib.figure import Figure
 
     try:
-        module = importlib.import_module(f"lessons.{slug}")
+        module = importlib.import_module(f"{package}.{slug}")
     except BaseException as exc:  # noqa: BLE001 - any failure is reported, not raised
         result.error = f"{where}: import failed: {_describe(exc, where)}"
         return result
+    if not callable(getattr(module, "figures", None)) and package != "lessons":
+        return result  # a paper companion shows figures only where a picture helps
     if not callable(getattr(module, "figures", None)):
         result.error = f"{where}: has no figures() function; every lesson returns its figures from figures()"
         return result

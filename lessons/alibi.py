@@ -151,8 +151,8 @@ from $2^{-8/n}$ down to $2^{-8}$."
 
 **With the numbers:** for $n$ = 8 the first slope is $2^{-8/8} = 1/2$ and each
 next one halves: 1/2, 1/4, ..., 1/256. For 12 heads (not a power of two) the
-paper takes the 8 slopes of 8 heads and adds every other slope of the
-16-head sequence, $2^{-0.5}, 2^{-1.5}, 2^{-2.5}, 2^{-3.5}$ = 0.707, 0.354,
+authors' reference code (the paper trains only powers of two) takes the 8
+slopes of 8 heads and adds every other slope of the 16-head sequence, $2^{-0.5}, 2^{-1.5}, 2^{-2.5}, 2^{-3.5}$ = 0.707, 0.354,
 0.177 and 0.088.
 
 **In Python:**
@@ -184,8 +184,8 @@ geometric sequence is a straight line. Eight heads halve at every step; 16
 heads take half steps. The 12-head rule is visible: the first eight slopes
 are the 8-head line and the last four fill in between, from the 16-head line.
 
-**In code:** `alibi_slopes` implements the paper's rule, including head
-counts that are not a power of two; `alibi_bias` builds the (heads, queries,
+**In code:** `alibi_slopes` implements the paper's slopes and, for head
+counts that are not a power of two, the authors' reference code's rule; `alibi_bias` builds the (heads, queries,
 keys) array with the causal mask, which `scaled_dot_product_attention` takes
 as its `bias` argument.
 
@@ -454,9 +454,10 @@ keep RoPE in most layers: Llama 4 and SmolLM3 leave it out of every fourth.
     multiply by the same number each head.
 
 ??? question "Why does a 12-head ALiBi model not use 2^(-8/12) as its first slope?"
-    The paper's rule for head counts that are not a power of two takes the 8
-    slopes of 8 heads and adds the first 4 of every other slope of 16 heads
-    (0.707, 0.354, 0.177, 0.088). The reference implementations do the same.
+    The authors' reference code (the paper itself trains only powers of two)
+    takes the 8 slopes of 8 heads and adds the first 4 of every other slope of
+    16 heads (0.707, 0.354, 0.177, 0.088); BLOOM and MPT in `transformers` do
+    the same. See `papers.press2021_alibi`.
 
 ??? question "Why does an ALiBi model give the same outputs when the whole sequence is shifted to start at position 100?"
     Nothing in it uses absolute positions: the embeddings have no position
@@ -479,11 +480,11 @@ keep RoPE in most layers: Llama 4 and SmolLM3 leave it out of every fourth.
 
 - Press, Smith and Lewis (2021), *Train Short, Test Long: Attention with
   Linear Biases Enables Input Length Extrapolation*,
-  [arXiv:2108.12409](https://arxiv.org/abs/2108.12409). Introduced ALiBi and
+  [arXiv:2108.12409](https://arxiv.org/abs/2108.12409) (companion: `papers.press2021_alibi`). Introduced ALiBi and
   its slopes, and showed extrapolation to longer inputs than trained on.
 - Kazemnejad et al. (2023), *The Impact of Positional Encoding on Length
   Generalization in Transformers*,
-  [arXiv:2305.19466](https://arxiv.org/abs/2305.19466). Studied decoders with
+  [arXiv:2305.19466](https://arxiv.org/abs/2305.19466) (companion: `papers.kazemnejad2023_nope`). Studied decoders with
   no position encoding (NoPE), proved they can represent absolute and
   relative positions, and found they generalise to longer inputs well.
 - Yang et al. (2025), *Rope to Nope and Back Again: A New Hybrid Attention
@@ -527,7 +528,7 @@ def alibi_slopes(n_heads: int) -> np.ndarray:
 
     For a power of two n: 2^(-8/n), 2^(-16/n), ..., 2^-8. Otherwise take the
     slopes for the largest power of two below n, then fill up with every other
-    slope of the next power of two (the paper's rule, e.g. 12 heads = 8 + 4).
+    slope of the next power of two (the authors' reference code, e.g. 12 heads = 8 + 4).
     """
     n_heads = _checks.count(n_heads, "n_heads")
     closest = 2 ** math.floor(math.log2(n_heads))

@@ -674,7 +674,7 @@ every transformer injects position information, the subject of
 ## The papers behind this lesson
 
 - **Vaswani et al. (2017), *Attention Is All You Need*.**
-  [arXiv:1706.03762](https://arxiv.org/abs/1706.03762). Introduced the
+  [arXiv:1706.03762](https://arxiv.org/abs/1706.03762) (companion: `papers.vaswani2017_attention`). Introduced the
   transformer, scaled dot-product attention with the $\sqrt{d}$, the causal mask in
   the decoder, and multi-head attention.
 - **Bahdanau, Cho and Bengio (2014), *Neural Machine Translation by Jointly Learning to Align and Translate*.**

@@ -52,7 +52,7 @@ never fails loudly.
   documents, then test at the target length. Not a raised `rope_theta` alone
   (NTK-aware scaling): some pairs still reach angles never seen in training,
   and the YaRN paper reports that fine-tuning with it gives worse results than
-  with position interpolation (Peng et al., 2023, §3.1).
+  with position interpolation (Peng et al., 2023, arXiv v2 §3.1; Appendix A.2 in v3).
 - Whatever you pick, measure at the length you will run, with the facts you
   need at the start, the middle and the end of the prompt.
 
@@ -252,7 +252,7 @@ blurs the fast pairs; NTK-aware scaling spares the fast pairs and under-slows
 the slow ones. The YaRN paper reports the consequence: because some
 dimensions reach "out-of-bound" values, fine-tuning with NTK-aware
 interpolation gives worse results than PI, and its scale has to be set above
-the intended stretch (Peng et al., 2023, §3.1). The rule that fixes it, in
+the intended stretch (Peng et al., 2023, arXiv v2 §3.1; Appendix A.2 in v3). The rule that fixes it, in
 the YaRN section, divides every pair that never finishes a turn by the full
 factor.
 
@@ -825,10 +825,10 @@ library would ignore is named in a warning instead of passing silently.
 ## The papers behind this lesson
 
 - Su et al. (2021), *RoFormer: Enhanced Transformer with Rotary Position
-  Embedding*, [arXiv:2104.09864](https://arxiv.org/abs/2104.09864). Introduced
+  Embedding*, [arXiv:2104.09864](https://arxiv.org/abs/2104.09864) (companion: `papers.su2021_roformer`). Introduced
   RoPE, the rotation every recipe here rescales.
 - Chen et al. (2023), *Extending Context Window of Large Language Models via
-  Positional Interpolation*, [arXiv:2306.15595](https://arxiv.org/abs/2306.15595).
+  Positional Interpolation*, [arXiv:2306.15595](https://arxiv.org/abs/2306.15595) (companion: `papers.chen2023_interpolation`).
   Showed that dividing positions by the stretch plus a short fine-tune
   extends LLaMA to 32,768 tokens.
 - bloc97 (2023), *NTK-Aware Scaled RoPE allows LLaMA models to have extended
@@ -837,10 +837,10 @@ library would ignore is named in a warning instead of passing silently.
   the base instead of squeezing positions; the dynamic form followed in the
   same community.
 - Peng et al. (2023), *YaRN: Efficient Context Window Extension of Large
-  Language Models*, [arXiv:2309.00071](https://arxiv.org/abs/2309.00071).
+  Language Models*, [arXiv:2309.00071](https://arxiv.org/abs/2309.00071) (companion: `papers.peng2023_yarn`).
   NTK-by-parts (the ramp between kept and interpolated pairs), the attention
   temperature, and the report that NTK-aware interpolation fine-tunes worse
-  than PI (§3.1).
+  than PI (arXiv v2 §3.1; Appendix A.2 in v3).
 - Ding et al. (2024), *LongRoPE: Extending LLM Context Window Beyond 2 Million
   Tokens*, [arXiv:2402.13753](https://arxiv.org/abs/2402.13753). Searched
   per-pair factors and separate short and long lists.

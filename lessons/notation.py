@@ -713,11 +713,11 @@ falling powers $\text{base}^{-2i/d}$.
 ## The papers behind this lesson
 
 - **Vaswani et al. (2017), *Attention Is All You Need*.**
-  [arXiv:1706.03762](https://arxiv.org/abs/1706.03762). Wrote attention as
+  [arXiv:1706.03762](https://arxiv.org/abs/1706.03762) (companion: `papers.vaswani2017_attention`). Wrote attention as
   $\text{softmax}(QK^T/\sqrt{d_k})\,V$, the formula that uses most of this
   page's symbols at once, and built its position codes from sines and cosines.
 - **Su et al. (2021), *RoFormer: Enhanced Transformer with Rotary Position Embedding*.**
-  [arXiv:2104.09864](https://arxiv.org/abs/2104.09864). Encoded position by
+  [arXiv:2104.09864](https://arxiv.org/abs/2104.09864) (companion: `papers.su2021_roformer`). Encoded position by
   rotating each pair of a query and a key with a 2 × 2 rotation matrix, the
   matrix of section 3.
 

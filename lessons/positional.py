@@ -878,26 +878,26 @@ fine-tune or is the recipe the checkpoint was trained with.
 ## The papers behind this lesson
 
 - Vaswani et al., 2017, *Attention Is All You Need*,
-  [arXiv:1706.03762](https://arxiv.org/abs/1706.03762). The paper that
+  [arXiv:1706.03762](https://arxiv.org/abs/1706.03762) (companion: `papers.vaswani2017_attention`). The paper that
   introduced the transformer; its section 3.5 defines the sinusoidal codes
   built on this page.
 - Su et al., 2021, *RoFormer: Enhanced Transformer with Rotary Position
-  Embedding*, [arXiv:2104.09864](https://arxiv.org/abs/2104.09864).
+  Embedding*, [arXiv:2104.09864](https://arxiv.org/abs/2104.09864) (companion: `papers.su2021_roformer`).
   Proposed RoPE: rotate queries and keys so that attention scores see only
   relative distance; its section 3.4.3 proves the decaying ceiling tested
   on this page.
 - Chen et al., 2023, *Extending Context Window of Large Language Models via
   Positional Interpolation*,
-  [arXiv:2306.15595](https://arxiv.org/abs/2306.15595). Showed that
+  [arXiv:2306.15595](https://arxiv.org/abs/2306.15595) (companion: `papers.chen2023_interpolation`). Showed that
   squeezing positions back into the trained range, followed by a
   fine-tune, lets RoPE models read far longer contexts.
 - Peng et al., 2023, *YaRN: Efficient Context Window Extension of Large
-  Language Models*, [arXiv:2309.00071](https://arxiv.org/abs/2309.00071).
+  Language Models*, [arXiv:2309.00071](https://arxiv.org/abs/2309.00071) (companion: `papers.peng2023_yarn`).
   Improved RoPE context extension by handling fast and slow frequencies
   differently; its companion page is `lessons.context_extension`.
 - Press et al., 2021, *Train Short, Test Long: Attention with Linear Biases
   Enables Input Length Extrapolation*,
-  [arXiv:2108.12409](https://arxiv.org/abs/2108.12409). Swapped position
+  [arXiv:2108.12409](https://arxiv.org/abs/2108.12409) (companion: `papers.press2021_alibi`). Swapped position
   vectors for a distance penalty on attention scores; its companion page is
   `lessons.alibi`.
 

@@ -722,7 +722,7 @@ it throws away the property that made RoPE worth using.
 ## The papers behind this lesson
 
 - **Su et al. (2021), *RoFormer: Enhanced Transformer with Rotary Position
-  Embedding*.** [arXiv:2104.09864](https://arxiv.org/abs/2104.09864).
+  Embedding*.** [arXiv:2104.09864](https://arxiv.org/abs/2104.09864) (companion: `papers.su2021_roformer`).
   Introduced RoPE, written with interleaved pairs and, equivalently, as
   multiplication by complex numbers.
 - **Black et al. (2022), *GPT-NeoX-20B: An Open-Source Autoregressive Language

@@ -652,7 +652,7 @@ question), while a learned table stops dead.
 ## The papers behind this lesson
 
 - **Vaswani et al. (2017), *Attention Is All You Need*.**
-  [arXiv:1706.03762](https://arxiv.org/abs/1706.03762). The transformer:
+  [arXiv:1706.03762](https://arxiv.org/abs/1706.03762) (companion: `papers.vaswani2017_attention`). The transformer:
   multi-head attention, residual blocks and sinusoidal positions.
 - **Radford et al. (2019), *Language Models are Unsupervised Multitask
   Learners*** (GPT-2; an OpenAI report, not on arXiv):
@@ -671,10 +671,10 @@ question), while a learned table stops dead.
 - **Hendrycks and Gimpel (2016), *Gaussian Error Linear Units (GELUs)*.**
   [arXiv:1606.08415](https://arxiv.org/abs/1606.08415). The MLP's
   non-linearity.
-- **Su et al. (2021), *RoFormer*.** [arXiv:2104.09864](https://arxiv.org/abs/2104.09864).
+- **Su et al. (2021), *RoFormer*.** [arXiv:2104.09864](https://arxiv.org/abs/2104.09864) (companion: `papers.su2021_roformer`).
   RoPE; its practice is `lessons.rope`.
 - **Press et al. (2021), *Train Short, Test Long: Attention with Linear Biases*.**
-  [arXiv:2108.12409](https://arxiv.org/abs/2108.12409). ALiBi.
+  [arXiv:2108.12409](https://arxiv.org/abs/2108.12409) (companion: `papers.press2021_alibi`). ALiBi.
 - **Pope et al. (2022), *Efficiently Scaling Transformer Inference*.**
   [arXiv:2211.05102](https://arxiv.org/abs/2211.05102). The cost of decoding
   with a key-value cache at scale.

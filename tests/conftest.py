@@ -20,9 +20,11 @@ from figures_build.project import Project  # noqa: E402
 PROJECT = Project.read(ROOT, check=False)
 LESSONS = PROJECT.lessons
 SLUGS = PROJECT.slugs
+PAPERS = PROJECT.papers
+PAGES = LESSONS + PAPERS  # every page module: the prose checks run on all of them
 
 
 @pytest.fixture(scope="session")
 def modules():
-    """slug -> imported lesson module."""
-    return {slug: importlib.import_module(f"lessons.{slug}") for slug in SLUGS}
+    """slug -> imported page module (lessons and paper companions)."""
+    return {page.slug: importlib.import_module(page.module) for page in PAGES}

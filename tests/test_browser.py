@@ -12,7 +12,7 @@ import pytest
 
 from tests import browser
 from tests.projects import make_project
-from tests.conftest import SLUGS
+from tests.conftest import PAPERS, SLUGS
 
 pytestmark = pytest.mark.browser
 
@@ -20,7 +20,8 @@ ROOT = browser.ROOT
 LABS = sorted(p.stem for p in (ROOT / "labs").glob("*.py") if not p.name.startswith("_"))
 PAGES = (["", "authoring/", "notebooks/playground/", "reference/config-keys/", "challenges/04-positional-encodings/"]
          + [f"lessons/{slug}/" for slug in SLUGS] + [f"reference/api/{slug}/" for slug in SLUGS]
-         + [f"labs/{lab}/" for lab in LABS])
+         + [f"labs/{lab}/" for lab in LABS]
+         + [f"papers/{paper.slug}/" for paper in PAPERS])
 SCREENSHOTS = ROOT / "build" / "screenshots"
 
 

@@ -86,8 +86,8 @@ ax.set_title("Llama 3.1: short waves kept, long waves slowed 8x");
 # %% [markdown]
 # ## ALiBi's slopes for any number of heads
 #
-# The ALiBi paper's rule for a head count that is not a power of two takes
-# slopes from the two neighbouring powers of two.
+# For a head count that is not a power of two, the ALiBi authors' reference
+# code takes slopes from the two neighbouring powers of two.
 
 # %%
 from lessons.alibi import alibi_slopes
