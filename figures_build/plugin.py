@@ -17,27 +17,24 @@ on_files    adds one generated page per lesson at lessons/<slug>/, the
 on_page_markdown  notes the page being rendered (for links and error
             messages) and fills the lesson list on the home page.
 on_serve    watches lessons/ (and docs/ minus the generated figures).
+
+The parts it calls live beside it: links.py (the link tree processor),
+notebooks.py (notebook pages, their downloads, cache and CSS), site_pages.py
+(the generated Markdown), math.py, diagrams.py, vendor.py.
 """
 
 from __future__ import annotations
 
 import ast
 import hashlib
-import html
 import json
 import logging
 import os
 import posixpath
-import shutil
 import sys
-import xml.etree.ElementTree as etree
 from pathlib import Path
 
-from html.parser import HTMLParser
 
-from markdown import Extension
-from markdown.treeprocessors import Treeprocessor
-from markdown.util import HTML_PLACEHOLDER_RE
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority
@@ -47,18 +44,17 @@ from mkdocs.structure.pages import Page
 from figures_build import BuildError, FIGURES, build, write_if_changed
 from figures_build.diagrams import CLIENT_SCRIPT, Diagrams
 from figures_build.math import Katex, KatexExtension
-from figures_build.pages import FIGURE_DIR, fences, lesson_ref, lesson_refs, mentions, one_sentence
+from figures_build.links import LinkExtension, check_lesson_links
+from figures_build.notebooks import (IPYTHON_CONFIG, JUPYTER_CONFIG, NOTEBOOK_CSS, as_ipynb, cached_run,
+                                     drop_cached_run, notebook_sources, split_styles)
+from figures_build.pages import fences, one_sentence
 from figures_build.project import LessonError, Project, imported_lessons, vocabulary
+from figures_build.site_pages import API_DIR, KEYS_PAGE, api_page, keys_page, lesson_page, nav_title
 from figures_build.vendor import add_vendor_files
 
 log = logging.getLogger("mkdocs.plugins.primer")
-JUPYTER_CONFIG = Path(__file__).with_name("jupyter")
-IPYTHON_CONFIG = Path(__file__).with_name("ipython") / "ipython_kernel_config.py"
-NOTEBOOK_CSS = "assets/notebook-{}.css"
 
 LESSON_LIST_MARKER = "<!-- lesson-list -->"
-KEYS_PAGE = "reference/config-keys.md"
-API_DIR = "reference/api"
 SEARCH_DIALOG = '<div class="md-search" data-md-component="search" role="dialog">'
 
 
@@ -232,7 +228,7 @@ class PrimerPlugin(BasePlugin):
         jupyter = config.plugins.get("mkdocs-jupyter")
         if self.dirty and jupyter is not None:  # a skipped notebook's cached run is still in use
             for uri, path in notebook_sources(self.project.root, Path(config.docs_dir)).items():
-                cached = _cached_run(jupyter, path)
+                cached = cached_run(jupyter, path)
                 if cached is not None and hasattr(jupyter, "_used_cache_paths"):
                     jupyter._used_cache_paths.add(cached)
         search = config.plugins.get("material/search") or config.plugins.get("search")
@@ -312,7 +308,7 @@ class PrimerPlugin(BasePlugin):
             digest = self.project.code_hash(imported_lessons(ast.parse(text)), extra=extra)
             self.notebook_code[uri] = digest
             if stamps.get(uri) != digest and jupyter.config.get("cache", True):
-                _drop_cached_run(jupyter, path)
+                drop_cached_run(jupyter, path)
             stamps[uri] = digest
         write_if_changed(stamps_file, json.dumps(stamps, indent=1, sort_keys=True).encode())
 
@@ -372,160 +368,6 @@ class PrimerPlugin(BasePlugin):
         config.markdown_extensions += [KatexExtension(self.katex, where), LinkExtension(self)]
 
 
-# ---------------------------------------------------------------------------
-# Links in rendered pages: lesson mentions, figure paths, "In code" names
-# ---------------------------------------------------------------------------
-
-
-class LinkExtension(Extension):
-    """On every page: a code span `lessons.<slug>` links to that lesson, and
-    `lessons.<slug>.name` to the name's API entry. On a lesson page: images
-    under figures/ point at the built figures, and the names on an
-    "In code:" line link to their API entries."""
-
-    def __init__(self, plugin: PrimerPlugin):
-        super().__init__()
-        self.plugin = plugin
-
-    def extendMarkdown(self, md):  # noqa: N802 - Markdown's API
-        # after the inline patterns (20), before MkDocs resolves .md links (0)
-        md.treeprocessors.register(_Links(md, self.plugin), "primer_links", 14)
-
-
-class _Links(Treeprocessor):
-    def __init__(self, md, plugin: PrimerPlugin):
-        super().__init__(md)
-        self.plugin = plugin
-
-    def run(self, root: etree.Element) -> None:
-        plugin, page = self.plugin, self.plugin.page
-        if page is None or plugin.project is None:
-            return
-        by_slug = {lesson.slug: lesson for lesson in plugin.project.lessons}
-        papers = {paper.slug: paper for paper in plugin.project.papers}
-        here = posixpath.dirname(page.file.src_uri)
-        lesson = {p.page: p for p in plugin.project.lessons + plugin.project.papers}.get(page.file.src_uri)
-        api = {name for name, _ in lesson.public} if lesson and lesson.package == "lessons" else set()
-
-        def rel(target: str) -> str:
-            return posixpath.relpath(target, here or ".")
-
-        parents = {child: parent for parent in root.iter() for child in parent}
-        in_code_line: set[etree.Element] = set()
-        for p in root.iter("p"):
-            first = p[0] if len(p) else None
-            if first is not None and first.tag == "strong" and (first.text or "").strip() == "In code:" and not (p.text or "").strip():
-                in_code_line.update(p.iter("code"))
-        for el in list(root.iter()):
-            if el.tag == "img" and lesson is not None and (el.get("src") or "").startswith(FIGURE_DIR):
-                el.set("src", rel(str(FIGURES.relative_to("docs") / el.get("src")[len(FIGURE_DIR):])))
-            if el.tag != "code" or parents.get(el) is None or parents[el].tag in ("a", "pre"):
-                continue
-            text = self.code_text(el)
-            ref = lesson_ref(text)
-            if ref:
-                slug, attr = ref
-                if slug not in by_slug:
-                    raise PluginError(f"{plugin.source_of(page)}: `{text}` is not a lesson (known: {', '.join(by_slug)})")
-                documented = attr.split(".")[0] in {name for name, _ in by_slug[slug].public}
-                href = rel(f"{API_DIR}/{slug}.md") + f"#lessons.{slug}.{attr}" if documented else rel(f"lessons/{slug}.md")
-            elif lesson_ref(text, "papers"):
-                slug = lesson_ref(text, "papers")[0]
-                if slug not in papers:
-                    raise PluginError(f"{plugin.source_of(page)}: `{text}` is not a paper companion (known: {', '.join(papers)})")
-                href = rel(papers[slug].page)
-            elif el in in_code_line and text.split("(")[0] in api:
-                href = rel(f"{API_DIR}/{lesson.slug}.md") + f"#lessons.{lesson.slug}.{text.split('(')[0]}"
-            else:
-                continue
-            _wrap(parents[el], el, href)
-
-
-    def code_text(self, el: etree.Element) -> str:
-        """A code span's text; pymdownx.inlinehilite keeps it in the HTML stash."""
-        text = el.text or ""
-        match = HTML_PLACEHOLDER_RE.fullmatch(text)
-        if match and int(match.group(1)) < len(self.md.htmlStash.rawHtmlBlocks):
-            stored = self.md.htmlStash.rawHtmlBlocks[int(match.group(1))]
-            text = html.unescape(stored) if isinstance(stored, str) else "".join(stored.itertext())
-        return text.strip()
-
-
-def split_styles(document: str) -> tuple[str, str]:
-    """(the HTML without its <style> elements, their CSS joined in order), found by an HTML parser."""
-
-    class Styles(HTMLParser):
-        def __init__(self):
-            super().__init__(convert_charrefs=False)
-            self.spans, self.start = [], None
-
-        def handle_starttag(self, tag, attrs):
-            if tag == "style":
-                self.start = (self.getpos(), len(self.get_starttag_text()))
-
-        def handle_endtag(self, tag):
-            if tag == "style" and self.start is not None:
-                self.spans.append((self.start, self.getpos()))
-                self.start = None
-
-    lines = document.splitlines(keepends=True)
-    offsets = [0]
-    for line in lines:
-        offsets.append(offsets[-1] + len(line))
-
-    def index(pos: tuple[int, int]) -> int:
-        return offsets[pos[0] - 1] + pos[1]
-
-    parser = Styles()
-    parser.feed(document)
-    parser.close()
-    kept, css, at = [], [], 0
-    for (start, head), end in parser.spans:
-        begin, close = index(start), index(end)
-        finish = document.index(">", close) + 1
-        css.append(document[begin + head:close].strip())
-        kept.append(document[at:begin])
-        at = finish
-    kept.append(document[at:])
-    return "".join(kept), "\n".join(css)
-
-
-def notebook_sources(root: Path, docs_dir: Path) -> dict[str, Path]:
-    """Notebook pages (page path -> jupytext .py file): docs/notebooks/*.py and labs/*.py."""
-    found = {f"notebooks/{p.name}": p for p in sorted(docs_dir.glob("notebooks/*.py"))}
-    found.update({f"labs/{p.name}": p for p in sorted((root / "labs").glob("*.py")) if not p.name.startswith("_")})
-    return found
-
-
-def as_ipynb(path: Path) -> str:
-    """A jupytext .py notebook as an .ipynb a reader can download (not executed)."""
-    import jupytext
-
-    return jupytext.writes(jupytext.read(path), fmt="ipynb")
-
-
-def _cached_run(jupyter, path: Path) -> Path | None:
-    """The file where mkdocs-jupyter keeps `path`'s executed notebook (None if unknown).
-
-    mkdocs-jupyter (0.26) names it by a hash of the notebook text and its options;
-    its helper for that is private, so a missing helper falls back to None."""
-    try:
-        from mkdocs_jupyter.plugin import _compute_cache_key, _get_cache_path
-    except ImportError:
-        return None
-    key = _compute_cache_key(str(path), jupyter.config, jupyter.config["execute"])
-    return _get_cache_path(jupyter.config["cache_dir"], key)
-
-
-def _drop_cached_run(jupyter, path: Path) -> None:
-    """Make mkdocs-jupyter execute `path` again (all notebooks, if its cache file is unknown)."""
-    cached = _cached_run(jupyter, path)
-    if cached is None:
-        shutil.rmtree(jupyter.config["cache_dir"], ignore_errors=True)
-    elif cached.exists():
-        cached.unlink()
-
-
 class _ExactDirtyBuild(logging.Filter):
     """Drops MkDocs' warning that a dirty build may be inaccurate: this plugin
     marks every page that depends on a change (PrimerPlugin._mark_modified)."""
@@ -534,105 +376,3 @@ class _ExactDirtyBuild(logging.Filter):
         return not str(record.msg).startswith("A 'dirty' build is being performed")
 
 
-def check_lesson_links(project: Project) -> None:
-    """Every `lessons.<slug>[.name]` a page mentions names a lesson (tests/test_prose.py checks the name)."""
-    lessons = {lesson.slug for lesson in project.lessons}
-    papers = {paper.slug for paper in project.papers}
-    for page in project.lessons + project.papers:
-        for package, known in (("lessons", lessons), ("papers", papers)):
-            for line, slug, _ in lesson_refs(page, package):
-                if slug not in known:
-                    what = "a lesson" if package == "lessons" else "a paper companion"
-                    raise LessonError(f"{project.rel(page.path)}:{line}: `{package}.{slug}` is not {what} "
-                                      f"(known: {', '.join(sorted(known))})")
-
-
-def _wrap(parent: etree.Element, el: etree.Element, href: str) -> None:
-    """Replace `el` in `parent` by <a href=...>el</a>, keeping the text after it."""
-    index = list(parent).index(el)
-    link = etree.Element("a", {"href": href})
-    link.tail, el.tail = el.tail, None
-    parent.remove(el)
-    link.append(el)
-    parent.insert(index, link)
-
-
-# ---------------------------------------------------------------------------
-# Generated pages
-# ---------------------------------------------------------------------------
-
-
-def lesson_page(lesson, labs: list[tuple[str, str]] = ()) -> str:
-    """The docstring as the reader sees it, then the labs that exercise the lesson
-    (title, page path), then the module's code in a collapsed block."""
-    code = "\n".join(lesson.code.splitlines()).strip("\n")
-    tried = []
-    if labs:
-        tried = ["", "## Try it in a lab", "",
-                 "Run the claims of this page yourself, with an exit code that says whether they hold:", "",
-                 *[f"- [{title}](../{uri})" for title, uri in labs]]
-    return "\n".join([
-        lesson.docstring.rstrip(),
-        *tried,
-        "",
-        "## The code behind this page",
-        "",
-        f"Every function of this page, with its arguments and shapes, is in the "
-        f"[API reference of `lessons.{lesson.slug}`](../{API_DIR}/{lesson.slug}.md); "
-        f"reuse it with `from lessons.{lesson.slug} import ...`.",
-        "",
-        # kept out of the search index: the prose already names every function,
-        # and the full listings were about half of the index readers download
-        '<div markdown="1" data-search-exclude>',
-        "",
-        f'??? abstract "lessons/{lesson.slug}.py: everything below the docstring (the docstring is this page)"',
-        "",
-        "    ```python",
-        *[f"    {line}" if line else "" for line in code.splitlines()],
-        "    ```",
-        "",
-        "</div>",
-        "",
-    ])
-
-
-def api_page(lesson) -> str:
-    """One API reference page: each public function and class, rendered by mkdocstrings."""
-    lines = [
-        f"# lessons.{lesson.slug}",
-        "",
-        f"The functions and classes of [{nav_title(lesson.title)}](../../lessons/{lesson.slug}.md), "
-        f"from their docstrings. Reuse them directly: `from lessons.{lesson.slug} import ...`.",
-        "",
-    ]
-    for name, _ in lesson.public:
-        lines += [f"::: lessons.{lesson.slug}.{name}", ""]
-    return "\n".join(lines)
-
-
-def keys_page(lessons, terms: dict[str, str]) -> str:
-    """The config keys and serving flags the lessons name, each with its
-    meaning and links to the lessons that use it (from lessons/_vocabulary.py)."""
-    rows = []
-    for term in sorted(terms, key=lambda t: t.lstrip("-").lower()):
-        used = [lesson for lesson in lessons if mentions(lesson, term)]
-        where = ", ".join(f"[{nav_title(lesson.title)}](../lessons/{lesson.slug}.md)" for lesson in used)
-        meaning = terms[term].replace("|", "\\|")
-        rows.append(f"| `{term}` | {meaning} | {where} |")
-    return "\n".join([
-        "# Config keys and flags",
-        "",
-        "Every model-config key and serving flag the lessons name, what it means,",
-        "and where it is taught. Keys are Hugging Face `config.json` names unless",
-        "the meaning says otherwise; flags start with `--`.",
-        "",
-        "| Key or flag | What it means | Taught in |",
-        "|---|---|---|",
-        *rows,
-        "",
-    ])
-
-
-def nav_title(title: str) -> str:
-    """The nav shows a title's part before the colon: 'Positional information'."""
-    return title.split(":")[0].strip()

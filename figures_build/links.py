@@ -1,0 +1,123 @@
+"""Links in rendered pages, as a Markdown tree processor (never a regex over HTML).
+
+On every page a code span `lessons.<slug>` links to that lesson, `lessons.<slug>.name`
+to the name's API entry, and `papers.<slug>` to a paper companion. On a lesson or
+companion page, images under figures/ point at the built figures, and the names on
+an "In code:" line link to their API entries.
+"""
+
+from __future__ import annotations
+
+import html
+import posixpath
+from typing import TYPE_CHECKING
+import xml.etree.ElementTree as etree
+
+from markdown import Extension
+from markdown.treeprocessors import Treeprocessor
+from markdown.util import HTML_PLACEHOLDER_RE
+from mkdocs.exceptions import PluginError
+
+from figures_build import FIGURES
+from figures_build.pages import FIGURE_DIR, lesson_ref, lesson_refs
+from figures_build.project import LessonError, Project
+from figures_build.site_pages import API_DIR
+
+if TYPE_CHECKING:
+    from figures_build.plugin import PrimerPlugin
+
+
+
+class LinkExtension(Extension):
+    """Registers the link tree processor (see the module docstring)."""
+
+    def __init__(self, plugin: "PrimerPlugin"):
+        super().__init__()
+        self.plugin = plugin
+
+    def extendMarkdown(self, md):  # noqa: N802 - Markdown's API
+        # after the inline patterns (20), before MkDocs resolves .md links (0)
+        md.treeprocessors.register(_Links(md, self.plugin), "primer_links", 14)
+
+
+class _Links(Treeprocessor):
+    def __init__(self, md, plugin: "PrimerPlugin"):
+        super().__init__(md)
+        self.plugin = plugin
+
+    def run(self, root: etree.Element) -> None:
+        plugin, page = self.plugin, self.plugin.page
+        if page is None or plugin.project is None:
+            return
+        by_slug = {lesson.slug: lesson for lesson in plugin.project.lessons}
+        papers = {paper.slug: paper for paper in plugin.project.papers}
+        here = posixpath.dirname(page.file.src_uri)
+        lesson = {p.page: p for p in plugin.project.lessons + plugin.project.papers}.get(page.file.src_uri)
+        api = {name for name, _ in lesson.public} if lesson and lesson.package == "lessons" else set()
+
+        def rel(target: str) -> str:
+            return posixpath.relpath(target, here or ".")
+
+        parents = {child: parent for parent in root.iter() for child in parent}
+        in_code_line: set[etree.Element] = set()
+        for p in root.iter("p"):
+            first = p[0] if len(p) else None
+            if first is not None and first.tag == "strong" and (first.text or "").strip() == "In code:" and not (p.text or "").strip():
+                in_code_line.update(p.iter("code"))
+        for el in list(root.iter()):
+            if el.tag == "img" and lesson is not None and (el.get("src") or "").startswith(FIGURE_DIR):
+                el.set("src", rel(str(FIGURES.relative_to("docs") / el.get("src")[len(FIGURE_DIR):])))
+            if el.tag != "code" or parents.get(el) is None or parents[el].tag in ("a", "pre"):
+                continue
+            text = self.code_text(el)
+            ref = lesson_ref(text)
+            if ref:
+                slug, attr = ref
+                if slug not in by_slug:
+                    raise PluginError(f"{plugin.source_of(page)}: `{text}` is not a lesson (known: {', '.join(by_slug)})")
+                documented = attr.split(".")[0] in {name for name, _ in by_slug[slug].public}
+                href = rel(f"{API_DIR}/{slug}.md") + f"#lessons.{slug}.{attr}" if documented else rel(f"lessons/{slug}.md")
+            elif lesson_ref(text, "papers"):
+                slug = lesson_ref(text, "papers")[0]
+                if slug not in papers:
+                    raise PluginError(f"{plugin.source_of(page)}: `{text}` is not a paper companion (known: {', '.join(papers)})")
+                href = rel(papers[slug].page)
+            elif el in in_code_line and text.split("(")[0] in api:
+                href = rel(f"{API_DIR}/{lesson.slug}.md") + f"#lessons.{lesson.slug}.{text.split('(')[0]}"
+            else:
+                continue
+            _wrap(parents[el], el, href)
+
+
+    def code_text(self, el: etree.Element) -> str:
+        """A code span's text; pymdownx.inlinehilite keeps it in the HTML stash."""
+        text = el.text or ""
+        match = HTML_PLACEHOLDER_RE.fullmatch(text)
+        if match and int(match.group(1)) < len(self.md.htmlStash.rawHtmlBlocks):
+            stored = self.md.htmlStash.rawHtmlBlocks[int(match.group(1))]
+            text = html.unescape(stored) if isinstance(stored, str) else "".join(stored.itertext())
+        return text.strip()
+
+
+
+def check_lesson_links(project: Project) -> None:
+    """Every `lessons.<slug>[.name]` a page mentions names a lesson (tests/test_prose.py checks the name)."""
+    lessons = {lesson.slug for lesson in project.lessons}
+    papers = {paper.slug for paper in project.papers}
+    for page in project.lessons + project.papers:
+        for package, known in (("lessons", lessons), ("papers", papers)):
+            for line, slug, _ in lesson_refs(page, package):
+                if slug not in known:
+                    what = "a lesson" if package == "lessons" else "a paper companion"
+                    raise LessonError(f"{project.rel(page.path)}:{line}: `{package}.{slug}` is not {what} "
+                                      f"(known: {', '.join(sorted(known))})")
+
+
+def _wrap(parent: etree.Element, el: etree.Element, href: str) -> None:
+    """Replace `el` in `parent` by <a href=...>el</a>, keeping the text after it."""
+    index = list(parent).index(el)
+    link = etree.Element("a", {"href": href})
+    link.tail, el.tail = el.tail, None
+    parent.remove(el)
+    link.append(el)
+    parent.insert(index, link)

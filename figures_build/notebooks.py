@@ -1,0 +1,87 @@
+"""Notebook pages (the Playground, the labs): where they come from, their downloads,
+which cached run to drop when the code they import changes, and their CSS."""
+
+from __future__ import annotations
+
+import shutil
+from html.parser import HTMLParser
+from pathlib import Path
+
+JUPYTER_CONFIG = Path(__file__).with_name("jupyter")
+IPYTHON_CONFIG = Path(__file__).with_name("ipython") / "ipython_kernel_config.py"
+NOTEBOOK_CSS = "assets/notebook-{}.css"
+
+
+def split_styles(document: str) -> tuple[str, str]:
+    """(the HTML without its <style> elements, their CSS joined in order), found by an HTML parser."""
+
+    class Styles(HTMLParser):
+        def __init__(self):
+            super().__init__(convert_charrefs=False)
+            self.spans, self.start = [], None
+
+        def handle_starttag(self, tag, attrs):
+            if tag == "style":
+                self.start = (self.getpos(), len(self.get_starttag_text()))
+
+        def handle_endtag(self, tag):
+            if tag == "style" and self.start is not None:
+                self.spans.append((self.start, self.getpos()))
+                self.start = None
+
+    lines = document.splitlines(keepends=True)
+    offsets = [0]
+    for line in lines:
+        offsets.append(offsets[-1] + len(line))
+
+    def index(pos: tuple[int, int]) -> int:
+        return offsets[pos[0] - 1] + pos[1]
+
+    parser = Styles()
+    parser.feed(document)
+    parser.close()
+    kept, css, at = [], [], 0
+    for (start, head), end in parser.spans:
+        begin, close = index(start), index(end)
+        finish = document.index(">", close) + 1
+        css.append(document[begin + head:close].strip())
+        kept.append(document[at:begin])
+        at = finish
+    kept.append(document[at:])
+    return "".join(kept), "\n".join(css)
+
+
+def notebook_sources(root: Path, docs_dir: Path) -> dict[str, Path]:
+    """Notebook pages (page path -> jupytext .py file): docs/notebooks/*.py and labs/*.py."""
+    found = {f"notebooks/{p.name}": p for p in sorted(docs_dir.glob("notebooks/*.py"))}
+    found.update({f"labs/{p.name}": p for p in sorted((root / "labs").glob("*.py")) if not p.name.startswith("_")})
+    return found
+
+
+def as_ipynb(path: Path) -> str:
+    """A jupytext .py notebook as an .ipynb a reader can download (not executed)."""
+    import jupytext
+
+    return jupytext.writes(jupytext.read(path), fmt="ipynb")
+
+
+def cached_run(jupyter, path: Path) -> Path | None:
+    """The file where mkdocs-jupyter keeps `path`'s executed notebook (None if unknown).
+
+    mkdocs-jupyter (0.26) names it by a hash of the notebook text and its options;
+    its helper for that is private, so a missing helper falls back to None."""
+    try:
+        from mkdocs_jupyter.plugin import _compute_cache_key, _get_cache_path
+    except ImportError:
+        return None
+    key = _compute_cache_key(str(path), jupyter.config, jupyter.config["execute"])
+    return _get_cache_path(jupyter.config["cache_dir"], key)
+
+
+def drop_cached_run(jupyter, path: Path) -> None:
+    """Make mkdocs-jupyter execute `path` again (all notebooks, if its cache file is unknown)."""
+    cached = cached_run(jupyter, path)
+    if cached is None:
+        shutil.rmtree(jupyter.config["cache_dir"], ignore_errors=True)
+    elif cached.exists():
+        cached.unlink()

@@ -1,0 +1,86 @@
+"""The pages the plugin generates: a lesson page, an API reference page, the
+config-keys page."""
+
+from __future__ import annotations
+
+from figures_build.pages import mentions
+
+KEYS_PAGE = "reference/config-keys.md"
+API_DIR = "reference/api"
+
+
+
+def lesson_page(lesson, labs: list[tuple[str, str]] = ()) -> str:
+    """The docstring as the reader sees it, then the labs that exercise the lesson
+    (title, page path), then the module's code in a collapsed block."""
+    code = "\n".join(lesson.code.splitlines()).strip("\n")
+    tried = []
+    if labs:
+        tried = ["", "## Try it in a lab", "",
+                 "Run the claims of this page yourself, with an exit code that says whether they hold:", "",
+                 *[f"- [{title}](../{uri})" for title, uri in labs]]
+    return "\n".join([
+        lesson.docstring.rstrip(),
+        *tried,
+        "",
+        "## The code behind this page",
+        "",
+        f"Every function of this page, with its arguments and shapes, is in the "
+        f"[API reference of `lessons.{lesson.slug}`](../{API_DIR}/{lesson.slug}.md); "
+        f"reuse it with `from lessons.{lesson.slug} import ...`.",
+        "",
+        # kept out of the search index: the prose already names every function,
+        # and the full listings were about half of the index readers download
+        '<div markdown="1" data-search-exclude>',
+        "",
+        f'??? abstract "lessons/{lesson.slug}.py: everything below the docstring (the docstring is this page)"',
+        "",
+        "    ```python",
+        *[f"    {line}" if line else "" for line in code.splitlines()],
+        "    ```",
+        "",
+        "</div>",
+        "",
+    ])
+
+
+def api_page(lesson) -> str:
+    """One API reference page: each public function and class, rendered by mkdocstrings."""
+    lines = [
+        f"# lessons.{lesson.slug}",
+        "",
+        f"The functions and classes of [{nav_title(lesson.title)}](../../lessons/{lesson.slug}.md), "
+        f"from their docstrings. Reuse them directly: `from lessons.{lesson.slug} import ...`.",
+        "",
+    ]
+    for name, _ in lesson.public:
+        lines += [f"::: lessons.{lesson.slug}.{name}", ""]
+    return "\n".join(lines)
+
+
+def keys_page(lessons, terms: dict[str, str]) -> str:
+    """The config keys and serving flags the lessons name, each with its
+    meaning and links to the lessons that use it (from lessons/_vocabulary.py)."""
+    rows = []
+    for term in sorted(terms, key=lambda t: t.lstrip("-").lower()):
+        used = [lesson for lesson in lessons if mentions(lesson, term)]
+        where = ", ".join(f"[{nav_title(lesson.title)}](../lessons/{lesson.slug}.md)" for lesson in used)
+        meaning = terms[term].replace("|", "\\|")
+        rows.append(f"| `{term}` | {meaning} | {where} |")
+    return "\n".join([
+        "# Config keys and flags",
+        "",
+        "Every model-config key and serving flag the lessons name, what it means,",
+        "and where it is taught. Keys are Hugging Face `config.json` names unless",
+        "the meaning says otherwise; flags start with `--`.",
+        "",
+        "| Key or flag | What it means | Taught in |",
+        "|---|---|---|",
+        *rows,
+        "",
+    ])
+
+
+def nav_title(title: str) -> str:
+    """The nav shows a title's part before the colon: 'Positional information'."""
+    return title.split(":")[0].strip()
