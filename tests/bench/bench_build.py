@@ -56,9 +56,10 @@ def main() -> None:
         sys.path.insert(0, str(ROOT))
         from figures_build.project import Project
 
-        lessons = Project.read(project).lessons
+        read = Project.read(project)
+        lessons = read.lessons
         slugs = [lesson.slug for lesson in lessons]
-        imported = set().union(*(lesson.imports for lesson in lessons))
+        imported = set().union(*(page.imports for page in lessons + read.papers))  # companions import lessons too
         leaf = [slug for slug in slugs if slug not in imported][-1]  # no other lesson imports it
         target = project / "lessons" / f"{leaf}.py"
         for run in range(RUNS):
