@@ -21,4 +21,5 @@ READING_ORDER: tuple[str, ...] = (
     "alibi",
     "transformer",
     "context_extension",
+    "model_card",
 )

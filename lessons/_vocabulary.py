@@ -45,6 +45,11 @@ TERMS: dict[str, str] = {
     "precompute_freqs_cis": "Meta's Llama reference function that builds freqs_cis",
     "rotary_dim": "GPT-J config key: how many dimensions of each head RoPE turns (64 of 256 in GPT-J-6B)",
     "rotary_pct": "GPT-NeoX config key: the fraction of each head's dimensions RoPE turns",
+    "rotary_emb_base": "GPT-NeoX config key: its name for the RoPE base (rope_theta)",
+    "qk_rope_head_dim": "DeepSeek config key: how many dimensions of each query and key head RoPE turns (64 in DeepSeek-V3)",
+    "learned_pos_emb": "MPT config key: asks for a learned position table; the model uses none when ALiBi is on",
+    "_get_and_verify_max_len": "vLLM function (vllm/config/model.py) that derives the served length from a config",
+    "--ctx-size": "llama.cpp flag (short form -c): the context length the server allocates",
     # Decoder configs and generation (lessons.transformer)
     "tie_word_embeddings": "Hugging Face config key: True when the unembedding reuses the token embedding table",
     "rms_norm_eps": "Hugging Face config key (Llama and others): the epsilon inside RMSNorm",

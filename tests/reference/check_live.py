@@ -4,7 +4,11 @@ or the lesson warning where transformers does not, or the other way round).
 
     .venv-ref/bin/python tests/reference/check_live.py
 
-It also says whether the committed tests/data/reference_vectors.json still
+It also recomputes every lessons/gallery/<slug>.json config per layer with the model's own
+transformers classes and compares lessons.model_card's card with it (imported lazily:
+the rest of the check runs while that lesson does not import).
+
+It also says whether the committed tests/data/reference_vectors.json (and gallery_vectors.json) still
 agrees with the live library (a note, not a failure: a new transformers release
 may legitimately change its float32 rounding).
 """
@@ -14,9 +18,10 @@ from __future__ import annotations
 import json
 import sys
 
-from _reference import (ALIBI_HEADS, CONFIGS, DATA, DEEPSEEK_CONFIGS, LAYER_TYPE_CONFIGS, LAYOUT_POSITIONS,
-                        lesson_deepseek_scaling, lesson_layouts, lesson_rope, lesson_rope_by_layer_type, rel_err,
-                        transformers_alibi, transformers_deepseek_scaling, transformers_layouts, transformers_rope,
+from _reference import (ALIBI_HEADS, CONFIGS, DATA, DEEPSEEK_CONFIGS, GALLERY_DATA, LAYER_TYPE_CONFIGS,
+                        LAYOUT_POSITIONS, gallery, gallery_mismatches, lesson_deepseek_scaling, lesson_gallery,
+                        lesson_layouts, lesson_rope, lesson_rope_by_layer_type, rel_err, transformers_alibi,
+                        transformers_deepseek_scaling, transformers_gallery, transformers_layouts, transformers_rope,
                         transformers_rope_by_layer_type, transformers_warned, versions)
 
 RTOL = 1e-5
@@ -80,6 +85,37 @@ def main() -> int:
             if err > LAYOUT_ATOL:
                 failures.append(f"layout {key} at {record['positions'][0]}")
 
+    entries = gallery()
+    try:
+        import lessons.model_card  # noqa: F401
+    except Exception as exc:  # the lesson is missing or broken: every gallery model fails, the rest still runs
+        lesson_error = f"{type(exc).__name__}: {exc}"
+    else:
+        lesson_error = None
+    for slug, entry in entries.items():
+        want = transformers_gallery(entry["config"])
+        if lesson_error:
+            problems = [f"lessons.model_card does not import ({lesson_error})"]
+        else:
+            try:
+                problems = gallery_mismatches(lesson_gallery(entry["config"]), want, RTOL)
+            except Exception as exc:
+                problems = [f"explain() raised {type(exc).__name__}: {exc}"]
+        rope = sum(layer is not None for layer in want["layers"])
+        summary = (f"{rope}/{want['n_layers']} RoPE layers" if rope else
+                   f"ALiBi, {len(want['alibi_slopes'])} heads" if want["alibi_slopes"] else "no RoPE, no ALiBi")
+        print(f"{'FAIL' if problems else 'ok  '} card   {slug}: {summary}" + (f": {'; '.join(problems[:4])}"
+                                                                             if problems else ""))
+        if problems:
+            failures.append(f"card {slug}")
+
+    if GALLERY_DATA.exists():
+        stored = {r["slug"]: r for r in json.loads(GALLERY_DATA.read_text(encoding="utf-8"))["gallery"]}
+        drift = sorted(slug for slug, entry in entries.items()
+                       if slug not in stored or gallery_mismatches(stored[slug], transformers_gallery(entry["config"]),
+                                                                   RTOL))
+        print("note: committed gallery vectors " + (f"differ from the live library for {drift}" if drift
+                                                    else "all agree with the live library"))
     if DATA.exists():
         stored = json.loads(DATA.read_text(encoding="utf-8"))
         drift = [r["name"] for r in stored["rope"]
@@ -88,7 +124,7 @@ def main() -> int:
         print(f"note: committed vectors come from transformers {sv['transformers']}, torch {sv['torch']}; "
               + (f"{len(drift)} differ from the live library: {drift}" if drift else "all agree with the live library"))
     total = (2 * len(CONFIGS) + len(LAYER_TYPE_CONFIGS) + len(DEEPSEEK_CONFIGS) + len(ALIBI_HEADS)
-             + 4 * len(LAYOUT_POSITIONS))
+             + 4 * len(LAYOUT_POSITIONS) + len(entries))
     print(f"{total - len(failures)} passed, {len(failures)} failed")
     return 1 if failures else 0
 

@@ -4,6 +4,9 @@ Run once, with the reference venv (torch + transformers, never the project venv)
 
     .venv-ref/bin/python tests/reference/make_vectors.py
 
+It also writes tests/data/gallery_vectors.json: for every lessons/gallery/<slug>.json,
+what the model's own config and rotary classes give each layer (tests/test_model_card_reference.py).
+
 The file records the transformers and torch versions it came from. `make test`
 compares the lessons with it without needing torch (tests/test_context_extension.py,
 tests/test_alibi.py); tests/reference/check_live.py recomputes it live.
@@ -13,9 +16,9 @@ from __future__ import annotations
 
 import json
 
-from _reference import (ALIBI_HEADS, CONFIGS, DATA, DEEPSEEK_CONFIGS, LAYER_TYPE_CONFIGS, transformers_alibi,
-                        transformers_deepseek_scaling, transformers_layouts, transformers_rope,
-                        transformers_rope_by_layer_type, versions)
+from _reference import (ALIBI_HEADS, CONFIGS, DATA, DEEPSEEK_CONFIGS, GALLERY_DATA, LAYER_TYPE_CONFIGS, gallery,
+                        transformers_alibi, transformers_deepseek_scaling, transformers_gallery, transformers_layouts,
+                        transformers_rope, transformers_rope_by_layer_type, versions)
 
 
 def _short(x):
@@ -42,6 +45,20 @@ def _dump(out: dict) -> str:
         lines.append(" ]" if key == keys[-1] else " ],")
     lines.append("}")
     return "\n".join(lines) + "\n"
+
+
+def write_gallery() -> None:
+    """tests/data/gallery_vectors.json: one record per gallery slug, one record per line."""
+    v = versions()
+    rows = [json.dumps(_short({"slug": slug, **transformers_gallery(entry["config"]), "versions": v}),
+                       separators=(",", ":")) for slug, entry in gallery().items()]
+    about = ("Per-layer RoPE inverse frequencies and attention factors (null: the layer skips RoPE), NoPE layers, "
+             "ALiBi slopes and layer types for every lessons/gallery/<slug>.json config, computed by each model's own "
+             "transformers config and rotary classes (float32), written by tests/reference/make_vectors.py")
+    text = "{\n" + f' "about": {json.dumps(about)},\n "versions": {json.dumps(v)},\n "gallery": [\n'
+    text += ",\n".join("  " + r for r in rows) + "\n ]\n}\n"
+    GALLERY_DATA.write_text(text, encoding="utf-8")
+    print(f"wrote {GALLERY_DATA.relative_to(GALLERY_DATA.parents[2])}: {len(rows)} gallery configs")
 
 
 def main() -> None:
@@ -78,6 +95,7 @@ def main() -> None:
     print(f"wrote {DATA.relative_to(DATA.parents[2])}: {len(rope)} rope configs, {len(by_layer_type)} split by "
           f"layer type, {len(deepseek)} DeepSeek scales, {len(alibi)} alibi head counts, "
           f"transformers {out['versions']['transformers']}, torch {out['versions']['torch']}")
+    write_gallery()
 
 
 if __name__ == "__main__":

@@ -1,0 +1,1962 @@
+r"""
+# Reading a model card: what a config.json says about positions
+
+Run it: `python -m lessons.model_card path/to/config.json` for one model's
+report (`--json` for the machine-readable card, `--length N` for the length
+you plan to serve), or `python -m lessons.model_card` to walk through the
+gallery below. Builds on `lessons.positional` (sinusoidal codes, learned
+tables, RoPE's speeds), `lessons.alibi` (ALiBi and NoPE layers) and
+`lessons.context_extension` (every scaling rule a config can name).
+
+## Decode a config in your browser
+
+Paste a model's `config.json` (or pick one from the gallery) and the page
+prints the same report as the command, with the wavelength plot. It runs in
+your browser; nothing is sent anywhere. The sliders below it turn a base, a
+stretch factor and a head width into wavelengths under every scaling rule.
+
+<div id="model-card-decoder" markdown="0"></div>
+
+## Level 1: the practitioner's guide
+
+**In one sentence.** About a dozen keys of a `config.json`, spelled four or
+five different ways across model families, decide how a model knows word
+order, how long the inputs were that it learned from, and how far an engine
+will let you push it; read them in a fixed order and you know what to serve
+and what will break.
+
+**When you need it.** When you pick a model for long documents and the card
+promises a context window; when you set `--max-model-len` in vLLM or
+`--ctx-size` in llama.cpp; when a converted or quantised copy behaves worse
+on long prompts than the original; when a model answers well up to some
+length and then drifts into fluent nonsense, with nothing in the logs. The
+tell is a number on the card that the config does not back up.
+
+**Your options.** The ways to find out what a checkpoint does with
+positions, from quickest to most thorough.
+
+| Option | What it does | What it gives you | What it costs | Where it lives |
+|---|---|---|---|---|
+| Read `max_position_embeddings` alone | Takes the config's stated length as the answer | A number in seconds | Misses the trained length, the scaling rule and layers without positions | Every Hugging Face `config.json` |
+| Read the position keys in order (this page) | Scheme, layer plan, lengths, RoPE block, per-pair picture | The trained, claimed and served lengths and the traps | Five minutes and this page's checklist | `config.json`, plus `text_config` for vision-language models |
+| Run the decoder | The same reading, done by code that matches `transformers` | A report, a JSON card, warnings | A `python -m` command, or the box above | `python -m lessons.model_card` |
+| Ask the engine | Starts the server and reads what it derived | The length the engine will actually accept | A GPU and a download | vLLM's start-up log; llama.cpp's model metadata print-out |
+| Measure | Long-prompt tests at the length you will serve | Whether quality holds, not only whether the code runs | Hours of compute | Your evaluation harness |
+
+**How to choose.**
+
+- Choosing between models: run the decoder on each config and compare the
+  trained lengths, not the claimed ones.
+- Setting up serving: read the served length the report derives (the one
+  vLLM uses when you give no `--max-model-len`), and copy the engine lines it
+  prints.
+- Copying, converting or fine-tuning a checkpoint: decode the original and
+  the copy and compare the two JSON cards; they must agree.
+- Any promise past the trained length: measure it (`lessons.context_extension`
+  says what each scaling rule can and cannot do).
+
+**What it costs.** Reading is free; the length you choose is what costs.
+Llama 4 Scout's config claims 10,485,760 positions; its 12 layers without
+RoPE attend to every earlier token, so at that length their key-value cache
+alone is 480 GiB per sequence in 16-bit numbers (8 key-value heads of width
+128, `kv_cache_bytes`), before the 36 RoPE layers, which only keep a chunk of
+8,192 tokens each.
+
+**What breaks.**
+
+- **Reading the claimed length as the trained one.** Llama 3.1's config says
+  131,072 positions; its RoPE block says it was trained at 8,192 and
+  stretched. The report prints both, and the stretch between them.
+- **A factor that is not the length ratio.** Llama 3.1's `factor` is 8 while
+  its lengths differ 16 times, and Gemma 3's linear factor 8 says nothing
+  about its trained length. A factor is a recipe's setting, not a ratio of
+  lengths; the report warns when the two disagree.
+- **Keys under another name.** The RoPE block is `rope_parameters` in new
+  files and `rope_scaling` in old ones; its type is `rope_type` or `type`; the
+  base is `rope_theta` or GPT-NeoX's `rotary_emb_base`; the turning share is
+  `partial_rotary_factor`, `rotary_pct` or, as a width, `rotary_dim`.
+  Reading one spelling and missing another silently changes every speed.
+- **Keys one level down.** A vision-language model keeps its language
+  model's keys under `text_config`; the top-level keys describe the wrapper.
+- **`no_rope_layers` read the wrong way round.** A 1 means the layer uses
+  RoPE, a 0 means it does not (Llama 4 and SmolLM3 configs, read in
+  `transformers`' configuration files).
+- **A wrong layer plan.** Gemma 2, Gemma 3 and gpt-oss mix sliding-window and
+  full-attention layers, and Gemma 3 gives the two different bases. The plan
+  comes from `layer_types` or from each model's own rule; the report prints
+  it.
+- **A setting lost on the way.** Converting to another format or engine can
+  drop the RoPE block or the layer plan; the copy then reads long positions
+  differently from the original. Decode both.
+
+**In the wild.** The gallery below decodes 19 published configs: Llama 2,
+3.1, 3.2 and 4 Scout, Mistral 7B, Qwen2.5 with YaRN, Qwen2-VL, Gemma 2 and 3,
+Phi-3.5-mini, DeepSeek-V3, gpt-oss, SmolLM3, Pythia, GPT-J, BLOOM, MPT,
+GPT-2 and BERT. Each section says where the keys were read.
+
+**Go deeper.** Level 2 walks through the reading step by step, then through
+every gallery config with its report and its figure. A practitioner can stop
+here and use the decoder; an author of serving or conversion code should
+read on, because each step names a rule a model family broke.
+
+## Level 2: how it works, from scratch
+
+## Step 1: find the language model's keys
+
+**Everyday picture.** A car's registration papers list the engine under
+"engine", "motor" or "power unit" depending on the country, and a camper van
+has a second page for the living quarters. You learn the synonyms once, and
+you know which page describes the part that drives.
+
+**Tiny worked example.** A vision-language config has two levels:
+`{"model_type": "llama4", "text_config": {"model_type": "llama4_text",
+"head_dim": 128, ...}}`. The decoder reads `text_config`, and fills in what
+the file leaves out from the model type's defaults in `transformers` (Gemma
+3's files omit `head_dim`, 256). GPT-NeoX's `rotary_pct` 0.25 becomes a
+`partial_rotary_factor` of 0.25; GPT-J's `rotary_dim` 64 of a 256-wide head
+becomes 0.25 as well.
+
+**In Python:**
+
+```python
+from lessons.model_card import explain, head_width, language_config, rope_block
+
+wrapped = {"model_type": "llama4", "text_config": {"model_type": "llama4_text", "num_hidden_layers": 4}}
+language_config(wrapped)["model_type"]  # → 'llama4_text'
+head_width(language_config({"model_type": "gemma3_text"}))  # → 256
+rope_block({"rotary_pct": 0.25, "rotary_emb_base": 10000})  # → {'rope_theta': 10000, 'partial_rotary_factor': 0.25}
+gptj = {"model_type": "gptj", "n_embd": 4096, "n_head": 16, "rotary_dim": 64, "n_layer": 28, "n_positions": 2048}
+explain(gptj).rope[0].rotary_dim  # → 64
+```
+
+**In code:** `language_config` picks the right level, `rope_block` merges the
+spellings into one RoPE block, `head_width` finds the head width.
+
+**Why it matters.** Each spelling that a reader misses changes a number
+silently: a missed `rotary_pct` turns all 128 dimensions of a Pythia head
+instead of 32, and every later speed is wrong.
+
+## Step 2: the scheme of each layer
+
+**Everyday picture.** A building's floor plan: most floors have the same
+layout, some have a different one, and a few have no stairs at all. You
+check each floor, not only the lobby.
+
+**Tiny worked example.** Llama 4 Scout has 48 layers and an empty
+`no_rope_layers` list. Its configuration class then marks every fourth layer
+(`no_rope_layer_interval` 4) as a layer without RoPE: layers 3, 7, ..., 47,
+12 in all. The other 36 rotate. A model whose layers mix RoPE and no
+positions is "mixed"; BLOOM names no key at all, because its architecture
+always uses ALiBi; GPT-2 adds a learned table.
+
+```mermaid
+flowchart TD
+    A[config.json] --> B{text_config?}
+    B -- yes --> C[read the language model's keys]
+    B -- no --> C
+    C --> D{ALiBi flag or BLOOM?}
+    D -- yes --> E[alibi: one slope per head]
+    D -- no --> F{RoPE keys or a RoPE model type?}
+    F -- yes --> G[rope: then no_rope_layers and layer_types]
+    F -- no --> H{position_embedding_type or model type}
+    H --> I[learned or sinusoidal]
+    G --> J[mixed when some layers skip RoPE]
+```
+
+**Reading it:** the decoder asks the questions in this order and stops at the
+first answer; a config that answers none of them is an error, not a guess.
+
+**In Python:**
+
+```python
+from lessons.model_card import explain
+
+scout_text = {"model_type": "llama4_text", "num_hidden_layers": 48, "no_rope_layers": [],
+              "attention_chunk_size": 8192, "rope_theta": 500000.0, "head_dim": 128,
+              "max_position_embeddings": 10485760}
+card = explain({"model_type": "llama4", "text_config": scout_text})
+card.scheme  # → 'mixed'
+len(card.nope_layers), card.nope_layers[:3]  # → (12, (3, 7, 11))
+explain({"model_type": "bloom", "n_head": 4, "n_layer": 2}).scheme  # → 'alibi'
+explain({"model_type": "gpt2", "n_positions": 1024, "n_embd": 768, "n_head": 12, "n_layer": 12}).scheme  # → 'learned'
+```
+
+**In code:** `explain` decides the scheme with `base_scheme` and
+`alibi_setting`, reads the layer plan with `layer_types` and `nope_flags`
+(which reuses `lessons.alibi.nope_layers`), and counts layers with
+`layer_count`.
+
+**Why it matters.** A layer without positions, or a layer with its own base,
+changes what "the model's RoPE" means; a decoder that reads only the first
+layer's setup misreads Gemma 3, Llama 4 and SmolLM3.
+
+## Step 3: three lengths
+
+**Everyday picture.** A bridge has the load it was tested with, the load on
+the sign, and the load of the lorry that actually drives across. The second
+can be larger than the first only if someone reinforced the bridge.
+
+**Tiny worked example.** Qwen2.5-7B's config says 32,768 positions. Its
+model card asks readers who need more to add a YaRN block, factor 4, over an
+original 32,768. The trained length stays 32,768 and so does the config's
+length, but vLLM multiplies the original by the factor and serves 131,072:
+a stretch of 4.
+
+| Length | Where it comes from | Qwen2.5 with YaRN |
+|---|---|---|
+| trained | `original_max_position_embeddings` in the RoPE block, else the config's length | 32,768 |
+| claimed by the config | the smallest length key (`max_position_embeddings`, `n_positions`, ...) | 32,768 |
+| served | vLLM's rule, or `--length` | 131,072 |
+
+**In Python:**
+
+```python
+from lessons.model_card import explain, vllm_max_model_len
+
+qwen = {"model_type": "qwen2", "hidden_size": 3584, "num_attention_heads": 28, "num_hidden_layers": 28,
+        "max_position_embeddings": 32768, "rope_theta": 1000000.0,
+        "rope_scaling": {"type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768}}
+card = explain(qwen)
+card.trained_length, card.max_length, vllm_max_model_len(card)  # → (32768, 32768, 131072)
+```
+
+**In code:** `lengths` reads the trained and claimed lengths;
+`vllm_max_model_len` follows vLLM's `_get_and_verify_max_len`
+(vllm/config/model.py): it multiplies by the `factor` of every rule except
+longrope and llama3, starts from the original length for yarn, and leaves any
+Gemma 3 config alone, whose stated length is already the stretched one.
+
+**Why it matters.** The served length is the one that decides memory and
+quality, and it is printed nowhere in the config; the engine derives it.
+
+## Step 4: every pair against the trained length
+
+**Everyday picture.** A set of clock hands turning at different speeds. The
+fast hands have gone round many times during training and have shown every
+angle; the slow ones have covered only part of the dial. Stretching the
+input asks the slow hands for angles they never showed.
+
+**Tiny worked example.** A head of width 8 has 4 pairs. With base 10,000
+they turn at 1, 0.1, 0.01 and 0.001 radians per position, so one full turn
+takes about 6.3, 63, 628 and 6,283 positions. Trained at 64 positions, pairs
+0 and 1 complete a turn and pairs 2 and 3 do not. Stretched 4 times, linear
+scaling slows all four pairs; YaRN leaves pair 0 alone.
+
+**In Python:**
+
+```python
+from lessons.model_card import compare_methods, explain, pairs_that_turn
+
+tiny = explain({"model_type": "llama", "head_dim": 8, "num_attention_heads": 1, "hidden_size": 8,
+                "num_hidden_layers": 1, "max_position_embeddings": 64})
+group = tiny.rope[0]
+pairs_that_turn(group.inv_freq, 64).tolist()  # → [True, True, False, False]
+scales = compare_methods(group, trained_length=64, stretch=4)
+scales["linear (PI)"].tolist()  # → [0.25, 0.25, 0.25, 0.25]
+scales["YaRN"][0]  # → 1.0
+```
+
+![For a head of width 8 trained at 64 positions, the wavelength of each of its four pairs under no scaling, linear, NTK, YaRN and the Llama 3 rule at a stretch of 4](figures/model_card.tiny_methods.svg)
+
+**Reading it:** each line is one rule; pairs below the trained-length line
+complete a turn in training. Linear moves every pair up by the same factor;
+YaRN and the Llama 3 rule leave the fast pairs where they were and move only
+the slow ones.
+
+**In code:** `pairs_that_turn` compares each wavelength with a length;
+`compare_methods` asks `lessons.context_extension.rope_inv_freq` what each
+rule does at the same stretch; `scale_summary` says it in words for the
+report.
+
+**Why it matters.** Whether a stretch is safe is decided pair by pair, and
+the gallery's figures are this picture for real models.
+
+## Gallery: plain RoPE
+
+**Tiny worked example.** Llama 2 was trained at 4,096 positions with base
+10,000: 46 of its 64 pairs finish a full turn within that length, and the
+slowest needs 54,410 positions for one. Pythia turns only a quarter of each
+head (`rotary_pct` 0.25), GPT-J 64 of 256 dimensions (`rotary_dim`), and
+Qwen2-VL's M-RoPE keeps plain speeds: `mrope_section` only says which pairs
+follow the time, height and width of an image patch.
+
+**In Python:**
+
+```python
+from lessons.model_card import explain, gallery, pairs_that_turn
+
+cards = {slug: explain(entry["config"]) for slug, entry in gallery().items()}
+llama2 = cards["llama-2-7b"].rope[0]
+int(pairs_that_turn(llama2.inv_freq, 4096).sum()), len(llama2.inv_freq)  # → (46, 64)
+round(float(2 * 3.141592653589793 / llama2.inv_freq[-1]))  # → 54410
+cards["pythia-1.4b"].rope[0].rotary_dim, cards["gpt-j-6b"].rope[0].rotary_dim  # → (32, 64)
+cards["qwen2-vl-7b"].rope[0].rope_type  # → 'default'
+```
+
+### Llama 2 7B
+
+`meta-llama/Llama-2-7b-hf`: The published file has no rope_theta key: transformers falls back to its default 10000.0 (LlamaConfig). mlc-llm's preset changes max_position_embeddings to 2048; the verbatim copies say 4096, kept here.
+
+??? note "Where these keys were read: a secondary copy"
+    Secondary copies of https://huggingface.co/meta-llama/Llama-2-7b-hf/blob/main/config.json (the
+    file with "transformers_version": "4.31.0.dev0"): mlc-ai/mlc-llm
+    python/mlc_llm/model/model_preset.py ("llama2_7b") and several verbatim GitHub copies found by
+    exact-string search, which agree key for key.
+
+![Llama 2 7B: the wavelength of each rotary pair, before and after scaling, against the trained and served lengths](figures/model_card.llama_2_7b.svg)
+
+**Reading it:** one line, no scaling: every pair keeps its trained speed, and the 18 slowest pairs lie above the trained length, so they never completed a turn in training. There is no `rope_theta` in the file; the library's default of 10,000 applies.
+
+```text
+$ python -m lessons.model_card llama-2-7b
+model_type     llama
+scheme         RoPE in 32 layers
+trained length 4,096
+config length  4,096
+served length  4,096 (the trained length)
+RoPE, every RoPE layer: default, base 10,000, 128 of 128 dimensions turn (64 pairs)
+  wavelengths  6.283 to 5.441e+04 positions
+  full turn within the trained length: 46 of 64 pairs (0–45)
+engine         vLLM: --max-model-len 4096
+engine         llama.cpp: --ctx-size 4096
+```
+
+### Mistral 7B v0.1
+
+`mistralai/Mistral-7B-v0.1`: Every layer slides: sliding_window 4096 tokens on all 32 layers, plain RoPE with theta 10000.
+
+??? note "Where these keys were read: a secondary copy"
+    Secondary copies of https://huggingface.co/mistralai/Mistral-7B-v0.1/resolve/main/config.json: a
+    fusion_bench doc quoting that URL and several other verbatim GitHub copies
+    ("transformers_version": "4.34.0.dev0") found by exact-string search, all identical.
+
+![Mistral 7B v0.1: the wavelength of each rotary pair, before and after scaling, against the trained and served lengths](figures/model_card.mistral_7b.svg)
+
+**Reading it:** the same speeds as Llama 2, with a config length eight times longer; every layer only looks back 4,096 tokens (`sliding_window`), which is why the long config length does not ask the slow pairs for much more than Llama 2's do.
+
+```text
+$ python -m lessons.model_card mistral-7b
+model_type     mistral
+scheme         RoPE in 32 layers
+sliding window 4,096 tokens
+trained length 32,768
+config length  32,768
+served length  32,768 (the trained length)
+RoPE, every RoPE layer: default, base 10,000, 128 of 128 dimensions turn (64 pairs)
+  wavelengths  6.283 to 5.441e+04 positions
+  full turn within the trained length: 60 of 64 pairs (0–59)
+engine         vLLM: --max-model-len 32768
+engine         llama.cpp: --ctx-size 32768
+```
+
+### Qwen2-VL 7B Instruct
+
+`Qwen/Qwen2-VL-7B-Instruct`: rope_scaling type mrope splits the 64 rotary pairs into time/height/width sections 16/24/24; the speeds are plain RoPE (transformers maps mrope to default). sliding_window, use_sliding_window and max_window_layers are left out: not re-confirmed.
+
+??? note "Where these keys were read: a secondary copy"
+    Secondary: the values recorded in tests/reference/_reference.py (QWEN2_VL, read from the model's
+    config.json in an earlier session), with layer count and key/value heads cross-checked against
+    printed Qwen2VLForConditionalGeneration module trees on GitHub (zhenhua32/Qwen2-VL READ.md: 28
+    decoder layers, k_proj 3584 -> 512).
+
+![Qwen2-VL 7B Instruct: the wavelength of each rotary pair, before and after scaling, against the trained and served lengths](figures/model_card.qwen2_vl_7b.svg)
+
+**Reading it:** base 1,000,000 slows every pair after the first, so only 40 of 64 pairs turn within 32,768 positions; the M-RoPE split changes which position each pair reads, not its speed.
+
+```text
+$ python -m lessons.model_card qwen2-vl-7b
+model_type     qwen2_vl
+scheme         RoPE in 28 layers
+trained length 32,768
+config length  32,768
+served length  32,768 (the trained length)
+RoPE, every RoPE layer: default, base 1e+06, 128 of 128 dimensions turn (64 pairs)
+  wavelengths  6.283 to 5.063e+06 positions
+  full turn within the trained length: 40 of 64 pairs (0–39)
+engine         vLLM: --max-model-len 32768
+engine         llama.cpp: --ctx-size 32768
+```
+
+### Pythia 1.4B
+
+`EleutherAI/pythia-1.4b`: Only a quarter of each 128-wide head rotates (32 dims, 16 pairs); rotary_emb_base is GPT-NeoX's name for theta. The HF config.json itself could not be re-read.
+
+??? note "Where these keys were read: a secondary copy"
+    Secondary: EleutherAI/pythia models/1.4B/pythia-1.4b.yml (the GPT-NeoX training config: 24
+    layers, hidden 2048, 16 heads, 2048 positions, rotary-pct 0.25); key names and rotary_emb_base
+    10000 as in GPT-NeoX-family config.json copies on GitHub.
+
+![Pythia 1.4B: the wavelength of each rotary pair, before and after scaling, against the trained and served lengths](figures/model_card.pythia_1_4b.svg)
+
+**Reading it:** only 16 pairs: three quarters of each head carry no position at all.
+
+```text
+$ python -m lessons.model_card pythia-1.4b
+model_type     gpt_neox
+scheme         RoPE in 24 layers
+trained length 2,048
+config length  2,048
+served length  2,048 (the trained length)
+RoPE, every RoPE layer: default, base 10,000, 32 of 128 dimensions turn (16 pairs)
+  wavelengths  6.283 to 3.533e+04 positions
+  full turn within the trained length: 11 of 16 pairs (0–10)
+engine         vLLM: --max-model-len 2048
+engine         llama.cpp: --ctx-size 2048
+```
+
+### GPT-J 6B
+
+`EleutherAI/gpt-j-6b`: rotary_dim 64 of each 256-wide head rotates, in GPT-J's interleaved pair layout; theta is fixed at 10000 in the code (no key). mlc-llm's preset adds a rope_scaling entry of its own, left out here.
+
+??? note "Where these keys were read: a secondary copy"
+    Secondary: mlc-ai/mlc-llm python/mlc_llm/model/model_preset.py ("gpt_j", a copy of GPT-J's
+    config.json, "transformers_version": "4.18.0.dev0").
+
+![GPT-J 6B: the wavelength of each rotary pair, before and after scaling, against the trained and served lengths](figures/model_card.gpt_j_6b.svg)
+
+**Reading it:** 32 pairs over a 256-wide head, turned in GPT-J's interleaved layout (`lessons.rope` explains the two layouts); the wavelengths are those of a 64-wide head.
+
+```text
+$ python -m lessons.model_card gpt-j-6b
+model_type     gptj
+scheme         RoPE in 28 layers
+trained length 2,048
+config length  2,048
+served length  2,048 (the trained length)
+RoPE, every RoPE layer: default, base 10,000, 64 of 256 dimensions turn (32 pairs)
+  wavelengths  6.283 to 4.712e+04 positions
+  full turn within the trained length: 21 of 32 pairs (0–20)
+engine         vLLM: --max-model-len 2048
+engine         llama.cpp: --ctx-size 2048
+```
+
+
+**Why it matters.** Without a scaling block, the trained length and the
+served length are the same number, and the only question is the length you
+ask for; the report warns when you pass `--length` beyond it.
+
+## Gallery: the Llama 3 rule
+
+**Tiny worked example.** Llama 3.1's block says: trained at 8,192, factor
+8, pairs with waves shorter than 8,192 ÷ 4 = 2,048 positions untouched,
+longer than 8,192 divided by 8, a blend between. Its config claims 131,072,
+16 times the trained length. Llama 4 Scout sets both band edges to 1, so no
+pair is blended, and claims 1,280 times its trained length.
+
+**In Python:**
+
+```python
+from lessons.attention import kv_cache_bytes
+from lessons.model_card import explain, gallery, vllm_max_model_len
+
+llama31 = explain(gallery()["llama-3.1-8b"]["config"])
+vllm_max_model_len(llama31) / llama31.trained_length  # → 16.0
+scout = explain(gallery()["llama-4-scout"]["config"])
+scout.stretch  # → 1280.0
+kv_cache_bytes(scout.max_length, len(scout.nope_layers), 8, 128) / 2**30  # → 480.0
+```
+
+### Llama 3.1 8B
+
+`meta-llama/Llama-3.1-8B`: rope_scaling is the llama3 block: factor 8 over an original 8192-token training length, with the low/high frequency bands at 1 and 4.
+
+??? note "Where these keys were read: a secondary copy"
+    Secondary copies of https://huggingface.co/meta-llama/Llama-3.1-8B/blob/main/config.json
+    (eos_token_id 128001, "transformers_version": "4.43.0.dev0"): TensorRT-LLM-based test config
+    dicts (LLAMA_3_1_8B_*_CONFIG) and other verbatim GitHub copies found by exact-string search;
+    mlc-ai/mlc-llm python/mlc_llm/model/model_preset.py ("llama3_1_8b", the Instruct file) has the
+    same position keys.
+
+![Llama 3.1 8B: the wavelength of each rotary pair, before and after scaling, against the trained and served lengths](figures/model_card.llama_3_1_8b.svg)
+
+**Reading it:** the short waves lie on the unscaled line, the long ones jump up by 8, and six pairs blend between; the served length is 16 times the trained one, which Meta reached by training on long documents with this rule (`lessons.context_extension`).
+
+```text
+$ python -m lessons.model_card llama-3.1-8b
+model_type     llama
+scheme         RoPE in 32 layers
+trained length 8,192
+config length  131,072
+served length  131,072 = 16× the trained length
+RoPE, every RoPE layer: llama3, base 500,000, 128 of 128 dimensions turn (64 pairs)
+  wavelengths  6.283 to 2.047e+07 positions
+  full turn within the trained length: 35 of 64 pairs (0–34)
+  scale        untouched: pairs 0–28; between: pairs 29–34; divided by 8: pairs 35–63
+engine         vLLM: --max-model-len 131072
+engine         llama.cpp: --ctx-size 131072
+engine         llama.cpp: no flag; the llama3 speeds are written into the GGUF file
+warning        rope 'factor' 8 differs from max_position_embeddings / original_max_position_embeddings = 16
+```
+
+### Llama 3.2 1B
+
+`meta-llama/Llama-3.2-1B`: Both copies are of the Instruct repo's config.json; the base and Instruct files share these position keys. head_dim 64 is explicit (2048 / 32); the llama3 block has factor 32.
+
+??? note "Where these keys were read: a secondary copy"
+    Secondary copies: mlc-ai/mlc-llm python/mlc_llm/model/model_preset.py ("llama3_2_1b") and
+    kevinstephano/thunder_model_blocks hf_llama/llama_config.py (a copy of meta-
+    llama/Llama-3.2-1B-Instruct's config.json), which agree on every key kept here.
+
+![Llama 3.2 1B: the wavelength of each rotary pair, before and after scaling, against the trained and served lengths](figures/model_card.llama_3_2_1b.svg)
+
+**Reading it:** the same rule with factor 32 on a 64-wide head; the factor is twice the length ratio, which the report flags.
+
+```text
+$ python -m lessons.model_card llama-3.2-1b
+model_type     llama
+scheme         RoPE in 16 layers
+trained length 8,192
+config length  131,072
+served length  131,072 = 16× the trained length
+RoPE, every RoPE layer: llama3, base 500,000, 64 of 64 dimensions turn (32 pairs)
+  wavelengths  6.283 to 6.671e+07 positions
+  full turn within the trained length: 18 of 32 pairs (0–17)
+  scale        untouched: pairs 0–14; between: pairs 15–17; divided by 32: pairs 18–31
+engine         vLLM: --max-model-len 131072
+engine         llama.cpp: --ctx-size 131072
+engine         llama.cpp: no flag; the llama3 speeds are written into the GGUF file
+warning        rope 'factor' 32 differs from max_position_embeddings / original_max_position_embeddings = 16
+```
+
+### Llama 4 Scout 17B-16E Instruct
+
+`meta-llama/Llama-4-Scout-17B-16E-Instruct`: no_rope_layers is left out: copies of the base Scout's text_config show it as an empty list, but the Instruct file could not be re-read. Either way Llama4TextConfig fills it from no_rope_layer_interval (default 4): 1 means the layer USES RoPE, so layers 3, 7, 11, ... are the NoPE layers.
+
+??? note "Where these keys were read: a secondary copy"
+    Secondary: the text_config rope block and lengths as recorded in tests/reference/_reference.py
+    (SCOUT, read from the model's config.json in an earlier session), cross-checked against GitHub
+    copies found by exact-string search (a Rust test quoting Scout's rope_scaling and
+    max_position_embeddings 10485760, aws-neuron's Llama4 Scout mock config, and a vLLM issue
+    quoting a Scout-derived config.json with attn_temperature_tuning 4, floor_scale 8192, attn_scale
+    0.1, attention_chunk_size 8192).
+
+![Llama 4 Scout 17B-16E Instruct: the wavelength of each rotary pair, before and after scaling, against the trained and served lengths](figures/model_card.llama_4_scout.svg)
+
+**Reading it:** one jump and no blend: waves shorter than 8,192 keep their speed, longer ones are divided by 16. Twelve layers have no RoPE at all; the claimed 10,485,760 positions lean on them (Meta calls the mix iRoPE).
+
+```text
+$ python -m lessons.model_card llama-4-scout
+model_type     llama4
+scheme         RoPE in 36 of 48 layers; NoPE (no positions) in layers 3, 7, 11, 15, 19, 23, 27, 31, 35, 39, 43, 47
+layer types    36 chunked_attention, 12 full_attention
+trained length 8,192
+config length  10,485,760
+served length  10,485,760 = 1280× the trained length
+RoPE, every RoPE layer: llama3, base 500,000, 128 of 128 dimensions turn (64 pairs)
+  wavelengths  6.283 to 4.095e+07 positions
+  full turn within the trained length: 35 of 64 pairs (0–34)
+  scale        untouched: pairs 0–34; divided by 16: pairs 35–63
+engine         vLLM: --max-model-len 10485760
+engine         llama.cpp: --ctx-size 10485760
+engine         llama.cpp: no flag; the llama3 speeds are written into the GGUF file
+warning        rope_type 'llama3' should have high_freq_factor > low_freq_factor, got 1 <= 1: no pair is blended, waves longer than 8192 positions are divided by 16
+warning        rope 'factor' 16 differs from max_position_embeddings / original_max_position_embeddings = 1280
+```
+
+
+**Why it matters.** The Llama 3 rule is fixed at training time; an engine
+has nothing to tune, and llama.cpp writes the new speeds into the converted
+file instead of reading a flag.
+
+## Gallery: YaRN
+
+**Tiny worked example.** YaRN keeps fast pairs, divides slow pairs by the
+factor, ramps in between, and multiplies cos and sin by a small attention
+factor: about 1.139 for Qwen2.5's factor 4 and 1.347 for gpt-oss's factor
+32. DeepSeek-V3 sets `mscale` and `mscale_all_dim` equal, so its cos/sin
+factor is 1 and the sharpening moves into the softmax scale instead, a
+multiplier of about 1.874.
+
+**In Python:**
+
+```python
+from lessons.model_card import explain, gallery
+
+cards = {slug: explain(gallery()[slug]["config"]) for slug in ("qwen2.5-7b-yarn", "gpt-oss-20b", "deepseek-v3")}
+round(cards["qwen2.5-7b-yarn"].rope[0].attention_factor, 3)  # → 1.139
+round(cards["gpt-oss-20b"].rope[0].attention_factor, 3)  # → 1.347
+cards["deepseek-v3"].rope[0].attention_factor, round(cards["deepseek-v3"].softmax_multiplier, 3)  # → (1.0, 1.874)
+cards["deepseek-v3"].rope[0].rotary_dim  # → 64
+```
+
+### Qwen2.5 7B Instruct with YaRN
+
+`Qwen/Qwen2.5-7B-Instruct`: The published config.json has no rope_scaling: the YaRN block (factor 4.0, original_max_position_embeddings 32768, type yarn) is added by the reader, as the model card instructs for inputs over 32,768 tokens. use_sliding_window is false, so sliding_window is unused.
+
+??? note "Where these keys were read: a secondary copy"
+    Secondary copies of https://huggingface.co/Qwen/Qwen2.5-7B-Instruct/blob/main/config.json
+    ("transformers_version": "4.43.1", sliding_window 131072) found by exact-string search (three
+    verbatim copies agree); the rope_scaling block is the one the model card tells readers to add.
+
+![Qwen2.5 7B Instruct with YaRN: the wavelength of each rotary pair, before and after scaling, against the trained and served lengths](figures/model_card.qwen2_5_7b_yarn.svg)
+
+**Reading it:** the block is not in the published file: the model card asks you to add it for inputs over 32,768 tokens, and vLLM then serves 131,072 for every prompt, short ones included.
+
+```text
+$ python -m lessons.model_card qwen2.5-7b-yarn
+model_type     qwen2
+scheme         RoPE in 28 layers
+trained length 32,768
+config length  32,768
+served length  131,072 = 4× the trained length
+RoPE, every RoPE layer: yarn, base 1e+06, 128 of 128 dimensions turn (64 pairs)
+  wavelengths  6.283 to 2.025e+07 positions
+  full turn within the trained length: 40 of 64 pairs (0–39)
+  scale        untouched: pairs 0–23; between: pairs 24–39; divided by 4: pairs 40–63
+  attention factor 1.13863 (multiplies cos and sin)
+engine         vLLM: --max-model-len 131072
+engine         llama.cpp: --ctx-size 131072
+engine         llama.cpp: --rope-scaling yarn --rope-scale 4 --yarn-orig-ctx 32768
+```
+
+### DeepSeek-V3
+
+`deepseek-ai/DeepSeek-V3`: Only 64 of each head's 192 query/key dimensions rotate (qk_rope_head_dim); YaRN factor 40 with mscale = mscale_all_dim = 1.0, so the cos/sin factor is 1.0 and the softmax scale carries the YaRN boost.
+
+??? note "Where these keys were read: a secondary copy"
+    Secondary: a GitHub issue write-up quoting the DeepSeek-V3 config.json in full (vllm serve
+    /data02/DeepSeek-V3), found by exact-string search, agreeing with the rope block in
+    tests/reference/_reference.py and with a TensorRT-LLM-based benchmark's DeepSeek-V3 MLA rope
+    config (ROPE_CONFIG_DICT).
+
+![DeepSeek-V3: the wavelength of each rotary pair, before and after scaling, against the trained and served lengths](figures/model_card.deepseek_v3.svg)
+
+**Reading it:** only the 64 rotary dimensions of each 192-wide query and key turn (`qk_rope_head_dim`); trained at 4,096 and served at 163,840, a stretch of 40.
+
+```text
+$ python -m lessons.model_card deepseek-v3
+model_type     deepseek_v3
+scheme         RoPE in 61 layers
+trained length 4,096
+config length  163,840
+served length  163,840 = 40× the trained length
+RoPE, every RoPE layer: yarn, base 10,000, 64 of 64 dimensions turn (32 pairs)
+  wavelengths  6.283 to 1.885e+06 positions
+  full turn within the trained length: 23 of 32 pairs (0–22)
+  scale        untouched: pairs 0–10; between: pairs 11–22; divided by 40: pairs 23–31
+softmax scale  × 1.87385 (DeepSeek multiplies 1/√d by mscale²)
+engine         vLLM: --max-model-len 163840
+engine         llama.cpp: --ctx-size 163840
+engine         llama.cpp: --rope-scaling yarn --rope-scale 40 --yarn-orig-ctx 4096
+```
+
+### gpt-oss 20B
+
+`openai/gpt-oss-20b`: Every layer uses the same YaRN RoPE (factor 32 over 4096, theta 150000, truncate false); layer_types only switches a 128-token sliding window on even layers.
+
+??? note "Where these keys were read: a secondary copy"
+    Secondary: tinygrad/tinygrad test/external/external_test_gpt_oss.py, which copies
+    https://huggingface.co/openai/gpt-oss-20b/blob/main/config.json into TORCH_PARAMS["20B"].
+
+![gpt-oss 20B: the wavelength of each rotary pair, before and after scaling, against the trained and served lengths](figures/model_card.gpt_oss_20b.svg)
+
+**Reading it:** a stretch of 32 from 4,096; half the layers also look back only 128 tokens, so the long range rests on the full-attention layers.
+
+```text
+$ python -m lessons.model_card gpt-oss-20b
+model_type     gpt_oss
+scheme         RoPE in 24 layers
+layer types    12 sliding_attention, 12 full_attention
+sliding window 128 tokens
+trained length 4,096
+config length  131,072
+served length  131,072 = 32× the trained length
+RoPE, every RoPE layer: yarn, base 150,000, 64 of 64 dimensions turn (32 pairs)
+  wavelengths  6.283 to 2.078e+07 positions
+  full turn within the trained length: 18 of 32 pairs (0–17)
+  scale        untouched: pairs 0–8; between: pairs 9–17; divided by 32: pairs 18–31
+  attention factor 1.34657 (multiplies cos and sin)
+engine         vLLM: --max-model-len 131072
+engine         llama.cpp: --ctx-size 131072
+engine         llama.cpp: --rope-scaling yarn --rope-scale 32 --yarn-orig-ctx 4096
+```
+
+
+**Why it matters.** YaRN is read from the file by every engine; llama.cpp
+needs the original length (`--yarn-orig-ctx`) to place the ramp.
+
+## Gallery: LongRoPE
+
+**Tiny worked example.** Phi-3.5-mini carries two lists of 48 divisors: a
+short one for inputs up to 4,096 tokens and a long one beyond. The file
+has no `factor`; `transformers` takes 131,072 ÷ 4,096 = 32 and derives the
+attention factor from it.
+
+**In Python:**
+
+```python
+from lessons.model_card import explain, gallery
+
+phi = explain(gallery()["phi-3.5-mini"]["config"])
+phi.stretch, round(phi.rope[0].attention_factor, 4)  # → (32.0, 1.1902)
+len(phi.rope[0].inv_freq)  # → 48
+```
+
+### Phi-3.5 mini instruct
+
+`microsoft/Phi-3.5-mini-instruct`: LongRoPE with no factor key: transformers derives it as 131072 / 4096 = 32. The short factors apply up to 4096 tokens, the long ones beyond; sliding_window 262144 never binds.
+
+??? note "Where these keys were read: a secondary copy"
+    Secondary: mlc-ai/mlc-llm python/mlc_llm/model/model_preset.py ("phi-3_5", a copy of
+    Phi-3.5-mini-instruct's config.json, "transformers_version": "4.43.3"); its 48-number lists
+    equal PHI35_LONG / PHI35_SHORT in tests/reference/_reference.py.
+
+![Phi-3.5 mini instruct: the wavelength of each rotary pair, before and after scaling, against the trained and served lengths](figures/model_card.phi_3_5_mini.svg)
+
+**Reading it:** the solid line is the short list, which nearly keeps the trained speeds; the report's second scale line is the long list, which slows the last pairs up to about 65 times.
+
+```text
+$ python -m lessons.model_card phi-3.5-mini
+model_type     phi3
+scheme         RoPE in 32 layers
+sliding window 262,144 tokens
+trained length 4,096
+config length  131,072
+served length  131,072 = 32× the trained length
+RoPE, every RoPE layer: longrope, base 10,000, 96 of 96 dimensions turn (48 pairs)
+  wavelengths  6.283 to 1.473e+05 positions
+  full turn within the trained length: 34 of 48 pairs (0–33)
+  scale        untouched: pairs 0; between: pairs 1–46; divided by 2.84: pairs 47
+  past 4,096: long_factor, between: pairs 0–46; divided by 64.84: pairs 47
+  attention factor 1.19024 (multiplies cos and sin)
+engine         vLLM: --max-model-len 131072
+engine         llama.cpp: --ctx-size 131072
+engine         llama.cpp: no flag; the longrope speeds are written into the GGUF file
+```
+
+
+**Why it matters.** A LongRoPE model switches lists at the trained length,
+so the same position is rotated differently in a short and a long prompt;
+a cache built during a short prompt does not carry over.
+
+## Gallery: layers that differ
+
+**Tiny worked example.** Gemma 2 alternates sliding-window and full layers
+but gives them one base. Gemma 3 makes every sixth layer global, with base
+1,000,000 and the linear factor 8, and keeps base 10,000 and no scaling on
+the 1,024-token sliding layers. SmolLM3 drops RoPE from every fourth layer.
+
+**In Python:**
+
+```python
+from lessons.model_card import explain, gallery
+
+gemma3 = explain(gallery()["gemma-3-4b"]["config"])
+[(g.layer_type, len(g.layers), g.base) for g in gemma3.rope]  # → [('full_attention', 5, 1000000.0), ('sliding_attention', 29, 10000.0)]
+smol = explain(gallery()["smollm3-3b"]["config"])
+smol.scheme, len(smol.nope_layers)  # → ('mixed', 9)
+```
+
+### Gemma 2 9B
+
+`google/gemma-2-9b`: The file sets no layer pattern: Gemma2Config alternates sliding (4096) and full attention, starting with sliding at layer 0. All layers share one RoPE (theta 10000, head_dim 256).
+
+??? note "Where these keys were read: a secondary copy"
+    Secondary copies: mlc-ai/mlc-llm python/mlc_llm/model/model_preset.py ("gemma2_9b") and
+    kevinstephano/thunder_model_blocks thunder_model_blocks/gemma2/gemma2_config.py
+    (google/gemma-2-9b-it's config.json), identical on every key kept here.
+
+![Gemma 2 9B: the wavelength of each rotary pair, before and after scaling, against the trained and served lengths](figures/model_card.gemma_2_9b.svg)
+
+**Reading it:** one line for all 42 layers; the sliding window (4,096 tokens) is a property of the attention, not of the speeds.
+
+```text
+$ python -m lessons.model_card gemma-2-9b
+model_type     gemma2
+scheme         RoPE in 42 layers
+layer types    21 sliding_attention, 21 full_attention
+sliding window 4,096 tokens
+trained length 8,192
+config length  8,192
+served length  8,192 (the trained length)
+RoPE, every RoPE layer: default, base 10,000, 256 of 256 dimensions turn (128 pairs)
+  wavelengths  6.283 to 5.847e+04 positions
+  full turn within the trained length: 100 of 128 pairs (0–99)
+engine         vLLM: --max-model-len 8192
+engine         llama.cpp: --ctx-size 8192
+```
+
+### Gemma 3 4B it
+
+`google/gemma-3-4b-it`: head_dim 256, rope_theta 1e6, rope_local_base_freq 1e4, max_position_embeddings 131072 and the 5-local:1-global layer pattern are Gemma3TextConfig's defaults, not in the file. The linear factor 8 applies to the full-attention layers only.
+
+??? note "Where these keys were read: a secondary copy"
+    Secondary: the text_config keys recorded in tests/reference/_reference.py (LAYER_TYPE_CONFIGS,
+    read from google/gemma-3-4b-it config.json in an earlier session); values cross-checked against
+    GitHub test fixtures for the 4B text model (hidden 2560, 34 layers, 8 heads, 4 KV heads,
+    sliding_window 1024, linear factor 8).
+
+![Gemma 3 4B it: the wavelength of each rotary pair, before and after scaling, against the trained and served lengths](figures/model_card.gemma_3_4b.svg)
+
+**Reading it:** two lines: the global layers (base 1,000,000, divided by 8) reach far beyond the served length, the local layers keep short waves for their 1,024-token window. vLLM does not multiply Gemma 3's length by the factor.
+
+```text
+$ python -m lessons.model_card gemma-3-4b
+model_type     gemma3
+scheme         RoPE in 34 layers
+layer types    29 sliding_attention, 5 full_attention
+sliding window 1,024 tokens
+trained length not stated (a linear factor is not a length ratio)
+config length  131,072
+served length  131,072
+RoPE, full_attention (5 layers): linear, base 1e+06, 256 of 256 dimensions turn (128 pairs)
+  wavelengths  50.27 to 4.512e+07 positions
+  scale        divided by 8: pairs 0–127
+RoPE, sliding_attention (29 layers): default, base 10,000, 256 of 256 dimensions turn (128 pairs)
+  wavelengths  6.283 to 5.847e+04 positions
+engine         vLLM: --max-model-len 131072
+engine         llama.cpp: --ctx-size 131072
+engine         llama.cpp: --rope-scaling linear --rope-scale 8
+```
+
+### SmolLM3 3B
+
+`HuggingFaceTB/SmolLM3-3B`: no_rope_layers marks 1 = uses RoPE, 0 = skips it, so layers 3, 7, ..., 35 are NoPE. max_window_layers is left out: not confirmed.
+
+??? note "Where these keys were read: a secondary copy"
+    Secondary: GitHub copies of HuggingFaceTB/SmolLM3-3B's config.json shape found by exact-string
+    search (a C# test labelled an authoritative copy, two Python config fixtures) that agree on the
+    36-entry no_rope_layers list, no_rope_layer_interval 4, rope_theta 5000000.0 and
+    max_position_embeddings 65536.
+
+![SmolLM3 3B: the wavelength of each rotary pair, before and after scaling, against the trained and served lengths](figures/model_card.smollm3_3b.svg)
+
+**Reading it:** base 5,000,000 on 27 layers; the 9 NoPE layers see order only through the causal mask (`lessons.alibi`).
+
+```text
+$ python -m lessons.model_card smollm3-3b
+model_type     smollm3
+scheme         RoPE in 27 of 36 layers; NoPE (no positions) in layers 3, 7, 11, 15, 19, 23, 27, 31, 35
+trained length 65,536
+config length  65,536
+served length  65,536 (the trained length)
+RoPE, every RoPE layer: default, base 5e+06, 128 of 128 dimensions turn (64 pairs)
+  wavelengths  6.283 to 2.469e+07 positions
+  full turn within the trained length: 39 of 64 pairs (0–38)
+engine         vLLM: --max-model-len 65536
+engine         llama.cpp: --ctx-size 65536
+```
+
+
+**Why it matters.** A per-layer model has no single "RoPE setting": a
+conversion that copies one base to every layer breaks Gemma 3's local
+layers.
+
+## Gallery: no rotation
+
+**Tiny worked example.** BLOOM and MPT bias each head's scores by distance:
+with 16 heads the first slope is 2^(−0.5) ≈ 0.7071, with 32 heads
+2^(−0.25) ≈ 0.8409. GPT-2 and BERT add a learned row per position: 1,024
+and 512 rows, and a position beyond the last row has no vector at all.
+
+**In Python:**
+
+```python
+from lessons.model_card import explain, gallery
+
+cards = {slug: explain(gallery()[slug]["config"]) for slug in ("bloom-560m", "mpt-7b", "gpt2", "bert-base-uncased")}
+round(float(cards["bloom-560m"].alibi_slopes[0]), 4), round(float(cards["mpt-7b"].alibi_slopes[0]), 4)  # → (0.7071, 0.8409)
+cards["gpt2"].max_length, cards["bert-base-uncased"].max_length  # → (1024, 512)
+```
+
+### BLOOM 560M
+
+`bigscience/bloom-560m`: ALiBi has no key: model_type bloom implies it (16 heads, slopes 2^-0.5 ... 2^-8). offset_alibi is unused by transformers. The published key names for width and heads may be hidden_size / n_head instead; BloomConfig accepts both.
+
+??? note "Where these keys were read: a secondary copy"
+    Secondary: PaddleNLP's BLOOM_PRETRAINED_INIT_CONFIGURATION["bigscience/bloom-560m"] (original
+    key names n_embed / num_attention_heads) and a BloomConfig dump of bigscience/bloom-560m
+    (architectures), both found by exact-string search.
+
+![BLOOM 560M: for each ALiBi head, the distance at which its attention weight halves](figures/model_card.bloom_560m.svg)
+
+**Reading it:** each head's weight halves at its own distance, from about one token for the steepest head to a few hundred for the gentlest; the file states no length, so the report has none.
+
+```text
+$ python -m lessons.model_card bloom-560m
+model_type     bloom
+scheme         ALiBi in 24 layers (a distance penalty per head, no position table)
+trained length unknown
+config length  unknown
+ALiBi slopes   16 heads, 0.7071 down to 0.003906
+engine         no RoPE flag applies
+```
+
+### MPT 7B
+
+`mosaicml/mpt-7b`: ALiBi with alibi_bias_max 8 over 32 heads (slopes 2^-0.25 ... 2^-8). learned_pos_emb is true in the file but transformers' MptModel has no position table.
+
+??? note "Where these keys were read: a secondary copy"
+    Secondary: a GitHub README on compiling MPT-7b-instruct ("The original config for the model"),
+    found by exact-string search; MPT-7B and MPT-7B-Instruct share these keys.
+
+![MPT 7B: for each ALiBi head, the distance at which its attention weight halves](figures/model_card.mpt_7b.svg)
+
+**Reading it:** 32 heads spread more finely between the same extremes; MPT's `learned_pos_emb` is true in the file, yet the model uses no position table when ALiBi is on (`transformers`' MPT model has none).
+
+```text
+$ python -m lessons.model_card mpt-7b
+model_type     mpt
+scheme         ALiBi in 32 layers (a distance penalty per head, no position table)
+trained length 2,048
+config length  2,048
+served length  2,048 (the trained length)
+ALiBi slopes   32 heads, 0.8409 down to 0.003906
+engine         vLLM: --max-model-len 2048
+engine         llama.cpp: --ctx-size 2048
+engine         no RoPE flag applies
+```
+
+### GPT-2
+
+`openai-community/gpt2`: Learned absolute positions: a 1024-row table added to the token embeddings; no RoPE, no ALiBi.
+
+??? note "Where these keys were read: a secondary copy"
+    Secondary copies of https://huggingface.co/openai-community/gpt2/blob/main/config.json: mlc-
+    ai/mlc-llm python/mlc_llm/model/model_preset.py ("gpt2") and AbisoyeOnanuga/beebe
+    gpt2/config.json.
+
+![GPT-2: the rows of the learned position table against the positions of a request twice as long](figures/model_card.gpt2.svg)
+
+**Reading it:** the table ends at 1,024: a request twice as long has no rows for its second half, and `--length 2048` makes the report say so.
+
+```text
+$ python -m lessons.model_card gpt2
+model_type     gpt2
+scheme         a learned position table (one row per position), added to the input
+trained length 1,024
+config length  1,024
+served length  1,024 (the trained length)
+engine         vLLM: --max-model-len 1024
+engine         llama.cpp: --ctx-size 1024
+engine         no RoPE flag applies
+```
+
+### BERT base uncased
+
+`google-bert/bert-base-uncased`: Learned absolute positions (position_embedding_type absolute), 512 rows; no RoPE, no ALiBi.
+
+??? note "Where these keys were read: a secondary copy"
+    Secondary copies of https://huggingface.co/google-bert/bert-base-
+    uncased/resolve/main/config.json ("transformers_version": "4.6.0.dev0") found by exact-string
+    search, including a note quoting that GET URL and its response; several agree key for key.
+
+![BERT base uncased: the rows of the learned position table against the positions of a request twice as long](figures/model_card.bert_base_uncased.svg)
+
+**Reading it:** 512 learned rows, the reason BERT-style encoders cut documents into 512-token pieces.
+
+```text
+$ python -m lessons.model_card bert-base-uncased
+model_type     bert
+scheme         a learned position table (one row per position), added to the input
+trained length 512
+config length  512
+served length  512 (the trained length)
+engine         vLLM: --max-model-len 512
+engine         llama.cpp: --ctx-size 512
+engine         no RoPE flag applies
+```
+
+
+**Why it matters.** For these models the served length is a hard limit
+(learned) or a soft one (ALiBi); no RoPE flag changes it.
+
+## In 20 seconds
+
+- Read the language model's keys (`text_config` for vision-language models)
+  and fold the spellings into one RoPE block.
+- Decide the scheme per layer: RoPE, ALiBi, a learned table, or none; mind
+  `no_rope_layers` (1 = uses RoPE) and per-layer-type blocks.
+- Keep three lengths apart: trained, claimed by the config, served by the
+  engine.
+- Compare each pair's wavelength with the trained length: that is where a
+  stretch is safe or not.
+- Let the decoder do it, and decode the copy you actually serve.
+
+## Self-test questions
+
+??? question "A config says max_position_embeddings 131072 and original_max_position_embeddings 8192. What was the model trained at?"
+    8,192 positions, before stretching; 131,072 is what the config claims
+    after its scaling rule. Whether quality holds that far depends on how
+    the model was trained with the rule, not on the number.
+
+??? question "A no_rope_layers list is [1, 1, 1, 0, 1, 1, 1, 0]. Which layers have no RoPE?"
+    Layers 3 and 7: a 1 means the layer uses RoPE, a 0 that it does not.
+
+??? question "Why does vLLM serve 131,072 tokens for Qwen2.5 with its YaRN block, when the config says 32,768?"
+    vLLM multiplies the original length by the YaRN factor (32,768 × 4); the
+    config's own length is not changed by adding the block.
+
+??? question "Gemma 3's full-attention layers use linear scaling with factor 8. Does the decoder conclude that it was trained at 16,384 positions?"
+    No: a linear factor is not a length ratio, and Gemma 3's config does not
+    state its trained length, so the report says "not stated".
+
+## The papers behind this lesson
+
+- Jianlin Su et al., 2021. *RoFormer: Enhanced Transformer with Rotary
+  Position Embedding.* [arXiv:2104.09864](https://arxiv.org/abs/2104.09864).
+  The rotation every RoPE config parameterises. Companion:
+  `papers.su2021_roformer`.
+- Ofir Press, Noah A. Smith, Mike Lewis, 2021. *Train Short, Test Long:
+  Attention with Linear Biases Enables Input Length Extrapolation.*
+  [arXiv:2108.12409](https://arxiv.org/abs/2108.12409). BLOOM's and MPT's
+  scheme. Companion: `papers.press2021_alibi`.
+- Bowen Peng, Jeffrey Quesnelle, Honglu Fan, Enrico Shippole, 2023. *YaRN:
+  Efficient Context Window Extension of Large Language Models.*
+  [arXiv:2309.00071](https://arxiv.org/abs/2309.00071). The yarn block of
+  Qwen2.5, DeepSeek-V3 and gpt-oss. Companion: `papers.peng2023_yarn`.
+- Yiran Ding et al., 2024. *LongRoPE: Extending LLM Context Window Beyond 2
+  Million Tokens.* [arXiv:2402.13753](https://arxiv.org/abs/2402.13753).
+  The searched per-pair lists of Phi-3.5.
+- Llama Team, AI @ Meta, 2024. *The Llama 3 Herd of Models.*
+  [arXiv:2407.21783](https://arxiv.org/abs/2407.21783). The llama3 rule and
+  the staged long-context training behind Llama 3.1's 128K.
+
+## Further reading
+
+- `transformers`' `modeling_rope_utils.py` (every `rope_type`) and each
+  model's `configuration_<model>.py` (its defaults and layer plan): the
+  reference this page's decoder is tested against.
+- vLLM's `vllm/config/model.py` (`_get_and_verify_max_len`): how the served
+  length is derived.
+- `lessons.context_extension`: what each scaling rule does, pair by pair.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from lessons import _checks
+from lessons.alibi import alibi_slopes, nope_layers
+from lessons.context_extension import (deepseek_softmax_multiplier, rope_inv_freq, rope_type_of,
+                                       rope_wavelengths)
+
+# ---------------------------------------------------------------------------
+# 1. Which scheme: the keys that say how a model encodes positions
+# ---------------------------------------------------------------------------
+
+CARD_SCHEMES = ("rope", "alibi", "learned", "sinusoidal", "none", "mixed")
+
+# Model types whose position scheme is fixed by the architecture, not by a key
+# (each read from the model's modeling file in transformers 5.24).
+ALIBI_MODEL_TYPES = ("bloom",)
+LEARNED_MODEL_TYPES = ("gpt2", "gpt_neo", "gpt_bigcode", "opt", "bert", "roberta", "xlm-roberta", "distilbert",
+                       "electra", "bart", "whisper")
+SINUSOIDAL_MODEL_TYPES = ("marian", "fsmt", "m2m_100", "speech_to_text")
+ROPE_MODEL_TYPES = ("llama", "llama4", "llama4_text", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3",
+                    "qwen3_moe", "qwen2_vl", "qwen2_5_vl", "gemma", "gemma2", "gemma3", "gemma3_text", "phi",
+                    "phi3", "deepseek_v2", "deepseek_v3", "gpt_oss", "smollm3", "gpt_neox", "gptj", "falcon",
+                    "olmo", "olmo2", "stablelm", "starcoder2", "cohere", "granite", "internlm2", "mpt_rope")
+
+# The RoPE base a config class uses when the config has no rope_theta
+# (`default_theta` in transformers 5.24 configuration_<model>.py; 10,000 for the rest).
+DEFAULT_THETA = {"llama4_text": 500000.0, "qwen2_vl": 1000000.0, "qwen2_vl_text": 1000000.0,
+                 "gemma3_text": 1000000.0, "gpt_oss": 150000.0, "smollm3": 2000000.0}
+# Position keys a published config may leave to its config class (transformers 5.24 defaults).
+CLASS_DEFAULTS = {
+    "gemma3_text": {"head_dim": 256, "max_position_embeddings": 131072, "rope_local_base_freq": 10000.0,
+                    "sliding_window_pattern": 6},
+    "gemma2": {"head_dim": 256, "max_position_embeddings": 8192},
+    "gpt_oss": {"head_dim": 64, "sliding_window": 128, "max_position_embeddings": 131072},
+    "llama4_text": {"head_dim": 128, "no_rope_layer_interval": 4},
+    "smollm3": {"no_rope_layer_interval": 4},
+    "gpt_neox": {"rotary_pct": 0.25},
+    "gptj": {"rotary_dim": 64},
+}
+
+# Spellings of one idea across model families: the first one present wins.
+LAYER_KEYS = ("num_hidden_layers", "n_layer", "n_layers", "num_layers")
+WIDTH_KEYS = ("hidden_size", "n_embd", "n_embed", "d_model")
+HEAD_KEYS = ("num_attention_heads", "n_head", "n_heads")
+LENGTH_KEYS = ("max_position_embeddings", "n_positions", "max_seq_len", "seq_length", "n_ctx")
+
+
+class ConfigError(ValueError):
+    """A config that cannot be read: its message is one line that says why."""
+
+
+def _first(config: dict, keys: tuple[str, ...]):
+    """(key, value) of the first of `keys` the config sets (not None), else (None, None)."""
+    for key in keys:
+        if config.get(key) is not None:
+            return key, config[key]
+    return None, None
+
+
+def language_config(config: dict) -> dict:
+    """The part of a config that describes the language model.
+
+    A vision-language model (Llama 4, Gemma 3, newer Qwen2-VL files) nests it
+    under `text_config`; the class defaults of its model type fill in the
+    position keys the published file leaves out.
+
+    Args:
+        config: a whole config.json, as a dict.
+
+    Returns:
+        a new flat dict: the language model's keys over its class defaults.
+    """
+    if not isinstance(config, dict):
+        raise ConfigError(f"a config is a JSON object, got {type(config).__name__}")
+    text = config.get("text_config")
+    if text is not None and not isinstance(text, dict):
+        raise ConfigError("'text_config' must be a JSON object")
+    text = dict(text or config)
+    if config.get("text_config") is not None and "model_type" not in text:
+        text["model_type"] = config.get("model_type")
+    return {**CLASS_DEFAULTS.get(text.get("model_type"), {}), **text}
+
+
+def rope_block(text: dict) -> dict | None:
+    """The config's RoPE block, whatever its spelling, with the top-level RoPE keys folded in.
+
+    `rope_parameters` (transformers 5) and `rope_scaling` (older files) are one
+    block; `rope_theta` (or GPT-NeoX's `rotary_emb_base`), `partial_rotary_factor`
+    (or GPT-NeoX's `rotary_pct`) and a top-level `original_max_position_embeddings`
+    (Phi-3) join it. Contradicting spellings are a `ConfigError`.
+
+    Args:
+        text: the language model's config (from `language_config`).
+
+    Returns:
+        a new dict (flat, or split by layer type as Gemma 3's is), or None when
+        the config has no RoPE key at all.
+    """
+    new, old = text.get("rope_parameters"), text.get("rope_scaling")
+    if new is not None and old is not None and new != old:
+        raise ConfigError("'rope_parameters' and 'rope_scaling' are both set and differ; keep one")
+    block = new if new is not None else old
+    if block is not None and not isinstance(block, dict):
+        raise ConfigError(f"'rope_scaling' must be a JSON object or null, got {type(block).__name__}")
+    top = {}
+    for name, spellings in (("rope_theta", ("rope_theta", "rotary_emb_base")),
+                            ("partial_rotary_factor", ("partial_rotary_factor", "rotary_pct"))):
+        found = {key: text[key] for key in spellings if text.get(key) is not None}
+        for key, value in found.items():
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise ConfigError(f"{key!r} must be a number, got {value!r}")
+        if len(set(map(float, found.values()))) > 1:
+            raise ConfigError(f"{' and '.join(f'{k!r} = {v}' for k, v in found.items())} contradict each other")
+        if found:
+            top[name] = next(iter(found.values()))
+    if text.get("rotary_dim") is not None:  # GPT-J: the turning width in dimensions
+        partial = _checks.count(text["rotary_dim"], "rotary_dim") / head_width(text)
+        if "partial_rotary_factor" in top and not math.isclose(top["partial_rotary_factor"], partial):
+            raise ConfigError(f"'rotary_dim' {text['rotary_dim']} and a partial rotary factor "
+                              f"{top['partial_rotary_factor']} contradict each other")
+        top["partial_rotary_factor"] = partial
+    if text.get("original_max_position_embeddings") is not None:
+        top["original_max_position_embeddings"] = text["original_max_position_embeddings"]
+    if block is None and not top:
+        return None
+    block = json.loads(json.dumps(block or {}))
+    nested = block and all(v is None or isinstance(v, dict) for v in block.values())
+    for part in (block.values() if nested else [block]):
+        if part is None:
+            continue
+        for key, value in top.items():
+            if key in part and part[key] is not None and part[key] != value:
+                raise ConfigError(f"top-level {key!r} = {value} and the RoPE block's {part[key]} contradict each other")
+            part.setdefault(key, value)
+    return block
+
+
+def head_width(text: dict) -> int:
+    """The width of one attention head: `head_dim`, else hidden size ÷ heads.
+
+    Args:
+        text: the language model's config.
+
+    Returns:
+        the head width, an integer.
+    """
+    if text.get("head_dim") is not None:
+        return _checks.count(text["head_dim"], "head_dim", low=2)
+    (width_key, width), (heads_key, heads) = _first(text, WIDTH_KEYS), _first(text, HEAD_KEYS)
+    if width is None or heads is None:
+        raise ConfigError("the config gives no head width: it needs 'head_dim', or a hidden size "
+                          f"({' / '.join(WIDTH_KEYS)}) and a head count ({' / '.join(HEAD_KEYS)})")
+    width, heads = _checks.count(width, width_key), _checks.count(heads, heads_key)
+    if width % heads:
+        raise ConfigError(f"{width_key} {width} is not a multiple of {heads_key} {heads}")
+    return width // heads
+
+
+def alibi_setting(text: dict) -> bool | None:
+    """What the config says about ALiBi: True, False, or None when it says nothing.
+
+    BLOOM always uses it (no key); MPT says `attn_config.alibi`; Falcon says
+    `alibi`; BERT-style models say `position_embedding_type: "alibi"`.
+    """
+    said = []
+    if text.get("model_type") in ALIBI_MODEL_TYPES:
+        said.append(True)
+    attn = text.get("attn_config")
+    if isinstance(attn, dict) and attn.get("alibi") is not None:
+        said.append(bool(attn["alibi"]))
+    if text.get("alibi") is not None:
+        said.append(bool(text["alibi"]))
+    if text.get("position_embedding_type") is not None:
+        said.append(text["position_embedding_type"] == "alibi")
+    if len(set(said)) > 1:
+        raise ConfigError("the config both turns ALiBi on and off (model_type, attn_config.alibi, alibi, "
+                          "position_embedding_type)")
+    return said[0] if said else None
+
+
+def base_scheme(text: dict, block: dict | None) -> str:
+    """The scheme the config's keys name, before NoPE layers are counted: one of
+    "rope", "alibi", "learned", "sinusoidal"."""
+    model_type = text.get("model_type")
+    alibi = alibi_setting(text)
+    kind = text.get("position_embedding_type")
+    if alibi:
+        if block is not None and text.get("model_type") not in ("falcon",):
+            raise ConfigError("the config turns on ALiBi and also sets RoPE keys; a model uses one or the other")
+        return "alibi"
+    if kind is not None and kind not in ("absolute", "rotary", "alibi"):
+        raise ConfigError(f"position_embedding_type {kind!r} is not one this decoder reads "
+                          "(it reads absolute, rotary, alibi)")
+    if kind == "absolute":
+        if block is not None:
+            raise ConfigError("position_embedding_type 'absolute' (a learned table) and RoPE keys contradict each other")
+        return "learned"
+    if block is not None or kind == "rotary" or model_type in ROPE_MODEL_TYPES:
+        return "rope"
+    if text.get("sinusoidal_embeddings") or model_type in SINUSOIDAL_MODEL_TYPES:
+        return "sinusoidal"
+    if model_type in LEARNED_MODEL_TYPES:
+        return "learned"
+    raise ConfigError("the config has no position information: no RoPE key (rope_theta, rope_scaling, "
+                      "rope_parameters, rotary_*), no ALiBi flag, no position_embedding_type, and a model_type "
+                      f"({model_type!r}) whose scheme this decoder does not know")
+
+
+# ---------------------------------------------------------------------------
+# 2. The layer plan: which layer type each layer is, and which layers skip RoPE
+# ---------------------------------------------------------------------------
+
+
+def layer_count(text: dict) -> int | None:
+    """The number of layers (`num_hidden_layers`, `n_layer`, `n_layers` or `num_layers`), or None."""
+    key, value = _first(text, LAYER_KEYS)
+    return None if key is None else _checks.count(value, key)
+
+
+def layer_types(text: dict, n_layers: int | None) -> list[str] | None:
+    """Each layer's attention type, as the model's config class fills it in.
+
+    `layer_types` when the config lists them; else the model's own rule
+    (transformers 5.24): Gemma 2 and gpt-oss alternate sliding and full from
+    layer 0; Gemma 3 makes every `sliding_window_pattern`-th layer full; Qwen2
+    slides from layer `max_window_layers` on when `use_sliding_window` is true;
+    Llama 4's RoPE layers are "chunked_attention" when `attention_chunk_size` is
+    set; a `sliding_window` elsewhere (Mistral 7B) slides every layer.
+
+    Returns:
+        one string per layer, or None when the layer count is unknown.
+    """
+    given = text.get("layer_types")
+    if given is not None:
+        if n_layers is not None and len(given) != n_layers:
+            raise ConfigError(f"'layer_types' lists {len(given)} layers but the config has {n_layers}")
+        return [str(t) for t in given]
+    if n_layers is None:
+        return None
+    model_type = text.get("model_type")
+    window = text.get("sliding_window")
+    if model_type in ("gemma2", "gpt_oss"):
+        return ["sliding_attention" if (i + 1) % 2 else "full_attention" for i in range(n_layers)]
+    if model_type == "gemma3_text":
+        pattern = _checks.count(text.get("sliding_window_pattern", 6), "sliding_window_pattern")
+        return ["sliding_attention" if (i + 1) % pattern else "full_attention" for i in range(n_layers)]
+    if model_type in ("qwen2", "qwen2_vl", "qwen2_vl_text", "qwen2_moe"):
+        slides = text.get("use_sliding_window") and window is not None
+        start = text.get("max_window_layers", n_layers)
+        return ["sliding_attention" if slides and i >= start else "full_attention" for i in range(n_layers)]
+    if model_type == "llama4_text":
+        flags = nope_flags(text, n_layers)
+        chunked = text.get("attention_chunk_size") is not None
+        return ["chunked_attention" if f and chunked else "full_attention" for f in flags]
+    if model_type == "smollm3":
+        flags = nope_flags(text, n_layers)
+        slides = text.get("use_sliding_window") and window is not None
+        return ["sliding_attention" if slides and not f else "full_attention" for f in flags]
+    if window is not None and model_type in ("mistral", "mixtral"):
+        return ["sliding_attention"] * n_layers
+    return ["full_attention"] * n_layers
+
+
+def nope_flags(text: dict, n_layers: int) -> list[int]:
+    """One flag per layer, 1 = the layer uses RoPE, 0 = it skips it (`no_rope_layers`,
+    read as Llama 4's and SmolLM3's config classes read it; see `lessons.alibi.nope_layers`)."""
+    model_type = text.get("model_type")
+    if model_type not in ("llama4_text", "smollm3"):
+        if text.get("no_rope_layers") is not None:
+            raise ConfigError(f"'no_rope_layers' is read by Llama 4 and SmolLM3 configs, not {model_type!r}")
+        return [1] * n_layers
+    skipped = nope_layers(n_layers, text.get("no_rope_layers"), text.get("no_rope_layer_interval", 4),
+                          fill_empty=model_type == "llama4_text")
+    return [int(i not in skipped) for i in range(n_layers)]
+
+
+# ---------------------------------------------------------------------------
+# 3. Lengths: the one the model trained at, the one it claims, the one you serve
+# ---------------------------------------------------------------------------
+
+
+def lengths(text: dict, scheme: str, block: dict | None) -> tuple[int | None, int | None]:
+    """(trained_length, max_length) as the config states them.
+
+    max_length is the longest input the config claims: the smallest of the
+    length keys it sets (`max_position_embeddings`, GPT-2's `n_positions`, MPT's
+    `max_seq_len`, ...), as vLLM reads them. trained_length is the length the
+    positions were trained at before any stretching: the RoPE block's
+    `original_max_position_embeddings` when it has one (YaRN, LongRoPE, the
+    Llama 3 rule, Phi-3), None for linear scaling without one (the config does
+    not say; Gemma 3's factor 8 is not its length ratio), else max_length (no
+    scaling block, or dynamic scaling, which reads max_position_embeddings as
+    the trained length).
+    """
+    found = [_checks.count(text[key], key) for key in LENGTH_KEYS if text.get(key) is not None]
+    max_length = min(found) if found else None
+    if scheme not in ("rope", "mixed") or not block:
+        return max_length, max_length
+    blocks = [b for b in block.values() if isinstance(b, dict)] if _nested(block) else [block]
+    originals = {b["original_max_position_embeddings"] for b in blocks if b.get("original_max_position_embeddings")}
+    if len(originals) > 1:
+        raise ConfigError(f"the layer types give different original lengths: {sorted(originals)}")
+    if originals:
+        return _checks.count(originals.pop(), "original_max_position_embeddings"), max_length
+    if any(rope_type_of(b) == "linear" for b in blocks):
+        return None, max_length
+    return max_length, max_length
+
+
+def _nested(block: dict) -> bool:
+    return bool(block) and all(v is None or isinstance(v, dict) for v in block.values())
+
+
+# ---------------------------------------------------------------------------
+# 4. One card: the scheme per layer, the RoPE of each group of layers, warnings
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RopeGroup:
+    """Layers that share one RoPE setup.
+
+    Attributes:
+        layer_type: "all" when every rotary layer shares this setup, else the
+            config's layer type ("full_attention", "sliding_attention", ...).
+        layers: 0-based indices of the layers in the group.
+        rope_type: as transformers names it ("default" for plain RoPE and M-RoPE).
+        rotary_dim: how many dimensions of each head turn.
+        head_dim: the head width RoPE is applied within.
+        base: rope_theta.
+        inv_freq: (rotary_dim/2,) the speeds θ_i, as transformers computes them.
+        default_inv_freq: (rotary_dim/2,) the speeds with no scaling (same base).
+        attention_factor: the number that multiplies cos and sin.
+        parameters: the RoPE block this group was computed from.
+    """
+
+    layer_type: str
+    layers: tuple[int, ...]
+    rope_type: str
+    rotary_dim: int
+    head_dim: int
+    base: float
+    inv_freq: np.ndarray
+    default_inv_freq: np.ndarray
+    attention_factor: float
+    parameters: dict
+
+
+@dataclass(frozen=True)
+class ModelCard:
+    """What a config.json says about positions; `to_json()` is the command's --json output.
+
+    Attributes:
+        model_type: the config's model_type, or None.
+        scheme: "rope", "alibi", "learned", "sinusoidal", "none" or "mixed".
+        trained_length: the length positions were trained at, or None.
+        max_length: the longest input the config claims, or None.
+        rope: one `RopeGroup` per distinct RoPE setup.
+        nope_layers: layers of a RoPE model that skip RoPE.
+        alibi_slopes: (n_heads,) ALiBi slopes, or None.
+        n_layers: the layer count, or None.
+        layer_types: one attention type per layer, or None.
+        sliding_window: the sliding window, or None.
+        softmax_multiplier: DeepSeek's extra factor on the softmax scale, or None.
+        warnings: what to look at before serving this config.
+    """
+
+    model_type: str | None
+    scheme: str
+    trained_length: int | None
+    max_length: int | None
+    rope: tuple[RopeGroup, ...]
+    nope_layers: tuple[int, ...]
+    alibi_slopes: np.ndarray | None
+    n_layers: int | None
+    layer_types: tuple[str, ...] | None
+    sliding_window: int | None
+    softmax_multiplier: float | None
+    warnings: tuple[str, ...]
+
+    @property
+    def stretch(self) -> float | None:
+        """max_length ÷ trained_length, or None when either is unknown."""
+        if not self.trained_length or not self.max_length:
+            return None
+        return self.max_length / self.trained_length
+
+    def to_json(self) -> dict:
+        """The machine-readable card: the exact schema of `python -m lessons.model_card --json`."""
+        return {
+            "model_type": self.model_type,
+            "scheme": self.scheme,
+            "trained_length": self.trained_length,
+            "max_length": self.max_length,
+            "rope": [{"layer_type": g.layer_type, "layers": list(g.layers), "rope_type": g.rope_type,
+                      "rotary_dim": g.rotary_dim, "inv_freq": [float(x) for x in g.inv_freq],
+                      "attention_factor": float(g.attention_factor)} for g in self.rope],
+            "nope_layers": list(self.nope_layers),
+            "alibi_slopes": None if self.alibi_slopes is None else [float(x) for x in self.alibi_slopes],
+        }
+
+
+def _rope_for(head_dim: int, params: dict, max_length: int | None, caught: list[str]) -> tuple:
+    """rope_inv_freq for one block, its warnings collected, its errors as ConfigError."""
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        try:
+            inv_freq, factor = rope_inv_freq(head_dim, params, max_position_embeddings=max_length)
+            plain = {k: v for k, v in params.items() if k in ("rope_theta", "partial_rotary_factor")}
+            if rope_type_of(params) == "proportional":
+                plain = {**plain, "rope_type": "proportional"}
+            default, _ = rope_inv_freq(head_dim, plain, max_position_embeddings=max_length)
+        except ValueError as exc:
+            raise ConfigError(str(exc)) from None
+    for w in seen:
+        message = str(w.message).replace(" (transformers 5.24 warns too and goes on)", "")
+        if message not in caught:
+            caught.append(message)
+    return inv_freq, float(factor), default
+
+
+def explain(config: dict) -> ModelCard:
+    """Read a whole published config.json and say what it does with positions.
+
+    Args:
+        config: the parsed config.json (a dict), as published: top-level keys,
+            or a vision-language model's `text_config`.
+
+    Returns:
+        a `ModelCard`. Raises `ConfigError` (a ValueError) with a one-line
+        message for a config it cannot read: no position information,
+        contradicting keys, an unknown rope type, a malformed value.
+    """
+    try:
+        return _explain(config)
+    except ConfigError:
+        raise
+    except (ValueError, TypeError, KeyError, AttributeError) as exc:  # a malformed value deeper down
+        message = str(exc) if isinstance(exc, ValueError) else f"a malformed value ({type(exc).__name__}: {exc})"
+        raise ConfigError(message) from None
+
+
+def _explain(config: dict) -> ModelCard:
+    text = language_config(config)
+    try:
+        block = rope_block(text)
+        scheme = base_scheme(text, block)
+        n_layers = layer_count(text)
+        types = layer_types(text, n_layers)
+        trained, max_length = lengths(text, scheme, block)
+    except ConfigError:
+        raise
+    except ValueError as exc:  # a malformed value caught by the shared checks
+        raise ConfigError(str(exc)) from None
+    caught: list[str] = []
+    groups: list[RopeGroup] = []
+    skipped: list[int] = []
+    slopes = None
+    multiplier = None
+    model_type = config.get("model_type") if isinstance(config.get("model_type"), str) else None
+    if scheme == "alibi":
+        _, heads = _first(text, HEAD_KEYS)
+        if heads is None:
+            raise ConfigError(f"an ALiBi config needs a head count ({' / '.join(HEAD_KEYS)})")
+        slopes = alibi_slopes(_checks.count(heads, "n_heads"))
+        attn = text.get("attn_config") or {}
+        bias_max = attn.get("alibi_bias_max", 8) if isinstance(attn, dict) else 8
+        if bias_max != 8:  # MPT's generalised slopes: 2^(-bias_max·h/n)
+            n = len(slopes)
+            slopes = 2.0 ** (-bias_max * np.arange(1, n + 1) / n) if n & (n - 1) == 0 else slopes
+            if n & (n - 1):
+                raise ConfigError("alibi_bias_max other than 8 with a head count that is not a power of two is "
+                                  "not read by this decoder")
+    if scheme == "rope":
+        rotary_head = text.get("qk_rope_head_dim") or head_width(text)
+        if text.get("qk_rope_head_dim") is not None:
+            rotary_head = _checks.count(rotary_head, "qk_rope_head_dim", low=2)
+        flags = nope_flags(text, n_layers) if n_layers is not None else []
+        skipped = [i for i, f in enumerate(flags) if not f]
+        blocks = block if block and _nested(block) else None
+        setups = []  # (layer_type, params) per distinct setup
+        if blocks is None:
+            params = dict(block or {})
+            params.setdefault("rope_theta", DEFAULT_THETA.get(text.get("model_type"), 10000.0))
+            if text.get("model_type") == "gemma3_text":  # local layers: their own base, no scaling
+                local = {"rope_type": "default", "rope_theta": text.get("rope_local_base_freq", 10000.0)}
+                setups = [("full_attention", params), ("sliding_attention", local)]
+            else:
+                setups = [("all", params)]
+        else:
+            for name, params in blocks.items():
+                if params is not None:
+                    setups.append((name, dict(params)))
+        computed = []
+        for name, params in setups:
+            params.setdefault("rope_theta", DEFAULT_THETA.get(text.get("model_type"), 10000.0))
+            inv_freq, factor, default = _rope_for(rotary_head, params, max_length, caught)
+            computed.append((name, params, inv_freq, factor, default))
+        if len(computed) > 1 and all(np.array_equal(c[2], computed[0][2]) and c[3] == computed[0][3]
+                                     for c in computed):
+            computed = [("all", *computed[0][1:])]  # every layer type turns the same way
+        layer_list = list(range(n_layers)) if n_layers is not None else []
+        for name, params, inv_freq, factor, default in computed:
+            if name == "all":
+                layers = [i for i in layer_list if i not in skipped]
+            else:
+                if types is None:
+                    raise ConfigError("the RoPE block is split by layer type but the config gives no layer count")
+                if name not in types:
+                    raise ConfigError(f"the RoPE block has a '{name}' entry but no layer has that type")
+                layers = [i for i in layer_list if types[i] == name and i not in skipped]
+            rotary_dim = 2 * len(inv_freq)
+            if rope_type_of(params) != "proportional" and params.get("partial_rotary_factor") is not None:
+                rotary_dim = int(rotary_head * params["partial_rotary_factor"])
+            groups.append(RopeGroup(name, tuple(layers), rope_type_of(params), rotary_dim, rotary_head,
+                                    float(params["rope_theta"]), inv_freq, default, factor, params))
+        if types is not None and blocks is not None:
+            for i, t in enumerate(types):
+                if t not in blocks and i not in skipped:
+                    raise ConfigError(f"layer {i} has type '{t}' but the RoPE block has no entry for it")
+        if skipped:
+            scheme = "mixed" if len(skipped) < (n_layers or 0) else "none"
+        if text.get("model_type") in ("deepseek_v2", "deepseek_v3") and block and rope_type_of(block) == "yarn":
+            multiplier = deepseek_softmax_multiplier(block["factor"], block.get("mscale_all_dim"))
+    for group in groups:
+        if group.rope_type == "dynamic":
+            caught.append("dynamic scaling changes θ with the sequence length: keys cached at one length were "
+                          "rotated with another base (see lessons.context_extension)")
+        factor = group.parameters.get("factor")
+        if (group.rope_type in ("linear", "llama3", "longrope") and factor and trained and max_length
+                and "original_max_position_embeddings" in group.parameters
+                and not math.isclose(max_length / trained, factor)):
+            caught.append(f"rope 'factor' {factor:g} differs from max_position_embeddings / "
+                          f"original_max_position_embeddings = {max_length / trained:g}")
+    if scheme in ("rope", "mixed") and trained and max_length and max_length > trained and all(
+            g.rope_type == "default" for g in groups):
+        caught.append(f"the config claims {max_length:,} positions but trained at {trained:,} and has no scaling "
+                      "entry: positions past the trained length turn angles the model never saw")
+    window = text.get("sliding_window")
+    if text.get("model_type") in ("qwen2", "qwen2_vl", "qwen2_vl_text", "smollm3") and not text.get("use_sliding_window"):
+        window = None
+    return ModelCard(model_type, scheme, trained, max_length, tuple(groups), tuple(skipped), slopes, n_layers,
+                     None if types is None else tuple(types), window, multiplier, tuple(caught))
+
+
+# ---------------------------------------------------------------------------
+# 5. The served length, and what it does to each pair
+# ---------------------------------------------------------------------------
+
+
+def vllm_max_model_len(card: ModelCard) -> int | None:
+    """The longest input vLLM serves for this config when `--max-model-len` is not given.
+
+    vLLM's rule (`_get_and_verify_max_len` in vllm/config/model.py): start
+    from the config's length; unless the model type contains "gemma3" (whose
+    length is already the scaled one), take each RoPE block whose type is not
+    longrope or llama3, restart from its `original_max_position_embeddings` if
+    it is yarn, and multiply by its `factor` (the last such block's).
+
+    Returns:
+        the length, or None when the config states none.
+    """
+    if card.max_length is None:
+        return None
+    if "gemma3" in (card.model_type or "") or not card.rope:
+        return card.max_length
+    length, factor = card.max_length, 1.0
+    for group in card.rope:
+        if group.rope_type not in ("longrope", "llama3") and group.parameters.get("factor") is not None:
+            factor = float(group.parameters["factor"])
+            if group.rope_type == "yarn":
+                length = group.parameters.get("original_max_position_embeddings") or length
+    return int(length * factor)
+
+
+def pairs_that_turn(inv_freq: np.ndarray, length: int) -> np.ndarray:
+    """Which pairs complete at least one full turn within `length` positions (λ_i ≤ length).
+
+    Args:
+        inv_freq: (n_pairs,) speeds θ_i (a speed of 0 never turns).
+        length: a number of positions.
+
+    Returns:
+        (n_pairs,) bool array.
+    """
+    inv_freq = np.asarray(inv_freq, dtype=float)
+    return inv_freq * _checks.count(length, "length") >= 2 * np.pi
+
+
+def compare_methods(group: RopeGroup, trained_length: int, stretch: float) -> dict[str, np.ndarray]:
+    """The scale each stretching method would give each pair of this group (new θ_i ÷ old θ_i),
+    for the same stretch, as transformers computes them.
+
+    Args:
+        group: a `RopeGroup` (its base and rotary width are used; default speeds only).
+        trained_length: the original length L.
+        stretch: the stretch s ≥ 1.
+
+    Returns:
+        {method: (n_pairs,) scale}: 1 = untouched, 1/s = fully interpolated.
+    """
+    stretch = _checks.positive(stretch, "stretch")
+    trained_length = _checks.count(trained_length, "trained_length")
+    common = {"rope_theta": group.base, "original_max_position_embeddings": trained_length}
+    width = group.rotary_dim if group.rope_type != "proportional" else group.head_dim
+    blocks = {
+        "linear (PI)": {"rope_type": "linear", "factor": stretch},
+        "NTK (dynamic, at the served length)": {"rope_type": "dynamic", "factor": stretch},
+        "YaRN": {"rope_type": "yarn", "factor": stretch},
+        "Llama 3 rule": {"rope_type": "llama3", "factor": stretch, "low_freq_factor": 1.0, "high_freq_factor": 4.0},
+    }
+    base_freq, _ = rope_inv_freq(width, {"rope_theta": group.base})
+    out = {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for name, block in blocks.items():
+            params = {**common, **block}
+            if block["rope_type"] == "dynamic":
+                params.pop("original_max_position_embeddings")
+            freq, _ = rope_inv_freq(width, params, max_position_embeddings=trained_length,
+                                    seq_len=round(trained_length * stretch))
+            out[name] = freq / base_freq
+    return out
+
+
+def _ranges(mask: np.ndarray) -> str:
+    """'0–12, 20–31' for the True entries of a bool array, '' for none."""
+    idx = np.flatnonzero(mask)
+    if not idx.size:
+        return ""
+    runs, start = [], idx[0]
+    for a, b in zip(idx, list(idx[1:]) + [None]):
+        if b is None or b != a + 1:
+            runs.append(f"{start}" if start == a else f"{start}–{a}")
+            start = b
+    return ", ".join(runs)
+
+
+def scale_summary(scale: np.ndarray, tol: float = 1e-9) -> str:
+    """A scale per pair in words: which pairs are untouched, which blended, which divided by how much."""
+    scale = np.asarray(scale, dtype=float)
+    untouched = np.abs(scale - 1) <= tol
+    lowest = scale.min()
+    full = (np.abs(scale - lowest) <= tol * max(1.0, lowest)) & ~untouched
+    parts = []
+    if untouched.any():
+        parts.append(f"untouched: pairs {_ranges(untouched)}")
+    middle = ~untouched & ~full
+    if middle.any():
+        parts.append(f"between: pairs {_ranges(middle)}")
+    if full.any():
+        parts.append(f"divided by {1 / lowest:.4g}: pairs {_ranges(full)}")
+    return "; ".join(parts)
+
+
+# ---------------------------------------------------------------------------
+# 6. The report, the engine flags, the command
+# ---------------------------------------------------------------------------
+
+
+def engine_flags(card: ModelCard, served: int | None) -> list[str]:
+    """Command-line flags that reproduce the card's setup in vLLM and llama.cpp.
+
+    vLLM reads the RoPE block from config.json itself; `--hf-overrides` is only
+    needed for a block the file lacks (Qwen2.5's YaRN). llama.cpp reads base
+    and scaling from the GGUF file its converter wrote; its flags override them
+    (`--rope-scaling` knows none, linear and yarn; the Llama 3 rule and LongRoPE
+    are baked into the converted file).
+    """
+    lines = []
+    if served:
+        lines.append(f"vLLM: --max-model-len {served}")
+        lines.append(f"llama.cpp: --ctx-size {served}")
+    scaled = [g for g in card.rope if g.rope_type != "default"]
+    if scaled:
+        g = scaled[0]
+        p = g.parameters
+        if g.rope_type == "linear":
+            lines.append(f"llama.cpp: --rope-scaling linear --rope-scale {p['factor']:g}")
+        elif g.rope_type == "yarn":
+            lines.append(f"llama.cpp: --rope-scaling yarn --rope-scale {p['factor']:g} "
+                         f"--yarn-orig-ctx {card.trained_length}")
+        elif g.rope_type in ("llama3", "longrope"):
+            lines.append(f"llama.cpp: no flag; the {g.rope_type} speeds are written into the GGUF file")
+        elif g.rope_type == "dynamic":
+            lines.append("llama.cpp: no dynamic scaling; serve within the trained length")
+    if card.scheme in ("learned", "sinusoidal", "alibi"):
+        lines.append("no RoPE flag applies")
+    return lines
+
+
+def _n(x) -> str:
+    return "unknown" if x is None else f"{x:,}"
+
+
+def report(card: ModelCard, served: int | None = None) -> str:
+    """The card as text: what `python -m lessons.model_card config.json` prints.
+
+    Args:
+        card: from `explain`.
+        served: the length you intend to serve; default: vLLM's derived length.
+
+    Returns:
+        a multi-line string, one fact per line.
+    """
+    served = served or vllm_max_model_len(card)
+    lines = [f"model_type     {card.model_type or 'not given'}"]
+    layers = "" if card.n_layers is None else f" in {card.n_layers} layers"
+    schemes = {"rope": f"RoPE{layers}", "alibi": f"ALiBi{layers} (a distance penalty per head, no position table)",
+               "learned": "a learned position table (one row per position), added to the input",
+               "sinusoidal": "fixed sinusoidal codes added to the input",
+               "none": f"no positions{layers} (NoPE: only the causal mask orders tokens)",
+               "mixed": f"RoPE in {card.n_layers - len(card.nope_layers)} of {card.n_layers} layers; "
+                        f"NoPE (no positions) in layers {', '.join(map(str, card.nope_layers))}"}
+    lines.append(f"scheme         {schemes[card.scheme]}")
+    if card.layer_types and len(set(card.layer_types)) > 1:
+        counts = {t: card.layer_types.count(t) for t in dict.fromkeys(card.layer_types)}
+        lines.append("layer types    " + ", ".join(f"{n} {t}" for t, n in counts.items()))
+    if card.sliding_window:
+        lines.append(f"sliding window {card.sliding_window:,} tokens")
+    lines.append(f"trained length {_n(card.trained_length)}" if card.trained_length or not card.rope else
+                 "trained length not stated (a linear factor is not a length ratio)")
+    lines.append(f"config length  {_n(card.max_length)}")
+    if served:
+        stretch = "" if not card.trained_length else " (the trained length)" if served == card.trained_length \
+            else f" = {served / card.trained_length:.4g}× the trained length"
+        lines.append(f"served length  {served:,}{stretch}")
+    for g in card.rope:
+        where = "every RoPE layer" if g.layer_type == "all" else f"{g.layer_type} ({len(g.layers)} layers)"
+        lines.append(f"RoPE, {where}: {g.rope_type}, base {g.base:,.6g}, {g.rotary_dim} of {g.head_dim} "
+                     f"dimensions turn ({len(g.inv_freq)} pairs)")
+        waves = rope_wavelengths(g.inv_freq[g.inv_freq > 0])
+        lines.append(f"  wavelengths  {waves.min():,.4g} to {waves.max():,.4g} positions")
+        if card.trained_length:
+            turn = pairs_that_turn(g.default_inv_freq, card.trained_length)
+            lines.append(f"  full turn within the trained length: {int(turn.sum())} of {len(turn)} pairs"
+                         + (f" ({_ranges(turn)})" if turn.any() else ""))
+        if g.rope_type != "default":
+            with np.errstate(divide="ignore", invalid="ignore"):
+                scale = np.where(g.default_inv_freq > 0, g.inv_freq / g.default_inv_freq, 1.0)
+            lines.append(f"  scale        {scale_summary(scale)}")
+        if g.rope_type == "longrope" and served and card.trained_length and served > card.trained_length:
+            long_freq, _ = rope_inv_freq(g.head_dim, g.parameters, max_position_embeddings=card.max_length,
+                                         seq_len=served)
+            lines.append(f"  past {card.trained_length:,}: long_factor, {scale_summary(long_freq / g.default_inv_freq)}")
+        if g.attention_factor != 1:
+            lines.append(f"  attention factor {g.attention_factor:.6g} (multiplies cos and sin)")
+    if card.softmax_multiplier is not None:
+        lines.append(f"softmax scale  × {card.softmax_multiplier:.6g} (DeepSeek multiplies 1/√d by mscale²)")
+    if card.alibi_slopes is not None:
+        slopes = card.alibi_slopes
+        lines.append(f"ALiBi slopes   {len(slopes)} heads, {slopes[0]:.4g} down to {slopes[-1]:.4g}")
+    for flag in engine_flags(card, served):
+        lines.append(f"engine         {flag}")
+    warned = list(card.warnings)
+    if card.scheme == "learned" and served and card.max_length and served > card.max_length:
+        warned.append(f"a learned table has {card.max_length:,} rows: position {card.max_length:,} and later have none")
+    if served and card.trained_length and card.scheme in ("rope", "mixed") and served > card.trained_length and all(
+            g.rope_type == "default" for g in card.rope) and served != card.max_length:
+        warned.append(f"serving {served:,} positions on a model trained at {card.trained_length:,} with no scaling "
+                      "entry: add one (lessons.context_extension)")
+    for w in warned:
+        lines.append(f"warning        {w}")
+    return "\n".join(lines)
+
+
+def read_config(path: str | Path) -> dict:
+    """Parse a config.json file; a file that is missing or not JSON is a `ConfigError` naming it."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    try:
+        config = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ConfigError(f"{path}: not JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+    if not isinstance(config, dict):
+        raise ConfigError(f"{path}: a config.json is a JSON object, got {type(config).__name__}")
+    return config
+
+
+GALLERY_DIR = Path(__file__).resolve().parent / "gallery"
+
+
+def gallery() -> dict[str, dict]:
+    """The gallery of real configs: {slug: {"name", "repo", "read_from", "secondary", "note", "config"}}."""
+    return {path.stem: json.loads(path.read_text(encoding="utf-8")) for path in sorted(GALLERY_DIR.glob("*.json"))}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m lessons.model_card CONFIG [--json] [--length N]`: the report, or the JSON card.
+
+    With no CONFIG it walks through the gallery (`demo`). A config it cannot
+    read prints one line on stderr and exits 2.
+    """
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m lessons.model_card",
+                                     description="What a model's config.json says about positions.")
+    parser.add_argument("config", nargs="?", help="a config.json file, or a gallery slug (see --list)")
+    parser.add_argument("--json", action="store_true", help="print the machine-readable card")
+    parser.add_argument("--length", type=int, help="the length you intend to serve (default: vLLM's derived length)")
+    parser.add_argument("--list", action="store_true", help="list the gallery's slugs")
+    args = parser.parse_args(argv)
+    if args.list:
+        for slug, entry in gallery().items():
+            print(f"{slug:<18} {entry['name']}")
+        return 0
+    if args.config is None:
+        demo()
+        return 0
+    try:
+        known = gallery()
+        config = known[args.config]["config"] if args.config in known and not Path(args.config).exists() \
+            else read_config(args.config)
+        card = explain(config)
+        if args.length is not None and args.length < 1:
+            raise ConfigError(f"--length must be a positive integer, got {args.length}")
+    except ConfigError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps(card.to_json()) if args.json else report(card, args.length))
+    return 0
+
+
+# ---------------------------------------------------------------------------
+# 7. Figures (figures_build turns each into docs/figures/model_card.<slug>.svg)
+# ---------------------------------------------------------------------------
+
+
+def card_figure(card: ModelCard, title: str, served: int | None = None):
+    """One card as a picture: RoPE wavelengths per pair against the trained and served
+    lengths; ALiBi's half-weight distance per head; a learned table's rows against
+    the served length."""
+    import matplotlib.pyplot as plt
+
+    from lessons.alibi import half_weight_distance
+
+    served = served or vllm_max_model_len(card)
+    fig, ax = plt.subplots(figsize=(7.0, 3.6))
+    if card.rope:
+        styles = ["tab:blue", "tab:orange"]
+        for g, colour in zip(card.rope, styles):
+            pairs = np.arange(len(g.inv_freq))
+            turning = g.inv_freq > 0
+            label = "" if g.layer_type == "all" else f" ({g.layer_type})"
+            if g.rope_type != "default":
+                ax.semilogy(pairs[turning], rope_wavelengths(g.default_inv_freq[turning]), "--", color=colour,
+                            alpha=0.5, label=f"before scaling{label}")
+            ax.semilogy(pairs[turning], rope_wavelengths(g.inv_freq[turning]), "-", color=colour, lw=2,
+                        label=f"{g.rope_type}, base {g.base:,.6g}{label}")
+        ax.set_xlabel("rotary pair i")
+        ax.set_ylabel("wavelength 2π/θᵢ (positions)")
+    elif card.alibi_slopes is not None:
+        heads = np.arange(1, len(card.alibi_slopes) + 1)
+        ax.semilogy(heads, [half_weight_distance(m) for m in card.alibi_slopes], "o-", color="tab:blue",
+                    label="distance at which a head's weight halves")
+        ax.set_xlabel("head")
+        ax.set_ylabel("tokens")
+    else:
+        rows = card.max_length or 0
+        ax.barh(["rows in the table", "positions in a 2× request"], [rows, 2 * rows], color=["tab:blue", "tab:red"])
+        ax.barh(["positions in a 2× request"], [rows], color="tab:blue")
+        ax.set_xlabel("positions")
+    for length, name, style in ((card.trained_length, "trained length", ":"), (served, "served length", "-.")):
+        if length and (card.rope or card.alibi_slopes is not None):
+            ax.axhline(length, color="black", ls=style, lw=1, label=f"{name} {length:,}")
+    ax.set_title(title)
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(fontsize=7, loc="best")
+    fig.tight_layout()
+    return fig
+
+
+def methods_figure(group: RopeGroup, trained_length: int, stretch: float, title: str):
+    """Wavelength per pair under no scaling and under each rule of `compare_methods`."""
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7.0, 3.6))
+    pairs = np.arange(len(group.default_inv_freq))
+    ax.semilogy(pairs, rope_wavelengths(group.default_inv_freq), "k-", lw=2, label="no scaling")
+    for (name, scale), style in zip(compare_methods(group, trained_length, stretch).items(), ["o--", "s-", "^-", "v:"]):
+        ax.semilogy(pairs, rope_wavelengths(group.default_inv_freq * scale), style, label=name)
+    ax.axhline(trained_length, color="grey", ls=":", lw=1, label=f"trained length {trained_length:,}")
+    ax.axhline(trained_length * stretch, color="grey", ls="-.", lw=1, label=f"served length {trained_length * stretch:,g}")
+    ax.set_xticks(pairs) if len(pairs) <= 16 else None
+    ax.set_xlabel("rotary pair i")
+    ax.set_ylabel("wavelength 2π/θᵢ (positions)")
+    ax.set_title(title)
+    ax.legend(fontsize=7, loc="upper left")
+    fig.tight_layout()
+    return fig
+
+
+TINY_HEAD_CONFIG = {"model_type": "llama", "head_dim": 8, "num_attention_heads": 1, "hidden_size": 8, "num_hidden_layers": 1,
+        "max_position_embeddings": 64}
+
+
+def figure_name(slug: str) -> str:
+    """The figure name of a gallery slug: "qwen2.5-7b-yarn" -> "qwen2_5_7b_yarn" (model_card.<name>.svg)."""
+    return slug.replace("-", "_").replace(".", "_")
+
+
+def figures() -> dict:
+    """The tiny head under every rule, then one figure per gallery config, named by its slug."""
+    out = {"tiny_methods": methods_figure(explain(TINY_HEAD_CONFIG).rope[0], 64, 4.0,
+                                          "A head of width 8 trained at 64 positions, stretched 4 times")}
+    out.update({figure_name(slug): card_figure(explain(entry["config"]), entry["name"])
+                for slug, entry in gallery().items()})
+    return out
+
+
+# ---------------------------------------------------------------------------
+# 8. The terminal walkthrough
+# ---------------------------------------------------------------------------
+
+
+def demo() -> None:
+    """Every gallery config's report, one after another."""
+    from lessons._show import banner
+
+    for slug, entry in gallery().items():
+        banner(f"{entry['name']}  (python -m lessons.model_card {slug})")
+        print(report(explain(entry["config"])))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

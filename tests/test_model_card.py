@@ -1,0 +1,257 @@
+"""lessons.model_card: the decoder's readings, its command, its bad-input
+errors, and the gallery on the page (each config's report shown on the page
+is the report the code prints now). Agreement with transformers itself is in
+tests/test_model_card_reference.py."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from lessons.context_extension import rope_inv_freq
+from lessons.model_card import (ConfigError, compare_methods, explain, figure_name, gallery, language_config, layer_types,
+                                main, pairs_that_turn, report, rope_block, vllm_max_model_len)
+from tests.conftest import LESSONS, ROOT
+
+GALLERY = gallery()
+PAGE = next(lesson for lesson in LESSONS if lesson.slug == "model_card").docstring
+LLAMA = {"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32, "num_hidden_layers": 32,
+         "max_position_embeddings": 4096, "rope_theta": 10000.0}
+
+
+def _run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "lessons.model_card", *args], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120)
+
+
+# --- the JSON card ----------------------------------------------------------------
+
+SCHEMA = {"model_type", "scheme", "trained_length", "max_length", "rope", "nope_layers", "alibi_slopes"}
+GROUP = ["layer_type", "layers", "rope_type", "rotary_dim", "inv_freq", "attention_factor"]
+
+
+@pytest.mark.parametrize("slug", GALLERY)
+def test_json_card_has_the_exact_schema(slug):
+    card = explain(GALLERY[slug]["config"]).to_json()
+    assert list(card) == ["model_type", "scheme", "trained_length", "max_length", "rope", "nope_layers",
+                          "alibi_slopes"]
+    assert card["scheme"] in ("rope", "alibi", "learned", "sinusoidal", "none", "mixed")
+    for key in ("trained_length", "max_length"):
+        assert card[key] is None or type(card[key]) is int
+    layers_seen = []
+    for group in card["rope"]:
+        assert list(group) == GROUP
+        assert all(type(i) is int for i in group["layers"]) and group["layers"] == sorted(group["layers"])
+        if group["rope_type"] != "proportional":
+            assert len(group["inv_freq"]) == -(-group["rotary_dim"] // 2)
+        assert all(type(x) is float for x in group["inv_freq"]) and type(group["attention_factor"]) is float
+        layers_seen += group["layers"]
+    assert len(layers_seen) == len(set(layers_seen)), "a layer belongs to one group"
+    assert not set(layers_seen) & set(card["nope_layers"])
+    if len(card["rope"]) == 1:
+        assert card["rope"][0]["layer_type"] == "all"
+    assert json.loads(json.dumps(card)) == card
+
+
+def test_cli_json_is_the_card(tmp_path):
+    config = GALLERY["llama-3.1-8b"]["config"]
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(config))
+    out = _run(str(path), "--json")
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout) == explain(config).to_json()
+    out = _run(str(path))
+    assert out.stdout.rstrip("\n") == report(explain(config))
+
+
+def test_cli_reads_a_gallery_slug_and_lists_them():
+    out = _run("--list")
+    assert out.returncode == 0 and all(slug in out.stdout for slug in GALLERY)
+    out = _run("gpt2", "--length", "2048")
+    assert out.returncode == 0
+    assert "1,024 rows: position 1,024 and later have none" in out.stdout
+
+
+# --- bad input: one line, non-zero exit, never a traceback ------------------------------
+
+BAD = {
+    "not JSON": ("{not json", "not JSON (line 1"),
+    "a JSON list": ("[1, 2]", "a config.json is a JSON object"),
+    "no position information": (json.dumps({"model_type": "mystery", "hidden_size": 64}),
+                                "no position information"),
+    "empty object": ("{}", "no position information"),
+    "both block spellings, different": (json.dumps({**LLAMA, "rope_scaling": {"rope_type": "linear", "factor": 2.0},
+                                                   "rope_parameters": {"rope_type": "linear", "factor": 4.0}}),
+                                        "'rope_parameters' and 'rope_scaling' are both set and differ"),
+    "two partial spellings, different": (json.dumps({**LLAMA, "partial_rotary_factor": 0.5, "rotary_pct": 0.25}),
+                                         "contradict each other"),
+    "ALiBi and RoPE": (json.dumps({"model_type": "mpt", "n_heads": 8, "n_layers": 2, "max_seq_len": 2048,
+                                   "attn_config": {"alibi": True}, "rope_theta": 10000.0}),
+                       "turns on ALiBi and also sets RoPE keys"),
+    "learned and RoPE": (json.dumps({**LLAMA, "position_embedding_type": "absolute"}), "contradict each other"),
+    "top-level theta against the block's": (json.dumps({**LLAMA, "rope_parameters": {"rope_theta": 500000.0}}),
+                                            "contradict each other"),
+    "unknown rope type": (json.dumps({**LLAMA, "rope_scaling": {"rope_type": "spiral", "factor": 2.0}}),
+                          "unknown rope_type 'spiral'"),
+    "missing factor": (json.dumps({**LLAMA, "rope_scaling": {"rope_type": "yarn"}}), "needs the key 'factor'"),
+    "a string base": (json.dumps({**LLAMA, "rope_theta": "10k"}), "rope_theta"),
+    "a negative layer count": (json.dumps({**LLAMA, "num_hidden_layers": -3}), "num_hidden_layers"),
+    "layer_types of the wrong length": (json.dumps({**LLAMA, "layer_types": ["full_attention"] * 3}),
+                                        "'layer_types' lists 3 layers but the config has 32"),
+}
+
+
+@pytest.mark.parametrize("case", BAD)
+def test_bad_input_gets_one_line_and_a_nonzero_exit(case, tmp_path):
+    text, expected = BAD[case]
+    path = tmp_path / "config.json"
+    path.write_text(text)
+    out = _run(str(path))
+    assert out.returncode == 2, (case, out.stdout, out.stderr)
+    assert "Traceback" not in out.stderr and out.stdout == ""
+    assert out.stderr.count("\n") == 1 and out.stderr.startswith("error: "), out.stderr
+    assert expected in out.stderr, out.stderr
+
+
+def test_missing_file_and_bad_length(tmp_path):
+    out = _run(str(tmp_path / "absent.json"))
+    assert out.returncode == 2 and "cannot read" in out.stderr and "Traceback" not in out.stderr
+    out = _run("gpt2", "--length", "0")
+    assert out.returncode == 2 and "--length must be a positive integer" in out.stderr
+
+
+def test_explain_raises_configerror_which_is_a_valueerror():
+    with pytest.raises(ConfigError, match="no position information"):
+        explain({"model_type": "mystery"})
+    assert issubclass(ConfigError, ValueError)
+    assert main(["--list"]) == 0
+
+
+# --- what the decoder reads ------------------------------------------------------------
+
+def test_spellings_fold_into_one_block():
+    assert rope_block({"rotary_pct": 0.25, "rotary_emb_base": 10000}) == {"rope_theta": 10000,
+                                                                         "partial_rotary_factor": 0.25}
+    same = {**LLAMA, "rope_scaling": {"rope_type": "linear", "factor": 2.0}}
+    both = {**same, "rope_parameters": {"rope_type": "linear", "factor": 2.0}}
+    assert explain(both).to_json() == explain(same).to_json()
+    old = {**LLAMA, "rope_scaling": {"type": "linear", "factor": 2.0}}
+    assert explain(old).to_json() == explain(same).to_json()
+    # GPT-J's rotary_dim is a width: 64 of a 256-wide head is a share of 0.25
+    gptj = {"model_type": "gptj", "n_embd": 4096, "n_head": 16, "rotary_dim": 64, "n_layer": 28, "n_positions": 2048}
+    group = explain(gptj).rope[0]
+    assert group.rotary_dim == 64 and np.allclose(group.inv_freq, 10000.0 ** (-np.arange(0, 64, 2) / 64))
+
+
+def test_text_config_is_the_language_model():
+    text = {"model_type": "llama4_text", "num_hidden_layers": 8, "rope_theta": 500000.0, "head_dim": 128,
+            "max_position_embeddings": 8192}
+    assert language_config({"model_type": "llama4", "text_config": text})["model_type"] == "llama4_text"
+    card = explain({"model_type": "llama4", "text_config": text})
+    assert card.model_type == "llama4" and card.nope_layers == (3, 7)
+    # the published meaning of no_rope_layers: 1 = uses RoPE, 0 = skips it
+    flags = [1, 0, 1, 1, 1, 1, 1, 0]
+    card = explain({"model_type": "llama4", "text_config": {**text, "no_rope_layers": flags}})
+    assert card.nope_layers == (1, 7) and card.scheme == "mixed"
+    assert card.rope[0].layers == (0, 2, 3, 4, 5, 6)
+
+
+def test_layer_plans_follow_each_models_rule():
+    gemma2 = {"model_type": "gemma2", "num_hidden_layers": 4}
+    assert layer_types(gemma2, 4) == ["sliding_attention", "full_attention"] * 2
+    gemma3 = {"model_type": "gemma3_text", "sliding_window_pattern": 6}
+    assert layer_types(gemma3, 12).count("full_attention") == 2 and layer_types(gemma3, 12)[5] == "full_attention"
+    qwen = {"model_type": "qwen2", "use_sliding_window": True, "sliding_window": 4096, "max_window_layers": 2}
+    assert layer_types(qwen, 4) == ["full_attention"] * 2 + ["sliding_attention"] * 2
+    assert layer_types({**qwen, "use_sliding_window": False}, 4) == ["full_attention"] * 4
+
+
+def test_gemma3_local_layers_keep_their_own_base_and_no_scaling():
+    card = explain({"model_type": "gemma3", "text_config": {"model_type": "gemma3_text", "num_hidden_layers": 12,
+                                                              "rope_scaling": {"rope_type": "linear", "factor": 8.0}}})
+    full, local = card.rope
+    assert (full.layer_type, local.layer_type) == ("full_attention", "sliding_attention")
+    assert full.layers == (5, 11) and len(local.layers) == 10
+    assert np.allclose(full.inv_freq, 1e6 ** (-np.arange(0, 256, 2) / 256) / 8)
+    assert np.allclose(local.inv_freq, 1e4 ** (-np.arange(0, 256, 2) / 256))
+    assert card.trained_length is None and vllm_max_model_len(card) == 131072
+
+
+def test_groups_agree_with_rope_inv_freq():
+    for config in (LLAMA, {**LLAMA, "rope_scaling": {"rope_type": "dynamic", "factor": 2.0}},
+                   {**LLAMA, "partial_rotary_factor": 0.5}):
+        group = explain(config).rope[0]
+        want, factor = rope_inv_freq(128, rope_block(config), max_position_embeddings=4096)
+        assert np.array_equal(group.inv_freq, want) and group.attention_factor == factor
+
+
+def test_warnings():
+    dynamic = explain({**LLAMA, "rope_scaling": {"rope_type": "dynamic", "factor": 2.0}})
+    assert any("cached" in w for w in dynamic.warnings)
+    stretched = explain({**LLAMA, "max_position_embeddings": 16384, "original_max_position_embeddings": 4096})
+    assert any("no scaling entry" in w for w in stretched.warnings)
+    llama3 = {**LLAMA, "max_position_embeddings": 131072,
+              "rope_scaling": {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
+                               "original_max_position_embeddings": 8192}}
+    assert any("differs from max_position_embeddings / original_max_position_embeddings = 16" in w
+               for w in explain(llama3).warnings)
+    unknown = explain({**LLAMA, "rope_scaling": {"rope_type": "linear", "factor": 2.0, "colour": "blue"}})
+    assert any("unknown key 'colour'" in w for w in unknown.warnings)
+    assert explain(LLAMA).warnings == ()
+
+
+def test_served_length_follows_vllm():
+    yarn = explain({**LLAMA, "rope_scaling": {"rope_type": "yarn", "factor": 4.0,
+                                              "original_max_position_embeddings": 2048}})
+    assert vllm_max_model_len(yarn) == 8192  # yarn restarts from the original length
+    linear = explain({**LLAMA, "rope_scaling": {"rope_type": "linear", "factor": 2.0}})
+    assert vllm_max_model_len(linear) == 8192
+    llama3 = explain({**LLAMA, "max_position_embeddings": 131072,
+                      "rope_scaling": {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0,
+                                       "high_freq_factor": 4.0, "original_max_position_embeddings": 8192}})
+    assert vllm_max_model_len(llama3) == 131072  # llama3 and longrope are not multiplied
+
+
+def test_pairs_and_methods():
+    theta = 10000.0 ** (-np.arange(0, 8, 2) / 8)
+    assert pairs_that_turn(theta, 64).tolist() == [True, True, False, False]
+    group = explain({**LLAMA, "head_dim": 8, "max_position_embeddings": 64}).rope[0]
+    scales = compare_methods(group, 64, 4.0)
+    assert np.allclose(scales["linear (PI)"], 0.25)
+    assert scales["YaRN"][0] == 1.0 and np.isclose(scales["YaRN"][-1], 0.25)
+    assert scales["Llama 3 rule"][0] == 1.0 and np.isclose(scales["Llama 3 rule"][-1], 0.25)
+
+
+# --- the gallery on the page -----------------------------------------------------------
+
+REPORT_BLOCK = re.compile(r"^```text\n\$ python -m lessons\.model_card (\S+)\n(.*?)\n```$", re.M | re.S)
+
+
+def test_every_gallery_config_has_a_section_with_its_figure_and_report():
+    shown = dict(REPORT_BLOCK.findall(PAGE))
+    missing = [slug for slug in GALLERY if slug not in shown]
+    assert not missing, f"lessons/model_card.py: the gallery configs {missing} have no report block on the page"
+    no_figure = [slug for slug in GALLERY if f"](figures/model_card.{figure_name(slug)}.svg)" not in PAGE]
+    assert not no_figure, f"lessons/model_card.py: no figure for {no_figure}"
+
+
+@pytest.mark.parametrize("slug", GALLERY)
+def test_the_report_on_the_page_is_the_report_the_code_prints(slug):
+    shown = dict(REPORT_BLOCK.findall(PAGE))
+    if slug not in shown:
+        pytest.fail(f"lessons/model_card.py: no report block for {slug}")
+    assert shown[slug] == report(explain(GALLERY[slug]["config"])), (
+        f"lessons/model_card.py: the report of {slug} on the page differs from what the code prints now; "
+        f"regenerate it with `python -m lessons.model_card {slug}`")
+
+
+@pytest.mark.parametrize("slug", GALLERY)
+def test_gallery_entries_say_where_they_were_read(slug):
+    entry = GALLERY[slug]
+    assert entry["read_from"] and isinstance(entry["secondary"], bool)
+    assert f"`{entry['repo']}`" in PAGE or entry["repo"] in PAGE, f"the page names {entry['repo']}"
