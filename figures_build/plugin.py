@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import importlib
 import json
 import logging
 import os
@@ -132,6 +133,10 @@ class PrimerPlugin(BasePlugin):
         if lessons:
             files.append(File.generated(config, KEYS_PAGE, content=keys_page(lessons, vocabulary(self.project.root))))
         add_vendor_files(files, config, self.project.root)
+        if "model_card" in self.project.by_slug:  # the gallery the page's decoder offers (docs/javascripts/model_card.js)
+            gallery = importlib.import_module(self.project.by_slug["model_card"].module).gallery()
+            examples = {slug: {"name": entry["name"], "config": entry["config"]} for slug, entry in gallery.items()}
+            files.append(File.generated(config, "assets/model_card_gallery.json", content=json.dumps(examples)))
         for uri, path in notebook_sources(self.project.root, Path(config.docs_dir)).items():
             if uri.startswith("labs/"):  # a lab is a notebook page and a download (.py, .ipynb)
                 files.append(File(uri, src_dir=str(self.project.root), dest_dir=config.site_dir,

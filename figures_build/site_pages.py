@@ -47,6 +47,12 @@ def lesson_page(lesson, labs: list[tuple[str, str]] = ()) -> str:
 def api_page(lesson) -> str:
     """One API reference page: each public function and class, rendered by mkdocstrings."""
     lines = [
+        # Material's search ranks a reference page below the lessons that teach the same words
+        "---",
+        "search:",
+        "  boost: 0.5",
+        "---",
+        "",
         f"# lessons.{lesson.slug}",
         "",
         f"The functions and classes of [{nav_title(lesson.title)}](../../lessons/{lesson.slug}.md), "

@@ -242,10 +242,40 @@ takes about 6.3, 63, 628 and 6,283 positions. Trained at 64 positions, pairs
 0 and 1 complete a turn and pairs 2 and 3 do not. Stretched 4 times, linear
 scaling slows all four pairs; YaRN leaves pair 0 alone.
 
+**The math.** Pair $i$ of a rotary width $d$ turns at speed $\theta_i$ and
+needs $\lambda_i$ positions for one full turn; it completes a turn in
+training when $\lambda_i$ is at most the trained length $L$:
+
+$$\theta_i = b^{-2i/d}, \qquad \lambda_i = \frac{2\pi}{\theta_i}, \qquad \text{pair } i \text{ turns in training} \iff \lambda_i \le L$$
+
+A scaling rule replaces $\theta_i$ by $\theta_i'$; its scale for pair $i$ is
+$\theta_i' / \theta_i$: 1 leaves the pair untouched, $1/s$ slows it by the
+whole stretch $s$.
+
+**Symbols**
+
+| Symbol | Meaning here | Value in the example |
+|---|---|---|
+| $b$ | the base, `rope_theta` | 10,000 |
+| $d$ | the rotary width | 8 |
+| $i$ | the pair index, $0 \dots d/2 - 1$ | 0 to 3 |
+| $\theta_i$ | pair $i$'s speed, radians per position | 1, 0.1, 0.01, 0.001 |
+| $\lambda_i$ | positions per full turn | about 6.3, 63, 628, 6,283 |
+| $L$ | the trained length | 64 |
+| $s$ | the stretch, served length ÷ $L$ | 4 |
+
+**In words:** the smaller the speed, the longer the wave; a wave longer than
+the training inputs was only ever seen as part of a turn.
+
+**With the numbers:** $\lambda_1 = 2\pi / 0.1 \approx 62.8 \le 64$, so
+pair 1 turns; $\lambda_2 = 2\pi / 0.01 \approx 628 > 64$, so pair 2 does
+not; linear scaling gives every pair the scale $1/4 = 0.25$.
+
 **In Python:**
 
 ```python
 from lessons.model_card import compare_methods, explain, pairs_that_turn
+from lessons.context_extension import rope_wavelengths
 
 tiny = explain({"model_type": "llama", "head_dim": 8, "num_attention_heads": 1, "hidden_size": 8,
                 "num_hidden_layers": 1, "max_position_embeddings": 64})
@@ -254,6 +284,7 @@ pairs_that_turn(group.inv_freq, 64).tolist()  # → [True, True, False, False]
 scales = compare_methods(group, trained_length=64, stretch=4)
 scales["linear (PI)"].tolist()  # → [0.25, 0.25, 0.25, 0.25]
 scales["YaRN"][0]  # → 1.0
+rope_wavelengths(group.inv_freq).round(1).tolist()  # → [6.3, 62.8, 628.3, 6283.2]
 ```
 
 ![For a head of width 8 trained at 64 positions, the wavelength of each of its four pairs under no scaling, linear, NTK, YaRN and the Llama 3 rule at a stretch of 4](figures/model_card.tiny_methods.svg)
@@ -1157,7 +1188,7 @@ def rope_block(text: dict) -> dict | None:
     if block is None and not top:
         return None
     block = json.loads(json.dumps(block or {}))
-    nested = block and all(v is None or isinstance(v, dict) for v in block.values())
+    nested = _nested(block)
     for part in (block.values() if nested else [block]):
         if part is None:
             continue
@@ -1341,7 +1372,10 @@ def lengths(text: dict, scheme: str, block: dict | None) -> tuple[int | None, in
 
 
 def _nested(block: dict) -> bool:
-    return bool(block) and all(v is None or isinstance(v, dict) for v in block.values())
+    """A block split by layer type: every value a block or null, at least one a block
+    (as `lessons.context_extension.rope_inv_freq_by_layer_type` reads it)."""
+    values = list(block.values())
+    return bool(values) and all(v is None or isinstance(v, dict) for v in values) and any(values)
 
 
 # ---------------------------------------------------------------------------
@@ -1433,8 +1467,28 @@ class ModelCard:
         }
 
 
+def _number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _check_block(params: dict) -> None:
+    """Values a RoPE block needs before any arithmetic: a base above 1 (a base of 1
+    or less does not slow the pairs down), positive band edges, an original
+    length of at least 2 (YaRN and LongRoPE take its logarithm)."""
+    theta = params.get("rope_theta")
+    if not _number(theta) or not theta > 1:
+        raise ConfigError(f"rope_theta must be a number greater than 1, got {theta!r}")
+    for key in ("low_freq_factor", "high_freq_factor"):
+        if key in params and not (_number(params[key]) and params[key] > 0):
+            raise ConfigError(f"rope '{key}' must be a positive number, got {params[key]!r}")
+    original = params.get("original_max_position_embeddings")
+    if original is not None and not (_number(original) and original == int(original) and original >= 2):
+        raise ConfigError(f"original_max_position_embeddings must be an integer >= 2, got {original!r}")
+
+
 def _rope_for(head_dim: int, params: dict, max_length: int | None, caught: list[str]) -> tuple:
     """rope_inv_freq for one block, its warnings collected, its errors as ConfigError."""
+    _check_block(params)
     with warnings.catch_warnings(record=True) as seen:
         warnings.simplefilter("always")
         try:
@@ -1481,6 +1535,8 @@ def _explain(config: dict) -> ModelCard:
         n_layers = layer_count(text)
         types = layer_types(text, n_layers)
         trained, max_length = lengths(text, scheme, block)
+        if text.get("sliding_window") is not None:
+            _checks.count(text["sliding_window"], "sliding_window")
     except ConfigError:
         raise
     except ValueError as exc:  # a malformed value caught by the shared checks
@@ -1526,7 +1582,8 @@ def _explain(config: dict) -> ModelCard:
                     setups.append((name, dict(params)))
         computed = []
         for name, params in setups:
-            params.setdefault("rope_theta", DEFAULT_THETA.get(text.get("model_type"), 10000.0))
+            if params.get("rope_theta") is None:  # absent or null: the config class's default
+                params["rope_theta"] = DEFAULT_THETA.get(text.get("model_type"), 10000.0)
             inv_freq, factor, default = _rope_for(rotary_head, params, max_length, caught)
             computed.append((name, params, inv_freq, factor, default))
         if len(computed) > 1 and all(np.array_equal(c[2], computed[0][2]) and c[3] == computed[0][3]
@@ -1739,13 +1796,15 @@ def report(card: ModelCard, served: int | None = None) -> str:
     served = served or vllm_max_model_len(card)
     lines = [f"model_type     {card.model_type or 'not given'}"]
     layers = "" if card.n_layers is None else f" in {card.n_layers} layers"
-    schemes = {"rope": f"RoPE{layers}", "alibi": f"ALiBi{layers} (a distance penalty per head, no position table)",
-               "learned": "a learned position table (one row per position), added to the input",
-               "sinusoidal": "fixed sinusoidal codes added to the input",
-               "none": f"no positions{layers} (NoPE: only the causal mask orders tokens)",
-               "mixed": f"RoPE in {card.n_layers - len(card.nope_layers)} of {card.n_layers} layers; "
-                        f"NoPE (no positions) in layers {', '.join(map(str, card.nope_layers))}"}
-    lines.append(f"scheme         {schemes[card.scheme]}")
+    if card.scheme == "mixed":
+        scheme = (f"RoPE in {card.n_layers - len(card.nope_layers)} of {card.n_layers} layers; "
+                  f"NoPE (no positions) in layers {', '.join(map(str, card.nope_layers))}")
+    else:
+        scheme = {"rope": f"RoPE{layers}", "alibi": f"ALiBi{layers} (a distance penalty per head, no position table)",
+                  "learned": "a learned position table (one row per position), added to the input",
+                  "sinusoidal": "fixed sinusoidal codes added to the input",
+                  "none": f"no positions{layers} (NoPE: only the causal mask orders tokens)"}[card.scheme]
+    lines.append(f"scheme         {scheme}")
     if card.layer_types and len(set(card.layer_types)) > 1:
         counts = {t: card.layer_types.count(t) for t in dict.fromkeys(card.layer_types)}
         lines.append("layer types    " + ", ".join(f"{n} {t}" for t, n in counts.items()))
@@ -1763,7 +1822,8 @@ def report(card: ModelCard, served: int | None = None) -> str:
         lines.append(f"RoPE, {where}: {g.rope_type}, base {g.base:,.6g}, {g.rotary_dim} of {g.head_dim} "
                      f"dimensions turn ({len(g.inv_freq)} pairs)")
         waves = rope_wavelengths(g.inv_freq[g.inv_freq > 0])
-        lines.append(f"  wavelengths  {waves.min():,.4g} to {waves.max():,.4g} positions")
+        lines.append(f"  wavelengths  {waves.min():,.4g} to {waves.max():,.4g} positions" if waves.size
+                     else "  wavelengths  none: no pair turns")
         if card.trained_length:
             turn = pairs_that_turn(g.default_inv_freq, card.trained_length)
             lines.append(f"  full turn within the trained length: {int(turn.sum())} of {len(turn)} pairs"

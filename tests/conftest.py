@@ -28,3 +28,37 @@ PAGES = LESSONS + PAPERS  # every page module: the prose checks run on all of th
 def modules():
     """slug -> imported page module (lessons and paper companions)."""
     return {page.slug: importlib.import_module(page.module) for page in PAGES}
+
+
+# --- the browser tests' shared fixtures: one Chromium, one built site per session ---------
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    """Debian's Chromium through Playwright (skips with a hint when absent; fails under PRIMER_REQUIRE_BROWSER)."""
+    import os
+
+    from tests import browser
+
+    if not browser.chromium_path():
+        if os.environ.get("PRIMER_REQUIRE_BROWSER"):
+            pytest.fail(browser.HOW_TO_GET_CHROMIUM)
+        pytest.skip(browser.HOW_TO_GET_CHROMIUM)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        instance = browser.launch(playwright)
+        yield instance
+        instance.close()
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory, chromium):
+    """The whole site built (`mkdocs build --strict`) and served on 127.0.0.1: its base URL."""
+    from tests import browser
+
+    site_dir = tmp_path_factory.mktemp("site")
+    browser.build_site(ROOT, site_dir)
+    with browser.serve(site_dir) as base:
+        yield base
+

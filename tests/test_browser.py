@@ -5,7 +5,6 @@ the dark palette and instant navigation."""
 
 from __future__ import annotations
 
-import os
 import re
 
 import pytest
@@ -23,28 +22,6 @@ PAGES = (["", "authoring/", "notebooks/playground/", "reference/config-keys/", "
          + [f"labs/{lab}/" for lab in LABS]
          + [f"papers/{paper.slug}/" for paper in PAPERS])
 SCREENSHOTS = ROOT / "build" / "screenshots"
-
-
-@pytest.fixture(scope="session")
-def chromium():
-    if not browser.chromium_path():
-        if os.environ.get("PRIMER_REQUIRE_BROWSER"):
-            pytest.fail(browser.HOW_TO_GET_CHROMIUM)
-        pytest.skip(browser.HOW_TO_GET_CHROMIUM)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        instance = browser.launch(playwright)
-        yield instance
-        instance.close()
-
-
-@pytest.fixture(scope="session")
-def site(tmp_path_factory, chromium):
-    site_dir = tmp_path_factory.mktemp("site")
-    browser.build_site(ROOT, site_dir)
-    with browser.serve(site_dir) as base:
-        yield base
 
 
 @pytest.fixture

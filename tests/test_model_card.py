@@ -101,6 +101,15 @@ BAD = {
     "missing factor": (json.dumps({**LLAMA, "rope_scaling": {"rope_type": "yarn"}}), "needs the key 'factor'"),
     "a string base": (json.dumps({**LLAMA, "rope_theta": "10k"}), "rope_theta"),
     "a negative layer count": (json.dumps({**LLAMA, "num_hidden_layers": -3}), "num_hidden_layers"),
+    "a base of 1": (json.dumps({**LLAMA, "rope_theta": 1, "rope_scaling": {"rope_type": "yarn", "factor": 2.0}}),
+                    "rope_theta must be a number greater than 1, got 1"),
+    "a band edge of 0": (json.dumps({**LLAMA, "rope_scaling": {"rope_type": "llama3", "factor": 2.0, "low_freq_factor": 0,
+                                                               "high_freq_factor": 4.0}}),
+                         "rope 'low_freq_factor' must be a positive number, got 0"),
+    "an original length of 1": (json.dumps({**LLAMA, "rope_scaling": {"rope_type": "yarn", "factor": 2.0,
+                                                                     "original_max_position_embeddings": 1}}),
+                                "original_max_position_embeddings must be an integer >= 2, got 1"),
+    "a string window": (json.dumps({**LLAMA, "sliding_window": "wide"}), "sliding_window must be a positive integer"),
     "layer_types of the wrong length": (json.dumps({**LLAMA, "layer_types": ["full_attention"] * 3}),
                                         "'layer_types' lists 3 layers but the config has 32"),
 }
@@ -255,3 +264,13 @@ def test_gallery_entries_say_where_they_were_read(slug):
     entry = GALLERY[slug]
     assert entry["read_from"] and isinstance(entry["secondary"], bool)
     assert f"`{entry['repo']}`" in PAGE or entry["repo"] in PAGE, f"the page names {entry['repo']}"
+
+
+def test_reports_for_configs_without_a_layer_count_or_a_turning_pair():
+    no_layers = {"model_type": "llama", "head_dim": 64, "num_attention_heads": 2, "hidden_size": 128}
+    assert report(explain(no_layers)).splitlines()[1] == "scheme         RoPE"
+    frozen = {**no_layers, "rope_parameters": {"rope_type": "proportional", "partial_rotary_factor": 0.0}}
+    assert "  wavelengths  none: no pair turns" in report(explain(frozen)).splitlines()
+    null_base = {**no_layers, "rope_parameters": {"rope_theta": None}}
+    assert explain(null_base).rope[0].base == 10000.0
+

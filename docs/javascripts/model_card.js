@@ -1,0 +1,1112 @@
+// The model-card decoder in the browser: a port of lessons/model_card.py (the
+// Python is the source of truth; tests/test_model_card_browser.py compares the
+// two on every gallery config and on hundreds of generated ones), plus the
+// page's decoder and explorable inside <div id="model-card-decoder">.
+// Python values are modelled as: None = null, bool, int = an integral number,
+// float = a non-integral number or a Number object (parse() boxes 8.0 so that
+// an int check still refuses it), str, list = Array, dict = plain object.
+(function () {
+  "use strict";
+  var SCRIPT = document.currentScript && document.currentScript.src;
+
+  // ---- Python's values, errors and formats --------------------------------
+  function PyError(type, message) {
+    var e = new Error(message);
+    e.name = type;
+    e.pyType = type;
+    return e;
+  }
+  function ConfigError(message) {
+    var e = PyError("ConfigError", message);
+    Object.setPrototypeOf(e, ConfigError.prototype);
+    return e;
+  }
+  ConfigError.prototype = Object.create(Error.prototype);
+  ConfigError.prototype.constructor = ConfigError;
+  function VE(m) { return PyError("ValueError", m); }
+  function TE(m) { return PyError("TypeError", m); }
+  function ZDE() { return PyError("ZeroDivisionError", "float division by zero"); }
+
+  var has = function (o, k) { return Object.prototype.hasOwnProperty.call(o, k); };
+  function none(v) { return v === null || v === undefined; }
+  function isDict(v) { return v !== null && typeof v === "object" && !Array.isArray(v) && !(v instanceof Number); }
+  function isNum(v) { return typeof v === "number" || v instanceof Number || typeof v === "boolean"; }
+  function isInt(v) { return typeof v === "number" && Number.isInteger(v); }
+  function isReal(v) { return typeof v === "number" || v instanceof Number; }
+  function isFloat(v) { return v instanceof Number || (typeof v === "number" && !Number.isInteger(v)); }
+  function F(x) { return Number.isInteger(x) ? new Number(x) : x; } // a Python float
+  function N(v) { return typeof v === "boolean" ? +v : +v; }
+  function tname(v) {
+    if (none(v)) return "NoneType";
+    if (typeof v === "boolean") return "bool";
+    if (typeof v === "string") return "str";
+    if (Array.isArray(v)) return "list";
+    if (isReal(v)) return isFloat(v) ? "float" : "int";
+    return "dict";
+  }
+  function get(o, k, dflt) { return has(o, k) ? o[k] : (dflt === undefined ? null : dflt); }
+  function truthy(v) {
+    if (none(v)) return false;
+    if (typeof v === "string" || Array.isArray(v)) return v.length > 0;
+    if (isDict(v)) return Object.keys(v).length > 0;
+    var n = N(v);
+    return n !== 0;  // NaN is truthy in Python
+  }
+  function or() { for (var i = 0; i < arguments.length - 1; i++) if (truthy(arguments[i])) return arguments[i]; return arguments[arguments.length - 1]; }
+  function eq(a, b) {
+    if (none(a) || none(b)) return none(a) && none(b);
+    if (isNum(a) && isNum(b)) return N(a) === N(b);
+    if (typeof a === "string" || typeof b === "string") return a === b;
+    if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every(function (x, i) { return eq(x, b[i]); });
+    if (isDict(a) && isDict(b)) {
+      var ka = Object.keys(a), kb = Object.keys(b);
+      return ka.length === kb.length && ka.every(function (k) { return has(b, k) && eq(a[k], b[k]); });
+    }
+    return false;
+  }
+  function inList(v, list) { return list.some(function (x) { return eq(v, x); }); }
+  function cmp(op, a, b) {
+    var x, y;
+    if (isNum(a) && isNum(b)) { x = N(a); y = N(b); }
+    else if (typeof a === "string" && typeof b === "string") { x = a; y = b; }
+    else throw TE("'" + op + "' not supported between instances of '" + tname(a) + "' and '" + tname(b) + "'");
+    return op === "<" ? x < y : op === "<=" ? x <= y : op === ">" ? x > y : x >= y;
+  }
+  function arith(op, a, b) {
+    if (isNum(a) && isNum(b)) {
+      var x = N(a), y = N(b);
+      if (op === "/") { if (y === 0) throw isFloat(a) || isFloat(b) ? ZDE() : PyError("ZeroDivisionError", "division by zero"); return x / y; }
+      return op === "*" ? x * y : op === "-" ? x - y : x + y;
+    }
+    if (op === "*" && (typeof a === "string" || Array.isArray(a) || typeof b === "string" || Array.isArray(b))) {
+      var other = typeof a === "string" || Array.isArray(a) ? b : a;
+      throw TE("can't multiply sequence by non-int of type '" + tname(other) + "'");
+    }
+    throw TE("unsupported operand type(s) for " + op + ": '" + tname(a) + "' and '" + tname(b) + "'");
+  }
+  function pyLen(v) {
+    if (typeof v === "string" || Array.isArray(v)) return v.length;
+    if (isDict(v)) return Object.keys(v).length;
+    throw TE("object of type '" + tname(v) + "' has no len()");
+  }
+  function pyList(v) {
+    if (typeof v === "string") return Array.from(v);
+    if (Array.isArray(v)) return v.slice();
+    if (isDict(v)) return Object.keys(v);
+    throw TE("'" + tname(v) + "' object is not iterable");
+  }
+  function hashable(v) { if (Array.isArray(v) || isDict(v)) throw TE("unhashable type: '" + tname(v) + "'"); return v; }
+  function pyFloat(v) {
+    if (isNum(v)) return N(v);
+    if (typeof v === "string") {
+      var s = v.trim().toLowerCase();
+      var m = /^([+-]?)(inf|infinity|nan)$/.exec(s);
+      if (m) return m[2] === "nan" ? NaN : (m[1] === "-" ? -Infinity : Infinity);
+      if (/^[+-]?(\d(_?\d)*(\.(\d(_?\d)*)?)?|\.\d(_?\d)*)(e[+-]?\d(_?\d)*)?$/.test(s)) return Number(s.replace(/_/g, ""));
+      throw VE("could not convert string to float: " + repr(v));
+    }
+    throw TE("float() argument must be a string or a real number, not '" + tname(v) + "'");
+  }
+  function realArg(v) { if (!isNum(v)) throw TE("must be real number, not " + tname(v)); return N(v); }
+  function log(v) { var x = realArg(v); if (!(x > 0) && !isNaN(x)) throw VE("math domain error"); return Math.log(x); }
+  function isclose(a, b) {
+    var x = realArg(a), y = realArg(b);
+    return x === y || Math.abs(x - y) <= 1e-9 * Math.max(Math.abs(x), Math.abs(y));
+  }
+  function roundHalfEven(x) { var r = Math.round(x); return Math.abs(x % 1) === 0.5 && r % 2 ? r - 1 : r; }
+
+  // exact decimal digits of a finite x > 0: x = 0.DIGITS × 10^pt
+  function exact(x) {
+    var dv = new DataView(new ArrayBuffer(8));
+    dv.setFloat64(0, x);
+    var hi = dv.getUint32(0), e = (hi >>> 20) & 0x7ff;
+    var m = (BigInt(hi & 0xfffff) << 32n) | BigInt(dv.getUint32(4));
+    if (e === 0) e = 1; else m |= 1n << 52n;
+    e -= 1075;
+    var s = e >= 0 ? (m << BigInt(e)).toString() : (m * 5n ** BigInt(-e)).toString();
+    var k = e >= 0 ? 0 : -e;
+    var pt = s.length - k;
+    s = s.replace(/0+$/, "");
+    return { d: s, pt: pt };
+  }
+  function roundDigits(x, p) { // p significant digits, ties to even (Python's rounding)
+    var r = exact(x), d = r.d, pt = r.pt;
+    if (d.length <= p) return { d: d + "0".repeat(p - d.length), pt: pt };
+    var keep = d.slice(0, p), next = d[p], rest = d.slice(p + 1);
+    var up = next > "5" || (next === "5" && (/[1-9]/.test(rest) || (+keep[p - 1]) % 2 === 1));
+    if (up) {
+      var n = (BigInt(keep) + 1n).toString();
+      if (n.length > p) { n = n.slice(0, p); pt += 1; }
+      keep = n;
+    }
+    return { d: keep, pt: pt };
+  }
+  function group3(s) { return s.replace(/\B(?=(\d{3})+(?!\d))/g, ","); }
+  function special(x) { return isNaN(x) ? "nan" : x > 0 ? "inf" : "-inf"; }
+  function expo(n) { return (n < 0 ? "-" : "+") + (Math.abs(n) < 10 ? "0" : "") + Math.abs(n); }
+  function fmtG(v, p, comma) { // f"{v:,.{p}g}"
+    if (typeof v === "string") throw VE("Unknown format code 'g' for object of type 'str'");
+    if (!isNum(v)) throw TE("unsupported format string passed to " + tname(v) + ".__format__");
+    var x = N(v);
+    if (!isFinite(x)) return special(x);
+    if (x === 0) return Object.is(x, -0) ? "-0" : "0";
+    var sign = x < 0 ? "-" : "", r = roundDigits(Math.abs(x), p || 1), d = r.d, exp = r.pt - 1;
+    if (exp >= -4 && exp < (p || 1)) {
+      var intPart, frac;
+      if (r.pt <= 0) { intPart = "0"; frac = "0".repeat(-r.pt) + d; }
+      else { intPart = d.slice(0, r.pt) + "0".repeat(Math.max(0, r.pt - d.length)); frac = d.slice(r.pt); }
+      frac = frac.replace(/0+$/, "");
+      return sign + (comma ? group3(intPart) : intPart) + (frac ? "." + frac : "");
+    }
+    var mant = d[0] + (d.length > 1 ? "." + d.slice(1) : "");
+    mant = mant.replace(/\.?0+$/, "");
+    return sign + mant + "e" + expo(exp);
+  }
+  function floatRepr(x, comma) {
+    if (!isFinite(x)) return special(x);
+    if (x === 0) return Object.is(x, -0) ? "-0.0" : "0.0";
+    var sign = x < 0 ? "-" : "", t = Math.abs(x).toExponential(), m = /^(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(t);
+    var d = (m[1] + (m[2] || "")).replace(/0+$/, ""), exp = +m[3];
+    if (exp >= -4 && exp < 16) {
+      var pt = exp + 1, ip, fp;
+      if (pt <= 0) { ip = "0"; fp = "0".repeat(-pt) + d; }
+      else { ip = d.slice(0, pt) + "0".repeat(Math.max(0, pt - d.length)); fp = d.slice(pt); }
+      return sign + (comma ? group3(ip) : ip) + "." + (fp || "0");
+    }
+    return sign + d[0] + (d.length > 1 ? "." + d.slice(1) : "") + "e" + expo(exp);
+  }
+  function intStr(x) { return Math.abs(x) < 1e21 ? String(x) : BigInt(x).toString(); }
+  function fmtComma(v) { // f"{v:,}"
+    if (typeof v === "string") throw VE("Cannot specify ',' with 's'.");
+    if (!isNum(v)) throw TE("unsupported format string passed to " + tname(v) + ".__format__");
+    if (isFloat(v)) return floatRepr(N(v), true);
+    var s = intStr(N(v));
+    return s[0] === "-" ? "-" + group3(s.slice(1)) : group3(s);
+  }
+  function repr(v) {
+    if (none(v)) return "None";
+    if (typeof v === "boolean") return v ? "True" : "False";
+    if (typeof v === "string") {
+      var q = v.indexOf("'") >= 0 && v.indexOf('"') < 0 ? '"' : "'";
+      return q + v.replace(/[\\\n\r\t]|[\x00-\x1f\x7f-\xa0\xad]/g, function (c) {
+        var k = { "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t" }[c];
+        return k || "\\x" + c.charCodeAt(0).toString(16).padStart(2, "0");
+      }).split(q).join("\\" + q) + q;
+    }
+    if (Array.isArray(v)) return "[" + v.map(repr).join(", ") + "]";
+    if (isDict(v)) return "{" + Object.keys(v).map(function (k) { return repr(k) + ": " + repr(v[k]); }).join(", ") + "}";
+    return isFloat(v) ? floatRepr(N(v)) : intStr(N(v));
+  }
+  function str(v) { return typeof v === "string" ? v : repr(v); }
+
+  // JSON.parse that keeps Python's int/float distinction (8.0 stays a float)
+  function parse(text) {
+    var i = 0, line = 1, col = 1;
+    function fail(msg) {
+      var before = text.slice(0, i), ln = before.split("\n").length, cl = i - before.lastIndexOf("\n");
+      throw ConfigError("not JSON (line " + ln + ", column " + cl + ": " + msg + ")");
+    }
+    function ws() { while (/[ \t\n\r]/.test(text[i] || "")) i++; }
+    function value() {
+      ws();
+      var c = text[i], m;
+      if (c === "{") {
+        i++; var o = {}; ws();
+        if (text[i] === "}") { i++; return o; }
+        for (;;) {
+          ws(); if (text[i] !== '"') fail("Expecting property name enclosed in double quotes");
+          var k = string(); ws();
+          if (text[i] !== ":") fail("Expecting ':' delimiter");
+          i++;
+          Object.defineProperty(o, k, { value: value(), enumerable: true, writable: true, configurable: true });
+          ws();
+          if (text[i] === ",") { i++; continue; }
+          if (text[i] === "}") { i++; return o; }
+          fail("Expecting ',' delimiter");
+        }
+      }
+      if (c === "[") {
+        i++; var a = []; ws();
+        if (text[i] === "]") { i++; return a; }
+        for (;;) {
+          a.push(value()); ws();
+          if (text[i] === ",") { i++; continue; }
+          if (text[i] === "]") { i++; return a; }
+          fail("Expecting ',' delimiter");
+        }
+      }
+      if (c === '"') return string();
+      var words = { "true": true, "false": false, "null": null, "NaN": NaN, "Infinity": Infinity, "-Infinity": -Infinity };
+      for (var w in words) if (text.startsWith(w, i)) { i += w.length; return words[w]; }
+      if ((m = /^-?(0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?/.exec(text.slice(i, i + 400)))) {
+        i += m[0].length;
+        var x = Number(m[0]);
+        return m[2] || m[3] ? F(x) : x;
+      }
+      fail("Expecting value");
+    }
+    function string() {
+      var start = i++;
+      for (;;) {
+        var c = text[i];
+        if (c === undefined) { i = start; fail("Unterminated string starting at"); }
+        if (c === '"') break;
+        if (c === "\\") i++;
+        i++;
+      }
+      i++;
+      try { return JSON.parse(text.slice(start, i)); } catch (e) { i = start; return fail("Invalid control character or escape"); }
+    }
+    var v = value(); ws();
+    if (i < text.length) fail("Extra data");
+    return v;
+  }
+
+  // ---- lessons/_checks.py ---------------------------------------------------------
+  function count(v, name, low) {
+    low = low === undefined ? 1 : low;
+    if (!isInt(v) || v < low) throw VE(name + " must be " + (low === 1 ? "a positive integer (1, 2, 3, ...)" : "an integer >= " + low) + ", got " + repr(v));
+    return v;
+  }
+  function evenWidth(d, name) {
+    if (!isInt(d) || d < 2 || d % 2) throw VE(name + " must be a positive even integer (2, 4, 6, ...), got " + repr(d));
+    return d;
+  }
+  function positive(v, name) {
+    if (!isReal(v) || !isFinite(v) || !(N(v) > 0)) throw VE(name + " must be a positive number (> 0), got " + repr(v));
+    return N(v);
+  }
+  function finite(v, name) {
+    if (!isReal(v) || !isFinite(v)) throw VE(name + " must be a finite real number, got " + repr(v));
+    return N(v);
+  }
+
+  // ---- lessons/context_extension.py (rope_inv_freq and what it calls) ------------
+  var ROPE_TYPES = ["default", "linear", "dynamic", "yarn", "longrope", "llama3", "proportional"];
+  var COMMON = ["rope_type", "type", "rope_theta", "partial_rotary_factor"];
+  var TYPE_KEYS = {
+    "default": [], linear: ["factor"], dynamic: ["factor"],
+    yarn: ["factor", "original_max_position_embeddings", "attention_factor", "beta_fast", "beta_slow", "mscale", "mscale_all_dim", "truncate"],
+    longrope: ["short_factor", "long_factor", "original_max_position_embeddings", "factor", "attention_factor"],
+    llama3: ["factor", "original_max_position_embeddings", "low_freq_factor", "high_freq_factor"], proportional: []
+  };
+  var REQUIRED = { linear: ["factor"], dynamic: ["factor"], yarn: ["factor"], longrope: ["short_factor", "long_factor"], llama3: ["factor", "low_freq_factor", "high_freq_factor"] };
+  var MODEL_KEYS = ["mrope_section", "mrope_interleaved", "interleaved", "llama_4_scaling_beta", "max_position_embeddings"];
+  var sink = null; // warnings.warn: the list being recorded, or null (ignored)
+  function warn(m) { if (sink) sink.push(m); }
+
+  function powers(base, n, d) { // base ** (-(2i)/d), i < n
+    var out = [];
+    for (var i = 0; i < n; i++) out.push(Math.pow(base, -(2 * i) / d));
+    return out;
+  }
+  function ropeTypeOf(p) {
+    if (!isDict(p)) throw VE("rope_parameters must be a dict, got " + tname(p));
+    var t = or(get(p, "rope_type"), get(p, "type"), "default");
+    if (eq(t, "mrope")) t = "default";
+    if (!inList(t, ROPE_TYPES)) throw VE("unknown rope_type '" + str(t) + "'; known rope_type values: " + ROPE_TYPES.join(", "));
+    return t;
+  }
+  function stretch(f, type) {
+    f = positive(f, "rope_parameters 'factor' for rope_type '" + type + "'");
+    if (f < 1) warn("rope_parameters 'factor' for rope_type '" + type + "' should be >= 1, got " + fmtG(f, 6));
+    return f;
+  }
+  function isNestedStrict(p) {
+    var vs = Object.keys(p).map(function (k) { return p[k]; });
+    return vs.length > 0 && vs.every(function (v) { return none(v) || isDict(v); }) && vs.some(truthy);
+  }
+  function ntkBase(base, scale, d) {
+    base = positive(base, "base"); scale = positive(scale, "scale");
+    count(evenWidth(d, "d"), "d", 4);
+    return base * Math.pow(scale, d / (d - 2));
+  }
+  function getMscale(scale, mscale) {
+    if (cmp("<=", scale, 1)) return 1.0;
+    return arith("*", arith("*", 0.1, mscale), log(scale)) + 1.0;
+  }
+
+  function ropeInvFreq(headDim, rp, maxPos, seqLen) {
+    var p = Object.assign({}, rp || {});
+    if (isNestedStrict(p)) throw VE("rope_parameters is split by layer type (" + Object.keys(p).join(", ") + "); use rope_inv_freq_by_layer_type");
+    var type = ropeTypeOf(p);
+    (REQUIRED[type] || []).forEach(function (k) { if (!has(p, k)) throw VE("rope_parameters for rope_type '" + type + "' needs the key '" + k + "'"); });
+    var allowed = COMMON.concat(TYPE_KEYS[type], MODEL_KEYS);
+    Object.keys(p).forEach(function (k) {
+      if (allowed.indexOf(k) >= 0) return;
+      var known = Object.keys(TYPE_KEYS).some(function (t) { return TYPE_KEYS[t].indexOf(k) >= 0; });
+      warn(known ? "rope_parameters key '" + k + "' is not read by rope_type '" + type + "'" : "unknown key '" + k + "' in rope_parameters for rope_type '" + type + "'");
+    });
+    headDim = count(headDim, "head_dim", 2);
+    var base = positive(or(get(p, "rope_theta"), 10000.0), "rope_parameters 'rope_theta'");
+    var partial = get(p, "partial_rotary_factor"), i, out;
+    if (type === "proportional") {
+      if (none(partial)) { warn("rope_type 'proportional' without partial_rotary_factor turns every pair"); partial = F(1); }
+      if (!(cmp("<=", 0, partial) && cmp("<=", partial, 1))) throw VE("partial_rotary_factor for rope_type 'proportional' must be in [0, 1], got " + str(partial));
+      var turning = Math.floor(N(partial) * headDim / 2), f = stretch(get(p, "factor", F(1)), type);
+      out = [];
+      for (i = 0; i < Math.floor(headDim / 2); i++) out.push((i < turning ? Math.pow(base, -(2 * i) / headDim) : 0) / f);
+      return [out, 1.0];
+    }
+    partial = none(partial) ? F(1) : partial;
+    if (!(cmp("<", 0, partial) && cmp("<=", partial, 1))) throw VE("partial_rotary_factor for rope_type '" + type + "' must be in (0, 1], got " + str(partial));
+    var d = Math.trunc(headDim * N(partial));
+    if (d < 2 || (d % 2 && N(partial) === 1))
+      throw VE("the rotary width (head_dim " + headDim + " × partial_rotary_factor " + str(partial) + ") must be even (or odd with partial_rotary_factor < 1) and >= 2, got " + d);
+    var theta = powers(base, Math.ceil(d / 2), d);
+    var original = or(get(p, "original_max_position_embeddings"), maxPos);
+    if (["yarn", "longrope", "llama3"].indexOf(type) >= 0 && none(original))
+      throw VE("rope_parameters for rope_type '" + type + "' needs the key 'original_max_position_embeddings'");
+    var factor, attention;
+    if (type === "default") return [theta, 1.0];
+    if (type === "linear") { factor = stretch(p.factor, type); return [theta.map(function (t) { return t / factor; }), 1.0]; }
+    if (type === "dynamic") {
+      factor = stretch(p.factor, type);
+      if (none(maxPos)) throw VE("rope_type 'dynamic' needs max_position_embeddings (the trained length)");
+      var n = Math.max(none(seqLen) ? maxPos : seqLen, maxPos);
+      var b2 = ntkBase(base, factor * n / maxPos - (factor - 1), d);
+      evenWidth(d, "d");
+      return [powers(positive(b2, "base"), d / 2, d), 1.0];
+    }
+    if (type === "yarn") {
+      factor = p.factor;
+      if (none(factor) && !none(maxPos)) {
+        factor = arith("/", maxPos, original);
+        warn("rope_parameters 'factor' for rope_type 'yarn' is None; using max_position_embeddings / original_max_position_embeddings = " + fmtG(factor, 6));
+      }
+      factor = stretch(factor, type);
+      if (!none(maxPos)) {
+        var ratio = arith("/", maxPos, original);
+        if (ratio !== factor && ratio !== 1)
+          warn("rope_parameters 'factor' " + fmtG(factor, 6) + " for rope_type 'yarn' differs from max_position_embeddings / original_max_position_embeddings = " + fmtG(ratio, 6) + "; the factor is used");
+      }
+      attention = get(p, "attention_factor");
+      if (!none(attention) && (!isFloat(attention) || N(attention) < 0))
+        warn("rope_parameters 'attention_factor' for rope_type 'yarn' should be a float >= 0, got " + repr(attention));
+      if (none(attention)) {
+        var ms = get(p, "mscale"), msa = get(p, "mscale_all_dim");
+        attention = truthy(ms) && truthy(msa) ? getMscale(factor, ms) / getMscale(factor, msa) : getMscale(factor, 1.0);
+      }
+      var fast = or(get(p, "beta_fast"), 32), slow = or(get(p, "beta_slow"), 1);
+      if (cmp("<", fast, slow)) warn("rope_parameters for rope_type 'yarn' should have beta_fast >= beta_slow, got " + str(fast) + " < " + str(slow));
+      if (d % 2) throw VE("rope_type 'yarn' needs an even rotary width, got " + d);
+      var lb = 2 * Math.log(base);
+      var corr = function (r) {
+        var x = log(arith("/", original, arith("*", arith("*", r, 2), Math.PI)));
+        if (lb === 0) throw ZDE();
+        return d * x / lb;
+      };
+      var low = corr(fast), high = corr(slow);
+      if (truthy(get(p, "truncate", true))) {
+        if (!isFinite(low) || !isFinite(high)) throw isNaN(low) || isNaN(high) ? VE("cannot convert float NaN to integer") : PyError("OverflowError", "cannot convert float infinity to integer");
+        low = Math.floor(low); high = Math.ceil(high);
+      }
+      low = Math.max(low, 0); high = Math.min(high, d - 1);
+      if (low === high) high += 0.001;
+      out = theta.map(function (t, i) {
+        var g = Math.min(Math.max((i - low) / (high - low), 0), 1);
+        return t * (1 - g) + t / factor * g;
+      });
+      return [out, pyFloat(attention)];
+    }
+    if (type === "longrope") {
+      var lists = {};
+      ["short_factor", "long_factor"].forEach(function (k) {
+        var v = p[k];
+        lists[k] = none(v) ? [NaN] : Array.isArray(v) ? v.flat(Infinity).map(pyFloat) : isDict(v) ? pyFloat(v) : [pyFloat(v)];
+      });
+      ["short_factor", "long_factor"].forEach(function (k) {
+        var size = lists[k].length;
+        if (size === 1 && theta.length > 1) warn("rope_parameters '" + k + "' for rope_type 'longrope' has 1 number for " + theta.length + " pairs; it divides every pair");
+        else if (size !== theta.length) throw VE("rope_parameters '" + k + "' for rope_type 'longrope' needs " + theta.length + " numbers (one per pair), got " + size);
+      });
+      factor = get(p, "factor");
+      if (none(factor) && !none(maxPos)) factor = arith("/", maxPos, original);
+      if (none(factor)) throw VE("rope_parameters for rope_type 'longrope' needs the key 'factor' (or max_position_embeddings)");
+      factor = stretch(factor, type);
+      attention = get(p, "attention_factor");
+      if (!none(attention) && cmp("<", attention, 0)) warn("rope_parameters 'attention_factor' for rope_type 'longrope' should be >= 0, got " + repr(attention));
+      if (none(attention)) {
+        if (factor <= 1.0) attention = 1.0;
+        else { var lo = log(original); if (lo === 0) throw ZDE(); attention = Math.sqrt(1 + Math.log(factor) / lo); }
+      }
+      var fs = truthy(seqLen) && seqLen > N(original) ? lists.long_factor : lists.short_factor;
+      return [theta.map(function (t, i) { return t / fs[fs.length === 1 ? 0 : i]; }), pyFloat(attention)];
+    }
+    // llama3
+    factor = stretch(p.factor, type);
+    var lowF = finite(p.low_freq_factor, "rope_parameters 'low_freq_factor'");
+    var highF = finite(p.high_freq_factor, "rope_parameters 'high_freq_factor'");
+    if (highF <= lowF)
+      warn("rope_type 'llama3' should have high_freq_factor > low_freq_factor, got " + fmtG(highF, 6) + " <= " + fmtG(lowF, 6) +
+           ": no pair is blended, waves longer than " + fmtG(arith("/", original, F(lowF)), 6) + " positions are divided by " + fmtG(factor, 6));
+    if (!none(maxPos) && cmp(">=", original, maxPos))
+      warn("rope_type 'llama3' should have original_max_position_embeddings (" + str(original) + ") below max_position_embeddings (" + maxPos + ")");
+    var longWave = arith("/", original, F(lowF)), shortWave = arith("/", original, F(highF)), orig = N(original);
+    out = theta.map(function (t) {
+      var wl = 2 * Math.PI / t;
+      var smooth = (orig / wl - lowF) / (highF - lowF), middle = (1 - smooth) * t / factor + smooth * t;
+      var divided = wl > longWave ? t / factor : t;
+      return wl >= shortWave && wl <= longWave ? middle : divided;
+    });
+    return [out, 1.0];
+  }
+
+  // ---- lessons/model_card.py -------------------------------------------------------
+  var ALIBI_TYPES = ["bloom"];
+  var LEARNED_TYPES = ["gpt2", "gpt_neo", "gpt_bigcode", "opt", "bert", "roberta", "xlm-roberta", "distilbert", "electra", "bart", "whisper"];
+  var SINUSOIDAL_TYPES = ["marian", "fsmt", "m2m_100", "speech_to_text"];
+  var ROPE_MODEL_TYPES = ("llama llama4 llama4_text mistral mixtral qwen2 qwen2_moe qwen3 qwen3_moe qwen2_vl qwen2_5_vl gemma gemma2 gemma3 " +
+    "gemma3_text phi phi3 deepseek_v2 deepseek_v3 gpt_oss smollm3 gpt_neox gptj falcon olmo olmo2 stablelm starcoder2 cohere granite internlm2 mpt_rope").split(" ");
+  var DEFAULT_THETA = { llama4_text: 500000.0, qwen2_vl: 1000000.0, qwen2_vl_text: 1000000.0, gemma3_text: 1000000.0, gpt_oss: 150000.0, smollm3: 2000000.0 };
+  var CLASS_DEFAULTS = {
+    gemma3_text: { head_dim: 256, max_position_embeddings: 131072, rope_local_base_freq: F(10000), sliding_window_pattern: 6 },
+    gemma2: { head_dim: 256, max_position_embeddings: 8192 },
+    gpt_oss: { head_dim: 64, sliding_window: 128, max_position_embeddings: 131072 },
+    llama4_text: { head_dim: 128, no_rope_layer_interval: 4 },
+    smollm3: { no_rope_layer_interval: 4 },
+    gpt_neox: { rotary_pct: 0.25 },
+    gptj: { rotary_dim: 64 }
+  };
+  var LAYER_KEYS = ["num_hidden_layers", "n_layer", "n_layers", "num_layers"];
+  var WIDTH_KEYS = ["hidden_size", "n_embd", "n_embed", "d_model"];
+  var HEAD_KEYS = ["num_attention_heads", "n_head", "n_heads"];
+  var LENGTH_KEYS = ["max_position_embeddings", "n_positions", "max_seq_len", "seq_length", "n_ctx"];
+  function lookup(table, key) { hashable(key); return typeof key === "string" && has(table, key) ? table[key] : undefined; }
+  function first(c, keys) { for (var i = 0; i < keys.length; i++) if (!none(get(c, keys[i]))) return [keys[i], c[keys[i]]]; return [null, null]; }
+  function copy(v) { return v === undefined ? null : JSON.parse(JSON.stringify(v, function (k, x) { return x instanceof Number ? { __f: +x } : x; }), function (k, x) { return isDict(x) && has(x, "__f") ? F(x.__f) : x; }); }
+
+  function languageConfig(config) {
+    if (!isDict(config)) throw ConfigError("a config is a JSON object, got " + tname(config));
+    var text = get(config, "text_config");
+    if (!none(text) && !isDict(text)) throw ConfigError("'text_config' must be a JSON object");
+    text = Object.assign({}, truthy(text) ? text : config);
+    if (!none(get(config, "text_config")) && !has(text, "model_type")) text.model_type = get(config, "model_type");
+    return Object.assign({}, lookup(CLASS_DEFAULTS, get(text, "model_type")) || {}, text);
+  }
+  function headWidth(t) {
+    if (!none(get(t, "head_dim"))) return count(t.head_dim, "head_dim", 2);
+    var w = first(t, WIDTH_KEYS), h = first(t, HEAD_KEYS);
+    if (none(w[1]) || none(h[1]))
+      throw ConfigError("the config gives no head width: it needs 'head_dim', or a hidden size (" + WIDTH_KEYS.join(" / ") + ") and a head count (" + HEAD_KEYS.join(" / ") + ")");
+    var width = count(w[1], w[0]), heads = count(h[1], h[0]);
+    if (width % heads) throw ConfigError(w[0] + " " + width + " is not a multiple of " + h[0] + " " + heads);
+    return Math.floor(width / heads);
+  }
+  function ropeBlock(t) {
+    var nw = get(t, "rope_parameters"), old = get(t, "rope_scaling");
+    if (!none(nw) && !none(old) && !eq(nw, old)) throw ConfigError("'rope_parameters' and 'rope_scaling' are both set and differ; keep one");
+    var block = !none(nw) ? nw : old;
+    if (!none(block) && !isDict(block)) throw ConfigError("'rope_scaling' must be a JSON object or null, got " + tname(block));
+    var top = {};
+    [["rope_theta", ["rope_theta", "rotary_emb_base"]], ["partial_rotary_factor", ["partial_rotary_factor", "rotary_pct"]]].forEach(function (s) {
+      var found = s[1].filter(function (k) { return !none(get(t, k)); });
+      found.forEach(function (k) { if (!isReal(t[k])) throw ConfigError(repr(k) + " must be a number, got " + repr(t[k])); });
+      var floats = found.map(function (k) { return pyFloat(t[k]); });
+      if (floats.some(function (x, i) { return i && x !== floats[0]; }))
+        throw ConfigError(found.map(function (k) { return repr(k) + " = " + str(t[k]); }).join(" and ") + " contradict each other");
+      if (found.length) top[s[0]] = t[found[0]];
+    });
+    if (!none(get(t, "rotary_dim"))) {
+      var partial = F(count(t.rotary_dim, "rotary_dim") / headWidth(t));
+      if (has(top, "partial_rotary_factor") && !isclose(top.partial_rotary_factor, partial))
+        throw ConfigError("'rotary_dim' " + str(t.rotary_dim) + " and a partial rotary factor " + str(top.partial_rotary_factor) + " contradict each other");
+      top.partial_rotary_factor = partial;
+    }
+    if (!none(get(t, "original_max_position_embeddings"))) top.original_max_position_embeddings = t.original_max_position_embeddings;
+    if (none(block) && !Object.keys(top).length) return null;
+    block = copy(truthy(block) ? block : {});
+    var parts = nested(block) ? Object.keys(block).map(function (k) { return block[k]; }) : [block];
+    parts.forEach(function (part) {
+      if (none(part)) return;
+      Object.keys(top).forEach(function (k) {
+        if (has(part, k) && !none(part[k]) && !eq(part[k], top[k]))
+          throw ConfigError("top-level " + repr(k) + " = " + str(top[k]) + " and the RoPE block's " + str(part[k]) + " contradict each other");
+        if (!has(part, k)) part[k] = top[k];
+      });
+    });
+    return block;
+  }
+  function nested(b) {
+    var ks = Object.keys(b);
+    return ks.length > 0 && ks.every(function (k) { return none(b[k]) || isDict(b[k]); }) &&
+      ks.some(function (k) { return truthy(b[k]); });  // any(values), as model_card._nested
+  }
+  function alibiSetting(t) {
+    var said = [];
+    if (inList(get(t, "model_type"), ALIBI_TYPES)) said.push(true);
+    var attn = get(t, "attn_config");
+    if (isDict(attn) && !none(get(attn, "alibi"))) said.push(truthy(attn.alibi));
+    if (!none(get(t, "alibi"))) said.push(truthy(t.alibi));
+    if (!none(get(t, "position_embedding_type"))) said.push(t.position_embedding_type === "alibi");
+    if (said.some(function (x) { return x !== said[0]; }))
+      throw ConfigError("the config both turns ALiBi on and off (model_type, attn_config.alibi, alibi, position_embedding_type)");
+    return said.length ? said[0] : null;
+  }
+  function baseScheme(t, block) {
+    var mt = get(t, "model_type"), alibi = alibiSetting(t), kind = get(t, "position_embedding_type");
+    if (alibi) {
+      if (block !== null && !eq(mt, "falcon")) throw ConfigError("the config turns on ALiBi and also sets RoPE keys; a model uses one or the other");
+      return "alibi";
+    }
+    if (!none(kind) && !inList(kind, ["absolute", "rotary", "alibi"]))
+      throw ConfigError("position_embedding_type " + repr(kind) + " is not one this decoder reads (it reads absolute, rotary, alibi)");
+    if (kind === "absolute") {
+      if (block !== null) throw ConfigError("position_embedding_type 'absolute' (a learned table) and RoPE keys contradict each other");
+      return "learned";
+    }
+    if (block !== null || kind === "rotary" || inList(mt, ROPE_MODEL_TYPES)) return "rope";
+    if (truthy(get(t, "sinusoidal_embeddings")) || inList(mt, SINUSOIDAL_TYPES)) return "sinusoidal";
+    if (inList(mt, LEARNED_TYPES)) return "learned";
+    throw ConfigError("the config has no position information: no RoPE key (rope_theta, rope_scaling, rope_parameters, rotary_*), no ALiBi flag, " +
+      "no position_embedding_type, and a model_type (" + repr(mt) + ") whose scheme this decoder does not know");
+  }
+  function range(n) { var a = []; for (var i = 0; i < n; i++) a.push(i); return a; }
+  function layerTypes(t, n) {
+    var given = get(t, "layer_types");
+    if (!none(given)) {
+      if (n !== null && pyLen(given) !== n) throw ConfigError("'layer_types' lists " + pyLen(given) + " layers but the config has " + n);
+      return pyList(given).map(str);
+    }
+    if (n === null) return null;
+    var mt = get(t, "model_type"), win = get(t, "sliding_window"), flags, slides;
+    if (inList(mt, ["gemma2", "gpt_oss"])) return range(n).map(function (i) { return (i + 1) % 2 ? "sliding_attention" : "full_attention"; });
+    if (eq(mt, "gemma3_text")) {
+      var pattern = count(get(t, "sliding_window_pattern", 6), "sliding_window_pattern");
+      return range(n).map(function (i) { return (i + 1) % pattern ? "sliding_attention" : "full_attention"; });
+    }
+    if (inList(mt, ["qwen2", "qwen2_vl", "qwen2_vl_text", "qwen2_moe"])) {
+      slides = truthy(get(t, "use_sliding_window")) && !none(win);
+      var start = get(t, "max_window_layers", n);
+      return range(n).map(function (i) { return slides && cmp(">=", i, start) ? "sliding_attention" : "full_attention"; });
+    }
+    if (eq(mt, "llama4_text")) {
+      flags = nopeFlags(t, n);
+      var chunked = !none(get(t, "attention_chunk_size"));
+      return flags.map(function (f) { return f && chunked ? "chunked_attention" : "full_attention"; });
+    }
+    if (eq(mt, "smollm3")) {
+      flags = nopeFlags(t, n);
+      slides = truthy(get(t, "use_sliding_window")) && !none(win);
+      return flags.map(function (f) { return slides && !f ? "sliding_attention" : "full_attention"; });
+    }
+    if (!none(win) && inList(mt, ["mistral", "mixtral"])) return range(n).map(function () { return "sliding_attention"; });
+    return range(n).map(function () { return "full_attention"; });
+  }
+  function nopeFlags(t, n) {
+    var mt = get(t, "model_type");
+    if (!inList(mt, ["llama4_text", "smollm3"])) {
+      if (!none(get(t, "no_rope_layers"))) throw ConfigError("'no_rope_layers' is read by Llama 4 and SmolLM3 configs, not " + repr(mt));
+      return range(n).map(function () { return 1; });
+    }
+    // lessons.alibi.nope_layers
+    var flags = get(t, "no_rope_layers"), fill = eq(mt, "llama4_text");
+    count(n, "n_layers");
+    if (none(flags) || (fill && pyLen(flags) === 0)) {
+      var interval = count(get(t, "no_rope_layer_interval", 4), "interval");
+      flags = range(n).map(function (i) { return (i + 1) % interval !== 0 ? 1 : 0; });
+    }
+    if (pyLen(flags) < n || pyList(flags).some(function (f) { return !inList(f, [0, 1]); }))
+      throw VE("flags (no_rope_layers) needs a 1 (RoPE) or 0 (NoPE) for each of the " + n + " layers; got " + repr(pyList(flags)));
+    return range(n).map(function (i) { return eq(flags[i], 0) ? 0 : 1; });
+  }
+  function lengths(t, scheme, block) {
+    var found = LENGTH_KEYS.filter(function (k) { return !none(get(t, k)); }).map(function (k) { return count(t[k], k); });
+    var maxLen = found.length ? Math.min.apply(null, found) : null;
+    if (scheme !== "rope" || !truthy(block)) return [maxLen, maxLen];
+    var blocks = nested(block) ? Object.keys(block).map(function (k) { return block[k]; }).filter(isDict) : [block];
+    var originals = [];
+    blocks.forEach(function (b) {
+      var o = get(b, "original_max_position_embeddings");
+      if (truthy(o) && !inList(hashable(o), originals)) originals.push(o);
+    });
+    if (originals.length > 1) {
+      var sorted = originals.slice().sort(function (a, b) { return cmp("<", b, a) ? 1 : cmp("<", a, b) ? -1 : 0; });
+      throw ConfigError("the layer types give different original lengths: " + repr(sorted));
+    }
+    if (originals.length) return [count(originals[0], "original_max_position_embeddings"), maxLen];
+    if (blocks.some(function (b) { return ropeTypeOf(b) === "linear"; })) return [null, maxLen];
+    return [maxLen, maxLen];
+  }
+  // model_card._check_block: a base above 1, positive band edges, an original length >= 2
+  function finiteNumber(v) { return (typeof v === "number" || v instanceof Number) && isFinite(+v); }
+  function checkBlock(params) {
+    var theta = get(params, "rope_theta");
+    if (!finiteNumber(theta) || !(+theta > 1)) throw ConfigError("rope_theta must be a number greater than 1, got " + repr(theta));
+    ["low_freq_factor", "high_freq_factor"].forEach(function (k) {
+      if (has(params, k) && !(finiteNumber(params[k]) && +params[k] > 0))
+        throw ConfigError("rope '" + k + "' must be a positive number, got " + repr(params[k]));
+    });
+    var o = get(params, "original_max_position_embeddings");
+    if (!none(o) && !(finiteNumber(o) && +o === Math.trunc(+o) && +o >= 2))
+      throw ConfigError("original_max_position_embeddings must be an integer >= 2, got " + repr(o));
+  }
+  function ropeFor(headDim, params, maxLen, caught) {
+    checkBlock(params);
+    var seen = sink = [], r, def;
+    try {
+      r = ropeInvFreq(headDim, params, maxLen);
+      var plain = {};
+      Object.keys(params).forEach(function (k) { if (k === "rope_theta" || k === "partial_rotary_factor") plain[k] = params[k]; });
+      if (ropeTypeOf(params) === "proportional") plain.rope_type = "proportional";
+      def = ropeInvFreq(headDim, plain, maxLen)[0];
+    } catch (e) {
+      if (e.pyType === "ValueError") throw ConfigError(e.message);
+      throw e;
+    } finally { sink = null; }
+    seen.forEach(function (w) {
+      w = w.replace(" (transformers 5.24 warns too and goes on)", "");
+      if (caught.indexOf(w) < 0) caught.push(w);
+    });
+    return [r[0], N(r[1]), def];
+  }
+
+  function card(config) {
+    try { return cardOf(config); } catch (e) {
+      if (e instanceof ConfigError || !e.pyType) throw e;
+      if (e.pyType === "ValueError") throw ConfigError(e.message);
+      if (e.pyType === "TypeError" || e.pyType === "KeyError") throw ConfigError("a malformed value (" + e.pyType + ": " + e.message + ")");
+      throw e;
+    }
+  }
+  function cardOf(config) {
+    var t = languageConfig(config), block, scheme, nLayers, types, lens;
+    try {
+      block = ropeBlock(t);
+      scheme = baseScheme(t, block);
+      var lc = first(t, LAYER_KEYS);
+      nLayers = lc[0] === null ? null : count(lc[1], lc[0]);
+      types = layerTypes(t, nLayers);
+      lens = lengths(t, scheme, block);
+      if (!none(get(t, "sliding_window"))) count(t.sliding_window, "sliding_window");
+    } catch (e) {
+      if (e.pyType === "ValueError") throw ConfigError(e.message);
+      throw e;
+    }
+    var trained = lens[0], maxLen = lens[1], caught = [], groups = [], skipped = [], slopes = null, multiplier = null;
+    var mt = get(t, "model_type"), modelType = typeof get(config, "model_type") === "string" ? config.model_type : null;
+    if (scheme === "alibi") {
+      var heads = first(t, HEAD_KEYS)[1];
+      if (none(heads)) throw ConfigError("an ALiBi config needs a head count (" + HEAD_KEYS.join(" / ") + ")");
+      var n = count(heads, "n_heads");
+      var pow2 = function (k) { var s = Math.pow(2.0, -8.0 / k); return range(k).map(function (h) { return Math.pow(s, h + 1); }); };
+      var closest = Math.pow(2, Math.floor(Math.log2(n)));
+      slopes = pow2(closest);
+      if (closest < n) slopes = slopes.concat(pow2(2 * closest).filter(function (x, i) { return i % 2 === 0; }).slice(0, n - closest));
+      var attn = or(get(t, "attn_config"), {});
+      var biasMax = isDict(attn) ? get(attn, "alibi_bias_max", 8) : 8;
+      if (!eq(biasMax, 8)) {
+        if ((n & (n - 1)) === 0) {
+          if (!isNum(biasMax)) throw TE("bad operand type for unary -: '" + tname(biasMax) + "'");
+          slopes = range(n).map(function (h) { return Math.pow(2.0, -N(biasMax) * (h + 1) / n); });
+        } else throw ConfigError("alibi_bias_max other than 8 with a head count that is not a power of two is not read by this decoder");
+      }
+    }
+    if (scheme === "rope") {
+      var qk = get(t, "qk_rope_head_dim"), rotaryHead = or(qk, null);
+      rotaryHead = truthy(qk) ? qk : headWidth(t);
+      if (!none(qk)) rotaryHead = count(rotaryHead, "qk_rope_head_dim", 2);
+      var flags = nLayers !== null ? nopeFlags(t, nLayers) : [];
+      skipped = range(flags.length).filter(function (i) { return !flags[i]; });
+      var blocks = truthy(block) && nested(block) ? block : null, setups = [];
+      var theta0 = lookup(DEFAULT_THETA, mt) || F(10000);
+      if (blocks === null) {
+        var params = Object.assign({}, block || {});
+        if (!has(params, "rope_theta")) params.rope_theta = theta0;
+        if (eq(mt, "gemma3_text")) setups = [["full_attention", params], ["sliding_attention", { rope_type: "default", rope_theta: get(t, "rope_local_base_freq", F(10000)) }]];
+        else setups = [["all", params]];
+      } else Object.keys(blocks).forEach(function (k) { if (!none(blocks[k])) setups.push([k, Object.assign({}, blocks[k])]); });
+      var computed = setups.map(function (s) {
+        if (none(get(s[1], "rope_theta"))) s[1].rope_theta = theta0;  // absent or null: the class default
+        var r = ropeFor(rotaryHead, s[1], maxLen, caught);
+        return [s[0], s[1], r[0], r[1], r[2]];
+      });
+      if (computed.length > 1 && computed.every(function (c) { return c[2].length === computed[0][2].length && c[2].every(function (x, i) { return x === computed[0][2][i]; }) && c[3] === computed[0][3]; }))
+        computed = [["all"].concat(computed[0].slice(1))];
+      var layerList = nLayers !== null ? range(nLayers) : [];
+      computed.forEach(function (c) {
+        var name = c[0], p = c[1], layers;
+        if (name === "all") layers = layerList.filter(function (i) { return skipped.indexOf(i) < 0; });
+        else {
+          if (types === null) throw ConfigError("the RoPE block is split by layer type but the config gives no layer count");
+          if (types.indexOf(name) < 0) throw ConfigError("the RoPE block has a '" + name + "' entry but no layer has that type");
+          layers = layerList.filter(function (i) { return types[i] === name && skipped.indexOf(i) < 0; });
+        }
+        var rotaryDim = 2 * c[2].length, type = ropeTypeOf(p);
+        if (type !== "proportional" && !none(get(p, "partial_rotary_factor"))) rotaryDim = Math.trunc(rotaryHead * N(p.partial_rotary_factor));
+        groups.push({ layer_type: name, layers: layers, rope_type: type, rotary_dim: rotaryDim, head_dim: rotaryHead,
+          base: pyFloat(p.rope_theta), inv_freq: c[2], default_inv_freq: c[4], attention_factor: c[3], parameters: p });
+      });
+      if (types !== null && blocks !== null)
+        types.forEach(function (ty, i) { if (!has(blocks, ty) && skipped.indexOf(i) < 0) throw ConfigError("layer " + i + " has type '" + ty + "' but the RoPE block has no entry for it"); });
+      if (skipped.length) scheme = skipped.length < (nLayers || 0) ? "mixed" : "none";
+      if (inList(mt, ["deepseek_v2", "deepseek_v3"]) && truthy(block) && ropeTypeOf(block) === "yarn") {
+        var msa = get(block, "mscale_all_dim");
+        multiplier = truthy(msa) ? Math.pow(getMscale(block.factor, msa), 2) : 1.0;
+      }
+    }
+    groups.forEach(function (g) {
+      if (g.rope_type === "dynamic")
+        caught.push("dynamic scaling changes θ with the sequence length: keys cached at one length were rotated with another base (see lessons.context_extension)");
+      var f = get(g.parameters, "factor");
+      if (["linear", "llama3", "longrope"].indexOf(g.rope_type) >= 0 && truthy(f) && trained && maxLen &&
+          has(g.parameters, "original_max_position_embeddings") && !isclose(maxLen / trained, f))
+        caught.push("rope 'factor' " + fmtG(f, 6) + " differs from max_position_embeddings / original_max_position_embeddings = " + fmtG(maxLen / trained, 6));
+    });
+    if ((scheme === "rope" || scheme === "mixed") && trained && maxLen && maxLen > trained && groups.every(function (g) { return g.rope_type === "default"; }))
+      caught.push("the config claims " + fmtComma(maxLen) + " positions but trained at " + fmtComma(trained) + " and has no scaling entry: positions past the trained length turn angles the model never saw");
+    var win = get(t, "sliding_window");
+    if (inList(mt, ["qwen2", "qwen2_vl", "qwen2_vl_text", "smollm3"]) && !truthy(get(t, "use_sliding_window"))) win = null;
+    return { model_type: modelType, scheme: scheme, trained_length: trained, max_length: maxLen, rope: groups, nope_layers: skipped,
+      alibi_slopes: slopes, n_layers: nLayers, layer_types: types, sliding_window: win, softmax_multiplier: multiplier, warnings: caught };
+  }
+  function toJSON(c) {
+    return { model_type: c.model_type, scheme: c.scheme, trained_length: c.trained_length, max_length: c.max_length,
+      rope: c.rope.map(function (g) {
+        return { layer_type: g.layer_type, layers: g.layers.slice(), rope_type: g.rope_type, rotary_dim: g.rotary_dim,
+          inv_freq: g.inv_freq.slice(), attention_factor: g.attention_factor };
+      }), nope_layers: c.nope_layers.slice(), alibi_slopes: c.alibi_slopes && c.alibi_slopes.slice() };
+  }
+  function vllmLen(c) {
+    if (c.max_length === null) return null;
+    if ((c.model_type || "").indexOf("gemma3") >= 0 || !c.rope.length) return c.max_length;
+    var len = c.max_length, f = 1.0;
+    c.rope.forEach(function (g) {
+      if (g.rope_type !== "longrope" && g.rope_type !== "llama3" && !none(get(g.parameters, "factor"))) {
+        f = pyFloat(g.parameters.factor);
+        if (g.rope_type === "yarn") len = or(get(g.parameters, "original_max_position_embeddings"), len);
+      }
+    });
+    var x = N(len) * f;
+    if (!isFinite(x)) throw isNaN(x) ? VE("cannot convert float NaN to integer") : PyError("OverflowError", "cannot convert float infinity to integer");
+    return Math.trunc(x);
+  }
+  function turns(inv, L) { return inv.map(function (x) { return x * L >= 2 * Math.PI; }); }
+  function ranges(mask) {
+    var runs = [], start = null;
+    mask.forEach(function (m, i) {
+      if (m && start === null) start = i;
+      if (m && !mask[i + 1]) { runs.push(start === i ? "" + i : start + "–" + i); start = null; }
+    });
+    return runs.join(", ");
+  }
+  function scaleSummary(scale) {
+    var tol = 1e-9, lowest = Math.min.apply(null, scale);
+    var untouched = scale.map(function (s) { return Math.abs(s - 1) <= tol; });
+    var full = scale.map(function (s, i) { return Math.abs(s - lowest) <= tol * Math.max(1.0, lowest) && !untouched[i]; });
+    var middle = scale.map(function (s, i) { return !untouched[i] && !full[i]; }), parts = [];
+    if (untouched.some(Boolean)) parts.push("untouched: pairs " + ranges(untouched));
+    if (middle.some(Boolean)) parts.push("between: pairs " + ranges(middle));
+    if (full.some(Boolean)) parts.push("divided by " + fmtG(1 / lowest, 4) + ": pairs " + ranges(full));
+    return parts.join("; ");
+  }
+  function engineFlags(c, served) {
+    var lines = [];
+    if (served) { lines.push("vLLM: --max-model-len " + served); lines.push("llama.cpp: --ctx-size " + served); }
+    var scaled = c.rope.filter(function (g) { return g.rope_type !== "default"; });
+    if (scaled.length) {
+      var g = scaled[0], p = g.parameters;
+      if (g.rope_type === "linear") lines.push("llama.cpp: --rope-scaling linear --rope-scale " + fmtG(p.factor, 6));
+      else if (g.rope_type === "yarn") lines.push("llama.cpp: --rope-scaling yarn --rope-scale " + fmtG(p.factor, 6) + " --yarn-orig-ctx " + c.trained_length);
+      else if (g.rope_type === "llama3" || g.rope_type === "longrope") lines.push("llama.cpp: no flag; the " + g.rope_type + " speeds are written into the GGUF file");
+      else if (g.rope_type === "dynamic") lines.push("llama.cpp: no dynamic scaling; serve within the trained length");
+    }
+    if (["learned", "sinusoidal", "alibi"].indexOf(c.scheme) >= 0) lines.push("no RoPE flag applies");
+    return lines;
+  }
+  function nStr(x) { return x === null ? "unknown" : fmtComma(x); }
+  function reportOf(c, served) {
+    served = served || vllmLen(c);
+    var lines = ["model_type     " + (c.model_type || "not given")];
+    var layers = c.n_layers === null ? "" : " in " + c.n_layers + " layers";
+    var schemes = { rope: "RoPE" + layers, alibi: "ALiBi" + layers + " (a distance penalty per head, no position table)",
+      learned: "a learned position table (one row per position), added to the input", sinusoidal: "fixed sinusoidal codes added to the input",
+      none: "no positions" + layers + " (NoPE: only the causal mask orders tokens)" };
+    schemes.mixed = c.scheme === "mixed" ? "RoPE in " + (c.n_layers - c.nope_layers.length) + " of " + c.n_layers + " layers; NoPE (no positions) in layers " + c.nope_layers.join(", ") : "";
+    lines.push("scheme         " + schemes[c.scheme]);
+    if (c.layer_types && new Set(c.layer_types).size > 1) {
+      var counts = new Map();
+      c.layer_types.forEach(function (ty) { counts.set(ty, (counts.get(ty) || 0) + 1); });
+      lines.push("layer types    " + Array.from(counts).map(function (e) { return e[1] + " " + e[0]; }).join(", "));
+    }
+    if (truthy(c.sliding_window)) lines.push("sliding window " + fmtComma(c.sliding_window) + " tokens");
+    lines.push(c.trained_length || !c.rope.length ? "trained length " + nStr(c.trained_length) : "trained length not stated (a linear factor is not a length ratio)");
+    lines.push("config length  " + nStr(c.max_length));
+    if (served) lines.push("served length  " + fmtComma(served) + (!c.trained_length ? "" : served === c.trained_length ? " (the trained length)" :
+      " = " + fmtG(served / c.trained_length, 4) + "× the trained length"));
+    c.rope.forEach(function (g) {
+      var where = g.layer_type === "all" ? "every RoPE layer" : g.layer_type + " (" + g.layers.length + " layers)";
+      lines.push("RoPE, " + where + ": " + g.rope_type + ", base " + fmtG(g.base, 6, true) + ", " + g.rotary_dim + " of " + g.head_dim + " dimensions turn (" + g.inv_freq.length + " pairs)");
+      var waves = g.inv_freq.filter(function (x) { return x > 0; }).map(function (x) { return 2 * Math.PI / x; });
+      if (!waves.length) lines.push("  wavelengths  none: no pair turns");
+      else lines.push("  wavelengths  " + fmtG(Math.min.apply(null, waves), 4, true) + " to " +
+                      fmtG(Math.max.apply(null, waves), 4, true) + " positions");
+      if (c.trained_length) {
+        var turn = turns(g.default_inv_freq, c.trained_length), k = turn.filter(Boolean).length;
+        lines.push("  full turn within the trained length: " + k + " of " + turn.length + " pairs" + (k ? " (" + ranges(turn) + ")" : ""));
+      }
+      if (g.rope_type !== "default")
+        lines.push("  scale        " + scaleSummary(g.default_inv_freq.map(function (d, i) { return d > 0 ? g.inv_freq[i] / d : 1.0; })));
+      if (g.rope_type === "longrope" && served && c.trained_length && served > c.trained_length) {
+        var lf = ropeInvFreq(g.head_dim, g.parameters, c.max_length, served)[0];
+        lines.push("  past " + fmtComma(c.trained_length) + ": long_factor, " + scaleSummary(lf.map(function (x, i) { return x / g.default_inv_freq[i]; })));
+      }
+      if (g.attention_factor !== 1) lines.push("  attention factor " + fmtG(g.attention_factor, 6) + " (multiplies cos and sin)");
+    });
+    if (c.softmax_multiplier !== null) lines.push("softmax scale  × " + fmtG(c.softmax_multiplier, 6) + " (DeepSeek multiplies 1/√d by mscale²)");
+    if (c.alibi_slopes) lines.push("ALiBi slopes   " + c.alibi_slopes.length + " heads, " + fmtG(c.alibi_slopes[0], 4) + " down to " + fmtG(c.alibi_slopes[c.alibi_slopes.length - 1], 4));
+    engineFlags(c, served).forEach(function (f) { lines.push("engine         " + f); });
+    var warned = c.warnings.slice();
+    if (c.scheme === "learned" && served && c.max_length && served > c.max_length)
+      warned.push("a learned table has " + fmtComma(c.max_length) + " rows: position " + fmtComma(c.max_length) + " and later have none");
+    if (served && c.trained_length && (c.scheme === "rope" || c.scheme === "mixed") && served > c.trained_length &&
+        c.rope.every(function (g) { return g.rope_type === "default"; }) && served !== c.max_length)
+      warned.push("serving " + fmtComma(served) + " positions on a model trained at " + fmtComma(c.trained_length) + " with no scaling entry: add one (lessons.context_extension)");
+    warned.forEach(function (w) { lines.push("warning        " + w); });
+    return lines.join("\n");
+  }
+  var METHODS = {
+    "linear (PI)": { rope_type: "linear" }, "NTK (dynamic, at the served length)": { rope_type: "dynamic" },
+    "YaRN": { rope_type: "yarn" }, "Llama 3 rule": { rope_type: "llama3", low_freq_factor: F(1), high_freq_factor: F(4) }
+  };
+  // compare_methods(group, trained_length, stretch); group: {base, rotary_dim, rope_type, head_dim}
+  function compareMethods(group, trainedLength, s) {
+    s = positive(s, "stretch");
+    trainedLength = count(trainedLength, "trained_length");
+    var width = group.rope_type !== "proportional" ? group.rotary_dim : group.head_dim;
+    var baseFreq = ropeInvFreq(width, { rope_theta: group.base })[0], out = {};
+    Object.keys(METHODS).forEach(function (name) {
+      var p = Object.assign({ rope_theta: group.base, original_max_position_embeddings: trainedLength }, METHODS[name], { factor: s });
+      if (p.rope_type === "dynamic") delete p.original_max_position_embeddings;
+      var f = ropeInvFreq(width, p, trainedLength, roundHalfEven(trainedLength * s))[0];
+      out[name] = f.map(function (x, i) { return x / baseFreq[i]; });
+    });
+    return out;
+  }
+  function dumps(v, ind) { // json.dumps(v, indent=2), floats as Python writes them
+    ind = ind || "";
+    var inner = ind + "  ";
+    if (Array.isArray(v)) return v.length ? "[\n" + v.map(function (x) { return inner + dumps(x, inner); }).join(",\n") + "\n" + ind + "]" : "[]";
+    if (isDict(v)) {
+      var ks = Object.keys(v);
+      return ks.length ? "{\n" + ks.map(function (k) { return inner + JSON.stringify(k) + ": " + dumps(v[k], inner); }).join(",\n") + "\n" + ind + "}" : "{}";
+    }
+    if (isReal(v)) return isFinite(v) ? (isFloat(v) ? floatRepr(N(v)) : intStr(N(v))) : { NaN: "NaN", Infinity: "Infinity", "-Infinity": "-Infinity" }[String(N(v))];
+    return JSON.stringify(v);
+  }
+  function asConfig(config) { return typeof config === "string" ? parse(config) : config; }
+
+  var API = {
+    ConfigError: ConfigError, parse: parse,
+    explain: function (config) { return toJSON(card(config)); },
+    report: function (config, served) { return reportOf(card(config), served === undefined ? null : served); },
+    compareMethods: compareMethods, card: card, vllmMaxModelLen: vllmLen,
+    format: { g: fmtG, comma: fmtComma, repr: repr }, dumps: dumps
+  };
+  window.PrimerModelCard = API;
+
+  // ---- the page: decoder, plot and explorable ------------------------------------------
+  var SVGNS = "http://www.w3.org/2000/svg";
+  function el(tag, attrs, parent, text) {
+    var e = tag.indexOf("svg:") === 0 ? document.createElementNS(SVGNS, tag.slice(4)) : document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) { e.setAttribute(k, attrs[k]); });
+    if (text !== undefined) e.textContent = text;
+    if (parent) parent.appendChild(e);
+    return e;
+  }
+  // series: [{ys, cls, dash, label, group}] over pair/head index; lines: [{y, label, cls}]
+  function plot(svg, title, xlabel, ylabel, series, lines) {
+    while (svg.firstChild) svg.removeChild(svg.firstChild);
+    var W = 640, H = 320, L = 56, R = 190, T = 24, B = 40;
+    svg.setAttribute("viewBox", "0 0 " + W + " " + H);
+    svg.setAttribute("role", "img");
+    svg.setAttribute("aria-label", title);
+    var ys = [], nx = 1;
+    series.forEach(function (s) { nx = Math.max(nx, s.ys.length); s.ys.forEach(function (y) { if (y > 0 && isFinite(y)) ys.push(y); }); });
+    lines.forEach(function (l) { if (l.y > 0) ys.push(l.y); });
+    if (!ys.length) ys = [1, 10];
+    var lo = Math.floor(Math.log10(Math.min.apply(null, ys))), hi = Math.ceil(Math.log10(Math.max.apply(null, ys)));
+    if (hi === lo) hi = lo + 1;
+    var x = function (i) { return L + (nx > 1 ? i / (nx - 1) : 0.5) * (W - L - R); };
+    var y = function (v) { return T + (hi - Math.log10(v)) / (hi - lo) * (H - T - B); };
+    el("svg:title", {}, svg, title);
+    var axes = el("svg:g", { "class": "pmc-axes" }, svg);
+    var step = Math.ceil((hi - lo) / 8);
+    for (var p = lo; p <= hi; p += step) {
+      el("svg:line", { x1: L, x2: W - R, y1: y(Math.pow(10, p)), y2: y(Math.pow(10, p)), "class": "pmc-grid" }, axes);
+      var tick = el("svg:text", { x: L - 6, y: y(Math.pow(10, p)) + 4, "text-anchor": "end" }, axes, "10");
+      el("svg:tspan", { dy: -5, "font-size": "8" }, tick, String(p));  // 10^p
+    }
+    el("svg:line", { x1: L, x2: L, y1: T, y2: H - B }, axes);
+    el("svg:line", { x1: L, x2: W - R, y1: H - B, y2: H - B }, axes);
+    el("svg:text", { x: L, y: H - B + 16, "text-anchor": "middle" }, axes, series[0] && series[0].x0 ? "1" : "0");
+    el("svg:text", { x: W - R, y: H - B + 16, "text-anchor": "middle" }, axes, String(nx - 1 + (series[0] && series[0].x0 ? 1 : 0)));
+    el("svg:text", { x: (L + W - R) / 2, y: H - 6, "text-anchor": "middle" }, axes, xlabel);
+    el("svg:text", { x: 14, y: (T + H - B) / 2, "text-anchor": "middle", transform: "rotate(-90 14 " + (T + H - B) / 2 + ")" }, axes, ylabel);
+    var legend = 0;
+    var key = function (cls, dash, label) {
+      var ly = T + 8 + 16 * legend++;
+      el("svg:line", { x1: W - R + 10, x2: W - R + 34, y1: ly, y2: ly, "class": cls, "stroke-dasharray": dash || "" }, svg);
+      el("svg:text", { x: W - R + 40, y: ly + 4, "class": "pmc-legend" }, svg, label);
+    };
+    lines.forEach(function (l) {
+      if (!(l.y > 0)) return;
+      el("svg:line", { x1: L, x2: W - R, y1: y(l.y), y2: y(l.y), "class": "pmc-ref " + l.cls, "stroke-dasharray": l.dash }, svg);
+      key("pmc-ref " + l.cls, l.dash, l.label);
+    });
+    series.forEach(function (s) {
+      var d = "", pen = "M";
+      s.ys.forEach(function (v, i) {
+        if (!(v > 0 && isFinite(v))) { pen = "M"; return; }
+        d += pen + x(i).toFixed(1) + " " + y(v).toFixed(1);
+        pen = "L";
+      });
+      var path = el("svg:path", { d: d, "class": "pmc-line " + s.cls + (s.group ? " pmc-group" : ""), "stroke-dasharray": s.dash || "" }, svg);
+      if (s.dots) s.ys.forEach(function (v, i) { el("svg:circle", { cx: x(i), cy: y(v), r: 3, "class": "pmc-dot " + s.cls }, svg); });
+      key("pmc-line " + s.cls, s.dash, s.label);
+      return path;
+    });
+  }
+  function wavelengths(inv) { return inv.map(function (x) { return x > 0 ? 2 * Math.PI / x : NaN; }); }
+
+  function build(root) {
+    if (root.dataset.pmcBuilt) return;
+    root.dataset.pmcBuilt = "1";
+    root.classList.add("pmc");
+    var form = el("div", { "class": "pmc-form" }, root);
+    el("label", { "for": "pmc-gallery" }, form, "Example config");
+    var select = el("select", { id: "pmc-gallery" }, form);
+    el("option", { value: "" }, select, "(paste your own below)");
+    el("label", { "for": "pmc-config" }, form, "config.json");
+    var area = el("textarea", { id: "pmc-config", rows: "10", spellcheck: "false", autocomplete: "off" }, form);
+    area.placeholder = '{"model_type": "llama", "rope_theta": 10000.0, ...}';
+    el("label", { "for": "pmc-served" }, form, "Length to serve (optional)");
+    var servedIn = el("input", { id: "pmc-served", type: "number", min: "1", step: "1", inputmode: "numeric" }, form);
+    var button = el("button", { type: "button", "class": "pmc-button" }, form, "Explain");
+    var alert = el("p", { role: "alert", "class": "pmc-error" }, root);
+    var out = el("div", { "class": "pmc-output", hidden: "" }, root);
+    var pre = el("pre", { "class": "pmc-report", tabindex: "0", "aria-label": "The report" }, out);
+    var fig = el("svg:svg", { "class": "pmc-plot" }, out);
+    var details = el("details", { "class": "pmc-json" }, out);
+    el("summary", {}, details, "The card as JSON (--json)");
+    var json = el("pre", { tabindex: "0", "aria-label": "The card as JSON" }, details);
+
+    var ex = el("fieldset", { "class": "pmc-explore" }, root);
+    el("legend", {}, ex, "Explore: one RoPE head, five ways to stretch it");
+    var sliders = {};
+    [["base", "RoPE base (rope_theta)", 3, 7, 0.01], ["factor", "Stretch factor", 1, 64, 1], ["width", "Rotary width (dimensions)", 32, 256, 2]].forEach(function (s) {
+      var row = el("div", { "class": "pmc-slider" }, ex);
+      el("label", { "for": "pmc-" + s[0] }, row, s[1]);
+      var input = el("input", { id: "pmc-" + s[0], type: "range", min: s[2], max: s[3], step: s[4] }, row);
+      var shown = el("output", { "for": "pmc-" + s[0] }, row);
+      sliders[s[0]] = { input: input, out: shown };
+      input.addEventListener("input", explore);
+    });
+    var efig = el("svg:svg", { "class": "pmc-explore-plot" }, ex);
+    var sentence = el("p", { "class": "pmc-sentence", "aria-live": "polite" }, ex);
+    var trainedLen = 4096;
+
+    function seed(c) {
+      var g = c && c.rope[0], b = 10000, w = 128, f = 4;
+      trainedLen = (g && (c.trained_length || c.max_length)) || 4096;  // Llama 2: 4,096
+      if (g) {
+        b = g.base; w = Math.min(256, Math.max(32, 2 * Math.round(g.rotary_dim / 2)));
+        var pf = get(g.parameters, "factor");
+        f = isNum(pf) ? N(pf) : c.trained_length && c.max_length ? c.max_length / c.trained_length : 1;
+      }
+      sliders.base.input.value = Math.min(7, Math.max(3, Math.log10(b > 0 ? b : 10000)));
+      sliders.factor.input.value = Math.min(64, Math.max(1, Math.round(f) || 1));
+      sliders.width.input.value = w;
+      explore();
+    }
+    function explore() {
+      try { draw2(); } catch (e) { sentence.textContent = "Error: " + e.message; }
+    }
+    function draw2() {
+      var base = Math.pow(10, +sliders.base.input.value), s = +sliders.factor.input.value, w = +sliders.width.input.value;
+      sliders.base.out.textContent = fmtComma(Number(base.toPrecision(3)));
+      sliders.factor.out.textContent = s + "×";
+      sliders.width.out.textContent = w + " (" + w / 2 + " pairs)";
+      var g = { base: base, rotary_dim: w, rope_type: "default", head_dim: w }, served = trainedLen * s;
+      var plain = ropeInvFreq(w, { rope_theta: base })[0], scales = compareMethods(g, trainedLen, s);
+      var names = Object.keys(scales), series = [{ ys: wavelengths(plain), cls: "pmc-c0", label: "no scaling" }];
+      var short = ["linear", "NTK / dynamic", "YaRN", "Llama 3 rule"], dashes = ["6 3", "2 3", "", "8 3 2 3"];
+      names.forEach(function (n, k) {
+        series.push({ ys: wavelengths(plain.map(function (x, i) { return x * scales[n][i]; })), cls: "pmc-c" + (k + 1), dash: dashes[k], label: short[k] });
+      });
+      plot(efig, "Wavelength per pair for base " + sliders.base.out.textContent + ", " + w + " dimensions, stretch " + s + "×", "rotary pair i", "wavelength 2π/θᵢ (positions)", series,
+        [{ y: trainedLen, cls: "pmc-trained", dash: "2 4", label: "trained " + fmtComma(trainedLen) }, { y: served, cls: "pmc-served", dash: "8 4", label: "× " + s + " = " + fmtComma(served) }]);
+      var turn = turns(plain, trainedLen).filter(Boolean).length;
+      var over = series.map(function (ser) { return ser.ys.filter(function (v) { return v > served; }).length; });
+      sentence.textContent = turn + " of " + plain.length + " pairs complete a full turn within the trained length of " + fmtComma(trainedLen) +
+        " positions. At " + fmtComma(served) + " positions, the wavelength exceeds the served length for " + over[0] + " pairs with no scaling, " +
+        over.slice(1).map(function (k, i) { return k + " with " + short[i]; }).join(", ") + ".";
+    }
+    function run() {
+      alert.textContent = "";
+      try {
+        var text = area.value.trim();
+        if (!text) throw ConfigError("paste a config.json first, or pick an example");
+        var config = parse(text), v = servedIn.value.trim(), served = null;
+        if (v) { served = Number(v); if (!Number.isInteger(served) || served < 1) throw ConfigError("the length to serve must be a positive integer, got " + v); }
+        var c = card(config);
+        pre.textContent = reportOf(c, served);
+        var j = toJSON(c);  // shown as Python's json.dumps writes it: floats keep their ".0"
+        j.rope.forEach(function (g) { g.inv_freq = g.inv_freq.map(F); g.attention_factor = F(g.attention_factor); });
+        if (j.alibi_slopes) j.alibi_slopes = j.alibi_slopes.map(F);
+        json.textContent = dumps(j);
+        draw(c, served || vllmLen(c));
+        out.hidden = false;
+        seed(c);
+      } catch (e) {
+        out.hidden = true;
+        alert.textContent = "Error: " + String(e && e.message || e).split("\n")[0];
+      }
+    }
+    function draw(c, served) {
+      var lines = [{ y: c.trained_length, cls: "pmc-trained", dash: "2 4", label: "trained " + (c.trained_length ? fmtComma(c.trained_length) : "") },
+        { y: served, cls: "pmc-served", dash: "8 4", label: "served " + (served ? fmtComma(served) : "") }];
+      if (c.rope.length) {
+        var series = [];
+        c.rope.forEach(function (g, k) {
+          var name = g.layer_type === "all" ? "" : " (" + g.layer_type.replace("_attention", "") + ")";
+          if (g.rope_type !== "default") series.push({ ys: wavelengths(g.default_inv_freq), cls: "pmc-c" + (k + 1), dash: "5 4", label: "unscaled" + name });
+          series.push({ ys: wavelengths(g.inv_freq), cls: "pmc-c" + (k + 1) + " pmc-bold", group: true, label: g.rope_type + name });
+        });
+        plot(fig, "RoPE wavelength per pair against the trained and served lengths", "rotary pair i", "wavelength 2π/θᵢ (positions)", series, lines);
+      } else if (c.alibi_slopes) {
+        plot(fig, "ALiBi: distance at which each head's weight halves", "head", "tokens",
+          [{ ys: c.alibi_slopes.map(function (m) { return Math.LN2 / m; }), cls: "pmc-c1 pmc-bold", dots: true, x0: 1, label: "half-weight distance" }], lines);
+      } else {
+        while (fig.firstChild) fig.removeChild(fig.firstChild);
+        var rows = c.max_length || 0, top = Math.max(rows, served || 0) || 1;
+        fig.setAttribute("viewBox", "0 0 640 120");
+        fig.setAttribute("aria-label", c.scheme === "learned" ? "A learned table's rows against the served length" : "No RoPE or ALiBi: nothing per pair to plot");
+        [["rows in the table", rows, "pmc-c1"], ["positions served", served || 0, "pmc-c2"]].forEach(function (b, i) {
+          el("svg:text", { x: 150, y: 34 + 44 * i, "text-anchor": "end" }, fig, b[0]);
+          el("svg:rect", { x: 160, y: 18 + 44 * i, height: 24, width: Math.max(1, 440 * b[1] / top), "class": "pmc-bar " + b[2] }, fig);
+          el("svg:text", { x: 164 + 440 * b[1] / top, y: 34 + 44 * i, "class": "pmc-legend" }, fig, fmtComma(b[1]));
+        });
+      }
+    }
+    button.addEventListener("click", run);
+    select.addEventListener("change", function () {
+      var e = gallery[select.value];
+      if (e) { area.value = dumps(e.config); run(); }
+    });
+    var gallery = {};
+    var url = root.dataset.gallery || (SCRIPT ? new URL("../assets/model_card_gallery.json", SCRIPT).href : null);
+    seed(null);
+    if (url) fetch(url).then(function (r) { return r.ok ? r.text() : "{}"; }).then(function (text) {
+      gallery = parse(text) || {};
+      Object.keys(gallery).forEach(function (slug) { el("option", { value: slug }, select, gallery[slug].name); });
+      root.dataset.pmcGallery = String(Object.keys(gallery).length);
+    }).catch(function () { root.dataset.pmcGallery = "0"; });
+  }
+  // build once per page: model_card_loader.js may load this script after the page
+  // (and after Material's document$ has emitted), so start now and on every navigation
+  function start() { var root = document.getElementById("model-card-decoder"); if (root) build(root); }  // build() runs once per root
+  if (typeof document$ !== "undefined" && document$.subscribe) document$.subscribe(start);
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();

@@ -1,0 +1,230 @@
+"""The in-browser model-card decoder (docs/javascripts/model_card.js) on the
+built lessons/model_card/ page, against the Python it ports: every gallery
+config and a few hundred generated ones (tests/model_card_cases.py) give the
+same card, the same report text and the same errors; then the page itself:
+pasting a config, the plot, the sliders, the dark palette, accessibility,
+nothing fetched from another host and no console error."""
+
+from __future__ import annotations
+
+import json
+import math
+import warnings
+
+import pytest
+
+from lessons.model_card import ConfigError, compare_methods, explain, gallery, report
+from tests import browser
+from tests.model_card_cases import EDGE_CASES, generated_configs
+
+pytestmark = pytest.mark.browser
+
+PATH = "lessons/model_card/"
+GALLERY = gallery()
+NOT_OBJECTS = [[1, 2], "config", 3, None]  # explain refuses them: a config is a JSON object
+CONFIGS = [entry["config"] for entry in GALLERY.values()] + generated_configs(300, seed=0) + EDGE_CASES + NOT_OBJECTS
+
+# Runs in the page: every case through PrimerModelCard, results or errors as data.
+RUN_CASES = """
+(cases) => {
+  const M = window.PrimerModelCard;
+  const run = (f) => {
+    try { return { ok: f() }; }
+    catch (e) { return { error: e instanceof M.ConfigError ? "ConfigError" : (e.pyType || "JS " + e.name), message: e.message }; }
+  };
+  return cases.map(([text, served]) => {
+    const config = M.parse(text);
+    return { json: run(() => M.explain(config)), report: run(() => M.report(config, null)),
+             served: served === null ? null : run(() => M.report(config, served)) };
+  });
+}
+"""
+
+
+@pytest.fixture
+def page(chromium, site):
+    context = chromium.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+def _python(f):
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return {"ok": f()}
+    except Exception as exc:  # the JS must raise the same class of error with the same message
+        return {"error": "ConfigError" if isinstance(exc, ConfigError) else type(exc).__name__, "message": str(exc)}
+
+
+def _differences(want, got, where: str) -> list[str]:
+    """Where `got` differs from `want`: same structure and key order, numbers to 1e-9 relative."""
+    if isinstance(want, bool) or isinstance(got, bool) or want is None or got is None or isinstance(want, str):
+        return [] if want == got and type(want) is type(got) else [f"{where}: {want!r} != {got!r}"]
+    if isinstance(want, (int, float)):
+        ok = isinstance(got, (int, float)) and (want == got or math.isclose(want, got, rel_tol=1e-9)
+                                               or (math.isnan(want) and math.isnan(got)))
+        return [] if ok else [f"{where}: {want!r} != {got!r}"]
+    if isinstance(want, list):
+        if not isinstance(got, list) or len(want) != len(got):
+            return [f"{where}: {len(want)} items != {got!r:.200}"]
+        return [d for i, (a, b) in enumerate(zip(want, got)) for d in _differences(a, b, f"{where}[{i}]")]
+    if not isinstance(got, dict) or list(want) != list(got):
+        return [f"{where}: keys {list(want)} != {list(got) if isinstance(got, dict) else got!r}"]
+    return [d for key in want for d in _differences(want[key], got[key], f"{where}.{key}")]
+
+
+def _served(config) -> int | None:
+    """A length to serve beyond the config's own, for the second report (None: no length to start from)."""
+    card = _python(lambda: explain(config))
+    return card["ok"].max_length * 2 + 3 if "ok" in card and card["ok"].max_length else None
+
+
+def _open(page, site) -> browser.PageLog:
+    log = browser.PageLog(page, site)
+    page.goto(site + PATH, wait_until="load")
+    page.wait_for_function("() => window.PrimerModelCard && document.querySelector('#model-card-decoder select')")
+    page.wait_for_function(f"() => document.querySelectorAll('#pmc-gallery option').length === {len(GALLERY) + 1}")
+    return log
+
+
+def _clean(log: browser.PageLog) -> None:
+    problems = [f"request to another host: {u}" for u in log.offsite()] + \
+               [f"failed request: {f}" for f in log.failures] + [f"console error: {c}" for c in log.console]
+    assert not problems, "\n".join(problems)
+
+
+def test_javascript_decoder_agrees_with_python_on_every_config(page, site):
+    log = _open(page, site)
+    served = [_served(c) for c in CONFIGS]
+    got = page.evaluate(RUN_CASES, [[json.dumps(c), s] for c, s in zip(CONFIGS, served)])
+    problems, compared = [], {"json": 0, "report": 0, "errors": 0}
+    for i, (config, length, result) in enumerate(zip(CONFIGS, served, got)):
+        name = f"config {i} {json.dumps(config)[:160]}"
+        want = {"json": _python(lambda: explain(config).to_json()), "report": _python(lambda: report(explain(config)))}
+        if length is not None:
+            want["served"] = _python(lambda: report(explain(config), length))
+        for key, expected in want.items():
+            actual = result[key]
+            if "error" in expected:
+                compared["errors"] += 1
+                if actual != expected:
+                    problems.append(f"{name}: {key}: Python raised {expected}, JS gave {str(actual)[:300]}")
+            elif "ok" not in actual:
+                problems.append(f"{name}: {key}: JS raised {actual}")
+            elif key == "json":
+                compared["json"] += 1
+                problems += [f"{name}: {d}" for d in _differences(expected["ok"], actual["ok"], "card")[:5]]
+            else:
+                compared["report"] += 1
+                if actual["ok"] != expected["ok"]:
+                    problems.append(f"{name}: {key} differs:\n--- Python\n{expected['ok']}\n--- JS\n{actual['ok']}")
+    assert not problems, f"{len(problems)} differences, e.g.:\n" + "\n".join(problems[:10])
+    assert len(got) == len(CONFIGS) >= 300 + len(GALLERY)
+    assert compared["json"] > 150 and compared["report"] > 150 and compared["errors"] > 50, compared
+    _clean(log)
+
+
+def test_compare_methods_agrees_with_python(page, site):
+    _open(page, site)
+    cases = []
+    for entry in GALLERY.values():
+        card = explain(entry["config"])
+        for group in card.rope:
+            for length, stretch in ((card.trained_length or 4096, 4.0), (4096, 1.0), (8192, 2.5), (2048, 64.0)):
+                spec = {"base": group.base, "rotary_dim": group.rotary_dim, "rope_type": group.rope_type,
+                        "head_dim": group.head_dim}
+                want = {k: list(map(float, v)) for k, v in compare_methods(group, length, stretch).items()}
+                cases.append((spec, length, stretch, want))
+    got = page.evaluate("(cases) => cases.map(([g, L, s]) => window.PrimerModelCard.compareMethods(g, L, s))", cases)
+    problems = [d for (spec, length, stretch, want), result in zip(cases, got)
+                for d in _differences(want, result, f"{spec} L={length} s={stretch}")]
+    assert cases and not problems, "\n".join(problems[:10])
+
+
+def test_pasting_a_config_shows_the_report_and_the_plot(page, site):
+    log = _open(page, site)
+    for slug in GALLERY:
+        config = GALLERY[slug]["config"]
+        page.fill("#pmc-config", json.dumps(config, indent=2))
+        page.fill("#pmc-served", "")
+        page.click("#model-card-decoder button")
+        card = explain(config)
+        assert page.inner_text(".pmc-report") == report(card), slug
+        assert page.locator(".pmc-plot path.pmc-group").count() == len(card.rope), slug
+        assert not _differences(explain(config).to_json(), json.loads(page.text_content(".pmc-json pre")), slug)
+        assert page.inner_text(".pmc-error").strip() == ""
+    # a length to serve, and an example picked from the list
+    slug = next(iter(GALLERY))
+    page.select_option("#pmc-gallery", slug)
+    page.fill("#pmc-served", "100000")
+    page.click("#model-card-decoder button")
+    assert page.inner_text(".pmc-report") == report(explain(GALLERY[slug]["config"]), 100000)
+    # what is not JSON: one line in the alert, no output, no exception
+    page.fill("#pmc-config", "not json")
+    page.click("#model-card-decoder button")
+    alert = page.inner_text("#model-card-decoder [role=alert]").strip()
+    assert alert and "\n" not in alert and "not JSON" in alert, alert
+    assert page.locator(".pmc-output").is_hidden()
+    page.fill("#pmc-config", json.dumps({"model_type": "mystery"}))
+    page.click("#model-card-decoder button")
+    assert "no position information" in page.inner_text("#model-card-decoder [role=alert]")
+    _clean(log)
+
+
+def test_sliders_change_the_plot_and_the_sentence(page, site):
+    log = _open(page, site)
+    explorable = "#model-card-decoder .pmc-explore-plot"
+    assert page.locator(f"{explorable} path").count() == 5, "one line per method"
+
+    def state():
+        return (page.inner_text(".pmc-sentence"),
+                page.eval_on_selector_all(f"{explorable} path", "ps => ps.map(p => p.getAttribute('d'))"))
+
+    for slider in ("#pmc-base", "#pmc-factor", "#pmc-width"):
+        before = state()
+        page.focus(slider)  # keyboard: the arrow keys move a range input
+        for _ in range(3):
+            page.keyboard.press("ArrowRight" if slider != "#pmc-width" else "ArrowLeft")
+        after = state()
+        assert after[0] != before[0] and after[1] != before[1], f"{slider} changed nothing"
+    page.fill("#pmc-config", json.dumps(GALLERY[next(iter(GALLERY))]["config"]))
+    page.click("#model-card-decoder button")  # the sliders seed from the explained config
+    assert "pairs complete a full turn" in page.inner_text(".pmc-sentence")
+    _clean(log)
+
+
+def _axe(page, name: str) -> list[str]:
+    page.add_script_tag(path=str(browser.AXE))
+    result = page.evaluate("async () => await axe.run('#model-card-decoder', { resultTypes: ['violations'] })")
+    return [f"{name}: axe {v['impact']} {v['id']}: {v['help']} ({v['nodes'][0]['target']})"
+            for v in result["violations"] if v["impact"] in ("serious", "critical")]
+
+
+@pytest.mark.parametrize("scheme", ["default", "slate"])
+def test_decoder_reads_well_in_both_palettes(page, site, scheme):
+    log = _open(page, site)
+    page.evaluate(f"document.body.setAttribute('data-md-color-scheme', {scheme!r})")
+    slug = next(s for s, e in GALLERY.items() if len(explain(e["config"]).rope) > 1) if len(GALLERY) > 1 else None
+    page.fill("#pmc-config", json.dumps(GALLERY[slug]["config"]) if slug else "not json")
+    page.click("#model-card-decoder button")
+    if slug:
+        assert page.locator(".pmc-plot path.pmc-group").count() == len(explain(GALLERY[slug]["config"]).rope)
+        colours = page.eval_on_selector_all(".pmc-plot path.pmc-group", "ps => ps.map(p => getComputedStyle(p).stroke)")
+        background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+        assert all(c not in ("none", background) for c in colours) and len(set(colours)) == len(colours), colours
+    violations = _axe(page, f"{PATH} decoder ({scheme})")
+    assert not violations, "\n".join(violations)
+    _clean(log)
+
+
+def test_decoder_is_built_after_instant_navigation(page, site):
+    log = browser.PageLog(page, site)
+    page.goto(site, wait_until="load")
+    page.click("nav.md-nav a[href$='model_card/']")
+    page.wait_for_url(f"**/{PATH}")
+    assert page.evaluate("typeof document$ !== 'undefined'"), "Material's instant navigation is not active"
+    page.wait_for_function("() => document.querySelectorAll('#model-card-decoder select').length === 1")
+    page.wait_for_function(f"() => document.querySelectorAll('#pmc-gallery option').length === {len(GALLERY) + 1}")
+    _clean(log)
