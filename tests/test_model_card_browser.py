@@ -221,7 +221,8 @@ def test_decoder_reads_well_in_both_palettes(page, site, scheme):
 
 def test_decoder_is_built_after_instant_navigation(page, site):
     log = browser.PageLog(page, site)
-    page.goto(site, wait_until="load")
+    # let the first page finish its own requests (the favicon): navigating away mid-request aborts it
+    page.goto(site, wait_until="networkidle")
     page.click("nav.md-nav a[href$='model_card/']")
     page.wait_for_url(f"**/{PATH}")
     assert page.evaluate("typeof document$ !== 'undefined'"), "Material's instant navigation is not active"
