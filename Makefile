@@ -5,7 +5,7 @@ MKDOCS  := NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs
 PYTEST  := $(PY) -m pytest
 ADDR    ?= 127.0.0.1:8000
 
-.PHONY: help setup serve build figures test test-fast test-browser bench bench-pages reference clean
+.PHONY: help setup serve build figures test test-fast test-browser bench bench-pages reference experiments clean
 
 help:
 	@echo "make serve         set up, build the figures, serve the site at http://$(ADDR)"
@@ -15,6 +15,7 @@ help:
 	@echo "make bench         figure-build, site-build and edit-loop (mkdocs serve) benchmark (medians, ratios)"
 	@echo "make bench-pages   page-load benchmark in headless Chromium (medians, ratios, bytes)"
 	@echo "make reference     check the reference vectors (RoPE scaling, ALiBi, RoPE layouts) live against transformers"
+	@echo "make experiments   train the tiny decoders (CPU, ~20 min) and write experiments/results/ (not in make test)"
 	@echo "make clean         remove generated files (site, figures, caches)"
 
 # --- set-up ------------------------------------------------------------------
@@ -25,7 +26,7 @@ help:
 	touch $@
 
 .venv/.test-installed: .venv/.site-installed
-	$(PIP) install -e ".[test]"
+	$(PIP) install -e ".[test,experiments]"   # experiments: torch CPU, for its smoke test only
 	touch $@
 
 node_modules/.installed: package.json package-lock.json
@@ -74,6 +75,11 @@ bench-pages: .venv/.test-installed node_modules/.installed
 
 reference: .venv-ref/.installed
 	.venv-ref/bin/python tests/reference/check_live.py
+
+# --- measured experiments (torch CPU; an optional extra, never part of make test) --
+experiments: .venv/.site-installed
+	$(PIP) install -e ".[experiments]"
+	$(PY) -m experiments.run
 
 clean:
 	rm -rf site docs/figures .cache build
