@@ -22,4 +22,5 @@ READING_ORDER: tuple[str, ...] = (
     "transformer",
     "context_extension",
     "model_card",
+    "measured",
 )

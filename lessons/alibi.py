@@ -18,7 +18,8 @@ one of these schemes (BLOOM and MPT use ALiBi), or when you read claims that a
 model "extrapolates" beyond its training length. The practical symptoms
 differ from RoPE's: an ALiBi model does not fall off a cliff past its training
 length, but it also does not use far-away tokens much, because every head
-prefers nearby ones by construction. NoPE meets you in Llama 4 and SmolLM3,
+prefers nearby ones by construction (both measured on small trained models
+in `lessons.measured`). NoPE meets you in Llama 4 and SmolLM3,
 which leave RoPE out of every fourth layer: code that reads their
 `no_rope_layers` the wrong way round rotates q and k in exactly the layers
 that were trained without it.
@@ -81,7 +82,8 @@ implementations of both compute the same slopes as this lesson's
 as an option. Most current open models (Llama, Mistral, Qwen) chose RoPE
 instead. NoPE was studied by Kazemnejad et al. (2023), who found that
 decoder-only models without positions generalised to longer inputs better
-than ones with explicit encodings in their experiments. Llama 4 and SmolLM3
+than ones with explicit encodings in their experiments (a 2-layer model in
+`lessons.measured` did not learn its task without positions at all). Llama 4 and SmolLM3
 mix it with RoPE, layer by layer, through `no_rope_layers` (transformers
 configuration_llama4.py and configuration_smollm3.py build the list;
 modeling_llama4.py and modeling_smollm3.py skip the rotation where it is 0).

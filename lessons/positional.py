@@ -19,7 +19,8 @@ picked before training, is frozen into the weights, and offers no knob to
 turn. It becomes your business as soon as length does. Typical moments: a
 model card advertises 128K tokens and you want to know what that buys you; a
 model you host yourself starts producing fluent garbage beyond some prompt
-size while the logs stay clean; an embedding model rejects or silently cuts
+size while the logs stay clean (`lessons.measured` shows this cliff on small
+trained models); an embedding model rejects or silently cuts
 a long document; you plan to fine-tune on documents longer than anything the
 model met in training; a converted or re-served checkpoint answers well on
 short prompts and drifts on long ones. The giveaway is output that is fine
