@@ -1024,7 +1024,7 @@ def dynamic_ntk_base(base: float, factor: float, seq_len: int, max_position_embe
         the base to use now, a float.
     """
     seq_len = max(seq_len, max_position_embeddings)
-    # stretch = s · n / L − (s − 1): 1 at n = L, s at n = 2L, growing linearly after
+    # stretch = s · n / L − (s − 1): 1 at n = L, s + 1 at n = 2L, growing by s for every further L
     stretch = factor * seq_len / max_position_embeddings - (factor - 1)
     # base' = base · stretch^(d/(d-2))
     return ntk_scaled_base(base, stretch, d)
