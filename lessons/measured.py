@@ -4,7 +4,7 @@ r"""
 Run it: `python -m lessons.measured` prints every result as a table; `make
 experiments` trains the models again (CPU, about half of the core-minutes
 counted below when 2 cores share the runs; torch is an optional extra). Builds on `lessons.positional` (learned, sinusoidal and
-rotary positions), `lessons.alibi` (ALiBi and NoPE) and
+RoPE positions), `lessons.alibi` (ALiBi and NoPE) and
 `lessons.context_extension` (every way to stretch RoPE).
 
 ## Level 1: the practitioner's guide
@@ -96,6 +96,26 @@ tokens and then a copy of 2 of them: `k q z a m w | z a`. After the second
 first token is a guess and is not scored. With T = 32 the passage has 24
 tokens and 7 tokens are scored per prompt; a bag of tokens cannot answer,
 because only order says what came after what.
+
+**The math.** The measure is exact-match accuracy over the scored tokens of
+all evaluation prompts:
+
+$$\text{accuracy}(T) = \frac{1}{N (T/4 - 1)} \sum_{n=1}^{N} \sum_{j} \mathbb{1}\left[\hat{x}_{n,j} = x_{n,j}\right]$$
+
+**Symbols**
+
+| Symbol | Meaning here | Value in the example |
+|---|---|---|
+| $T$ | tokens per prompt | 32 at L, up to 256 |
+| $N$ | evaluation prompts per length | 256 |
+| $j$ | a scored place of the copy | 7 per prompt at T = 32 |
+| $\hat{x}_{n,j}$, $x_{n,j}$ | the model's most likely next token, and the right one | |
+
+**In words:** the share of scored next tokens the model gets exactly right;
+guessing among the passage's tokens would score about one in 3T/4.
+
+**With the numbers:** at T = 32 each prompt has 32/4 − 1 = 7 scored places,
+so 256 prompts give 1,792 scored tokens per measurement.
 
 ```mermaid
 flowchart LR
@@ -298,7 +318,7 @@ carries over is the shape: which methods have a cliff, and where it is.
 
 ## In 20 seconds
 
-- Trained at 32 tokens, learned, sinusoidal and rotary positions lose the
+- Trained at 32 tokens, learned, sinusoidal and RoPE positions lose the
   copy task past 32; ALiBi declines slowly; NoPE did not learn it here.
 - Without training, YaRN and dynamic NTK stretch RoPE to twice its length;
   position interpolation and a raised base do not.
