@@ -1324,8 +1324,16 @@ def _stretch(factor, rope_type: str) -> float:
     return factor
 
 
-def _is_nested(params: dict) -> bool:
-    """True for a block split by layer type, such as Gemma 3's {"full_attention": {...}, ...}."""
+def split_by_layer_type(params: dict) -> bool:
+    """True for a block split by layer type, such as Gemma 3's {"full_attention": {...}, ...}:
+    every value a block or None, at least one a non-empty block.
+
+    Args:
+        params: a rope_parameters dict.
+
+    Returns:
+        a bool.
+    """
     values = list(params.values())
     return bool(values) and all(v is None or isinstance(v, dict) for v in values) and any(values)
 
@@ -1396,7 +1404,7 @@ def rope_inv_freq(head_dim: int, rope_parameters: dict | None = None, *, max_pos
         ((head_dim/2,) for proportional) and the number that multiplies cos and sin.
     """
     params = dict(rope_parameters or {})
-    if _is_nested(params):
+    if split_by_layer_type(params):
         raise ValueError(f"rope_parameters is split by layer type ({', '.join(params)}); "
                          "use rope_inv_freq_by_layer_type")
     rope_type = rope_type_of(params)
@@ -1529,7 +1537,7 @@ def rope_inv_freq_by_layer_type(head_dim: int | dict[str, int], rope_parameters:
         {layer type: (inv_freq, attention_factor) as from `rope_inv_freq`, or None}.
     """
     params = rope_parameters or {}
-    nested = _is_nested(params)
+    nested = split_by_layer_type(params)
     names = list(dict.fromkeys(layer_types or (params if nested else ["full_attention"])))
     out = {}
     for name in names:

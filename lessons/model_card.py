@@ -1067,7 +1067,7 @@ import numpy as np
 from lessons import _checks
 from lessons.alibi import alibi_slopes, nope_layers
 from lessons.context_extension import (deepseek_softmax_multiplier, rope_inv_freq, rope_type_of,
-                                       rope_wavelengths)
+                                       rope_wavelengths, split_by_layer_type)
 
 # ---------------------------------------------------------------------------
 # 1. Which scheme: the keys that say how a model encodes positions
@@ -1171,7 +1171,7 @@ def rope_block(text: dict) -> dict | None:
                             ("partial_rotary_factor", ("partial_rotary_factor", "rotary_pct"))):
         found = {key: text[key] for key in spellings if text.get(key) is not None}
         for key, value in found.items():
-            if isinstance(value, bool) or not isinstance(value, (int, float)):
+            if not _checks._is_real(value):
                 raise ConfigError(f"{key!r} must be a number, got {value!r}")
         if len(set(map(float, found.values()))) > 1:
             raise ConfigError(f"{' and '.join(f'{k!r} = {v}' for k, v in found.items())} contradict each other")
@@ -1188,7 +1188,7 @@ def rope_block(text: dict) -> dict | None:
     if block is None and not top:
         return None
     block = json.loads(json.dumps(block or {}))
-    nested = _nested(block)
+    nested = split_by_layer_type(block)
     for part in (block.values() if nested else [block]):
         if part is None:
             continue
@@ -1360,7 +1360,7 @@ def lengths(text: dict, scheme: str, block: dict | None) -> tuple[int | None, in
     max_length = min(found) if found else None
     if scheme not in ("rope", "mixed") or not block:
         return max_length, max_length
-    blocks = [b for b in block.values() if isinstance(b, dict)] if _nested(block) else [block]
+    blocks = [b for b in block.values() if isinstance(b, dict)] if split_by_layer_type(block) else [block]
     originals = {b["original_max_position_embeddings"] for b in blocks if b.get("original_max_position_embeddings")}
     if len(originals) > 1:
         raise ConfigError(f"the layer types give different original lengths: {sorted(originals)}")
@@ -1369,13 +1369,6 @@ def lengths(text: dict, scheme: str, block: dict | None) -> tuple[int | None, in
     if any(rope_type_of(b) == "linear" for b in blocks):
         return None, max_length
     return max_length, max_length
-
-
-def _nested(block: dict) -> bool:
-    """A block split by layer type: every value a block or null, at least one a block
-    (as `lessons.context_extension.rope_inv_freq_by_layer_type` reads it)."""
-    values = list(block.values())
-    return bool(values) and all(v is None or isinstance(v, dict) for v in values) and any(values)
 
 
 # ---------------------------------------------------------------------------
@@ -1468,7 +1461,7 @@ class ModelCard:
 
 
 def _number(value) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    return _checks._is_real(value) and math.isfinite(value)
 
 
 def _check_block(params: dict) -> None:
@@ -1489,16 +1482,13 @@ def _check_block(params: dict) -> None:
 def _rope_for(head_dim: int, params: dict, max_length: int | None, caught: list[str]) -> tuple:
     """rope_inv_freq for one block, its warnings collected, its errors as ConfigError."""
     _check_block(params)
-    with warnings.catch_warnings(record=True) as seen:
+    with warnings.catch_warnings(record=True) as seen:  # a ValueError becomes a ConfigError in explain()
         warnings.simplefilter("always")
-        try:
-            inv_freq, factor = rope_inv_freq(head_dim, params, max_position_embeddings=max_length)
-            plain = {k: v for k, v in params.items() if k in ("rope_theta", "partial_rotary_factor")}
-            if rope_type_of(params) == "proportional":
-                plain = {**plain, "rope_type": "proportional"}
-            default, _ = rope_inv_freq(head_dim, plain, max_position_embeddings=max_length)
-        except ValueError as exc:
-            raise ConfigError(str(exc)) from None
+        inv_freq, factor = rope_inv_freq(head_dim, params, max_position_embeddings=max_length)
+        plain = {k: v for k, v in params.items() if k in ("rope_theta", "partial_rotary_factor")}
+        if rope_type_of(params) == "proportional":
+            plain = {**plain, "rope_type": "proportional"}
+        default, _ = rope_inv_freq(head_dim, plain, max_position_embeddings=max_length)
     for w in seen:
         message = str(w.message).replace(" (transformers 5.24 warns too and goes on)", "")
         if message not in caught:
@@ -1529,18 +1519,13 @@ def explain(config: dict) -> ModelCard:
 
 def _explain(config: dict) -> ModelCard:
     text = language_config(config)
-    try:
-        block = rope_block(text)
-        scheme = base_scheme(text, block)
-        n_layers = layer_count(text)
-        types = layer_types(text, n_layers)
-        trained, max_length = lengths(text, scheme, block)
-        if text.get("sliding_window") is not None:
-            _checks.count(text["sliding_window"], "sliding_window")
-    except ConfigError:
-        raise
-    except ValueError as exc:  # a malformed value caught by the shared checks
-        raise ConfigError(str(exc)) from None
+    block = rope_block(text)
+    scheme = base_scheme(text, block)
+    n_layers = layer_count(text)
+    types = layer_types(text, n_layers)
+    trained, max_length = lengths(text, scheme, block)
+    if text.get("sliding_window") is not None:
+        _checks.count(text["sliding_window"], "sliding_window")
     caught: list[str] = []
     groups: list[RopeGroup] = []
     skipped: list[int] = []
@@ -1556,17 +1541,17 @@ def _explain(config: dict) -> ModelCard:
         bias_max = attn.get("alibi_bias_max", 8) if isinstance(attn, dict) else 8
         if bias_max != 8:  # MPT's generalised slopes: 2^(-bias_max·h/n)
             n = len(slopes)
-            slopes = 2.0 ** (-bias_max * np.arange(1, n + 1) / n) if n & (n - 1) == 0 else slopes
             if n & (n - 1):
                 raise ConfigError("alibi_bias_max other than 8 with a head count that is not a power of two is "
                                   "not read by this decoder")
+            slopes = 2.0 ** (-bias_max * np.arange(1, n + 1) / n)
     if scheme == "rope":
         rotary_head = text.get("qk_rope_head_dim") or head_width(text)
         if text.get("qk_rope_head_dim") is not None:
             rotary_head = _checks.count(rotary_head, "qk_rope_head_dim", low=2)
         flags = nope_flags(text, n_layers) if n_layers is not None else []
         skipped = [i for i, f in enumerate(flags) if not f]
-        blocks = block if block and _nested(block) else None
+        blocks = block if block and split_by_layer_type(block) else None
         setups = []  # (layer_type, params) per distinct setup
         if blocks is None:
             params = dict(block or {})

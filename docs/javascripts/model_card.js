@@ -516,7 +516,7 @@
     if (!none(get(t, "original_max_position_embeddings"))) top.original_max_position_embeddings = t.original_max_position_embeddings;
     if (none(block) && !Object.keys(top).length) return null;
     block = copy(truthy(block) ? block : {});
-    var parts = nested(block) ? Object.keys(block).map(function (k) { return block[k]; }) : [block];
+    var parts = isNestedStrict(block) ? Object.keys(block).map(function (k) { return block[k]; }) : [block];
     parts.forEach(function (part) {
       if (none(part)) return;
       Object.keys(top).forEach(function (k) {
@@ -526,11 +526,6 @@
       });
     });
     return block;
-  }
-  function nested(b) {
-    var ks = Object.keys(b);
-    return ks.length > 0 && ks.every(function (k) { return none(b[k]) || isDict(b[k]); }) &&
-      ks.some(function (k) { return truthy(b[k]); });  // any(values), as model_card._nested
   }
   function alibiSetting(t) {
     var said = [];
@@ -614,7 +609,7 @@
     var found = LENGTH_KEYS.filter(function (k) { return !none(get(t, k)); }).map(function (k) { return count(t[k], k); });
     var maxLen = found.length ? Math.min.apply(null, found) : null;
     if (scheme !== "rope" || !truthy(block)) return [maxLen, maxLen];
-    var blocks = nested(block) ? Object.keys(block).map(function (k) { return block[k]; }).filter(isDict) : [block];
+    var blocks = isNestedStrict(block) ? Object.keys(block).map(function (k) { return block[k]; }).filter(isDict) : [block];
     var originals = [];
     blocks.forEach(function (b) {
       var o = get(b, "original_max_position_embeddings");
@@ -708,7 +703,7 @@
       if (!none(qk)) rotaryHead = count(rotaryHead, "qk_rope_head_dim", 2);
       var flags = nLayers !== null ? nopeFlags(t, nLayers) : [];
       skipped = range(flags.length).filter(function (i) { return !flags[i]; });
-      var blocks = truthy(block) && nested(block) ? block : null, setups = [];
+      var blocks = truthy(block) && isNestedStrict(block) ? block : null, setups = [];
       var theta0 = lookup(DEFAULT_THETA, mt) || F(10000);
       if (blocks === null) {
         var params = Object.assign({}, block || {});
