@@ -106,12 +106,17 @@ def train_at_L(model: TinyDecoder, seed: int, steps: int) -> list[float]:
                  SCHEDULE["warmup"], stop=learned, check_every=SCHEDULE["check_every"])
 
 
+def rope_checkpoint(seed: int, steps: int) -> Path:
+    """Where the RoPE model of `seed` trained at L is kept (its step count beside it, suffix .steps)."""
+    return CHECKPOINTS / f"rope__seed{seed}__upto{steps}__learned{LEARNED_AT}.pt"
+
+
 def trained_rope(seed: int, steps: int, quick: bool) -> tuple[TinyDecoder, float, list | None]:
     """The RoPE model trained at L for `seed`, from the checkpoint when one exists.
 
     Returns (model, seconds spent training here, the losses or None when loaded).
     """
-    path = CHECKPOINTS / f"rope__seed{seed}__upto{steps}__learned{LEARNED_AT}.pt"
+    path = rope_checkpoint(seed, steps)
     model = build("rope", seed)
     if path.exists() and not quick:
         model.load_state_dict(torch.load(path))
@@ -127,7 +132,7 @@ def trained_rope(seed: int, steps: int, quick: bool) -> tuple[TinyDecoder, float
 
 def _checkpoint_steps(seed: int, steps: int) -> int | None:
     """How many steps the cached RoPE model of `seed` trained for (None when it was not cached)."""
-    path = (CHECKPOINTS / f"rope__seed{seed}__upto{steps}__learned{LEARNED_AT}.pt").with_suffix(".steps")
+    path = rope_checkpoint(seed, steps).with_suffix(".steps")
     return int(torch.load(path)) if path.exists() else None
 
 
