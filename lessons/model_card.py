@@ -563,7 +563,7 @@ warning        rope 'factor' 32 differs from max_position_embeddings / original_
 
 ![Llama 4 Scout 17B-16E Instruct: the wavelength of each rotary pair, before and after scaling, against the trained and served lengths](figures/model_card.llama_4_scout.svg)
 
-**Reading it:** one jump and no blend: waves shorter than 8,192 keep their speed, longer ones are divided by 16. Twelve layers have no RoPE at all; the claimed 10,485,760 positions lean on them (Meta calls the mix iRoPE).
+**Reading it:** one jump and no blend: waves shorter than 8,192 keep their speed, longer ones are divided by 16. Twelve layers have no RoPE at all; the claimed 10,485,760 positions lean on them, since their attention is not cut into chunks (`attention_chunk_size` applies to the RoPE layers).
 
 ```text
 $ python -m lessons.model_card llama-4-scout
