@@ -5,13 +5,14 @@ MKDOCS  := NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs
 PYTEST  := $(PY) -m pytest
 ADDR    ?= 127.0.0.1:8000
 
-.PHONY: help setup serve build figures test test-fast test-browser bench bench-pages reference experiments clean
+.PHONY: help setup serve build site figures test test-fast test-browser bench bench-pages reference experiments clean
 
 help:
 	@echo "make serve         set up, build the figures, serve the site at http://$(ADDR)"
 	@echo "make test          set up the test tools and run every test"
 	@echo "make figures       build changed lessons' figures (FORCE=1 to rebuild all)"
 	@echo "make build         build the site into site/ (mkdocs build --strict)"
+	@echo "make site          the site to publish: site/ for SITE_URL, with the offline zip (README, Publishing)"
 	@echo "make bench         figure-build, site-build and edit-loop (mkdocs serve) benchmark (medians, ratios)"
 	@echo "make bench-pages   page-load benchmark in headless Chromium (medians, ratios, bytes)"
 	@echo "make reference     check the reference vectors (RoPE scaling, ALiBi, RoPE layouts) live against transformers"
@@ -46,6 +47,13 @@ serve: setup figures
 
 build: setup
 	$(MKDOCS) build --strict
+
+# What to publish: the site for SITE_URL (its canonical links, sitemap and 404
+# page use that address; default http://127.0.0.1:8000/) in site/, with the
+# offline copy at site/download/positional-primer-offline.zip, linked from the
+# home page. Any static host serves site/ as it is.
+site: setup
+	$(PY) -m figures_build.publish
 
 # --- tests ---------------------------------------------------------------------
 test: .venv/.test-installed node_modules/.installed

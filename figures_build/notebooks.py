@@ -3,6 +3,8 @@ which cached run to drop when the code they import changes, and their CSS."""
 
 from __future__ import annotations
 
+import posixpath
+import re
 import shutil
 from html.parser import HTMLParser
 from pathlib import Path
@@ -49,6 +51,37 @@ def split_styles(document: str) -> tuple[str, str]:
         at = finish
     kept.append(document[at:])
     return "".join(kept), "\n".join(css)
+
+
+# a link in a notebook's Markdown to a page, written for directory URLs: "../../lessons/rope/#a-section"
+PAGE_LINK = re.compile(r'(<a\s[^>]*?href=")((?:\.\./|\./)*[\w\-./]*/)(#[^"]*)?"')
+
+
+def directory_url(src_uri: str) -> str:
+    """A page's URL with directory URLs ("lessons/rope.md" -> "lessons/rope/", "index.md" -> "")."""
+    stem = posixpath.splitext(src_uri)[0]
+    if posixpath.basename(stem) == "index":
+        stem = posixpath.dirname(stem)
+    return f"{stem}/" if stem else ""
+
+
+def file_layout_links(html_: str, src_uri: str, dest_uri: str, pages: dict[str, str]) -> str:
+    """A notebook's own links (MkDocs never sees them) are written for directory URLs,
+    as the page is served online (labs/tf1/ -> ../../lessons/rope/). For a build
+    without them (the offline copy, opened through file://), point each link to a
+    page at the page's file, relative to where this page's file is. `pages` maps a
+    page's directory URL to its file (`directory_url(src_uri)` -> dest_uri)."""
+    here = directory_url(src_uri)
+
+    def point(match: re.Match) -> str:
+        start, path, fragment = match.group(1), match.group(2), match.group(3) or ""
+        target = posixpath.normpath(posixpath.join(here, path))
+        target = "" if target == "." else f"{target}/"
+        if target not in pages:
+            return match.group(0)
+        return f'{start}{posixpath.relpath(pages[target], posixpath.dirname(dest_uri) or ".")}{fragment}"'
+
+    return PAGE_LINK.sub(point, html_)
 
 
 def notebook_sources(root: Path, docs_dir: Path) -> dict[str, Path]:

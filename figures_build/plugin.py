@@ -15,12 +15,15 @@ on_files    adds one generated page per lesson at lessons/<slug>/, the
             config-keys page, one API reference page per lesson, and the
             vendored KaTeX/mermaid files.
 on_page_markdown  notes the page being rendered (for links and error
-            messages) and fills the lesson list on the home page.
+            messages) and fills the lesson list and the offline-copy link
+            on the home page.
 on_serve    watches lessons/ (and docs/ minus the generated figures).
 
 The parts it calls live beside it: links.py (the link tree processor),
 notebooks.py (notebook pages, their downloads, cache and CSS), site_pages.py
-(the generated Markdown), math.py, diagrams.py, vendor.py.
+(the generated Markdown), math.py, diagrams.py, vendor.py, and publish.py
+(the offline copy: what changes when Material's offline plugin is on, and the
+zip `make site` builds).
 """
 
 from __future__ import annotations
@@ -47,15 +50,18 @@ from figures_build.diagrams import CLIENT_SCRIPT, Diagrams
 from figures_build.math import Katex, KatexExtension
 from figures_build.links import LinkExtension, check_lesson_links
 from figures_build.notebooks import (IPYTHON_CONFIG, JUPYTER_CONFIG, NOTEBOOK_CSS, as_ipynb, cached_run,
-                                     drop_cached_run, notebook_sources, split_styles)
+                                     directory_url, drop_cached_run, file_layout_links, notebook_sources,
+                                     split_styles)
 from figures_build.pages import fences, one_sentence
 from figures_build.project import LessonError, Project, imported_lessons, vocabulary
+from figures_build.publish import OFFLINE_ZIP, ZIP_FOLDER, configure_offline, is_offline
 from figures_build.site_pages import API_DIR, KEYS_PAGE, api_page, keys_page, lesson_page, nav_title
 from figures_build.vendor import add_vendor_files
 
 log = logging.getLogger("mkdocs.plugins.primer")
 
 LESSON_LIST_MARKER = "<!-- lesson-list -->"
+OFFLINE_MARKER = "<!-- offline-copy -->"  # the home page's link to the zip, when the build has one
 SEARCH_DIALOG = '<div class="md-search" data-md-component="search" role="dialog">'
 
 
@@ -71,6 +77,8 @@ class PrimerPlugin(BasePlugin):
         self.notebook_code: dict[str, str] = {}  # notebook page -> hash of the code it imports
         self.rebuilt_urls: list[str] = []  # pages a dirty build rebuilt
         self.notebook_css: dict[str, str] = {}  # shared stylesheet name -> CSS
+        self.offline = False  # this build is the offline copy (Material's offline plugin is on)
+        self.offline_zip: Path | None = None  # the zip of the offline copy this site serves, if any
 
     # -- lifetime -------------------------------------------------------------
 
@@ -116,6 +124,7 @@ class PrimerPlugin(BasePlugin):
             self.katex = Katex(root)
         if self.diagrams is None or self.diagrams.root != root:
             self.diagrams = Diagrams(root)
+        self._offline(config)
         self._notebooks(config, root)
         self._nav(config)
         self._markdown(config, root)
@@ -132,17 +141,24 @@ class PrimerPlugin(BasePlugin):
             files.append(File.generated(config, paper.page, content=paper.docstring))
         if lessons:
             files.append(File.generated(config, KEYS_PAGE, content=keys_page(lessons, vocabulary(self.project.root))))
-        add_vendor_files(files, config, self.project.root)
+        add_vendor_files(files, config, self.project.root, offline=self.offline, mermaid=not self.offline)
         if "model_card" in self.project.by_slug:  # the gallery the page's decoder offers (docs/javascripts/model_card.js)
             gallery = importlib.import_module(self.project.by_slug["model_card"].module).gallery()
             examples = {slug: {"name": entry["name"], "config": entry["config"]} for slug, entry in gallery.items()}
             files.append(File.generated(config, "assets/model_card_gallery.json", content=json.dumps(examples)))
+            if self.offline:  # file:// refuses fetch(); the offline copy's decoder loads the JSON's text as a script
+                text = json.dumps(json.dumps(examples))
+                files.append(File.generated(config, "assets/model_card_gallery.js",
+                                            content=f"window.PrimerModelCardGallery = {text};\n"))
+        if self.offline_zip is not None:
+            files.append(File.generated(config, OFFLINE_ZIP, abs_src_path=str(self.offline_zip)))
         for uri, path in notebook_sources(self.project.root, Path(config.docs_dir)).items():
             if uri.startswith("labs/"):  # a lab is a notebook page and a download (.py, .ipynb)
                 files.append(File(uri, src_dir=str(self.project.root), dest_dir=config.site_dir,
                                   use_directory_urls=config.use_directory_urls))
-                stem = Path(uri).stem
-                files.append(File.generated(config, f"labs/{stem}/{stem}.ipynb", content=as_ipynb(path)))
+                stem = Path(uri).stem  # the .ipynb goes where mkdocs-jupyter puts the .py: beside the page's file
+                folder = f"labs/{stem}" if config.use_directory_urls else "labs"
+                files.append(File.generated(config, f"{folder}/{stem}.ipynb", content=as_ipynb(path)))
         for page, starter, name in self.challenges(config):  # the starter file, next to its page
             files.append(File.generated(config, f"{page[:-3]}/{name}", abs_src_path=str(starter)))
         return files
@@ -202,6 +218,8 @@ class PrimerPlugin(BasePlugin):
 
     def on_page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
         self.page = page
+        if OFFLINE_MARKER in markdown:
+            markdown = markdown.replace(OFFLINE_MARKER, self._offline_link(page))
         if LESSON_LIST_MARKER not in markdown:
             return markdown
         rows = []
@@ -212,9 +230,13 @@ class PrimerPlugin(BasePlugin):
 
     def on_page_content(self, html_: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
         """A notebook page carries nbconvert's ~600 KB of inline CSS; move it into one
-        stylesheet that every notebook page shares (and the browser caches)."""
+        stylesheet that every notebook page shares (and the browser caches). Without
+        directory URLs (the offline copy), its links to pages point at their files."""
         if not page.file.src_uri.startswith(("notebooks/", "labs/")):
             return html_
+        if not config.use_directory_urls:
+            pages = {directory_url(f.src_uri): f.dest_uri for f in files.documentation_pages()}
+            html_ = file_layout_links(html_, page.file.src_uri, page.file.dest_uri, pages)
         rest, css = split_styles(html_)
         if not css:
             return html_
@@ -282,7 +304,34 @@ class PrimerPlugin(BasePlugin):
                 server.watch(str(child))
         return server
 
+    def _offline_link(self, page: Page) -> str:
+        """The home page's paragraph on the offline copy: only a site that serves the zip has it."""
+        if self.offline_zip is None:
+            return ""
+        size = self.offline_zip.stat().st_size / 1e6
+        href = posixpath.relpath(OFFLINE_ZIP, posixpath.dirname(page.file.src_uri) or ".")
+        return (f"**Reading offline?** [Download the whole site]({href}) (a {size:.1f} MB zip), unzip it and "
+                f"open `{ZIP_FOLDER}/index.html` in a browser: the math, diagrams, figures and search all "
+                "work with no network and no server.")
+
     # -- parts of on_config ------------------------------------------------------
+
+    def _offline(self, config: MkDocsConfig) -> None:
+        """The offline copy (OFFLINE=true: Material's offline plugin), or the zip of
+        one that this site serves (PRIMER_OFFLINE_ZIP, set by `make site`)."""
+        self.offline = is_offline(config)
+        self.offline_zip = None
+        if self.offline:
+            if self.diagrams.mode != "build":
+                raise PluginError("the offline copy draws its diagrams at build time, which needs Chromium "
+                                  "(apt-get install -y chromium): a browser cannot load mermaid's modules from file://")
+            configure_offline(config)
+            return
+        zip_path = os.environ.get("PRIMER_OFFLINE_ZIP")
+        if zip_path:
+            if not Path(zip_path).is_file():
+                raise PluginError(f"PRIMER_OFFLINE_ZIP={zip_path}: no such file (`make site` builds it)")
+            self.offline_zip = Path(zip_path).resolve()
 
     def source_of(self, page: Page | None) -> str:
         """The file an author edits for `page` (a lesson page's source is its module)."""

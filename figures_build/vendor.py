@@ -1,4 +1,5 @@
-"""Serve KaTeX's CSS and fonts and mermaid from the site itself, copied from node_modules.
+"""Serve KaTeX's CSS and fonts and mermaid from the site itself, copied from node_modules
+(and, in the offline copy, Material's file:// search shim, iframe-worker).
 
 `npm ci` (run by `make serve` / `make test` from package-lock.json) installs
 the exact versions; the site plugin adds the few files a page needs to the build as
@@ -29,12 +30,21 @@ GLOBS = [
     ("katex/fonts", "katex/dist/fonts", "*.woff2"),
     ("mermaid/chunks/mermaid.esm.min", "mermaid/dist/chunks/mermaid.esm.min", "*.mjs"),
 ]
+# The offline copy only (figures_build/publish.py): the Web Worker shim Material's
+# search needs on file://, which Material would otherwise fetch from unpkg.
+OFFLINE_VENDOR = {
+    "iframe-worker/shim.js": "iframe-worker/shim/index.js",
+    "iframe-worker/LICENSE": "iframe-worker/LICENSE",
+}
 
 
-def add_vendor_files(files: Files, config: MkDocsConfig, root: Path) -> None:
-    """Add the vendored files a page needs to `files`, as assets/vendor/..."""
+def add_vendor_files(files: Files, config: MkDocsConfig, root: Path, *, offline: bool = False,
+                     mermaid: bool = True) -> None:
+    """Add the vendored files a page needs to `files`, as assets/vendor/...: with
+    `offline`, the offline copy's shim too; without `mermaid`, none of mermaid's
+    scripts (only its licence: the diagrams were drawn by it at build time)."""
     node_modules = root / "node_modules"
-    wanted = dict(VENDOR)
+    wanted = {**VENDOR, **(OFFLINE_VENDOR if offline else {})}
     missing = [src for src in wanted.values() if not (node_modules / src).is_file()]
     for site_dir, src_dir, pattern in GLOBS:
         found = sorted((node_modules / src_dir).glob(pattern))
@@ -43,7 +53,8 @@ def add_vendor_files(files: Files, config: MkDocsConfig, root: Path) -> None:
     if missing:
         raise PluginError(
             f"node_modules/{missing[0]} is missing; run `npm ci` "
-            "(or `make serve`, which runs it) to install the site's math and diagram libraries"
+            "(or `make serve`, which runs it) to install the site's math, diagram and search libraries"
         )
     for site_path, src in wanted.items():
-        files.append(File.generated(config, f"assets/vendor/{site_path}", abs_src_path=str(node_modules / src)))
+        if mermaid or not (site_path.startswith("mermaid/") and site_path.endswith(".mjs")):
+            files.append(File.generated(config, f"assets/vendor/{site_path}", abs_src_path=str(node_modules / src)))

@@ -1092,11 +1092,19 @@
     var gallery = {};
     var url = root.dataset.gallery || (SCRIPT ? new URL("../assets/model_card_gallery.json", SCRIPT).href : null);
     seed(null);
-    if (url) fetch(url).then(function (r) { return r.ok ? r.text() : "{}"; }).then(function (text) {
+    function offer(text) {
       gallery = parse(text) || {};
       Object.keys(gallery).forEach(function (slug) { el("option", { value: slug }, select, gallery[slug].name); });
       root.dataset.pmcGallery = String(Object.keys(gallery).length);
-    }).catch(function () { root.dataset.pmcGallery = "0"; });
+    }
+    if (url && location.protocol === "file:") {  // the offline copy: file:// refuses fetch(), so load a script
+      var script = document.createElement("script");
+      script.src = url.replace(/\.json$/, ".js");  // sets window.PrimerModelCardGallery to the JSON's text
+      script.onload = function () { offer(window.PrimerModelCardGallery || "{}"); };  // text: parse() keeps 8.0 a float
+      script.onerror = function () { root.dataset.pmcGallery = "0"; };
+      document.head.appendChild(script);
+    } else if (url) fetch(url).then(function (r) { return r.ok ? r.text() : "{}"; }).then(offer)
+      .catch(function () { root.dataset.pmcGallery = "0"; });
   }
   // build once per page: model_card_loader.js may load this script after the page
   // (and after Material's document$ has emitted), so start now and on every navigation
