@@ -105,6 +105,30 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, *args):  # keep test output clean
         pass
 
+    def send_error(self, code, message=None, explain=None):
+        """As GitHub Pages does: a missing path gets the site's own 404 page (the
+        nearest 404.html up the path, so a site served under /primer/ has its own)."""
+        page = self._not_found_page() if code == 404 else None
+        if page is None:
+            return super().send_error(code, message, explain)
+        body = page.read_bytes()
+        self.send_response(code, message)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+    def _not_found_page(self) -> Path | None:
+        root = Path(self.directory).resolve()
+        asked = Path(self.translate_path(self.path)).resolve()
+        for folder in [asked, *asked.parents]:
+            if folder != root and root not in folder.parents:
+                return None
+            if (folder / "404.html").is_file():
+                return folder / "404.html"
+        return None
+
 
 @contextmanager
 def serve(directory: Path):

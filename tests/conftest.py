@@ -62,3 +62,31 @@ def site(tmp_path_factory, chromium):
     with browser.serve(site_dir) as base:
         yield base
 
+
+
+@pytest.fixture(scope="session")
+def subpath_site(tmp_path_factory, chromium):
+    """The whole site built for http://127.0.0.1:<port>/primer/ (SITE_URL) and served
+    from its parent folder, as a project site is: its base URL, ending in /primer/."""
+    from tests import browser
+
+    parent = tmp_path_factory.mktemp("served")
+    with browser.serve(parent) as base:  # the port is known before the build
+        browser.build_site(ROOT, parent / "primer", SITE_URL=base + "primer/")
+        yield base + "primer/"
+
+
+@pytest.fixture(scope="session")
+def offline_copy(tmp_path_factory, chromium):
+    """The offline copy as a reader gets it: the zip `make site` builds, unzipped.
+    The file:// URL of its folder."""
+    import zipfile
+
+    from figures_build import publish
+
+    work = tmp_path_factory.mktemp("offline")
+    zip_path = work / "copy.zip"
+    publish.build_offline_zip(ROOT, zip_path, work / "build")
+    with zipfile.ZipFile(zip_path) as archive:
+        archive.extractall(work / "unzipped")
+    return (work / "unzipped" / publish.ZIP_FOLDER).as_uri() + "/"

@@ -1,11 +1,17 @@
 """Every built page, opened in headless Chromium the way a reader sees it:
 math typeset, diagrams drawn, figures loaded, nothing fetched from another
 host, no console errors, no serious accessibility violations; plus search,
-the dark palette and instant navigation."""
+the dark palette, instant navigation and the 404 page. The page checks run on
+the site served at the root and built for and served under a sub-path
+(/primer/, as a project site is), and on the offline copy opened through file://."""
 
 from __future__ import annotations
 
+import html
 import re
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+from urllib.request import url2pathname
 
 import pytest
 
@@ -22,10 +28,17 @@ PAGES = (["", "authoring/", "notebooks/playground/", "reference/config-keys/", "
          + [f"labs/{lab}/" for lab in LABS]
          + [f"papers/{paper.slug}/" for paper in PAPERS])
 SCREENSHOTS = ROOT / "build" / "screenshots"
+WHERE = ["/", "/primer/"]  # served at the root, or built for and served under a sub-path
 
 
 @pytest.fixture
-def page(chromium, site):
+def served(request, where):
+    """The base URL of the site served at `where`."""
+    return request.getfixturevalue("site" if where == "/" else "subpath_site")
+
+
+@pytest.fixture
+def page(chromium):
     context = chromium.new_context(viewport={"width": 1280, "height": 900})
     context.add_init_script(browser.OPEN_SHADOW_ROOTS)
     page = context.new_page()
@@ -40,9 +53,10 @@ def visit(page, base: str, path: str) -> browser.PageLog:
 
 
 @pytest.mark.parametrize("path", PAGES)
-def test_page_renders_offline_without_errors(page, site, path):
-    log = visit(page, site, path)
-    problems = browser.check_page(page, log, path or "index")
+@pytest.mark.parametrize("where", WHERE)
+def test_page_renders_offline_without_errors(page, served, where, path):
+    log = visit(page, served, path)
+    problems = browser.check_page(page, log, f"{where}{path}")
     assert not problems, "\n".join(problems)
     if path.startswith("lessons/"):
         facts = page.evaluate(browser.PAGE_FACTS)
@@ -50,10 +64,12 @@ def test_page_renders_offline_without_errors(page, site, path):
             f"{path}: a lesson page shows math, at least one diagram and figures"
         )
         slug = path.split("/")[1]
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SCREENSHOTS / f"{slug}-light.png"), full_page=True)
+        if where == "/":
+            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(SCREENSHOTS / f"{slug}-light.png"), full_page=True)
         _toggle_palette(page)
-        page.screenshot(path=str(SCREENSHOTS / f"{slug}-dark.png"), full_page=True)
+        if where == "/":
+            page.screenshot(path=str(SCREENSHOTS / f"{slug}-dark.png"), full_page=True)
         links = page.evaluate("""() => [...document.querySelectorAll("article p")]
             .filter(p => p.firstElementChild && p.firstElementChild.tagName === "STRONG"
                          && p.firstElementChild.textContent.trim() === "In code:")
@@ -62,7 +78,7 @@ def test_page_renders_offline_without_errors(page, site, path):
     if path.startswith(("labs/", "challenges/", "notebooks/")):
         # links written inside notebooks are not checked by MkDocs: follow every same-site link
         hrefs = page.eval_on_selector_all("article a[href]", "els => els.map(e => e.href)")
-        local = sorted({h.split("#")[0] for h in hrefs if h.startswith(site)})
+        local = sorted({h.split("#")[0] for h in hrefs if h.startswith(served)})
         broken = [h for h in local if page.request.get(h).status != 200]
         assert not broken, f"{path}: links that lead nowhere: {broken}"
     if path.startswith("labs/"):
@@ -88,20 +104,26 @@ def test_page_has_no_serious_accessibility_violations(page, site, path, palette)
     assert not violations, "\n".join(violations)
 
 
-def test_search_finds_the_positional_lesson_by_rotary(page, site):
-    visit(page, site, "")
+@pytest.mark.parametrize("where", WHERE)
+def test_search_finds_the_positional_lesson_by_rotary(page, served):
+    log = visit(page, served, "")
+    _search_finds(page, "rotary", served + "lessons/positional/")
+    assert not log.failures and not log.offsite(), f"search: {log.failures + log.offsite()}"
+
+
+def _search_finds(page, query: str, wanted: str) -> None:
     page.evaluate(browser.WAIT_RENDERED)
     page.keyboard.press("s")  # Material's shortcut: focus the search box
-    page.keyboard.type("rotary")
+    page.keyboard.type(query)
     first = page.locator(".md-search-result__item a").first
     first.wait_for(timeout=10000)
     for _ in range(10):  # Material renders results in batches as the list scrolls
         hrefs = page.eval_on_selector_all(".md-search-result__item a", "els => els.map(e => e.href)")
-        if any("lessons/positional/" in h for h in hrefs):
+        if any(h.startswith(wanted) for h in hrefs):
             break
         page.eval_on_selector(".md-search__scrollwrap", "el => el.scrollTo(0, el.scrollHeight)")
         page.wait_for_timeout(200)
-    assert any("lessons/positional/" in h for h in hrefs), f"search for 'rotary' found: {hrefs}"
+    assert any(h.startswith(wanted) for h in hrefs), f"search for {query!r} found: {hrefs}"
 
 
 def _toggle_palette(page) -> None:
@@ -140,10 +162,11 @@ def test_dark_mode_switches_the_palette_and_math_stays_readable(page, site):
     assert ratio >= 4.5, f"{path}: math has contrast {ratio:.2f} against the dark background"
 
 
-def test_instant_navigation_typesets_and_draws_the_second_page(page, site):
+@pytest.mark.parametrize("where", WHERE)
+def test_instant_navigation_typesets_and_draws_the_second_page(page, served):
     assert len(SLUGS) >= 2, "needs two lessons"
     first, second = SLUGS[0], SLUGS[1]
-    log = visit(page, site, f"lessons/{first}/")
+    log = visit(page, served, f"lessons/{first}/")
     page.evaluate(browser.WAIT_RENDERED)
     page.click(f"nav.md-nav a[href$='{second}/']")
     page.wait_for_url(re.compile(f"lessons/{second}/"))
@@ -152,6 +175,77 @@ def test_instant_navigation_typesets_and_draws_the_second_page(page, site):
     facts = page.evaluate(browser.PAGE_FACTS)
     assert facts["math"] > 0 and facts["diagrams"] > 0
     assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("where", WHERE)
+def test_a_missing_page_gets_the_sites_styled_404_page(page, served, where):
+    """The 404 page links its assets from the site's path (SITE_URL's), so it is
+    styled at any depth; the test server answers as GitHub Pages does."""
+    log = browser.PageLog(page, served)
+    missing = served + "lessons/no-such-lesson/deeper/"
+    response = page.goto(missing, wait_until="load")
+    assert response.status == 404 and "404 - Not found" in page.inner_text("h1")
+    assert page.evaluate("getComputedStyle(document.querySelector('.md-header')).position") == "sticky", (
+        f"{where}: the 404 page is not styled (Material's CSS did not load)")
+    home = page.eval_on_selector(".md-header__button.md-logo", "a => a.href")
+    assert home == served, f"{where}: the 404 page's home link is {home}"
+    failures = [f for f in log.failures if not f.startswith(missing)]
+    assert not failures and not log.offsite(), f"{where}: the 404 page's assets: {failures + log.offsite()}"
+
+
+# ---------------------------------------------------------------------------
+# The offline copy: the zip `make site` builds, unzipped, opened through file://
+# ---------------------------------------------------------------------------
+
+def _offline(path: str) -> str:
+    """A page's path in the offline copy (no directory URLs): lessons/rope/ -> lessons/rope.html."""
+    return path[:-1] + ".html" if path else "index.html"
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_offline_copy_page_renders_from_file_without_any_host(page, offline_copy, path):
+    log = visit(page, offline_copy, _offline(path))
+    problems = browser.check_page(page, log, f"offline {_offline(path)}")
+    assert not problems, "\n".join(problems)
+    facts = page.evaluate(browser.PAGE_FACTS)
+    if path.startswith("lessons/"):
+        assert facts["math"] > 0 and facts["diagrams"] > 0 and facts["images"], (
+            f"offline {path}: a lesson page shows math, at least one diagram and figures")
+    assert page.evaluate("typeof document$ !== 'undefined'") and "navigation.instant" not in page.evaluate(
+        "JSON.parse(document.getElementById('__config').textContent).features"), "no instant navigation offline"
+
+
+def test_offline_copy_search_finds_the_positional_lesson_by_rotary(page, offline_copy):
+    log = visit(page, offline_copy, "index.html")
+    _search_finds(page, "rotary", offline_copy + "lessons/positional.html")
+    assert not log.failures and not log.offsite() and not log.console, (
+        f"offline search: {log.failures + log.offsite() + log.console}")
+
+
+def test_offline_copy_model_card_decoder_offers_the_gallery(page, offline_copy):
+    from lessons.model_card import gallery
+
+    log = visit(page, offline_copy, "lessons/model_card.html")
+    page.wait_for_function(f"() => document.querySelectorAll('#pmc-gallery option').length === {len(gallery()) + 1}")
+    assert not log.failures and not log.offsite() and not log.console
+
+
+def test_offline_copy_links_are_relative_and_lead_to_files(offline_copy):
+    """Every href and src of every page names a file of the copy by a relative
+    path (file:// has no server to turn / or a folder into a page)."""
+    folder = Path(url2pathname(urlsplit(offline_copy).path))
+    pages = sorted(folder.rglob("*.html"))
+    assert len(pages) >= len(PAGES) and not (folder / "404.html").exists()
+    broken = set()
+    for file in pages:
+        for link in re.findall(r'(?:href|src)="([^"]*)"', file.read_text(encoding="utf-8")):
+            parts = urlsplit(html.unescape(link))
+            if parts.scheme or parts.netloc or not parts.path:
+                continue  # another site, or a place on this page
+            target = file.parent / unquote(parts.path)
+            if parts.path.startswith("/") or not target.is_file():
+                broken.add(f"{file.relative_to(folder)}: {link}")
+    assert not broken, "links that lead nowhere offline:\n" + "\n".join(sorted(broken)[:20])
 
 
 # ---------------------------------------------------------------------------

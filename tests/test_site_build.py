@@ -100,6 +100,12 @@ def test_a_page_per_lesson_in_reading_order_in_the_nav(built):
     assert "The zeta lesson in one sentence, about" in home, "the home page lists each lesson's one sentence"
 
 
+def test_without_an_offline_zip_the_home_page_has_no_link_to_one(built):
+    """`make serve` and `make build` have no zip (only `make site` builds one): no broken link."""
+    home = (built / "site" / "index.html").read_text()
+    assert "download/" not in home and "offline-copy" not in home and not (built / "site" / "download").exists()
+
+
 def test_lesson_links_figures_and_source(built):
     html = page(built, "zeta")
     assert re.search(r'<a href="\.\./alpha/"><code>lessons\.alpha</code></a>', html)

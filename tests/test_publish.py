@@ -1,0 +1,90 @@
+"""Publishing (`make site`, figures_build/publish.py): every absolute URL the build
+writes follows SITE_URL, the home page links the offline zip only when the site
+has one, and the pieces of the offline copy (its zip, the labs' links) on their
+own. The copy itself is opened in Chromium by tests/test_browser.py."""
+
+from __future__ import annotations
+
+import re
+import zipfile
+
+import pytest
+
+from figures_build.notebooks import directory_url, file_layout_links
+from figures_build.publish import LEFT_OUT, OFFLINE_ZIP, ZIP_FOLDER, zip_site
+from tests.projects import make_project
+from tests.test_site_build import lesson, mkdocs_build, our_errors
+
+ADDRESS = "https://example.org/primer/"
+
+
+@pytest.fixture(scope="module")
+def published(tmp_path_factory):
+    """A project built as `make site` builds: for ADDRESS, with an offline zip to serve."""
+    project = make_project(tmp_path_factory.mktemp("published"),
+                           {"alpha": lesson("alpha", "beta"), "beta": lesson("beta", "alpha")}, site=True)
+    offline = project / "offline.zip"
+    offline.write_bytes(b"PK\x05\x06" + bytes(18))  # an empty zip: the build only serves it
+    result = mkdocs_build(project, SITE_URL=ADDRESS, PRIMER_OFFLINE_ZIP=str(offline))
+    assert result.returncode == 0, result.stderr
+    return project
+
+
+def test_canonical_links_sitemap_and_404_page_use_site_url(published):
+    site = published / "site"
+    canonical = re.findall(r'<link rel="canonical" href="([^"]*)"', (site / "lessons" / "alpha" / "index.html").read_text())
+    assert canonical == [ADDRESS + "lessons/alpha/"]
+    locations = re.findall(r"<loc>([^<]*)</loc>", (site / "sitemap.xml").read_text())
+    assert locations and all(loc.startswith(ADDRESS) for loc in locations), locations
+    absolute = re.findall(r'(?:href|src)="(/[^"]*)"', (site / "404.html").read_text())
+    assert absolute and all(link.startswith("/primer/") for link in absolute), sorted(set(absolute))[:10]
+    stale = [str(f.relative_to(site)) for f in site.rglob("*") if f.is_file() and f.suffix in {".html", ".xml", ".json", ".js"}
+             and "127.0.0.1:8000" in f.read_text(errors="replace")]
+    assert not stale, f"files that still name the local address: {stale}"
+
+
+def test_the_home_page_links_the_offline_zip_the_site_serves(published):
+    home = (published / "site" / "index.html").read_text()
+    assert f'<a href="{OFFLINE_ZIP}">Download the whole site</a>' in home
+    assert (published / "site" / OFFLINE_ZIP).read_bytes() == (published / "offline.zip").read_bytes()
+
+
+@pytest.mark.parametrize("env, message", [
+    ({"PRIMER_OFFLINE_ZIP": "no/such.zip"}, r"PRIMER_OFFLINE_ZIP=no/such\.zip: no such file"),
+    ({"OFFLINE": "true", "PRIMER_DIAGRAMS": "browser"}, r"the offline copy draws its diagrams at build time"),
+], ids=["missing-zip", "offline-without-build-time-diagrams"])
+def test_a_build_that_cannot_make_what_it_was_asked_stops_in_one_line(tmp_path, env, message):
+    project = make_project(tmp_path, {"alpha": lesson("alpha", "beta"), "beta": lesson("beta", "alpha")}, site=True)
+    result = mkdocs_build(project, **env)
+    assert result.returncode != 0
+    errors = our_errors(result)
+    assert len(errors) == 1 and re.search(message, errors[0]), result.stderr
+
+
+def test_the_zip_is_one_folder_without_absolute_urls_and_the_same_bytes_each_time(tmp_path):
+    site = tmp_path / "site"
+    for name in ["index.html", "lessons/rope.html", "assets/x.css", *LEFT_OUT]:
+        (site / name).parent.mkdir(parents=True, exist_ok=True)
+        (site / name).write_text(f"content of {name}")
+    zip_site(site, tmp_path / "a.zip")
+    (site / "index.html").touch()  # a newer date changes nothing
+    zip_site(site, tmp_path / "b.zip")
+    assert (tmp_path / "a.zip").read_bytes() == (tmp_path / "b.zip").read_bytes()
+    with zipfile.ZipFile(tmp_path / "a.zip") as archive:
+        names = archive.namelist()
+        assert names == sorted(f"{ZIP_FOLDER}/{n}" for n in ["index.html", "lessons/rope.html", "assets/x.css"])
+        assert archive.read(f"{ZIP_FOLDER}/lessons/rope.html") == b"content of lessons/rope.html"
+
+
+def test_a_notebooks_links_point_at_page_files_without_directory_urls():
+    pages = {directory_url(uri): dest for uri, dest in [
+        ("index.md", "index.html"), ("lessons/rope.md", "lessons/rope.html"),
+        ("labs/tf1.py", "labs/tf1.html"), ("reference/api/rope.md", "reference/api/rope.html")]}
+    assert set(pages) == {"", "lessons/rope/", "labs/tf1/", "reference/api/rope/"}
+    lab = ('<a href="../../lessons/rope/">RoPE</a> <a href="../../lessons/rope/#4-the-permutation">its section</a> '
+           '<a class="x" href="../../">home</a> <a href="tf1.ipynb">notebook</a> '
+           '<a href="https://arxiv.org/abs/2104.09864/">paper</a> <a href="../../lessons/nosuch/">gone</a>')
+    assert file_layout_links(lab, "labs/tf1.py", "labs/tf1.html", pages) == (
+        '<a href="../lessons/rope.html">RoPE</a> <a href="../lessons/rope.html#4-the-permutation">its section</a> '
+        '<a class="x" href="../index.html">home</a> <a href="tf1.ipynb">notebook</a> '
+        '<a href="https://arxiv.org/abs/2104.09864/">paper</a> <a href="../../lessons/nosuch/">gone</a>')
