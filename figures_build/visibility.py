@@ -9,9 +9,10 @@ the real heights and writes them into the page.
 
 Sections. `VisibilityExtension`, a Markdown tree processor, wraps the body of
 each section of a long page (what follows an h2 or h3 heading, up to the next
-one) in `<div class="primer-cv" data-cv="N">`. Headings stay outside the
-wrappers, so the table of contents and anchor links find them without laying
-out any skipped text.
+one, cut at each code block and block of raw HTML) in `<div class="primer-cv" data-cv="N">`.
+Headings and code blocks stay outside the wrappers: the table of contents and
+anchor links find the headings, and Material measures the code blocks, without
+laying out any skipped text.
 
 Heights. After the build, `Heights.apply` opens every such page in headless
 Chromium, in iframes of one width per layout band of the theme (`BANDS`), with
@@ -49,6 +50,7 @@ from urllib.parse import unquote
 
 from markdown import Extension
 from markdown.treeprocessors import Treeprocessor
+from markdown.util import HTML_PLACEHOLDER_RE
 from mkdocs.exceptions import PluginError
 
 from figures_build.diagrams import CHROMIUM_ARGS, chromium_path
@@ -62,7 +64,8 @@ MIN_SECTIONS = 3  # a shorter page is not worth a measurement
 BANDS = [("n", 390, "(max-width: 44.984375em)"), ("t", 800, "(min-width: 45em) and (max-width: 59.984375em)"),
          ("s", 1100, "(min-width: 60em) and (max-width: 76.234375em)"), ("w", 1280, "(min-width: 76.25em)")]
 HARNESS = "/__primer_measure__.html"
-VERSION = 4  # bump when the measurement itself changes
+DIAGRAM = '<div class="diagram">'  # figures_build/diagrams.py: a diagram drawn at build time
+VERSION = 6  # bump when the measurement itself changes
 
 
 def enabled() -> bool:
@@ -99,21 +102,42 @@ class _Sections(Treeprocessor):
         if not self.wanted():
             return
         children = list(root)
-        starts = [i for i, el in enumerate(children) if el.tag in HEADINGS]
-        if len(starts) < MIN_SECTIONS:
+        if sum(el.tag in HEADINGS for el in children) < MIN_SECTIONS:
             return
-        for i in reversed(starts):  # from the end, so the indices before stay valid
-            end = next((j for j in range(i + 1, len(children)) if children[j].tag in HEADINGS), len(children))
-            body = children[i + 1:end]
-            if not body:
-                continue
-            wrapper = etree.Element("div", {"class": CLASS})
-            for el in body:
+        # Runs of body elements between headings, code blocks and the author's own HTML.
+        # A code block stays outside: Material measures every code block as the page
+        # opens (is it wide enough to scroll?), and a measurement inside a skipped box
+        # would make the browser lay that whole box out.
+        runs, run, started = [], [], False
+        for el in children:
+            if el.tag in HEADINGS or self._stays_outside(el):
+                if run:
+                    runs.append(run)
+                run, started = [], started or el.tag in HEADINGS
+            elif started:
+                run.append(el)
+        if run:
+            runs.append(run)
+        for number, run in enumerate(runs):
+            at = list(root).index(run[0])
+            wrapper = etree.Element("div", {"class": CLASS, "data-cv": str(number)})
+            for el in run:
                 root.remove(el)
                 wrapper.append(el)
-            root.insert(list(root).index(children[i]) + 1, wrapper)
-        for number, wrapper in enumerate(el for el in root if el.get("class") == CLASS):
-            wrapper.set("data-cv", str(number))
+            root.insert(at, wrapper)
+
+    def _stays_outside(self, el: etree.Element) -> bool:
+        """A code block (superfences keeps it in the HTML stash: the tree holds a placeholder)
+        or a block of the author's own HTML, which a script may fill after the page
+        loads (the model-card decoder), so its height is not known at build time.
+        Diagrams, also stashed, are drawn at build time and stay in the boxes."""
+        if el.tag == "pre" or (el.tag == "div" and "highlight" in (el.get("class") or "").split()):
+            return True
+        match = HTML_PLACEHOLDER_RE.fullmatch((el.text or "").strip()) if el.tag == "p" and not len(el) else None
+        if match and int(match.group(1)) < len(self.md.htmlStash.rawHtmlBlocks):
+            stored = self.md.htmlStash.rawHtmlBlocks[int(match.group(1))]
+            return not (isinstance(stored, str) and stored.startswith(DIAGRAM))
+        return False
 
 
 # -- the heights (after the build) -----------------------------------------------------

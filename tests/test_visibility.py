@@ -103,3 +103,23 @@ def test_a_measurement_that_times_out_stops_the_build_naming_the_page(tmp_path, 
     monkeypatch.setenv("PRIMER_TIMEOUT", "0.001")
     with pytest.raises(PluginError, match=r"index.html: Chromium did not finish measuring the section heights within"):
         Heights(tmp_path).apply({"index.html": render(LONG)}, site, "css", every_page=True)
+
+
+def test_a_code_block_stays_outside_and_cuts_the_body():
+    """Material measures every code block as the page opens; inside a skipped box
+    that would make the browser lay the box out."""
+    text = "# T\n\n## One\n\nA.\n\n```python\nx = 1\n```\n\nB.\n\n## Two\n\nC.\n\n## Three\n\nD.\n"
+    html = markdown.markdown(text, extensions=["toc", "pymdownx.superfences", "pymdownx.highlight",
+                                                VisibilityExtension(lambda: True)])
+    assert html.count(f'class="{CLASS}"') == 4  # A. | B. | C. | D.
+    before_code = html.split('<div class="highlight">')[0] if '<div class="highlight">' in html else html.split("<pre")[0]
+    assert before_code.rstrip().endswith("<p>A.</p>\n</div>"), "the body ends where the code block starts"
+    assert "x" in html and html.index("<pre") < html.index('data-cv="1"'), "the code block sits between the two boxes"
+
+
+def test_the_authors_own_html_stays_outside():
+    """A script may fill it after load (the model-card decoder): its height is unknown at build time."""
+    text = "# T\n\n## One\n\nA.\n\n<div id=\"widget\" markdown=\"0\"></div>\n\nB.\n\n## Two\n\nC.\n\n## Three\n\nD.\n"
+    html = markdown.markdown(text, extensions=["toc", "md_in_html", VisibilityExtension(lambda: True)])
+    assert html.count(f'class="{CLASS}"') == 4
+    assert '<p>A.</p>\n</div><div id="widget" markdown="0"></div>' in html
