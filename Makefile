@@ -26,8 +26,11 @@ help:
 	$(PIP) install -e .
 	touch $@
 
+# experiments: torch, for the experiments' smoke test only. Pinned to the CPU build
+# this machine keeps on disk: an open range takes a CUDA build of several GB.
+TORCH   ?= torch==2.13.0
 .venv/.test-installed: .venv/.site-installed
-	$(PIP) install -e ".[test,experiments]"   # experiments: torch CPU, for its smoke test only
+	$(PIP) install "$(TORCH)" -e ".[test,experiments]"
 	touch $@
 
 node_modules/.installed: package.json package-lock.json

@@ -8,8 +8,10 @@ an "In code:" line link to their API entries.
 
 from __future__ import annotations
 
+import functools
 import html
 import posixpath
+from pathlib import Path
 from typing import TYPE_CHECKING
 import xml.etree.ElementTree as etree
 
@@ -66,7 +68,16 @@ class _Links(Treeprocessor):
                 in_code_line.update(p.iter("code"))
         for el in list(root.iter()):
             if el.tag == "img" and lesson is not None and (el.get("src") or "").startswith(FIGURE_DIR):
-                el.set("src", rel(str(FIGURES.relative_to("docs") / el.get("src")[len(FIGURE_DIR):])))
+                name = el.get("src")[len(FIGURE_DIR):]
+                el.set("src", rel(str(FIGURES.relative_to("docs") / name)))
+                # Its size up front, so the page keeps its layout (and its measured section
+                # heights) while the figure loads; loaded only as the reader nears it.
+                size = figure_size(plugin.project.root / FIGURES / name)
+                if size:
+                    el.set("width", size[0])
+                    el.set("height", size[1])
+                    el.set("loading", "lazy")
+                    el.set("decoding", "async")
             if el.tag != "code" or parents.get(el) is None or parents[el].tag in ("a", "pre"):
                 continue
             text = self.code_text(el)
@@ -111,6 +122,35 @@ def check_lesson_links(project: Project) -> None:
                     what = "a lesson" if package == "lessons" else "a paper companion"
                     raise LessonError(f"{project.rel(page.path)}:{line}: `{package}.{slug}` is not {what} "
                                       f"(known: {', '.join(sorted(known))})")
+
+
+@functools.lru_cache(maxsize=None)
+def _svg_size(path: Path, mtime: float) -> tuple[str, str] | None:
+    for _, el in etree.iterparse(path, events=("start",)):  # the root element: read no further
+        try:
+            return tuple(f"{round(_css_px(el.get(side)), 2):g}" for side in ("width", "height"))
+        except (TypeError, ValueError):
+            return None
+    return None
+
+
+def figure_size(path: Path) -> tuple[str, str] | None:
+    """The CSS pixel size (width, height) an SVG figure is drawn at, from its root
+    element's width and height (matplotlib writes points), to 0.01 px: browsers take
+    the exact ratio from the attributes, so a figure not yet loaded holds the very
+    height it will have. None if the root has no size."""
+    try:
+        return _svg_size(path, path.stat().st_mtime)
+    except (OSError, etree.ParseError):
+        return None
+
+
+def _css_px(length: str) -> float:
+    """`460.8pt` -> 614.4 (CSS pixels: 96 per inch, 72 points per inch); bare numbers and px as they are."""
+    for unit, factor in (("pt", 96 / 72), ("px", 1.0)):
+        if length.endswith(unit):
+            return float(length[:-len(unit)]) * factor
+    return float(length)
 
 
 def _wrap(parent: etree.Element, el: etree.Element, href: str) -> None:

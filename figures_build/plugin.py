@@ -57,6 +57,7 @@ from figures_build.project import LessonError, Project, imported_lessons, vocabu
 from figures_build.publish import OFFLINE_ZIP, ZIP_FOLDER, configure_offline, is_offline
 from figures_build.site_pages import API_DIR, KEYS_PAGE, api_page, keys_page, lesson_page, nav_title
 from figures_build.vendor import add_vendor_files
+from figures_build.visibility import CLASS as SECTION_CLASS, Heights, VisibilityExtension, enabled as visibility_enabled
 
 log = logging.getLogger("mkdocs.plugins.primer")
 
@@ -79,6 +80,8 @@ class PrimerPlugin(BasePlugin):
         self.notebook_css: dict[str, str] = {}  # shared stylesheet name -> CSS
         self.offline = False  # this build is the offline copy (Material's offline plugin is on)
         self.offline_zip: Path | None = None  # the zip of the offline copy this site serves, if any
+        self.heights: Heights | None = None  # content-visibility: measured section heights
+        self.long_pages: dict[str, str] = {}  # this build's pages with section bodies: file -> content
 
     # -- lifetime -------------------------------------------------------------
 
@@ -122,8 +125,14 @@ class PrimerPlugin(BasePlugin):
             raise PluginError(str(exc)) from None
         if self.katex is None or self.katex.root != root:
             self.katex = Katex(root)
+        if self.katex.mode == "mathml":  # PRIMER_MATH=mathml: mathml.css and its font, not KaTeX's CSS
+            from figures_build import mathml
+            mathml.configure(config)
         if self.diagrams is None or self.diagrams.root != root:
             self.diagrams = Diagrams(root)
+        self.heights = Heights(root) if visibility_enabled() else None
+        self.long_pages = {}
+        self._theme(config)
         self._offline(config)
         self._notebooks(config, root)
         self._nav(config)
@@ -142,6 +151,9 @@ class PrimerPlugin(BasePlugin):
         if lessons:
             files.append(File.generated(config, KEYS_PAGE, content=keys_page(lessons, vocabulary(self.project.root))))
         add_vendor_files(files, config, self.project.root, offline=self.offline, mermaid=not self.offline)
+        if self.katex.mode == "mathml":  # the math font, subset to what the pages use
+            from figures_build import mathml
+            mathml.add_files(files, config, self.project.root, lambda: self.katex.cache.values())
         if "model_card" in self.project.by_slug:  # the gallery the page's decoder offers (docs/javascripts/model_card.js)
             gallery = importlib.import_module(self.project.by_slug["model_card"].module).gallery()
             examples = {slug: {"name": entry["name"], "config": entry["config"]} for slug, entry in gallery.items()}
@@ -249,6 +261,12 @@ class PrimerPlugin(BasePlugin):
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         for name, css in self.notebook_css.items():
             write_if_changed(Path(config.site_dir) / name, css.encode())
+        if self.heights and self.long_pages:
+            site = Path(config.site_dir)
+            sheets = [*site.glob("assets/stylesheets/*.css"), *site.glob("stylesheets/*.css"), *site.glob("assets/vendor/katex/*.css")]
+            styles = hashlib.sha256(b"".join(p.read_bytes() for p in sorted(sheets))).hexdigest()
+            measured = self.heights.apply(self.long_pages, site, styles, every_page=not self.dirty)
+            log.info(f"section heights: {len(self.long_pages)} long pages, {measured} measured in Chromium")
         """After a dirty rebuild, the search index keeps every page that was not
         rebuilt and takes the new entries of those that were. (Material's own
         merge assumes one rebuilt page; here a save may rebuild several.)"""
@@ -289,6 +307,8 @@ class PrimerPlugin(BasePlugin):
         return page
 
     def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str:
+        if self.heights and f'class="{SECTION_CLASS}"' in (page.content or ""):
+            self.long_pages[page.file.dest_uri] = page.content
         # Material's search overlay is a dialog without a name (axe: aria-dialog-name).
         return output.replace(SEARCH_DIALOG, SEARCH_DIALOG[:-1] + ' aria-label="Search the lessons">')
 
@@ -376,6 +396,18 @@ class PrimerPlugin(BasePlugin):
                 found[uri] = (title, imported_lessons(ast.parse(text)))
         return found
 
+    def _theme(self, config: MkDocsConfig) -> None:
+        """The build's own theme override (theme/main.html: the search index loads when the
+        reader reaches for search) and mkdocstrings templates (templates/: an API entry's
+        source stays out of the search index). Set here rather than in mkdocs.yml, so
+        they follow the build wherever a project's mkdocs.yml is."""
+        here = Path(__file__).parent
+        if str(here / "theme") not in config.theme.dirs:
+            config.theme.dirs.insert(0, str(here / "theme"))
+        docstrings = config.plugins.get("mkdocstrings")
+        if docstrings is not None and not docstrings.config.custom_templates:
+            docstrings.config.custom_templates = str(here / "templates")
+
     def _nav(self, config: MkDocsConfig) -> None:
         lessons = self.project.lessons
         if not lessons:
@@ -418,8 +450,16 @@ class PrimerPlugin(BasePlugin):
                 for _, text in fences(path.read_text(encoding="utf-8"), "mermaid"):
                     sources.setdefault(text, self.project.rel(path))
             self.diagrams.prepare(sources)
-        config.markdown_extensions = [e for e in config.markdown_extensions if not isinstance(e, (KatexExtension, LinkExtension))]
-        config.markdown_extensions += [KatexExtension(self.katex, where), LinkExtension(self)]
+        config.markdown_extensions = [e for e in config.markdown_extensions
+                                      if not isinstance(e, (KatexExtension, LinkExtension, VisibilityExtension))]
+        config.markdown_extensions += [KatexExtension(self.katex, where), LinkExtension(self),
+                                       VisibilityExtension(self.long_page)]
+
+    def long_page(self) -> bool:
+        """Whether the page being rendered gets content-visibility: a lesson, a paper
+        companion or a challenge, when this build measures heights."""
+        return (self.heights is not None and self.page is not None
+                and self.page.file.src_uri.startswith(("lessons/", "papers/", "challenges/")))
 
 
 class _ExactDirtyBuild(logging.Filter):

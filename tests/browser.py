@@ -43,8 +43,20 @@ async () => {
   };
   const start = performance.now();
   while (!done() && performance.now() - start < 10000) await new Promise(r => setTimeout(r, 10));
-  await Promise.all([...document.images].map(img => img.decode().catch(() => null)));
+  // every image the browser is loading: not a lazy figure it holds back until the
+  // reader scrolls near it (in a skipped section, or far below the window)
+  const loading = img => img.loading !== "lazy" || img.complete || (img.checkVisibility({ contentVisibilityAuto: true }) &&
+    img.getBoundingClientRect().top < innerHeight + 1250);
+  await Promise.all([...document.images].filter(loading).map(img => img.decode().catch(() => null)));
   return done();
+}
+"""
+
+# Loads the figures a page holds back until the reader scrolls near them, to check each one.
+LOAD_EVERY_IMAGE = """
+async () => {
+  document.querySelectorAll("img[loading=lazy]").forEach(img => { img.loading = "eager"; });
+  await Promise.all([...document.images].map(img => img.decode().catch(() => null)));
 }
 """
 
@@ -197,6 +209,8 @@ def check_page(page, log: PageLog, name: str) -> list[str]:
         problems.append(f"{facts['diagramsUndrawn']} of {facts['diagrams']} mermaid diagram(s) not drawn as SVG")
     if facts["diagramErrors"]:
         problems.append(f"{facts['diagramErrors']} mermaid diagram(s) show a syntax error")
+    page.evaluate(LOAD_EVERY_IMAGE)
+    facts["images"] = page.evaluate(PAGE_FACTS)["images"]
     for image in facts["images"]:
         if image["width"] == 0:
             problems.append(f"image did not load: {image['src']}")
@@ -211,7 +225,15 @@ def check_page(page, log: PageLog, name: str) -> list[str]:
     return [f"{name}: {p}" for p in problems]
 
 
+# Draws every section of a long page (they skip rendering off screen: figures_build/visibility.py).
+DRAW_EVERY_SECTION = ".primer-cv { content-visibility: visible !important; contain: layout style paint !important; }"
+
+
 def axe_violations(page, name: str, impacts=("serious", "critical")) -> list[str]:
+    # A section that skips rendering has no boxes, so axe could not see what lies
+    # behind its text (colour contrast); draw them all, as a reader scrolling would.
+    page.add_style_tag(content=DRAW_EVERY_SECTION)
+    page.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
     page.add_script_tag(path=str(AXE))
     result = page.evaluate("async () => await axe.run(document, { resultTypes: ['violations'] })")
     return [

@@ -1,13 +1,52 @@
 // Formulas are typeset at build time (figures_build/math.py). What is left for
 // the browser: a display formula wider than the column scrolls sideways, and
-// keyboard users must be able to reach it to scroll it. Its width is final only
-// once KaTeX's fonts have loaded, so look again then, and after a resize.
+// keyboard users must be able to reach it to scroll it.
+//
+// Measuring a formula lays it out, and on a long page most section bodies are
+// skipped until the reader scrolls near them (content-visibility, see
+// figures_build/visibility.py); measuring there would undo the skip. So inside
+// a body with measured heights this reads what the build measured for the
+// current layout band (data-scroll="w:0,2" = the first and third display
+// formulas of the body scroll at the widest band), and measures for real once
+// the body is rendered. Elsewhere it measures, once KaTeX's fonts have loaded
+// (the width is final only then) and after a resize.
 (function () {
+  var BANDS = [["w", "(min-width: 76.25em)"], ["s", "(min-width: 60em)"], ["t", "(min-width: 45em)"], ["n", "all"]];
+
+  function band() {
+    for (var i = 0; i < BANDS.length; i++) if (window.matchMedia(BANDS[i][1]).matches) return BANDS[i][0];
+  }
+
+  function measure(el) {
+    if (el.scrollWidth > el.clientWidth) el.setAttribute("tabindex", "0");
+  }
+
+  function listed(body, current) {
+    var entry = (body.getAttribute("data-scroll") || "").split(" ").filter(function (part) {
+      return part.indexOf(current + ":") === 0;
+    })[0];
+    return entry ? entry.slice(current.length + 1).split(",").map(Number) : [];
+  }
+
   function mark() {
+    var current = band();
     document.querySelectorAll(".md-content div.arithmatex").forEach(function (el) {
-      if (el.scrollWidth > el.clientWidth) el.setAttribute("tabindex", "0");
+      if (!el.closest(".primer-cv[style]")) measure(el);
+    });
+    document.querySelectorAll(".md-content .primer-cv[style]").forEach(function (body) {
+      var formulas = body.querySelectorAll("div.arithmatex");
+      listed(body, current).forEach(function (i) {
+        if (formulas[i]) formulas[i].setAttribute("tabindex", "0");
+      });
+      if (!body.primerWatched) {
+        body.primerWatched = true;
+        body.addEventListener("contentvisibilityautostatechange", function (event) {
+          if (!event.skipped) body.querySelectorAll("div.arithmatex").forEach(measure);
+        });
+      }
     });
   }
+
   document$.subscribe(function () {
     mark();
     if (document.fonts && document.fonts.ready) document.fonts.ready.then(mark);

@@ -1,83 +1,471 @@
-"""`make bench-pages`: what a lesson page costs a reader, measured in Chromium.
+"""Page-load benchmark: what a reader's browser pays for each page, and how
+that compares with the same page as plain HTML. Run by `make bench-pages`.
 
-For every lesson page, as medians of BENCH_RUNS loads (default 3):
-- the time from navigation start until the page is fully rendered (formulas
-  typeset, diagrams drawn, figures decoded), for the real page and for
-  variants without math, without diagrams, and without either (the floor:
-  plain HTML and CSS), with an empty cache (cold) and with the shared assets
-  cached (warm);
-- the bytes a static host would send, gzip-compressed, cold and warm (counted
-  at the server: a cached asset is not requested, a revalidated one costs 0).
-"Warm" means the reader arrives from another page of the site (the theme,
-KaTeX and mermaid are cached; the page's HTML, figures and any font or
-diagram chunk it alone needs are not).
-Targets (issue 3): warm ratio full/floor <= 2.0, warm bytes <= 300 KB.
-A benchmark, not a test: it prints numbers and never fails on them.
+What is loaded. Every lesson page (`lessons/<slug>/`, in
+`lessons.READING_ORDER`), every lab (`labs/<name>/`), the challenge page(s)
+(`challenges/...`) and every paper companion (`papers/<name>/`), found by
+listing a freshly built site (or the copy of `BENCH_SITE`). `BENCH_PAGES`
+limits the list (comma separated lesson slugs or site paths, e.g.
+`rope,notation,papers/su2021_roformer`).
+
+Four variants of each page, written beside it (`full.html`, `no-math.html`,
+`no-mermaid.html`, `floor.html`) and served from the same folder so every
+relative link resolves the same way:
+- full: the page exactly as built;
+- no-math: every formula removed whole (each element whose class list has
+  `arithmatex`, the wrapper around KaTeX's `span.katex` output) together with
+  the KaTeX stylesheet and `javascripts/math.js`;
+- no-mermaid: every diagram removed whole (`div.diagram`, the SVG drawn at
+  build time, and `pre.mermaid`, drawn in the browser) with the mermaid script;
+- floor: both removals, and no rendering tricks either: elements with the class
+  `primer-cv` (wrappers that get `content-visibility: auto`) lose that class
+  and their `style` attribute. The floor is the page's prose, code, tables and
+  figures as plain HTML under the theme: what the page costs with no math and
+  no diagrams.
+The variants are cut with an HTML parser (`html.parser`), not a regex: an
+element is removed from its start tag to its matching end tag, nested
+elements and all, and every other byte of the page is kept as it was. Each
+variant is checked before anything is measured (no KaTeX or diagram left where
+it should be gone, the same open/close balance of tags as the built page, the
+element count lowered by exactly what was removed); a failed check stops the
+benchmark.
+
+Cold and warm. A cold load opens the page in a fresh browser context (an empty
+cache, as for a first visit). A warm load opens, in another fresh context, a
+different lesson page that has math first (`lessons/attention/`, or
+`lessons/notation/` when attention itself is measured; the same priming page
+for every variant of a page), waits until it is rendered and the network is
+quiet (so the theme, KaTeX's stylesheet, the KaTeX fonts that page uses and,
+if a page load fetches it, the search index are cached), then goes to the
+measured page with `page.goto`, as a reader who arrives from another lesson.
+Only the measured navigation is timed and counted. The local server sends
+`Cache-Control: public, max-age=86400` for `/assets/`, `/javascripts/`,
+`/stylesheets/` and `/search/` as a static host would; pages and figures are
+not marked cacheable.
+
+Interleaved. Each of `BENCH_RUNS` rounds (default 5) goes through every page,
+and for each page through the four variants in turn, a cold then a warm load
+of each. Noise on a shared machine (another process, a CPU frequency change)
+then falls on all variants of a page alike instead of on whichever variant
+happened to run during it, and a per-round ratio full/floor compares two loads
+made seconds apart. One unrecorded cold and warm load comes first so that
+Chromium's own start-up is not in round 1.
+
+What is measured for each load (times in ms from the navigation's start,
+`performance.now()` in the page):
+- rendered: the load event has fired, every formula and diagram is in place
+  (`tests/browser.WAIT_RENDERED`), every `<img>` is decoded,
+  `document.fonts.ready` has resolved, and two animation frames have passed
+  after that, so the frame with the final layout has been produced. This is
+  taken inside the page, with no round trip to this script in it;
+- FCP: first contentful paint, the first frame with any text or image;
+- LCP: largest contentful paint, the paint of the largest text block or image
+  (the last candidate, read after rendered);
+- DOM elements: `document.getElementsByTagName("*").length` at rendered;
+- style and layout: milliseconds Chromium spent recalculating styles and
+  laying out during this navigation (DevTools protocol `Performance.getMetrics`:
+  `RecalcStyleDuration`, `LayoutDuration`, also `ScriptDuration` in the JSON;
+  the session is enabled just before the measured navigation and the value
+  before it is subtracted). The JSON also keeps CDP's `Nodes`, which counts
+  every live DOM node of the renderer, text nodes and the priming page's
+  not-yet-collected nodes included, so it is not the page's size;
+- bytes: what the server sent, each file counted gzip-compressed as a static
+  host would send it, for the full variant only (a cached file is not
+  requested, so it costs nothing warm), with the cold bytes split into html,
+  theme (Material's and the site's own CSS/JS, the notebook stylesheet),
+  KaTeX, mermaid, figures, search index (`search/search_index.json`, counted
+  when the page fetches it during the load) and other.
+
+The report gives, per page, the median and min-max over rounds of rendered
+for full and floor, cold and warm; the ratio full/floor both as the median of
+the per-round ratios ("per-round") and as the ratio of the two medians
+("of medians"); FCP, LCP and style/layout medians for full and floor; DOM
+elements; cold and warm KB. `BENCH_JSON=path` also writes every sample and
+median. `BENCH_SITE=/path/to/site` measures an existing build (copied to a
+temporary folder first, since variants are written beside its pages);
+otherwise the site is built fresh with the current environment (so
+`PRIMER_CV=off make bench-pages` measures a build without content-visibility).
+
+Cost: 12 navigations per page per round (4 cold, 4 warm each after its
+priming page). On a busy 2-core machine that took about 18 s per page per
+round, so all 20 pages x 5 rounds take about half an hour there; a quiet
+machine is faster. BENCH_PAGES and BENCH_RUNS shorten it.
+
+A benchmark, not a test: it prints numbers and never fails on them (it stops
+only when it cannot measure honestly: a variant check fails, or no Chromium).
 """
 
 from __future__ import annotations
 
 import functools
 import gzip
+import html as html_lib
 import http.server
+import json
 import os
 import re
+import shutil
 import statistics
 import sys
 import tempfile
+import textwrap
 import threading
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
 
 from tests import browser  # noqa: E402
 
-RUNS = int(os.environ.get("BENCH_RUNS", "3"))
 KB = 1024
+VARIANTS = ("full", "no-math", "no-mermaid", "floor")
+CACHES = ("cold", "warm")
+VIEWPORT = {"width": 1280, "height": 900}
+CACHED_PREFIXES = ("/assets/", "/javascripts/", "/stylesheets/", "/search/")
+# Lesson pages with math used to prime a warm load, in order of preference.
+PRIMERS = ("lessons/attention/", "lessons/notation/")
+VOID = frozenset("area base br col embed hr img input link meta param source track wbr".split())
+TARGET_WARM_RATIO, STRETCH_WARM_RATIO, TARGET_COLD_KB = 1.3, 1.2, 250
 
-MATH_ASSETS = re.compile(r'<(?:script|link)[^>]+assets/vendor/katex/[^>]*>(?:</script>)?|<script[^>]+javascripts/math\.js[^>]*></script>')
-MERMAID_ASSET = re.compile(r'<script[^>]+assets/vendor/mermaid/[^>]*></script>')
-MATH_ELEMENTS = re.compile(r'<(span|div) class="arithmatex">.*?</\1>', re.S)
-# a diagram drawn in the browser (pre.mermaid) or at build time (div.diagram > svg)
-MERMAID_ELEMENTS = re.compile(r'<pre class="mermaid">.*?</pre>|<div class="diagram"><svg.*?</svg></div>', re.S)
+
+# --- variants: an HTML rewriter that removes whole elements -------------------------------------
 
 
-def variants(html: str) -> dict[str, str]:
-    no_math = MATH_ELEMENTS.sub("", MATH_ASSETS.sub("", html))
-    no_mermaid = MERMAID_ELEMENTS.sub("", MERMAID_ASSET.sub("", html))
-    floor = MERMAID_ELEMENTS.sub("", MERMAID_ASSET.sub("", no_math))
-    return {"full": html, "no-math": no_math, "no-mermaid": no_mermaid, "floor": floor}
+def class_list(attrs) -> list[str]:
+    """The class tokens of a start tag's attributes (HTMLParser's list of (name, value))."""
+    return " ".join(v or "" for k, v in attrs if k == "class").split()
+
+
+def attr(attrs, name: str) -> str:
+    """The value of one attribute, "" when absent."""
+    return next((v or "" for k, v in attrs if k == name), "")
+
+
+@dataclass
+class Facts:
+    """What one HTML document holds, as the rewriter's parser reads it."""
+
+    elements: int = 0                                         # start tags, void and self-closing included
+    balance: Counter = field(default_factory=Counter)         # per tag: start tags minus end tags (non-void)
+    stray_end_tags: int = 0                                   # end tags with no open element of that name
+    unclosed: int = 0                                         # elements still open at the end of the text
+    katex: int = 0                                            # elements with a class token katex*
+    arithmatex: int = 0                                       # formula wrappers
+    diagrams: int = 0                                         # div.diagram and pre.mermaid
+    build_diagrams: int = 0                                   # div.diagram (an <svg> drawn at build time)
+    diagram_svgs: int = 0                                     # <svg> in .md-content drawn by mermaid
+    math_assets: int = 0                                      # KaTeX <link>/<script>, math.js
+    mermaid_assets: int = 0                                   # mermaid <script>/<link>
+    primer_cv: int = 0                                        # elements with the class primer-cv
+
+
+def is_math(tag: str, attrs) -> bool:
+    """A typeset formula: the element whose class list has `arithmatex`."""
+    return "arithmatex" in class_list(attrs)
+
+
+def is_math_asset(tag: str, attrs) -> bool:
+    """KaTeX's stylesheet or script, or the site's math.js."""
+    url = attr(attrs, "href") if tag == "link" else attr(attrs, "src") if tag == "script" else ""
+    return "assets/vendor/katex/" in url or "javascripts/math.js" in url
+
+
+def is_diagram(tag: str, attrs) -> bool:
+    """A diagram: drawn at build time (div.diagram) or in the browser (pre.mermaid)."""
+    return (tag == "div" and "diagram" in class_list(attrs)) or (tag == "pre" and "mermaid" in class_list(attrs))
+
+
+def is_mermaid_asset(tag: str, attrs) -> bool:
+    """The mermaid script (the site's ES-module copy or the vendored build)."""
+    url = attr(attrs, "href") if tag == "link" else attr(attrs, "src") if tag == "script" else ""
+    return "javascripts/mermaid.mjs" in url or "assets/vendor/mermaid/" in url
+
+
+def drop_content_visibility(tag: str, attrs):
+    """For an element with the class primer-cv: its attributes without that class
+    token and without `style`; None (leave the tag alone) for any other element."""
+    if "primer-cv" not in class_list(attrs):
+        return None
+    kept = []
+    for name, value in attrs:
+        if name == "style":
+            continue
+        if name == "class":
+            rest = [c for c in (value or "").split() if c != "primer-cv"]
+            if rest:
+                kept.append((name, " ".join(rest)))
+            continue
+        kept.append((name, value))
+    return kept
+
+
+def start_tag(tag: str, attrs, self_closing: bool = False) -> str:
+    """A start tag written out from its name and attributes."""
+    parts = "".join(f" {k}" if v is None else f' {k}="{html_lib.escape(v, quote=True)}"' for k, v in attrs)
+    return f"<{tag}{parts}{' /' if self_closing else ''}>"
+
+
+class Rewriter(HTMLParser):
+    """Reads an HTML document once; collects its `Facts` and the byte ranges to
+    cut: each element for which `remove(tag, attrs)` is true, from its start tag
+    to its matching end tag (everything nested inside goes with it), and each
+    start tag for which `edit(tag, attrs)` returns new attributes. `<script>` and
+    `<style>` contents are raw text to the parser, so a `</span>` in a script is
+    never taken for a tag."""
+
+    def __init__(self, text: str, remove=None, edit=None):
+        super().__init__(convert_charrefs=True)
+        self.text = text
+        self.line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
+        self.remove, self.edit = remove, edit
+        self.stack: list[tuple[str, bool, bool]] = []   # (tag, inside .md-content, inside a diagram)
+        self.cut_depth: int | None = None               # stack index of the element being removed
+        self.cut_start = 0
+        self.cuts: list[tuple[int, int, str]] = []      # (start, end, replacement)
+        self.removed = 0                                # elements removed, nested ones included
+        self.edited = 0
+        self.facts = Facts()
+
+    def position(self) -> int:
+        """Where the tag being handled starts in the text."""
+        line, column = self.getpos()
+        return self.line_starts[line - 1] + column
+
+    def handle_starttag(self, tag, attrs):
+        self._start(tag, attrs, self_closing=False)
+
+    def handle_startendtag(self, tag, attrs):
+        self._start(tag, attrs, self_closing=True)
+
+    def _start(self, tag, attrs, self_closing: bool) -> None:
+        start = self.position()
+        end = start + len(self.get_starttag_text())
+        classes = class_list(attrs)
+        in_content = (self.stack[-1][1] if self.stack else False) or "md-content" in classes
+        in_diagram = (self.stack[-1][2] if self.stack else False) or is_diagram(tag, attrs)
+        facts = self.facts
+        facts.elements += 1
+        facts.katex += any(c.startswith("katex") for c in classes)
+        facts.arithmatex += "arithmatex" in classes
+        facts.diagrams += is_diagram(tag, attrs)
+        facts.build_diagrams += tag == "div" and "diagram" in classes
+        facts.math_assets += is_math_asset(tag, attrs)
+        facts.mermaid_assets += is_mermaid_asset(tag, attrs)
+        facts.primer_cv += "primer-cv" in classes
+        if tag == "svg" and in_content and (in_diagram or attr(attrs, "aria-roledescription")
+                                            or attr(attrs, "id").startswith(("diagram-", "mermaid"))):
+            facts.diagram_svgs += 1
+        opens = not self_closing and tag not in VOID
+        if self.cut_depth is not None:
+            self.removed += 1
+        elif self.remove is not None and self.remove(tag, attrs):
+            self.removed += 1
+            if opens:
+                self.cut_depth, self.cut_start = len(self.stack), start
+            else:
+                self.cuts.append((start, end, ""))
+        elif self.edit is not None and (new := self.edit(tag, attrs)) is not None:
+            self.cuts.append((start, end, start_tag(tag, new, self_closing)))
+            self.edited += 1
+        if opens:
+            facts.balance[tag] += 1
+            self.stack.append((tag, in_content, in_diagram))
+
+    def handle_endtag(self, tag):
+        start = self.position()
+        close = self.text.find(">", start)
+        end = len(self.text) if close < 0 else close + 1
+        if tag in VOID:
+            return
+        self.facts.balance[tag] -= 1
+        at = next((i for i in range(len(self.stack) - 1, -1, -1) if self.stack[i][0] == tag), None)
+        if at is None:
+            self.facts.stray_end_tags += 1
+            return
+        if self.cut_depth is not None and self.cut_depth >= at:
+            # the removed element ends here: with this end tag if it is its own,
+            # before it if an ancestor's end tag closes it implicitly
+            self.cuts.append((self.cut_start, end if self.cut_depth == at else start, ""))
+            self.cut_depth = None
+        del self.stack[at:]
+
+    def close(self):
+        super().close()
+        if self.cut_depth is not None:
+            self.cuts.append((self.cut_start, len(self.text), ""))
+            self.cut_depth = None
+        self.facts.unclosed = len(self.stack)
+
+    def output(self) -> str:
+        """The text with the cuts applied; every other byte as it was."""
+        parts, at = [], 0
+        for start, end, replacement in sorted(self.cuts):
+            if start < at:
+                raise ValueError(f"overlapping cuts at offset {start}")
+            parts += [self.text[at:start], replacement]
+            at = end
+        parts.append(self.text[at:])
+        return "".join(parts)
+
+
+def scan(text: str, remove=None, edit=None) -> Rewriter:
+    """Parse `text` once with the given rules; the result holds facts, cuts and counts."""
+    rewriter = Rewriter(text, remove, edit)
+    rewriter.feed(text)
+    rewriter.close()
+    return rewriter
+
+
+def facts_of(text: str) -> Facts:
+    """The `Facts` of an HTML document."""
+    return scan(text).facts
+
+
+def rewrite(text: str, remove=None, edit=None) -> tuple[str, int]:
+    """`text` with every element matching `remove` cut out whole and every start
+    tag matching `edit` rewritten; returns (new text, elements removed)."""
+    rewriter = scan(text, remove, edit)
+    return rewriter.output(), rewriter.removed
+
+
+def any_of(*rules):
+    """A rule true when any of `rules` is."""
+    return lambda tag, attrs: any(rule(tag, attrs) for rule in rules)
+
+
+VARIANT_RULES = {
+    "full": (None, None),
+    "no-math": (any_of(is_math, is_math_asset), None),
+    "no-mermaid": (any_of(is_diagram, is_mermaid_asset), None),
+    "floor": (any_of(is_math, is_math_asset, is_diagram, is_mermaid_asset), drop_content_visibility),
+}
+
+
+def variant_problems(name: str, full: Facts, variant: Facts, removed: int) -> list[str]:
+    """Why a variant is not what it claims to be (empty when it is)."""
+    problems = []
+    if variant.balance != full.balance or variant.stray_end_tags != full.stray_end_tags \
+            or variant.unclosed != full.unclosed:
+        diff = {t: variant.balance[t] - full.balance[t] for t in set(variant.balance) | set(full.balance)
+                if variant.balance[t] != full.balance[t]}
+        problems.append(f"tag balance changed: {diff}, stray end tags {full.stray_end_tags} -> "
+                        f"{variant.stray_end_tags}, unclosed {full.unclosed} -> {variant.unclosed}")
+    if variant.elements != full.elements - removed:
+        problems.append(f"{full.elements} elements - {removed} removed != {variant.elements}")
+    no_math = name in ("no-math", "floor")
+    no_mermaid = name in ("no-mermaid", "floor")
+    for count, label, must_be_gone in (
+        (variant.katex, "KaTeX elements", no_math),
+        (variant.arithmatex, "formula wrappers", no_math),
+        (variant.math_assets, "KaTeX/math.js tags", no_math),
+        (variant.diagrams, "diagrams", no_mermaid),
+        (variant.diagram_svgs, "diagram <svg> in .md-content", no_mermaid),
+        (variant.mermaid_assets, "mermaid tags", no_mermaid),
+        (variant.primer_cv, "primer-cv elements", name == "floor"),
+    ):
+        if must_be_gone and count:
+            problems.append(f"{count} {label} left")
+    if name == "no-math" and (variant.diagrams, variant.diagram_svgs) != (full.diagrams, full.diagram_svgs):
+        problems.append("diagrams changed")
+    if name == "no-mermaid" and (variant.arithmatex, variant.katex) != (full.arithmatex, full.katex):
+        problems.append("formulas changed")
+    return [f"{name}: {p}" for p in problems]
+
+
+def variants(text: str) -> dict[str, str]:
+    """The four variants of a page; raises ValueError if one fails its checks."""
+    full = facts_of(text)
+    out, problems = {}, []
+    if full.diagram_svgs < full.build_diagrams:   # the check below would not see a diagram left behind
+        problems.append(f"{full.build_diagrams} div.diagram but {full.diagram_svgs} diagram <svg> recognised")
+    for name, (remove, edit) in VARIANT_RULES.items():
+        new, removed = rewrite(text, remove, edit) if name != "full" else (text, 0)
+        problems += variant_problems(name, full, facts_of(new), removed)
+        out[name] = new
+    if problems:
+        raise ValueError("; ".join(problems))
+    return out
+
+
+# --- the server: caching headers like a static host, bytes counted gzip-compressed -----------------
 
 
 class Recorder:
-    """Bytes the server sent, gzip-compressed as a static host would."""
+    """What the server sent (path, gzip bytes), and whether it is busy."""
 
     def __init__(self, directory: Path):
         self.directory = directory
         self.sent: list[tuple[str, int]] = []
         self.lock = threading.Lock()
-        self._gz: dict[str, int] = {}
+        self.active = 0
+        self.last = time.monotonic()
+        self._gz: dict[Path, int] = {}
+
+    def file_of(self, path: str) -> Path:
+        """The file a request path names (a folder means its index.html)."""
+        file = self.directory / path.split("?")[0].split("#")[0].lstrip("/")
+        return file / "index.html" if file.is_dir() else file
 
     def gzip_size(self, path: str) -> int:
-        if path not in self._gz:
-            file = self.directory / path.lstrip("/").split("?")[0]
-            if file.is_dir():
-                file = file / "index.html"
-            self._gz[path] = len(gzip.compress(file.read_bytes(), 6)) if file.is_file() else 0
-        return self._gz[path]
+        """A file's size gzip-compressed (level 6), computed once."""
+        file = self.file_of(path)
+        if file not in self._gz:
+            self._gz[file] = len(gzip.compress(file.read_bytes(), 6)) if file.is_file() else 0
+        return self._gz[file]
+
+    def precompute(self) -> None:
+        """Compress every file now, so that no measured load waits on it."""
+        for file in self.directory.rglob("*"):
+            if file.is_file():
+                self.gzip_size("/" + file.relative_to(self.directory).as_posix())
+
+    def begin(self) -> None:
+        with self.lock:
+            self.active += 1
+            self.last = time.monotonic()
+
+    def end(self) -> None:
+        with self.lock:
+            self.active -= 1
+            self.last = time.monotonic()
+
+    def wait_idle(self, quiet: float = 0.25, limit: float = 10.0) -> None:
+        """Until no request has been open for `quiet` seconds (at most `limit`)."""
+        deadline = time.monotonic() + limit
+        while time.monotonic() < deadline:
+            with self.lock:
+                if self.active == 0 and time.monotonic() - self.last >= quiet:
+                    return
+            time.sleep(0.02)
 
     def take(self) -> list[tuple[str, int]]:
+        """What was sent since the last take."""
         with self.lock:
             sent, self.sent = self.sent, []
         return sent
 
 
 def make_handler(recorder: Recorder):
+    """A request handler for `recorder.directory` that records what it sends."""
+
     class Handler(browser.QuietHandler):
+        def do_GET(self):
+            recorder.begin()
+            try:
+                super().do_GET()
+            except (BrokenPipeError, ConnectionResetError):
+                pass    # the context was closed mid-response (a load whose bytes are not counted)
+            finally:
+                recorder.end()
+
         def end_headers(self):
-            # A static host caches shared assets; pages themselves revalidate.
-            if any(part in self.path for part in ("/assets/", "/javascripts/", "/stylesheets/", "/search/")):
+            # A static host caches shared assets; pages and figures revalidate.
+            if self.path.startswith(CACHED_PREFIXES):
                 self.send_header("Cache-Control", "public, max-age=86400")
             super().end_headers()
 
@@ -92,130 +480,358 @@ def make_handler(recorder: Recorder):
 
 def category(path: str) -> str:
     """Which part of the site a requested file belongs to."""
-    for key, name in (("katex", "KaTeX"), ("mermaid", "mermaid"), ("math.js", "KaTeX"), ("/figures/", "figures"),
-                      ("material/", "theme"), ("stylesheets", "theme"), ("search", "search")):
-        if key in path:
-            return name
-    return "html" if path.endswith((".html", "/")) else "other"
+    path = path.split("?")[0]
+    if "/assets/vendor/katex/" in path or path.endswith("javascripts/math.js"):
+        return "KaTeX"
+    if "mermaid" in path:
+        return "mermaid"
+    if path.startswith("/search/"):
+        return "search index"
+    if path.startswith(("/assets/stylesheets/", "/assets/javascripts/", "/assets/images/", "/stylesheets/")) \
+            or re.match(r"/assets/[^/]+\.css$", path):
+        return "theme"
+    if path.startswith("/figures/") or path.endswith((".svg", ".png", ".jpg", ".jpeg", ".webp", ".gif")):
+        return "figures"
+    if path.endswith((".html", "/")):
+        return "html"
+    return "other"
 
 
-def measure(page, url: str) -> float:
-    page.goto(url, wait_until="load")
-    page.evaluate(browser.WAIT_RENDERED)
-    return page.evaluate("performance.now()")
+PARTS = ("html", "theme", "KaTeX", "mermaid", "figures", "search index", "other")
+SHORT = {"search index": "search"}   # in the per-page line, to stay within 120 columns
+
+
+# --- one load in the browser ----------------------------------------------------------------------
+
+# Runs in every document before its own scripts: records LCP candidates from the
+# start and, once the page is rendered (see the module docstring), the time.
+INIT_SCRIPT = """
+(() => {
+  if (window.top !== window) return;
+  const waitRendered = %s;
+  const lcp = [];
+  let observer = null;
+  try {
+    observer = new PerformanceObserver(list => lcp.push(...list.getEntries()));
+    observer.observe({ type: "largest-contentful-paint", buffered: true });
+  } catch (e) {}
+  const frame = () => new Promise(resolve => requestAnimationFrame(() => resolve()));
+  window.__bench = {
+    lcp: () => {
+      if (observer) lcp.push(...observer.takeRecords());
+      return lcp.length ? lcp[lcp.length - 1].startTime : null;
+    },
+    rendered: new Promise(resolve => addEventListener("load", async () => {
+      const complete = await waitRendered();
+      await document.fonts.ready;
+      await frame();
+      await frame();
+      resolve({ at: performance.now(), complete, elements: document.getElementsByTagName("*").length });
+    }, { once: true })),
+  };
+})();
+""" % browser.WAIT_RENDERED.strip()
+
+READ_RESULT = """
+async () => {
+  const r = await window.__bench.rendered;
+  await new Promise(resolve => requestAnimationFrame(() => setTimeout(resolve, 0)));
+  const fcp = performance.getEntriesByName("first-contentful-paint")[0];
+  return { rendered: r.at, complete: r.complete, elements: r.elements,
+           fcp: fcp ? fcp.startTime : null, lcp: window.__bench.lcp() };
+}
+"""
+
+CDP_METRICS = ("RecalcStyleDuration", "LayoutDuration", "ScriptDuration", "Nodes")
+
+
+def cdp_metrics(session) -> dict[str, float]:
+    """The DevTools Performance metrics this benchmark reads."""
+    values = {m["name"]: m["value"] for m in session.send("Performance.getMetrics")["metrics"]}
+    return {name: values.get(name, 0.0) for name in CDP_METRICS}
+
+
+def load(chromium, recorder: Recorder, url: str, prime: str | None, count_bytes: bool) -> dict:
+    """One load of `url` in a fresh context: cold, or warm after rendering `prime`
+    there first. Returns the sample (times in ms; bytes only when counted)."""
+    context = chromium.new_context(viewport=VIEWPORT)
+    try:
+        context.add_init_script(browser.OPEN_SHADOW_ROOTS)
+        context.add_init_script(INIT_SCRIPT)
+        page = context.new_page()
+        page.set_default_timeout(60_000)
+        if prime:
+            page.goto(prime, wait_until="load")
+            page.evaluate("async () => { await window.__bench.rendered; }")
+            recorder.wait_idle()          # the search index and fonts are in the cache, not on the way
+        # A fresh session counts from zero; Chromium may also restart the count
+        # when the new document commits. Either way "after - before" (or "after",
+        # if the count restarted below "before") is this navigation's.
+        session = context.new_cdp_session(page)
+        session.send("Performance.enable")
+        before = cdp_metrics(session)
+        recorder.take()
+        page.goto(url, wait_until="load")
+        result = page.evaluate(READ_RESULT)
+        after = cdp_metrics(session)
+        for name, key in (("RecalcStyleDuration", "style"), ("LayoutDuration", "layout"),
+                          ("ScriptDuration", "script")):
+            delta = after[name] - before[name] if after[name] >= before[name] else after[name]
+            result[key] = delta * 1000
+        result["nodes"] = after["Nodes"]
+        if count_bytes:
+            recorder.wait_idle()          # late requests (the search index) belong to this load
+            sent = recorder.take()
+            result["bytes"] = sum(size for _, size in sent)
+            parts = Counter()
+            for path, size in sent:
+                parts[category(path)] += size
+            result["parts"] = dict(parts)
+        return result
+    finally:
+        context.close()
+
+
+# --- pages, site, report ---------------------------------------------------------------------------
+
+
+def site_pages(site: Path) -> list[str]:
+    """Every lesson, lab, challenge and paper page of the built site, as site paths
+    (a section's own index page, if it has one, is not one of them)."""
+    from lessons import READING_ORDER
+
+    pages = [f"lessons/{slug}/" for slug in READING_ORDER if (site / "lessons" / slug / "index.html").is_file()]
+    for section in ("labs", "challenges", "papers"):
+        if (site / section).is_dir():
+            pages += sorted(f"{p.parent.relative_to(site).as_posix()}/" for p in (site / section).rglob("index.html")
+                            if p.parent != site / section)
+    return pages
+
+
+def chosen_pages(site: Path) -> list[str]:
+    """The pages to measure: all of them, or those named in BENCH_PAGES."""
+    from lessons import READING_ORDER
+
+    available = site_pages(site)
+    wanted = [w.strip() for w in os.environ.get("BENCH_PAGES", "").split(",") if w.strip()]
+    if not wanted:
+        return available
+    pages = []
+    for name in wanted:
+        path = f"lessons/{name}/" if name in READING_ORDER else name.strip("/") + "/"
+        if not (site / path / "index.html").is_file():
+            sys.exit(f"BENCH_PAGES: no page {path} in the site; pages are: {', '.join(available)}")
+        pages.append(path)
+    return pages
+
+
+def primer_for(site: Path, page: str) -> str:
+    """The lesson page with math that primes the cache for a warm load of `page`."""
+    from lessons import READING_ORDER
+
+    candidates = list(PRIMERS) + [f"lessons/{s}/" for s in READING_ORDER]
+    for candidate in candidates:
+        file = site / candidate / "index.html"
+        if candidate != page and file.is_file() and facts_of(file.read_text(encoding="utf-8")).arithmatex:
+            return candidate
+    sys.exit("no lesson page with math to prime the cache with")
+
+
+def median(values):
+    """Median of the values that are not None (None if there are none)."""
+    values = [v for v in values if v is not None]
+    return statistics.median(values) if values else None
+
+
+def summarise(samples: list[dict], pages: list[str]) -> dict:
+    """Medians (and min, max) per page, variant and cache; per-round ratios full/floor."""
+    by = {}
+    for s in samples:
+        by.setdefault((s["page"], s["variant"], s["cache"]), []).append(s)
+    out = {}
+    for page in pages:
+        entry = {}
+        for variant in VARIANTS:
+            for cache in CACHES:
+                rows = by.get((page, variant, cache), [])
+                stats = {key: median(r.get(key) for r in rows)
+                         for key in ("rendered", "fcp", "lcp", "elements", "style", "layout", "script", "nodes")}
+                stats["rendered_min"] = min((r["rendered"] for r in rows), default=None)
+                stats["rendered_max"] = max((r["rendered"] for r in rows), default=None)
+                if variant == "full":
+                    stats["kb"] = median(r["bytes"] / KB for r in rows if "bytes" in r)
+                    if cache == "cold":
+                        stats["parts_kb"] = {part: median(r["parts"].get(part, 0) / KB for r in rows)
+                                             for part in PARTS}
+                entry[f"{variant}/{cache}"] = stats
+        for cache in CACHES:
+            full = {r["round"]: r["rendered"] for r in by.get((page, "full", cache), [])}
+            floor = {r["round"]: r["rendered"] for r in by.get((page, "floor", cache), [])}
+            per_round = [full[k] / floor[k] for k in full if k in floor and floor[k]]
+            meds = entry[f"full/{cache}"]["rendered"], entry[f"floor/{cache}"]["rendered"]
+            entry[f"ratio/{cache}"] = {
+                "per_round": per_round,
+                "median_of_per_round": median(per_round),
+                "of_medians": meds[0] / meds[1] if None not in meds and meds[1] else None,
+            }
+        out[page] = entry
+    return out
+
+
+def fmt(value, spec: str = ".0f", width: int = 0) -> str:
+    """A number, or "-" when there is none, right-aligned in `width`."""
+    return f"{'-' if value is None else format(value, spec):>{width}}"
+
+
+def report(summary: dict, pages: list[str], search_kb: float) -> list[str]:
+    """The printed table and summary lines (at most 120 columns)."""
+    lines = [
+        f"{'':<8}{'rendered ms: median (min-max)':^36}{'full/floor':^18}{'FCP ms':^12}{'LCP ms':^12}"
+        f"{'style ms':^12}{'layout ms':^12}",
+        f"{'  load':<8}{'full':>18}{'floor':>18}{'per-round':>10}{'of-meds':>8}"
+        + f"{'full':>6}{'floor':>6}" * 4,
+    ]
+    for page in pages:
+        s = summary[page]
+        lines.append(page)
+        for cache in CACHES:
+            full, floor, ratio = s[f"full/{cache}"], s[f"floor/{cache}"], s[f"ratio/{cache}"]
+            spread = [f"{fmt(v['rendered'])} ({fmt(v['rendered_min'])}-{fmt(v['rendered_max'])})"
+                      for v in (full, floor)]
+            row = f"  {cache:<6}{spread[0]:>18}{spread[1]:>18}"
+            row += fmt(ratio["median_of_per_round"], ".2f", 10) + fmt(ratio["of_medians"], ".2f", 8)
+            for key in ("fcp", "lcp", "style", "layout"):
+                row += fmt(full[key], ".0f", 6) + fmt(floor[key], ".0f", 6)
+            lines.append(row)
+        cold = s["full/cold"]
+        lines.append(
+            f"  DOM elements {fmt(cold['elements'])} full, {fmt(s['floor/cold']['elements'])} floor;"
+            f" rendered ms cold/warm: no-math {fmt(s['no-math/cold']['rendered'])}/"
+            f"{fmt(s['no-math/warm']['rendered'])}, no-mermaid {fmt(s['no-mermaid/cold']['rendered'])}/"
+            f"{fmt(s['no-mermaid/warm']['rendered'])}")
+        parts = ", ".join(f"{SHORT.get(part, part)} {kb:.3g}" for part, kb in (cold.get("parts_kb") or {}).items()
+                          if kb)
+        lines.append(f"  gzip KB: cold {fmt(cold['kb'], '.1f')} ({parts}), warm {fmt(s['full/warm']['kb'], '.1f')}")
+    lessons = [p for p in pages if p.startswith("lessons/")]
+    lines.append("")
+    if lessons:
+        lines.append(f"worst warm full/floor over lesson pages (target <= {TARGET_WARM_RATIO}, "
+                     f"stretch {STRETCH_WARM_RATIO}):")
+        for key, label in (("median_of_per_round", "median of per-round ratios"),
+                           ("of_medians", "ratio of medians")):
+            worst = max(lessons, key=lambda p: summary[p]["ratio/warm"][key] or 0)
+            lines.append(f"  {label + ':':<28}{fmt(summary[worst]['ratio/warm'][key], '.2f')}  {worst}")
+        heaviest = max(lessons, key=lambda p: summary[p]["full/cold"]["kb"] or 0)
+        lines.append(f"largest cold transfer over lesson pages (target < {TARGET_COLD_KB} KB gzip): "
+                     f"{fmt(summary[heaviest]['full/cold']['kb'], '.1f')} KB  {heaviest}")
+    fetched = sum(1 for p in pages if (summary[p]["full/cold"].get("parts_kb") or {}).get("search index"))
+    lines.append(f"search index (search/search_index.json): {search_kb:.1f} KB gzip; fetched in the cold load of"
+                 f" {fetched} of {len(pages)} page(s)")
+    return lines
+
+
+def prepare_site(tmp: Path) -> tuple[Path, str]:
+    """The site to measure, in `tmp`: a fresh build, or a copy of BENCH_SITE."""
+    site = tmp / "site"
+    given = os.environ.get("BENCH_SITE")
+    if given:
+        if not (Path(given) / "index.html").is_file():
+            sys.exit(f"BENCH_SITE={given} is not a built site (no index.html)")
+        shutil.copytree(given, site)
+        return site, f"a copy of {given}"
+    browser.build_site(ROOT, site)
+    return site, "built fresh" + (f" with PRIMER_CV={os.environ['PRIMER_CV']}" if "PRIMER_CV" in os.environ else "")
 
 
 def main() -> None:
+    """Build or copy the site, write the variants, load every page, print and save the numbers."""
     if not browser.chromium_path():
         sys.exit(browser.HOW_TO_GET_CHROMIUM)
     from playwright.sync_api import sync_playwright
 
-    from lessons import READING_ORDER
-
-    slugs = list(READING_ORDER)
+    runs = int(os.environ.get("BENCH_RUNS", "5"))
+    if runs < 1:
+        sys.exit("BENCH_RUNS must be at least 1")
+    started = time.monotonic()
+    load_before = os.getloadavg()
     with tempfile.TemporaryDirectory() as tmp:
-        site = Path(tmp) / "site"
-        browser.build_site(ROOT, site)
-        for slug in slugs:
-            html = (site / "lessons" / slug / "index.html").read_text()
-            for name, text in variants(html).items():
-                (site / "lessons" / slug / f"{name}.html").write_text(text)
+        site, origin = prepare_site(Path(tmp))
+        pages = chosen_pages(site)
+        primers = {page: primer_for(site, page) for page in pages}
+        counts = {}
+        for page in pages:
+            text = (site / page / "index.html").read_text(encoding="utf-8")
+            try:
+                texts = variants(text)
+            except ValueError as error:
+                sys.exit(f"{page}: a variant failed its check: {error}")
+            for name, variant in texts.items():
+                (site / page / f"{name}.html").write_text(variant, encoding="utf-8")
+            full = facts_of(text)
+            counts[page] = {"formulas": full.arithmatex, "diagrams": full.diagrams, "primer_cv": full.primer_cv}
+        search_kb = len(gzip.compress((site / "search" / "search_index.json").read_bytes(), 6)) / KB \
+            if (site / "search" / "search_index.json").is_file() else 0.0
         recorder = Recorder(site)
+        recorder.precompute()
         server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), make_handler(recorder))
         threading.Thread(target=server.serve_forever, daemon=True).start()
         base = f"http://127.0.0.1:{server.server_address[1]}/"
-        results: dict[tuple[str, str, str], list[float]] = {}
-        sent: dict[tuple[str, str], list[int]] = {}
-        breakdown: dict[str, int] = {}
-        with sync_playwright() as playwright:
-            chromium = browser.launch(playwright)
-            for slug in slugs:
-                for name in ("full", "no-math", "no-mermaid", "floor"):
-                    url = f"{base}lessons/{slug}/{name}.html"
-                    for _ in range(RUNS):
-                        context = chromium.new_context(viewport={"width": 1280, "height": 900})
-                        context.add_init_script(browser.OPEN_SHADOW_ROOTS)
-                        page = context.new_page()
-                        recorder.take()
-                        results.setdefault((slug, name, "cold"), []).append(measure(page, url))
-                        cold = recorder.take()
-                        context.close()
-                        # warm: the reader has seen another page, so the shared
-                        # assets are cached; this page's HTML and figures are not.
-                        context = chromium.new_context(viewport={"width": 1280, "height": 900})
-                        context.add_init_script(browser.OPEN_SHADOW_ROOTS)
-                        page = context.new_page()
-                        measure(page, f"{base}authoring/")
-                        recorder.take()
-                        results.setdefault((slug, name, "warm"), []).append(measure(page, url))
-                        warm = recorder.take()
-                        context.close()
-                        if name == "full":
-                            sent.setdefault((slug, "cold"), []).append(sum(b for _, b in cold))
-                            sent.setdefault((slug, "warm"), []).append(sum(b for _, b in warm))
-                            if slug == slugs[0]:
-                                breakdown = {}
-                                for path, size in cold:
-                                    breakdown[category(path)] = breakdown.get(category(path), 0) + size
-            other_pages(site, base, chromium, recorder)
-            chromium.close()
-        server.shutdown()
+        samples: list[dict] = []
+        usual = Counter(primers.values()).most_common(1)[0][0]
+        primed = usual + "".join(f", {primers[p]} for {p}" for p in pages if primers[p] != usual)
+        print(textwrap.fill(f"site {origin}; {len(pages)} page(s) x {len(VARIANTS)} variants x cold+warm,"
+                            f" {runs} round(s); warm loads primed on {primed}", 120), flush=True)
+        try:
+            with sync_playwright() as playwright:
+                chromium = browser.launch(playwright)
+                version = chromium.version
+                first = pages[0]
+                for prime in (None, base + primers[first]):    # warm-up, not recorded
+                    load(chromium, recorder, base + first + "full.html", prime, count_bytes=False)
+                for round_ in range(runs):
+                    for page in pages:
+                        for variant in VARIANTS:
+                            for cache in CACHES:
+                                prime = base + primers[page] if cache == "warm" else None
+                                sample = load(chromium, recorder, f"{base}{page}{variant}.html", prime,
+                                              count_bytes=variant == "full")
+                                sample.update(page=page, variant=variant, cache=cache, round=round_)
+                                samples.append(sample)
+                    print(f"  round {round_ + 1}/{runs} done ({time.monotonic() - started:.0f} s)", flush=True)
+                chromium.close()
+        finally:
+            server.shutdown()
+            server.server_close()
 
-    med = {key: statistics.median(values) for key, values in results.items()}
-    print(f"lesson pages in headless Chromium, median of {RUNS} loads; times in ms from navigation start")
-    print(f"{'page':<20}{'cache':<6}{'full':>7}{'-math':>7}{'-mermaid':>9}{'floor':>7}{'ratio':>7}{'gzip KB':>9}")
-    worst = {"cold": 0.0, "warm": 0.0}
-    for slug in slugs:
-        for cache in ("cold", "warm"):
-            full, floor = med[(slug, "full", cache)], med[(slug, "floor", cache)]
-            ratio = full / floor
-            worst[cache] = max(worst[cache], ratio)
-            kb = statistics.median(sent[(slug, cache)]) / KB
-            print(f"{slug:<20}{cache:<6}{full:>7.0f}{med[(slug, 'no-math', cache)]:>7.0f}"
-                  f"{med[(slug, 'no-mermaid', cache)]:>9.0f}{floor:>7.0f}{ratio:>7.2f}{kb:>9.1f}")
-    print(f"worst ratio full/floor: cold {worst['cold']:.2f}, warm {worst['warm']:.2f} (target warm <= 2.0)")
-    warm_kb = max(statistics.median(sent[(s, 'warm')]) for s in slugs) / KB
-    print(f"largest warm transfer: {warm_kb:.1f} KB gzip (target <= 300 KB)")
-    print(f"cold transfer of lessons/{slugs[0]}/ by part (gzip KB): "
-          + ", ".join(f"{k} {v / KB:.1f}" for k, v in sorted(breakdown.items(), key=lambda kv: -kv[1])))
-    for cache in ("cold", "warm"):
-        math_ms = statistics.median(med[(s, "full", cache)] - med[(s, "no-math", cache)] for s in slugs)
-        mermaid_ms = statistics.median(med[(s, "full", cache)] - med[(s, "no-mermaid", cache)] for s in slugs)
-        print(f"{cache}: math costs a median {math_ms:.0f} ms per page, mermaid {mermaid_ms:.0f} ms")
-
-
-def other_pages(site: Path, base: str, chromium, recorder) -> None:
-    """Labs, the Playground and the challenge: each page's own HTML (gzip) beside a
-    lesson page's, and what a load transfers cold and warm (after another notebook
-    page, so the shared notebook stylesheet is cached), medians of RUNS loads."""
-    import gzip
-
-    pages = [f"labs/{p.name}/" for p in sorted((site / "labs").iterdir())] if (site / "labs").is_dir() else []
-    pages += ["notebooks/playground/", "challenges/04-positional-encodings/"]
-    pages = [p for p in pages if (site / p / "index.html").exists()]
-    lesson_kb = statistics.median(len(gzip.compress((d / "index.html").read_bytes())) / KB
-                                  for d in (site / "lessons").iterdir() if (d / "index.html").exists())
-    print(f"\nnotebook and challenge pages, median of {RUNS} loads (a lesson page's HTML: median {lesson_kb:.1f} KB gzip)")
-    print(f"{'page':<40}{'html KB gz':>11}{'cold KB':>9}{'warm KB':>9}{'cold ms':>9}{'warm ms':>9}")
-    for path in pages:
-        own = len(gzip.compress((site / path / "index.html").read_bytes())) / KB
-        cold_kb, warm_kb, cold_ms, warm_ms = [], [], [], []
-        for _ in range(RUNS):
-            context = chromium.new_context(viewport={"width": 1280, "height": 900})
-            page = context.new_page()
-            recorder.take()
-            cold_ms.append(measure(page, base + path))
-            cold_kb.append(sum(b for _, b in recorder.take()) / KB)
-            context.close()
-            context = chromium.new_context(viewport={"width": 1280, "height": 900})
-            page = context.new_page()
-            measure(page, base + ("notebooks/playground/" if path != "notebooks/playground/" else pages[0]))
-            recorder.take()
-            warm_ms.append(measure(page, base + path))
-            warm_kb.append(sum(b for _, b in recorder.take()) / KB)
-            context.close()
-        med = statistics.median
-        print(f"{path:<40}{own:>11.1f}{med(cold_kb):>9.1f}{med(warm_kb):>9.1f}{med(cold_ms):>9.0f}{med(warm_ms):>9.0f}")
+    summary = summarise(samples, pages)
+    elapsed = time.monotonic() - started
+    incomplete = sorted({f"{s['page']}{s['variant']}" for s in samples if not s["complete"]})
+    print()
+    print(textwrap.fill(
+        f"Chromium {version}, viewport {VIEWPORT['width']}x{VIEWPORT['height']}; {runs} round(s), interleaved; "
+        f"load average {load_before[0]:.1f} at start, {os.getloadavg()[0]:.1f} at end; {elapsed:.0f} s in all. "
+        "Times in ms from navigation start, medians over rounds; full = the page as built, floor = no math, "
+        "no diagrams, no content-visibility; per-round = median of the per-round ratios full/floor, "
+        "of-meds = median full / median floor; gzip KB for the full page.", 120))
+    print()
+    for line in report(summary, pages, search_kb):
+        print(line)
+    if incomplete:
+        print(textwrap.fill(f"warning: not fully rendered within 10 s in some loads: {', '.join(incomplete)}", 120))
+    out = os.environ.get("BENCH_JSON")
+    if out:
+        data = {
+            "meta": {"runs": runs, "chromium": version, "site": origin, "viewport": VIEWPORT,
+                     "primers": primers, "page_contents": counts, "seconds": elapsed,
+                     "loadavg_start": load_before, "loadavg_end": os.getloadavg(),
+                     "primer_cv_env": os.environ.get("PRIMER_CV"), "search_index_kb_gzip": search_kb,
+                     "units": "times in ms from navigation start; style/layout/script ms during the measured "
+                              "navigation; bytes gzip-compressed (full variant only); nodes = CDP Nodes"},
+            "samples": samples,
+            "medians": summary,
+        }
+        Path(out).write_text(json.dumps(data, indent=1))
+        print(f"raw samples and medians written to {out}")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,338 @@
+"""Long pages render only what is on screen: `content-visibility` with heights measured at build time.
+
+A lesson page holds thousands of elements of typeset math, and a browser styles
+and lays out every one of them before the first screen settles. With
+`content-visibility: auto` it skips the parts that are off screen until the
+reader scrolls near them; but a skipped part needs a stand-in height, or the
+scrollbar jumps and anchor links land in the wrong place. So the build measures
+the real heights and writes them into the page.
+
+Sections. `VisibilityExtension`, a Markdown tree processor, wraps the body of
+each section of a long page (what follows an h2 or h3 heading, up to the next
+one, cut at each code block and block of raw HTML) in `<div class="primer-cv" data-cv="N">`.
+Headings and code blocks stay outside the wrappers: the table of contents and
+anchor links find the headings, and Material measures the code blocks, without
+laying out any skipped text.
+
+Heights. After the build, `Heights.apply` opens every such page in headless
+Chromium, in iframes of one width per layout band of the theme (`BANDS`), with
+the containment `content-visibility` imposes, and measures each body. The
+heights go into the page as custom properties (`style="--cv-n:…px;…"`) that
+docs/stylesheets/site.css turns into `contain-intrinsic-height` for the band in
+effect. A body with no measured heights gets no content-visibility at all (that
+is what happens with PRIMER_CV=off or without Chromium). Also recorded, as
+`data-scroll`: the display formulas of a section that scroll sideways in a band,
+so docs/javascripts/math.js can give them a tab stop without laying out a
+skipped section to find out.
+
+Results are cached in .cache/heights.json by what decides them (the page's
+content, the figures it shows, the stylesheets, the bands), so only a new or
+changed page costs a measurement, and every changed page of a build is measured
+in one Chromium run. A page Chromium cannot measure in time stops the build
+with a message naming the page.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import http.server
+import json
+import os
+import subprocess
+import tempfile
+import threading
+import xml.etree.ElementTree as etree
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import urljoin, urlparse
+from urllib.parse import unquote
+
+from markdown import Extension
+from markdown.treeprocessors import Treeprocessor
+from markdown.util import HTML_PLACEHOLDER_RE
+from mkdocs.exceptions import PluginError
+
+from figures_build.diagrams import CHROMIUM_ARGS, chromium_path
+from figures_build.math import timeout_seconds
+
+CLASS = "primer-cv"
+HEADINGS = {"h2", "h3"}
+MIN_SECTIONS = 3  # a shorter page is not worth a measurement
+# The theme's layout bands (Material's breakpoints), the width each is measured
+# at, and the media query that selects it; site.css has the same queries.
+BANDS = [("n", 390, "(max-width: 44.984375em)"), ("t", 800, "(min-width: 45em) and (max-width: 59.984375em)"),
+         ("s", 1100, "(min-width: 60em) and (max-width: 76.234375em)"), ("w", 1280, "(min-width: 76.25em)")]
+HARNESS = "/__primer_measure__.html"
+DIAGRAM = '<div class="diagram">'  # figures_build/diagrams.py: a diagram drawn at build time
+VERSION = 6  # bump when the measurement itself changes
+
+
+def enabled() -> bool:
+    """Whether this build measures heights (PRIMER_CV=off turns it off; so does having no Chromium)."""
+    wanted = os.environ.get("PRIMER_CV", "auto")
+    if wanted not in ("auto", "on", "off"):
+        raise PluginError(f"PRIMER_CV={wanted!r}: use auto, on or off")
+    if wanted == "on" and not chromium_path():
+        raise PluginError("PRIMER_CV=on needs Chromium (apt-get install -y chromium)")
+    return wanted != "off" and chromium_path() is not None
+
+
+# -- the sections (Markdown) ---------------------------------------------------------
+
+
+class VisibilityExtension(Extension):
+    """Markdown extension: wrap each section body of a page `wanted()` says is long."""
+
+    def __init__(self, wanted):
+        super().__init__()
+        self.wanted = wanted
+
+    def extendMarkdown(self, md):  # noqa: N802 - Markdown's API
+        # last: after the math (15), the links (14) and the table of contents (5)
+        md.treeprocessors.register(_Sections(md, self.wanted), "primer_sections", 1)
+
+
+class _Sections(Treeprocessor):
+    def __init__(self, md, wanted):
+        super().__init__(md)
+        self.wanted = wanted
+
+    def run(self, root: etree.Element) -> None:
+        if not self.wanted():
+            return
+        children = list(root)
+        if sum(el.tag in HEADINGS for el in children) < MIN_SECTIONS:
+            return
+        # Runs of body elements between headings, code blocks and the author's own HTML.
+        # A code block stays outside: Material measures every code block as the page
+        # opens (is it wide enough to scroll?), and a measurement inside a skipped box
+        # would make the browser lay that whole box out.
+        runs, run, started = [], [], False
+        for el in children:
+            if el.tag in HEADINGS or self._stays_outside(el):
+                if run:
+                    runs.append(run)
+                run, started = [], started or el.tag in HEADINGS
+            elif started:
+                run.append(el)
+        if run:
+            runs.append(run)
+        for number, run in enumerate(runs):
+            at = list(root).index(run[0])
+            wrapper = etree.Element("div", {"class": CLASS, "data-cv": str(number)})
+            for el in run:
+                root.remove(el)
+                wrapper.append(el)
+            root.insert(at, wrapper)
+
+    def _stays_outside(self, el: etree.Element) -> bool:
+        """A code block (superfences keeps it in the HTML stash: the tree holds a placeholder)
+        or a block of the author's own HTML, which a script may fill after the page
+        loads (the model-card decoder), so its height is not known at build time.
+        Diagrams, also stashed, are drawn at build time and stay in the boxes."""
+        if el.tag == "pre" or (el.tag == "div" and "highlight" in (el.get("class") or "").split()):
+            return True
+        match = HTML_PLACEHOLDER_RE.fullmatch((el.text or "").strip()) if el.tag == "p" and not len(el) else None
+        if match and int(match.group(1)) < len(self.md.htmlStash.rawHtmlBlocks):
+            stored = self.md.htmlStash.rawHtmlBlocks[int(match.group(1))]
+            return not (isinstance(stored, str) and stored.startswith(DIAGRAM))
+        return False
+
+
+# -- the heights (after the build) -----------------------------------------------------
+
+
+def _marker(number: str) -> str:
+    return f'class="{CLASS}" data-cv="{number}"'
+
+
+class _Figures(HTMLParser):
+    """The `src` of every image of an HTML fragment."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.sources: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "img" and dict(attrs).get("src"):
+            self.sources.append(dict(attrs)["src"])
+
+
+class Heights:
+    """The height cache of one project, and the Chromium run that fills it."""
+
+    def __init__(self, root: Path):
+        self.root = root
+        self.file = root / ".cache" / "heights.json"
+        try:
+            self.cache: dict[str, dict] = json.loads(self.file.read_text())
+        except (OSError, ValueError):
+            self.cache = {}
+
+    def key(self, content: str, page_file: Path, site_dir: Path, styles: str) -> str:
+        """What decides a page's heights: its content, its figures' bytes, the site's stylesheets, the bands."""
+        digest = hashlib.sha256(json.dumps([VERSION, BANDS, styles, content]).encode())
+        figures = _Figures()
+        figures.feed(content)
+        base = page_file.parent.as_uri() + "/"
+        for src in figures.sources:
+            target = Path(unquote(urlparse(urljoin(base, src)).path))
+            if target.is_file() and site_dir in target.parents:
+                digest.update(target.read_bytes())
+        return digest.hexdigest()
+
+    def apply(self, pages: dict[str, str], site_dir: Path, styles: str, *, every_page: bool) -> int:
+        """Write measured heights into the built `pages` (page file under `site_dir` -> its
+        content HTML), measuring the ones not cached. `every_page`: this build wrote every
+        page, so cached heights no page uses any more are dropped. Returns how many were measured."""
+        keys = {dest: self.key(content, site_dir / dest, site_dir, styles) for dest, content in pages.items()}
+        todo = sorted(dest for dest, key in keys.items() if key not in self.cache)
+        if todo:
+            measured = self._measure(todo, site_dir)
+            for dest in todo:
+                self.cache[keys[dest]] = measured[dest]
+        if todo or (every_page and set(self.cache) - set(keys.values())):
+            self._save({k: v for k, v in self.cache.items() if k in keys.values() or not every_page})
+        for dest, key in keys.items():
+            _write(site_dir / dest, self.cache[key])
+        return len(todo)
+
+    def _measure(self, pages: list[str], site_dir: Path) -> dict[str, dict]:
+        """Open each page in Chromium at every band's width; one Chromium run for all."""
+        chromium = chromium_path()
+        limit = timeout_seconds()
+        jobs = [{"page": dest, "url": "/" + dest, "bands": [[band, width] for band, width, _ in BANDS],
+                 "limit": max(limit / len(pages), 10)} for dest in pages]
+        answer: dict = {}
+        done = threading.Event()
+
+        class Handler(http.server.SimpleHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def do_GET(self):  # noqa: N802 - http.server's API
+                if self.path == HARNESS:
+                    body = _harness(jobs).encode()
+                    self.send_response(200)
+                    self.send_header("Content-Type", "text/html; charset=utf-8")
+                    self.send_header("Content-Length", str(len(body)))
+                    self.end_headers()
+                    self.wfile.write(body)
+                else:
+                    super().do_GET()
+
+            def do_POST(self):  # noqa: N802
+                answer.update(json.loads(self.rfile.read(int(self.headers["Content-Length"]))))
+                self.send_response(204)
+                self.end_headers()
+                done.set()
+
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory=str(site_dir)))
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        where = ", ".join(pages)
+        try:
+            with tempfile.TemporaryDirectory() as tmp:
+                process = subprocess.Popen(
+                    [chromium, "--headless", *CHROMIUM_ARGS, f"--user-data-dir={tmp}/profile", "--hide-scrollbars",
+                     f"http://127.0.0.1:{server.server_address[1]}{HARNESS}"],
+                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                try:
+                    finished = done.wait(limit)
+                finally:
+                    process.kill()
+                    stderr = process.communicate()[1] or ""
+        finally:
+            server.shutdown()
+            server.server_close()
+        if not finished:
+            raise PluginError(f"{where}: Chromium did not finish measuring the section heights within {limit:g} s; "
+                              f"stopped it (PRIMER_TIMEOUT sets the limit). {stderr.strip()[-200:]}")
+        if len(answer.get("results", [])) != len(jobs):
+            raise PluginError(f"{where}: Chromium measured {len(answer.get('results', []))} of {len(jobs)} pages")
+        results: dict[str, dict] = {dest: {"heights": {}, "scroll": {}} for dest in pages}
+        for job, result in zip(jobs, answer["results"]):
+            if "error" in result:
+                raise PluginError(f"{job['page']}: Chromium could not measure the page: {result['error']}")
+            page = results[job["page"]]
+            for width in result:
+                for number, height in width["heights"].items():
+                    page["heights"].setdefault(number, {})[width["band"]] = height
+                for number, formulas in width["scroll"].items():
+                    page["scroll"].setdefault(number, {})[width["band"]] = formulas
+        return results
+
+    def _save(self, cache: dict) -> None:
+        self.cache = cache
+        self.file.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.file.with_suffix(".tmp")
+        tmp.write_text(json.dumps(cache, sort_keys=True))
+        os.replace(tmp, self.file)
+
+
+def _write(page_file: Path, measured: dict) -> None:
+    """Put the heights (and the sideways-scrolling formulas) on each section body of a built page."""
+    text = page_file.read_text(encoding="utf-8")
+    for number, heights in measured["heights"].items():
+        marker = _marker(number)
+        if text.count(marker) != 1:
+            raise PluginError(f"{page_file}: expected one section body {number}, found {text.count(marker)}")
+        style = ";".join(f"--cv-{band}:{heights[band]}px" for band, _, _ in BANDS if band in heights)
+        scroll = measured["scroll"].get(number, {})
+        bands = " ".join(f"{band}:{','.join(map(str, formulas))}" for band, formulas in sorted(scroll.items()))
+        extra = f' data-scroll="{bands}"' if bands else ""
+        text = text.replace(marker, f'{marker} style="{style}"{extra}')
+    tmp = page_file.with_suffix(".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, page_file)
+
+
+def _harness(jobs: list[dict]) -> str:
+    """The page Chromium runs: load each page once in an iframe, measure it at every band's
+    width (resizing the iframe), and post the results back."""
+    css = f".{CLASS}{{content-visibility:visible!important;contain:layout style paint!important}}"
+    return f"""<!doctype html><meta charset="utf-8"><body>
+<script>
+const jobs = {json.dumps(jobs)};
+const tick = win => new Promise(r => win.requestAnimationFrame(() => win.requestAnimationFrame(r)));
+async function measure(job) {{
+  const frame = document.createElement("iframe");
+  frame.style.cssText = "height:900px;border:0";
+  frame.style.width = job.bands[0][1] + "px";
+  const loaded = new Promise(r => frame.addEventListener("load", r, {{ once: true }}));
+  frame.src = job.url;
+  document.body.append(frame);
+  await loaded;
+  const doc = frame.contentDocument, win = frame.contentWindow;
+  const style = doc.createElement("style");
+  style.textContent = {json.dumps(css)};
+  doc.head.append(style);
+  doc.querySelectorAll("img[loading=lazy]").forEach(img => {{ img.loading = "eager"; }});  // measure with every figure in
+  const results = [];
+  for (const [band, width] of job.bands) {{
+    frame.style.width = width + "px";
+    doc.body.getBoundingClientRect();  // lay out, so the fonts the page uses are requested
+    await doc.fonts.ready;
+    await Promise.all([...doc.images].map(img => img.decode().catch(() => null)));
+    await tick(win);
+    const heights = {{}}, scroll = {{}};
+    for (const body of doc.querySelectorAll(".{CLASS}")) {{
+      heights[body.dataset.cv] = Math.round(body.getBoundingClientRect().height * 100) / 100;
+      const wide = [...body.querySelectorAll("div.arithmatex")].flatMap((el, i) => el.scrollWidth > el.clientWidth ? [i] : []);
+      if (wide.length) scroll[body.dataset.cv] = wide;
+    }}
+    results.push({{ band, heights, scroll }});
+  }}
+  frame.remove();
+  return results;
+}}
+(async () => {{
+  const results = [];
+  for (const job of jobs) {{
+    const limit = new Promise((_, fail) => setTimeout(() => fail(new Error(`no answer within ${{job.limit}} s`)), job.limit * 1000));
+    try {{ results.push(await Promise.race([measure(job), limit])); }}
+    catch (e) {{ results.push({{ error: String(e && e.message || e) }}); }}
+  }}
+  await fetch("/", {{ method: "POST", body: JSON.stringify({{ results }}) }});
+}})();
+</script>"""

@@ -1,0 +1,148 @@
+"""The page benchmark's variants (tests/bench/bench_pages.py): the HTML rewriter
+removes whole elements and keeps every other byte. Fast, no browser."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.bench import bench_pages as bench
+
+FORMULA = ('<span class="arithmatex"><span class="katex"><span class="katex-mathml"><math><mi>x</mi></math></span>'
+           '<span class="katex-html" aria-hidden="true"><span class="base"><span class="strut" style="height:1em;">'
+           '</span><span class="mord mathnormal">x</span></span></span></span></span>')
+DISPLAY = ('<div class="arithmatex"><span class="katex-display"><span class="katex"><span class="katex-html">'
+           '<span class="base"><span class="mord">y</span><br><svg viewBox="0 0 10 10"><path d="M0 0"/></svg>'
+           '</span></span></span></span></div>')
+DIAGRAM = ('<div class="diagram"><svg id="diagram-1" aria-roledescription="flowchart-v2"><style>#d{fill:red}</style>'
+           '<g><foreignObject><div><span class="nodeLabel"><p>A</p></span></div></foreignObject></g></svg></div>')
+
+PAGE = f"""<!doctype html>
+<html><head>
+<meta charset="utf-8">
+<link rel="stylesheet" href="../../assets/vendor/katex/katex.min.css">
+<link rel="stylesheet" href="../../stylesheets/site.css">
+</head><body>
+<div class="md-content">
+<p>Before {FORMULA} between <span class="keep">kept <span>nested</span></span> after.</p>
+{DISPLAY}
+<img alt="a figure" src="../../figures/f.svg">
+{DIAGRAM}
+<pre class="mermaid"><code>flowchart LR; A --> B</code></pre>
+<div class="primer-cv wide" style="contain-intrinsic-size: auto 500px" id="s1"><p>Section body.</p></div>
+</div>
+<script>const s = "</span></div><span class=\\"arithmatex\\">";</script>
+<script src="../../javascripts/math.js"></script>
+<script src="../../javascripts/mermaid.mjs" type="module"></script>
+</body></html>
+"""
+
+
+@pytest.fixture(scope="module")
+def variants():
+    return bench.variants(PAGE)
+
+
+def test_full_is_the_page_unchanged(variants):
+    assert variants["full"] == PAGE
+
+
+def test_no_math_removes_each_formula_whole_and_keeps_the_text_around_it(variants):
+    page = variants["no-math"]
+    assert "<p>Before  between <span class=\"keep\">kept <span>nested</span></span> after.</p>" in page
+    facts = bench.facts_of(page)
+    assert (facts.katex, facts.arithmatex, facts.math_assets) == (0, 0, 0)
+    assert 'href="../../stylesheets/site.css"' in page
+    assert "javascripts/math.js" not in page
+    assert DIAGRAM in page and "mermaid.mjs" in page   # diagrams untouched
+
+
+def test_the_rest_of_the_page_is_byte_identical(variants):
+    # removing the cut pieces from the original gives exactly the variant
+    expected = PAGE
+    for piece in (FORMULA, DISPLAY, '<link rel="stylesheet" href="../../assets/vendor/katex/katex.min.css">',
+                  '<script src="../../javascripts/math.js"></script>'):
+        expected = expected.replace(piece, "", 1)
+    assert variants["no-math"] == expected
+
+
+def test_no_mermaid_removes_diagrams_and_the_script(variants):
+    page = variants["no-mermaid"]
+    facts = bench.facts_of(page)
+    assert (facts.diagrams, facts.diagram_svgs, facts.mermaid_assets) == (0, 0, 0)
+    assert FORMULA in page and DISPLAY in page
+    assert '<img alt="a figure" src="../../figures/f.svg">' in page
+
+
+def test_floor_removes_both_and_content_visibility_but_keeps_the_wrapper(variants):
+    page = variants["floor"]
+    facts = bench.facts_of(page)
+    assert (facts.katex, facts.arithmatex, facts.diagrams, facts.primer_cv) == (0, 0, 0, 0)
+    assert '<div class="wide" id="s1"><p>Section body.</p></div>' in page
+    assert "contain-intrinsic-size" not in page
+
+
+def test_script_contents_are_untouched(variants):
+    # a "</span>" or "arithmatex" inside a script is text, not markup
+    for page in variants.values():
+        assert '<script>const s = "</span></div><span class=\\"arithmatex\\">";</script>' in page
+
+
+def test_nested_end_tags_and_void_elements_keep_the_balance(variants):
+    full = bench.facts_of(PAGE)
+    assert (full.stray_end_tags, full.unclosed) == (0, 0)
+    for name, page in variants.items():
+        facts = bench.facts_of(page)
+        assert facts.balance == full.balance, name
+        assert (facts.stray_end_tags, facts.unclosed) == (0, 0), name
+
+
+def test_element_counts_drop_by_what_was_removed():
+    full = bench.facts_of(PAGE)
+    text, removed = bench.rewrite(PAGE, bench.is_math)
+    # inline formula: 9 elements (span x7, math, mi); display: 9 (div, span x5, br, svg, path)
+    assert removed == 9 + 9
+    assert bench.facts_of(text).elements == full.elements - removed
+
+
+def test_an_element_closed_by_its_parent_is_cut_up_to_the_parent_end_tag():
+    text, removed = bench.rewrite('<div><p>a <span class="arithmatex"><b>x</b> tail</div><p>next</p>',
+                                  bench.is_math)
+    assert text == "<div><p>a </div><p>next</p>"
+    assert removed == 2
+
+
+def test_a_broken_variant_is_reported():
+    full = bench.facts_of(PAGE)
+    broken = bench.facts_of(PAGE.replace(FORMULA, FORMULA[:-7]))   # one </span> short
+    problems = bench.variant_problems("no-mermaid", full, broken, 0)
+    assert any("balance" in p for p in problems)
+
+
+def test_parts_of_a_load():
+    assert bench.category("/lessons/rope/full.html") == "html"
+    assert bench.category("/assets/vendor/katex/fonts/KaTeX_Main-Regular.woff2") == "KaTeX"
+    assert bench.category("/javascripts/math.js") == "KaTeX"
+    assert bench.category("/search/search_index.json") == "search index"
+    assert bench.category("/assets/javascripts/workers/search.f8cc74c7.min.js") == "theme"
+    assert bench.category("/figures/rope.pairing.svg") == "figures"
+    assert bench.category("/javascripts/mermaid.mjs") == "mermaid"
+    assert bench.category("/stylesheets/site.css") == "theme"
+    assert bench.category("/assets/images/favicon.png") == "theme"
+    assert bench.category("/assets/notebook-0123abcd.css") == "theme"
+    assert bench.category("/javascripts/model_card_loader.js") == "other"
+    assert bench.category("/sitemap.xml") == "other"
+
+
+def test_the_report_fits_in_120_columns():
+    pages = ["lessons/context_extension/", "challenges/04-positional-encodings/", "papers/chen2023_interpolation/"]
+    parts = {part: 123456 for part in bench.PARTS}
+    samples = [
+        {"page": page, "variant": variant, "cache": cache, "round": r, "rendered": 12345.6 + r, "complete": True,
+         "elements": 123456, "fcp": 12345.0, "lcp": 12345.0, "style": 12345.0, "layout": 12345.0, "script": 1.0,
+         "nodes": 1, **({"bytes": 1234567, "parts": parts} if variant == "full" else {})}
+        for r in range(3) for page in pages for variant in bench.VARIANTS for cache in bench.CACHES
+    ]
+    summary = bench.summarise(samples, pages)
+    assert summary[pages[0]]["ratio/warm"]["median_of_per_round"] == pytest.approx(1.0)
+    lines = bench.report(summary, pages, 230.1)
+    assert max(len(line) for line in lines) <= 120, max(lines, key=len)

@@ -1,0 +1,125 @@
+"""The section wrappers and the height cache of figures_build/visibility.py (the
+browser side is in test_sections_browser.py)."""
+
+from __future__ import annotations
+
+import json
+
+import markdown
+import pytest
+from mkdocs.exceptions import PluginError
+
+from figures_build import visibility
+from figures_build.visibility import BANDS, CLASS, Heights, VisibilityExtension
+
+
+def render(text: str, wanted: bool = True) -> str:
+    return markdown.markdown(text, extensions=["toc", VisibilityExtension(lambda: wanted)])
+
+
+LONG = "# Title\n\nIntro.\n\n## One\n\nA.\n\nB.\n\n## Two\n\n### Two a\n\nC.\n\n## Three\n\nD.\n"
+
+
+def test_each_section_body_is_wrapped_and_the_headings_stay_outside():
+    html = render(LONG)
+    assert html.count(f'class="{CLASS}"') == 3  # One, Two a, Three; "Two" has no body of its own
+    assert '<p>Intro.</p>' in html.split(f'<div class="{CLASS}"')[0], "the text before the first section is left alone"
+    for number in range(3):
+        assert html.count(f'data-cv="{number}"') == 1
+    assert '<h2 id="one">One</h2>\n<div class="primer-cv" data-cv="0">' in html
+    assert '<p>A.</p>\n<p>B.</p>\n</div>' in html, "a body holds everything up to the next heading"
+
+
+def test_short_pages_and_pages_not_wanted_are_left_alone():
+    assert CLASS not in render("# T\n\n## One\n\nA.\n\n## Two\n\nB.\n")
+    assert CLASS not in render(LONG, wanted=False)
+
+
+def test_heights_go_into_the_page_once_per_body(tmp_path):
+    page = tmp_path / "page.html"
+    page.write_text(render(LONG))
+    measured = {"heights": {str(n): {band: 100.5 + n for band, _, _ in BANDS} for n in range(3)},
+                "scroll": {"1": {"n": [0, 2], "w": [0]}}}
+    visibility._write(page, measured)
+    html = page.read_text()
+    assert 'data-cv="0" style="--cv-n:100.5px;--cv-t:100.5px;--cv-s:100.5px;--cv-w:100.5px">' in html
+    assert 'data-cv="1" style="--cv-n:101.5px;--cv-t:101.5px;--cv-s:101.5px;--cv-w:101.5px" data-scroll="n:0,2 w:0">' in html
+
+
+def test_a_body_missing_from_the_page_stops_the_build_naming_it(tmp_path):
+    page = tmp_path / "page.html"
+    page.write_text(render(LONG))
+    with pytest.raises(PluginError, match=r"page.html: expected one section body 7, found 0"):
+        visibility._write(page, {"heights": {"7": {"n": 1}}, "scroll": {}})
+
+
+def test_the_cache_key_follows_content_figures_and_styles(tmp_path):
+    site = tmp_path / "site"
+    (site / "lessons" / "x").mkdir(parents=True)
+    (site / "figures").mkdir()
+    figure = site / "figures" / "a.svg"
+    figure.write_text("<svg width='10'/>")
+    page = site / "lessons" / "x" / "index.html"
+    content = '<p>text</p><img src="../../figures/a.svg">'
+    heights = Heights(tmp_path)
+    key = heights.key(content, page, site, "css")
+    assert key == heights.key(content, page, site, "css")
+    assert key != heights.key(content + "<p>more</p>", page, site, "css")
+    assert key != heights.key(content, page, site, "other css")
+    figure.write_text("<svg width='20'/>")
+    assert key != heights.key(content, page, site, "css"), "a changed figure changes the page's heights"
+
+
+def test_cached_heights_are_used_without_a_browser(tmp_path, monkeypatch):
+    site = tmp_path / "site"
+    site.mkdir()
+    page = site / "index.html"
+    content = render(LONG)
+    page.write_text(content)
+    heights = Heights(tmp_path)
+    measured = {"heights": {str(n): {"n": 5, "t": 5, "s": 5, "w": 5} for n in range(3)}, "scroll": {}}
+    key = heights.key(content, page, site, "css")
+    heights.cache = {key: measured, "a page no build has any more": measured}
+    monkeypatch.setattr(Heights, "_measure", lambda *a: pytest.fail("a cached page must not be measured"))
+    assert heights.apply({"index.html": content}, site, "css", every_page=True) == 0
+    assert page.read_text().count("--cv-w:5px") == 3
+    assert json.loads((tmp_path / ".cache" / "heights.json").read_text()) == {key: measured}, \
+        "a full build forgets heights no page uses"
+
+
+def test_primer_cv_takes_auto_on_or_off(monkeypatch):
+    monkeypatch.setenv("PRIMER_CV", "off")
+    assert visibility.enabled() is False
+    monkeypatch.setenv("PRIMER_CV", "sometimes")
+    with pytest.raises(PluginError, match="PRIMER_CV='sometimes': use auto, on or off"):
+        visibility.enabled()
+
+
+@pytest.mark.browser
+def test_a_measurement_that_times_out_stops_the_build_naming_the_page(tmp_path, monkeypatch, chromium):
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "index.html").write_text(render(LONG))
+    monkeypatch.setenv("PRIMER_TIMEOUT", "0.001")
+    with pytest.raises(PluginError, match=r"index.html: Chromium did not finish measuring the section heights within"):
+        Heights(tmp_path).apply({"index.html": render(LONG)}, site, "css", every_page=True)
+
+
+def test_a_code_block_stays_outside_and_cuts_the_body():
+    """Material measures every code block as the page opens; inside a skipped box
+    that would make the browser lay the box out."""
+    text = "# T\n\n## One\n\nA.\n\n```python\nx = 1\n```\n\nB.\n\n## Two\n\nC.\n\n## Three\n\nD.\n"
+    html = markdown.markdown(text, extensions=["toc", "pymdownx.superfences", "pymdownx.highlight",
+                                                VisibilityExtension(lambda: True)])
+    assert html.count(f'class="{CLASS}"') == 4  # A. | B. | C. | D.
+    before_code = html.split('<div class="highlight">')[0] if '<div class="highlight">' in html else html.split("<pre")[0]
+    assert before_code.rstrip().endswith("<p>A.</p>\n</div>"), "the body ends where the code block starts"
+    assert "x" in html and html.index("<pre") < html.index('data-cv="1"'), "the code block sits between the two boxes"
+
+
+def test_the_authors_own_html_stays_outside():
+    """A script may fill it after load (the model-card decoder): its height is unknown at build time."""
+    text = "# T\n\n## One\n\nA.\n\n<div id=\"widget\" markdown=\"0\"></div>\n\nB.\n\n## Two\n\nC.\n\n## Three\n\nD.\n"
+    html = markdown.markdown(text, extensions=["toc", "md_in_html", VisibilityExtension(lambda: True)])
+    assert html.count(f'class="{CLASS}"') == 4
+    assert '<p>A.</p>\n</div><div id="widget" markdown="0"></div>' in html
