@@ -65,7 +65,7 @@ BANDS = [("n", 390, "(max-width: 44.984375em)"), ("t", 800, "(min-width: 45em) a
          ("s", 1100, "(min-width: 60em) and (max-width: 76.234375em)"), ("w", 1280, "(min-width: 76.25em)")]
 HARNESS = "/__primer_measure__.html"
 DIAGRAM = '<div class="diagram">'  # figures_build/diagrams.py: a diagram drawn at build time
-VERSION = 6  # bump when the measurement itself changes
+VERSION = 7  # bump when the measurement itself changes
 
 
 def enabled() -> bool:
@@ -311,15 +311,25 @@ async function measure(job) {{
   const results = [];
   for (const [band, width] of job.bands) {{
     frame.style.width = width + "px";
-    doc.body.getBoundingClientRect();  // lay out, so the fonts the page uses are requested
-    await doc.fonts.ready;
-    await Promise.all([...doc.images].map(img => img.decode().catch(() => null)));
-    await tick(win);
-    const heights = {{}}, scroll = {{}};
-    for (const body of doc.querySelectorAll(".{CLASS}")) {{
-      heights[body.dataset.cv] = Math.round(body.getBoundingClientRect().height * 100) / 100;
-      const wide = [...body.querySelectorAll("div.arithmatex")].flatMap((el, i) => el.scrollWidth > el.clientWidth ? [i] : []);
-      if (wide.length) scroll[body.dataset.cv] = wide;
+    // Measure until two measurements a frame apart agree: a font or a figure that
+    // arrives late (on a busy machine) must not leave a stale height behind.
+    let heights = null, scroll = null, previous = null;
+    for (let attempt = 0; attempt < 20; attempt++) {{
+      doc.body.getBoundingClientRect();  // lay out, so the fonts the page uses are requested
+      await tick(win);
+      await doc.fonts.ready;
+      await Promise.all([...doc.fonts].filter(f => f.status === "loading").map(f => f.loaded.catch(() => null)));
+      await Promise.all([...doc.images].map(img => img.decode().catch(() => null)));
+      await tick(win);
+      heights = {{}}; scroll = {{}};
+      for (const body of doc.querySelectorAll(".{CLASS}")) {{
+        heights[body.dataset.cv] = Math.round(body.getBoundingClientRect().height * 100) / 100;
+        const wide = [...body.querySelectorAll("div.arithmatex")].flatMap((el, i) => el.scrollWidth > el.clientWidth ? [i] : []);
+        if (wide.length) scroll[body.dataset.cv] = wide;
+      }}
+      const now = JSON.stringify([heights, scroll]);
+      if (now === previous) break;
+      previous = now;
     }}
     results.push({{ band, heights, scroll }});
   }}

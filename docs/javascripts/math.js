@@ -8,8 +8,8 @@
 // a body with measured heights this reads what the build measured for the
 // current layout band (data-scroll="w:0,2" = the first and third display
 // formulas of the body scroll at the widest band), and measures for real once
-// the body is rendered. Elsewhere it measures, once KaTeX's fonts have loaded
-// (the width is final only then) and after a resize.
+// the body is drawn (and again once KaTeX's fonts have loaded: the width is
+// final only then, and after a resize). Elsewhere it measures at those times.
 (function () {
   var BANDS = [["w", "(min-width: 76.25em)"], ["s", "(min-width: 60em)"], ["t", "(min-width: 45em)"], ["n", "all"]];
 
@@ -35,13 +35,15 @@
     });
     document.querySelectorAll(".md-content .primer-cv[style]").forEach(function (body) {
       var formulas = body.querySelectorAll("div.arithmatex");
+      if (body.primerDrawn) formulas.forEach(measure);  // drawn: measuring costs nothing more
       listed(body, current).forEach(function (i) {
         if (formulas[i]) formulas[i].setAttribute("tabindex", "0");
       });
       if (!body.primerWatched) {
         body.primerWatched = true;
         body.addEventListener("contentvisibilityautostatechange", function (event) {
-          if (!event.skipped) body.querySelectorAll("div.arithmatex").forEach(measure);
+          body.primerDrawn = !event.skipped;
+          if (body.primerDrawn) formulas.forEach(measure);
         });
       }
     });
