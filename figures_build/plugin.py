@@ -265,7 +265,7 @@ class PrimerPlugin(BasePlugin):
             site = Path(config.site_dir)
             sheets = [*site.glob("assets/stylesheets/*.css"), *site.glob("stylesheets/*.css"), *site.glob("assets/vendor/katex/*.css")]
             styles = hashlib.sha256(b"".join(p.read_bytes() for p in sorted(sheets))).hexdigest()
-            measured = self.heights.apply(self.long_pages, site, styles, every_page=not self.dirty)
+            measured = self.heights.apply(self.long_pages, site, styles)
             log.info(f"section heights: {len(self.long_pages)} long pages, {measured} measured in Chromium")
         """After a dirty rebuild, the search index keeps every page that was not
         rebuilt and takes the new entries of those that were. (Material's own

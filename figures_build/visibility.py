@@ -65,6 +65,7 @@ BANDS = [("n", 390, "(max-width: 44.984375em)"), ("t", 800, "(min-width: 45em) a
          ("s", 1100, "(min-width: 60em) and (max-width: 76.234375em)"), ("w", 1280, "(min-width: 76.25em)")]
 HARNESS = "/__primer_measure__.html"
 DIAGRAM = '<div class="diagram">'  # figures_build/diagrams.py: a diagram drawn at build time
+KEEP = 200  # pages' heights kept in the cache
 VERSION = 7  # bump when the measurement itself changes
 
 
@@ -182,18 +183,22 @@ class Heights:
                 digest.update(target.read_bytes())
         return digest.hexdigest()
 
-    def apply(self, pages: dict[str, str], site_dir: Path, styles: str, *, every_page: bool) -> int:
+    def apply(self, pages: dict[str, str], site_dir: Path, styles: str) -> int:
         """Write measured heights into the built `pages` (page file under `site_dir` -> its
-        content HTML), measuring the ones not cached. `every_page`: this build wrote every
-        page, so cached heights no page uses any more are dropped. Returns how many were measured."""
+        content HTML), measuring the ones not cached. Returns how many were measured.
+
+        The cache keeps the KEEP most recently used pages, so the site, its offline
+        copy and a sub-path build (whose pages differ) do not evict each other."""
         keys = {dest: self.key(content, site_dir / dest, site_dir, styles) for dest, content in pages.items()}
         todo = sorted(dest for dest, key in keys.items() if key not in self.cache)
         if todo:
             measured = self._measure(todo, site_dir)
             for dest in todo:
                 self.cache[keys[dest]] = measured[dest]
-        if todo or (every_page and set(self.cache) - set(keys.values())):
-            self._save({k: v for k, v in self.cache.items() if k in keys.values() or not every_page})
+        for key in keys.values():  # most recently used last
+            self.cache[key] = self.cache.pop(key)
+        if todo:
+            self._save(dict(list(self.cache.items())[-KEEP:]))
         for dest, key in keys.items():
             _write(site_dir / dest, self.cache[key])
         return len(todo)

@@ -79,12 +79,27 @@ def test_cached_heights_are_used_without_a_browser(tmp_path, monkeypatch):
     heights = Heights(tmp_path)
     measured = {"heights": {str(n): {"n": 5, "t": 5, "s": 5, "w": 5} for n in range(3)}, "scroll": {}}
     key = heights.key(content, page, site, "css")
-    heights.cache = {key: measured, "a page no build has any more": measured}
+    heights.cache = {key: measured}
     monkeypatch.setattr(Heights, "_measure", lambda *a: pytest.fail("a cached page must not be measured"))
-    assert heights.apply({"index.html": content}, site, "css", every_page=True) == 0
+    assert heights.apply({"index.html": content}, site, "css") == 0
     assert page.read_text().count("--cv-w:5px") == 3
-    assert json.loads((tmp_path / ".cache" / "heights.json").read_text()) == {key: measured}, \
-        "a full build forgets heights no page uses"
+
+
+def test_the_cache_keeps_the_most_recently_used_pages(tmp_path, monkeypatch):
+    site = tmp_path / "site"
+    site.mkdir()
+    heights = Heights(tmp_path)
+    old = {"heights": {}, "scroll": {}}
+    heights.cache = {f"page {n}": old for n in range(visibility.KEEP + 5)}
+    page = site / "index.html"
+    page.write_text(render(LONG))
+    fresh = {"heights": {str(n): {"n": 1} for n in range(3)}, "scroll": {}}
+    monkeypatch.setattr(Heights, "_measure", lambda self, todo, site_dir: {dest: fresh for dest in todo})
+    assert heights.apply({"index.html": render(LONG)}, site, "css") == 1
+    kept = json.loads((tmp_path / ".cache" / "heights.json").read_text())
+    assert len(kept) == visibility.KEEP
+    assert "page 0" not in kept and f"page {visibility.KEEP + 4}" in kept, "the least recently used go first"
+    assert heights.key(render(LONG), page, site, "css") in kept
 
 
 def test_primer_cv_takes_auto_on_or_off(monkeypatch):
@@ -102,7 +117,7 @@ def test_a_measurement_that_times_out_stops_the_build_naming_the_page(tmp_path, 
     (site / "index.html").write_text(render(LONG))
     monkeypatch.setenv("PRIMER_TIMEOUT", "0.001")
     with pytest.raises(PluginError, match=r"index.html: Chromium did not finish measuring the section heights within"):
-        Heights(tmp_path).apply({"index.html": render(LONG)}, site, "css", every_page=True)
+        Heights(tmp_path).apply({"index.html": render(LONG)}, site, "css")
 
 
 def test_a_code_block_stays_outside_and_cuts_the_body():
