@@ -244,7 +244,12 @@ def test_serve_one_save_one_rebuild_prose_renders_nothing_code_renders_its_lesso
             """Apply `edit` to beta.py; the log of the rebuilds it caused (waits for quiet)."""
             mark = len(log_path.read_text())
             path = project / "lessons" / "beta.py"
-            path.write_text(edit(path.read_text()))
+            # One event per save, as an editor that saves atomically makes: a write in
+            # place is two (truncate, then write), and on a busy machine the watcher
+            # can see them a build apart (a CI run once rebuilt twice that way).
+            staged = tmp_path / "beta.py.saving"
+            staged.write_text(edit(path.read_text()))
+            os.replace(staged, path)
             wait_for(r"Reloading browsers", after=mark)
             time.sleep(3.0)  # a spurious second rebuild would start within this
             return log_path.read_text()[mark:]
