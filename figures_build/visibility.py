@@ -65,6 +65,9 @@ BANDS = [("n", 390, "(max-width: 44.984375em)"), ("t", 800, "(min-width: 45em) a
          ("s", 1100, "(min-width: 60em) and (max-width: 76.234375em)"), ("w", 1280, "(min-width: 76.25em)")]
 HARNESS = "/__primer_measure__.html"
 DIAGRAM = '<div class="diagram">'  # figures_build/diagrams.py: a diagram drawn at build time
+# Every box drawn, with the containment content-visibility gives it: how the build
+# measures a box, and how the browser tests draw them all.
+DRAW_EVERY_BOX = f".{CLASS} {{ content-visibility: visible !important; contain: layout style paint !important; }}"
 KEEP = 200  # pages' heights kept in the cache
 VERSION = 7  # bump when the measurement itself changes
 
@@ -295,7 +298,6 @@ def _write(page_file: Path, measured: dict) -> None:
 def _harness(jobs: list[dict]) -> str:
     """The page Chromium runs: load each page once in an iframe, measure it at every band's
     width (resizing the iframe), and post the results back."""
-    css = f".{CLASS}{{content-visibility:visible!important;contain:layout style paint!important}}"
     return f"""<!doctype html><meta charset="utf-8"><body>
 <script>
 const jobs = {json.dumps(jobs)};
@@ -310,7 +312,7 @@ async function measure(job) {{
   await loaded;
   const doc = frame.contentDocument, win = frame.contentWindow;
   const style = doc.createElement("style");
-  style.textContent = {json.dumps(css)};
+  style.textContent = {json.dumps(DRAW_EVERY_BOX)};
   doc.head.append(style);
   doc.querySelectorAll("img[loading=lazy]").forEach(img => {{ img.loading = "eager"; }});  // measure with every figure in
   const results = [];

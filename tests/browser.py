@@ -18,6 +18,7 @@ from urllib.parse import urlparse
 from urllib.request import urlopen
 
 from figures_build.diagrams import CHROMIUM_ARGS, chromium_path  # the same browser and flags the site build uses
+from figures_build.visibility import DRAW_EVERY_BOX
 
 ROOT = Path(__file__).resolve().parents[1]
 HOW_TO_GET_CHROMIUM = "no Chromium found: install Debian's with `sudo apt-get install -y chromium` (or set PRIMER_CHROMIUM=/path/to/chrome)"
@@ -225,14 +226,10 @@ def check_page(page, log: PageLog, name: str) -> list[str]:
     return [f"{name}: {p}" for p in problems]
 
 
-# Draws every section of a long page (they skip rendering off screen: figures_build/visibility.py).
-DRAW_EVERY_SECTION = ".primer-cv { content-visibility: visible !important; contain: layout style paint !important; }"
-
-
 def axe_violations(page, name: str, impacts=("serious", "critical")) -> list[str]:
     # A section that skips rendering has no boxes, so axe could not see what lies
     # behind its text (colour contrast); draw them all, as a reader scrolling would.
-    page.add_style_tag(content=DRAW_EVERY_SECTION)
+    page.add_style_tag(content=DRAW_EVERY_BOX)
     page.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
     page.add_script_tag(path=str(AXE))
     result = page.evaluate("async () => await axe.run(document, { resultTypes: ['violations'] })")

@@ -16,7 +16,7 @@ pytestmark = pytest.mark.browser
 
 # the build's own bands (Material's breakpoints), one width each
 WIDTHS = [390, 800, 1100, 1280]
-DRAW_ALL = browser.DRAW_EVERY_SECTION
+DRAW_ALL = browser.DRAW_EVERY_BOX  # as the build measures them
 SECTIONS = "[...document.querySelectorAll('.md-content .primer-cv[style]')]"
 SKIPPED = f"{SECTIONS}.filter(b => !b.firstElementChild.checkVisibility({{contentVisibilityAuto: true}})).length"
 
@@ -40,12 +40,11 @@ def draw_all(page) -> None:
     only skipped text used, and the figures held back (a box drawn for the first
     time is laid out with a stand-in font for the moment its font loads)."""
     page.add_style_tag(content=DRAW_ALL)
+    page.evaluate(browser.LOAD_EVERY_IMAGE)
     page.evaluate("""async () => {
         document.body.getBoundingClientRect();
-        document.querySelectorAll("img[loading=lazy]").forEach(img => { img.loading = "eager"; });
         await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
         await document.fonts.ready;
-        await Promise.all([...document.images].map(img => img.decode().catch(() => null)));
         await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
     }""")
 
