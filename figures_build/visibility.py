@@ -60,7 +60,7 @@ CLASS = "primer-cv"
 HEADINGS = {"h2", "h3"}
 MIN_SECTIONS = 3  # a shorter page is not worth a measurement
 # The theme's layout bands (Material's breakpoints), the width each is measured
-# at, and the media query that selects it; site.css has the same queries.
+# at, and the media query that selects it; site.css and docs/javascripts/math.js have the same queries.
 BANDS = [("n", 390, "(max-width: 44.984375em)"), ("t", 800, "(min-width: 45em) and (max-width: 59.984375em)"),
          ("s", 1100, "(min-width: 60em) and (max-width: 76.234375em)"), ("w", 1280, "(min-width: 76.25em)")]
 HARNESS = "/__primer_measure__.html"
