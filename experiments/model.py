@@ -24,9 +24,11 @@ import math
 import numpy as np
 import torch
 from torch import nn
+from torch.nn import functional as F
 
+from experiments.tasks import COPY
 from lessons.alibi import alibi_slopes
-from lessons.context_extension import rope_inv_freq
+from lessons.context_extension import rope_inv_freq, yarn_attention_factor, yarn_inv_freq, yarn_printed_ramp
 from lessons.positional import ntk_scaled_base, rope_frequencies, sinusoidal_encoding
 
 POSITIONS = ("learned", "sinusoidal", "rope", "alibi", "none")
@@ -61,9 +63,12 @@ class Block(nn.Module):
         self.W_q, self.W_k, self.W_v, self.W_o = (nn.Linear(d_model, d_model) for _ in range(4))
         self.mlp = nn.Sequential(nn.Linear(d_model, 4 * d_model), nn.GELU(), nn.Linear(4 * d_model, d_model))
 
-    def attention(self, h: torch.Tensor, rope: tuple | None, bias: torch.Tensor | None) -> torch.Tensor:
-        """h (batch, seq, d) -> (batch, seq, d); rope = (cos, sin) each (seq, d_head) or None;
-        bias: None or (n_heads, seq, seq) added to the scores (ALiBi)."""
+    def attention(self, h: torch.Tensor, rope: tuple | None, bias: torch.Tensor | None,
+                  record: list | None = None) -> torch.Tensor:
+        """h (batch, seq, d) -> (batch, seq, d); rope = (cos, sin) each (seq, d_head) or
+        (batch, 1, seq, d_head), or None; bias: None or (n_heads, seq, seq) or (batch, n_heads, seq, seq)
+        added to the scores (ALiBi). `record`: None, or a list this block appends the last COPY query
+        rows' (scores, weights) to, each (batch, n_heads, COPY, seq), for the attention diagnostics."""
         batch, seq, d = h.shape
 
         def heads(x):  # (batch, seq, d) -> (batch, n_heads, seq, d_head)
@@ -72,17 +77,23 @@ class Block(nn.Module):
         q, k, v = heads(self.W_q(h)), heads(self.W_k(h)), heads(self.W_v(h))
         if rope is not None:
             q, k = rotate_half_split(q, *rope), rotate_half_split(k, *rope)
-        scores = q @ k.transpose(-1, -2) / math.sqrt(self.d_head)  # (batch, n_heads, seq, seq)
-        if bias is not None:
-            scores = scores + bias
         causal = torch.ones(seq, seq, dtype=torch.bool).triu(1)  # True above the diagonal: the future
-        weights = scores.masked_fill(causal, float("-inf")).softmax(dim=-1)
-        out = (weights @ v).transpose(1, 2).reshape(batch, seq, d)  # heads merged back
+        mask = None if bias is None else bias.masked_fill(causal, float("-inf"))
+        # softmax(q·kᵀ / sqrt(d_head) + bias, the future masked) · v, in one fused call
+        out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask, is_causal=mask is None)
+        if record is not None:  # the scored rows' scores and weights, recomputed for the diagnostics only
+            scores = q[..., -COPY:, :] @ k.transpose(-1, -2) / math.sqrt(self.d_head)  # (batch, heads, COPY, seq)
+            if bias is not None:
+                scores = scores + bias[..., -COPY:, :]
+            scores = scores.masked_fill(causal[-COPY:], float("-inf"))
+            record.append((scores, scores.softmax(dim=-1)))
+        out = out.transpose(1, 2).reshape(batch, seq, d)  # heads merged back
         return self.W_o(out)
 
-    def forward(self, x: torch.Tensor, rope: tuple | None = None, bias: torch.Tensor | None = None) -> torch.Tensor:
+    def forward(self, x: torch.Tensor, rope: tuple | None = None, bias: torch.Tensor | None = None,
+                record: list | None = None) -> torch.Tensor:
         """x (batch, seq, d_model) -> (batch, seq, d_model)."""
-        x = x + self.attention(self.norm1(x), rope, bias)
+        x = x + self.attention(self.norm1(x), rope, bias, record)
         return x + self.mlp(self.norm2(x))
 
 
@@ -132,42 +143,64 @@ class TinyDecoder(nn.Module):
 
         The speeds come from `lessons.context_extension.rope_inv_freq` (or
         `lessons.positional.rope_frequencies` with an NTK-raised base): every
-        stretching method is a call to this.
+        stretching method is a call to this. Speeds of shape (n, d_head/2) give
+        position p the speeds of row p: how a KV cache decodes under dynamic
+        scaling, where each key keeps the rotation of the step that cached it.
         """
         if self.position != "rope":
             raise ValueError(f"set_rope_speeds needs position 'rope', this model has {self.position!r}")
         self.register_buffer("inv_freq", torch.as_tensor(inv_freq, dtype=torch.float32).clone(), persistent=False)
         self.attention_factor = float(attention_factor)
 
-    def rope_tables(self, seq: int) -> tuple[torch.Tensor, torch.Tensor]:
-        """(cos, sin), each (seq, d_head): pos · θ_j for the half-split layout, times the attention factor.
+    def rope_tables(self, positions: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """(cos, sin) for the half-split layout, times the attention factor.
 
-        Hugging Face multiplies cos and sin by the factor, so q·k grows by its square; so do we.
+        Args:
+            positions: (seq,) or (batch, seq) float positions.
+
+        Returns:
+            each (seq, d_head), or (batch, 1, seq, d_head) for per-prompt positions.
+            Hugging Face multiplies cos and sin by the factor, so q·k grows by its square; so do we.
         """
-        angles = torch.arange(seq, dtype=torch.float32)[:, None] * self.inv_freq[None, :]  # (seq, d_head/2)
-        angles = torch.cat([angles, angles], dim=-1)  # (seq, d_head): both halves of a pair share an angle
+        seq = positions.shape[-1]
+        speeds = self.inv_freq if self.inv_freq.dim() == 1 else self.inv_freq[:seq]  # (d/2,) or (seq, d/2)
+        angles = positions[..., None] * speeds  # (…, seq, d_head/2)
+        angles = torch.cat([angles, angles], dim=-1)  # both halves of a pair share an angle
+        if angles.dim() == 3:
+            angles = angles[:, None]  # (batch, 1, seq, d_head): the same for every head
         return angles.cos() * self.attention_factor, angles.sin() * self.attention_factor
 
-    def alibi_bias(self, seq: int) -> torch.Tensor:
-        """−m_h · (i − j) for query i and key j: (n_heads, seq, seq); the future is masked elsewhere."""
-        pos = torch.arange(seq, dtype=torch.float32)
-        distance = (pos[:, None] - pos[None, :]).clamp(min=0)  # (seq, seq), i − j for keys in the past
-        return -self.slopes[:, None, None] * distance
+    def alibi_bias(self, positions: torch.Tensor) -> torch.Tensor:
+        """−m_h · (i − j) for query i and key j: (n_heads, seq, seq), or (batch, n_heads, seq, seq)
+        for per-prompt positions (batch, seq); the future is masked elsewhere."""
+        distance = (positions[..., :, None] - positions[..., None, :]).clamp(min=0)  # i − j for keys in the past
+        slopes = self.slopes[:, None, None]
+        return -(slopes * distance[..., None, :, :]) if distance.dim() == 3 else -slopes * distance
 
-    def forward(self, tokens: torch.Tensor) -> torch.Tensor:
-        """tokens (batch, seq) int64 at positions 0..seq-1 -> logits (batch, seq, vocab)."""
+    def forward(self, tokens: torch.Tensor, positions: torch.Tensor | None = None,
+                record: list | None = None) -> torch.Tensor:
+        """tokens (batch, seq) int64 -> logits (batch, seq, vocab).
+
+        positions: None for 0..seq−1, or (batch, seq) int64 increasing positions per prompt
+        (randomized positions: each training prompt gets a sorted random subset of 0..max_len−1).
+        record: None or a list that collects each layer's attention on the scored rows (see Block).
+        """
         seq = tokens.shape[1]
-        if self.position in ("learned", "sinusoidal") and seq > self.max_len:
-            raise ValueError(f"sequence of {seq} tokens is past the {self.max_len}-row position table")
+        if positions is None:
+            if self.position in ("learned", "sinusoidal") and seq > self.max_len:
+                raise ValueError(f"sequence of {seq} tokens is past the {self.max_len}-row position table")
+            index, where = slice(0, seq), torch.arange(seq, dtype=torch.float32)
+        else:
+            index, where = positions, positions.float()
         x = self.embed(tokens) * self.embed_scale  # (batch, seq, d_model)
         if self.position == "learned":
-            x = x + self.W_pos.weight[:seq]
+            x = x + self.W_pos.weight[index]
         if self.position == "sinusoidal":
-            x = x + self.sinusoid[:seq]
-        rope = self.rope_tables(seq) if self.position == "rope" else None
-        bias = self.alibi_bias(seq) if self.position == "alibi" else None
+            x = x + self.sinusoid[index]
+        rope = self.rope_tables(where) if self.position == "rope" else None
+        bias = self.alibi_bias(where) if self.position == "alibi" else None
         for block in self.blocks:
-            x = block(x, rope, bias)
+            x = block(x, rope, bias, record)
         return self.norm_f(x) @ self.embed.weight.T  # tied unembedding: (batch, seq, vocab)
 
 
@@ -179,7 +212,7 @@ STRETCHES = ("linear", "ntk", "yarn", "dynamic")
 
 
 def stretched_speeds(method: str, head_dim: int, base: float, trained_len: int, factor: float,
-                     seq_len: int) -> tuple[np.ndarray, float]:
+                     seq_len: int, ramp: str = "library", temperature: bool | None = None) -> tuple[np.ndarray, float]:
     """(θ (head_dim/2,), attention_factor) for a RoPE model trained at `trained_len`, stretched by `factor`.
 
     Every formula is the lessons' (none is re-derived here):
@@ -200,17 +233,30 @@ def stretched_speeds(method: str, head_dim: int, base: float, trained_len: int, 
         trained_len: the training length L.
         factor: the stretch s (>= 1); 1 leaves linear, ntk and yarn at the trained speeds.
         seq_len: the length the speeds are for (only dynamic reads it).
+        ramp: YaRN's ramp, "library" (transformers', linear in the pair index: `yarn_ramp`) or
+            "printed" (the paper's Eq. 11, linear in the turns: `yarn_printed_ramp`).
+        temperature: None for the method's own attention factor (YaRN's 0.1 · ln(factor) + 1, 1 for
+            the others); True gives any method YaRN's factor, False gives 1 (the ablations).
     """
     if method == "default":
-        return rope_inv_freq(head_dim, {"rope_theta": base})
-    if method == "linear":
-        return rope_inv_freq(head_dim, {"rope_type": "linear", "factor": factor, "rope_theta": base})
-    if method == "ntk":
-        return rope_frequencies(head_dim, ntk_scaled_base(base, factor, head_dim)), 1.0
-    if method == "yarn":
-        return rope_inv_freq(head_dim, {"rope_type": "yarn", "factor": factor, "rope_theta": base,
-                                        "original_max_position_embeddings": trained_len})
-    if method == "dynamic":
-        return rope_inv_freq(head_dim, {"rope_type": "dynamic", "factor": factor, "rope_theta": base},
-                             max_position_embeddings=trained_len, seq_len=seq_len)
-    raise ValueError(f"method must be 'default' or one of {STRETCHES}, got {method!r}")
+        speeds, attention = rope_inv_freq(head_dim, {"rope_theta": base})
+    elif method == "linear":
+        speeds, attention = rope_inv_freq(head_dim, {"rope_type": "linear", "factor": factor, "rope_theta": base})
+    elif method == "ntk":
+        speeds, attention = rope_frequencies(head_dim, ntk_scaled_base(base, factor, head_dim)), 1.0
+    elif method == "yarn" and ramp == "library":
+        speeds, attention = rope_inv_freq(head_dim, {"rope_type": "yarn", "factor": factor, "rope_theta": base,
+                                                     "original_max_position_embeddings": trained_len})
+    elif method == "yarn" and ramp == "printed":
+        theta = rope_frequencies(head_dim, base)
+        speeds = yarn_inv_freq(theta, factor, yarn_printed_ramp(theta, trained_len))
+        attention = yarn_attention_factor(factor)
+    elif method == "dynamic":
+        speeds, attention = rope_inv_freq(head_dim, {"rope_type": "dynamic", "factor": factor, "rope_theta": base},
+                                          max_position_embeddings=trained_len, seq_len=seq_len)
+    else:
+        raise ValueError(f"method must be 'default' or one of {STRETCHES} (ramp 'library' or 'printed'), "
+                         f"got {method!r}, ramp {ramp!r}")
+    if temperature is not None:
+        attention = yarn_attention_factor(factor) if temperature else 1.0
+    return speeds, float(attention)

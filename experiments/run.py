@@ -1,22 +1,42 @@
-"""The suite: train every configuration for every seed, evaluate at L, 2L, 4L, 8L, write one JSON per run.
+"""The suite: train every model for every seed, evaluate it at L, 2L, 4L, 8L, write one JSON per model and seed.
 
-    python -m experiments.run                      # everything missing, seeds 0 1 2, two processes
-    python -m experiments.run --only rope-yarn     # one configuration (the RoPE checkpoint is reused or retrained)
-    python -m experiments.run --seeds 7 --out /tmp/seed7 --force
+    python -m experiments.run                      # everything missing, seeds 0..4, two processes
+    python -m experiments.run --only rope rope-ft-ntk
+    python -m experiments.run --seeds 7 --out /tmp/seed7
     python -m experiments.run --quick --out /tmp/quick   # a few steps of everything: checks the plumbing only
 
-A result that exists is skipped unless --force. The trained RoPE models are
-kept in .cache/experiments/ (not committed) for the stretching runs; a missing
-one is retrained, which gives the same weights (same seed, one thread).
+What is kept: a result whose JSON exists with the same configuration hash is
+skipped (the suite resumes where it stopped); `--force` retrains and
+re-evaluates everything. Trained weights are kept in .cache/experiments/
+(not committed) under a name that carries the configuration hash, so a
+changed setting or a changed line of experiments/ never reuses them.
+
+Models (all trained for the same number of steps, SCHEDULE):
+
+- the five schemes at L = 32: learned, sinusoidal, rope, alibi, nope;
+- controls: learned-randpos and rope-randpos (randomized positions, Ruoss et
+  al. 2023: each training prompt gets a sorted random subset of 0..8L−1),
+  rope-oracle (trained at 8L with the same tokens per step: the upper bound
+  of every cell), rope-base10 (a base at which 6 of the 8 pairs turn fully
+  within L, as 46 of 64 do in Llama 2 7B: see REAL_BASE);
+- fine-tunes of each seed's rope model, 400 steps at 4L: rope-ft-linear,
+  rope-ft-ntk, rope-ft-yarn (factor 4), rope-ft-dynamic (factor 4) and
+  rope-ft-dynamic-f1 (factor 1, which at 4L has NTK's stretch 4).
+
+The rope and rope-base10 models are also read with every stretching method
+and ablation of STRETCH_EVALS, evaluation only, on the same weights.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import multiprocessing
+import os
 import platform
-import statistics
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -24,249 +44,375 @@ import numpy as np
 import torch
 
 from experiments.model import TinyDecoder, stretched_speeds
-from experiments.tasks import NEEDLES, VOCAB_SIZE
-from experiments.train import VALIDATION_SEED, evaluate, train
+from experiments.tasks import COPY, GRID_PASSAGES, PLACEMENTS, VOCAB_SIZE
+from experiments.train import EVAL_SEED, VALIDATION_SEED, evaluate, learned_step, train
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = Path(__file__).resolve().parent / "results"
 CHECKPOINTS = ROOT / ".cache" / "experiments"
 
 # --- the shared settings -------------------------------------------------------
-TRAIN_LEN = 32                 # L: every model is trained on prompts of 32 tokens
+TRAIN_LEN = 32                 # L: every model but the oracle is trained on prompts of 32 tokens
 MULTIPLES = (1, 2, 4, 8)       # evaluated at L, 2L, 4L, 8L
-SHAPE = dict(d_model=64, n_heads=4, n_layers=2, rope_base=10000.0)
-# Every model trains until it has learned the task at L (LEARNED_AT exact-match accuracy on 64
-# validation prompts, checked every 500 steps) or for at most `steps` steps. The copy task is learned
-# in a sudden jump; with lr 2e-3 and a fixed 4,000 steps RoPE's jump was a lottery (some seeds had not
-# jumped, one never did in 8,000 steps), and a model that has not jumped measures nothing about
-# positions. With lr 1e-3 RoPE seeds 0, 1, 2, 7 and 11 all jumped within 2,500 to 3,000 steps.
-SCHEDULE = dict(steps=8000, batch=32, lr=1e-3, warmup=100, check_every=500)
+SHAPE = dict(d_model=64, n_heads=4, n_layers=2)
+BASE = 10000.0                 # rope_theta of every RoPE model but rope-base10
+# rope-base10: Llama 2 7B (d_head 128, rope_theta 10,000, 4,096 trained tokens) has 46 of its 64 pairs
+# turning fully within its trained length (wavelength <= L); at d_head 16 and L = 32, base 10 gives 6 of 8
+# (base 10,000 gives 2 of 8). tests/test_experiments.py computes both counts.
+REAL_BASE = 10.0
+# One budget for every scheme: no early stop. The step at which validation accuracy first reached
+# LEARNED_AT (checked every check_every steps) is recorded as the scheme's convergence.
+SCHEDULE = dict(steps=4000, batch=32, lr=1e-3, warmup=100, check_every=250)
 LEARNED_AT = 0.98
-FINE_TUNE = dict(multiple=4, factor=4.0, steps=400, batch=8, lr=1e-3, warmup=20)  # 10% of the steps, at 4L
-DYNAMIC_FACTOR = 4.0           # the dynamic config's `factor` (its stretch at n tokens: 4n/L − 3 past L)
-EVAL = dict(prompts=256, needle_prompts=128)
-QUICK = dict(steps=30, ft_steps=5, prompts=16, needle_prompts=8)
+FINE_TUNE = dict(multiple=4, steps=400, batch=8, lr=1e-3, warmup=20)  # 10% of the steps, at 4L, same tokens/step
+EVAL = dict(prompts=256, grid_prompts=128, validation_prompts=64)
+QUICK = dict(steps=30, ft_steps=5, prompts=16, grid_prompts=8, check_every=10)
+DEFAULT_SEEDS = (0, 1, 2, 3, 4)
+FINE_TUNE_SEED, POSITION_SEED = 1000, 2000  # the fine-tune's prompts: 1000 + seed; randomized positions: 2000 + seed
 
-SCHEMES = ("learned", "sinusoidal", "rope", "alibi", "nope")
-
-
-def configurations() -> dict[str, dict]:
-    """name -> what defines the run (besides the seed). Trained schemes first, then RoPE stretched."""
-    configs = {}
-    for scheme in SCHEMES:
-        configs[scheme] = dict(kind="train", position="none" if scheme == "nope" else scheme)
-    for method in ("linear", "ntk", "yarn", "dynamic"):
-        configs[f"rope-{method}"] = dict(kind="stretch", position="rope", method=method, fine_tune=False)
-    for method in ("linear", "ntk", "yarn", "dynamic"):
-        configs[f"rope-{method}-ft4x"] = dict(kind="stretch", position="rope", method=method, fine_tune=True)
-    return configs
-
-
-def speeds_rule(method: str, fine_tune: bool) -> str:
-    """The sentence the JSON stores for how the speeds were chosen at each evaluation length."""
-    if method == "dynamic":
-        return (f"rope_inv_freq rope_type dynamic, factor {DYNAMIC_FACTOR:g}, max_position_embeddings L, "
-                "seq_len = the evaluation length (fine-tune: seq_len 4L)")
-    if fine_tune:
-        return f"factor {FINE_TUNE['factor']:g} fixed: fine-tuned at 4L and evaluated at every length with it"
-    return "factor = evaluation length / L (1 at L, the trained speeds)"
-
-
-def build(position: str, seed: int) -> TinyDecoder:
-    """A fresh model, its weights drawn from `seed`; the position tables have 8L rows."""
-    torch.manual_seed(seed)
-    return TinyDecoder(VOCAB_SIZE, position, max_len=TRAIN_LEN * MULTIPLES[-1], trained_len=TRAIN_LEN, **SHAPE)
-
-
-def set_speeds(model: TinyDecoder, method: str, factor: float, seq_len: int) -> None:
-    """Give a RoPE model the speeds of `method` (see `stretched_speeds`)."""
-    inv_freq, attention_factor = stretched_speeds(method, model.d_head, model.rope_base, TRAIN_LEN, factor, seq_len)
-    model.set_rope_speeds(inv_freq, attention_factor)
-
-
-def measure(model: TinyDecoder, prompts: int, needle_prompts: int, speeds_at=None) -> tuple[dict, dict]:
-    """Accuracy at each length, and the needle accuracies; speeds_at(length) sets RoPE speeds first."""
-    accuracy, needle = {}, {where: {} for where in NEEDLES}
-    for multiple in MULTIPLES:
-        length = TRAIN_LEN * multiple
-        if speeds_at is not None:
-            speeds_at(length)
-        accuracy[str(length)] = evaluate(model, length, prompts)
-        for where in NEEDLES:
-            needle[where][str(length)] = evaluate(model, length, needle_prompts, needle=where)
-    return accuracy, needle
+MODELS = {
+    "learned": dict(position="learned"),
+    "sinusoidal": dict(position="sinusoidal"),
+    "rope": dict(position="rope"),
+    "alibi": dict(position="alibi"),
+    "nope": dict(position="none"),
+    "learned-randpos": dict(position="learned", random_positions=True),
+    "rope-randpos": dict(position="rope", random_positions=True),
+    "rope-oracle": dict(position="rope", train_multiple=MULTIPLES[-1]),
+    "rope-base10": dict(position="rope", rope_base=REAL_BASE),
+}
+FINE_TUNES = {
+    "rope-ft-linear": dict(method="linear", factor=4.0),
+    "rope-ft-ntk": dict(method="ntk", factor=4.0),
+    "rope-ft-yarn": dict(method="yarn", factor=4.0),
+    "rope-ft-dynamic": dict(method="dynamic", factor=4.0),
+    "rope-ft-dynamic-f1": dict(method="dynamic", factor=1.0),
+}
+NTK_SWEEP = (2, 3, 5, 8, 13, 29)  # dynamic (factor 4) has stretch 5, 13, 29 at 2L, 4L, 8L
+# Evaluation-only readings of a trained RoPE model. "factor" None: the stretch follows the length (T / L);
+# a number: fixed at every length (dynamic: the config's factor, its stretch then factor·T/L − factor + 1).
+STRETCH_EVALS = {
+    "default": dict(method="default"),
+    "linear": dict(method="linear"),
+    "ntk": dict(method="ntk"),
+    "yarn": dict(method="yarn"),
+    "dynamic": dict(method="dynamic", factor=4.0),
+    "dynamic-f1": dict(method="dynamic", factor=1.0),
+    "dynamic-cache": dict(method="dynamic", factor=4.0, cache="prompt"),
+    "dynamic-stream": dict(method="dynamic", factor=4.0, cache="stream"),
+    "yarn-notemp": dict(method="yarn", temperature=False),
+    "yarn-printed": dict(method="yarn", ramp="printed"),
+    "yarn-printed-notemp": dict(method="yarn", ramp="printed", temperature=False),
+    "linear-temp": dict(method="linear", temperature=True),
+    "ntk-temp": dict(method="ntk", temperature=True),
+    **{f"ntk-s{s}": dict(method="ntk", factor=float(s)) for s in NTK_SWEEP},
+}
+BASE10_EVALS = ("default", "linear", "ntk", "yarn", "dynamic", "yarn-printed")
+CODE = ("tasks.py", "model.py", "train.py")  # the files whose every byte goes into the configuration hash
 
 
-def train_at_L(model: TinyDecoder, seed: int, steps: int) -> list[float]:
-    """Train a fresh model at L until it has learned the task (see SCHEDULE) or for `steps` steps; its losses."""
-    def learned(m):
-        return evaluate(m, TRAIN_LEN, 64, seed=VALIDATION_SEED) >= LEARNED_AT
-
-    return train(model, TRAIN_LEN, steps, SCHEDULE["batch"], SCHEDULE["lr"], torch.Generator().manual_seed(seed),
-                 SCHEDULE["warmup"], stop=learned, check_every=SCHEDULE["check_every"])
+def names() -> list[str]:
+    """Every result name the suite knows: the trained models, then the fine-tunes."""
+    return list(MODELS) + list(FINE_TUNES)
 
 
-def rope_checkpoint(seed: int, steps: int) -> Path:
-    """Where the RoPE model of `seed` trained at L is kept (its step count beside it, suffix .steps)."""
-    return CHECKPOINTS / f"rope__seed{seed}__upto{steps}__learned{LEARNED_AT}.pt"
+# --- configuration and provenance ------------------------------------------------
 
-
-def trained_rope(seed: int, steps: int, quick: bool) -> tuple[TinyDecoder, float, list | None]:
-    """The RoPE model trained at L for `seed`, from the checkpoint when one exists.
-
-    Returns (model, seconds spent training here, the losses or None when loaded).
-    """
-    path = rope_checkpoint(seed, steps)
-    model = build("rope", seed)
-    if path.exists() and not quick:
-        model.load_state_dict(torch.load(path))
-        return model, 0.0, None
-    start = time.perf_counter()
-    losses = train_at_L(model, seed, steps)
-    if not quick:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        torch.save(torch.tensor(len(losses)), path.with_suffix(".steps"))
-        torch.save(model.state_dict(), path)
-    return model, time.perf_counter() - start, losses
-
-
-def _checkpoint_steps(seed: int, steps: int) -> int | None:
-    """How many steps the cached RoPE model of `seed` trained for (None when it was not cached)."""
-    path = rope_checkpoint(seed, steps).with_suffix(".steps")
-    return int(torch.load(path)) if path.exists() else None
-
-
-def run_one(name: str, seed: int, quick: bool = False) -> dict:
-    """Train (or stretch, or fine-tune) configuration `name` with `seed`; the JSON record as a dict."""
-    torch.set_num_threads(1)  # deterministic and fair: one core per process
-    spec = configurations()[name]
+def settings(name: str, quick: bool) -> dict:
+    """Everything that defines the run of `name` (besides the seed), as plain JSON values."""
     steps = QUICK["steps"] if quick else SCHEDULE["steps"]
-    prompts = QUICK["prompts"] if quick else EVAL["prompts"]
-    needle_prompts = QUICK["needle_prompts"] if quick else EVAL["needle_prompts"]
-    start = time.perf_counter()
-    config = dict(name=name, task="copy (induction): passage of 3T/4 distinct tokens, then a copy of T/4 of them",
-                  position=spec["position"], train_len=TRAIN_LEN, eval_lengths=[TRAIN_LEN * m for m in MULTIPLES],
-                  vocab_size=VOCAB_SIZE, **SHAPE, **{k: v for k, v in SCHEDULE.items()}, eval_prompts=prompts,
-                  needle_prompts=needle_prompts, quick=quick)
-    config["steps"] = steps
-    config["learned_at"] = LEARNED_AT
-    notes = []
-    losses = None
-    if spec["kind"] == "train":
-        if spec["position"] == "rope":  # kept in .cache/experiments/ for the stretching runs
-            model, _, losses = trained_rope(seed, steps, quick)
-        else:
-            model = build(spec["position"], seed)
-            losses = train_at_L(model, seed, steps)
-        if spec["position"] == "learned":
-            config["learned_rows"] = model.max_len
-            config["learned_rows_trained"] = TRAIN_LEN
-            notes.append(f"the learned table has {model.max_len} rows; only the first {TRAIN_LEN} are ever "
-                         "trained, the others keep their random initialisation")
-        if spec["position"] == "sinusoidal":
-            notes.append("sinusoidal codes exist at every position; those past L were never seen in training; "
-                         "token vectors: init std d^-1/2 and multiplied by sqrt(d_model) (2017 paper, fairseq), "
-                         "the other schemes use GPT-2's std 0.02 unscaled")
-        config["steps_used"] = len(losses) if losses is not None else _checkpoint_steps(seed, steps)
-        accuracy, needle = measure(model, prompts, needle_prompts)
-    else:
-        method, fine_tune = spec["method"], spec["fine_tune"]
-        config.update(method=method, speeds=speeds_rule(method, fine_tune), dynamic_factor=DYNAMIC_FACTOR
-                      if method == "dynamic" else None)
-        model, rope_seconds, _ = trained_rope(seed, steps, quick)
-        config["rope_steps_used"] = _checkpoint_steps(seed, steps)
-        notes.append(f"the RoPE model of seed {seed} trained at L, then stretched (its training time, "
-                     f"{rope_seconds:.1f} s when retrained here, is part of wall_seconds)")
-        if fine_tune:
-            ft = dict(FINE_TUNE, steps=QUICK["ft_steps"] if quick else FINE_TUNE["steps"])
-            config["fine_tune"] = dict(ft, length=TRAIN_LEN * ft["multiple"])
-            factor = DYNAMIC_FACTOR if method == "dynamic" else ft["factor"]
-            ft_len = TRAIN_LEN * ft["multiple"]
-            set_speeds(model, method, factor, ft_len)
-            losses = train(model, ft_len, ft["steps"], ft["batch"], ft["lr"],
-                           torch.Generator().manual_seed(1000 + seed), ft["warmup"])
+    common = dict(task=dict(layout="BOS, filler, passage, filler, copy of 8", copy=COPY, vocab_size=VOCAB_SIZE,
+                            grid_passages=list(GRID_PASSAGES), placements=list(PLACEMENTS)),
+                  train_len=TRAIN_LEN, eval_lengths=[TRAIN_LEN * m for m in MULTIPLES], **SHAPE,
+                  schedule=dict(SCHEDULE, steps=steps, check_every=QUICK["check_every"] if quick else
+                                SCHEDULE["check_every"]),
+                  learned_at=LEARNED_AT, eval=dict(EVAL, prompts=QUICK["prompts"] if quick else EVAL["prompts"],
+                                                   grid_prompts=QUICK["grid_prompts"] if quick else
+                                                   EVAL["grid_prompts"]),
+                  eval_seed=EVAL_SEED, validation_seed=VALIDATION_SEED, quick=quick)
+    if name in MODELS:
+        spec = dict(MODELS[name])
+        multiple = spec.pop("train_multiple", 1)
+        spec.setdefault("rope_base", BASE)
+        spec.setdefault("random_positions", False)
+        spec["trained_at"] = TRAIN_LEN * multiple
+        spec["batch"] = SCHEDULE["batch"] // multiple  # equal tokens per step
+        return dict(common, kind="train", **spec)
+    spec = dict(FINE_TUNES[name])
+    ft = dict(FINE_TUNE, steps=QUICK["ft_steps"] if quick else FINE_TUNE["steps"])
+    return dict(common, kind="fine-tune", position="rope", rope_base=BASE, base_model="rope",
+                base_model_hash=config_hash("rope", quick), fine_tune=dict(ft, length=TRAIN_LEN * ft["multiple"]),
+                **spec)
 
-            def speeds_at(length):  # fine-tuned: the same fixed factor at every length (dynamic: its rule)
-                set_speeds(model, method, factor, length)
+
+def code_hash() -> str:
+    """sha256 of the experiment code the weights depend on (CODE)."""
+    digest = hashlib.sha256()
+    for file in CODE:
+        digest.update((Path(__file__).resolve().parent / file).read_bytes())
+    return digest.hexdigest()
+
+
+def config_hash(name: str, quick: bool) -> str:
+    """12 hex digits of sha256 over `settings` and `code_hash`: in every JSON and checkpoint name."""
+    text = json.dumps(dict(settings(name, quick), name=name, code=code_hash()), sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
+def provenance() -> dict:
+    """Where a result came from: the commit, library versions, the CPU and the BLAS."""
+    def git(*args):
+        try:
+            return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, timeout=10).stdout.strip()
+        except (OSError, subprocess.SubprocessError):
+            return ""
+    cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+                if line.startswith("model name")), platform.processor()) if Path("/proc/cpuinfo").exists() \
+        else platform.processor()
+    torch_blas = next((part.split("=", 1)[1] for line in torch.__config__.show().splitlines()
+                       for part in line.replace(",", " ").split() if part.startswith("BLAS_INFO=")), "unknown")
+    try:
+        numpy_blas = np.show_config(mode="dicts")["Build Dependencies"]["blas"]
+        numpy_blas = f"{numpy_blas.get('name')} {numpy_blas.get('version')}"
+    except Exception:  # noqa: BLE001 - older numpy has no dict mode; the field is informative only
+        numpy_blas = "unknown"
+    return dict(commit=git("rev-parse", "HEAD"), dirty=bool(git("status", "--porcelain", "--", "experiments")),
+                torch=torch.__version__, numpy=np.__version__, python=platform.python_version(),
+                cpu=cpu, machine=platform.machine(), torch_blas=torch_blas, numpy_blas=numpy_blas,
+                torch_threads=torch.get_num_threads(), code=code_hash())
+
+
+def write_json(path: Path, record: dict) -> None:
+    """Write beside, then rename: an interrupted run leaves no partial JSON."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(path.name + ".partial")
+    partial.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+    os.replace(partial, path)
+
+
+# --- models ------------------------------------------------------------------------
+
+def build(config: dict, seed: int) -> TinyDecoder:
+    """A fresh model, its weights drawn from `seed`; position tables have 8L rows."""
+    torch.manual_seed(seed)
+    return TinyDecoder(VOCAB_SIZE, config["position"], max_len=TRAIN_LEN * MULTIPLES[-1], trained_len=TRAIN_LEN,
+                       rope_base=config["rope_base"], **SHAPE)
+
+
+def checkpoint(name: str, seed: int, quick: bool, directory: Path) -> Path:
+    """Where the trained weights of `name` and `seed` are kept; the name carries the configuration hash."""
+    return directory / f"{name}__seed{seed}__{config_hash(name, quick)}.pt"
+
+
+def loss_curve(losses: list[float], every: int = 50) -> list[float]:
+    """The mean loss of each block of `every` steps (the JSON's loss curve)."""
+    return [round(float(np.mean(losses[i:i + every])), 4) for i in range(0, len(losses), every)]
+
+
+def trained(name: str, seed: int, quick: bool, directory: Path, force: bool) -> tuple[TinyDecoder, dict | None]:
+    """The model `name` trained for `seed`: loaded when its checkpoint exists (and not `force`), else trained.
+
+    Returns (model, training record or None when loaded); the record is kept beside the weights.
+    """
+    config = settings(name, quick)
+    model = build(config, seed)
+    path = checkpoint(name, seed, quick, directory)
+    if path.exists() and not force:
+        state = torch.load(path)
+        model.load_state_dict(state["weights"])
+        return model, state["training"]
+    length, schedule = config["trained_at"], config["schedule"]
+    positions = None
+    if config["random_positions"]:
+        positions = (TRAIN_LEN * MULTIPLES[-1], torch.Generator().manual_seed(POSITION_SEED + seed))
+
+    def check(m):  # validation accuracy at the trained length
+        return evaluate(m, length, EVAL["validation_prompts"], seed=VALIDATION_SEED)["accuracy"]
+
+    losses, checks = train(model, length, schedule["steps"], config["batch"], schedule["lr"],
+                           torch.Generator().manual_seed(seed), schedule["warmup"], check=check,
+                           check_every=schedule["check_every"], positions=positions)
+    record = dict(steps=len(losses), learned_step=learned_step(checks, LEARNED_AT), checks=checks,
+                  loss_curve=loss_curve(losses), loss_first=round(float(np.mean(losses[:50])), 4),
+                  loss_last=round(float(np.mean(losses[-50:])), 4))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(path.name + ".partial")
+    torch.save(dict(weights=model.state_dict(), training=record), partial)
+    os.replace(partial, path)
+    return model, record
+
+
+# --- reading a model at every length -------------------------------------------------
+
+def speeds_for(model: TinyDecoder, spec: dict, length: int) -> None:
+    """Give a RoPE model the speeds `spec` (an entry of STRETCH_EVALS) prescribes at `length`.
+
+    With a KV cache ("cache"), dynamic scaling rotates each key with the speeds of the step that
+    cached it: "prompt" prefills the prompt up to the copy in one pass (every key there at the
+    speeds for length T − b) and decodes the copy token by token; "stream" prefills L tokens and
+    decodes every later token one by one (a conversation that grew past L). A causal model read
+    once with position p at the speeds of step max(p + 1, prefill) gives exactly the logits of
+    that decode, so the speeds become a table with a row per position.
+    """
+    method = spec["method"]
+    factor = spec.get("factor") or max(1.0, length / TRAIN_LEN)
+    kwargs = dict(ramp=spec.get("ramp", "library"), temperature=spec.get("temperature"))
+    if spec.get("cache"):
+        prefill = length - COPY if spec["cache"] == "prompt" else TRAIN_LEN
+        rows = []
+        for p in range(length):
+            speeds, attention = stretched_speeds(method, model.d_head, model.rope_base, TRAIN_LEN, factor,
+                                                 max(p + 1, prefill), **kwargs)
+            rows.append(speeds)
+        model.set_rope_speeds(np.stack(rows), attention)
+        return
+    model.set_rope_speeds(*stretched_speeds(method, model.d_head, model.rope_base, TRAIN_LEN, factor, length,
+                                            **kwargs))
+
+
+def measure(model: TinyDecoder, config: dict, spec: dict | None = None) -> dict:
+    """Every metric at every evaluation length: the training distribution (with attention diagnostics)
+    and each retrieval-grid cell; `spec` sets RoPE speeds first (None: the model as it is)."""
+    table = {}
+    for length in config["eval_lengths"]:
+        if spec is not None:
+            speeds_for(model, spec, length)
+        cell = evaluate(model, length, config["eval"]["prompts"], diagnostics=True)
+        cell["grid"] = {}
+        for placement in PLACEMENTS:
+            for passage in GRID_PASSAGES:
+                if passage <= length - 1 - COPY:
+                    cell["grid"][f"{placement}-{passage}"] = evaluate(model, length, config["eval"]["grid_prompts"],
+                                                                      placement, passage)
+        table[str(length)] = {k: round(v, 6) if isinstance(v, float) else v for k, v in cell.items()}
+    return table
+
+
+def run_one(name: str, seed: int, quick: bool, checkpoints: Path, force: bool) -> dict:
+    """Train (or fine-tune) `name` with `seed` and read it every way the suite reads it; the JSON record."""
+    torch.set_num_threads(1)  # deterministic and fair: one core per process
+    start = time.perf_counter()
+    config = settings(name, quick)
+    evals = {}
+    if config["kind"] == "train":
+        model, training = trained(name, seed, quick, checkpoints, force)
+        if config["position"] == "rope":
+            chosen = STRETCH_EVALS if name == "rope" else {k: STRETCH_EVALS[k] for k in BASE10_EVALS} \
+                if name == "rope-base10" else {"default": STRETCH_EVALS["default"]}
+            for key, spec in chosen.items():
+                evals[key] = dict(spec=spec, lengths=measure(model, config, spec))
         else:
-            def speeds_at(length):  # no fine-tune: the factor follows the length (dynamic: its rule)
-                factor = DYNAMIC_FACTOR if method == "dynamic" else max(1.0, length / TRAIN_LEN)
-                set_speeds(model, method, factor, length)
-        accuracy, needle = measure(model, prompts, needle_prompts, speeds_at)
-    record = dict(config=config, seed=seed,
-                  versions=dict(torch=torch.__version__, numpy=np.__version__, python=platform.python_version()),
-                  wall_seconds=round(time.perf_counter() - start, 2),
-                  metric="exact-match accuracy of the answer token (each scored next token of the copy)",
-                  accuracy=accuracy, needle=needle,
-                  notes="; ".join(notes))
-    if losses is not None:
-        k = max(1, len(losses) // 10)
-        record["loss"] = dict(first=round(sum(losses[:k]) / k, 4), last=round(sum(losses[-k:]) / k, 4))
-    return record
+            evals["default"] = dict(spec=None, lengths=measure(model, config))
+        seeds = dict(init=seed, train_prompts=seed, validation=VALIDATION_SEED, eval=EVAL_SEED)
+        if config["random_positions"]:
+            seeds["positions"] = POSITION_SEED + seed
+    else:
+        model, base_training = trained("rope", seed, quick, checkpoints, False)
+        ft, method, factor = config["fine_tune"], config["method"], config["factor"]
+
+        def tune_speeds(m, length):  # the speeds at the fine-tune length (dynamic: its own rule)
+            speeds_for(m, dict(method=method, factor=factor), length)
+
+        tune_speeds(model, ft["length"])
+        losses, _ = train(model, ft["length"], ft["steps"], ft["batch"], ft["lr"],
+                          torch.Generator().manual_seed(FINE_TUNE_SEED + seed), ft["warmup"])
+        training = dict(steps=len(losses), loss_curve=loss_curve(losses, 20), loss_first=round(float(np.mean(
+            losses[:20])), 4), loss_last=round(float(np.mean(losses[-20:])), 4), base_model_steps=base_training["steps"])
+        spec = dict(method=method, factor=factor)
+        evals["tuned"] = dict(spec=spec, lengths=measure(model, config, spec))
+        seeds = dict(init=seed, train_prompts=seed, fine_tune_prompts=FINE_TUNE_SEED + seed,
+                     validation=VALIDATION_SEED, eval=EVAL_SEED)
+    return dict(name=name, seed=seed, config=config, config_hash=config_hash(name, quick), seeds=seeds,
+                provenance=provenance(), wall_seconds=round(time.perf_counter() - start, 2), training=training,
+                metrics=dict(accuracy="exact match of each scored next token of the copy",
+                             nll="mean -ln p(right token), nats", margin="right logit minus the largest other",
+                             entropy="attention entropy of the scored query rows, nats, per layer and head",
+                             max_logit="largest pre-softmax attention score of a scored row, per layer and head"),
+                evals=evals)
+
+
+def result_path(out: Path, name: str, seed: int) -> Path:
+    return Path(out) / f"{name}__seed{seed}.json"
+
+
+def is_current(path: Path, name: str, quick: bool) -> bool:
+    """A result that exists and was made with today's configuration (else it is re-run)."""
+    if not path.exists():
+        return False
+    try:
+        return json.loads(path.read_text(encoding="utf-8")).get("config_hash") == config_hash(name, quick)
+    except (OSError, json.JSONDecodeError):
+        return False
 
 
 def _job(args: tuple) -> tuple[str, int, float]:
-    """One (name, seed, quick, out, force) in a worker: run it and write its JSON; (name, seed, seconds)."""
-    name, seed, quick, out, force = args
-    path = Path(out) / f"{name}__seed{seed}.json"
-    if path.exists() and not force:
+    """One (name, seed, quick, out, checkpoints, force) in a worker: run it, write its JSON; (name, seed, seconds)."""
+    name, seed, quick, out, checkpoints, force = args
+    path = result_path(Path(out), name, seed)
+    if is_current(path, name, quick) and not force:
         return name, seed, 0.0
-    record = run_one(name, seed, quick)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
-    print(f"  {name} seed {seed}: {record['wall_seconds']:.0f} s, accuracy {record['accuracy']}", flush=True)
+    record = run_one(name, seed, quick, Path(checkpoints), force)
+    write_json(path, record)
+    default = record["evals"].get("default") or record["evals"]["tuned"]
+    accuracy = {n: round(v["accuracy"], 2) for n, v in default["lengths"].items()}
+    print(f"  {name} seed {seed}: {record['wall_seconds']:.0f} s, accuracy {accuracy}", flush=True)
     return name, seed, record["wall_seconds"]
 
 
-def summary(out: Path, names: list[str]) -> str:
-    """The table: per configuration and length, the median and (min–max) over seeds; needle rows too."""
-    lengths = [str(TRAIN_LEN * m) for m in MULTIPLES]
-    lines = ["| configuration | seeds | " + " | ".join(f"T={n}" for n in lengths) + " |",
-             "|---|---|" + "---|" * len(lengths)]
-    for name in names:
-        records = [json.loads(p.read_text(encoding="utf-8")) for p in sorted(out.glob(f"{name}__seed*.json"))]
-        if not records:
-            continue
-        rows = [("", [r["accuracy"] for r in records])]
-        rows += [(f" · needle {w}", [r["needle"][w] for r in records]) for w in NEEDLES]
-        for suffix, tables in rows:
-            cells = []
-            for n in lengths:
-                values = [t[n] for t in tables]
-                cells.append(f"{statistics.median(values):.2f} ({min(values):.2f}–{max(values):.2f})")
-            lines.append(f"| {name}{suffix} | {len(records)} | " + " | ".join(cells) + " |")
-    return "\n".join(lines)
+def _fail(message: str) -> None:
+    print(f"experiments.run: {message}", file=sys.stderr)
+    raise SystemExit(2)
+
+
+def parse_seeds(values: list[str]) -> list[int]:
+    """Seeds from the command line: distinct non-negative integers, or one line and exit code 2."""
+    seeds = []
+    for value in values:
+        if not value.isdigit():
+            _fail(f"--seeds takes non-negative integers (e.g. --seeds 0 1 2 3 4); got {value!r}")
+        seeds.append(int(value))
+    if len(set(seeds)) != len(seeds):
+        _fail(f"--seeds lists a seed twice: {' '.join(values)}")
+    return seeds
 
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="a few steps of everything (plumbing check)")
-    parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
-    parser.add_argument("--only", nargs="+", default=None, help="configuration names")
+    parser.add_argument("--seeds", nargs="+", default=[str(s) for s in DEFAULT_SEEDS])
+    parser.add_argument("--only", nargs="+", default=None, help="result names (default: all)")
     parser.add_argument("--out", type=Path, default=RESULTS)
-    parser.add_argument("--force", action="store_true", help="re-run results that exist")
+    parser.add_argument("--checkpoints", type=Path, default=CHECKPOINTS, help="where trained weights are kept")
+    parser.add_argument("--force", action="store_true", help="retrain and re-run everything, checkpoints included")
     parser.add_argument("--jobs", type=int, default=2, help="processes in parallel (2 at most on this machine)")
     args = parser.parse_args(argv)
-    configs = configurations()
-    names = args.only or list(configs)
-    for name in names:
-        if name not in configs:
-            parser.error(f"unknown configuration {name!r}; known: {', '.join(configs)}")
-    # the RoPE models first (the stretching runs reuse their checkpoints), then the rest
-    phases = [[n for n in names if configs[n]["kind"] == "train"], [n for n in names if configs[n]["kind"] != "train"]]
+    seeds = parse_seeds(args.seeds)
+    chosen = args.only or names()
+    unknown = [n for n in chosen if n not in names()]
+    if unknown:
+        _fail(f"unknown name {unknown[0]!r}; accepted: {', '.join(names())}")
+    # trained models first, longest first (the fine-tunes reuse the rope checkpoints)
+    order = ["rope-oracle", "nope", "rope-randpos", "learned-randpos"]
+    first = sorted((n for n in chosen if n in MODELS), key=lambda n: (n not in order, order.index(n) if n in order
+                                                                      else 0))
+    if any(n in FINE_TUNES for n in chosen) and "rope" not in first:
+        first.append("rope")  # a fine-tune needs the rope checkpoint; its result is written too
+    phases = [first, [n for n in chosen if n in FINE_TUNES]]
     started = time.perf_counter()
-    seconds = {}
+    seconds: dict[str, float] = {}
     with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
         for phase in phases:
-            jobs = [(n, s, args.quick, str(args.out), args.force) for n in phase for s in args.seeds]
+            jobs = [(n, s, args.quick, str(args.out), str(args.checkpoints), args.force) for n in phase for s in seeds]
             for name, seed, spent in pool.imap_unordered(_job, jobs):
                 seconds[name] = seconds.get(name, 0.0) + spent
-    print(f"\nwall time {time.perf_counter() - started:.0f} s ({args.jobs} processes); "
-          "run time per configuration (summed over seeds, 0 = skipped):")
-    for name in names:
+    wall = time.perf_counter() - started
+    print(f"\nwall time {wall:.0f} s ({args.jobs} processes); run time per result, summed over seeds (0 = kept):")
+    for name in phases[0] + phases[1]:
         print(f"  {name}: {seconds.get(name, 0.0):.0f} s")
-    print()
-    print(summary(args.out, names))
+    if wall > 1 and any(seconds.values()):
+        write_json(Path(args.out) / "suite.json", dict(wall_seconds=round(wall, 1), jobs=args.jobs, seeds=seeds,
+                                                       names=phases[0] + phases[1], quick=args.quick,
+                                                       provenance=provenance()))
 
 
 if __name__ == "__main__":

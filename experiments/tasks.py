@@ -1,70 +1,129 @@
-"""A synthetic task with exact answers that needs position: copying a passage seen earlier.
+"""A synthetic task with exact answers that needs order, laid out so that role and absolute position come apart.
 
-A prompt of T tokens is a passage of a = 3T/4 distinct random tokens, then a
-copy of b = T/4 consecutive tokens of it, starting at a random place s:
+A prompt of T tokens is
 
-    x1 x2 ... xa   x(s+1) x(s+2) ... x(s+b)
+    BOS  filler₁  passage (a distinct tokens)  filler₂  copy (b = 8 tokens of the passage, from place s)
 
 From the copy's second token on, every next token is exact: it is the token
-that followed the current one in the passage. The model is scored at each of
-those b − 1 places (exact match of the next token). A bag of tokens cannot
-do it: the answer is "the token one place after the earlier occurrence of this
-one", and only order says which token that is. Because s is random, no fixed
-offset works either (a copy that always started at the beginning could be
-solved by looking a fixed distance back, which says nothing about length).
+that followed the current one in the passage. The model is scored at those
+b − 1 = 7 places (exact match, and the answer's negative log-likelihood). A
+bag of tokens cannot do it: the answer is "the token one place after the
+earlier occurrence of this one", and only order says which that is.
 
-This is associative recall with the passage as its own list of pairs (each
-token is the key, the next one its value), the induction-head task of
-Olsson et al. (2022). The passage grows with T, so the number of facts to
-search scales with the prompt length.
+What the layout is for (each a flaw of the earlier, fixed layout):
 
-The needle view places the copied stretch at the start of the passage
-(s = 0), in the middle (s = (a − b) / 2) or at the end (s = a − b): the fact
-is then near the beginning of the prompt, mid-way, or right before the copy.
+- **BOS** (token 0) opens every prompt. A model without positions can count
+  from it (the NoPE construction of `lessons.alibi` needs a first token to
+  attend to), and every scheme gets the same anchor.
+- **Filler** tokens come from their own small alphabet (FILLER ids), never
+  from the passage's. In training, the F = T − 1 − a − b filler tokens are
+  split at random between before the passage and between passage and copy,
+  and the passage length a is random: the passage can start anywhere, so a
+  token's role (passage, filler) no longer says where it sits. (With no
+  filler, a learned table could tie "passage" to rows 0..23.)
+- **The retrieval grid.** An evaluation prompt fixes the three things the
+  earlier needle view tied together: the total length T, the number of
+  passage tokens a (the distractors the copy must search), and the distance
+  d from the copied stretch's first token to the copy's first token. `near`
+  puts all filler first and copies the passage's last b tokens (d = b, so the
+  fact is 8 tokens back whatever T is: only absolute positions grow); `far`
+  puts all filler between passage and copy and copies its first b tokens
+  (d = T − 1 − b: the fact is as far back as the prompt allows).
 
-Token ids: 0..VOCAB_SIZE-1, all interchangeable.
+Token ids: 0 is BOS, 1..N_FILLER are filler, the rest are passage tokens, all
+interchangeable.
 """
 
 from __future__ import annotations
 
 import torch
 
-VOCAB_SIZE = 256  # distinct tokens available: at least the passage of the longest prompt (3/4 of 8L = 256 -> 192)
-NO_ANSWER = -100  # the target where nothing is scored (torch's cross_entropy ignore_index)
-NEEDLES = ("start", "middle", "end")
+BOS = 0
+N_FILLER = 16                # filler alphabet: ids 1..16
+COPY = 8                     # b: tokens copied (7 scored places per prompt)
+VOCAB_SIZE = 272             # 1 + 16 filler + 255 passage ids (the longest passage, at 8L = 256, is 247)
+FIRST_CONTENT = 1 + N_FILLER
+NO_ANSWER = -100             # the target where nothing is scored (torch's cross_entropy ignore_index)
+PLACEMENTS = ("near", "far")  # the retrieval grid's two distances (see the module docstring)
+GRID_PASSAGES = (8, 23)      # the grid's passage sizes: the copied stretch alone, and the most that fits at L = 32
 
 
-def passage_and_copy(length: int) -> tuple[int, int]:
-    """(a, b): passage and copy lengths of a prompt of `length` tokens (a multiple of 4, 8..4·VOCAB_SIZE/3)."""
-    if length % 4 or not 8 <= length or 3 * length // 4 > VOCAB_SIZE:
-        raise ValueError(f"length must be a multiple of 4, at least 8, with 3/4 of it <= {VOCAB_SIZE}; got {length}")
-    return 3 * length // 4, length // 4
+def check_length(length: int) -> None:
+    """A prompt length the task supports: at least 1 + 2b (BOS, a passage of b, a copy) and a passage that fits."""
+    if not 1 + 2 * COPY <= length or length - 1 - COPY > VOCAB_SIZE - FIRST_CONTENT:
+        raise ValueError(f"length must be {1 + 2 * COPY}..{VOCAB_SIZE - FIRST_CONTENT + 1 + COPY}; got {length}")
 
 
-def copy_batch(batch: int, length: int, generator: torch.Generator, needle: str | None = None):
-    """A batch of copy prompts and their targets.
+def _assemble(passage: torch.Tensor, sizes: torch.Tensor, start: torch.Tensor, before: torch.Tensor,
+              length: int, generator: torch.Generator) -> tuple[torch.Tensor, torch.Tensor]:
+    """Lay out prompts: BOS, `before` filler, the first `sizes` tokens of `passage`, filler, then the copy.
+
+    Args:
+        passage: (batch, ≥ max a) distinct passage ids per row.
+        sizes: (batch,) a per row; start: (batch,) s per row (0 ≤ s ≤ a − b);
+        before: (batch,) filler tokens before the passage (the rest of the filler goes after it).
+        length: T.
+
+    Returns:
+        (tokens, targets), each (batch, T) int64; targets hold the next token at the 7 scored places.
+    """
+    batch = passage.shape[0]
+    place = torch.arange(length)[None, :]  # (1, T)
+    tokens = torch.randint(1, 1 + N_FILLER, (batch, length), generator=generator)  # filler everywhere first
+    tokens[:, 0] = BOS
+    first = 1 + before[:, None]  # (batch, 1): where the passage starts
+    in_passage = (place >= first) & (place < first + sizes[:, None])
+    index = (place - first).clamp(min=0, max=passage.shape[1] - 1)
+    tokens = torch.where(in_passage, passage.gather(1, index), tokens)
+    copy_at = length - COPY
+    copied = passage.gather(1, start[:, None] + torch.arange(COPY)[None, :])  # (batch, b)
+    tokens[:, copy_at:] = copied
+    targets = torch.full((batch, length), NO_ANSWER, dtype=torch.long)
+    # scored: the copy's places T−b .. T−2, each predicting the token after it (its first token is a guess)
+    targets[:, copy_at:length - 1] = tokens[:, copy_at + 1:]
+    return tokens, targets
+
+
+def copy_batch(batch: int, length: int, generator: torch.Generator, placement: str | None = None,
+               passage: int | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+    """A batch of copy prompts of `length` tokens and their targets.
 
     Args:
         batch: number of prompts.
-        length: tokens per prompt, T: a passage of 3T/4 tokens, then a copy of T/4.
+        length: T (see `check_length`).
         generator: the seeded source of randomness (the same state gives the same batch).
-        needle: None (the copy starts anywhere in the passage, uniformly) or one of NEEDLES.
+        placement: None for the training distribution (a uniform in b..T−1−b, the filler split
+            uniformly between before and after the passage, s uniform), or one of PLACEMENTS for
+            a retrieval-grid cell, with `passage` = a.
+        passage: a, for a grid cell (one of GRID_PASSAGES, or any b ≤ a ≤ T − 1 − b).
 
     Returns:
-        (tokens, targets): tokens (batch, length) int64; targets (batch, length)
-        int64: at each scored place, the next token; NO_ANSWER elsewhere.
+        (tokens, targets): tokens (batch, T) int64; targets (batch, T) int64: at each scored
+        place the next token, NO_ANSWER elsewhere.
     """
-    a, b = passage_and_copy(length)
-    # distinct tokens per passage: the first a of a random permutation of the vocabulary
-    passage = torch.rand(batch, VOCAB_SIZE, generator=generator).argsort(dim=1)[:, :a]  # (batch, a)
-    if needle is None:
-        start = torch.randint(0, a - b + 1, (batch, 1), generator=generator)  # (batch, 1)
+    check_length(length)
+    room = length - 1 - COPY  # passage + filler
+    ids = torch.rand(batch, VOCAB_SIZE - FIRST_CONTENT, generator=generator).argsort(dim=1) + FIRST_CONTENT
+    if placement is None:
+        sizes = torch.randint(COPY, room + 1, (batch,), generator=generator)
+        start = (torch.rand(batch, generator=generator) * (sizes - COPY + 1)).long()
+        before = (torch.rand(batch, generator=generator) * (room - sizes + 1)).long()
     else:
-        start = torch.full((batch, 1), {"start": 0, "middle": (a - b) // 2, "end": a - b}[needle])
-    copy = passage.gather(1, start + torch.arange(b)[None, :])  # (batch, b)
-    tokens = torch.cat([passage, copy], dim=1)  # (batch, length)
-    targets = torch.full((batch, length), NO_ANSWER, dtype=torch.long)
-    # scored: the copy's places a .. T-2, each predicting the token after it (the copy's first
-    # token is a guess, so the place before it, a − 1, is not scored)
-    targets[:, a:length - 1] = tokens[:, a + 1:]
-    return tokens, targets
+        if placement not in PLACEMENTS or passage is None or not COPY <= passage <= room:
+            raise ValueError(f"a grid cell needs placement in {PLACEMENTS} and {COPY} <= passage <= {room}; "
+                             f"got {placement!r}, {passage!r}")
+        sizes = torch.full((batch,), passage)
+        near = placement == "near"
+        start = torch.full((batch,), passage - COPY if near else 0)
+        before = torch.full((batch,), room - passage if near else 0)
+    return _assemble(ids, sizes, start, before, length, generator)
+
+
+def fact_distance(tokens: torch.Tensor) -> torch.Tensor:
+    """d per prompt: how far the copy's first token lies after its earlier occurrence; (batch, T) -> (batch,).
+
+    The distance a head must look back to find the fact (the retrieval grid sets it; training spreads it).
+    """
+    copy_at = tokens.shape[1] - COPY
+    same = tokens[:, :copy_at] == tokens[:, copy_at:copy_at + 1]  # (batch, copy_at)
+    return copy_at - same.float().argmax(dim=1)

@@ -1,9 +1,10 @@
 """Training and evaluation loops for the tiny decoders (CPU, one thread, seeded).
 
 `train` minimises the cross-entropy of the scored tokens of freshly drawn
-copy prompts (`experiments.tasks.copy_batch`); `evaluate` measures the
-exact-match accuracy of those tokens on a fixed set of prompts, the same
-prompts for every model, so two configurations are compared on identical data.
+copy prompts (`experiments.tasks.copy_batch`) for a fixed number of steps,
+the same for every scheme, and records when the task was learned; `evaluate`
+measures a model on a fixed set of prompts, the same prompts for every model,
+so two configurations are compared on identical data.
 """
 
 from __future__ import annotations
@@ -13,19 +14,30 @@ import math
 import torch
 from torch.nn import functional as F
 
-from experiments.tasks import NO_ANSWER, copy_batch
+from experiments.tasks import GRID_PASSAGES, NO_ANSWER, PLACEMENTS, copy_batch
 
 EVAL_SEED = 12345  # the evaluation prompts' seed: fixed, independent of the training seed
-VALIDATION_SEED = 54321  # the prompts that decide when training stops: never the evaluation ones
+VALIDATION_SEED = 54321  # the prompts that say when the task was learned: never the evaluation ones
+
+
+def random_positions(batch: int, length: int, max_position: int, generator: torch.Generator) -> torch.Tensor:
+    """Randomized positions (Ruoss et al. 2023): per prompt, a sorted random subset of 0..max_position−1.
+
+    Returns:
+        (batch, length) int64, strictly increasing along each row.
+    """
+    return torch.rand(batch, max_position, generator=generator).argsort(dim=1)[:, :length].sort(dim=1).values
 
 
 def train(model: torch.nn.Module, length: int, steps: int, batch: int, lr: float, generator: torch.Generator,
-          warmup: int = 100, on_step=None, stop=None, check_every: int = 500) -> list[float]:
-    """Train `model` in place on up to `steps` batches of copy prompts of `length` tokens.
+          warmup: int = 100, on_step=None, check=None, check_every: int = 250,
+          positions: tuple[int, torch.Generator] | None = None) -> tuple[list[float], list[tuple[int, float]]]:
+    """Train `model` in place on `steps` batches of copy prompts of `length` tokens.
 
     AdamW (no weight decay), the learning rate warmed up linearly over `warmup`
     steps then decayed on a cosine to a tenth, gradients clipped to norm 1: the
     usual recipe, chosen for being stable at this size, not tuned per scheme.
+    Every scheme trains for the same `steps` (no early stop: equal budgets).
 
     Args:
         model: maps tokens (batch, length) to logits (batch, length, vocab).
@@ -34,12 +46,13 @@ def train(model: torch.nn.Module, length: int, steps: int, batch: int, lr: float
         generator: the source of training prompts (seeded by the caller).
         on_step: None or a function (model, length) called before every step
             (a fine-tune with dynamic RoPE sets its speeds there; unused otherwise).
-        stop: None or a function (model) -> bool asked every `check_every` steps:
-            True ends training there (the task is learned). Every scheme gets the
-            same cap, `steps`; a scheme that learns sooner stops sooner.
+        check: None or a function (model) -> float (validation accuracy) called every
+            `check_every` steps and after the last; its values are returned.
+        positions: None (positions 0..length−1), or (max_position, generator) for
+            randomized positions drawn from 0..max_position−1 (`random_positions`).
 
     Returns:
-        the loss of every step, a list of `steps` floats.
+        (losses, checks): the loss of every step, and [(step, check value)].
     """
     optimizer = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=0.0)
 
@@ -51,12 +64,13 @@ def train(model: torch.nn.Module, length: int, steps: int, batch: int, lr: float
 
     schedule = torch.optim.lr_scheduler.LambdaLR(optimizer, rate)
     model.train()
-    losses = []
-    for _ in range(steps):
+    losses, checks = [], []
+    for step in range(1, steps + 1):
         if on_step is not None:
             on_step(model, length)
         tokens, targets = copy_batch(batch, length, generator)
-        logits = model(tokens)  # (batch, length, vocab)
+        where = None if positions is None else random_positions(batch, length, positions[0], positions[1])
+        logits = model(tokens, where)  # (batch, length, vocab)
         loss = F.cross_entropy(logits.flatten(0, 1), targets.flatten(), ignore_index=NO_ANSWER)
         optimizer.zero_grad()
         loss.backward()
@@ -64,33 +78,70 @@ def train(model: torch.nn.Module, length: int, steps: int, batch: int, lr: float
         optimizer.step()
         schedule.step()
         losses.append(loss.item())
-        if stop is not None and len(losses) % check_every == 0 and len(losses) < steps:
-            learned = stop(model)
+        if check is not None and (step % check_every == 0 or step == steps):
+            checks.append((step, float(check(model))))
             model.train()
-            if learned:
-                break
-    return losses
+    return losses, checks
+
+
+def learned_step(checks: list[tuple[int, float]], criterion: float) -> int | None:
+    """The first checked step whose validation accuracy reached `criterion`, or None if none did."""
+    return next((step for step, value in checks if value >= criterion), None)
+
+
+def _prompt_seed(seed: int, length: int, placement: str | None, passage: int | None) -> int:
+    """The evaluation prompts' seed for one length and grid cell (every model meets the same prompts)."""
+    cell = 0 if placement is None else 1 + PLACEMENTS.index(placement) * len(GRID_PASSAGES) + GRID_PASSAGES.index(passage)
+    return seed + 10 * length + cell
 
 
 @torch.no_grad()
-def evaluate(model: torch.nn.Module, length: int, n_prompts: int, needle: str | None = None,
-             batch: int = 64, seed: int = EVAL_SEED) -> float:
-    """Exact-match accuracy of the scored tokens of `n_prompts` fixed prompts of `length` tokens.
+def evaluate(model: torch.nn.Module, length: int, n_prompts: int, placement: str | None = None,
+             passage: int | None = None, batch: int = 64, seed: int = EVAL_SEED,
+             diagnostics: bool = False) -> dict:
+    """Score `n_prompts` fixed prompts of `length` tokens (a retrieval-grid cell if `placement` is given).
 
-    The prompts depend only on EVAL_SEED, the length and the needle: every
-    model and every seed meets the same ones.
+    The prompts depend only on `seed`, the length and the cell: every model and
+    every seed meets the same ones.
 
     Returns:
-        the fraction of scored tokens whose argmax is the right token, a float in [0, 1].
+        {"accuracy": share of scored tokens whose argmax is right, in [0, 1];
+         "nll": mean −ln p(right token) in nats (does not saturate at 0 or 1);
+         "margin": mean of the right token's logit minus the largest other logit},
+        and with `diagnostics`, for each layer a list over heads of
+        "entropy" (mean attention entropy of the scored query rows, nats) and
+        "max_logit" (mean over prompts and scored rows of the largest pre-softmax score).
     """
-    which = {None: 0, "start": 1, "middle": 2, "end": 3}[needle]
-    generator = torch.Generator().manual_seed(seed + 10 * length + which)
+    generator = torch.Generator().manual_seed(_prompt_seed(seed, length, placement, passage))
     model.eval()
     right = total = 0
+    nll = margin = 0.0
+    entropy = max_logit = None
+    rows = 0
     for first in range(0, n_prompts, batch):
-        tokens, targets = copy_batch(min(batch, n_prompts - first), length, generator, needle)
+        tokens, targets = copy_batch(min(batch, n_prompts - first), length, generator, placement, passage)
+        record = [] if diagnostics else None
+        logits = model(tokens, None, record)  # (batch, length, vocab)
         scored = targets != NO_ANSWER
-        predicted = model(tokens).argmax(dim=-1)  # (batch, length)
-        right += int((predicted[scored] == targets[scored]).sum())
+        picked, answers = logits[scored], targets[scored]  # (n, vocab), (n,)
+        right += int((picked.argmax(dim=-1) == answers).sum())
         total += int(scored.sum())
-    return right / total
+        nll += float(F.cross_entropy(picked, answers, reduction="sum"))
+        answer_logit = picked.gather(1, answers[:, None])[:, 0]
+        others = picked.scatter(1, answers[:, None], float("-inf")).max(dim=-1).values
+        margin += float((answer_logit - others).sum())
+        if diagnostics:
+            # the scored rows are the copy's last COPY rows but one: keep rows whose target is scored
+            keep = scored[:, -record[0][0].shape[2]:]  # (batch, COPY)
+            ent = torch.stack([-(w * w.clamp_min(1e-30).log()).sum(-1) for _, w in record])  # (layers, batch, heads, COPY)
+            top = torch.stack([s.max(dim=-1).values for s, _ in record])  # (layers, batch, heads, COPY)
+            mask = keep[None, :, None, :].float()
+            ent, top = (ent * mask).sum(dim=(1, 3)), (top * mask).sum(dim=(1, 3))  # (layers, heads)
+            entropy = ent if entropy is None else entropy + ent
+            max_logit = top if max_logit is None else max_logit + top
+            rows += int(keep.sum())
+    out = {"accuracy": right / total, "nll": nll / total, "margin": margin / total}
+    if diagnostics:
+        out["entropy"] = [[round(float(v), 4) for v in layer] for layer in entropy / rows]
+        out["max_logit"] = [[round(float(v), 4) for v in layer] for layer in max_logit / rows]
+    return out

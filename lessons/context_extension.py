@@ -1147,6 +1147,27 @@ def yarn_ramp(low: float, high: float, n_pairs: int) -> np.ndarray:
     return np.clip((np.arange(n_pairs) - low) / (high - low), 0.0, 1.0)
 
 
+def yarn_printed_ramp(theta: np.ndarray, original_max_position_embeddings: int, alpha: float = 1.0,
+                      beta: float = 32.0) -> np.ndarray:
+    """γ_i as the YaRN paper prints it (Eq. 11): linear in the turns r_i = L / λ_i, not in the pair index.
+
+    The paper's γ is 1 to keep a pair; this returns 1 − γ, this module's convention
+    (0 keep, 1 interpolate), so `yarn_inv_freq` takes either ramp. `yarn_ramp` is the
+    released code's, linear in the pair index between `yarn_correction_range`'s ends;
+    the two agree only at the ends (`papers.peng2023_yarn` compares them for Llama 2).
+
+    Args:
+        theta: (d/2,) trained speeds.
+        original_max_position_embeddings: the trained length L.
+        alpha, beta: the turn counts below which a pair is interpolated and above which it is kept.
+
+    Returns:
+        (d/2,) float array in [0, 1].
+    """
+    turns = original_max_position_embeddings / rope_wavelengths(theta)
+    return 1.0 - np.clip((turns - alpha) / (beta - alpha), 0.0, 1.0)
+
+
 def yarn_get_mscale(scale: float, mscale: float = 1.0) -> float:
     """0.1 · mscale · ln(s) + 1 for s > 1, else 1 (the YaRN paper's temperature rule).
 
