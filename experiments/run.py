@@ -16,8 +16,9 @@ Models (all trained for the same number of steps, SCHEDULE):
 - the five schemes at L = 32: learned, sinusoidal, rope, alibi, nope;
 - controls: learned-randpos and rope-randpos (randomized positions, Ruoss et
   al. 2023: each training prompt gets a sorted random subset of 0..8L−1),
-  rope-oracle (trained at 8L with the same tokens per step: the upper bound
-  of every cell), rope-base10 (a base at which 6 of the 8 pairs turn fully
+  rope-oracle (the upper bound of every cell: half the budget at L, then half
+  at 8L with the same tokens per step; trained at 8L from the start, with 8
+  times fewer answers per step, it learned nothing in 4,000 steps), rope-base10 (a base at which 6 of the 8 pairs turn fully
   within L, as 46 of 64 do in Llama 2 7B: see REAL_BASE);
 - fine-tunes of each seed's rope model, 400 steps at 4L: rope-ft-linear,
   rope-ft-ntk, rope-ft-yarn (factor 4), rope-ft-dynamic (factor 4) and
@@ -136,6 +137,8 @@ def settings(name: str, quick: bool) -> dict:
         spec.setdefault("rope_base", BASE)
         spec.setdefault("random_positions", False)
         spec["trained_at"] = TRAIN_LEN * multiple
+        if multiple > 1:
+            spec["curriculum"] = f"steps/2 at {TRAIN_LEN} (batch {SCHEDULE['batch']}), then steps/2 at {TRAIN_LEN * multiple}"
         spec["batch"] = SCHEDULE["batch"] // multiple  # equal tokens per step
         return dict(common, kind="train", **spec)
     spec = dict(FINE_TUNES[name])
@@ -229,9 +232,17 @@ def trained(name: str, seed: int, quick: bool, directory: Path, force: bool) -> 
     def check(m):  # validation accuracy at the trained length
         return evaluate(m, length, EVAL["validation_prompts"], seed=VALIDATION_SEED)["accuracy"]
 
-    losses, checks = train(model, length, schedule["steps"], config["batch"], schedule["lr"],
-                           torch.Generator().manual_seed(seed), schedule["warmup"], check=check,
-                           check_every=schedule["check_every"], positions=positions)
+    generator = torch.Generator().manual_seed(seed)
+    if length == TRAIN_LEN:
+        losses, checks = train(model, length, schedule["steps"], config["batch"], schedule["lr"], generator,
+                               schedule["warmup"], check=check, check_every=schedule["check_every"],
+                               positions=positions)
+    else:  # the oracle: the first half of the budget at L, the second at its length (equal tokens per step)
+        half = schedule["steps"] // 2
+        losses, _ = train(model, TRAIN_LEN, half, SCHEDULE["batch"], schedule["lr"], generator, schedule["warmup"])
+        more, checks = train(model, length, schedule["steps"] - half, config["batch"], schedule["lr"], generator,
+                             schedule["warmup"], check=check, check_every=schedule["check_every"])
+        losses, checks = losses + more, [(half + step, value) for step, value in checks]
     record = dict(steps=len(losses), learned_step=learned_step(checks, LEARNED_AT), checks=checks,
                   loss_curve=loss_curve(losses), loss_first=round(float(np.mean(losses[:50])), 4),
                   loss_last=round(float(np.mean(losses[-50:])), 4))
