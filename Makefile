@@ -16,7 +16,7 @@ help:
 	@echo "make bench         figure-build, site-build and edit-loop (mkdocs serve) benchmark (medians, ratios)"
 	@echo "make bench-pages   page-load benchmark in headless Chromium (medians, ratios, bytes)"
 	@echo "make reference     check the reference vectors (RoPE scaling, ALiBi, RoPE layouts) live against transformers"
-	@echo "make experiments   train the tiny decoders (CPU, ~20 min) and write experiments/results/ (not in make test)"
+	@echo "make experiments   train and read the tiny decoders (CPU, ~35 min on 2 cores, resumable; FORCE=1 redoes all)"
 	@echo "make clean         remove generated files (site, figures, caches)"
 
 # --- set-up ------------------------------------------------------------------
@@ -88,9 +88,10 @@ reference: .venv-ref/.installed
 	.venv-ref/bin/python tests/reference/check_live.py
 
 # --- measured experiments (torch CPU; an optional extra, never part of make test) --
+# Resumable: a result whose JSON holds today's configuration hash is kept. FORCE=1 retrains everything.
 experiments: .venv/.site-installed
-	$(PIP) install -e ".[experiments]"
-	$(PY) -m experiments.run
+	$(PIP) install "$(TORCH)" -e ".[experiments]"
+	$(PY) -m experiments.run $(if $(FORCE),--force)
 
 clean:
 	rm -rf site docs/figures .cache build
