@@ -179,7 +179,9 @@ def provenance() -> dict:
         numpy_blas = f"{numpy_blas.get('name')} {numpy_blas.get('version')}"
     except Exception:  # noqa: BLE001 - older numpy has no dict mode; the field is informative only
         numpy_blas = "unknown"
-    return dict(commit=git("rev-parse", "HEAD"), dirty=bool(git("status", "--porcelain", "--", "experiments")),
+    # dirty: the experiment code differs from the commit (results being written beside it do not count)
+    code = [f"experiments/{file}" for file in (*CODE, "run.py")]
+    return dict(commit=git("rev-parse", "HEAD"), dirty=bool(git("status", "--porcelain", "--", *code)),
                 torch=torch.__version__, numpy=np.__version__, python=platform.python_version(),
                 cpu=cpu, machine=platform.machine(), torch_blas=torch_blas, numpy_blas=numpy_blas,
                 torch_threads=torch.get_num_threads(), code=code_hash())

@@ -26,7 +26,7 @@ from pathlib import Path
 
 SLUG_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 # Top-level names every lesson has by contract; they are not "defined twice".
-CONTRACT_NAMES = frozenset({"figures", "demo"})
+CONTRACT_NAMES = frozenset({"figures", "demo", "FIGURE_INPUTS"})
 
 
 class LessonError(Exception):
@@ -47,6 +47,7 @@ class Lesson:
     imports: frozenset[str]  # lessons and _helpers its code imports (module names under lessons.)
     public: tuple[tuple[str, int], ...]  # (name, line) of top-level public definitions
     package: str = "lessons"  # "papers" for a paper companion
+    inputs: tuple[str, ...] = ()  # FIGURE_INPUTS: glob patterns (from the root) of data its figures read
 
     @property
     def module(self) -> str:
@@ -94,7 +95,25 @@ def read_lesson(path: Path, root: Path | None = None, package: str = "lessons") 
         imports=frozenset(imported_lessons(tree)),
         public=tuple(_public_definitions(tree)),
         package=package,
+        inputs=_figure_inputs(tree, rel),
     )
+
+
+def _figure_inputs(tree: ast.Module, rel: str) -> tuple[str, ...]:
+    """The lesson's `FIGURE_INPUTS = ("glob", ...)`: data files (patterns from the project root) whose
+    bytes go into its code hash, so a changed result re-renders its figures. Empty when absent."""
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "FIGURE_INPUTS"
+                                                for t in node.targets):
+            try:
+                value = ast.literal_eval(node.value)
+            except ValueError:
+                value = None
+            if not (isinstance(value, tuple) and all(isinstance(v, str) for v in value)):
+                raise LessonError(f"{rel}:{node.lineno}: FIGURE_INPUTS must be a tuple of glob patterns "
+                                  "(strings, relative to the project root)")
+            return value
+    return ()
 
 
 def imported_lessons(tree: ast.AST) -> set[str]:
@@ -202,6 +221,9 @@ class Project:
         for name in self.closure(names):
             code = by_slug[name].code if name in by_slug else self.helpers[name]
             digest.update(name.encode() + b"\0" + code.encode() + b"\0")
+            for pattern in by_slug[name].inputs if name in by_slug else ():
+                for path in sorted(self.root.glob(pattern)):
+                    digest.update(path.relative_to(self.root).as_posix().encode() + b"\0" + path.read_bytes())
         return digest.hexdigest()
 
     # -- the library's rules --------------------------------------------------

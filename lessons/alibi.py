@@ -16,10 +16,10 @@ adds nothing, leaving a decoder to infer order from its causal mask alone.
 **When you need it.** When you pick or serve a model whose architecture uses
 one of these schemes (BLOOM and MPT use ALiBi), or when you read claims that a
 model "extrapolates" beyond its training length. The practical symptoms
-differ from RoPE's: an ALiBi model does not fall off a cliff past its training
-length, but it also does not use far-away tokens much, because every head
-prefers nearby ones by construction (both measured on small trained models
-in `lessons.measured`). NoPE meets you in Llama 4 and SmolLM3,
+differ from RoPE's: an ALiBi model declines more slowly past its training
+length, but every head prefers nearby tokens by construction, and on the
+small trained models of `lessons.measured` it still lost the task as the
+prompt grew, with the fact near or far alike. NoPE meets you in Llama 4 and SmolLM3,
 which leave RoPE out of every fourth layer: code that reads their
 `no_rope_layers` the wrong way round rotates q and k in exactly the layers
 that were trained without it.
@@ -83,7 +83,8 @@ as an option. Most current open models (Llama, Mistral, Qwen) chose RoPE
 instead. NoPE was studied by Kazemnejad et al. (2023), who found that
 decoder-only models without positions generalised to longer inputs better
 than ones with explicit encodings in their experiments (a 2-layer model in
-`lessons.measured` did not learn its task without positions at all). Llama 4 and SmolLM3
+`lessons.measured` did not learn its task without positions within its
+training budget). Llama 4 and SmolLM3
 mix it with RoPE, layer by layer, through `no_rope_layers` (transformers
 configuration_llama4.py and configuration_smollm3.py build the list;
 modeling_llama4.py and modeling_smollm3.py skip the rotation where it is 0).

@@ -53,10 +53,10 @@ never fails loudly.
   (NTK-aware scaling): some pairs still reach angles never seen in training,
   and the YaRN paper reports that fine-tuning with it gives worse results than
   with position interpolation (Peng et al., 2023, arXiv v2 §3.1; Appendix A.2 in v3).
-- Whatever you pick, measure at the length you will run, with the facts you
-  need at the start, the middle and the end of the prompt. `lessons.measured`
-  does this for every recipe on small trained models, with and without a
-  fine-tune.
+- Whatever you pick, measure at the length you will run, with the fact you
+  need both near the question and far from it. `lessons.measured` does this
+  for every recipe on small trained models, with and without a fine-tune,
+  and takes YaRN and dynamic NTK apart piece by piece.
 
 **What it costs.** The recipe itself is free: it changes 64 numbers per head
 before the first token. Length is what costs. For Llama 3.1 8B (32 layers,

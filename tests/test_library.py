@@ -84,3 +84,29 @@ def test_code_hash_ignores_the_docstring_and_follows_imports(tmp_path):
     code = Project.read(project_dir)
     assert code.code_hash(["alpha"]) != before.code_hash(["alpha"])
     assert code.code_hash(["beta"]) != before.code_hash(["beta"]), "beta imports alpha"
+
+
+def test_figure_inputs_go_into_the_code_hash(tmp_path):
+    """A lesson whose figures read data (lessons.measured reads experiments/results/) names it in
+    FIGURE_INPUTS; a changed, added or removed data file re-renders its figures, and those of lessons
+    that import it."""
+    project_dir = make_project(tmp_path, {"alpha": stub("alpha", 'FIGURE_INPUTS = ("data/*.json",)'),
+                                          "beta": stub("beta", "from lessons.alpha import figures as _f")})
+    data = project_dir / "data"
+    data.mkdir()
+    (data / "a.json").write_text("1")
+    project = Project.read(project_dir)
+    assert project.by_slug["alpha"].inputs == ("data/*.json",)
+    alpha, beta = project.code_hash(["alpha"]), project.code_hash(["beta"])
+    (data / "a.json").write_text("2")
+    assert project.code_hash(["alpha"]) != alpha and project.code_hash(["beta"]) != beta
+    changed = project.code_hash(["alpha"])
+    (data / "b.json").write_text("2")
+    assert project.code_hash(["alpha"]) != changed
+    added = project.code_hash(["alpha"])
+    (data / "other.txt").write_text("not an input")
+    assert project.code_hash(["alpha"]) == added
+    bad = project_dir / "lessons" / "alpha.py"
+    bad.write_text(bad.read_text().replace('("data/*.json",)', '"data/*.json"'))
+    with pytest.raises(LessonError, match=r"alpha\.py:\d+: FIGURE_INPUTS must be a tuple"):
+        Project.read(project_dir)
