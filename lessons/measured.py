@@ -15,7 +15,7 @@ seeds each, show what breaks past the trained length and which detail of
 each method decides it: a learned table answers only while the fact sits on
 trained rows, RoPE's retrieval head loses its focus, ALiBi fades with the
 total length, and of the ways to stretch RoPE without training only YaRN
-holds to 8L, because its released code keeps the fastest pair's speed and
+holds to 8L, because its released code keeps the fastest pairs' speeds and
 sharpens attention.
 
 **When you need it.** When you weigh claims such as "ALiBi extrapolates",
@@ -31,15 +31,15 @@ trained length; Level 2 names the comparison behind each verdict.
 
 | Option | What it does | What it gives you here | What it costs | Where it lives |
 |---|---|---|---|---|
-| Learned table | One trained vector per position, up to L | 0.34 [0.33, 0.34] at 2L; 0.85 at 8L when the fact sits in the first positions | Rows past L are never trained: a fact there is lost | GPT-2's `n_positions`, BERT's `max_position_embeddings` |
+| Learned table | One trained vector per position, up to L | 0.34 [0.33, 0.34] at 2L; 0.85 [0.78, 0.92] at 8L when the fact sits in the first positions | Rows past L are never trained: a fact there is lost | GPT-2's `n_positions`, BERT's `max_position_embeddings` |
 | Sinusoidal codes | Fixed codes added to the input | 0.28 [0.27, 0.28] at 2L | Codes past L were never seen in training | The 2017 Transformer |
-| RoPE as trained | Rotates queries and keys by position | 0.28 [0.23, 0.37] at 2L, 0.01 at 8L | Angles past L were never seen | `rope_theta` |
+| RoPE as trained | Rotates queries and keys by position | 0.28 [0.23, 0.37] at 2L, 0.01 [0.01, 0.01] at 8L | Angles past L were never seen | `rope_theta` |
 | ALiBi | A distance penalty per head | 0.85 [0.83, 0.87] at 2L, 0.17 [0.10, 0.25] at 8L | Fades with the prompt's length, near facts included | BLOOM, MPT (`alibi_bias_max`) |
-| NoPE | No positions; only the causal mask | Did not learn the task in the budget: 0.22 at L | Nothing to stretch | Llama 4 and SmolLM3 layers (`no_rope_layers`) |
-| Position interpolation | Divides every pair's speed by the stretch | 0.36 [0.28, 0.44] at 2L untrained; 0.96 at 4L after a fine-tune, 0.05 at 8L | The fine-tune, and it slows the fastest pair too | `rope_type` linear |
+| NoPE | No positions; only the causal mask | Did not learn the task in the budget: 0.22 [0.18, 0.27] at L | Nothing to stretch | Llama 4 and SmolLM3 layers (`no_rope_layers`) |
+| Position interpolation | Divides every pair's speed by the stretch | 0.36 [0.28, 0.44] at 2L untrained; after a fine-tune at 4L, 0.96 [0.94, 0.97] there and 0.05 [0.03, 0.07] at 8L | The fine-tune, and it slows the fastest pair too | `rope_type` linear |
 | NTK-aware | Raises the base | 0.56 [0.48, 0.65] at 2L untrained; 0.81 [0.80, 0.82] at 8L after a fine-tune at 4L | Its stretch is a dial: more helps longer prompts and costs some accuracy at L | a larger `rope_theta` |
-| YaRN | Keeps fast pairs, divides slow ones, sharpens attention | 0.96 [0.94, 0.99] at 2L and 0.70 [0.63, 0.77] at 8L untrained; 0.19 at 8L after the fine-tune | The released code's ramp matters: the paper's printed one gives 0.47 at 2L | `rope_type` yarn |
-| Dynamic NTK | Raises the base with the current length | 0.86 [0.82, 0.91] at 2L untrained; 0.82 with a KV cache | Keys cached at another length: 0.64 when a conversation grows past L token by token | `rope_type` dynamic |
+| YaRN | Keeps fast pairs, divides slow ones, sharpens attention | 0.96 [0.94, 0.99] at 2L and 0.70 [0.63, 0.77] at 8L untrained; 0.19 [0.16, 0.21] at 8L after the fine-tune | The released code's ramp matters: the paper's printed one gives 0.47 [0.38, 0.56] at 2L | `rope_type` yarn |
+| Dynamic NTK | Raises the base with the current length | 0.86 [0.82, 0.91] at 2L untrained; 0.82 [0.77, 0.87] with a KV cache | Keys cached at another length: 0.64 [0.57, 0.73] when a conversation grows past L token by token | `rope_type` dynamic |
 
 **How to choose.**
 
@@ -201,9 +201,10 @@ middle 95% of the resampled means runs from +0.07 to +0.13.
 **In Python:**
 
 ```python
-from lessons.measured import RANKINGS, interval, load_results, paired, ranking_holds
+from lessons.measured import BOOTSTRAP_DRAWS, RANKINGS, interval, load_results, paired, ranking_holds
 
 results = load_results()
+BOOTSTRAP_DRAWS  # → 10000
 interval(results, "rope:yarn", 64), interval(results, "rope:dynamic", 64)  # → ((0.96, 0.94, 0.99), (0.86, 0.82, 0.91))
 paired(results, "rope:yarn", "rope:dynamic", 64)  # → (0.1, 0.07, 0.13)
 len(RANKINGS), all(ranking_holds(results, r) for r in RANKINGS)  # → (16, True)
@@ -283,7 +284,9 @@ from lessons.measured import alibi_far_penalty, cell_difference, interval, load_
 results = load_results()
 interval(results, "learned", 64, cell="far-8"), interval(results, "learned", 64, cell="near-8")  # → ((0.93, 0.88, 0.97), (0.03, 0.01, 0.04))
 interval(results, "learned", 256, cell="far-8"), interval(results, "learned", 256, cell="near-8")  # → ((0.85, 0.78, 0.92), (0.01, 0.01, 0.01))
+interval(results, "rope", 64, cell="far-8")[0], interval(results, "rope", 64, cell="near-8")[0]  # → (0.75, 0.04)
 cell_difference(results, "rope", 64, "far-8", "near-8")  # → (0.71, 0.57, 0.81)
+interval(results, "alibi", 128, cell="near-23")[0], interval(results, "alibi", 128, cell="far-23")[0]  # → (0.35, 0.33)
 cell_difference(results, "alibi", 128, "near-23", "far-23")  # → (0.02, -0.08, 0.08)
 interval(results, "alibi", 256, cell="near-8")  # → (0.08, 0.03, 0.15)
 alibi_far_penalty(4, 32), alibi_far_penalty(4, 256)  # → ((0.125, 8.0), (1.0, 64.0))
@@ -415,9 +418,10 @@ from lessons.measured import interval, load_results, ntk_sweep, paired, stretch_
 results = load_results()
 [stretch_of_dynamic(4.0, n, 32) for n in (64, 128, 256)]  # → [5.0, 13.0, 29.0]
 interval(results, "rope:dynamic", 64), interval(results, "rope:ntk-s5", 64)  # → ((0.86, 0.82, 0.91), (0.86, 0.82, 0.91))
+paired(results, "rope:dynamic", "rope:ntk", 64)  # → (0.31, 0.24, 0.37)
 [interval(results, f"rope:ntk-s{s}", 64)[0] for s in (2, 3, 5, 8, 13, 29)]  # → [0.56, 0.75, 0.86, 0.91, 0.94, 0.97]
 interval(results, "rope:ntk-s13", 32)  # → (0.95, 0.93, 0.98)
-interval(results, "rope:dynamic-cache", 64)[0], interval(results, "rope:dynamic-stream", 64)[0]  # → (0.82, 0.64)
+interval(results, "rope:dynamic-cache", 64), interval(results, "rope:dynamic-stream", 64)  # → ((0.82, 0.77, 0.87), (0.64, 0.57, 0.73))
 paired(results, "rope:dynamic", "rope:dynamic-cache", 64), paired(results, "rope:dynamic", "rope:dynamic-stream", 64)  # → ((0.04, 0.03, 0.06), (0.22, 0.17, 0.28))
 round(max(mean for _, mean, _, _ in ntk_sweep(results, 128)), 2), round(max(mean for _, mean, _, _ in ntk_sweep(results, 256)), 2)  # → (0.39, 0.07)
 ```
@@ -506,7 +510,9 @@ from lessons.measured import interval, load_results, paired
 results = load_results()
 tuned = ("linear", "ntk", "yarn", "dynamic", "dynamic-f1")
 [interval(results, f"rope-ft-{m}", 128)[0] for m in tuned]  # → [0.96, 1.0, 1.0, 1.0, 1.0]
-interval(results, "rope-ft-ntk", 256)  # → (0.81, 0.8, 0.82)
+interval(results, "rope-ft-ntk", 256), interval(results, "rope-ft-yarn", 256)  # → ((0.81, 0.8, 0.82), (0.19, 0.16, 0.21))
+interval(results, "rope-ft-linear", 128), interval(results, "rope-ft-linear", 256)  # → ((0.96, 0.94, 0.97), (0.05, 0.03, 0.07))
+interval(results, "rope-ft-dynamic-f1", 256)  # → (0.92, 0.91, 0.93)
 [interval(results, f"rope-ft-{m}", 256)[0] for m in tuned]  # → [0.05, 0.81, 0.19, 0.87, 0.92]
 paired(results, "rope-ft-ntk", "rope-ft-linear", 64), paired(results, "rope-ft-ntk", "rope-ft-linear", 256)  # → ((0.2, 0.16, 0.22), (0.76, 0.73, 0.79))
 paired(results, "rope-ft-dynamic-f1", "rope-ft-ntk", 256)  # → (0.11, 0.09, 0.13)
@@ -554,6 +560,8 @@ results = load_results()
 head_statistic(results, "rope", 32), head_statistic(results, "rope", 64)  # → ((0.07, 0.06, 0.08), (1.91, 1.67, 2.14))
 head_statistic(results, "rope", 32, "max_logit", digits=1), head_statistic(results, "rope", 64, "max_logit", digits=1)  # → ((16.4, 15.6, 17.2), (7.1, 6.2, 7.9))
 head_statistic(results, "rope:yarn", 256), head_statistic(results, "rope:yarn-notemp", 256)  # → ((0.69, 0.63, 0.75), (1.99, 1.72, 2.27))
+head_statistic(results, "rope:yarn", 256, "max_logit", digits=1)  # → (19.3, 18.5, 20.2)
+head_statistic(results, "rope:yarn-notemp", 256, "max_logit", digits=1)  # → (10.3, 9.1, 11.4)
 ```
 
 ![Two panels against prompt length for RoPE as trained, YaRN, YaRN without temperature, the learned table and ALiBi: the second layer's attention entropy rises with length, least for YaRN, and its largest attention score falls for RoPE as trained but rises for YaRN](figures/measured.attention.svg)

@@ -4,6 +4,7 @@ states (no torch needed)."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -52,6 +53,21 @@ def test_values_intervals_and_paired_differences(tmp_path):
     assert ranking_holds(results, ("a", "b", 32, "nll", None)) and not ranking_holds(results, ("b", "a", 32, "nll", None))
     assert reproduces(results, ("a", "b", 32, "accuracy", None)) and not reproduces(results, ("a-ft", "b", 32,
                                                                                               "accuracy", None))
+
+
+def test_every_interval_in_the_prose_is_one_the_code_checks():
+    """A number quoted as "mean [low, high]" anywhere on the page (Level 1's table included) must be
+    one of the (mean, low, high) tuples that a `# →` line checks against the results."""
+    doc = measured.__doc__.replace("−", "-")
+    quoted = {tuple(float(v) for v in m) for m in re.findall(r"(-?\d\.\d+) \[(-?\d\.\d+), (-?\d\.\d+)\]", doc)}
+    checked = set()
+    for line in doc.splitlines():
+        if "# →" in line:
+            result = line.split("# →", 1)[1]
+            checked |= {tuple(float(v) for v in m) for m in re.findall(r"\((-?\d\.\d+), (-?\d\.\d+), (-?\d\.\d+)\)",
+                                                                       result)}
+    assert len(quoted) > 20
+    assert not quoted - checked, f"intervals quoted but never checked: {sorted(quoted - checked)}"
 
 
 def test_an_unpaired_comparison_is_refused(tmp_path):
