@@ -49,6 +49,9 @@ TERMS: dict[str, str] = {
     "qk_rope_head_dim": "DeepSeek config key: how many dimensions of each query and key head RoPE turns (64 in DeepSeek-V3)",
     "learned_pos_emb": "MPT config key: asks for a learned position table; the model uses none when ALiBi is on",
     "_get_and_verify_max_len": "vLLM function (vllm/config/model.py) that derives the served length from a config",
+    "derive_max_model_len_and_key": "vLLM 0.33.0 method (vllm/transformers_utils/model_arch_config_convertor.py) that takes the smallest length key of a config, or model_max_length",
+    "model_max_length": "config key: a length that replaces the smallest length key in vLLM (Command R); also a tokenizer setting",
+    "get_rope_factors": "llama.cpp function (src/llama-model.cpp) that picks LongRoPE's long or short list from the context size",
     "--ctx-size": "llama.cpp flag (short form -c): the context length the server allocates",
     # Decoder configs and generation (lessons.transformer)
     "tie_word_embeddings": "Hugging Face config key: True when the unembedding reuses the token embedding table",

@@ -199,14 +199,17 @@ can be larger than the first only if someone reinforced the bridge.
 **Tiny worked example.** Qwen2.5-7B's config says 32,768 positions. Its
 model card asks readers who need more to add a YaRN block, factor 4, over an
 original 32,768. The trained length stays 32,768 and so does the config's
-length, but vLLM multiplies the original by the factor and serves 131,072:
-a stretch of 4.
+length. vLLM 0.33.0 takes a YaRN config's length as already stretched (it
+multiplies only linear and dynamic blocks by their factor), so it serves
+32,768 and refuses a longer `--max-model-len` until the config's length is
+raised too: 131,072 needs `--hf-overrides` with `max_position_embeddings`
+131,072 beside the block.
 
 | Length | Where it comes from | Qwen2.5 with YaRN |
 |---|---|---|
 | trained | `original_max_position_embeddings` in the RoPE block, else the config's length | 32,768 |
 | claimed by the config | the smallest length key (`max_position_embeddings`, `n_positions`, ...) | 32,768 |
-| served | vLLM's rule, or `--length` | 131,072 |
+| served | vLLM 0.33.0's rule, or `--length` | 32,768 |
 
 **In Python:**
 
@@ -217,14 +220,22 @@ qwen = {"model_type": "qwen2", "hidden_size": 3584, "num_attention_heads": 28, "
         "max_position_embeddings": 32768, "rope_theta": 1000000.0,
         "rope_scaling": {"type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768}}
 card = explain(qwen)
-card.trained_length, card.max_length, vllm_max_model_len(card)  # → (32768, 32768, 131072)
+card.trained_length, card.max_length, vllm_max_model_len(card)  # → (32768, 32768, 32768)
+stretched = explain({**qwen, "max_position_embeddings": 131072})  # what --hf-overrides makes of it
+vllm_max_model_len(stretched), stretched.trained_length  # → (131072, 32768)
 ```
 
 **In code:** `lengths` reads the trained and claimed lengths;
-`vllm_max_model_len` follows vLLM's `_get_and_verify_max_len`
-(vllm/config/model.py): it multiplies by the `factor` of every rule except
-longrope and llama3, starts from the original length for yarn, and leaves any
-Gemma 3 config alone, whose stated length is already the stretched one.
+`vllm_length_limit` follows vLLM 0.33.0's `_get_and_verify_max_len`
+(vllm/config/model.py) and `derive_max_model_len_and_key`
+(vllm/transformers_utils/model_arch_config_convertor.py): the smallest of
+nine length keys, replaced by `model_max_length` when that is set, 2,048 when
+none is, times the `factor` of a linear or dynamic block (not YaRN, LongRoPE
+or the Llama 3 rule, and never for Gemma 3, whose stated length is already
+the stretched one); `vllm_max_model_len` is what vLLM serves by default,
+the same except for LongRoPE, which starts at its original length. Rules
+move between releases: before vLLM PR #56446 a YaRN block multiplied the
+original length by its factor.
 
 **Why it matters.** The served length is the one that decides memory and
 quality, and it is printed nowhere in the config; the engine derives it.
@@ -344,7 +355,7 @@ model_type     llama
 scheme         RoPE in 32 layers
 trained length 4,096
 config length  4,096
-served length  4,096 (the trained length)
+served length  4,096 by default in vLLM 0.33.0 (the trained length)
 RoPE, every RoPE layer: default, base 10,000, 128 of 128 dimensions turn (64 pairs)
   wavelengths  6.283 to 5.441e+04 positions
   full turn within the trained length: 46 of 64 pairs (0–45)
@@ -372,7 +383,7 @@ scheme         RoPE in 32 layers
 sliding window 4,096 tokens
 trained length 32,768
 config length  32,768
-served length  32,768 (the trained length)
+served length  32,768 by default in vLLM 0.33.0 (the trained length)
 RoPE, every RoPE layer: default, base 10,000, 128 of 128 dimensions turn (64 pairs)
   wavelengths  6.283 to 5.441e+04 positions
   full turn within the trained length: 60 of 64 pairs (0–59)
@@ -400,7 +411,7 @@ model_type     qwen2_vl
 scheme         RoPE in 28 layers
 trained length 32,768
 config length  32,768
-served length  32,768 (the trained length)
+served length  32,768 by default in vLLM 0.33.0 (the trained length)
 RoPE, every RoPE layer: default, base 1e+06, 128 of 128 dimensions turn (64 pairs)
   wavelengths  6.283 to 5.063e+06 positions
   full turn within the trained length: 40 of 64 pairs (0–39)
@@ -427,7 +438,7 @@ model_type     gpt_neox
 scheme         RoPE in 24 layers
 trained length 2,048
 config length  2,048
-served length  2,048 (the trained length)
+served length  2,048 by default in vLLM 0.33.0 (the trained length)
 RoPE, every RoPE layer: default, base 10,000, 32 of 128 dimensions turn (16 pairs)
   wavelengths  6.283 to 3.533e+04 positions
   full turn within the trained length: 11 of 16 pairs (0–10)
@@ -453,7 +464,7 @@ model_type     gptj
 scheme         RoPE in 28 layers
 trained length 2,048
 config length  2,048
-served length  2,048 (the trained length)
+served length  2,048 by default in vLLM 0.33.0 (the trained length)
 RoPE, every RoPE layer: default, base 10,000, 64 of 256 dimensions turn (32 pairs)
   wavelengths  6.283 to 4.712e+04 positions
   full turn within the trained length: 21 of 32 pairs (0–20)
@@ -508,7 +519,7 @@ model_type     llama
 scheme         RoPE in 32 layers
 trained length 8,192
 config length  131,072
-served length  131,072 = 16× the trained length
+served length  131,072 by default in vLLM 0.33.0 = 16× the trained length
 RoPE, every RoPE layer: llama3, base 500,000, 128 of 128 dimensions turn (64 pairs)
   wavelengths  6.283 to 2.047e+07 positions
   full turn within the trained length: 35 of 64 pairs (0–34)
@@ -538,7 +549,7 @@ model_type     llama
 scheme         RoPE in 16 layers
 trained length 8,192
 config length  131,072
-served length  131,072 = 16× the trained length
+served length  131,072 by default in vLLM 0.33.0 = 16× the trained length
 RoPE, every RoPE layer: llama3, base 500,000, 64 of 64 dimensions turn (32 pairs)
   wavelengths  6.283 to 6.671e+07 positions
   full turn within the trained length: 18 of 32 pairs (0–17)
@@ -572,7 +583,7 @@ scheme         RoPE in 36 of 48 layers; NoPE (no positions) in layers 3, 7, 11, 
 layer types    36 chunked_attention, 12 full_attention
 trained length 8,192
 config length  10,485,760
-served length  10,485,760 = 1280× the trained length
+served length  10,485,760 by default in vLLM 0.33.0 = 1280× the trained length
 RoPE, every RoPE layer: llama3, base 500,000, 128 of 128 dimensions turn (64 pairs)
   wavelengths  6.283 to 4.095e+07 positions
   full turn within the trained length: 35 of 64 pairs (0–34)
@@ -621,7 +632,7 @@ cards["deepseek-v3"].rope[0].rotary_dim  # → 64
 
 ![Qwen2.5 7B Instruct with YaRN: the wavelength of each rotary pair, before and after scaling, against the trained and served lengths](figures/model_card.qwen2_5_7b_yarn.svg)
 
-**Reading it:** the block is not in the published file: the model card asks you to add it for inputs over 32,768 tokens, and vLLM then serves 131,072 for every prompt, short ones included.
+**Reading it:** the block is not in the published file: the model card asks you to add it for inputs over 32,768 tokens. vLLM 0.33.0 then still serves 32,768 by default; with `max_position_embeddings` raised to 131,072 as well it serves 131,072, stretching every prompt, short ones included.
 
 ```text
 $ python -m lessons.model_card qwen2.5-7b-yarn
@@ -629,14 +640,14 @@ model_type     qwen2
 scheme         RoPE in 28 layers
 trained length 32,768
 config length  32,768
-served length  131,072 = 4× the trained length
+served length  32,768 by default in vLLM 0.33.0 (the trained length)
 RoPE, every RoPE layer: yarn, base 1e+06, 128 of 128 dimensions turn (64 pairs)
   wavelengths  6.283 to 2.025e+07 positions
   full turn within the trained length: 40 of 64 pairs (0–39)
   scale        untouched: pairs 0–23; between: pairs 24–39; divided by 4: pairs 40–63
   attention factor 1.13863 (multiplies cos and sin)
-engine         vLLM: --max-model-len 131072
-engine         llama.cpp: --ctx-size 131072
+engine         vLLM: --max-model-len 32768
+engine         llama.cpp: --ctx-size 32768
 engine         llama.cpp: --rope-scaling yarn --rope-scale 4 --yarn-orig-ctx 32768
 ```
 
@@ -660,7 +671,7 @@ model_type     deepseek_v3
 scheme         RoPE in 61 layers
 trained length 4,096
 config length  163,840
-served length  163,840 = 40× the trained length
+served length  163,840 by default in vLLM 0.33.0 = 40× the trained length
 RoPE, every RoPE layer: yarn, base 10,000, 64 of 64 dimensions turn (32 pairs)
   wavelengths  6.283 to 1.885e+06 positions
   full turn within the trained length: 23 of 32 pairs (0–22)
@@ -691,7 +702,7 @@ layer types    12 sliding_attention, 12 full_attention
 sliding window 128 tokens
 trained length 4,096
 config length  131,072
-served length  131,072 = 32× the trained length
+served length  131,072 by default in vLLM 0.33.0 = 32× the trained length
 RoPE, every RoPE layer: yarn, base 150,000, 64 of 64 dimensions turn (32 pairs)
   wavelengths  6.283 to 2.078e+07 positions
   full turn within the trained length: 18 of 32 pairs (0–17)
@@ -743,22 +754,26 @@ scheme         RoPE in 32 layers
 sliding window 262,144 tokens
 trained length 4,096
 config length  131,072
-served length  131,072 = 32× the trained length
+served length  4,096 by default in vLLM 0.33.0 (the trained length)
 RoPE, every RoPE layer: longrope, base 10,000, 96 of 96 dimensions turn (48 pairs)
   wavelengths  6.283 to 1.473e+05 positions
   full turn within the trained length: 34 of 48 pairs (0–33)
   scale        untouched: pairs 0; between: pairs 1–46; divided by 2.84: pairs 47
-  past 4,096: long_factor, between: pairs 0–46; divided by 64.84: pairs 47
   attention factor 1.19024 (multiplies cos and sin)
-engine         vLLM: --max-model-len 131072
-engine         llama.cpp: --ctx-size 131072
-engine         llama.cpp: no flag; the longrope speeds are written into the GGUF file
+engine         vLLM: --max-model-len 4096
+engine         llama.cpp: --ctx-size 4096
+engine         llama.cpp: --ctx-size picks the list: long_factor for every prompt past 4,096, short_factor otherwise
 ```
 
 
-**Why it matters.** A LongRoPE model switches lists at the trained length,
-so the same position is rotated differently in a short and a long prompt;
-a cache built during a short prompt does not carry over.
+**Why it matters.** Which list applies depends on the engine. transformers
+switches per prompt at the trained length, so the same position is rotated
+differently in a short and a long prompt, and a cache built during a short
+prompt does not carry over. vLLM 0.33.0 serves 4,096 by default (vLLM PR
+#27431) and decides once at start-up: with a `--max-model-len` past 4,096
+the long list applies to every prompt (`phi3_long_rope_scaled_rope.py`).
+llama.cpp chooses from the context size `-c` the same way
+(`get_rope_factors`, src/llama-model.cpp).
 
 ## Gallery: layers that differ
 
@@ -799,7 +814,7 @@ layer types    21 sliding_attention, 21 full_attention
 sliding window 4,096 tokens
 trained length 8,192
 config length  8,192
-served length  8,192 (the trained length)
+served length  8,192 by default in vLLM 0.33.0 (the trained length)
 RoPE, every RoPE layer: default, base 10,000, 256 of 256 dimensions turn (128 pairs)
   wavelengths  6.283 to 5.847e+04 positions
   full turn within the trained length: 100 of 128 pairs (0–99)
@@ -829,7 +844,7 @@ layer types    29 sliding_attention, 5 full_attention
 sliding window 1,024 tokens
 trained length not stated (a linear factor is not a length ratio)
 config length  131,072
-served length  131,072
+served length  131,072 by default in vLLM 0.33.0
 RoPE, full_attention (5 layers): linear, base 1e+06, 256 of 256 dimensions turn (128 pairs)
   wavelengths  50.27 to 4.512e+07 positions
   scale        divided by 8: pairs 0–127
@@ -860,7 +875,7 @@ model_type     smollm3
 scheme         RoPE in 27 of 36 layers; NoPE (no positions) in layers 3, 7, 11, 15, 19, 23, 27, 31, 35
 trained length 65,536
 config length  65,536
-served length  65,536 (the trained length)
+served length  65,536 by default in vLLM 0.33.0 (the trained length)
 RoPE, every RoPE layer: default, base 5e+06, 128 of 128 dimensions turn (64 pairs)
   wavelengths  6.283 to 2.469e+07 positions
   full turn within the trained length: 39 of 64 pairs (0–38)
@@ -909,7 +924,10 @@ model_type     bloom
 scheme         ALiBi in 24 layers (a distance penalty per head, no position table)
 trained length unknown
 config length  unknown
+served length  2,048 by default in vLLM 0.33.0
 ALiBi slopes   16 heads, 0.7071 down to 0.003906
+engine         vLLM: --max-model-len 2048
+engine         llama.cpp: --ctx-size 2048
 engine         no RoPE flag applies
 ```
 
@@ -931,7 +949,7 @@ model_type     mpt
 scheme         ALiBi in 32 layers (a distance penalty per head, no position table)
 trained length 2,048
 config length  2,048
-served length  2,048 (the trained length)
+served length  2,048 by default in vLLM 0.33.0 (the trained length)
 ALiBi slopes   32 heads, 0.8409 down to 0.003906
 engine         vLLM: --max-model-len 2048
 engine         llama.cpp: --ctx-size 2048
@@ -957,7 +975,7 @@ model_type     gpt2
 scheme         a learned position table (one row per position), added to the input
 trained length 1,024
 config length  1,024
-served length  1,024 (the trained length)
+served length  1,024 by default in vLLM 0.33.0 (the trained length)
 engine         vLLM: --max-model-len 1024
 engine         llama.cpp: --ctx-size 1024
 engine         no RoPE flag applies
@@ -982,7 +1000,7 @@ model_type     bert
 scheme         a learned position table (one row per position), added to the input
 trained length 512
 config length  512
-served length  512 (the trained length)
+served length  512 by default in vLLM 0.33.0 (the trained length)
 engine         vLLM: --max-model-len 512
 engine         llama.cpp: --ctx-size 512
 engine         no RoPE flag applies
@@ -1014,9 +1032,11 @@ engine         no RoPE flag applies
 ??? question "A no_rope_layers list is [1, 1, 1, 0, 1, 1, 1, 0]. Which layers have no RoPE?"
     Layers 3 and 7: a 1 means the layer uses RoPE, a 0 that it does not.
 
-??? question "Why does vLLM serve 131,072 tokens for Qwen2.5 with its YaRN block, when the config says 32,768?"
-    vLLM multiplies the original length by the YaRN factor (32,768 × 4); the
-    config's own length is not changed by adding the block.
+??? question "Qwen2.5 with its YaRN block says 32,768 positions. Why does vLLM 0.33.0 refuse --max-model-len 131072?"
+    vLLM 0.33.0 reads a YaRN config's length as already stretched and does
+    not multiply it by the factor, so the longest length it accepts is the
+    config's 32,768; raise `max_position_embeddings` to 131,072 with
+    `--hf-overrides` (older releases multiplied 32,768 by 4 themselves).
 
 ??? question "Gemma 3's full-attention layers use linear scaling with factor 8. Does the decoder conclude that it was trained at 16,384 positions?"
     No: a linear factor is not a length ratio, and Gemma 3's config does not
@@ -1048,8 +1068,12 @@ engine         no RoPE flag applies
 - `transformers`' `modeling_rope_utils.py` (every `rope_type`) and each
   model's `configuration_<model>.py` (its defaults and layer plan): the
   reference this page's decoder is tested against.
-- vLLM's `vllm/config/model.py` (`_get_and_verify_max_len`): how the served
-  length is derived.
+- vLLM 0.33.0's `vllm/config/model.py` (`_get_and_verify_max_len`) and
+  `vllm/transformers_utils/model_arch_config_convertor.py`
+  (`derive_max_model_len_and_key`): how the served length is derived, read in
+  the released wheel (`pip download --no-deps vllm==0.33.0`); llama.cpp's
+  `src/llama-model.cpp` (`get_rope_factors`) as vendored in llama-cpp-python
+  0.3.36: how the context size picks a LongRoPE list.
 - `lessons.context_extension`: what each scaling rule does, pair by pair.
 """
 
@@ -1107,6 +1131,15 @@ LAYER_KEYS = ("num_hidden_layers", "n_layer", "n_layers", "num_layers")
 WIDTH_KEYS = ("hidden_size", "n_embd", "n_embed", "d_model")
 HEAD_KEYS = ("num_attention_heads", "n_head", "n_heads")
 LENGTH_KEYS = ("max_position_embeddings", "n_positions", "max_seq_len", "seq_length", "n_ctx")
+# vLLM 0.33.0 (vllm/transformers_utils/model_arch_config_convertor.py, derive_max_model_len_and_key) takes
+# the smallest of these keys of the text config, then lets model_max_length, when set, replace the result;
+# with none of them it assumes 2,048 (vllm/config/model.py, _get_and_verify_max_len). The RoPE blocks of
+# VLLM_UNSCALED types leave that length as it is; any other block's `factor` multiplies it (the last one's).
+VLLM_RELEASE = "vLLM 0.33.0"
+VLLM_LENGTH_KEYS = ("max_position_embeddings", "n_positions", "max_seq_len", "seq_length", "model_max_length",
+                    "max_target_positions", "max_sequence_length", "max_seq_length", "seq_len")
+VLLM_FALLBACK_LENGTH = 2048
+VLLM_UNSCALED = ("su", "longrope", "llama3", "yarn", "deepseek_yarn", "deepseek_llama_scaling")
 
 
 class ConfigError(ValueError):
@@ -1423,6 +1456,9 @@ class ModelCard:
         sliding_window: the sliding window, or None.
         softmax_multiplier: DeepSeek's extra factor on the softmax scale, or None.
         warnings: what to look at before serving this config.
+        length_keys: (key, value) of each length key the text config sets as a positive
+            integer, among VLLM_LENGTH_KEYS and original_max_position_embeddings (what
+            an engine reads to choose its length; not part of `to_json`).
     """
 
     model_type: str | None
@@ -1437,6 +1473,7 @@ class ModelCard:
     sliding_window: int | None
     softmax_multiplier: float | None
     warnings: tuple[str, ...]
+    length_keys: tuple[tuple[str, int], ...] = ()
 
     @property
     def stretch(self) -> float | None:
@@ -1614,8 +1651,10 @@ def _explain(config: dict) -> ModelCard:
     window = text.get("sliding_window")
     if text.get("model_type") in ("qwen2", "qwen2_vl", "qwen2_vl_text", "smollm3") and not text.get("use_sliding_window"):
         window = None
+    length_keys = tuple((key, int(text[key])) for key in (*VLLM_LENGTH_KEYS, "original_max_position_embeddings")
+                        if _checks._is_int(text.get(key)) and text[key] >= 1)
     return ModelCard(model_type, scheme, trained, max_length, tuple(groups), tuple(skipped), slopes, n_layers,
-                     None if types is None else tuple(types), window, multiplier, tuple(caught))
+                     None if types is None else tuple(types), window, multiplier, tuple(caught), length_keys)
 
 
 # ---------------------------------------------------------------------------
@@ -1623,29 +1662,39 @@ def _explain(config: dict) -> ModelCard:
 # ---------------------------------------------------------------------------
 
 
-def vllm_max_model_len(card: ModelCard) -> int | None:
-    """The longest input vLLM serves for this config when `--max-model-len` is not given.
+def vllm_length_limit(card: ModelCard) -> int:
+    """The longest `--max-model-len` vLLM accepts for this config without VLLM_ALLOW_LONG_MAX_MODEL_LEN=1.
 
-    vLLM's rule (`_get_and_verify_max_len` in vllm/config/model.py): start
-    from the config's length; unless the model type contains "gemma3" (whose
-    length is already the scaled one), take each RoPE block whose type is not
-    longrope or llama3, restart from its `original_max_position_embeddings` if
-    it is yarn, and multiply by its `factor` (the last such block's).
-
-    Returns:
-        the length, or None when the config states none.
+    vLLM 0.33.0's derived length (vllm/config/model.py, `_get_and_verify_max_len`): the smallest
+    of VLLM_LENGTH_KEYS the config sets, replaced by `model_max_length` when that is set, 2,048
+    when none is; then, unless the model type contains "gemma3" (whose length is already the
+    scaled one), times the `factor` of the last RoPE block whose type is not in VLLM_UNSCALED
+    (linear, dynamic). YaRN, LongRoPE and the Llama 3 rule leave the length as the config states
+    it. A longer `--max-model-len` is refused unless `model_max_length` allows it.
     """
-    if card.max_length is None:
-        return None
-    if "gemma3" in (card.model_type or "") or not card.rope:
-        return card.max_length
-    length, factor = card.max_length, 1.0
-    for group in card.rope:
-        if group.rope_type not in ("longrope", "llama3") and group.parameters.get("factor") is not None:
-            factor = float(group.parameters["factor"])
-            if group.rope_type == "yarn":
-                length = group.parameters.get("original_max_position_embeddings") or length
-    return int(length * factor)
+    keys = dict(card.length_keys)
+    found = [keys[k] for k in VLLM_LENGTH_KEYS if k in keys]
+    length = keys["model_max_length"] if "model_max_length" in keys else min(found) if found else VLLM_FALLBACK_LENGTH
+    if card.rope and "gemma3" not in (card.model_type or ""):
+        factor = 1.0
+        for group in card.rope:
+            if group.rope_type not in VLLM_UNSCALED:
+                factor = group.parameters.get("factor", factor)
+        length = length * (1.0 if factor is None else float(factor))
+    return int(length)
+
+
+def vllm_max_model_len(card: ModelCard) -> int:
+    """The length vLLM 0.33.0 serves this config at when `--max-model-len` is not given.
+
+    `vllm_length_limit`, except for a LongRoPE model, which vLLM starts at the config's
+    `original_max_position_embeddings` (vLLM PR #27431: the long factors would slow every
+    shorter prompt); a longer `--max-model-len` then switches to the long list for every prompt.
+    """
+    keys = dict(card.length_keys)
+    if any(g.rope_type == "longrope" for g in card.rope):
+        return int(keys.get("original_max_position_embeddings", vllm_length_limit(card)))
+    return vllm_length_limit(card)
 
 
 def pairs_that_turn(inv_freq: np.ndarray, length: int) -> np.ndarray:
@@ -1734,18 +1783,36 @@ def scale_summary(scale: np.ndarray, tol: float = 1e-9) -> str:
 
 
 def engine_flags(card: ModelCard, served: int | None) -> list[str]:
-    """Command-line flags that reproduce the card's setup in vLLM and llama.cpp.
+    """Command-line flags that serve the card's setup at `served` in vLLM 0.33.0 and llama.cpp.
 
-    vLLM reads the RoPE block from config.json itself; `--hf-overrides` is only
-    needed for a block the file lacks (Qwen2.5's YaRN). llama.cpp reads base
-    and scaling from the GGUF file its converter wrote; its flags override them
-    (`--rope-scaling` knows none, linear and yarn; the Llama 3 rule and LongRoPE
-    are baked into the converted file).
+    vLLM reads the RoPE block from config.json itself. A `--max-model-len` past
+    `vllm_length_limit` is refused unless the config's length is raised with
+    `--hf-overrides` (for a YaRN, LongRoPE or Llama 3 block, which vLLM does not
+    multiply) or VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 is set; a position table has no
+    rows past its end, so no flag serves it there. llama.cpp reads base and
+    scaling from the GGUF file its converter wrote; its flags override them
+    (`--rope-scaling` knows none, linear and yarn; the Llama 3 rule is baked into
+    the converted file, and for LongRoPE the context size picks the list:
+    `get_rope_factors` in src/llama-model.cpp, llama.cpp as vendored in
+    llama-cpp-python 0.3.36).
     """
     lines = []
+    table = card.scheme in ("learned", "sinusoidal")
     if served:
-        lines.append(f"vLLM: --max-model-len {served}")
-        lines.append(f"llama.cpp: --ctx-size {served}")
+        limit = vllm_length_limit(card)
+        if served <= limit:
+            lines.append(f"vLLM: --max-model-len {served}")
+        elif table:
+            lines.append(f"vLLM: no command: the position table ends at {card.max_length or limit:,}")
+        elif any(g.rope_type in VLLM_UNSCALED for g in card.rope):
+            lines.append(f"vLLM: --hf-overrides '{{\"max_position_embeddings\": {served}}}' --max-model-len {served}")
+        else:
+            lines.append(f"vLLM: VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 with --max-model-len {served} "
+                         f"(past the config's {limit:,})")
+        if table and card.max_length and served > card.max_length:
+            lines.append(f"llama.cpp: no command: the position table ends at {card.max_length:,}")
+        else:
+            lines.append(f"llama.cpp: --ctx-size {served}")
     scaled = [g for g in card.rope if g.rope_type != "default"]
     if scaled:
         g = scaled[0]
@@ -1755,8 +1822,11 @@ def engine_flags(card: ModelCard, served: int | None) -> list[str]:
         elif g.rope_type == "yarn":
             lines.append(f"llama.cpp: --rope-scaling yarn --rope-scale {p['factor']:g} "
                          f"--yarn-orig-ctx {card.trained_length}")
-        elif g.rope_type in ("llama3", "longrope"):
-            lines.append(f"llama.cpp: no flag; the {g.rope_type} speeds are written into the GGUF file")
+        elif g.rope_type == "llama3":
+            lines.append("llama.cpp: no flag; the llama3 speeds are written into the GGUF file")
+        elif g.rope_type == "longrope":
+            lines.append(f"llama.cpp: --ctx-size picks the list: long_factor for every prompt past "
+                         f"{_n(card.trained_length)}, short_factor otherwise")
         elif g.rope_type == "dynamic":
             lines.append("llama.cpp: no dynamic scaling; serve within the trained length")
     if card.scheme in ("learned", "sinusoidal", "alibi"):
@@ -1778,6 +1848,7 @@ def report(card: ModelCard, served: int | None = None) -> str:
     Returns:
         a multi-line string, one fact per line.
     """
+    given = bool(served)
     served = served or vllm_max_model_len(card)
     lines = [f"model_type     {card.model_type or 'not given'}"]
     layers = "" if card.n_layers is None else f" in {card.n_layers} layers"
@@ -1801,7 +1872,7 @@ def report(card: ModelCard, served: int | None = None) -> str:
     if served:
         stretch = "" if not card.trained_length else " (the trained length)" if served == card.trained_length \
             else f" = {served / card.trained_length:.4g}× the trained length"
-        lines.append(f"served length  {served:,}{stretch}")
+        lines.append(f"served length  {served:,}" + ("" if given else f" by default in {VLLM_RELEASE}") + stretch)
     for g in card.rope:
         where = "every RoPE layer" if g.layer_type == "all" else f"{g.layer_type} ({len(g.layers)} layers)"
         lines.append(f"RoPE, {where}: {g.rope_type}, base {g.base:,.6g}, {g.rotary_dim} of {g.head_dim} "

@@ -386,4 +386,14 @@ EDGE_CASES = [
     {k: v for k, v in _BASE.items() if k != "num_hidden_layers"},
     {"model_type": "llama4", "text_config": {**_BASE, "model_type": "llama4_text", "num_hidden_layers": 8,
                                              "no_rope_layers": [1, 0] * 4}},
+    # vLLM 0.33.0's length rule: model_max_length replaces the smallest key; keys the card does not read;
+    # no key at all (2,048); a null factor (1.0); LongRoPE's top-level original length; a float length key
+    {**_BASE, "max_position_embeddings": 8192, "model_max_length": 131072},
+    {**{k: v for k, v in _BASE.items() if k != "max_position_embeddings"}, "seq_len": 1000, "max_target_positions": 900},
+    {k: v for k, v in _BASE.items() if k != "max_position_embeddings"},
+    {**_BASE, "rope_scaling": {"rope_type": "linear", "factor": None}},
+    {**_BASE, "rope_scaling": {"rope_type": "dynamic", "factor": 3.0}},
+    {**_BASE, "original_max_position_embeddings": 1024,
+     "rope_scaling": {"rope_type": "longrope", "short_factor": [1.0] * 32, "long_factor": [2.0] * 32}},
+    {**_BASE, "model_max_length": 4096.0},
 ]

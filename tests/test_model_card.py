@@ -15,7 +15,8 @@ import pytest
 
 from lessons.context_extension import rope_inv_freq
 from lessons.model_card import (ConfigError, compare_methods, explain, figure_name, gallery, language_config, layer_types,
-                                main, pairs_that_turn, report, rope_block, vllm_max_model_len)
+                                main, pairs_that_turn, report, rope_block, vllm_length_limit,
+                                vllm_max_model_len)
 from tests.conftest import LESSONS, ROOT
 
 GALLERY = gallery()
@@ -214,16 +215,44 @@ def test_warnings():
     assert explain(LLAMA).warnings == ()
 
 
-def test_served_length_follows_vllm():
+def test_served_length_follows_vllm_0_33():
+    """vLLM 0.33.0: vllm/config/model.py _get_and_verify_max_len and
+    vllm/transformers_utils/model_arch_config_convertor.py derive_max_model_len_and_key."""
     yarn = explain({**LLAMA, "rope_scaling": {"rope_type": "yarn", "factor": 4.0,
                                               "original_max_position_embeddings": 2048}})
-    assert vllm_max_model_len(yarn) == 8192  # yarn restarts from the original length
+    assert vllm_max_model_len(yarn) == 4096  # a YaRN block no longer multiplies the length (vLLM PR #56446)
     linear = explain({**LLAMA, "rope_scaling": {"rope_type": "linear", "factor": 2.0}})
-    assert vllm_max_model_len(linear) == 8192
+    assert vllm_max_model_len(linear) == vllm_length_limit(linear) == 8192  # linear and dynamic still do
     llama3 = explain({**LLAMA, "max_position_embeddings": 131072,
                       "rope_scaling": {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0,
                                        "high_freq_factor": 4.0, "original_max_position_embeddings": 8192}})
     assert vllm_max_model_len(llama3) == 131072  # llama3 and longrope are not multiplied
+    # model_max_length replaces the smallest key outright (Command R: 8,192 and 131,072)
+    assert vllm_max_model_len(explain({**LLAMA, "max_position_embeddings": 8192, "model_max_length": 131072})) == 131072
+    # the smallest of the keys vLLM knows, n_ctx not among them; none at all: 2,048
+    assert vllm_max_model_len(explain({**LLAMA, "max_position_embeddings": 8192, "seq_length": 4096})) == 4096
+    nolength = {k: v for k, v in LLAMA.items() if k != "max_position_embeddings"}
+    assert vllm_max_model_len(explain(nolength)) == 2048
+    # LongRoPE starts at original_max_position_embeddings (vLLM PR #27431); the limit stays the config's
+    phi = gallery()["phi-3.5-mini"]["config"]
+    card = explain(phi)
+    assert (vllm_max_model_len(card), vllm_length_limit(card)) == (4096, 131072)
+    assert "vLLM: --max-model-len 131072" in report(card, 131072)
+
+
+def test_engine_lines_say_what_each_engine_needs_or_refuse():
+    llama = explain(LLAMA)
+    lines = report(llama, 16384)
+    assert "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 with --max-model-len 16384 (past the config's 4,096)" in lines
+    yarn = explain({**LLAMA, "rope_scaling": {"rope_type": "yarn", "factor": 4.0,
+                                              "original_max_position_embeddings": 4096}})
+    assert """vLLM: --hf-overrides '{"max_position_embeddings": 16384}' --max-model-len 16384""" in report(yarn, 16384)
+    gpt2 = explain(gallery()["gpt2"]["config"])
+    past = report(gpt2, 2048)
+    assert "vLLM: no command: the position table ends at 1,024" in past
+    assert "llama.cpp: no command: the position table ends at 1,024" in past
+    assert "--max-model-len" not in past and "--ctx-size" not in past
+    assert "served length  1,024 by default in vLLM 0.33.0" in report(gpt2)
 
 
 def test_pairs_and_methods():

@@ -472,6 +472,12 @@
   var WIDTH_KEYS = ["hidden_size", "n_embd", "n_embed", "d_model"];
   var HEAD_KEYS = ["num_attention_heads", "n_head", "n_heads"];
   var LENGTH_KEYS = ["max_position_embeddings", "n_positions", "max_seq_len", "seq_length", "n_ctx"];
+  // lessons.model_card VLLM_*: vLLM 0.33.0's length keys, fallback and the block types it does not multiply
+  var VLLM_RELEASE = "vLLM 0.33.0";
+  var VLLM_LENGTH_KEYS = ["max_position_embeddings", "n_positions", "max_seq_len", "seq_length", "model_max_length",
+    "max_target_positions", "max_sequence_length", "max_seq_length", "seq_len"];
+  var VLLM_FALLBACK_LENGTH = 2048;
+  var VLLM_UNSCALED = ["su", "longrope", "llama3", "yarn", "deepseek_yarn", "deepseek_llama_scaling"];
   function lookup(table, key) { hashable(key); return typeof key === "string" && has(table, key) ? table[key] : undefined; }
   function first(c, keys) { for (var i = 0; i < keys.length; i++) if (!none(get(c, keys[i]))) return [keys[i], c[keys[i]]]; return [null, null]; }
   function copy(v) { return v === undefined ? null : JSON.parse(JSON.stringify(v, function (k, x) { return x instanceof Number ? { __f: +x } : x; }), function (k, x) { return isDict(x) && has(x, "__f") ? F(x.__f) : x; }); }
@@ -752,8 +758,12 @@
       caught.push("the config claims " + fmtComma(maxLen) + " positions but trained at " + fmtComma(trained) + " and has no scaling entry: positions past the trained length turn angles the model never saw");
     var win = get(t, "sliding_window");
     if (inList(mt, ["qwen2", "qwen2_vl", "qwen2_vl_text", "smollm3"]) && !truthy(get(t, "use_sliding_window"))) win = null;
+    var lengthKeys = VLLM_LENGTH_KEYS.concat(["original_max_position_embeddings"]).filter(function (k) {
+      var v = get(t, k); return isInt(v) && v >= 1;
+    }).map(function (k) { return [k, t[k]]; });
     return { model_type: modelType, scheme: scheme, trained_length: trained, max_length: maxLen, rope: groups, nope_layers: skipped,
-      alibi_slopes: slopes, n_layers: nLayers, layer_types: types, sliding_window: win, softmax_multiplier: multiplier, warnings: caught };
+      alibi_slopes: slopes, n_layers: nLayers, layer_types: types, sliding_window: win, softmax_multiplier: multiplier, warnings: caught,
+      length_keys: lengthKeys };
   }
   function toJSON(c) {
     return { model_type: c.model_type, scheme: c.scheme, trained_length: c.trained_length, max_length: c.max_length,
@@ -762,19 +772,33 @@
           inv_freq: g.inv_freq.slice(), attention_factor: g.attention_factor };
       }), nope_layers: c.nope_layers.slice(), alibi_slopes: c.alibi_slopes && c.alibi_slopes.slice() };
   }
+  // lessons.model_card.vllm_length_limit and vllm_max_model_len (vLLM 0.33.0)
+  function lengthKey(c, k) {
+    var hit = (c.length_keys || []).filter(function (e) { return e[0] === k; });
+    return hit.length ? hit[0][1] : undefined;
+  }
+  function vllmLimit(c) {
+    var found = VLLM_LENGTH_KEYS.map(function (k) { return lengthKey(c, k); }).filter(function (v) { return v !== undefined; });
+    var mml = lengthKey(c, "model_max_length");
+    var len = mml !== undefined ? mml : found.length ? Math.min.apply(null, found) : VLLM_FALLBACK_LENGTH;
+    if (c.rope.length && (c.model_type || "").indexOf("gemma3") < 0) {
+      var f = 1.0;
+      c.rope.forEach(function (g) {
+        if (VLLM_UNSCALED.indexOf(g.rope_type) < 0 && has(g.parameters, "factor")) f = g.parameters.factor;
+      });
+      var x = N(len) * (none(f) ? 1.0 : pyFloat(f));
+      if (!isFinite(x)) throw isNaN(x) ? VE("cannot convert float NaN to integer") : PyError("OverflowError", "cannot convert float infinity to integer");
+      return Math.trunc(x);
+    }
+    return len;
+  }
   function vllmLen(c) {
-    if (c.max_length === null) return null;
-    if ((c.model_type || "").indexOf("gemma3") >= 0 || !c.rope.length) return c.max_length;
-    var len = c.max_length, f = 1.0;
-    c.rope.forEach(function (g) {
-      if (g.rope_type !== "longrope" && g.rope_type !== "llama3" && !none(get(g.parameters, "factor"))) {
-        f = pyFloat(g.parameters.factor);
-        if (g.rope_type === "yarn") len = or(get(g.parameters, "original_max_position_embeddings"), len);
-      }
-    });
-    var x = N(len) * f;
-    if (!isFinite(x)) throw isNaN(x) ? VE("cannot convert float NaN to integer") : PyError("OverflowError", "cannot convert float infinity to integer");
-    return Math.trunc(x);
+    var limit = vllmLimit(c);
+    if (c.rope.some(function (g) { return g.rope_type === "longrope"; })) {
+      var o = lengthKey(c, "original_max_position_embeddings");
+      return o !== undefined ? o : limit;
+    }
+    return limit;
   }
   function turns(inv, L) { return inv.map(function (x) { return x * L >= 2 * Math.PI; }); }
   function ranges(mask) {
@@ -796,14 +820,24 @@
     return parts.join("; ");
   }
   function engineFlags(c, served) {
-    var lines = [];
-    if (served) { lines.push("vLLM: --max-model-len " + served); lines.push("llama.cpp: --ctx-size " + served); }
+    var lines = [], table = c.scheme === "learned" || c.scheme === "sinusoidal";
+    if (served) {
+      var limit = vllmLimit(c);
+      if (served <= limit) lines.push("vLLM: --max-model-len " + served);
+      else if (table) lines.push("vLLM: no command: the position table ends at " + fmtComma(c.max_length || limit));
+      else if (c.rope.some(function (g) { return VLLM_UNSCALED.indexOf(g.rope_type) >= 0; }))
+        lines.push("vLLM: --hf-overrides '{\"max_position_embeddings\": " + served + "}' --max-model-len " + served);
+      else lines.push("vLLM: VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 with --max-model-len " + served + " (past the config's " + fmtComma(limit) + ")");
+      if (table && c.max_length && served > c.max_length) lines.push("llama.cpp: no command: the position table ends at " + fmtComma(c.max_length));
+      else lines.push("llama.cpp: --ctx-size " + served);
+    }
     var scaled = c.rope.filter(function (g) { return g.rope_type !== "default"; });
     if (scaled.length) {
       var g = scaled[0], p = g.parameters;
       if (g.rope_type === "linear") lines.push("llama.cpp: --rope-scaling linear --rope-scale " + fmtG(p.factor, 6));
       else if (g.rope_type === "yarn") lines.push("llama.cpp: --rope-scaling yarn --rope-scale " + fmtG(p.factor, 6) + " --yarn-orig-ctx " + c.trained_length);
-      else if (g.rope_type === "llama3" || g.rope_type === "longrope") lines.push("llama.cpp: no flag; the " + g.rope_type + " speeds are written into the GGUF file");
+      else if (g.rope_type === "llama3") lines.push("llama.cpp: no flag; the llama3 speeds are written into the GGUF file");
+      else if (g.rope_type === "longrope") lines.push("llama.cpp: --ctx-size picks the list: long_factor for every prompt past " + nStr(c.trained_length) + ", short_factor otherwise");
       else if (g.rope_type === "dynamic") lines.push("llama.cpp: no dynamic scaling; serve within the trained length");
     }
     if (["learned", "sinusoidal", "alibi"].indexOf(c.scheme) >= 0) lines.push("no RoPE flag applies");
@@ -811,6 +845,7 @@
   }
   function nStr(x) { return x === null ? "unknown" : fmtComma(x); }
   function reportOf(c, served) {
+    var given = !!served;
     served = served || vllmLen(c);
     var lines = ["model_type     " + (c.model_type || "not given")];
     var layers = c.n_layers === null ? "" : " in " + c.n_layers + " layers";
@@ -827,7 +862,7 @@
     if (truthy(c.sliding_window)) lines.push("sliding window " + fmtComma(c.sliding_window) + " tokens");
     lines.push(c.trained_length || !c.rope.length ? "trained length " + nStr(c.trained_length) : "trained length not stated (a linear factor is not a length ratio)");
     lines.push("config length  " + nStr(c.max_length));
-    if (served) lines.push("served length  " + fmtComma(served) + (!c.trained_length ? "" : served === c.trained_length ? " (the trained length)" :
+    if (served) lines.push("served length  " + fmtComma(served) + (given ? "" : " by default in " + VLLM_RELEASE) + (!c.trained_length ? "" : served === c.trained_length ? " (the trained length)" :
       " = " + fmtG(served / c.trained_length, 4) + "× the trained length"));
     c.rope.forEach(function (g) {
       var where = g.layer_type === "all" ? "every RoPE layer" : g.layer_type + " (" + g.layers.length + " layers)";
