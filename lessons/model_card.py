@@ -46,7 +46,9 @@ positions, from quickest to most thorough.
 **How to choose.**
 
 - Choosing between models: run the decoder on each config and compare the
-  trained lengths, not the claimed ones.
+  trained lengths, not the claimed ones; where the config states only a
+  limit, the report says so, and the model's paper or card must tell the
+  rest.
 - Setting up serving: read the served length the report derives (the one
   vLLM uses when you give no `--max-model-len`), and copy the engine lines it
   prints.
@@ -315,9 +317,10 @@ the gallery's figures are this picture for real models.
 
 ## Gallery: plain RoPE
 
-**Tiny worked example.** Llama 2 was trained at 4,096 positions with base
-10,000: 46 of its 64 pairs finish a full turn within that length, and the
-slowest needs 54,410 positions for one. Pythia turns only a quarter of each
+**Tiny worked example.** Llama 2 was trained at 4,096 positions (reported
+by Touvron et al., 2023, Table 1; its config states only the limit, 4,096)
+with base 10,000: 46 of its 64 pairs finish a full turn within that length,
+and the slowest needs 54,410 positions for one. Pythia turns only a quarter of each
 head (`rotary_pct` 0.25), GPT-J 64 of 256 dimensions (`rotary_dim`), and
 Qwen2-VL's M-RoPE keeps plain speeds: `mrope_section` only says which pairs
 follow the time, height and width of an image patch.
@@ -347,20 +350,21 @@ cards["qwen2-vl-7b"].rope[0].rope_type  # → 'default'
 
 ![Llama 2 7B: the wavelength of each rotary pair, before and after scaling, against the trained and served lengths](figures/model_card.llama_2_7b.svg)
 
-**Reading it:** one line, no scaling: every pair keeps its trained speed, and the 18 slowest pairs lie above the trained length, so they never completed a turn in training. There is no `rope_theta` in the file; the library's default of 10,000 applies.
+**Reading it:** one line, no scaling: every pair keeps its trained speed, and the 18 slowest pairs lie above the 4,096 positions, so they never completed a turn in training. The config states no trained length; the report says so and uses the limit in its place. There is no `rope_theta` in the file; the library's default of 10,000 applies.
 
 ```text
 $ python -m lessons.model_card llama-2-7b
 model_type     llama
 scheme         RoPE in 32 layers
-trained length 4,096
+trained length not stated (the config limit, 4,096, stands in for it)
 config length  4,096
-served length  4,096 by default in vLLM 0.33.0 (the trained length)
+served length  4,096 by default in vLLM 0.33.0 (the config limit)
 RoPE, every RoPE layer: default, base 10,000, 128 of 128 dimensions turn (64 pairs)
   wavelengths  6.283 to 5.441e+04 positions
-  full turn within the trained length: 46 of 64 pairs (0–45)
+  full turn within the config limit: 46 of 64 pairs (0–45)
 engine         vLLM: --max-model-len 4096
 engine         llama.cpp: --ctx-size 4096
+warning        the config does not say how long the model was trained: its limit, 4,096, stands in for the trained length; the model may have trained on shorter inputs
 ```
 
 ### Mistral 7B v0.1
@@ -381,14 +385,15 @@ $ python -m lessons.model_card mistral-7b
 model_type     mistral
 scheme         RoPE in 32 layers
 sliding window 4,096 tokens
-trained length 32,768
+trained length not stated (the config limit, 32,768, stands in for it)
 config length  32,768
-served length  32,768 by default in vLLM 0.33.0 (the trained length)
+served length  32,768 by default in vLLM 0.33.0 (the config limit)
 RoPE, every RoPE layer: default, base 10,000, 128 of 128 dimensions turn (64 pairs)
   wavelengths  6.283 to 5.441e+04 positions
-  full turn within the trained length: 60 of 64 pairs (0–59)
+  full turn within the config limit: 60 of 64 pairs (0–59)
 engine         vLLM: --max-model-len 32768
 engine         llama.cpp: --ctx-size 32768
+warning        the config does not say how long the model was trained: its limit, 32,768, stands in for the trained length; the model may have trained on shorter inputs
 ```
 
 ### Qwen2-VL 7B Instruct
@@ -409,14 +414,15 @@ engine         llama.cpp: --ctx-size 32768
 $ python -m lessons.model_card qwen2-vl-7b
 model_type     qwen2_vl
 scheme         RoPE in 28 layers
-trained length 32,768
+trained length not stated (the config limit, 32,768, stands in for it)
 config length  32,768
-served length  32,768 by default in vLLM 0.33.0 (the trained length)
+served length  32,768 by default in vLLM 0.33.0 (the config limit)
 RoPE, every RoPE layer: default, base 1e+06, 128 of 128 dimensions turn (64 pairs)
   wavelengths  6.283 to 5.063e+06 positions
-  full turn within the trained length: 40 of 64 pairs (0–39)
+  full turn within the config limit: 40 of 64 pairs (0–39)
 engine         vLLM: --max-model-len 32768
 engine         llama.cpp: --ctx-size 32768
+warning        the config does not say how long the model was trained: its limit, 32,768, stands in for the trained length; the model may have trained on shorter inputs
 ```
 
 ### Pythia 1.4B
@@ -436,14 +442,15 @@ engine         llama.cpp: --ctx-size 32768
 $ python -m lessons.model_card pythia-1.4b
 model_type     gpt_neox
 scheme         RoPE in 24 layers
-trained length 2,048
+trained length not stated (the config limit, 2,048, stands in for it)
 config length  2,048
-served length  2,048 by default in vLLM 0.33.0 (the trained length)
+served length  2,048 by default in vLLM 0.33.0 (the config limit)
 RoPE, every RoPE layer: default, base 10,000, 32 of 128 dimensions turn (16 pairs)
   wavelengths  6.283 to 3.533e+04 positions
-  full turn within the trained length: 11 of 16 pairs (0–10)
+  full turn within the config limit: 11 of 16 pairs (0–10)
 engine         vLLM: --max-model-len 2048
 engine         llama.cpp: --ctx-size 2048
+warning        the config does not say how long the model was trained: its limit, 2,048, stands in for the trained length; the model may have trained on shorter inputs
 ```
 
 ### GPT-J 6B
@@ -462,20 +469,23 @@ engine         llama.cpp: --ctx-size 2048
 $ python -m lessons.model_card gpt-j-6b
 model_type     gptj
 scheme         RoPE in 28 layers
-trained length 2,048
+trained length not stated (the config limit, 2,048, stands in for it)
 config length  2,048
-served length  2,048 by default in vLLM 0.33.0 (the trained length)
+served length  2,048 by default in vLLM 0.33.0 (the config limit)
 RoPE, every RoPE layer: default, base 10,000, 64 of 256 dimensions turn (32 pairs)
   wavelengths  6.283 to 4.712e+04 positions
-  full turn within the trained length: 21 of 32 pairs (0–20)
+  full turn within the config limit: 21 of 32 pairs (0–20)
 engine         vLLM: --max-model-len 2048
 engine         llama.cpp: --ctx-size 2048
+warning        the config does not say how long the model was trained: its limit, 2,048, stands in for the trained length; the model may have trained on shorter inputs
 ```
 
 
-**Why it matters.** Without a scaling block, the trained length and the
-served length are the same number, and the only question is the length you
-ask for; the report warns when you pass `--length` beyond it.
+**Why it matters.** Without a scaling block the config states a limit, not
+a trained length: the report names it the config limit and warns that the
+model may have trained on less (Mistral 7B's config says 32,768 where its
+paper's Table 1 gives a context length of 8,192, Jiang et al., 2023); it
+also warns when you pass `--length` beyond the limit.
 
 ## Gallery: the Llama 3 rule
 
@@ -812,14 +822,15 @@ model_type     gemma2
 scheme         RoPE in 42 layers
 layer types    21 sliding_attention, 21 full_attention
 sliding window 4,096 tokens
-trained length 8,192
+trained length not stated (the config limit, 8,192, stands in for it)
 config length  8,192
-served length  8,192 by default in vLLM 0.33.0 (the trained length)
+served length  8,192 by default in vLLM 0.33.0 (the config limit)
 RoPE, every RoPE layer: default, base 10,000, 256 of 256 dimensions turn (128 pairs)
   wavelengths  6.283 to 5.847e+04 positions
-  full turn within the trained length: 100 of 128 pairs (0–99)
+  full turn within the config limit: 100 of 128 pairs (0–99)
 engine         vLLM: --max-model-len 8192
 engine         llama.cpp: --ctx-size 8192
+warning        the config does not say how long the model was trained: its limit, 8,192, stands in for the trained length; the model may have trained on shorter inputs
 ```
 
 ### Gemma 3 4B it
@@ -873,14 +884,15 @@ engine         llama.cpp: --rope-scaling linear --rope-scale 8
 $ python -m lessons.model_card smollm3-3b
 model_type     smollm3
 scheme         RoPE in 27 of 36 layers; NoPE (no positions) in layers 3, 7, 11, 15, 19, 23, 27, 31, 35
-trained length 65,536
+trained length not stated (the config limit, 65,536, stands in for it)
 config length  65,536
-served length  65,536 by default in vLLM 0.33.0 (the trained length)
+served length  65,536 by default in vLLM 0.33.0 (the config limit)
 RoPE, every RoPE layer: default, base 5e+06, 128 of 128 dimensions turn (64 pairs)
   wavelengths  6.283 to 2.469e+07 positions
-  full turn within the trained length: 39 of 64 pairs (0–38)
+  full turn within the config limit: 39 of 64 pairs (0–38)
 engine         vLLM: --max-model-len 65536
 engine         llama.cpp: --ctx-size 65536
+warning        the config does not say how long the model was trained: its limit, 65,536, stands in for the trained length; the model may have trained on shorter inputs
 ```
 
 
@@ -947,13 +959,14 @@ engine         no RoPE flag applies
 $ python -m lessons.model_card mpt-7b
 model_type     mpt
 scheme         ALiBi in 32 layers (a distance penalty per head, no position table)
-trained length 2,048
+trained length not stated (the config limit, 2,048, stands in for it)
 config length  2,048
-served length  2,048 by default in vLLM 0.33.0 (the trained length)
+served length  2,048 by default in vLLM 0.33.0 (the config limit)
 ALiBi slopes   32 heads, 0.8409 down to 0.003906
 engine         vLLM: --max-model-len 2048
 engine         llama.cpp: --ctx-size 2048
 engine         no RoPE flag applies
+warning        the config does not say how long the model was trained: its limit, 2,048, stands in for the trained length; the model may have trained on shorter inputs
 ```
 
 ### GPT-2
@@ -973,12 +986,13 @@ engine         no RoPE flag applies
 $ python -m lessons.model_card gpt2
 model_type     gpt2
 scheme         a learned position table (one row per position), added to the input
-trained length 1,024
+trained length not stated (the config limit, 1,024, stands in for it)
 config length  1,024
-served length  1,024 by default in vLLM 0.33.0 (the trained length)
+served length  1,024 by default in vLLM 0.33.0 (the config limit)
 engine         vLLM: --max-model-len 1024
 engine         llama.cpp: --ctx-size 1024
 engine         no RoPE flag applies
+warning        the config does not say how long the model was trained: its limit, 1,024, stands in for the trained length; the model may have trained on shorter inputs
 ```
 
 ### BERT base uncased
@@ -998,12 +1012,13 @@ engine         no RoPE flag applies
 $ python -m lessons.model_card bert-base-uncased
 model_type     bert
 scheme         a learned position table (one row per position), added to the input
-trained length 512
+trained length not stated (the config limit, 512, stands in for it)
 config length  512
-served length  512 by default in vLLM 0.33.0 (the trained length)
+served length  512 by default in vLLM 0.33.0 (the config limit)
 engine         vLLM: --max-model-len 512
 engine         llama.cpp: --ctx-size 512
 engine         no RoPE flag applies
+warning        the config does not say how long the model was trained: its limit, 512, stands in for the trained length; the model may have trained on shorter inputs
 ```
 
 
@@ -1404,6 +1419,22 @@ def lengths(text: dict, scheme: str, block: dict | None) -> tuple[int | None, in
     return max_length, max_length
 
 
+def states_trained_length(scheme: str, block: dict | None) -> bool:
+    """Does the config state the length its positions were trained at?
+
+    Only a RoPE block's `original_max_position_embeddings` does (YaRN, LongRoPE, the Llama 3
+    rule, Phi-3). Without it, the length `lengths` returns as trained is the config's limit
+    standing in: a model may have trained on shorter inputs (Devlin et al., 2018, report
+    pretraining BERT at 128 tokens for 90% of its steps, Appendix A.2, against 512 positions
+    in its config), and Mistral 7B's config says 32,768 where its paper's Table 1 gives a
+    context length of 8,192 (Jiang et al., 2023, arXiv:2310.06825).
+    """
+    if scheme not in ("rope", "mixed") or not block:
+        return False
+    blocks = [b for b in block.values() if isinstance(b, dict)] if split_by_layer_type(block) else [block]
+    return any(b.get("original_max_position_embeddings") for b in blocks)
+
+
 # ---------------------------------------------------------------------------
 # 4. One card: the scheme per layer, the RoPE of each group of layers, warnings
 # ---------------------------------------------------------------------------
@@ -1459,6 +1490,8 @@ class ModelCard:
         length_keys: (key, value) of each length key the text config sets as a positive
             integer, among VLLM_LENGTH_KEYS and original_max_position_embeddings (what
             an engine reads to choose its length; not part of `to_json`).
+        trained_stated: True when the config states trained_length (`states_trained_length`);
+            False when trained_length is the config's limit standing in for it.
     """
 
     model_type: str | None
@@ -1474,6 +1507,7 @@ class ModelCard:
     softmax_multiplier: float | None
     warnings: tuple[str, ...]
     length_keys: tuple[tuple[str, int], ...] = ()
+    trained_stated: bool = False
 
     @property
     def stretch(self) -> float | None:
@@ -1488,6 +1522,7 @@ class ModelCard:
             "model_type": self.model_type,
             "scheme": self.scheme,
             "trained_length": self.trained_length,
+            "trained_length_stated": self.trained_stated,
             "max_length": self.max_length,
             "rope": [{"layer_type": g.layer_type, "layers": list(g.layers), "rope_type": g.rope_type,
                       "rotary_dim": g.rotary_dim, "inv_freq": [float(x) for x in g.inv_freq],
@@ -1653,8 +1688,12 @@ def _explain(config: dict) -> ModelCard:
         window = None
     length_keys = tuple((key, int(text[key])) for key in (*VLLM_LENGTH_KEYS, "original_max_position_embeddings")
                         if _checks._is_int(text.get(key)) and text[key] >= 1)
+    stated = states_trained_length(scheme, block)
+    if trained and not stated:
+        caught.append(f"the config does not say how long the model was trained: its limit, {trained:,}, stands in "
+                      "for the trained length; the model may have trained on shorter inputs")
     return ModelCard(model_type, scheme, trained, max_length, tuple(groups), tuple(skipped), slopes, n_layers,
-                     None if types is None else tuple(types), window, multiplier, tuple(caught), length_keys)
+                     None if types is None else tuple(types), window, multiplier, tuple(caught), length_keys, stated)
 
 
 # ---------------------------------------------------------------------------
@@ -1866,12 +1905,18 @@ def report(card: ModelCard, served: int | None = None) -> str:
         lines.append("layer types    " + ", ".join(f"{n} {t}" for t, n in counts.items()))
     if card.sliding_window:
         lines.append(f"sliding window {card.sliding_window:,} tokens")
-    lines.append(f"trained length {_n(card.trained_length)}" if card.trained_length or not card.rope else
-                 "trained length not stated (a linear factor is not a length ratio)")
+    basis = "the trained length" if card.trained_stated else "the config limit"
+    if card.trained_length and card.trained_stated:
+        lines.append(f"trained length {card.trained_length:,}")
+    elif card.trained_length:
+        lines.append(f"trained length not stated (the config limit, {card.trained_length:,}, stands in for it)")
+    else:
+        lines.append("trained length not stated (a linear factor is not a length ratio)" if card.rope else
+                     "trained length unknown")
     lines.append(f"config length  {_n(card.max_length)}")
     if served:
-        stretch = "" if not card.trained_length else " (the trained length)" if served == card.trained_length \
-            else f" = {served / card.trained_length:.4g}× the trained length"
+        stretch = "" if not card.trained_length else f" ({basis})" if served == card.trained_length \
+            else f" = {served / card.trained_length:.4g}× {basis}"
         lines.append(f"served length  {served:,}" + ("" if given else f" by default in {VLLM_RELEASE}") + stretch)
     for g in card.rope:
         where = "every RoPE layer" if g.layer_type == "all" else f"{g.layer_type} ({len(g.layers)} layers)"
@@ -1882,7 +1927,7 @@ def report(card: ModelCard, served: int | None = None) -> str:
                      else "  wavelengths  none: no pair turns")
         if card.trained_length:
             turn = pairs_that_turn(g.default_inv_freq, card.trained_length)
-            lines.append(f"  full turn within the trained length: {int(turn.sum())} of {len(turn)} pairs"
+            lines.append(f"  full turn within {basis}: {int(turn.sum())} of {len(turn)} pairs"
                          + (f" ({_ranges(turn)})" if turn.any() else ""))
         if g.rope_type != "default":
             with np.errstate(divide="ignore", invalid="ignore"):
@@ -1907,6 +1952,8 @@ def report(card: ModelCard, served: int | None = None) -> str:
     if served and card.trained_length and card.scheme in ("rope", "mixed") and served > card.trained_length and all(
             g.rope_type == "default" for g in card.rope) and served != card.max_length:
         warned.append(f"serving {served:,} positions on a model trained at {card.trained_length:,} with no scaling "
+                      "entry: add one (lessons.context_extension)" if card.trained_stated else
+                      f"serving {served:,} positions past the config limit {card.trained_length:,} with no scaling "
                       "entry: add one (lessons.context_extension)")
     for w in warned:
         lines.append(f"warning        {w}")

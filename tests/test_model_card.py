@@ -32,15 +32,17 @@ def _run(*args: str) -> subprocess.CompletedProcess:
 
 # --- the JSON card ----------------------------------------------------------------
 
-SCHEMA = {"model_type", "scheme", "trained_length", "max_length", "rope", "nope_layers", "alibi_slopes"}
+SCHEMA = {"model_type", "scheme", "trained_length", "trained_length_stated", "max_length", "rope", "nope_layers",
+          "alibi_slopes"}
 GROUP = ["layer_type", "layers", "rope_type", "rotary_dim", "inv_freq", "attention_factor"]
 
 
 @pytest.mark.parametrize("slug", GALLERY)
 def test_json_card_has_the_exact_schema(slug):
     card = explain(GALLERY[slug]["config"]).to_json()
-    assert list(card) == ["model_type", "scheme", "trained_length", "max_length", "rope", "nope_layers",
-                          "alibi_slopes"]
+    assert list(card) == ["model_type", "scheme", "trained_length", "trained_length_stated", "max_length", "rope",
+                          "nope_layers", "alibi_slopes"]
+    assert type(card["trained_length_stated"]) is bool
     assert card["scheme"] in ("rope", "alibi", "learned", "sinusoidal", "none", "mixed")
     for key in ("trained_length", "max_length"):
         assert card[key] is None or type(card[key]) is int
@@ -212,7 +214,12 @@ def test_warnings():
                for w in explain(llama3).warnings)
     unknown = explain({**LLAMA, "rope_scaling": {"rope_type": "linear", "factor": 2.0, "colour": "blue"}})
     assert any("unknown key 'colour'" in w for w in unknown.warnings)
-    assert explain(LLAMA).warnings == ()
+    # a config without original_max_position_embeddings states a limit, not a trained length
+    plain = explain(LLAMA)
+    assert plain.warnings == ("the config does not say how long the model was trained: its limit, 4,096, stands in "
+                              "for the trained length; the model may have trained on shorter inputs",)
+    assert not plain.trained_stated and "trained length not stated (the config limit, 4,096" in report(plain)
+    assert explain(llama3).trained_stated and "trained length 8,192" in report(explain(llama3))
 
 
 def test_served_length_follows_vllm_0_33():

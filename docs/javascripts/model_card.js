@@ -611,6 +611,12 @@
       throw VE("flags (no_rope_layers) needs a 1 (RoPE) or 0 (NoPE) for each of the " + n + " layers; got " + repr(pyList(flags)));
     return range(n).map(function (i) { return eq(flags[i], 0) ? 0 : 1; });
   }
+  // lessons.model_card.states_trained_length
+  function statesTrained(scheme, block) {
+    if ((scheme !== "rope" && scheme !== "mixed") || !truthy(block)) return false;
+    var blocks = isNestedStrict(block) ? Object.keys(block).map(function (k) { return block[k]; }).filter(isDict) : [block];
+    return blocks.some(function (b) { return truthy(get(b, "original_max_position_embeddings")); });
+  }
   function lengths(t, scheme, block) {
     var found = LENGTH_KEYS.filter(function (k) { return !none(get(t, k)); }).map(function (k) { return count(t[k], k); });
     var maxLen = found.length ? Math.min.apply(null, found) : null;
@@ -761,12 +767,16 @@
     var lengthKeys = VLLM_LENGTH_KEYS.concat(["original_max_position_embeddings"]).filter(function (k) {
       var v = get(t, k); return isInt(v) && v >= 1;
     }).map(function (k) { return [k, t[k]]; });
+    var stated = statesTrained(scheme, block);
+    if (trained && !stated)
+      caught.push("the config does not say how long the model was trained: its limit, " + fmtComma(trained) + ", stands in for the trained length; the model may have trained on shorter inputs");
     return { model_type: modelType, scheme: scheme, trained_length: trained, max_length: maxLen, rope: groups, nope_layers: skipped,
       alibi_slopes: slopes, n_layers: nLayers, layer_types: types, sliding_window: win, softmax_multiplier: multiplier, warnings: caught,
-      length_keys: lengthKeys };
+      length_keys: lengthKeys, trained_stated: stated };
   }
   function toJSON(c) {
-    return { model_type: c.model_type, scheme: c.scheme, trained_length: c.trained_length, max_length: c.max_length,
+    return { model_type: c.model_type, scheme: c.scheme, trained_length: c.trained_length, trained_length_stated: c.trained_stated,
+      max_length: c.max_length,
       rope: c.rope.map(function (g) {
         return { layer_type: g.layer_type, layers: g.layers.slice(), rope_type: g.rope_type, rotary_dim: g.rotary_dim,
           inv_freq: g.inv_freq.slice(), attention_factor: g.attention_factor };
@@ -860,10 +870,13 @@
       lines.push("layer types    " + Array.from(counts).map(function (e) { return e[1] + " " + e[0]; }).join(", "));
     }
     if (truthy(c.sliding_window)) lines.push("sliding window " + fmtComma(c.sliding_window) + " tokens");
-    lines.push(c.trained_length || !c.rope.length ? "trained length " + nStr(c.trained_length) : "trained length not stated (a linear factor is not a length ratio)");
+    var basis = c.trained_stated ? "the trained length" : "the config limit";
+    if (c.trained_length && c.trained_stated) lines.push("trained length " + fmtComma(c.trained_length));
+    else if (c.trained_length) lines.push("trained length not stated (the config limit, " + fmtComma(c.trained_length) + ", stands in for it)");
+    else lines.push(c.rope.length ? "trained length not stated (a linear factor is not a length ratio)" : "trained length unknown");
     lines.push("config length  " + nStr(c.max_length));
-    if (served) lines.push("served length  " + fmtComma(served) + (given ? "" : " by default in " + VLLM_RELEASE) + (!c.trained_length ? "" : served === c.trained_length ? " (the trained length)" :
-      " = " + fmtG(served / c.trained_length, 4) + "× the trained length"));
+    if (served) lines.push("served length  " + fmtComma(served) + (given ? "" : " by default in " + VLLM_RELEASE) + (!c.trained_length ? "" : served === c.trained_length ? " (" + basis + ")" :
+      " = " + fmtG(served / c.trained_length, 4) + "× " + basis));
     c.rope.forEach(function (g) {
       var where = g.layer_type === "all" ? "every RoPE layer" : g.layer_type + " (" + g.layers.length + " layers)";
       lines.push("RoPE, " + where + ": " + g.rope_type + ", base " + fmtG(g.base, 6, true) + ", " + g.rotary_dim + " of " + g.head_dim + " dimensions turn (" + g.inv_freq.length + " pairs)");
@@ -873,7 +886,7 @@
                       fmtG(Math.max.apply(null, waves), 4, true) + " positions");
       if (c.trained_length) {
         var turn = turns(g.default_inv_freq, c.trained_length), k = turn.filter(Boolean).length;
-        lines.push("  full turn within the trained length: " + k + " of " + turn.length + " pairs" + (k ? " (" + ranges(turn) + ")" : ""));
+        lines.push("  full turn within " + basis + ": " + k + " of " + turn.length + " pairs" + (k ? " (" + ranges(turn) + ")" : ""));
       }
       if (g.rope_type !== "default")
         lines.push("  scale        " + scaleSummary(g.default_inv_freq.map(function (d, i) { return d > 0 ? g.inv_freq[i] / d : 1.0; })));
@@ -891,7 +904,8 @@
       warned.push("a learned table has " + fmtComma(c.max_length) + " rows: position " + fmtComma(c.max_length) + " and later have none");
     if (served && c.trained_length && (c.scheme === "rope" || c.scheme === "mixed") && served > c.trained_length &&
         c.rope.every(function (g) { return g.rope_type === "default"; }) && served !== c.max_length)
-      warned.push("serving " + fmtComma(served) + " positions on a model trained at " + fmtComma(c.trained_length) + " with no scaling entry: add one (lessons.context_extension)");
+      warned.push(c.trained_stated ? "serving " + fmtComma(served) + " positions on a model trained at " + fmtComma(c.trained_length) + " with no scaling entry: add one (lessons.context_extension)" :
+        "serving " + fmtComma(served) + " positions past the config limit " + fmtComma(c.trained_length) + " with no scaling entry: add one (lessons.context_extension)");
     warned.forEach(function (w) { lines.push("warning        " + w); });
     return lines.join("\n");
   }
