@@ -51,6 +51,9 @@ TERMS: dict[str, str] = {
     "_get_and_verify_max_len": "vLLM function (vllm/config/model.py) that derives the served length from a config",
     "derive_max_model_len_and_key": "vLLM 0.33.0 method (vllm/transformers_utils/model_arch_config_convertor.py) that takes the smallest length key of a config, or model_max_length",
     "model_max_length": "config key: a length that replaces the smallest length key in vLLM (Command R); also a tokenizer setting",
+    "get_context_length": "SGLang 0.5.23 function (sglang/srt/utils/hf_transformers/common.py) that picks a config's context length",
+    "set_gguf_parameters": "llama.cpp converter method (conversion/base.py) that writes a model's context length into the GGUF file",
+    "trained_length_stated": "JSON card field: true only when original_max_position_embeddings states the trained length",
     "get_rope_factors": "llama.cpp function (src/llama-model.cpp) that picks LongRoPE's long or short list from the context size",
     "--ctx-size": "llama.cpp flag (short form -c): the context length the server allocates",
     # Decoder configs and generation (lessons.transformer)

@@ -242,6 +242,51 @@ original length by its factor.
 **Why it matters.** The served length is the one that decides memory and
 quality, and it is printed nowhere in the config; the engine derives it.
 
+## Step 3b: the length each engine serves, and the JSON card
+
+**Tiny worked example.** GPT-2's config says `n_positions` 1,024. vLLM
+0.33.0 reads `n_positions` and serves 1,024; the llama.cpp converter writes
+1,024 into the file and `-c 0` uses it; SGLang 0.5.23 does not read
+`n_positions`, falls back to 2,048 and would index past the table's 1,024
+rows. A config that sets `max_position_embeddings` 8,192 and
+`model_max_length` 131,072 (vLLM's source names Command R beside that key)
+is served at 131,072 by vLLM and SGLang and converted for llama.cpp at 8,192.
+
+**In Python:**
+
+```python
+from lessons.model_card import explain, gallery, served_lengths
+
+served_lengths(explain(gallery()["gpt2"]["config"]))  # → {'transformers': None, 'vllm': 1024, 'sglang': 2048, 'llama.cpp': 1024}
+two_limits = {"model_type": "cohere", "max_position_embeddings": 8192, "model_max_length": 131072,
+             "hidden_size": 8192, "num_attention_heads": 64, "rope_theta": 8000000.0}
+served_lengths(explain(two_limits))  # → {'transformers': None, 'vllm': 131072, 'sglang': 131072, 'llama.cpp': 8192}
+```
+
+**In code:** `served_lengths` collects `vllm_max_model_len`,
+`sglang_context_length` (SGLang 0.5.23's `get_context_length`,
+sglang/srt/utils/hf_transformers/common.py) and `llama_cpp_context_length`
+(llama.cpp as vendored in llama-cpp-python 0.3.36: `set_gguf_parameters` in
+conversion/base.py writes the length, `-c 0` in common/common.h uses it);
+transformers caps no length, so its entry is None. `--json` prints the card
+with these fields:
+
+| Field | Type | Meaning |
+|---|---|---|
+| `model_type`, `scheme` | string | the model type; rope, alibi, learned, sinusoidal, none or mixed |
+| `trained_length` | integer or null | the trained length, or the config limit standing in for it |
+| `trained_length_stated` | boolean | true only when `original_max_position_embeddings` states it |
+| `max_length` | integer or null | the config's limit (the smallest length key) |
+| `rope` | list | per group of layers: `layer_type`, `layers`, `rope_type`, `rotary_dim`, `inv_freq`, `attention_factor` |
+| `nope_layers`, `alibi_slopes` | list | the layers without RoPE; ALiBi's slopes or null |
+| `sliding_window`, `layer_types` | integer, list or null | the window, and each layer's attention type |
+| `served` | object | `transformers`, `vllm`, `sglang`, `llama.cpp`: the default length, integer or null |
+| `warnings` | list of strings | what to look at before serving |
+
+**Why it matters.** Engines disagree on the length to serve by default, and
+their rules move between releases; two cards compared as JSON now differ
+when a window, a layer plan, a served length or a warning does.
+
 ## Step 4: every pair against the trained length
 
 **Everyday picture.** A set of clock hands turning at different speeds. The
@@ -359,6 +404,7 @@ scheme         RoPE in 32 layers
 trained length not stated (the config limit, 4,096, stands in for it)
 config length  4,096
 served length  4,096 by default in vLLM 0.33.0 (the config limit)
+by default     vLLM 0.33.0 4,096; SGLang 0.5.23 4,096; llama.cpp (-c 0) 4,096; transformers sets no limit
 RoPE, every RoPE layer: default, base 10,000, 128 of 128 dimensions turn (64 pairs)
   wavelengths  6.283 to 5.441e+04 positions
   full turn within the config limit: 46 of 64 pairs (0–45)
@@ -388,6 +434,7 @@ sliding window 4,096 tokens
 trained length not stated (the config limit, 32,768, stands in for it)
 config length  32,768
 served length  32,768 by default in vLLM 0.33.0 (the config limit)
+by default     vLLM 0.33.0 32,768; SGLang 0.5.23 32,768; llama.cpp (-c 0) 32,768; transformers sets no limit
 RoPE, every RoPE layer: default, base 10,000, 128 of 128 dimensions turn (64 pairs)
   wavelengths  6.283 to 5.441e+04 positions
   full turn within the config limit: 60 of 64 pairs (0–59)
@@ -417,6 +464,7 @@ scheme         RoPE in 28 layers
 trained length not stated (the config limit, 32,768, stands in for it)
 config length  32,768
 served length  32,768 by default in vLLM 0.33.0 (the config limit)
+by default     vLLM 0.33.0 32,768; SGLang 0.5.23 32,768; llama.cpp (-c 0) 32,768; transformers sets no limit
 RoPE, every RoPE layer: default, base 1e+06, 128 of 128 dimensions turn (64 pairs)
   wavelengths  6.283 to 5.063e+06 positions
   full turn within the config limit: 40 of 64 pairs (0–39)
@@ -445,6 +493,7 @@ scheme         RoPE in 24 layers
 trained length not stated (the config limit, 2,048, stands in for it)
 config length  2,048
 served length  2,048 by default in vLLM 0.33.0 (the config limit)
+by default     vLLM 0.33.0 2,048; SGLang 0.5.23 2,048; llama.cpp (-c 0) 2,048; transformers sets no limit
 RoPE, every RoPE layer: default, base 10,000, 32 of 128 dimensions turn (16 pairs)
   wavelengths  6.283 to 3.533e+04 positions
   full turn within the config limit: 11 of 16 pairs (0–10)
@@ -472,6 +521,7 @@ scheme         RoPE in 28 layers
 trained length not stated (the config limit, 2,048, stands in for it)
 config length  2,048
 served length  2,048 by default in vLLM 0.33.0 (the config limit)
+by default     vLLM 0.33.0 2,048; SGLang 0.5.23 2,048; llama.cpp (-c 0) 2,048; transformers sets no limit
 RoPE, every RoPE layer: default, base 10,000, 64 of 256 dimensions turn (32 pairs)
   wavelengths  6.283 to 4.712e+04 positions
   full turn within the config limit: 21 of 32 pairs (0–20)
@@ -530,6 +580,7 @@ scheme         RoPE in 32 layers
 trained length 8,192
 config length  131,072
 served length  131,072 by default in vLLM 0.33.0 = 16× the trained length
+by default     vLLM 0.33.0 131,072; SGLang 0.5.23 131,072; llama.cpp (-c 0) 131,072; transformers sets no limit
 RoPE, every RoPE layer: llama3, base 500,000, 128 of 128 dimensions turn (64 pairs)
   wavelengths  6.283 to 2.047e+07 positions
   full turn within the trained length: 35 of 64 pairs (0–34)
@@ -560,6 +611,7 @@ scheme         RoPE in 16 layers
 trained length 8,192
 config length  131,072
 served length  131,072 by default in vLLM 0.33.0 = 16× the trained length
+by default     vLLM 0.33.0 131,072; SGLang 0.5.23 131,072; llama.cpp (-c 0) 131,072; transformers sets no limit
 RoPE, every RoPE layer: llama3, base 500,000, 64 of 64 dimensions turn (32 pairs)
   wavelengths  6.283 to 6.671e+07 positions
   full turn within the trained length: 18 of 32 pairs (0–17)
@@ -594,6 +646,7 @@ layer types    36 chunked_attention, 12 full_attention
 trained length 8,192
 config length  10,485,760
 served length  10,485,760 by default in vLLM 0.33.0 = 1280× the trained length
+by default     vLLM 0.33.0 10,485,760; SGLang 0.5.23 10,485,760; llama.cpp (-c 0) 10,485,760; transformers sets no limit
 RoPE, every RoPE layer: llama3, base 500,000, 128 of 128 dimensions turn (64 pairs)
   wavelengths  6.283 to 4.095e+07 positions
   full turn within the trained length: 35 of 64 pairs (0–34)
@@ -651,6 +704,7 @@ scheme         RoPE in 28 layers
 trained length 32,768
 config length  32,768
 served length  32,768 by default in vLLM 0.33.0 (the trained length)
+by default     vLLM 0.33.0 32,768; SGLang 0.5.23 32,768; llama.cpp (-c 0) 32,768; transformers sets no limit
 RoPE, every RoPE layer: yarn, base 1e+06, 128 of 128 dimensions turn (64 pairs)
   wavelengths  6.283 to 2.025e+07 positions
   full turn within the trained length: 40 of 64 pairs (0–39)
@@ -682,6 +736,7 @@ scheme         RoPE in 61 layers
 trained length 4,096
 config length  163,840
 served length  163,840 by default in vLLM 0.33.0 = 40× the trained length
+by default     vLLM 0.33.0 163,840; SGLang 0.5.23 163,840; llama.cpp (-c 0) 163,840; transformers sets no limit
 RoPE, every RoPE layer: yarn, base 10,000, 64 of 64 dimensions turn (32 pairs)
   wavelengths  6.283 to 1.885e+06 positions
   full turn within the trained length: 23 of 32 pairs (0–22)
@@ -713,6 +768,7 @@ sliding window 128 tokens
 trained length 4,096
 config length  131,072
 served length  131,072 by default in vLLM 0.33.0 = 32× the trained length
+by default     vLLM 0.33.0 131,072; SGLang 0.5.23 131,072; llama.cpp (-c 0) 131,072; transformers sets no limit
 RoPE, every RoPE layer: yarn, base 150,000, 64 of 64 dimensions turn (32 pairs)
   wavelengths  6.283 to 2.078e+07 positions
   full turn within the trained length: 18 of 32 pairs (0–17)
@@ -765,6 +821,7 @@ sliding window 262,144 tokens
 trained length 4,096
 config length  131,072
 served length  4,096 by default in vLLM 0.33.0 (the trained length)
+by default     vLLM 0.33.0 4,096; SGLang 0.5.23 131,072; llama.cpp (-c 0) 131,072; transformers sets no limit
 RoPE, every RoPE layer: longrope, base 10,000, 96 of 96 dimensions turn (48 pairs)
   wavelengths  6.283 to 1.473e+05 positions
   full turn within the trained length: 34 of 48 pairs (0–33)
@@ -825,6 +882,7 @@ sliding window 4,096 tokens
 trained length not stated (the config limit, 8,192, stands in for it)
 config length  8,192
 served length  8,192 by default in vLLM 0.33.0 (the config limit)
+by default     vLLM 0.33.0 8,192; SGLang 0.5.23 8,192; llama.cpp (-c 0) 8,192; transformers sets no limit
 RoPE, every RoPE layer: default, base 10,000, 256 of 256 dimensions turn (128 pairs)
   wavelengths  6.283 to 5.847e+04 positions
   full turn within the config limit: 100 of 128 pairs (0–99)
@@ -856,6 +914,7 @@ sliding window 1,024 tokens
 trained length not stated (a linear factor is not a length ratio)
 config length  131,072
 served length  131,072 by default in vLLM 0.33.0
+by default     vLLM 0.33.0 131,072; SGLang 0.5.23 131,072; llama.cpp (-c 0) 131,072; transformers sets no limit
 RoPE, full_attention (5 layers): linear, base 1e+06, 256 of 256 dimensions turn (128 pairs)
   wavelengths  50.27 to 4.512e+07 positions
   scale        divided by 8: pairs 0–127
@@ -887,6 +946,7 @@ scheme         RoPE in 27 of 36 layers; NoPE (no positions) in layers 3, 7, 11, 
 trained length not stated (the config limit, 65,536, stands in for it)
 config length  65,536
 served length  65,536 by default in vLLM 0.33.0 (the config limit)
+by default     vLLM 0.33.0 65,536; SGLang 0.5.23 65,536; llama.cpp (-c 0) 65,536; transformers sets no limit
 RoPE, every RoPE layer: default, base 5e+06, 128 of 128 dimensions turn (64 pairs)
   wavelengths  6.283 to 2.469e+07 positions
   full turn within the config limit: 39 of 64 pairs (0–38)
@@ -937,6 +997,7 @@ scheme         ALiBi in 24 layers (a distance penalty per head, no position tabl
 trained length unknown
 config length  unknown
 served length  2,048 by default in vLLM 0.33.0
+by default     vLLM 0.33.0 2,048; SGLang 0.5.23 2,048; llama.cpp (-c 0) unknown; transformers sets no limit
 ALiBi slopes   16 heads, 0.7071 down to 0.003906
 engine         vLLM: --max-model-len 2048
 engine         llama.cpp: --ctx-size 2048
@@ -962,6 +1023,7 @@ scheme         ALiBi in 32 layers (a distance penalty per head, no position tabl
 trained length not stated (the config limit, 2,048, stands in for it)
 config length  2,048
 served length  2,048 by default in vLLM 0.33.0 (the config limit)
+by default     vLLM 0.33.0 2,048; SGLang 0.5.23 2,048; llama.cpp (-c 0) unknown; transformers sets no limit
 ALiBi slopes   32 heads, 0.8409 down to 0.003906
 engine         vLLM: --max-model-len 2048
 engine         llama.cpp: --ctx-size 2048
@@ -989,6 +1051,7 @@ scheme         a learned position table (one row per position), added to the inp
 trained length not stated (the config limit, 1,024, stands in for it)
 config length  1,024
 served length  1,024 by default in vLLM 0.33.0 (the config limit)
+by default     vLLM 0.33.0 1,024; SGLang 0.5.23 2,048; llama.cpp (-c 0) 1,024; transformers sets no limit
 engine         vLLM: --max-model-len 1024
 engine         llama.cpp: --ctx-size 1024
 engine         no RoPE flag applies
@@ -1015,6 +1078,7 @@ scheme         a learned position table (one row per position), added to the inp
 trained length not stated (the config limit, 512, stands in for it)
 config length  512
 served length  512 by default in vLLM 0.33.0 (the config limit)
+by default     vLLM 0.33.0 512; SGLang 0.5.23 512; llama.cpp (-c 0) 512; transformers sets no limit
 engine         vLLM: --max-model-len 512
 engine         llama.cpp: --ctx-size 512
 engine         no RoPE flag applies
@@ -1155,6 +1219,19 @@ VLLM_LENGTH_KEYS = ("max_position_embeddings", "n_positions", "max_seq_len", "se
                     "max_target_positions", "max_sequence_length", "max_seq_length", "seq_len")
 VLLM_FALLBACK_LENGTH = 2048
 VLLM_UNSCALED = ("su", "longrope", "llama3", "yarn", "deepseek_yarn", "deepseek_llama_scaling")
+# SGLang 0.5.23 (sglang/srt/utils/hf_transformers/common.py, get_context_length): the first of these keys
+# that is set, times the RoPE block's factor unless the block has original_max_position_embeddings (which
+# transformers 5.24's standardize_rope_params adds to every llama3, yarn and longrope block) or is llama3;
+# 2,048 when none is set.
+SGLANG_RELEASE = "SGLang 0.5.23"
+SGLANG_LENGTH_KEYS = ("max_sequence_length", "seq_length", "max_seq_len", "model_max_length", "max_position_embeddings")
+# llama.cpp as vendored in llama-cpp-python 0.3.36: the converter (conversion/base.py, set_gguf_parameters)
+# writes {arch}.context_length from the first of these keys, and `-c 0`, the default (common/common.h),
+# means that length (src/llama-context.cpp: n_ctx == 0 ? n_ctx_train).
+LLAMA_CPP_LENGTH_KEYS = ("max_position_embeddings", "n_ctx", "n_positions", "max_length", "max_sequence_length",
+                         "model_max_length")
+ENGINE_LENGTH_KEYS = tuple(dict.fromkeys((*VLLM_LENGTH_KEYS, *SGLANG_LENGTH_KEYS, *LLAMA_CPP_LENGTH_KEYS,
+                                          "original_max_position_embeddings")))
 
 
 class ConfigError(ValueError):
@@ -1488,8 +1565,7 @@ class ModelCard:
         softmax_multiplier: DeepSeek's extra factor on the softmax scale, or None.
         warnings: what to look at before serving this config.
         length_keys: (key, value) of each length key the text config sets as a positive
-            integer, among VLLM_LENGTH_KEYS and original_max_position_embeddings (what
-            an engine reads to choose its length; not part of `to_json`).
+            integer, among ENGINE_LENGTH_KEYS (what an engine reads to choose its length).
         trained_stated: True when the config states trained_length (`states_trained_length`);
             False when trained_length is the config's limit standing in for it.
     """
@@ -1529,6 +1605,10 @@ class ModelCard:
                       "attention_factor": float(g.attention_factor)} for g in self.rope],
             "nope_layers": list(self.nope_layers),
             "alibi_slopes": None if self.alibi_slopes is None else [float(x) for x in self.alibi_slopes],
+            "sliding_window": self.sliding_window,
+            "layer_types": None if self.layer_types is None else list(self.layer_types),
+            "served": served_lengths(self),
+            "warnings": list(self.warnings),
         }
 
 
@@ -1686,7 +1766,7 @@ def _explain(config: dict) -> ModelCard:
     window = text.get("sliding_window")
     if text.get("model_type") in ("qwen2", "qwen2_vl", "qwen2_vl_text", "smollm3") and not text.get("use_sliding_window"):
         window = None
-    length_keys = tuple((key, int(text[key])) for key in (*VLLM_LENGTH_KEYS, "original_max_position_embeddings")
+    length_keys = tuple((key, int(text[key])) for key in ENGINE_LENGTH_KEYS
                         if _checks._is_int(text.get(key)) and text[key] >= 1)
     stated = states_trained_length(scheme, block)
     if trained and not stated:
@@ -1734,6 +1814,37 @@ def vllm_max_model_len(card: ModelCard) -> int:
     if any(g.rope_type == "longrope" for g in card.rope):
         return int(keys.get("original_max_position_embeddings", vllm_length_limit(card)))
     return vllm_length_limit(card)
+
+
+def sglang_context_length(card: ModelCard) -> int:
+    """The context length SGLang 0.5.23 serves this config at by default (see SGLANG_LENGTH_KEYS)."""
+    keys = dict(card.length_keys)
+    factor = 1.0
+    single = len(card.rope) == 1 and card.rope[0].layer_type == "all"  # a block split by layer type has no factor
+    if single and card.rope[0].rope_type not in ("llama3", "yarn", "longrope"):
+        value = card.rope[0].parameters.get("factor", 1)
+        factor = 1.0 if value is None else float(value)
+    for key in SGLANG_LENGTH_KEYS:
+        if key in keys:
+            return int(factor * keys[key])
+    return 2048
+
+
+def llama_cpp_context_length(card: ModelCard) -> int | None:
+    """The context llama.cpp uses with its default `-c 0`: the converted file's context_length, or None."""
+    keys = dict(card.length_keys)
+    return next((keys[k] for k in LLAMA_CPP_LENGTH_KEYS if k in keys), None)
+
+
+def served_lengths(card: ModelCard) -> dict[str, int | None]:
+    """The length each engine serves by default: {"transformers", "vllm", "sglang", "llama.cpp"}.
+
+    transformers is None: it caps no length and computes whatever it is given (a learned table
+    past its rows raises an index error there). The others: `vllm_max_model_len`,
+    `sglang_context_length`, `llama_cpp_context_length`.
+    """
+    return {"transformers": None, "vllm": vllm_max_model_len(card), "sglang": sglang_context_length(card),
+            "llama.cpp": llama_cpp_context_length(card)}
 
 
 def pairs_that_turn(inv_freq: np.ndarray, length: int) -> np.ndarray:
@@ -1918,6 +2029,9 @@ def report(card: ModelCard, served: int | None = None) -> str:
         stretch = "" if not card.trained_length else f" ({basis})" if served == card.trained_length \
             else f" = {served / card.trained_length:.4g}× {basis}"
         lines.append(f"served length  {served:,}" + ("" if given else f" by default in {VLLM_RELEASE}") + stretch)
+    engines = served_lengths(card)
+    lines.append(f"by default     {VLLM_RELEASE} {_n(engines['vllm'])}; {SGLANG_RELEASE} {_n(engines['sglang'])}; "
+                 f"llama.cpp (-c 0) {_n(engines['llama.cpp'])}; transformers sets no limit")
     for g in card.rope:
         where = "every RoPE layer" if g.layer_type == "all" else f"{g.layer_type} ({len(g.layers)} layers)"
         lines.append(f"RoPE, {where}: {g.rope_type}, base {g.base:,.6g}, {g.rotary_dim} of {g.head_dim} "

@@ -15,8 +15,8 @@ import pytest
 
 from lessons.context_extension import rope_inv_freq
 from lessons.model_card import (ConfigError, compare_methods, explain, figure_name, gallery, language_config, layer_types,
-                                main, pairs_that_turn, report, rope_block, vllm_length_limit,
-                                vllm_max_model_len)
+                                main, pairs_that_turn, report, rope_block, served_lengths,
+                                vllm_length_limit, vllm_max_model_len)
 from tests.conftest import LESSONS, ROOT
 
 GALLERY = gallery()
@@ -33,7 +33,7 @@ def _run(*args: str) -> subprocess.CompletedProcess:
 # --- the JSON card ----------------------------------------------------------------
 
 SCHEMA = {"model_type", "scheme", "trained_length", "trained_length_stated", "max_length", "rope", "nope_layers",
-          "alibi_slopes"}
+          "alibi_slopes", "sliding_window", "layer_types", "served", "warnings"}
 GROUP = ["layer_type", "layers", "rope_type", "rotary_dim", "inv_freq", "attention_factor"]
 
 
@@ -41,8 +41,12 @@ GROUP = ["layer_type", "layers", "rope_type", "rotary_dim", "inv_freq", "attenti
 def test_json_card_has_the_exact_schema(slug):
     card = explain(GALLERY[slug]["config"]).to_json()
     assert list(card) == ["model_type", "scheme", "trained_length", "trained_length_stated", "max_length", "rope",
-                          "nope_layers", "alibi_slopes"]
+                          "nope_layers", "alibi_slopes", "sliding_window", "layer_types", "served", "warnings"]
     assert type(card["trained_length_stated"]) is bool
+    assert list(card["served"]) == ["transformers", "vllm", "sglang", "llama.cpp"] and card["served"]["transformers"] is None
+    assert all(v is None or type(v) is int for v in card["served"].values())
+    assert all(isinstance(w, str) for w in card["warnings"])
+    assert card["layer_types"] is None or all(isinstance(t, str) for t in card["layer_types"])
     assert card["scheme"] in ("rope", "alibi", "learned", "sinusoidal", "none", "mixed")
     for key in ("trained_length", "max_length"):
         assert card[key] is None or type(card[key]) is int
@@ -245,6 +249,21 @@ def test_served_length_follows_vllm_0_33():
     card = explain(phi)
     assert (vllm_max_model_len(card), vllm_length_limit(card)) == (4096, 131072)
     assert "vLLM: --max-model-len 131072" in report(card, 131072)
+
+
+def test_sglang_and_llama_cpp_lengths_follow_their_sources():
+    """SGLang 0.5.23 sglang/srt/utils/hf_transformers/common.py get_context_length; llama.cpp as vendored in
+    llama-cpp-python 0.3.36: conversion/base.py set_gguf_parameters, src/llama-context.cpp (-c 0)."""
+    linear = explain({**LLAMA, "rope_scaling": {"rope_type": "linear", "factor": 2.0}})
+    yarn = explain({**LLAMA, "rope_scaling": {"rope_type": "yarn", "factor": 4.0,
+                                              "original_max_position_embeddings": 2048}})
+    command_r = explain({**LLAMA, "max_position_embeddings": 8192, "model_max_length": 131072})
+    gpt2 = explain(gallery()["gpt2"]["config"])
+    assert served_lengths(linear) == {"transformers": None, "vllm": 8192, "sglang": 8192, "llama.cpp": 4096}
+    assert served_lengths(yarn)["sglang"] == 4096  # a block with an original length is not multiplied
+    assert served_lengths(command_r) == {"transformers": None, "vllm": 131072, "sglang": 131072, "llama.cpp": 8192}
+    assert served_lengths(gpt2) == {"transformers": None, "vllm": 1024, "sglang": 2048, "llama.cpp": 1024}
+    assert "by default     vLLM 0.33.0 1,024; SGLang 0.5.23 2,048; llama.cpp (-c 0) 1,024" in report(gpt2)
 
 
 def test_engine_lines_say_what_each_engine_needs_or_refuse():

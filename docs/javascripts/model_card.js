@@ -478,6 +478,11 @@
     "max_target_positions", "max_sequence_length", "max_seq_length", "seq_len"];
   var VLLM_FALLBACK_LENGTH = 2048;
   var VLLM_UNSCALED = ["su", "longrope", "llama3", "yarn", "deepseek_yarn", "deepseek_llama_scaling"];
+  var SGLANG_RELEASE = "SGLang 0.5.23";
+  var SGLANG_LENGTH_KEYS = ["max_sequence_length", "seq_length", "max_seq_len", "model_max_length", "max_position_embeddings"];
+  var LLAMA_CPP_LENGTH_KEYS = ["max_position_embeddings", "n_ctx", "n_positions", "max_length", "max_sequence_length", "model_max_length"];
+  var ENGINE_LENGTH_KEYS = VLLM_LENGTH_KEYS.concat(SGLANG_LENGTH_KEYS, LLAMA_CPP_LENGTH_KEYS, ["original_max_position_embeddings"])
+    .filter(function (k, i, all) { return all.indexOf(k) === i; });
   function lookup(table, key) { hashable(key); return typeof key === "string" && has(table, key) ? table[key] : undefined; }
   function first(c, keys) { for (var i = 0; i < keys.length; i++) if (!none(get(c, keys[i]))) return [keys[i], c[keys[i]]]; return [null, null]; }
   function copy(v) { return v === undefined ? null : JSON.parse(JSON.stringify(v, function (k, x) { return x instanceof Number ? { __f: +x } : x; }), function (k, x) { return isDict(x) && has(x, "__f") ? F(x.__f) : x; }); }
@@ -764,7 +769,7 @@
       caught.push("the config claims " + fmtComma(maxLen) + " positions but trained at " + fmtComma(trained) + " and has no scaling entry: positions past the trained length turn angles the model never saw");
     var win = get(t, "sliding_window");
     if (inList(mt, ["qwen2", "qwen2_vl", "qwen2_vl_text", "smollm3"]) && !truthy(get(t, "use_sliding_window"))) win = null;
-    var lengthKeys = VLLM_LENGTH_KEYS.concat(["original_max_position_embeddings"]).filter(function (k) {
+    var lengthKeys = ENGINE_LENGTH_KEYS.filter(function (k) {
       var v = get(t, k); return isInt(v) && v >= 1;
     }).map(function (k) { return [k, t[k]]; });
     var stated = statesTrained(scheme, block);
@@ -780,7 +785,9 @@
       rope: c.rope.map(function (g) {
         return { layer_type: g.layer_type, layers: g.layers.slice(), rope_type: g.rope_type, rotary_dim: g.rotary_dim,
           inv_freq: g.inv_freq.slice(), attention_factor: g.attention_factor };
-      }), nope_layers: c.nope_layers.slice(), alibi_slopes: c.alibi_slopes && c.alibi_slopes.slice() };
+      }), nope_layers: c.nope_layers.slice(), alibi_slopes: c.alibi_slopes && c.alibi_slopes.slice(),
+      sliding_window: none(c.sliding_window) ? null : c.sliding_window, layer_types: c.layer_types ? c.layer_types.slice() : null,
+      served: servedLengths(c), warnings: c.warnings.slice() };
   }
   // lessons.model_card.vllm_length_limit and vllm_max_model_len (vLLM 0.33.0)
   function lengthKey(c, k) {
@@ -809,6 +816,33 @@
       return o !== undefined ? o : limit;
     }
     return limit;
+  }
+  // lessons.model_card.sglang_context_length, llama_cpp_context_length, served_lengths
+  function sglangLen(c) {
+    var f = 1.0, single = c.rope.length === 1 && c.rope[0].layer_type === "all";
+    if (single && ["llama3", "yarn", "longrope"].indexOf(c.rope[0].rope_type) < 0) {
+      var v = has(c.rope[0].parameters, "factor") ? c.rope[0].parameters.factor : 1;
+      f = none(v) ? 1.0 : pyFloat(v);
+    }
+    for (var i = 0; i < SGLANG_LENGTH_KEYS.length; i++) {
+      var x = lengthKey(c, SGLANG_LENGTH_KEYS[i]);
+      if (x !== undefined) {
+        var y = f * x;
+        if (!isFinite(y)) throw isNaN(y) ? VE("cannot convert float NaN to integer") : PyError("OverflowError", "cannot convert float infinity to integer");
+        return Math.trunc(y);
+      }
+    }
+    return 2048;
+  }
+  function llamaCppLen(c) {
+    for (var i = 0; i < LLAMA_CPP_LENGTH_KEYS.length; i++) {
+      var x = lengthKey(c, LLAMA_CPP_LENGTH_KEYS[i]);
+      if (x !== undefined) return x;
+    }
+    return null;
+  }
+  function servedLengths(c) {
+    return { transformers: null, vllm: vllmLen(c), sglang: sglangLen(c), "llama.cpp": llamaCppLen(c) };
   }
   function turns(inv, L) { return inv.map(function (x) { return x * L >= 2 * Math.PI; }); }
   function ranges(mask) {
@@ -877,6 +911,9 @@
     lines.push("config length  " + nStr(c.max_length));
     if (served) lines.push("served length  " + fmtComma(served) + (given ? "" : " by default in " + VLLM_RELEASE) + (!c.trained_length ? "" : served === c.trained_length ? " (" + basis + ")" :
       " = " + fmtG(served / c.trained_length, 4) + "× " + basis));
+    var engines = servedLengths(c);
+    lines.push("by default     " + VLLM_RELEASE + " " + nStr(engines.vllm) + "; " + SGLANG_RELEASE + " " + nStr(engines.sglang) +
+      "; llama.cpp (-c 0) " + nStr(engines["llama.cpp"]) + "; transformers sets no limit");
     c.rope.forEach(function (g) {
       var where = g.layer_type === "all" ? "every RoPE layer" : g.layer_type + " (" + g.layers.length + " layers)";
       lines.push("RoPE, " + where + ": " + g.rope_type + ", base " + fmtG(g.base, 6, true) + ", " + g.rotary_dim + " of " + g.head_dim + " dimensions turn (" + g.inv_freq.length + " pairs)");
