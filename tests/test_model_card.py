@@ -329,3 +329,50 @@ def test_reports_for_configs_without_a_layer_count_or_a_turning_pair():
     null_base = {**no_layers, "rope_parameters": {"rope_theta": None}}
     assert explain(null_base).rope[0].base == 10000.0
 
+
+
+ENGINE_FLAGS = json.loads((ROOT / "tests" / "data" / "engine_flags.json").read_text(encoding="utf-8"))
+
+
+def engine_line_problems(line: str) -> list[str]:
+    """What in one printed engine line the engine's release does not define (empty: the line is valid)."""
+    engine, _, rest = line.partition(": ")
+    key = {"vLLM": "vllm", "llama.cpp": "llama.cpp"}.get(engine)
+    if key is None or rest.startswith("no "):
+        return []  # "no RoPE flag applies", "no command: ...", "no flag; ...": nothing to run
+    known, problems = ENGINE_FLAGS[key], []
+    # a JSON argument ('{...}') is one value, not flags
+    words = re.sub(r"'\{.*?\}'", "JSON", rest).split()
+    for word in words:
+        if word.startswith("-") and word.strip(",;") not in known["flags"]:
+            problems.append(f"{engine} has no flag {word} ({known['release']})")
+        if re.fullmatch(r"VLLM_[A-Z0-9_]+=\S+", word) and word.split("=")[0] not in known.get("environment", []):
+            problems.append(f"vLLM reads no variable {word.split('=')[0]}")
+    if key == "llama.cpp" and "--rope-scaling" in words:
+        value = words[words.index("--rope-scaling") + 1]
+        if value not in known["rope_scaling_values"]:
+            problems.append(f"llama.cpp --rope-scaling takes {known['rope_scaling_values']}, not {value}")
+    for blob in re.findall(r"'(\{.*?\})'", rest):
+        json.loads(blob)  # an --hf-overrides value must be valid JSON
+    return problems
+
+
+@pytest.mark.parametrize("slug", GALLERY)
+def test_every_printed_engine_line_uses_flags_the_engines_define(slug):
+    card = explain(GALLERY[slug]["config"])
+    problems = []
+    for served in (None, 4096, card.max_length, 2 * (card.max_length or 2048) + 1):
+        for line in report(card, served).splitlines():
+            if line.startswith("engine "):
+                problems += engine_line_problems(line[len("engine"):].strip())
+    assert not problems, "\n".join(problems)
+
+
+def test_the_flag_check_can_fail():
+    assert engine_line_problems("vLLM: --rope-scaling '{\"rope_type\": \"yarn\"}' --max-model-len 8") == [
+        "vLLM has no flag --rope-scaling (vLLM 0.33.0 (PyPI wheel vllm-0.33.0-cp38-abi3-manylinux_2_28_x86_64.whl))"]
+    assert engine_line_problems("llama.cpp: --rope-scaling longrope --rope-scale 4") == [
+        "llama.cpp --rope-scaling takes ['none', 'linear', 'yarn'], not longrope"]
+    assert engine_line_problems("vLLM: VLLM_ALLOW_LONG_MAX_LEN=1 with --max-model-len 8") == [
+        "vLLM reads no variable VLLM_ALLOW_LONG_MAX_LEN"]
+    assert engine_line_problems("llama.cpp: --ctx-size 8192") == []
