@@ -149,7 +149,12 @@ check each floor, not only the lobby.
 (`no_rope_layer_interval` 4) as a layer without RoPE: layers 3, 7, ..., 47,
 12 in all. The other 36 rotate. A model whose layers mix RoPE and no
 positions is "mixed"; BLOOM names no key at all, because its architecture
-always uses ALiBi; GPT-2 adds a learned table.
+always uses ALiBi; GPT-2 adds a learned table. Some families decide by layer
+type instead (read in transformers 5.24's configuration and modeling files):
+Cohere2 rotates only its sliding-window layers, Qwen3-Next's linear-attention
+layers have no RoPE at all, and ModernBERT keeps a position_embedding_type
+of "absolute" left over from BERT while every layer rotates, with base
+160,000 in its global layers and 10,000 in its local ones.
 
 ```mermaid
 flowchart TD
@@ -181,6 +186,11 @@ card.scheme  # → 'mixed'
 len(card.nope_layers), card.nope_layers[:3]  # → (12, (3, 7, 11))
 explain({"model_type": "bloom", "n_head": 4, "n_layer": 2}).scheme  # → 'alibi'
 explain({"model_type": "gpt2", "n_positions": 1024, "n_embd": 768, "n_head": 12, "n_layer": 12}).scheme  # → 'learned'
+cohere2 = explain({"model_type": "cohere2", "num_hidden_layers": 8, "hidden_size": 4096, "num_attention_heads": 32})
+cohere2.scheme, cohere2.nope_layers  # → ('mixed', (3, 7))
+modernbert = explain({"model_type": "modernbert", "position_embedding_type": "absolute", "hidden_size": 768,
+                      "num_attention_heads": 12, "num_hidden_layers": 22})
+modernbert.scheme, [g.base for g in modernbert.rope]  # → ('rope', [160000.0, 10000.0])
 ```
 
 **In code:** `explain` decides the scheme with `base_scheme` and
@@ -190,7 +200,8 @@ explain({"model_type": "gpt2", "n_positions": 1024, "n_embd": 768, "n_head": 12,
 
 **Why it matters.** A layer without positions, or a layer with its own base,
 changes what "the model's RoPE" means; a decoder that reads only the first
-layer's setup misreads Gemma 3, Llama 4 and SmolLM3.
+layer's setup misreads Gemma 3, Llama 4, SmolLM3, Cohere2, Qwen3-Next and
+ModernBERT.
 
 ## Step 3: three lengths
 
@@ -1187,7 +1198,8 @@ SINUSOIDAL_MODEL_TYPES = ("marian", "fsmt", "m2m_100", "speech_to_text")
 ROPE_MODEL_TYPES = ("llama", "llama4", "llama4_text", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3",
                     "qwen3_moe", "qwen2_vl", "qwen2_5_vl", "gemma", "gemma2", "gemma3", "gemma3_text", "phi",
                     "phi3", "deepseek_v2", "deepseek_v3", "gpt_oss", "smollm3", "gpt_neox", "gptj", "falcon",
-                    "olmo", "olmo2", "stablelm", "starcoder2", "cohere", "granite", "internlm2", "mpt_rope")
+                    "olmo", "olmo2", "stablelm", "starcoder2", "cohere", "granite", "internlm2", "mpt_rope",
+                    "cohere2", "qwen3_next", "modernbert")
 
 # The RoPE base a config class uses when the config has no rope_theta
 # (`default_theta` in transformers 5.24 configuration_<model>.py; 10,000 for the rest).
@@ -1203,6 +1215,11 @@ CLASS_DEFAULTS = {
     "smollm3": {"no_rope_layer_interval": 4},
     "gpt_neox": {"rotary_pct": 0.25},
     "gptj": {"rotary_dim": 64},
+    # transformers 5.24: configuration_cohere2.py, configuration_qwen3_next.py, configuration_modernbert.py
+    "cohere2": {"sliding_window": 4096, "max_position_embeddings": 8192},
+    "qwen3_next": {"partial_rotary_factor": 0.25, "max_position_embeddings": 32768},
+    "modernbert": {"max_position_embeddings": 8192, "global_rope_theta": 160000.0, "local_rope_theta": 10000.0,
+                   "local_attention": 128},
 }
 
 # Spellings of one idea across model families: the first one present wins.
@@ -1373,18 +1390,22 @@ def base_scheme(text: dict, block: dict | None) -> str:
     model_type = text.get("model_type")
     alibi = alibi_setting(text)
     kind = text.get("position_embedding_type")
+    if model_type == "modernbert":
+        # a leftover of the BERT config it started from: ModernBertConfig reads no such key, and every
+        # layer rotates (modeling_modernbert.py), with a base per layer type
+        return "rope"
     if alibi:
         if block is not None and text.get("model_type") not in ("falcon",):
             raise ConfigError("the config turns on ALiBi and also sets RoPE keys; a model uses one or the other")
         return "alibi"
-    if kind is not None and kind not in ("absolute", "rotary", "alibi"):
+    if kind is not None and kind not in ("absolute", "rotary", "rope_gptj", "alibi"):
         raise ConfigError(f"position_embedding_type {kind!r} is not one this decoder reads "
-                          "(it reads absolute, rotary, alibi)")
+                          "(it reads absolute, rotary, rope_gptj, alibi)")
     if kind == "absolute":
         if block is not None:
             raise ConfigError("position_embedding_type 'absolute' (a learned table) and RoPE keys contradict each other")
         return "learned"
-    if block is not None or kind == "rotary" or model_type in ROPE_MODEL_TYPES:
+    if block is not None or kind in ("rotary", "rope_gptj") or model_type in ROPE_MODEL_TYPES:
         return "rope"
     if text.get("sinusoidal_embeddings") or model_type in SINUSOIDAL_MODEL_TYPES:
         return "sinusoidal"
@@ -1430,6 +1451,15 @@ def layer_types(text: dict, n_layers: int | None) -> list[str] | None:
     window = text.get("sliding_window")
     if model_type in ("gemma2", "gpt_oss"):
         return ["sliding_attention" if (i + 1) % 2 else "full_attention" for i in range(n_layers)]
+    if model_type == "cohere2":  # Cohere2Config: sliding_window_pattern, default 4
+        pattern = _checks.count(text.get("sliding_window_pattern", 4), "sliding_window_pattern")
+        return ["sliding_attention" if (i + 1) % pattern else "full_attention" for i in range(n_layers)]
+    if model_type == "qwen3_next":  # Qwen3NextConfig: full_attention_interval, default 4
+        interval = _checks.count(text.get("full_attention_interval", 4), "full_attention_interval")
+        return ["linear_attention" if (i + 1) % interval else "full_attention" for i in range(n_layers)]
+    if model_type == "modernbert":  # ModernBertConfig: global_attn_every_n_layers, default 3, from layer 0
+        every = _checks.count(text.get("global_attn_every_n_layers", 3), "global_attn_every_n_layers")
+        return ["sliding_attention" if i % every else "full_attention" for i in range(n_layers)]
     if model_type == "gemma3_text":
         pattern = _checks.count(text.get("sliding_window_pattern", 6), "sliding_window_pattern")
         return ["sliding_attention" if (i + 1) % pattern else "full_attention" for i in range(n_layers)]
@@ -1452,8 +1482,16 @@ def layer_types(text: dict, n_layers: int | None) -> list[str] | None:
 
 def nope_flags(text: dict, n_layers: int) -> list[int]:
     """One flag per layer, 1 = the layer uses RoPE, 0 = it skips it (`no_rope_layers`,
-    read as Llama 4's and SmolLM3's config classes read it; see `lessons.alibi.nope_layers`)."""
+    read as Llama 4's and SmolLM3's config classes read it; see `lessons.alibi.nope_layers`).
+
+    Two families skip RoPE by layer type instead (transformers 5.24): Cohere2 rotates only its
+    sliding-window layers (modeling_cohere2.py applies RoPE when the layer has a window), and
+    Qwen3-Next's linear-attention layers have no RoPE (only its full-attention layers take
+    position embeddings, modeling_qwen3_next.py)."""
     model_type = text.get("model_type")
+    if model_type in ("cohere2", "qwen3_next") and text.get("no_rope_layers") is None:
+        keep = "sliding_attention" if model_type == "cohere2" else "full_attention"
+        return [int(t == keep) for t in layer_types(text, n_layers)]
     if model_type not in ("llama4_text", "smollm3"):
         if text.get("no_rope_layers") is not None:
             raise ConfigError(f"'no_rope_layers' is read by Llama 4 and SmolLM3 configs, not {model_type!r}")
@@ -1711,6 +1749,9 @@ def _explain(config: dict) -> ModelCard:
             if text.get("model_type") == "gemma3_text":  # local layers: their own base, no scaling
                 local = {"rope_type": "default", "rope_theta": text.get("rope_local_base_freq", 10000.0)}
                 setups = [("full_attention", params), ("sliding_attention", local)]
+            elif text.get("model_type") == "modernbert":  # ModernBertConfig: global and local bases
+                setups = [("full_attention", {**params, "rope_theta": text.get("global_rope_theta", 160000.0)}),
+                          ("sliding_attention", {**params, "rope_theta": text.get("local_rope_theta", 10000.0)})]
             else:
                 setups = [("all", params)]
         else:
@@ -1766,6 +1807,8 @@ def _explain(config: dict) -> ModelCard:
     window = text.get("sliding_window")
     if text.get("model_type") in ("qwen2", "qwen2_vl", "qwen2_vl_text", "smollm3") and not text.get("use_sliding_window"):
         window = None
+    if text.get("model_type") == "modernbert":  # the whole window, half on each side (the model sees both ways)
+        window = _checks.count(text.get("local_attention", 128), "local_attention")
     length_keys = tuple((key, int(text[key])) for key in ENGINE_LENGTH_KEYS
                         if _checks._is_int(text.get(key)) and text[key] >= 1)
     stated = states_trained_length(scheme, block)
@@ -2003,8 +2046,10 @@ def report(card: ModelCard, served: int | None = None) -> str:
     lines = [f"model_type     {card.model_type or 'not given'}"]
     layers = "" if card.n_layers is None else f" in {card.n_layers} layers"
     if card.scheme == "mixed":
+        linear = card.layer_types is not None and all(card.layer_types[i] == "linear_attention" for i in card.nope_layers)
         scheme = (f"RoPE in {card.n_layers - len(card.nope_layers)} of {card.n_layers} layers; "
-                  f"NoPE (no positions) in layers {', '.join(map(str, card.nope_layers))}")
+                  + ("linear attention, no RoPE (order comes from its recurrence), in layers " if linear else
+                     "NoPE (no positions) in layers ") + ", ".join(map(str, card.nope_layers)))
     else:
         scheme = {"rope": f"RoPE{layers}", "alibi": f"ALiBi{layers} (a distance penalty per head, no position table)",
                   "learned": "a learned position table (one row per position), added to the input",

@@ -396,4 +396,14 @@ EDGE_CASES = [
     {**_BASE, "original_max_position_embeddings": 1024,
      "rope_scaling": {"rope_type": "longrope", "short_factor": [1.0] * 32, "long_factor": [2.0] * 32}},
     {**_BASE, "model_max_length": 4096.0},
+    # families whose layers differ by type (transformers 5.24 config and modeling files)
+    {"model_type": "modernbert", "position_embedding_type": "absolute", "hidden_size": 128, "num_attention_heads": 2,
+     "num_hidden_layers": 7, "global_rope_theta": 160000.0, "local_rope_theta": 10000.0},
+    {"model_type": "modernbert", "hidden_size": 128, "num_attention_heads": 2, "num_hidden_layers": 4,
+     "global_attn_every_n_layers": 2, "local_attention": 64, "local_rope_theta": None},
+    {**_BASE, "model_type": "cohere2", "num_hidden_layers": 8, "position_embedding_type": "rope_gptj"},
+    {**_BASE, "model_type": "cohere2", "num_hidden_layers": 6, "sliding_window_pattern": 3},
+    {**_BASE, "model_type": "qwen3_next", "num_hidden_layers": 8},
+    {**_BASE, "model_type": "qwen3_next", "num_hidden_layers": 4, "full_attention_interval": 1},
+    {**_BASE, "position_embedding_type": "rope_gptj"},
 ]

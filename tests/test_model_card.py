@@ -376,3 +376,21 @@ def test_the_flag_check_can_fail():
     assert engine_line_problems("vLLM: VLLM_ALLOW_LONG_MAX_LEN=1 with --max-model-len 8") == [
         "vLLM reads no variable VLLM_ALLOW_LONG_MAX_LEN"]
     assert engine_line_problems("llama.cpp: --ctx-size 8192") == []
+
+
+def test_families_whose_layers_differ_by_type():
+    """Read as transformers 5.24 reads them: configuration_modernbert.py, modeling_cohere2.py
+    (RoPE only where the layer has a window), modeling_qwen3_next.py (RoPE only in full attention)."""
+    modernbert = explain({"model_type": "modernbert", "position_embedding_type": "absolute", "hidden_size": 768,
+                          "num_attention_heads": 12, "num_hidden_layers": 22})
+    full, local = modernbert.rope
+    assert modernbert.scheme == "rope" and (full.base, local.base) == (160000.0, 10000.0)
+    assert full.layers == tuple(range(0, 22, 3)) and len(local.layers) == 14 and modernbert.sliding_window == 128
+    assert np.allclose(full.inv_freq, 160000.0 ** (-np.arange(0, 64, 2) / 64))
+    cohere2 = explain({**LLAMA, "model_type": "cohere2", "num_hidden_layers": 8, "position_embedding_type": "rope_gptj"})
+    assert cohere2.scheme == "mixed" and cohere2.nope_layers == (3, 7) and cohere2.rope[0].layers == (0, 1, 2, 4, 5, 6)
+    qwen3_next = explain({**LLAMA, "model_type": "qwen3_next", "num_hidden_layers": 8, "head_dim": 256})
+    assert qwen3_next.rope[0].layers == (3, 7) and qwen3_next.rope[0].rotary_dim == 64  # partial_rotary_factor 0.25
+    assert "linear attention, no RoPE (order comes from its recurrence), in layers 0, 1, 2, 4, 5, 6" in report(qwen3_next)
+    with pytest.raises(ConfigError, match="rope_gptj"):
+        explain({**LLAMA, "position_embedding_type": "rope_neox"})

@@ -457,7 +457,7 @@
   var LEARNED_TYPES = ["gpt2", "gpt_neo", "gpt_bigcode", "opt", "bert", "roberta", "xlm-roberta", "distilbert", "electra", "bart", "whisper"];
   var SINUSOIDAL_TYPES = ["marian", "fsmt", "m2m_100", "speech_to_text"];
   var ROPE_MODEL_TYPES = ("llama llama4 llama4_text mistral mixtral qwen2 qwen2_moe qwen3 qwen3_moe qwen2_vl qwen2_5_vl gemma gemma2 gemma3 " +
-    "gemma3_text phi phi3 deepseek_v2 deepseek_v3 gpt_oss smollm3 gpt_neox gptj falcon olmo olmo2 stablelm starcoder2 cohere granite internlm2 mpt_rope").split(" ");
+    "gemma3_text phi phi3 deepseek_v2 deepseek_v3 gpt_oss smollm3 gpt_neox gptj falcon olmo olmo2 stablelm starcoder2 cohere granite internlm2 mpt_rope cohere2 qwen3_next modernbert").split(" ");
   var DEFAULT_THETA = { llama4_text: 500000.0, qwen2_vl: 1000000.0, qwen2_vl_text: 1000000.0, gemma3_text: 1000000.0, gpt_oss: 150000.0, smollm3: 2000000.0 };
   var CLASS_DEFAULTS = {
     gemma3_text: { head_dim: 256, max_position_embeddings: 131072, rope_local_base_freq: F(10000), sliding_window_pattern: 6 },
@@ -466,7 +466,10 @@
     llama4_text: { head_dim: 128, no_rope_layer_interval: 4 },
     smollm3: { no_rope_layer_interval: 4 },
     gpt_neox: { rotary_pct: 0.25 },
-    gptj: { rotary_dim: 64 }
+    gptj: { rotary_dim: 64 },
+    cohere2: { sliding_window: 4096, max_position_embeddings: 8192 },
+    qwen3_next: { partial_rotary_factor: 0.25, max_position_embeddings: 32768 },
+    modernbert: { max_position_embeddings: 8192, global_rope_theta: F(160000), local_rope_theta: F(10000), local_attention: 128 }
   };
   var LAYER_KEYS = ["num_hidden_layers", "n_layer", "n_layers", "num_layers"];
   var WIDTH_KEYS = ["hidden_size", "n_embd", "n_embed", "d_model"];
@@ -551,17 +554,18 @@
   }
   function baseScheme(t, block) {
     var mt = get(t, "model_type"), alibi = alibiSetting(t), kind = get(t, "position_embedding_type");
+    if (eq(mt, "modernbert")) return "rope";  // position_embedding_type is a leftover there
     if (alibi) {
       if (block !== null && !eq(mt, "falcon")) throw ConfigError("the config turns on ALiBi and also sets RoPE keys; a model uses one or the other");
       return "alibi";
     }
-    if (!none(kind) && !inList(kind, ["absolute", "rotary", "alibi"]))
-      throw ConfigError("position_embedding_type " + repr(kind) + " is not one this decoder reads (it reads absolute, rotary, alibi)");
+    if (!none(kind) && !inList(kind, ["absolute", "rotary", "rope_gptj", "alibi"]))
+      throw ConfigError("position_embedding_type " + repr(kind) + " is not one this decoder reads (it reads absolute, rotary, rope_gptj, alibi)");
     if (kind === "absolute") {
       if (block !== null) throw ConfigError("position_embedding_type 'absolute' (a learned table) and RoPE keys contradict each other");
       return "learned";
     }
-    if (block !== null || kind === "rotary" || inList(mt, ROPE_MODEL_TYPES)) return "rope";
+    if (block !== null || kind === "rotary" || kind === "rope_gptj" || inList(mt, ROPE_MODEL_TYPES)) return "rope";
     if (truthy(get(t, "sinusoidal_embeddings")) || inList(mt, SINUSOIDAL_TYPES)) return "sinusoidal";
     if (inList(mt, LEARNED_TYPES)) return "learned";
     throw ConfigError("the config has no position information: no RoPE key (rope_theta, rope_scaling, rope_parameters, rotary_*), no ALiBi flag, " +
@@ -577,6 +581,18 @@
     if (n === null) return null;
     var mt = get(t, "model_type"), win = get(t, "sliding_window"), flags, slides;
     if (inList(mt, ["gemma2", "gpt_oss"])) return range(n).map(function (i) { return (i + 1) % 2 ? "sliding_attention" : "full_attention"; });
+    if (eq(mt, "cohere2")) {
+      var p2 = count(get(t, "sliding_window_pattern", 4), "sliding_window_pattern");
+      return range(n).map(function (i) { return (i + 1) % p2 ? "sliding_attention" : "full_attention"; });
+    }
+    if (eq(mt, "qwen3_next")) {
+      var every4 = count(get(t, "full_attention_interval", 4), "full_attention_interval");
+      return range(n).map(function (i) { return (i + 1) % every4 ? "linear_attention" : "full_attention"; });
+    }
+    if (eq(mt, "modernbert")) {
+      var every3 = count(get(t, "global_attn_every_n_layers", 3), "global_attn_every_n_layers");
+      return range(n).map(function (i) { return i % every3 ? "sliding_attention" : "full_attention"; });
+    }
     if (eq(mt, "gemma3_text")) {
       var pattern = count(get(t, "sliding_window_pattern", 6), "sliding_window_pattern");
       return range(n).map(function (i) { return (i + 1) % pattern ? "sliding_attention" : "full_attention"; });
@@ -601,6 +617,10 @@
   }
   function nopeFlags(t, n) {
     var mt = get(t, "model_type");
+    if (inList(mt, ["cohere2", "qwen3_next"]) && none(get(t, "no_rope_layers"))) {
+      var keep = eq(mt, "cohere2") ? "sliding_attention" : "full_attention";
+      return layerTypes(t, n).map(function (ty) { return ty === keep ? 1 : 0; });
+    }
     if (!inList(mt, ["llama4_text", "smollm3"])) {
       if (!none(get(t, "no_rope_layers"))) throw ConfigError("'no_rope_layers' is read by Llama 4 and SmolLM3 configs, not " + repr(mt));
       return range(n).map(function () { return 1; });
@@ -726,6 +746,8 @@
         var params = Object.assign({}, block || {});
         if (!has(params, "rope_theta")) params.rope_theta = theta0;
         if (eq(mt, "gemma3_text")) setups = [["full_attention", params], ["sliding_attention", { rope_type: "default", rope_theta: get(t, "rope_local_base_freq", F(10000)) }]];
+        else if (eq(mt, "modernbert")) setups = [["full_attention", Object.assign({}, params, { rope_theta: get(t, "global_rope_theta", F(160000)) })],
+          ["sliding_attention", Object.assign({}, params, { rope_theta: get(t, "local_rope_theta", F(10000)) })]];
         else setups = [["all", params]];
       } else Object.keys(blocks).forEach(function (k) { if (!none(blocks[k])) setups.push([k, Object.assign({}, blocks[k])]); });
       var computed = setups.map(function (s) {
@@ -769,6 +791,7 @@
       caught.push("the config claims " + fmtComma(maxLen) + " positions but trained at " + fmtComma(trained) + " and has no scaling entry: positions past the trained length turn angles the model never saw");
     var win = get(t, "sliding_window");
     if (inList(mt, ["qwen2", "qwen2_vl", "qwen2_vl_text", "smollm3"]) && !truthy(get(t, "use_sliding_window"))) win = null;
+    if (eq(mt, "modernbert")) win = count(get(t, "local_attention", 128), "local_attention");
     var lengthKeys = ENGINE_LENGTH_KEYS.filter(function (k) {
       var v = get(t, k); return isInt(v) && v >= 1;
     }).map(function (k) { return [k, t[k]]; });
@@ -896,7 +919,9 @@
     var schemes = { rope: "RoPE" + layers, alibi: "ALiBi" + layers + " (a distance penalty per head, no position table)",
       learned: "a learned position table (one row per position), added to the input", sinusoidal: "fixed sinusoidal codes added to the input",
       none: "no positions" + layers + " (NoPE: only the causal mask orders tokens)" };
-    schemes.mixed = c.scheme === "mixed" ? "RoPE in " + (c.n_layers - c.nope_layers.length) + " of " + c.n_layers + " layers; NoPE (no positions) in layers " + c.nope_layers.join(", ") : "";
+    var linear = c.layer_types !== null && c.layer_types !== undefined && c.nope_layers.every(function (i) { return c.layer_types[i] === "linear_attention"; });
+    schemes.mixed = c.scheme === "mixed" ? "RoPE in " + (c.n_layers - c.nope_layers.length) + " of " + c.n_layers + " layers; " +
+      (linear ? "linear attention, no RoPE (order comes from its recurrence), in layers " : "NoPE (no positions) in layers ") + c.nope_layers.join(", ") : "";
     lines.push("scheme         " + schemes[c.scheme]);
     if (c.layer_types && new Set(c.layer_types).size > 1) {
       var counts = new Map();
