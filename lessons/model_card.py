@@ -1338,6 +1338,11 @@ def rope_block(text: dict) -> dict | None:
             if key in part and part[key] is not None and part[key] != value:
                 raise ConfigError(f"top-level {key!r} = {value} and the RoPE block's {part[key]} contradict each other")
             part.setdefault(key, value)
+    named = None if nested else block.get("rope_type") or block.get("type")
+    if named == "su" or (named == "yarn" and text.get("model_type") == "phi3"):
+        # the old names of LongRoPE (Phi-3 and Phi-3-vision files): transformers 5.24's
+        # configuration_phi3.py renames them to longrope; vLLM 0.33.0 still knows "su"
+        block["rope_type"] = "longrope"
     return block
 
 

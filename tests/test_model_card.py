@@ -394,3 +394,15 @@ def test_families_whose_layers_differ_by_type():
     assert "linear attention, no RoPE (order comes from its recurrence), in layers 0, 1, 2, 4, 5, 6" in report(qwen3_next)
     with pytest.raises(ConfigError, match="rope_gptj"):
         explain({**LLAMA, "position_embedding_type": "rope_neox"})
+
+
+def test_longropes_old_names_are_read_as_longrope():
+    """transformers 5.24 configuration_phi3.py renames "su" and "yarn" to longrope (Phi-3-vision's files say "su")."""
+    lists = {"short_factor": [1.0] * 64, "long_factor": [2.0] * 64}
+    su = explain({**LLAMA, "rope_scaling": {"type": "su", **lists, "original_max_position_embeddings": 2048}})
+    assert su.rope[0].rope_type == "longrope" and su.trained_length == 2048
+    phi3 = explain({**LLAMA, "model_type": "phi3", "original_max_position_embeddings": 2048,
+                    "rope_scaling": {"type": "yarn", **lists}})
+    assert phi3.rope[0].rope_type == "longrope"
+    # elsewhere "yarn" is YaRN
+    assert explain({**LLAMA, "rope_scaling": {"type": "yarn", "factor": 2.0}}).rope[0].rope_type == "yarn"

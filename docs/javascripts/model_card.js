@@ -539,6 +539,10 @@
         if (!has(part, k)) part[k] = top[k];
       });
     });
+    if (!isNestedStrict(block)) {  // lessons.model_card.rope_block: the old names of LongRoPE
+      var named = truthy(get(block, "rope_type")) ? block.rope_type : get(block, "type");
+      if (eq(named, "su") || (eq(named, "yarn") && eq(get(t, "model_type"), "phi3"))) block.rope_type = "longrope";
+    }
     return block;
   }
   function alibiSetting(t) {
