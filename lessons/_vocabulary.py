@@ -54,6 +54,7 @@ TERMS: dict[str, str] = {
     "get_context_length": "SGLang 0.5.23 function (sglang/srt/utils/hf_transformers/common.py) that picks a config's context length",
     "set_gguf_parameters": "llama.cpp converter method (conversion/base.py) that writes a model's context length into the GGUF file",
     "trained_length_stated": "JSON card field: true only when original_max_position_embeddings states the trained length",
+    "rope_freqs": "GGUF tensor of per-pair divisors into which llama.cpp's converter bakes the Llama 3 rule or LongRoPE's lists",
     "get_rope_factors": "llama.cpp function (src/llama-model.cpp) that picks LongRoPE's long or short list from the context size",
     "--ctx-size": "llama.cpp flag (short form -c): the context length the server allocates",
     # Decoder configs and generation (lessons.transformer)

@@ -53,7 +53,10 @@ positions, from quickest to most thorough.
   vLLM uses when you give no `--max-model-len`), and copy the engine lines it
   prints.
 - Copying, converting or fine-tuning a checkpoint: decode the original and
-  the copy and compare the two JSON cards; they must agree.
+  the copy and compare the two JSON cards; they must agree. For a llama.cpp
+  file, `python -m lessons.model_card model.gguf --compare config.json` lists
+  what the conversion kept, changed, dropped or baked into `rope_freqs`
+  (`compare_gguf`; the header is read with llama.cpp's own `gguf` package).
 - Any promise past the trained length: measure it (`lessons.context_extension`
   says what each scaling rule can and cannot do).
 
@@ -2140,6 +2143,115 @@ def read_config(path: str | Path) -> dict:
     return config
 
 
+# The position keys of a GGUF header (llama.cpp's gguf-py constants, as `{arch}.<key>`), read by `read_gguf`.
+GGUF_KEYS = ("context_length", "rope.freq_base", "rope.dimension_count", "rope.scaling.type", "rope.scaling.factor",
+             "rope.scaling.original_context_length", "attention.sliding_window", "attention.sliding_window_pattern")
+
+
+def read_gguf(path: str | Path) -> dict:
+    """The position setup a GGUF file's header records, read with the `gguf` package (llama.cpp's reader).
+
+    Args:
+        path: a .gguf file.
+
+    Returns:
+        {"architecture": str, <each of GGUF_KEYS>: value or None, "rope_freqs": the per-pair
+        divisors of a `rope_freqs` tensor as a list (the Llama 3 rule and LongRoPE are baked in
+        there by the converter), or None}. A file that is missing, truncated or not GGUF is a
+        `ConfigError` naming it.
+    """
+    path = Path(path)
+    try:
+        import gguf
+    except ImportError:
+        raise ConfigError("reading a GGUF file needs the gguf package (llama.cpp's reader): pip install gguf") from None
+    try:
+        reader = gguf.GGUFReader(str(path))
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    except Exception as exc:  # noqa: BLE001 - the reader raises ValueError, IndexError, struct errors...
+        raise ConfigError(f"{path}: not a readable GGUF file ({type(exc).__name__}: {exc})") from None
+
+    def value(name):
+        field = reader.fields.get(name)
+        if field is None:
+            return None
+        got = field.contents()
+        return got.item() if hasattr(got, "item") else got
+
+    arch = value("general.architecture")
+    if not isinstance(arch, str):
+        raise ConfigError(f"{path}: a GGUF file without general.architecture")
+    header = {"architecture": arch, **{key: value(f"{arch}.{key}") for key in GGUF_KEYS}}
+    freqs = next((t for t in reader.tensors if t.name == "rope_freqs.weight"), None)
+    header["rope_freqs"] = None if freqs is None else [float(x) for x in np.asarray(freqs.data).ravel()]
+    return header
+
+
+def gguf_report(header: dict) -> str:
+    """A GGUF header's position setup as text: what `python -m lessons.model_card file.gguf` prints."""
+    lines = [f"architecture   {header['architecture']}",
+             f"context length {_n(header['context_length'])} (what llama.cpp's default -c 0 uses)"]
+    if header["rope.freq_base"] is not None or header["rope.dimension_count"] is not None:
+        base = header["rope.freq_base"]
+        lines.append(f"RoPE           base {'not recorded' if base is None else f'{base:,.6g}'}, "
+                     f"{_n(header['rope.dimension_count'])} dimensions turn")
+    if header["rope.scaling.type"] is not None:
+        factor = header["rope.scaling.factor"]
+        lines.append(f"scaling        {header['rope.scaling.type']}, factor "
+                     f"{'not recorded' if factor is None else f'{factor:g}'}, original context "
+                     f"{_n(header['rope.scaling.original_context_length'])}")
+    if header["rope_freqs"] is not None:
+        lines.append(f"rope_freqs     {len(header['rope_freqs'])} per-pair divisors, "
+                     f"{min(header['rope_freqs']):.4g} to {max(header['rope_freqs']):.4g} (baked in by the converter)")
+    if header["attention.sliding_window"] is not None:
+        lines.append(f"sliding window {header['attention.sliding_window']:,} tokens")
+    return "\n".join(lines)
+
+
+def compare_gguf(header: dict, card: ModelCard) -> list[tuple[str, str, str, str]]:
+    """What the conversion kept, changed or dropped: [(what, in config.json, in the GGUF file, verdict)].
+
+    The config side is what llama.cpp's converter reads (llama.cpp as vendored in
+    llama-cpp-python 0.3.36: `set_gguf_parameters` in conversion/base.py); the verdict is
+    "kept", "changed", "dropped" (the config has it, the file does not), "added" or "baked in"
+    (a Llama 3 or LongRoPE rule, which the converter writes as the rope_freqs tensor).
+    """
+    def verdict(ours, theirs):
+        if ours is None and theirs is None:
+            return None
+        if ours is None:
+            return "added"
+        if theirs is None:
+            return "dropped"
+        return "kept" if math.isclose(float(ours), float(theirs), rel_tol=1e-6) else "changed"
+
+    group = card.rope[0] if card.rope else None
+    rows = [("context length", llama_cpp_context_length(card), header["context_length"]),
+            ("RoPE base", group.base if group else None, header["rope.freq_base"]),
+            ("rotary dimensions", group.rotary_dim if group else None, header["rope.dimension_count"]),
+            ("sliding window", card.sliding_window, header["attention.sliding_window"])]
+    out = []
+    for what, ours, theirs in rows:
+        said = verdict(ours, theirs)
+        if said:
+            out.append((what, _n(ours) if isinstance(ours, int) else f"{ours:,.6g}" if ours is not None else "none",
+                        _n(theirs) if isinstance(theirs, int) else f"{theirs:,.6g}" if theirs is not None else "none",
+                        said))
+    if group is not None and group.rope_type != "default":
+        factor = group.parameters.get("factor")
+        if group.rope_type in ("llama3", "longrope"):
+            said = "baked in" if header["rope_freqs"] is not None else "dropped"
+            theirs = f"rope_freqs ({len(header['rope_freqs'])} divisors)" if header["rope_freqs"] else "none"
+        else:
+            theirs = header["rope.scaling.type"] or "none"
+            said = "kept" if theirs == group.rope_type and (factor is None or header["rope.scaling.factor"] is None
+                                                             or math.isclose(factor, header["rope.scaling.factor"])) \
+                else "dropped" if theirs == "none" else "changed"
+        out.append(("scaling", f"{group.rope_type}" + ("" if factor is None else f", factor {factor:g}"), theirs, said))
+    return out
+
+
 GALLERY_DIR = Path(__file__).resolve().parent / "gallery"
 
 
@@ -2149,7 +2261,8 @@ def gallery() -> dict[str, dict]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """`python -m lessons.model_card CONFIG [--json] [--length N]`: the report, or the JSON card.
+    """`python -m lessons.model_card CONFIG [--json] [--length N]`: the report, or the JSON card;
+    `python -m lessons.model_card FILE.gguf [--compare CONFIG]`: a GGUF header, or what its conversion changed.
 
     With no CONFIG it walks through the gallery (`demo`). A config it cannot
     read prints one line on stderr and exits 2.
@@ -2162,6 +2275,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print the machine-readable card")
     parser.add_argument("--length", type=int, help="the length you intend to serve (default: vLLM's derived length)")
     parser.add_argument("--list", action="store_true", help="list the gallery's slugs")
+    parser.add_argument("--compare", metavar="CONFIG", help="with a .gguf file: what the conversion of this "
+                                                            "config.json (or gallery slug) kept, changed or dropped")
     args = parser.parse_args(argv)
     if args.list:
         for slug, entry in gallery().items():
@@ -2170,11 +2285,28 @@ def main(argv: list[str] | None = None) -> int:
     if args.config is None:
         demo()
         return 0
+    known = gallery()
+
+    def load(name):
+        return known[name]["config"] if name in known and not Path(name).exists() else read_config(name)
+
     try:
-        known = gallery()
-        config = known[args.config]["config"] if args.config in known and not Path(args.config).exists() \
-            else read_config(args.config)
-        card = explain(config)
+        if str(args.config).endswith(".gguf"):
+            header = read_gguf(args.config)
+            if args.compare is None:
+                print(gguf_report(header))
+                return 0
+            card = explain(load(args.compare))
+            if card.model_type and card.model_type.split("_")[0] not in header["architecture"] and \
+                    header["architecture"] not in card.model_type:
+                print(f"warning: the config's model_type {card.model_type!r} and the file's architecture "
+                      f"{header['architecture']!r} differ; comparing anyway", file=sys.stderr)
+            for what, ours, theirs, said in compare_gguf(header, card):
+                print(f"{what:<18} {said:<9} config {ours}; file {theirs}")
+            return 0
+        if args.compare is not None:
+            raise ConfigError("--compare goes with a .gguf file: python -m lessons.model_card model.gguf --compare config.json")
+        card = explain(load(args.config))
         if args.length is not None and args.length < 1:
             raise ConfigError(f"--length must be a positive integer, got {args.length}")
     except ConfigError as exc:

@@ -406,3 +406,66 @@ def test_longropes_old_names_are_read_as_longrope():
     assert phi3.rope[0].rope_type == "longrope"
     # elsewhere "yarn" is YaRN
     assert explain({**LLAMA, "rope_scaling": {"type": "yarn", "factor": 2.0}}).rope[0].rope_type == "yarn"
+
+
+def _write_gguf(path, arch="llama", **keys):
+    """A header-only GGUF file written with llama.cpp's own writer (the gguf package): no download."""
+    gguf = pytest.importorskip("gguf")
+    writer = gguf.GGUFWriter(str(path), arch)
+    if "context_length" in keys:
+        writer.add_context_length(keys["context_length"])
+    if "freq_base" in keys:
+        writer.add_rope_freq_base(keys["freq_base"])
+    if "dimension_count" in keys:
+        writer.add_rope_dimension_count(keys["dimension_count"])
+    if "scaling" in keys:
+        writer.add_rope_scaling_type({"linear": gguf.RopeScalingType.LINEAR, "yarn": gguf.RopeScalingType.YARN}[keys["scaling"]])
+        writer.add_rope_scaling_factor(keys["factor"])
+    if "rope_freqs" in keys:
+        writer.add_tensor("rope_freqs.weight", np.asarray(keys["rope_freqs"], dtype=np.float32))
+    writer.write_header_to_file()
+    writer.write_kv_data_to_file()
+    writer.write_tensors_to_file()
+    writer.close()
+    return path
+
+
+def test_a_gguf_header_is_read_and_compared_with_its_config(tmp_path, capsys):
+    from lessons.model_card import compare_gguf, gguf_report, read_gguf
+
+    llama31 = explain(gallery()["llama-3.1-8b"]["config"])
+    path = _write_gguf(tmp_path / "llama.gguf", context_length=131072, freq_base=500000.0, dimension_count=128,
+                       rope_freqs=[1.0] * 16 + [8.0] * 48)
+    header = read_gguf(path)
+    assert header["architecture"] == "llama" and header["context_length"] == 131072
+    assert header["rope.freq_base"] == 500000.0 and len(header["rope_freqs"]) == 64
+    assert "context length 131,072 (what llama.cpp's default -c 0 uses)" in gguf_report(header)
+    rows = {what: said for what, _, _, said in compare_gguf(header, llama31)}
+    assert rows == {"context length": "kept", "RoPE base": "kept", "rotary dimensions": "kept", "scaling": "baked in"}
+    # a conversion that changed the base and dropped the llama3 rule
+    changed = read_gguf(_write_gguf(tmp_path / "changed.gguf", context_length=8192, freq_base=10000.0,
+                                    dimension_count=128))
+    rows = {what: said for what, _, _, said in compare_gguf(changed, llama31)}
+    assert rows["RoPE base"] == "changed" and rows["context length"] == "changed" and rows["scaling"] == "dropped"
+    # the command line: a report, a comparison, and a warning (not an error) for unrelated models
+    assert main([str(path)]) == 0 and "architecture   llama" in capsys.readouterr().out
+    assert main([str(path), "--compare", "llama-3.1-8b"]) == 0
+    assert "scaling            baked in" in capsys.readouterr().out
+    assert main([str(_write_gguf(tmp_path / "bloom.gguf", arch="bloom", context_length=2048)), "--compare", "gpt2"]) == 0
+    out = capsys.readouterr()
+    assert "warning: the config's model_type 'gpt2' and the file's architecture 'bloom' differ" in out.err
+    assert "context length" in out.out
+
+
+def test_a_broken_gguf_file_is_one_error_line(tmp_path, capsys):
+    pytest.importorskip("gguf")
+    good = _write_gguf(tmp_path / "good.gguf", context_length=4096)
+    truncated = tmp_path / "truncated.gguf"
+    truncated.write_bytes(good.read_bytes()[:20])
+    (tmp_path / "text.gguf").write_text("not a gguf file at all", encoding="utf-8")
+    for path in (truncated, tmp_path / "text.gguf", tmp_path / "missing.gguf"):
+        assert main([str(path)]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"error: {path}:") and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert main(["llama-3.1-8b", "--compare", "gpt2"]) == 2
+    assert "--compare goes with a .gguf file" in capsys.readouterr().err
