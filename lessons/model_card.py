@@ -423,6 +423,7 @@ RoPE, every RoPE layer: default, base 10,000, 128 of 128 dimensions turn (64 pai
   wavelengths  6.283 to 5.441e+04 positions
   full turn within the config limit: 46 of 64 pairs (0–45)
 engine         vLLM: --max-model-len 4096
+engine         SGLang: --context-length 4096
 engine         llama.cpp: --ctx-size 4096
 warning        the config does not say how long the model was trained: its limit, 4,096, stands in for the trained length; the model may have trained on shorter inputs
 ```
@@ -453,6 +454,7 @@ RoPE, every RoPE layer: default, base 10,000, 128 of 128 dimensions turn (64 pai
   wavelengths  6.283 to 5.441e+04 positions
   full turn within the config limit: 60 of 64 pairs (0–59)
 engine         vLLM: --max-model-len 32768
+engine         SGLang: --context-length 32768
 engine         llama.cpp: --ctx-size 32768
 warning        the config does not say how long the model was trained: its limit, 32,768, stands in for the trained length; the model may have trained on shorter inputs
 ```
@@ -483,6 +485,7 @@ RoPE, every RoPE layer: default, base 1e+06, 128 of 128 dimensions turn (64 pair
   wavelengths  6.283 to 5.063e+06 positions
   full turn within the config limit: 40 of 64 pairs (0–39)
 engine         vLLM: --max-model-len 32768
+engine         SGLang: --context-length 32768
 engine         llama.cpp: --ctx-size 32768
 warning        the config does not say how long the model was trained: its limit, 32,768, stands in for the trained length; the model may have trained on shorter inputs
 ```
@@ -512,6 +515,7 @@ RoPE, every RoPE layer: default, base 10,000, 32 of 128 dimensions turn (16 pair
   wavelengths  6.283 to 3.533e+04 positions
   full turn within the config limit: 11 of 16 pairs (0–10)
 engine         vLLM: --max-model-len 2048
+engine         SGLang: --context-length 2048
 engine         llama.cpp: --ctx-size 2048
 warning        the config does not say how long the model was trained: its limit, 2,048, stands in for the trained length; the model may have trained on shorter inputs
 ```
@@ -540,6 +544,7 @@ RoPE, every RoPE layer: default, base 10,000, 64 of 256 dimensions turn (32 pair
   wavelengths  6.283 to 4.712e+04 positions
   full turn within the config limit: 21 of 32 pairs (0–20)
 engine         vLLM: --max-model-len 2048
+engine         SGLang: --context-length 2048
 engine         llama.cpp: --ctx-size 2048
 warning        the config does not say how long the model was trained: its limit, 2,048, stands in for the trained length; the model may have trained on shorter inputs
 ```
@@ -600,6 +605,7 @@ RoPE, every RoPE layer: llama3, base 500,000, 128 of 128 dimensions turn (64 pai
   full turn within the trained length: 35 of 64 pairs (0–34)
   scale        untouched: pairs 0–28; between: pairs 29–34; divided by 8: pairs 35–63
 engine         vLLM: --max-model-len 131072
+engine         SGLang: --context-length 131072
 engine         llama.cpp: --ctx-size 131072
 engine         llama.cpp: no flag; the llama3 speeds are written into the GGUF file
 warning        rope 'factor' 8 differs from max_position_embeddings / original_max_position_embeddings = 16
@@ -631,6 +637,7 @@ RoPE, every RoPE layer: llama3, base 500,000, 64 of 64 dimensions turn (32 pairs
   full turn within the trained length: 18 of 32 pairs (0–17)
   scale        untouched: pairs 0–14; between: pairs 15–17; divided by 32: pairs 18–31
 engine         vLLM: --max-model-len 131072
+engine         SGLang: --context-length 131072
 engine         llama.cpp: --ctx-size 131072
 engine         llama.cpp: no flag; the llama3 speeds are written into the GGUF file
 warning        rope 'factor' 32 differs from max_position_embeddings / original_max_position_embeddings = 16
@@ -666,6 +673,7 @@ RoPE, every RoPE layer: llama3, base 500,000, 128 of 128 dimensions turn (64 pai
   full turn within the trained length: 35 of 64 pairs (0–34)
   scale        untouched: pairs 0–34; divided by 16: pairs 35–63
 engine         vLLM: --max-model-len 10485760
+engine         SGLang: --context-length 10485760
 engine         llama.cpp: --ctx-size 10485760
 engine         llama.cpp: no flag; the llama3 speeds are written into the GGUF file
 warning        rope_type 'llama3' should have high_freq_factor > low_freq_factor, got 1 <= 1: no pair is blended, waves longer than 8192 positions are divided by 16
@@ -725,6 +733,7 @@ RoPE, every RoPE layer: yarn, base 1e+06, 128 of 128 dimensions turn (64 pairs)
   scale        untouched: pairs 0–23; between: pairs 24–39; divided by 4: pairs 40–63
   attention factor 1.13863 (multiplies cos and sin)
 engine         vLLM: --max-model-len 32768
+engine         SGLang: --context-length 32768
 engine         llama.cpp: --ctx-size 32768
 engine         llama.cpp: --rope-scaling yarn --rope-scale 4 --yarn-orig-ctx 32768
 ```
@@ -757,6 +766,7 @@ RoPE, every RoPE layer: yarn, base 10,000, 64 of 64 dimensions turn (32 pairs)
   scale        untouched: pairs 0–10; between: pairs 11–22; divided by 40: pairs 23–31
 softmax scale  × 1.87385 (DeepSeek multiplies 1/√d by mscale²)
 engine         vLLM: --max-model-len 163840
+engine         SGLang: --context-length 163840
 engine         llama.cpp: --ctx-size 163840
 engine         llama.cpp: --rope-scaling yarn --rope-scale 40 --yarn-orig-ctx 4096
 ```
@@ -789,6 +799,7 @@ RoPE, every RoPE layer: yarn, base 150,000, 64 of 64 dimensions turn (32 pairs)
   scale        untouched: pairs 0–8; between: pairs 9–17; divided by 32: pairs 18–31
   attention factor 1.34657 (multiplies cos and sin)
 engine         vLLM: --max-model-len 131072
+engine         SGLang: --context-length 131072
 engine         llama.cpp: --ctx-size 131072
 engine         llama.cpp: --rope-scaling yarn --rope-scale 32 --yarn-orig-ctx 4096
 ```
@@ -842,6 +853,7 @@ RoPE, every RoPE layer: longrope, base 10,000, 96 of 96 dimensions turn (48 pair
   scale        untouched: pairs 0; between: pairs 1–46; divided by 2.84: pairs 47
   attention factor 1.19024 (multiplies cos and sin)
 engine         vLLM: --max-model-len 4096
+engine         SGLang: --context-length 4096
 engine         llama.cpp: --ctx-size 4096
 engine         llama.cpp: --ctx-size picks the list: long_factor for every prompt past 4,096, short_factor otherwise
 ```
@@ -901,6 +913,7 @@ RoPE, every RoPE layer: default, base 10,000, 256 of 256 dimensions turn (128 pa
   wavelengths  6.283 to 5.847e+04 positions
   full turn within the config limit: 100 of 128 pairs (0–99)
 engine         vLLM: --max-model-len 8192
+engine         SGLang: --context-length 8192
 engine         llama.cpp: --ctx-size 8192
 warning        the config does not say how long the model was trained: its limit, 8,192, stands in for the trained length; the model may have trained on shorter inputs
 ```
@@ -935,6 +948,7 @@ RoPE, full_attention (5 layers): linear, base 1e+06, 256 of 256 dimensions turn 
 RoPE, sliding_attention (29 layers): default, base 10,000, 256 of 256 dimensions turn (128 pairs)
   wavelengths  6.283 to 5.847e+04 positions
 engine         vLLM: --max-model-len 131072
+engine         SGLang: --context-length 131072
 engine         llama.cpp: --ctx-size 131072
 engine         llama.cpp: --rope-scaling linear --rope-scale 8
 ```
@@ -965,6 +979,7 @@ RoPE, every RoPE layer: default, base 5e+06, 128 of 128 dimensions turn (64 pair
   wavelengths  6.283 to 2.469e+07 positions
   full turn within the config limit: 39 of 64 pairs (0–38)
 engine         vLLM: --max-model-len 65536
+engine         SGLang: --context-length 65536
 engine         llama.cpp: --ctx-size 65536
 warning        the config does not say how long the model was trained: its limit, 65,536, stands in for the trained length; the model may have trained on shorter inputs
 ```
@@ -1014,6 +1029,7 @@ served length  2,048 by default in vLLM 0.33.0
 by default     vLLM 0.33.0 2,048; SGLang 0.5.23 2,048; llama.cpp (-c 0) unknown; transformers sets no limit
 ALiBi slopes   16 heads, 0.7071 down to 0.003906
 engine         vLLM: --max-model-len 2048
+engine         SGLang: --context-length 2048
 engine         llama.cpp: --ctx-size 2048
 engine         no RoPE flag applies
 ```
@@ -1040,6 +1056,7 @@ served length  2,048 by default in vLLM 0.33.0 (the config limit)
 by default     vLLM 0.33.0 2,048; SGLang 0.5.23 2,048; llama.cpp (-c 0) unknown; transformers sets no limit
 ALiBi slopes   32 heads, 0.8409 down to 0.003906
 engine         vLLM: --max-model-len 2048
+engine         SGLang: --context-length 2048
 engine         llama.cpp: --ctx-size 2048
 engine         no RoPE flag applies
 warning        the config does not say how long the model was trained: its limit, 2,048, stands in for the trained length; the model may have trained on shorter inputs
@@ -1067,6 +1084,7 @@ config length  1,024
 served length  1,024 by default in vLLM 0.33.0 (the config limit)
 by default     vLLM 0.33.0 1,024; SGLang 0.5.23 2,048; llama.cpp (-c 0) 1,024; transformers sets no limit
 engine         vLLM: --max-model-len 1024
+engine         SGLang: --context-length 1024
 engine         llama.cpp: --ctx-size 1024
 engine         no RoPE flag applies
 warning        the config does not say how long the model was trained: its limit, 1,024, stands in for the trained length; the model may have trained on shorter inputs
@@ -1094,6 +1112,7 @@ config length  512
 served length  512 by default in vLLM 0.33.0 (the config limit)
 by default     vLLM 0.33.0 512; SGLang 0.5.23 512; llama.cpp (-c 0) 512; transformers sets no limit
 engine         vLLM: --max-model-len 512
+engine         SGLang: --context-length 512
 engine         llama.cpp: --ctx-size 512
 engine         no RoPE flag applies
 warning        the config does not say how long the model was trained: its limit, 512, stands in for the trained length; the model may have trained on shorter inputs
@@ -1984,13 +2003,15 @@ def scale_summary(scale: np.ndarray, tol: float = 1e-9) -> str:
 
 
 def engine_flags(card: ModelCard, served: int | None) -> list[str]:
-    """Command-line flags that serve the card's setup at `served` in vLLM 0.33.0 and llama.cpp.
+    """Command-line flags that serve the card's setup at `served` in vLLM 0.33.0, SGLang 0.5.23 and llama.cpp.
 
     vLLM reads the RoPE block from config.json itself. A `--max-model-len` past
     `vllm_length_limit` is refused unless the config's length is raised with
     `--hf-overrides` (for a YaRN, LongRoPE or Llama 3 block, which vLLM does not
     multiply) or VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 is set; a position table has no
-    rows past its end, so no flag serves it there. llama.cpp reads base and
+    rows past its end, so no flag serves it there. SGLang refuses a `--context-length` past
+    `sglang_context_length` unless SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 is set
+    (`_derive_context_length`, sglang/srt/configs/model_config.py). llama.cpp reads base and
     scaling from the GGUF file its converter wrote; its flags override them
     (`--rope-scaling` knows none, linear and yarn; the Llama 3 rule is baked into
     the converted file, and for LongRoPE the context size picks the list:
@@ -2010,6 +2031,14 @@ def engine_flags(card: ModelCard, served: int | None) -> list[str]:
         else:
             lines.append(f"vLLM: VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 with --max-model-len {served} "
                          f"(past the config's {limit:,})")
+        derived = sglang_context_length(card)
+        if table and card.max_length and served > card.max_length:
+            lines.append(f"SGLang: no command: the position table ends at {card.max_length:,}")
+        elif served <= derived:
+            lines.append(f"SGLang: --context-length {served}")
+        else:
+            lines.append(f"SGLang: SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 with --context-length {served} "
+                         f"(past the derived {derived:,})")
         if table and card.max_length and served > card.max_length:
             lines.append(f"llama.cpp: no command: the position table ends at {card.max_length:,}")
         else:

@@ -277,7 +277,10 @@ def test_engine_lines_say_what_each_engine_needs_or_refuse():
     past = report(gpt2, 2048)
     assert "vLLM: no command: the position table ends at 1,024" in past
     assert "llama.cpp: no command: the position table ends at 1,024" in past
-    assert "--max-model-len" not in past and "--ctx-size" not in past
+    assert "SGLang: no command: the position table ends at 1,024" in past
+    assert "--max-model-len" not in past and "--ctx-size" not in past and "--context-length" not in past
+    assert ("SGLang: SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 with --context-length 16384 (past the derived 4,096)"
+            in report(llama, 16384))
     assert "served length  1,024 by default in vLLM 0.33.0" in report(gpt2)
 
 
@@ -337,7 +340,7 @@ ENGINE_FLAGS = json.loads((ROOT / "tests" / "data" / "engine_flags.json").read_t
 def engine_line_problems(line: str) -> list[str]:
     """What in one printed engine line the engine's release does not define (empty: the line is valid)."""
     engine, _, rest = line.partition(": ")
-    key = {"vLLM": "vllm", "llama.cpp": "llama.cpp"}.get(engine)
+    key = {"vLLM": "vllm", "SGLang": "sglang", "llama.cpp": "llama.cpp"}.get(engine)
     if key is None or rest.startswith("no "):
         return []  # "no RoPE flag applies", "no command: ...", "no flag; ...": nothing to run
     known, problems = ENGINE_FLAGS[key], []
@@ -346,8 +349,8 @@ def engine_line_problems(line: str) -> list[str]:
     for word in words:
         if word.startswith("-") and word.strip(",;") not in known["flags"]:
             problems.append(f"{engine} has no flag {word} ({known['release']})")
-        if re.fullmatch(r"VLLM_[A-Z0-9_]+=\S+", word) and word.split("=")[0] not in known.get("environment", []):
-            problems.append(f"vLLM reads no variable {word.split('=')[0]}")
+        if re.fullmatch(r"(VLLM|SGLANG)_[A-Z0-9_]+=\S+", word) and word.split("=")[0] not in known.get("environment", []):
+            problems.append(f"{engine} reads no variable {word.split('=')[0]}")
     if key == "llama.cpp" and "--rope-scaling" in words:
         value = words[words.index("--rope-scaling") + 1]
         if value not in known["rope_scaling_values"]:
@@ -376,6 +379,8 @@ def test_the_flag_check_can_fail():
     assert engine_line_problems("vLLM: VLLM_ALLOW_LONG_MAX_LEN=1 with --max-model-len 8") == [
         "vLLM reads no variable VLLM_ALLOW_LONG_MAX_LEN"]
     assert engine_line_problems("llama.cpp: --ctx-size 8192") == []
+    assert engine_line_problems("SGLang: --max-model-len 8192") == [
+        "SGLang has no flag --max-model-len (SGLang 0.5.23 (PyPI wheel sglang-0.5.23-cp311-cp311-manylinux_2_34_x86_64.whl))"]
 
 
 def test_families_whose_layers_differ_by_type():

@@ -899,6 +899,10 @@
       else if (c.rope.some(function (g) { return VLLM_UNSCALED.indexOf(g.rope_type) >= 0; }))
         lines.push("vLLM: --hf-overrides '{\"max_position_embeddings\": " + served + "}' --max-model-len " + served);
       else lines.push("vLLM: VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 with --max-model-len " + served + " (past the config's " + fmtComma(limit) + ")");
+      var derived = sglangLen(c);
+      if (table && c.max_length && served > c.max_length) lines.push("SGLang: no command: the position table ends at " + fmtComma(c.max_length));
+      else if (served <= derived) lines.push("SGLang: --context-length " + served);
+      else lines.push("SGLang: SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 with --context-length " + served + " (past the derived " + fmtComma(derived) + ")");
       if (table && c.max_length && served > c.max_length) lines.push("llama.cpp: no command: the position table ends at " + fmtComma(c.max_length));
       else lines.push("llama.cpp: --ctx-size " + served);
     }
