@@ -1023,7 +1023,7 @@ cards["gpt2"].max_length, cards["bert-base-uncased"].max_length  # → (1024, 51
 $ python -m lessons.model_card bloom-560m
 model_type     bloom
 scheme         ALiBi in 24 layers (a distance penalty per head, no position table)
-trained length unknown
+trained length unknown (the config states no length)
 config length  unknown
 served length  2,048 by default in vLLM 0.33.0
 by default     vLLM 0.33.0 2,048; SGLang 0.5.23 2,048; llama.cpp (-c 0) unknown; transformers sets no limit
@@ -2104,7 +2104,9 @@ def report(card: ModelCard, served: int | None = None) -> str:
     elif card.trained_length:
         lines.append(f"trained length not stated (the config limit, {card.trained_length:,}, stands in for it)")
     else:
-        lines.append("trained length not stated (a linear factor is not a length ratio)" if card.rope else
+        linear = any(g.rope_type == "linear" for g in card.rope)
+        lines.append("trained length not stated (a linear factor is not a length ratio)" if linear else
+                     "trained length unknown (the config states no length)" if card.max_length is None else
                      "trained length unknown")
     lines.append(f"config length  {_n(card.max_length)}")
     if served:

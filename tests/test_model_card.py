@@ -474,3 +474,10 @@ def test_a_broken_gguf_file_is_one_error_line(tmp_path, capsys):
         assert err.startswith(f"error: {path}:") and len(err.strip().splitlines()) == 1 and "Traceback" not in err
     assert main(["llama-3.1-8b", "--compare", "gpt2"]) == 2
     assert "--compare goes with a .gguf file" in capsys.readouterr().err
+
+
+def test_a_config_without_a_length_does_not_blame_a_linear_factor():
+    falcon = explain({"model_type": "falcon", "hidden_size": 4544, "num_attention_heads": 71, "num_hidden_layers": 32})
+    lines = report(falcon)
+    assert "trained length unknown (the config states no length)" in lines and "linear factor" not in lines
+    assert served_lengths(falcon)["vllm"] == 2048  # vLLM's fallback when no length key is set

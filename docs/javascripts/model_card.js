@@ -940,7 +940,8 @@
     var basis = c.trained_stated ? "the trained length" : "the config limit";
     if (c.trained_length && c.trained_stated) lines.push("trained length " + fmtComma(c.trained_length));
     else if (c.trained_length) lines.push("trained length not stated (the config limit, " + fmtComma(c.trained_length) + ", stands in for it)");
-    else lines.push(c.rope.length ? "trained length not stated (a linear factor is not a length ratio)" : "trained length unknown");
+    else lines.push(c.rope.some(function (g) { return g.rope_type === "linear"; }) ? "trained length not stated (a linear factor is not a length ratio)" :
+      c.max_length === null ? "trained length unknown (the config states no length)" : "trained length unknown");
     lines.push("config length  " + nStr(c.max_length));
     if (served) lines.push("served length  " + fmtComma(served) + (given ? "" : " by default in " + VLLM_RELEASE) + (!c.trained_length ? "" : served === c.trained_length ? " (" + basis + ")" :
       " = " + fmtG(served / c.trained_length, 4) + "× " + basis));
