@@ -760,7 +760,7 @@ trained length 4,096
 config length  163,840
 served length  163,840 by default in vLLM 0.33.0 = 40× the trained length
 by default     vLLM 0.33.0 163,840; SGLang 0.5.23 163,840; llama.cpp (-c 0) 163,840; transformers sets no limit
-RoPE, every RoPE layer: yarn, base 10,000, 64 of 64 dimensions turn (32 pairs)
+RoPE, every RoPE layer: yarn, base 10,000, 64 of 192 dimensions turn (32 pairs); the other 128 carry no position (qk_nope_head_dim)
   wavelengths  6.283 to 1.885e+06 positions
   full turn within the trained length: 23 of 32 pairs (0–22)
   scale        untouched: pairs 0–10; between: pairs 11–22; divided by 40: pairs 23–31
@@ -1633,6 +1633,8 @@ class ModelCard:
             integer, among ENGINE_LENGTH_KEYS (what an engine reads to choose its length).
         trained_stated: True when the config states trained_length (`states_trained_length`);
             False when trained_length is the config's limit standing in for it.
+        qk_width: the query and key width of a head whose RoPE part is split off
+            (DeepSeek's MLA: qk_nope_head_dim + qk_rope_head_dim), else None.
     """
 
     model_type: str | None
@@ -1649,6 +1651,7 @@ class ModelCard:
     warnings: tuple[str, ...]
     length_keys: tuple[tuple[str, int], ...] = ()
     trained_stated: bool = False
+    qk_width: int | None = None
 
     @property
     def stretch(self) -> float | None:
@@ -1842,8 +1845,11 @@ def _explain(config: dict) -> ModelCard:
     if trained and not stated:
         caught.append(f"the config does not say how long the model was trained: its limit, {trained:,}, stands in "
                       "for the trained length; the model may have trained on shorter inputs")
+    split = [text.get("qk_rope_head_dim"), text.get("qk_nope_head_dim")]
+    qk_width = sum(split) if all(_checks._is_int(v) for v in split) and split[0] >= 1 and split[1] >= 0 else None
     return ModelCard(model_type, scheme, trained, max_length, tuple(groups), tuple(skipped), slopes, n_layers,
-                     None if types is None else tuple(types), window, multiplier, tuple(caught), length_keys, stated)
+                     None if types is None else tuple(types), window, multiplier, tuple(caught), length_keys, stated,
+                     qk_width)
 
 
 # ---------------------------------------------------------------------------
@@ -2118,8 +2124,10 @@ def report(card: ModelCard, served: int | None = None) -> str:
                  f"llama.cpp (-c 0) {_n(engines['llama.cpp'])}; transformers sets no limit")
     for g in card.rope:
         where = "every RoPE layer" if g.layer_type == "all" else f"{g.layer_type} ({len(g.layers)} layers)"
-        lines.append(f"RoPE, {where}: {g.rope_type}, base {g.base:,.6g}, {g.rotary_dim} of {g.head_dim} "
-                     f"dimensions turn ({len(g.inv_freq)} pairs)")
+        lines.append(f"RoPE, {where}: {g.rope_type}, base {g.base:,.6g}, {g.rotary_dim} of {card.qk_width or g.head_dim} "
+                     f"dimensions turn ({len(g.inv_freq)} pairs)"
+                     + (f"; the other {card.qk_width - g.head_dim} carry no position (qk_nope_head_dim)"
+                        if card.qk_width and card.qk_width > g.head_dim else ""))
         waves = rope_wavelengths(g.inv_freq[g.inv_freq > 0])
         lines.append(f"  wavelengths  {waves.min():,.4g} to {waves.max():,.4g} positions" if waves.size
                      else "  wavelengths  none: no pair turns")

@@ -406,6 +406,9 @@ EDGE_CASES = [
     {**_BASE, "model_type": "qwen3_next", "num_hidden_layers": 8},
     {**_BASE, "model_type": "qwen3_next", "num_hidden_layers": 4, "full_attention_interval": 1},
     {**_BASE, "position_embedding_type": "rope_gptj"},
+    # MLA's split head: the rotary part of a wider query and key; a malformed split is ignored
+    {**_BASE, "qk_rope_head_dim": 16, "qk_nope_head_dim": 48},
+    {**_BASE, "qk_rope_head_dim": 16, "qk_nope_head_dim": "wide"},
     # LongRoPE's old names: "su" anywhere, "yarn" in a phi3 config
     {**_BASE, "rope_scaling": {"type": "su", "short_factor": [1.0] * 32, "long_factor": [2.0] * 32,
                                "original_max_position_embeddings": 2048}},

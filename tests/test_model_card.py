@@ -481,3 +481,11 @@ def test_a_config_without_a_length_does_not_blame_a_linear_factor():
     lines = report(falcon)
     assert "trained length unknown (the config states no length)" in lines and "linear factor" not in lines
     assert served_lengths(falcon)["vllm"] == 2048  # vLLM's fallback when no length key is set
+
+
+def test_mla_reports_the_rotary_part_of_the_whole_query_and_key():
+    """DeepSeek-V3: 64 of each 192-wide query and key turn (qk_rope_head_dim 64, qk_nope_head_dim 128)."""
+    card = explain(gallery()["deepseek-v3"]["config"])
+    assert card.qk_width == 192 and card.rope[0].rotary_dim == 64
+    assert "64 of 192 dimensions turn (32 pairs); the other 128 carry no position (qk_nope_head_dim)" in report(card)
+    assert explain(LLAMA).qk_width is None

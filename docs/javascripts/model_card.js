@@ -640,6 +640,11 @@
       throw VE("flags (no_rope_layers) needs a 1 (RoPE) or 0 (NoPE) for each of the " + n + " layers; got " + repr(pyList(flags)));
     return range(n).map(function (i) { return eq(flags[i], 0) ? 0 : 1; });
   }
+  // lessons.model_card: ModelCard.qk_width (DeepSeek's MLA: qk_nope_head_dim + qk_rope_head_dim)
+  function qkWidth(t) {
+    var r = get(t, "qk_rope_head_dim"), n = get(t, "qk_nope_head_dim");
+    return isInt(r) && isInt(n) && r >= 1 && n >= 0 ? r + n : null;
+  }
   // lessons.model_card.states_trained_length
   function statesTrained(scheme, block) {
     if ((scheme !== "rope" && scheme !== "mixed") || !truthy(block)) return false;
@@ -804,7 +809,7 @@
       caught.push("the config does not say how long the model was trained: its limit, " + fmtComma(trained) + ", stands in for the trained length; the model may have trained on shorter inputs");
     return { model_type: modelType, scheme: scheme, trained_length: trained, max_length: maxLen, rope: groups, nope_layers: skipped,
       alibi_slopes: slopes, n_layers: nLayers, layer_types: types, sliding_window: win, softmax_multiplier: multiplier, warnings: caught,
-      length_keys: lengthKeys, trained_stated: stated };
+      length_keys: lengthKeys, trained_stated: stated, qk_width: qkWidth(t) };
   }
   function toJSON(c) {
     return { model_type: c.model_type, scheme: c.scheme, trained_length: c.trained_length, trained_length_stated: c.trained_stated,
@@ -950,7 +955,9 @@
       "; llama.cpp (-c 0) " + nStr(engines["llama.cpp"]) + "; transformers sets no limit");
     c.rope.forEach(function (g) {
       var where = g.layer_type === "all" ? "every RoPE layer" : g.layer_type + " (" + g.layers.length + " layers)";
-      lines.push("RoPE, " + where + ": " + g.rope_type + ", base " + fmtG(g.base, 6, true) + ", " + g.rotary_dim + " of " + g.head_dim + " dimensions turn (" + g.inv_freq.length + " pairs)");
+      var qkw = c.qk_width || g.head_dim;
+      lines.push("RoPE, " + where + ": " + g.rope_type + ", base " + fmtG(g.base, 6, true) + ", " + g.rotary_dim + " of " + qkw + " dimensions turn (" + g.inv_freq.length + " pairs)" +
+        (c.qk_width && c.qk_width > g.head_dim ? "; the other " + (c.qk_width - g.head_dim) + " carry no position (qk_nope_head_dim)" : ""));
       var waves = g.inv_freq.filter(function (x) { return x > 0; }).map(function (x) { return 2 * Math.PI / x; });
       if (!waves.length) lines.push("  wavelengths  none: no pair turns");
       else lines.push("  wavelengths  " + fmtG(Math.min.apply(null, waves), 4, true) + " to " +
