@@ -1822,8 +1822,10 @@ def _explain(config: dict) -> ModelCard:
             multiplier = deepseek_softmax_multiplier(block["factor"], block.get("mscale_all_dim"))
     for group in groups:
         if group.rope_type == "dynamic":
-            caught.append("dynamic scaling changes θ with the sequence length: keys cached at one length were "
-                          "rotated with another base (see lessons.context_extension)")
+            caught.append("dynamic scaling: transformers changes θ with the sequence length, so keys cached at one "
+                          "length were rotated with another base; vLLM 0.33.0 computes one base at start-up, and "
+                          "without max_trained_positions it is the trained base for every prompt "
+                          "(dynamic_ntk_scaling_rope.py; see lessons.context_extension)")
         factor = group.parameters.get("factor")
         if (group.rope_type in ("linear", "llama3", "longrope") and factor and trained and max_length
                 and "original_max_position_embeddings" in group.parameters

@@ -209,6 +209,12 @@ def test_groups_agree_with_rope_inv_freq():
 def test_warnings():
     dynamic = explain({**LLAMA, "rope_scaling": {"rope_type": "dynamic", "factor": 2.0}})
     assert any("cached" in w for w in dynamic.warnings)
+    # vLLM 0.33.0 builds its table for P = max_position_embeddings positions with T = max_trained_positions,
+    # which defaults to P (rotary_embedding/__init__.py, dynamic_ntk_scaling_rope.py): the stretch is 1
+    from lessons.context_extension import vllm_dynamic_ntk_base
+    assert vllm_dynamic_ntk_base(10000.0, 2.0, 4096, 4096, 128) == 10000.0
+    assert any("vLLM 0.33.0 computes one base at start-up" in w and "trained base for every prompt" in w
+               for w in dynamic.warnings)
     stretched = explain({**LLAMA, "max_position_embeddings": 16384, "original_max_position_embeddings": 4096})
     assert any("no scaling entry" in w for w in stretched.warnings)
     llama3 = {**LLAMA, "max_position_embeddings": 131072,
