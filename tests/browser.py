@@ -56,8 +56,18 @@ async () => {
 # Loads the figures a page holds back until the reader scrolls near them, to check each one.
 LOAD_EVERY_IMAGE = """
 async () => {
-  document.querySelectorAll("img[loading=lazy]").forEach(img => { img.loading = "eager"; });
-  await Promise.all([...document.images].map(img => img.decode().catch(() => null)));
+  // lazy images start loading once they are eager; wait for each to load or fail (10 s at most)
+  // before decoding: decode() on an image whose request is still in flight can reject at once
+  // (seen after instant navigation under a sub-path), and a rejected decode is not a broken image
+  const images = [...document.images];
+  images.forEach(img => { if (img.loading === "lazy") img.loading = "eager"; });
+  const settled = img => (img.complete && img.naturalWidth > 0) ? Promise.resolve() : new Promise(done => {
+    img.addEventListener("load", done, { once: true });
+    img.addEventListener("error", done, { once: true });
+    setTimeout(done, 10000);
+  });
+  await Promise.all(images.map(settled));
+  await Promise.all(images.map(img => img.decode().catch(() => null)));
 }
 """
 
