@@ -1009,6 +1009,21 @@ def trained_angle_ratio(inv_freq: np.ndarray, theta: np.ndarray, trained_len: in
     return np.where(full_turn, np.minimum(used / (2 * np.pi), 1.0), used / seen)
 
 
+def dynamic_ntk_stretch(factor: float, seq_len: int, max_position_embeddings: int) -> float:
+    """The stretch dynamic NTK raises its base for: s · n / L − (s − 1), and 1 up to the trained length.
+
+    Args:
+        factor: the config's `factor` s.
+        seq_len: the current sequence length n.
+        max_position_embeddings: the trained length L.
+
+    Returns:
+        a float >= 1 for s >= 1: 1 at n = L, s + 1 at n = 2L, growing by s for every further L.
+    """
+    seq_len = max(seq_len, max_position_embeddings)
+    return factor * seq_len / max_position_embeddings - (factor - 1)
+
+
 def dynamic_ntk_base(base: float, factor: float, seq_len: int, max_position_embeddings: int, d: int) -> float:
     """The base dynamic NTK uses at the current length: `ntk_scaled_base` for a
     stretch that grows with the prompt (the trained base up to the trained length).
@@ -1023,11 +1038,8 @@ def dynamic_ntk_base(base: float, factor: float, seq_len: int, max_position_embe
     Returns:
         the base to use now, a float.
     """
-    seq_len = max(seq_len, max_position_embeddings)
-    # stretch = s · n / L − (s − 1): 1 at n = L, s + 1 at n = 2L, growing by s for every further L
-    stretch = factor * seq_len / max_position_embeddings - (factor - 1)
     # base' = base · stretch^(d/(d-2))
-    return ntk_scaled_base(base, stretch, d)
+    return ntk_scaled_base(base, dynamic_ntk_stretch(factor, seq_len, max_position_embeddings), d)
 
 
 def vllm_dynamic_ntk_base(base: float, factor: float, table_len: int, trained_len: int, d: int) -> float:
@@ -1050,8 +1062,7 @@ def vllm_dynamic_ntk_base(base: float, factor: float, table_len: int, trained_le
     """
     trained_len = _checks.count(trained_len, "trained_len")
     table_len = _checks.count(table_len, "table_len", low=trained_len)
-    stretch = factor * table_len / trained_len - (factor - 1)  # s · P/T − (s − 1)
-    return ntk_scaled_base(base, stretch, d)
+    return ntk_scaled_base(base, dynamic_ntk_stretch(factor, table_len, trained_len), d)  # s · P/T − (s − 1)
 
 
 def cached_key_drift(d: int, base: float, factor: float, max_position_embeddings: int,

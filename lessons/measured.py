@@ -413,10 +413,11 @@ when a prompt is read in one pass and the copy is decoded token by token,
 **In Python:**
 
 ```python
-from lessons.measured import interval, load_results, ntk_sweep, paired, stretch_of_dynamic
+from lessons.context_extension import dynamic_ntk_stretch
+from lessons.measured import interval, load_results, ntk_sweep, paired
 
 results = load_results()
-[stretch_of_dynamic(4.0, n, 32) for n in (64, 128, 256)]  # → [5.0, 13.0, 29.0]
+[dynamic_ntk_stretch(4.0, n, 32) for n in (64, 128, 256)]  # → [5.0, 13.0, 29.0]
 interval(results, "rope:dynamic", 64), interval(results, "rope:ntk-s5", 64)  # → ((0.86, 0.82, 0.91), (0.86, 0.82, 0.91))
 paired(results, "rope:dynamic", "rope:ntk", 64)  # → (0.31, 0.24, 0.37)
 [interval(results, f"rope:ntk-s{s}", 64)[0] for s in (2, 3, 5, 8, 13, 29)]  # → [0.56, 0.75, 0.86, 0.91, 0.94, 0.97]
@@ -432,7 +433,7 @@ round(max(mean for _, mean, _, _ in ntk_sweep(results, 128)), 2), round(max(mean
 point of the NTK sweep. At 4L and 8L no stretch of a raised base recovers
 the task (0.39 at best, s = 29 at 4L).
 
-**In code:** `stretch_of_dynamic` gives dynamic's stretch;
+**In code:** `dynamic_ntk_stretch` (in `lessons.context_extension`) gives dynamic's stretch;
 `ntk_sweep` collects the sweep at one length; the cached readings
 (`rope:dynamic-cache`, `rope:dynamic-stream`) give each position the speeds
 of the step that computed it, which the tests check against a real
@@ -688,6 +689,7 @@ from pathlib import Path
 import numpy as np
 
 from lessons.alibi import alibi_slopes
+from lessons.context_extension import dynamic_ntk_stretch
 
 # ---------------------------------------------------------------------------
 # 1. The committed results: one JSON per model and seed (experiments/results/)
@@ -787,18 +789,22 @@ def bootstrap_interval(samples, level: float = 0.95) -> tuple[float, float, floa
     return float(samples.mean()), float(low), float(high)
 
 
+def _rounded(samples, digits: int) -> tuple[float, float, float]:
+    """`bootstrap_interval` of `samples`, each of its three numbers rounded to `digits`."""
+    return tuple(round(v, digits) for v in bootstrap_interval(samples))
+
+
 def interval(results: dict[str, list[dict]], reference: str, length: int, metric: str = "accuracy",
              cell: str | None = None, digits: int = 2) -> tuple[float, float, float]:
     """(mean, low, high) of `values` over seeds, rounded to `digits`: how the page quotes a number."""
-    return tuple(round(v, digits) for v in bootstrap_interval(values(results, reference, length, metric, cell)))
+    return _rounded(values(results, reference, length, metric, cell), digits)
 
 
 def paired(results: dict[str, list[dict]], a: str, b: str, length: int, metric: str = "accuracy",
            cell: str | None = None, digits: int = 2) -> tuple[float, float, float]:
     """(mean, low, high) of a − b, paired by seed: both read the same seed's weights, or weights
     trained from the same seed. A ranking "a beats b" stands when low > 0 (for nll: high < 0)."""
-    diff = ranked_difference(results, (a, b, length, metric, cell))
-    return tuple(round(v, digits) for v in bootstrap_interval(diff))
+    return _rounded(ranked_difference(results, (a, b, length, metric, cell)), digits)
 
 
 # The rankings the page states: (better, worse, length, metric, cell). Each is checked by
@@ -849,8 +855,7 @@ def reproduces(other: dict[str, list[dict]], ranking: tuple) -> bool:
 def cell_difference(results: dict[str, list[dict]], reference: str, length: int, a: str, b: str,
                     metric: str = "accuracy", digits: int = 2) -> tuple[float, float, float]:
     """(mean, low, high) of grid cell a minus cell b for one model, paired by seed."""
-    diff = values(results, reference, length, metric, a) - values(results, reference, length, metric, b)
-    return tuple(round(v, digits) for v in bootstrap_interval(diff))
+    return _rounded(ranked_difference(results, (reference, reference, length, metric, (a, b))), digits)
 
 
 def uniform_guesser(results: dict[str, list[dict]]) -> tuple[float, float]:
@@ -873,8 +878,7 @@ def head_statistic(results: dict[str, list[dict]], reference: str, length: int, 
         metric: "entropy" (nats; 0 is one key, ln T is every key alike) or "max_logit".
         layer: 0 or 1; layer 1, the second, holds the heads that retrieve the answer.
     """
-    per_seed = values(results, reference, length, metric)[:, layer].mean(axis=1)
-    return tuple(round(v, digits) for v in bootstrap_interval(per_seed))
+    return _rounded(values(results, reference, length, metric)[:, layer].mean(axis=1), digits)
 
 
 def learned_steps(results: dict[str, list[dict]], name: str) -> list[int | None]:
@@ -900,15 +904,6 @@ def suite_minutes(directory: Path | None = None) -> float:
     """The wall time of the last full run of the suite (suite.json, written by experiments.run), in minutes."""
     directory = RESULTS_DIR if directory is None else Path(directory)
     return json.loads((directory / "suite.json").read_text(encoding="utf-8"))["wall_seconds"] / 60
-
-
-def stretch_of_dynamic(factor: float, length: int, trained_len: int) -> float:
-    """Dynamic NTK's stretch at `length`: factor · length / L − (factor − 1) past L, 1 up to it.
-
-    Read in one pass with no cache, dynamic scaling is NTK-aware scaling with this stretch
-    (`lessons.context_extension.dynamic_ntk_base` raises the base by it).
-    """
-    return max(1.0, factor * length / trained_len - (factor - 1))
 
 
 def alibi_far_penalty(n_heads: int, distance: int) -> tuple[float, float]:
@@ -1046,7 +1041,7 @@ def _ntk_sweep_figure(results):
         line, = ax.plot(s, mean, marker=marker, ls=dash, ms=5, label=f"NTK-aware at {length // trained}L")
         ax.fill_between(s, low, high, color=line.get_color(), alpha=0.15, lw=0)
         dynamic = bootstrap_interval(values(results, "rope:dynamic", length))[0]
-        ax.plot([stretch_of_dynamic(4.0, length, trained)], [dynamic], marker="*", ms=14, ls="none",
+        ax.plot([dynamic_ntk_stretch(4.0, length, trained)], [dynamic], marker="*", ms=14, ls="none",
                 color=line.get_color(), markeredgecolor="black",
                 label=f"dynamic NTK (factor 4) at {length // trained}L")
     ax.set_xscale("log", base=2)

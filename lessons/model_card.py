@@ -2272,13 +2272,11 @@ def compare_gguf(header: dict, card: ModelCard) -> list[tuple[str, str, str, str
             ("RoPE base", group.base if group else None, header["rope.freq_base"]),
             ("rotary dimensions", group.rotary_dim if group else None, header["rope.dimension_count"]),
             ("sliding window", card.sliding_window, header["attention.sliding_window"])]
-    out = []
-    for what, ours, theirs in rows:
-        said = verdict(ours, theirs)
-        if said:
-            out.append((what, _n(ours) if isinstance(ours, int) else f"{ours:,.6g}" if ours is not None else "none",
-                        _n(theirs) if isinstance(theirs, int) else f"{theirs:,.6g}" if theirs is not None else "none",
-                        said))
+    def shown(x):  # an integer with thousands separators, a float to 6 figures, or "none"
+        return "none" if x is None else _n(x) if isinstance(x, int) else f"{x:,.6g}"
+
+    out = [(what, shown(ours), shown(theirs), said) for what, ours, theirs in rows
+           if (said := verdict(ours, theirs))]
     if group is not None and group.rope_type != "default":
         factor = group.parameters.get("factor")
         if group.rope_type in ("llama3", "longrope"):

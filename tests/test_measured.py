@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from lessons import measured
+from lessons.context_extension import dynamic_ntk_stretch
 from lessons.measured import (RANKINGS, bootstrap_interval, eval_lengths, interval, load_results, paired,
                               ranking_holds, reproduces, values)
 
@@ -95,7 +96,7 @@ def test_dynamic_is_ntk_at_its_own_stretch_in_the_results():
     same numbers to the last digit (the confound the page explains)."""
     results = load_results()
     for length, s in ((64, 5), (128, 13), (256, 29)):
-        assert measured.stretch_of_dynamic(4.0, length, 32) == s
+        assert dynamic_ntk_stretch(4.0, length, 32) == s
         np.testing.assert_allclose(values(results, "rope:dynamic", length), values(results, f"rope:ntk-s{s}", length),
                                    atol=1e-5)
         # and dynamic at factor 1 is NTK-aware at T / L
