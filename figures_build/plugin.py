@@ -156,7 +156,8 @@ class PrimerPlugin(BasePlugin):
             mathml.add_files(files, config, self.project.root, lambda: self.katex.cache.values())
         if "model_card" in self.project.by_slug:  # the gallery the page's decoder offers (docs/javascripts/model_card.js)
             gallery = importlib.import_module(self.project.by_slug["model_card"].module).gallery()
-            examples = {slug: {"name": entry["name"], "config": entry["config"]} for slug, entry in gallery.items()}
+            examples = {slug: {"name": entry["name"], "repo": entry["repo"], "config": entry["config"]}
+                        for slug, entry in gallery.items()}
             files.append(File.generated(config, "assets/model_card_gallery.json", content=json.dumps(examples)))
             if self.offline:  # file:// refuses fetch(); the offline copy's decoder loads the JSON's text as a script
                 text = json.dumps(json.dumps(examples))

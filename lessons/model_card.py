@@ -419,12 +419,12 @@ trained length not stated (the config limit, 4,096, stands in for it)
 config length  4,096
 served length  4,096 by default in vLLM 0.33.0 (the config limit)
 by default     vLLM 0.33.0 4,096; SGLang 0.5.23 4,096; llama.cpp (-c 0) 4,096; transformers sets no limit
-RoPE, every RoPE layer: default, base 10,000, 128 of 128 dimensions turn (64 pairs)
+RoPE, every RoPE layer: default, base 10,000, 128 of 128 dimensions turn (64 half-split pairs)
   wavelengths  6.283 to 5.441e+04 positions
   full turn within the config limit: 46 of 64 pairs (0–45)
-engine         vLLM: --max-model-len 4096
-engine         SGLang: --context-length 4096
-engine         llama.cpp: --ctx-size 4096
+engine         vLLM: vllm serve meta-llama/Llama-2-7b-hf --max-model-len 4096
+engine         SGLang: python -m sglang.launch_server --model-path meta-llama/Llama-2-7b-hf --context-length 4096
+engine         llama.cpp: llama-server -m model.gguf -c 4096
 warning        the config does not say how long the model was trained: its limit, 4,096, stands in for the trained length; the model may have trained on shorter inputs
 ```
 
@@ -450,12 +450,12 @@ trained length not stated (the config limit, 32,768, stands in for it)
 config length  32,768
 served length  32,768 by default in vLLM 0.33.0 (the config limit)
 by default     vLLM 0.33.0 32,768; SGLang 0.5.23 32,768; llama.cpp (-c 0) 32,768; transformers sets no limit
-RoPE, every RoPE layer: default, base 10,000, 128 of 128 dimensions turn (64 pairs)
+RoPE, every RoPE layer: default, base 10,000, 128 of 128 dimensions turn (64 half-split pairs)
   wavelengths  6.283 to 5.441e+04 positions
   full turn within the config limit: 60 of 64 pairs (0–59)
-engine         vLLM: --max-model-len 32768
-engine         SGLang: --context-length 32768
-engine         llama.cpp: --ctx-size 32768
+engine         vLLM: vllm serve mistralai/Mistral-7B-v0.1 --max-model-len 32768
+engine         SGLang: python -m sglang.launch_server --model-path mistralai/Mistral-7B-v0.1 --context-length 32768
+engine         llama.cpp: llama-server -m model.gguf -c 32768
 warning        the config does not say how long the model was trained: its limit, 32,768, stands in for the trained length; the model may have trained on shorter inputs
 ```
 
@@ -481,12 +481,12 @@ trained length not stated (the config limit, 32,768, stands in for it)
 config length  32,768
 served length  32,768 by default in vLLM 0.33.0 (the config limit)
 by default     vLLM 0.33.0 32,768; SGLang 0.5.23 32,768; llama.cpp (-c 0) 32,768; transformers sets no limit
-RoPE, every RoPE layer: default, base 1e+06, 128 of 128 dimensions turn (64 pairs)
+RoPE, every RoPE layer: default, base 1e+06, 128 of 128 dimensions turn (64 half-split pairs)
   wavelengths  6.283 to 5.063e+06 positions
   full turn within the config limit: 40 of 64 pairs (0–39)
-engine         vLLM: --max-model-len 32768
-engine         SGLang: --context-length 32768
-engine         llama.cpp: --ctx-size 32768
+engine         vLLM: vllm serve Qwen/Qwen2-VL-7B-Instruct --max-model-len 32768
+engine         SGLang: python -m sglang.launch_server --model-path Qwen/Qwen2-VL-7B-Instruct --context-length 32768
+engine         llama.cpp: llama-server -m model.gguf -c 32768
 warning        the config does not say how long the model was trained: its limit, 32,768, stands in for the trained length; the model may have trained on shorter inputs
 ```
 
@@ -511,12 +511,12 @@ trained length not stated (the config limit, 2,048, stands in for it)
 config length  2,048
 served length  2,048 by default in vLLM 0.33.0 (the config limit)
 by default     vLLM 0.33.0 2,048; SGLang 0.5.23 2,048; llama.cpp (-c 0) 2,048; transformers sets no limit
-RoPE, every RoPE layer: default, base 10,000, 32 of 128 dimensions turn (16 pairs)
+RoPE, every RoPE layer: default, base 10,000, 32 of 128 dimensions turn (16 half-split pairs)
   wavelengths  6.283 to 3.533e+04 positions
   full turn within the config limit: 11 of 16 pairs (0–10)
-engine         vLLM: --max-model-len 2048
-engine         SGLang: --context-length 2048
-engine         llama.cpp: --ctx-size 2048
+engine         vLLM: vllm serve EleutherAI/pythia-1.4b --max-model-len 2048
+engine         SGLang: python -m sglang.launch_server --model-path EleutherAI/pythia-1.4b --context-length 2048
+engine         llama.cpp: llama-server -m model.gguf -c 2048
 warning        the config does not say how long the model was trained: its limit, 2,048, stands in for the trained length; the model may have trained on shorter inputs
 ```
 
@@ -540,12 +540,12 @@ trained length not stated (the config limit, 2,048, stands in for it)
 config length  2,048
 served length  2,048 by default in vLLM 0.33.0 (the config limit)
 by default     vLLM 0.33.0 2,048; SGLang 0.5.23 2,048; llama.cpp (-c 0) 2,048; transformers sets no limit
-RoPE, every RoPE layer: default, base 10,000, 64 of 256 dimensions turn (32 pairs)
+RoPE, every RoPE layer: default, base 10,000, 64 of 256 dimensions turn (32 interleaved pairs)
   wavelengths  6.283 to 4.712e+04 positions
   full turn within the config limit: 21 of 32 pairs (0–20)
-engine         vLLM: --max-model-len 2048
-engine         SGLang: --context-length 2048
-engine         llama.cpp: --ctx-size 2048
+engine         vLLM: vllm serve EleutherAI/gpt-j-6b --max-model-len 2048
+engine         SGLang: python -m sglang.launch_server --model-path EleutherAI/gpt-j-6b --context-length 2048
+engine         llama.cpp: llama-server -m model.gguf -c 2048
 warning        the config does not say how long the model was trained: its limit, 2,048, stands in for the trained length; the model may have trained on shorter inputs
 ```
 
@@ -600,14 +600,14 @@ trained length 8,192
 config length  131,072
 served length  131,072 by default in vLLM 0.33.0 = 16× the trained length
 by default     vLLM 0.33.0 131,072; SGLang 0.5.23 131,072; llama.cpp (-c 0) 131,072; transformers sets no limit
-RoPE, every RoPE layer: llama3, base 500,000, 128 of 128 dimensions turn (64 pairs)
+RoPE, every RoPE layer: llama3, base 500,000, 128 of 128 dimensions turn (64 half-split pairs)
   wavelengths  6.283 to 2.047e+07 positions
   full turn within the trained length: 35 of 64 pairs (0–34)
   scale        untouched: pairs 0–28; between: pairs 29–34; divided by 8: pairs 35–63
-engine         vLLM: --max-model-len 131072
-engine         SGLang: --context-length 131072
-engine         llama.cpp: --ctx-size 131072
-engine         llama.cpp: no flag; the llama3 speeds are written into the GGUF file
+engine         vLLM: vllm serve meta-llama/Llama-3.1-8B --max-model-len 131072
+engine         SGLang: python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B --context-length 131072
+engine         llama.cpp: llama-server -m model.gguf -c 131072
+engine note    llama.cpp: the llama3 speeds are written into the GGUF file (rope_freqs); no flag is needed
 warning        rope 'factor' 8 differs from max_position_embeddings / original_max_position_embeddings = 16
 ```
 
@@ -632,14 +632,14 @@ trained length 8,192
 config length  131,072
 served length  131,072 by default in vLLM 0.33.0 = 16× the trained length
 by default     vLLM 0.33.0 131,072; SGLang 0.5.23 131,072; llama.cpp (-c 0) 131,072; transformers sets no limit
-RoPE, every RoPE layer: llama3, base 500,000, 64 of 64 dimensions turn (32 pairs)
+RoPE, every RoPE layer: llama3, base 500,000, 64 of 64 dimensions turn (32 half-split pairs)
   wavelengths  6.283 to 6.671e+07 positions
   full turn within the trained length: 18 of 32 pairs (0–17)
   scale        untouched: pairs 0–14; between: pairs 15–17; divided by 32: pairs 18–31
-engine         vLLM: --max-model-len 131072
-engine         SGLang: --context-length 131072
-engine         llama.cpp: --ctx-size 131072
-engine         llama.cpp: no flag; the llama3 speeds are written into the GGUF file
+engine         vLLM: vllm serve meta-llama/Llama-3.2-1B --max-model-len 131072
+engine         SGLang: python -m sglang.launch_server --model-path meta-llama/Llama-3.2-1B --context-length 131072
+engine         llama.cpp: llama-server -m model.gguf -c 131072
+engine note    llama.cpp: the llama3 speeds are written into the GGUF file (rope_freqs); no flag is needed
 warning        rope 'factor' 32 differs from max_position_embeddings / original_max_position_embeddings = 16
 ```
 
@@ -668,14 +668,15 @@ trained length 8,192
 config length  10,485,760
 served length  10,485,760 by default in vLLM 0.33.0 = 1280× the trained length
 by default     vLLM 0.33.0 10,485,760; SGLang 0.5.23 10,485,760; llama.cpp (-c 0) 10,485,760; transformers sets no limit
-RoPE, every RoPE layer: llama3, base 500,000, 128 of 128 dimensions turn (64 pairs)
+RoPE, every RoPE layer: llama3, base 500,000, 128 of 128 dimensions turn (64 half-split pairs)
   wavelengths  6.283 to 4.095e+07 positions
   full turn within the trained length: 35 of 64 pairs (0–34)
   scale        untouched: pairs 0–34; divided by 16: pairs 35–63
-engine         vLLM: --max-model-len 10485760
-engine         SGLang: --context-length 10485760
-engine         llama.cpp: --ctx-size 10485760
-engine         llama.cpp: no flag; the llama3 speeds are written into the GGUF file
+multiplier     query temperature (Llama 4, NoPE layers): 1 + 0.1·ln(1 + floor((p + 1) / 8192)), from position 8,191; 12 layers
+engine         vLLM: vllm serve meta-llama/Llama-4-Scout-17B-16E-Instruct --max-model-len 10485760
+engine         SGLang: python -m sglang.launch_server --model-path meta-llama/Llama-4-Scout-17B-16E-Instruct --context-length 10485760
+engine         llama.cpp: llama-server -m model.gguf -c 10485760
+engine note    llama.cpp: the llama3 speeds are written into the GGUF file (rope_freqs); no flag is needed
 warning        rope_type 'llama3' should have high_freq_factor > low_freq_factor, got 1 <= 1: no pair is blended, waves longer than 8192 positions are divided by 16
 warning        rope 'factor' 16 differs from max_position_embeddings / original_max_position_embeddings = 1280
 ```
@@ -727,15 +728,14 @@ trained length 32,768
 config length  32,768
 served length  32,768 by default in vLLM 0.33.0 (the trained length)
 by default     vLLM 0.33.0 32,768; SGLang 0.5.23 32,768; llama.cpp (-c 0) 32,768; transformers sets no limit
-RoPE, every RoPE layer: yarn, base 1e+06, 128 of 128 dimensions turn (64 pairs)
+RoPE, every RoPE layer: yarn, base 1e+06, 128 of 128 dimensions turn (64 half-split pairs)
   wavelengths  6.283 to 2.025e+07 positions
   full turn within the trained length: 40 of 64 pairs (0–39)
   scale        untouched: pairs 0–23; between: pairs 24–39; divided by 4: pairs 40–63
   attention factor 1.13863 (multiplies cos and sin)
-engine         vLLM: --max-model-len 32768
-engine         SGLang: --context-length 32768
-engine         llama.cpp: --ctx-size 32768
-engine         llama.cpp: --rope-scaling yarn --rope-scale 4 --yarn-orig-ctx 32768
+engine         vLLM: vllm serve Qwen/Qwen2.5-7B-Instruct --max-model-len 32768
+engine         SGLang: python -m sglang.launch_server --model-path Qwen/Qwen2.5-7B-Instruct --context-length 32768
+engine         llama.cpp: llama-server -m model.gguf -c 32768 --rope-scaling yarn --rope-scale 4 --yarn-orig-ctx 32768
 ```
 
 ### DeepSeek-V3
@@ -760,15 +760,14 @@ trained length 4,096
 config length  163,840
 served length  163,840 by default in vLLM 0.33.0 = 40× the trained length
 by default     vLLM 0.33.0 163,840; SGLang 0.5.23 163,840; llama.cpp (-c 0) 163,840; transformers sets no limit
-RoPE, every RoPE layer: yarn, base 10,000, 64 of 192 dimensions turn (32 pairs); the other 128 carry no position (qk_nope_head_dim)
+RoPE, every RoPE layer: yarn, base 10,000, 64 of 192 dimensions turn (32 interleaved pairs); the other 128 carry no position (qk_nope_head_dim)
   wavelengths  6.283 to 1.885e+06 positions
   full turn within the trained length: 23 of 32 pairs (0–22)
   scale        untouched: pairs 0–10; between: pairs 11–22; divided by 40: pairs 23–31
 softmax scale  × 1.87385 (DeepSeek multiplies 1/√d by mscale²)
-engine         vLLM: --max-model-len 163840
-engine         SGLang: --context-length 163840
-engine         llama.cpp: --ctx-size 163840
-engine         llama.cpp: --rope-scaling yarn --rope-scale 40 --yarn-orig-ctx 4096
+engine         vLLM: vllm serve deepseek-ai/DeepSeek-V3 --max-model-len 163840
+engine         SGLang: python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --context-length 163840
+engine         llama.cpp: llama-server -m model.gguf -c 163840 --rope-scaling yarn --rope-scale 40 --yarn-orig-ctx 4096
 ```
 
 ### gpt-oss 20B
@@ -793,15 +792,15 @@ trained length 4,096
 config length  131,072
 served length  131,072 by default in vLLM 0.33.0 = 32× the trained length
 by default     vLLM 0.33.0 131,072; SGLang 0.5.23 131,072; llama.cpp (-c 0) 131,072; transformers sets no limit
-RoPE, every RoPE layer: yarn, base 150,000, 64 of 64 dimensions turn (32 pairs)
+RoPE, every RoPE layer: yarn, base 150,000, 64 of 64 dimensions turn (32 half-split pairs)
   wavelengths  6.283 to 2.078e+07 positions
   full turn within the trained length: 18 of 32 pairs (0–17)
   scale        untouched: pairs 0–8; between: pairs 9–17; divided by 32: pairs 18–31
   attention factor 1.34657 (multiplies cos and sin)
-engine         vLLM: --max-model-len 131072
-engine         SGLang: --context-length 131072
-engine         llama.cpp: --ctx-size 131072
-engine         llama.cpp: --rope-scaling yarn --rope-scale 32 --yarn-orig-ctx 4096
+multiplier     attention sink (a learned logit per head in every softmax): learned; 24 layers
+engine         vLLM: vllm serve openai/gpt-oss-20b --max-model-len 131072
+engine         SGLang: python -m sglang.launch_server --model-path openai/gpt-oss-20b --context-length 131072
+engine         llama.cpp: llama-server -m model.gguf -c 131072 --rope-scaling yarn --rope-scale 32 --yarn-orig-ctx 4096
 ```
 
 
@@ -847,15 +846,15 @@ trained length 4,096
 config length  131,072
 served length  4,096 by default in vLLM 0.33.0 (the trained length)
 by default     vLLM 0.33.0 4,096; SGLang 0.5.23 131,072; llama.cpp (-c 0) 131,072; transformers sets no limit
-RoPE, every RoPE layer: longrope, base 10,000, 96 of 96 dimensions turn (48 pairs)
+RoPE, every RoPE layer: longrope, base 10,000, 96 of 96 dimensions turn (48 half-split pairs)
   wavelengths  6.283 to 1.473e+05 positions
   full turn within the trained length: 34 of 48 pairs (0–33)
   scale        untouched: pairs 0; between: pairs 1–46; divided by 2.84: pairs 47
   attention factor 1.19024 (multiplies cos and sin)
-engine         vLLM: --max-model-len 4096
-engine         SGLang: --context-length 4096
-engine         llama.cpp: --ctx-size 4096
-engine         llama.cpp: --ctx-size picks the list: long_factor for every prompt past 4,096, short_factor otherwise
+engine         vLLM: vllm serve microsoft/Phi-3.5-mini-instruct --max-model-len 4096
+engine         SGLang: python -m sglang.launch_server --model-path microsoft/Phi-3.5-mini-instruct --context-length 4096
+engine         llama.cpp: llama-server -m model.gguf -c 4096
+engine note    vLLM: short_factor for every prompt (chosen once at start-up: --max-model-len <= 4,096); llama.cpp: -c picks the list the same way; transformers switches lists per prompt at 4,096
 ```
 
 
@@ -909,12 +908,12 @@ trained length not stated (the config limit, 8,192, stands in for it)
 config length  8,192
 served length  8,192 by default in vLLM 0.33.0 (the config limit)
 by default     vLLM 0.33.0 8,192; SGLang 0.5.23 8,192; llama.cpp (-c 0) 8,192; transformers sets no limit
-RoPE, every RoPE layer: default, base 10,000, 256 of 256 dimensions turn (128 pairs)
+RoPE, every RoPE layer: default, base 10,000, 256 of 256 dimensions turn (128 half-split pairs)
   wavelengths  6.283 to 5.847e+04 positions
   full turn within the config limit: 100 of 128 pairs (0–99)
-engine         vLLM: --max-model-len 8192
-engine         SGLang: --context-length 8192
-engine         llama.cpp: --ctx-size 8192
+engine         vLLM: vllm serve google/gemma-2-9b --max-model-len 8192
+engine         SGLang: python -m sglang.launch_server --model-path google/gemma-2-9b --context-length 8192
+engine         llama.cpp: llama-server -m model.gguf -c 8192
 warning        the config does not say how long the model was trained: its limit, 8,192, stands in for the trained length; the model may have trained on shorter inputs
 ```
 
@@ -942,15 +941,14 @@ trained length not stated (a linear factor is not a length ratio)
 config length  131,072
 served length  131,072 by default in vLLM 0.33.0
 by default     vLLM 0.33.0 131,072; SGLang 0.5.23 131,072; llama.cpp (-c 0) 131,072; transformers sets no limit
-RoPE, full_attention (5 layers): linear, base 1e+06, 256 of 256 dimensions turn (128 pairs)
+RoPE, full_attention (5 layers): linear, base 1e+06, 256 of 256 dimensions turn (128 half-split pairs)
   wavelengths  50.27 to 4.512e+07 positions
   scale        divided by 8: pairs 0–127
-RoPE, sliding_attention (29 layers): default, base 10,000, 256 of 256 dimensions turn (128 pairs)
+RoPE, sliding_attention (29 layers): default, base 10,000, 256 of 256 dimensions turn (128 half-split pairs)
   wavelengths  6.283 to 5.847e+04 positions
-engine         vLLM: --max-model-len 131072
-engine         SGLang: --context-length 131072
-engine         llama.cpp: --ctx-size 131072
-engine         llama.cpp: --rope-scaling linear --rope-scale 8
+engine         vLLM: vllm serve google/gemma-3-4b-it --max-model-len 131072
+engine         SGLang: python -m sglang.launch_server --model-path google/gemma-3-4b-it --context-length 131072
+engine         llama.cpp: llama-server -m model.gguf -c 131072 --rope-scaling linear --rope-scale 8
 ```
 
 ### SmolLM3 3B
@@ -975,12 +973,12 @@ trained length not stated (the config limit, 65,536, stands in for it)
 config length  65,536
 served length  65,536 by default in vLLM 0.33.0 (the config limit)
 by default     vLLM 0.33.0 65,536; SGLang 0.5.23 65,536; llama.cpp (-c 0) 65,536; transformers sets no limit
-RoPE, every RoPE layer: default, base 5e+06, 128 of 128 dimensions turn (64 pairs)
+RoPE, every RoPE layer: default, base 5e+06, 128 of 128 dimensions turn (64 half-split pairs)
   wavelengths  6.283 to 2.469e+07 positions
   full turn within the config limit: 39 of 64 pairs (0–38)
-engine         vLLM: --max-model-len 65536
-engine         SGLang: --context-length 65536
-engine         llama.cpp: --ctx-size 65536
+engine         vLLM: vllm serve HuggingFaceTB/SmolLM3-3B --max-model-len 65536
+engine         SGLang: python -m sglang.launch_server --model-path HuggingFaceTB/SmolLM3-3B --context-length 65536
+engine         llama.cpp: llama-server -m model.gguf -c 65536
 warning        the config does not say how long the model was trained: its limit, 65,536, stands in for the trained length; the model may have trained on shorter inputs
 ```
 
@@ -1028,10 +1026,9 @@ config length  unknown
 served length  2,048 by default in vLLM 0.33.0
 by default     vLLM 0.33.0 2,048; SGLang 0.5.23 2,048; llama.cpp (-c 0) unknown; transformers sets no limit
 ALiBi slopes   16 heads, 0.7071 down to 0.003906
-engine         vLLM: --max-model-len 2048
-engine         SGLang: --context-length 2048
-engine         llama.cpp: --ctx-size 2048
-engine         no RoPE flag applies
+engine         vLLM: vllm serve bigscience/bloom-560m --max-model-len 2048
+engine         SGLang: python -m sglang.launch_server --model-path bigscience/bloom-560m --context-length 2048
+engine         llama.cpp: llama-server -m model.gguf -c 2048
 ```
 
 ### MPT 7B
@@ -1055,10 +1052,9 @@ config length  2,048
 served length  2,048 by default in vLLM 0.33.0 (the config limit)
 by default     vLLM 0.33.0 2,048; SGLang 0.5.23 2,048; llama.cpp (-c 0) unknown; transformers sets no limit
 ALiBi slopes   32 heads, 0.8409 down to 0.003906
-engine         vLLM: --max-model-len 2048
-engine         SGLang: --context-length 2048
-engine         llama.cpp: --ctx-size 2048
-engine         no RoPE flag applies
+engine         vLLM: vllm serve mosaicml/mpt-7b --max-model-len 2048
+engine         SGLang: python -m sglang.launch_server --model-path mosaicml/mpt-7b --context-length 2048
+engine         llama.cpp: llama-server -m model.gguf -c 2048
 warning        the config does not say how long the model was trained: its limit, 2,048, stands in for the trained length; the model may have trained on shorter inputs
 ```
 
@@ -1083,10 +1079,9 @@ trained length not stated (the config limit, 1,024, stands in for it)
 config length  1,024
 served length  1,024 by default in vLLM 0.33.0 (the config limit)
 by default     vLLM 0.33.0 1,024; SGLang 0.5.23 2,048; llama.cpp (-c 0) 1,024; transformers sets no limit
-engine         vLLM: --max-model-len 1024
-engine         SGLang: --context-length 1024
-engine         llama.cpp: --ctx-size 1024
-engine         no RoPE flag applies
+engine         vLLM: vllm serve openai-community/gpt2 --max-model-len 1024
+engine         SGLang: python -m sglang.launch_server --model-path openai-community/gpt2 --context-length 1024
+engine         llama.cpp: llama-server -m model.gguf -c 1024
 warning        the config does not say how long the model was trained: its limit, 1,024, stands in for the trained length; the model may have trained on shorter inputs
 ```
 
@@ -1111,10 +1106,9 @@ trained length not stated (the config limit, 512, stands in for it)
 config length  512
 served length  512 by default in vLLM 0.33.0 (the config limit)
 by default     vLLM 0.33.0 512; SGLang 0.5.23 512; llama.cpp (-c 0) 512; transformers sets no limit
-engine         vLLM: --max-model-len 512
-engine         SGLang: --context-length 512
-engine         llama.cpp: --ctx-size 512
-engine         no RoPE flag applies
+engine         vLLM: vllm serve google-bert/bert-base-uncased --max-model-len 512
+engine         SGLang: python -m sglang.launch_server --model-path google-bert/bert-base-uncased --context-length 512
+engine         llama.cpp: llama-server -m model.gguf -c 512
 warning        the config does not say how long the model was trained: its limit, 512, stands in for the trained length; the model may have trained on shorter inputs
 ```
 
@@ -1220,8 +1214,14 @@ SINUSOIDAL_MODEL_TYPES = ("marian", "fsmt", "m2m_100", "speech_to_text")
 ROPE_MODEL_TYPES = ("llama", "llama4", "llama4_text", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3",
                     "qwen3_moe", "qwen2_vl", "qwen2_5_vl", "gemma", "gemma2", "gemma3", "gemma3_text", "phi",
                     "phi3", "deepseek_v2", "deepseek_v3", "gpt_oss", "smollm3", "gpt_neox", "gptj", "falcon",
-                    "olmo", "olmo2", "stablelm", "starcoder2", "cohere", "granite", "internlm2", "mpt_rope",
-                    "cohere2", "qwen3_next", "modernbert")
+                    "olmo", "olmo2", "stablelm", "starcoder2", "cohere", "granite", "internlm2",
+                    "cohere2", "qwen3_next", "modernbert", "glm", "glm4", "chatglm")
+# Families whose RoPE turns adjacent dimensions (x[2i], x[2i+1]) instead of the two halves of the head:
+# GPT-J's layout (lessons.rope). Read in transformers 5.24's modeling files (rotate_half over x[..., ::2]
+# in cohere, cohere2, glm, glm4; gptj's rotate_every_two; DeepSeek-V2's view_as_complex and V3's
+# rope_interleave, default true) and, for ChatGLM (remote code), in vLLM 0.33.0's
+# model_executor/models/chatglm.py (is_neox_style = not config.original_rope).
+INTERLEAVED_MODEL_TYPES = ("gptj", "cohere", "cohere2", "glm", "glm4", "chatglm", "deepseek_v2", "deepseek_v3")
 
 # The RoPE base a config class uses when the config has no rope_theta
 # (`default_theta` in transformers 5.24 configuration_<model>.py; 10,000 for the rest).
@@ -1242,6 +1242,12 @@ CLASS_DEFAULTS = {
     "qwen3_next": {"partial_rotary_factor": 0.25, "max_position_embeddings": 32768},
     "modernbert": {"max_position_embeddings": 8192, "global_rope_theta": 160000.0, "local_rope_theta": 10000.0,
                    "local_attention": 128},
+    # configuration_glm.py, configuration_glm4.py: half of each head turns unless the file says otherwise
+    "glm": {"head_dim": 128, "max_position_embeddings": 131072, "partial_rotary_factor": 0.5},
+    "glm4": {"head_dim": 128, "max_position_embeddings": 131072, "partial_rotary_factor": 0.5},
+    # ChatGLM3 and GLM-4-9B-chat (remote code, as vLLM 0.33.0's models/chatglm.py reads it): half of
+    # each kv_channels-wide head turns, base 10,000 × rope_ratio, length seq_length (8,192 when absent)
+    "chatglm": {"seq_length": 8192},
 }
 
 # Spellings of one idea across model families: the first one present wins.
@@ -1349,6 +1355,13 @@ def rope_block(text: dict) -> dict | None:
         top["partial_rotary_factor"] = partial
     if text.get("original_max_position_embeddings") is not None:
         top["original_max_position_embeddings"] = text["original_max_position_embeddings"]
+    if text.get("model_type") == "chatglm" or _baichuan_rope(text):
+        ratio = text.get("rope_ratio", 1.0) if text.get("model_type") == "chatglm" else 1.0
+        if not _number(ratio) or not ratio > 0:
+            raise ConfigError(f"'rope_ratio' must be a positive number, got {ratio!r}")
+        top.setdefault("rope_theta", 10000.0 * ratio)  # vLLM 0.33.0 models/chatglm.py: 10000 * rope_ratio
+        if text.get("model_type") == "chatglm":
+            top.setdefault("partial_rotary_factor", 0.5)
     if block is None and not top:
         return None
     block = json.loads(json.dumps(block or {}))
@@ -1379,6 +1392,8 @@ def head_width(text: dict) -> int:
     """
     if text.get("head_dim") is not None:
         return _checks.count(text["head_dim"], "head_dim", low=2)
+    if text.get("model_type") == "chatglm" and text.get("kv_channels") is not None:
+        return _checks.count(text["kv_channels"], "kv_channels", low=2)
     (width_key, width), (heads_key, heads) = _first(text, WIDTH_KEYS), _first(text, HEAD_KEYS)
     if width is None or heads is None:
         raise ConfigError("the config gives no head width: it needs 'head_dim', or a hidden size "
@@ -1387,6 +1402,13 @@ def head_width(text: dict) -> int:
     if width % heads:
         raise ConfigError(f"{width_key} {width} is not a multiple of {heads_key} {heads}")
     return width // heads
+
+
+def _baichuan_rope(text: dict) -> bool:
+    """Baichuan (remote code) has no position key: as SGLang 0.5.23 reads it (srt/models/baichuan.py,
+    BaichuanForCausalLM), a hidden size of 4,096 is Baichuan 2 7B, which uses RoPE; every other
+    size (13B) uses ALiBi."""
+    return text.get("model_type") == "baichuan" and text.get("hidden_size") == 4096
 
 
 def alibi_setting(text: dict) -> bool | None:
@@ -1398,6 +1420,8 @@ def alibi_setting(text: dict) -> bool | None:
     said = []
     if text.get("model_type") in ALIBI_MODEL_TYPES:
         said.append(True)
+    if text.get("model_type") == "baichuan":
+        said.append(not _baichuan_rope(text))
     attn = text.get("attn_config")
     if isinstance(attn, dict) and attn.get("alibi") is not None:
         said.append(bool(attn["alibi"]))
@@ -1598,6 +1622,8 @@ class RopeGroup:
         default_inv_freq: (rotary_dim/2,) the speeds with no scaling (same base).
         attention_factor: the number that multiplies cos and sin.
         parameters: the RoPE block this group was computed from.
+        pairing: "half-split" (dimension i turns with i + rotary_dim/2, GPT-NeoX's layout) or
+            "interleaved" (2i with 2i + 1, GPT-J's layout; `pairing`).
     """
 
     layer_type: str
@@ -1610,6 +1636,23 @@ class RopeGroup:
     default_inv_freq: np.ndarray
     attention_factor: float
     parameters: dict
+    pairing: str = "half-split"
+
+
+def pairing(text: dict) -> str:
+    """Which dimensions a model's RoPE turns together: "interleaved" or "half-split".
+
+    INTERLEAVED_MODEL_TYPES turn 2i with 2i + 1 (ChatGLM unless `original_rope` is false,
+    DeepSeek-V3 unless `rope_interleave` is false), as does Cohere's `position_embedding_type`
+    "rope_gptj"; every other family turns i with i + rotary_dim/2. A checkpoint converted
+    between the layouts needs its query and key rows permuted (`lessons.rope`).
+    """
+    model_type = text.get("model_type")
+    if (model_type == "chatglm" and text.get("original_rope") is False) or (
+            model_type == "deepseek_v3" and text.get("rope_interleave") is False):
+        return "half-split"
+    interleaved = model_type in INTERLEAVED_MODEL_TYPES or text.get("position_embedding_type") == "rope_gptj"
+    return "interleaved" if interleaved else "half-split"
 
 
 @dataclass(frozen=True)
@@ -1635,6 +1678,10 @@ class ModelCard:
             False when trained_length is the config's limit standing in for it.
         qk_width: the query and key width of a head whose RoPE part is split off
             (DeepSeek's MLA: qk_nope_head_dim + qk_rope_head_dim), else None.
+        multipliers: every position-dependent factor on attention (`multipliers`), each
+            {"name", "value", "layers", "starts_at"}.
+        nested: True when the language model's keys sit under `text_config` (an engine
+            override must then name `text_config` too).
     """
 
     model_type: str | None
@@ -1652,6 +1699,8 @@ class ModelCard:
     length_keys: tuple[tuple[str, int], ...] = ()
     trained_stated: bool = False
     qk_width: int | None = None
+    multipliers: tuple[dict, ...] = ()
+    nested: bool = False
 
     @property
     def stretch(self) -> float | None:
@@ -1660,8 +1709,11 @@ class ModelCard:
             return None
         return self.max_length / self.trained_length
 
-    def to_json(self) -> dict:
-        """The machine-readable card: the exact schema of `python -m lessons.model_card --json`."""
+    def to_json(self, served: int | None = None, model: str = "MODEL") -> dict:
+        """The machine-readable card: the exact schema of `python -m lessons.model_card --json`.
+
+        `served` and `model` are the length and the name the engine commands use
+        (default: vLLM's derived length, and MODEL)."""
         return {
             "model_type": self.model_type,
             "scheme": self.scheme,
@@ -1669,13 +1721,15 @@ class ModelCard:
             "trained_length_stated": self.trained_stated,
             "max_length": self.max_length,
             "rope": [{"layer_type": g.layer_type, "layers": list(g.layers), "rope_type": g.rope_type,
-                      "rotary_dim": g.rotary_dim, "inv_freq": [float(x) for x in g.inv_freq],
+                      "rotary_dim": g.rotary_dim, "pairing": g.pairing, "inv_freq": [float(x) for x in g.inv_freq],
                       "attention_factor": float(g.attention_factor)} for g in self.rope],
             "nope_layers": list(self.nope_layers),
             "alibi_slopes": None if self.alibi_slopes is None else [float(x) for x in self.alibi_slopes],
             "sliding_window": self.sliding_window,
             "layer_types": None if self.layer_types is None else list(self.layer_types),
             "served": served_lengths(self),
+            "commands": engine_commands(self, served or vllm_max_model_len(self), model),
+            "multipliers": [dict(m, layers=list(m["layers"])) for m in self.multipliers],
             "warnings": list(self.warnings),
         }
 
@@ -1811,7 +1865,7 @@ def _explain(config: dict) -> ModelCard:
             if rope_type_of(params) != "proportional" and params.get("partial_rotary_factor") is not None:
                 rotary_dim = int(rotary_head * params["partial_rotary_factor"])
             groups.append(RopeGroup(name, tuple(layers), rope_type_of(params), rotary_dim, rotary_head,
-                                    float(params["rope_theta"]), inv_freq, default, factor, params))
+                                    float(params["rope_theta"]), inv_freq, default, factor, params, pairing(text)))
         if types is not None and blocks is not None:
             for i, t in enumerate(types):
                 if t not in blocks and i not in skipped:
@@ -1849,9 +1903,55 @@ def _explain(config: dict) -> ModelCard:
                       "for the trained length; the model may have trained on shorter inputs")
     split = [text.get("qk_rope_head_dim"), text.get("qk_nope_head_dim")]
     qk_width = sum(split) if all(_checks._is_int(v) for v in split) and split[0] >= 1 and split[1] >= 0 else None
+    factors = multipliers(text, groups, skipped, n_layers, multiplier)
     return ModelCard(model_type, scheme, trained, max_length, tuple(groups), tuple(skipped), slopes, n_layers,
                      None if types is None else tuple(types), window, multiplier, tuple(caught), length_keys, stated,
-                     qk_width)
+                     qk_width, tuple(factors), isinstance(config.get("text_config"), dict))
+
+
+def multipliers(text: dict, groups: list[RopeGroup], skipped: list[int], n_layers: int | None,
+                softmax_multiplier: float | None) -> list[dict]:
+    """Every factor a model puts on attention besides RoPE's angles, with the layers it acts in.
+
+    Each is {"name", "value", "layers", "starts_at"}: `value` is a number when it is one for
+    every position, a formula in the position p when it grows with p (then `starts_at` is the
+    first position where it differs from 1), and None when it is learned (in the weights).
+    Read in transformers 5.24: YaRN's and LongRoPE's attention factor (modeling_rope_utils.py,
+    on cos and sin); DeepSeek's softmax multiplier mscale² (modeling_deepseek_v3.py); Llama 4's
+    query temperature on its NoPE layers (modeling_llama4.py: 1 + attn_scale·ln(1 + ⌊(p + 1) /
+    floor_scale⌋), when attn_temperature_tuning); Ministral 3's `llama_4_scaling_beta`
+    (modeling_ministral3.py: 1 + β·ln(1 + ⌊p / original_max_position_embeddings⌋), every layer);
+    gpt-oss's sinks (modeling_gpt_oss.py: one learned logit per head joins every softmax).
+    """
+    every = tuple(range(n_layers)) if n_layers is not None else ()
+    out = []
+    for g in groups:
+        if g.attention_factor != 1:
+            out.append({"name": f"{g.rope_type} attention factor (on cos and sin)", "value": g.attention_factor,
+                        "layers": g.layers, "starts_at": None})
+    if softmax_multiplier is not None:
+        out.append({"name": "softmax scale multiplier (DeepSeek's mscale²)", "value": softmax_multiplier,
+                    "layers": every, "starts_at": None})
+    if text.get("model_type") == "llama4_text" and text.get("attn_temperature_tuning", True) and skipped:
+        scale = _checks.positive(text.get("attn_scale", 0.1), "attn_scale")
+        floor = _checks.count(text.get("floor_scale", 8192), "floor_scale")
+        out.append({"name": "query temperature (Llama 4, NoPE layers)",
+                    "value": f"1 + {scale:g}·ln(1 + floor((p + 1) / {floor}))", "layers": tuple(skipped),
+                    "starts_at": floor - 1})
+    beta = next((g.parameters.get("llama_4_scaling_beta") for g in groups
+                 if g.parameters.get("llama_4_scaling_beta") is not None), None)
+    if beta is not None:
+        beta = _checks.positive(beta, "llama_4_scaling_beta")
+        original = next((g.parameters.get("original_max_position_embeddings") for g in groups), None)
+        if original is None:
+            raise ConfigError("'llama_4_scaling_beta' needs original_max_position_embeddings in the RoPE block")
+        out.append({"name": "query temperature (Ministral 3's llama_4_scaling_beta)",
+                    "value": f"1 + {beta:g}·ln(1 + floor(p / {int(original)}))", "layers": every,
+                    "starts_at": int(original)})
+    if text.get("model_type") == "gpt_oss":
+        out.append({"name": "attention sink (a learned logit per head in every softmax)", "value": None,
+                    "layers": every, "starts_at": None})
+    return out
 
 
 # ---------------------------------------------------------------------------
@@ -2010,78 +2110,163 @@ def scale_summary(scale: np.ndarray, tol: float = 1e-9) -> str:
 # ---------------------------------------------------------------------------
 
 
-def engine_flags(card: ModelCard, served: int | None) -> list[str]:
-    """Command-line flags that serve the card's setup at `served` in vLLM 0.33.0, SGLang 0.5.23 and llama.cpp.
+ENGINES = {"vllm": "vLLM", "sglang": "SGLang", "llama.cpp": "llama.cpp"}  # JSON key: the name the report prints
+# How each engine is started (vLLM 0.33.0 `vllm serve`; SGLang 0.5.23 `python -m sglang.launch_server`;
+# llama.cpp's server, tools/server in llama-cpp-python 0.3.36's vendored tree). MODEL stands for the
+# model's directory or Hugging Face name; llama.cpp reads the GGUF file its converter wrote.
+ENGINE_STARTS = {"vllm": "vllm serve {model}", "sglang": "python -m sglang.launch_server --model-path {model}",
+                 "llama.cpp": "llama-server -m {gguf}"}
 
-    vLLM reads the RoPE block from config.json itself. A `--max-model-len` past
-    `vllm_length_limit` is refused unless the config's length is raised with
-    `--hf-overrides` (for a YaRN, LongRoPE or Llama 3 block, which vLLM does not
-    multiply) or VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 is set; a position table has no
-    rows past its end, so no flag serves it there. SGLang refuses a `--context-length` past
-    `sglang_context_length` unless SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 is set
-    (`_derive_context_length`, sglang/srt/configs/model_config.py). llama.cpp reads base and
-    scaling from the GGUF file its converter wrote; its flags override them
-    (`--rope-scaling` knows none, linear and yarn; the Llama 3 rule is baked into
-    the converted file, and for LongRoPE the context size picks the list:
-    `get_rope_factors` in src/llama-model.cpp, llama.cpp as vendored in
-    llama-cpp-python 0.3.36).
+
+def _dumps(value) -> str:
+    """JSON on one line, for a shell argument in single quotes."""
+    return json.dumps(value, separators=(", ", ": "))
+
+
+def scaling_override(card: ModelCard, served: int | None) -> dict | None:
+    """The RoPE block to add when the config has none for the length you serve.
+
+    A model with one plain RoPE setup, served past its trained length, needs a scaling
+    entry (`lessons.context_extension`); this is YaRN with factor served ÷ trained, the
+    one Qwen2.5's model card tells readers to add. An engine override replaces the whole
+    block in vLLM (`config.update`, vllm/transformers_utils/config.py), so the base is repeated.
+
+    Returns:
+        a transformers-5 `rope_parameters` dict, or None when no block is needed or one
+        override cannot say it (RoPE that differs by layer type, no trained length, or
+        ChatGLM, whose engines build their RoPE from rope_ratio alone: vLLM 0.33.0's
+        models/chatglm.py and SGLang 0.5.23's srt/models/chatglm.py).
     """
-    lines = []
-    table = card.scheme in ("learned", "sinusoidal")
-    if served:
-        limit = vllm_length_limit(card)
-        if served <= limit:
-            lines.append(f"vLLM: --max-model-len {served}")
-        elif table:
-            lines.append(f"vLLM: no command: the position table ends at {card.max_length or limit:,}")
-        elif any(g.rope_type in VLLM_UNSCALED for g in card.rope):
-            lines.append(f"vLLM: --hf-overrides '{{\"max_position_embeddings\": {served}}}' --max-model-len {served}")
-        else:
-            lines.append(f"vLLM: VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 with --max-model-len {served} "
-                         f"(past the config's {limit:,})")
-        derived = sglang_context_length(card)
-        if table and card.max_length and served > card.max_length:
-            lines.append(f"SGLang: no command: the position table ends at {card.max_length:,}")
-        elif served <= derived:
-            lines.append(f"SGLang: --context-length {served}")
-        else:
-            lines.append(f"SGLang: SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 with --context-length {served} "
-                         f"(past the derived {derived:,})")
-        if table and card.max_length and served > card.max_length:
-            lines.append(f"llama.cpp: no command: the position table ends at {card.max_length:,}")
-        else:
-            lines.append(f"llama.cpp: --ctx-size {served}")
+    if not served or not card.trained_length or served <= card.trained_length or card.model_type == "chatglm":
+        return None
+    if card.scheme not in ("rope", "mixed") or len(card.rope) != 1 or card.rope[0].layer_type != "all":
+        return None
+    group = card.rope[0]
+    if group.rope_type != "default":
+        return None
+    block = {"rope_type": "yarn", "rope_theta": group.base, "factor": served / card.trained_length,
+             "original_max_position_embeddings": card.trained_length}
+    if group.rotary_dim != group.head_dim:
+        block["partial_rotary_factor"] = group.rotary_dim / group.head_dim
+    return block
+
+
+def _override(card: ModelCard, served: int, keys: tuple[str, ...], block: dict | None = None) -> str:
+    """An engine's config override as one JSON argument: every length key of `keys` the config
+    sets raised to `served` (max_position_embeddings when it sets none), the RoPE block when one
+    is added, under `text_config` when the config keeps its keys there (vLLM 0.33.0 updates a
+    nested config key by key, `_apply_dict_overrides` in vllm/config/model.py; SGLang 0.5.23
+    likewise, sglang/srt/utils/hf_transformers/config.py)."""
+    found = [k for k, _ in card.length_keys if k in keys]
+    values = ({"rope_parameters": block} if block else {}) | ({k: served for k in found} or {"max_position_embeddings": served})
+    return _dumps({"text_config": values} if card.nested else values)
+
+
+def engine_commands(card: ModelCard, served: int | None, model: str = "MODEL",
+                    gguf: str = "model.gguf") -> dict[str, str | None]:
+    """A command line per engine that serves the card's setup at `served` positions.
+
+    Args:
+        card: from `explain`.
+        served: the length to serve (None: no commands).
+        model: the model's directory or Hugging Face name.
+        gguf: the GGUF file llama.cpp loads.
+
+    Returns:
+        {"transformers", "vllm", "sglang", "llama.cpp"}: a command that can be copied, or
+        None where the engine cannot serve that length (`engine_refusals` says why);
+        transformers is always None: it has no length setting.
+
+    vLLM 0.33.0 refuses a `--max-model-len` past `vllm_length_limit` unless the config's
+    length is raised with `--hf-overrides` (used for a YaRN, LongRoPE or Llama 3 block,
+    which vLLM does not multiply, and with the block of `scaling_override`) or
+    VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 is set. SGLang 0.5.23 refuses a `--context-length`
+    past `sglang_context_length` unless SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 is set
+    (`_derive_context_length`, sglang/srt/configs/model_config.py) or
+    `--json-model-override-args` raises the length (applied before the length is derived).
+    llama.cpp reads base and scaling from the GGUF file; `--rope-scaling` knows none,
+    linear and yarn (common/arg.cpp). A position table has no rows past its end.
+    """
+    out: dict[str, str | None] = {"transformers": None, "vllm": None, "sglang": None, "llama.cpp": None}
+    refused = engine_refusals(card, served)
+    if not served or len(refused) == len(ENGINES):
+        return out
+    start = {k: v.format(model=model, gguf=gguf) for k, v in ENGINE_STARTS.items()}
+    block = scaling_override(card, served)
+    limit = vllm_length_limit(card)
+    if block is not None:
+        out["vllm"] = (f"{start['vllm']} --max-model-len {served} "
+                       f"--hf-overrides '{_override(card, served, VLLM_LENGTH_KEYS, block)}'")
+    elif served <= limit:
+        out["vllm"] = f"{start['vllm']} --max-model-len {served}"
+    elif any(g.rope_type in VLLM_UNSCALED for g in card.rope):
+        out["vllm"] = f"{start['vllm']} --max-model-len {served} --hf-overrides '{_override(card, served, VLLM_LENGTH_KEYS)}'"
+    else:
+        out["vllm"] = f"VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 {start['vllm']} --max-model-len {served}"
+    if block is not None:
+        out["sglang"] = (f"{start['sglang']} --context-length {served} "
+                         f"--json-model-override-args '{_override(card, served, SGLANG_LENGTH_KEYS, block)}'")
+    elif served <= sglang_context_length(card):
+        out["sglang"] = f"{start['sglang']} --context-length {served}"
+    else:
+        out["sglang"] = f"SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 {start['sglang']} --context-length {served}"
+    flags = f"{start['llama.cpp']} -c {served}"
     scaled = [g for g in card.rope if g.rope_type != "default"]
-    if scaled:
-        g = scaled[0]
-        p = g.parameters
-        if g.rope_type == "linear":
-            lines.append(f"llama.cpp: --rope-scaling linear --rope-scale {p['factor']:g}")
-        elif g.rope_type == "yarn":
-            lines.append(f"llama.cpp: --rope-scaling yarn --rope-scale {p['factor']:g} "
-                         f"--yarn-orig-ctx {card.trained_length}")
-        elif g.rope_type == "llama3":
-            lines.append("llama.cpp: no flag; the llama3 speeds are written into the GGUF file")
-        elif g.rope_type == "longrope":
-            lines.append(f"llama.cpp: --ctx-size picks the list: long_factor for every prompt past "
-                         f"{_n(card.trained_length)}, short_factor otherwise")
-        elif g.rope_type == "dynamic":
-            lines.append("llama.cpp: no dynamic scaling; serve within the trained length")
-    if card.scheme in ("learned", "sinusoidal", "alibi"):
-        lines.append("no RoPE flag applies")
-    return lines
+    if block is not None:
+        flags += f" --rope-scaling yarn --rope-scale {block['factor']:g} --yarn-orig-ctx {card.trained_length}"
+    elif scaled and scaled[0].rope_type == "linear":
+        flags += f" --rope-scaling linear --rope-scale {scaled[0].parameters['factor']:g}"
+    elif scaled and scaled[0].rope_type == "yarn":
+        flags += (f" --rope-scaling yarn --rope-scale {scaled[0].parameters['factor']:g}"
+                  f" --yarn-orig-ctx {card.trained_length}")
+    out["llama.cpp"] = flags
+    return {k: None if k in refused else v for k, v in out.items()}
+
+
+def engine_refusals(card: ModelCard, served: int | None) -> dict[str, str]:
+    """{engine: why it cannot serve `served` positions}, for the engines that cannot (a learned or
+    sinusoidal table past its last row, in every engine; Baichuan in vLLM 0.33.0, whose model
+    registry, vllm/model_executor/models/registry.py, has no Baichuan architecture); empty when all can."""
+    if card.model_type == "baichuan":
+        return {"vllm": f"{VLLM_RELEASE}'s model registry has no Baichuan architecture"}
+    if served and card.scheme in ("learned", "sinusoidal"):
+        end = card.max_length or vllm_length_limit(card)
+        if served > end:
+            return {key: f"the position table ends at {end:,}" for key in ENGINES}
+    return {}
+
+
+def engine_notes(card: ModelCard, served: int | None) -> list[str]:
+    """What each engine then does with the RoPE speeds, in words (one line each)."""
+    notes = []
+    scaled = [g for g in card.rope if g.rope_type != "default"]
+    kind = scaled[0].rope_type if scaled else None
+    if kind == "longrope" and card.trained_length:
+        past = bool(served and served > card.trained_length)
+        notes.append(f"vLLM: {'long_factor' if past else 'short_factor'} for every prompt (chosen once at start-up: "
+                     f"--max-model-len {'>' if past else '<='} {card.trained_length:,}); llama.cpp: -c picks the "
+                     f"list the same way; transformers switches lists per prompt at {card.trained_length:,}")
+    if kind == "llama3":
+        notes.append("llama.cpp: the llama3 speeds are written into the GGUF file (rope_freqs); no flag is needed")
+    if kind == "dynamic":
+        notes.append("llama.cpp: no dynamic scaling; it turns the trained speeds at every length")
+    if scaling_override(card, served) is not None:
+        notes.append(f"the config has no scaling entry for {served:,} positions: each command adds YaRN with factor "
+                     f"{served / card.trained_length:g} (edit config.json for transformers)")
+    return notes
 
 
 def _n(x) -> str:
     return "unknown" if x is None else f"{x:,}"
 
 
-def report(card: ModelCard, served: int | None = None) -> str:
+def report(card: ModelCard, served: int | None = None, model: str = "MODEL") -> str:
     """The card as text: what `python -m lessons.model_card config.json` prints.
 
     Args:
         card: from `explain`.
         served: the length you intend to serve; default: vLLM's derived length.
+        model: the name the engine commands load (a directory or a Hugging Face name).
 
     Returns:
         a multi-line string, one fact per line.
@@ -2127,7 +2312,7 @@ def report(card: ModelCard, served: int | None = None) -> str:
     for g in card.rope:
         where = "every RoPE layer" if g.layer_type == "all" else f"{g.layer_type} ({len(g.layers)} layers)"
         lines.append(f"RoPE, {where}: {g.rope_type}, base {g.base:,.6g}, {g.rotary_dim} of {card.qk_width or g.head_dim} "
-                     f"dimensions turn ({len(g.inv_freq)} pairs)"
+                     f"dimensions turn ({len(g.inv_freq)} {g.pairing} pairs)"
                      + (f"; the other {card.qk_width - g.head_dim} carry no position (qk_nope_head_dim)"
                         if card.qk_width and card.qk_width > g.head_dim else ""))
         waves = rope_wavelengths(g.inv_freq[g.inv_freq > 0])
@@ -2149,11 +2334,22 @@ def report(card: ModelCard, served: int | None = None) -> str:
             lines.append(f"  attention factor {g.attention_factor:.6g} (multiplies cos and sin)")
     if card.softmax_multiplier is not None:
         lines.append(f"softmax scale  × {card.softmax_multiplier:.6g} (DeepSeek multiplies 1/√d by mscale²)")
+    for m in card.multipliers:
+        if isinstance(m["value"], str) or m["value"] is None:
+            what = "learned" if m["value"] is None else f"{m['value']}, from position {m['starts_at']:,}"
+            n = len(m["layers"])
+            lines.append(f"multiplier     {m['name']}: {what}; {n} layer{'' if n == 1 else 's'}")
     if card.alibi_slopes is not None:
         slopes = card.alibi_slopes
         lines.append(f"ALiBi slopes   {len(slopes)} heads, {slopes[0]:.4g} down to {slopes[-1]:.4g}")
-    for flag in engine_flags(card, served):
-        lines.append(f"engine         {flag}")
+    commands, refused = engine_commands(card, served, model), engine_refusals(card, served)
+    for key, name in ENGINES.items():
+        if key in refused:
+            lines.append(f"engine         {name}: no command: {refused[key]}")
+        elif commands[key]:
+            lines.append(f"engine         {name}: {commands[key]}")
+    for note in engine_notes(card, served):
+        lines.append(f"engine note    {note}")
     warned = list(card.warnings)
     if card.scheme == "learned" and served and card.max_length and served > card.max_length:
         warned.append(f"a learned table has {card.max_length:,} rows: position {card.max_length:,} and later have none")
@@ -2351,7 +2547,8 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    print(json.dumps(card.to_json()) if args.json else report(card, args.length))
+    model = known[args.config]["repo"] if args.config in known and not Path(args.config).exists() else "MODEL"
+    print(json.dumps(card.to_json(args.length, model)) if args.json else report(card, args.length, model))
     return 0
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 import subprocess
 import sys
 
@@ -15,8 +16,8 @@ import pytest
 
 from lessons.context_extension import rope_inv_freq
 from lessons.model_card import (ConfigError, compare_methods, explain, figure_name, gallery, language_config, layer_types,
-                                main, pairs_that_turn, report, rope_block, served_lengths,
-                                vllm_length_limit, vllm_max_model_len)
+                                engine_refusals, main, pairs_that_turn, report, rope_block, served_lengths,
+                                sglang_context_length, vllm_length_limit, vllm_max_model_len)
 from tests.conftest import LESSONS, ROOT
 
 GALLERY = gallery()
@@ -33,16 +34,24 @@ def _run(*args: str) -> subprocess.CompletedProcess:
 # --- the JSON card ----------------------------------------------------------------
 
 SCHEMA = {"model_type", "scheme", "trained_length", "trained_length_stated", "max_length", "rope", "nope_layers",
-          "alibi_slopes", "sliding_window", "layer_types", "served", "warnings"}
-GROUP = ["layer_type", "layers", "rope_type", "rotary_dim", "inv_freq", "attention_factor"]
+          "alibi_slopes", "sliding_window", "layer_types", "served", "commands", "multipliers", "warnings"}
+GROUP = ["layer_type", "layers", "rope_type", "rotary_dim", "pairing", "inv_freq", "attention_factor"]
 
 
 @pytest.mark.parametrize("slug", GALLERY)
 def test_json_card_has_the_exact_schema(slug):
     card = explain(GALLERY[slug]["config"]).to_json()
     assert list(card) == ["model_type", "scheme", "trained_length", "trained_length_stated", "max_length", "rope",
-                          "nope_layers", "alibi_slopes", "sliding_window", "layer_types", "served", "warnings"]
+                          "nope_layers", "alibi_slopes", "sliding_window", "layer_types", "served", "commands",
+                          "multipliers", "warnings"]
     assert type(card["trained_length_stated"]) is bool
+    assert list(card["commands"]) == list(card["served"]) and card["commands"]["transformers"] is None
+    assert all(v is None or isinstance(v, str) for v in card["commands"].values())
+    for m in card["multipliers"]:
+        assert list(m) == ["name", "value", "layers", "starts_at"] and isinstance(m["name"], str)
+        assert m["value"] is None or type(m["value"]) in (float, str)
+        assert (m["starts_at"] is None) == (not isinstance(m["value"], str))
+        assert all(type(i) is int for i in m["layers"]) and m["layers"]
     assert list(card["served"]) == ["transformers", "vllm", "sglang", "llama.cpp"] and card["served"]["transformers"] is None
     assert all(v is None or type(v) is int for v in card["served"].values())
     assert all(isinstance(w, str) for w in card["warnings"])
@@ -254,7 +263,7 @@ def test_served_length_follows_vllm_0_33():
     phi = gallery()["phi-3.5-mini"]["config"]
     card = explain(phi)
     assert (vllm_max_model_len(card), vllm_length_limit(card)) == (4096, 131072)
-    assert "vLLM: --max-model-len 131072" in report(card, 131072)
+    assert "vLLM: vllm serve MODEL --max-model-len 131072" in report(card, 131072)
 
 
 def test_sglang_and_llama_cpp_lengths_follow_their_sources():
@@ -275,19 +284,23 @@ def test_sglang_and_llama_cpp_lengths_follow_their_sources():
 def test_engine_lines_say_what_each_engine_needs_or_refuse():
     llama = explain(LLAMA)
     lines = report(llama, 16384)
-    assert "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 with --max-model-len 16384 (past the config's 4,096)" in lines
+    assert "vLLM: vllm serve MODEL --max-model-len 16384 --hf-overrides '{\"rope_parameters\"" in lines
+    linear = explain({**LLAMA, "rope_scaling": {"rope_type": "linear", "factor": 2.0}})
+    assert "vLLM: VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 vllm serve MODEL --max-model-len 16384" in report(linear, 16384)
+    assert ("SGLang: SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 python -m sglang.launch_server --model-path MODEL "
+            "--context-length 16384") in report(linear, 16384)
     yarn = explain({**LLAMA, "rope_scaling": {"rope_type": "yarn", "factor": 4.0,
                                               "original_max_position_embeddings": 4096}})
-    assert """vLLM: --hf-overrides '{"max_position_embeddings": 16384}' --max-model-len 16384""" in report(yarn, 16384)
+    assert """vLLM: vllm serve MODEL --max-model-len 16384 --hf-overrides '{"max_position_embeddings": 16384}'""" in \
+        report(yarn, 16384)
     gpt2 = explain(gallery()["gpt2"]["config"])
     past = report(gpt2, 2048)
     assert "vLLM: no command: the position table ends at 1,024" in past
     assert "llama.cpp: no command: the position table ends at 1,024" in past
     assert "SGLang: no command: the position table ends at 1,024" in past
-    assert "--max-model-len" not in past and "--ctx-size" not in past and "--context-length" not in past
-    assert ("SGLang: SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 with --context-length 16384 (past the derived 4,096)"
-            in report(llama, 16384))
+    assert "--max-model-len" not in past and " -c " not in past and "--context-length" not in past
     assert "served length  1,024 by default in vLLM 0.33.0" in report(gpt2)
+    assert gpt2.to_json(2048)["commands"] == {"transformers": None, "vllm": None, "sglang": None, "llama.cpp": None}
 
 
 def test_pairs_and_methods():
@@ -318,7 +331,7 @@ def test_the_report_on_the_page_is_the_report_the_code_prints(slug):
     shown = dict(REPORT_BLOCK.findall(PAGE))
     if slug not in shown:
         pytest.fail(f"lessons/model_card.py: no report block for {slug}")
-    assert shown[slug] == report(explain(GALLERY[slug]["config"])), (
+    assert shown[slug] == report(explain(GALLERY[slug]["config"]), None, GALLERY[slug]["repo"]), (
         f"lessons/model_card.py: the report of {slug} on the page differs from what the code prints now; "
         f"regenerate it with `python -m lessons.model_card {slug}`")
 
@@ -344,49 +357,200 @@ ENGINE_FLAGS = json.loads((ROOT / "tests" / "data" / "engine_flags.json").read_t
 
 
 def engine_line_problems(line: str) -> list[str]:
-    """What in one printed engine line the engine's release does not define (empty: the line is valid)."""
+    """What in one printed engine line the engine's release does not define (empty: the line runs).
+
+    A line is "Engine: COMMAND" or "Engine: no command: why". A command is optional VAR=value
+    words, the program the engine is started with, then flags its release defines; a JSON
+    argument must parse to an object."""
     engine, _, rest = line.partition(": ")
     key = {"vLLM": "vllm", "SGLang": "sglang", "llama.cpp": "llama.cpp"}.get(engine)
-    if key is None or rest.startswith("no "):
-        return []  # "no RoPE flag applies", "no command: ...", "no flag; ...": nothing to run
+    if key is None:
+        return [f"no engine is called {engine!r}"]
+    if rest.startswith("no command: "):
+        return []
     known, problems = ENGINE_FLAGS[key], []
-    # a JSON argument ('{...}') is one value, not flags
-    words = re.sub(r"'\{.*?\}'", "JSON", rest).split()
-    for word in words:
-        if word.startswith("-") and word.strip(",;") not in known["flags"]:
+    words = shlex.split(rest)
+    while words and re.fullmatch(r"[A-Z][A-Z0-9_]*=\S*", words[0]):
+        name = words.pop(0).split("=")[0]
+        if name not in known.get("environment", []):
+            problems.append(f"{engine} reads no variable {name}")
+    program = known["program"].split()
+    if words[:len(program)] != program:
+        return problems + [f"{engine} is started with {known['program']!r}, not {' '.join(words[:len(program)])!r}"]
+    words = words[len(program):]
+    for i, word in enumerate(words):
+        if word.startswith("-") and word not in known["flags"]:
             problems.append(f"{engine} has no flag {word} ({known['release']})")
-        if re.fullmatch(r"(VLLM|SGLANG)_[A-Z0-9_]+=\S+", word) and word.split("=")[0] not in known.get("environment", []):
-            problems.append(f"{engine} reads no variable {word.split('=')[0]}")
+        if word in ("--hf-overrides", "--json-model-override-args"):
+            try:
+                if not isinstance(json.loads(words[i + 1]), dict):
+                    problems.append(f"{word} takes a JSON object")
+            except (IndexError, json.JSONDecodeError):
+                problems.append(f"{word} is not followed by valid JSON")
     if key == "llama.cpp" and "--rope-scaling" in words:
         value = words[words.index("--rope-scaling") + 1]
         if value not in known["rope_scaling_values"]:
             problems.append(f"llama.cpp --rope-scaling takes {known['rope_scaling_values']}, not {value}")
-    for blob in re.findall(r"'(\{.*?\})'", rest):
-        json.loads(blob)  # an --hf-overrides value must be valid JSON
     return problems
+
+
+def _flag(words: list[str], name: str) -> str | None:
+    return words[words.index(name) + 1] if name in words else None
+
+
+def _overridden(config: dict, override: str | None) -> dict:
+    """The config as the engine sees it after a JSON override (vLLM and SGLang replace a
+    dict-valued key such as rope_parameters whole, and update text_config key by key)."""
+    config = json.loads(json.dumps(config))
+    for key, value in (json.loads(override) if override else {}).items():
+        if key == "text_config":
+            config["text_config"] = _overridden(config["text_config"], json.dumps(value))
+            continue
+        if key == "rope_parameters":
+            config.pop("rope_scaling", None)
+            for moved in ("rope_theta", "partial_rotary_factor", "rotary_pct", "rotary_emb_base",
+                          "original_max_position_embeddings"):
+                config.pop(moved, None)  # standardized into the block, which the override replaced
+        config[key] = value
+    return config
+
+
+def command_problems(config: dict, card, served: int, commands: dict) -> list[str]:
+    """Would each command be accepted, by the length rules this page reads from each engine's
+    source, and would it not serve RoPE past its trained length unscaled?"""
+    problems = []
+    for key, line in commands.items():
+        if line is None:
+            continue
+        words = shlex.split(line)
+        env = {w.split("=")[0] for w in words if re.fullmatch(r"[A-Z][A-Z0-9_]*=\S*", w)}
+        if key == "vllm":
+            seen = explain(_overridden(config, _flag(words, "--hf-overrides")))
+            asked = int(_flag(words, "--max-model-len"))
+            if asked > vllm_length_limit(seen) and "VLLM_ALLOW_LONG_MAX_MODEL_LEN" not in env:
+                problems.append(f"vLLM refuses --max-model-len {asked} past {vllm_length_limit(seen)}: {line}")
+        elif key == "sglang":
+            seen = explain(_overridden(config, _flag(words, "--json-model-override-args")))
+            asked = int(_flag(words, "--context-length"))
+            if asked > sglang_context_length(seen) and "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN" not in env:
+                problems.append(f"SGLang refuses --context-length {asked} past {sglang_context_length(seen)}: {line}")
+        else:
+            seen, asked = card, int(_flag(words, "-c"))
+            if _flag(words, "--rope-scaling") == "yarn":
+                factor, original = float(_flag(words, "--rope-scale")), int(_flag(words, "--yarn-orig-ctx"))
+                seen = explain(_overridden(config, json.dumps({"rope_parameters": {
+                    "rope_type": "yarn", "rope_theta": card.rope[0].base, "factor": factor,
+                    "original_max_position_embeddings": original}})))
+        if asked != served:
+            problems.append(f"{line} serves {asked}, not {served}")
+        trained = seen.trained_length
+        if (seen.scheme in ("rope", "mixed") and trained and served > trained and len(seen.rope) == 1
+                and seen.rope[0].rope_type == "default"):
+            problems.append(f"{line} turns RoPE past its trained {trained:,} unscaled")
+    return problems
+
+
+def _lengths_to_try(card) -> list[int | None]:
+    return [None, 4096, card.max_length, 2 * (card.max_length or 2048) + 1]
 
 
 @pytest.mark.parametrize("slug", GALLERY)
 def test_every_printed_engine_line_uses_flags_the_engines_define(slug):
     card = explain(GALLERY[slug]["config"])
     problems = []
-    for served in (None, 4096, card.max_length, 2 * (card.max_length or 2048) + 1):
-        for line in report(card, served).splitlines():
+    for served in _lengths_to_try(card):
+        for line in report(card, served, GALLERY[slug]["repo"]).splitlines():
             if line.startswith("engine "):
-                problems += engine_line_problems(line[len("engine"):].strip())
+                if not line.startswith("engine note"):
+                    problems += engine_line_problems(line[len("engine"):].strip())
     assert not problems, "\n".join(problems)
 
 
-def test_the_flag_check_can_fail():
-    assert engine_line_problems("vLLM: --rope-scaling '{\"rope_type\": \"yarn\"}' --max-model-len 8") == [
+@pytest.mark.parametrize("slug", GALLERY)
+def test_every_command_is_accepted_and_scales_what_it_stretches(slug):
+    config = GALLERY[slug]["config"]
+    card = explain(config)
+    problems = []
+    for served in _lengths_to_try(card):
+        served = served or vllm_max_model_len(card)
+        commands = card.to_json(served)["commands"]
+        problems += command_problems(config, card, served, commands)
+        refused = engine_refusals(card, served)
+        assert all((commands[k] is None) == (k in refused) for k in ("vllm", "sglang", "llama.cpp"))
+    assert not problems, "\n".join(problems)
+
+
+def test_the_command_checks_can_fail():
+    assert engine_line_problems("vLLM: vllm serve M --rope-scaling '{\"rope_type\": \"yarn\"}' --max-model-len 8") == [
         "vLLM has no flag --rope-scaling (vLLM 0.33.0 (PyPI wheel vllm-0.33.0-cp38-abi3-manylinux_2_28_x86_64.whl))"]
-    assert engine_line_problems("llama.cpp: --rope-scaling longrope --rope-scale 4") == [
+    assert engine_line_problems("llama.cpp: llama-server -m m.gguf --rope-scaling longrope --rope-scale 4") == [
         "llama.cpp --rope-scaling takes ['none', 'linear', 'yarn'], not longrope"]
-    assert engine_line_problems("vLLM: VLLM_ALLOW_LONG_MAX_LEN=1 with --max-model-len 8") == [
+    assert engine_line_problems("vLLM: VLLM_ALLOW_LONG_MAX_LEN=1 vllm serve M --max-model-len 8") == [
         "vLLM reads no variable VLLM_ALLOW_LONG_MAX_LEN"]
-    assert engine_line_problems("llama.cpp: --ctx-size 8192") == []
-    assert engine_line_problems("SGLang: --max-model-len 8192") == [
+    assert engine_line_problems("llama.cpp: llama-server -m m.gguf -c 8192") == []
+    assert engine_line_problems("vLLM: --max-model-len 8192") == [
+        "vLLM is started with 'vllm serve', not '--max-model-len 8192'"]
+    assert engine_line_problems("SGLang: python -m sglang.launch_server --model-path M --max-model-len 8192") == [
         "SGLang has no flag --max-model-len (SGLang 0.5.23 (PyPI wheel sglang-0.5.23-cp311-cp311-manylinux_2_34_x86_64.whl))"]
+    assert engine_line_problems("vLLM: vllm serve M --hf-overrides '{\"a\": 1' --max-model-len 8") == [
+        "--hf-overrides is not followed by valid JSON"]
+    # the length rules: a YaRN config served at 4x without raising its length is refused;
+    # a plain config served past its length with only the variable turns RoPE unscaled
+    yarn = {**LLAMA, "rope_scaling": {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 4096}}
+    assert command_problems(yarn, explain(yarn), 16384, {"vllm": "vllm serve M --max-model-len 16384"}) == [
+        "vLLM refuses --max-model-len 16384 past 4096: vllm serve M --max-model-len 16384"]
+    line = "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 vllm serve M --max-model-len 16384"
+    assert command_problems(LLAMA, explain(LLAMA), 16384, {"vllm": line}) == [
+        f"{line} turns RoPE past its trained 4,096 unscaled"]
+    line = "python -m sglang.launch_server --model-path M --context-length 16384"
+    assert command_problems(LLAMA, explain(LLAMA), 16384, {"sglang": line}) == [
+        f"SGLang refuses --context-length 16384 past 4096: {line}", f"{line} turns RoPE past its trained 4,096 unscaled"]
+
+
+def test_commands_add_the_whole_block_a_config_lacks():
+    """Qwen2.5-7B-Instruct's published config.json has no rope_scaling; its model card says to add
+    YaRN with factor 4 over 32,768 for longer inputs. Served at 131,072, every command carries that
+    block, base included (an override replaces the whole block in vLLM 0.33.0)."""
+    published = {k: v for k, v in GALLERY["qwen2.5-7b-yarn"]["config"].items() if k != "rope_scaling"}
+    card = explain(published)
+    commands = card.to_json(131072, "Qwen/Qwen2.5-7B-Instruct")["commands"]
+    block = {"rope_type": "yarn", "rope_theta": 1000000.0, "factor": 4.0, "original_max_position_embeddings": 32768}
+    vllm = shlex.split(commands["vllm"])
+    assert vllm[:3] == ["vllm", "serve", "Qwen/Qwen2.5-7B-Instruct"]
+    assert json.loads(_flag(vllm, "--hf-overrides")) == {"rope_parameters": block, "max_position_embeddings": 131072}
+    sglang = shlex.split(commands["sglang"])
+    assert json.loads(_flag(sglang, "--json-model-override-args")) == {"rope_parameters": block,
+                                                                       "max_position_embeddings": 131072}
+    assert commands["llama.cpp"] == "llama-server -m model.gguf -c 131072 --rope-scaling yarn --rope-scale 4 --yarn-orig-ctx 32768"
+    # with the block in config.json (as the gallery has it), vLLM needs only the length raised
+    yarn = explain(GALLERY["qwen2.5-7b-yarn"]["config"]).to_json(131072)["commands"]["vllm"]
+    assert yarn == """vllm serve MODEL --max-model-len 131072 --hf-overrides '{"max_position_embeddings": 131072}'"""
+    # a vision-language config: the override names text_config
+    scout = explain(GALLERY["llama-4-scout"]["config"]).to_json(20_000_000)["commands"]["vllm"]
+    assert """--hf-overrides '{"text_config": {"max_position_embeddings": 20000000}}'""" in scout
+
+
+def test_multipliers_list_every_factor_with_its_layers():
+    """transformers 5.24: modeling_llama4.py (query temperature on NoPE layers), modeling_ministral3.py
+    (get_llama_4_attn_scale), modeling_gpt_oss.py (sinks), modeling_rope_utils.py (attention factor)."""
+    scout = explain(GALLERY["llama-4-scout"]["config"])
+    (temp,) = scout.multipliers
+    assert temp["layers"] == scout.nope_layers and temp["starts_at"] == 8191
+    assert temp["value"] == "1 + 0.1·ln(1 + floor((p + 1) / 8192))"
+    off = json.loads(json.dumps(GALLERY["llama-4-scout"]["config"]))
+    off["text_config"]["attn_temperature_tuning"] = False
+    assert explain(off).multipliers == ()
+    ministral = explain({**{k: v for k, v in LLAMA.items() if k != "rope_theta"}, "model_type": "ministral3",
+                         "num_hidden_layers": 4, "rope_parameters": {
+        "rope_type": "yarn", "rope_theta": 1e6, "factor": 16.0, "original_max_position_embeddings": 16384,
+        "llama_4_scaling_beta": 0.1}})
+    names = [m["name"] for m in ministral.multipliers]
+    assert names == ["yarn attention factor (on cos and sin)", "query temperature (Ministral 3's llama_4_scaling_beta)"]
+    assert ministral.multipliers[1]["starts_at"] == 16384 and ministral.multipliers[1]["layers"] == tuple(range(4))
+    sinks = explain(GALLERY["gpt-oss-20b"]["config"]).multipliers
+    assert [m["value"] for m in sinks][1:] == [None] and len(sinks[1]["layers"]) == 24
+    deepseek = explain(GALLERY["deepseek-v3"]["config"])
+    assert any(m["value"] == deepseek.softmax_multiplier for m in deepseek.multipliers)
 
 
 def test_families_whose_layers_differ_by_type():
@@ -493,5 +657,5 @@ def test_mla_reports_the_rotary_part_of_the_whole_query_and_key():
     """DeepSeek-V3: 64 of each 192-wide query and key turn (qk_rope_head_dim 64, qk_nope_head_dim 128)."""
     card = explain(gallery()["deepseek-v3"]["config"])
     assert card.qk_width == 192 and card.rope[0].rotary_dim == 64
-    assert "64 of 192 dimensions turn (32 pairs); the other 128 carry no position (qk_nope_head_dim)" in report(card)
+    assert "64 of 192 dimensions turn (32 interleaved pairs); the other 128 carry no position (qk_nope_head_dim)" in report(card)
     assert explain(LLAMA).qk_width is None

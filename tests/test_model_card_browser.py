@@ -35,7 +35,8 @@ RUN_CASES = """
   return cases.map(([text, served]) => {
     const config = M.parse(text);
     return { json: run(() => M.explain(config)), report: run(() => M.report(config, null)),
-             served: served === null ? null : run(() => M.report(config, served)) };
+             served: served === null ? null : run(() => M.report(config, served, "org/model")),
+             served_json: served === null ? null : run(() => M.explain(config, served, "org/model")) };
   });
 }
 """
@@ -104,7 +105,8 @@ def test_javascript_decoder_agrees_with_python_on_every_config(page, site):
         name = f"config {i} {json.dumps(config)[:160]}"
         want = {"json": _python(lambda: explain(config).to_json()), "report": _python(lambda: report(explain(config)))}
         if length is not None:
-            want["served"] = _python(lambda: report(explain(config), length))
+            want["served"] = _python(lambda: report(explain(config), length, "org/model"))
+            want["served_json"] = _python(lambda: explain(config).to_json(length, "org/model"))
         for key, expected in want.items():
             actual = result[key]
             if "error" in expected:
@@ -113,7 +115,7 @@ def test_javascript_decoder_agrees_with_python_on_every_config(page, site):
                     problems.append(f"{name}: {key}: Python raised {expected}, JS gave {str(actual)[:300]}")
             elif "ok" not in actual:
                 problems.append(f"{name}: {key}: JS raised {actual}")
-            elif key == "json":
+            elif key in ("json", "served_json"):
                 compared["json"] += 1
                 problems += [f"{name}: {d}" for d in _differences(expected["ok"], actual["ok"], "card")[:5]]
             else:
@@ -160,7 +162,9 @@ def test_pasting_a_config_shows_the_report_and_the_plot(page, site):
     page.select_option("#pmc-gallery", slug)
     page.fill("#pmc-served", "100000")
     page.click("#model-card-decoder button")
-    assert page.inner_text(".pmc-report") == report(explain(GALLERY[slug]["config"]), 100000)
+    assert page.inner_text(".pmc-report") == report(explain(GALLERY[slug]["config"]), 100000, GALLERY[slug]["repo"])
+    assert not _differences(explain(GALLERY[slug]["config"]).to_json(100000, GALLERY[slug]["repo"]),
+                            json.loads(page.text_content(".pmc-json pre")), slug)
     # what is not JSON: one line in the alert, no output, no exception
     page.fill("#pmc-config", "not json")
     page.click("#model-card-decoder button")

@@ -457,7 +457,9 @@
   var LEARNED_TYPES = ["gpt2", "gpt_neo", "gpt_bigcode", "opt", "bert", "roberta", "xlm-roberta", "distilbert", "electra", "bart", "whisper"];
   var SINUSOIDAL_TYPES = ["marian", "fsmt", "m2m_100", "speech_to_text"];
   var ROPE_MODEL_TYPES = ("llama llama4 llama4_text mistral mixtral qwen2 qwen2_moe qwen3 qwen3_moe qwen2_vl qwen2_5_vl gemma gemma2 gemma3 " +
-    "gemma3_text phi phi3 deepseek_v2 deepseek_v3 gpt_oss smollm3 gpt_neox gptj falcon olmo olmo2 stablelm starcoder2 cohere granite internlm2 mpt_rope cohere2 qwen3_next modernbert").split(" ");
+    "gemma3_text phi phi3 deepseek_v2 deepseek_v3 gpt_oss smollm3 gpt_neox gptj falcon olmo olmo2 stablelm starcoder2 cohere granite internlm2 cohere2 qwen3_next modernbert glm glm4 chatglm").split(" ");
+  // lessons.model_card.INTERLEAVED_MODEL_TYPES: RoPE turns x[2i] with x[2i+1]
+  var INTERLEAVED_TYPES = ["gptj", "cohere", "cohere2", "glm", "glm4", "chatglm", "deepseek_v2", "deepseek_v3"];
   var DEFAULT_THETA = { llama4_text: 500000.0, qwen2_vl: 1000000.0, qwen2_vl_text: 1000000.0, gemma3_text: 1000000.0, gpt_oss: 150000.0, smollm3: 2000000.0 };
   var CLASS_DEFAULTS = {
     gemma3_text: { head_dim: 256, max_position_embeddings: 131072, rope_local_base_freq: F(10000), sliding_window_pattern: 6 },
@@ -469,7 +471,10 @@
     gptj: { rotary_dim: 64 },
     cohere2: { sliding_window: 4096, max_position_embeddings: 8192 },
     qwen3_next: { partial_rotary_factor: 0.25, max_position_embeddings: 32768 },
-    modernbert: { max_position_embeddings: 8192, global_rope_theta: F(160000), local_rope_theta: F(10000), local_attention: 128 }
+    modernbert: { max_position_embeddings: 8192, global_rope_theta: F(160000), local_rope_theta: F(10000), local_attention: 128 },
+    glm: { head_dim: 128, max_position_embeddings: 131072, partial_rotary_factor: 0.5 },
+    glm4: { head_dim: 128, max_position_embeddings: 131072, partial_rotary_factor: 0.5 },
+    chatglm: { seq_length: 8192 }
   };
   var LAYER_KEYS = ["num_hidden_layers", "n_layer", "n_layers", "num_layers"];
   var WIDTH_KEYS = ["hidden_size", "n_embd", "n_embed", "d_model"];
@@ -500,6 +505,7 @@
   }
   function headWidth(t) {
     if (!none(get(t, "head_dim"))) return count(t.head_dim, "head_dim", 2);
+    if (eq(get(t, "model_type"), "chatglm") && !none(get(t, "kv_channels"))) return count(t.kv_channels, "kv_channels", 2);
     var w = first(t, WIDTH_KEYS), h = first(t, HEAD_KEYS);
     if (none(w[1]) || none(h[1]))
       throw ConfigError("the config gives no head width: it needs 'head_dim', or a hidden size (" + WIDTH_KEYS.join(" / ") + ") and a head count (" + HEAD_KEYS.join(" / ") + ")");
@@ -528,6 +534,13 @@
       top.partial_rotary_factor = partial;
     }
     if (!none(get(t, "original_max_position_embeddings"))) top.original_max_position_embeddings = t.original_max_position_embeddings;
+    var chatglm = eq(get(t, "model_type"), "chatglm");
+    if (chatglm || baichuanRope(t)) {  // lessons.model_card.rope_block: 10000 × rope_ratio, half the head
+      var ratio = chatglm ? get(t, "rope_ratio", F(1)) : F(1);
+      if (!finiteNumber(ratio) || !(+ratio > 0)) throw ConfigError("'rope_ratio' must be a positive number, got " + repr(ratio));
+      if (!has(top, "rope_theta")) top.rope_theta = F(10000.0 * N(ratio));
+      if (chatglm && !has(top, "partial_rotary_factor")) top.partial_rotary_factor = 0.5;
+    }
     if (none(block) && !Object.keys(top).length) return null;
     block = copy(truthy(block) ? block : {});
     var parts = isNestedStrict(block) ? Object.keys(block).map(function (k) { return block[k]; }) : [block];
@@ -545,9 +558,12 @@
     }
     return block;
   }
+  // lessons.model_card._baichuan_rope: hidden size 4,096 is Baichuan 2 7B (RoPE); other sizes use ALiBi
+  function baichuanRope(t) { return eq(get(t, "model_type"), "baichuan") && eq(get(t, "hidden_size"), 4096); }
   function alibiSetting(t) {
     var said = [];
     if (inList(get(t, "model_type"), ALIBI_TYPES)) said.push(true);
+    if (eq(get(t, "model_type"), "baichuan")) said.push(!baichuanRope(t));
     var attn = get(t, "attn_config");
     if (isDict(attn) && !none(get(attn, "alibi"))) said.push(truthy(attn.alibi));
     if (!none(get(t, "alibi"))) said.push(truthy(t.alibi));
@@ -639,6 +655,37 @@
     if (pyLen(flags) < n || pyList(flags).some(function (f) { return !inList(f, [0, 1]); }))
       throw VE("flags (no_rope_layers) needs a 1 (RoPE) or 0 (NoPE) for each of the " + n + " layers; got " + repr(pyList(flags)));
     return range(n).map(function (i) { return eq(flags[i], 0) ? 0 : 1; });
+  }
+  // lessons.model_card.pairing
+  function pairing(t) {
+    var mt = get(t, "model_type");
+    if ((eq(mt, "chatglm") && get(t, "original_rope") === false) || (eq(mt, "deepseek_v3") && get(t, "rope_interleave") === false)) return "half-split";
+    return inList(mt, INTERLEAVED_TYPES) || eq(get(t, "position_embedding_type"), "rope_gptj") ? "interleaved" : "half-split";
+  }
+  // lessons.model_card.multipliers
+  function multipliers(t, groups, skipped, nLayers, softmax) {
+    var every = nLayers !== null ? range(nLayers) : [], out = [];
+    groups.forEach(function (g) {
+      if (g.attention_factor !== 1) out.push({ name: g.rope_type + " attention factor (on cos and sin)", value: g.attention_factor, layers: g.layers, starts_at: null });
+    });
+    if (softmax !== null) out.push({ name: "softmax scale multiplier (DeepSeek's mscale²)", value: softmax, layers: every, starts_at: null });
+    if (eq(get(t, "model_type"), "llama4_text") && truthy(get(t, "attn_temperature_tuning", true)) && skipped.length) {
+      var scale = positive(get(t, "attn_scale", 0.1), "attn_scale"), floor = count(get(t, "floor_scale", 8192), "floor_scale");
+      out.push({ name: "query temperature (Llama 4, NoPE layers)", value: "1 + " + fmtG(scale, 6) + "·ln(1 + floor((p + 1) / " + floor + "))",
+        layers: skipped.slice(), starts_at: floor - 1 });
+    }
+    var beta = null, original = null;
+    groups.forEach(function (g) { if (beta === null && !none(get(g.parameters, "llama_4_scaling_beta"))) beta = g.parameters.llama_4_scaling_beta; });
+    if (beta !== null) {
+      beta = positive(beta, "llama_4_scaling_beta");
+      if (groups.length) original = get(groups[0].parameters, "original_max_position_embeddings");
+      if (none(original)) throw ConfigError("'llama_4_scaling_beta' needs original_max_position_embeddings in the RoPE block");
+      out.push({ name: "query temperature (Ministral 3's llama_4_scaling_beta)", value: "1 + " + fmtG(beta, 6) + "·ln(1 + floor(p / " + Math.trunc(N(original)) + "))",
+        layers: every, starts_at: Math.trunc(N(original)) });
+    }
+    if (eq(get(t, "model_type"), "gpt_oss"))
+      out.push({ name: "attention sink (a learned logit per head in every softmax)", value: null, layers: every, starts_at: null });
+    return out;
   }
   // lessons.model_card: ModelCard.qk_width (DeepSeek's MLA: qk_nope_head_dim + qk_rope_head_dim)
   function qkWidth(t) {
@@ -778,7 +825,7 @@
         var rotaryDim = 2 * c[2].length, type = ropeTypeOf(p);
         if (type !== "proportional" && !none(get(p, "partial_rotary_factor"))) rotaryDim = Math.trunc(rotaryHead * N(p.partial_rotary_factor));
         groups.push({ layer_type: name, layers: layers, rope_type: type, rotary_dim: rotaryDim, head_dim: rotaryHead,
-          base: pyFloat(p.rope_theta), inv_freq: c[2], default_inv_freq: c[4], attention_factor: c[3], parameters: p });
+          base: pyFloat(p.rope_theta), inv_freq: c[2], default_inv_freq: c[4], attention_factor: c[3], parameters: p, pairing: pairing(t) });
       });
       if (types !== null && blocks !== null)
         types.forEach(function (ty, i) { if (!has(blocks, ty) && skipped.indexOf(i) < 0) throw ConfigError("layer " + i + " has type '" + ty + "' but the RoPE block has no entry for it"); });
@@ -809,17 +856,20 @@
       caught.push("the config does not say how long the model was trained: its limit, " + fmtComma(trained) + ", stands in for the trained length; the model may have trained on shorter inputs");
     return { model_type: modelType, scheme: scheme, trained_length: trained, max_length: maxLen, rope: groups, nope_layers: skipped,
       alibi_slopes: slopes, n_layers: nLayers, layer_types: types, sliding_window: win, softmax_multiplier: multiplier, warnings: caught,
-      length_keys: lengthKeys, trained_stated: stated, qk_width: qkWidth(t) };
+      length_keys: lengthKeys, trained_stated: stated, qk_width: qkWidth(t),
+      multipliers: multipliers(t, groups, skipped, nLayers, multiplier), nested: isDict(get(config, "text_config")) };
   }
-  function toJSON(c) {
+  function toJSON(c, served, model) {
     return { model_type: c.model_type, scheme: c.scheme, trained_length: c.trained_length, trained_length_stated: c.trained_stated,
       max_length: c.max_length,
       rope: c.rope.map(function (g) {
-        return { layer_type: g.layer_type, layers: g.layers.slice(), rope_type: g.rope_type, rotary_dim: g.rotary_dim,
+        return { layer_type: g.layer_type, layers: g.layers.slice(), rope_type: g.rope_type, rotary_dim: g.rotary_dim, pairing: g.pairing,
           inv_freq: g.inv_freq.slice(), attention_factor: g.attention_factor };
       }), nope_layers: c.nope_layers.slice(), alibi_slopes: c.alibi_slopes && c.alibi_slopes.slice(),
       sliding_window: none(c.sliding_window) ? null : c.sliding_window, layer_types: c.layer_types ? c.layer_types.slice() : null,
-      served: servedLengths(c), warnings: c.warnings.slice() };
+      served: servedLengths(c), commands: engineCommands(c, served || vllmLen(c), model || "MODEL"),
+      multipliers: c.multipliers.map(function (m) { return { name: m.name, value: m.value, layers: m.layers.slice(), starts_at: m.starts_at }; }),
+      warnings: c.warnings.slice() };
   }
   // lessons.model_card.vllm_length_limit and vllm_max_model_len (vLLM 0.33.0)
   function lengthKey(c, k) {
@@ -895,36 +945,78 @@
     if (full.some(Boolean)) parts.push("divided by " + fmtG(1 / lowest, 4) + ": pairs " + ranges(full));
     return parts.join("; ");
   }
-  function engineFlags(c, served) {
-    var lines = [], table = c.scheme === "learned" || c.scheme === "sinusoidal";
-    if (served) {
-      var limit = vllmLimit(c);
-      if (served <= limit) lines.push("vLLM: --max-model-len " + served);
-      else if (table) lines.push("vLLM: no command: the position table ends at " + fmtComma(c.max_length || limit));
-      else if (c.rope.some(function (g) { return VLLM_UNSCALED.indexOf(g.rope_type) >= 0; }))
-        lines.push("vLLM: --hf-overrides '{\"max_position_embeddings\": " + served + "}' --max-model-len " + served);
-      else lines.push("vLLM: VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 with --max-model-len " + served + " (past the config's " + fmtComma(limit) + ")");
-      var derived = sglangLen(c);
-      if (table && c.max_length && served > c.max_length) lines.push("SGLang: no command: the position table ends at " + fmtComma(c.max_length));
-      else if (served <= derived) lines.push("SGLang: --context-length " + served);
-      else lines.push("SGLang: SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 with --context-length " + served + " (past the derived " + fmtComma(derived) + ")");
-      if (table && c.max_length && served > c.max_length) lines.push("llama.cpp: no command: the position table ends at " + fmtComma(c.max_length));
-      else lines.push("llama.cpp: --ctx-size " + served);
+  // lessons.model_card: ENGINES, ENGINE_STARTS, scaling_override, engine_commands, engine_refusals, engine_notes
+  var ENGINES = [["vllm", "vLLM"], ["sglang", "SGLang"], ["llama.cpp", "llama.cpp"]];
+  var ENGINE_STARTS = { vllm: "vllm serve {model}", sglang: "python -m sglang.launch_server --model-path {model}", "llama.cpp": "llama-server -m {gguf}" };
+  function dumps1(v) { // json.dumps(v, separators=(", ", ": "))
+    if (Array.isArray(v)) return "[" + v.map(dumps1).join(", ") + "]";
+    if (isDict(v)) return "{" + Object.keys(v).map(function (k) { return JSON.stringify(k) + ": " + dumps1(v[k]); }).join(", ") + "}";
+    return dumps(v);
+  }
+  function scalingOverride(c, served) {
+    if (!served || !c.trained_length || served <= c.trained_length || c.model_type === "chatglm") return null;
+    if ((c.scheme !== "rope" && c.scheme !== "mixed") || c.rope.length !== 1 || c.rope[0].layer_type !== "all") return null;
+    var g = c.rope[0];
+    if (g.rope_type !== "default") return null;
+    var block = { rope_type: "yarn", rope_theta: F(g.base), factor: F(served / c.trained_length), original_max_position_embeddings: c.trained_length };
+    if (g.rotary_dim !== g.head_dim) block.partial_rotary_factor = F(g.rotary_dim / g.head_dim);
+    return block;
+  }
+  function override(c, served, keys, block) {
+    var found = (c.length_keys || []).map(function (e) { return e[0]; }).filter(function (k) { return keys.indexOf(k) >= 0; });
+    var values = {};
+    if (block) values.rope_parameters = block;
+    if (found.length) found.forEach(function (k) { values[k] = served; }); else values.max_position_embeddings = served;
+    return dumps1(c.nested ? { text_config: values } : values);
+  }
+  function engineRefusals(c, served) {
+    var out = {};
+    if (c.model_type === "baichuan") return { vllm: VLLM_RELEASE + "'s model registry has no Baichuan architecture" };
+    if (served && (c.scheme === "learned" || c.scheme === "sinusoidal")) {
+      var end = c.max_length || vllmLimit(c);
+      if (served > end) ENGINES.forEach(function (e) { out[e[0]] = "the position table ends at " + fmtComma(end); });
     }
-    var scaled = c.rope.filter(function (g) { return g.rope_type !== "default"; });
-    if (scaled.length) {
-      var g = scaled[0], p = g.parameters;
-      if (g.rope_type === "linear") lines.push("llama.cpp: --rope-scaling linear --rope-scale " + fmtG(p.factor, 6));
-      else if (g.rope_type === "yarn") lines.push("llama.cpp: --rope-scaling yarn --rope-scale " + fmtG(p.factor, 6) + " --yarn-orig-ctx " + c.trained_length);
-      else if (g.rope_type === "llama3") lines.push("llama.cpp: no flag; the llama3 speeds are written into the GGUF file");
-      else if (g.rope_type === "longrope") lines.push("llama.cpp: --ctx-size picks the list: long_factor for every prompt past " + nStr(c.trained_length) + ", short_factor otherwise");
-      else if (g.rope_type === "dynamic") lines.push("llama.cpp: no dynamic scaling; serve within the trained length");
+    return out;
+  }
+  function engineCommands(c, served, model) {
+    var out = { transformers: null, vllm: null, sglang: null, "llama.cpp": null };
+    var refused = engineRefusals(c, served);
+    if (!served || Object.keys(refused).length === ENGINES.length) return out;
+    var start = {};
+    Object.keys(ENGINE_STARTS).forEach(function (k) { start[k] = ENGINE_STARTS[k].replace("{model}", model || "MODEL").replace("{gguf}", "model.gguf"); });
+    var block = scalingOverride(c, served), limit = vllmLimit(c);
+    if (block) out.vllm = start.vllm + " --max-model-len " + served + " --hf-overrides '" + override(c, served, VLLM_LENGTH_KEYS, block) + "'";
+    else if (served <= limit) out.vllm = start.vllm + " --max-model-len " + served;
+    else if (c.rope.some(function (g) { return VLLM_UNSCALED.indexOf(g.rope_type) >= 0; }))
+      out.vllm = start.vllm + " --max-model-len " + served + " --hf-overrides '" + override(c, served, VLLM_LENGTH_KEYS) + "'";
+    else out.vllm = "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 " + start.vllm + " --max-model-len " + served;
+    if (block) out.sglang = start.sglang + " --context-length " + served + " --json-model-override-args '" + override(c, served, SGLANG_LENGTH_KEYS, block) + "'";
+    else if (served <= sglangLen(c)) out.sglang = start.sglang + " --context-length " + served;
+    else out.sglang = "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 " + start.sglang + " --context-length " + served;
+    var flags = start["llama.cpp"] + " -c " + served, scaled = c.rope.filter(function (g) { return g.rope_type !== "default"; });
+    if (block) flags += " --rope-scaling yarn --rope-scale " + fmtG(block.factor, 6) + " --yarn-orig-ctx " + c.trained_length;
+    else if (scaled.length && scaled[0].rope_type === "linear") flags += " --rope-scaling linear --rope-scale " + fmtG(scaled[0].parameters.factor, 6);
+    else if (scaled.length && scaled[0].rope_type === "yarn")
+      flags += " --rope-scaling yarn --rope-scale " + fmtG(scaled[0].parameters.factor, 6) + " --yarn-orig-ctx " + c.trained_length;
+    out["llama.cpp"] = flags;
+    Object.keys(refused).forEach(function (k) { out[k] = null; });
+    return out;
+  }
+  function engineNotes(c, served) {
+    var notes = [], scaled = c.rope.filter(function (g) { return g.rope_type !== "default"; }), kind = scaled.length ? scaled[0].rope_type : null;
+    if (kind === "longrope" && c.trained_length) {
+      var past = !!(served && served > c.trained_length);
+      notes.push("vLLM: " + (past ? "long_factor" : "short_factor") + " for every prompt (chosen once at start-up: --max-model-len " + (past ? ">" : "<=") + " " +
+        fmtComma(c.trained_length) + "); llama.cpp: -c picks the list the same way; transformers switches lists per prompt at " + fmtComma(c.trained_length));
     }
-    if (["learned", "sinusoidal", "alibi"].indexOf(c.scheme) >= 0) lines.push("no RoPE flag applies");
-    return lines;
+    if (kind === "llama3") notes.push("llama.cpp: the llama3 speeds are written into the GGUF file (rope_freqs); no flag is needed");
+    if (kind === "dynamic") notes.push("llama.cpp: no dynamic scaling; it turns the trained speeds at every length");
+    if (scalingOverride(c, served) !== null)
+      notes.push("the config has no scaling entry for " + fmtComma(served) + " positions: each command adds YaRN with factor " + fmtG(served / c.trained_length, 6) + " (edit config.json for transformers)");
+    return notes;
   }
   function nStr(x) { return x === null ? "unknown" : fmtComma(x); }
-  function reportOf(c, served) {
+  function reportOf(c, served, model) {
     var given = !!served;
     served = served || vllmLen(c);
     var lines = ["model_type     " + (c.model_type || "not given")];
@@ -956,7 +1048,7 @@
     c.rope.forEach(function (g) {
       var where = g.layer_type === "all" ? "every RoPE layer" : g.layer_type + " (" + g.layers.length + " layers)";
       var qkw = c.qk_width || g.head_dim;
-      lines.push("RoPE, " + where + ": " + g.rope_type + ", base " + fmtG(g.base, 6, true) + ", " + g.rotary_dim + " of " + qkw + " dimensions turn (" + g.inv_freq.length + " pairs)" +
+      lines.push("RoPE, " + where + ": " + g.rope_type + ", base " + fmtG(g.base, 6, true) + ", " + g.rotary_dim + " of " + qkw + " dimensions turn (" + g.inv_freq.length + " " + g.pairing + " pairs)" +
         (c.qk_width && c.qk_width > g.head_dim ? "; the other " + (c.qk_width - g.head_dim) + " carry no position (qk_nope_head_dim)" : ""));
       var waves = g.inv_freq.filter(function (x) { return x > 0; }).map(function (x) { return 2 * Math.PI / x; });
       if (!waves.length) lines.push("  wavelengths  none: no pair turns");
@@ -975,8 +1067,17 @@
       if (g.attention_factor !== 1) lines.push("  attention factor " + fmtG(g.attention_factor, 6) + " (multiplies cos and sin)");
     });
     if (c.softmax_multiplier !== null) lines.push("softmax scale  × " + fmtG(c.softmax_multiplier, 6) + " (DeepSeek multiplies 1/√d by mscale²)");
+    c.multipliers.forEach(function (m) {
+      if (typeof m.value === "string" || m.value === null)
+        lines.push("multiplier     " + m.name + ": " + (m.value === null ? "learned" : m.value + ", from position " + fmtComma(m.starts_at)) + "; " + m.layers.length + " layer" + (m.layers.length === 1 ? "" : "s"));
+    });
     if (c.alibi_slopes) lines.push("ALiBi slopes   " + c.alibi_slopes.length + " heads, " + fmtG(c.alibi_slopes[0], 4) + " down to " + fmtG(c.alibi_slopes[c.alibi_slopes.length - 1], 4));
-    engineFlags(c, served).forEach(function (f) { lines.push("engine         " + f); });
+    var commands = engineCommands(c, served, model), refused = engineRefusals(c, served);
+    ENGINES.forEach(function (e) {
+      if (has(refused, e[0])) lines.push("engine         " + e[1] + ": no command: " + refused[e[0]]);
+      else if (commands[e[0]]) lines.push("engine         " + e[1] + ": " + commands[e[0]]);
+    });
+    engineNotes(c, served).forEach(function (n) { lines.push("engine note    " + n); });
     var warned = c.warnings.slice();
     if (c.scheme === "learned" && served && c.max_length && served > c.max_length)
       warned.push("a learned table has " + fmtComma(c.max_length) + " rows: position " + fmtComma(c.max_length) + " and later have none");
@@ -1020,8 +1121,8 @@
 
   var API = {
     ConfigError: ConfigError, parse: parse,
-    explain: function (config) { return toJSON(card(config)); },
-    report: function (config, served) { return reportOf(card(config), served === undefined ? null : served); },
+    explain: function (config, served, model) { return toJSON(card(config), served, model); },
+    report: function (config, served, model) { return reportOf(card(config), served === undefined ? null : served, model); },
     compareMethods: compareMethods, card: card, vllmMaxModelLen: vllmLen,
     format: { g: fmtG, comma: fmtComma, repr: repr }, dumps: dumps
   };
@@ -1171,10 +1272,13 @@
         if (!text) throw ConfigError("paste a config.json first, or pick an example");
         var config = parse(text), v = servedIn.value.trim(), served = null;
         if (v) { served = Number(v); if (!Number.isInteger(served) || served < 1) throw ConfigError("the length to serve must be a positive integer, got " + v); }
-        var c = card(config);
-        pre.textContent = reportOf(c, served);
-        var j = toJSON(c);  // shown as Python's json.dumps writes it: floats keep their ".0"
+        var c = card(config), picked = gallery[select.value];
+        // a gallery config, unedited, is served under its Hugging Face name; a pasted one as MODEL
+        var model = picked && dumps(picked.config) === text ? picked.repo : "MODEL";
+        pre.textContent = reportOf(c, served, model);
+        var j = toJSON(c, served, model);  // shown as Python's json.dumps writes it: floats keep their ".0"
         j.rope.forEach(function (g) { g.inv_freq = g.inv_freq.map(F); g.attention_factor = F(g.attention_factor); });
+        j.multipliers.forEach(function (m) { if (typeof m.value === "number") m.value = F(m.value); });
         if (j.alibi_slopes) j.alibi_slopes = j.alibi_slopes.map(F);
         json.textContent = dumps(j);
         draw(c, served || vllmLen(c));
