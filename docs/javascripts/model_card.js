@@ -489,6 +489,8 @@
   var SGLANG_RELEASE = "SGLang 0.5.23";
   var SGLANG_LENGTH_KEYS = ["max_sequence_length", "seq_length", "max_seq_len", "model_max_length", "max_position_embeddings"];
   var LLAMA_CPP_LENGTH_KEYS = ["max_position_embeddings", "n_ctx", "n_positions", "max_length", "max_sequence_length", "model_max_length"];
+  // lessons.model_card LLAMA_CPP_FIXED_CONTEXT, LLAMA_CPP_SEQ_OR_WIDTH, LLAMA_CPP_UNCONVERTED
+  var LLAMA_CPP_FIXED_CONTEXT = { falcon: 2048 }, LLAMA_CPP_SEQ_OR_WIDTH = ["bloom", "chatglm"], LLAMA_CPP_UNCONVERTED = { phi3_v: "Phi3VForCausalLM" };
   var ENGINE_LENGTH_KEYS = VLLM_LENGTH_KEYS.concat(SGLANG_LENGTH_KEYS, LLAMA_CPP_LENGTH_KEYS, ["original_max_position_embeddings"])
     .filter(function (k, i, all) { return all.indexOf(k) === i; });
   function lookup(table, key) { hashable(key); return typeof key === "string" && has(table, key) ? table[key] : undefined; }
@@ -857,7 +859,8 @@
     return { model_type: modelType, scheme: scheme, trained_length: trained, max_length: maxLen, rope: groups, nope_layers: skipped,
       alibi_slopes: slopes, n_layers: nLayers, layer_types: types, sliding_window: win, softmax_multiplier: multiplier, warnings: caught,
       length_keys: lengthKeys, trained_stated: stated, qk_width: qkWidth(t),
-      multipliers: multipliers(t, groups, skipped, nLayers, multiplier), nested: isDict(get(config, "text_config")) };
+      multipliers: multipliers(t, groups, skipped, nLayers, multiplier), nested: isDict(get(config, "text_config")),
+      width: isInt(first(t, WIDTH_KEYS)[1]) ? first(t, WIDTH_KEYS)[1] : null };
   }
   function toJSON(c, served, model) {
     return { model_type: c.model_type, scheme: c.scheme, trained_length: c.trained_length, trained_length_stated: c.trained_stated,
@@ -917,8 +920,13 @@
     return 2048;
   }
   function llamaCppLen(c) {
-    for (var i = 0; i < LLAMA_CPP_LENGTH_KEYS.length; i++) {
-      var x = lengthKey(c, LLAMA_CPP_LENGTH_KEYS[i]);
+    var family = c.model_type;
+    if (family !== null && has(LLAMA_CPP_UNCONVERTED, family)) return null;
+    if (family !== null && has(LLAMA_CPP_FIXED_CONTEXT, family)) return LLAMA_CPP_FIXED_CONTEXT[family];
+    if (LLAMA_CPP_SEQ_OR_WIDTH.indexOf(family) >= 0) { var sl = lengthKey(c, "seq_length"); return sl !== undefined ? sl : c.width; }
+    var order = family === "cohere" ? ["model_max_length"].concat(LLAMA_CPP_LENGTH_KEYS) : LLAMA_CPP_LENGTH_KEYS;
+    for (var i = 0; i < order.length; i++) {
+      var x = lengthKey(c, order[i]);
       if (x !== undefined) return x;
     }
     return null;
@@ -954,7 +962,7 @@
     return dumps(v);
   }
   function scalingOverride(c, served) {
-    if (!served || !c.trained_length || served <= c.trained_length || c.model_type === "chatglm") return null;
+    if (!served || !c.trained_length || served <= c.trained_length) return null;
     if ((c.scheme !== "rope" && c.scheme !== "mixed") || c.rope.length !== 1 || c.rope[0].layer_type !== "all") return null;
     var g = c.rope[0];
     if (g.rope_type !== "default") return null;
@@ -972,6 +980,12 @@
   function engineRefusals(c, served) {
     var out = {};
     if (c.model_type === "baichuan") return { vllm: VLLM_RELEASE + "'s model registry has no Baichuan architecture" };
+    if (c.model_type === "chatglm" && scalingOverride(c, served) !== null) {
+      var why = "its chatglm model builds RoPE from rope_ratio alone, so no override scales past " + fmtComma(c.trained_length);
+      return { vllm: why, sglang: why };
+    }
+    if (c.model_type !== null && has(LLAMA_CPP_UNCONVERTED, c.model_type))
+      return { "llama.cpp": "llama.cpp's converter has no " + LLAMA_CPP_UNCONVERTED[c.model_type] + " (conversion/*.py, llama-cpp-python 0.3.36)" };
     if (served && (c.scheme === "learned" || c.scheme === "sinusoidal")) {
       var end = c.max_length || vllmLimit(c);
       if (served > end) ENGINES.forEach(function (e) { out[e[0]] = "the position table ends at " + fmtComma(end); });

@@ -489,7 +489,39 @@ GALLERY_ROTARY = {
     "gpt_oss": ("gpt_oss", "GptOssRotaryEmbedding"),
     "smollm3": ("smollm3", "SmolLM3RotaryEmbedding"),
     "gpt_neox": ("gpt_neox", "GPTNeoXRotaryEmbedding"),
+    "modernbert": ("modernbert", "ModernBertRotaryEmbedding"),  # one inv_freq per layer type, as Gemma 3
+    "cohere": ("cohere", "CohereRotaryEmbedding"),
+    "cohere2": ("cohere2", "Cohere2RotaryEmbedding"),
+    "qwen3_next": ("qwen3_next", "Qwen3NextRotaryEmbedding"),
+    "falcon": ("falcon", "FalconRotaryEmbedding"),
+    "glm": ("glm", "GlmRotaryEmbedding"),  # ChatGLM's gallery config, as _as_transformers_class builds it
 }
+PER_LAYER_TYPE = ("gemma3", "modernbert")  # rotary classes that keep <layer_type>_inv_freq
+
+# Families whose attention applies RoPE only in one layer type (transformers 5.24):
+# modeling_cohere2.py Cohere2Attention rotates only `if self.sliding_window is not None`;
+# modeling_qwen3_next.py Qwen3NextDecoderLayer passes position_embeddings to its full_attention layers only.
+ROPE_ONLY_IN = {"cohere2": "sliding_attention", "qwen3_next": "full_attention"}
+
+# Remote-code families transformers has no config class for, built as the class that implements the same
+# RoPE: Phi-3-vision's text model is Phi3 (its "su" block means longrope, below);
+# ChatGLM / GLM-4-9B-chat is transformers' Glm (the port of glm-4-9b-chat), with the keys vLLM 0.33.0's
+# models/chatglm.py derives: rope_theta = 10000 * rope_ratio, half of each kv_channels-wide head.
+def _as_transformers_class(config: dict) -> dict:
+    config = copy.deepcopy(config)
+    if config["model_type"] == "phi3_v":
+        # transformers 5.24's Phi3Config renames "su" to longrope only after standardize_rope_params has
+        # skipped moving the top-level original_max_position_embeddings into the block (it moves it for
+        # llama3, yarn and longrope only), so validation raises KeyError; vLLM 0.33.0 renames first
+        # (patch_legacy_rope_type, vllm/transformers_utils/config.py). Built as the longrope block it means.
+        config["model_type"] = "phi3"
+        config["rope_scaling"] = {**config["rope_scaling"], "type": "longrope"}
+    elif config["model_type"] == "chatglm":
+        config = {"model_type": "glm", "num_hidden_layers": config["num_layers"], "hidden_size": config["hidden_size"],
+                  "num_attention_heads": config["num_attention_heads"], "head_dim": config["kv_channels"],
+                  "partial_rotary_factor": 0.5, "max_position_embeddings": config["seq_length"],
+                  "rope_theta": 10000.0 * config.get("rope_ratio", 1.0)}
+    return config
 
 # Published values the installed config classes refuse as typed: Llama 4's config.json says
 # "attn_temperature_tuning": 4, Llama4TextConfig (strict, transformers 5.x) wants a bool. It only switches the
@@ -530,6 +562,7 @@ def transformers_gallery(config: dict) -> dict:
 
     import torch
 
+    config = _as_transformers_class(config)
     built, text = _gallery_config(config)
     n_layers = int(text.num_hidden_layers)
     layer_types = list(text.layer_types) if getattr(text, "layer_types", None) else None
@@ -544,11 +577,13 @@ def transformers_gallery(config: dict) -> dict:
         # Llama 4 and SmolLM3: attention uses RoPE where config.no_rope_layers[i] is 1 (the config class fills the
         # list from no_rope_layer_interval when the file leaves it out or empty)
         uses_rope = [bool(x) for x in getattr(text, "no_rope_layers", None) or [1] * n_layers]
+        if model_type in ROPE_ONLY_IN:
+            uses_rope = [t == ROPE_ONLY_IN[model_type] for t in text.layer_types]
         for i in range(n_layers):
             if not uses_rope[i]:
                 out["nope_layers"].append(i)
                 continue
-            if model_type == "gemma3":  # Gemma3RotaryEmbedding keeps one table per layer type
+            if model_type in PER_LAYER_TYPE:  # Gemma3 and ModernBert rotary classes keep one table per layer type
                 kind = text.layer_types[i]
                 inv_freq = getattr(rotary, f"{kind}_inv_freq")
                 factor = getattr(rotary, f"{kind}_attention_scaling")
