@@ -1436,6 +1436,25 @@ warning        the config does not say how long the model was trained: its limit
   the released wheel (`pip download --no-deps vllm==0.33.0`); llama.cpp's
   `src/llama-model.cpp` (`get_rope_factors`) as vendored in llama-cpp-python
   0.3.36: how the context size picks a LongRoPE list.
+- Where each engine rule in the report was read, by release. vLLM 0.33.0
+  (wheel): `vllm/config/model.py` (`_get_and_verify_max_len`,
+  `_apply_dict_overrides`), `vllm/transformers_utils/config.py`
+  (`patch_rope_parameters`, `config.update`),
+  `model_executor/layers/rotary_embedding/phi3_long_rope_scaled_rope.py` and
+  `dynamic_ntk_scaling_rope.py`, `model_executor/models/chatglm.py` and
+  `registry.py`, `engine/arg_utils.py` and `envs.py` (flags and variables),
+  `entrypoints/cli/serve.py`. SGLang 0.5.23 (wheel):
+  `srt/utils/hf_transformers/common.py` (`get_context_length`) and
+  `config.py` (the override merge), `srt/configs/model_config.py`
+  (`_derive_context_length`), `srt/arg_groups/fields/*.py`, `environ.py`,
+  `srt/models/baichuan.py` and `chatglm.py`, `launch_server.py`. llama.cpp as
+  vendored in llama-cpp-python 0.3.36 (sdist): `src/llama-model.cpp`,
+  `src/llama-context.cpp`, `common/common.h`, `common/arg.cpp`,
+  `conversion/base.py` (`set_gguf_parameters`) and the family converters
+  `conversion/falcon.py`, `bloom.py`, `chatglm.py`, `command_r.py`,
+  `tools/server/CMakeLists.txt`. transformers 5.24 (wheel): the
+  configuration and modeling files of cohere, cohere2, glm, glm4, qwen3_next,
+  modernbert, phi3, llama4, ministral3, gpt_oss, deepseek_v3 and falcon.
 - `lessons.context_extension`: what each scaling rule does, pair by pair.
 """
 
