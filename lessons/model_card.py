@@ -315,6 +315,7 @@ with these fields:
 | `nope_layers`, `alibi_slopes` | list | the layers without RoPE; ALiBi's slopes or null |
 | `sliding_window`, `layer_types` | integer, list or null | the window, and each layer's attention type |
 | `served` | object | `transformers`, `vllm`, `sglang`, `llama.cpp`: the default length, integer or null |
+| `served_from` | object | the same keys: what decides that length, in words (a config key, `model_max_length`, a converter's rule, the fallback) |
 | `commands` | object | the same keys: a command that serves the length (`--length`, else vLLM's default), or null where the engine cannot; transformers, which has no length setting, is always null |
 | `multipliers` | list | every other factor on attention: `name`, `value` (a number, a formula in the position p, or null when learned), `layers`, `starts_at` (the first position where a formula leaves 1) |
 | `warnings` | list of strings | what to look at before serving |
@@ -440,7 +441,10 @@ scheme         RoPE in 32 layers
 trained length not stated (the config limit, 4,096, stands in for it)
 config length  4,096
 served length  4,096 by default in vLLM 0.33.0 (the config limit)
-by default     vLLM 0.33.0 4,096; SGLang 0.5.23 4,096; llama.cpp (-c 0) 4,096; transformers sets no limit
+by default     vLLM 0.33.0            4,096  the smallest length key, max_position_embeddings
+               SGLang 0.5.23          4,096  the first of its keys, max_position_embeddings
+               llama.cpp (-c 0)       4,096  the converter's key, max_position_embeddings
+               transformers        no limit  it computes whatever it is given
 RoPE, every RoPE layer: default, base 10,000, 128 of 128 dimensions turn (64 half-split pairs)
   wavelengths  6.283 to 5.441e+04 positions
   full turn within the config limit: 46 of 64 pairs (0–45)
@@ -448,6 +452,7 @@ engine         vLLM: vllm serve meta-llama/Llama-2-7b-hf --max-model-len 4096
 engine         SGLang: python -m sglang.launch_server --model-path meta-llama/Llama-2-7b-hf --context-length 4096
 engine         llama.cpp: llama-server -m model.gguf -c 4096
 warning        the config does not say how long the model was trained: its limit, 4,096, stands in for the trained length; the model may have trained on shorter inputs
+read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
 ```
 
 ### Mistral 7B v0.1
@@ -471,7 +476,10 @@ sliding window 4,096 tokens
 trained length not stated (the config limit, 32,768, stands in for it)
 config length  32,768
 served length  32,768 by default in vLLM 0.33.0 (the config limit)
-by default     vLLM 0.33.0 32,768; SGLang 0.5.23 32,768; llama.cpp (-c 0) 32,768; transformers sets no limit
+by default     vLLM 0.33.0           32,768  the smallest length key, max_position_embeddings
+               SGLang 0.5.23         32,768  the first of its keys, max_position_embeddings
+               llama.cpp (-c 0)      32,768  the converter's key, max_position_embeddings
+               transformers        no limit  it computes whatever it is given
 RoPE, every RoPE layer: default, base 10,000, 128 of 128 dimensions turn (64 half-split pairs)
   wavelengths  6.283 to 5.441e+04 positions
   full turn within the config limit: 60 of 64 pairs (0–59)
@@ -479,6 +487,7 @@ engine         vLLM: vllm serve mistralai/Mistral-7B-v0.1 --max-model-len 32768
 engine         SGLang: python -m sglang.launch_server --model-path mistralai/Mistral-7B-v0.1 --context-length 32768
 engine         llama.cpp: llama-server -m model.gguf -c 32768
 warning        the config does not say how long the model was trained: its limit, 32,768, stands in for the trained length; the model may have trained on shorter inputs
+read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
 ```
 
 ### Command R v01 (35B)
@@ -503,7 +512,10 @@ scheme         RoPE in 40 layers
 trained length not stated (the config limit, 8,192, stands in for it)
 config length  8,192
 served length  8,192 by default in vLLM 0.33.0 (the config limit)
-by default     vLLM 0.33.0 8,192; SGLang 0.5.23 8,192; llama.cpp (-c 0) 8,192; transformers sets no limit
+by default     vLLM 0.33.0            8,192  the smallest length key, max_position_embeddings
+               SGLang 0.5.23          8,192  the first of its keys, max_position_embeddings
+               llama.cpp (-c 0)       8,192  the converter's key, max_position_embeddings
+               transformers        no limit  it computes whatever it is given
 RoPE, every RoPE layer: default, base 8e+06, 128 of 128 dimensions turn (64 interleaved pairs)
   wavelengths  6.283 to 3.921e+07 positions
   full turn within the config limit: 29 of 64 pairs (0–28)
@@ -511,6 +523,7 @@ engine         vLLM: vllm serve CohereForAI/c4ai-command-r-v01 --max-model-len 8
 engine         SGLang: python -m sglang.launch_server --model-path CohereForAI/c4ai-command-r-v01 --context-length 8192
 engine         llama.cpp: llama-server -m model.gguf -c 8192
 warning        the config does not say how long the model was trained: its limit, 8,192, stands in for the trained length; the model may have trained on shorter inputs
+read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
 ```
 
 ### Falcon 7B
@@ -534,12 +547,16 @@ scheme         RoPE in 32 layers
 trained length unknown (the config states no length)
 config length  unknown
 served length  2,048 by default in vLLM 0.33.0
-by default     vLLM 0.33.0 2,048; SGLang 0.5.23 2,048; llama.cpp (-c 0) 2,048; transformers sets no limit
+by default     vLLM 0.33.0            2,048  no length key: the 2,048 fallback
+               SGLang 0.5.23          2,048  no key it reads: the 2,048 fallback
+               llama.cpp (-c 0)       2,048  fixed by conversion/falcon.py
+               transformers        no limit  it computes whatever it is given
 RoPE, every RoPE layer: default, base 10,000, 64 of 64 dimensions turn (32 half-split pairs)
   wavelengths  6.283 to 4.712e+04 positions
 engine         vLLM: vllm serve tiiuae/falcon-7b --max-model-len 2048
 engine         SGLang: python -m sglang.launch_server --model-path tiiuae/falcon-7b --context-length 2048
 engine         llama.cpp: llama-server -m model.gguf -c 2048
+read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
 ```
 
 ### GLM-4 9B chat
@@ -564,7 +581,10 @@ scheme         RoPE in 40 layers
 trained length not stated (the config limit, 131,072, stands in for it)
 config length  131,072
 served length  131,072 by default in vLLM 0.33.0 (the config limit)
-by default     vLLM 0.33.0 131,072; SGLang 0.5.23 131,072; llama.cpp (-c 0) 131,072; transformers sets no limit
+by default     vLLM 0.33.0          131,072  the smallest length key, seq_length
+               SGLang 0.5.23        131,072  the first of its keys, seq_length
+               llama.cpp (-c 0)     131,072  seq_length
+               transformers        no limit  it computes whatever it is given
 RoPE, every RoPE layer: default, base 5e+06, 64 of 128 dimensions turn (32 interleaved pairs)
   wavelengths  6.283 to 1.94e+07 positions
   full turn within the config limit: 21 of 32 pairs (0–20)
@@ -572,6 +592,7 @@ engine         vLLM: vllm serve THUDM/glm-4-9b-chat --max-model-len 131072
 engine         SGLang: python -m sglang.launch_server --model-path THUDM/glm-4-9b-chat --context-length 131072
 engine         llama.cpp: llama-server -m model.gguf -c 131072
 warning        the config does not say how long the model was trained: its limit, 131,072, stands in for the trained length; the model may have trained on shorter inputs
+read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
 ```
 
 ### Qwen2-VL 7B Instruct
@@ -595,7 +616,10 @@ scheme         RoPE in 28 layers
 trained length not stated (the config limit, 32,768, stands in for it)
 config length  32,768
 served length  32,768 by default in vLLM 0.33.0 (the config limit)
-by default     vLLM 0.33.0 32,768; SGLang 0.5.23 32,768; llama.cpp (-c 0) 32,768; transformers sets no limit
+by default     vLLM 0.33.0           32,768  the smallest length key, max_position_embeddings
+               SGLang 0.5.23         32,768  the first of its keys, max_position_embeddings
+               llama.cpp (-c 0)      32,768  the converter's key, max_position_embeddings
+               transformers        no limit  it computes whatever it is given
 RoPE, every RoPE layer: default, base 1e+06, 128 of 128 dimensions turn (64 half-split pairs)
   wavelengths  6.283 to 5.063e+06 positions
   full turn within the config limit: 40 of 64 pairs (0–39)
@@ -603,6 +627,7 @@ engine         vLLM: vllm serve Qwen/Qwen2-VL-7B-Instruct --max-model-len 32768
 engine         SGLang: python -m sglang.launch_server --model-path Qwen/Qwen2-VL-7B-Instruct --context-length 32768
 engine         llama.cpp: llama-server -m model.gguf -c 32768
 warning        the config does not say how long the model was trained: its limit, 32,768, stands in for the trained length; the model may have trained on shorter inputs
+read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
 ```
 
 ### Pythia 1.4B
@@ -625,7 +650,10 @@ scheme         RoPE in 24 layers
 trained length not stated (the config limit, 2,048, stands in for it)
 config length  2,048
 served length  2,048 by default in vLLM 0.33.0 (the config limit)
-by default     vLLM 0.33.0 2,048; SGLang 0.5.23 2,048; llama.cpp (-c 0) 2,048; transformers sets no limit
+by default     vLLM 0.33.0            2,048  the smallest length key, max_position_embeddings
+               SGLang 0.5.23          2,048  the first of its keys, max_position_embeddings
+               llama.cpp (-c 0)       2,048  the converter's key, max_position_embeddings
+               transformers        no limit  it computes whatever it is given
 RoPE, every RoPE layer: default, base 10,000, 32 of 128 dimensions turn (16 half-split pairs)
   wavelengths  6.283 to 3.533e+04 positions
   full turn within the config limit: 11 of 16 pairs (0–10)
@@ -633,6 +661,7 @@ engine         vLLM: vllm serve EleutherAI/pythia-1.4b --max-model-len 2048
 engine         SGLang: python -m sglang.launch_server --model-path EleutherAI/pythia-1.4b --context-length 2048
 engine         llama.cpp: llama-server -m model.gguf -c 2048
 warning        the config does not say how long the model was trained: its limit, 2,048, stands in for the trained length; the model may have trained on shorter inputs
+read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
 ```
 
 ### GPT-J 6B
@@ -654,7 +683,10 @@ scheme         RoPE in 28 layers
 trained length not stated (the config limit, 2,048, stands in for it)
 config length  2,048
 served length  2,048 by default in vLLM 0.33.0 (the config limit)
-by default     vLLM 0.33.0 2,048; SGLang 0.5.23 2,048; llama.cpp (-c 0) 2,048; transformers sets no limit
+by default     vLLM 0.33.0            2,048  the smallest length key, n_positions
+               SGLang 0.5.23          2,048  no key it reads: the 2,048 fallback
+               llama.cpp (-c 0)       2,048  the converter's key, n_positions
+               transformers        no limit  it computes whatever it is given
 RoPE, every RoPE layer: default, base 10,000, 64 of 256 dimensions turn (32 interleaved pairs)
   wavelengths  6.283 to 4.712e+04 positions
   full turn within the config limit: 21 of 32 pairs (0–20)
@@ -662,6 +694,7 @@ engine         vLLM: vllm serve EleutherAI/gpt-j-6b --max-model-len 2048
 engine         SGLang: python -m sglang.launch_server --model-path EleutherAI/gpt-j-6b --context-length 2048
 engine         llama.cpp: llama-server -m model.gguf -c 2048
 warning        the config does not say how long the model was trained: its limit, 2,048, stands in for the trained length; the model may have trained on shorter inputs
+read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
 ```
 
 
@@ -714,7 +747,10 @@ scheme         RoPE in 32 layers
 trained length 8,192
 config length  131,072
 served length  131,072 by default in vLLM 0.33.0 = 16× the trained length
-by default     vLLM 0.33.0 131,072; SGLang 0.5.23 131,072; llama.cpp (-c 0) 131,072; transformers sets no limit
+by default     vLLM 0.33.0          131,072  the smallest length key, max_position_embeddings
+               SGLang 0.5.23        131,072  the first of its keys, max_position_embeddings
+               llama.cpp (-c 0)     131,072  the converter's key, max_position_embeddings
+               transformers        no limit  it computes whatever it is given
 RoPE, every RoPE layer: llama3, base 500,000, 128 of 128 dimensions turn (64 half-split pairs)
   wavelengths  6.283 to 2.047e+07 positions
   full turn within the trained length: 35 of 64 pairs (0–34)
@@ -724,6 +760,7 @@ engine         SGLang: python -m sglang.launch_server --model-path meta-llama/Ll
 engine         llama.cpp: llama-server -m model.gguf -c 131072
 engine note    llama.cpp: the llama3 speeds are written into the GGUF file (rope_freqs); no flag is needed
 warning        rope 'factor' 8 differs from max_position_embeddings / original_max_position_embeddings = 16
+read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
 ```
 
 ### Llama 3.2 1B
@@ -746,7 +783,10 @@ scheme         RoPE in 16 layers
 trained length 8,192
 config length  131,072
 served length  131,072 by default in vLLM 0.33.0 = 16× the trained length
-by default     vLLM 0.33.0 131,072; SGLang 0.5.23 131,072; llama.cpp (-c 0) 131,072; transformers sets no limit
+by default     vLLM 0.33.0          131,072  the smallest length key, max_position_embeddings
+               SGLang 0.5.23        131,072  the first of its keys, max_position_embeddings
+               llama.cpp (-c 0)     131,072  the converter's key, max_position_embeddings
+               transformers        no limit  it computes whatever it is given
 RoPE, every RoPE layer: llama3, base 500,000, 64 of 64 dimensions turn (32 half-split pairs)
   wavelengths  6.283 to 6.671e+07 positions
   full turn within the trained length: 18 of 32 pairs (0–17)
@@ -756,6 +796,7 @@ engine         SGLang: python -m sglang.launch_server --model-path meta-llama/Ll
 engine         llama.cpp: llama-server -m model.gguf -c 131072
 engine note    llama.cpp: the llama3 speeds are written into the GGUF file (rope_freqs); no flag is needed
 warning        rope 'factor' 32 differs from max_position_embeddings / original_max_position_embeddings = 16
+read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
 ```
 
 ### Llama 4 Scout 17B-16E Instruct
@@ -782,7 +823,10 @@ layer types    36 chunked_attention, 12 full_attention
 trained length 8,192
 config length  10,485,760
 served length  10,485,760 by default in vLLM 0.33.0 = 1280× the trained length
-by default     vLLM 0.33.0 10,485,760; SGLang 0.5.23 10,485,760; llama.cpp (-c 0) 10,485,760; transformers sets no limit
+by default     vLLM 0.33.0       10,485,760  the smallest length key, max_position_embeddings
+               SGLang 0.5.23     10,485,760  the first of its keys, max_position_embeddings
+               llama.cpp (-c 0)  10,485,760  the converter's key, max_position_embeddings
+               transformers        no limit  it computes whatever it is given
 RoPE, every RoPE layer: llama3, base 500,000, 128 of 128 dimensions turn (64 half-split pairs)
   wavelengths  6.283 to 4.095e+07 positions
   full turn within the trained length: 35 of 64 pairs (0–34)
@@ -794,6 +838,7 @@ engine         llama.cpp: llama-server -m model.gguf -c 10485760
 engine note    llama.cpp: the llama3 speeds are written into the GGUF file (rope_freqs); no flag is needed
 warning        rope_type 'llama3' should have high_freq_factor > low_freq_factor, got 1 <= 1: no pair is blended, waves longer than 8192 positions are divided by 16
 warning        rope 'factor' 16 differs from max_position_embeddings / original_max_position_embeddings = 1280
+read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
 ```
 
 
@@ -842,7 +887,10 @@ scheme         RoPE in 28 layers
 trained length 32,768
 config length  32,768
 served length  32,768 by default in vLLM 0.33.0 (the trained length)
-by default     vLLM 0.33.0 32,768; SGLang 0.5.23 32,768; llama.cpp (-c 0) 32,768; transformers sets no limit
+by default     vLLM 0.33.0           32,768  the smallest length key, max_position_embeddings
+               SGLang 0.5.23         32,768  the first of its keys, max_position_embeddings
+               llama.cpp (-c 0)      32,768  the converter's key, max_position_embeddings
+               transformers        no limit  it computes whatever it is given
 RoPE, every RoPE layer: yarn, base 1e+06, 128 of 128 dimensions turn (64 half-split pairs)
   wavelengths  6.283 to 2.025e+07 positions
   full turn within the trained length: 40 of 64 pairs (0–39)
@@ -851,6 +899,7 @@ RoPE, every RoPE layer: yarn, base 1e+06, 128 of 128 dimensions turn (64 half-sp
 engine         vLLM: vllm serve Qwen/Qwen2.5-7B-Instruct --max-model-len 32768
 engine         SGLang: python -m sglang.launch_server --model-path Qwen/Qwen2.5-7B-Instruct --context-length 32768
 engine         llama.cpp: llama-server -m model.gguf -c 32768 --rope-scaling yarn --rope-scale 4 --yarn-orig-ctx 32768
+read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
 ```
 
 ### DeepSeek-V3
@@ -874,7 +923,10 @@ scheme         RoPE in 61 layers
 trained length 4,096
 config length  163,840
 served length  163,840 by default in vLLM 0.33.0 = 40× the trained length
-by default     vLLM 0.33.0 163,840; SGLang 0.5.23 163,840; llama.cpp (-c 0) 163,840; transformers sets no limit
+by default     vLLM 0.33.0          163,840  the smallest length key, max_position_embeddings
+               SGLang 0.5.23        163,840  the first of its keys, max_position_embeddings
+               llama.cpp (-c 0)     163,840  the converter's key, max_position_embeddings
+               transformers        no limit  it computes whatever it is given
 RoPE, every RoPE layer: yarn, base 10,000, 64 of 192 dimensions turn (32 interleaved pairs); the other 128 carry no position (qk_nope_head_dim)
   wavelengths  6.283 to 1.885e+06 positions
   full turn within the trained length: 23 of 32 pairs (0–22)
@@ -883,6 +935,7 @@ softmax scale  × 1.87385 (DeepSeek multiplies 1/√d by mscale²)
 engine         vLLM: vllm serve deepseek-ai/DeepSeek-V3 --max-model-len 163840
 engine         SGLang: python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --context-length 163840
 engine         llama.cpp: llama-server -m model.gguf -c 163840 --rope-scaling yarn --rope-scale 40 --yarn-orig-ctx 4096
+read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
 ```
 
 ### gpt-oss 20B
@@ -906,7 +959,10 @@ sliding window 128 tokens
 trained length 4,096
 config length  131,072
 served length  131,072 by default in vLLM 0.33.0 = 32× the trained length
-by default     vLLM 0.33.0 131,072; SGLang 0.5.23 131,072; llama.cpp (-c 0) 131,072; transformers sets no limit
+by default     vLLM 0.33.0          131,072  the smallest length key, max_position_embeddings
+               SGLang 0.5.23        131,072  the first of its keys, max_position_embeddings
+               llama.cpp (-c 0)     131,072  the converter's key, max_position_embeddings
+               transformers        no limit  it computes whatever it is given
 RoPE, every RoPE layer: yarn, base 150,000, 64 of 64 dimensions turn (32 half-split pairs)
   wavelengths  6.283 to 2.078e+07 positions
   full turn within the trained length: 18 of 32 pairs (0–17)
@@ -916,6 +972,7 @@ multiplier     attention sink (a learned logit per head in every softmax): learn
 engine         vLLM: vllm serve openai/gpt-oss-20b --max-model-len 131072
 engine         SGLang: python -m sglang.launch_server --model-path openai/gpt-oss-20b --context-length 131072
 engine         llama.cpp: llama-server -m model.gguf -c 131072 --rope-scaling yarn --rope-scale 32 --yarn-orig-ctx 4096
+read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
 ```
 
 
@@ -960,7 +1017,10 @@ sliding window 262,144 tokens
 trained length 4,096
 config length  131,072
 served length  4,096 by default in vLLM 0.33.0 (the trained length)
-by default     vLLM 0.33.0 4,096; SGLang 0.5.23 131,072; llama.cpp (-c 0) 131,072; transformers sets no limit
+by default     vLLM 0.33.0            4,096  original_max_position_embeddings (LongRoPE starts at the trained length)
+               SGLang 0.5.23        131,072  the first of its keys, max_position_embeddings
+               llama.cpp (-c 0)     131,072  the converter's key, max_position_embeddings
+               transformers        no limit  it computes whatever it is given
 RoPE, every RoPE layer: longrope, base 10,000, 96 of 96 dimensions turn (48 half-split pairs)
   wavelengths  6.283 to 1.473e+05 positions
   full turn within the trained length: 34 of 48 pairs (0–33)
@@ -970,6 +1030,7 @@ engine         vLLM: vllm serve microsoft/Phi-3.5-mini-instruct --max-model-len 
 engine         SGLang: python -m sglang.launch_server --model-path microsoft/Phi-3.5-mini-instruct --context-length 4096
 engine         llama.cpp: llama-server -m model.gguf -c 4096
 engine note    vLLM: short_factor for every prompt (chosen once at start-up: --max-model-len <= 4,096); llama.cpp: -c picks the list the same way; transformers switches lists per prompt at 4,096
+read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
 ```
 
 
@@ -1006,7 +1067,10 @@ sliding window 131,072 tokens
 trained length 4,096
 config length  131,072
 served length  4,096 by default in vLLM 0.33.0 (the trained length)
-by default     vLLM 0.33.0 4,096; SGLang 0.5.23 131,072; llama.cpp (-c 0) unknown; transformers sets no limit
+by default     vLLM 0.33.0            4,096  original_max_position_embeddings (LongRoPE starts at the trained length)
+               SGLang 0.5.23        131,072  the first of its keys, max_position_embeddings
+               llama.cpp (-c 0)     unknown  no converter for Phi3VForCausalLM
+               transformers        no limit  it computes whatever it is given
 RoPE, every RoPE layer: longrope, base 10,000, 96 of 96 dimensions turn (48 half-split pairs)
   wavelengths  6.597 to 1.582e+05 positions
   full turn within the trained length: 34 of 48 pairs (0–33)
@@ -1016,6 +1080,7 @@ engine         vLLM: vllm serve microsoft/Phi-3-vision-128k-instruct --max-model
 engine         SGLang: python -m sglang.launch_server --model-path microsoft/Phi-3-vision-128k-instruct --context-length 4096
 engine         llama.cpp: no command: llama.cpp's converter has no Phi3VForCausalLM (conversion/*.py, llama-cpp-python 0.3.36)
 engine note    vLLM: short_factor for every prompt (chosen once at start-up: --max-model-len <= 4,096); llama.cpp: -c picks the list the same way; transformers switches lists per prompt at 4,096
+read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
 ```
 
 ## Gallery: layers that differ
@@ -1058,7 +1123,10 @@ sliding window 4,096 tokens
 trained length not stated (the config limit, 8,192, stands in for it)
 config length  8,192
 served length  8,192 by default in vLLM 0.33.0 (the config limit)
-by default     vLLM 0.33.0 8,192; SGLang 0.5.23 8,192; llama.cpp (-c 0) 8,192; transformers sets no limit
+by default     vLLM 0.33.0            8,192  the smallest length key, max_position_embeddings
+               SGLang 0.5.23          8,192  the first of its keys, max_position_embeddings
+               llama.cpp (-c 0)       8,192  the converter's key, max_position_embeddings
+               transformers        no limit  it computes whatever it is given
 RoPE, every RoPE layer: default, base 10,000, 256 of 256 dimensions turn (128 half-split pairs)
   wavelengths  6.283 to 5.847e+04 positions
   full turn within the config limit: 100 of 128 pairs (0–99)
@@ -1066,6 +1134,7 @@ engine         vLLM: vllm serve google/gemma-2-9b --max-model-len 8192
 engine         SGLang: python -m sglang.launch_server --model-path google/gemma-2-9b --context-length 8192
 engine         llama.cpp: llama-server -m model.gguf -c 8192
 warning        the config does not say how long the model was trained: its limit, 8,192, stands in for the trained length; the model may have trained on shorter inputs
+read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
 ```
 
 ### Gemma 3 4B it
@@ -1091,7 +1160,10 @@ sliding window 1,024 tokens
 trained length not stated (a linear factor is not a length ratio)
 config length  131,072
 served length  131,072 by default in vLLM 0.33.0
-by default     vLLM 0.33.0 131,072; SGLang 0.5.23 131,072; llama.cpp (-c 0) 131,072; transformers sets no limit
+by default     vLLM 0.33.0          131,072  the smallest length key, max_position_embeddings
+               SGLang 0.5.23        131,072  the first of its keys, max_position_embeddings
+               llama.cpp (-c 0)     131,072  the converter's key, max_position_embeddings
+               transformers        no limit  it computes whatever it is given
 RoPE, full_attention (5 layers): linear, base 1e+06, 256 of 256 dimensions turn (128 half-split pairs)
   wavelengths  50.27 to 4.512e+07 positions
   scale        divided by 8: pairs 0–127
@@ -1100,6 +1172,7 @@ RoPE, sliding_attention (29 layers): default, base 10,000, 256 of 256 dimensions
 engine         vLLM: vllm serve google/gemma-3-4b-it --max-model-len 131072
 engine         SGLang: python -m sglang.launch_server --model-path google/gemma-3-4b-it --context-length 131072
 engine         llama.cpp: llama-server -m model.gguf -c 131072 --rope-scaling linear --rope-scale 8
+read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
 ```
 
 ### SmolLM3 3B
@@ -1123,7 +1196,10 @@ scheme         RoPE in 27 of 36 layers; NoPE (no positions) in layers 3, 7, 11, 
 trained length not stated (the config limit, 65,536, stands in for it)
 config length  65,536
 served length  65,536 by default in vLLM 0.33.0 (the config limit)
-by default     vLLM 0.33.0 65,536; SGLang 0.5.23 65,536; llama.cpp (-c 0) 65,536; transformers sets no limit
+by default     vLLM 0.33.0           65,536  the smallest length key, max_position_embeddings
+               SGLang 0.5.23         65,536  the first of its keys, max_position_embeddings
+               llama.cpp (-c 0)      65,536  the converter's key, max_position_embeddings
+               transformers        no limit  it computes whatever it is given
 RoPE, every RoPE layer: default, base 5e+06, 128 of 128 dimensions turn (64 half-split pairs)
   wavelengths  6.283 to 2.469e+07 positions
   full turn within the config limit: 39 of 64 pairs (0–38)
@@ -1131,6 +1207,7 @@ engine         vLLM: vllm serve HuggingFaceTB/SmolLM3-3B --max-model-len 65536
 engine         SGLang: python -m sglang.launch_server --model-path HuggingFaceTB/SmolLM3-3B --context-length 65536
 engine         llama.cpp: llama-server -m model.gguf -c 65536
 warning        the config does not say how long the model was trained: its limit, 65,536, stands in for the trained length; the model may have trained on shorter inputs
+read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
 ```
 
 
@@ -1162,7 +1239,10 @@ sliding window 128 tokens
 trained length not stated (the config limit, 8,192, stands in for it)
 config length  8,192
 served length  8,192 by default in vLLM 0.33.0 (the config limit)
-by default     vLLM 0.33.0 8,192; SGLang 0.5.23 8,192; llama.cpp (-c 0) 8,192; transformers sets no limit
+by default     vLLM 0.33.0            8,192  the smallest length key, max_position_embeddings
+               SGLang 0.5.23          8,192  the first of its keys, max_position_embeddings
+               llama.cpp (-c 0)       8,192  the converter's key, max_position_embeddings
+               transformers        no limit  it computes whatever it is given
 RoPE, full_attention (8 layers): default, base 160,000, 64 of 64 dimensions turn (32 half-split pairs)
   wavelengths  6.283 to 6.913e+05 positions
   full turn within the config limit: 20 of 32 pairs (0–19)
@@ -1173,6 +1253,7 @@ engine         vLLM: vllm serve answerdotai/ModernBERT-base --max-model-len 8192
 engine         SGLang: python -m sglang.launch_server --model-path answerdotai/ModernBERT-base --context-length 8192
 engine         llama.cpp: llama-server -m model.gguf -c 8192
 warning        the config does not say how long the model was trained: its limit, 8,192, stands in for the trained length; the model may have trained on shorter inputs
+read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
 ```
 
 ### Command R7B (12-2024)
@@ -1200,7 +1281,10 @@ sliding window 4,096 tokens
 trained length not stated (the config limit, 8,192, stands in for it)
 config length  8,192
 served length  8,192 by default in vLLM 0.33.0 (the config limit)
-by default     vLLM 0.33.0 8,192; SGLang 0.5.23 8,192; llama.cpp (-c 0) 8,192; transformers sets no limit
+by default     vLLM 0.33.0            8,192  the smallest length key, max_position_embeddings
+               SGLang 0.5.23          8,192  the first of its keys, max_position_embeddings
+               llama.cpp (-c 0)       8,192  the converter's key, max_position_embeddings
+               transformers        no limit  it computes whatever it is given
 RoPE, every RoPE layer: default, base 50,000, 128 of 128 dimensions turn (64 interleaved pairs)
   wavelengths  6.283 to 2.653e+05 positions
   full turn within the config limit: 43 of 64 pairs (0–42)
@@ -1208,6 +1292,7 @@ engine         vLLM: vllm serve CohereForAI/c4ai-command-r7b-12-2024 --max-model
 engine         SGLang: python -m sglang.launch_server --model-path CohereForAI/c4ai-command-r7b-12-2024 --context-length 8192
 engine         llama.cpp: llama-server -m model.gguf -c 8192
 warning        the config does not say how long the model was trained: its limit, 8,192, stands in for the trained length; the model may have trained on shorter inputs
+read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
 ```
 
 ### Qwen3-Next 80B-A3B Instruct
@@ -1233,7 +1318,10 @@ layer types    36 linear_attention, 12 full_attention
 trained length not stated (the config limit, 262,144, stands in for it)
 config length  262,144
 served length  262,144 by default in vLLM 0.33.0 (the config limit)
-by default     vLLM 0.33.0 262,144; SGLang 0.5.23 262,144; llama.cpp (-c 0) 262,144; transformers sets no limit
+by default     vLLM 0.33.0          262,144  the smallest length key, max_position_embeddings
+               SGLang 0.5.23        262,144  the first of its keys, max_position_embeddings
+               llama.cpp (-c 0)     262,144  the converter's key, max_position_embeddings
+               transformers        no limit  it computes whatever it is given
 RoPE, every RoPE layer: default, base 1e+07, 64 of 256 dimensions turn (32 half-split pairs)
   wavelengths  6.283 to 3.797e+07 positions
   full turn within the config limit: 22 of 32 pairs (0–21)
@@ -1241,6 +1329,7 @@ engine         vLLM: vllm serve Qwen/Qwen3-Next-80B-A3B-Instruct --max-model-len
 engine         SGLang: python -m sglang.launch_server --model-path Qwen/Qwen3-Next-80B-A3B-Instruct --context-length 262144
 engine         llama.cpp: llama-server -m model.gguf -c 262144
 warning        the config does not say how long the model was trained: its limit, 262,144, stands in for the trained length; the model may have trained on shorter inputs
+read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
 ```
 
 ## Gallery: no rotation
@@ -1280,11 +1369,15 @@ scheme         ALiBi in 24 layers (a distance penalty per head, no position tabl
 trained length unknown (the config states no length)
 config length  unknown
 served length  2,048 by default in vLLM 0.33.0
-by default     vLLM 0.33.0 2,048; SGLang 0.5.23 2,048; llama.cpp (-c 0) 1,024; transformers sets no limit
+by default     vLLM 0.33.0            2,048  no length key: the 2,048 fallback
+               SGLang 0.5.23          2,048  no key it reads: the 2,048 fallback
+               llama.cpp (-c 0)       1,024  the hidden size (no seq_length; conversion/bloom.py)
+               transformers        no limit  it computes whatever it is given
 ALiBi slopes   16 heads, 0.7071 down to 0.003906
 engine         vLLM: vllm serve bigscience/bloom-560m --max-model-len 2048
 engine         SGLang: python -m sglang.launch_server --model-path bigscience/bloom-560m --context-length 2048
 engine         llama.cpp: llama-server -m model.gguf -c 2048
+read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
 ```
 
 ### MPT 7B
@@ -1306,12 +1399,16 @@ scheme         ALiBi in 32 layers (a distance penalty per head, no position tabl
 trained length not stated (the config limit, 2,048, stands in for it)
 config length  2,048
 served length  2,048 by default in vLLM 0.33.0 (the config limit)
-by default     vLLM 0.33.0 2,048; SGLang 0.5.23 2,048; llama.cpp (-c 0) unknown; transformers sets no limit
+by default     vLLM 0.33.0            2,048  the smallest length key, max_seq_len
+               SGLang 0.5.23          2,048  the first of its keys, max_seq_len
+               llama.cpp (-c 0)     unknown  no key the converter reads: the file states none
+               transformers        no limit  it computes whatever it is given
 ALiBi slopes   32 heads, 0.8409 down to 0.003906
 engine         vLLM: vllm serve mosaicml/mpt-7b --max-model-len 2048
 engine         SGLang: python -m sglang.launch_server --model-path mosaicml/mpt-7b --context-length 2048
 engine         llama.cpp: llama-server -m model.gguf -c 2048
 warning        the config does not say how long the model was trained: its limit, 2,048, stands in for the trained length; the model may have trained on shorter inputs
+read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
 ```
 
 ### GPT-2
@@ -1334,11 +1431,15 @@ scheme         a learned position table (one row per position), added to the inp
 trained length not stated (the config limit, 1,024, stands in for it)
 config length  1,024
 served length  1,024 by default in vLLM 0.33.0 (the config limit)
-by default     vLLM 0.33.0 1,024; SGLang 0.5.23 2,048; llama.cpp (-c 0) 1,024; transformers sets no limit
+by default     vLLM 0.33.0            1,024  the smallest length key, n_positions
+               SGLang 0.5.23          2,048  no key it reads: the 2,048 fallback
+               llama.cpp (-c 0)       1,024  the converter's key, n_ctx
+               transformers        no limit  it computes whatever it is given
 engine         vLLM: vllm serve openai-community/gpt2 --max-model-len 1024
 engine         SGLang: python -m sglang.launch_server --model-path openai-community/gpt2 --context-length 1024
 engine         llama.cpp: llama-server -m model.gguf -c 1024
 warning        the config does not say how long the model was trained: its limit, 1,024, stands in for the trained length; the model may have trained on shorter inputs
+read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
 ```
 
 ### BERT base uncased
@@ -1361,11 +1462,15 @@ scheme         a learned position table (one row per position), added to the inp
 trained length not stated (the config limit, 512, stands in for it)
 config length  512
 served length  512 by default in vLLM 0.33.0 (the config limit)
-by default     vLLM 0.33.0 512; SGLang 0.5.23 512; llama.cpp (-c 0) 512; transformers sets no limit
+by default     vLLM 0.33.0              512  the smallest length key, max_position_embeddings
+               SGLang 0.5.23            512  the first of its keys, max_position_embeddings
+               llama.cpp (-c 0)         512  the converter's key, max_position_embeddings
+               transformers        no limit  it computes whatever it is given
 engine         vLLM: vllm serve google-bert/bert-base-uncased --max-model-len 512
 engine         SGLang: python -m sglang.launch_server --model-path google-bert/bert-base-uncased --context-length 512
 engine         llama.cpp: llama-server -m model.gguf -c 512
 warning        the config does not say how long the model was trained: its limit, 512, stands in for the trained length; the model may have trained on shorter inputs
+read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
 ```
 
 
@@ -2012,6 +2117,7 @@ class ModelCard:
             "sliding_window": self.sliding_window,
             "layer_types": None if self.layer_types is None else list(self.layer_types),
             "served": served_lengths(self),
+            "served_from": served_from(self),
             "commands": engine_commands(self, served or vllm_max_model_len(self), model),
             "multipliers": [dict(m, layers=list(m["layers"])) for m in self.multipliers],
             "warnings": list(self.warnings),
@@ -2258,11 +2364,7 @@ def vllm_length_limit(card: ModelCard) -> int:
     found = [keys[k] for k in VLLM_LENGTH_KEYS if k in keys]
     length = keys["model_max_length"] if "model_max_length" in keys else min(found) if found else VLLM_FALLBACK_LENGTH
     if card.rope and "gemma3" not in (card.model_type or ""):
-        factor = 1.0
-        for group in card.rope:
-            if group.rope_type not in VLLM_UNSCALED:
-                factor = group.parameters.get("factor", factor)
-        length = length * (1.0 if factor is None else float(factor))
+        length = length * _vllm_factor(card)[0]
     return int(length)
 
 
@@ -2305,6 +2407,55 @@ def llama_cpp_context_length(card: ModelCard) -> int | None:
         return keys.get("seq_length", card.width)
     order = ("model_max_length", *LLAMA_CPP_LENGTH_KEYS) if family == "cohere" else LLAMA_CPP_LENGTH_KEYS
     return next((keys[k] for k in order if k in keys), None)
+
+
+def _vllm_factor(card: ModelCard) -> tuple[float, str | None]:
+    """(the factor vLLM multiplies the config's length by, the rope type it comes from or None)."""
+    factor, kind = 1.0, None
+    if card.rope and "gemma3" not in (card.model_type or ""):
+        for group in card.rope:
+            if group.rope_type not in VLLM_UNSCALED:
+                factor, kind = group.parameters.get("factor", factor), group.rope_type
+    return (1.0, None) if factor is None else (float(factor), kind)
+
+
+def served_from(card: ModelCard) -> dict[str, str]:
+    """What decides each engine's default length, in words: {"transformers", "vllm", "sglang", "llama.cpp"}.
+
+    The same rules as `vllm_max_model_len`, `sglang_context_length` and
+    `llama_cpp_context_length`, said instead of computed.
+    """
+    keys = dict(card.length_keys)
+    found = [k for k in VLLM_LENGTH_KEYS if k in keys]
+    if any(g.rope_type == "longrope" for g in card.rope) and "original_max_position_embeddings" in keys:
+        vllm = "original_max_position_embeddings (LongRoPE starts at the trained length)"
+    else:
+        vllm = ("model_max_length (it replaces the other keys)" if "model_max_length" in keys
+                else f"the smallest length key, {min(found, key=lambda k: keys[k])}" if found
+                else f"no length key: the {VLLM_FALLBACK_LENGTH:,} fallback")
+        factor, kind = _vllm_factor(card)
+        if kind is not None and factor != 1:
+            vllm += f", times the {kind} factor {factor:g}"
+    first = next((k for k in SGLANG_LENGTH_KEYS if k in keys), None)
+    sglang = f"the first of its keys, {first}" if first else "no key it reads: the 2,048 fallback"
+    single = len(card.rope) == 1 and card.rope[0].layer_type == "all"
+    if first and single and card.rope[0].rope_type not in ("llama3", "yarn", "longrope") and \
+            card.rope[0].parameters.get("factor") not in (None, 1):
+        sglang += f", times the {card.rope[0].rope_type} factor {float(card.rope[0].parameters['factor']):g}"
+    family = card.model_type
+    if family in LLAMA_CPP_UNCONVERTED:
+        cpp = f"no converter for {LLAMA_CPP_UNCONVERTED[family]}"
+    elif family in LLAMA_CPP_FIXED_CONTEXT:
+        cpp = f"fixed by conversion/{family}.py"
+    elif family in LLAMA_CPP_SEQ_OR_WIDTH:
+        cpp = "seq_length" if "seq_length" in keys else f"the hidden size (no seq_length; conversion/{family}.py)"
+    else:
+        order = ("model_max_length", *LLAMA_CPP_LENGTH_KEYS) if family == "cohere" else LLAMA_CPP_LENGTH_KEYS
+        key = next((k for k in order if k in keys), None)
+        cpp = (f"the converter's key, {key}" + (" (conversion/command_r.py reads it first)"
+                                                 if family == "cohere" and key == "model_max_length" else "")
+               if key else "no key the converter reads: the file states none")
+    return {"transformers": "no limit", "vllm": vllm, "sglang": sglang, "llama.cpp": cpp}
 
 
 def served_lengths(card: ModelCard) -> dict[str, int | None]:
@@ -2403,7 +2554,12 @@ def scale_summary(scale: np.ndarray, tol: float = 1e-9) -> str:
 # ---------------------------------------------------------------------------
 
 
-ENGINES = {"vllm": "vLLM", "sglang": "SGLang", "llama.cpp": "llama.cpp"}  # JSON key: the name the report prints
+ENGINES = {"vllm": "vLLM", "sglang": "SGLang", "llama.cpp": "llama.cpp"}
+ENGINE_RELEASE_NAMES = {"vllm": VLLM_RELEASE, "sglang": SGLANG_RELEASE, "llama.cpp": "llama.cpp (-c 0)"}
+# The report's last line: where each rule it applies was read (the page's Further reading has every file).
+SOURCES = ("read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 "
+           "srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) "
+           "conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py")  # JSON key: the name the report prints
 # How each engine is started (vLLM 0.33.0 `vllm serve`; SGLang 0.5.23 `python -m sglang.launch_server`;
 # llama.cpp's server, tools/server in llama-cpp-python 0.3.36's vendored tree). MODEL stands for the
 # model's directory or Hugging Face name; llama.cpp reads the GGUF file its converter wrote.
@@ -2605,9 +2761,10 @@ def report(card: ModelCard, served: int | None = None, model: str = "MODEL") -> 
         stretch = "" if not card.trained_length else f" ({basis})" if served == card.trained_length \
             else f" = {served / card.trained_length:.4g}× {basis}"
         lines.append(f"served length  {served:,}" + ("" if given else f" by default in {VLLM_RELEASE}") + stretch)
-    engines = served_lengths(card)
-    lines.append(f"by default     {VLLM_RELEASE} {_n(engines['vllm'])}; {SGLANG_RELEASE} {_n(engines['sglang'])}; "
-                 f"llama.cpp (-c 0) {_n(engines['llama.cpp'])}; transformers sets no limit")
+    engines, why = served_lengths(card), served_from(card)
+    for i, (key, name) in enumerate(((ENGINE_RELEASE_NAMES[k], k) for k in ("vllm", "sglang", "llama.cpp"))):
+        lines.append(f"{'by default' if i == 0 else '':<15}{key:<18}{_n(engines[name]):>10}  {why[name]}")
+    lines.append(f"{'':<15}{'transformers':<18}{'no limit':>10}  it computes whatever it is given")
     for g in card.rope:
         where = "every RoPE layer" if g.layer_type == "all" else f"{g.layer_type} ({len(g.layers)} layers)"
         lines.append(f"RoPE, {where}: {g.rope_type}, base {g.base:,.6g}, {g.rotary_dim} of {card.qk_width or g.head_dim} "
@@ -2660,6 +2817,7 @@ def report(card: ModelCard, served: int | None = None, model: str = "MODEL") -> 
                       "entry: add one (lessons.context_extension)")
     for w in warned:
         lines.append(f"warning        {w}")
+    lines.append(SOURCES)
     return "\n".join(lines)
 
 

@@ -17,7 +17,7 @@ import pytest
 from lessons.context_extension import rope_inv_freq
 from lessons.model_card import (ConfigError, compare_methods, explain, figure_name, gallery, language_config, layer_types,
                                 engine_refusals, main, pairs_that_turn, report, rope_block, served_lengths,
-                                sglang_context_length, vllm_length_limit, vllm_max_model_len)
+                                served_from, sglang_context_length, vllm_length_limit, vllm_max_model_len)
 from tests.conftest import LESSONS, ROOT
 
 GALLERY = gallery()
@@ -34,7 +34,8 @@ def _run(*args: str) -> subprocess.CompletedProcess:
 # --- the JSON card ----------------------------------------------------------------
 
 SCHEMA = {"model_type", "scheme", "trained_length", "trained_length_stated", "max_length", "rope", "nope_layers",
-          "alibi_slopes", "sliding_window", "layer_types", "served", "commands", "multipliers", "warnings"}
+          "alibi_slopes", "sliding_window", "layer_types", "served", "served_from", "commands", "multipliers",
+          "warnings"}
 GROUP = ["layer_type", "layers", "rope_type", "rotary_dim", "pairing", "inv_freq", "attention_factor"]
 
 
@@ -42,8 +43,9 @@ GROUP = ["layer_type", "layers", "rope_type", "rotary_dim", "pairing", "inv_freq
 def test_json_card_has_the_exact_schema(slug):
     card = explain(GALLERY[slug]["config"]).to_json()
     assert list(card) == ["model_type", "scheme", "trained_length", "trained_length_stated", "max_length", "rope",
-                          "nope_layers", "alibi_slopes", "sliding_window", "layer_types", "served", "commands",
-                          "multipliers", "warnings"]
+                          "nope_layers", "alibi_slopes", "sliding_window", "layer_types", "served", "served_from",
+                          "commands", "multipliers", "warnings"]
+    assert list(card["served_from"]) == list(card["served"]) and all(isinstance(v, str) for v in card["served_from"].values())
     assert type(card["trained_length_stated"]) is bool
     assert list(card["commands"]) == list(card["served"]) and card["commands"]["transformers"] is None
     assert all(v is None or isinstance(v, str) for v in card["commands"].values())
@@ -278,7 +280,22 @@ def test_sglang_and_llama_cpp_lengths_follow_their_sources():
     assert served_lengths(yarn)["sglang"] == 4096  # a block with an original length is not multiplied
     assert served_lengths(command_r) == {"transformers": None, "vllm": 131072, "sglang": 131072, "llama.cpp": 8192}
     assert served_lengths(gpt2) == {"transformers": None, "vllm": 1024, "sglang": 2048, "llama.cpp": 1024}
-    assert "by default     vLLM 0.33.0 1,024; SGLang 0.5.23 2,048; llama.cpp (-c 0) 1,024" in report(gpt2)
+    lines = report(gpt2).splitlines()
+    assert "by default     vLLM 0.33.0            1,024  the smallest length key, n_positions" in lines
+    assert "               SGLang 0.5.23          2,048  no key it reads: the 2,048 fallback" in lines
+    assert "               llama.cpp (-c 0)       1,024  the converter's key, n_ctx" in lines  # conversion/gpt2.py too
+    assert served_from(command_r)["vllm"] == "model_max_length (it replaces the other keys)"
+    assert served_from(linear)["vllm"] == "the smallest length key, max_position_embeddings, times the linear factor 2"
+    assert served_from(linear)["sglang"] == "the first of its keys, max_position_embeddings, times the linear factor 2"
+    falcon = explain(GALLERY["falcon-7b"]["config"])
+    assert served_from(falcon) == {"transformers": "no limit", "vllm": "no length key: the 2,048 fallback",
+                                   "sglang": "no key it reads: the 2,048 fallback",
+                                   "llama.cpp": "fixed by conversion/falcon.py"}
+    assert served_lengths(falcon) == {"transformers": None, "vllm": 2048, "sglang": 2048, "llama.cpp": 2048}
+    bloom = explain(GALLERY["bloom-560m"]["config"])  # conversion/bloom.py: seq_length, else the hidden size
+    assert served_lengths(bloom)["llama.cpp"] == 1024 and "hidden size" in served_from(bloom)["llama.cpp"]
+    phi = explain(GALLERY["phi-3.5-mini"]["config"])
+    assert served_from(phi)["vllm"].startswith("original_max_position_embeddings")
 
 
 def test_engine_lines_say_what_each_engine_needs_or_refuse():

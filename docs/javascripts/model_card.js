@@ -870,7 +870,7 @@
           inv_freq: g.inv_freq.slice(), attention_factor: g.attention_factor };
       }), nope_layers: c.nope_layers.slice(), alibi_slopes: c.alibi_slopes && c.alibi_slopes.slice(),
       sliding_window: none(c.sliding_window) ? null : c.sliding_window, layer_types: c.layer_types ? c.layer_types.slice() : null,
-      served: servedLengths(c), commands: engineCommands(c, served || vllmLen(c), model || "MODEL"),
+      served: servedLengths(c), served_from: servedFrom(c), commands: engineCommands(c, served || vllmLen(c), model || "MODEL"),
       multipliers: c.multipliers.map(function (m) { return { name: m.name, value: m.value, layers: m.layers.slice(), starts_at: m.starts_at }; }),
       warnings: c.warnings.slice() };
   }
@@ -879,16 +879,21 @@
     var hit = (c.length_keys || []).filter(function (e) { return e[0] === k; });
     return hit.length ? hit[0][1] : undefined;
   }
+  // lessons.model_card._vllm_factor: [factor, rope type or null]
+  function vllmFactor(c) {
+    var f = 1.0, kind = null;
+    if (c.rope.length && (c.model_type || "").indexOf("gemma3") < 0)
+      c.rope.forEach(function (g) {
+        if (VLLM_UNSCALED.indexOf(g.rope_type) < 0) { if (has(g.parameters, "factor")) f = g.parameters.factor; kind = g.rope_type; }
+      });
+    return none(f) ? [1.0, null] : [pyFloat(f), kind];
+  }
   function vllmLimit(c) {
     var found = VLLM_LENGTH_KEYS.map(function (k) { return lengthKey(c, k); }).filter(function (v) { return v !== undefined; });
     var mml = lengthKey(c, "model_max_length");
     var len = mml !== undefined ? mml : found.length ? Math.min.apply(null, found) : VLLM_FALLBACK_LENGTH;
     if (c.rope.length && (c.model_type || "").indexOf("gemma3") < 0) {
-      var f = 1.0;
-      c.rope.forEach(function (g) {
-        if (VLLM_UNSCALED.indexOf(g.rope_type) < 0 && has(g.parameters, "factor")) f = g.parameters.factor;
-      });
-      var x = N(len) * (none(f) ? 1.0 : pyFloat(f));
+      var x = N(len) * vllmFactor(c)[0];
       if (!isFinite(x)) throw isNaN(x) ? VE("cannot convert float NaN to integer") : PyError("OverflowError", "cannot convert float infinity to integer");
       return Math.trunc(x);
     }
@@ -931,6 +936,39 @@
     }
     return null;
   }
+  // lessons.model_card.served_from
+  function servedFrom(c) {
+    var keys = {}, vllm, sglang, cpp;
+    (c.length_keys || []).forEach(function (e) { keys[e[0]] = e[1]; });
+    var found = VLLM_LENGTH_KEYS.filter(function (k) { return has(keys, k); });
+    if (c.rope.some(function (g) { return g.rope_type === "longrope"; }) && has(keys, "original_max_position_embeddings"))
+      vllm = "original_max_position_embeddings (LongRoPE starts at the trained length)";
+    else {
+      var least = found.reduce(function (a, k) { return a === null || keys[k] < keys[a] ? k : a; }, null);
+      vllm = has(keys, "model_max_length") ? "model_max_length (it replaces the other keys)" : found.length ? "the smallest length key, " + least :
+        "no length key: the " + fmtComma(VLLM_FALLBACK_LENGTH) + " fallback";
+      var vf = vllmFactor(c);
+      if (vf[1] !== null && vf[0] !== 1) vllm += ", times the " + vf[1] + " factor " + fmtG(vf[0], 6);
+    }
+    var firstKey = SGLANG_LENGTH_KEYS.filter(function (k) { return has(keys, k); })[0] || null;
+    sglang = firstKey ? "the first of its keys, " + firstKey : "no key it reads: the 2,048 fallback";
+    var single = c.rope.length === 1 && c.rope[0].layer_type === "all";
+    if (firstKey && single && ["llama3", "yarn", "longrope"].indexOf(c.rope[0].rope_type) < 0) {
+      var pf = get(c.rope[0].parameters, "factor");
+      if (!none(pf) && !eq(pf, 1)) sglang += ", times the " + c.rope[0].rope_type + " factor " + fmtG(pyFloat(pf), 6);
+    }
+    var family = c.model_type;
+    if (family !== null && has(LLAMA_CPP_UNCONVERTED, family)) cpp = "no converter for " + LLAMA_CPP_UNCONVERTED[family];
+    else if (family !== null && has(LLAMA_CPP_FIXED_CONTEXT, family)) cpp = "fixed by conversion/" + family + ".py";
+    else if (LLAMA_CPP_SEQ_OR_WIDTH.indexOf(family) >= 0) cpp = has(keys, "seq_length") ? "seq_length" : "the hidden size (no seq_length; conversion/" + family + ".py)";
+    else {
+      var order = family === "cohere" ? ["model_max_length"].concat(LLAMA_CPP_LENGTH_KEYS) : LLAMA_CPP_LENGTH_KEYS;
+      var key = order.filter(function (k) { return has(keys, k); })[0] || null;
+      cpp = key ? "the converter's key, " + key + (family === "cohere" && key === "model_max_length" ? " (conversion/command_r.py reads it first)" : "") :
+        "no key the converter reads: the file states none";
+    }
+    return { transformers: "no limit", vllm: vllm, sglang: sglang, "llama.cpp": cpp };
+  }
   function servedLengths(c) {
     return { transformers: null, vllm: vllmLen(c), sglang: sglangLen(c), "llama.cpp": llamaCppLen(c) };
   }
@@ -955,6 +993,8 @@
   }
   // lessons.model_card: ENGINES, ENGINE_STARTS, scaling_override, engine_commands, engine_refusals, engine_notes
   var ENGINES = [["vllm", "vLLM"], ["sglang", "SGLang"], ["llama.cpp", "llama.cpp"]];
+  var SOURCES = "read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py " +
+    "get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py";
   var ENGINE_STARTS = { vllm: "vllm serve {model}", sglang: "python -m sglang.launch_server --model-path {model}", "llama.cpp": "llama-server -m {gguf}" };
   function dumps1(v) { // json.dumps(v, separators=(", ", ": "))
     if (Array.isArray(v)) return "[" + v.map(dumps1).join(", ") + "]";
@@ -1056,9 +1096,13 @@
     lines.push("config length  " + nStr(c.max_length));
     if (served) lines.push("served length  " + fmtComma(served) + (given ? "" : " by default in " + VLLM_RELEASE) + (!c.trained_length ? "" : served === c.trained_length ? " (" + basis + ")" :
       " = " + fmtG(served / c.trained_length, 4) + "× " + basis));
-    var engines = servedLengths(c);
-    lines.push("by default     " + VLLM_RELEASE + " " + nStr(engines.vllm) + "; " + SGLANG_RELEASE + " " + nStr(engines.sglang) +
-      "; llama.cpp (-c 0) " + nStr(engines["llama.cpp"]) + "; transformers sets no limit");
+    var engines = servedLengths(c), why = servedFrom(c);
+    var pad = function (x, n) { x = String(x); while (x.length < n) x += " "; return x; };
+    var lpad = function (x, n) { x = String(x); while (x.length < n) x = " " + x; return x; };
+    [["vllm", VLLM_RELEASE], ["sglang", SGLANG_RELEASE], ["llama.cpp", "llama.cpp (-c 0)"]].forEach(function (e, i) {
+      lines.push(pad(i === 0 ? "by default" : "", 15) + pad(e[1], 18) + lpad(nStr(engines[e[0]]), 10) + "  " + why[e[0]]);
+    });
+    lines.push(pad("", 15) + pad("transformers", 18) + lpad("no limit", 10) + "  it computes whatever it is given");
     c.rope.forEach(function (g) {
       var where = g.layer_type === "all" ? "every RoPE layer" : g.layer_type + " (" + g.layers.length + " layers)";
       var qkw = c.qk_width || g.head_dim;
@@ -1100,6 +1144,7 @@
       warned.push(c.trained_stated ? "serving " + fmtComma(served) + " positions on a model trained at " + fmtComma(c.trained_length) + " with no scaling entry: add one (lessons.context_extension)" :
         "serving " + fmtComma(served) + " positions past the config limit " + fmtComma(c.trained_length) + " with no scaling entry: add one (lessons.context_extension)");
     warned.forEach(function (w) { lines.push("warning        " + w); });
+    lines.push(SOURCES);
     return lines.join("\n");
   }
   var METHODS = {
