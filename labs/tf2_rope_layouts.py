@@ -45,8 +45,9 @@
 # after RoPE in the layout it is told. The model is "trained" in the layout it
 # is first run in; its scores in that layout are the original ones.
 #
-# Change `SEED`, `SEQ_LEN` or `D_HEAD` and rerun: the claims at the end should
-# still hold.
+# Change `SEED`, `SEQ_LEN` (8 or more) or `D_HEAD` (even, 4 or more) and
+# rerun: the claims at the end should still hold; a value outside those ranges
+# stops the lab with one line that says why.
 
 # %%
 import matplotlib.pyplot as plt
@@ -60,6 +61,14 @@ from lessons.rope import (CASES, conversion_permutation, conversion_scores, demo
 SEED = 0  # seed of the random projections
 SEQ_LEN, D_MODEL, D_HEAD, N_HEADS = 12, 32, 16, 2
 TOL = 1e-9  # "the same to rounding": a difference below this fraction of the largest |score|
+# the knobs, checked before anything runs: the cells below read positions 7 and 3, and with
+# D_HEAD = 2 a head holds one pair, so the two layouts are the same code
+if not (isinstance(SEQ_LEN, int) and SEQ_LEN >= 8):
+    raise SystemExit(f"SEQ_LEN must be an integer >= 8 (the lab reads positions 7 and 3), got {SEQ_LEN!r}")
+if not (isinstance(D_HEAD, int) and D_HEAD >= 4 and D_HEAD % 2 == 0):
+    raise SystemExit(f"D_HEAD must be an even integer >= 4 (with 2 the two layouts coincide), got {D_HEAD!r}")
+if not (isinstance(N_HEADS, int) and N_HEADS >= 1 and isinstance(D_MODEL, int) and D_MODEL >= 1):
+    raise SystemExit(f"N_HEADS and D_MODEL must be positive integers, got {N_HEADS!r} and {D_MODEL!r}")
 
 W_q, W_k, _, _ = demo_weights(D_MODEL, D_HEAD, N_HEADS, SEED)  # (N_HEADS · D_HEAD, D_MODEL) each
 X = np.random.default_rng(SEED + 1).normal(size=(SEQ_LEN, D_MODEL))  # (SEQ_LEN, D_MODEL) token vectors

@@ -163,14 +163,16 @@ all of them but the last by less than the stretch.
 
 **The math.** Alongside each method's speeds, the ratio $r_i$ compares the
 largest angle a pair that never finishes a turn in training ($\lambda_i > L$)
-reaches at $sL$ with the largest it reached in training:
+reaches at $sL$ tokens with the largest it reached in training. Positions
+count from 0, so the last trained position is $L - 1$ and the last one read
+is $sL - 1$:
 
 $$
 \lambda_i = \frac{2\pi}{\theta_i}, \qquad \theta_i^{\text{PI}} = \frac{\theta_i}{s}, \qquad \theta_i^{\text{NTK}} = \left(b \, s^{d/(d-2)}\right)^{-2i/d} = \theta_i \, s^{-2i/(d-2)}
 $$
 
 $$
-r_i = \frac{sL\,\theta_i'}{L\,\theta_i} = s\,\frac{\theta_i'}{\theta_i}: \qquad r_i^{\text{PI}} = 1, \qquad r_i^{\text{NTK}} = s^{\,1 - 2i/(d-2)}
+r_i = \frac{(sL - 1)\,\theta_i'}{(L - 1)\,\theta_i} \approx s\,\frac{\theta_i'}{\theta_i}: \qquad r_i^{\text{PI}} = \frac{sL - 1}{s(L - 1)} \approx 1, \qquad r_i^{\text{NTK}} \approx s^{\,1 - 2i/(d-2)}
 $$
 
 **Symbols**
@@ -183,7 +185,7 @@ $$
 | $s$ | the stretch, `factor` | 4 |
 | $d$ | the rotary width of a head | 8 |
 | $i$ | pair index, 0 (fastest) to $d/2 - 1$ | 0 to 3 |
-| $L$ | the trained length | 1,000 |
+| $L$ | the trained length; positions run 0 to $L - 1$ | 1,000 |
 | $r_i$ | largest angle used ÷ largest angle seen, for $\lambda_i > L$ | 1 for pair 3, both methods |
 
 **In words:** "a pair's wavelength is how many positions one full turn takes;
@@ -197,8 +199,11 @@ $4^1 = 4$; for pair 1, $2/6$, so it slows by $4^{1/3} = 1.587$, from 0.1 to
 0.063. In a realistic head ($d$ = 128, base 10,000, 4,096 tokens read at
 32,768, $s = 8$) pairs 46 to 63, 18 of them, never finish a turn in 4,096
 tokens. NTK-aware scaling slows pair 46 by only $8^{92/126} = 4.56$, so it
-reaches $8^{1 - 92/126} = 1.75$ times its largest trained angle; 17 of the
-18 pairs end above 1, and only pair 63 ends at exactly 1.
+reaches $8^{1 - 92/126} = 1.75$ times its largest trained angle. All 18 end
+above 1: even pair 63, slowed by the full 8, ends where interpolation ends,
+at 1.0002, because the last position, 32,767, divided by 8 is 4,095.875,
+0.875 of a position past the last trained one (less than one step, so
+between two angles the pair did see).
 
 **In Python:**
 
@@ -226,18 +231,20 @@ from lessons.context_extension import example_angle_ratios
 never = rope_wavelengths(rope_frequencies(128, 10000.0)) > 4096  # short of one full turn in training
 int(never.sum()), int(np.argmax(never))  # → (18, 46)
 ntk = example_angle_ratios()["NTK-aware (base raised)"]
-int((ntk[never] > 1 + 1e-9).sum()), round(float(ntk.max()), 2), int(ntk.argmax())  # → (17, 1.75, 46)
+int((ntk[never] > 1 + 1e-9).sum()), round(float(ntk.max()), 2), int(ntk.argmax())  # → (18, 1.75, 46)
+round(float(ntk[-1]), 6), 32767 / 8 - 4095  # → (1.000214, 0.875)
 round(1 / ntk_pair_scale(128, 8.0)[46], 2), round(8 ** (1 - 92 / 126), 2)  # → (4.56, 1.75)
 {name: round(float(r.max()), 2) for name, r in example_angle_ratios().items()}  # → {'no scaling': 8.0, 'NTK-aware (base raised)': 1.75, 'position interpolation (linear)': 1.0, 'YaRN': 1.0, 'Llama 3 rule': 1.0}
 ```
 
-![Per pair of a 128-number head trained on 4,096 tokens and read at 32,768, the largest angle used divided by the largest angle seen in training: 1 for every pair under position interpolation, YaRN and the Llama 3 rule; NTK-aware scaling is 1 for pairs 0 to 45, jumps to 1.75 at pair 46 and falls back to 1 at pair 63](figures/context_extension.angle_ratio.svg)
+![Per pair of a 128-number head trained on 4,096 tokens and read at 32,768, the largest angle used divided by the largest angle seen in training: 1 for every pair under position interpolation, YaRN and the Llama 3 rule (1.0002 on the slow pairs); NTK-aware scaling is 1 for pairs 0 to 45, jumps to 1.75 at pair 46 and falls back to 1.0002 at pair 63](figures/context_extension.angle_ratio.svg)
 
 **Reading it:** one point per pair. In the grey zone, pairs 0 to 45 finish a
 full turn within 4,096 tokens, have seen every angle, and score 1 under every
 method. From pair 46 on, interpolation, YaRN and the Llama 3 rule divide
-speeds by the full 8 and stay at 1 (their lines lie on top of each other);
-NTK-aware scaling reaches 1.75 at pair 46 and comes back to 1 only at pair
+speeds by the full 8 and stay at 1, or 1.0002 counting the last 0.875 of a
+position (their lines lie on top of each other); NTK-aware scaling reaches
+1.75 at pair 46 and comes back to 1.0002 only at pair
 63, the slowest pair, the only one it brings back to its trained angles.
 
 **In code:** `rope_wavelengths` gives every pair's wavelength, `ntk_pair_scale`
@@ -591,7 +598,8 @@ base 500,000, 64 pairs) the boundaries are 2,048 and 8,192 positions: 29 pairs
 are kept, 6 are blended and 29 are divided by 8. Its window is 16 times
 $L$, yet its `factor` is 8; Llama 3.2 1B has the same window and ships 32. At
 131,072 tokens the slowest pair of Llama 3.1 8B reaches twice its largest
-angle at 8,192, and Llama 3.2 1B's half of it.
+angle in 8,192 (2.0002, with positions counted from 0), and Llama 3.2 1B's
+half of it.
 
 **In Python:**
 
@@ -627,7 +635,7 @@ models = (LLAMA31_8B, LLAMA32_1B)
 def slowest(c):  # the slowest pair's largest angle at 131,072 over its largest at 8,192
     d, p = c["head_dim"], c["rope_parameters"]
     return float(trained_angle_ratio(rope_inv_freq(d, p)[0], rope_frequencies(d, p["rope_theta"]), 8192, 131072)[-1])
-[slowest(c) for c in models]  # → [2.0, 0.5]
+[round(slowest(c), 4) for c in models]  # → [2.0002, 0.5001]
 ```
 
 ![Llama 3.1's speed ratio against wavelength on a log axis: exactly 1 for wavelengths below 2,048 positions, exactly one eighth above 8,192, and a smooth descent between the two dashed boundaries](figures/context_extension.llama3_bands.svg)
@@ -802,7 +810,7 @@ library would ignore is named in a warning instead of passing silently.
     It leaves pair 0 at one radian per position, so neighbours stay as far
     apart as in training. But it slows pair i by s^(2i/(d-2)), less than s for
     every pair but the last, so pairs that never finished a turn in training
-    pass their trained angles: 17 of 18 in a 128-number head stretched 8
+    pass their trained angles: all 18 in a 128-number head stretched 8
     times, by up to 1.75 times.
 
 ??? question "With dynamic NTK, factor 2 and a trained length of 1,000, what base does a 3,000-token prompt use with d = 8, in Hugging Face and in vLLM with a 2,000-position table?"
@@ -987,10 +995,12 @@ def ntk_pair_scale(d: int, factor: float) -> np.ndarray:
 def trained_angle_ratio(inv_freq: np.ndarray, theta: np.ndarray, trained_len: int, new_len: int) -> np.ndarray:
     """Per pair: the largest angle used at `new_len` ÷ the largest angle seen in training.
 
-    A pair that finishes a full turn within `trained_len` (L·θ_i >= 2π) has seen
-    every angle, so its ratio is min(new_len·θ'_i / 2π, 1) <= 1. A pair that never
-    finishes a turn only saw angles up to L·θ_i; its ratio new_len·θ'_i / (L·θ_i)
-    above 1 means angles the model never saw.
+    Positions run 0..L−1 in training and 0..new_len−1 when read, so the largest
+    angles are (L−1)·θ_i and (new_len−1)·θ'_i. A pair that finishes a full turn
+    in training ((L−1)·θ_i >= 2π) has seen every angle, so its ratio is
+    min((new_len−1)·θ'_i / 2π, 1) <= 1. A pair that never finishes a turn only
+    saw angles up to (L−1)·θ_i; its ratio (new_len−1)·θ'_i / ((L−1)·θ_i) above 1
+    means angles the model never saw.
 
     Args:
         inv_freq: (d/2,) the speeds θ'_i used at the new length.
@@ -1002,8 +1012,8 @@ def trained_angle_ratio(inv_freq: np.ndarray, theta: np.ndarray, trained_len: in
         (d/2,) float array.
     """
     inv_freq, theta = np.asarray(inv_freq, dtype=float), np.asarray(theta, dtype=float)
-    used = new_len * inv_freq  # largest angle at the new length
-    seen = trained_len * theta  # largest angle in training
+    used = (new_len - 1) * inv_freq  # largest angle at the new length: the last position is new_len - 1
+    seen = (trained_len - 1) * theta  # largest angle in training: positions 0 .. L - 1
     full_turn = seen >= 2 * np.pi
     # a full turn in training: every angle seen; otherwise compare with the arc it did see
     return np.where(full_turn, np.minimum(used / (2 * np.pi), 1.0), used / seen)

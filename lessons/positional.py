@@ -1208,14 +1208,29 @@ def rope_scores_by_gap(gaps, d: int = 128, n_pairs: int = 2000, seed: int = 0) -
 # ---------------------------------------------------------------------------
 
 
+def pair_projections(d: int = D_DEMO, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """The random query and key projections `sliding_pair_scores` uses.
+
+    Args:
+        d: the width, a positive even integer.
+        seed: the seed of numpy's default_rng.
+
+    Returns:
+        (W_q, W_k), each (d_out, d_in) = (d, d), entries N(0, 1/d), applied as x @ W.T.
+    """
+    d = _checks.even_width(d)
+    W_q, W_k = np.random.default_rng(seed).standard_normal((2, d, d)) / np.sqrt(d)  # (d_out, d_in) each
+    return W_q, W_k
+
+
 def sliding_pair_scores(offset: int = 3, n_starts: int = 64, d: int = D_DEMO, seed: int = 0,
                         words: tuple[str, str] = ("dog", "man")) -> dict[str, np.ndarray]:
     """Score one query word against one key word at a fixed gap, slid along the sequence.
 
     The key word sits at position start and the query word at start + offset,
-    for start = 0 .. n_starts - 1. The projections W_q and W_k are random:
-    shape (d_out, d_in) = (d, d), entries N(0, 1/d) from numpy's
-    default_rng(seed), applied as x @ W.T.
+    for start = 0 .. n_starts - 1. The projections W_q and W_k are random
+    (`pair_projections`): shape (d_out, d_in) = (d, d), entries N(0, 1/d) from
+    numpy's default_rng(seed), applied as x @ W.T.
 
     Args:
         offset: the gap between the two words, an integer >= 0.
@@ -1234,7 +1249,7 @@ def sliding_pair_scores(offset: int = 3, n_starts: int = 64, d: int = D_DEMO, se
     offset = _checks.count(offset, "offset", low=0)
     n_starts = _checks.count(n_starts, "n_starts")
     d = _checks.even_width(d)
-    W_q, W_k = np.random.default_rng(seed).standard_normal((2, d, d)) / np.sqrt(d)  # (d_out, d_in) each
+    W_q, W_k = pair_projections(d, seed)  # (d_out, d_in) each
     x, y = word_vector(words[0], d), word_vector(words[1], d)  # (d,) each
     starts = np.arange(n_starts)
     codes = sinusoidal_encoding(n_starts + offset, d)

@@ -75,8 +75,10 @@ all. **In code:** `lessons.positional.ntk_scaled_base`, and `ntk_pair_scale` for
 pair's factor $s^{-2i/(d-2)}$. The "out-of-bound" values are slow pairs slowed by less than $s$: for
 the paper's 4K to 64K stretch ($s$ = 16) the base becomes 167,199, pair 46 slows only
 7.57 times, and at 65,536 tokens it reaches 2.11 times the largest angle it saw in
-training (`trained_angle_ratio`); 17 pairs pass theirs. On the lesson's running example
-(4,096 to 32,768 tokens, `example_angle_ratios`) the worst is 1.75, and YaRN's is 1.
+training (`trained_angle_ratio`, positions counted from 0); 18 pairs pass theirs, the last
+by a hair (its 65,535th position divided by 16 lands 0.94 of a position past 4,095). On the
+lesson's running example (4,096 to 32,768 tokens, `example_angle_ratios`) the worst is
+1.75, and YaRN's is 1.0002.
 
 ```python
 from lessons.positional import ntk_scaled_base, rope_frequencies
@@ -85,9 +87,9 @@ theta, b_ntk = rope_frequencies(128), ntk_scaled_base(10000.0, 16.0, 128)
 round(b_ntk), [round(float(x), 6) for x in (theta / rope_frequencies(128, b_ntk))[[0, -1]]]  # → (167199, [1.0, 16.0])
 round(float(1 / ntk_pair_scale(128, 16.0)[46]), 2)  # → 7.57
 overshoot = trained_angle_ratio(rope_frequencies(128, b_ntk), theta, 4096, 65536)
-round(float(overshoot.max()), 2), int(overshoot.argmax()), int((overshoot > 1.0001).sum())  # → (2.11, 46, 17)
+round(float(overshoot.max()), 2), int(overshoot.argmax()), int((overshoot > 1.0001).sum())  # → (2.11, 46, 18)
 ratios = example_angle_ratios()
-round(float(ratios["NTK-aware (base raised)"].max()), 2), float(ratios["YaRN"].max())  # → (1.75, 1.0)
+round(float(ratios["NTK-aware (base raised)"].max()), 2), round(float(ratios["YaRN"].max()), 4)  # → (1.75, 1.0002)
 ```
 
 **NTK-by-parts (§3.2, Definition 1, Eqs. 11 to 13).** Decide per pair by its turns:

@@ -27,19 +27,22 @@ TOL = 1e-9
 
 @given(st.sampled_from([8, 16, 64, 128]), st.sampled_from([512, 1000, 4096]), st.floats(1.5, 16.0))
 def test_no_scaling_reads_s_times_past_the_slow_pairs_and_never_past_a_full_turn(d, trained, s):
+    # positions run 0..L-1 in training and 0..N-1 when read: a slow pair's angle grows by (N - 1) / (L - 1)
     theta = rope_frequencies(d, 10000.0)
     ratio = ce.trained_angle_ratio(theta, theta, trained, int(trained * s))
-    slow = trained * theta < 2 * np.pi
-    np.testing.assert_allclose(ratio[slow], int(trained * s) / trained, rtol=1e-12)
+    slow = (trained - 1) * theta < 2 * np.pi
+    np.testing.assert_allclose(ratio[slow], (int(trained * s) - 1) / (trained - 1), rtol=1e-12)
     assert np.all(ratio[~slow] == 1.0)
 
 
 @given(st.sampled_from([8, 16, 64, 128]), st.sampled_from([512, 1000, 4096]), st.sampled_from([2.0, 4.0, 8.0]))
-def test_interpolation_keeps_every_pair_inside_its_trained_angles(d, trained, s):
+def test_interpolation_keeps_every_pair_inside_its_trained_angles_but_the_last_fraction_of_a_position(d, trained, s):
+    # the last position N - 1 = sL - 1 maps to L - 1/s: (1 - 1/s) of a position past L - 1
     theta = rope_frequencies(d, 10000.0)
     ratio = ce.trained_angle_ratio(theta / s, theta, trained, int(trained * s))
-    assert np.all(ratio <= 1 + TOL)
-    np.testing.assert_allclose(ratio[trained * theta < 2 * np.pi], 1.0, rtol=1e-12)
+    edge = (trained - 1 / s) / (trained - 1)
+    assert np.all(ratio <= edge + TOL)
+    np.testing.assert_allclose(ratio[(trained - 1) * theta < 2 * np.pi], edge, rtol=1e-12)
 
 
 @given(st.sampled_from([16, 64, 128]), st.sampled_from([1000, 4096]), st.sampled_from([2.0, 4.0, 8.0]))
@@ -48,23 +51,26 @@ def test_ntk_aware_ratio_of_a_slow_pair_is_s_to_the_one_minus_2i_over_d_minus_2(
     ratio = ce.trained_angle_ratio(rope_frequencies(d, ntk_scaled_base(10000.0, s, d)), theta, trained,
                                    int(trained * s))
     i = np.arange(d // 2)
-    slow = trained * theta < 2 * np.pi
-    np.testing.assert_allclose(ratio[slow], (s ** (1 - 2 * i / (d - 2)))[slow], rtol=1e-9)
-    assert ratio[-1] == pytest.approx(1.0, rel=1e-9)  # only the slowest pair is fully interpolated
+    slow = (trained - 1) * theta < 2 * np.pi
+    grow = (int(trained * s) - 1) / (trained - 1)  # a slow pair's angle at the last position, unscaled
+    np.testing.assert_allclose(ratio[slow], (grow * s ** (-2 * i / (d - 2)))[slow], rtol=1e-9)
+    assert ratio[-1] == pytest.approx(grow / s, rel=1e-9)  # only the slowest pair is fully interpolated
 
 
 def test_the_issues_numbers_for_the_running_example():
-    # head 128, base 10,000, 4,096 -> 32,768: 18 pairs never finish a turn, 17 overshoot under NTK-aware, by <= 1.75x
+    # head 128, base 10,000, 4,096 -> 32,768, positions counted from 0: 18 pairs never finish a turn, all 18
+    # overshoot under NTK-aware, by <= 1.75x; PI, YaRN and Llama 3 end 0.875 of a position past 4,095
     theta = rope_frequencies(128, 10000.0)
     never = ce.rope_wavelengths(theta) > 4096
     assert int(never.sum()) == 18 and int(np.argmax(never)) == 46
     ratios = ce.example_angle_ratios()
     ntk = ratios["NTK-aware (base raised)"]
-    assert int((ntk[never] > 1 + TOL).sum()) == 17
-    assert ntk.max() == pytest.approx(8 ** (1 - 92 / 126), rel=1e-12) and round(float(ntk.max()), 2) == 1.75
+    assert int((ntk[never] > 1 + TOL).sum()) == 18
+    grow = 32767 / 4095
+    assert ntk.max() == pytest.approx(grow * 8 ** (-92 / 126), rel=1e-12) and round(float(ntk.max()), 2) == 1.75
     for method in ("position interpolation (linear)", "YaRN", "Llama 3 rule"):
-        assert ratios[method].max() <= 1 + TOL, method
-    assert ratios["no scaling"].max() == pytest.approx(8.0)
+        assert ratios[method].max() == pytest.approx(4095.875 / 4095, rel=1e-12), method
+    assert ratios["no scaling"].max() == pytest.approx(grow, rel=1e-12)
 
 
 def test_yarn_cuts_exactly_at_the_first_pair_short_of_a_full_turn():
@@ -76,8 +82,8 @@ def test_yarn_cuts_exactly_at_the_first_pair_short_of_a_full_turn():
 def test_a_pair_that_finished_a_turn_is_capped_at_one_unless_slowed_below_a_turn():
     theta = np.array([1.0])  # wavelength 2π: finishes many turns in 100 positions
     assert ce.trained_angle_ratio(theta, theta, 100, 800)[0] == 1.0
-    # slowed so far that it no longer completes a turn in 800 positions
-    assert ce.trained_angle_ratio(theta / 1000, theta, 100, 800)[0] == pytest.approx(0.8 / (2 * np.pi))
+    # slowed so far that it no longer completes a turn by position 799
+    assert ce.trained_angle_ratio(theta / 1000, theta, 100, 800)[0] == pytest.approx(0.799 / (2 * np.pi))
 
 
 # ---------------------------------------------------------------------------
@@ -129,5 +135,6 @@ def test_same_window_different_factor(config, slowest):
     d = config["head_dim"]
     ratio = ce.trained_angle_ratio(ce.rope_inv_freq(d, p)[0], rope_frequencies(d, p["rope_theta"]),
                                    p["original_max_position_embeddings"], config["max_position_embeddings"])
-    # the slowest pairs are divided by factor while the window grew 16x
-    assert ratio[-1] == pytest.approx(16 / p["factor"]) == pytest.approx(slowest)
+    # the slowest pairs are divided by factor while the window grew 16x (last positions counted from 0)
+    grow = (config["max_position_embeddings"] - 1) / (p["original_max_position_embeddings"] - 1)
+    assert ratio[-1] == pytest.approx(grow / p["factor"], rel=1e-12) and ratio[-1] == pytest.approx(slowest, rel=1e-3)

@@ -48,3 +48,23 @@ def test_verdict_exits_1_naming_the_claim_that_fails(capsys):
 def test_verdict_returns_when_every_claim_holds(capsys):
     verdict({"one": True, "two": True})
     assert "2 of 2 claims hold" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("knobs, message", [
+    ("7, 32, 16, 2", "SEQ_LEN must be an integer >= 8 (the lab reads positions 7 and 3), got 7"),
+    ("12, 32, 2, 2", "D_HEAD must be an even integer >= 4 (with 2 the two layouts coincide), got 2"),
+    ("12, 32, 5, 2", "D_HEAD must be an even integer >= 4 (with 2 the two layouts coincide), got 5"),
+    ("8, 32, 4, 2", None),  # the smallest knobs the lab accepts: its claims still hold
+])
+def test_tf2_checks_its_knobs_on_entry(knobs, message, tmp_path):
+    source = (ROOT / "labs" / "tf2_rope_layouts.py").read_text(encoding="utf-8")
+    line = "SEQ_LEN, D_MODEL, D_HEAD, N_HEADS = 12, 32, 16, 2"
+    assert source.count(line) == 1
+    script = tmp_path / "tf2.py"
+    script.write_text(source.replace(line, f"SEQ_LEN, D_MODEL, D_HEAD, N_HEADS = {knobs}"), encoding="utf-8")
+    result = subprocess.run([sys.executable, str(script)], cwd=ROOT, capture_output=True, text=True, timeout=300,
+                            env={**os.environ, "MPLBACKEND": "Agg", "PYTHONPATH": str(ROOT)})
+    if message is None:
+        assert result.returncode == 0 and "9 of 9 claims hold" in result.stdout, result.stdout[-1500:]
+    else:
+        assert result.returncode == 1 and result.stderr.strip() == message and not result.stdout, result.stderr

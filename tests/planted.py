@@ -1,0 +1,192 @@
+"""Planted bugs: one realistic mistake per lab claim, put into a copy of the lesson function
+the claim is about, to prove each claim can fail.
+
+A `Plant` names the lab, the claims it must turn into FAILS (each by a prefix of the claim's
+text), and a source edit: in `module.function`, the text `old` (which must occur exactly
+once) becomes `new`. `run_planted(plant)` runs the lab in a fresh interpreter with the edited
+function compiled into the lesson module and rebound wherever the lessons hold the original
+(a `from ... import` copy, a dispatch table), and returns the lab's exit code and output.
+
+    python -m tests.planted LAB INDEX      # run one plant by hand: the lab's output, its exit code
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import linecache
+import os
+import runpy
+import subprocess
+import sys
+import textwrap
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@dataclass(frozen=True)
+class Plant:
+    """One bug: `old` -> `new` in `module.function`, which must make each of `claims` FAIL
+    (`old` and `new` may be tuples: several edits of the one function, made together)."""
+
+    lab: str
+    claims: tuple[str, ...]
+    module: str
+    function: str
+    old: str | tuple[str, ...]
+    new: str | tuple[str, ...]
+    why: str
+
+
+PLANTS: tuple[Plant, ...] = (
+    # --- TF1: sinusoidal codes added vs RoPE (lessons.positional) ---------------------------
+    Plant("tf1_sinusoidal_vs_rope", ("RoPE: the pair's score at a fixed gap", "both hold for"),
+          "lessons.positional", "apply_rope",
+          "even * sin + odd * cos", "even * sin - odd * cos",
+          "a sign slip in the second row: a reflection, not a rotation, so m + n leaks in"),
+    Plant("tf1_sinusoidal_vs_rope", ("sinusoidal codes added: the same pair's score spreads",
+                                     "each cross term"),
+          "lessons.positional", "sinusoidal_encoding",
+          "angle_table(np.arange(n_positions),", "angle_table(np.zeros(n_positions),",
+          "every position gets the code of position 0"),
+    Plant("tf1_sinusoidal_vs_rope", ("the four terms add up",),
+          "lessons.positional", "sliding_pair_scores",
+          '"PE·PE": score(pe_m, pe_n)', '"PE·PE": score(pe_n, pe_m)',
+          "the code-by-code term with the query's and the key's codes swapped"),
+    Plant("tf1_sinusoidal_vs_rope", ("with bare codes the code-by-code term does not move",),
+          "lessons.positional", "sinusoidal_encoding",
+          "np.stack([np.sin(angles), np.cos(angles)]",
+          "np.stack([np.sin(angles), np.cos(angle_table(np.arange(n_positions), rope_frequencies(d, base) ** 0.5))]",
+          "the cosine columns with exponent i/d instead of 2i/d: sin and cos of one pair turn at different speeds"),
+    Plant("tf1_sinusoidal_vs_rope", ("RoPE's score at every gap 0..40 is the same at 1,001 starts",),
+          "lessons.positional", "rope_angles",
+          "pos = np.asarray(positions, dtype=float)", "pos = np.minimum(np.asarray(positions, dtype=float), 511)",
+          "a cos/sin cache of 512 rows, clipped instead of grown"),
+    Plant("tf1_sinusoidal_vs_rope", ("RoPE's score changes with the gap",),
+          "lessons.positional", "rope_angles",
+          "return angle_table(pos, rope_frequencies(d, base))", "return angle_table(0 * pos, rope_frequencies(d, base))",
+          "the positions never reach the angles: nothing turns"),
+    # --- TF2: the two RoPE layouts (lessons.rope, lessons.notation) ---------------------------
+    Plant("tf2_rope_layouts", ("converted interleaved -> half-split", "converted: the attention is the original's"),
+          "lessons.rope", "conversion_permutation",
+          "np.concatenate([np.arange(0, d_head, 2), np.arange(1, d_head, 2)])",
+          "np.concatenate([np.arange(1, d_head, 2), np.arange(0, d_head, 2)])",
+          "odd rows first: every pair turns the wrong way"),
+    Plant("tf2_rope_layouts", ("converted half-split -> interleaved", "half_to_interleaved undoes"),
+          "lessons.rope", "half_to_interleaved",
+          "inverse = np.argsort(conversion_permutation(", "inverse = (conversion_permutation(",
+          "the permutation applied again instead of its inverse"),
+    Plant("tf2_rope_layouts", ("not converted, either direction", "not converted: the attention moves"),
+          "lessons.rope", "apply_rope_half",
+          "return rotate_with_table(x, *half_split_table(angles))", "return apply_rope(x, positions, base)",
+          "the half-split code path calls the interleaved rotation"),
+    Plant("tf2_rope_layouts", ("not converted: the score still depends only on the offset",),
+          "lessons.rope", "half_split_table",
+          "np.concatenate([angles, angles], axis=-1)", "np.concatenate([angles, angles[..., ::-1]], axis=-1)",
+          "the second half of the table reads the speeds in reverse: not a rotation"),
+    Plant("tf2_rope_layouts", ("mismatched cos/sin table",),
+          "lessons.rope", "apply_rope_mismatched",
+          "np.repeat(rope_angles(x, positions, base), 2, axis=-1)", "np.tile(rope_angles(x, positions, base), 2)",
+          "the mismatched table laid out right after all: the bug the claim shows is gone"),
+    Plant("tf2_rope_layouts", ("not converted: the attention looks valid",),
+          "lessons.notation", "softmax",
+          "return e / e.sum(axis=axis, keepdims=True)", "return e / e.sum()",
+          "softmax divides by the whole array's sum, not each row's"),
+    # --- TF3: the KV cache (lessons.transformer, lessons.positional) -------------------------
+    Plant("tf3_kv_cache", ("true position: cached logits equal the full pass",),
+          "lessons.transformer", "TinyGPT._attention",
+          "else np.arange(n_keys)", "else np.zeros(n_keys, dtype=int)",
+          "the cached keys' positions forgotten (all 0): ALiBi's distances no longer differ key by key"),
+    Plant("tf3_kv_cache", ("position 0 every step: rope, learned, sinusoidal and alibi",
+                           "position 0 every step: each scheme that carries position"),
+          "lessons.transformer", "TinyGPT.step",
+          "start_pos = cache.length  #", "start_pos = cache.keys[0].shape[-2]  #",
+          "the position read from the cached keys, so the lab's reset counter changes nothing"),
+    Plant("tf3_kv_cache", ("position 0 every step: the scheme with no positions",),
+          "lessons.transformer", "TinyGPT._attention",
+          ("np.concatenate([cache.keys[i], K], axis=-2)", "np.concatenate([cache.values[i], V], axis=-2)"),
+          ("np.concatenate([cache.keys[i][..., :cache.length, :], K], axis=-2)",
+           "np.concatenate([cache.values[i][..., :cache.length, :], V], axis=-2)"),
+          "keys kept up to the counter: a reset counter drops the cached keys"),
+    Plant("tf3_kv_cache", ("position 0 every step: the RoPE model decodes exactly as",),
+          "lessons.rope", "RotaryEmbedding._build",
+          "half_split_table(angle_table(np.arange(n), self.theta))",
+          "(1.1 * t for t in half_split_table(angle_table(np.arange(n), self.theta)))",
+          "the table scaled by an attention factor no config asked for: position 0 no longer leaves q and k as they are"),
+    # --- TF4: stretching the context (lessons.context_extension, lessons.positional) ----------
+    Plant("tf4_stretching_context", ("no scaling: the 18 slow pairs",),
+          "lessons.context_extension", "trained_angle_ratio",
+          "used = (new_len - 1) * inv_freq", "used = new_len * inv_freq",
+          "the new length counted to new_len while training is counted to L - 1: two conventions mixed"),
+    Plant("tf4_stretching_context", ("NTK-aware: all 18 slow pairs",),
+          "lessons.positional", "ntk_scaled_base",
+          "return float(base * scale ** (d / (d - 2)))", "return float(base * scale)",
+          "the NTK-aware base raised by s, without the exponent d/(d-2)"),
+    Plant("tf4_stretching_context", ("position interpolation, YaRN and Llama 3 keep every pair",
+                                     "position interpolation slows pair 0 by 8"),
+          "lessons.context_extension", "yarn_inv_freq",
+          "return theta * (1 - ramp) + theta / factor * ramp", "return theta * ramp + theta / factor * (1 - ramp)",
+          "YaRN's ramp read backwards: the fast pairs interpolated, the slow ones kept"),
+)
+
+
+def _rebind(old, new) -> None:
+    """Point every reference the loaded lessons hold to `old` (a module global, a dict entry,
+    a class attribute) at `new`."""
+    for name, module in list(sys.modules.items()):
+        if not (name == "lessons" or name.startswith("lessons.")) or module is None:
+            continue
+        for key, value in list(vars(module).items()):
+            if value is old:
+                setattr(module, key, new)
+            elif isinstance(value, dict):
+                for k, v in list(value.items()):
+                    if v is old:
+                        value[k] = new
+
+
+def apply(plant: Plant) -> None:
+    """Compile the edited function into its module (or class) and rebind it everywhere."""
+    module = importlib.import_module(plant.module)
+    owner, _, name = plant.function.rpartition(".")
+    holder = getattr(module, owner) if owner else module
+    original = getattr(holder, name)
+    source = textwrap.dedent(inspect.getsource(original))
+    olds, news = (plant.old, plant.new) if isinstance(plant.old, tuple) else ((plant.old,), (plant.new,))
+    for old, new in zip(olds, news, strict=True):
+        count = source.count(old)
+        if count != 1:
+            raise SystemExit(f"planted bug for {plant.lab}: {plant.module}.{plant.function} holds {old!r} "
+                             f"{count} times, not once; update tests/planted.py")
+        source = source.replace(old, new)
+    namespace = dict(vars(module))
+    filename = f"<planted {plant.module}.{plant.function}>"
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)  # so inspect shows it
+    exec(compile(source, filename, "exec"), namespace)
+    planted = namespace[name]
+    setattr(holder, name, planted)
+    if not owner:
+        _rebind(original, planted)
+
+
+def run_planted(plant: Plant) -> subprocess.CompletedProcess:
+    """Run the plant's lab in a fresh interpreter with the bug in place."""
+    index = PLANTS.index(plant)
+    return subprocess.run([sys.executable, "-m", "tests.planted", plant.lab, str(index)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300, env={**os.environ, "MPLBACKEND": "Agg"})
+
+
+def main(argv: list[str]) -> None:
+    lab, index = argv[0], int(argv[1])
+    plant = PLANTS[index]
+    if plant.lab != lab:
+        raise SystemExit(f"plant {index} belongs to {plant.lab}, not {lab}")
+    apply(plant)
+    sys.argv = [str(ROOT / "labs" / f"{lab}.py")]
+    runpy.run_path(sys.argv[0], run_name="__main__")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
