@@ -26,9 +26,11 @@ Read first: §1 with Figure 1 (the problem in one plot), §3 (the whole method o
 one page, with the slopes), §4.2 (the 1.3B-parameter model behind the headline
 numbers) and Appendix B (the authors' own analysis of *why* perplexity improves
 with longer inputs; it changes how you read every extrapolation plot). Skim §2.2
-for the baselines and Figure 2 for speed and memory. Skip on a first pass: the
-state-of-the-art comparisons in §4.1 (Tables 6 and 7), the Toronto BookCorpus
-runs (Appendix A.3) and §5 (related work). The paper counts positions from 1
+for the baselines and Figure 2 for speed and memory. Skip on a first pass:
+Table 7, the comparison with the state of the art (Table 6 is not one: per
+Appendix A.2 it sets ALiBi against the sinusoidal, rotary and T5 baselines,
+worth a look once the method is clear), the Toronto BookCorpus runs (Appendix
+A.3) and §5 (related work). The paper counts positions from 1
 and writes the bias for one query row; the site counts from 0 and builds the
 whole (heads, queries, keys) array, which holds the same numbers.
 

@@ -186,8 +186,8 @@ GPT-2 and BERT went back to learned tables, which stop at their last row
 relative: the model compares (word + code) after two different projections,
 and the mixed terms move with absolute position (`lessons.positional`
 measures the leak). RoFormer
-(Su et al., 2021, `papers.su2021_roformer`) kept this page's speeds, "following
-[Vas17]" in its section 3.3, but rotates queries and keys instead of adding a
+(Su et al., 2021, `papers.su2021_roformer`) kept this page's speeds
+("Following Vaswani et al. [2017]", its section 3.3), but rotates queries and keys instead of adding a
 code, so the score depends on the gap alone (`lessons.rope`). Press et al.
 (2021) tested the extrapolation hope and "find that current methods do not
 allow for efficient extrapolation" (abstract), which led to ALiBi
