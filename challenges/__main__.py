@@ -34,7 +34,8 @@ def main(argv: list[str] | None = None) -> int:
     check = commands.add_parser("check", help="check a solution file, property by property")
     check.add_argument("number", help="the challenge, e.g. 04")
     check.add_argument("path", nargs="?", help="your solution file (default: ./<starter name>)")
-    check.add_argument("--timeout", type=float, default=20.0, help="seconds the whole check may take (default 20)")
+    check.add_argument("--timeout", type=float, default=20.0,
+                       help="seconds the checks of each function may take (default 20)")
     check.add_argument("--show-output", action="store_true", help="also print what your code printed")
     args = parser.parse_args(argv)
 
@@ -70,12 +71,50 @@ def write_starter(challenge: Challenge, path: Path, force: bool) -> int:
 
 
 def check_file(challenge: Challenge, path: Path, timeout: float, show_output: bool) -> int:
-    """Run the properties in a separate process; print PASS/FAIL lines; 0 only when all pass."""
+    """Run the properties, one process per function under test (each with its own `timeout`),
+    print PASS/FAIL lines, and return 0 only when all pass.
+
+    A file that cannot be imported is reported once, from the first process. A hint that
+    repeats an earlier one of the same function (the same error, whatever call it came
+    from) is printed once, and the properties that share it are named on one line.
+    """
     if not path.is_file():
         print(f"no such file: {path}", file=sys.stderr)
         return 2
+    functions = list(importlib.import_module(f"{challenge.package}.checks").FUNCTIONS)
+    planned = passed = 0
+    printed: list[str] = []
+    for function in functions:
+        result = _check_function(challenge, path, function, timeout)
+        planned += result["planned"]
+        passed += result["passed"]
+        printed += result["err"]
+        for line in result["lines"]:
+            print(line)
+        if result["stop"]:  # the file does not import: every other process would say the same
+            return 1
+    if show_output and "".join(printed).strip():
+        print("--- what your code printed ---")
+        print("".join(printed).rstrip())
+    if planned and passed == planned:
+        print(f"all {planned} properties pass")
+        return 0
+    print(f"{passed} of {planned or '?'} properties pass")
+    return 1
+
+
+def _same_kind(hint: str) -> str:
+    """A hint without the call it came from: 'apply_rope(x of shape (1, 2)) raised X' -> 'raised X'
+    (likewise 'returned ...' and 'changed ...'); any other hint is its own kind."""
+    found = [(hint.find(f") {verb} "), verb) for verb in ("raised", "returned", "changed")]
+    at, verb = min(((i, v) for i, v in found if i >= 0), default=(-1, ""))
+    return hint[at + 2:] if at >= 0 else hint
+
+
+def _check_function(challenge: Challenge, path: Path, function: str, timeout: float) -> dict:
+    """One process: the properties of `function`. Returns its printed lines and counts."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
-    command = [sys.executable, "-m", "challenges._child", challenge.number, str(path.resolve())]
+    command = [sys.executable, "-m", "challenges._child", challenge.number, str(path.resolve()), function]
     timed_out = False
     try:
         run = subprocess.run(command, capture_output=True, timeout=timeout, env=env)
@@ -84,8 +123,11 @@ def check_file(challenge: Challenge, path: Path, timeout: float, show_output: bo
         out, err, code, timed_out = stopped.stdout or b"", stopped.stderr or b"", None, True
 
     plan: list[str] = []
+    lines: list[str] = []
     passed, imported, done = 0, False, False
     current = call = None
+    first_of: dict[str, str] = {}  # a hint's kind -> the first property that failed with it
+    repeats: dict[str, list[str]] = {}
     for line in out.decode("utf-8", "replace").splitlines():
         try:
             event = json.loads(line)
@@ -95,22 +137,34 @@ def check_file(challenge: Challenge, path: Path, timeout: float, show_output: bo
         if kind == "plan":
             plan = event["names"]
         elif kind == "fatal":
-            print(f"FAIL import: {event['message']}")
-            return 1
+            return {"lines": [f"FAIL import: {event['message']}"], "planned": len(plan), "passed": 0,
+                    "err": [err.decode("utf-8", "replace")], "stop": True}
         elif kind == "imported":
             imported = True
         elif kind == "missing":
-            print(f"FAIL {event['name']}: {event['message']}")
+            lines.append(f"FAIL {event['name']}: {event['message']}")
         elif kind == "start":
             current, call = event["name"], None
         elif kind == "call":
             call = event["text"]
         elif kind == "result":
             passed += event["ok"]
-            print(f"PASS {event['name']}" if event["ok"] else f"FAIL {event['name']}: {event['hint']}")
+            if event["ok"]:
+                lines.append(f"PASS {event['name']}")
+            else:
+                same = _same_kind(event["hint"])
+                if same in first_of:
+                    repeats[same].append(event["name"])
+                else:
+                    first_of[same], repeats[same] = event["name"], []
+                    lines.append(f"FAIL {event['name']}: {event['hint']}")
             current = None
         elif kind == "done":
             done = True
+    for same, names in repeats.items():
+        if names:
+            more = f"{len(names)} more propert{'y fails' if len(names) == 1 else 'ies fail'} the same way"
+            lines.append(f"FAIL {', '.join(names)}: the same as {first_of[same]} ({more})")
 
     if not done:
         name = "import" if not imported else current or "check"
@@ -126,15 +180,17 @@ def check_file(challenge: Challenge, path: Path, timeout: float, show_output: bo
         else:
             why = (f"the process stopped (exit code {code}) inside {call or 'the check'}: "
                    "a crash, os._exit or out of memory")
-        print(f"FAIL {name}: {why}")
-    if show_output and err.strip():
-        print("--- what your code printed ---")
-        print(err.decode("utf-8", "replace").rstrip())
-    if done and passed == len(plan):
-        print(f"all {len(plan)} properties pass")
-        return 0
-    print(f"{passed} of {len(plan) or '?'} properties pass")
-    return 1
+        lines.append(f"FAIL {name}: {why}")
+        reported = {line[5:].partition(":")[0] for line in lines}
+        left = [p for p in plan[plan.index(current) + 1:]] if current in plan else []
+        left = [p for p in left if p not in reported]
+        if imported and left:
+            lines.append(f"FAIL {', '.join(left)}: not run, since {call or function} never returned")
+        if not imported:
+            return {"lines": lines, "planned": len(plan), "passed": passed,
+                    "err": [err.decode("utf-8", "replace")], "stop": True}
+    return {"lines": lines, "planned": len(plan), "passed": passed, "err": [err.decode("utf-8", "replace")],
+            "stop": False}
 
 
 def _package_dir(challenge: Challenge) -> Path:

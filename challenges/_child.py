@@ -1,6 +1,8 @@
-"""The checker's separate process: `python -m challenges._child NN FILE`.
+"""The checker's separate process: `python -m challenges._child NN FILE [FUNCTION]`.
 
-Imports the learner's FILE and runs challenge NN's properties, writing one
+Imports the learner's FILE and runs challenge NN's properties (those of
+FUNCTION only, when it is given: the checker runs one process per function,
+so a hang in one still lets the other be checked), writing one
 JSON event per line to stdout (`plan`, `imported`, `start`, `call`,
 `result`, `missing`, `fatal`, `done`); `python -m challenges check` reads them,
 prints the PASS/FAIL lines and enforces the time limit. Anything the
@@ -23,7 +25,7 @@ from challenges._props import Fail, Solution
 MODULE_NAME = "_challenge_solution"
 
 
-def main(number: str, file: str) -> int:
+def main(number: str, file: str, function: str | None = None) -> int:
     events = os.fdopen(os.dup(1), "w", buffering=1, encoding="utf-8")
     os.dup2(2, 1)  # the learner's prints (Python's or C's) land on stderr
 
@@ -33,7 +35,8 @@ def main(number: str, file: str) -> int:
 
     challenge = find(number)
     checks = importlib.import_module(f"{challenge.package}.checks")
-    emit(kind="plan", names=[p.name for p in checks.PROPERTIES])
+    properties = [p for p in checks.PROPERTIES if function is None or p.needs == function]
+    emit(kind="plan", names=[p.name for p in properties])
     path = Path(file).resolve()
     sol = Solution(None, path, emit)
     try:
@@ -42,10 +45,11 @@ def main(number: str, file: str) -> int:
         emit(kind="fatal", message=f"cannot import {path.name}: {sol.one_line(exc)}")
         return 1
     emit(kind="imported")
-    missing = {name for name in checks.FUNCTIONS if not callable(getattr(sol.module, name, None))}
-    for name in sorted(missing, key=list(checks.FUNCTIONS).index):
+    wanted = [name for name in checks.FUNCTIONS if function is None or name == function]
+    missing = {name for name in wanted if not callable(getattr(sol.module, name, None))}
+    for name in sorted(missing, key=wanted.index):
         emit(kind="missing", name=name, message=f"{path.name} defines no function {checks.FUNCTIONS[name]}")
-    for prop in checks.PROPERTIES:
+    for prop in properties:
         if prop.needs in missing:
             continue
         emit(kind="start", name=prop.name)
@@ -73,4 +77,4 @@ def load(path: Path):
 
 
 if __name__ == "__main__":
-    raise SystemExit(main(*sys.argv[1:3]))
+    raise SystemExit(main(*sys.argv[1:4]))

@@ -10,6 +10,7 @@ raises, returns None, returns the wrong shape, NaN, edits its input) into a
 
 from __future__ import annotations
 
+import sys
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
@@ -82,24 +83,53 @@ class Solution:
         if shape is not None and arr.shape != tuple(shape):
             raise Fail(f"{text} returned shape {arr.shape}; expected {tuple(shape)}" + (f" = {what}" if what else ""))
         if not np.all(np.isfinite(arr)):
-            raise Fail(f"{text} returned NaN or inf values")
+            raise Fail(f"{text} returned NaN or inf values{self.why_not_finite(name, args, kwargs)}")
         return arr
+
+    def why_not_finite(self, name: str, args: tuple, kwargs: dict) -> str:
+        """Where a NaN or inf came from: the call again with numpy's floating-point errors raised.
+
+        Returns ': <what> at <file>, line N (<a likely cause>)', or '' when numpy raises nothing.
+        """
+        given = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+        given_kw = {k: v.copy() if isinstance(v, np.ndarray) else v for k, v in kwargs.items()}
+        try:
+            with np.errstate(over="raise", divide="raise", invalid="raise", under="ignore"):
+                getattr(self.module, name)(*given, **given_kw)
+        except FloatingPointError as exc:
+            what = str(exc).split(" encountered")[0]  # "overflow", "divide by zero", "invalid value"
+            line = self.learner_line(exc)
+            where = f"{self.path.name}, line {line}" if line else ""
+            cause = {"overflow": "a number grew past float range: a power like 10000**(2*i) with a large i?",
+                     "divide by zero": "a division by zero: an integer power like 10000**(2*i) that overflowed "
+                                       "to 0, or 1 / 0 at position 0? use floats (10000.0) and negative exponents",
+                     "invalid value": "0/0, inf - inf or the log or square root of a negative number"}
+            kind = next((k for k in cause if what.startswith(k)), None)
+            return f": {what}" + (f" at {where}" if where else "") + (f" ({cause[kind]})" if kind else "")
+        except (Exception, SystemExit):
+            return ""
+        return ""
 
     def one_line(self, exc: BaseException) -> str:
         """'Type: message (file.py, line N)', the line being the last one in the learner's file."""
         message = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+        if isinstance(exc, SyntaxError) and exc.msg:
+            message = exc.msg  # its str() already says "(file, line N)": say it once, below
         if isinstance(exc, SystemExit):
             message = f"sys.exit({exc.code!r}) was called"
         text = f"{type(exc).__name__}: {message}" if message else type(exc).__name__
         if len(text) > 160:
             text = text[:157] + "..."
-        line = None
-        if isinstance(exc, SyntaxError) and exc.lineno:
-            line = exc.lineno
+        line = self.learner_line(exc)
+        return text + (f" ({self.path.name}, line {line})" if line else "")
+
+    def learner_line(self, exc: BaseException) -> int | None:
+        """The last line of the learner's file in the exception's traceback (a SyntaxError's own line)."""
+        line = exc.lineno if isinstance(exc, SyntaxError) and exc.lineno else None
         for frame, lineno in traceback.walk_tb(exc.__traceback__):
             if Path(frame.f_code.co_filename).resolve() == self.path.resolve():
                 line = lineno
-        return text + (f" ({self.path.name}, line {line})" if line else "")
+        return line
 
 
 def describe_call(name: str, args: tuple, kwargs: dict) -> str:
@@ -125,12 +155,41 @@ def close(a, b, tol: float = TOL) -> bool:
 def fmt(values, digits: int = 3, most: int = 6) -> str:
     """[0.841, 0.54, 0.01, 1]: at most `most` numbers, rounded."""
     def number(v: float) -> str:
-        text = f"{v:.{digits}f}".rstrip("0").rstrip(".")
+        text = f"{v:.{digits}f}"
+        if "." in text:  # trailing zeros of the fraction only: 10 stays 10
+            text = text.rstrip("0").rstrip(".")
         return "0" if text in ("", "-0") else text
 
     flat = np.asarray(values, dtype=float).ravel()
     shown = ", ".join(number(v) for v in flat[:most])
     return f"[{shown}{', …' if flat.size > most else ''}]"
+
+
+def python_lines(path: Path, run: Callable[[], object]) -> int:
+    """How many lines of the file at `path` Python executes while `run()` runs (its return value dropped).
+
+    Counts the interpreter's 'line' events in frames of that file (`sys.settrace`), so the
+    answer does not depend on the machine's speed: a vectorized function runs the same lines
+    for 8 positions as for 64, a loop over positions runs its body once per position.
+    """
+    target = str(Path(path).resolve())
+    count = 0
+
+    def tracer(frame, event, arg):
+        nonlocal count
+        if frame.f_code.co_filename != target:
+            return None  # do not trace numpy or the checker
+        if event == "line":
+            count += 1
+        return tracer
+
+    previous = sys.gettrace()
+    sys.settrace(tracer)
+    try:
+        run()
+    finally:
+        sys.settrace(previous)
+    return count
 
 
 def worst(a, b) -> tuple[tuple[int, ...], float, float]:

@@ -14,14 +14,15 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 C04 = ROOT / "challenges" / "c04"
 SOLUTION = (C04 / "solution.py").read_text(encoding="utf-8")
-TABLE = ["table_shape", "table_values", "table_unit_circle", "table_bounds"]
+TABLE = ["table_shape", "table_values", "table_unit_circle", "table_bounds", "table_no_loop"]
 ROPE = ["rope_shape", "rope_values", "rope_identity_at_0", "rope_norm", "rope_offset_only",
-        "rope_cache_positions", "rope_batch_axes", "rope_linear"]
+        "rope_cache_positions", "rope_batch_axes", "rope_linear", "rope_no_loop"]
 
 
 def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
@@ -46,8 +47,18 @@ def check(tmp_path: Path, source: str, *options: str, name: str = "answer.py") -
     done = run("check", "04", str(path), *options)
     output = done.stdout + done.stderr
     assert "Traceback" not in output, output
-    lines = {line.split()[1].rstrip(":"): line for line in done.stdout.splitlines()
-             if line.startswith(("PASS ", "FAIL "))}
+    lines = {}
+    for line in done.stdout.splitlines():
+        if not line.startswith(("PASS ", "FAIL ")):
+            continue
+        names, _, rest = line[5:].partition(": ")
+        if rest.startswith("the same as "):  # "FAIL a, b: the same as c (2 more ...)": each gets c's hint
+            first = rest.removeprefix("the same as ").split(" (")[0]
+            for name in names.split(", "):
+                lines[name] = lines[first].replace(f" {first}:", f" {name}:", 1)
+        else:  # "FAIL a, b: not run, ..." names several properties with one line
+            for name in names.split(" ")[0:1] if line.startswith("PASS ") else names.split(", "):
+                lines[name] = f"{line[:5]}{name}: {rest}" if rest else line
     return done.returncode, lines, output
 
 
@@ -213,3 +224,111 @@ def test_starter_and_solution_declare_the_same_functions():
 def test_usage_errors_exit_2(tmp_path):
     assert run("check", "99", str(tmp_path / "x.py")).returncode == 2
     assert run("check", "04", str(tmp_path / "missing.py")).returncode == 2
+
+
+# --- learner files in tests/data/c04: each named mistake gets its own hint, word for word ---------------
+
+LEARNERS = ROOT / "tests" / "data" / "c04"
+
+
+def _explanation(name: str) -> str:
+    """The checker's own words for a RoPE mistake (challenges/c04/checks.py), looked up by its name."""
+    from challenges.c04.checks import _rope_mistakes
+
+    return next(why for mistake, why, _, _ in _rope_mistakes() if mistake == name)
+
+
+def _learner(tmp_path: Path, name: str, *options: str) -> tuple[int, dict[str, str], str]:
+    return check(tmp_path, (LEARNERS / name).read_text(encoding="utf-8"), *options, name=name)
+
+
+def _line_of(name: str, text: str) -> int:
+    lines = (LEARNERS / name).read_text(encoding="utf-8").splitlines()
+    return next(i for i, line in enumerate(lines, 1) if text in line)
+
+
+def test_rope_with_sine_and_cosine_swapped_is_named(tmp_path):
+    code, lines, output = _learner(tmp_path, "rope_sin_cos_swapped.py")
+    assert code == 1
+    hint = f'classic mistake "sine and cosine swapped": {_explanation("sine and cosine swapped")}'
+    assert lines["rope_values"] == f"FAIL rope_values: {hint}", output
+    assert "FAIL rope_identity_at_0: the same as rope_values (1 more property fails the same way)" in output
+    assert all(lines[p].startswith("PASS") for p in TABLE), output
+
+
+def test_a_rope_exponent_outside_the_list_shows_the_learners_speeds(tmp_path):
+    from challenges._props import fmt
+
+    code, lines, output = _learner(tmp_path, "rope_exponent_d_plus_2.py")
+    d = 8  # the diagnosis probes a head of width 8: θ_j = 10000^(-2j/d) against the file's 10000^(-2j/(d+2))
+    right, theirs = 10000.0 ** (-np.arange(0, d, 2) / d), 10000.0 ** (-np.arange(0, d, 2) / (d + 2))
+    assert lines["rope_values"] == (
+        f'FAIL rope_values: classic mistake "wrong frequency exponent": for d={d} and base 10000 the pairs must '
+        f"turn θ = {fmt(right, 4)} radians per position (θ_j = base^(-2j/d)); yours turn {fmt(theirs, 4)}"), output
+    assert fmt(theirs, 4) == "[1, 0.1585, 0.0251, 0.004]"
+
+
+def test_the_printed_positions_are_the_positions_the_checker_passed(tmp_path):
+    code, lines, output = _learner(tmp_path, "rope_positions_clipped.py")
+    assert code == 1
+    assert lines["rope_values"].startswith(
+        "FAIL rope_values: apply_rope(x of shape (7, 16), positions=[3, 0, 11, 5, 40, 2, 7])["), output
+    # the pair that breaks the offset rule is the one past the clip, not the first two (which agree)
+    assert "q at 3, k at 7 scores" in lines["rope_offset_only"] and "q at 40, k at 44 scores" in lines["rope_offset_only"]
+
+
+def test_an_integer_power_is_traced_to_its_line(tmp_path):
+    name = "table_integer_power.py"
+    code, lines, output = _learner(tmp_path, name)
+    line = _line_of(name, "theta = 1 / 10000 ** (2 * np.arange")
+    assert lines["table_shape"] == (
+        f"FAIL table_shape: sinusoidal_encoding(50, 64) returned NaN or inf values: divide by zero at {name}, "
+        f"line {line} (a division by zero: an integer power like 10000**(2*i) that overflowed to 0, or 1 / 0 at "
+        "position 0? use floats (10000.0) and negative exponents)"), output
+    assert all(lines[p].startswith("PASS") for p in ROPE), output
+
+
+def test_a_python_loop_is_found_by_counting_lines_not_by_timing(tmp_path):
+    import re
+
+    code, lines, output = _learner(tmp_path, "table_double_loop.py")
+    assert code == 1
+    found = re.fullmatch(r"FAIL table_no_loop: a Python loop over the positions: sinusoidal_encoding ran (\d+) lines "
+                         r"of table_double_loop\.py for the small input and (\d+) for one with 8 times more positions; "
+                         r"build the whole array at once \(np\.arange\(n\)\[:, None\] \* θ broadcasts positions "
+                         r"against speeds\)", lines["table_no_loop"])
+    assert found and int(found[2]) > 8 * int(found[1]) * 0.8, output  # 8x the positions: about 8x the lines
+    assert all(lines[p].startswith("PASS") for p in TABLE[:-1] + ROPE), output
+
+
+def test_a_hang_in_one_function_still_lets_the_other_be_checked(tmp_path):
+    start = time.monotonic()
+    code, lines, output = _learner(tmp_path, "table_hangs.py", "--timeout", "3")
+    assert time.monotonic() - start < 40
+    assert code == 1
+    assert lines["table_shape"] == ("FAIL table_shape: sinusoidal_encoding(7, 8) did not return within 3 s "
+                                    "(an endless loop? --timeout sets the limit)"), output
+    assert ("FAIL table_values, table_unit_circle, table_bounds, table_no_loop: not run, since "
+            "sinusoidal_encoding(7, 8) never returned") in output
+    assert all(lines[p].startswith("PASS") for p in ROPE), output
+    assert output.strip().endswith(f"{len(ROPE)} of {len(TABLE + ROPE)} properties pass")
+
+
+def test_identical_hints_are_collapsed_and_a_syntax_error_is_located_once(tmp_path):
+    code, _, output = check(tmp_path, "def sinusoidal_encoding(:\n    pass\n", name="broken.py")
+    assert output.strip() == "FAIL import: cannot import broken.py: SyntaxError: invalid syntax (broken.py, line 1)"
+    source = edited(('    x = np.asarray(x, dtype=float)\n', '    raise ValueError("not yet")\n'))
+    code, lines, output = check(tmp_path, source)
+    rope_lines = [line for line in output.splitlines() if line.startswith("FAIL rope")]
+    same = [p for p in ROPE[1:] if p != "rope_batch_axes"]  # batch_axes adds its own advice to the error
+    assert rope_lines[-1] == ("FAIL " + ", ".join(same) + f": the same as rope_shape ({len(same)} more "
+                              "properties fail the same way)"), output
+    assert len(rope_lines) == 3
+
+
+def test_fmt_prints_integers_exactly():
+    from challenges._props import fmt
+
+    assert fmt([0, 10, 100, 1000], 0, 8) == "[0, 10, 100, 1000]"
+    assert fmt([3, 0, 11, 5, 40, 2, 7], 0, 8) == "[3, 0, 11, 5, 40, 2, 7]"
+    assert fmt([0.5, 0.25, 1.0], 3) == "[0.5, 0.25, 1]"

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from challenges._props import TOL, Fail, Solution, close, fmt, mistake, registry, worst
+from challenges._props import TOL, Fail, Solution, close, fmt, mistake, python_lines, registry, worst
 from lessons.positional import angle_table, rope_frequencies
 from lessons.positional import apply_rope as apply_rope_interleaved
 from lessons.positional import sinusoidal_encoding as reference_table
@@ -194,6 +194,12 @@ def _rope_mistakes():
            "interleaved layout's table) but you rotate halves; the half-split table is [θ_0 … θ_(d/2-1), "
            "θ_0 … θ_(d/2-1)], so dimensions j and j + d/2 share θ_j",
            apply_rope_mismatched, True)
+    yield ("sine and cosine swapped",
+           "your rotation multiplies x by sin and its partner by cos; the half-split rotation is "
+           "x·cos + rotate_half(x)·sin: the first half becomes x1·cos - x2·sin, the second x1·sin + x2·cos",
+           lambda x, positions, base: rotate_with_table(
+               x, *half_split_table(angle_table(_positions(x, positions), rope_frequencies(x.shape[-1], base)))[::-1]),
+           True)
     yield ("positions ignored",
            "the positions argument makes no difference: you always turn row t by t·θ; a row passed with "
            "positions=[6] (decoding with a cache) must turn by 6·θ",
@@ -231,6 +237,24 @@ def diagnose_rope(sol: Solution) -> Fail | None:
     for name, explanation, rope, classic in _rope_mistakes():
         if gives(rope):
             return mistake(name, explanation, classic)
+    return _rope_speeds(sol, x, got[:2], calls[:2])
+
+
+def _rope_speeds(sol: Solution, x: np.ndarray, got: list, calls: tuple) -> Fail | None:
+    """A half-split rotation at other speeds than base^(-2j/d): 'yours turn θ = ...' beside the right ones.
+
+    Each unit vector e_j (j < d/2) at position 1 turns by the learner's θ_j towards e_(j+d/2), so
+    atan2 of the two reads θ_j back; the diagnosis stands only if those speeds reproduce every output."""
+    d = x.shape[-1]
+    half = np.arange(d // 2)
+    probe = sol.call("apply_rope", np.eye(d)[: d // 2], positions=np.ones(d // 2), shape=(d // 2, d),
+                     what="the shape of x")
+    speeds = np.arctan2(probe[half, half + d // 2], probe[half, half])  # (d/2,) radians per position
+    guess = _half_with_pair_speeds(lambda b, dd: speeds)
+    if all(close(out, guess(x, kw.get("positions"), 10000.0)) for out, kw in zip(got, calls)):
+        return mistake("wrong frequency exponent",
+                       f"for d={d} and base 10000 the pairs must turn θ = {fmt(rope_frequencies(d), 4)} radians "
+                       f"per position (θ_j = base^(-2j/d)); yours turn {fmt(speeds, 4)}")
     return None
 
 
@@ -308,9 +332,10 @@ def rope_offset_only(sol: Solution) -> None:
     for pairs in (((3, 7), (10, 14), (40, 44)), ((0, 5), (25, 30))):
         scores = [score(m, n) for m, n in pairs]
         if not close(scores, scores[0]):
+            j = next(j for j in range(1, len(scores)) if not close(scores[j], scores[0]))  # the pair that differs
             raise diagnose_rope(sol) or Fail(
                 f"q·k must depend only on the offset m - n, yet q at {pairs[0][0]}, k at {pairs[0][1]} scores "
-                f"{scores[0]:.4f} and q at {pairs[1][0]}, k at {pairs[1][1]} scores {scores[1]:.4f}")
+                f"{scores[0]:.4f} and q at {pairs[j][0]}, k at {pairs[j][1]} scores {scores[j]:.4f}")
     if abs(score(3, 7) - score(3, 8)) < 1e-3:
         raise diagnose_rope(sol) or Fail(
             f"the score must change with the offset, yet q at 3 scores {score(3, 7):.4f} with k at 7 and with k at 8")
@@ -362,3 +387,43 @@ def rope_linear(sol: Solution) -> None:
                    "add nothing to x and do not normalise it")
     if not close(_rope(sol, 2.5 * a), 2.5 * _rope(sol, a)):
         raise Fail("a rotation is linear: apply_rope(2.5 * a) must equal 2.5 * apply_rope(a)")
+
+
+# ---------------------------------------------------------------------------
+# No Python loop over positions or columns (the spec's "vectorized" rule)
+# ---------------------------------------------------------------------------
+
+LOOP_SLACK = 8  # lines a vectorized body may add for a longer input (a branch taken, say); a loop adds one per item
+
+
+def _no_loop(sol: Solution, name: str, sizes: dict[str, tuple], run) -> None:
+    """Fail when the lines of the learner's file Python runs grow with the input's length or width.
+
+    sizes: {"small": args, "long": args, "wide": args} for `run(*args)`, each first called through
+    `Solution.call` so a wrong answer is reported by the other properties, not here."""
+    counts = {}
+    for label, args in sizes.items():
+        run(*args)  # through Solution.call: raises a Fail with one line when the call itself goes wrong
+        try:
+            counts[label] = python_lines(sol.path, lambda: getattr(sol.module, name)(*args))
+        except (Exception, SystemExit) as exc:
+            raise Fail(f"{name} raised {sol.one_line(exc)} while its lines were counted") from None
+    for label, what in (("long", "positions"), ("wide", "columns")):
+        if counts[label] > counts["small"] + LOOP_SLACK:
+            raise Fail(f"a Python loop over the {what}: {name} ran {counts['small']} lines of {sol.path.name} "
+                       f"for the small input and {counts[label]} for one with 8 times more {what}; build the "
+                       "whole array at once (np.arange(n)[:, None] * θ broadcasts positions against speeds)")
+
+
+@prop("sinusoidal_encoding")
+def table_no_loop(sol: Solution) -> None:
+    _no_loop(sol, "sinusoidal_encoding", {"small": (8, 8), "long": (64, 8), "wide": (8, 64)},
+             lambda n, d: sol.call("sinusoidal_encoding", n, d, shape=(n, d), what=TABLE_SHAPE))
+
+
+@prop("apply_rope")
+def rope_no_loop(sol: Solution) -> None:
+    rng = np.random.default_rng(9)
+    shapes = {"small": (rng.normal(size=(8, 8)),), "long": (rng.normal(size=(64, 8)),),
+              "wide": (rng.normal(size=(8, 64)),)}
+    _no_loop(sol, "apply_rope", shapes, lambda x: _rope(sol, x))
