@@ -559,9 +559,9 @@ def alibi_bias_at(n_heads: int, query_positions, key_positions) -> np.ndarray:
     slopes = alibi_slopes(n_heads)  # (H,)
     i = _checks.vector(query_positions, "query_positions")  # (n_q,)
     j = _checks.vector(key_positions, "key_positions")  # (n_k,)
-    behind = j[None, :] - i[:, None]  # (n_q, n_k): j − i, zero or negative for keys at or before the query
-    bias = slopes[:, None, None] * behind  # (H, n_q, n_k): −m_h · (i − j)
-    return np.where(behind <= 0, bias, -np.inf)
+    gap = i[:, None] - j[None, :]  # (n_q, n_k): query minus key, i − j, zero or positive for keys at or before
+    bias = -slopes[:, None, None] * gap  # (H, n_q, n_k): −m_h · (i − j)
+    return np.where(gap >= 0, bias, -np.inf)
 
 
 def alibi_bias(n_heads: int, seq_len: int) -> np.ndarray:

@@ -483,10 +483,10 @@ round(float(q_at_3 @ k_at_7), 3), round(float(np.cos(7 - 3)), 3)  # → (-0.654,
 The reason only the gap is left: take a **dot product** (pair up the
 entries of two vectors, multiply, and add; it is large when they point
 alike) of q rotated by a with k rotated by b, and you get the same number
-as from the unrotated q with k rotated by b − a. In symbols:
+as from q rotated by a − b against the unrotated k. In symbols:
 
 $$
-\langle R_m q,\; R_n k\rangle = \langle q,\; R_{n-m}\, k\rangle
+\langle R_m q,\; R_n k\rangle = \langle R_{m-n}\, q,\; k\rangle
 $$
 
 **Symbols**
@@ -496,12 +496,13 @@ $$
 | $q$, $k$ | the query and the key before any rotation | both (1, 0) |
 | $m$, $n$ | where the query stands and where the key stands | 3 (query), 7 (key) |
 | $R_m$ | "rotate each pair through its speed times $m$" | a 3-radian rotation |
-| $R_{n-m}$ | a rotation by the gap alone | a 4-radian rotation |
+| $m - n$ | the gap: query position minus key position (the site's one convention) | −4 |
+| $R_{m-n}$ | a rotation by the gap alone | a −4-radian rotation |
 | $\langle a, b \rangle$ | dot product of $a$ with $b$ (also written $a \cdot b$) | |
 
 **In words:** "a query at *m* scored against a key at *n* gives exactly
-what you get by keeping the query fixed and rotating the key through
-*n − m*, the gap between them."
+what you get by keeping the key fixed and rotating the query through
+*m − n*, the gap between them: query position minus key position."
 
 **In Python:**
 
@@ -512,8 +513,8 @@ q = k = np.array([1.0, 0.0])
 # <R_m q, R_n k> for three (m, n) placements
 placements = [(3, 7), (103, 107), (3, 8)]
 [round(float(apply_rope(q, m) @ apply_rope(k, n)), 3) for m, n in placements]  # → [-0.654, -0.654, 0.284]
-# <q, R_(n-m) k>: rotate only the key, by the gap
-round(float(q @ apply_rope(k, 4)), 3)  # → -0.654
+# <R_(m-n) q, k>: rotate only the query, by the gap m - n = 3 - 7
+round(float(apply_rope(q, 3 - 7) @ k), 3)  # → -0.654
 # 64-number vectors, all 32 pairs at once, both shifted by 500
 rng = np.random.default_rng(0)
 a, b = rng.standard_normal((2, 64))
@@ -524,11 +525,12 @@ bool(np.isclose(apply_rope(a, 3) @ apply_rope(b, 7), apply_rope(a, 503) @ apply_
 per row, or an entire (batch, heads, seq, d) block, using a few
 element-wise lines and no matrix multiplication.
 
-![Line chart of the RoPE score versus the query-to-key distance, for queries placed at positions 0, 100 and 1,000: the three curves overlap exactly](figures/positional.rope_relative.svg)
+![Line chart of the RoPE score versus the gap m − n, query position minus key position, for queries placed at positions 1,047, 1,100 and 2,000: the three curves overlap exactly](figures/positional.rope_relative.svg)
 
-**Reading it:** the horizontal axis is the distance n − m from query to
-key; every curve uses the same q and k (64 numbers each), with the query
-starting somewhere else: at 0, 100 or 1,000. The curves sit exactly on top
+**Reading it:** the horizontal axis is the gap m − n, query position minus
+key position, for keys at or before the query; every curve uses the same q
+and k (64 numbers each), with the query starting somewhere else: at 1,047,
+1,100 or 2,000. The curves sit exactly on top
 of each other, so the score is a function of distance only. Here the
 relative-position property is drawn as a picture.
 
@@ -582,7 +584,7 @@ in a head of 128 below.
 and key at gap $g$:
 
 $$
-\big|\langle q,\; R_g\, k\rangle\big| \;\le\; C_{q,k} \sum_{j=1}^{d/2} \lVert S_j(g) \rVert,
+\big|\langle R_g\, q,\; k\rangle\big| \;\le\; C_{q,k} \sum_{j=1}^{d/2} \lVert S_j(g) \rVert,
 \qquad S_j(g) = \sum_{i=0}^{j-1} \big(\cos g\theta_i,\ \sin g\theta_i\big)
 $$
 
@@ -590,7 +592,7 @@ $$
 
 | Symbol | Meaning here | In the example |
 |---|---|---|
-| $g$ | the gap $n - m$ between query and key | 0, 3, 100 |
+| $g$ | the gap $m - n$, query position minus key position, as in the paper's $e^{i(m-n)\theta_i}$ (its Eq. 16 turns the key by $n - m$ instead, which would flip every sine below and no length) | 0, 3, 100 |
 | $S_j(g)$ | the first $j$ unit arrows $(\cos g\theta_i, \sin g\theta_i)$ added up | $S_1 = (\cos g, \sin g)$ |
 | $\lVert S_j(g) \rVert$ | its length: $j$ when all arrows agree (gap 0), less as they spread | $\lVert S_1 \rVert + \lVert S_2 \rVert = 3$ at gap 0 |
 | $C_{q,k}$ | the largest change between neighbouring $h_i$, where $h_i$ combines pair $i$ of $q$ with pair $i$ of $k$ (a product of complex numbers in the paper) and $h_{d/2} = 0$; fixed by $q$ and $k$, not by the gap | 1 |
@@ -604,8 +606,9 @@ The paper's Figure 2 plots the mean length, $\frac{1}{d/2}\sum_j \lVert S_j
 **With the numbers:** for a head of 128 the mean length is 32.5 at gap 0
 (the mean of 1, 2, ..., 64), 17.95 at gap 10, 10.23 at 100 and 4.47 at
 1,000. What the ceiling does not say is that real scores follow it. Over
-2,000 random pairs of width 128, an unrelated query and key score about
-11.3 (root mean square, $\sqrt{128}$) at every one of those gaps; only a key
+2,000 random pairs of width 128, an unrelated query and key score 11.3 to
+11.6 (root mean square; $\sqrt{128} = 11.3$) at every one of those gaps, with
+no fall; only a key
 equal to its query fades, from 128 to 86, 61 and 20.
 
 **In Python:**
@@ -615,7 +618,7 @@ import numpy as np
 from lessons.positional import apply_rope, rope_decay_bound, rope_scores_by_gap
 # the tiny example: d = 4, q = k = (1, 0, 1, 0), C = 1
 q = np.array([1.0, 0.0, 1.0, 0.0])
-[round(float(q @ apply_rope(q, g)), 3) for g in (0, 3, 100)]  # → [2.000, 0.010, 1.403]
+[round(float(apply_rope(q, g) @ q), 3) for g in (0, 3, 100)]  # → [2.000, 0.010, 1.403]
 # the ceiling C * (|S_1| + |S_2|): twice the mean length
 (2 * rope_decay_bound(4, [0, 3, 100])).round(3).tolist()  # → [3.000, 1.171, 2.442]
 # a head of 128
@@ -623,7 +626,7 @@ gaps = [0, 10, 100, 1000]
 rope_decay_bound(128, gaps).round(2).tolist()  # → [32.5, 17.95, 10.23, 4.47]
 scores = rope_scores_by_gap(gaps)
 # unrelated q and k: the typical score does not fall with the gap
-scores["unrelated"].round(1).tolist()  # → [11.3, 11.2, 11.4, 11.3]
+scores["unrelated"].round(1).tolist()  # → [11.3, 11.3, 11.4, 11.6]
 # a key equal to its query: the score fades
 scores["aligned"].round(0).tolist()  # → [128, 86, 61, 20]
 ```
@@ -1155,15 +1158,19 @@ def apply_rope(x, positions=None, base: float = 10000.0) -> np.ndarray:
 def rope_decay_bound(d: int, gaps, base: float = 10000.0) -> np.ndarray:
     """RoFormer's relative upper bound (Su et al., 2021, section 3.4.3) at each gap.
 
-    S_j(g) adds up the first j unit arrows (cos g*theta_i, sin g*theta_i),
-    i = 0..j-1; the bound is the mean length of S_1 .. S_(d/2). For any q and
-    k, |<q, R_g k>| <= C * (d/2) * rope_decay_bound(d, g), with C =
+    The gap g is query position minus key position (m - n), so the score is
+    <R_g q, k>, the real part of sum_i h_i e^(i g theta_i) (RoFormer's equation
+    35). S_j(g) adds up the first j unit arrows (cos g*theta_i, sin g*theta_i),
+    i = 0..j-1; the bound is the mean length
+    of S_1 .. S_(d/2). For any q and k, |<R_g q, k>| <= C * (d/2) *
+    rope_decay_bound(d, g), with C =
     max_i |h_(i+1) - h_i| fixed by q and k alone (h_i is pair i of q times
     pair i of k, as complex numbers; h_(d/2) = 0).
 
     Args:
         d: the head width, a positive even integer.
-        gaps: a number or an array of gaps n - m, any shape.
+        gaps: a number or an array of gaps m - n (query minus key), any shape. The
+            bound is even in the gap: RoFormer's n - m flips the sines, not the lengths.
         base: the RoPE base.
 
     Returns:
@@ -1172,7 +1179,7 @@ def rope_decay_bound(d: int, gaps, base: float = 10000.0) -> np.ndarray:
     """
     theta = rope_frequencies(d, base)  # (d/2,)
     angles = angle_table(gaps, theta)  # (..., d/2)
-    # S_j = sum_{i<j} (cos g theta_i, sin g theta_i), for j = 1 .. d/2
+    # S_j = sum_{i<j} (cos g theta_i, sin g theta_i) = sum_{i<j} e^(i g theta_i), for j = 1 .. d/2
     S_cos, S_sin = np.cumsum(np.cos(angles), axis=-1), np.cumsum(np.sin(angles), axis=-1)
     # (1 / (d/2)) * sum_j |S_j|
     return np.hypot(S_cos, S_sin).mean(axis=-1)
@@ -1182,14 +1189,15 @@ def rope_scores_by_gap(gaps, d: int = 128, n_pairs: int = 2000, seed: int = 0) -
     """What RoPE scores really do as the gap grows, over random standard-normal q and k.
 
     Args:
-        gaps: a sequence of gaps n - m (key position minus query position).
+        gaps: a sequence of gaps m - n (query position minus key position; a
+            positive gap is a key that many positions before its query).
         d: the head width, a positive even integer.
         n_pairs: how many random (q, k) pairs, drawn from numpy's default_rng(seed).
         seed: the random seed.
 
     Returns:
-        {"unrelated": the root mean square of <q, R_g k> for independent q
-        and k, "aligned": the mean of <q, R_g q>, a key equal to its query};
+        {"unrelated": the root mean square of <R_g q, k> for independent q
+        and k, "aligned": the mean of <R_g q, q>, a key equal to its query};
         each a float array, one entry per gap.
     """
     d = _checks.even_width(d)
@@ -1197,9 +1205,9 @@ def rope_scores_by_gap(gaps, d: int = 128, n_pairs: int = 2000, seed: int = 0) -
     Q, K = np.random.default_rng(seed).standard_normal((2, n_pairs, d))  # (n_pairs, d) each
     unrelated, aligned = [], []
     for g in np.asarray(gaps, dtype=float).ravel():
-        at_g = np.full(n_pairs, g)  # every key turned by the gap: <R_m q, R_(m+g) k> = <q, R_g k>
-        unrelated.append(np.sqrt(np.mean(np.sum(Q * apply_rope(K, at_g), axis=-1) ** 2)))
-        aligned.append(np.mean(np.sum(Q * apply_rope(Q, at_g), axis=-1)))
+        at_g = np.full(n_pairs, g)  # every query turned by the gap: <R_m q, R_(m-g) k> = <R_g q, k>
+        unrelated.append(np.sqrt(np.mean(np.sum(apply_rope(Q, at_g) * K, axis=-1) ** 2)))
+        aligned.append(np.mean(np.sum(apply_rope(Q, at_g) * Q, axis=-1)))
     return {"unrelated": np.array(unrelated), "aligned": np.array(aligned)}
 
 
@@ -1345,15 +1353,15 @@ def figures() -> dict:
     fig.colorbar(image, ax=ax, label="value")
     figs["sinusoidal_heatmap"] = fig
 
-    # 3. RoPE scores against distance, for three starting positions
+    # 3. RoPE scores against the gap m - n, for three query positions
     q, k = _hashed_normals("figure:q", 64), _hashed_normals("figure:k", 64)
     offsets = np.arange(0, 48)
     fig, ax = plt.subplots(figsize=(6.4, 3.6), layout="constrained")
-    for start, style, width in ((0, "-", 4.0), (100, "--", 2.5), (1000, ":", 1.5)):
-        # score(m, m + offset) = <R_m q, R_(m+offset) k>
-        scores = apply_rope(k, start + offsets) @ apply_rope(q, start)  # (48,)
+    for start, style, width in ((1047, "-", 4.0), (1100, "--", 2.5), (2000, ":", 1.5)):
+        # score(m, m - gap) = <R_m q, R_(m-gap) k>: the key sits `gap` positions before the query
+        scores = apply_rope(k, start - offsets) @ apply_rope(q, start)  # (48,)
         ax.plot(offsets, scores, style, lw=width, label=f"query at position {start}")
-    ax.set_xlabel("distance from query to key (n - m)")
+    ax.set_xlabel("gap m - n: query position minus key position")
     ax.set_ylabel("score q'.k'")
     ax.set_title("With RoPE the score depends only on the distance")
     ax.legend(frameon=False)

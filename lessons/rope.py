@@ -294,11 +294,11 @@ left branch reproduces what the model learned. The middle branch still looks
 healthy, because its scores keep RoPE's distance-only shape; they are simply
 not the scores the model was trained on. The right branch breaks RoPE itself.
 
-**The math.** For any fixed pairing, turning by $m$ and then by $n - m$ is
-turning by $n$, so
+**The math.** For any fixed pairing, turning back by $n$ and then by $m$
+is turning by the gap $m - n$ (query position minus key position), so
 
 $$
-\langle R_m q,\; R_n k \rangle = \langle q,\; R_{n-m}\, k \rangle
+\langle R_m q,\; R_n k \rangle = \langle R_{m-n}\, q,\; k \rangle
 $$
 
 **Symbols**
@@ -306,7 +306,7 @@ $$
 | Symbol | Meaning here | In the example |
 |---|---|---|
 | $q$, $k$ | the query and key of one head, before turning | 16 numbers each |
-| $m$, $n$ | the query's and the key's positions | 7 and 3 |
+| $m$, $n$ | the query's and the key's positions; the gap is $m - n$ | 7 and 3 (gap 4) |
 | $R_m$ | turn every pair by $m\,\theta_i$, in one fixed layout | |
 | $\langle a, b\rangle$ | the dot product, the score before softmax | 2.3664 |
 
@@ -644,7 +644,7 @@ $$
 | Symbol | Meaning here | In the example |
 |---|---|---|
 | $o_m$ | the head's output for the token at position $m$ | |
-| $w_{mn}$ | how much token $m$ attends to token $n$; depends only on $n - m$ and content | |
+| $w_{mn}$ | how much token $m$ attends to token $n$; depends only on the gap $m - n$ and content | |
 | $v_n$ | token $n$'s value, not rotated | |
 | $d$ | the head width | 8 |
 

@@ -42,7 +42,7 @@ to the position: absolute position goes in, and the score sees only the gap.
 | $\boldsymbol{x}_m$ | a row of `X` | the token vector at position $m$ |
 | $\boldsymbol{W}_q \boldsymbol{x}_m$ | `x @ W_q.T` | the paper's column-vector product; the site stores $W$ as (outputs, inputs) |
 | $m$, $n$ | query and key `positions` | where the query and the key stand |
-| $m - n$ | the gap $g = n - m$ | relative position; the bound depends only on its size |
+| $m - n$ (Eqs. 35 to 37); $n - m$ in $\boldsymbol{R}^d_{\Theta,n-m}$ (Eq. 16) | the gap $g = m - n$, query position minus key position, the site's one convention | relative position; Eq. 16's $n - m$ is the same rotation applied to the key instead of the query; the bound depends only on the gap's size |
 | $\theta_i$, $\Theta$ | `rope_frequencies(d)` | pair $i$'s speed, $10000^{-2i/d}$ ($i$ from 0) |
 | $\boldsymbol{R}^d_{\Theta,m}$ | `apply_rope(x, m)` | turn pair $i$ by $m\theta_i$; the site never builds the matrix |
 | $x e^{im\theta}$ | `rope_complex(x, m)` | one pair read as a complex number and turned |
@@ -127,7 +127,9 @@ bool(np.allclose(x * cos + swapped * sin, apply_rope(x, m)))  # → True
 bool(np.allclose(R.T @ R, np.eye(d)))  # → True
 ```
 
-**Equation (16), section 3.2.2: the relative-position property.** With
+**Equation (16), section 3.2.2: the relative-position property.** In the
+paper's notation, which turns the key by $n - m$ (the site turns the query by
+the gap $m - n$ instead: the same score), with
 $\boldsymbol{R}^d_{\Theta,n-m} = (\boldsymbol{R}^d_{\Theta,m})^\top \boldsymbol{R}^d_{\Theta,n}$,
 
 $$
@@ -149,8 +151,8 @@ rng = np.random.default_rng(0)
 x_m, x_n = rng.standard_normal((2, d))
 W_q, W_k = rng.standard_normal((2, d, d)) / np.sqrt(d)  # (d_out, d_in), applied as x @ W.T
 q, k = x_m @ W_q.T, x_n @ W_k.T
-# query at 7, key at 3; both moved 1,000 later; the key turned by n - m alone
-scores = [apply_rope(q, 7) @ apply_rope(k, 3), apply_rope(q, 1007) @ apply_rope(k, 1003), q @ apply_rope(k, 3 - 7)]
+# query at 7, key at 3; both moved 1,000 later; the query turned by the gap m - n = 7 - 3 alone
+scores = [apply_rope(q, 7) @ apply_rope(k, 3), apply_rope(q, 1007) @ apply_rope(k, 1003), apply_rope(q, 7 - 3) @ k]
 bool(np.allclose(scores, scores[0]))  # → True
 # equation (35): the same score as the real part of a sum of complex products
 h = (q[0::2] + 1j * q[1::2]) * np.conj(k[0::2] + 1j * k[1::2])
@@ -174,7 +176,7 @@ that mean; `rope_scores_by_gap` measures real scores with `apply_rope`.
 For a head of 128 the mean is 32.5 at gap 0 (all arrows agree), 12.63 at
 50, 10.23 at 100 and 6.55 at 250, but not steadily: it is 10.91 at gap 48
 and 13.22 at 51. For one random pair of width 128 the bound holds at every
-gap up to 4,096 with room to spare: it is at least 49 times the size of the
+gap up to 4,096 with room to spare: it is at least 30 times the size of the
 score, 13,098 against a score of 0.35 at gap 0.
 
 ```python
@@ -184,15 +186,15 @@ d = 128
 rope_decay_bound(d, [0, 50, 100, 250]).round(2).tolist()  # → [32.5, 12.63, 10.23, 6.55]
 # ripples: the bound rises from gap 48 to 51
 rope_decay_bound(d, [48, 51]).round(2).tolist()  # → [10.91, 13.22]
-# the size of the gap is what counts: m - n and n - m give the same bound
+# the size of the gap is what counts: m - n and RoFormer's n - m (Eq. 16) give the same bound
 bool(np.allclose(rope_decay_bound(d, [-100, -7]), rope_decay_bound(d, [100, 7])))  # → True
 # equation (37) for one random pair: C = max |h_(i+1) - h_i|, then C * sum_j |S_j|
 q, k = np.random.default_rng(0).standard_normal((2, d))
 h = np.append((q[0::2] + 1j * q[1::2]) * np.conj(k[0::2] + 1j * k[1::2]), 0)
 gaps = np.arange(0, 4097)
 ceiling = np.abs(np.diff(h)).max() * (d / 2) * rope_decay_bound(d, gaps)
-score = np.array([q @ apply_rope(k, g) for g in gaps])
-bool(np.all(np.abs(score) <= ceiling)), round(float(np.min(ceiling / np.abs(score))))  # → (True, 49)
+score = np.array([apply_rope(q, g) @ k for g in gaps])  # the query turned by the gap m - n = g
+bool(np.all(np.abs(score) <= ceiling)), round(float(np.min(ceiling / np.abs(score))))  # → (True, 30)
 round(float(ceiling[0])), round(float(score[0]), 2)  # → (13098, 0.35)
 ```
 
@@ -206,11 +208,11 @@ not state the head width behind Figure 2; 128 is a Llama head's.
 **What the bound does and does not promise.** It caps the *largest* score
 any pair with a given $C$ could reach, and that cap shrinks with distance.
 It does not say that scores shrink: for independent random $q$ and $k$ the
-typical score stays at about $\sqrt{128} \approx 11.3$ at every gap, because
+typical score stays at 11.3 to 11.6 (about $\sqrt{128} \approx 11.3$) at every gap, because
 turning a random vector leaves it random. Only when the key is correlated
 with the query does the expected score fade, in proportion to the
 correlation: 128, 86, 61 and 20 at gaps 0, 10, 100 and 1,000 for a key equal
-to its query, half of that (64, 43, 31 and 10) when the correlation is 0.5.
+to its query, half of that (64, 43, 30 and 10) when the correlation is 0.5.
 It is also far from tight, it is not monotone, and it is a statement about
 raw scores, not attention weights, which softmax sets from the differences
 between all keys' scores.
@@ -220,21 +222,21 @@ import numpy as np
 from lessons.positional import apply_rope, rope_scores_by_gap
 gaps = [0, 10, 100, 1000]
 scores = rope_scores_by_gap(gaps)  # 2,000 random pairs, d = 128
-scores["unrelated"].round(1).tolist()  # → [11.3, 11.2, 11.4, 11.3]
+scores["unrelated"].round(1).tolist()  # → [11.3, 11.3, 11.4, 11.6]
 scores["aligned"].round(0).tolist()  # → [128, 86, 61, 20]
 # a key correlated 0.5 with its query: k = 0.5 q + sqrt(0.75) z
 Q, Z = np.random.default_rng(0).standard_normal((2, 2000, 128))
 K = 0.5 * Q + np.sqrt(0.75) * Z
-[round(float(np.mean(np.sum(Q * apply_rope(K, np.full(2000, g)), axis=-1)))) for g in gaps]  # → [64, 43, 31, 10]
+[round(float(np.mean(np.sum(apply_rope(Q, np.full(2000, g)) * K, axis=-1)))) for g in gaps]  # → [64, 43, 30, 10]
 ```
 
-![Two panels for a head of 128 against the gap on a log scale: left, the mean score of a key equal to its query falls from 128, a key correlated 0.5 from 64, and an unrelated key stays near 11.3; right, one random pair's bound stays at least 49 times above the size of its score at every gap](figures/su2021_roformer.scores_by_gap.svg)
+![Two panels for a head of 128 against the gap on a log scale: left, the mean score of a key equal to its query falls from 128, a key correlated 0.5 from 64, and an unrelated key stays near 11.3; right, one random pair's bound stays at least 30 times above the size of its score at every gap](figures/su2021_roformer.scores_by_gap.svg)
 
 **Reading it:** left, scores in absolute units: the blue curves (a key
 equal to its query, one correlated 0.5) fade roughly as the bound's shape
 (grey, scaled to start at 128); the red one (unrelated keys) stays flat.
 Right, one random pair on a log scale: its bound from equation (37) (grey)
-sits at least 49 times above its actual score (red) at every gap.
+sits at least 30 times above its actual score (red) at every gap.
 
 ## What the paper reports
 
@@ -290,7 +292,7 @@ def _correlated_mean_scores(gaps, rho: float, d: int = _D, n_pairs: int = 2000, 
     """Mean <q, R_g k> over random pairs whose key is k = rho q + sqrt(1 - rho^2) z, one per gap."""
     Q, Z = np.random.default_rng(seed).standard_normal((2, n_pairs, d))  # (n_pairs, d) each
     K = rho * Q + np.sqrt(1 - rho**2) * Z
-    return np.array([np.mean(np.sum(Q * apply_rope(K, np.full(n_pairs, g)), axis=-1)) for g in gaps])
+    return np.array([np.mean(np.sum(apply_rope(Q, np.full(n_pairs, g)) * K, axis=-1)) for g in gaps])  # gap m - n
 
 
 def figures() -> dict:
@@ -320,8 +322,8 @@ def figures() -> dict:
     left.plot(gaps[1:], scores["unrelated"][1:], color=_RED, lw=2, label="unrelated key (rms)")
     left.axhline(0, color="#111827", lw=0.5)
     left.set_xscale("log")
-    left.set_xlabel("gap (log scale)")
-    left.set_ylabel("score q · R_g k")
+    left.set_xlabel("gap m - n (log scale)")
+    left.set_ylabel("score R_g q · k")
     left.set_title("What scores do, 2,000 random pairs")
     left.legend(frameon=False, fontsize=7)
 
@@ -329,7 +331,7 @@ def figures() -> dict:
     q, k = np.random.default_rng(0).standard_normal((2, _D))
     h = np.append((q[0::2] + 1j * q[1::2]) * np.conj(k[0::2] + 1j * k[1::2]), 0)
     ceiling = np.abs(np.diff(h)).max() * (_D / 2) * bound
-    score = np.abs(apply_rope(k, gaps) @ q)  # (n_gaps,)
+    score = np.abs(apply_rope(q, gaps) @ k)  # (n_gaps,): the query turned by the gap m - n
     right.plot(gaps[1:], ceiling[1:], color=_GREY, lw=3, label="bound, equation (37)")
     right.plot(gaps[1:], score[1:], color=_RED, lw=1.2, label="|score| of the same pair")
     right.set_xscale("log")

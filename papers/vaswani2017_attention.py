@@ -43,7 +43,7 @@ longer than any seen in training.
 | $10000$ | `base` | the constant that sets the slowest speed |
 | $1/10000^{2i/d_{model}}$ | $\omega_i$, `rope_frequencies(d)[i]` | radians pair $i$ turns per position; RoPE's $\theta_i$ |
 | wavelength | $2\pi / \omega_i$ | positions per full turn of pair $i$ |
-| $k$ | an offset or gap | how far a position is shifted |
+| $k$ | an offset: how far a position is shifted (one code moved along, not a query and a key) | how far a position is shifted |
 | $PE_{pos}$ | `sinusoidal_encoding(n, d)[pos]` | the code of position $pos$, $d$ numbers |
 
 ## The equations, with the code
