@@ -332,3 +332,50 @@ def test_fmt_prints_integers_exactly():
     assert fmt([0, 10, 100, 1000], 0, 8) == "[0, 10, 100, 1000]"
     assert fmt([3, 0, 11, 5, 40, 2, 7], 0, 8) == "[3, 0, 11, 5, 40, 2, 7]"
     assert fmt([0.5, 0.25, 1.0], 3) == "[0.5, 0.25, 1]"
+
+
+# (learner file, the checker's table it must quote, the entry's index there): "T" the table's rebuilt
+# mistakes (_table_mistakes), "row" those read from its rows (ROW_MISTAKES), "R" RoPE's (_rope_mistakes)
+NAMED = [
+    ("table_sin_cos_swapped.py", "T", 0), ("table_concatenated_sin_cos.py", "T", 1),
+    ("table_concatenated_cos_sin.py", "T", 2), ("table_exponent_without_2.py", "T", 3),
+    ("table_exponent_4i.py", "T", 4), ("table_exponent_sign.py", "T", 5), ("table_exponent_from_1.py", "T", 6),
+    ("table_speed_per_column_2k.py", "T", 7), ("table_speed_per_column_k.py", "T", 8),
+    ("table_positions_from_1.py", "row", "positions start at 1"), ("table_positions_ignored.py", "row", "positions ignored"),
+    ("rope_interleaved_pairs.py", "R", 0), ("rope_interleaved_table.py", "R", 1), ("rope_sin_cos_swapped.py", "R", 2),
+    ("rope_positions_ignored.py", "R", 3), ("rope_exponent_without_2.py", "R", 4), ("rope_exponent_4i.py", "R", 5),
+    ("rope_exponent_sign.py", "R", 6), ("rope_exponent_from_1.py", "R", 7), ("rope_speed_per_column_2k.py", "R", 8),
+    ("rope_speed_per_column_k.py", "R", 9), ("rope_rotation_reversed.py", "R", 10), ("rope_base_ignored.py", "R", 11),
+]
+
+
+def _named_hint(table: str, key) -> str:
+    """'classic mistake "NAME": EXPLANATION' as the checker's own tables word it."""
+    from challenges.c04 import checks
+
+    if table == "row":
+        classic, why = checks.ROW_MISTAKES[key]
+        name = key
+    elif table == "T":
+        name, why, _ = list(checks._table_mistakes(16, 8))[key]
+        classic = True
+    else:
+        name, why, _, classic = list(checks._rope_mistakes())[key]
+    return f'{"classic mistake" if classic else "mistake"} "{name}": {why}'
+
+
+@pytest.mark.parametrize("name, table, key", NAMED, ids=[n for n, _, _ in NAMED])
+def test_every_named_mistake_gets_its_own_hint_word_for_word(tmp_path, name, table, key):
+    code, lines, output = _learner(tmp_path, name)
+    first, other = ("table_values", ROPE) if name.startswith("table") else ("rope_values", TABLE)
+    assert code == 1
+    assert lines[first] == f"FAIL {first}: {_named_hint(table, key)}", output
+    assert all(lines[p].startswith("PASS") for p in other), output
+
+
+def test_each_named_mistake_has_a_learner_file():
+    from challenges.c04 import checks
+
+    rebuilt = len(list(checks._table_mistakes(16, 8))) + len(checks.ROW_MISTAKES) + len(list(checks._rope_mistakes()))
+    assert len(NAMED) == rebuilt and len({n for n, _, _ in NAMED}) == len(NAMED)
+    assert all((LEARNERS / n).is_file() for n, _, _ in NAMED)

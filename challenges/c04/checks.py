@@ -85,6 +85,14 @@ def _table_mistakes(n: int, d: int):
            _per_column_table(n, 10000.0 ** (-np.arange(d) / d)))
 
 
+# mistakes recognised from the table's rows rather than rebuilt: (classic?, explanation)
+ROW_MISTAKES = {
+    "positions start at 1": (False, "row 0 is position 0, where every sine is 0 and every cosine 1; "
+                                    "count positions with np.arange(n_positions)"),
+    "positions ignored": (True, "every row of your table is the same; row pos uses the angles pos·θ_i"),
+}
+
+
 def diagnose_table(sol: Solution) -> Fail | None:
     """The named mistake behind a wrong table, or None if none is recognised."""
     n, d = 16, 8
@@ -95,10 +103,11 @@ def diagnose_table(sol: Solution) -> Fail | None:
         if close(pe, table):
             return mistake(name, explanation)
     if close(pe, reference_table(n + 1, d)[1:]):
-        return mistake("positions start at 1", "row 0 is position 0, where every sine is 0 and every cosine 1; "
-                       "count positions with np.arange(n_positions)", classic=False)
+        classic, why = ROW_MISTAKES["positions start at 1"]
+        return mistake("positions start at 1", why, classic)
     if np.allclose(pe, pe[0], atol=TOL):
-        return mistake("positions ignored", "every row of your table is the same; row pos uses the angles pos·θ_i")
+        classic, why = ROW_MISTAKES["positions ignored"]
+        return mistake("positions ignored", why, classic)
     # sin-first interleaved pairs on the unit circle, but turning at other speeds
     sin, cos = pe[:, 0::2], pe[:, 1::2]
     if close(sin**2 + cos**2, 1.0) and close(pe[0], reference_table(1, d)[0]):
