@@ -7,9 +7,6 @@ such element's text with KaTeX's HTML (plus MathML for screen readers), so
 the reader's browser needs only KaTeX's CSS and fonts. A formula KaTeX cannot
 parse, or a Node process that does not answer in time, stops the build with a
 one-line message naming the page's source file.
-
-PRIMER_MATH=mathml (default `html`) ships KaTeX's MathML alone, rewritten for
-Chromium's native MathML by figures_build/mathml.py, with a math font subset.
 """
 
 from __future__ import annotations
@@ -34,18 +31,6 @@ class MathError(PluginError):
     """KaTeX could not typeset a formula, or did not answer; the message says which."""
 
 
-MODES = ("html", "mathml")
-
-
-def math_mode() -> str:
-    """The math output (PRIMER_MATH): `html` (KaTeX's HTML plus MathML, the default) or `mathml`."""
-    mode = os.environ.get("PRIMER_MATH", "html")
-    if mode not in MODES:
-        raise MathError(f"PRIMER_MATH={mode!r} is not a math output: use `html` (KaTeX's HTML with a "
-                        "MathML copy, the default) or `mathml` (MathML alone, typeset by the browser)")
-    return mode
-
-
 def timeout_seconds() -> float:
     """How long a build waits for Node or Chromium (PRIMER_TIMEOUT, default 120 s)."""
     return float(os.environ.get("PRIMER_TIMEOUT", "120"))
@@ -60,11 +45,6 @@ class Katex:
 
     def __init__(self, root: Path):
         self.root = root
-        self.mode = math_mode()
-        if self.mode == "mathml":
-            from figures_build import mathml
-
-            mathml.check_ready()
         self.cache: dict[tuple[str, bool], str] = {}
         self._node: subprocess.Popen | None = None
         self._answers: queue.Queue = queue.Queue()
@@ -74,9 +54,7 @@ class Katex:
         todo = list(dict.fromkeys(f for f in formulas if f not in self.cache))
         if todo:
             node = self._process()
-            extra = {"output": "mathml"} if self.mode == "mathml" else {}
-            node.stdin.write("".join(json.dumps({"tex": tex, "display": display, **extra}) + "\n"
-                                     for tex, display in todo))
+            node.stdin.write("".join(json.dumps({"tex": tex, "display": display}) + "\n" for tex, display in todo))
             node.stdin.flush()
             for tex, display in todo:
                 try:
@@ -88,15 +66,8 @@ class Katex:
                 answer = json.loads(line or '{"error": "the KaTeX process stopped"}')
                 if "error" in answer:
                     raise MathError(f"{where}: KaTeX cannot typeset {tex!r}: {answer['error']}")
-                markup = answer["html"]
-                self.cache[(tex, display)] = markup if self.mode == "html" else self._mathml(markup, display)
+                self.cache[(tex, display)] = answer["html"]
         return {f: self.cache[f] for f in formulas}
-
-    @staticmethod
-    def _mathml(markup: str, display: bool) -> str:
-        from figures_build import mathml
-
-        return mathml.finish(markup, display, mathml.math_font())
 
     def close(self) -> None:
         if self._node is not None and self._node.poll() is None:

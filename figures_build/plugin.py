@@ -125,9 +125,6 @@ class PrimerPlugin(BasePlugin):
             raise PluginError(str(exc)) from None
         if self.katex is None or self.katex.root != root:
             self.katex = Katex(root)
-        if self.katex.mode == "mathml":  # PRIMER_MATH=mathml: mathml.css and its font, not KaTeX's CSS
-            from figures_build import mathml
-            mathml.configure(config)
         if self.diagrams is None or self.diagrams.root != root:
             self.diagrams = Diagrams(root)
         self.heights = Heights(root) if visibility_enabled() else None
@@ -151,9 +148,6 @@ class PrimerPlugin(BasePlugin):
         if lessons:
             files.append(File.generated(config, KEYS_PAGE, content=keys_page(lessons, vocabulary(self.project.root))))
         add_vendor_files(files, config, self.project.root, offline=self.offline, mermaid=not self.offline)
-        if self.katex.mode == "mathml":  # the math font, subset to what the pages use
-            from figures_build import mathml
-            mathml.add_files(files, config, self.project.root, lambda: self.katex.cache.values())
         if "model_card" in self.project.by_slug:  # the gallery the page's decoder offers (docs/javascripts/model_card.js)
             gallery = importlib.import_module(self.project.by_slug["model_card"].module).gallery()
             examples = {slug: {"name": entry["name"], "repo": entry["repo"], "config": entry["config"]}
