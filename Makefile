@@ -59,13 +59,18 @@ site: setup
 	$(PY) -m figures_build.publish
 
 # --- tests ---------------------------------------------------------------------
+VULTURE = .venv/bin/vulture lessons figures_build challenges labs papers experiments tests tests/vulture_whitelist.py \
+	--min-confidence 90 --exclude tests/data  # unused code: 90% and up (imports, variables, unreachable lines)
+
 test: .venv/.test-installed node_modules/.installed
 	.venv/bin/ruff check .
+	$(VULTURE)
 	$(PYTEST) -q -n 2 -m "not browser"
 	$(PYTEST) -q -m browser
 
 test-fast: .venv/.test-installed node_modules/.installed
 	.venv/bin/ruff check .
+	$(VULTURE)
 	$(PYTEST) -q -n 2 -m "not browser"
 
 test-browser: .venv/.test-installed node_modules/.installed

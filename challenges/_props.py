@@ -71,7 +71,7 @@ class Solution:
             out = getattr(self.module, name)(*given, **given_kw)
         except (Exception, SystemExit) as exc:  # the learner's exception, on one line
             raise Fail(f"{text} raised {self.one_line(exc)}") from None
-        for before, after in zip([*args, *kwargs.values()], [*given, *given_kw.values()]):
+        for before, after in zip([*args, *kwargs.values()], [*given, *given_kw.values()], strict=True):
             if isinstance(before, np.ndarray) and not np.array_equal(before, after):
                 raise Fail(f"{text} changed its input array in place; compute a new array and return it")
         if out is None:

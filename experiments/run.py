@@ -416,7 +416,7 @@ def main(argv=None) -> None:
     with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
         for phase in phases:
             jobs = [(n, s, args.quick, str(args.out), str(args.checkpoints), args.force) for n in phase for s in seeds]
-            for name, seed, spent in pool.imap_unordered(_job, jobs):
+            for name, _seed, spent in pool.imap_unordered(_job, jobs):
                 seconds[name] = seconds.get(name, 0.0) + spent
     wall = time.perf_counter() - started
     print(f"\nwall time {wall:.0f} s ({args.jobs} processes); run time per result, summed over seeds (0 = kept):")

@@ -146,7 +146,7 @@ def _render_all(root: Path, slugs: list[tuple[str, str]], jobs: int | None) -> l
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
         futures = [pool.submit(render_lesson, str(root), slug, package) for slug, package in slugs]
         results = []
-        for (slug, package), future in zip(slugs, futures):
+        for (slug, package), future in zip(slugs, futures, strict=True):
             try:
                 results.append(future.result())
             except Exception as exc:  # the worker died (e.g. the lesson called os._exit)

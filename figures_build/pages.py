@@ -160,11 +160,11 @@ def _match(node: ast.AST, source: str, actual: object) -> bool:
         if isinstance(node, ast.List) and not isinstance(actual, (list, np.ndarray)):
             return False
         items = list(actual)
-        return len(items) == len(node.elts) and all(_match(e, source, a) for e, a in zip(node.elts, items))
+        return len(items) == len(node.elts) and all(_match(e, source, a) for e, a in zip(node.elts, items, strict=True))
     if isinstance(node, ast.Dict):
         if not isinstance(actual, dict) or len(actual) != len(node.keys):
             return False
-        for key_node, value_node in zip(node.keys, node.values):
+        for key_node, value_node in zip(node.keys, node.values, strict=True):
             key = ast.literal_eval(key_node)
             if key not in actual or not _match(value_node, source, actual[key]):
                 return False

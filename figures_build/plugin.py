@@ -262,12 +262,12 @@ class PrimerPlugin(BasePlugin):
             styles = hashlib.sha256(b"".join(p.read_bytes() for p in sorted(sheets))).hexdigest()
             measured = self.heights.apply(self.long_pages, site, styles)
             log.info(f"section heights: {len(self.long_pages)} long pages, {measured} measured in Chromium")
-        """After a dirty rebuild, the search index keeps every page that was not
-        rebuilt and takes the new entries of those that were. (Material's own
-        merge assumes one rebuilt page; here a save may rebuild several.)"""
+        # After a dirty rebuild, the search index keeps every page that was not rebuilt and takes the
+        # new entries of those that were (Material's own merge assumes one rebuilt page; a save may
+        # rebuild several).
         jupyter = config.plugins.get("mkdocs-jupyter")
         if self.dirty and jupyter is not None:  # a skipped notebook's cached run is still in use
-            for uri, path in notebook_sources(self.project.root, Path(config.docs_dir)).items():
+            for path in notebook_sources(self.project.root, Path(config.docs_dir)).values():
                 cached = cached_run(jupyter, path)
                 if cached is not None and hasattr(jupyter, "_used_cache_paths"):
                     jupyter._used_cache_paths.add(cached)

@@ -194,10 +194,6 @@ class Project:
     def rel(self, path: Path) -> str:
         return _rel(path, self.root)
 
-    def source_of(self, slug: str) -> str:
-        """The file an author edits for lesson `slug`, relative to the project."""
-        return self.rel(self.by_slug[slug].path)
-
     # -- hashes --------------------------------------------------------------
 
     def closure(self, names: Iterable[str]) -> list[str]:

@@ -259,7 +259,7 @@ class Heights:
         if len(answer.get("results", [])) != len(jobs):
             raise PluginError(f"{where}: Chromium measured {len(answer.get('results', []))} of {len(jobs)} pages")
         results: dict[str, dict] = {dest: {"heights": {}, "scroll": {}} for dest in pages}
-        for job, result in zip(jobs, answer["results"]):
+        for job, result in zip(jobs, answer["results"], strict=True):
             if "error" in result:
                 raise PluginError(f"{job['page']}: Chromium could not measure the page: {result['error']}")
             page = results[job["page"]]

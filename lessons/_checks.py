@@ -51,15 +51,6 @@ def positive(value: float, name: str) -> float:
     return float(value)
 
 
-def at_least(value: float, name: str, low: float) -> float:
-    """`value` as a float, if it is a finite real number >= `low` (a stretch factor >= 1, ...)."""
-    if not _is_real(value) or not math.isfinite(value):
-        raise ValueError(f"{name} must be a number, got {value!r}")
-    if value < low:
-        raise ValueError(f"{name} must be >= {low:g}, got {value!r}")
-    return float(value)
-
-
 def finite(value: float, name: str) -> float:
     """`value` as a float, if it is a finite real number (an angle in radians, ...)."""
     if not _is_real(value) or not math.isfinite(value):

@@ -34,10 +34,10 @@ def table(headers: Sequence[str], rows: Iterable[Sequence[object]], floatfmt: st
     """A left-aligned text table; floats are printed with `floatfmt`."""
     body = [[_cell(v, floatfmt) for v in row] for row in rows]
     widths = [max(len(str(h)), *(len(r[i]) for r in body)) if body else len(str(h)) for i, h in enumerate(headers)]
-    print("  ".join(str(h).ljust(w) for h, w in zip(headers, widths)))
+    print("  ".join(str(h).ljust(w) for h, w in zip(headers, widths, strict=True)))
     print("  ".join("-" * w for w in widths))
     for row in body:
-        print("  ".join(c.ljust(w) for c, w in zip(row, widths)))
+        print("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)))
 
 
 def matrix(label: str, values: np.ndarray, fmt: str = "7.3f") -> None:

@@ -688,7 +688,7 @@ def figures() -> dict:
     n = 12
     bias = alibi_bias(8, n)  # (8, n, n)
     fig, axes = plt.subplots(1, 4, figsize=(6.4, 2.6), layout="constrained")
-    for ax, h in zip(axes, (0, 2, 5, 7)):
+    for ax, h in zip(axes, (0, 2, 5, 7), strict=True):
         shown = np.where(np.isfinite(bias[h]), bias[h], np.nan)
         im = ax.imshow(shown, cmap="viridis", vmin=-(n - 1) * 0.5, vmax=0)
         ax.set_title(f"head {h + 1}: m = 1/{round(1 / alibi_slopes(8)[h])}", fontsize=8)

@@ -784,7 +784,7 @@ def format_bytes(n_bytes: int) -> str:
 # ---------------------------------------------------------------------------
 
 # The two-number word vectors of lessons.notation (and lessons.positional), so the numbers agree.
-TOY_WORDS: dict[str, tuple[float, ...]] = {word: tuple(x.tolist()) for word, x in zip(WORDS, X_WORDS)}
+TOY_WORDS: dict[str, tuple[float, ...]] = {word: tuple(x.tolist()) for word, x in zip(WORDS, X_WORDS, strict=True)}
 
 
 def embed(sentence: str) -> np.ndarray:
@@ -1025,7 +1025,7 @@ def figures() -> dict:
 
     # attention_weights: the toy sentence, full and causal
     fig, axes = plt.subplots(1, 2, figsize=(6.4, 3.6), layout="constrained")
-    for ax, (title, mask) in zip(axes, (("full attention", None), ("causal attention", causal_mask(3)))):
+    for ax, (title, mask) in zip(axes, (("full attention", None), ("causal attention", causal_mask(3))), strict=True):
         _, w = self_attention(X, mask=mask)
         im = _annotated_grid(ax, w, words, words, "Blues")
         ax.set_title(title)
@@ -1081,7 +1081,7 @@ def figures() -> dict:
     P = permutation_matrix([2, 1, 0])
     fig, axes = plt.subplots(1, 2, figsize=(6.4, 3.6), layout="constrained")
     for ax, (title, labels, M) in zip(axes, (("Attn(X): dog bites man", words, self_attention(X)[0]),
-                                             ("Attn(PX): man bites dog", words[::-1], self_attention(P @ X)[0]))):
+                                             ("Attn(PX): man bites dog", words[::-1], self_attention(P @ X)[0])), strict=True):
         _annotated_grid(ax, M, labels, ["out 1", "out 2"], "Purples")
         ax.set_title(title, fontsize=10)
     axes[0].set_ylabel("output row (word)")

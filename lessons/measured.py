@@ -928,7 +928,7 @@ _LOOKS = [("o", "-"), ("s", "--"), ("^", "-."), ("D", ":"), ("v", (0, (5, 1, 1, 
 def _curve(ax, results, reference, label, look, cell=None, metric="accuracy"):
     x = np.array(eval_lengths(results))
     points = [bootstrap_interval(values(results, reference, n, metric, cell)) for n in x]
-    mean, low, high = (np.array(p) for p in zip(*points))
+    mean, low, high = (np.array(p) for p in zip(*points, strict=True))
     marker, dash = _LOOKS[look % len(_LOOKS)]
     line, = ax.plot(x, mean, marker=marker, ls=dash, label=label, ms=5)
     ax.fill_between(x, low, high, color=line.get_color(), alpha=0.15, lw=0)
@@ -948,7 +948,7 @@ def _panel(results, references, labels, title, cell=None, metric="accuracy"):
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(6.4, 3.8))
-    for look, (reference, label) in enumerate(zip(references, labels)):
+    for look, (reference, label) in enumerate(zip(references, labels, strict=True)):
         _curve(ax, results, reference, label, look, cell, metric)
     _length_axis(ax, results, "exact-match accuracy" if metric == "accuracy" else metric)
     if metric == "accuracy":
@@ -969,7 +969,7 @@ def figures() -> dict:
     names = [SCHEME_NAMES[s] for s in TRAINED]
     out = {"schemes": _panel(results, TRAINED, names, "Trained at L, read at up to 8L (training layout)")}
     fig, axes = plt.subplots(1, 2, figsize=(9.6, 3.8), sharey=True)
-    for ax, cell, title in zip(axes, ("near-23", "far-23"), ("fact 8 tokens back", "fact as far back as it goes")):
+    for ax, cell, title in zip(axes, ("near-23", "far-23"), ("fact 8 tokens back", "fact as far back as it goes"), strict=True):
         for look, scheme in enumerate(TRAINED):
             _curve(ax, results, scheme, SCHEME_NAMES[scheme], look, cell)
         _length_axis(ax, results)
@@ -1005,12 +1005,12 @@ def _attention_figure(results):
     x = np.array(eval_lengths(results))
     for look, (reference, label) in enumerate(ATTENTION_LINES):
         marker, dash = _LOOKS[look]
-        for ax, metric in zip(axes, ("entropy", "max_logit")):
+        for ax, metric in zip(axes, ("entropy", "max_logit"), strict=True):
             mean, low, high = (np.array(v) for v in zip(*[head_statistic(results, reference, n, metric, digits=4)
-                                                          for n in x]))
+                                                          for n in x], strict=True))
             line, = ax.plot(x, mean, marker=marker, ls=dash, ms=5, label=label)
             ax.fill_between(x, low, high, color=line.get_color(), alpha=0.15, lw=0)
-    for ax, ylabel in zip(axes, ("attention entropy (nats)", "largest attention logit")):
+    for ax, ylabel in zip(axes, ("attention entropy (nats)", "largest attention logit"), strict=True):
         _length_axis(ax, results, ylabel)
     axes[0].set_title("Second layer: how spread its attention is", fontsize=10)
     axes[1].set_title("Second layer: its highest score", fontsize=10)
@@ -1036,7 +1036,7 @@ def _ntk_sweep_figure(results):
     fig, ax = plt.subplots(figsize=(6.4, 3.8))
     trained = eval_lengths(results)[0]
     for look, length in enumerate(eval_lengths(results)[1:]):
-        s, mean, low, high = (np.array(v) for v in zip(*ntk_sweep(results, length)))
+        s, mean, low, high = (np.array(v) for v in zip(*ntk_sweep(results, length), strict=True))
         marker, dash = _LOOKS[look]
         line, = ax.plot(s, mean, marker=marker, ls=dash, ms=5, label=f"NTK-aware at {length // trained}L")
         ax.fill_between(s, low, high, color=line.get_color(), alpha=0.15, lw=0)

@@ -2525,7 +2525,7 @@ def _ranges(mask: np.ndarray) -> str:
     if not idx.size:
         return ""
     runs, start = [], idx[0]
-    for a, b in zip(idx, list(idx[1:]) + [None]):
+    for a, b in zip(idx, list(idx[1:]) + [None], strict=True):
         if b is None or b != a + 1:
             runs.append(f"{start}" if start == a else f"{start}–{a}")
             start = b
@@ -3026,7 +3026,7 @@ def card_figure(card: ModelCard, title: str, served: int | None = None):
     fig, ax = plt.subplots(figsize=(7.0, 3.6))
     if card.rope:
         styles = ["tab:blue", "tab:orange"]
-        for g, colour in zip(card.rope, styles):
+        for g, colour in zip(card.rope, styles, strict=False):  # one or two groups, one colour each
             pairs = np.arange(len(g.inv_freq))
             turning = g.inv_freq > 0
             label = "" if g.layer_type == "all" else f" ({g.layer_type})"
@@ -3065,7 +3065,7 @@ def methods_figure(group: RopeGroup, trained_length: int, stretch: float, title:
     fig, ax = plt.subplots(figsize=(7.0, 3.6))
     pairs = np.arange(len(group.default_inv_freq))
     ax.semilogy(pairs, rope_wavelengths(group.default_inv_freq), "k-", lw=2, label="no scaling")
-    for (name, scale), style in zip(compare_methods(group, trained_length, stretch).items(), ["o--", "s-", "^-", "v:"]):
+    for (name, scale), style in zip(compare_methods(group, trained_length, stretch).items(), ["o--", "s-", "^-", "v:"], strict=True):
         ax.semilogy(pairs, rope_wavelengths(group.default_inv_freq * scale), style, label=name)
     ax.axhline(trained_length, color="grey", ls=":", lw=1, label=f"trained length {trained_length:,}")
     ax.axhline(trained_length * stretch, color="grey", ls="-.", lw=1, label=f"served length {trained_length * stretch:,g}")

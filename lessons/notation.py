@@ -1068,7 +1068,7 @@ def figures() -> dict:
     pos = np.arange(len(WORDS))
     ax1.bar(pos - 0.2, s, width=0.4, color=_MUTED, label="score")
     ax1.bar(pos + 0.2, w, width=0.4, color=_BLUE, label="softmax weight")
-    for p, val in zip(pos, w):
+    for p, val in zip(pos, w, strict=True):
         ax1.text(p + 0.2, val + 0.01, f"{val:.3f}", ha="center", fontsize=8)
     ax1.set_xticks(pos, [f"key: {name}" for name in WORDS])
     ax1.set_title("dog's scores and their weights (sum 1)", fontsize=9)

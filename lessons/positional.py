@@ -1408,7 +1408,7 @@ def figures() -> dict:
     left.set_xlabel("position of the key word")
     left.set_ylabel("score q.k")
     left.legend(frameon=False, fontsize=8)
-    for name, color in zip(("x·x", "x·PE", "PE·x", "PE·PE"), (ink, "#16a34a", "#d97706", red)):
+    for name, color in zip(("x·x", "x·PE", "PE·x", "PE·PE"), (ink, "#16a34a", "#d97706", red), strict=True):
         right.plot(starts, leak[name], color=color, lw=1.5, label=name)
     right.set_title("the added-code score, term by term")
     right.set_xlabel("position of the key word")
@@ -1456,7 +1456,7 @@ def demo() -> None:
     gaps = [0, 100, 1000]
     scores = rope_scores_by_gap(gaps)
     table(["gap", "RoFormer's ceiling (mean |S_j|)", "key equal to its query", "unrelated key (rms)"],
-          list(zip(gaps, rope_decay_bound(128, gaps), scores["aligned"], scores["unrelated"])))
+          list(zip(gaps, rope_decay_bound(128, gaps), scores["aligned"], scores["unrelated"], strict=True)))
 
     banner("6. Stretching a 4k model to 32k")
     new_base = ntk_scaled_base(10000.0, 8, 128)

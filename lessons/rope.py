@@ -1303,7 +1303,7 @@ def figures() -> dict:
     fig, ax = plt.subplots(figsize=(6.4, 2.6), layout="constrained")
     grid = np.stack([pair_of(d, "interleaved"), pair_of(d, "half")])  # (2, d)
     ax.imshow(grid, cmap="tab10", vmin=0, vmax=9, aspect="auto")
-    for r, layout in enumerate(("interleaved", "half")):
+    for r in range(2):  # rows: interleaved, half
         for c in range(d):
             ax.text(c, r, f"pair {grid[r, c]}\nθ{grid[r, c]}", ha="center", va="center", fontsize=8, color="white")
     ax.set_yticks([0, 1], ["interleaved\n(2i, 2i+1)", "half-split\n(j, j + d/2)"])

@@ -1129,7 +1129,7 @@ def figures() -> dict:
     # Layer-0 attention weights, head 0, per scheme
     tokens = demo_tokens(10)
     fig, axes = plt.subplots(1, len(schemes), figsize=(1.6 * len(schemes) + 1.2, 2.8), layout="constrained")
-    for ax, p in zip(np.atleast_1d(axes), schemes):
+    for ax, p in zip(np.atleast_1d(axes), schemes, strict=True):
         w = TinyGPT(**TINY, position=p).attention_weights(tokens)[0]  # (seq, seq)
         ax.imshow(w, cmap="Blues", vmin=0, vmax=1)
         ax.set_title(p, fontsize=9)

@@ -215,7 +215,7 @@ def figures() -> dict:
     fits = _fits()
     fig, (left, right) = plt.subplots(1, 2, figsize=(9.6, 3.6), layout="constrained")
     gaps = np.arange(2 * _L)
-    for (label, w), color in zip(fits.items(), ("#dc2626", "#2563eb")):
+    for (label, w), color in zip(fits.items(), ("#dc2626", "#2563eb"), strict=True):
         left.semilogy(gaps, np.abs(_waves(gaps) @ w), color=color, lw=0.8, label=label)
     left.axvline(_L, color="#6b7280", ls="--", lw=0.8, label=f"trained length L = {_L:,}")
     left.set(xlabel="gap s (query position − key position)", ylabel="|a(s)|, log scale",

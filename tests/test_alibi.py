@@ -127,7 +127,7 @@ def test_nope_orders_differ_only_where_the_prefix_sets_differ():
     a, b = [3, 5, 7, 9, 11], [5, 3, 7, 9, 11]
     gaps = alibi.nope_position_gaps(a, b, n_layers=1)
     same_prefix = [a[i] == b[i] and set(a[:i]) == set(b[:i]) for i in range(len(a))]
-    assert all((g < 1e-9) == same for g, same in zip(gaps, same_prefix))
+    assert all((g < 1e-9) == same for g, same in zip(gaps, same_prefix, strict=True))
     # a second layer reads the first layer's outputs at positions 0 and 1: every position differs
     assert np.all(alibi.nope_position_gaps(a, b, n_layers=2) > 1e-6)
     assert alibi.unmasked_order_gap([3, 5, 7, 9], [9, 7, 5, 3]) < 1e-12

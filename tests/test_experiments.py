@@ -30,7 +30,7 @@ def check_record(record: dict) -> None:
     assert record["evals"]
     for reading in record["evals"].values():
         assert set(reading["lengths"]) == LENGTH_KEYS
-        for length, cell in reading["lengths"].items():
+        for cell in reading["lengths"].values():
             assert 0.0 <= cell["accuracy"] <= 1.0 and cell["nll"] >= 0.0 and math.isfinite(cell["margin"])
             assert np.array(cell["entropy"]).shape == np.array(cell["max_logit"]).shape == (2, 4)
             # at L = 32 both grid passages fit; 23 is the most that fits there
@@ -69,7 +69,7 @@ def test_the_task_separates_role_distance_and_length():
     # the same seed gives the same prompts
     a = copy_batch(4, 32, torch.Generator().manual_seed(3))
     b = copy_batch(4, 32, torch.Generator().manual_seed(3))
-    assert all(torch.equal(x, y) for x, y in zip(a, b))
+    assert all(torch.equal(x, y) for x, y in zip(a, b, strict=True))
 
 
 def test_training_and_the_suite_write_complete_deterministic_json(tmp_path):
@@ -166,7 +166,7 @@ def test_per_position_speeds_are_a_kv_cache_decode():
             angles = p * table[p]  # the speeds of the step that computes position p
             cos = torch.cat([angles, angles]).cos() * attention
             sin = torch.cat([angles, angles]).sin() * attention
-            for block, (keys, values) in zip(model.blocks, caches):
+            for block, (keys, values) in zip(model.blocks, caches, strict=True):
                 h = block.norm1(x)
                 heads = [w(h).view(3, 1, block.n_heads, block.d_head).transpose(1, 2)
                          for w in (block.W_q, block.W_k, block.W_v)]

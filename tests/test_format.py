@@ -28,7 +28,7 @@ BY_SLUG = {lesson.slug: lesson for lesson in LESSONS}
 def _sections(text: str) -> list[tuple[str, str]]:
     """(heading, body) of each `## ` section of a piece of Markdown."""
     parts = re.split(r"^## (.+)$", text, flags=re.M)
-    return list(zip(parts[1::2], parts[2::2]))
+    return list(zip(parts[1::2], parts[2::2], strict=True))
 
 
 @pytest.mark.parametrize("slug", BY_SLUG)
@@ -48,7 +48,7 @@ def test_level_1_has_the_eight_parts_in_order(slug):
     assert "## Level 1" in text and "## Level 2" in text, f"{lesson.path}: needs '## Level 1' and '## Level 2'"
     level_1 = text[text.index("## Level 1"):text.index("## Level 2")]
     where = [level_1.find(f"**{part}**") for part in LEVEL_1]
-    missing = [part for part, at in zip(LEVEL_1, where) if at < 0]
+    missing = [part for part, at in zip(LEVEL_1, where, strict=True) if at < 0]
     assert not missing, f"{lesson.path}: Level 1 lacks {missing}"
     assert where == sorted(where), f"{lesson.path}: Level 1 parts must come in the order {LEVEL_1}"
     assert re.search(r"^\| *Option *\|.*\| *Where it lives *\|", level_1, re.M), (

@@ -70,7 +70,7 @@ def _differences(want, got, where: str) -> list[str]:
     if isinstance(want, list):
         if not isinstance(got, list) or len(want) != len(got):
             return [f"{where}: {len(want)} items != {got!r:.200}"]
-        return [d for i, (a, b) in enumerate(zip(want, got)) for d in _differences(a, b, f"{where}[{i}]")]
+        return [d for i, (a, b) in enumerate(zip(want, got, strict=True)) for d in _differences(a, b, f"{where}[{i}]")]
     if not isinstance(got, dict) or list(want) != list(got):
         return [f"{where}: keys {list(want)} != {list(got) if isinstance(got, dict) else got!r}"]
     return [d for key in want for d in _differences(want[key], got[key], f"{where}.{key}")]
@@ -99,14 +99,15 @@ def _clean(log: browser.PageLog) -> None:
 def test_javascript_decoder_agrees_with_python_on_every_config(page, site):
     log = _open(page, site)
     served = [_served(c) for c in CONFIGS]
-    got = page.evaluate(RUN_CASES, [[json.dumps(c), s] for c, s in zip(CONFIGS, served)])
+    got = page.evaluate(RUN_CASES, [[json.dumps(c), s] for c, s in zip(CONFIGS, served, strict=True)])
     problems, compared = [], {"json": 0, "report": 0, "errors": 0}
-    for i, (config, length, result) in enumerate(zip(CONFIGS, served, got)):
+    for i, (config, length, result) in enumerate(zip(CONFIGS, served, got, strict=True)):
         name = f"config {i} {json.dumps(config)[:160]}"
-        want = {"json": _python(lambda: explain(config).to_json()), "report": _python(lambda: report(explain(config)))}
+        want = {"json": _python(lambda c=config: explain(c).to_json()),
+                "report": _python(lambda c=config: report(explain(c)))}
         if length is not None:
-            want["served"] = _python(lambda: report(explain(config), length, "org/model"))
-            want["served_json"] = _python(lambda: explain(config).to_json(length, "org/model"))
+            want["served"] = _python(lambda c=config, n=length: report(explain(c), n, "org/model"))
+            want["served_json"] = _python(lambda c=config, n=length: explain(c).to_json(n, "org/model"))
         for key, expected in want.items():
             actual = result[key]
             if "error" in expected:
@@ -140,7 +141,7 @@ def test_compare_methods_agrees_with_python(page, site):
                 want = {k: list(map(float, v)) for k, v in compare_methods(group, length, stretch).items()}
                 cases.append((spec, length, stretch, want))
     got = page.evaluate("(cases) => cases.map(([g, L, s]) => window.PrimerModelCard.compareMethods(g, L, s))", cases)
-    problems = [d for (spec, length, stretch, want), result in zip(cases, got)
+    problems = [d for (spec, length, stretch, want), result in zip(cases, got, strict=True)
                 for d in _differences(want, result, f"{spec} L={length} s={stretch}")]
     assert cases and not problems, "\n".join(problems[:10])
 

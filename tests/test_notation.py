@@ -22,7 +22,10 @@ finite = st.floats(min_value=-100.0, max_value=100.0, allow_nan=False, allow_inf
 angles = st.floats(min_value=-20.0, max_value=20.0, allow_nan=False, allow_infinity=False)
 
 
-def vectors(d=st.integers(1, 8)):
+SIZES = st.integers(1, 8)
+
+
+def vectors(d=SIZES):
     return d.flatmap(lambda n: arrays(np.float64, n, elements=finite))
 
 

@@ -25,7 +25,7 @@ def test_there_are_six_companions():
 def test_sections_in_order(slug):
     paper = BY_SLUG[slug]
     where = [paper.docstring.find(heading) for heading in SECTIONS]
-    missing = [h for h, at in zip(SECTIONS, where) if at < 0]
+    missing = [h for h, at in zip(SECTIONS, where, strict=True) if at < 0]
     assert not missing, f"{paper.path}: lacks {missing}"
     assert where == sorted(where), f"{paper.path}: sections must come in the order {SECTIONS}"
 

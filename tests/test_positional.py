@@ -37,7 +37,7 @@ def reference_attention(X: np.ndarray, causal: bool = False) -> np.ndarray:
         keys = range(i + 1) if causal else range(n)
         scores = [float(X[i] @ X[j]) / math.sqrt(d) for j in keys]
         exps = [math.exp(s) for s in scores]
-        for w, j in zip(exps, keys):
+        for w, j in zip(exps, keys, strict=True):
             out[i] += w / sum(exps) * X[j]
     return out
 
@@ -336,8 +336,8 @@ def test_sliding_pair_scores_match_a_by_hand_layer():
     theta = 10000.0 ** (-np.arange(0, d, 2) / d)
     for start in range(n_starts):
         m, n = start + offset, start
-        pe_m = np.array([f(m * theta[i // 2]) for i, f in zip(range(d), [math.sin, math.cos] * (d // 2))])
-        pe_n = np.array([f(n * theta[i // 2]) for i, f in zip(range(d), [math.sin, math.cos] * (d // 2))])
+        pe_m = np.array([f(m * theta[i // 2]) for i, f in zip(range(d), [math.sin, math.cos] * (d // 2), strict=True)])
+        pe_n = np.array([f(n * theta[i // 2]) for i, f in zip(range(d), [math.sin, math.cos] * (d // 2), strict=True)])
         added = ((x + pe_m) @ W_q.T) @ ((y + pe_n) @ W_k.T)
         rotated = (rotation_matrix(d, m * theta) @ (W_q @ x)) @ (rotation_matrix(d, n * theta) @ (W_k @ y))
         assert out["sinusoidal"][start] == pytest.approx(added, rel=1e-10, abs=1e-10)

@@ -74,7 +74,7 @@ def test_every_stand_in_height_is_the_drawn_height(new_page, site, slug, width):
     still be growing the page outside the boxes.)"""
     page = new_page(width)
     open_page(page, f"{site}lessons/{slug}/")
-    band = dict(zip(WIDTHS, "ntsw"))[width]
+    band = dict(zip(WIDTHS, "ntsw", strict=True))[width]
     draw_all(page)
     off = page.evaluate(f"""() => {SECTIONS}.map(b => [b.dataset.cv,
         parseFloat(getComputedStyle(b).getPropertyValue('--cv-{band}')), b.getBoundingClientRect().height])
@@ -143,5 +143,5 @@ def test_every_sideways_scrolling_formula_has_a_tab_stop(new_page, site, width):
     draw_all(page)  # now measure for real (this lays out every section)
     scrolls = page.evaluate(f"{formulas}.map(el => el.scrollWidth > el.clientWidth)")
     texts = page.evaluate(f"{formulas}.map(el => el.textContent.slice(0, 50))")
-    missing = [text for text, wide, tab in zip(texts, scrolls, reachable) if wide and not tab]
+    missing = [text for text, wide, tab in zip(texts, scrolls, reachable, strict=True) if wide and not tab]
     assert not missing, f"at {width}px these formulas scroll but cannot be reached by keyboard: {missing}"

@@ -239,7 +239,7 @@ def diagnose_rope(sol: Solution) -> Fail | None:
     got = [sol.call("apply_rope", x, shape=x.shape, what="the shape of x", **kw) for kw in calls]
 
     def gives(rope) -> bool:
-        return all(close(out, rope(x, kw.get("positions"), kw.get("base", 10000.0))) for out, kw in zip(got, calls))
+        return all(close(out, rope(x, kw.get("positions"), kw.get("base", 10000.0))) for out, kw in zip(got, calls, strict=True))
 
     if gives(apply_rope_half):
         return None
@@ -260,7 +260,7 @@ def _rope_speeds(sol: Solution, x: np.ndarray, got: list, calls: tuple) -> Fail 
                      what="the shape of x")
     speeds = np.arctan2(probe[half, half + d // 2], probe[half, half])  # (d/2,) radians per position
     guess = _half_with_pair_speeds(lambda b, dd: speeds)
-    if all(close(out, guess(x, kw.get("positions"), 10000.0)) for out, kw in zip(got, calls)):
+    if all(close(out, guess(x, kw.get("positions"), 10000.0)) for out, kw in zip(got, calls, strict=True)):
         return mistake("wrong frequency exponent",
                        f"for d={d} and base 10000 the pairs must turn θ = {fmt(rope_frequencies(d), 4)} radians "
                        f"per position (θ_j = base^(-2j/d)); yours turn {fmt(speeds, 4)}")
@@ -414,7 +414,7 @@ def _no_loop(sol: Solution, name: str, sizes: dict[str, tuple], run) -> None:
     for label, args in sizes.items():
         run(*args)  # through Solution.call: raises a Fail with one line when the call itself goes wrong
         try:
-            counts[label] = python_lines(sol.path, lambda: getattr(sol.module, name)(*args))
+            counts[label] = python_lines(sol.path, lambda args=args: getattr(sol.module, name)(*args))
         except (Exception, SystemExit) as exc:
             raise Fail(f"{name} raised {sol.one_line(exc)} while its lines were counted") from None
     for label, what in (("long", "positions"), ("wide", "columns")):
