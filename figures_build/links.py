@@ -11,9 +11,10 @@ from __future__ import annotations
 import functools
 import html
 import posixpath
-from pathlib import Path
-from typing import TYPE_CHECKING
 import xml.etree.ElementTree as etree
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
 
 from markdown import Extension
 from markdown.treeprocessors import Treeprocessor
@@ -25,36 +26,50 @@ from figures_build.pages import FIGURE_DIR, lesson_ref, lesson_refs
 from figures_build.project import LessonError, Project
 from figures_build.site_pages import API_DIR
 
-if TYPE_CHECKING:
-    from figures_build.plugin import PrimerPlugin
+@dataclass(frozen=True)
+class PageContext:
+    """What the link processor needs to know about the page being rendered, and nothing else.
 
+    Attributes:
+        src_uri: the page's path in docs/ (e.g. "lessons/rope.md").
+        project: the project the lessons and companions come from.
+        source: the file an author edits for this page, for error messages.
+    """
+
+    src_uri: str
+    project: Project
+    source: str
 
 
 class LinkExtension(Extension):
-    """Registers the link tree processor (see the module docstring)."""
+    """Registers the link tree processor (see the module docstring).
 
-    def __init__(self, plugin: "PrimerPlugin"):
+    `context()` gives the page being rendered, or None outside a page (the build
+    asks at render time, since one Markdown instance renders every page)."""
+
+    def __init__(self, context: Callable[[], PageContext | None]):
         super().__init__()
-        self.plugin = plugin
+        self.context = context
 
     def extendMarkdown(self, md):  # noqa: N802 - Markdown's API
         # after the inline patterns (20), before MkDocs resolves .md links (0)
-        md.treeprocessors.register(_Links(md, self.plugin), "primer_links", 14)
+        md.treeprocessors.register(_Links(md, self.context), "primer_links", 14)
 
 
 class _Links(Treeprocessor):
-    def __init__(self, md, plugin: "PrimerPlugin"):
+    def __init__(self, md, context: Callable[[], PageContext | None]):
         super().__init__(md)
-        self.plugin = plugin
+        self.context = context
 
     def run(self, root: etree.Element) -> None:
-        plugin, page = self.plugin, self.plugin.page
-        if page is None or plugin.project is None:
+        page = self.context()
+        if page is None:
             return
-        by_slug = {lesson.slug: lesson for lesson in plugin.project.lessons}
-        papers = {paper.slug: paper for paper in plugin.project.papers}
-        here = posixpath.dirname(page.file.src_uri)
-        lesson = {p.page: p for p in plugin.project.lessons + plugin.project.papers}.get(page.file.src_uri)
+        project = page.project
+        by_slug = {lesson.slug: lesson for lesson in project.lessons}
+        papers = {paper.slug: paper for paper in project.papers}
+        here = posixpath.dirname(page.src_uri)
+        lesson = {p.page: p for p in project.lessons + project.papers}.get(page.src_uri)
         api = {name for name, _ in lesson.public} if lesson and lesson.package == "lessons" else set()
 
         def rel(target: str) -> str:
@@ -72,7 +87,7 @@ class _Links(Treeprocessor):
                 el.set("src", rel(str(FIGURES.relative_to("docs") / name)))
                 # Its size up front, so the page keeps its layout (and its measured section
                 # heights) while the figure loads; loaded only as the reader nears it.
-                size = figure_size(plugin.project.root / FIGURES / name)
+                size = figure_size(project.root / FIGURES / name)
                 if size:
                     el.set("width", size[0])
                     el.set("height", size[1])
@@ -85,13 +100,13 @@ class _Links(Treeprocessor):
             if ref:
                 slug, attr = ref
                 if slug not in by_slug:
-                    raise PluginError(f"{plugin.source_of(page)}: `{text}` is not a lesson (known: {', '.join(by_slug)})")
+                    raise PluginError(f"{page.source}: `{text}` is not a lesson (known: {', '.join(by_slug)})")
                 documented = attr.split(".")[0] in {name for name, _ in by_slug[slug].public}
                 href = rel(f"{API_DIR}/{slug}.md") + f"#lessons.{slug}.{attr}" if documented else rel(f"lessons/{slug}.md")
             elif lesson_ref(text, "papers"):
                 slug = lesson_ref(text, "papers")[0]
                 if slug not in papers:
-                    raise PluginError(f"{plugin.source_of(page)}: `{text}` is not a paper companion (known: {', '.join(papers)})")
+                    raise PluginError(f"{page.source}: `{text}` is not a paper companion (known: {', '.join(papers)})")
                 href = rel(papers[slug].page)
             elif el in in_code_line and text.split("(")[0] in api:
                 href = rel(f"{API_DIR}/{lesson.slug}.md") + f"#lessons.{lesson.slug}.{text.split('(')[0]}"

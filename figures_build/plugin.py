@@ -48,7 +48,7 @@ from mkdocs.structure.pages import Page
 from figures_build import BuildError, FIGURES, build, write_if_changed
 from figures_build.diagrams import CLIENT_SCRIPT, Diagrams
 from figures_build.math import Katex, KatexExtension
-from figures_build.links import LinkExtension, check_lesson_links
+from figures_build.links import LinkExtension, PageContext, check_lesson_links
 from figures_build.notebooks import (IPYTHON_CONFIG, JUPYTER_CONFIG, NOTEBOOK_CSS, as_ipynb, cached_run,
                                      directory_url, drop_cached_run, file_layout_links, notebook_sources,
                                      split_styles)
@@ -348,6 +348,12 @@ class PrimerPlugin(BasePlugin):
                 raise PluginError(f"PRIMER_OFFLINE_ZIP={zip_path}: no such file (`make site` builds it)")
             self.offline_zip = Path(zip_path).resolve()
 
+    def _page_context(self) -> PageContext | None:
+        """The page being rendered, as the link processor sees it (None outside a page)."""
+        if self.page is None or self.project is None:
+            return None
+        return PageContext(self.page.file.src_uri, self.project, self.source_of(self.page))
+
     def source_of(self, page: Page | None) -> str:
         """The file an author edits for `page` (a lesson page's source is its module)."""
         if page is None:
@@ -447,7 +453,7 @@ class PrimerPlugin(BasePlugin):
             self.diagrams.prepare(sources)
         config.markdown_extensions = [e for e in config.markdown_extensions
                                       if not isinstance(e, (KatexExtension, LinkExtension, VisibilityExtension))]
-        config.markdown_extensions += [KatexExtension(self.katex, where), LinkExtension(self),
+        config.markdown_extensions += [KatexExtension(self.katex, where), LinkExtension(self._page_context),
                                        VisibilityExtension(self.long_page)]
 
     def long_page(self) -> bool:

@@ -7,4 +7,3 @@ mtime  # figures_build/links.py: _svg_size's second argument, the lru_cache key 
 builder  # figures_build/plugin.py: MkDocs calls on_serve(server, *, config, builder) by keyword
 dst  # tests/test_experiments.py: a stand-in for os.replace(src, dst) that raises
 dd  # challenges/c04/checks.py: a speeds(base, d) callable that reads back fixed speeds and ignores d
-PrimerPlugin  # figures_build/links.py: imported under TYPE_CHECKING for its annotations only

@@ -1,0 +1,54 @@
+"""No import circle among the project's own modules (issue: a build you can read in one sitting).
+Every import counts, at the top of a module or inside a function, since either ties the two files."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("lessons", "papers", "figures_build", "labs", "challenges", "experiments")
+
+
+def import_graph() -> dict[str, set[str]]:
+    """module -> the project modules it imports (a package's __init__ is the package's name)."""
+    paths = {".".join(p.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__"): p
+             for package in PACKAGES for p in (ROOT / package).rglob("*.py")}
+    graph = {}
+    for name, path in paths.items():
+        deps = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                deps |= {m for m in [node.module, *(f"{node.module}.{a.name}" for a in node.names)] if m in paths}
+            elif isinstance(node, ast.Import):
+                deps |= {a.name for a in node.names if a.name in paths}
+        graph[name] = deps - {name}
+    return graph
+
+
+def circles(graph: dict[str, set[str]]) -> set[tuple[str, ...]]:
+    found = set()
+
+    def walk(node: str, path: list[str]) -> None:
+        for nxt in sorted(graph.get(node, ())):
+            if nxt in path:
+                cycle = path[path.index(nxt):]
+                start = cycle.index(min(cycle))
+                found.add(tuple(cycle[start:] + cycle[:start]))
+            elif len(path) < 12:
+                walk(nxt, path + [nxt])
+
+    for node in graph:
+        walk(node, [node])
+    return found
+
+
+def test_no_import_circle_among_the_project_modules():
+    graph = import_graph()
+    assert len(graph) > 30, "the scan found too few modules to be looking in the right place"
+    assert not circles(graph), f"import circles: {sorted(circles(graph))}"
+
+
+def test_the_circle_check_can_fail():
+    assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == {("a", "b", "c")}
+    assert circles({"a": {"b"}, "b": set()}) == set()
