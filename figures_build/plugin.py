@@ -127,7 +127,10 @@ class PrimerPlugin(BasePlugin):
             self.katex = Katex(root)
         if self.diagrams is None or self.diagrams.root != root:
             self.diagrams = Diagrams(root)
-        self.heights = Heights(root) if visibility_enabled() else None
+        if not visibility_enabled():
+            self.heights = None
+        elif self.heights is None or self.heights.root != root:  # one per session: serve reuses its last heights
+            self.heights = Heights(root)
         self.long_pages = {}
         self._theme(config)
         self._offline(config)
@@ -260,8 +263,9 @@ class PrimerPlugin(BasePlugin):
             site = Path(config.site_dir)
             sheets = [*site.glob("assets/stylesheets/*.css"), *site.glob("stylesheets/*.css"), *site.glob("assets/vendor/katex/*.css")]
             styles = hashlib.sha256(b"".join(p.read_bytes() for p in sorted(sheets))).hexdigest()
-            measured = self.heights.apply(self.long_pages, site, styles)
-            log.info(f"section heights: {len(self.long_pages)} long pages, {measured} measured in Chromium")
+            measured = self.heights.apply(self.long_pages, site, styles, reuse_last=self.dirty)
+            reused = f", {self.heights.reused} kept from the last build (serve)" if self.heights.reused else ""
+            log.info(f"section heights: {len(self.long_pages)} long pages, {measured} measured in Chromium{reused}")
         # After a dirty rebuild, the search index keeps every page that was not rebuilt and takes the
         # new entries of those that were (Material's own merge assumes one rebuilt page; a save may
         # rebuild several).

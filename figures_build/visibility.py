@@ -173,6 +173,8 @@ class Heights:
             self.cache: dict[str, dict] = json.loads(self.file.read_text())
         except (OSError, ValueError):
             self.cache = {}
+        self.last: dict[str, dict] = {}  # page file -> the heights last written into it (this session)
+        self.reused = 0  # pages the last apply() gave their previous heights instead of measuring
 
     def key(self, content: str, page_file: Path, site_dir: Path, styles: str) -> str:
         """What decides a page's heights: its content, its figures' bytes, the site's stylesheets, the bands."""
@@ -186,24 +188,35 @@ class Heights:
                 digest.update(target.read_bytes())
         return digest.hexdigest()
 
-    def apply(self, pages: dict[str, str], site_dir: Path, styles: str) -> int:
+    def apply(self, pages: dict[str, str], site_dir: Path, styles: str, reuse_last: bool = False) -> int:
         """Write measured heights into the built `pages` (page file under `site_dir` -> its
         content HTML), measuring the ones not cached. Returns how many were measured.
+
+        reuse_last (under `mkdocs serve`): a page whose content changed but that this session
+        already wrote gets its previous heights instead of a Chromium run, so a save reloads in
+        about the time the page takes to render; its boxes may be a few pixels off until the next
+        `make build` or `make site`, which always measure. `self.reused` counts those pages.
 
         The cache keeps the KEEP most recently used pages, so the site, its offline
         copy and a sub-path build (whose pages differ) do not evict each other."""
         keys = {dest: self.key(content, site_dir / dest, site_dir, styles) for dest, content in pages.items()}
-        todo = sorted(dest for dest, key in keys.items() if key not in self.cache)
+        missing = sorted(dest for dest, key in keys.items() if key not in self.cache)
+        stale = [dest for dest in missing if reuse_last and dest in self.last]
+        todo = [dest for dest in missing if dest not in stale]
         if todo:
             measured = self._measure(todo, site_dir)
             for dest in todo:
                 self.cache[keys[dest]] = measured[dest]
         for key in keys.values():  # most recently used last
-            self.cache[key] = self.cache.pop(key)
+            if key in self.cache:
+                self.cache[key] = self.cache.pop(key)
         if todo:
             self._save(dict(list(self.cache.items())[-KEEP:]))
         for dest, key in keys.items():
-            _write(site_dir / dest, self.cache[key])
+            heights = self.last[dest] if dest in stale else self.cache[key]
+            _write(site_dir / dest, heights)
+            self.last[dest] = heights
+        self.reused = len(stale)
         return len(todo)
 
     def _measure(self, pages: list[str], site_dir: Path) -> dict[str, dict]:

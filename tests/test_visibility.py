@@ -102,6 +102,31 @@ def test_the_cache_keeps_the_most_recently_used_pages(tmp_path, monkeypatch):
     assert heights.key(render(LONG), page, site, "css") in kept
 
 
+def test_under_serve_a_changed_page_keeps_its_last_heights_and_a_build_measures(tmp_path, monkeypatch):
+    site = tmp_path / "site"
+    site.mkdir()
+    page = site / "index.html"
+    first = {"heights": {str(n): {"n": 7, "t": 7, "s": 7, "w": 7} for n in range(3)}, "scroll": {}}
+    calls = []
+
+    def measure(self, todo, site_dir):
+        calls.append(list(todo))
+        return {dest: first for dest in todo}
+
+    monkeypatch.setattr(Heights, "_measure", measure)
+    heights = Heights(tmp_path)
+    page.write_text(render(LONG))
+    assert heights.apply({"index.html": render(LONG)}, site, "css", reuse_last=True) == 1  # never seen: measured
+    edited = render(LONG.replace("Intro.", "Intro, edited."))
+    assert edited != render(LONG)
+    page.write_text(edited)
+    assert heights.apply({"index.html": edited}, site, "css", reuse_last=True) == 0  # serve: the last heights
+    assert heights.reused == 1 and len(calls) == 1 and page.read_text().count("--cv-w:7px") == 3
+    page.write_text(edited)
+    assert heights.apply({"index.html": edited}, site, "css") == 1  # a build measures the edited page
+    assert heights.reused == 0 and calls[-1] == ["index.html"]
+
+
 def test_primer_cv_takes_auto_on_or_off(monkeypatch):
     monkeypatch.setenv("PRIMER_CV", "off")
     assert visibility.enabled() is False
