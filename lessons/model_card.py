@@ -2350,65 +2350,6 @@ def multipliers(text: dict, groups: list[RopeGroup], skipped: list[int], n_layer
 # ---------------------------------------------------------------------------
 
 
-def vllm_length_limit(card: ModelCard) -> int:
-    """The longest `--max-model-len` vLLM accepts for this config without VLLM_ALLOW_LONG_MAX_MODEL_LEN=1.
-
-    vLLM 0.33.0's derived length (vllm/config/model.py, `_get_and_verify_max_len`): the smallest
-    of VLLM_LENGTH_KEYS the config sets, replaced by `model_max_length` when that is set, 2,048
-    when none is; then, unless the model type contains "gemma3" (whose length is already the
-    scaled one), times the `factor` of the last RoPE block whose type is not in VLLM_UNSCALED
-    (linear, dynamic). YaRN, LongRoPE and the Llama 3 rule leave the length as the config states
-    it. A longer `--max-model-len` is refused unless `model_max_length` allows it.
-    """
-    keys = dict(card.length_keys)
-    found = [keys[k] for k in VLLM_LENGTH_KEYS if k in keys]
-    length = keys["model_max_length"] if "model_max_length" in keys else min(found) if found else VLLM_FALLBACK_LENGTH
-    if card.rope and "gemma3" not in (card.model_type or ""):
-        length = length * _vllm_factor(card)[0]
-    return int(length)
-
-
-def vllm_max_model_len(card: ModelCard) -> int:
-    """The length vLLM 0.33.0 serves this config at when `--max-model-len` is not given.
-
-    `vllm_length_limit`, except for a LongRoPE model, which vLLM starts at the config's
-    `original_max_position_embeddings` (vLLM PR #27431: the long factors would slow every
-    shorter prompt); a longer `--max-model-len` then switches to the long list for every prompt.
-    """
-    keys = dict(card.length_keys)
-    if any(g.rope_type == "longrope" for g in card.rope):
-        return int(keys.get("original_max_position_embeddings", vllm_length_limit(card)))
-    return vllm_length_limit(card)
-
-
-def sglang_context_length(card: ModelCard) -> int:
-    """The context length SGLang 0.5.23 serves this config at by default (see SGLANG_LENGTH_KEYS)."""
-    keys = dict(card.length_keys)
-    factor = 1.0
-    single = len(card.rope) == 1 and card.rope[0].layer_type == "all"  # a block split by layer type has no factor
-    if single and card.rope[0].rope_type not in ("llama3", "yarn", "longrope"):
-        value = card.rope[0].parameters.get("factor", 1)
-        factor = 1.0 if value is None else float(value)
-    for key in SGLANG_LENGTH_KEYS:
-        if key in keys:
-            return int(factor * keys[key])
-    return 2048
-
-
-def llama_cpp_context_length(card: ModelCard) -> int | None:
-    """The context llama.cpp uses with its default `-c 0`: the converted file's context_length
-    (LLAMA_CPP_LENGTH_KEYS, or the family's own rule), or None when the converter writes none."""
-    keys, family = dict(card.length_keys), card.model_type
-    if family in LLAMA_CPP_UNCONVERTED:
-        return None
-    if family in LLAMA_CPP_FIXED_CONTEXT:
-        return LLAMA_CPP_FIXED_CONTEXT[family]
-    if family in LLAMA_CPP_SEQ_OR_WIDTH:
-        return keys.get("seq_length", card.width)
-    order = ("model_max_length", *LLAMA_CPP_LENGTH_KEYS) if family == "cohere" else LLAMA_CPP_LENGTH_KEYS
-    return next((keys[k] for k in order if k in keys), None)
-
-
 def _vllm_factor(card: ModelCard) -> tuple[float, str | None]:
     """(the factor vLLM multiplies the config's length by, the rope type it comes from or None)."""
     factor, kind = 1.0, None
@@ -2419,43 +2360,106 @@ def _vllm_factor(card: ModelCard) -> tuple[float, str | None]:
     return (1.0, None) if factor is None else (float(factor), kind)
 
 
-def served_from(card: ModelCard) -> dict[str, str]:
-    """What decides each engine's default length, in words: {"transformers", "vllm", "sglang", "llama.cpp"}.
-
-    The same rules as `vllm_max_model_len`, `sglang_context_length` and
-    `llama_cpp_context_length`, said instead of computed.
-    """
+def _vllm_limit(card: ModelCard) -> tuple[int, str]:
+    """(`vllm_length_limit`, what decides it in words): each engine's rule lives in one function
+    that both computes the length and says why, so the report's reason cannot drift from it."""
     keys = dict(card.length_keys)
     found = [k for k in VLLM_LENGTH_KEYS if k in keys]
+    if "model_max_length" in keys:
+        length, why = keys["model_max_length"], "model_max_length (it replaces the other keys)"
+    elif found:
+        key = min(found, key=lambda k: keys[k])
+        length, why = keys[key], f"the smallest length key, {key}"
+    else:
+        length, why = VLLM_FALLBACK_LENGTH, f"no length key: the {VLLM_FALLBACK_LENGTH:,} fallback"
+    factor, kind = _vllm_factor(card)
+    if kind is not None and factor != 1:
+        why += f", times the {kind} factor {factor:g}"
+    return int(length * factor), why
+
+
+def _vllm_default(card: ModelCard) -> tuple[int, str]:
+    """(`vllm_max_model_len`, what decides it in words)."""
+    keys = dict(card.length_keys)
     if any(g.rope_type == "longrope" for g in card.rope) and "original_max_position_embeddings" in keys:
-        vllm = "original_max_position_embeddings (LongRoPE starts at the trained length)"
-    else:
-        vllm = ("model_max_length (it replaces the other keys)" if "model_max_length" in keys
-                else f"the smallest length key, {min(found, key=lambda k: keys[k])}" if found
-                else f"no length key: the {VLLM_FALLBACK_LENGTH:,} fallback")
-        factor, kind = _vllm_factor(card)
-        if kind is not None and factor != 1:
-            vllm += f", times the {kind} factor {factor:g}"
+        return int(keys["original_max_position_embeddings"]), \
+            "original_max_position_embeddings (LongRoPE starts at the trained length)"
+    return _vllm_limit(card)
+
+
+def _sglang_rule(card: ModelCard) -> tuple[int, str]:
+    """(`sglang_context_length`, what decides it in words)."""
+    keys = dict(card.length_keys)
+    factor, kind = 1.0, None
+    single = len(card.rope) == 1 and card.rope[0].layer_type == "all"  # a block split by layer type has no factor
+    if single and card.rope[0].rope_type not in ("llama3", "yarn", "longrope"):
+        value = card.rope[0].parameters.get("factor", 1)
+        factor, kind = 1.0 if value is None else float(value), card.rope[0].rope_type
     first = next((k for k in SGLANG_LENGTH_KEYS if k in keys), None)
-    sglang = f"the first of its keys, {first}" if first else "no key it reads: the 2,048 fallback"
-    single = len(card.rope) == 1 and card.rope[0].layer_type == "all"
-    if first and single and card.rope[0].rope_type not in ("llama3", "yarn", "longrope") and \
-            card.rope[0].parameters.get("factor") not in (None, 1):
-        sglang += f", times the {card.rope[0].rope_type} factor {float(card.rope[0].parameters['factor']):g}"
-    family = card.model_type
+    if first is None:
+        return 2048, "no key it reads: the 2,048 fallback"
+    why = f"the first of its keys, {first}" + (f", times the {kind} factor {factor:g}" if factor != 1 else "")
+    return int(factor * keys[first]), why
+
+
+def _llama_cpp_rule(card: ModelCard) -> tuple[int | None, str]:
+    """(`llama_cpp_context_length`, what decides it in words)."""
+    keys, family = dict(card.length_keys), card.model_type
     if family in LLAMA_CPP_UNCONVERTED:
-        cpp = f"no converter for {LLAMA_CPP_UNCONVERTED[family]}"
-    elif family in LLAMA_CPP_FIXED_CONTEXT:
-        cpp = f"fixed by conversion/{family}.py"
-    elif family in LLAMA_CPP_SEQ_OR_WIDTH:
-        cpp = "seq_length" if "seq_length" in keys else f"the hidden size (no seq_length; conversion/{family}.py)"
-    else:
-        order = ("model_max_length", *LLAMA_CPP_LENGTH_KEYS) if family == "cohere" else LLAMA_CPP_LENGTH_KEYS
-        key = next((k for k in order if k in keys), None)
-        cpp = (f"the converter's key, {key}" + (" (conversion/command_r.py reads it first)"
-                                                 if family == "cohere" and key == "model_max_length" else "")
-               if key else "no key the converter reads: the file states none")
-    return {"transformers": "no limit", "vllm": vllm, "sglang": sglang, "llama.cpp": cpp}
+        return None, f"no converter for {LLAMA_CPP_UNCONVERTED[family]}"
+    if family in LLAMA_CPP_FIXED_CONTEXT:
+        return LLAMA_CPP_FIXED_CONTEXT[family], f"fixed by conversion/{family}.py"
+    if family in LLAMA_CPP_SEQ_OR_WIDTH:
+        if "seq_length" in keys:
+            return keys["seq_length"], "seq_length"
+        return card.width, f"the hidden size (no seq_length; conversion/{family}.py)"
+    order = ("model_max_length", *LLAMA_CPP_LENGTH_KEYS) if family == "cohere" else LLAMA_CPP_LENGTH_KEYS
+    key = next((k for k in order if k in keys), None)
+    if key is None:
+        return None, "no key the converter reads: the file states none"
+    first = " (conversion/command_r.py reads it first)" if family == "cohere" and key == "model_max_length" else ""
+    return keys[key], f"the converter's key, {key}{first}"
+
+
+def vllm_length_limit(card: ModelCard) -> int:
+    """The longest `--max-model-len` vLLM accepts for this config without VLLM_ALLOW_LONG_MAX_MODEL_LEN=1.
+
+    vLLM 0.33.0's derived length (vllm/config/model.py, `_get_and_verify_max_len`): the smallest
+    of VLLM_LENGTH_KEYS the config sets, replaced by `model_max_length` when that is set, 2,048
+    when none is; then, unless the model type contains "gemma3" (whose length is already the
+    scaled one), times the `factor` of the last RoPE block whose type is not in VLLM_UNSCALED
+    (linear, dynamic). YaRN, LongRoPE and the Llama 3 rule leave the length as the config states
+    it. A longer `--max-model-len` is refused unless `model_max_length` allows it.
+    """
+    return _vllm_limit(card)[0]
+
+
+def vllm_max_model_len(card: ModelCard) -> int:
+    """The length vLLM 0.33.0 serves this config at when `--max-model-len` is not given.
+
+    `vllm_length_limit`, except for a LongRoPE model, which vLLM starts at the config's
+    `original_max_position_embeddings` (vLLM PR #27431: the long factors would slow every
+    shorter prompt); a longer `--max-model-len` then switches to the long list for every prompt.
+    """
+    return _vllm_default(card)[0]
+
+
+def sglang_context_length(card: ModelCard) -> int:
+    """The context length SGLang 0.5.23 serves this config at by default (see SGLANG_LENGTH_KEYS)."""
+    return _sglang_rule(card)[0]
+
+
+def llama_cpp_context_length(card: ModelCard) -> int | None:
+    """The context llama.cpp uses with its default `-c 0`: the converted file's context_length
+    (LLAMA_CPP_LENGTH_KEYS, or the family's own rule), or None when the converter writes none."""
+    return _llama_cpp_rule(card)[0]
+
+
+def served_from(card: ModelCard) -> dict[str, str]:
+    """What decides each engine's default length, in words: {"transformers", "vllm", "sglang", "llama.cpp"}
+    (the reason half of the rules `served_lengths` computes)."""
+    return {"transformers": "no limit", "vllm": _vllm_default(card)[1], "sglang": _sglang_rule(card)[1],
+            "llama.cpp": _llama_cpp_rule(card)[1]}
 
 
 def served_lengths(card: ModelCard) -> dict[str, int | None]:
@@ -2554,12 +2558,12 @@ def scale_summary(scale: np.ndarray, tol: float = 1e-9) -> str:
 # ---------------------------------------------------------------------------
 
 
-ENGINES = {"vllm": "vLLM", "sglang": "SGLang", "llama.cpp": "llama.cpp"}
+ENGINES = {"vllm": "vLLM", "sglang": "SGLang", "llama.cpp": "llama.cpp"}  # JSON key: the name the report prints
 ENGINE_RELEASE_NAMES = {"vllm": VLLM_RELEASE, "sglang": SGLANG_RELEASE, "llama.cpp": "llama.cpp (-c 0)"}
 # The report's last line: where each rule it applies was read (the page's Further reading has every file).
 SOURCES = ("read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 "
            "srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) "
-           "conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py")  # JSON key: the name the report prints
+           "conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py")
 # How each engine is started (vLLM 0.33.0 `vllm serve`; SGLang 0.5.23 `python -m sglang.launch_server`;
 # llama.cpp's server, tools/server in llama-cpp-python 0.3.36's vendored tree). MODEL stands for the
 # model's directory or Hugging Face name; llama.cpp reads the GGUF file its converter wrote.
@@ -2762,8 +2766,8 @@ def report(card: ModelCard, served: int | None = None, model: str = "MODEL") -> 
             else f" = {served / card.trained_length:.4g}× {basis}"
         lines.append(f"served length  {served:,}" + ("" if given else f" by default in {VLLM_RELEASE}") + stretch)
     engines, why = served_lengths(card), served_from(card)
-    for i, (key, name) in enumerate(((ENGINE_RELEASE_NAMES[k], k) for k in ("vllm", "sglang", "llama.cpp"))):
-        lines.append(f"{'by default' if i == 0 else '':<15}{key:<18}{_n(engines[name]):>10}  {why[name]}")
+    for i, (engine, release) in enumerate(ENGINE_RELEASE_NAMES.items()):
+        lines.append(f"{'by default' if i == 0 else '':<15}{release:<18}{_n(engines[engine]):>10}  {why[engine]}")
     lines.append(f"{'':<15}{'transformers':<18}{'no limit':>10}  it computes whatever it is given")
     for g in card.rope:
         where = "every RoPE layer" if g.layer_type == "all" else f"{g.layer_type} ({len(g.layers)} layers)"

@@ -888,86 +888,57 @@
       });
     return none(f) ? [1.0, null] : [pyFloat(f), kind];
   }
-  function vllmLimit(c) {
-    var found = VLLM_LENGTH_KEYS.map(function (k) { return lengthKey(c, k); }).filter(function (v) { return v !== undefined; });
-    var mml = lengthKey(c, "model_max_length");
-    var len = mml !== undefined ? mml : found.length ? Math.min.apply(null, found) : VLLM_FALLBACK_LENGTH;
-    if (c.rope.length && (c.model_type || "").indexOf("gemma3") < 0) {
-      var x = N(len) * vllmFactor(c)[0];
-      if (!isFinite(x)) throw isNaN(x) ? VE("cannot convert float NaN to integer") : PyError("OverflowError", "cannot convert float infinity to integer");
-      return Math.trunc(x);
-    }
-    return len;
+  function finiteTrunc(x) {  // Python's int(float): NaN and infinity raise
+    if (!isFinite(x)) throw isNaN(x) ? VE("cannot convert float NaN to integer") : PyError("OverflowError", "cannot convert float infinity to integer");
+    return Math.trunc(x);
   }
-  function vllmLen(c) {
-    var limit = vllmLimit(c);
-    if (c.rope.some(function (g) { return g.rope_type === "longrope"; })) {
-      var o = lengthKey(c, "original_max_position_embeddings");
-      return o !== undefined ? o : limit;
-    }
-    return limit;
+  function keysOf(c) { var keys = {}; (c.length_keys || []).forEach(function (e) { keys[e[0]] = e[1]; }); return keys; }
+  // lessons.model_card._vllm_limit, _vllm_default, _sglang_rule, _llama_cpp_rule: [length, what decides it]
+  function vllmLimitRule(c) {
+    var keys = keysOf(c), found = VLLM_LENGTH_KEYS.filter(function (k) { return has(keys, k); }), len, why;
+    if (has(keys, "model_max_length")) { len = keys.model_max_length; why = "model_max_length (it replaces the other keys)"; }
+    else if (found.length) {
+      var least = found.reduce(function (a, k) { return a === null || keys[k] < keys[a] ? k : a; }, null);
+      len = keys[least]; why = "the smallest length key, " + least;
+    } else { len = VLLM_FALLBACK_LENGTH; why = "no length key: the " + fmtComma(VLLM_FALLBACK_LENGTH) + " fallback"; }
+    var vf = vllmFactor(c);
+    if (vf[1] !== null && vf[0] !== 1) why += ", times the " + vf[1] + " factor " + fmtG(vf[0], 6);
+    return [finiteTrunc(N(len) * vf[0]), why];
   }
-  // lessons.model_card.sglang_context_length, llama_cpp_context_length, served_lengths
-  function sglangLen(c) {
-    var f = 1.0, single = c.rope.length === 1 && c.rope[0].layer_type === "all";
+  function vllmDefaultRule(c) {
+    var o = lengthKey(c, "original_max_position_embeddings");
+    if (c.rope.some(function (g) { return g.rope_type === "longrope"; }) && o !== undefined)
+      return [o, "original_max_position_embeddings (LongRoPE starts at the trained length)"];
+    return vllmLimitRule(c);
+  }
+  function sglangRule(c) {
+    var keys = keysOf(c), f = 1.0, kind = null, single = c.rope.length === 1 && c.rope[0].layer_type === "all";
     if (single && ["llama3", "yarn", "longrope"].indexOf(c.rope[0].rope_type) < 0) {
       var v = has(c.rope[0].parameters, "factor") ? c.rope[0].parameters.factor : 1;
-      f = none(v) ? 1.0 : pyFloat(v);
+      f = none(v) ? 1.0 : pyFloat(v); kind = c.rope[0].rope_type;
     }
-    for (var i = 0; i < SGLANG_LENGTH_KEYS.length; i++) {
-      var x = lengthKey(c, SGLANG_LENGTH_KEYS[i]);
-      if (x !== undefined) {
-        var y = f * x;
-        if (!isFinite(y)) throw isNaN(y) ? VE("cannot convert float NaN to integer") : PyError("OverflowError", "cannot convert float infinity to integer");
-        return Math.trunc(y);
-      }
-    }
-    return 2048;
+    var first = SGLANG_LENGTH_KEYS.filter(function (k) { return has(keys, k); })[0];
+    if (first === undefined) return [2048, "no key it reads: the 2,048 fallback"];
+    return [finiteTrunc(f * keys[first]), "the first of its keys, " + first + (f !== 1 ? ", times the " + kind + " factor " + fmtG(f, 6) : "")];
   }
-  function llamaCppLen(c) {
-    var family = c.model_type;
-    if (family !== null && has(LLAMA_CPP_UNCONVERTED, family)) return null;
-    if (family !== null && has(LLAMA_CPP_FIXED_CONTEXT, family)) return LLAMA_CPP_FIXED_CONTEXT[family];
-    if (LLAMA_CPP_SEQ_OR_WIDTH.indexOf(family) >= 0) { var sl = lengthKey(c, "seq_length"); return sl !== undefined ? sl : c.width; }
+  function llamaCppRule(c) {
+    var keys = keysOf(c), family = c.model_type;
+    if (family !== null && has(LLAMA_CPP_UNCONVERTED, family)) return [null, "no converter for " + LLAMA_CPP_UNCONVERTED[family]];
+    if (family !== null && has(LLAMA_CPP_FIXED_CONTEXT, family)) return [LLAMA_CPP_FIXED_CONTEXT[family], "fixed by conversion/" + family + ".py"];
+    if (LLAMA_CPP_SEQ_OR_WIDTH.indexOf(family) >= 0)
+      return has(keys, "seq_length") ? [keys.seq_length, "seq_length"] : [c.width, "the hidden size (no seq_length; conversion/" + family + ".py)"];
     var order = family === "cohere" ? ["model_max_length"].concat(LLAMA_CPP_LENGTH_KEYS) : LLAMA_CPP_LENGTH_KEYS;
-    for (var i = 0; i < order.length; i++) {
-      var x = lengthKey(c, order[i]);
-      if (x !== undefined) return x;
-    }
-    return null;
+    var key = order.filter(function (k) { return has(keys, k); })[0];
+    if (key === undefined) return [null, "no key the converter reads: the file states none"];
+    return [keys[key], "the converter's key, " + key + (family === "cohere" && key === "model_max_length" ? " (conversion/command_r.py reads it first)" : "")];
   }
+  function vllmLimit(c) { return vllmLimitRule(c)[0]; }
+  function vllmLen(c) { return vllmDefaultRule(c)[0]; }
+  function sglangLen(c) { return sglangRule(c)[0]; }
+  function llamaCppLen(c) { return llamaCppRule(c)[0]; }
   // lessons.model_card.served_from
   function servedFrom(c) {
-    var keys = {}, vllm, sglang, cpp;
-    (c.length_keys || []).forEach(function (e) { keys[e[0]] = e[1]; });
-    var found = VLLM_LENGTH_KEYS.filter(function (k) { return has(keys, k); });
-    if (c.rope.some(function (g) { return g.rope_type === "longrope"; }) && has(keys, "original_max_position_embeddings"))
-      vllm = "original_max_position_embeddings (LongRoPE starts at the trained length)";
-    else {
-      var least = found.reduce(function (a, k) { return a === null || keys[k] < keys[a] ? k : a; }, null);
-      vllm = has(keys, "model_max_length") ? "model_max_length (it replaces the other keys)" : found.length ? "the smallest length key, " + least :
-        "no length key: the " + fmtComma(VLLM_FALLBACK_LENGTH) + " fallback";
-      var vf = vllmFactor(c);
-      if (vf[1] !== null && vf[0] !== 1) vllm += ", times the " + vf[1] + " factor " + fmtG(vf[0], 6);
-    }
-    var firstKey = SGLANG_LENGTH_KEYS.filter(function (k) { return has(keys, k); })[0] || null;
-    sglang = firstKey ? "the first of its keys, " + firstKey : "no key it reads: the 2,048 fallback";
-    var single = c.rope.length === 1 && c.rope[0].layer_type === "all";
-    if (firstKey && single && ["llama3", "yarn", "longrope"].indexOf(c.rope[0].rope_type) < 0) {
-      var pf = get(c.rope[0].parameters, "factor");
-      if (!none(pf) && !eq(pf, 1)) sglang += ", times the " + c.rope[0].rope_type + " factor " + fmtG(pyFloat(pf), 6);
-    }
-    var family = c.model_type;
-    if (family !== null && has(LLAMA_CPP_UNCONVERTED, family)) cpp = "no converter for " + LLAMA_CPP_UNCONVERTED[family];
-    else if (family !== null && has(LLAMA_CPP_FIXED_CONTEXT, family)) cpp = "fixed by conversion/" + family + ".py";
-    else if (LLAMA_CPP_SEQ_OR_WIDTH.indexOf(family) >= 0) cpp = has(keys, "seq_length") ? "seq_length" : "the hidden size (no seq_length; conversion/" + family + ".py)";
-    else {
-      var order = family === "cohere" ? ["model_max_length"].concat(LLAMA_CPP_LENGTH_KEYS) : LLAMA_CPP_LENGTH_KEYS;
-      var key = order.filter(function (k) { return has(keys, k); })[0] || null;
-      cpp = key ? "the converter's key, " + key + (family === "cohere" && key === "model_max_length" ? " (conversion/command_r.py reads it first)" : "") :
-        "no key the converter reads: the file states none";
-    }
-    return { transformers: "no limit", vllm: vllm, sglang: sglang, "llama.cpp": cpp };
+    return { transformers: "no limit", vllm: vllmDefaultRule(c)[1], sglang: sglangRule(c)[1], "llama.cpp": llamaCppRule(c)[1] };
   }
   function servedLengths(c) {
     return { transformers: null, vllm: vllmLen(c), sglang: sglangLen(c), "llama.cpp": llamaCppLen(c) };
