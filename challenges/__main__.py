@@ -182,8 +182,8 @@ def _check_function(challenge: Challenge, path: Path, function: str, timeout: fl
                    "a crash, os._exit or out of memory")
         lines.append(f"FAIL {name}: {why}")
         reported = {line[5:].partition(":")[0] for line in lines}
-        left = [p for p in plan[plan.index(current) + 1:]] if current in plan else []
-        left = [p for p in left if p not in reported]
+        after = plan[plan.index(current) + 1:] if current in plan else []
+        left = [p for p in after if p not in reported]
         if imported and left:
             lines.append(f"FAIL {', '.join(left)}: not run, since {call or function} never returned")
         if not imported:
