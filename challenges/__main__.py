@@ -88,7 +88,7 @@ def check_file(challenge: Challenge, path: Path, timeout: float, show_output: bo
         result = _check_function(challenge, path, function, timeout)
         planned += result["planned"]
         passed += result["passed"]
-        printed += result["err"]
+        printed.append(result["err"])
         for line in result["lines"]:
             print(line)
         if result["stop"]:  # the file does not import: every other process would say the same
@@ -123,6 +123,12 @@ def _check_function(challenge: Challenge, path: Path, function: str, timeout: fl
         out, err, code, timed_out = stopped.stdout or b"", stopped.stderr or b"", None, True
 
     plan: list[str] = []
+
+    def finish(printed: list[str], passed: int, stop: bool) -> dict:
+        """lines to print, properties planned and passed, the learner's output, whether to stop."""
+        return {"lines": printed, "planned": len(plan), "passed": passed, "err": err.decode("utf-8", "replace"),
+                "stop": stop}
+
     lines: list[str] = []
     passed, imported, done = 0, False, False
     current = call = None
@@ -137,8 +143,7 @@ def _check_function(challenge: Challenge, path: Path, function: str, timeout: fl
         if kind == "plan":
             plan = event["names"]
         elif kind == "fatal":
-            return {"lines": [f"FAIL import: {event['message']}"], "planned": len(plan), "passed": 0,
-                    "err": [err.decode("utf-8", "replace")], "stop": True}
+            return finish([f"FAIL import: {event['message']}"], 0, stop=True)
         elif kind == "imported":
             imported = True
         elif kind == "missing":
@@ -187,10 +192,8 @@ def _check_function(challenge: Challenge, path: Path, function: str, timeout: fl
         if imported and left:
             lines.append(f"FAIL {', '.join(left)}: not run, since {call or function} never returned")
         if not imported:
-            return {"lines": lines, "planned": len(plan), "passed": passed,
-                    "err": [err.decode("utf-8", "replace")], "stop": True}
-    return {"lines": lines, "planned": len(plan), "passed": passed, "err": [err.decode("utf-8", "replace")],
-            "stop": False}
+            return finish(lines, passed, stop=True)
+    return finish(lines, passed, stop=False)
 
 
 def _package_dir(challenge: Challenge) -> Path:

@@ -21,6 +21,21 @@ import numpy as np
 TOL = 1e-4  # float32 answers pass; every classic mistake is off by far more
 
 
+# numpy's floating-point error -> the learner's likely mistake (Solution.why_not_finite)
+NOT_FINITE_CAUSES = {
+    "overflow": "a number grew past float range: a power like 10000**(2*i) with a large i?",
+    "divide by zero": "a division by zero: an integer power like 10000**(2*i) that overflowed "
+                      "to 0, or 1 / 0 at position 0? use floats (10000.0) and negative exponents",
+    "invalid value": "0/0, inf - inf or the log or square root of a negative number",
+}
+
+
+def _copied(args: tuple, kwargs: dict) -> tuple[list, dict]:
+    """The call's arguments with every array copied, so the learner's function cannot edit the checker's."""
+    return ([a.copy() if isinstance(a, np.ndarray) else a for a in args],
+            {k: v.copy() if isinstance(v, np.ndarray) else v for k, v in kwargs.items()})
+
+
 class Fail(Exception):
     """A property does not hold; the message is the one-line hint."""
 
@@ -65,8 +80,7 @@ class Solution:
         """
         text = describe_call(name, args, kwargs)
         self.emit(kind="call", text=text)
-        given = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
-        given_kw = {k: v.copy() if isinstance(v, np.ndarray) else v for k, v in kwargs.items()}
+        given, given_kw = _copied(args, kwargs)
         try:
             out = getattr(self.module, name)(*given, **given_kw)
         except (Exception, SystemExit) as exc:  # the learner's exception, on one line
@@ -91,8 +105,7 @@ class Solution:
 
         Returns ': <what> at <file>, line N (<a likely cause>)', or '' when numpy raises nothing.
         """
-        given = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
-        given_kw = {k: v.copy() if isinstance(v, np.ndarray) else v for k, v in kwargs.items()}
+        given, given_kw = _copied(args, kwargs)
         try:
             with np.errstate(over="raise", divide="raise", invalid="raise", under="ignore"):
                 getattr(self.module, name)(*given, **given_kw)
@@ -100,12 +113,8 @@ class Solution:
             what = str(exc).split(" encountered")[0]  # "overflow", "divide by zero", "invalid value"
             line = self.learner_line(exc)
             where = f"{self.path.name}, line {line}" if line else ""
-            cause = {"overflow": "a number grew past float range: a power like 10000**(2*i) with a large i?",
-                     "divide by zero": "a division by zero: an integer power like 10000**(2*i) that overflowed "
-                                       "to 0, or 1 / 0 at position 0? use floats (10000.0) and negative exponents",
-                     "invalid value": "0/0, inf - inf or the log or square root of a negative number"}
-            kind = next((k for k in cause if what.startswith(k)), None)
-            return f": {what}" + (f" at {where}" if where else "") + (f" ({cause[kind]})" if kind else "")
+            kind = next((k for k in NOT_FINITE_CAUSES if what.startswith(k)), None)
+            return f": {what}" + (f" at {where}" if where else "") + (f" ({NOT_FINITE_CAUSES[kind]})" if kind else "")
         except (Exception, SystemExit):
             return ""
         return ""
