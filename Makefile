@@ -59,14 +59,15 @@ site: setup
 	$(PY) -m figures_build.publish
 
 # --- tests ---------------------------------------------------------------------
-VULTURE = .venv/bin/vulture lessons figures_build challenges labs papers experiments tests tests/vulture_whitelist.py \
+VULTURE = .venv/bin/vulture lessons figures_build challenges labs papers experiments bench tests tests/vulture_whitelist.py \
 	--min-confidence 90 --exclude tests/data  # unused code: 90% and up (imports, variables, unreachable lines)
 
+# One run on both cores: the browser tests share one build per site variant
+# (root, /primer/, offline copy) across the workers (tests/conftest.py).
 test: .venv/.test-installed node_modules/.installed
 	.venv/bin/ruff check .
 	$(VULTURE)
-	$(PYTEST) -q -n 2 -m "not browser"
-	$(PYTEST) -q -m browser
+	$(PYTEST) -q -n 2
 
 test-fast: .venv/.test-installed node_modules/.installed
 	.venv/bin/ruff check .
@@ -74,14 +75,14 @@ test-fast: .venv/.test-installed node_modules/.installed
 	$(PYTEST) -q -n 2 -m "not browser"
 
 test-browser: .venv/.test-installed node_modules/.installed
-	$(PYTEST) -q -m browser
+	$(PYTEST) -q -n 2 -m browser
 
 # --- benchmarks (never timed tests) ---------------------------------------------
 bench: .venv/.test-installed node_modules/.installed
-	$(PY) tests/bench/bench_build.py
+	$(PY) bench/build.py
 
 bench-pages: .venv/.test-installed node_modules/.installed
-	$(PY) tests/bench/bench_pages.py
+	$(PY) bench/pages.py
 
 # --- reference check against transformers (torch CPU 2.13.0 from this disk) ------
 .venv-ref/.installed:

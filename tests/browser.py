@@ -1,7 +1,7 @@
 """What the browser tests share: building a site, serving it on 127.0.0.1,
 driving Debian's Chromium through Playwright, and checking one page the way a
 reader's browser shows it. Used by tests/test_browser.py and
-tests/bench/bench_pages.py."""
+bench/pages.py."""
 
 from __future__ import annotations
 
@@ -156,21 +156,22 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
 @contextmanager
 def serve(directory: Path):
     """Serve `directory` on a free port of 127.0.0.1; check the server is ours."""
-    token = uuid.uuid4().hex
-    (directory / "__server_token.txt").write_text(token)
+    token = uuid.uuid4().hex  # its own file: test workers may serve one folder at once
+    (directory / f"__server_{token}.txt").write_text(token)
     handler = functools.partial(QuietHandler, directory=str(directory))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     base = f"http://127.0.0.1:{server.server_address[1]}/"
     try:
-        with urlopen(base + "__server_token.txt", timeout=5) as response:
+        with urlopen(base + f"__server_{token}.txt", timeout=5) as response:
             if response.read().decode() != token:
                 raise RuntimeError(f"{base} is not the test's own server")
         yield base
     finally:
         server.shutdown()
         server.server_close()
+        (directory / f"__server_{token}.txt").unlink(missing_ok=True)
 
 
 def launch(playwright):

@@ -4,10 +4,18 @@ imported once per session."""
 from __future__ import annotations
 
 import importlib
+import os
+import shutil
 import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# No time limit on a property example: speed is measured by `make bench`, never
+# by a timed test (a busy machine made a 0.4 ms example take 300 ms once).
+settings.register_profile("primer", deadline=None)
+settings.load_profile("primer")
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -36,8 +44,6 @@ def modules():
 @pytest.fixture(scope="session")
 def chromium():
     """Debian's Chromium through Playwright (skips with a hint when absent; fails under PRIMER_REQUIRE_BROWSER)."""
-    import os
-
     from tests import browser
 
     if not browser.chromium_path():
@@ -52,27 +58,53 @@ def chromium():
         instance.close()
 
 
+def shared_build(tmp_path_factory, name: str, make) -> Path:
+    """A folder `make(folder)` fills once per test run, shared by every test
+    worker (pytest-xdist): the first worker to ask builds it, the others wait
+    and reuse it. One lock for every build: two builds of the project at once
+    would share its figure and notebook caches. Without xdist it is an ordinary
+    session folder."""
+    from filelock import FileLock
+
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = tmp_path_factory.getbasetemp().parent  # this run's folder, above each worker's own
+    else:
+        shared = tmp_path_factory.getbasetemp()
+    folder, done = shared / name, shared / f"{name}.done"
+    with FileLock(str(shared / "builds.lock")):
+        if not done.exists():
+            shutil.rmtree(folder, ignore_errors=True)  # a worker that failed half-way
+            folder.mkdir()
+            make(folder)
+            done.touch()
+    return folder
+
+
+# The sub-path site is built for this address; each worker serves it under
+# /primer/ on its own port (links are relative; only canonical links and the
+# sitemap name the host, and a page never fetches them).
+SUBPATH_URL = "http://127.0.0.1:8000/primer/"
+
+
 @pytest.fixture(scope="session")
 def site(tmp_path_factory, chromium):
-    """The whole site built (`mkdocs build --strict`) and served on 127.0.0.1: its base URL."""
+    """The whole site built (`mkdocs build --strict`) once per run and served on 127.0.0.1: its base URL."""
     from tests import browser
 
-    site_dir = tmp_path_factory.mktemp("site")
-    browser.build_site(ROOT, site_dir)
+    site_dir = shared_build(tmp_path_factory, "site", lambda folder: browser.build_site(ROOT, folder))
     with browser.serve(site_dir) as base:
         yield base
 
 
-
 @pytest.fixture(scope="session")
 def subpath_site(tmp_path_factory, chromium):
-    """The whole site built for http://127.0.0.1:<port>/primer/ (SITE_URL) and served
-    from its parent folder, as a project site is: its base URL, ending in /primer/."""
+    """The whole site built for a sub-path (/primer/, SITE_URL) and served from its
+    parent folder, as a project site is: its base URL, ending in /primer/."""
     from tests import browser
 
-    parent = tmp_path_factory.mktemp("served")
-    with browser.serve(parent) as base:  # the port is known before the build
-        browser.build_site(ROOT, parent / "primer", SITE_URL=base + "primer/")
+    parent = shared_build(tmp_path_factory, "served",
+                          lambda folder: browser.build_site(ROOT, folder / "primer", SITE_URL=SUBPATH_URL))
+    with browser.serve(parent) as base:
         yield base + "primer/"
 
 
@@ -84,9 +116,11 @@ def offline_copy(tmp_path_factory, chromium):
 
     from figures_build import publish
 
-    work = tmp_path_factory.mktemp("offline")
-    zip_path = work / "copy.zip"
-    publish.build_offline_zip(ROOT, zip_path, work / "build")
-    with zipfile.ZipFile(zip_path) as archive:
-        archive.extractall(work / "unzipped")
+    def make(work: Path) -> None:
+        zip_path = work / "copy.zip"
+        publish.build_offline_zip(ROOT, zip_path, work / "build")
+        with zipfile.ZipFile(zip_path) as archive:
+            archive.extractall(work / "unzipped")
+
+    work = shared_build(tmp_path_factory, "offline", make)
     return (work / "unzipped" / publish.ZIP_FOLDER).as_uri() + "/"

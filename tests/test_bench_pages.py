@@ -1,11 +1,11 @@
-"""The page benchmark's variants (tests/bench/bench_pages.py): the HTML rewriter
+"""The page benchmark's variants (bench/variants.py, bench/server.py, bench/pages.py): the HTML rewriter
 removes whole elements and keeps every other byte. Fast, no browser."""
 
 from __future__ import annotations
 
 import pytest
 
-from tests.bench import bench_pages as bench
+from bench import pages as bench_pages, server as bench_server, variants as cut
 
 FORMULA = ('<span class="arithmatex"><span class="katex"><span class="katex-mathml"><math><mi>x</mi></math></span>'
            '<span class="katex-html" aria-hidden="true"><span class="base"><span class="strut" style="height:1em;">'
@@ -39,7 +39,7 @@ PAGE = f"""<!doctype html>
 
 @pytest.fixture(scope="module")
 def variants():
-    return bench.variants(PAGE)
+    return cut.variants(PAGE)
 
 
 def test_full_is_the_page_unchanged(variants):
@@ -49,7 +49,7 @@ def test_full_is_the_page_unchanged(variants):
 def test_no_math_removes_each_formula_whole_and_keeps_the_text_around_it(variants):
     page = variants["no-math"]
     assert "<p>Before  between <span class=\"keep\">kept <span>nested</span></span> after.</p>" in page
-    facts = bench.facts_of(page)
+    facts = cut.facts_of(page)
     assert (facts.katex, facts.arithmatex, facts.math_assets) == (0, 0, 0)
     assert 'href="../../stylesheets/site.css"' in page
     assert "javascripts/math.js" not in page
@@ -67,7 +67,7 @@ def test_the_rest_of_the_page_is_byte_identical(variants):
 
 def test_no_mermaid_removes_diagrams_and_the_script(variants):
     page = variants["no-mermaid"]
-    facts = bench.facts_of(page)
+    facts = cut.facts_of(page)
     assert (facts.diagrams, facts.diagram_svgs, facts.mermaid_assets) == (0, 0, 0)
     assert FORMULA in page and DISPLAY in page
     assert '<img alt="a figure" src="../../figures/f.svg">' in page
@@ -75,7 +75,7 @@ def test_no_mermaid_removes_diagrams_and_the_script(variants):
 
 def test_floor_removes_both_and_content_visibility_but_keeps_the_wrapper(variants):
     page = variants["floor"]
-    facts = bench.facts_of(page)
+    facts = cut.facts_of(page)
     assert (facts.katex, facts.arithmatex, facts.diagrams, facts.primer_cv) == (0, 0, 0, 0)
     assert '<div class="wide" id="s1"><p>Section body.</p></div>' in page
     assert "contain-intrinsic-size" not in page
@@ -88,61 +88,61 @@ def test_script_contents_are_untouched(variants):
 
 
 def test_nested_end_tags_and_void_elements_keep_the_balance(variants):
-    full = bench.facts_of(PAGE)
+    full = cut.facts_of(PAGE)
     assert (full.stray_end_tags, full.unclosed) == (0, 0)
     for name, page in variants.items():
-        facts = bench.facts_of(page)
+        facts = cut.facts_of(page)
         assert facts.balance == full.balance, name
         assert (facts.stray_end_tags, facts.unclosed) == (0, 0), name
 
 
 def test_element_counts_drop_by_what_was_removed():
-    full = bench.facts_of(PAGE)
-    text, removed = bench.rewrite(PAGE, bench.is_math)
+    full = cut.facts_of(PAGE)
+    text, removed = cut.rewrite(PAGE, cut.is_math)
     # inline formula: 9 elements (span x7, math, mi); display: 9 (div, span x5, br, svg, path)
     assert removed == 9 + 9
-    assert bench.facts_of(text).elements == full.elements - removed
+    assert cut.facts_of(text).elements == full.elements - removed
 
 
 def test_an_element_closed_by_its_parent_is_cut_up_to_the_parent_end_tag():
-    text, removed = bench.rewrite('<div><p>a <span class="arithmatex"><b>x</b> tail</div><p>next</p>',
-                                  bench.is_math)
+    text, removed = cut.rewrite('<div><p>a <span class="arithmatex"><b>x</b> tail</div><p>next</p>',
+                                  cut.is_math)
     assert text == "<div><p>a </div><p>next</p>"
     assert removed == 2
 
 
 def test_a_broken_variant_is_reported():
-    full = bench.facts_of(PAGE)
-    broken = bench.facts_of(PAGE.replace(FORMULA, FORMULA[:-7]))   # one </span> short
-    problems = bench.variant_problems("no-mermaid", full, broken, 0)
+    full = cut.facts_of(PAGE)
+    broken = cut.facts_of(PAGE.replace(FORMULA, FORMULA[:-7]))   # one </span> short
+    problems = cut.variant_problems("no-mermaid", full, broken, 0)
     assert any("balance" in p for p in problems)
 
 
 def test_parts_of_a_load():
-    assert bench.category("/lessons/rope/full.html") == "html"
-    assert bench.category("/assets/vendor/katex/fonts/KaTeX_Main-Regular.woff2") == "KaTeX"
-    assert bench.category("/javascripts/math.js") == "KaTeX"
-    assert bench.category("/search/search_index.json") == "search index"
-    assert bench.category("/assets/javascripts/workers/search.f8cc74c7.min.js") == "theme"
-    assert bench.category("/figures/rope.pairing.svg") == "figures"
-    assert bench.category("/javascripts/mermaid.mjs") == "mermaid"
-    assert bench.category("/stylesheets/site.css") == "theme"
-    assert bench.category("/assets/images/favicon.png") == "theme"
-    assert bench.category("/assets/notebook-0123abcd.css") == "theme"
-    assert bench.category("/javascripts/model_card_loader.js") == "other"
-    assert bench.category("/sitemap.xml") == "other"
+    assert bench_server.category("/lessons/rope/full.html") == "html"
+    assert bench_server.category("/assets/vendor/katex/fonts/KaTeX_Main-Regular.woff2") == "KaTeX"
+    assert bench_server.category("/javascripts/math.js") == "KaTeX"
+    assert bench_server.category("/search/search_index.json") == "search index"
+    assert bench_server.category("/assets/javascripts/workers/search.f8cc74c7.min.js") == "theme"
+    assert bench_server.category("/figures/rope.pairing.svg") == "figures"
+    assert bench_server.category("/javascripts/mermaid.mjs") == "mermaid"
+    assert bench_server.category("/stylesheets/site.css") == "theme"
+    assert bench_server.category("/assets/images/favicon.png") == "theme"
+    assert bench_server.category("/assets/notebook-0123abcd.css") == "theme"
+    assert bench_server.category("/javascripts/model_card_loader.js") == "other"
+    assert bench_server.category("/sitemap.xml") == "other"
 
 
 def test_the_report_fits_in_120_columns():
     pages = ["lessons/context_extension/", "challenges/04-positional-encodings/", "papers/chen2023_interpolation/"]
-    parts = {part: 123456 for part in bench.PARTS}
+    parts = {part: 123456 for part in bench_server.PARTS}
     samples = [
         {"page": page, "variant": variant, "cache": cache, "round": r, "rendered": 12345.6 + r, "complete": True,
          "elements": 123456, "fcp": 12345.0, "lcp": 12345.0, "style": 12345.0, "layout": 12345.0, "script": 1.0,
          "nodes": 1, **({"bytes": 1234567, "parts": parts} if variant == "full" else {})}
-        for r in range(3) for page in pages for variant in bench.VARIANTS for cache in bench.CACHES
+        for r in range(3) for page in pages for variant in cut.VARIANTS for cache in bench_pages.CACHES
     ]
-    summary = bench.summarise(samples, pages)
+    summary = bench_pages.summarise(samples, pages)
     assert summary[pages[0]]["ratio/warm"]["median_of_per_round"] == pytest.approx(1.0)
-    lines = bench.report(summary, pages, 230.1)
+    lines = bench_pages.report(summary, pages, 230.1)
     assert max(len(line) for line in lines) <= 120, max(lines, key=len)

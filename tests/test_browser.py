@@ -55,21 +55,18 @@ def visit(page, base: str, path: str) -> browser.PageLog:
 @pytest.mark.parametrize("path", PAGES)
 @pytest.mark.parametrize("where", WHERE)
 def test_page_renders_offline_without_errors(page, served, where, path):
+    """Every page, at the root and under /primer/; at the root also no serious
+    accessibility violation in either palette (axe-core, on the page as loaded)."""
     log = visit(page, served, path)
     problems = browser.check_page(page, log, f"{where}{path}")
     assert not problems, "\n".join(problems)
+    if where == "/":
+        _accessible_in_both_palettes(page, path)
     if path.startswith("lessons/"):
         facts = page.evaluate(browser.PAGE_FACTS)
         assert facts["math"] > 0 and facts["diagrams"] > 0 and facts["images"], (
             f"{path}: a lesson page shows math, at least one diagram and figures"
         )
-        slug = path.split("/")[1]
-        if where == "/":
-            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-            page.screenshot(path=str(SCREENSHOTS / f"{slug}-light.png"), full_page=True)
-        _toggle_palette(page)
-        if where == "/":
-            page.screenshot(path=str(SCREENSHOTS / f"{slug}-dark.png"), full_page=True)
         links = page.evaluate("""() => [...document.querySelectorAll("article p")]
             .filter(p => p.firstElementChild && p.firstElementChild.tagName === "STRONG"
                          && p.firstElementChild.textContent.trim() === "In code:")
@@ -93,14 +90,19 @@ def test_page_renders_offline_without_errors(page, served, where, path):
             f"{path}: the API page documents the lesson's functions, got {entries[:5]}")
 
 
-@pytest.mark.parametrize("palette", ["light", "dark"])
-@pytest.mark.parametrize("path", PAGES)
-def test_page_has_no_serious_accessibility_violations(page, site, path, palette):
-    visit(page, site, path)
+def _accessible_in_both_palettes(page, path: str) -> None:
+    """axe-core finds no serious violation in the light palette, then in the dark
+    one; a lesson page is also screenshot in each (build/screenshots/)."""
     page.evaluate(browser.WAIT_RENDERED)
-    if palette == "dark":
-        _toggle_palette(page)
-    violations = browser.axe_violations(page, f"{path} ({palette})")
+    slug = path.split("/")[1] if path.startswith("lessons/") else None
+    violations = []
+    for palette in ("light", "dark"):
+        if palette == "dark":
+            _toggle_palette(page)
+        violations += browser.axe_violations(page, f"{path} ({palette})")
+        if slug:
+            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(SCREENSHOTS / f"{slug}-{palette}.png"), full_page=True)
     assert not violations, "\n".join(violations)
 
 
@@ -286,6 +288,11 @@ def demo():
     print("broken")
 '''
 
+# The broken page made whole: a formula, a diagram, a figure, nothing from another host.
+DRAWN_LESSON = (BROKEN_LESSON.replace("$$\nx^2 + 1\n$\n", "$$\nx^2 + 1\n$$\n")
+                .replace('<script src="https://cdn.jsdelivr.net/npm/left-pad@1.3.0/index.js"></script>\n', "")
+                .replace("deliberately broken", "whole").replace("broken", "drawn"))
+
 BAD_DIAGRAM = '''flowchart LR
   A[start --> ((broken'''
 
@@ -319,19 +326,16 @@ def test_a_broken_diagram_stops_the_build_naming_the_lesson(tmp_path, chromium):
         browser.build_site(project, tmp_path / "site")
 
 
-def test_a_broken_diagram_drawn_in_the_browser_is_caught_by_name(tmp_path, chromium):
-    """Without Chromium at build time, mermaid runs in the reader's browser; the page check still catches it."""
-    lesson = BROKEN_LESSON.replace('A["a diagram"] --> B["that draws"]', BAD_DIAGRAM.split("\n", 1)[1])
-    project = make_project(tmp_path / "project", {"broken": lesson}, site=True)
+def test_diagrams_drawn_in_the_browser_work_offline_and_a_broken_one_is_caught_by_name(tmp_path, chromium):
+    """Without Chromium at build time (PRIMER_DIAGRAMS=browser), Material draws the
+    diagrams in the reader's browser with the site's own mermaid: a good diagram
+    is drawn with nothing fetched from another host, and the page check still
+    catches a broken one, by page. One small project holds both pages."""
+    bad = BROKEN_LESSON.replace('A["a diagram"] --> B["that draws"]', BAD_DIAGRAM.split("\n", 1)[1])
+    project = make_project(tmp_path / "project", {"drawn": DRAWN_LESSON, "broken": bad}, site=True)
     browser.build_site(project, tmp_path / "site", PRIMER_DIAGRAMS="browser")
-    problems, _ = _check_built(chromium, project, tmp_path / "site", "lessons/broken/")
-    assert re.search(r"lessons/broken/: .*mermaid diagram\(s\) (not drawn as SVG|show a syntax error)", "\n".join(problems))
-
-
-def test_diagrams_drawn_in_the_browser_work_offline(tmp_path, chromium):
-    """The fallback path (no Chromium when building): Material draws with the site's own mermaid."""
-    site_dir = tmp_path / "site"
-    browser.build_site(ROOT, site_dir, PRIMER_DIAGRAMS="browser")
-    problems, facts = _check_built(chromium, ROOT, site_dir, f"lessons/{SLUGS[-1]}/")
+    problems, facts = _check_built(chromium, project, tmp_path / "site", "lessons/drawn/")
     assert facts["diagramsInBrowser"] > 0 and facts["diagramsUndrawn"] == 0
     assert not problems, "\n".join(problems)
+    problems, _ = _check_built(chromium, project, tmp_path / "site", "lessons/broken/")
+    assert re.search(r"lessons/broken/: .*mermaid diagram\(s\) (not drawn as SVG|show a syntax error)", "\n".join(problems))

@@ -146,31 +146,69 @@ def test_math_is_typeset_at_build_time_and_assets_are_local(built):
     assert (vendor / "mermaid" / "mermaid.esm.min.mjs").exists()
 
 
-@pytest.mark.parametrize(
-    "change, message",
-    [
-        (lambda t: t.replace(r"\frac{1}{\sqrt{d}}", r"\frac{1}{\sqrt{d}"),
-         r"lessons/beta\.py: KaTeX cannot typeset '\\\\frac\{1\}\{\\\\sqrt\{d\}'"),
-        (lambda t: t.replace("`lessons.alpha`", "`lessons.nosuch`"),
-         r"lessons/beta\.py:\d+: `lessons\.nosuch` is not a lesson"),
-        (lambda t: t.replace("# Lesson beta", "Lesson beta"),
-         r"lessons/beta\.py: the docstring must start with a '# Title' line"),
-        (lambda t: t.replace('return {"line": fig}', "return fig"),
-         r"lessons/beta\.py: figures\(\) returned Figure; it must return a non-empty dict"),
-        (lambda t: t.replace("_SECRET_CODE_MARKER", "import lessons.alpha\n_SECRET_CODE_MARKER"),
-         r"lessons/beta\.py: imports lessons\.alpha, which a reader meets later"),
-        (lambda t: t.replace("def shout_beta", "def shout_alpha"),
-         r"lessons/(alpha|beta)\.py:\d+: `shout_alpha` is already defined in lessons/(alpha|beta)\.py:\d+"),
-    ],
-    ids=["bad-formula", "unknown-lesson-link", "no-title", "figures-not-a-dict", "imports-a-later-lesson",
-         "name-defined-twice"],
-)
-def test_a_broken_lesson_stops_mkdocs_build_with_its_name(tmp_path, change, message):
+def config_error(project: Path, **env: str) -> str:
+    """The error (MkDocs prints it as one ERROR line) the build stops with while MkDocs loads the project
+    (the `primer` plugin's on_config: reading the lessons, their links, the figure
+    build, the offline switches), found in this process instead of a `mkdocs build`.
+    The plugin's changes to the process (sys.path, environment, lessons imported from
+    `project`) are undone afterwards."""
+    from mkdocs.config import load_config
+    from mkdocs.exceptions import PluginError
+
+    saved_env, saved_path, saved_prefix, saved_modules = dict(os.environ), list(sys.path), sys.pycache_prefix, set(sys.modules)
+    os.environ.update(NO_MKDOCS_2_WARNING="1", **env)
+    plugin = None
+    try:
+        config = load_config(str(project / "mkdocs.yml"), site_dir=str(project / "site"))
+        plugin = config.plugins["primer"]
+        with pytest.raises(PluginError) as caught:
+            plugin.on_config(config)
+        return str(caught.value)
+    finally:
+        if plugin is not None:
+            plugin.on_shutdown()
+        os.environ.clear()
+        os.environ.update(saved_env)
+        sys.path[:], sys.pycache_prefix = saved_path, saved_prefix
+        for name in set(sys.modules) - saved_modules:
+            if str(getattr(sys.modules[name], "__file__", None) or "").startswith(str(project)):
+                del sys.modules[name]
+
+
+BROKEN_LESSONS = [  # (how the lesson is broken, the error's pattern); all stop the build before any page
+    (lambda t: t.replace("`lessons.alpha`", "`lessons.nosuch`"),
+     r"lessons/beta\.py:\d+: `lessons\.nosuch` is not a lesson"),
+    (lambda t: t.replace("# Lesson beta", "Lesson beta"),
+     r"lessons/beta\.py: the docstring must start with a '# Title' line"),
+    (lambda t: t.replace('return {"line": fig}', "return fig"),
+     r"lessons/beta\.py: figures\(\) returned Figure; it must return a non-empty dict"),
+    (lambda t: t.replace("_SECRET_CODE_MARKER", "import lessons.alpha\n_SECRET_CODE_MARKER"),
+     r"lessons/beta\.py: imports lessons\.alpha, which a reader meets later"),
+    (lambda t: t.replace("def shout_beta", "def shout_alpha"),
+     r"lessons/(alpha|beta)\.py:\d+: `shout_alpha` is already defined in lessons/(alpha|beta)\.py:\d+"),
+]
+
+
+@pytest.mark.parametrize("change, message", BROKEN_LESSONS,
+                         ids=["unknown-lesson-link", "no-title", "figures-not-a-dict", "imports-a-later-lesson",
+                              "name-defined-twice"])
+def test_a_broken_lesson_stops_the_build_with_one_line_naming_it(tmp_path, change, message):
     project = make_project(tmp_path, {"beta": change(lesson("beta", "alpha")), "alpha": lesson("alpha", "beta")},
                            order=["beta", "alpha"], site=True)
+    error = config_error(project)
+    assert re.search(message, error) and "Traceback" not in error, error
+
+
+def test_a_formula_katex_cannot_typeset_stops_mkdocs_build_with_one_line_naming_the_lesson(tmp_path):
+    """End to end, in a `mkdocs build` of its own: the error is raised while a page
+    renders, and MkDocs prints it as one line, not a traceback (the errors above
+    take the same path out of the plugin)."""
+    broken = lesson("beta", "alpha").replace(r"\frac{1}{\sqrt{d}}", r"\frac{1}{\sqrt{d}")
+    project = make_project(tmp_path, {"beta": broken, "alpha": lesson("alpha", "beta")}, order=["beta", "alpha"], site=True)
     result = mkdocs_build(project)
     assert result.returncode != 0
-    assert re.search(message, result.stderr + result.stdout), result.stderr
+    assert re.search(r"lessons/beta\.py: KaTeX cannot typeset '\\\\frac\{1\}\{\\\\sqrt\{d\}'",
+                     result.stderr + result.stdout), result.stderr
     assert len(our_errors(result)) == 1 and "Traceback" not in result.stderr, "one line, not a traceback:\n" + result.stderr
 
 
