@@ -55,7 +55,8 @@ from figures_build.notebooks import (IPYTHON_CONFIG, JUPYTER_CONFIG, NOTEBOOK_CS
 from figures_build.pages import fences, one_sentence
 from figures_build.project import LessonError, Project, imported_lessons, vocabulary
 from figures_build.publish import OFFLINE_ZIP, ZIP_FOLDER, configure_offline, is_offline
-from figures_build.site_pages import API_DIR, KEYS_PAGE, api_page, keys_page, lesson_page, nav_title
+from figures_build.site_pages import (API_DIR, KEYS_PAGE, TOOLS_API_DIR, api_page, keys_page, lesson_page, nav_title,
+                                      tool_api_pages)
 from figures_build.vendor import add_vendor_files
 from figures_build.visibility import CLASS as SECTION_CLASS, Heights, VisibilityExtension, enabled as visibility_enabled
 
@@ -148,6 +149,8 @@ class PrimerPlugin(BasePlugin):
             files.append(File.generated(config, f"{API_DIR}/{lesson.slug}.md", content=api_page(lesson)))
         for paper in self.project.papers:
             files.append(File.generated(config, paper.page, content=paper.docstring))
+        for uri, content in tool_api_pages(self.project.root).items():  # lessons/tools/: API pages only
+            files.append(File.generated(config, uri, content=content))
         if lessons:
             files.append(File.generated(config, KEYS_PAGE, content=keys_page(lessons, vocabulary(self.project.root))))
         add_vendor_files(files, config, self.project.root, offline=self.offline, mermaid=not self.offline)
@@ -209,6 +212,8 @@ class PrimerPlugin(BasePlugin):
                 slug = uri[len(API_DIR) + 1:-3] if uri.startswith(API_DIR + "/") else None
                 if slug in project.by_slug:
                     made_from += project.by_slug[slug].code
+                if uri.startswith(TOOLS_API_DIR + "/"):  # a tool's API page: its module's code
+                    made_from += project.helpers.get("tools." + uri[len(TOOLS_API_DIR) + 1:-3], "")
             else:
                 made_from = f"{os.path.getmtime(file.abs_src_path)}"
                 if uri == "index.md":
@@ -434,7 +439,8 @@ class PrimerPlugin(BasePlugin):
         nav[2:2] = extra
         nav.insert(2 + len(extra), {"Reference": [
             {"Config keys and flags": KEYS_PAGE},
-            {"API": [{f"lessons.{lesson.slug}": f"{API_DIR}/{lesson.slug}.md"} for lesson in lessons]},
+            {"API": [{f"lessons.{lesson.slug}": f"{API_DIR}/{lesson.slug}.md"} for lesson in lessons]
+             + [{f"lessons.tools.{Path(uri).stem}": uri} for uri in tool_api_pages(self.project.root)]},
         ]})
         config.nav = nav
 
