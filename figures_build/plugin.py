@@ -163,6 +163,8 @@ class PrimerPlugin(BasePlugin):
                 text = json.dumps(json.dumps(examples))
                 files.append(File.generated(config, "assets/model_card_gallery.js",
                                             content=f"window.PrimerModelCardGallery = {text};\n"))
+        if "model_card" in self.project.by_slug:  # the decoder's tables, from their one home in Python
+            files.append(model_card_tables(config))
         if self.offline_zip is not None:
             files.append(File.generated(config, OFFLINE_ZIP, abs_src_path=str(self.offline_zip)))
         for uri, path in notebook_sources(self.project.root, Path(config.docs_dir)).items():
@@ -481,3 +483,11 @@ class _ExactDirtyBuild(logging.Filter):
         return not str(record.msg).startswith("A 'dirty' build is being performed")
 
 
+def model_card_tables(config: MkDocsConfig) -> File:
+    """assets/model_card_tables.js: the tables docs/javascripts/model_card.js decodes with
+    (`lessons.tools.card_report.browser_tables`), as JSON text in a script, so that it loads from
+    file:// too (model_card_loader.js loads it before the decoder; the decoder parses the text,
+    which keeps 10000.0 a float)."""
+    tables = importlib.import_module("lessons.tools.card_report").browser_tables()
+    return File.generated(config, "assets/model_card_tables.js",
+                          content=f"window.PrimerModelCardTables = {json.dumps(json.dumps(tables))};\n")
