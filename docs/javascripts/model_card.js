@@ -1117,7 +1117,7 @@
     explain: function (config, served, model) { return toJSON(card(config), served, model); },
     report: function (config, served, model) { return reportOf(card(config), served === undefined ? null : served, model); },
     compareMethods: compareMethods, card: card, vllmMaxModelLen: vllmLen,
-    format: { g: fmtG, comma: fmtComma, repr: repr }, dumps: dumps
+    format: { g: fmtG, comma: fmtComma, repr: repr, round: roundHalfEven }, dumps: dumps
   };
   window.PrimerModelCard = API;
 
