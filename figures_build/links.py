@@ -23,8 +23,8 @@ from mkdocs.exceptions import PluginError
 
 from figures_build import FIGURES
 from figures_build.pages import FIGURE_DIR, lesson_ref, lesson_refs
-from figures_build.project import LessonError, Project
-from figures_build.site_pages import API_DIR
+from figures_build.project import LessonError, Project, tool_names
+from figures_build.site_pages import API_DIR, TOOLS_API_DIR
 
 @dataclass(frozen=True)
 class PageContext:
@@ -71,6 +71,7 @@ class _Links(Treeprocessor):
         here = posixpath.dirname(page.src_uri)
         lesson = {p.page: p for p in project.lessons + project.papers}.get(page.src_uri)
         api = {name for name, _ in lesson.public} if lesson and lesson.package == "lessons" else set()
+        tools = _tool_homes(project.root)
 
         def rel(target: str) -> str:
             return posixpath.relpath(target, here or ".")
@@ -97,7 +98,12 @@ class _Links(Treeprocessor):
                 continue
             text = self.code_text(el)
             ref = lesson_ref(text)
-            if ref:
+            if ref and ref[0] == "tools" and ref[1]:  # `lessons.tools.<module>[.name]`: a tool's API page
+                module, _, name = ref[1].partition(".")
+                if module not in tool_names(project.root / "lessons"):
+                    raise PluginError(f"{page.source}: `{text}` is not a module of lessons/tools/")
+                href = rel(f"{TOOLS_API_DIR}/{module}.md") + (f"#lessons.tools.{module}.{name}" if name else "")
+            elif ref:
                 slug, attr = ref
                 if slug not in by_slug:
                     raise PluginError(f"{page.source}: `{text}` is not a lesson (known: {', '.join(by_slug)})")
@@ -110,6 +116,8 @@ class _Links(Treeprocessor):
                 href = rel(papers[slug].page)
             elif el in in_code_line and text.split("(")[0] in api:
                 href = rel(f"{API_DIR}/{lesson.slug}.md") + f"#lessons.{lesson.slug}.{text.split('(')[0]}"
+            elif el in in_code_line and lesson is not None and text.split("(")[0] in tools:  # a tool's function
+                href = rel(f"{TOOLS_API_DIR}/{tools[text.split('(')[0]][0]}.md") + f"#{tools[text.split('(')[0]][1]}"
             else:
                 continue
             _wrap(parents[el], el, href)
@@ -137,6 +145,12 @@ def check_lesson_links(project: Project) -> None:
                     what = "a lesson" if package == "lessons" else "a paper companion"
                     raise LessonError(f"{project.rel(page.path)}:{line}: `{package}.{slug}` is not {what} "
                                       f"(known: {', '.join(sorted(known))})")
+
+
+def _tool_homes(root: Path) -> dict[str, tuple[str, str]]:
+    """{public name: (its lessons/tools/ module, its anchor on that module's API page)}."""
+    return {name: (module, f"lessons.tools.{module}.{name}")
+            for module, names in tool_names(Path(root) / "lessons").items() for name in names}
 
 
 @functools.lru_cache(maxsize=None)

@@ -55,7 +55,8 @@ from figures_build.notebooks import (IPYTHON_CONFIG, JUPYTER_CONFIG, NOTEBOOK_CS
 from figures_build.pages import fences, one_sentence
 from figures_build.project import LessonError, Project, imported_lessons, vocabulary
 from figures_build.publish import OFFLINE_ZIP, ZIP_FOLDER, configure_offline, is_offline
-from figures_build.site_pages import API_DIR, KEYS_PAGE, api_page, keys_page, lesson_page, nav_title
+from figures_build.site_pages import (API_DIR, KEYS_PAGE, TOOLS_API_DIR, api_page, keys_page, lesson_page, nav_title,
+                                      tool_api_pages)
 from figures_build.vendor import add_vendor_files
 from figures_build.visibility import CLASS as SECTION_CLASS, Heights, VisibilityExtension, enabled as visibility_enabled
 
@@ -148,6 +149,8 @@ class PrimerPlugin(BasePlugin):
             files.append(File.generated(config, f"{API_DIR}/{lesson.slug}.md", content=api_page(lesson)))
         for paper in self.project.papers:
             files.append(File.generated(config, paper.page, content=paper.docstring))
+        for uri, content in tool_api_pages(self.project.root).items():  # lessons/tools/: API pages only
+            files.append(File.generated(config, uri, content=content))
         if lessons:
             files.append(File.generated(config, KEYS_PAGE, content=keys_page(lessons, vocabulary(self.project.root))))
         add_vendor_files(files, config, self.project.root, offline=self.offline, mermaid=not self.offline)
@@ -160,6 +163,8 @@ class PrimerPlugin(BasePlugin):
                 text = json.dumps(json.dumps(examples))
                 files.append(File.generated(config, "assets/model_card_gallery.js",
                                             content=f"window.PrimerModelCardGallery = {text};\n"))
+        if "model_card" in self.project.by_slug:  # the decoder's tables, from their one home in Python
+            files.append(model_card_tables(config))
         if self.offline_zip is not None:
             files.append(File.generated(config, OFFLINE_ZIP, abs_src_path=str(self.offline_zip)))
         for uri, path in notebook_sources(self.project.root, Path(config.docs_dir)).items():
@@ -209,6 +214,8 @@ class PrimerPlugin(BasePlugin):
                 slug = uri[len(API_DIR) + 1:-3] if uri.startswith(API_DIR + "/") else None
                 if slug in project.by_slug:
                     made_from += project.by_slug[slug].code
+                if uri.startswith(TOOLS_API_DIR + "/"):  # a tool's API page: its module's code
+                    made_from += project.helpers.get("tools." + uri[len(TOOLS_API_DIR) + 1:-3], "")
             else:
                 made_from = f"{os.path.getmtime(file.abs_src_path)}"
                 if uri == "index.md":
@@ -434,7 +441,8 @@ class PrimerPlugin(BasePlugin):
         nav[2:2] = extra
         nav.insert(2 + len(extra), {"Reference": [
             {"Config keys and flags": KEYS_PAGE},
-            {"API": [{f"lessons.{lesson.slug}": f"{API_DIR}/{lesson.slug}.md"} for lesson in lessons]},
+            {"API": [{f"lessons.{lesson.slug}": f"{API_DIR}/{lesson.slug}.md"} for lesson in lessons]
+             + [{f"lessons.tools.{Path(uri).stem}": uri} for uri in tool_api_pages(self.project.root)]},
         ]})
         config.nav = nav
 
@@ -475,3 +483,11 @@ class _ExactDirtyBuild(logging.Filter):
         return not str(record.msg).startswith("A 'dirty' build is being performed")
 
 
+def model_card_tables(config: MkDocsConfig) -> File:
+    """assets/model_card_tables.js: the tables docs/javascripts/model_card.js decodes with
+    (`lessons.tools.card_report.browser_tables`), as JSON text in a script, so that it loads from
+    file:// too (model_card_loader.js loads it before the decoder; the decoder parses the text,
+    which keeps 10000.0 a float)."""
+    tables = importlib.import_module("lessons.tools.card_report").browser_tables()
+    return File.generated(config, "assets/model_card_tables.js",
+                          content=f"window.PrimerModelCardTables = {json.dumps(json.dumps(tables))};\n")

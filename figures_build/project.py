@@ -117,19 +117,42 @@ def _figure_inputs(tree: ast.Module, rel: str) -> tuple[str, ...]:
 
 
 def imported_lessons(tree: ast.AST) -> set[str]:
-    """Names of the lesson modules (and helpers like `_show`) that `tree` imports."""
+    """Names of the lesson modules (and helpers like `_show`, and tools like `tools.engines`) that
+    `tree` imports."""
     found: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            if node.module == "lessons":
-                found.update(alias.name for alias in node.names)
+            if node.module in ("lessons", TOOLS_PACKAGE):
+                found.update(_under_lessons(f"{node.module}.{alias.name}") for alias in node.names)
             elif node.module.startswith("lessons."):
-                found.add(node.module.split(".")[1])
+                found.add(_under_lessons(node.module))
         elif isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.name.startswith("lessons."):
-                    found.add(alias.name.split(".")[1])
+                    found.add(_under_lessons(alias.name))
     return found
+
+
+# Tool code the lessons import (lessons/tools/*.py): no pages, but their code goes into the code
+# hash of each lesson that imports them, as a helper's does (under the name "tools.<module>").
+TOOLS_PACKAGE = "lessons.tools"
+
+
+def _under_lessons(module: str) -> str:
+    """"rope" for lessons.rope (and lessons.rope.x); "tools.engines" for lessons.tools.engines."""
+    parts = module.split(".")
+    return ".".join(parts[1:3]) if parts[1] == "tools" and len(parts) > 2 else parts[1]
+
+
+def tool_modules(lessons_dir: Path) -> dict[str, Path]:
+    """{"tools.<module>": path} for each module of lessons/tools/ (its __init__ left out)."""
+    return {f"tools.{p.stem}": p for p in sorted((lessons_dir / "tools").glob("*.py")) if p.stem != "__init__"}
+
+
+def tool_names(lessons_dir: Path) -> dict[str, tuple[str, ...]]:
+    """{"<module>": its public names, in source order} for each module of lessons/tools/, read as text."""
+    return {name.split(".", 1)[1]: tuple(n for n, _ in _public_definitions(ast.parse(path.read_text(encoding="utf-8"))))
+            for name, path in tool_modules(lessons_dir).items()}
 
 
 def _public_definitions(tree: ast.Module) -> Iterable[tuple[str, int]]:
@@ -165,6 +188,7 @@ class Project:
         order = reading_order(lessons_dir) if order is None else order
         lessons = _discover(root, lessons_dir, order)
         helpers = {p.stem: _code_of(p) for p in sorted(lessons_dir.glob("_*.py")) if p.name != "__main__.py"}
+        helpers.update({name: _code_of(p) for name, p in tool_modules(lessons_dir).items()})
         papers_dir = root / "papers"
         papers = []
         if (papers_dir / "__init__.py").is_file():

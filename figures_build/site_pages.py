@@ -3,10 +3,15 @@ config-keys page."""
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+
 from figures_build.pages import mentions
+from figures_build.project import tool_modules, tool_names
 
 KEYS_PAGE = "reference/config-keys.md"
 API_DIR = "reference/api"
+TOOLS_API_DIR = f"{API_DIR}/tools"  # one page per module of lessons/tools/ (tool_api_pages)
 
 
 
@@ -90,3 +95,19 @@ def keys_page(lessons, terms: dict[str, str]) -> str:
 def nav_title(title: str) -> str:
     """The nav shows a title's part before the colon: 'Positional information'."""
     return title.split(":")[0].strip()
+
+
+def tool_api_pages(root: Path) -> dict[str, str]:
+    """{page path under docs/: Markdown} for each module of lessons/tools/, the tool code the lessons
+    use (it has no lesson page): the module's docstring, then each public name, rendered by mkdocstrings."""
+    lessons_dir = Path(root) / "lessons"
+    pages = {}
+    for module, names in tool_names(lessons_dir).items():
+        doc = ast.get_docstring(ast.parse(tool_modules(lessons_dir)[f"tools.{module}"].read_text(encoding="utf-8")))
+        lines = ["---", "search:", "  boost: 0.5", "---", "", f"# lessons.tools.{module}", "", doc or "", "",
+                 f"Tool code beside the lessons, not a lesson page. Reuse it: `from lessons.tools.{module} import ...`.",
+                 ""]
+        for name in names:
+            lines += [f"::: lessons.tools.{module}.{name}", ""]
+        pages[f"{TOOLS_API_DIR}/{module}.md"] = "\n".join(lines)
+    return pages

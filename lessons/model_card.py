@@ -56,7 +56,8 @@ positions, from quickest to most thorough.
   the copy and compare the two JSON cards; they must agree. For a llama.cpp
   file, `python -m lessons.model_card model.gguf --compare config.json` lists
   what the conversion kept, changed, dropped or baked into `rope_freqs`
-  (`compare_gguf`; the header is read with llama.cpp's own `gguf` package).
+  (`compare_gguf`, in lessons/tools/card_report.py; the header is read with
+  llama.cpp's own `gguf` package).
 - Any promise past the trained length: measure it (`lessons.context_extension`
   says what each scaling rule can and cannot do).
 
@@ -257,7 +258,8 @@ stretched = explain({**qwen, "max_position_embeddings": 131072})  # what --hf-ov
 vllm_max_model_len(stretched), stretched.trained_length  # → (131072, 32768)
 ```
 
-**In code:** `lengths` reads the trained and claimed lengths;
+**In code:** `lengths` reads the trained and claimed lengths. The engines'
+rules are tools beside the lessons (lessons/tools/engines.py):
 `vllm_length_limit` follows vLLM 0.33.0's `_get_and_verify_max_len`
 (vllm/config/model.py) and `derive_max_model_len_and_key`
 (vllm/transformers_utils/model_arch_config_convertor.py): the smallest of
@@ -302,8 +304,10 @@ served_lengths(explain({**two_limits, "model_type": "llama"}))["llama.cpp"]  # �
 sglang/srt/utils/hf_transformers/common.py) and `llama_cpp_context_length`
 (llama.cpp as vendored in llama-cpp-python 0.3.36: `set_gguf_parameters` in
 conversion/base.py writes the length, `-c 0` in common/common.h uses it);
-transformers caps no length, so its entry is None. `--json` prints the card
-with these fields:
+transformers caps no length, so its entry is None (all in
+lessons/tools/engines.py). `--json` prints the card (`card_json`, in
+lessons/tools/card_report.py, beside the report and the command) with these
+fields:
 
 | Field | Type | Meaning |
 |---|---|---|
@@ -391,8 +395,8 @@ the slow ones.
 
 **In code:** `pairs_that_turn` compares each wavelength with a length;
 `compare_methods` asks `lessons.context_extension.rope_inv_freq` what each
-rule does at the same stretch; `scale_summary` says it in words for the
-report.
+rule does at the same stretch; `scale_summary` (in
+lessons/tools/card_report.py) says it in words for the report.
 
 **Why it matters.** Whether a stretch is safe is decided pair by pair, and
 the gallery's figures are this picture for real models.
@@ -1566,11 +1570,8 @@ read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 
 from __future__ import annotations
 
 import json
-import math
-import sys
 import warnings
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
@@ -1578,104 +1579,14 @@ from lessons import _checks
 from lessons.alibi import alibi_slopes, nope_layers
 from lessons.context_extension import (deepseek_softmax_multiplier, rope_inv_freq, rope_type_of,
                                        rope_wavelengths, split_by_layer_type)
+from lessons.tools import exact
+from lessons.tools.engines import length_keys, served_lengths, vllm_max_model_len
+from lessons.tools.model_types import (ALIBI_MODEL_TYPES, CLASS_DEFAULTS, DEFAULT_THETA, HEAD_KEYS,
+                                       INTERLEAVED_MODEL_TYPES, LAYER_KEYS, LEARNED_MODEL_TYPES, LENGTH_KEYS, PERIODIC_LAYERS,
+                                       ROPE_MODEL_TYPES, SINUSOIDAL_MODEL_TYPES, WIDTH_KEYS, ConfigError, first_set,
+                                       gallery)
 
-# ---------------------------------------------------------------------------
-# 1. Which scheme: the keys that say how a model encodes positions
-# ---------------------------------------------------------------------------
-
-CARD_SCHEMES = ("rope", "alibi", "learned", "sinusoidal", "none", "mixed")
-
-# Model types whose position scheme is fixed by the architecture, not by a key
-# (each read from the model's modeling file in transformers 5.24).
-ALIBI_MODEL_TYPES = ("bloom",)
-LEARNED_MODEL_TYPES = ("gpt2", "gpt_neo", "gpt_bigcode", "opt", "bert", "roberta", "xlm-roberta", "distilbert",
-                       "electra", "bart", "whisper")
-SINUSOIDAL_MODEL_TYPES = ("marian", "fsmt", "m2m_100", "speech_to_text")
-ROPE_MODEL_TYPES = ("llama", "llama4", "llama4_text", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3",
-                    "qwen3_moe", "qwen2_vl", "qwen2_5_vl", "gemma", "gemma2", "gemma3", "gemma3_text", "phi",
-                    "phi3", "deepseek_v2", "deepseek_v3", "gpt_oss", "smollm3", "gpt_neox", "gptj", "falcon",
-                    "olmo", "olmo2", "stablelm", "starcoder2", "cohere", "granite", "internlm2",
-                    "cohere2", "qwen3_next", "modernbert", "glm", "glm4", "chatglm")
-# Families whose RoPE turns adjacent dimensions (x[2i], x[2i+1]) instead of the two halves of the head:
-# GPT-J's layout (lessons.rope). Read in transformers 5.24's modeling files (rotate_half over x[..., ::2]
-# in cohere, cohere2, glm, glm4; gptj's rotate_every_two; DeepSeek-V2's view_as_complex and V3's
-# rope_interleave, default true) and, for ChatGLM (remote code), in vLLM 0.33.0's
-# model_executor/models/chatglm.py (is_neox_style = not config.original_rope).
-INTERLEAVED_MODEL_TYPES = ("gptj", "cohere", "cohere2", "glm", "glm4", "chatglm", "deepseek_v2", "deepseek_v3")
-
-# The RoPE base a config class uses when the config has no rope_theta
-# (`default_theta` in transformers 5.24 configuration_<model>.py; 10,000 for the rest).
-DEFAULT_THETA = {"llama4_text": 500000.0, "qwen2_vl": 1000000.0, "qwen2_vl_text": 1000000.0,
-                 "gemma3_text": 1000000.0, "gpt_oss": 150000.0, "smollm3": 2000000.0}
-# Position keys a published config may leave to its config class (transformers 5.24 defaults).
-CLASS_DEFAULTS = {
-    "gemma3_text": {"head_dim": 256, "max_position_embeddings": 131072, "rope_local_base_freq": 10000.0,
-                    "sliding_window_pattern": 6},
-    "gemma2": {"head_dim": 256, "max_position_embeddings": 8192},
-    "gpt_oss": {"head_dim": 64, "sliding_window": 128, "max_position_embeddings": 131072},
-    "llama4_text": {"head_dim": 128, "no_rope_layer_interval": 4},
-    "smollm3": {"no_rope_layer_interval": 4},
-    "gpt_neox": {"rotary_pct": 0.25},
-    "gptj": {"rotary_dim": 64},
-    # transformers 5.24: configuration_cohere2.py, configuration_qwen3_next.py, configuration_modernbert.py
-    "cohere2": {"sliding_window": 4096, "max_position_embeddings": 8192},
-    "qwen3_next": {"partial_rotary_factor": 0.25, "max_position_embeddings": 32768},
-    "modernbert": {"max_position_embeddings": 8192, "global_rope_theta": 160000.0, "local_rope_theta": 10000.0,
-                   "local_attention": 128},
-    # configuration_glm.py, configuration_glm4.py: half of each head turns unless the file says otherwise
-    "glm": {"head_dim": 128, "max_position_embeddings": 131072, "partial_rotary_factor": 0.5},
-    "glm4": {"head_dim": 128, "max_position_embeddings": 131072, "partial_rotary_factor": 0.5},
-    # ChatGLM3 and GLM-4-9B-chat (remote code, as vLLM 0.33.0's models/chatglm.py reads it): half of
-    # each kv_channels-wide head turns, base 10,000 × rope_ratio, length seq_length (8,192 when absent)
-    "chatglm": {"seq_length": 8192},
-}
-
-# Spellings of one idea across model families: the first one present wins.
-LAYER_KEYS = ("num_hidden_layers", "n_layer", "n_layers", "num_layers")
-WIDTH_KEYS = ("hidden_size", "n_embd", "n_embed", "d_model")
-HEAD_KEYS = ("num_attention_heads", "n_head", "n_heads")
-LENGTH_KEYS = ("max_position_embeddings", "n_positions", "max_seq_len", "seq_length", "n_ctx")
-# vLLM 0.33.0 (vllm/transformers_utils/model_arch_config_convertor.py, derive_max_model_len_and_key) takes
-# the smallest of these keys of the text config, then lets model_max_length, when set, replace the result;
-# with none of them it assumes 2,048 (vllm/config/model.py, _get_and_verify_max_len). The RoPE blocks of
-# VLLM_UNSCALED types leave that length as it is; any other block's `factor` multiplies it (the last one's).
-VLLM_RELEASE = "vLLM 0.33.0"
-VLLM_LENGTH_KEYS = ("max_position_embeddings", "n_positions", "max_seq_len", "seq_length", "model_max_length",
-                    "max_target_positions", "max_sequence_length", "max_seq_length", "seq_len")
-VLLM_FALLBACK_LENGTH = 2048
-VLLM_UNSCALED = ("su", "longrope", "llama3", "yarn", "deepseek_yarn", "deepseek_llama_scaling")
-# SGLang 0.5.23 (sglang/srt/utils/hf_transformers/common.py, get_context_length): the first of these keys
-# that is set, times the RoPE block's factor unless the block has original_max_position_embeddings (which
-# transformers 5.24's standardize_rope_params adds to every llama3, yarn and longrope block) or is llama3;
-# 2,048 when none is set.
-SGLANG_RELEASE = "SGLang 0.5.23"
-SGLANG_LENGTH_KEYS = ("max_sequence_length", "seq_length", "max_seq_len", "model_max_length", "max_position_embeddings")
-# llama.cpp as vendored in llama-cpp-python 0.3.36: the converter (conversion/base.py, set_gguf_parameters)
-# writes {arch}.context_length from the first of these keys, and `-c 0`, the default (common/common.h),
-# means that length (src/llama-context.cpp: n_ctx == 0 ? n_ctx_train).
-LLAMA_CPP_LENGTH_KEYS = ("max_position_embeddings", "n_ctx", "n_positions", "max_length", "max_sequence_length",
-                         "model_max_length")
-# Families whose converter writes another length (conversion/<family>.py in the same tree): Falcon's is
-# fixed at 2,048 ("not in config.json", falcon.py); BLOOM and ChatGLM write seq_length, else the hidden
-# size (bloom.py, chatglm.py); Command R reads model_max_length before max_position_embeddings
-# (command_r.py, CommandR2Model). A family with no converter class has no GGUF file to serve.
-LLAMA_CPP_FIXED_CONTEXT = {"falcon": 2048}
-LLAMA_CPP_SEQ_OR_WIDTH = ("bloom", "chatglm")
-LLAMA_CPP_UNCONVERTED = {"phi3_v": "Phi3VForCausalLM"}
-ENGINE_LENGTH_KEYS = tuple(dict.fromkeys((*VLLM_LENGTH_KEYS, *SGLANG_LENGTH_KEYS, *LLAMA_CPP_LENGTH_KEYS,
-                                          "original_max_position_embeddings")))
-
-
-class ConfigError(ValueError):
-    """A config that cannot be read: its message is one line that says why."""
-
-
-def _first(config: dict, keys: tuple[str, ...]):
-    """(key, value) of the first of `keys` the config sets (not None), else (None, None)."""
-    for key in keys:
-        if config.get(key) is not None:
-            return key, config[key]
-    return None, None
+# --- 1. Which scheme: the keys that say how a model encodes positions (tables: lessons.tools.model_types)
 
 
 def language_config(config: dict) -> dict:
@@ -1691,12 +1602,8 @@ def language_config(config: dict) -> dict:
     Returns:
         a new flat dict: the language model's keys over its class defaults.
     """
-    if not isinstance(config, dict):
-        raise ConfigError(f"a config is a JSON object, got {type(config).__name__}")
-    text = config.get("text_config")
-    if text is not None and not isinstance(text, dict):
-        raise ConfigError("'text_config' must be a JSON object")
-    text = dict(text or config)
+    exact.check_config(config)
+    text = dict(config.get("text_config") or config)
     if config.get("text_config") is not None and "model_type" not in text:
         text["model_type"] = config.get("model_type")
     return {**CLASS_DEFAULTS.get(text.get("model_type"), {}), **text}
@@ -1717,38 +1624,18 @@ def rope_block(text: dict) -> dict | None:
         a new dict (flat, or split by layer type as Gemma 3's is), or None when
         the config has no RoPE key at all.
     """
-    new, old = text.get("rope_parameters"), text.get("rope_scaling")
-    if new is not None and old is not None and new != old:
-        raise ConfigError("'rope_parameters' and 'rope_scaling' are both set and differ; keep one")
-    block = new if new is not None else old
-    if block is not None and not isinstance(block, dict):
-        raise ConfigError(f"'rope_scaling' must be a JSON object or null, got {type(block).__name__}")
-    top = {}
-    for name, spellings in (("rope_theta", ("rope_theta", "rotary_emb_base")),
-                            ("partial_rotary_factor", ("partial_rotary_factor", "rotary_pct"))):
-        found = {key: text[key] for key in spellings if text.get(key) is not None}
-        for key, value in found.items():
-            if not _checks._is_real(value):
-                raise ConfigError(f"{key!r} must be a number, got {value!r}")
-        if len(set(map(float, found.values()))) > 1:
-            raise ConfigError(f"{' and '.join(f'{k!r} = {v}' for k, v in found.items())} contradict each other")
-        if found:
-            top[name] = next(iter(found.values()))
+    exact.check_rope_keys(text)  # one block, numbers, spellings that agree
+    block = text.get("rope_parameters") if text.get("rope_parameters") is not None else text.get("rope_scaling")
+    top = {name: first_set(text, spellings)[1] for name, spellings in exact.ROPE_SPELLINGS.items()
+           if first_set(text, spellings)[0] is not None}
     if text.get("rotary_dim") is not None:  # GPT-J: the turning width in dimensions
         partial = _checks.count(text["rotary_dim"], "rotary_dim") / head_width(text)
-        if "partial_rotary_factor" in top and not math.isclose(top["partial_rotary_factor"], partial):
-            raise ConfigError(f"'rotary_dim' {text['rotary_dim']} and a partial rotary factor "
-                              f"{top['partial_rotary_factor']} contradict each other")
+        exact.check_rotary_dim(top, text["rotary_dim"], partial)
         top["partial_rotary_factor"] = partial
     if text.get("original_max_position_embeddings") is not None:
         top["original_max_position_embeddings"] = text["original_max_position_embeddings"]
-    if text.get("model_type") == "chatglm" or _baichuan_rope(text):
-        ratio = text.get("rope_ratio", 1.0) if text.get("model_type") == "chatglm" else 1.0
-        if not _number(ratio) or not ratio > 0:
-            raise ConfigError(f"'rope_ratio' must be a positive number, got {ratio!r}")
-        top.setdefault("rope_theta", 10000.0 * ratio)  # vLLM 0.33.0 models/chatglm.py: 10000 * rope_ratio
-        if text.get("model_type") == "chatglm":
-            top.setdefault("partial_rotary_factor", 0.5)
+    for key, value in exact.remote_code_rope(text).items():  # ChatGLM and Baichuan state none
+        top.setdefault(key, value)
     if block is None and not top:
         return None
     block = json.loads(json.dumps(block or {}))
@@ -1756,15 +1643,11 @@ def rope_block(text: dict) -> dict | None:
     for part in (block.values() if nested else [block]):
         if part is None:
             continue
+        exact.check_folded(part, top)
         for key, value in top.items():
-            if key in part and part[key] is not None and part[key] != value:
-                raise ConfigError(f"top-level {key!r} = {value} and the RoPE block's {part[key]} contradict each other")
             part.setdefault(key, value)
-    named = None if nested else block.get("rope_type") or block.get("type")
-    if named == "su" or (named == "yarn" and text.get("model_type") == "phi3"):
-        # the old names of LongRoPE (Phi-3 and Phi-3-vision files): transformers 5.24's
-        # configuration_phi3.py renames them to longrope; vLLM 0.33.0 still knows "su"
-        block["rope_type"] = "longrope"
+    if not nested:
+        exact.rename_longrope(block, text)
     return block
 
 
@@ -1781,21 +1664,8 @@ def head_width(text: dict) -> int:
         return _checks.count(text["head_dim"], "head_dim", low=2)
     if text.get("model_type") == "chatglm" and text.get("kv_channels") is not None:
         return _checks.count(text["kv_channels"], "kv_channels", low=2)
-    (width_key, width), (heads_key, heads) = _first(text, WIDTH_KEYS), _first(text, HEAD_KEYS)
-    if width is None or heads is None:
-        raise ConfigError("the config gives no head width: it needs 'head_dim', or a hidden size "
-                          f"({' / '.join(WIDTH_KEYS)}) and a head count ({' / '.join(HEAD_KEYS)})")
-    width, heads = _checks.count(width, width_key), _checks.count(heads, heads_key)
-    if width % heads:
-        raise ConfigError(f"{width_key} {width} is not a multiple of {heads_key} {heads}")
+    width, heads = exact.check_head_keys(*first_set(text, WIDTH_KEYS), *first_set(text, HEAD_KEYS))
     return width // heads
-
-
-def _baichuan_rope(text: dict) -> bool:
-    """Baichuan (remote code) has no position key: as SGLang 0.5.23 reads it (srt/models/baichuan.py,
-    BaichuanForCausalLM), a hidden size of 4,096 is Baichuan 2 7B, which uses RoPE; every other
-    size (13B) uses ALiBi."""
-    return text.get("model_type") == "baichuan" and text.get("hidden_size") == 4096
 
 
 def alibi_setting(text: dict) -> bool | None:
@@ -1808,7 +1678,7 @@ def alibi_setting(text: dict) -> bool | None:
     if text.get("model_type") in ALIBI_MODEL_TYPES:
         said.append(True)
     if text.get("model_type") == "baichuan":
-        said.append(not _baichuan_rope(text))
+        said.append(not exact.baichuan_rope(text))
     attn = text.get("attn_config")
     if isinstance(attn, dict) and attn.get("alibi") is not None:
         said.append(bool(attn["alibi"]))
@@ -1816,32 +1686,21 @@ def alibi_setting(text: dict) -> bool | None:
         said.append(bool(text["alibi"]))
     if text.get("position_embedding_type") is not None:
         said.append(text["position_embedding_type"] == "alibi")
-    if len(set(said)) > 1:
-        raise ConfigError("the config both turns ALiBi on and off (model_type, attn_config.alibi, alibi, "
-                          "position_embedding_type)")
+    exact.check_alibi(said)
     return said[0] if said else None
 
 
 def base_scheme(text: dict, block: dict | None) -> str:
     """The scheme the config's keys name, before NoPE layers are counted: one of
     "rope", "alibi", "learned", "sinusoidal"."""
-    model_type = text.get("model_type")
+    model_type, kind = text.get("model_type"), text.get("position_embedding_type")
     alibi = alibi_setting(text)
-    kind = text.get("position_embedding_type")
-    if model_type == "modernbert":
-        # a leftover of the BERT config it started from: ModernBertConfig reads no such key, and every
-        # layer rotates (modeling_modernbert.py), with a base per layer type
+    exact.check_scheme(text, block, alibi)
+    if model_type == "modernbert":  # a leftover "absolute" from BERT: every layer rotates (modeling_modernbert.py)
         return "rope"
     if alibi:
-        if block is not None and text.get("model_type") not in ("falcon",):
-            raise ConfigError("the config turns on ALiBi and also sets RoPE keys; a model uses one or the other")
         return "alibi"
-    if kind is not None and kind not in ("absolute", "rotary", "rope_gptj", "alibi"):
-        raise ConfigError(f"position_embedding_type {kind!r} is not one this decoder reads "
-                          "(it reads absolute, rotary, rope_gptj, alibi)")
     if kind == "absolute":
-        if block is not None:
-            raise ConfigError("position_embedding_type 'absolute' (a learned table) and RoPE keys contradict each other")
         return "learned"
     if block is not None or kind in ("rotary", "rope_gptj") or model_type in ROPE_MODEL_TYPES:
         return "rope"
@@ -1849,19 +1708,15 @@ def base_scheme(text: dict, block: dict | None) -> str:
         return "sinusoidal"
     if model_type in LEARNED_MODEL_TYPES:
         return "learned"
-    raise ConfigError("the config has no position information: no RoPE key (rope_theta, rope_scaling, "
-                      "rope_parameters, rotary_*), no ALiBi flag, no position_embedding_type, and a model_type "
-                      f"({model_type!r}) whose scheme this decoder does not know")
+    raise exact.no_scheme(model_type)
 
 
-# ---------------------------------------------------------------------------
-# 2. The layer plan: which layer type each layer is, and which layers skip RoPE
-# ---------------------------------------------------------------------------
+# --- 2. The layer plan: which layer type each layer is, and which layers skip RoPE
 
 
 def layer_count(text: dict) -> int | None:
     """The number of layers (`num_hidden_layers`, `n_layer`, `n_layers` or `num_layers`), or None."""
-    key, value = _first(text, LAYER_KEYS)
+    key, value = first_set(text, LAYER_KEYS)
     return None if key is None else _checks.count(value, key)
 
 
@@ -1887,20 +1742,10 @@ def layer_types(text: dict, n_layers: int | None) -> list[str] | None:
         return None
     model_type = text.get("model_type")
     window = text.get("sliding_window")
-    if model_type in ("gemma2", "gpt_oss"):
-        return ["sliding_attention" if (i + 1) % 2 else "full_attention" for i in range(n_layers)]
-    if model_type == "cohere2":  # Cohere2Config: sliding_window_pattern, default 4
-        pattern = _checks.count(text.get("sliding_window_pattern", 4), "sliding_window_pattern")
-        return ["sliding_attention" if (i + 1) % pattern else "full_attention" for i in range(n_layers)]
-    if model_type == "qwen3_next":  # Qwen3NextConfig: full_attention_interval, default 4
-        interval = _checks.count(text.get("full_attention_interval", 4), "full_attention_interval")
-        return ["linear_attention" if (i + 1) % interval else "full_attention" for i in range(n_layers)]
-    if model_type == "modernbert":  # ModernBertConfig: global_attn_every_n_layers, default 3, from layer 0
-        every = _checks.count(text.get("global_attn_every_n_layers", 3), "global_attn_every_n_layers")
-        return ["sliding_attention" if i % every else "full_attention" for i in range(n_layers)]
-    if model_type == "gemma3_text":
-        pattern = _checks.count(text.get("sliding_window_pattern", 6), "sliding_window_pattern")
-        return ["sliding_attention" if (i + 1) % pattern else "full_attention" for i in range(n_layers)]
+    if model_type in PERIODIC_LAYERS:  # every n-th layer full attention, the others of one type
+        key, every, offset, other = PERIODIC_LAYERS[model_type]
+        every = _checks.count(text.get(key, every), key) if key else every
+        return [other if (i + offset) % every else "full_attention" for i in range(n_layers)]
     if model_type in ("qwen2", "qwen2_vl", "qwen2_vl_text", "qwen2_moe"):
         slides = text.get("use_sliding_window") and window is not None
         start = text.get("max_window_layers", n_layers)
@@ -1919,52 +1764,41 @@ def layer_types(text: dict, n_layers: int | None) -> list[str] | None:
 
 
 def nope_flags(text: dict, n_layers: int) -> list[int]:
-    """One flag per layer, 1 = the layer uses RoPE, 0 = it skips it (`no_rope_layers`,
-    read as Llama 4's and SmolLM3's config classes read it; see `lessons.alibi.nope_layers`).
-
-    Two families skip RoPE by layer type instead (transformers 5.24): Cohere2 rotates only its
-    sliding-window layers (modeling_cohere2.py applies RoPE when the layer has a window), and
-    Qwen3-Next's linear-attention layers have no RoPE (only its full-attention layers take
-    position embeddings, modeling_qwen3_next.py)."""
+    """One flag per layer, 1 = the layer uses RoPE, 0 = it skips it (`no_rope_layers`, read as
+    Llama 4's and SmolLM3's config classes read it; see `lessons.alibi.nope_layers`). By layer type
+    instead (transformers 5.24): Cohere2 rotates only its sliding-window layers (modeling_cohere2.py),
+    Qwen3-Next only its full-attention layers (modeling_qwen3_next.py)."""
     model_type = text.get("model_type")
     if model_type in ("cohere2", "qwen3_next") and text.get("no_rope_layers") is None:
         keep = "sliding_attention" if model_type == "cohere2" else "full_attention"
         return [int(t == keep) for t in layer_types(text, n_layers)]
     if model_type not in ("llama4_text", "smollm3"):
-        if text.get("no_rope_layers") is not None:
-            raise ConfigError(f"'no_rope_layers' is read by Llama 4 and SmolLM3 configs, not {model_type!r}")
+        exact.check_no_nope_keys(text)
         return [1] * n_layers
     skipped = nope_layers(n_layers, text.get("no_rope_layers"), text.get("no_rope_layer_interval", 4),
                           fill_empty=model_type == "llama4_text")
     return [int(i not in skipped) for i in range(n_layers)]
 
 
-# ---------------------------------------------------------------------------
-# 3. Lengths: the one the model trained at, the one it claims, the one you serve
-# ---------------------------------------------------------------------------
+# --- 3. Lengths: the one the model trained at, the one it claims, the one you serve
 
 
 def lengths(text: dict, scheme: str, block: dict | None) -> tuple[int | None, int | None]:
     """(trained_length, max_length) as the config states them.
 
-    max_length is the longest input the config claims: the smallest of the
-    length keys it sets (`max_position_embeddings`, GPT-2's `n_positions`, MPT's
-    `max_seq_len`, ...), as vLLM reads them. trained_length is the length the
-    positions were trained at before any stretching: the RoPE block's
-    `original_max_position_embeddings` when it has one (YaRN, LongRoPE, the
-    Llama 3 rule, Phi-3), None for linear scaling without one (the config does
-    not say; Gemma 3's factor 8 is not its length ratio), else max_length (no
-    scaling block, or dynamic scaling, which reads max_position_embeddings as
-    the trained length).
+    max_length: the smallest length key the config sets (`max_position_embeddings`, GPT-2's
+    `n_positions`, MPT's `max_seq_len`, ...). trained_length: the RoPE block's
+    `original_max_position_embeddings` when it has one (YaRN, LongRoPE, the Llama 3 rule, Phi-3);
+    None for linear scaling without one (Gemma 3's factor 8 is not its length ratio); else
+    max_length (no scaling block, or dynamic scaling, which reads it as the trained length).
     """
     found = [_checks.count(text[key], key) for key in LENGTH_KEYS if text.get(key) is not None]
     max_length = min(found) if found else None
     if scheme not in ("rope", "mixed") or not block:
         return max_length, max_length
     blocks = [b for b in block.values() if isinstance(b, dict)] if split_by_layer_type(block) else [block]
-    originals = {b["original_max_position_embeddings"] for b in blocks if b.get("original_max_position_embeddings")}
-    if len(originals) > 1:
-        raise ConfigError(f"the layer types give different original lengths: {sorted(originals)}")
+    originals = exact.one_original({b["original_max_position_embeddings"] for b in blocks
+                                    if b.get("original_max_position_embeddings")})
     if originals:
         return _checks.count(originals.pop(), "original_max_position_embeddings"), max_length
     if any(rope_type_of(b) == "linear" for b in blocks):
@@ -1972,25 +1806,8 @@ def lengths(text: dict, scheme: str, block: dict | None) -> tuple[int | None, in
     return max_length, max_length
 
 
-def states_trained_length(scheme: str, block: dict | None) -> bool:
-    """Does the config state the length its positions were trained at?
 
-    Only a RoPE block's `original_max_position_embeddings` does (YaRN, LongRoPE, the Llama 3
-    rule, Phi-3). Without it, the length `lengths` returns as trained is the config's limit
-    standing in: a model may have trained on shorter inputs (Devlin et al., 2018, report
-    pretraining BERT at 128 tokens for 90% of its steps, Appendix A.2, against 512 positions
-    in its config), and Mistral 7B's config says 32,768 where its paper's Table 1 gives a
-    context length of 8,192 (Jiang et al., 2023, arXiv:2310.06825).
-    """
-    if scheme not in ("rope", "mixed") or not block:
-        return False
-    blocks = [b for b in block.values() if isinstance(b, dict)] if split_by_layer_type(block) else [block]
-    return any(b.get("original_max_position_embeddings") for b in blocks)
-
-
-# ---------------------------------------------------------------------------
-# 4. One card: the scheme per layer, the RoPE of each group of layers, warnings
-# ---------------------------------------------------------------------------
+# --- 4. One card: the scheme per layer, the RoPE of each group of layers, warnings
 
 
 @dataclass(frozen=True)
@@ -2044,7 +1861,8 @@ def pairing(text: dict) -> str:
 
 @dataclass(frozen=True)
 class ModelCard:
-    """What a config.json says about positions; `to_json()` is the command's --json output.
+    """What a config.json says about positions (`lessons.tools.card_report.card_json` makes it the
+    command's --json output).
 
     Attributes:
         model_type: the config's model_type, or None.
@@ -2059,16 +1877,12 @@ class ModelCard:
         sliding_window: the sliding window, or None.
         softmax_multiplier: DeepSeek's extra factor on the softmax scale, or None.
         warnings: what to look at before serving this config.
-        length_keys: (key, value) of each length key the text config sets as a positive
-            integer, among ENGINE_LENGTH_KEYS (what an engine reads to choose its length).
-        trained_stated: True when the config states trained_length (`states_trained_length`);
-            False when trained_length is the config's limit standing in for it.
-        qk_width: the query and key width of a head whose RoPE part is split off
-            (DeepSeek's MLA: qk_nope_head_dim + qk_rope_head_dim), else None.
-        multipliers: every position-dependent factor on attention (`multipliers`), each
+        length_keys: (key, value) of each ENGINE_LENGTH_KEYS key set to a positive integer.
+        trained_stated: False when trained_length is the config's limit standing in for it.
+        qk_width: DeepSeek's query and key width (qk_nope_head_dim + qk_rope_head_dim), or None.
+        multipliers: every position-dependent factor on attention (`exact.multipliers`), each
             {"name", "value", "layers", "starts_at"}.
-        nested: True when the language model's keys sit under `text_config` (an engine
-            override must then name `text_config` too).
+        nested: True when the language model's keys sit under `text_config`.
         width: the hidden size (`WIDTH_KEYS`), or None.
     """
 
@@ -2097,67 +1911,6 @@ class ModelCard:
         if not self.trained_length or not self.max_length:
             return None
         return self.max_length / self.trained_length
-
-    def to_json(self, served: int | None = None, model: str = "MODEL") -> dict:
-        """The machine-readable card: the exact schema of `python -m lessons.model_card --json`.
-
-        `served` and `model` are the length and the name the engine commands use
-        (default: vLLM's derived length, and MODEL)."""
-        return {
-            "model_type": self.model_type,
-            "scheme": self.scheme,
-            "trained_length": self.trained_length,
-            "trained_length_stated": self.trained_stated,
-            "max_length": self.max_length,
-            "rope": [{"layer_type": g.layer_type, "layers": list(g.layers), "rope_type": g.rope_type,
-                      "rotary_dim": g.rotary_dim, "pairing": g.pairing, "inv_freq": [float(x) for x in g.inv_freq],
-                      "attention_factor": float(g.attention_factor)} for g in self.rope],
-            "nope_layers": list(self.nope_layers),
-            "alibi_slopes": None if self.alibi_slopes is None else [float(x) for x in self.alibi_slopes],
-            "sliding_window": self.sliding_window,
-            "layer_types": None if self.layer_types is None else list(self.layer_types),
-            "served": served_lengths(self),
-            "served_from": served_from(self),
-            "commands": engine_commands(self, served or vllm_max_model_len(self), model),
-            "multipliers": [dict(m, layers=list(m["layers"])) for m in self.multipliers],
-            "warnings": list(self.warnings),
-        }
-
-
-def _number(value) -> bool:
-    return _checks._is_real(value) and math.isfinite(value)
-
-
-def _check_block(params: dict) -> None:
-    """Values a RoPE block needs before any arithmetic: a base above 1 (a base of 1
-    or less does not slow the pairs down), positive band edges, an original
-    length of at least 2 (YaRN and LongRoPE take its logarithm)."""
-    theta = params.get("rope_theta")
-    if not _number(theta) or not theta > 1:
-        raise ConfigError(f"rope_theta must be a number greater than 1, got {theta!r}")
-    for key in ("low_freq_factor", "high_freq_factor"):
-        if key in params and not (_number(params[key]) and params[key] > 0):
-            raise ConfigError(f"rope '{key}' must be a positive number, got {params[key]!r}")
-    original = params.get("original_max_position_embeddings")
-    if original is not None and not (_number(original) and original == int(original) and original >= 2):
-        raise ConfigError(f"original_max_position_embeddings must be an integer >= 2, got {original!r}")
-
-
-def _rope_for(head_dim: int, params: dict, max_length: int | None, caught: list[str]) -> tuple:
-    """rope_inv_freq for one block, its warnings collected, its errors as ConfigError."""
-    _check_block(params)
-    with warnings.catch_warnings(record=True) as seen:  # a ValueError becomes a ConfigError in explain()
-        warnings.simplefilter("always")
-        inv_freq, factor = rope_inv_freq(head_dim, params, max_position_embeddings=max_length)
-        plain = {k: v for k, v in params.items() if k in ("rope_theta", "partial_rotary_factor")}
-        if rope_type_of(params) == "proportional":
-            plain = {**plain, "rope_type": "proportional"}
-        default, _ = rope_inv_freq(head_dim, plain, max_position_embeddings=max_length)
-    for w in seen:
-        message = str(w.message).replace(" (transformers 5.24 warns too and goes on)", "")
-        if message not in caught:
-            caught.append(message)
-    return inv_freq, float(factor), default
 
 
 def explain(config: dict) -> ModelCard:
@@ -2188,27 +1941,12 @@ def _explain(config: dict) -> ModelCard:
     n_layers = layer_count(text)
     types = layer_types(text, n_layers)
     trained, max_length = lengths(text, scheme, block)
-    if text.get("sliding_window") is not None:
-        _checks.count(text["sliding_window"], "sliding_window")
-    caught: list[str] = []
-    groups: list[RopeGroup] = []
-    skipped: list[int] = []
-    slopes = None
-    multiplier = None
+    exact.check_window(text)
+    caught, groups, skipped = [], [], []
+    slopes = multiplier = None
     model_type = config.get("model_type") if isinstance(config.get("model_type"), str) else None
     if scheme == "alibi":
-        _, heads = _first(text, HEAD_KEYS)
-        if heads is None:
-            raise ConfigError(f"an ALiBi config needs a head count ({' / '.join(HEAD_KEYS)})")
-        slopes = alibi_slopes(_checks.count(heads, "n_heads"))
-        attn = text.get("attn_config") or {}
-        bias_max = attn.get("alibi_bias_max", 8) if isinstance(attn, dict) else 8
-        if bias_max != 8:  # MPT's generalised slopes: 2^(-bias_max·h/n)
-            n = len(slopes)
-            if n & (n - 1):
-                raise ConfigError("alibi_bias_max other than 8 with a head count that is not a power of two is "
-                                  "not read by this decoder")
-            slopes = 2.0 ** (-bias_max * np.arange(1, n + 1) / n)
+        slopes = exact.mpt_slopes(text, alibi_slopes(exact.alibi_heads(text)))
     if scheme == "rope":
         rotary_head = text.get("qk_rope_head_dim") or head_width(text)
         if text.get("qk_rope_head_dim") is not None:
@@ -2218,16 +1956,8 @@ def _explain(config: dict) -> ModelCard:
         blocks = block if block and split_by_layer_type(block) else None
         setups = []  # (layer_type, params) per distinct setup
         if blocks is None:
-            params = dict(block or {})
-            params.setdefault("rope_theta", DEFAULT_THETA.get(text.get("model_type"), 10000.0))
-            if text.get("model_type") == "gemma3_text":  # local layers: their own base, no scaling
-                local = {"rope_type": "default", "rope_theta": text.get("rope_local_base_freq", 10000.0)}
-                setups = [("full_attention", params), ("sliding_attention", local)]
-            elif text.get("model_type") == "modernbert":  # ModernBertConfig: global and local bases
-                setups = [("full_attention", {**params, "rope_theta": text.get("global_rope_theta", 160000.0)}),
-                          ("sliding_attention", {**params, "rope_theta": text.get("local_rope_theta", 10000.0)})]
-            else:
-                setups = [("all", params)]
+            params = dict(block or {})  # Gemma 3 and ModernBERT: a second base for the local layers
+            setups = exact.two_bases(text, params) or [("all", params)]
         else:
             for name, params in blocks.items():
                 if params is not None:
@@ -2236,7 +1966,7 @@ def _explain(config: dict) -> ModelCard:
         for name, params in setups:
             if params.get("rope_theta") is None:  # absent or null: the config class's default
                 params["rope_theta"] = DEFAULT_THETA.get(text.get("model_type"), 10000.0)
-            inv_freq, factor, default = _rope_for(rotary_head, params, max_length, caught)
+            inv_freq, factor, default = exact.rope_speeds(rotary_head, params, max_length, caught)
             computed.append((name, params, inv_freq, factor, default))
         if len(computed) > 1 and all(np.array_equal(c[2], computed[0][2]) and c[3] == computed[0][3]
                                      for c in computed):
@@ -2246,231 +1976,30 @@ def _explain(config: dict) -> ModelCard:
             if name == "all":
                 layers = [i for i in layer_list if i not in skipped]
             else:
-                if types is None:
-                    raise ConfigError("the RoPE block is split by layer type but the config gives no layer count")
-                if name not in types:
-                    raise ConfigError(f"the RoPE block has a '{name}' entry but no layer has that type")
+                exact.check_groups(name, types)
                 layers = [i for i in layer_list if types[i] == name and i not in skipped]
             rotary_dim = 2 * len(inv_freq)
             if rope_type_of(params) != "proportional" and params.get("partial_rotary_factor") is not None:
                 rotary_dim = int(rotary_head * params["partial_rotary_factor"])
             groups.append(RopeGroup(name, tuple(layers), rope_type_of(params), rotary_dim, rotary_head,
                                     float(params["rope_theta"]), inv_freq, default, factor, params, pairing(text)))
-        if types is not None and blocks is not None:
-            for i, t in enumerate(types):
-                if t not in blocks and i not in skipped:
-                    raise ConfigError(f"layer {i} has type '{t}' but the RoPE block has no entry for it")
+        exact.check_every_layer_typed(types, blocks, skipped)
         if skipped:
             scheme = "mixed" if len(skipped) < (n_layers or 0) else "none"
         if text.get("model_type") in ("deepseek_v2", "deepseek_v3") and block and rope_type_of(block) == "yarn":
             multiplier = deepseek_softmax_multiplier(block["factor"], block.get("mscale_all_dim"))
-    for group in groups:
-        if group.rope_type == "dynamic":
-            caught.append("dynamic scaling: transformers changes θ with the sequence length, so keys cached at one "
-                          "length were rotated with another base; vLLM 0.33.0 computes one base at start-up, and "
-                          "without max_trained_positions it is the trained base for every prompt "
-                          "(dynamic_ntk_scaling_rope.py; see lessons.context_extension)")
-        factor = group.parameters.get("factor")
-        if (group.rope_type in ("linear", "llama3", "longrope") and factor and trained and max_length
-                and "original_max_position_embeddings" in group.parameters
-                and not math.isclose(max_length / trained, factor)):
-            caught.append(f"rope 'factor' {factor:g} differs from max_position_embeddings / "
-                          f"original_max_position_embeddings = {max_length / trained:g}")
-    if scheme in ("rope", "mixed") and trained and max_length and max_length > trained and all(
-            g.rope_type == "default" for g in groups):
-        caught.append(f"the config claims {max_length:,} positions but trained at {trained:,} and has no scaling "
-                      "entry: positions past the trained length turn angles the model never saw")
-    window = text.get("sliding_window")
-    if text.get("model_type") in ("qwen2", "qwen2_vl", "qwen2_vl_text", "smollm3") and not text.get("use_sliding_window"):
-        window = None
-    if text.get("model_type") == "modernbert":  # the whole window, half on each side (the model sees both ways)
-        window = _checks.count(text.get("local_attention", 128), "local_attention")
-    length_keys = tuple((key, int(text[key])) for key in ENGINE_LENGTH_KEYS
-                        if _checks._is_int(text.get(key)) and text[key] >= 1)
-    stated = states_trained_length(scheme, block)
-    if trained and not stated:
-        caught.append(f"the config does not say how long the model was trained: its limit, {trained:,}, stands in "
-                      "for the trained length; the model may have trained on shorter inputs")
-    split = [text.get("qk_rope_head_dim"), text.get("qk_nope_head_dim")]
-    qk_width = sum(split) if all(_checks._is_int(v) for v in split) and split[0] >= 1 and split[1] >= 0 else None
-    factors = multipliers(text, groups, skipped, n_layers, multiplier)
+    stated = exact.states_trained_length(scheme, block)
+    caught += exact.card_warnings(scheme, groups, trained, max_length, stated)
+    window = exact.served_window(text)
+    factors = exact.multipliers(text, groups, skipped, n_layers, multiplier)
     return ModelCard(model_type, scheme, trained, max_length, tuple(groups), tuple(skipped), slopes, n_layers,
-                     None if types is None else tuple(types), window, multiplier, tuple(caught), length_keys, stated,
-                     qk_width, tuple(factors), isinstance(config.get("text_config"), dict),
-                     width if _checks._is_int(width := _first(text, WIDTH_KEYS)[1]) else None)
+                     None if types is None else tuple(types), window, multiplier, tuple(caught), length_keys(text),
+                     stated, exact.qk_width(text), tuple(factors), isinstance(config.get("text_config"), dict),
+                     width if _checks._is_int(width := first_set(text, WIDTH_KEYS)[1]) else None)
 
 
-def multipliers(text: dict, groups: list[RopeGroup], skipped: list[int], n_layers: int | None,
-                softmax_multiplier: float | None) -> list[dict]:
-    """Every factor a model puts on attention besides RoPE's angles, with the layers it acts in.
 
-    Each is {"name", "value", "layers", "starts_at"}: `value` is a number when it is one for
-    every position, a formula in the position p when it grows with p (then `starts_at` is the
-    first position where it differs from 1), and None when it is learned (in the weights).
-    Read in transformers 5.24: YaRN's and LongRoPE's attention factor (modeling_rope_utils.py,
-    on cos and sin); DeepSeek's softmax multiplier mscale² (modeling_deepseek_v3.py); Llama 4's
-    query temperature on its NoPE layers (modeling_llama4.py: 1 + attn_scale·ln(1 + ⌊(p + 1) /
-    floor_scale⌋), when attn_temperature_tuning); Ministral 3's `llama_4_scaling_beta`
-    (modeling_ministral3.py: 1 + β·ln(1 + ⌊p / original_max_position_embeddings⌋), every layer);
-    gpt-oss's sinks (modeling_gpt_oss.py: one learned logit per head joins every softmax).
-    """
-    every = tuple(range(n_layers)) if n_layers is not None else ()
-    out = []
-    for g in groups:
-        if g.attention_factor != 1:
-            out.append({"name": f"{g.rope_type} attention factor (on cos and sin)", "value": g.attention_factor,
-                        "layers": g.layers, "starts_at": None})
-    if softmax_multiplier is not None:
-        out.append({"name": "softmax scale multiplier (DeepSeek's mscale²)", "value": softmax_multiplier,
-                    "layers": every, "starts_at": None})
-    if text.get("model_type") == "llama4_text" and text.get("attn_temperature_tuning", True) and skipped:
-        scale = _checks.positive(text.get("attn_scale", 0.1), "attn_scale")
-        floor = _checks.count(text.get("floor_scale", 8192), "floor_scale")
-        out.append({"name": "query temperature (Llama 4, NoPE layers)",
-                    "value": f"1 + {scale:g}·ln(1 + floor((p + 1) / {floor}))", "layers": tuple(skipped),
-                    "starts_at": floor - 1})
-    beta = next((g.parameters.get("llama_4_scaling_beta") for g in groups
-                 if g.parameters.get("llama_4_scaling_beta") is not None), None)
-    if beta is not None:
-        beta = _checks.positive(beta, "llama_4_scaling_beta")
-        original = next((g.parameters.get("original_max_position_embeddings") for g in groups), None)
-        if original is None:
-            raise ConfigError("'llama_4_scaling_beta' needs original_max_position_embeddings in the RoPE block")
-        out.append({"name": "query temperature (Ministral 3's llama_4_scaling_beta)",
-                    "value": f"1 + {beta:g}·ln(1 + floor(p / {int(original)}))", "layers": every,
-                    "starts_at": int(original)})
-    if text.get("model_type") == "gpt_oss":
-        out.append({"name": "attention sink (a learned logit per head in every softmax)", "value": None,
-                    "layers": every, "starts_at": None})
-    return out
-
-
-# ---------------------------------------------------------------------------
-# 5. The served length, and what it does to each pair
-# ---------------------------------------------------------------------------
-
-
-def _vllm_factor(card: ModelCard) -> tuple[float, str | None]:
-    """(the factor vLLM multiplies the config's length by, the rope type it comes from or None)."""
-    factor, kind = 1.0, None
-    if card.rope and "gemma3" not in (card.model_type or ""):
-        for group in card.rope:
-            if group.rope_type not in VLLM_UNSCALED:
-                factor, kind = group.parameters.get("factor", factor), group.rope_type
-    return (1.0, None) if factor is None else (float(factor), kind)
-
-
-def _vllm_limit(card: ModelCard) -> tuple[int, str]:
-    """(`vllm_length_limit`, what decides it in words): each engine's rule lives in one function
-    that both computes the length and says why, so the report's reason cannot drift from it."""
-    keys = dict(card.length_keys)
-    found = [k for k in VLLM_LENGTH_KEYS if k in keys]
-    if "model_max_length" in keys:
-        length, why = keys["model_max_length"], "model_max_length (it replaces the other keys)"
-    elif found:
-        key = min(found, key=lambda k: keys[k])
-        length, why = keys[key], f"the smallest length key, {key}"
-    else:
-        length, why = VLLM_FALLBACK_LENGTH, f"no length key: the {VLLM_FALLBACK_LENGTH:,} fallback"
-    factor, kind = _vllm_factor(card)
-    if kind is not None and factor != 1:
-        why += f", times the {kind} factor {factor:g}"
-    return int(length * factor), why
-
-
-def _vllm_default(card: ModelCard) -> tuple[int, str]:
-    """(`vllm_max_model_len`, what decides it in words)."""
-    keys = dict(card.length_keys)
-    if any(g.rope_type == "longrope" for g in card.rope) and "original_max_position_embeddings" in keys:
-        return int(keys["original_max_position_embeddings"]), \
-            "original_max_position_embeddings (LongRoPE starts at the trained length)"
-    return _vllm_limit(card)
-
-
-def _sglang_rule(card: ModelCard) -> tuple[int, str]:
-    """(`sglang_context_length`, what decides it in words)."""
-    keys = dict(card.length_keys)
-    factor, kind = 1.0, None
-    single = len(card.rope) == 1 and card.rope[0].layer_type == "all"  # a block split by layer type has no factor
-    if single and card.rope[0].rope_type not in ("llama3", "yarn", "longrope"):
-        value = card.rope[0].parameters.get("factor", 1)
-        factor, kind = 1.0 if value is None else float(value), card.rope[0].rope_type
-    first = next((k for k in SGLANG_LENGTH_KEYS if k in keys), None)
-    if first is None:
-        return 2048, "no key it reads: the 2,048 fallback"
-    why = f"the first of its keys, {first}" + (f", times the {kind} factor {factor:g}" if factor != 1 else "")
-    return int(factor * keys[first]), why
-
-
-def _llama_cpp_rule(card: ModelCard) -> tuple[int | None, str]:
-    """(`llama_cpp_context_length`, what decides it in words)."""
-    keys, family = dict(card.length_keys), card.model_type
-    if family in LLAMA_CPP_UNCONVERTED:
-        return None, f"no converter for {LLAMA_CPP_UNCONVERTED[family]}"
-    if family in LLAMA_CPP_FIXED_CONTEXT:
-        return LLAMA_CPP_FIXED_CONTEXT[family], f"fixed by conversion/{family}.py"
-    if family in LLAMA_CPP_SEQ_OR_WIDTH:
-        if "seq_length" in keys:
-            return keys["seq_length"], "seq_length"
-        return card.width, f"the hidden size (no seq_length; conversion/{family}.py)"
-    order = ("model_max_length", *LLAMA_CPP_LENGTH_KEYS) if family == "cohere" else LLAMA_CPP_LENGTH_KEYS
-    key = next((k for k in order if k in keys), None)
-    if key is None:
-        return None, "no key the converter reads: the file states none"
-    first = " (conversion/command_r.py reads it first)" if family == "cohere" and key == "model_max_length" else ""
-    return keys[key], f"the converter's key, {key}{first}"
-
-
-def vllm_length_limit(card: ModelCard) -> int:
-    """The longest `--max-model-len` vLLM accepts for this config without VLLM_ALLOW_LONG_MAX_MODEL_LEN=1.
-
-    vLLM 0.33.0's derived length (vllm/config/model.py, `_get_and_verify_max_len`): the smallest
-    of VLLM_LENGTH_KEYS the config sets, replaced by `model_max_length` when that is set, 2,048
-    when none is; then, unless the model type contains "gemma3" (whose length is already the
-    scaled one), times the `factor` of the last RoPE block whose type is not in VLLM_UNSCALED
-    (linear, dynamic). YaRN, LongRoPE and the Llama 3 rule leave the length as the config states
-    it. A longer `--max-model-len` is refused unless `model_max_length` allows it.
-    """
-    return _vllm_limit(card)[0]
-
-
-def vllm_max_model_len(card: ModelCard) -> int:
-    """The length vLLM 0.33.0 serves this config at when `--max-model-len` is not given.
-
-    `vllm_length_limit`, except for a LongRoPE model, which vLLM starts at the config's
-    `original_max_position_embeddings` (vLLM PR #27431: the long factors would slow every
-    shorter prompt); a longer `--max-model-len` then switches to the long list for every prompt.
-    """
-    return _vllm_default(card)[0]
-
-
-def sglang_context_length(card: ModelCard) -> int:
-    """The context length SGLang 0.5.23 serves this config at by default (see SGLANG_LENGTH_KEYS)."""
-    return _sglang_rule(card)[0]
-
-
-def llama_cpp_context_length(card: ModelCard) -> int | None:
-    """The context llama.cpp uses with its default `-c 0`: the converted file's context_length
-    (LLAMA_CPP_LENGTH_KEYS, or the family's own rule), or None when the converter writes none."""
-    return _llama_cpp_rule(card)[0]
-
-
-def served_from(card: ModelCard) -> dict[str, str]:
-    """What decides each engine's default length, in words: {"transformers", "vllm", "sglang", "llama.cpp"}
-    (the reason half of the rules `served_lengths` computes)."""
-    return {"transformers": "no limit", "vllm": _vllm_default(card)[1], "sglang": _sglang_rule(card)[1],
-            "llama.cpp": _llama_cpp_rule(card)[1]}
-
-
-def served_lengths(card: ModelCard) -> dict[str, int | None]:
-    """The length each engine serves by default: {"transformers", "vllm", "sglang", "llama.cpp"}.
-
-    transformers is None: it caps no length and computes whatever it is given (a learned table
-    past its rows raises an index error there). The others: `vllm_max_model_len`,
-    `sglang_context_length`, `llama_cpp_context_length`.
-    """
-    return {"transformers": None, "vllm": vllm_max_model_len(card), "sglang": sglang_context_length(card),
-            "llama.cpp": llama_cpp_context_length(card)}
+# --- 5. Every pair against the trained length
 
 
 def pairs_that_turn(inv_freq: np.ndarray, length: int) -> np.ndarray:
@@ -2523,499 +2052,7 @@ def compare_methods(group: RopeGroup, trained_length: int, stretch: float) -> di
     return out
 
 
-def _ranges(mask: np.ndarray) -> str:
-    """'0–12, 20–31' for the True entries of a bool array, '' for none."""
-    idx = np.flatnonzero(mask)
-    if not idx.size:
-        return ""
-    runs, start = [], idx[0]
-    for a, b in zip(idx, list(idx[1:]) + [None], strict=True):
-        if b is None or b != a + 1:
-            runs.append(f"{start}" if start == a else f"{start}–{a}")
-            start = b
-    return ", ".join(runs)
-
-
-def scale_summary(scale: np.ndarray, tol: float = 1e-9) -> str:
-    """A scale per pair in words: which pairs are untouched, which blended, which divided by how much."""
-    scale = np.asarray(scale, dtype=float)
-    untouched = np.abs(scale - 1) <= tol
-    lowest = scale.min()
-    full = (np.abs(scale - lowest) <= tol * max(1.0, lowest)) & ~untouched
-    parts = []
-    if untouched.any():
-        parts.append(f"untouched: pairs {_ranges(untouched)}")
-    middle = ~untouched & ~full
-    if middle.any():
-        parts.append(f"between: pairs {_ranges(middle)}")
-    if full.any():
-        parts.append(f"divided by {1 / lowest:.4g}: pairs {_ranges(full)}")
-    return "; ".join(parts)
-
-
-# ---------------------------------------------------------------------------
-# 6. The report, the engine flags, the command
-# ---------------------------------------------------------------------------
-
-
-ENGINES = {"vllm": "vLLM", "sglang": "SGLang", "llama.cpp": "llama.cpp"}  # JSON key: the name the report prints
-ENGINE_RELEASE_NAMES = {"vllm": VLLM_RELEASE, "sglang": SGLANG_RELEASE, "llama.cpp": "llama.cpp (-c 0)"}
-# The report's last line: where each rule it applies was read (the page's Further reading has every file).
-SOURCES = ("read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 "
-           "srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) "
-           "conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py")
-# How each engine is started (vLLM 0.33.0 `vllm serve`; SGLang 0.5.23 `python -m sglang.launch_server`;
-# llama.cpp's server, tools/server in llama-cpp-python 0.3.36's vendored tree). MODEL stands for the
-# model's directory or Hugging Face name; llama.cpp reads the GGUF file its converter wrote.
-ENGINE_STARTS = {"vllm": "vllm serve {model}", "sglang": "python -m sglang.launch_server --model-path {model}",
-                 "llama.cpp": "llama-server -m {gguf}"}
-
-
-def _dumps(value) -> str:
-    """JSON on one line, for a shell argument in single quotes."""
-    return json.dumps(value, separators=(", ", ": "))
-
-
-def scaling_override(card: ModelCard, served: int | None) -> dict | None:
-    """The RoPE block to add when the config has none for the length you serve.
-
-    A model with one plain RoPE setup, served past its trained length, needs a scaling
-    entry (`lessons.context_extension`); this is YaRN with factor served ÷ trained, the
-    one Qwen2.5's model card tells readers to add. An engine override replaces the whole
-    block in vLLM (`config.update`, vllm/transformers_utils/config.py), so the base is repeated.
-
-    Returns:
-        a transformers-5 `rope_parameters` dict, or None when no block is needed or one
-        override cannot say it (RoPE that differs by layer type, no trained length).
-    """
-    if not served or not card.trained_length or served <= card.trained_length:
-        return None
-    if card.scheme not in ("rope", "mixed") or len(card.rope) != 1 or card.rope[0].layer_type != "all":
-        return None
-    group = card.rope[0]
-    if group.rope_type != "default":
-        return None
-    block = {"rope_type": "yarn", "rope_theta": group.base, "factor": served / card.trained_length,
-             "original_max_position_embeddings": card.trained_length}
-    if group.rotary_dim != group.head_dim:
-        block["partial_rotary_factor"] = group.rotary_dim / group.head_dim
-    return block
-
-
-def _override(card: ModelCard, served: int, keys: tuple[str, ...], block: dict | None = None) -> str:
-    """An engine's config override as one JSON argument: every length key of `keys` the config
-    sets raised to `served` (max_position_embeddings when it sets none), the RoPE block when one
-    is added, under `text_config` when the config keeps its keys there (vLLM 0.33.0 updates a
-    nested config key by key, `_apply_dict_overrides` in vllm/config/model.py; SGLang 0.5.23
-    likewise, sglang/srt/utils/hf_transformers/config.py)."""
-    found = [k for k, _ in card.length_keys if k in keys]
-    values = ({"rope_parameters": block} if block else {}) | ({k: served for k in found} or {"max_position_embeddings": served})
-    return _dumps({"text_config": values} if card.nested else values)
-
-
-def engine_commands(card: ModelCard, served: int | None, model: str = "MODEL",
-                    gguf: str = "model.gguf") -> dict[str, str | None]:
-    """A command line per engine that serves the card's setup at `served` positions.
-
-    Args:
-        card: from `explain`.
-        served: the length to serve (None: no commands).
-        model: the model's directory or Hugging Face name.
-        gguf: the GGUF file llama.cpp loads.
-
-    Returns:
-        {"transformers", "vllm", "sglang", "llama.cpp"}: a command that can be copied, or
-        None where the engine cannot serve that length (`engine_refusals` says why);
-        transformers is always None: it has no length setting.
-
-    vLLM 0.33.0 refuses a `--max-model-len` past `vllm_length_limit` unless the config's
-    length is raised with `--hf-overrides` (used for a YaRN, LongRoPE or Llama 3 block,
-    which vLLM does not multiply, and with the block of `scaling_override`) or
-    VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 is set. SGLang 0.5.23 refuses a `--context-length`
-    past `sglang_context_length` unless SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 is set
-    (`_derive_context_length`, sglang/srt/configs/model_config.py) or
-    `--json-model-override-args` raises the length (applied before the length is derived).
-    llama.cpp reads base and scaling from the GGUF file; `--rope-scaling` knows none,
-    linear and yarn (common/arg.cpp). A position table has no rows past its end.
-    """
-    out: dict[str, str | None] = {"transformers": None, "vllm": None, "sglang": None, "llama.cpp": None}
-    refused = engine_refusals(card, served)
-    if not served or len(refused) == len(ENGINES):
-        return out
-    start = {k: v.format(model=model, gguf=gguf) for k, v in ENGINE_STARTS.items()}
-    block = scaling_override(card, served)
-    limit = vllm_length_limit(card)
-    if block is not None:
-        out["vllm"] = (f"{start['vllm']} --max-model-len {served} "
-                       f"--hf-overrides '{_override(card, served, VLLM_LENGTH_KEYS, block)}'")
-    elif served <= limit:
-        out["vllm"] = f"{start['vllm']} --max-model-len {served}"
-    elif any(g.rope_type in VLLM_UNSCALED for g in card.rope):
-        out["vllm"] = f"{start['vllm']} --max-model-len {served} --hf-overrides '{_override(card, served, VLLM_LENGTH_KEYS)}'"
-    else:
-        out["vllm"] = f"VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 {start['vllm']} --max-model-len {served}"
-    if block is not None:
-        out["sglang"] = (f"{start['sglang']} --context-length {served} "
-                         f"--json-model-override-args '{_override(card, served, SGLANG_LENGTH_KEYS, block)}'")
-    elif served <= sglang_context_length(card):
-        out["sglang"] = f"{start['sglang']} --context-length {served}"
-    else:
-        out["sglang"] = f"SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 {start['sglang']} --context-length {served}"
-    flags = f"{start['llama.cpp']} -c {served}"
-    scaled = [g for g in card.rope if g.rope_type != "default"]
-    if block is not None:
-        flags += f" --rope-scaling yarn --rope-scale {block['factor']:g} --yarn-orig-ctx {card.trained_length}"
-    elif scaled and scaled[0].rope_type == "linear":
-        flags += f" --rope-scaling linear --rope-scale {scaled[0].parameters['factor']:g}"
-    elif scaled and scaled[0].rope_type == "yarn":
-        flags += (f" --rope-scaling yarn --rope-scale {scaled[0].parameters['factor']:g}"
-                  f" --yarn-orig-ctx {card.trained_length}")
-    out["llama.cpp"] = flags
-    return {k: None if k in refused else v for k, v in out.items()}
-
-
-def engine_refusals(card: ModelCard, served: int | None) -> dict[str, str]:
-    """{engine: why it cannot serve `served` positions}, for the engines that cannot (a learned or
-    sinusoidal table past its last row, in every engine; Baichuan in vLLM 0.33.0, whose model
-    registry, vllm/model_executor/models/registry.py, has no Baichuan architecture); empty when all can."""
-    if card.model_type == "baichuan":
-        return {"vllm": f"{VLLM_RELEASE}'s model registry has no Baichuan architecture"}
-    if card.model_type == "chatglm" and scaling_override(card, served) is not None:
-        # vLLM 0.33.0's models/chatglm.py and SGLang 0.5.23's srt/models/chatglm.py build RoPE from
-        # rope_ratio alone: no override adds a scaling entry, and unscaled angles past the length are untrained
-        why = f"its chatglm model builds RoPE from rope_ratio alone, so no override scales past {card.trained_length:,}"
-        return {"vllm": why, "sglang": why}
-    if card.model_type in LLAMA_CPP_UNCONVERTED:
-        return {"llama.cpp": f"llama.cpp's converter has no {LLAMA_CPP_UNCONVERTED[card.model_type]} "
-                             "(conversion/*.py, llama-cpp-python 0.3.36)"}
-    if served and card.scheme in ("learned", "sinusoidal"):
-        end = card.max_length or vllm_length_limit(card)
-        if served > end:
-            return {key: f"the position table ends at {end:,}" for key in ENGINES}
-    return {}
-
-
-def engine_notes(card: ModelCard, served: int | None) -> list[str]:
-    """What each engine then does with the RoPE speeds, in words (one line each)."""
-    notes = []
-    scaled = [g for g in card.rope if g.rope_type != "default"]
-    kind = scaled[0].rope_type if scaled else None
-    if kind == "longrope" and card.trained_length:
-        past = bool(served and served > card.trained_length)
-        notes.append(f"vLLM: {'long_factor' if past else 'short_factor'} for every prompt (chosen once at start-up: "
-                     f"--max-model-len {'>' if past else '<='} {card.trained_length:,}); llama.cpp: -c picks the "
-                     f"list the same way; transformers switches lists per prompt at {card.trained_length:,}")
-    if kind == "llama3":
-        notes.append("llama.cpp: the llama3 speeds are written into the GGUF file (rope_freqs); no flag is needed")
-    if kind == "dynamic":
-        notes.append("llama.cpp: no dynamic scaling; it turns the trained speeds at every length")
-    if scaling_override(card, served) is not None:
-        notes.append(f"the config has no scaling entry for {served:,} positions: each command adds YaRN with factor "
-                     f"{served / card.trained_length:g} (edit config.json for transformers)")
-    return notes
-
-
-def _n(x) -> str:
-    return "unknown" if x is None else f"{x:,}"
-
-
-def report(card: ModelCard, served: int | None = None, model: str = "MODEL") -> str:
-    """The card as text: what `python -m lessons.model_card config.json` prints.
-
-    Args:
-        card: from `explain`.
-        served: the length you intend to serve; default: vLLM's derived length.
-        model: the name the engine commands load (a directory or a Hugging Face name).
-
-    Returns:
-        a multi-line string, one fact per line.
-    """
-    given = bool(served)
-    served = served or vllm_max_model_len(card)
-    lines = [f"model_type     {card.model_type or 'not given'}"]
-    layers = "" if card.n_layers is None else f" in {card.n_layers} layers"
-    if card.scheme == "mixed":
-        linear = card.layer_types is not None and all(card.layer_types[i] == "linear_attention" for i in card.nope_layers)
-        scheme = (f"RoPE in {card.n_layers - len(card.nope_layers)} of {card.n_layers} layers; "
-                  + ("linear attention, no RoPE (order comes from its recurrence), in layers " if linear else
-                     "NoPE (no positions) in layers ") + ", ".join(map(str, card.nope_layers)))
-    else:
-        scheme = {"rope": f"RoPE{layers}", "alibi": f"ALiBi{layers} (a distance penalty per head, no position table)",
-                  "learned": "a learned position table (one row per position), added to the input",
-                  "sinusoidal": "fixed sinusoidal codes added to the input",
-                  "none": f"no positions{layers} (NoPE: only the causal mask orders tokens)"}[card.scheme]
-    lines.append(f"scheme         {scheme}")
-    if card.layer_types and len(set(card.layer_types)) > 1:
-        counts = {t: card.layer_types.count(t) for t in dict.fromkeys(card.layer_types)}
-        lines.append("layer types    " + ", ".join(f"{n} {t}" for t, n in counts.items()))
-    if card.sliding_window:
-        lines.append(f"sliding window {card.sliding_window:,} tokens")
-    basis = "the trained length" if card.trained_stated else "the config limit"
-    if card.trained_length and card.trained_stated:
-        lines.append(f"trained length {card.trained_length:,}")
-    elif card.trained_length:
-        lines.append(f"trained length not stated (the config limit, {card.trained_length:,}, stands in for it)")
-    else:
-        linear = any(g.rope_type == "linear" for g in card.rope)
-        lines.append("trained length not stated (a linear factor is not a length ratio)" if linear else
-                     "trained length unknown (the config states no length)" if card.max_length is None else
-                     "trained length unknown")
-    lines.append(f"config length  {_n(card.max_length)}")
-    if served:
-        stretch = "" if not card.trained_length else f" ({basis})" if served == card.trained_length \
-            else f" = {served / card.trained_length:.4g}× {basis}"
-        lines.append(f"served length  {served:,}" + ("" if given else f" by default in {VLLM_RELEASE}") + stretch)
-    engines, why = served_lengths(card), served_from(card)
-    for i, (engine, release) in enumerate(ENGINE_RELEASE_NAMES.items()):
-        lines.append(f"{'by default' if i == 0 else '':<15}{release:<18}{_n(engines[engine]):>10}  {why[engine]}")
-    lines.append(f"{'':<15}{'transformers':<18}{'no limit':>10}  it computes whatever it is given")
-    for g in card.rope:
-        where = "every RoPE layer" if g.layer_type == "all" else f"{g.layer_type} ({len(g.layers)} layers)"
-        lines.append(f"RoPE, {where}: {g.rope_type}, base {g.base:,.6g}, {g.rotary_dim} of {card.qk_width or g.head_dim} "
-                     f"dimensions turn ({len(g.inv_freq)} {g.pairing} pairs)"
-                     + (f"; the other {card.qk_width - g.head_dim} carry no position (qk_nope_head_dim)"
-                        if card.qk_width and card.qk_width > g.head_dim else ""))
-        waves = rope_wavelengths(g.inv_freq[g.inv_freq > 0])
-        lines.append(f"  wavelengths  {waves.min():,.4g} to {waves.max():,.4g} positions" if waves.size
-                     else "  wavelengths  none: no pair turns")
-        if card.trained_length:
-            turn = pairs_that_turn(g.default_inv_freq, card.trained_length)
-            lines.append(f"  full turn within {basis}: {int(turn.sum())} of {len(turn)} pairs"
-                         + (f" ({_ranges(turn)})" if turn.any() else ""))
-        if g.rope_type != "default":
-            with np.errstate(divide="ignore", invalid="ignore"):
-                scale = np.where(g.default_inv_freq > 0, g.inv_freq / g.default_inv_freq, 1.0)
-            lines.append(f"  scale        {scale_summary(scale)}")
-        if g.rope_type == "longrope" and served and card.trained_length and served > card.trained_length:
-            long_freq, _ = rope_inv_freq(g.head_dim, g.parameters, max_position_embeddings=card.max_length,
-                                         seq_len=served)
-            lines.append(f"  past {card.trained_length:,}: long_factor, {scale_summary(long_freq / g.default_inv_freq)}")
-        if g.attention_factor != 1:
-            lines.append(f"  attention factor {g.attention_factor:.6g} (multiplies cos and sin)")
-    if card.softmax_multiplier is not None:
-        lines.append(f"softmax scale  × {card.softmax_multiplier:.6g} (DeepSeek multiplies 1/√d by mscale²)")
-    for m in card.multipliers:
-        if isinstance(m["value"], str) or m["value"] is None:
-            what = "learned" if m["value"] is None else f"{m['value']}, from position {m['starts_at']:,}"
-            n = len(m["layers"])
-            lines.append(f"multiplier     {m['name']}: {what}; {n} layer{'' if n == 1 else 's'}")
-    if card.alibi_slopes is not None:
-        slopes = card.alibi_slopes
-        lines.append(f"ALiBi slopes   {len(slopes)} heads, {slopes[0]:.4g} down to {slopes[-1]:.4g}")
-    commands, refused = engine_commands(card, served, model), engine_refusals(card, served)
-    for key, name in ENGINES.items():
-        if key in refused:
-            lines.append(f"engine         {name}: no command: {refused[key]}")
-        elif commands[key]:
-            lines.append(f"engine         {name}: {commands[key]}")
-    for note in engine_notes(card, served):
-        lines.append(f"engine note    {note}")
-    warned = list(card.warnings)
-    if card.scheme == "learned" and served and card.max_length and served > card.max_length:
-        warned.append(f"a learned table has {card.max_length:,} rows: position {card.max_length:,} and later have none")
-    if served and card.trained_length and card.scheme in ("rope", "mixed") and served > card.trained_length and all(
-            g.rope_type == "default" for g in card.rope) and served != card.max_length:
-        warned.append(f"serving {served:,} positions on a model trained at {card.trained_length:,} with no scaling "
-                      "entry: add one (lessons.context_extension)" if card.trained_stated else
-                      f"serving {served:,} positions past the config limit {card.trained_length:,} with no scaling "
-                      "entry: add one (lessons.context_extension)")
-    for w in warned:
-        lines.append(f"warning        {w}")
-    lines.append(SOURCES)
-    return "\n".join(lines)
-
-
-def read_config(path: str | Path) -> dict:
-    """Parse a config.json file; a file that is missing or not JSON is a `ConfigError` naming it."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read ({exc.strerror or exc})") from None
-    try:
-        config = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ConfigError(f"{path}: not JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
-    if not isinstance(config, dict):
-        raise ConfigError(f"{path}: a config.json is a JSON object, got {type(config).__name__}")
-    return config
-
-
-# The position keys of a GGUF header (llama.cpp's gguf-py constants, as `{arch}.<key>`), read by `read_gguf`.
-GGUF_KEYS = ("context_length", "rope.freq_base", "rope.dimension_count", "rope.scaling.type", "rope.scaling.factor",
-             "rope.scaling.original_context_length", "attention.sliding_window", "attention.sliding_window_pattern")
-
-
-def read_gguf(path: str | Path) -> dict:
-    """The position setup a GGUF file's header records, read with the `gguf` package (llama.cpp's reader).
-
-    Args:
-        path: a .gguf file.
-
-    Returns:
-        {"architecture": str, <each of GGUF_KEYS>: value or None, "rope_freqs": the per-pair
-        divisors of a `rope_freqs` tensor as a list (the Llama 3 rule and LongRoPE are baked in
-        there by the converter), or None}. A file that is missing, truncated or not GGUF is a
-        `ConfigError` naming it.
-    """
-    path = Path(path)
-    try:
-        import gguf
-    except ImportError:
-        raise ConfigError("reading a GGUF file needs the gguf package (llama.cpp's reader): pip install gguf") from None
-    try:
-        reader = gguf.GGUFReader(str(path))
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read ({exc.strerror or exc})") from None
-    except Exception as exc:  # noqa: BLE001 - the reader raises ValueError, IndexError, struct errors...
-        raise ConfigError(f"{path}: not a readable GGUF file ({type(exc).__name__}: {exc})") from None
-
-    def value(name):
-        field = reader.fields.get(name)
-        if field is None:
-            return None
-        got = field.contents()
-        return got.item() if hasattr(got, "item") else got
-
-    arch = value("general.architecture")
-    if not isinstance(arch, str):
-        raise ConfigError(f"{path}: a GGUF file without general.architecture")
-    header = {"architecture": arch, **{key: value(f"{arch}.{key}") for key in GGUF_KEYS}}
-    freqs = next((t for t in reader.tensors if t.name == "rope_freqs.weight"), None)
-    header["rope_freqs"] = None if freqs is None else [float(x) for x in np.asarray(freqs.data).ravel()]
-    return header
-
-
-def gguf_report(header: dict) -> str:
-    """A GGUF header's position setup as text: what `python -m lessons.model_card file.gguf` prints."""
-    lines = [f"architecture   {header['architecture']}",
-             f"context length {_n(header['context_length'])} (what llama.cpp's default -c 0 uses)"]
-    if header["rope.freq_base"] is not None or header["rope.dimension_count"] is not None:
-        base = header["rope.freq_base"]
-        lines.append(f"RoPE           base {'not recorded' if base is None else f'{base:,.6g}'}, "
-                     f"{_n(header['rope.dimension_count'])} dimensions turn")
-    if header["rope.scaling.type"] is not None:
-        factor = header["rope.scaling.factor"]
-        lines.append(f"scaling        {header['rope.scaling.type']}, factor "
-                     f"{'not recorded' if factor is None else f'{factor:g}'}, original context "
-                     f"{_n(header['rope.scaling.original_context_length'])}")
-    if header["rope_freqs"] is not None:
-        lines.append(f"rope_freqs     {len(header['rope_freqs'])} per-pair divisors, "
-                     f"{min(header['rope_freqs']):.4g} to {max(header['rope_freqs']):.4g} (baked in by the converter)")
-    if header["attention.sliding_window"] is not None:
-        lines.append(f"sliding window {header['attention.sliding_window']:,} tokens")
-    return "\n".join(lines)
-
-
-def compare_gguf(header: dict, card: ModelCard) -> list[tuple[str, str, str, str]]:
-    """What the conversion kept, changed or dropped: [(what, in config.json, in the GGUF file, verdict)].
-
-    The config side is what llama.cpp's converter reads (llama.cpp as vendored in
-    llama-cpp-python 0.3.36: `set_gguf_parameters` in conversion/base.py); the verdict is
-    "kept", "changed", "dropped" (the config has it, the file does not), "added" or "baked in"
-    (a Llama 3 or LongRoPE rule, which the converter writes as the rope_freqs tensor).
-    """
-    def verdict(ours, theirs):
-        if ours is None and theirs is None:
-            return None
-        if ours is None:
-            return "added"
-        if theirs is None:
-            return "dropped"
-        return "kept" if math.isclose(float(ours), float(theirs), rel_tol=1e-6) else "changed"
-
-    group = card.rope[0] if card.rope else None
-    rows = [("context length", llama_cpp_context_length(card), header["context_length"]),
-            ("RoPE base", group.base if group else None, header["rope.freq_base"]),
-            ("rotary dimensions", group.rotary_dim if group else None, header["rope.dimension_count"]),
-            ("sliding window", card.sliding_window, header["attention.sliding_window"])]
-    def shown(x):  # an integer with thousands separators, a float to 6 figures, or "none"
-        return "none" if x is None else _n(x) if isinstance(x, int) else f"{x:,.6g}"
-
-    out = [(what, shown(ours), shown(theirs), said) for what, ours, theirs in rows
-           if (said := verdict(ours, theirs))]
-    if group is not None and group.rope_type != "default":
-        factor = group.parameters.get("factor")
-        if group.rope_type in ("llama3", "longrope"):
-            said = "baked in" if header["rope_freqs"] is not None else "dropped"
-            theirs = f"rope_freqs ({len(header['rope_freqs'])} divisors)" if header["rope_freqs"] else "none"
-        else:
-            theirs = header["rope.scaling.type"] or "none"
-            said = "kept" if theirs == group.rope_type and (factor is None or header["rope.scaling.factor"] is None
-                                                             or math.isclose(factor, header["rope.scaling.factor"])) \
-                else "dropped" if theirs == "none" else "changed"
-        out.append(("scaling", f"{group.rope_type}" + ("" if factor is None else f", factor {factor:g}"), theirs, said))
-    return out
-
-
-GALLERY_DIR = Path(__file__).resolve().parent / "gallery"
-
-
-def gallery() -> dict[str, dict]:
-    """The gallery of real configs: {slug: {"name", "repo", "read_from", "secondary", "note", "config"}}."""
-    return {path.stem: json.loads(path.read_text(encoding="utf-8")) for path in sorted(GALLERY_DIR.glob("*.json"))}
-
-
-def main(argv: list[str] | None = None) -> int:
-    """`python -m lessons.model_card CONFIG [--json] [--length N]`: the report, or the JSON card;
-    `python -m lessons.model_card FILE.gguf [--compare CONFIG]`: a GGUF header, or what its conversion changed.
-
-    With no CONFIG it walks through the gallery (`demo`). A config it cannot
-    read prints one line on stderr and exits 2.
-    """
-    import argparse
-
-    parser = argparse.ArgumentParser(prog="python -m lessons.model_card",
-                                     description="What a model's config.json says about positions.")
-    parser.add_argument("config", nargs="?", help="a config.json file, or a gallery slug (see --list)")
-    parser.add_argument("--json", action="store_true", help="print the machine-readable card")
-    parser.add_argument("--length", type=int, help="the length you intend to serve (default: vLLM's derived length)")
-    parser.add_argument("--list", action="store_true", help="list the gallery's slugs")
-    parser.add_argument("--compare", metavar="CONFIG", help="with a .gguf file: what the conversion of this "
-                                                            "config.json (or gallery slug) kept, changed or dropped")
-    args = parser.parse_args(argv)
-    if args.list:
-        for slug, entry in gallery().items():
-            print(f"{slug:<18} {entry['name']}")
-        return 0
-    if args.config is None:
-        demo()
-        return 0
-    known = gallery()
-
-    def load(name):
-        return known[name]["config"] if name in known and not Path(name).exists() else read_config(name)
-
-    try:
-        if str(args.config).endswith(".gguf"):
-            header = read_gguf(args.config)
-            if args.compare is None:
-                print(gguf_report(header))
-                return 0
-            card = explain(load(args.compare))
-            if card.model_type and card.model_type.split("_")[0] not in header["architecture"] and \
-                    header["architecture"] not in card.model_type:
-                print(f"warning: the config's model_type {card.model_type!r} and the file's architecture "
-                      f"{header['architecture']!r} differ; comparing anyway", file=sys.stderr)
-            for what, ours, theirs, said in compare_gguf(header, card):
-                print(f"{what:<18} {said:<9} config {ours}; file {theirs}")
-            return 0
-        if args.compare is not None:
-            raise ConfigError("--compare goes with a .gguf file: python -m lessons.model_card model.gguf --compare config.json")
-        card = explain(load(args.config))
-        if args.length is not None and args.length < 1:
-            raise ConfigError(f"--length must be a positive integer, got {args.length}")
-    except ConfigError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    model = known[args.config]["repo"] if args.config in known and not Path(args.config).exists() else "MODEL"
-    print(json.dumps(card.to_json(args.length, model)) if args.json else report(card, args.length, model))
-    return 0
-
-
-# ---------------------------------------------------------------------------
-# 7. Figures (figures_build turns each into docs/figures/model_card.<slug>.svg)
-# ---------------------------------------------------------------------------
+# --- 6. Figures (figures_build turns each into docs/figures/model_card.<slug>.svg)
 
 
 def card_figure(card: ModelCard, title: str, served: int | None = None):
@@ -3100,19 +2137,24 @@ def figures() -> dict:
     return out
 
 
-# ---------------------------------------------------------------------------
-# 8. The terminal walkthrough
-# ---------------------------------------------------------------------------
+# --- 7. The terminal walkthrough
 
 
 def demo() -> None:
-    """Every gallery config's report, one after another."""
-    from lessons._show import banner
+    """The page's reading, config by config: scheme, lengths, RoPE groups (the whole report of one
+    config is `python -m lessons.model_card SLUG`)."""
+    from lessons._show import banner, say
 
     for slug, entry in gallery().items():
+        card = explain(entry["config"])
         banner(f"{entry['name']}  (python -m lessons.model_card {slug})")
-        print(report(explain(entry["config"])))
+        say(f"scheme {card.scheme}; trained length {card.trained_length} (stated: {card.trained_stated}); "
+            f"config length {card.max_length}; served by default {served_lengths(card)}")
+        for g in card.rope:
+            say(f"RoPE {g.layer_type}: {g.rope_type}, base {g.base:,.6g}, {g.rotary_dim} of {g.head_dim} dimensions turn")
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+if __name__ == "__main__":  # the command is a tool beside the lesson: lessons/tools/card_report.py
+    import runpy
+
+    runpy.run_module("lessons.tools.card_report", run_name="__main__", alter_sys=True)

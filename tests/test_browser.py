@@ -225,7 +225,7 @@ def test_offline_copy_search_finds_the_positional_lesson_by_rotary(page, offline
 
 
 def test_offline_copy_model_card_decoder_offers_the_gallery(page, offline_copy):
-    from lessons.model_card import gallery
+    from lessons.tools.model_types import gallery
 
     log = visit(page, offline_copy, "lessons/model_card.html")
     page.wait_for_function(f"() => document.querySelectorAll('#pmc-gallery option').length === {len(gallery()) + 1}")

@@ -110,3 +110,28 @@ def test_figure_inputs_go_into_the_code_hash(tmp_path):
     bad.write_text(bad.read_text().replace('("data/*.json",)', '"data/*.json"'))
     with pytest.raises(LessonError, match=r"alpha\.py:\d+: FIGURE_INPUTS must be a tuple"):
         Project.read(project_dir)
+
+
+def test_tool_code_goes_into_the_code_hash_and_is_not_a_lesson(tmp_path):
+    """lessons/tools/ holds tool code with no page: the build lists no lesson for it, and a lesson that
+    imports a tool re-renders its figures when the tool's code changes (not when its docstring does)."""
+    project_dir = make_project(tmp_path, {"alpha": stub("alpha", "from lessons.tools.table import ROWS")})
+    tools = project_dir / "lessons" / "tools"
+    tools.mkdir()
+    (tools / "__init__.py").write_text('"""Tool code the lessons use: not lesson pages."""\n')
+    (tools / "table.py").write_text('"""A table."""\n\nROWS = (1, 2)\n')
+    before = Project.read(project_dir)
+    assert before.slugs == ["alpha"] and "tools.table" in before.closure(["alpha"])
+    (tools / "table.py").write_text('"""A table, described at more length."""\n\nROWS = (1, 2)\n')
+    assert Project.read(project_dir).code_hash(["alpha"]) == before.code_hash(["alpha"])
+    (tools / "table.py").write_text('"""A table."""\n\nROWS = (1, 2, 3)\n')
+    assert Project.read(project_dir).code_hash(["alpha"]) != before.code_hash(["alpha"])
+
+
+def test_every_tool_module_gets_an_api_page():
+    from figures_build.site_pages import TOOLS_API_DIR, tool_api_pages
+
+    pages = tool_api_pages(ROOT)
+    modules = sorted(p.stem for p in (ROOT / "lessons" / "tools").glob("*.py") if p.stem != "__init__")
+    assert sorted(uri[len(TOOLS_API_DIR) + 1:-3] for uri in pages) == modules
+    assert "::: lessons.tools.engines.vllm_max_model_len" in pages[f"{TOOLS_API_DIR}/engines.md"]

@@ -15,9 +15,12 @@ import numpy as np
 import pytest
 
 from lessons.context_extension import rope_inv_freq
-from lessons.model_card import (ConfigError, compare_methods, explain, figure_name, gallery, language_config, layer_types,
-                                engine_refusals, main, pairs_that_turn, report, rope_block, served_lengths,
-                                served_from, sglang_context_length, vllm_length_limit, vllm_max_model_len)
+from lessons.model_card import (compare_methods, explain, figure_name, language_config, layer_types, pairs_that_turn,
+                                rope_block)
+from lessons.tools.card_report import card_json, main, report
+from lessons.tools.engines import (engine_refusals, served_from, served_lengths, sglang_context_length,
+                                   vllm_length_limit, vllm_max_model_len)
+from lessons.tools.model_types import ConfigError, gallery
 from tests.conftest import LESSONS, ROOT
 
 GALLERY = gallery()
@@ -41,7 +44,7 @@ GROUP = ["layer_type", "layers", "rope_type", "rotary_dim", "pairing", "inv_freq
 
 @pytest.mark.parametrize("slug", GALLERY)
 def test_json_card_has_the_exact_schema(slug):
-    card = explain(GALLERY[slug]["config"]).to_json()
+    card = card_json(explain(GALLERY[slug]["config"]))
     assert list(card) == ["model_type", "scheme", "trained_length", "trained_length_stated", "max_length", "rope",
                           "nope_layers", "alibi_slopes", "sliding_window", "layer_types", "served", "served_from",
                           "commands", "multipliers", "warnings"]
@@ -82,7 +85,7 @@ def test_cli_json_is_the_card(tmp_path):
     path.write_text(json.dumps(config))
     out = _run(str(path), "--json")
     assert out.returncode == 0, out.stderr
-    assert json.loads(out.stdout) == explain(config).to_json()
+    assert json.loads(out.stdout) == card_json(explain(config))
     out = _run(str(path))
     assert out.stdout.rstrip("\n") == report(explain(config))
 
@@ -166,9 +169,9 @@ def test_spellings_fold_into_one_block():
                                                                          "partial_rotary_factor": 0.25}
     same = {**LLAMA, "rope_scaling": {"rope_type": "linear", "factor": 2.0}}
     both = {**same, "rope_parameters": {"rope_type": "linear", "factor": 2.0}}
-    assert explain(both).to_json() == explain(same).to_json()
+    assert card_json(explain(both)) == card_json(explain(same))
     old = {**LLAMA, "rope_scaling": {"type": "linear", "factor": 2.0}}
-    assert explain(old).to_json() == explain(same).to_json()
+    assert card_json(explain(old)) == card_json(explain(same))
     # GPT-J's rotary_dim is a width: 64 of a 256-wide head is a share of 0.25
     gptj = {"model_type": "gptj", "n_embd": 4096, "n_head": 16, "rotary_dim": 64, "n_layer": 28, "n_positions": 2048}
     group = explain(gptj).rope[0]
@@ -317,7 +320,7 @@ def test_engine_lines_say_what_each_engine_needs_or_refuse():
     assert "SGLang: no command: the position table ends at 1,024" in past
     assert "--max-model-len" not in past and " -c " not in past and "--context-length" not in past
     assert "served length  1,024 by default in vLLM 0.33.0" in report(gpt2)
-    assert gpt2.to_json(2048)["commands"] == {"transformers": None, "vllm": None, "sglang": None, "llama.cpp": None}
+    assert card_json(gpt2, 2048)["commands"] == {"transformers": None, "vllm": None, "sglang": None, "llama.cpp": None}
 
 
 def test_pairs_and_methods():
@@ -490,7 +493,7 @@ def test_every_command_is_accepted_and_scales_what_it_stretches(slug):
     problems = []
     for served in _lengths_to_try(card):
         served = served or vllm_max_model_len(card)
-        commands = card.to_json(served)["commands"]
+        commands = card_json(card, served)["commands"]
         problems += command_problems(config, card, served, commands)
         refused = engine_refusals(card, served)
         assert all((commands[k] is None) == (k in refused) for k in ("vllm", "sglang", "llama.cpp"))
@@ -530,7 +533,7 @@ def test_commands_add_the_whole_block_a_config_lacks():
     block, base included (an override replaces the whole block in vLLM 0.33.0)."""
     published = {k: v for k, v in GALLERY["qwen2.5-7b-yarn"]["config"].items() if k != "rope_scaling"}
     card = explain(published)
-    commands = card.to_json(131072, "Qwen/Qwen2.5-7B-Instruct")["commands"]
+    commands = card_json(card, 131072, "Qwen/Qwen2.5-7B-Instruct")["commands"]
     block = {"rope_type": "yarn", "rope_theta": 1000000.0, "factor": 4.0, "original_max_position_embeddings": 32768}
     vllm = shlex.split(commands["vllm"])
     assert vllm[:3] == ["vllm", "serve", "Qwen/Qwen2.5-7B-Instruct"]
@@ -540,10 +543,10 @@ def test_commands_add_the_whole_block_a_config_lacks():
                                                                        "max_position_embeddings": 131072}
     assert commands["llama.cpp"] == "llama-server -m model.gguf -c 131072 --rope-scaling yarn --rope-scale 4 --yarn-orig-ctx 32768"
     # with the block in config.json (as the gallery has it), vLLM needs only the length raised
-    yarn = explain(GALLERY["qwen2.5-7b-yarn"]["config"]).to_json(131072)["commands"]["vllm"]
+    yarn = card_json(explain(GALLERY["qwen2.5-7b-yarn"]["config"]), 131072)["commands"]["vllm"]
     assert yarn == """vllm serve MODEL --max-model-len 131072 --hf-overrides '{"max_position_embeddings": 131072}'"""
     # a vision-language config: the override names text_config
-    scout = explain(GALLERY["llama-4-scout"]["config"]).to_json(20_000_000)["commands"]["vllm"]
+    scout = card_json(explain(GALLERY["llama-4-scout"]["config"]), 20_000_000)["commands"]["vllm"]
     assert """--hf-overrides '{"text_config": {"max_position_embeddings": 20000000}}'""" in scout
 
 
@@ -623,7 +626,7 @@ def _write_gguf(path, arch="llama", **keys):
 
 
 def test_a_gguf_header_is_read_and_compared_with_its_config(tmp_path, capsys):
-    from lessons.model_card import compare_gguf, gguf_report, read_gguf
+    from lessons.tools.card_report import compare_gguf, gguf_report, read_gguf
 
     llama31 = explain(gallery()["llama-3.1-8b"]["config"])
     path = _write_gguf(tmp_path / "llama.gguf", context_length=131072, freq_base=500000.0, dimension_count=128,

@@ -13,7 +13,9 @@ import warnings
 
 import pytest
 
-from lessons.model_card import ConfigError, compare_methods, explain, gallery, report
+from lessons.model_card import compare_methods, explain
+from lessons.tools.card_report import card_json, report
+from lessons.tools.model_types import ConfigError, gallery
 from tests import browser
 from tests.model_card_cases import EDGE_CASES, generated_configs
 
@@ -103,11 +105,11 @@ def test_javascript_decoder_agrees_with_python_on_every_config(page, site):
     problems, compared = [], {"json": 0, "report": 0, "errors": 0}
     for i, (config, length, result) in enumerate(zip(CONFIGS, served, got, strict=True)):
         name = f"config {i} {json.dumps(config)[:160]}"
-        want = {"json": _python(lambda c=config: explain(c).to_json()),
+        want = {"json": _python(lambda c=config: card_json(explain(c))),
                 "report": _python(lambda c=config: report(explain(c)))}
         if length is not None:
             want["served"] = _python(lambda c=config, n=length: report(explain(c), n, "org/model"))
-            want["served_json"] = _python(lambda c=config, n=length: explain(c).to_json(n, "org/model"))
+            want["served_json"] = _python(lambda c=config, n=length: card_json(explain(c), n, "org/model"))
         for key, expected in want.items():
             actual = result[key]
             if "error" in expected:
@@ -156,7 +158,7 @@ def test_pasting_a_config_shows_the_report_and_the_plot(page, site):
         card = explain(config)
         assert page.inner_text(".pmc-report") == report(card), slug
         assert page.locator(".pmc-plot path.pmc-group").count() == len(card.rope), slug
-        assert not _differences(explain(config).to_json(), json.loads(page.text_content(".pmc-json pre")), slug)
+        assert not _differences(card_json(explain(config)), json.loads(page.text_content(".pmc-json pre")), slug)
         assert page.inner_text(".pmc-error").strip() == ""
     # a length to serve, and an example picked from the list
     slug = next(iter(GALLERY))
@@ -164,7 +166,7 @@ def test_pasting_a_config_shows_the_report_and_the_plot(page, site):
     page.fill("#pmc-served", "100000")
     page.click("#model-card-decoder button")
     assert page.inner_text(".pmc-report") == report(explain(GALLERY[slug]["config"]), 100000, GALLERY[slug]["repo"])
-    assert not _differences(explain(GALLERY[slug]["config"]).to_json(100000, GALLERY[slug]["repo"]),
+    assert not _differences(card_json(explain(GALLERY[slug]["config"]), 100000, GALLERY[slug]["repo"]),
                             json.loads(page.text_content(".pmc-json pre")), slug)
     # what is not JSON: one line in the alert, no output, no exception
     page.fill("#pmc-config", "not json")

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from lessons.model_card import explain
+from lessons.tools.card_report import card_json
 
 ROOT = Path(__file__).resolve().parents[1]
 GALLERY_DIR = ROOT / "lessons" / "gallery"
@@ -63,7 +64,7 @@ def test_gallery_file_format(slug):
 def test_card_agrees_with_transformers_per_layer(slug):
     want = RECORDS[slug]
     config = json.loads(FILES[slug].read_text(encoding="utf-8"))["config"]
-    card = explain(config).to_json()
+    card = card_json(explain(config))
     by_layer = _card_by_layer(card)
     assert set(by_layer) <= set(range(want["n_layers"])), f"card names layers {sorted(by_layer)}"
     for layer, ref in enumerate(want["layers"]):
@@ -80,7 +81,7 @@ def test_card_agrees_with_transformers_per_layer(slug):
 def test_card_nope_layers_and_alibi_slopes_agree_with_transformers(slug):
     want = RECORDS[slug]
     config = json.loads(FILES[slug].read_text(encoding="utf-8"))["config"]
-    card = explain(config).to_json()
+    card = card_json(explain(config))
     assert sorted(card["nope_layers"]) == want["nope_layers"]
     if want["alibi_slopes"] is None:
         assert card["alibi_slopes"] is None

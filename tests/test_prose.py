@@ -8,16 +8,19 @@ names the file, the line, the expected and the actual.
 
 from __future__ import annotations
 
+import importlib
 import inspect
 
 import pytest
 
 from figures_build import pages as _prose
 from lessons._vocabulary import TERMS
-from tests.conftest import LESSONS, PAGES
+from tests.conftest import LESSONS, PAGES, ROOT
 
 BY_SLUG = {page.slug: page for page in PAGES}
 SLUGS = list(BY_SLUG)  # lessons, then paper companions
+# The tool modules beside the lessons (lessons/tools/): a page may name their functions too.
+TOOLS = [f"lessons.tools.{p.stem}" for p in sorted((ROOT / "lessons" / "tools").glob("*.py")) if p.stem != "__init__"]
 
 
 @pytest.mark.parametrize("slug", SLUGS)
@@ -59,19 +62,20 @@ def _known_names(modules) -> tuple[set[str], set[str]]:
 @pytest.mark.parametrize("slug", SLUGS)
 def test_backticked_names_exist(slug, modules):
     lesson, module = BY_SLUG[slug], modules[slug]
-    names, params = _known_names(modules)
+    known = {**modules, **{name: importlib.import_module(name) for name in TOOLS}}
+    names, params = _known_names(known)
     problems = []
     for line, name, call in _prose.code_names(lesson):
         if call:
             ok = callable(getattr(module, name, None)) or any(
-                callable(getattr(m, name, None)) for m in modules.values()
+                callable(getattr(m, name, None)) for m in known.values()
             )
         else:
             ok = name in names or name in params or name in TERMS
         if not ok:
             problems.append(
                 f"{lesson.path}:{line}: `{name}{'(...)' if call else ''}` is not defined in any lesson "
-                f"(nor in lessons/_vocabulary.py TERMS)"
+                f"or lessons/tools/ module (nor in lessons/_vocabulary.py TERMS)"
             )
     assert not problems, "\n".join(problems)
 

@@ -282,16 +282,11 @@
   }
 
   // ---- lessons/context_extension.py (rope_inv_freq and what it calls) ------------
-  var ROPE_TYPES = ["default", "linear", "dynamic", "yarn", "longrope", "llama3", "proportional"];
-  var COMMON = ["rope_type", "type", "rope_theta", "partial_rotary_factor"];
-  var TYPE_KEYS = {
-    "default": [], linear: ["factor"], dynamic: ["factor"],
-    yarn: ["factor", "original_max_position_embeddings", "attention_factor", "beta_fast", "beta_slow", "mscale", "mscale_all_dim", "truncate"],
-    longrope: ["short_factor", "long_factor", "original_max_position_embeddings", "factor", "attention_factor"],
-    llama3: ["factor", "original_max_position_embeddings", "low_freq_factor", "high_freq_factor"], proportional: []
-  };
-  var REQUIRED = { linear: ["factor"], dynamic: ["factor"], yarn: ["factor"], longrope: ["short_factor", "long_factor"], llama3: ["factor", "low_freq_factor", "high_freq_factor"] };
-  var MODEL_KEYS = ["mrope_section", "mrope_interleaved", "interleaved", "llama_4_scaling_beta", "max_position_embeddings"];
+  // The tables live in Python, once (lessons.tools.card_report.browser_tables): the site build writes
+  // them to assets/model_card_tables.js, which model_card_loader.js loads before this script.
+  if (typeof window.PrimerModelCardTables !== "string") throw new Error("model_card.js needs assets/model_card_tables.js first");
+  var T = parse(window.PrimerModelCardTables);
+  var ROPE_TYPES = T.ROPE_TYPES, COMMON = T.COMMON_KEYS, TYPE_KEYS = T.TYPE_KEYS, REQUIRED = T.REQUIRED_KEYS, MODEL_KEYS = T.MODEL_KEYS;
   var sink = null; // warnings.warn: the list being recorded, or null (ignored)
   function warn(m) { if (sink) sink.push(m); }
 
@@ -453,46 +448,16 @@
   }
 
   // ---- lessons/model_card.py -------------------------------------------------------
-  var ALIBI_TYPES = ["bloom"];
-  var LEARNED_TYPES = ["gpt2", "gpt_neo", "gpt_bigcode", "opt", "bert", "roberta", "xlm-roberta", "distilbert", "electra", "bart", "whisper"];
-  var SINUSOIDAL_TYPES = ["marian", "fsmt", "m2m_100", "speech_to_text"];
-  var ROPE_MODEL_TYPES = ("llama llama4 llama4_text mistral mixtral qwen2 qwen2_moe qwen3 qwen3_moe qwen2_vl qwen2_5_vl gemma gemma2 gemma3 " +
-    "gemma3_text phi phi3 deepseek_v2 deepseek_v3 gpt_oss smollm3 gpt_neox gptj falcon olmo olmo2 stablelm starcoder2 cohere granite internlm2 cohere2 qwen3_next modernbert glm glm4 chatglm").split(" ");
-  // lessons.model_card.INTERLEAVED_MODEL_TYPES: RoPE turns x[2i] with x[2i+1]
-  var INTERLEAVED_TYPES = ["gptj", "cohere", "cohere2", "glm", "glm4", "chatglm", "deepseek_v2", "deepseek_v3"];
-  var DEFAULT_THETA = { llama4_text: 500000.0, qwen2_vl: 1000000.0, qwen2_vl_text: 1000000.0, gemma3_text: 1000000.0, gpt_oss: 150000.0, smollm3: 2000000.0 };
-  var CLASS_DEFAULTS = {
-    gemma3_text: { head_dim: 256, max_position_embeddings: 131072, rope_local_base_freq: F(10000), sliding_window_pattern: 6 },
-    gemma2: { head_dim: 256, max_position_embeddings: 8192 },
-    gpt_oss: { head_dim: 64, sliding_window: 128, max_position_embeddings: 131072 },
-    llama4_text: { head_dim: 128, no_rope_layer_interval: 4 },
-    smollm3: { no_rope_layer_interval: 4 },
-    gpt_neox: { rotary_pct: 0.25 },
-    gptj: { rotary_dim: 64 },
-    cohere2: { sliding_window: 4096, max_position_embeddings: 8192 },
-    qwen3_next: { partial_rotary_factor: 0.25, max_position_embeddings: 32768 },
-    modernbert: { max_position_embeddings: 8192, global_rope_theta: F(160000), local_rope_theta: F(10000), local_attention: 128 },
-    glm: { head_dim: 128, max_position_embeddings: 131072, partial_rotary_factor: 0.5 },
-    glm4: { head_dim: 128, max_position_embeddings: 131072, partial_rotary_factor: 0.5 },
-    chatglm: { seq_length: 8192 }
-  };
-  var LAYER_KEYS = ["num_hidden_layers", "n_layer", "n_layers", "num_layers"];
-  var WIDTH_KEYS = ["hidden_size", "n_embd", "n_embed", "d_model"];
-  var HEAD_KEYS = ["num_attention_heads", "n_head", "n_heads"];
-  var LENGTH_KEYS = ["max_position_embeddings", "n_positions", "max_seq_len", "seq_length", "n_ctx"];
-  // lessons.model_card VLLM_*: vLLM 0.33.0's length keys, fallback and the block types it does not multiply
-  var VLLM_RELEASE = "vLLM 0.33.0";
-  var VLLM_LENGTH_KEYS = ["max_position_embeddings", "n_positions", "max_seq_len", "seq_length", "model_max_length",
-    "max_target_positions", "max_sequence_length", "max_seq_length", "seq_len"];
-  var VLLM_FALLBACK_LENGTH = 2048;
-  var VLLM_UNSCALED = ["su", "longrope", "llama3", "yarn", "deepseek_yarn", "deepseek_llama_scaling"];
-  var SGLANG_RELEASE = "SGLang 0.5.23";
-  var SGLANG_LENGTH_KEYS = ["max_sequence_length", "seq_length", "max_seq_len", "model_max_length", "max_position_embeddings"];
-  var LLAMA_CPP_LENGTH_KEYS = ["max_position_embeddings", "n_ctx", "n_positions", "max_length", "max_sequence_length", "model_max_length"];
-  // lessons.model_card LLAMA_CPP_FIXED_CONTEXT, LLAMA_CPP_SEQ_OR_WIDTH, LLAMA_CPP_UNCONVERTED
-  var LLAMA_CPP_FIXED_CONTEXT = { falcon: 2048 }, LLAMA_CPP_SEQ_OR_WIDTH = ["bloom", "chatglm"], LLAMA_CPP_UNCONVERTED = { phi3_v: "Phi3VForCausalLM" };
-  var ENGINE_LENGTH_KEYS = VLLM_LENGTH_KEYS.concat(SGLANG_LENGTH_KEYS, LLAMA_CPP_LENGTH_KEYS, ["original_max_position_embeddings"])
-    .filter(function (k, i, all) { return all.indexOf(k) === i; });
+  // lessons.tools.model_types and lessons.tools.engines, by the same names (T: the tables above)
+  var ALIBI_TYPES = T.ALIBI_MODEL_TYPES, LEARNED_TYPES = T.LEARNED_MODEL_TYPES, SINUSOIDAL_TYPES = T.SINUSOIDAL_MODEL_TYPES;
+  var ROPE_MODEL_TYPES = T.ROPE_MODEL_TYPES, INTERLEAVED_TYPES = T.INTERLEAVED_MODEL_TYPES;  // RoPE turns x[2i] with x[2i+1]
+  var DEFAULT_THETA = T.DEFAULT_THETA, CLASS_DEFAULTS = T.CLASS_DEFAULTS;
+  var LAYER_KEYS = T.LAYER_KEYS, WIDTH_KEYS = T.WIDTH_KEYS, HEAD_KEYS = T.HEAD_KEYS, LENGTH_KEYS = T.LENGTH_KEYS;
+  var VLLM_RELEASE = T.VLLM_RELEASE, VLLM_LENGTH_KEYS = T.VLLM_LENGTH_KEYS, VLLM_FALLBACK_LENGTH = T.VLLM_FALLBACK_LENGTH;
+  var VLLM_UNSCALED = T.VLLM_UNSCALED, SGLANG_RELEASE = T.SGLANG_RELEASE, SGLANG_LENGTH_KEYS = T.SGLANG_LENGTH_KEYS;
+  var LLAMA_CPP_LENGTH_KEYS = T.LLAMA_CPP_LENGTH_KEYS, LLAMA_CPP_FIXED_CONTEXT = T.LLAMA_CPP_FIXED_CONTEXT;
+  var LLAMA_CPP_SEQ_OR_WIDTH = T.LLAMA_CPP_SEQ_OR_WIDTH, LLAMA_CPP_UNCONVERTED = T.LLAMA_CPP_UNCONVERTED;
+  var ENGINE_LENGTH_KEYS = T.ENGINE_LENGTH_KEYS;
   function lookup(table, key) { hashable(key); return typeof key === "string" && has(table, key) ? table[key] : undefined; }
   function first(c, keys) { for (var i = 0; i < keys.length; i++) if (!none(get(c, keys[i]))) return [keys[i], c[keys[i]]]; return [null, null]; }
   function copy(v) { return v === undefined ? null : JSON.parse(JSON.stringify(v, function (k, x) { return x instanceof Number ? { __f: +x } : x; }), function (k, x) { return isDict(x) && has(x, "__f") ? F(x.__f) : x; }); }
@@ -962,11 +927,9 @@
     if (full.some(Boolean)) parts.push("divided by " + fmtG(1 / lowest, 4) + ": pairs " + ranges(full));
     return parts.join("; ");
   }
-  // lessons.model_card: ENGINES, ENGINE_STARTS, scaling_override, engine_commands, engine_refusals, engine_notes
-  var ENGINES = [["vllm", "vLLM"], ["sglang", "SGLang"], ["llama.cpp", "llama.cpp"]];
-  var SOURCES = "read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py " +
-    "get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py";
-  var ENGINE_STARTS = { vllm: "vllm serve {model}", sglang: "python -m sglang.launch_server --model-path {model}", "llama.cpp": "llama-server -m {gguf}" };
+  // lessons.tools.engines: ENGINES, ENGINE_STARTS, scaling_override, engine_commands, engine_refusals, engine_notes
+  var ENGINES = Object.keys(T.ENGINES).map(function (k) { return [k, T.ENGINES[k]]; });  // [JSON key, name]
+  var SOURCES = T.SOURCES, ENGINE_STARTS = T.ENGINE_STARTS;
   function dumps1(v) { // json.dumps(v, separators=(", ", ": "))
     if (Array.isArray(v)) return "[" + v.map(dumps1).join(", ") + "]";
     if (isDict(v)) return "{" + Object.keys(v).map(function (k) { return JSON.stringify(k) + ": " + dumps1(v[k]); }).join(", ") + "}";
@@ -1154,7 +1117,7 @@
     explain: function (config, served, model) { return toJSON(card(config), served, model); },
     report: function (config, served, model) { return reportOf(card(config), served === undefined ? null : served, model); },
     compareMethods: compareMethods, card: card, vllmMaxModelLen: vllmLen,
-    format: { g: fmtG, comma: fmtComma, repr: repr }, dumps: dumps
+    format: { g: fmtG, comma: fmtComma, repr: repr, round: roundHalfEven }, dumps: dumps
   };
   window.PrimerModelCard = API;
 

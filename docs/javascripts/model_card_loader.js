@@ -1,4 +1,4 @@
-// Loads the model-card decoder (model_card.js, about 19 KB gzip) only on a page
+// Loads the model-card decoder (model_card.js, about 19 KB gzip, and its tables) only on a page
 // that has a #model-card-decoder element, so no other page downloads it. Runs
 // on every page load and after every instant navigation (Material's document$).
 (function () {
@@ -6,9 +6,14 @@
   function load() {
     if (!base || !document.getElementById("model-card-decoder")) return;
     if (window.PrimerModelCard || document.querySelector("script[data-primer-decoder]")) return;
-    var script = document.createElement("script");
-    script.src = new URL("model_card.js", base).href;  // relative: the site may live under a sub-path
+    // first the decoder's tables (generated from Python by the site build), then the decoder;
+    // both relative: the site may live under a sub-path
+    var tables = document.createElement("script"), script = document.createElement("script");
+    tables.src = new URL("../assets/model_card_tables.js", base).href;
+    script.src = new URL("model_card.js", base).href;
+    tables.async = script.async = false;  // run in the order they were added
     script.dataset.primerDecoder = "";
+    document.head.appendChild(tables);
     document.head.appendChild(script);
   }
   if (typeof document$ !== "undefined" && document$.subscribe) document$.subscribe(load);

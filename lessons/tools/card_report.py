@@ -1,0 +1,411 @@
+"""The model-card command: the text report, the JSON card, the config and GGUF readers, `main`.
+
+`python -m lessons.model_card CONFIG` runs `main` here; `lessons.model_card`
+teaches the reading (`explain`) that every function below starts from.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from lessons.context_extension import rope_inv_freq, rope_wavelengths
+from lessons.model_card import ModelCard, explain, pairs_that_turn
+from lessons.tools.engines import (ENGINE_RELEASE_NAMES, ENGINES, SOURCES, VLLM_RELEASE, engine_commands,
+                                   engine_notes, engine_refusals, llama_cpp_context_length, served_from,
+                                   served_lengths, vllm_max_model_len)
+from lessons.tools import engines, model_types
+from lessons.tools.model_types import ConfigError, gallery
+
+def _ranges(mask: np.ndarray) -> str:
+    """'0–12, 20–31' for the True entries of a bool array, '' for none."""
+    idx = np.flatnonzero(mask)
+    if not idx.size:
+        return ""
+    runs, start = [], idx[0]
+    for a, b in zip(idx, list(idx[1:]) + [None], strict=True):
+        if b is None or b != a + 1:
+            runs.append(f"{start}" if start == a else f"{start}–{a}")
+            start = b
+    return ", ".join(runs)
+
+
+def scale_summary(scale: np.ndarray, tol: float = 1e-9) -> str:
+    """A scale per pair in words: which pairs are untouched, which blended, which divided by how much."""
+    scale = np.asarray(scale, dtype=float)
+    untouched = np.abs(scale - 1) <= tol
+    lowest = scale.min()
+    full = (np.abs(scale - lowest) <= tol * max(1.0, lowest)) & ~untouched
+    parts = []
+    if untouched.any():
+        parts.append(f"untouched: pairs {_ranges(untouched)}")
+    middle = ~untouched & ~full
+    if middle.any():
+        parts.append(f"between: pairs {_ranges(middle)}")
+    if full.any():
+        parts.append(f"divided by {1 / lowest:.4g}: pairs {_ranges(full)}")
+    return "; ".join(parts)
+
+
+def card_json(card: ModelCard, served: int | None = None, model: str = "MODEL") -> dict:
+    """The machine-readable card of `card` (from `explain`): the exact schema of `python -m lessons.model_card --json`.
+
+    `served` and `model` are the length and the name the engine commands use
+    (default: vLLM's derived length, and MODEL)."""
+    return {
+        "model_type": card.model_type,
+        "scheme": card.scheme,
+        "trained_length": card.trained_length,
+        "trained_length_stated": card.trained_stated,
+        "max_length": card.max_length,
+        "rope": [{"layer_type": g.layer_type, "layers": list(g.layers), "rope_type": g.rope_type,
+                  "rotary_dim": g.rotary_dim, "pairing": g.pairing, "inv_freq": [float(x) for x in g.inv_freq],
+                  "attention_factor": float(g.attention_factor)} for g in card.rope],
+        "nope_layers": list(card.nope_layers),
+        "alibi_slopes": None if card.alibi_slopes is None else [float(x) for x in card.alibi_slopes],
+        "sliding_window": card.sliding_window,
+        "layer_types": None if card.layer_types is None else list(card.layer_types),
+        "served": served_lengths(card),
+        "served_from": served_from(card),
+        "commands": engine_commands(card, served or vllm_max_model_len(card), model),
+        "multipliers": [dict(m, layers=list(m["layers"])) for m in card.multipliers],
+        "warnings": list(card.warnings),
+    }
+
+
+def _n(x) -> str:
+    return "unknown" if x is None else f"{x:,}"
+
+
+def report(card: ModelCard, served: int | None = None, model: str = "MODEL") -> str:
+    """The card as text: what `python -m lessons.model_card config.json` prints.
+
+    Args:
+        card: from `explain`.
+        served: the length you intend to serve; default: vLLM's derived length.
+        model: the name the engine commands load (a directory or a Hugging Face name).
+
+    Returns:
+        a multi-line string, one fact per line.
+    """
+    given = bool(served)
+    served = served or vllm_max_model_len(card)
+    lines = [f"model_type     {card.model_type or 'not given'}"]
+    layers = "" if card.n_layers is None else f" in {card.n_layers} layers"
+    if card.scheme == "mixed":
+        linear = card.layer_types is not None and all(card.layer_types[i] == "linear_attention" for i in card.nope_layers)
+        scheme = (f"RoPE in {card.n_layers - len(card.nope_layers)} of {card.n_layers} layers; "
+                  + ("linear attention, no RoPE (order comes from its recurrence), in layers " if linear else
+                     "NoPE (no positions) in layers ") + ", ".join(map(str, card.nope_layers)))
+    else:
+        scheme = {"rope": f"RoPE{layers}", "alibi": f"ALiBi{layers} (a distance penalty per head, no position table)",
+                  "learned": "a learned position table (one row per position), added to the input",
+                  "sinusoidal": "fixed sinusoidal codes added to the input",
+                  "none": f"no positions{layers} (NoPE: only the causal mask orders tokens)"}[card.scheme]
+    lines.append(f"scheme         {scheme}")
+    if card.layer_types and len(set(card.layer_types)) > 1:
+        counts = {t: card.layer_types.count(t) for t in dict.fromkeys(card.layer_types)}
+        lines.append("layer types    " + ", ".join(f"{n} {t}" for t, n in counts.items()))
+    if card.sliding_window:
+        lines.append(f"sliding window {card.sliding_window:,} tokens")
+    basis = "the trained length" if card.trained_stated else "the config limit"
+    if card.trained_length and card.trained_stated:
+        lines.append(f"trained length {card.trained_length:,}")
+    elif card.trained_length:
+        lines.append(f"trained length not stated (the config limit, {card.trained_length:,}, stands in for it)")
+    else:
+        linear = any(g.rope_type == "linear" for g in card.rope)
+        lines.append("trained length not stated (a linear factor is not a length ratio)" if linear else
+                     "trained length unknown (the config states no length)" if card.max_length is None else
+                     "trained length unknown")
+    lines.append(f"config length  {_n(card.max_length)}")
+    if served:
+        stretch = "" if not card.trained_length else f" ({basis})" if served == card.trained_length \
+            else f" = {served / card.trained_length:.4g}× {basis}"
+        lines.append(f"served length  {served:,}" + ("" if given else f" by default in {VLLM_RELEASE}") + stretch)
+    engines, why = served_lengths(card), served_from(card)
+    for i, (engine, release) in enumerate(ENGINE_RELEASE_NAMES.items()):
+        lines.append(f"{'by default' if i == 0 else '':<15}{release:<18}{_n(engines[engine]):>10}  {why[engine]}")
+    lines.append(f"{'':<15}{'transformers':<18}{'no limit':>10}  it computes whatever it is given")
+    for g in card.rope:
+        where = "every RoPE layer" if g.layer_type == "all" else f"{g.layer_type} ({len(g.layers)} layers)"
+        lines.append(f"RoPE, {where}: {g.rope_type}, base {g.base:,.6g}, {g.rotary_dim} of {card.qk_width or g.head_dim} "
+                     f"dimensions turn ({len(g.inv_freq)} {g.pairing} pairs)"
+                     + (f"; the other {card.qk_width - g.head_dim} carry no position (qk_nope_head_dim)"
+                        if card.qk_width and card.qk_width > g.head_dim else ""))
+        waves = rope_wavelengths(g.inv_freq[g.inv_freq > 0])
+        lines.append(f"  wavelengths  {waves.min():,.4g} to {waves.max():,.4g} positions" if waves.size
+                     else "  wavelengths  none: no pair turns")
+        if card.trained_length:
+            turn = pairs_that_turn(g.default_inv_freq, card.trained_length)
+            lines.append(f"  full turn within {basis}: {int(turn.sum())} of {len(turn)} pairs"
+                         + (f" ({_ranges(turn)})" if turn.any() else ""))
+        if g.rope_type != "default":
+            with np.errstate(divide="ignore", invalid="ignore"):
+                scale = np.where(g.default_inv_freq > 0, g.inv_freq / g.default_inv_freq, 1.0)
+            lines.append(f"  scale        {scale_summary(scale)}")
+        if g.rope_type == "longrope" and served and card.trained_length and served > card.trained_length:
+            long_freq, _ = rope_inv_freq(g.head_dim, g.parameters, max_position_embeddings=card.max_length,
+                                         seq_len=served)
+            lines.append(f"  past {card.trained_length:,}: long_factor, {scale_summary(long_freq / g.default_inv_freq)}")
+        if g.attention_factor != 1:
+            lines.append(f"  attention factor {g.attention_factor:.6g} (multiplies cos and sin)")
+    if card.softmax_multiplier is not None:
+        lines.append(f"softmax scale  × {card.softmax_multiplier:.6g} (DeepSeek multiplies 1/√d by mscale²)")
+    for m in card.multipliers:
+        if isinstance(m["value"], str) or m["value"] is None:
+            what = "learned" if m["value"] is None else f"{m['value']}, from position {m['starts_at']:,}"
+            n = len(m["layers"])
+            lines.append(f"multiplier     {m['name']}: {what}; {n} layer{'' if n == 1 else 's'}")
+    if card.alibi_slopes is not None:
+        slopes = card.alibi_slopes
+        lines.append(f"ALiBi slopes   {len(slopes)} heads, {slopes[0]:.4g} down to {slopes[-1]:.4g}")
+    commands, refused = engine_commands(card, served, model), engine_refusals(card, served)
+    for key, name in ENGINES.items():
+        if key in refused:
+            lines.append(f"engine         {name}: no command: {refused[key]}")
+        elif commands[key]:
+            lines.append(f"engine         {name}: {commands[key]}")
+    for note in engine_notes(card, served):
+        lines.append(f"engine note    {note}")
+    warned = list(card.warnings)
+    if card.scheme == "learned" and served and card.max_length and served > card.max_length:
+        warned.append(f"a learned table has {card.max_length:,} rows: position {card.max_length:,} and later have none")
+    if served and card.trained_length and card.scheme in ("rope", "mixed") and served > card.trained_length and all(
+            g.rope_type == "default" for g in card.rope) and served != card.max_length:
+        warned.append(f"serving {served:,} positions on a model trained at {card.trained_length:,} with no scaling "
+                      "entry: add one (lessons.context_extension)" if card.trained_stated else
+                      f"serving {served:,} positions past the config limit {card.trained_length:,} with no scaling "
+                      "entry: add one (lessons.context_extension)")
+    for w in warned:
+        lines.append(f"warning        {w}")
+    lines.append(SOURCES)
+    return "\n".join(lines)
+
+
+def read_config(path: str | Path) -> dict:
+    """Parse a config.json file; a file that is missing or not JSON is a `ConfigError` naming it."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    try:
+        config = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ConfigError(f"{path}: not JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+    if not isinstance(config, dict):
+        raise ConfigError(f"{path}: a config.json is a JSON object, got {type(config).__name__}")
+    return config
+
+
+# The position keys of a GGUF header (llama.cpp's gguf-py constants, as `{arch}.<key>`), read by `read_gguf`.
+GGUF_KEYS = ("context_length", "rope.freq_base", "rope.dimension_count", "rope.scaling.type", "rope.scaling.factor",
+             "rope.scaling.original_context_length", "attention.sliding_window", "attention.sliding_window_pattern")
+
+
+def read_gguf(path: str | Path) -> dict:
+    """The position setup a GGUF file's header records, read with the `gguf` package (llama.cpp's reader).
+
+    Args:
+        path: a .gguf file.
+
+    Returns:
+        {"architecture": str, <each of GGUF_KEYS>: value or None, "rope_freqs": the per-pair
+        divisors of a `rope_freqs` tensor as a list (the Llama 3 rule and LongRoPE are baked in
+        there by the converter), or None}. A file that is missing, truncated or not GGUF is a
+        `ConfigError` naming it.
+    """
+    path = Path(path)
+    try:
+        import gguf
+    except ImportError:
+        raise ConfigError("reading a GGUF file needs the gguf package (llama.cpp's reader): pip install gguf") from None
+    try:
+        reader = gguf.GGUFReader(str(path))
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    except Exception as exc:  # noqa: BLE001 - the reader raises ValueError, IndexError, struct errors...
+        raise ConfigError(f"{path}: not a readable GGUF file ({type(exc).__name__}: {exc})") from None
+
+    def value(name):
+        field = reader.fields.get(name)
+        if field is None:
+            return None
+        got = field.contents()
+        return got.item() if hasattr(got, "item") else got
+
+    arch = value("general.architecture")
+    if not isinstance(arch, str):
+        raise ConfigError(f"{path}: a GGUF file without general.architecture")
+    header = {"architecture": arch, **{key: value(f"{arch}.{key}") for key in GGUF_KEYS}}
+    freqs = next((t for t in reader.tensors if t.name == "rope_freqs.weight"), None)
+    header["rope_freqs"] = None if freqs is None else [float(x) for x in np.asarray(freqs.data).ravel()]
+    return header
+
+
+def gguf_report(header: dict) -> str:
+    """A GGUF header's position setup as text: what `python -m lessons.model_card file.gguf` prints."""
+    lines = [f"architecture   {header['architecture']}",
+             f"context length {_n(header['context_length'])} (what llama.cpp's default -c 0 uses)"]
+    if header["rope.freq_base"] is not None or header["rope.dimension_count"] is not None:
+        base = header["rope.freq_base"]
+        lines.append(f"RoPE           base {'not recorded' if base is None else f'{base:,.6g}'}, "
+                     f"{_n(header['rope.dimension_count'])} dimensions turn")
+    if header["rope.scaling.type"] is not None:
+        factor = header["rope.scaling.factor"]
+        lines.append(f"scaling        {header['rope.scaling.type']}, factor "
+                     f"{'not recorded' if factor is None else f'{factor:g}'}, original context "
+                     f"{_n(header['rope.scaling.original_context_length'])}")
+    if header["rope_freqs"] is not None:
+        lines.append(f"rope_freqs     {len(header['rope_freqs'])} per-pair divisors, "
+                     f"{min(header['rope_freqs']):.4g} to {max(header['rope_freqs']):.4g} (baked in by the converter)")
+    if header["attention.sliding_window"] is not None:
+        lines.append(f"sliding window {header['attention.sliding_window']:,} tokens")
+    return "\n".join(lines)
+
+
+def compare_gguf(header: dict, card: ModelCard) -> list[tuple[str, str, str, str]]:
+    """What the conversion kept, changed or dropped: [(what, in config.json, in the GGUF file, verdict)].
+
+    The config side is what llama.cpp's converter reads (llama.cpp as vendored in
+    llama-cpp-python 0.3.36: `set_gguf_parameters` in conversion/base.py); the verdict is
+    "kept", "changed", "dropped" (the config has it, the file does not), "added" or "baked in"
+    (a Llama 3 or LongRoPE rule, which the converter writes as the rope_freqs tensor).
+    """
+    def verdict(ours, theirs):
+        if ours is None and theirs is None:
+            return None
+        if ours is None:
+            return "added"
+        if theirs is None:
+            return "dropped"
+        return "kept" if math.isclose(float(ours), float(theirs), rel_tol=1e-6) else "changed"
+
+    group = card.rope[0] if card.rope else None
+    rows = [("context length", llama_cpp_context_length(card), header["context_length"]),
+            ("RoPE base", group.base if group else None, header["rope.freq_base"]),
+            ("rotary dimensions", group.rotary_dim if group else None, header["rope.dimension_count"]),
+            ("sliding window", card.sliding_window, header["attention.sliding_window"])]
+    def shown(x):  # an integer with thousands separators, a float to 6 figures, or "none"
+        return "none" if x is None else _n(x) if isinstance(x, int) else f"{x:,.6g}"
+
+    out = [(what, shown(ours), shown(theirs), said) for what, ours, theirs in rows
+           if (said := verdict(ours, theirs))]
+    if group is not None and group.rope_type != "default":
+        factor = group.parameters.get("factor")
+        if group.rope_type in ("llama3", "longrope"):
+            said = "baked in" if header["rope_freqs"] is not None else "dropped"
+            theirs = f"rope_freqs ({len(header['rope_freqs'])} divisors)" if header["rope_freqs"] else "none"
+        else:
+            theirs = header["rope.scaling.type"] or "none"
+            said = "kept" if theirs == group.rope_type and (factor is None or header["rope.scaling.factor"] is None
+                                                             or math.isclose(factor, header["rope.scaling.factor"])) \
+                else "dropped" if theirs == "none" else "changed"
+        out.append(("scaling", f"{group.rope_type}" + ("" if factor is None else f", factor {factor:g}"), theirs, said))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m lessons.model_card CONFIG [--json] [--length N]`: the report, or the JSON card;
+    `python -m lessons.model_card FILE.gguf [--compare CONFIG]`: a GGUF header, or what its conversion changed.
+
+    With no CONFIG it walks through the gallery (`walk_gallery`). A config it cannot
+    read prints one line on stderr and exits 2.
+    """
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m lessons.model_card",
+                                     description="What a model's config.json says about positions.")
+    parser.add_argument("config", nargs="?", help="a config.json file, or a gallery slug (see --list)")
+    parser.add_argument("--json", action="store_true", help="print the machine-readable card")
+    parser.add_argument("--length", type=int, help="the length you intend to serve (default: vLLM's derived length)")
+    parser.add_argument("--list", action="store_true", help="list the gallery's slugs")
+    parser.add_argument("--compare", metavar="CONFIG", help="with a .gguf file: what the conversion of this "
+                                                            "config.json (or gallery slug) kept, changed or dropped")
+    args = parser.parse_args(argv)
+    if args.list:
+        for slug, entry in gallery().items():
+            print(f"{slug:<18} {entry['name']}")
+        return 0
+    if args.config is None:
+        walk_gallery()
+        return 0
+    known = gallery()
+
+    def load(name):
+        return known[name]["config"] if name in known and not Path(name).exists() else read_config(name)
+
+    try:
+        if str(args.config).endswith(".gguf"):
+            header = read_gguf(args.config)
+            if args.compare is None:
+                print(gguf_report(header))
+                return 0
+            card = explain(load(args.compare))
+            if card.model_type and card.model_type.split("_")[0] not in header["architecture"] and \
+                    header["architecture"] not in card.model_type:
+                print(f"warning: the config's model_type {card.model_type!r} and the file's architecture "
+                      f"{header['architecture']!r} differ; comparing anyway", file=sys.stderr)
+            for what, ours, theirs, said in compare_gguf(header, card):
+                print(f"{what:<18} {said:<9} config {ours}; file {theirs}")
+            return 0
+        if args.compare is not None:
+            raise ConfigError("--compare goes with a .gguf file: python -m lessons.model_card model.gguf --compare config.json")
+        card = explain(load(args.config))
+        if args.length is not None and args.length < 1:
+            raise ConfigError(f"--length must be a positive integer, got {args.length}")
+    except ConfigError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    model = known[args.config]["repo"] if args.config in known and not Path(args.config).exists() else "MODEL"
+    print(json.dumps(card_json(card, args.length, model)) if args.json else report(card, args.length, model))
+    return 0
+
+
+def walk_gallery() -> None:
+    """Every gallery config's report, one after another (`python -m lessons.model_card` with no CONFIG)."""
+    from lessons._show import banner
+
+    for slug, entry in gallery().items():
+        banner(f"{entry['name']}  (python -m lessons.model_card {slug})")
+        print(report(explain(entry["config"])))
+
+
+# The tables docs/javascripts/model_card.js reads (by these names), so that each has one home here:
+# lessons.tools.model_types, lessons.tools.engines, and the keys rope_inv_freq checks in
+# lessons.context_extension (sets there, sorted lists here: the decoder only asks for membership).
+BROWSER_TABLES = {
+    model_types: ("ALIBI_MODEL_TYPES", "LEARNED_MODEL_TYPES", "SINUSOIDAL_MODEL_TYPES", "ROPE_MODEL_TYPES",
+                  "INTERLEAVED_MODEL_TYPES", "DEFAULT_THETA", "CLASS_DEFAULTS", "LAYER_KEYS", "WIDTH_KEYS",
+                  "HEAD_KEYS", "LENGTH_KEYS"),
+    engines: ("VLLM_RELEASE", "VLLM_LENGTH_KEYS", "VLLM_FALLBACK_LENGTH", "VLLM_UNSCALED", "SGLANG_RELEASE",
+              "SGLANG_LENGTH_KEYS", "LLAMA_CPP_LENGTH_KEYS", "LLAMA_CPP_FIXED_CONTEXT", "LLAMA_CPP_SEQ_OR_WIDTH",
+              "LLAMA_CPP_UNCONVERTED", "ENGINE_LENGTH_KEYS", "ENGINES", "SOURCES", "ENGINE_STARTS"),
+}
+
+
+def browser_tables() -> dict:
+    """{name: table} for the in-browser decoder, JSON-ready (tuples as lists, sets as sorted lists);
+    the site build writes it to assets/model_card_tables.js (figures_build/plugin.py)."""
+    from lessons import context_extension as ce
+
+    def plain(value):
+        if isinstance(value, dict):
+            return {k: plain(v) for k, v in value.items()}
+        if isinstance(value, (set, frozenset)):
+            return sorted(value)
+        return list(value) if isinstance(value, tuple) else value
+
+    out = {name: plain(getattr(module, name)) for module, names in BROWSER_TABLES.items() for name in names}
+    out.update(ROPE_TYPES=plain(ce.ROPE_TYPES), COMMON_KEYS=plain(ce._COMMON_KEYS), TYPE_KEYS=plain(ce._TYPE_KEYS),
+               REQUIRED_KEYS=plain(ce._REQUIRED_KEYS), MODEL_KEYS=plain(ce._MODEL_KEYS))
+    return out
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,332 @@
+"""What each serving engine does with a model card: its default length, its refusals, its command.
+
+The rules of vLLM 0.33.0, SGLang 0.5.23 and llama.cpp (as vendored in
+llama-cpp-python 0.3.36), each read from the engine's source file named beside
+it. Every function takes a card from `lessons.model_card.explain` (a
+`ModelCard`) and reads only its fields; this module imports no lesson, so the
+lesson can use it.
+"""
+
+from __future__ import annotations
+
+import json
+
+from lessons import _checks
+
+# vLLM 0.33.0 (vllm/transformers_utils/model_arch_config_convertor.py, derive_max_model_len_and_key) takes
+# the smallest of these keys of the text config, then lets model_max_length, when set, replace the result;
+# with none of them it assumes 2,048 (vllm/config/model.py, _get_and_verify_max_len). The RoPE blocks of
+# VLLM_UNSCALED types leave that length as it is; any other block's `factor` multiplies it (the last one's).
+VLLM_RELEASE = "vLLM 0.33.0"
+VLLM_LENGTH_KEYS = ("max_position_embeddings", "n_positions", "max_seq_len", "seq_length", "model_max_length",
+                    "max_target_positions", "max_sequence_length", "max_seq_length", "seq_len")
+VLLM_FALLBACK_LENGTH = 2048
+VLLM_UNSCALED = ("su", "longrope", "llama3", "yarn", "deepseek_yarn", "deepseek_llama_scaling")
+# SGLang 0.5.23 (sglang/srt/utils/hf_transformers/common.py, get_context_length): the first of these keys
+# that is set, times the RoPE block's factor unless the block has original_max_position_embeddings (which
+# transformers 5.24's standardize_rope_params adds to every llama3, yarn and longrope block) or is llama3;
+# 2,048 when none is set.
+SGLANG_RELEASE = "SGLang 0.5.23"
+SGLANG_LENGTH_KEYS = ("max_sequence_length", "seq_length", "max_seq_len", "model_max_length", "max_position_embeddings")
+# llama.cpp as vendored in llama-cpp-python 0.3.36: the converter (conversion/base.py, set_gguf_parameters)
+# writes {arch}.context_length from the first of these keys, and `-c 0`, the default (common/common.h),
+# means that length (src/llama-context.cpp: n_ctx == 0 ? n_ctx_train).
+LLAMA_CPP_LENGTH_KEYS = ("max_position_embeddings", "n_ctx", "n_positions", "max_length", "max_sequence_length",
+                         "model_max_length")
+# Families whose converter writes another length (conversion/<family>.py in the same tree): Falcon's is
+# fixed at 2,048 ("not in config.json", falcon.py); BLOOM and ChatGLM write seq_length, else the hidden
+# size (bloom.py, chatglm.py); Command R reads model_max_length before max_position_embeddings
+# (command_r.py, CommandR2Model). A family with no converter class has no GGUF file to serve.
+LLAMA_CPP_FIXED_CONTEXT = {"falcon": 2048}
+LLAMA_CPP_SEQ_OR_WIDTH = ("bloom", "chatglm")
+LLAMA_CPP_UNCONVERTED = {"phi3_v": "Phi3VForCausalLM"}
+ENGINE_LENGTH_KEYS = tuple(dict.fromkeys((*VLLM_LENGTH_KEYS, *SGLANG_LENGTH_KEYS, *LLAMA_CPP_LENGTH_KEYS,
+                                          "original_max_position_embeddings")))
+
+
+
+def length_keys(text: dict) -> tuple[tuple[str, int], ...]:
+    """(key, value) of each of ENGINE_LENGTH_KEYS the language model's config sets as a positive integer:
+    what the engines read to choose a length (a card's `length_keys`)."""
+    return tuple((key, int(text[key])) for key in ENGINE_LENGTH_KEYS
+                 if _checks._is_int(text.get(key)) and text[key] >= 1)
+
+
+def _vllm_factor(card) -> tuple[float, str | None]:
+    """(the factor vLLM multiplies the config's length by, the rope type it comes from or None)."""
+    factor, kind = 1.0, None
+    if card.rope and "gemma3" not in (card.model_type or ""):
+        for group in card.rope:
+            if group.rope_type not in VLLM_UNSCALED:
+                factor, kind = group.parameters.get("factor", factor), group.rope_type
+    return (1.0, None) if factor is None else (float(factor), kind)
+
+
+def _vllm_limit(card) -> tuple[int, str]:
+    """(`vllm_length_limit`, what decides it in words): each engine's rule lives in one function
+    that both computes the length and says why, so the report's reason cannot drift from it."""
+    keys = dict(card.length_keys)
+    found = [k for k in VLLM_LENGTH_KEYS if k in keys]
+    if "model_max_length" in keys:
+        length, why = keys["model_max_length"], "model_max_length (it replaces the other keys)"
+    elif found:
+        key = min(found, key=lambda k: keys[k])
+        length, why = keys[key], f"the smallest length key, {key}"
+    else:
+        length, why = VLLM_FALLBACK_LENGTH, f"no length key: the {VLLM_FALLBACK_LENGTH:,} fallback"
+    factor, kind = _vllm_factor(card)
+    if kind is not None and factor != 1:
+        why += f", times the {kind} factor {factor:g}"
+    return int(length * factor), why
+
+
+def _vllm_default(card) -> tuple[int, str]:
+    """(`vllm_max_model_len`, what decides it in words)."""
+    keys = dict(card.length_keys)
+    if any(g.rope_type == "longrope" for g in card.rope) and "original_max_position_embeddings" in keys:
+        return int(keys["original_max_position_embeddings"]), \
+            "original_max_position_embeddings (LongRoPE starts at the trained length)"
+    return _vllm_limit(card)
+
+
+def _sglang_rule(card) -> tuple[int, str]:
+    """(`sglang_context_length`, what decides it in words)."""
+    keys = dict(card.length_keys)
+    factor, kind = 1.0, None
+    single = len(card.rope) == 1 and card.rope[0].layer_type == "all"  # a block split by layer type has no factor
+    if single and card.rope[0].rope_type not in ("llama3", "yarn", "longrope"):
+        value = card.rope[0].parameters.get("factor", 1)
+        factor, kind = 1.0 if value is None else float(value), card.rope[0].rope_type
+    first = next((k for k in SGLANG_LENGTH_KEYS if k in keys), None)
+    if first is None:
+        return 2048, "no key it reads: the 2,048 fallback"
+    why = f"the first of its keys, {first}" + (f", times the {kind} factor {factor:g}" if factor != 1 else "")
+    return int(factor * keys[first]), why
+
+
+def _llama_cpp_rule(card) -> tuple[int | None, str]:
+    """(`llama_cpp_context_length`, what decides it in words)."""
+    keys, family = dict(card.length_keys), card.model_type
+    if family in LLAMA_CPP_UNCONVERTED:
+        return None, f"no converter for {LLAMA_CPP_UNCONVERTED[family]}"
+    if family in LLAMA_CPP_FIXED_CONTEXT:
+        return LLAMA_CPP_FIXED_CONTEXT[family], f"fixed by conversion/{family}.py"
+    if family in LLAMA_CPP_SEQ_OR_WIDTH:
+        if "seq_length" in keys:
+            return keys["seq_length"], "seq_length"
+        return card.width, f"the hidden size (no seq_length; conversion/{family}.py)"
+    order = ("model_max_length", *LLAMA_CPP_LENGTH_KEYS) if family == "cohere" else LLAMA_CPP_LENGTH_KEYS
+    key = next((k for k in order if k in keys), None)
+    if key is None:
+        return None, "no key the converter reads: the file states none"
+    first = " (conversion/command_r.py reads it first)" if family == "cohere" and key == "model_max_length" else ""
+    return keys[key], f"the converter's key, {key}{first}"
+
+
+def vllm_length_limit(card) -> int:
+    """The longest `--max-model-len` vLLM accepts for this config without VLLM_ALLOW_LONG_MAX_MODEL_LEN=1.
+
+    vLLM 0.33.0's derived length (vllm/config/model.py, `_get_and_verify_max_len`): the smallest
+    of VLLM_LENGTH_KEYS the config sets, replaced by `model_max_length` when that is set, 2,048
+    when none is; then, unless the model type contains "gemma3" (whose length is already the
+    scaled one), times the `factor` of the last RoPE block whose type is not in VLLM_UNSCALED
+    (linear, dynamic). YaRN, LongRoPE and the Llama 3 rule leave the length as the config states
+    it. A longer `--max-model-len` is refused unless `model_max_length` allows it.
+    """
+    return _vllm_limit(card)[0]
+
+
+def vllm_max_model_len(card) -> int:
+    """The length vLLM 0.33.0 serves this config at when `--max-model-len` is not given.
+
+    `vllm_length_limit`, except for a LongRoPE model, which vLLM starts at the config's
+    `original_max_position_embeddings` (vLLM PR #27431: the long factors would slow every
+    shorter prompt); a longer `--max-model-len` then switches to the long list for every prompt.
+    """
+    return _vllm_default(card)[0]
+
+
+def sglang_context_length(card) -> int:
+    """The context length SGLang 0.5.23 serves this config at by default (see SGLANG_LENGTH_KEYS)."""
+    return _sglang_rule(card)[0]
+
+
+def llama_cpp_context_length(card) -> int | None:
+    """The context llama.cpp uses with its default `-c 0`: the converted file's context_length
+    (LLAMA_CPP_LENGTH_KEYS, or the family's own rule), or None when the converter writes none."""
+    return _llama_cpp_rule(card)[0]
+
+
+def served_from(card) -> dict[str, str]:
+    """What decides each engine's default length, in words: {"transformers", "vllm", "sglang", "llama.cpp"}
+    (the reason half of the rules `served_lengths` computes)."""
+    return {"transformers": "no limit", "vllm": _vllm_default(card)[1], "sglang": _sglang_rule(card)[1],
+            "llama.cpp": _llama_cpp_rule(card)[1]}
+
+
+def served_lengths(card) -> dict[str, int | None]:
+    """The length each engine serves by default: {"transformers", "vllm", "sglang", "llama.cpp"}.
+
+    transformers is None: it caps no length and computes whatever it is given (a learned table
+    past its rows raises an index error there). The others: `vllm_max_model_len`,
+    `sglang_context_length`, `llama_cpp_context_length`.
+    """
+    return {"transformers": None, "vllm": vllm_max_model_len(card), "sglang": sglang_context_length(card),
+            "llama.cpp": llama_cpp_context_length(card)}
+
+
+ENGINES = {"vllm": "vLLM", "sglang": "SGLang", "llama.cpp": "llama.cpp"}  # JSON key: the name the report prints
+ENGINE_RELEASE_NAMES = {"vllm": VLLM_RELEASE, "sglang": SGLANG_RELEASE, "llama.cpp": "llama.cpp (-c 0)"}
+# The report's last line: where each rule it applies was read (the page's Further reading has every file).
+SOURCES = ("read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 "
+           "srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) "
+           "conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py")
+# How each engine is started (vLLM 0.33.0 `vllm serve`; SGLang 0.5.23 `python -m sglang.launch_server`;
+# llama.cpp's server, tools/server in llama-cpp-python 0.3.36's vendored tree). MODEL stands for the
+# model's directory or Hugging Face name; llama.cpp reads the GGUF file its converter wrote.
+ENGINE_STARTS = {"vllm": "vllm serve {model}", "sglang": "python -m sglang.launch_server --model-path {model}",
+                 "llama.cpp": "llama-server -m {gguf}"}
+
+
+def _dumps(value) -> str:
+    """JSON on one line, for a shell argument in single quotes."""
+    return json.dumps(value, separators=(", ", ": "))
+
+
+def scaling_override(card, served: int | None) -> dict | None:
+    """The RoPE block to add when the config has none for the length you serve.
+
+    A model with one plain RoPE setup, served past its trained length, needs a scaling
+    entry (`lessons.context_extension`); this is YaRN with factor served ÷ trained, the
+    one Qwen2.5's model card tells readers to add. An engine override replaces the whole
+    block in vLLM (`config.update`, vllm/transformers_utils/config.py), so the base is repeated.
+
+    Returns:
+        a transformers-5 `rope_parameters` dict, or None when no block is needed or one
+        override cannot say it (RoPE that differs by layer type, no trained length).
+    """
+    if not served or not card.trained_length or served <= card.trained_length:
+        return None
+    if card.scheme not in ("rope", "mixed") or len(card.rope) != 1 or card.rope[0].layer_type != "all":
+        return None
+    group = card.rope[0]
+    if group.rope_type != "default":
+        return None
+    block = {"rope_type": "yarn", "rope_theta": group.base, "factor": served / card.trained_length,
+             "original_max_position_embeddings": card.trained_length}
+    if group.rotary_dim != group.head_dim:
+        block["partial_rotary_factor"] = group.rotary_dim / group.head_dim
+    return block
+
+
+def _override(card, served: int, keys: tuple[str, ...], block: dict | None = None) -> str:
+    """An engine's config override as one JSON argument: every length key of `keys` the config
+    sets raised to `served` (max_position_embeddings when it sets none), the RoPE block when one
+    is added, under `text_config` when the config keeps its keys there (vLLM 0.33.0 updates a
+    nested config key by key, `_apply_dict_overrides` in vllm/config/model.py; SGLang 0.5.23
+    likewise, sglang/srt/utils/hf_transformers/config.py)."""
+    found = [k for k, _ in card.length_keys if k in keys]
+    values = ({"rope_parameters": block} if block else {}) | ({k: served for k in found} or {"max_position_embeddings": served})
+    return _dumps({"text_config": values} if card.nested else values)
+
+
+def engine_commands(card, served: int | None, model: str = "MODEL",
+                    gguf: str = "model.gguf") -> dict[str, str | None]:
+    """A command line per engine that serves the card's setup at `served` positions.
+
+    Args:
+        card: from `explain`.
+        served: the length to serve (None: no commands).
+        model: the model's directory or Hugging Face name.
+        gguf: the GGUF file llama.cpp loads.
+
+    Returns:
+        {"transformers", "vllm", "sglang", "llama.cpp"}: a command that can be copied, or
+        None where the engine cannot serve that length (`engine_refusals` says why);
+        transformers is always None: it has no length setting.
+
+    vLLM 0.33.0 refuses a `--max-model-len` past `vllm_length_limit` unless the config's
+    length is raised with `--hf-overrides` (used for a YaRN, LongRoPE or Llama 3 block,
+    which vLLM does not multiply, and with the block of `scaling_override`) or
+    VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 is set. SGLang 0.5.23 refuses a `--context-length`
+    past `sglang_context_length` unless SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 is set
+    (`_derive_context_length`, sglang/srt/configs/model_config.py) or
+    `--json-model-override-args` raises the length (applied before the length is derived).
+    llama.cpp reads base and scaling from the GGUF file; `--rope-scaling` knows none,
+    linear and yarn (common/arg.cpp). A position table has no rows past its end.
+    """
+    out: dict[str, str | None] = {"transformers": None, "vllm": None, "sglang": None, "llama.cpp": None}
+    refused = engine_refusals(card, served)
+    if not served or len(refused) == len(ENGINES):
+        return out
+    start = {k: v.format(model=model, gguf=gguf) for k, v in ENGINE_STARTS.items()}
+    block = scaling_override(card, served)
+    limit = vllm_length_limit(card)
+    if block is not None:
+        out["vllm"] = (f"{start['vllm']} --max-model-len {served} "
+                       f"--hf-overrides '{_override(card, served, VLLM_LENGTH_KEYS, block)}'")
+    elif served <= limit:
+        out["vllm"] = f"{start['vllm']} --max-model-len {served}"
+    elif any(g.rope_type in VLLM_UNSCALED for g in card.rope):
+        out["vllm"] = f"{start['vllm']} --max-model-len {served} --hf-overrides '{_override(card, served, VLLM_LENGTH_KEYS)}'"
+    else:
+        out["vllm"] = f"VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 {start['vllm']} --max-model-len {served}"
+    if block is not None:
+        out["sglang"] = (f"{start['sglang']} --context-length {served} "
+                         f"--json-model-override-args '{_override(card, served, SGLANG_LENGTH_KEYS, block)}'")
+    elif served <= sglang_context_length(card):
+        out["sglang"] = f"{start['sglang']} --context-length {served}"
+    else:
+        out["sglang"] = f"SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 {start['sglang']} --context-length {served}"
+    flags = f"{start['llama.cpp']} -c {served}"
+    scaled = [g for g in card.rope if g.rope_type != "default"]
+    if block is not None:
+        flags += f" --rope-scaling yarn --rope-scale {block['factor']:g} --yarn-orig-ctx {card.trained_length}"
+    elif scaled and scaled[0].rope_type == "linear":
+        flags += f" --rope-scaling linear --rope-scale {scaled[0].parameters['factor']:g}"
+    elif scaled and scaled[0].rope_type == "yarn":
+        flags += (f" --rope-scaling yarn --rope-scale {scaled[0].parameters['factor']:g}"
+                  f" --yarn-orig-ctx {card.trained_length}")
+    out["llama.cpp"] = flags
+    return {k: None if k in refused else v for k, v in out.items()}
+
+
+def engine_refusals(card, served: int | None) -> dict[str, str]:
+    """{engine: why it cannot serve `served` positions}, for the engines that cannot (a learned or
+    sinusoidal table past its last row, in every engine; Baichuan in vLLM 0.33.0, whose model
+    registry, vllm/model_executor/models/registry.py, has no Baichuan architecture); empty when all can."""
+    if card.model_type == "baichuan":
+        return {"vllm": f"{VLLM_RELEASE}'s model registry has no Baichuan architecture"}
+    if card.model_type == "chatglm" and scaling_override(card, served) is not None:
+        # vLLM 0.33.0's models/chatglm.py and SGLang 0.5.23's srt/models/chatglm.py build RoPE from
+        # rope_ratio alone: no override adds a scaling entry, and unscaled angles past the length are untrained
+        why = f"its chatglm model builds RoPE from rope_ratio alone, so no override scales past {card.trained_length:,}"
+        return {"vllm": why, "sglang": why}
+    if card.model_type in LLAMA_CPP_UNCONVERTED:
+        return {"llama.cpp": f"llama.cpp's converter has no {LLAMA_CPP_UNCONVERTED[card.model_type]} "
+                             "(conversion/*.py, llama-cpp-python 0.3.36)"}
+    if served and card.scheme in ("learned", "sinusoidal"):
+        end = card.max_length or vllm_length_limit(card)
+        if served > end:
+            return {key: f"the position table ends at {end:,}" for key in ENGINES}
+    return {}
+
+
+def engine_notes(card, served: int | None) -> list[str]:
+    """What each engine then does with the RoPE speeds, in words (one line each)."""
+    notes = []
+    scaled = [g for g in card.rope if g.rope_type != "default"]
+    kind = scaled[0].rope_type if scaled else None
+    if kind == "longrope" and card.trained_length:
+        past = bool(served and served > card.trained_length)
+        notes.append(f"vLLM: {'long_factor' if past else 'short_factor'} for every prompt (chosen once at start-up: "
+                     f"--max-model-len {'>' if past else '<='} {card.trained_length:,}); llama.cpp: -c picks the "
+                     f"list the same way; transformers switches lists per prompt at {card.trained_length:,}")
+    if kind == "llama3":
+        notes.append("llama.cpp: the llama3 speeds are written into the GGUF file (rope_freqs); no flag is needed")
+    if kind == "dynamic":
+        notes.append("llama.cpp: no dynamic scaling; it turns the trained speeds at every length")
+    if scaling_override(card, served) is not None:
+        notes.append(f"the config has no scaling entry for {served:,} positions: each command adds YaRN with factor "
+                     f"{served / card.trained_length:g} (edit config.json for transformers)")
+    return notes

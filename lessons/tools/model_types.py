@@ -1,0 +1,96 @@
+"""The tables the model-card decoder reads: model types, class defaults, key spellings, the gallery.
+
+Each table says which transformers 5.24 file (or, for remote-code families, which
+engine file) it was read from. `lessons.model_card` reads a config with them;
+the page's in-browser decoder (docs/javascripts/model_card.js) gets the same
+tables from the JSON the site build writes (`browser_tables`), so each lives
+here once.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+CARD_SCHEMES = ("rope", "alibi", "learned", "sinusoidal", "none", "mixed")
+
+# Model types whose position scheme is fixed by the architecture, not by a key
+# (each read from the model's modeling file in transformers 5.24).
+ALIBI_MODEL_TYPES = ("bloom",)
+LEARNED_MODEL_TYPES = ("gpt2", "gpt_neo", "gpt_bigcode", "opt", "bert", "roberta", "xlm-roberta", "distilbert",
+                       "electra", "bart", "whisper")
+SINUSOIDAL_MODEL_TYPES = ("marian", "fsmt", "m2m_100", "speech_to_text")
+ROPE_MODEL_TYPES = ("llama", "llama4", "llama4_text", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3",
+                    "qwen3_moe", "qwen2_vl", "qwen2_5_vl", "gemma", "gemma2", "gemma3", "gemma3_text", "phi",
+                    "phi3", "deepseek_v2", "deepseek_v3", "gpt_oss", "smollm3", "gpt_neox", "gptj", "falcon",
+                    "olmo", "olmo2", "stablelm", "starcoder2", "cohere", "granite", "internlm2",
+                    "cohere2", "qwen3_next", "modernbert", "glm", "glm4", "chatglm")
+# Families whose RoPE turns adjacent dimensions (x[2i], x[2i+1]) instead of the two halves of the head:
+# GPT-J's layout (lessons.rope). Read in transformers 5.24's modeling files (rotate_half over x[..., ::2]
+# in cohere, cohere2, glm, glm4; gptj's rotate_every_two; DeepSeek-V2's view_as_complex and V3's
+# rope_interleave, default true) and, for ChatGLM (remote code), in vLLM 0.33.0's
+# model_executor/models/chatglm.py (is_neox_style = not config.original_rope).
+INTERLEAVED_MODEL_TYPES = ("gptj", "cohere", "cohere2", "glm", "glm4", "chatglm", "deepseek_v2", "deepseek_v3")
+
+# The RoPE base a config class uses when the config has no rope_theta
+# (`default_theta` in transformers 5.24 configuration_<model>.py; 10,000 for the rest).
+DEFAULT_THETA = {"llama4_text": 500000.0, "qwen2_vl": 1000000.0, "qwen2_vl_text": 1000000.0,
+                 "gemma3_text": 1000000.0, "gpt_oss": 150000.0, "smollm3": 2000000.0}
+# Position keys a published config may leave to its config class (transformers 5.24 defaults).
+CLASS_DEFAULTS = {
+    "gemma3_text": {"head_dim": 256, "max_position_embeddings": 131072, "rope_local_base_freq": 10000.0,
+                    "sliding_window_pattern": 6},
+    "gemma2": {"head_dim": 256, "max_position_embeddings": 8192},
+    "gpt_oss": {"head_dim": 64, "sliding_window": 128, "max_position_embeddings": 131072},
+    "llama4_text": {"head_dim": 128, "no_rope_layer_interval": 4},
+    "smollm3": {"no_rope_layer_interval": 4},
+    "gpt_neox": {"rotary_pct": 0.25},
+    "gptj": {"rotary_dim": 64},
+    # transformers 5.24: configuration_cohere2.py, configuration_qwen3_next.py, configuration_modernbert.py
+    "cohere2": {"sliding_window": 4096, "max_position_embeddings": 8192},
+    "qwen3_next": {"partial_rotary_factor": 0.25, "max_position_embeddings": 32768},
+    "modernbert": {"max_position_embeddings": 8192, "global_rope_theta": 160000.0, "local_rope_theta": 10000.0,
+                   "local_attention": 128},
+    # configuration_glm.py, configuration_glm4.py: half of each head turns unless the file says otherwise
+    "glm": {"head_dim": 128, "max_position_embeddings": 131072, "partial_rotary_factor": 0.5},
+    "glm4": {"head_dim": 128, "max_position_embeddings": 131072, "partial_rotary_factor": 0.5},
+    # ChatGLM3 and GLM-4-9B-chat (remote code, as vLLM 0.33.0's models/chatglm.py reads it): half of
+    # each kv_channels-wide head turns, base 10,000 × rope_ratio, length seq_length (8,192 when absent)
+    "chatglm": {"seq_length": 8192},
+}
+
+# Families whose layer plan repeats (transformers 5.24 configuration files): every n-th layer is full
+# attention, counting from 1 (offset 1) or from layer 0 (offset 0), the others of the named type; n is
+# the key's value, else the default. Gemma 2 and gpt-oss alternate; Cohere2Config sliding_window_pattern 4;
+# Qwen3NextConfig full_attention_interval 4; ModernBertConfig global_attn_every_n_layers 3; Gemma 3 6.
+PERIODIC_LAYERS = {"gemma2": (None, 2, 1, "sliding_attention"), "gpt_oss": (None, 2, 1, "sliding_attention"),
+                   "cohere2": ("sliding_window_pattern", 4, 1, "sliding_attention"),
+                   "qwen3_next": ("full_attention_interval", 4, 1, "linear_attention"),
+                   "modernbert": ("global_attn_every_n_layers", 3, 0, "sliding_attention"),
+                   "gemma3_text": ("sliding_window_pattern", 6, 1, "sliding_attention")}
+
+# Spellings of one idea across model families: the first one present wins.
+LAYER_KEYS = ("num_hidden_layers", "n_layer", "n_layers", "num_layers")
+WIDTH_KEYS = ("hidden_size", "n_embd", "n_embed", "d_model")
+HEAD_KEYS = ("num_attention_heads", "n_head", "n_heads")
+LENGTH_KEYS = ("max_position_embeddings", "n_positions", "max_seq_len", "seq_length", "n_ctx")
+
+
+class ConfigError(ValueError):
+    """A config that cannot be read: its message is one line that says why."""
+
+
+def first_set(config: dict, keys: tuple[str, ...]):
+    """(key, value) of the first of `keys` the config sets (not None), else (None, None)."""
+    for key in keys:
+        if config.get(key) is not None:
+            return key, config[key]
+    return None, None
+
+
+GALLERY_DIR = Path(__file__).resolve().parents[1] / "gallery"
+
+
+def gallery() -> dict[str, dict]:
+    """The gallery of real configs: {slug: {"name", "repo", "read_from", "secondary", "note", "config"}}."""
+    return {path.stem: json.loads(path.read_text(encoding="utf-8")) for path in sorted(GALLERY_DIR.glob("*.json"))}

@@ -1,0 +1,85 @@
+"""The Python emulation in docs/javascripts/model_card.js, run in Node (no browser): its float `repr`,
+`format(x, ",.Ng")`, `format(x, ",")`, round-half-even and `json.dumps(indent=2)` against Python's own,
+on a few hundred seeded values (ties, powers of ten, subnormals, huge integers, signed zeros).
+The decoder as a whole is compared in Chromium by tests/test_model_card_browser.py."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import shutil
+import subprocess
+
+import pytest
+
+from lessons.tools.card_report import browser_tables
+from tests.conftest import ROOT
+
+NODE = shutil.which("node")
+pytestmark = pytest.mark.skipif(NODE is None, reason="needs Node.js (node on PATH)")
+
+# Loads model_card.js as a page would (its tables first), with no page around it, then answers each
+# case from stdin: [op, JSON text of the value, digits].
+SCRIPT = r"""
+const fs = require("fs");
+global.window = global;
+global.document = { currentScript: null, readyState: "complete", getElementById: () => null };
+const [tables, source] = process.argv.slice(1);
+window.PrimerModelCardTables = fs.readFileSync(tables, "utf8");
+new Function(fs.readFileSync(source, "utf8"))();
+const M = window.PrimerModelCard, cases = JSON.parse(fs.readFileSync(0, "utf8"));
+const run = {
+  repr: (v) => M.format.repr(v), g: (v, p) => M.format.g(v, p, false), gc: (v, p) => M.format.g(v, p, true),
+  comma: (v) => M.format.comma(v), round: (v) => String(M.format.round(+v)), dumps: (v) => M.dumps(v),
+};
+process.stdout.write(JSON.stringify(cases.map(([op, text, p]) => run[op](M.parse(text), p))));
+"""
+
+
+def _floats(rng: random.Random) -> list[float]:
+    """Floats that stress the formats: ties at every precision, powers of ten and their neighbours,
+    subnormals, the edges of repr's fixed notation (1e-4 and 1e16), and random doubles."""
+    out = [0.0, -0.0, 0.5, 1.5, 2.5, -2.5, 0.125, 0.375, 1e-4, 9.99e-5, 1e16, 9.999999999999998e15, 5e-324,
+           1.7976931348623157e308, 2.0 ** 53, 2.0 ** 53 + 2, 123456.5, 0.1 + 0.2, 1 / 3, 2 / 3, math.pi, math.e]
+    out += [10.0 ** k for k in range(-8, 23)] + [-(10.0 ** k) * 1.5 for k in range(-6, 18, 3)]
+    out += [rng.randint(-10 ** 6, 10 ** 6) / 2 ** rng.randint(0, 12) for _ in range(120)]  # many exact ties
+    out += [math.ldexp(rng.random(), rng.randint(-60, 80)) * rng.choice((1, -1)) for _ in range(120)]
+    return out
+
+
+def _cases() -> list[tuple[str, str, int, str]]:
+    """(op, value as JSON text, digits, what Python gives)."""
+    rng = random.Random(20240624)
+    floats = _floats(rng)
+    cases = []
+    for x in floats:
+        text = json.dumps(x)  # repr: 8.0 stays "8.0", so the decoder's parse keeps it a float
+        p = rng.randint(1, 8)
+        cases += [("repr", text, 0, repr(x)), ("g", text, p, format(x, f".{p}g")),
+                  ("gc", text, p, format(x, f",.{p}g")), ("comma", text, 0, format(x, ","))]
+        if abs(x) < 2 ** 52:
+            cases.append(("round", text, 0, str(round(x))))
+    # integers up to 2^53, which a JavaScript number holds exactly (a JSON integer past it loses its last
+    # digits in the browser: 10**21 + 1 reads as 10**21; no config length comes near)
+    for n in [0, 7, -12, 1000, -1234567, 10 ** 15, 2 ** 53, -(2 ** 53), rng.randint(-(2 ** 53), 2 ** 53)]:
+        cases += [("repr", json.dumps(n), 0, repr(n)), ("comma", json.dumps(n), 0, format(n, ","))]
+    for _ in range(40):  # nested configs: dicts, lists, strings, ints, floats, booleans, null
+        value = {f"k{i}": rng.choice([rng.choice(floats), rng.randint(-99, 99), "text", True, None,
+                                      [rng.choice(floats), {"inner": rng.choice(floats)}], [], {}])
+                 for i in range(rng.randint(0, 5))}
+        cases.append(("dumps", json.dumps(value), 0, json.dumps(value, indent=2)))
+    return cases
+
+
+def test_javascript_formats_numbers_as_python_does(tmp_path):
+    cases = _cases()
+    assert len(cases) > 300
+    tables = tmp_path / "tables.json"
+    tables.write_text(json.dumps(browser_tables()), encoding="utf-8")
+    done = subprocess.run([NODE, "-e", SCRIPT, str(tables), str(ROOT / "docs" / "javascripts" / "model_card.js")],
+                          input=json.dumps([c[:3] for c in cases]), capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    got = json.loads(done.stdout)
+    wrong = [(op, text, p, want, js) for (op, text, p, want), js in zip(cases, got, strict=True) if js != want]
+    assert not wrong, f"{len(wrong)} of {len(cases)} differ from Python, e.g. (op, value, digits, python, js): {wrong[:5]}"
