@@ -58,20 +58,30 @@ def chromium():
         instance.close()
 
 
+def _run_folder(tmp_path_factory) -> Path:
+    """This run's folder: above each xdist worker's own, or the session's without xdist."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        return tmp_path_factory.getbasetemp().parent
+    return tmp_path_factory.getbasetemp()
+
+
+def build_lock(tmp_path_factory):
+    """The lock every build of the real project takes (the figure build, `mkdocs
+    build`): two at once would share its figure and notebook caches."""
+    from filelock import FileLock
+
+    return FileLock(str(_run_folder(tmp_path_factory) / "builds.lock"))
+
+
 def shared_build(tmp_path_factory, name: str, make) -> Path:
     """A folder `make(folder)` fills once per test run, shared by every test
     worker (pytest-xdist): the first worker to ask builds it, the others wait
     and reuse it. One lock for every build: two builds of the project at once
     would share its figure and notebook caches. Without xdist it is an ordinary
     session folder."""
-    from filelock import FileLock
-
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        shared = tmp_path_factory.getbasetemp().parent  # this run's folder, above each worker's own
-    else:
-        shared = tmp_path_factory.getbasetemp()
+    shared = _run_folder(tmp_path_factory)
     folder, done = shared / name, shared / f"{name}.done"
-    with FileLock(str(shared / "builds.lock")):
+    with build_lock(tmp_path_factory):
         if not done.exists():
             shutil.rmtree(folder, ignore_errors=True)  # a worker that failed half-way
             folder.mkdir()

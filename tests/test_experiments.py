@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import json
 import math
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -198,15 +196,18 @@ def test_the_real_base_matches_llama2s_share_of_turning_pairs():
     assert abs(ours / 8 - llama2 / 64) < 1 / 16
 
 
-def test_bad_input_is_one_line_and_exit_code_2():
+@pytest.mark.parametrize("args, needle", [(["--only", "rope-xl"], "accepted: learned, sinusoidal"),
+                                          (["--seeds", "0", "x"], "non-negative integers"),
+                                          (["--seeds", "1", "1"], "twice")])
+def test_bad_input_is_one_line_and_exit_code_2(args, needle, capsys):
     pytest.importorskip("torch")
-    for args, needle in ((["--only", "rope-xl"], "accepted: learned, sinusoidal"),
-                         (["--seeds", "0", "x"], "non-negative integers"),
-                         (["--seeds", "1", "1"], "twice")):
-        done = subprocess.run([sys.executable, "-m", "experiments.run", *args, "--out", "/nonexistent"],
-                              cwd=ROOT, capture_output=True, text=True, timeout=120)
-        assert done.returncode == 2, done.stderr
-        assert needle in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
+    from experiments import run
+
+    with pytest.raises(SystemExit) as done:
+        run.main([*args, "--out", "/nonexistent"])
+    stderr = capsys.readouterr().err
+    assert done.value.code == 2, stderr
+    assert needle in stderr and len(stderr.strip().splitlines()) == 1, stderr
 
 
 def test_an_interrupted_write_leaves_the_old_json(tmp_path, monkeypatch):

@@ -102,20 +102,19 @@ def test_lesson_links_exist(slug, modules):
 
 
 @pytest.fixture(scope="session")
-def produced_figures(modules):
-    """Every figure file the lessons' figures() make, each figure closed right away."""
-    import matplotlib
+def produced_figures(tmp_path_factory):
+    """Every figure file the pages' figures() make: the figure build (`make figures`,
+    incremental) run on the project, read from its manifest. Under the browser
+    tests' build lock, so the site builds find the figures fresh."""
+    import json
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from figures_build import MANIFEST, build
+    from tests.conftest import build_lock
 
-    produced = set()
-    for slug, module in modules.items():
-        figs = module.figures() if hasattr(module, "figures") else {}
-        produced |= {_prose.figure_file(slug, name) for name in figs}
-        for fig in figs.values():
-            plt.close(fig)
-    return produced
+    with build_lock(tmp_path_factory):
+        build(ROOT, log=lambda *_: None)
+    manifest = json.loads((ROOT / MANIFEST).read_text())
+    return {_prose.figure_file(slug, name) for slug, entry in manifest.items() for name in entry["files"]}
 
 
 @pytest.mark.parametrize("slug", SLUGS)
