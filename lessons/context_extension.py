@@ -120,7 +120,8 @@ you set none.
 **Go deeper.** Level 2 derives each recipe from one idea, the wavelength of a
 pair, with an 8-number head small enough for paper, and ends with
 `rope_inv_freq`, which turns every block `transformers` 5.24 accepts into the
-speeds it computes, to float32 precision, and warns or refuses where it does.
+speeds it computes, to float32 precision; its twin in
+`lessons/tools/rope_scaling.py` also warns or refuses where `transformers` does.
 If you only needed to read a model card and serve it safely, you can stop here.
 
 ## Level 2: how it works, from scratch
@@ -654,7 +655,7 @@ pretraining (Level 1, *What it costs*) reaches your server. A reimplementation
 that sets `factor` to the window ratio gets both wrong: Llama 3.1's slow
 pairs would turn too slowly and Llama 3.2's too fast.
 
-## One function for every block transformers accepts: `rope_inv_freq`
+## One function for every block: `rope_inv_freq`
 
 **Everyday picture.** A universal adapter: whatever plug the model card
 hands you, it gives the same thing out, a list of turning speeds and one
@@ -673,27 +674,33 @@ volume knob.
 ```mermaid
 flowchart LR
   C["rope_parameters dict"] --> S{"split by<br/>layer type?"}
-  S -->|"yes (Gemma 3)"| L["rope_inv_freq_by_layer_type:<br/>each type's block"]
+  S -->|"yes (Gemma 3)"| L["one block<br/>per layer type"]
   S -->|"no"| T{"rope_type<br/>(or old key type)"}
   L --> T
-  T --> V["check keys:<br/>missing → ValueError<br/>unread → warning"]
-  V --> F["θ_i for the rotary width<br/>(partial_rotary_factor · head_dim)"]
+  T --> F["θ_i for the rotary width<br/>(partial_rotary_factor · head_dim)"]
   F --> O["(inv_freq, attention_factor)"]
   O --> R["cos, sin = cos(m·θ_i)·a, sin(m·θ_i)·a"]
 ```
 
-**Reading it:** the function does with a block what `transformers` 5.24 does
-(its config validation in modeling_rope_utils.py, then its
-`ROPE_INIT_FUNCTIONS`). It refuses an unknown `rope_type`, or a block without a
-key its method cannot do without, such as `factor`, naming the key. Where
-`transformers` only warns, it warns too and computes the same speeds: a key the
-method does not read, a `factor` below 1, Llama 4 Scout's `low_freq_factor`
-equal to its `high_freq_factor` (no pair is blended). Keys that model configs
-declare, such as Qwen2-VL's `mrope_section`, pass quietly: they say which
-position (time, height or width) each pair turns by, not how fast. A block
-split by layer type goes through `rope_inv_freq_by_layer_type`, one result per
-type. The speeds cover the rotated part of the head only, and come with the
-attention factor that scales cos and sin.
+**Reading it:** the function computes from a block what `transformers` 5.24
+computes (its `ROPE_INIT_FUNCTIONS`, in modeling_rope_utils.py): it reads the
+method's name, takes the default speeds of the rotated part of the head, and
+hands them to the helper of that method, which returns them with the
+attention factor that scales cos and sin. Keys that model configs declare,
+such as Qwen2-VL's `mrope_section`, change nothing: they say which position
+(time, height or width) each pair turns by, not how fast. A config split by
+layer type (Gemma 3) holds one block per type, each read the same way.
+
+The page's version trusts the block. Before computing, `transformers` also
+checks it (its config validation), and so does the same function in the tool
+module `lessons/tools/rope_scaling.py`, which gives the same numbers on every
+block `transformers` accepts: it refuses an unknown `rope_type` or a block
+without a key its method cannot do without, such as `factor`, naming the key;
+where `transformers` only warns, it warns too and computes the same speeds (a
+key the method does not read, a `factor` below 1, Llama 4 Scout's
+`low_freq_factor` equal to its `high_freq_factor`, so no pair is blended); it
+runs a config split by layer type one type at a time. Run that one on a real
+config.
 
 **The math.**
 
@@ -719,10 +726,8 @@ about 30% larger before the softmax.
 **In Python:**
 
 ```python
-import warnings
 import numpy as np
-from lessons.context_extension import (ntk_pair_scale, pair_scale, rope_inv_freq, rope_cos_sin,
-                                       rope_inv_freq_by_layer_type)
+from lessons.context_extension import ntk_pair_scale, pair_scale, rope_inv_freq, rope_cos_sin
 # the divisor table: every method at factor 4 over 1,000 trained tokens
 blocks = {"linear": {"rope_type": "linear", "factor": 4.0},
           "YaRN": {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 1000},
@@ -736,8 +741,24 @@ round(float(cos[0, 0]), 3)  # → 1.139
 round(a ** 2, 3)  # → 1.296
 # partial rotary: only the first 40% of an 80-wide head turns (Phi-2)
 len(rope_inv_freq(80, {"rope_theta": 10000.0, "partial_rotary_factor": 0.4})[0])  # → 16
+# Qwen2-VL-7B-Instruct config.json: "mrope" is plain RoPE; mrope_section splits the 64 pairs 16/24/24
+qwen2_vl = {"type": "mrope", "mrope_section": [16, 24, 24], "rope_theta": 1000000.0}
+np.allclose(rope_inv_freq(128, qwen2_vl)[0], rope_inv_freq(128, {"rope_theta": 1000000.0})[0])  # → True
+# Gemma 3 4B (google/gemma-3-4b-it config.json) as transformers 5.x stores it, split by layer type
+gemma3 = {"full_attention": {"rope_type": "linear", "factor": 8.0, "rope_theta": 1000000.0},
+          "sliding_attention": {"rope_type": "default", "rope_theta": 10000.0}}
+{kind: round(float(rope_inv_freq(256, block)[0][1]), 4) for kind, block in gemma3.items()}  # → {'full_attention': 0.1122, 'sliding_attention': 0.9306}
+```
+
+The tool's twin, with `transformers`' checks in front:
+
+```python
+import warnings
+import numpy as np
+from lessons.context_extension import rope_inv_freq
+from lessons.tools.rope_scaling import rope_inv_freq as checked_rope_inv_freq
 try:
-    rope_inv_freq(128, {"rope_type": "yarn", "factor": 4.0})
+    checked_rope_inv_freq(128, {"rope_type": "yarn", "factor": 4.0})
 except ValueError as err:
     message = str(err)
 message  # → "rope_parameters for rope_type 'yarn' needs the key 'original_max_position_embeddings'"
@@ -746,16 +767,11 @@ scout = {"rope_type": "llama3", "rope_theta": 500000.0, "factor": 16.0, "low_fre
          "high_freq_factor": 1.0, "original_max_position_embeddings": 8192}
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
-    ratio = rope_inv_freq(128, scout)[0] / rope_inv_freq(128, {"rope_theta": 500000.0})[0]
-# one warning; pairs kept and divided by 16
-len(caught), int(np.sum(ratio == 1)), int(np.sum(np.isclose(ratio, 1 / 16)))  # → (1, 35, 29)
-# Qwen2-VL-7B-Instruct config.json: "mrope" is plain RoPE; mrope_section splits the 64 pairs 16/24/24
-qwen2_vl = {"type": "mrope", "mrope_section": [16, 24, 24], "rope_theta": 1000000.0}
-np.allclose(rope_inv_freq(128, qwen2_vl)[0], rope_inv_freq(128, {"rope_theta": 1000000.0})[0])  # → True
-# Gemma 3 4B (google/gemma-3-4b-it config.json) as transformers 5.x stores it, split by layer type
-gemma3 = {"full_attention": {"rope_type": "linear", "factor": 8.0, "rope_theta": 1000000.0},
-          "sliding_attention": {"rope_type": "default", "rope_theta": 10000.0}}
-{kind: round(float(speeds[1]), 4) for kind, (speeds, _) in rope_inv_freq_by_layer_type(256, gemma3).items()}  # → {'full_attention': 0.1122, 'sliding_attention': 0.9306}
+    speeds, _ = checked_rope_inv_freq(128, scout)
+ratio = speeds / rope_inv_freq(128, {"rope_theta": 500000.0})[0]
+# one warning, the page's numbers; pairs kept and divided by 16
+len(caught), np.array_equal(speeds, rope_inv_freq(128, scout)[0])  # → (1, True)
+int(np.sum(ratio == 1)), int(np.sum(np.isclose(ratio, 1 / 16)))  # → (35, 29)
 ```
 
 ![Every method's speed ratio against each pair's original wavelength on log axes: interpolation is flat at one eighth, NTK-aware falls steadily from 1 to one eighth, YaRN and the Llama 3 rule stay at 1 for short waves and drop to one eighth near the trained length, and LongRoPE's Phi-3.5 points fall from near 1 to about one sixty-fifth](figures/context_extension.scale_by_wavelength.svg)
@@ -769,19 +785,21 @@ left and 1/8 on the right and differ only in where they bend. The orange
 squares are Phi-3.5-mini's real long factors (its own head and a stretch
 of 32).
 
-**In code:** `rope_inv_freq` dispatches to the helpers above and
-`rope_inv_freq_by_layer_type` runs it per layer type; `rope_type_of` reads the
-method's name; `rope_cos_sin` applies the result (the angles come from
-`lessons.positional.angle_table`); `pair_scale` divides by the default
-speeds. The tests compare both with vectors computed by `transformers` 5.24,
-its warnings included, for every `rope_type` (`proportional` is Gemma 4's), over
+**In code:** `rope_inv_freq` dispatches to the helpers above; `rope_type_of`
+reads the method's name; `rope_cos_sin` applies the result (the angles come
+from `lessons.positional.angle_table`); `pair_scale` divides by the default
+speeds. The tests compare `rope_inv_freq` with vectors computed by
+`transformers` 5.24 for every `rope_type` (`proportional` is Gemma 4's), over
 real and synthetic configurations: the published Llama 3.1, Llama 4 Scout,
-Qwen2.5, Qwen2-VL, DeepSeek-V2-Lite, Gemma 3 and Phi-3.5-mini blocks among them.
+Qwen2.5, Qwen2-VL, DeepSeek-V2-Lite, Gemma 3 and Phi-3.5-mini blocks among
+them; they hold the tool's twin to the same numbers, and to `transformers`'
+warnings.
 
 **Why it matters.** When a checkpoint misbehaves at length, this is the
 function to run on its config: it shows exactly which pairs the model expects
-slowed and by how much; a missing key fails loudly here, and a key the
-library would ignore is named in a warning instead of passing silently.
+slowed and by how much; through the tool's twin, a missing key fails loudly,
+and a key the library would ignore is named in a warning instead of passing
+silently.
 
 ## In 20 seconds
 
@@ -873,7 +891,6 @@ library would ignore is named in a warning instead of passing silently.
 from __future__ import annotations
 
 import math
-import warnings
 
 import numpy as np
 
@@ -892,29 +909,6 @@ from lessons.positional import (
 # ---------------------------------------------------------------------------
 
 ROPE_TYPES = ("default", "linear", "dynamic", "yarn", "longrope", "llama3", "proportional")
-
-# What transformers 5.24 checks (modeling_rope_utils.py, RotaryEmbeddingConfigMixin._validate_*):
-# the keys every rope_type accepts, the keys each type reads, and the ones it cannot do without.
-# original_max_position_embeddings and rope_theta are filled in from the config when absent.
-_COMMON_KEYS = {"rope_type", "type", "rope_theta", "partial_rotary_factor"}
-_TYPE_KEYS = {
-    "default": set(),
-    "linear": {"factor"},
-    "dynamic": {"factor"},
-    "yarn": {"factor", "original_max_position_embeddings", "attention_factor", "beta_fast", "beta_slow",
-             "mscale", "mscale_all_dim", "truncate"},
-    "longrope": {"short_factor", "long_factor", "original_max_position_embeddings", "factor", "attention_factor"},
-    "llama3": {"factor", "original_max_position_embeddings", "low_freq_factor", "high_freq_factor"},
-    "proportional": set(),
-}
-_REQUIRED_KEYS = {"linear": ("factor",), "dynamic": ("factor",), "yarn": ("factor",),
-                  "longrope": ("short_factor", "long_factor"),
-                  "llama3": ("factor", "low_freq_factor", "high_freq_factor")}
-# Keys that model configs in transformers exempt from the check (ignore_keys_at_rope_validation):
-# the multimodal-RoPE layout (Qwen2-VL and later VL models) and Ministral 3's position-dependent
-# query scale. None of them changes inv_freq or the attention factor.
-_MODEL_KEYS = {"mrope_section", "mrope_interleaved", "interleaved", "llama_4_scaling_beta",
-               "max_position_embeddings"}
 
 # Llama 3.1 8B's published config (config.json on the Hugging Face Hub).
 LLAMA31_8B = {
@@ -1346,40 +1340,6 @@ def llama3_inv_freq(theta: np.ndarray, factor: float, original_max_position_embe
 # ---------------------------------------------------------------------------
 
 
-def _warn(message: str) -> None:
-    """A block transformers accepts with a warning: say so the same way, then compute as it does."""
-    warnings.warn(message + " (transformers 5.24 warns too and goes on)", UserWarning, stacklevel=3)
-
-
-def _need(params: dict, key: str, rope_type: str):
-    """params[key]; a key the block lacks is a ValueError that names it (transformers raises KeyError)."""
-    if key not in params:
-        raise ValueError(f"rope_parameters for rope_type '{rope_type}' needs the key '{key}'")
-    return params[key]
-
-
-def _stretch(factor, rope_type: str) -> float:
-    """The block's `factor` as a float: a positive number; below 1 (a squeeze) only warns."""
-    factor = _checks.positive(factor, f"rope_parameters 'factor' for rope_type '{rope_type}'")
-    if factor < 1:
-        _warn(f"rope_parameters 'factor' for rope_type '{rope_type}' should be >= 1, got {factor:g}")
-    return factor
-
-
-def split_by_layer_type(params: dict) -> bool:
-    """True for a block split by layer type, such as Gemma 3's {"full_attention": {...}, ...}:
-    every value a block or None, at least one a non-empty block.
-
-    Args:
-        params: a rope_parameters dict.
-
-    Returns:
-        a bool.
-    """
-    values = list(params.values())
-    return bool(values) and all(v is None or isinstance(v, dict) for v in values) and any(values)
-
-
 def rope_type_of(rope_parameters: dict) -> str:
     """The method a rope_parameters dict names: `rope_type`, else the older key `type`.
 
@@ -1401,195 +1361,65 @@ def rope_type_of(rope_parameters: dict) -> str:
 
 def rope_inv_freq(head_dim: int, rope_parameters: dict | None = None, *, max_position_embeddings: int | None = None,
                   seq_len: int | None = None) -> tuple[np.ndarray, float]:
-    """(θ per pair, attention_factor) for one Hugging Face `rope_parameters` block.
+    """(θ per pair, attention_factor) for one Hugging Face `rope_parameters` block: each
+    `rope_type`'s formula, with transformers 5.24's defaults and arithmetic (there in float32).
 
-    Accepts, warns about and rejects what transformers 5.24 does (its config
-    validation, then its ROPE_INIT_FUNCTIONS), with the same defaults and
-    arithmetic (there in float32, here in float64):
-
-    - rejected (ValueError): an unknown rope_type; a missing `factor` (linear,
-      dynamic, yarn, llama3), `short_factor`/`long_factor` (longrope) or
-      `low_freq_factor`/`high_freq_factor` (llama3); a longrope list that is
-      neither one number per pair nor a single number;
-    - accepted with a warning (`warnings.warn`), computed as transformers does:
-      a key the type does not read (named); a `factor` below 1; llama3 with
-      `high_freq_factor` <= `low_freq_factor` (no pair is blended) or an
-      original length not below `max_position_embeddings`; yarn with
-      `beta_fast` < `beta_slow`, a `factor` that disagrees with
-      max_position_embeddings / original_max_position_embeddings, or a
-      non-float `attention_factor`;
-    - accepted silently: the keys model configs exempt (`mrope_section` and
-      the other multimodal-RoPE keys, Ministral 3's `llama_4_scaling_beta`),
-      which change neither result. A block split by layer type is for
-      `rope_inv_freq_by_layer_type`.
-
-    This function also refuses what transformers would turn into NaN, inf or a
-    crash: a non-positive `factor` or `rope_theta`, a `partial_rotary_factor`
-    outside (0, 1], an odd rotary width for dynamic or yarn. An odd width from
-    partial_rotary_factor elsewhere gives ceil(d/2) speeds, as in transformers.
-
-    `max_position_embeddings` is the config's top-level length: dynamic needs it,
-    and yarn, longrope and llama3 use it for a missing
-    `original_max_position_embeddings`. `seq_len` matters for dynamic (the
-    current length) and longrope (short or long list).
+    This is the version the page teaches: it trusts the block. `lessons/tools/rope_scaling.py`
+    has the same function with transformers' checks in front (what it rejects, what it
+    only warns about); the two agree on every block transformers accepts.
 
     Args:
         head_dim: the head width; only its first head_dim · partial_rotary_factor
-            dimensions turn.
+            dimensions turn (an odd rotary width gives ceil(d/2) speeds, as in transformers).
         rope_parameters: the config's block, e.g. {"rope_type": "yarn",
             "factor": 4.0, ...}; None means plain RoPE with base 10,000.
-        max_position_embeddings: the config's top-level length.
-        seq_len: the current sequence length.
+        max_position_embeddings: the config's top-level length: dynamic's trained
+            length, and the original length yarn, longrope and llama3 use when the
+            block has no `original_max_position_embeddings`.
+        seq_len: the current sequence length (dynamic: the base; longrope: which list).
 
     Returns:
         (inv_freq, attention_factor): (rotary_dim/2,) float array of speeds
         ((head_dim/2,) for proportional) and the number that multiplies cos and sin.
     """
-    params = dict(rope_parameters or {})
-    if split_by_layer_type(params):
-        raise ValueError(f"rope_parameters is split by layer type ({', '.join(params)}); "
-                         "use rope_inv_freq_by_layer_type")
+    params = rope_parameters or {}
     rope_type = rope_type_of(params)
-    for key in _REQUIRED_KEYS.get(rope_type, ()):
-        _need(params, key, rope_type)
-    allowed = _COMMON_KEYS | _TYPE_KEYS[rope_type] | _MODEL_KEYS
-    for key in params:
-        if key not in allowed:
-            known = any(key in keys for keys in _TYPE_KEYS.values())
-            _warn(f"rope_parameters key '{key}' is not read by rope_type '{rope_type}'" if known
-                  else f"unknown key '{key}' in rope_parameters for rope_type '{rope_type}'")
-    head_dim = _checks.count(head_dim, "head_dim", low=2)
-    base = _checks.positive(params.get("rope_theta") or 10000.0, "rope_parameters 'rope_theta'")
+    base = params.get("rope_theta") or 10000.0
     partial = params.get("partial_rotary_factor")
-
+    partial = 1.0 if partial is None else partial
     if rope_type == "proportional":
         # Gemma 4's global layers: the first partial · head_dim/2 pairs turn at base^(-2i/head_dim)
-        # (the exponent counts the whole head), the other pairs have speed 0; `factor` (1 if absent) divides all
-        if partial is None:
-            _warn("rope_type 'proportional' without partial_rotary_factor turns every pair")
-            partial = 1.0
-        if not 0 <= partial <= 1:
-            raise ValueError(f"partial_rotary_factor for rope_type 'proportional' must be in [0, 1], got {partial}")
+        # (the exponent counts the whole head), the other pairs stand still; `factor` (1 if absent) divides all
         turning = int(partial * head_dim // 2)
         inv_freq = np.zeros(head_dim // 2)
         inv_freq[:turning] = base ** (-np.arange(0, 2 * turning, 2) / head_dim)
-        return inv_freq / _stretch(params.get("factor", 1.0), rope_type), 1.0
-
-    partial = 1.0 if partial is None else partial
-    if not 0 < partial <= 1:
-        raise ValueError(f"partial_rotary_factor for rope_type '{rope_type}' must be in (0, 1], got {partial}")
-    # the rotary width: only the first d dimensions turn (odd only when part of the head turns)
-    d = int(head_dim * partial)
-    if d < 2 or (d % 2 and partial == 1):
-        raise ValueError(f"the rotary width (head_dim {head_dim} × partial_rotary_factor {partial}) must be "
-                         f"even (or odd with partial_rotary_factor < 1) and >= 2, got {d}")
-    theta = base ** (-np.arange(0, d, 2) / d)  # (ceil(d/2),) the default speeds, `rope_frequencies` for even d
+        return inv_freq / params.get("factor", 1.0), 1.0
+    d = int(head_dim * partial)  # the rotary width: only the first d dimensions turn
+    theta = base ** (-np.arange(0, d, 2) / d)  # the default speeds, `rope_frequencies` for even d
     original = params.get("original_max_position_embeddings") or max_position_embeddings
-    if rope_type in ("yarn", "longrope", "llama3") and original is None:
-        raise ValueError(f"rope_parameters for rope_type '{rope_type}' needs the key 'original_max_position_embeddings'")
-
+    factor = params.get("factor")
+    if rope_type in ("yarn", "longrope") and factor is None:
+        factor = max_position_embeddings / original  # transformers' fallback (Phi-3's convention for longrope)
+    attention = params.get("attention_factor")
     if rope_type == "default":
         return theta, 1.0
     if rope_type == "linear":
-        return linear_inv_freq(theta, _stretch(params["factor"], rope_type)), 1.0
+        return linear_inv_freq(theta, factor), 1.0
     if rope_type == "dynamic":
-        factor = _stretch(params["factor"], rope_type)
-        if max_position_embeddings is None:
-            raise ValueError("rope_type 'dynamic' needs max_position_embeddings (the trained length)")
         n = max_position_embeddings if seq_len is None else seq_len
         return rope_frequencies(d, dynamic_ntk_base(base, factor, n, max_position_embeddings, d)), 1.0
     if rope_type == "yarn":
-        factor = params["factor"]
-        if factor is None and max_position_embeddings is not None:
-            factor = max_position_embeddings / original  # the library's fallback
-            _warn(f"rope_parameters 'factor' for rope_type 'yarn' is None; using max_position_embeddings / "
-                  f"original_max_position_embeddings = {factor:g}")
-        factor = _stretch(factor, rope_type)
-        if max_position_embeddings is not None and max_position_embeddings / original not in (factor, 1):
-            _warn(f"rope_parameters 'factor' {factor:g} for rope_type 'yarn' differs from max_position_embeddings / "
-                  f"original_max_position_embeddings = {max_position_embeddings / original:g}; the factor is used")
-        attention = params.get("attention_factor")
-        if attention is not None and (not isinstance(attention, float) or attention < 0):
-            _warn(f"rope_parameters 'attention_factor' for rope_type 'yarn' should be a float >= 0, got {attention!r}")
         if attention is None:
             attention = yarn_attention_factor(factor, params.get("mscale"), params.get("mscale_all_dim"))
-        beta_fast = params.get("beta_fast") or 32
-        beta_slow = params.get("beta_slow") or 1
-        if beta_fast < beta_slow:
-            _warn(f"rope_parameters for rope_type 'yarn' should have beta_fast >= beta_slow, got {beta_fast} < {beta_slow}")
-        if d % 2:
-            raise ValueError(f"rope_type 'yarn' needs an even rotary width, got {d}")
-        low, high = yarn_correction_range(beta_fast, beta_slow, d, base, original, params.get("truncate", True))
+        low, high = yarn_correction_range(params.get("beta_fast") or 32, params.get("beta_slow") or 1, d, base,
+                                          original, params.get("truncate", True))
         return yarn_inv_freq(theta, factor, yarn_ramp(low, high, d // 2)), float(attention)
     if rope_type == "longrope":
-        lists = {key: np.asarray(params[key], dtype=float).reshape(-1) for key in ("short_factor", "long_factor")}
-        for key, values in lists.items():
-            if values.size == 1 and theta.size > 1:
-                _warn(f"rope_parameters '{key}' for rope_type 'longrope' has 1 number for {theta.size} pairs; "
-                      "it divides every pair")
-            elif values.size != theta.size:
-                raise ValueError(f"rope_parameters '{key}' for rope_type 'longrope' needs {theta.size} numbers "
-                                 f"(one per pair), got {values.size}")
-        factor = params.get("factor")
-        if factor is None and max_position_embeddings is not None:
-            factor = max_position_embeddings / original  # Phi-3's convention
-        if factor is None:
-            raise ValueError("rope_parameters for rope_type 'longrope' needs the key 'factor' "
-                             "(or max_position_embeddings)")
-        factor = _stretch(factor, rope_type)
-        attention = params.get("attention_factor")
-        if attention is not None and attention < 0:
-            _warn(f"rope_parameters 'attention_factor' for rope_type 'longrope' should be >= 0, got {attention!r}")
         if attention is None:
             attention = longrope_attention_factor(factor, original)
-        factors = longrope_factors(lists["short_factor"], lists["long_factor"], seq_len, original)
+        factors = longrope_factors(params["short_factor"], params["long_factor"], seq_len, original)
         return theta / factors, float(attention)
-    # llama3
-    factor = _stretch(params["factor"], rope_type)
-    low_ff = _checks.finite(params["low_freq_factor"], "rope_parameters 'low_freq_factor'")
-    high_ff = _checks.finite(params["high_freq_factor"], "rope_parameters 'high_freq_factor'")
-    if high_ff <= low_ff:
-        _warn(f"rope_type 'llama3' should have high_freq_factor > low_freq_factor, got {high_ff:g} <= {low_ff:g}: "
-              f"no pair is blended, waves longer than {original / low_ff:g} positions are divided by {factor:g}")
-    if max_position_embeddings is not None and original >= max_position_embeddings:
-        _warn(f"rope_type 'llama3' should have original_max_position_embeddings ({original}) below "
-              f"max_position_embeddings ({max_position_embeddings})")
-    return llama3_inv_freq(theta, factor, original, low_ff, high_ff), 1.0
-
-
-def rope_inv_freq_by_layer_type(head_dim: int | dict[str, int], rope_parameters: dict | None,
-                                layer_types: list[str] | None = None, *, max_position_embeddings: int | None = None,
-                                seq_len: int | None = None) -> dict[str, tuple[np.ndarray, float] | None]:
-    """`rope_inv_freq` for each layer type, for configs whose layers turn differently.
-
-    transformers 5.x splits Gemma 3's block by layer type: {"full_attention":
-    {"rope_type": "linear", "factor": 8.0, "rope_theta": 1e6}, "sliding_attention":
-    {"rope_type": "default", "rope_theta": 1e4}}. A flat block is shared by every
-    layer type; a layer type whose block is None has no RoPE.
-
-    Args:
-        head_dim: the head width, or {layer type: head width} when they differ
-            (Gemma 4's global layers are wider).
-        rope_parameters: {layer type: block or None}, or one flat block.
-        layer_types: the config's `layer_types` (one entry per layer); default:
-            the block's own layer types, or ["full_attention"] for a flat block.
-        max_position_embeddings, seq_len: as for `rope_inv_freq`.
-
-    Returns:
-        {layer type: (inv_freq, attention_factor) as from `rope_inv_freq`, or None}.
-    """
-    params = rope_parameters or {}
-    nested = split_by_layer_type(params)
-    names = list(dict.fromkeys(layer_types or (params if nested else ["full_attention"])))
-    out = {}
-    for name in names:
-        if nested and name not in params:
-            raise ValueError(f"rope_parameters has no block for layer type '{name}' (it has {', '.join(params)})")
-        block = params[name] if nested else params
-        width = head_dim[name] if isinstance(head_dim, dict) else head_dim
-        out[name] = None if block is None else rope_inv_freq(
-            width, block, max_position_embeddings=max_position_embeddings, seq_len=seq_len)
-    return out
+    return llama3_inv_freq(theta, factor, original, params["low_freq_factor"], params["high_freq_factor"]), 1.0
 
 
 def rope_cos_sin(positions: np.ndarray, inv_freq: np.ndarray, attention_factor: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
@@ -1839,8 +1669,8 @@ def demo() -> None:
         ("  ... and DeepSeek-V2's softmax scale multiplier", deepseek_softmax_multiplier(40, 0.707)),
         ("LongRoPE, 4,096 -> 131,072 (Phi-3.5)", longrope_attention_factor(32.0, 4096)),
     ], floatfmt=".4f")
-    takeaway("rope_inv_freq turns every rope_parameters block transformers 5.24 accepts into these numbers, "
-             "and warns where it warns.")
+    takeaway("rope_inv_freq turns every rope_parameters block transformers 5.24 accepts into these numbers; "
+             "lessons/tools/rope_scaling.py adds its checks and warnings.")
 
 
 if __name__ == "__main__":

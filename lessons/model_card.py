@@ -1576,8 +1576,8 @@ import numpy as np
 
 from lessons import _checks
 from lessons.alibi import alibi_slopes, nope_layers
-from lessons.context_extension import (deepseek_softmax_multiplier, rope_inv_freq, rope_type_of,
-                                       rope_wavelengths, split_by_layer_type)
+from lessons.context_extension import deepseek_softmax_multiplier, rope_type_of, rope_wavelengths
+from lessons.tools.rope_scaling import rope_inv_freq, split_by_layer_type
 
 # ---------------------------------------------------------------------------
 # 1. Which scheme: the keys that say how a model encodes positions

@@ -14,7 +14,7 @@ import sys
 import numpy as np
 import pytest
 
-from lessons.context_extension import rope_inv_freq
+from lessons.tools.rope_scaling import rope_inv_freq
 from lessons.model_card import (ConfigError, compare_methods, explain, figure_name, gallery, language_config, layer_types,
                                 engine_refusals, main, pairs_that_turn, report, rope_block, served_lengths,
                                 served_from, sglang_context_length, vllm_length_limit, vllm_max_model_len)
