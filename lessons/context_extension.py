@@ -895,6 +895,7 @@ import math
 import numpy as np
 
 from lessons import _checks
+from lessons._palette import BLUE, BLUE_FILL, GREEN, GREEN_FILL, GREY_FILL, GRID, ORANGE, PURPLE, RED
 from lessons._show import banner, say, table, takeaway
 from lessons.attention import format_bytes, kv_cache_bytes
 from lessons.positional import (
@@ -1504,17 +1505,17 @@ def figures() -> dict:
     figs = {}
     d, base, trained, s = EXAMPLE["d"], EXAMPLE["base"], EXAMPLE["trained"], EXAMPLE["factor"]
     freqs = _example_freqs()
-    styles = {"no scaling": ("#dc2626", "-"), "position interpolation (linear)": ("#2563eb", "-"),
-              "NTK-aware (base raised)": ("black", "--"), "YaRN": ("#16a34a", "-."),
-              "Llama 3 rule": ("#9333ea", ":")}
+    styles = {"no scaling": (RED, "-"), "position interpolation (linear)": (BLUE, "-"),
+              "NTK-aware (base raised)": ("black", "--"), "YaRN": (GREEN, "-."),
+              "Llama 3 rule": (PURPLE, ":")}
 
     # 1. Per pair: the largest angle used at s·L over the largest angle seen in training.
     ratios = example_angle_ratios()
     first_slow = int(np.argmax(rope_wavelengths(freqs["no scaling"]) > trained))  # first pair short of a full turn
     fig, ax = plt.subplots(figsize=(6.4, 3.6), layout="constrained")
-    ax.axvspan(-0.5, first_slow - 0.5, color="#e5e7eb",
+    ax.axvspan(-0.5, first_slow - 0.5, color=GREY_FILL,
                label=f"pairs 0-{first_slow - 1}: a full turn within {trained:,} tokens, every angle seen")
-    ax.axhline(1, color="#6b7280", lw=0.8)
+    ax.axhline(1, color=GRID, lw=0.8)
     for label in ("position interpolation (linear)", "YaRN", "Llama 3 rule", "NTK-aware (base raised)"):
         color, style = styles[label]
         ax.plot(np.arange(d // 2), ratios[label], style, color=color, lw=1.8, label=label)
@@ -1531,13 +1532,13 @@ def figures() -> dict:
     # 2. Dynamic NTK: the base against the current sequence length.
     fig, ax = plt.subplots(figsize=(6.4, 3.6), layout="constrained")
     lengths = np.arange(1024, 8 * trained + 1, 256)
-    for factor, color in ((2.0, "#2563eb"), (4.0, "#16a34a"), (8.0, "#9333ea")):
+    for factor, color in ((2.0, BLUE), (4.0, GREEN), (8.0, PURPLE)):
         ax.plot(lengths, [dynamic_ntk_base(base, factor, int(n), trained, d) for n in lengths], color=color,
                 label=f"Hugging Face, factor {factor:g}")
         # vLLM's long-standing table: P = factor x trained positions, one base for every prompt
         ax.axhline(vllm_dynamic_ntk_base(base, factor, int(factor * trained), trained, d), color=color, ls=":",
                    lw=1.4, label=f"vLLM, factor {factor:g}")
-    ax.axvline(trained, color="#6b7280", lw=0.8, ls="--", label=f"trained length {trained:,}")
+    ax.axvline(trained, color=GRID, lw=0.8, ls="--", label=f"trained length {trained:,}")
     ax.set(xlabel="current sequence length (tokens)", ylabel="RoPE base used", yscale="log",
            title="Dynamic NTK: Hugging Face follows the length, vLLM fixes one base")
     fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncol=4, fontsize=7, frameon=False)
@@ -1549,12 +1550,12 @@ def figures() -> dict:
     ramp = yarn_ramp(low, high, qd // 2)
     rotations = qorig / rope_wavelengths(rope_frequencies(qd, qbase))
     fig, ax = plt.subplots(figsize=(6.4, 3.6), layout="constrained")
-    ax.plot(np.arange(qd // 2), ramp, "o-", ms=3, color="#16a34a", label="ramp γ (0 keep, 1 divide by the factor)")
+    ax.plot(np.arange(qd // 2), ramp, "o-", ms=3, color=GREEN, label="ramp γ (0 keep, 1 divide by the factor)")
     ax.plot(np.arange(qd // 2), rope_inv_freq(qd, {"rope_type": "yarn", "rope_theta": qbase, "factor": qs,
                                                    "original_max_position_embeddings": qorig})[0]
-            / rope_frequencies(qd, qbase), "--", color="#2563eb", label="new θ / old θ")
-    ax.axvspan(0, low, color="#dcfce7", alpha=0.8)
-    ax.axvspan(high, qd // 2 - 1, color="#dbeafe", alpha=0.8)
+            / rope_frequencies(qd, qbase), "--", color=BLUE, label="new θ / old θ")
+    ax.axvspan(0, low, color=GREEN_FILL, alpha=0.8)
+    ax.axvspan(high, qd // 2 - 1, color=BLUE_FILL, alpha=0.8)
     ax.text(low / 2, 0.55, "> 32 turns\nin training:\nkept", ha="center", fontsize=8)
     ax.text((high + qd // 2 - 1) / 2, 0.55, "< 1 turn:\ninterpolated", ha="center", fontsize=8)
     ax.set(xlabel=f"pair index i (pair {low}: {rotations[low]:.0f} turns, pair {high}: {rotations[high]:.2f})",
@@ -1567,9 +1568,9 @@ def figures() -> dict:
     from_config = _phi35_factors()
     fig, ax = plt.subplots(figsize=(6.4, 3.6), layout="constrained")
     pairs = np.arange(len(from_config["short_factor"]))
-    ax.plot(pairs, from_config["short_factor"], "o-", ms=3, color="#2563eb", label="short_factor (≤ 4,096 tokens)")
-    ax.plot(pairs, from_config["long_factor"], "s-", ms=3, color="#dc2626", label="long_factor (> 4,096 tokens)")
-    ax.axhline(32, color="#6b7280", ls="--", lw=0.8, label="the overall stretch, 131,072 / 4,096 = 32")
+    ax.plot(pairs, from_config["short_factor"], "o-", ms=3, color=BLUE, label="short_factor (≤ 4,096 tokens)")
+    ax.plot(pairs, from_config["long_factor"], "s-", ms=3, color=RED, label="long_factor (> 4,096 tokens)")
+    ax.axhline(32, color=GRID, ls="--", lw=0.8, label="the overall stretch, 131,072 / 4,096 = 32")
     ax.set(xlabel="pair index i (0 = fastest)", ylabel="θ is divided by", yscale="log",
            title="LongRoPE in Phi-3.5-mini: one searched factor per pair")
     ax.legend(frameon=False, fontsize=8)
@@ -1580,10 +1581,10 @@ def figures() -> dict:
     theta = rope_frequencies(128, p["rope_theta"])
     waves = rope_wavelengths(theta)
     fig, ax = plt.subplots(figsize=(6.4, 3.6), layout="constrained")
-    ax.semilogx(waves, rope_inv_freq(128, p)[0] / theta, "o-", ms=3, color="#9333ea", label="new θ / old θ")
+    ax.semilogx(waves, rope_inv_freq(128, p)[0] / theta, "o-", ms=3, color=PURPLE, label="new θ / old θ")
     L = p["original_max_position_embeddings"]
-    ax.axvline(L / p["high_freq_factor"], color="#16a34a", ls="--", lw=0.8, label=f"L / high = {L / p['high_freq_factor']:,.0f}")
-    ax.axvline(L / p["low_freq_factor"], color="#dc2626", ls="--", lw=0.8, label=f"L / low = {L / p['low_freq_factor']:,.0f}")
+    ax.axvline(L / p["high_freq_factor"], color=GREEN, ls="--", lw=0.8, label=f"L / high = {L / p['high_freq_factor']:,.0f}")
+    ax.axvline(L / p["low_freq_factor"], color=RED, ls="--", lw=0.8, label=f"L / low = {L / p['low_freq_factor']:,.0f}")
     ax.set(xlabel="wavelength 2π/θ (positions per turn)", ylabel="new θ / old θ",
            title="Llama 3.1: keep short waves, divide long ones by 8, blend between")
     ax.legend(frameon=False, fontsize=8)
@@ -1601,9 +1602,9 @@ def figures() -> dict:
     phi_new = rope_inv_freq(96, {"rope_type": "longrope", **_phi35_factors(), "rope_theta": 10000.0,
                                  "original_max_position_embeddings": 4096},
                             max_position_embeddings=131072, seq_len=8192)[0]
-    ax.loglog(rope_wavelengths(phi_old), phi_new / phi_old, "s", ms=2.5, color="#ea580c",
+    ax.loglog(rope_wavelengths(phi_old), phi_new / phi_old, "s", ms=2.5, color=ORANGE,
               label="LongRoPE long factors (Phi-3.5-mini, 32x)")
-    ax.axvline(trained, color="#6b7280", lw=0.8, ls="--", label=f"trained length {trained:,}")
+    ax.axvline(trained, color=GRID, lw=0.8, ls="--", label=f"trained length {trained:,}")
     ax.set(xlabel="wavelength of the pair before scaling (positions per turn)", ylabel="new θ / old θ",
            title="How much each method slows each pair")
     ax.legend(frameon=False, fontsize=7, loc="lower left")

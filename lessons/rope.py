@@ -749,6 +749,7 @@ from __future__ import annotations
 import numpy as np
 
 from lessons import _checks
+from lessons._palette import BLUE, MUTED, ORANGE, PURPLE, RED
 from lessons._show import banner, matrix, say, table, takeaway
 from lessons.attention import causal_mask, scaled_dot_product_attention, split_heads
 from lessons.positional import angle_table, apply_rope, rope_angles, rope_frequencies
@@ -1289,8 +1290,6 @@ def head_output_change(shift: int, rotate_v: bool, seq_len: int = 6, d: int = 8,
 # 9. Figures
 # ---------------------------------------------------------------------------
 
-_BLUE, _RED, _GREEN, _MUTED = "#2563eb", "#dc2626", "#16a34a", "#9ca3af"
-
 
 def figures() -> dict:
     """This lesson's figures, built from the functions above. Never saved or shown here."""
@@ -1315,15 +1314,15 @@ def figures() -> dict:
     fig, ax = plt.subplots(figsize=(4.2, 4.2), layout="constrained")
     t = np.linspace(0, 2 * np.pi, 200)
     z = 1.0 + 0.5j
-    ax.plot(abs(z) * np.cos(t), abs(z) * np.sin(t), color=_MUTED, lw=1)
+    ax.plot(abs(z) * np.cos(t), abs(z) * np.sin(t), color=MUTED, lw=1)
     for pos in range(7):
         w = rope_complex(np.array([z.real, z.imag]), pos, base=10000.0)  # d = 2: θ_0 = 1
-        ax.plot([0, w[0]], [0, w[1]], color=_BLUE, lw=1, alpha=0.6)
-        ax.plot(w[0], w[1], "o", color=_BLUE)
+        ax.plot([0, w[0]], [0, w[1]], color=BLUE, lw=1, alpha=0.6)
+        ax.plot(w[0], w[1], "o", color=BLUE)
         ax.annotate(f"pos {pos}", (w[0], w[1]), textcoords="offset points", xytext=(4, 4), fontsize=8)
     ax.set_aspect("equal")
-    ax.axhline(0, color=_MUTED, lw=0.5)
-    ax.axvline(0, color=_MUTED, lw=0.5)
+    ax.axhline(0, color=MUTED, lw=0.5)
+    ax.axvline(0, color=MUTED, lw=0.5)
     ax.set_xlabel("real part = dim 2i")
     ax.set_ylabel("imaginary part = dim 2i+1")
     ax.set_title(r"$z\,e^{i\,pos\,\theta}$: the pair walks the circle")
@@ -1332,7 +1331,7 @@ def figures() -> dict:
     # Correct vs wrong conversion: score against distance
     dist = np.arange(0, 41)
     fig, (left, right) = plt.subplots(1, 2, figsize=(7.6, 3.6), layout="constrained", sharey=True)
-    styles = {"original": (_MUTED, "-", 5), "converted": (_BLUE, "--", 1.8), "not converted": (_RED, "-", 1.5)}
+    styles = {"original": (MUTED, "-", 5), "converted": (BLUE, "--", 1.8), "not converted": (RED, "-", 1.5)}
     for case, (color, ls, lw) in styles.items():
         for start in (0, 100):
             s = [conversion_scores(start + k, start, 16)[case] for k in dist]
@@ -1341,11 +1340,11 @@ def figures() -> dict:
     left.set_xlabel("distance (query pos - key pos)")
     left.set_ylabel("score q·k")
     left.legend(frameon=False, fontsize=8)
-    for start, color in ((0, _RED), (100, "#f97316"), (1000, "#a855f7")):
+    for start, color in ((0, RED), (100, ORANGE), (1000, PURPLE)):
         s = [conversion_scores(start + k, start, 16)["mismatched table"] for k in dist]
         right.plot(dist, s, color=color, lw=1.5, label=f"mismatched table, start {start}")
     s = [conversion_scores(k, 0, 16)["converted"] for k in dist]
-    right.plot(dist, s, "--", color=_BLUE, lw=1.8, label="converted (any start)")
+    right.plot(dist, s, "--", color=BLUE, lw=1.8, label="converted (any start)")
     right.set_title("Table: a cos/sin table in the\nother layout breaks distance-only")
     right.set_xlabel("distance (query pos - key pos)")
     right.legend(frameon=False, fontsize=7)
@@ -1361,8 +1360,8 @@ def figures() -> dict:
     ax.set_yticks(range(8), [f"{r}" for r in range(8)])
     ax.set_xlabel("old row (interleaved layout)")
     ax.set_ylabel("new row (half-split layout)")
-    ax.axhline(3.5, color=_RED, lw=1)
-    ax.axvline(3.5, color=_RED, lw=1)
+    ax.axhline(3.5, color=RED, lw=1)
+    ax.axvline(3.5, color=RED, lw=1)
     ax.set_title("interleaved_to_half: 2 heads, d_head = 4")
     figs["conversion_matrix"] = fig
 
@@ -1400,8 +1399,8 @@ def _wrong_and_right(x, wrong, right, labels: tuple[str, str], **axes_text):
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(6.4, 3.4), layout="constrained")
-    ax.plot(x, wrong, "o-", color=_RED, label=labels[0])
-    ax.plot(x, right, "s-", color=_BLUE, label=labels[1])
+    ax.plot(x, wrong, "o-", color=RED, label=labels[0])
+    ax.plot(x, right, "s-", color=BLUE, label=labels[1])
     ax.set(**axes_text)  # xlabel, ylabel, title
     ax.legend(frameon=False, fontsize=8)
     return fig
