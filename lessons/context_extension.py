@@ -890,7 +890,9 @@ silently.
 
 from __future__ import annotations
 
+import json
 import math
+from pathlib import Path
 
 import numpy as np
 
@@ -911,25 +913,26 @@ from lessons.positional import (
 
 ROPE_TYPES = ("default", "linear", "dynamic", "yarn", "longrope", "llama3", "proportional")
 
-# Llama 3.1 8B's published config (config.json on the Hugging Face Hub).
-LLAMA31_8B = {
-    "max_position_embeddings": 131072,
-    "head_dim": 128,
-    "n_layers": 32,
-    "n_kv_heads": 8,
-    "rope_parameters": {"rope_type": "llama3", "rope_theta": 500000.0, "factor": 8.0, "low_freq_factor": 1.0,
-                        "high_freq_factor": 4.0, "original_max_position_embeddings": 8192},
-}
+# Published configs come from the model-card gallery, one file per model citing where it was read (`read_from`)
+FIGURE_INPUTS = ("lessons/gallery/llama-3.1-8b.json", "lessons/gallery/phi-3.5-mini.json")
 
-# Llama 3.2 1B's published config (meta-llama/Llama-3.2-1B config.json): the same
-# 8,192 -> 131,072 window as Llama 3.1, but factor 32 (factor divides speeds; it is
-# not the window ratio).
-LLAMA32_1B = {
-    "max_position_embeddings": 131072,
-    "head_dim": 64,
-    "rope_parameters": {"rope_type": "llama3", "rope_theta": 500000.0, "factor": 32.0, "low_freq_factor": 1.0,
-                        "high_freq_factor": 4.0, "original_max_position_embeddings": 8192},
-}
+
+def _gallery_config(slug: str) -> dict:
+    return json.loads((Path(__file__).parent / "gallery" / f"{slug}.json").read_text(encoding="utf-8"))["config"]
+
+
+def _published(slug: str) -> dict:
+    """A gallery config in this page's shape: its lengths, head and a transformers-5 `rope_parameters` block."""
+    c = _gallery_config(slug)
+    return {"max_position_embeddings": c["max_position_embeddings"],
+            "head_dim": c.get("head_dim") or c["hidden_size"] // c["num_attention_heads"],
+            "n_layers": c["num_hidden_layers"], "n_kv_heads": c["num_key_value_heads"],
+            "rope_parameters": {**c["rope_scaling"], "rope_theta": c["rope_theta"]}}
+
+
+LLAMA31_8B = _published("llama-3.1-8b")
+# Llama 3.2 1B: the same 8,192 -> 131,072 window, but factor 32 (factor divides speeds; not the window ratio)
+LLAMA32_1B = _published("llama-3.2-1b")
 
 
 # ---------------------------------------------------------------------------
@@ -938,14 +941,7 @@ LLAMA32_1B = {
 
 
 def rope_wavelengths(theta: np.ndarray) -> np.ndarray:
-    """λ_i = 2π / θ_i: the number of positions pair i needs for one full turn.
-
-    Args:
-        theta: (d/2,) speeds in radians per position.
-
-    Returns:
-        (d/2,) float array of wavelengths, in positions.
-    """
+    """λ_i = 2π / θ_i for (d/2,) speeds θ (radians per position): (d/2,) wavelengths, in positions per full turn."""
     return 2 * np.pi / np.asarray(theta, dtype=float)
 
 
@@ -955,15 +951,7 @@ def rope_wavelengths(theta: np.ndarray) -> np.ndarray:
 
 
 def linear_inv_freq(theta: np.ndarray, factor: float) -> np.ndarray:
-    """Position interpolation as speeds: θ_i / s, which equals dividing every position by s.
-
-    Args:
-        theta: (d/2,) trained speeds.
-        factor: the stretch s.
-
-    Returns:
-        (d/2,) float array.
-    """
+    """Position interpolation as speeds: (d/2,) θ_i / s for (d/2,) trained speeds θ and stretch s (= every position divided by s)."""
     return np.asarray(theta, dtype=float) / factor
 
 
@@ -990,18 +978,14 @@ def ntk_pair_scale(d: int, factor: float) -> np.ndarray:
 def trained_angle_ratio(inv_freq: np.ndarray, theta: np.ndarray, trained_len: int, new_len: int) -> np.ndarray:
     """Per pair: the largest angle used at `new_len` ÷ the largest angle seen in training.
 
-    Positions run 0..L−1 in training and 0..new_len−1 when read, so the largest
-    angles are (L−1)·θ_i and (new_len−1)·θ'_i. A pair that finishes a full turn
-    in training ((L−1)·θ_i >= 2π) has seen every angle, so its ratio is
-    min((new_len−1)·θ'_i / 2π, 1) <= 1. A pair that never finishes a turn only
-    saw angles up to (L−1)·θ_i; its ratio (new_len−1)·θ'_i / ((L−1)·θ_i) above 1
-    means angles the model never saw.
+    Positions run 0..L−1 in training and 0..new_len−1 when read. A pair that finishes a full
+    turn in training ((L−1)·θ_i >= 2π) has seen every angle: its ratio is
+    min((new_len−1)·θ'_i / 2π, 1). Any other pair's is (new_len−1)·θ'_i / ((L−1)·θ_i),
+    and above 1 means angles the model never saw.
 
     Args:
-        inv_freq: (d/2,) the speeds θ'_i used at the new length.
-        theta: (d/2,) the trained speeds θ_i.
-        trained_len: the trained length L.
-        new_len: the length read now.
+        inv_freq: (d/2,) speeds θ'_i used at the new length; theta: (d/2,) trained speeds θ_i.
+        trained_len, new_len: the trained length L and the length read now.
 
     Returns:
         (d/2,) float array.
@@ -1009,61 +993,36 @@ def trained_angle_ratio(inv_freq: np.ndarray, theta: np.ndarray, trained_len: in
     inv_freq, theta = np.asarray(inv_freq, dtype=float), np.asarray(theta, dtype=float)
     used = (new_len - 1) * inv_freq  # largest angle at the new length: the last position is new_len - 1
     seen = (trained_len - 1) * theta  # largest angle in training: positions 0 .. L - 1
-    full_turn = seen >= 2 * np.pi
-    # a full turn in training: every angle seen; otherwise compare with the arc it did see
+    full_turn = seen >= 2 * np.pi  # a full turn in training: every angle seen
     return np.where(full_turn, np.minimum(used / (2 * np.pi), 1.0), used / seen)
 
 
 def dynamic_ntk_stretch(factor: float, seq_len: int, max_position_embeddings: int) -> float:
     """The stretch dynamic NTK raises its base for: s · n / L − (s − 1), and 1 up to the trained length.
 
-    Args:
-        factor: the config's `factor` s.
-        seq_len: the current sequence length n.
-        max_position_embeddings: the trained length L.
-
-    Returns:
-        a float >= 1 for s >= 1: 1 at n = L, s + 1 at n = 2L, growing by s for every further L.
+    For the config's `factor` s, the current length `seq_len` n and the trained length
+    `max_position_embeddings` L: a float, 1 at n = L, s + 1 at n = 2L, growing by s per further L.
     """
     seq_len = max(seq_len, max_position_embeddings)
     return factor * seq_len / max_position_embeddings - (factor - 1)
 
 
 def dynamic_ntk_base(base: float, factor: float, seq_len: int, max_position_embeddings: int, d: int) -> float:
-    """The base dynamic NTK uses at the current length: `ntk_scaled_base` for a
-    stretch that grows with the prompt (the trained base up to the trained length).
+    """The base dynamic NTK uses at the current length: `ntk_scaled_base` for a stretch that grows
+    with the prompt (`dynamic_ntk_stretch`; the trained base up to the trained length), a float.
 
-    Args:
-        base: the trained base.
-        factor: the config's `factor` s.
-        seq_len: the current sequence length n.
-        max_position_embeddings: the trained length L.
-        d: the rotary width, an even integer >= 4.
-
-    Returns:
-        the base to use now, a float.
+    Args: the trained `base`, the config's `factor` s, the current `seq_len`, the trained length
+    `max_position_embeddings` and the rotary width `d` (even, >= 4).
     """
-    # base' = base · stretch^(d/(d-2))
     return ntk_scaled_base(base, dynamic_ntk_stretch(factor, seq_len, max_position_embeddings), d)
 
 
 def vllm_dynamic_ntk_base(base: float, factor: float, table_len: int, trained_len: int, d: int) -> float:
-    """The one base vLLM's dynamic-NTK rotary layer computes when it builds its
-    cos/sin table, b · (s · P/T − (s − 1))^(d/(d−2)), used for every prompt.
-
-    That is `dynamic_ntk_base` evaluated once, at the table's length P, instead of
-    at each prompt's length. vLLM's long-standing code built the table for
-    P = s · T positions (stretch s² − s + 1); later code takes P and T from the caller.
-
-    Args:
-        base: the trained base b.
-        factor: the config's `factor` s.
-        table_len: P, the number of positions the table covers (>= trained_len).
-        trained_len: T, the trained length.
-        d: the rotary width, an even integer >= 4.
-
-    Returns:
-        the base every prompt uses, a float.
+    """The one base vLLM's dynamic-NTK rotary layer computes for its cos/sin table,
+    b · (s · P/T − (s − 1))^(d/(d−2)), used for every prompt: `dynamic_ntk_base` evaluated once,
+    at the table's length P (`table_len` >= T = `trained_len`), not at each prompt's length.
+    vLLM's long-standing code built the table for P = s · T positions (stretch s² − s + 1);
+    later code takes P and T from the caller. Returns the base, a float.
     """
     trained_len = _checks.count(trained_len, "trained_len")
     table_len = _checks.count(table_len, "table_len", low=trained_len)
@@ -1074,17 +1033,10 @@ def cached_key_drift(d: int, base: float, factor: float, max_position_embeddings
                      cached_len: int, now_len: int, key_pos: int) -> np.ndarray:
     """Angle error per pair of a key rotated at `cached_len` and reused at `now_len`.
 
-    With a KV cache, a key is rotated once, with the base of the length at that
-    moment; dynamic NTK later changes the base, so queries and old keys disagree.
-
-    Args:
-        d, base, factor, max_position_embeddings: the head and its dynamic block.
-        cached_len: the sequence length when the key was rotated and cached.
-        now_len: the sequence length now.
-        key_pos: the key's position.
-
-    Returns:
-        (d/2,) float array: key_pos · (θ then − θ now), in radians.
+    With a KV cache a key is rotated once, with the base of the length at that moment (head
+    `d`, `base`, `factor`, `max_position_embeddings` as for `dynamic_ntk_base`); dynamic NTK
+    later changes the base, so queries and old keys disagree. Returns (d/2,) radians,
+    key_pos · (θ then − θ now).
     """
     old = rope_frequencies(d, dynamic_ntk_base(base, factor, cached_len, max_position_embeddings, d))
     new = rope_frequencies(d, dynamic_ntk_base(base, factor, now_len, max_position_embeddings, d))
@@ -1094,13 +1046,10 @@ def cached_key_drift(d: int, base: float, factor: float, max_position_embeddings
 
 def cached_score_gap(d: int, base: float, factor: float, max_position_embeddings: int,
                      cached_len: int, now_len: int, key_pos: int, query_pos: int, seed: int = 0) -> tuple[float, float]:
-    """The score q·k with a freshly rotated key and with the stale cached key.
+    """The score q·k with a freshly rotated key and with the stale cached key, (fresh, stale) floats.
 
     q and k are random (d,) vectors from `seed`, rotated with interleaved RoPE
     (`lessons.positional.apply_rope`); the query always uses the base of `now_len`.
-
-    Returns:
-        (fresh, stale): the two scores, floats.
     """
     rng = np.random.default_rng(seed)
     q, k = rng.standard_normal(d), rng.standard_normal(d)
@@ -1118,18 +1067,8 @@ def cached_score_gap(d: int, base: float, factor: float, max_position_embeddings
 
 
 def yarn_correction_dim(n_rotations: float, d: int, base: float, original_max_position_embeddings: int) -> float:
-    """The (fractional) pair index whose pair turns `n_rotations` times in the trained length.
-
-    Args:
-        n_rotations: the number of full turns r.
-        d: the rotary width.
-        base: the RoPE base.
-        original_max_position_embeddings: the trained length L.
-
-    Returns:
-        i(r) = d · ln(L / (2π r)) / (2 ln base), a float.
-    """
-    # solve L / λ_i = r for i, with λ_i = 2π base^(2i/d):  i = d · ln(L / (2π r)) / (2 ln base)
+    """The (fractional) pair index whose pair turns `n_rotations` times r in the trained length L: L / λ_i = r
+    solved for i with λ_i = 2π base^(2i/d), i(r) = d · ln(L / (2π r)) / (2 ln base), d the rotary width."""
     return d * math.log(original_max_position_embeddings / (n_rotations * 2 * math.pi)) / (2 * math.log(base))
 
 
@@ -1137,13 +1076,9 @@ def yarn_correction_range(beta_fast: float, beta_slow: float, d: int, base: floa
                           original_max_position_embeddings: int, truncate: bool = True) -> tuple[float, float]:
     """Pair indices (low, high): below low keep θ, above high divide θ by the factor.
 
-    Args:
-        beta_fast, beta_slow: turn counts that mark the two boundaries (32 and 1).
-        d, base, original_max_position_embeddings: the head and its trained length.
-        truncate: round low down and high up to whole pairs (the library's default).
-
-    Returns:
-        (low, high), clipped to 0 and d - 1.
+    `beta_fast` and `beta_slow` are the turn counts that mark the two ends (32 and 1), for head
+    `d`, `base` and trained length; `truncate` rounds low down and high up to whole pairs
+    (the library's default). Both are clipped to 0 and d - 1.
     """
     low = yarn_correction_dim(beta_fast, d, base, original_max_position_embeddings)
     high = yarn_correction_dim(beta_slow, d, base, original_max_position_embeddings)
@@ -1153,11 +1088,7 @@ def yarn_correction_range(beta_fast: float, beta_slow: float, d: int, base: floa
 
 
 def yarn_ramp(low: float, high: float, n_pairs: int) -> np.ndarray:
-    """γ_i: 0 for pairs at or below `low` (kept), 1 at or above `high` (interpolated), linear between.
-
-    Returns:
-        (n_pairs,) float array in [0, 1].
-    """
+    """γ_i, (n_pairs,) in [0, 1]: 0 for pairs at or below `low` (kept), 1 at or above `high` (interpolated), linear between."""
     if low == high:
         high += 0.001  # the library's guard against dividing by zero
     return np.clip((np.arange(n_pairs) - low) / (high - low), 0.0, 1.0)
@@ -1167,51 +1098,30 @@ def yarn_printed_ramp(theta: np.ndarray, original_max_position_embeddings: int, 
                       beta: float = 32.0) -> np.ndarray:
     """γ_i as the YaRN paper prints it (Eq. 11): linear in the turns r_i = L / λ_i, not in the pair index.
 
-    The paper's γ is 1 to keep a pair; this returns 1 − γ, this module's convention
-    (0 keep, 1 interpolate), so `yarn_inv_freq` takes either ramp. `yarn_ramp` is the
-    released code's, linear in the pair index between `yarn_correction_range`'s ends;
-    the two agree only at the ends (`papers.peng2023_yarn` compares them for Llama 2).
-
-    Args:
-        theta: (d/2,) trained speeds.
-        original_max_position_embeddings: the trained length L.
-        alpha, beta: the turn counts below which a pair is interpolated and above which it is kept.
-
-    Returns:
-        (d/2,) float array in [0, 1].
+    The paper's γ is 1 to keep a pair; this returns 1 − γ, this module's convention (0 keep,
+    1 interpolate), so `yarn_inv_freq` takes either ramp: (d/2,) in [0, 1] for (d/2,) trained
+    speeds, trained length L and turn counts `alpha` (below: interpolated) and `beta` (above:
+    kept). `yarn_ramp` is the released code's, linear in the pair index between
+    `yarn_correction_range`'s ends; the two agree only at the ends (`papers.peng2023_yarn`
+    compares them for Llama 2).
     """
     turns = original_max_position_embeddings / rope_wavelengths(theta)
     return 1.0 - np.clip((turns - alpha) / (beta - alpha), 0.0, 1.0)
 
 
 def yarn_get_mscale(scale: float, mscale: float = 1.0) -> float:
-    """0.1 · mscale · ln(s) + 1 for s > 1, else 1 (the YaRN paper's temperature rule).
-
-    Args:
-        scale: the stretch s.
-        mscale: the multiplier of the log.
-
-    Returns:
-        a float >= 1 for mscale >= 0.
-    """
+    """0.1 · mscale · ln(s) + 1 for the stretch s > 1, else 1 (the YaRN paper's temperature rule); >= 1 for mscale >= 0."""
     if scale <= 1:
         return 1.0
     return 0.1 * mscale * math.log(scale) + 1.0
 
 
 def yarn_attention_factor(factor: float, mscale: float | None = None, mscale_all_dim: float | None = None) -> float:
-    """The number YaRN multiplies cos and sin by (so scores grow by its square).
-
-    Args:
-        factor: the stretch s.
-        mscale, mscale_all_dim: DeepSeek-style pair; when both are set the
-            factor is the ratio of the two `yarn_get_mscale` values.
-
-    Returns:
-        the attention factor, a float.
+    """The number YaRN multiplies cos and sin by (so scores grow by its square), for the stretch
+    `factor`; with DeepSeek's `mscale` and `mscale_all_dim` both set, the ratio of their two
+    `yarn_get_mscale` values.
     """
     if mscale and mscale_all_dim:
-        # DeepSeek-style: a ratio of two mscales
         return yarn_get_mscale(factor, mscale) / yarn_get_mscale(factor, mscale_all_dim)
     return yarn_get_mscale(factor)
 
@@ -1224,13 +1134,7 @@ def deepseek_softmax_multiplier(factor: float, mscale_all_dim: float | None) -> 
     on cos and sin (`yarn_attention_factor`) comes on top. Read from transformers
     models/deepseek_v3/modeling_deepseek_v3.py (yarn_apply_mscale), vLLM and SGLang
     models/deepseek_v2.py (DeepseekV2Attention, DeepseekV2AttentionMLA).
-
-    Args:
-        factor: the block's `factor` s.
-        mscale_all_dim: the block's `mscale_all_dim`; 0 or None means no multiplier.
-
-    Returns:
-        the multiplier, a float (about 1.59 for s = 40 and mscale_all_dim 0.707).
+    `mscale_all_dim` 0 or None means no multiplier (1.0); about 1.59 for s = 40 and 0.707.
     """
     if not mscale_all_dim:
         return 1.0
@@ -1238,16 +1142,7 @@ def deepseek_softmax_multiplier(factor: float, mscale_all_dim: float | None) -> 
 
 
 def yarn_inv_freq(theta: np.ndarray, factor: float, ramp: np.ndarray) -> np.ndarray:
-    """θ_i · (1 − γ_i) + (θ_i / s) · γ_i: blend of the kept and the interpolated speed.
-
-    Args:
-        theta: (d/2,) trained speeds.
-        factor: the stretch s.
-        ramp: (d/2,) γ from `yarn_ramp`.
-
-    Returns:
-        (d/2,) float array.
-    """
+    """θ_i · (1 − γ_i) + (θ_i / s) · γ_i for (d/2,) trained speeds θ, stretch s and (d/2,) ramp γ (`yarn_ramp`): (d/2,) speeds."""
     theta = np.asarray(theta, dtype=float)
     return theta * (1 - ramp) + theta / factor * ramp
 
@@ -1258,15 +1153,8 @@ def yarn_inv_freq(theta: np.ndarray, factor: float, ramp: np.ndarray) -> np.ndar
 
 
 def longrope_factors(short_factor, long_factor, seq_len: int | None, original_max_position_embeddings: int) -> np.ndarray:
-    """The long list once the sequence passes the trained length, else the short list.
-
-    Args:
-        short_factor, long_factor: (d/2,) per-pair divisors from the config.
-        seq_len: the whole sequence's length, or None (the short list).
-        original_max_position_embeddings: the trained length L.
-
-    Returns:
-        (d/2,) float array.
+    """The (d/2,) per-pair divisors: `long_factor` once `seq_len` (the whole sequence) passes the
+    trained length, else `short_factor` (also when seq_len is None).
     """
     if seq_len and seq_len > original_max_position_embeddings:
         return np.asarray(long_factor, dtype=float)
@@ -1274,15 +1162,7 @@ def longrope_factors(short_factor, long_factor, seq_len: int | None, original_ma
 
 
 def longrope_attention_factor(factor: float, original_max_position_embeddings: int) -> float:
-    """LongRoPE's attention factor: sqrt(1 + ln s / ln L) for s > 1, else 1.
-
-    Args:
-        factor: the stretch s.
-        original_max_position_embeddings: the trained length L.
-
-    Returns:
-        a float >= 1.
-    """
+    """LongRoPE's attention factor: sqrt(1 + ln s / ln L) for the stretch s > 1 and trained length L, else 1."""
     if factor <= 1.0:
         return 1.0
     return math.sqrt(1 + math.log(factor) / math.log(original_max_position_embeddings))
@@ -1297,13 +1177,8 @@ def llama3_smooth_factor(wavelength: np.ndarray, original_max_position_embedding
                          low_freq_factor: float, high_freq_factor: float) -> np.ndarray:
     """Llama 3's smoothing weight (L/λ − low) / (high − low): 1 at λ = L/high, 0 at λ = L/low (not clipped).
 
-    Args:
-        wavelength: (d/2,) wavelengths λ_i, or one number.
-        original_max_position_embeddings: the trained length L.
-        low_freq_factor, high_freq_factor: `low_freq_factor` and `high_freq_factor`.
-
-    Returns:
-        float array shaped like wavelength.
+    For wavelengths λ ((d/2,) or one number), the trained length L and the block's
+    `low_freq_factor` and `high_freq_factor`: floats shaped like the wavelengths.
     """
     ratio = original_max_position_embeddings / np.asarray(wavelength, dtype=float)
     return (ratio - low_freq_factor) / (high_freq_factor - low_freq_factor)
@@ -1311,16 +1186,10 @@ def llama3_smooth_factor(wavelength: np.ndarray, original_max_position_embedding
 
 def llama3_inv_freq(theta: np.ndarray, factor: float, original_max_position_embeddings: int,
                     low_freq_factor: float, high_freq_factor: float) -> np.ndarray:
-    """Llama 3.1's rule for the per-pair speeds: keep short waves, divide long ones by s, blend between.
+    """Llama 3.1's rule for the (d/2,) speeds: keep short waves, divide long ones by s, blend between.
 
-    Args:
-        theta: (d/2,) trained speeds.
-        factor: the stretch s.
-        original_max_position_embeddings, low_freq_factor, high_freq_factor:
-            the block's keys of the same names.
-
-    Returns:
-        (d/2,) float array.
+    `theta` is the (d/2,) trained speeds and `factor` s; the other arguments are the block's
+    keys of the same names.
     """
     theta = np.asarray(theta, dtype=float)
     wavelength = rope_wavelengths(theta)
@@ -1330,8 +1199,7 @@ def llama3_inv_freq(theta: np.ndarray, factor: float, original_max_position_embe
         smooth = llama3_smooth_factor(wavelength, original_max_position_embeddings, low_freq_factor, high_freq_factor)
         # middle band: (1 − smooth) · θ/s + smooth · θ
         middle = (1 - smooth) * theta / factor + smooth * theta
-    # transformers' order: divide the long waves, then blend the band short_wave <= λ <= long_wave
-    # (empty when high_freq_factor <= low_freq_factor)
+    # transformers' order: divide the long waves, then blend short_wave <= λ <= long_wave (empty if high <= low)
     divided = np.where(wavelength > long_wave, theta / factor, theta)
     return np.where((wavelength >= short_wave) & (wavelength <= long_wave), middle, divided)
 
@@ -1372,16 +1240,15 @@ def rope_inv_freq(head_dim: int, rope_parameters: dict | None = None, *, max_pos
     Args:
         head_dim: the head width; only its first head_dim · partial_rotary_factor
             dimensions turn (an odd rotary width gives ceil(d/2) speeds, as in transformers).
-        rope_parameters: the config's block, e.g. {"rope_type": "yarn",
-            "factor": 4.0, ...}; None means plain RoPE with base 10,000.
-        max_position_embeddings: the config's top-level length: dynamic's trained
-            length, and the original length yarn, longrope and llama3 use when the
-            block has no `original_max_position_embeddings`.
+        rope_parameters: the config's block, e.g. {"rope_type": "yarn", "factor": 4.0, ...};
+            None means plain RoPE with base 10,000.
+        max_position_embeddings: the config's top-level length: dynamic's trained length, and
+            the original length of yarn, longrope and llama3 when the block has none.
         seq_len: the current sequence length (dynamic: the base; longrope: which list).
 
     Returns:
-        (inv_freq, attention_factor): (rotary_dim/2,) float array of speeds
-        ((head_dim/2,) for proportional) and the number that multiplies cos and sin.
+        (inv_freq, attention_factor): (rotary_dim/2,) speeds ((head_dim/2,) for proportional)
+        and the number that multiplies cos and sin.
     """
     params = rope_parameters or {}
     rope_type = rope_type_of(params)
@@ -1424,30 +1291,16 @@ def rope_inv_freq(head_dim: int, rope_parameters: dict | None = None, *, max_pos
 
 
 def rope_cos_sin(positions: np.ndarray, inv_freq: np.ndarray, attention_factor: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
-    """cos and sin of position · θ_i, each multiplied by the attention factor.
-
-    Args:
-        positions: (n,) positions.
-        inv_freq: (d/2,) speeds, e.g. from `rope_inv_freq`.
-        attention_factor: the number a that multiplies cos and sin.
-
-    Returns:
-        (cos, sin), each (n, d/2), one column per pair (layout-free: spread them
-        over the pairs of whichever layout the rotation uses).
+    """cos and sin of position · θ_i times the attention factor, for (n,) positions and (d/2,) speeds
+    (e.g. from `rope_inv_freq`): (cos, sin), each (n, d/2), one column per pair (layout-free:
+    spread them over the pairs of whichever layout the rotation uses).
     """
     angles = angle_table(positions, inv_freq)  # (n, d/2)
     return np.cos(angles) * attention_factor, np.sin(angles) * attention_factor
 
 
 def pair_scale(head_dim: int, rope_parameters: dict, **kwargs) -> np.ndarray:
-    """new θ_i / old θ_i for each pair: 1 = untouched, 1/s = fully interpolated.
-
-    Args:
-        head_dim, rope_parameters, **kwargs: as for `rope_inv_freq`.
-
-    Returns:
-        (rotary_dim/2,) float array.
-    """
+    """new θ_i / old θ_i, (rotary_dim/2,), 1 = untouched, 1/s = fully interpolated; arguments as for `rope_inv_freq`."""
     default = {k: v for k, v in rope_parameters.items() if k in ("rope_theta", "partial_rotary_factor")}
     new, _ = rope_inv_freq(head_dim, rope_parameters, **kwargs)
     old, _ = rope_inv_freq(head_dim, default)
@@ -1463,11 +1316,7 @@ EXAMPLE = {"d": 128, "base": 10000.0, "trained": 4096, "factor": 8.0}
 
 
 def example_methods() -> dict[str, dict]:
-    """The running example (`EXAMPLE`) written as one rope_parameters dict per method.
-
-    Returns:
-        {method label: rope_parameters dict}.
-    """
+    """The running example (`EXAMPLE`) as {method label: rope_parameters dict}, one per method."""
     base, trained, s = EXAMPLE["base"], EXAMPLE["trained"], EXAMPLE["factor"]
     return {
         "position interpolation (linear)": {"rope_type": "linear", "rope_theta": base, "factor": s},
@@ -1487,11 +1336,7 @@ def _example_freqs() -> dict[str, np.ndarray]:
 
 
 def example_angle_ratios() -> dict[str, np.ndarray]:
-    """`trained_angle_ratio` of every method on the running example (`EXAMPLE`), read at s · L.
-
-    Returns:
-        {method label: (d/2,) ratio per pair}, including "no scaling".
-    """
+    """`trained_angle_ratio` of every method on the running example (`EXAMPLE`), read at s · L: {method label: (d/2,) ratios}, "no scaling" included."""
     freqs = _example_freqs()
     trained = EXAMPLE["trained"]
     new_len = int(trained * EXAMPLE["factor"])
@@ -1522,8 +1367,7 @@ def figures() -> dict:
     ntk = ratios["NTK-aware (base raised)"]
     ax.annotate(f"pair {int(ntk.argmax())}: {ntk.max():.2f}x", (ntk.argmax(), ntk.max()), xytext=(24, ntk.max()),
                 fontsize=8, arrowprops={"arrowstyle": "->", "lw": 0.8})
-    ax.set(xlabel="pair index i (0 = fastest)", ylabel="largest angle used ÷ largest seen",
-           ylim=(0.9, 1.9))
+    ax.set(xlabel="pair index i (0 = fastest)", ylabel="largest angle used ÷ largest seen", ylim=(0.9, 1.9))
     ax.set_title(f"Read at {int(trained * s):,} tokens after training on {trained:,} (d = {d}, base {base:,.0f})",
                  fontsize=9)
     ax.legend(frameon=False, fontsize=7, loc="upper left")
@@ -1613,19 +1457,10 @@ def figures() -> dict:
 
 
 def _phi35_factors() -> dict[str, list[float]]:
-    """Phi-3.5-mini-instruct's published short_factor and long_factor (48 pairs each).
-
-    The config stores each as float32 (1.0800000429153442 is 1.08); here they are
-    written with the two decimals they were chosen at.
-    """
-    short = [1.0, 1.02, 1.03, 1.03, 1.05, 1.05, 1.05, 1.05, 1.05, 1.07, 1.1, 1.11, 1.16, 1.16, 1.17, 1.29, 1.34,
-             1.68, 1.79, 1.82, 1.85, 1.88, 1.91, 1.94, 1.99, 2.02, 2.02, 2.02, 2.02, 2.02, 2.02, 2.03, 2.03, 2.03,
-             2.03, 2.03, 2.03, 2.03, 2.03, 2.03, 2.08, 2.09, 2.19, 2.22, 2.59, 2.73, 2.75, 2.84]
-    long = [1.08, 1.11, 1.14, 1.34, 1.59, 1.6, 1.62, 2.62, 3.23, 3.23, 4.79, 7.4, 7.7, 9.09, 12.2, 17.67, 24.46,
-            28.57, 30.42, 30.84, 32.59, 32.93, 42.32, 44.96, 50.34, 50.45, 57.55, 57.93, 58.21, 60.14, 62.61,
-            62.62, 62.71, 63.14, 63.14, 63.77, 63.93, 63.96, 63.97, 64.03, 64.07, 64.08, 64.12, 64.41, 64.48,
-            64.51, 64.53, 64.84]
-    return {"short_factor": short, "long_factor": long}
+    """Phi-3.5-mini-instruct's short_factor and long_factor (48 pairs each) from the gallery, at the two
+    decimals they were chosen at (the config stores float32: 1.0800000429153442 is 1.08)."""
+    block = _gallery_config("phi-3.5-mini")["rope_scaling"]
+    return {key: [round(x, 2) for x in block[key]] for key in ("short_factor", "long_factor")}
 
 
 # ---------------------------------------------------------------------------
