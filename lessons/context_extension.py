@@ -951,7 +951,7 @@ def rope_wavelengths(theta: np.ndarray) -> np.ndarray:
 
 
 def linear_inv_freq(theta: np.ndarray, factor: float) -> np.ndarray:
-    """Position interpolation as speeds: (d/2,) θ_i / s for (d/2,) trained speeds θ and stretch s (= every position divided by s)."""
+    """Position interpolation as speeds: θ_i / s for (d/2,) trained speeds θ and stretch s (every position ÷ s)."""
     return np.asarray(theta, dtype=float) / factor
 
 
@@ -1011,7 +1011,7 @@ def dynamic_ntk_base(base: float, factor: float, seq_len: int, max_position_embe
     """The base dynamic NTK uses at the current length: `ntk_scaled_base` for a stretch that grows
     with the prompt (`dynamic_ntk_stretch`; the trained base up to the trained length), a float.
 
-    Args: the trained `base`, the config's `factor` s, the current `seq_len`, the trained length
+    It takes the trained `base`, the config's `factor` s, the current `seq_len`, the trained length
     `max_position_embeddings` and the rotary width `d` (even, >= 4).
     """
     return ntk_scaled_base(base, dynamic_ntk_stretch(factor, seq_len, max_position_embeddings), d)
@@ -1088,7 +1088,7 @@ def yarn_correction_range(beta_fast: float, beta_slow: float, d: int, base: floa
 
 
 def yarn_ramp(low: float, high: float, n_pairs: int) -> np.ndarray:
-    """γ_i, (n_pairs,) in [0, 1]: 0 for pairs at or below `low` (kept), 1 at or above `high` (interpolated), linear between."""
+    """γ_i, (n_pairs,) in [0, 1]: 0 at or below `low` (kept), 1 at or above `high` (interpolated), linear between."""
     if low == high:
         high += 0.001  # the library's guard against dividing by zero
     return np.clip((np.arange(n_pairs) - low) / (high - low), 0.0, 1.0)
@@ -1110,7 +1110,7 @@ def yarn_printed_ramp(theta: np.ndarray, original_max_position_embeddings: int, 
 
 
 def yarn_get_mscale(scale: float, mscale: float = 1.0) -> float:
-    """0.1 · mscale · ln(s) + 1 for the stretch s > 1, else 1 (the YaRN paper's temperature rule); >= 1 for mscale >= 0."""
+    """0.1 · mscale · ln(s) + 1 for a stretch s > 1, else 1: the YaRN paper's temperature rule (>= 1 if mscale >= 0)."""
     if scale <= 1:
         return 1.0
     return 0.1 * mscale * math.log(scale) + 1.0
@@ -1142,7 +1142,7 @@ def deepseek_softmax_multiplier(factor: float, mscale_all_dim: float | None) -> 
 
 
 def yarn_inv_freq(theta: np.ndarray, factor: float, ramp: np.ndarray) -> np.ndarray:
-    """θ_i · (1 − γ_i) + (θ_i / s) · γ_i for (d/2,) trained speeds θ, stretch s and (d/2,) ramp γ (`yarn_ramp`): (d/2,) speeds."""
+    """(d/2,) speeds θ_i · (1 − γ_i) + (θ_i / s) · γ_i from trained speeds θ, stretch s and ramp γ (`yarn_ramp`)."""
     theta = np.asarray(theta, dtype=float)
     return theta * (1 - ramp) + theta / factor * ramp
 
@@ -1336,7 +1336,7 @@ def _example_freqs() -> dict[str, np.ndarray]:
 
 
 def example_angle_ratios() -> dict[str, np.ndarray]:
-    """`trained_angle_ratio` of every method on the running example (`EXAMPLE`), read at s · L: {method label: (d/2,) ratios}, "no scaling" included."""
+    """{method label: (d/2,) `trained_angle_ratio`} of the running example `EXAMPLE` read at s · L, "no scaling" too."""
     freqs = _example_freqs()
     trained = EXAMPLE["trained"]
     new_len = int(trained * EXAMPLE["factor"])
