@@ -56,6 +56,7 @@ import inspect
 import matplotlib.pyplot as plt
 import numpy as np
 
+from lessons._palette import BLUE, MUTED, RED
 from lessons.positional import (D_DEMO, apply_rope, pair_projections, sinusoidal_encoding, sliding_pair_scores,
                                 word_vector)
 
@@ -111,8 +112,8 @@ print(f"RoPE:                   scores from {leak['RoPE'].min():.6f} to {leak['R
 
 # %%
 fig, ax = plt.subplots(figsize=(6.4, 3.2), layout="constrained")
-ax.plot(starts, leak["sinusoidal"], color="#dc2626", lw=2, label="sinusoidal codes added")
-ax.plot(starts, leak["RoPE"], color="#2563eb", lw=2, label="RoPE")
+ax.plot(starts, leak["sinusoidal"], color=RED, lw=2, label="sinusoidal codes added")
+ax.plot(starts, leak["RoPE"], color=BLUE, lw=2, label="RoPE")
 ax.set_xlabel(f"position of the key word (the query word is {OFFSET} later)")
 ax.set_ylabel("score q · k")
 ax.set_title(f"One word pair at a fixed gap of {OFFSET}, slid along the sequence")
@@ -174,9 +175,9 @@ for name in TERMS:
 # %%
 fig, ax = plt.subplots(figsize=(6.4, 3.2), layout="constrained")
 where = np.arange(len(TERMS))
-ax.bar(where - 0.2, [rel_terms[name] for name in TERMS], width=0.4, color="#dc2626",
+ax.bar(where - 0.2, [rel_terms[name] for name in TERMS], width=0.4, color=RED,
        label="through random W_q, W_k")
-ax.bar(where + 0.2, [rel_bare[name] for name in TERMS], width=0.4, color="#9ca3af",
+ax.bar(where + 0.2, [rel_bare[name] for name in TERMS], width=0.4, color=MUTED,
        label="bare codes (no projections)")
 ax.set_xticks(where, TERMS)
 ax.set_xlabel("term of the score (query side · key side)")

@@ -53,6 +53,7 @@
 import matplotlib.pyplot as plt
 import numpy as np
 
+from lessons._palette import BLUE, MUTED, PURPLE, RED
 from lessons.attention import causal_mask
 from lessons.notation import softmax
 from lessons.rope import (CASES, conversion_permutation, conversion_scores, demo_weights, half_to_interleaved,
@@ -132,10 +133,10 @@ print(f"query {m}, key {n}, head 0: original {original[0, m, n]:.4f}, converted 
 # %%
 fig, ax = plt.subplots(figsize=(6.4, 3.2), layout="constrained")
 lim = float(np.abs(original).max()) * 1.1
-ax.plot([-lim, lim], [-lim, lim], color="#9ca3af", lw=1)
-ax.plot(original.ravel(), not_converted.ravel(), "o", ms=3, color="#dc2626", alpha=0.6,
+ax.plot([-lim, lim], [-lim, lim], color=MUTED, lw=1)
+ax.plot(original.ravel(), not_converted.ravel(), "o", ms=3, color=RED, alpha=0.6,
         label="not converted (rows as loaded)")
-ax.plot(original.ravel(), converted.ravel(), "o", ms=3, color="#2563eb", label="converted (interleaved_to_half)")
+ax.plot(original.ravel(), converted.ravel(), "o", ms=3, color=BLUE, label="converted (interleaved_to_half)")
 ax.set_xlabel("original score (interleaved code)")
 ax.set_ylabel("score in half-split code")
 ax.set_title("Interleaved weights run by half-split code")
@@ -178,8 +179,8 @@ slid = {case: np.array([conversion_scores(s + OFFSET, s)[case] for s in STARTS])
 
 # %%
 fig, ax = plt.subplots(figsize=(6.4, 3.2), layout="constrained")
-styles = {"original": ("#9ca3af", "-", 5), "converted": ("#2563eb", "--", 2),
-          "not converted": ("#dc2626", "-", 2), "mismatched table": ("#a855f7", "-", 1.5)}
+styles = {"original": (MUTED, "-", 5), "converted": (BLUE, "--", 2),
+          "not converted": (RED, "-", 2), "mismatched table": (PURPLE, "-", 1.5)}
 for case, (color, ls, lw) in styles.items():
     ax.plot(STARTS, slid[case], ls, color=color, lw=lw, label=case)
 ax.set_xlabel(f"position of the key (the query is {OFFSET} later)")

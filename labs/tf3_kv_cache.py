@@ -37,6 +37,7 @@
 import matplotlib.pyplot as plt
 import numpy as np
 
+from lessons._palette import AMBER, BLUE, GREEN, GRID, RED
 from lessons.alibi import alibi_bias_at
 from lessons.rope import decode_error
 from lessons.transformer import POSITIONS, TINY, TinyGPT, cache_gap, demo_tokens
@@ -46,7 +47,7 @@ n = TINY["max_len"]  # 16 tokens: the whole learned table, so every scheme can r
 tokens = demo_tokens(n)  # (16,) fixed, seeded token ids
 models = {p: TinyGPT(**TINY, position=p) for p in POSITIONS}  # same seed: the same random weights
 full = {p: m.forward(tokens) for p, m in models.items()}  # (16, 50) logits from one pass over the sequence
-colors = {"rope": "#2563eb", "learned": "#dc2626", "sinusoidal": "#f59e0b", "alibi": "#16a34a", "none": "#6b7280"}
+colors = {"rope": BLUE, "learned": RED, "sinusoidal": AMBER, "alibi": GREEN, "none": GRID}
 print(f"TinyGPT({', '.join(f'{k}={v}' for k, v in TINY.items())}); {n} tokens: {tokens.tolist()}")
 print(f"schemes: {', '.join(POSITIONS)}; logits of the full pass reach |{max(np.abs(f).max() for f in full.values()):.1f}|")
 
@@ -202,11 +203,11 @@ print(f"RoPE decoded with position 0 vs its own full pass:                 large
 
 # %%
 fig, (a1, a2) = plt.subplots(1, 2, figsize=(6.4, 3.2), layout="constrained")
-a1.plot(np.arange(key_wrong.size), key_wrong, "o-", ms=3, color="#dc2626", label="position 0 every time")
-a1.plot(np.arange(key_right.size), key_right, "o-", ms=3, color="#2563eb", label="true position")
+a1.plot(np.arange(key_wrong.size), key_wrong, "o-", ms=3, color=RED, label="position 0 every time")
+a1.plot(np.arange(key_right.size), key_right, "o-", ms=3, color=BLUE, label="true position")
 a1.set(xlabel="step = true position", ylabel="max |key − full-pass key|", title="one rotation (decode_error)")
 a1.legend(frameon=False, fontsize=7)
-a2.plot(np.arange(n), gap_wrong["rope"], "o-", ms=3, color="#dc2626", label="vs the RoPE model's full pass")
+a2.plot(np.arange(n), gap_wrong["rope"], "o-", ms=3, color=RED, label="vs the RoPE model's full pass")
 a2.plot(np.arange(n), as_nope, "o-", ms=3, color=colors["none"], label="vs the no-position model's")
 a2.set(xlabel="step = true position", ylabel="max |logit gap|", title="the whole decoder")
 a2.legend(frameon=False, fontsize=7)

@@ -38,6 +38,7 @@
 import matplotlib.pyplot as plt
 import numpy as np
 
+from lessons._palette import BLUE, GREEN, GREY_FILL, GRID, PURPLE, RED
 from lessons.context_extension import (EXAMPLE, example_angle_ratios, example_methods, ntk_pair_scale,
                                        rope_inv_freq, rope_wavelengths)
 from lessons.positional import angle_table, rope_frequencies
@@ -97,10 +98,10 @@ for i in (first_slow, d // 2 - 1):
 
 # %%
 fig, ax = plt.subplots(figsize=(6.4, 3.2), layout="constrained")
-ax.axvspan(-0.5, first_slow - 0.5, color="#e5e7eb", label="a full turn in training: every angle seen")
-ax.plot(pairs, seen, "o", ms=3, color="#2563eb", label=f"largest angle seen ({L:,} tokens)")
-ax.plot(pairs, reached, "x", ms=4, color="#dc2626", label=f"largest angle reached ({new_len:,} tokens, no scaling)")
-ax.axhline(2 * np.pi, color="#6b7280", lw=0.8, ls="--", label="one full turn, 2π")
+ax.axvspan(-0.5, first_slow - 0.5, color=GREY_FILL, label="a full turn in training: every angle seen")
+ax.plot(pairs, seen, "o", ms=3, color=BLUE, label=f"largest angle seen ({L:,} tokens)")
+ax.plot(pairs, reached, "x", ms=4, color=RED, label=f"largest angle reached ({new_len:,} tokens, no scaling)")
+ax.axhline(2 * np.pi, color=GRID, lw=0.8, ls="--", label="one full turn, 2π")
 ax.set(xlabel="pair index i (0 = fastest)", ylabel="angle (radians)", yscale="log")
 ax.set_title("No scaling: every pair reaches 8× its largest trained angle", fontsize=10)
 ax.legend(frameon=False, fontsize=7, loc="upper right")
@@ -137,8 +138,8 @@ print(f"pair {d // 2 - 1}, the only slow pair brought back (to 0.875 of a positi
 
 # %%
 fig, ax = plt.subplots(figsize=(6.4, 3.2), layout="constrained")
-ax.axvspan(-0.5, first_slow - 0.5, color="#e5e7eb", label="a full turn in training: every angle seen")
-ax.axhline(1, color="#6b7280", lw=0.8)
+ax.axvspan(-0.5, first_slow - 0.5, color=GREY_FILL, label="a full turn in training: every angle seen")
+ax.axhline(1, color=GRID, lw=0.8)
 ax.plot(pairs, ntk, "o-", ms=3, color="black", label="NTK-aware (base raised)")
 ax.annotate(f"pair {worst}: {ntk[worst]:.2f}×", (worst, ntk[worst]), xytext=(24, ntk[worst] - 0.1),
             fontsize=8, arrowprops={"arrowstyle": "->", "lw": 0.8})
@@ -194,11 +195,11 @@ print(f"so a slow pair's angle is {mapped_last / (L - 1):.6f} of the largest it 
 # position and no more.
 
 # %%
-styles = {"no scaling": ("#dc2626", "-"), "NTK-aware (base raised)": ("black", "--"),
-          "position interpolation (linear)": ("#2563eb", "-"), "YaRN": ("#16a34a", "-."),
-          "Llama 3 rule": ("#9333ea", ":")}
+styles = {"no scaling": (RED, "-"), "NTK-aware (base raised)": ("black", "--"),
+          "position interpolation (linear)": (BLUE, "-"), "YaRN": (GREEN, "-."),
+          "Llama 3 rule": (PURPLE, ":")}
 fig, ax = plt.subplots(figsize=(6.4, 3.2), layout="constrained")
-ax.axvspan(-0.5, first_slow - 0.5, color="#e5e7eb")
+ax.axvspan(-0.5, first_slow - 0.5, color=GREY_FILL)
 for label, (color, style) in styles.items():
     ax.plot(pairs, ratios[label], style, color=color, lw=1.8, label=label)
 ax.set(xlabel="pair index i (0 = fastest)", ylabel="largest angle used ÷ largest seen", yscale="log")
@@ -234,7 +235,7 @@ for label, r in speed_ratio.items():
 
 # %%
 fig, ax = plt.subplots(figsize=(6.4, 3.2), layout="constrained")
-ax.axvspan(-0.5, first_slow - 0.5, color="#e5e7eb")
+ax.axvspan(-0.5, first_slow - 0.5, color=GREY_FILL)
 for label, (color, style) in styles.items():
     ax.plot(pairs, speed_ratio[label], style, color=color, lw=1.8, label=label)
 ax.set(xlabel="pair index i (0 = fastest)", ylabel="new θ ÷ trained θ", yscale="log")

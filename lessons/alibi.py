@@ -511,6 +511,7 @@ import math
 import numpy as np
 
 from lessons import _checks
+from lessons._palette import BLUE, GREEN, GRID, RED
 from lessons._show import banner, matrix, say, table, takeaway
 from lessons.attention import causal_mask, multi_head_attention, scaled_dot_product_attention
 from lessons.notation import softmax
@@ -700,7 +701,7 @@ def figures() -> dict:
     figs["bias_matrices"] = fig
 
     fig, ax = plt.subplots(figsize=(6.4, 3.6), layout="constrained")
-    for count, marker, color in ((8, "o", "#2563eb"), (12, "s", "#dc2626"), (16, "^", "#16a34a")):
+    for count, marker, color in ((8, "o", BLUE), (12, "s", RED), (16, "^", GREEN)):
         ax.semilogy(np.arange(1, count + 1), alibi_slopes(count), marker, ls="-" if count != 12 else "none",
                     color=color, ms=5, label=f"{count} heads")
     ax.set(xlabel="head h", ylabel="slope m_h (log scale)", title="ALiBi slopes: a geometric sequence per head count")
@@ -709,7 +710,7 @@ def figures() -> dict:
 
     fig, ax = plt.subplots(figsize=(6.4, 3.6), layout="constrained")
     steps = np.arange(0, 257)
-    for slope, color in ((1 / 2, "#dc2626"), (1 / 16, "#2563eb"), (1 / 256, "#16a34a")):
+    for slope, color in ((1 / 2, RED), (1 / 16, BLUE), (1 / 256, GREEN)):
         weights = recency_weights(slope, steps.size)[::-1]  # index k = k steps back
         ax.semilogy(steps, weights, color=color, label=f"slope 1/{round(1 / slope)}")
     ax.set(xlabel="steps back from the query (k)", ylabel="attention weight (log scale)", ylim=(1e-8, 1),
@@ -719,12 +720,12 @@ def figures() -> dict:
 
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(6.4, 3.2), layout="constrained")
     signal = mask_position_signal(10)
-    ax1.plot(np.arange(10), signal, "o-", color="#6b7280")
+    ax1.plot(np.arange(10), signal, "o-", color=GRID)
     ax1.set(xlabel="position i", ylabel="output 1/(i + 1)", title="the mask alone encodes position", )
     ax1.title.set_fontsize(9)
     a, b = [3, 5, 7, 9, 11], [5, 3, 7, 9, 11]
     width = 0.38
-    for offset, layers, color in ((-width / 2, 1, "#2563eb"), (width / 2, 2, "#dc2626")):
+    for offset, layers, color in ((-width / 2, 1, BLUE), (width / 2, 2, RED)):
         ax2.bar(np.arange(5) + offset, nope_position_gaps(a, b, layers), width, color=color,
                 label=f"{layers} layer{'s' if layers > 1 else ''}")
     ax2.set(xlabel="position", ylabel="largest output difference", title="NoPE: orders differ only via the mask")

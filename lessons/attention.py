@@ -707,6 +707,7 @@ from __future__ import annotations
 import numpy as np
 
 from lessons import _checks
+from lessons._palette import BLUE, MUTED, RED
 from lessons._show import banner, matrix, say, table, takeaway
 from lessons.notation import WORDS, X_WORDS, permutation_matrix, softmax
 
@@ -1000,7 +1001,6 @@ def random_causal_layer(seq_len: int = 6, d: int = 8, n_heads: int = 2,
 # 5. Figures (rendered to docs/figures by the figure build)
 # ---------------------------------------------------------------------------
 
-_BLUE, _RED, _MUTED = "#2563eb", "#dc2626", "#9ca3af"
 _MASK_FIGURE_SIZE = 8  # the causal-mask figure's sequence length
 
 
@@ -1037,9 +1037,9 @@ def figures() -> dict:
     # sqrt_d_scaling: without 1/√d, wide heads collapse onto one key
     ds = [2, 4, 8, 16, 32, 64, 128, 256]
     fig, ax = plt.subplots(figsize=(6.4, 3.6), layout="constrained")
-    ax.plot(ds, [mean_top_weight(d, scaled=False) for d in ds], "o-", color=_RED, label="raw scores q·k")
-    ax.plot(ds, [mean_top_weight(d, scaled=True) for d in ds], "o-", color=_BLUE, label="scaled scores q·k / √d")
-    ax.axhline(1 / 16, color=_MUTED, ls="--", label="even spread (1/16)")
+    ax.plot(ds, [mean_top_weight(d, scaled=False) for d in ds], "o-", color=RED, label="raw scores q·k")
+    ax.plot(ds, [mean_top_weight(d, scaled=True) for d in ds], "o-", color=BLUE, label="scaled scores q·k / √d")
+    ax.axhline(1 / 16, color=MUTED, ls="--", label="even spread (1/16)")
     ax.set_xscale("log", base=2)
     ax.set_ylim(0, 1.05)
     ax.set_xlabel("head width d")
@@ -1055,7 +1055,7 @@ def figures() -> dict:
     for i in range(n):
         for j in range(n):
             ax.text(j, i, "✓" if j <= i else "·", ha="center", va="center", fontsize=9,
-                    color="white" if j <= i else _MUTED)
+                    color="white" if j <= i else MUTED)
     ax.set_xticks(range(n))
     ax.set_yticks(range(n))
     ax.set_xlabel("key position j")

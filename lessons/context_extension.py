@@ -120,7 +120,8 @@ you set none.
 **Go deeper.** Level 2 derives each recipe from one idea, the wavelength of a
 pair, with an 8-number head small enough for paper, and ends with
 `rope_inv_freq`, which turns every block `transformers` 5.24 accepts into the
-speeds it computes, to float32 precision, and warns or refuses where it does.
+speeds it computes, to float32 precision; its twin in
+`lessons/tools/rope_scaling.py` also warns or refuses where `transformers` does.
 If you only needed to read a model card and serve it safely, you can stop here.
 
 ## Level 2: how it works, from scratch
@@ -654,7 +655,7 @@ pretraining (Level 1, *What it costs*) reaches your server. A reimplementation
 that sets `factor` to the window ratio gets both wrong: Llama 3.1's slow
 pairs would turn too slowly and Llama 3.2's too fast.
 
-## One function for every block transformers accepts: `rope_inv_freq`
+## One function for every block: `rope_inv_freq`
 
 **Everyday picture.** A universal adapter: whatever plug the model card
 hands you, it gives the same thing out, a list of turning speeds and one
@@ -673,27 +674,33 @@ volume knob.
 ```mermaid
 flowchart LR
   C["rope_parameters dict"] --> S{"split by<br/>layer type?"}
-  S -->|"yes (Gemma 3)"| L["rope_inv_freq_by_layer_type:<br/>each type's block"]
+  S -->|"yes (Gemma 3)"| L["one block<br/>per layer type"]
   S -->|"no"| T{"rope_type<br/>(or old key type)"}
   L --> T
-  T --> V["check keys:<br/>missing → ValueError<br/>unread → warning"]
-  V --> F["θ_i for the rotary width<br/>(partial_rotary_factor · head_dim)"]
+  T --> F["θ_i for the rotary width<br/>(partial_rotary_factor · head_dim)"]
   F --> O["(inv_freq, attention_factor)"]
   O --> R["cos, sin = cos(m·θ_i)·a, sin(m·θ_i)·a"]
 ```
 
-**Reading it:** the function does with a block what `transformers` 5.24 does
-(its config validation in modeling_rope_utils.py, then its
-`ROPE_INIT_FUNCTIONS`). It refuses an unknown `rope_type`, or a block without a
-key its method cannot do without, such as `factor`, naming the key. Where
-`transformers` only warns, it warns too and computes the same speeds: a key the
-method does not read, a `factor` below 1, Llama 4 Scout's `low_freq_factor`
-equal to its `high_freq_factor` (no pair is blended). Keys that model configs
-declare, such as Qwen2-VL's `mrope_section`, pass quietly: they say which
-position (time, height or width) each pair turns by, not how fast. A block
-split by layer type goes through `rope_inv_freq_by_layer_type`, one result per
-type. The speeds cover the rotated part of the head only, and come with the
-attention factor that scales cos and sin.
+**Reading it:** the function computes from a block what `transformers` 5.24
+computes (its `ROPE_INIT_FUNCTIONS`, in modeling_rope_utils.py): it reads the
+method's name, takes the default speeds of the rotated part of the head, and
+hands them to the helper of that method, which returns them with the
+attention factor that scales cos and sin. Keys that model configs declare,
+such as Qwen2-VL's `mrope_section`, change nothing: they say which position
+(time, height or width) each pair turns by, not how fast. A config split by
+layer type (Gemma 3) holds one block per type, each read the same way.
+
+The page's version trusts the block. Before computing, `transformers` also
+checks it (its config validation), and so does the same function in the tool
+module `lessons/tools/rope_scaling.py`, which gives the same numbers on every
+block `transformers` accepts: it refuses an unknown `rope_type` or a block
+without a key its method cannot do without, such as `factor`, naming the key;
+where `transformers` only warns, it warns too and computes the same speeds (a
+key the method does not read, a `factor` below 1, Llama 4 Scout's
+`low_freq_factor` equal to its `high_freq_factor`, so no pair is blended); it
+runs a config split by layer type one type at a time. Run that one on a real
+config.
 
 **The math.**
 
@@ -719,10 +726,8 @@ about 30% larger before the softmax.
 **In Python:**
 
 ```python
-import warnings
 import numpy as np
-from lessons.context_extension import (ntk_pair_scale, pair_scale, rope_inv_freq, rope_cos_sin,
-                                       rope_inv_freq_by_layer_type)
+from lessons.context_extension import ntk_pair_scale, pair_scale, rope_inv_freq, rope_cos_sin
 # the divisor table: every method at factor 4 over 1,000 trained tokens
 blocks = {"linear": {"rope_type": "linear", "factor": 4.0},
           "YaRN": {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 1000},
@@ -736,8 +741,24 @@ round(float(cos[0, 0]), 3)  # → 1.139
 round(a ** 2, 3)  # → 1.296
 # partial rotary: only the first 40% of an 80-wide head turns (Phi-2)
 len(rope_inv_freq(80, {"rope_theta": 10000.0, "partial_rotary_factor": 0.4})[0])  # → 16
+# Qwen2-VL-7B-Instruct config.json: "mrope" is plain RoPE; mrope_section splits the 64 pairs 16/24/24
+qwen2_vl = {"type": "mrope", "mrope_section": [16, 24, 24], "rope_theta": 1000000.0}
+np.allclose(rope_inv_freq(128, qwen2_vl)[0], rope_inv_freq(128, {"rope_theta": 1000000.0})[0])  # → True
+# Gemma 3 4B (google/gemma-3-4b-it config.json) as transformers 5.x stores it, split by layer type
+gemma3 = {"full_attention": {"rope_type": "linear", "factor": 8.0, "rope_theta": 1000000.0},
+          "sliding_attention": {"rope_type": "default", "rope_theta": 10000.0}}
+{kind: round(float(rope_inv_freq(256, block)[0][1]), 4) for kind, block in gemma3.items()}  # → {'full_attention': 0.1122, 'sliding_attention': 0.9306}
+```
+
+The tool's twin, with `transformers`' checks in front:
+
+```python
+import warnings
+import numpy as np
+from lessons.context_extension import rope_inv_freq
+from lessons.tools.rope_scaling import rope_inv_freq as checked_rope_inv_freq
 try:
-    rope_inv_freq(128, {"rope_type": "yarn", "factor": 4.0})
+    checked_rope_inv_freq(128, {"rope_type": "yarn", "factor": 4.0})
 except ValueError as err:
     message = str(err)
 message  # → "rope_parameters for rope_type 'yarn' needs the key 'original_max_position_embeddings'"
@@ -746,16 +767,11 @@ scout = {"rope_type": "llama3", "rope_theta": 500000.0, "factor": 16.0, "low_fre
          "high_freq_factor": 1.0, "original_max_position_embeddings": 8192}
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
-    ratio = rope_inv_freq(128, scout)[0] / rope_inv_freq(128, {"rope_theta": 500000.0})[0]
-# one warning; pairs kept and divided by 16
-len(caught), int(np.sum(ratio == 1)), int(np.sum(np.isclose(ratio, 1 / 16)))  # → (1, 35, 29)
-# Qwen2-VL-7B-Instruct config.json: "mrope" is plain RoPE; mrope_section splits the 64 pairs 16/24/24
-qwen2_vl = {"type": "mrope", "mrope_section": [16, 24, 24], "rope_theta": 1000000.0}
-np.allclose(rope_inv_freq(128, qwen2_vl)[0], rope_inv_freq(128, {"rope_theta": 1000000.0})[0])  # → True
-# Gemma 3 4B (google/gemma-3-4b-it config.json) as transformers 5.x stores it, split by layer type
-gemma3 = {"full_attention": {"rope_type": "linear", "factor": 8.0, "rope_theta": 1000000.0},
-          "sliding_attention": {"rope_type": "default", "rope_theta": 10000.0}}
-{kind: round(float(speeds[1]), 4) for kind, (speeds, _) in rope_inv_freq_by_layer_type(256, gemma3).items()}  # → {'full_attention': 0.1122, 'sliding_attention': 0.9306}
+    speeds, _ = checked_rope_inv_freq(128, scout)
+ratio = speeds / rope_inv_freq(128, {"rope_theta": 500000.0})[0]
+# one warning, the page's numbers; pairs kept and divided by 16
+len(caught), np.array_equal(speeds, rope_inv_freq(128, scout)[0])  # → (1, True)
+int(np.sum(ratio == 1)), int(np.sum(np.isclose(ratio, 1 / 16)))  # → (35, 29)
 ```
 
 ![Every method's speed ratio against each pair's original wavelength on log axes: interpolation is flat at one eighth, NTK-aware falls steadily from 1 to one eighth, YaRN and the Llama 3 rule stay at 1 for short waves and drop to one eighth near the trained length, and LongRoPE's Phi-3.5 points fall from near 1 to about one sixty-fifth](figures/context_extension.scale_by_wavelength.svg)
@@ -769,19 +785,21 @@ left and 1/8 on the right and differ only in where they bend. The orange
 squares are Phi-3.5-mini's real long factors (its own head and a stretch
 of 32).
 
-**In code:** `rope_inv_freq` dispatches to the helpers above and
-`rope_inv_freq_by_layer_type` runs it per layer type; `rope_type_of` reads the
-method's name; `rope_cos_sin` applies the result (the angles come from
-`lessons.positional.angle_table`); `pair_scale` divides by the default
-speeds. The tests compare both with vectors computed by `transformers` 5.24,
-its warnings included, for every `rope_type` (`proportional` is Gemma 4's), over
+**In code:** `rope_inv_freq` dispatches to the helpers above; `rope_type_of`
+reads the method's name; `rope_cos_sin` applies the result (the angles come
+from `lessons.positional.angle_table`); `pair_scale` divides by the default
+speeds. The tests compare `rope_inv_freq` with vectors computed by
+`transformers` 5.24 for every `rope_type` (`proportional` is Gemma 4's), over
 real and synthetic configurations: the published Llama 3.1, Llama 4 Scout,
-Qwen2.5, Qwen2-VL, DeepSeek-V2-Lite, Gemma 3 and Phi-3.5-mini blocks among them.
+Qwen2.5, Qwen2-VL, DeepSeek-V2-Lite, Gemma 3 and Phi-3.5-mini blocks among
+them; they hold the tool's twin to the same numbers, and to `transformers`'
+warnings.
 
 **Why it matters.** When a checkpoint misbehaves at length, this is the
 function to run on its config: it shows exactly which pairs the model expects
-slowed and by how much; a missing key fails loudly here, and a key the
-library would ignore is named in a warning instead of passing silently.
+slowed and by how much; through the tool's twin, a missing key fails loudly,
+and a key the library would ignore is named in a warning instead of passing
+silently.
 
 ## In 20 seconds
 
@@ -872,12 +890,14 @@ library would ignore is named in a warning instead of passing silently.
 
 from __future__ import annotations
 
+import json
 import math
-import warnings
+from pathlib import Path
 
 import numpy as np
 
 from lessons import _checks
+from lessons._palette import BLUE, BLUE_FILL, GREEN, GREEN_FILL, GREY_FILL, GRID, ORANGE, PURPLE, RED
 from lessons._show import banner, say, table, takeaway
 from lessons.attention import format_bytes, kv_cache_bytes
 from lessons.positional import (
@@ -893,48 +913,26 @@ from lessons.positional import (
 
 ROPE_TYPES = ("default", "linear", "dynamic", "yarn", "longrope", "llama3", "proportional")
 
-# What transformers 5.24 checks (modeling_rope_utils.py, RotaryEmbeddingConfigMixin._validate_*):
-# the keys every rope_type accepts, the keys each type reads, and the ones it cannot do without.
-# original_max_position_embeddings and rope_theta are filled in from the config when absent.
-_COMMON_KEYS = {"rope_type", "type", "rope_theta", "partial_rotary_factor"}
-_TYPE_KEYS = {
-    "default": set(),
-    "linear": {"factor"},
-    "dynamic": {"factor"},
-    "yarn": {"factor", "original_max_position_embeddings", "attention_factor", "beta_fast", "beta_slow",
-             "mscale", "mscale_all_dim", "truncate"},
-    "longrope": {"short_factor", "long_factor", "original_max_position_embeddings", "factor", "attention_factor"},
-    "llama3": {"factor", "original_max_position_embeddings", "low_freq_factor", "high_freq_factor"},
-    "proportional": set(),
-}
-_REQUIRED_KEYS = {"linear": ("factor",), "dynamic": ("factor",), "yarn": ("factor",),
-                  "longrope": ("short_factor", "long_factor"),
-                  "llama3": ("factor", "low_freq_factor", "high_freq_factor")}
-# Keys that model configs in transformers exempt from the check (ignore_keys_at_rope_validation):
-# the multimodal-RoPE layout (Qwen2-VL and later VL models) and Ministral 3's position-dependent
-# query scale. None of them changes inv_freq or the attention factor.
-_MODEL_KEYS = {"mrope_section", "mrope_interleaved", "interleaved", "llama_4_scaling_beta",
-               "max_position_embeddings"}
+# Published configs come from the model-card gallery, one file per model citing where it was read (`read_from`)
+FIGURE_INPUTS = ("lessons/gallery/llama-3.1-8b.json", "lessons/gallery/phi-3.5-mini.json")
 
-# Llama 3.1 8B's published config (config.json on the Hugging Face Hub).
-LLAMA31_8B = {
-    "max_position_embeddings": 131072,
-    "head_dim": 128,
-    "n_layers": 32,
-    "n_kv_heads": 8,
-    "rope_parameters": {"rope_type": "llama3", "rope_theta": 500000.0, "factor": 8.0, "low_freq_factor": 1.0,
-                        "high_freq_factor": 4.0, "original_max_position_embeddings": 8192},
-}
 
-# Llama 3.2 1B's published config (meta-llama/Llama-3.2-1B config.json): the same
-# 8,192 -> 131,072 window as Llama 3.1, but factor 32 (factor divides speeds; it is
-# not the window ratio).
-LLAMA32_1B = {
-    "max_position_embeddings": 131072,
-    "head_dim": 64,
-    "rope_parameters": {"rope_type": "llama3", "rope_theta": 500000.0, "factor": 32.0, "low_freq_factor": 1.0,
-                        "high_freq_factor": 4.0, "original_max_position_embeddings": 8192},
-}
+def _gallery_config(slug: str) -> dict:
+    return json.loads((Path(__file__).parent / "gallery" / f"{slug}.json").read_text(encoding="utf-8"))["config"]
+
+
+def _published(slug: str) -> dict:
+    """A gallery config in this page's shape: its lengths, head and a transformers-5 `rope_parameters` block."""
+    c = _gallery_config(slug)
+    return {"max_position_embeddings": c["max_position_embeddings"],
+            "head_dim": c.get("head_dim") or c["hidden_size"] // c["num_attention_heads"],
+            "n_layers": c["num_hidden_layers"], "n_kv_heads": c["num_key_value_heads"],
+            "rope_parameters": {**c["rope_scaling"], "rope_theta": c["rope_theta"]}}
+
+
+LLAMA31_8B = _published("llama-3.1-8b")
+# Llama 3.2 1B: the same 8,192 -> 131,072 window, but factor 32 (factor divides speeds; not the window ratio)
+LLAMA32_1B = _published("llama-3.2-1b")
 
 
 # ---------------------------------------------------------------------------
@@ -943,14 +941,7 @@ LLAMA32_1B = {
 
 
 def rope_wavelengths(theta: np.ndarray) -> np.ndarray:
-    """λ_i = 2π / θ_i: the number of positions pair i needs for one full turn.
-
-    Args:
-        theta: (d/2,) speeds in radians per position.
-
-    Returns:
-        (d/2,) float array of wavelengths, in positions.
-    """
+    """λ_i = 2π / θ_i for (d/2,) speeds θ (radians per position): (d/2,) wavelengths, in positions per full turn."""
     return 2 * np.pi / np.asarray(theta, dtype=float)
 
 
@@ -960,15 +951,7 @@ def rope_wavelengths(theta: np.ndarray) -> np.ndarray:
 
 
 def linear_inv_freq(theta: np.ndarray, factor: float) -> np.ndarray:
-    """Position interpolation as speeds: θ_i / s, which equals dividing every position by s.
-
-    Args:
-        theta: (d/2,) trained speeds.
-        factor: the stretch s.
-
-    Returns:
-        (d/2,) float array.
-    """
+    """Position interpolation as speeds: θ_i / s for (d/2,) trained speeds θ and stretch s (every position ÷ s)."""
     return np.asarray(theta, dtype=float) / factor
 
 
@@ -995,18 +978,14 @@ def ntk_pair_scale(d: int, factor: float) -> np.ndarray:
 def trained_angle_ratio(inv_freq: np.ndarray, theta: np.ndarray, trained_len: int, new_len: int) -> np.ndarray:
     """Per pair: the largest angle used at `new_len` ÷ the largest angle seen in training.
 
-    Positions run 0..L−1 in training and 0..new_len−1 when read, so the largest
-    angles are (L−1)·θ_i and (new_len−1)·θ'_i. A pair that finishes a full turn
-    in training ((L−1)·θ_i >= 2π) has seen every angle, so its ratio is
-    min((new_len−1)·θ'_i / 2π, 1) <= 1. A pair that never finishes a turn only
-    saw angles up to (L−1)·θ_i; its ratio (new_len−1)·θ'_i / ((L−1)·θ_i) above 1
-    means angles the model never saw.
+    Positions run 0..L−1 in training and 0..new_len−1 when read. A pair that finishes a full
+    turn in training ((L−1)·θ_i >= 2π) has seen every angle: its ratio is
+    min((new_len−1)·θ'_i / 2π, 1). Any other pair's is (new_len−1)·θ'_i / ((L−1)·θ_i),
+    and above 1 means angles the model never saw.
 
     Args:
-        inv_freq: (d/2,) the speeds θ'_i used at the new length.
-        theta: (d/2,) the trained speeds θ_i.
-        trained_len: the trained length L.
-        new_len: the length read now.
+        inv_freq: (d/2,) speeds θ'_i used at the new length; theta: (d/2,) trained speeds θ_i.
+        trained_len, new_len: the trained length L and the length read now.
 
     Returns:
         (d/2,) float array.
@@ -1014,61 +993,36 @@ def trained_angle_ratio(inv_freq: np.ndarray, theta: np.ndarray, trained_len: in
     inv_freq, theta = np.asarray(inv_freq, dtype=float), np.asarray(theta, dtype=float)
     used = (new_len - 1) * inv_freq  # largest angle at the new length: the last position is new_len - 1
     seen = (trained_len - 1) * theta  # largest angle in training: positions 0 .. L - 1
-    full_turn = seen >= 2 * np.pi
-    # a full turn in training: every angle seen; otherwise compare with the arc it did see
+    full_turn = seen >= 2 * np.pi  # a full turn in training: every angle seen
     return np.where(full_turn, np.minimum(used / (2 * np.pi), 1.0), used / seen)
 
 
 def dynamic_ntk_stretch(factor: float, seq_len: int, max_position_embeddings: int) -> float:
     """The stretch dynamic NTK raises its base for: s · n / L − (s − 1), and 1 up to the trained length.
 
-    Args:
-        factor: the config's `factor` s.
-        seq_len: the current sequence length n.
-        max_position_embeddings: the trained length L.
-
-    Returns:
-        a float >= 1 for s >= 1: 1 at n = L, s + 1 at n = 2L, growing by s for every further L.
+    For the config's `factor` s, the current length `seq_len` n and the trained length
+    `max_position_embeddings` L: a float, 1 at n = L, s + 1 at n = 2L, growing by s per further L.
     """
     seq_len = max(seq_len, max_position_embeddings)
     return factor * seq_len / max_position_embeddings - (factor - 1)
 
 
 def dynamic_ntk_base(base: float, factor: float, seq_len: int, max_position_embeddings: int, d: int) -> float:
-    """The base dynamic NTK uses at the current length: `ntk_scaled_base` for a
-    stretch that grows with the prompt (the trained base up to the trained length).
+    """The base dynamic NTK uses at the current length: `ntk_scaled_base` for a stretch that grows
+    with the prompt (`dynamic_ntk_stretch`; the trained base up to the trained length), a float.
 
-    Args:
-        base: the trained base.
-        factor: the config's `factor` s.
-        seq_len: the current sequence length n.
-        max_position_embeddings: the trained length L.
-        d: the rotary width, an even integer >= 4.
-
-    Returns:
-        the base to use now, a float.
+    It takes the trained `base`, the config's `factor` s, the current `seq_len`, the trained length
+    `max_position_embeddings` and the rotary width `d` (even, >= 4).
     """
-    # base' = base · stretch^(d/(d-2))
     return ntk_scaled_base(base, dynamic_ntk_stretch(factor, seq_len, max_position_embeddings), d)
 
 
 def vllm_dynamic_ntk_base(base: float, factor: float, table_len: int, trained_len: int, d: int) -> float:
-    """The one base vLLM's dynamic-NTK rotary layer computes when it builds its
-    cos/sin table, b · (s · P/T − (s − 1))^(d/(d−2)), used for every prompt.
-
-    That is `dynamic_ntk_base` evaluated once, at the table's length P, instead of
-    at each prompt's length. vLLM's long-standing code built the table for
-    P = s · T positions (stretch s² − s + 1); later code takes P and T from the caller.
-
-    Args:
-        base: the trained base b.
-        factor: the config's `factor` s.
-        table_len: P, the number of positions the table covers (>= trained_len).
-        trained_len: T, the trained length.
-        d: the rotary width, an even integer >= 4.
-
-    Returns:
-        the base every prompt uses, a float.
+    """The one base vLLM's dynamic-NTK rotary layer computes for its cos/sin table,
+    b · (s · P/T − (s − 1))^(d/(d−2)), used for every prompt: `dynamic_ntk_base` evaluated once,
+    at the table's length P (`table_len` >= T = `trained_len`), not at each prompt's length.
+    vLLM's long-standing code built the table for P = s · T positions (stretch s² − s + 1);
+    later code takes P and T from the caller. Returns the base, a float.
     """
     trained_len = _checks.count(trained_len, "trained_len")
     table_len = _checks.count(table_len, "table_len", low=trained_len)
@@ -1079,17 +1033,10 @@ def cached_key_drift(d: int, base: float, factor: float, max_position_embeddings
                      cached_len: int, now_len: int, key_pos: int) -> np.ndarray:
     """Angle error per pair of a key rotated at `cached_len` and reused at `now_len`.
 
-    With a KV cache, a key is rotated once, with the base of the length at that
-    moment; dynamic NTK later changes the base, so queries and old keys disagree.
-
-    Args:
-        d, base, factor, max_position_embeddings: the head and its dynamic block.
-        cached_len: the sequence length when the key was rotated and cached.
-        now_len: the sequence length now.
-        key_pos: the key's position.
-
-    Returns:
-        (d/2,) float array: key_pos · (θ then − θ now), in radians.
+    With a KV cache a key is rotated once, with the base of the length at that moment (head
+    `d`, `base`, `factor`, `max_position_embeddings` as for `dynamic_ntk_base`); dynamic NTK
+    later changes the base, so queries and old keys disagree. Returns (d/2,) radians,
+    key_pos · (θ then − θ now).
     """
     old = rope_frequencies(d, dynamic_ntk_base(base, factor, cached_len, max_position_embeddings, d))
     new = rope_frequencies(d, dynamic_ntk_base(base, factor, now_len, max_position_embeddings, d))
@@ -1099,13 +1046,10 @@ def cached_key_drift(d: int, base: float, factor: float, max_position_embeddings
 
 def cached_score_gap(d: int, base: float, factor: float, max_position_embeddings: int,
                      cached_len: int, now_len: int, key_pos: int, query_pos: int, seed: int = 0) -> tuple[float, float]:
-    """The score q·k with a freshly rotated key and with the stale cached key.
+    """The score q·k with a freshly rotated key and with the stale cached key, (fresh, stale) floats.
 
     q and k are random (d,) vectors from `seed`, rotated with interleaved RoPE
     (`lessons.positional.apply_rope`); the query always uses the base of `now_len`.
-
-    Returns:
-        (fresh, stale): the two scores, floats.
     """
     rng = np.random.default_rng(seed)
     q, k = rng.standard_normal(d), rng.standard_normal(d)
@@ -1123,18 +1067,8 @@ def cached_score_gap(d: int, base: float, factor: float, max_position_embeddings
 
 
 def yarn_correction_dim(n_rotations: float, d: int, base: float, original_max_position_embeddings: int) -> float:
-    """The (fractional) pair index whose pair turns `n_rotations` times in the trained length.
-
-    Args:
-        n_rotations: the number of full turns r.
-        d: the rotary width.
-        base: the RoPE base.
-        original_max_position_embeddings: the trained length L.
-
-    Returns:
-        i(r) = d · ln(L / (2π r)) / (2 ln base), a float.
-    """
-    # solve L / λ_i = r for i, with λ_i = 2π base^(2i/d):  i = d · ln(L / (2π r)) / (2 ln base)
+    """The (fractional) pair index whose pair turns `n_rotations` times r in the trained length L: L / λ_i = r
+    solved for i with λ_i = 2π base^(2i/d), i(r) = d · ln(L / (2π r)) / (2 ln base), d the rotary width."""
     return d * math.log(original_max_position_embeddings / (n_rotations * 2 * math.pi)) / (2 * math.log(base))
 
 
@@ -1142,13 +1076,9 @@ def yarn_correction_range(beta_fast: float, beta_slow: float, d: int, base: floa
                           original_max_position_embeddings: int, truncate: bool = True) -> tuple[float, float]:
     """Pair indices (low, high): below low keep θ, above high divide θ by the factor.
 
-    Args:
-        beta_fast, beta_slow: turn counts that mark the two boundaries (32 and 1).
-        d, base, original_max_position_embeddings: the head and its trained length.
-        truncate: round low down and high up to whole pairs (the library's default).
-
-    Returns:
-        (low, high), clipped to 0 and d - 1.
+    `beta_fast` and `beta_slow` are the turn counts that mark the two ends (32 and 1), for head
+    `d`, `base` and trained length; `truncate` rounds low down and high up to whole pairs
+    (the library's default). Both are clipped to 0 and d - 1.
     """
     low = yarn_correction_dim(beta_fast, d, base, original_max_position_embeddings)
     high = yarn_correction_dim(beta_slow, d, base, original_max_position_embeddings)
@@ -1158,11 +1088,7 @@ def yarn_correction_range(beta_fast: float, beta_slow: float, d: int, base: floa
 
 
 def yarn_ramp(low: float, high: float, n_pairs: int) -> np.ndarray:
-    """γ_i: 0 for pairs at or below `low` (kept), 1 at or above `high` (interpolated), linear between.
-
-    Returns:
-        (n_pairs,) float array in [0, 1].
-    """
+    """γ_i, (n_pairs,) in [0, 1]: 0 at or below `low` (kept), 1 at or above `high` (interpolated), linear between."""
     if low == high:
         high += 0.001  # the library's guard against dividing by zero
     return np.clip((np.arange(n_pairs) - low) / (high - low), 0.0, 1.0)
@@ -1172,51 +1098,30 @@ def yarn_printed_ramp(theta: np.ndarray, original_max_position_embeddings: int, 
                       beta: float = 32.0) -> np.ndarray:
     """γ_i as the YaRN paper prints it (Eq. 11): linear in the turns r_i = L / λ_i, not in the pair index.
 
-    The paper's γ is 1 to keep a pair; this returns 1 − γ, this module's convention
-    (0 keep, 1 interpolate), so `yarn_inv_freq` takes either ramp. `yarn_ramp` is the
-    released code's, linear in the pair index between `yarn_correction_range`'s ends;
-    the two agree only at the ends (`papers.peng2023_yarn` compares them for Llama 2).
-
-    Args:
-        theta: (d/2,) trained speeds.
-        original_max_position_embeddings: the trained length L.
-        alpha, beta: the turn counts below which a pair is interpolated and above which it is kept.
-
-    Returns:
-        (d/2,) float array in [0, 1].
+    The paper's γ is 1 to keep a pair; this returns 1 − γ, this module's convention (0 keep,
+    1 interpolate), so `yarn_inv_freq` takes either ramp: (d/2,) in [0, 1] for (d/2,) trained
+    speeds, trained length L and turn counts `alpha` (below: interpolated) and `beta` (above:
+    kept). `yarn_ramp` is the released code's, linear in the pair index between
+    `yarn_correction_range`'s ends; the two agree only at the ends (`papers.peng2023_yarn`
+    compares them for Llama 2).
     """
     turns = original_max_position_embeddings / rope_wavelengths(theta)
     return 1.0 - np.clip((turns - alpha) / (beta - alpha), 0.0, 1.0)
 
 
 def yarn_get_mscale(scale: float, mscale: float = 1.0) -> float:
-    """0.1 · mscale · ln(s) + 1 for s > 1, else 1 (the YaRN paper's temperature rule).
-
-    Args:
-        scale: the stretch s.
-        mscale: the multiplier of the log.
-
-    Returns:
-        a float >= 1 for mscale >= 0.
-    """
+    """0.1 · mscale · ln(s) + 1 for a stretch s > 1, else 1: the YaRN paper's temperature rule (>= 1 if mscale >= 0)."""
     if scale <= 1:
         return 1.0
     return 0.1 * mscale * math.log(scale) + 1.0
 
 
 def yarn_attention_factor(factor: float, mscale: float | None = None, mscale_all_dim: float | None = None) -> float:
-    """The number YaRN multiplies cos and sin by (so scores grow by its square).
-
-    Args:
-        factor: the stretch s.
-        mscale, mscale_all_dim: DeepSeek-style pair; when both are set the
-            factor is the ratio of the two `yarn_get_mscale` values.
-
-    Returns:
-        the attention factor, a float.
+    """The number YaRN multiplies cos and sin by (so scores grow by its square), for the stretch
+    `factor`; with DeepSeek's `mscale` and `mscale_all_dim` both set, the ratio of their two
+    `yarn_get_mscale` values.
     """
     if mscale and mscale_all_dim:
-        # DeepSeek-style: a ratio of two mscales
         return yarn_get_mscale(factor, mscale) / yarn_get_mscale(factor, mscale_all_dim)
     return yarn_get_mscale(factor)
 
@@ -1229,13 +1134,7 @@ def deepseek_softmax_multiplier(factor: float, mscale_all_dim: float | None) -> 
     on cos and sin (`yarn_attention_factor`) comes on top. Read from transformers
     models/deepseek_v3/modeling_deepseek_v3.py (yarn_apply_mscale), vLLM and SGLang
     models/deepseek_v2.py (DeepseekV2Attention, DeepseekV2AttentionMLA).
-
-    Args:
-        factor: the block's `factor` s.
-        mscale_all_dim: the block's `mscale_all_dim`; 0 or None means no multiplier.
-
-    Returns:
-        the multiplier, a float (about 1.59 for s = 40 and mscale_all_dim 0.707).
+    `mscale_all_dim` 0 or None means no multiplier (1.0); about 1.59 for s = 40 and 0.707.
     """
     if not mscale_all_dim:
         return 1.0
@@ -1243,16 +1142,7 @@ def deepseek_softmax_multiplier(factor: float, mscale_all_dim: float | None) -> 
 
 
 def yarn_inv_freq(theta: np.ndarray, factor: float, ramp: np.ndarray) -> np.ndarray:
-    """θ_i · (1 − γ_i) + (θ_i / s) · γ_i: blend of the kept and the interpolated speed.
-
-    Args:
-        theta: (d/2,) trained speeds.
-        factor: the stretch s.
-        ramp: (d/2,) γ from `yarn_ramp`.
-
-    Returns:
-        (d/2,) float array.
-    """
+    """(d/2,) speeds θ_i · (1 − γ_i) + (θ_i / s) · γ_i from trained speeds θ, stretch s and ramp γ (`yarn_ramp`)."""
     theta = np.asarray(theta, dtype=float)
     return theta * (1 - ramp) + theta / factor * ramp
 
@@ -1263,15 +1153,8 @@ def yarn_inv_freq(theta: np.ndarray, factor: float, ramp: np.ndarray) -> np.ndar
 
 
 def longrope_factors(short_factor, long_factor, seq_len: int | None, original_max_position_embeddings: int) -> np.ndarray:
-    """The long list once the sequence passes the trained length, else the short list.
-
-    Args:
-        short_factor, long_factor: (d/2,) per-pair divisors from the config.
-        seq_len: the whole sequence's length, or None (the short list).
-        original_max_position_embeddings: the trained length L.
-
-    Returns:
-        (d/2,) float array.
+    """The (d/2,) per-pair divisors: `long_factor` once `seq_len` (the whole sequence) passes the
+    trained length, else `short_factor` (also when seq_len is None).
     """
     if seq_len and seq_len > original_max_position_embeddings:
         return np.asarray(long_factor, dtype=float)
@@ -1279,15 +1162,7 @@ def longrope_factors(short_factor, long_factor, seq_len: int | None, original_ma
 
 
 def longrope_attention_factor(factor: float, original_max_position_embeddings: int) -> float:
-    """LongRoPE's attention factor: sqrt(1 + ln s / ln L) for s > 1, else 1.
-
-    Args:
-        factor: the stretch s.
-        original_max_position_embeddings: the trained length L.
-
-    Returns:
-        a float >= 1.
-    """
+    """LongRoPE's attention factor: sqrt(1 + ln s / ln L) for the stretch s > 1 and trained length L, else 1."""
     if factor <= 1.0:
         return 1.0
     return math.sqrt(1 + math.log(factor) / math.log(original_max_position_embeddings))
@@ -1302,13 +1177,8 @@ def llama3_smooth_factor(wavelength: np.ndarray, original_max_position_embedding
                          low_freq_factor: float, high_freq_factor: float) -> np.ndarray:
     """Llama 3's smoothing weight (L/λ − low) / (high − low): 1 at λ = L/high, 0 at λ = L/low (not clipped).
 
-    Args:
-        wavelength: (d/2,) wavelengths λ_i, or one number.
-        original_max_position_embeddings: the trained length L.
-        low_freq_factor, high_freq_factor: `low_freq_factor` and `high_freq_factor`.
-
-    Returns:
-        float array shaped like wavelength.
+    For wavelengths λ ((d/2,) or one number), the trained length L and the block's
+    `low_freq_factor` and `high_freq_factor`: floats shaped like the wavelengths.
     """
     ratio = original_max_position_embeddings / np.asarray(wavelength, dtype=float)
     return (ratio - low_freq_factor) / (high_freq_factor - low_freq_factor)
@@ -1316,16 +1186,10 @@ def llama3_smooth_factor(wavelength: np.ndarray, original_max_position_embedding
 
 def llama3_inv_freq(theta: np.ndarray, factor: float, original_max_position_embeddings: int,
                     low_freq_factor: float, high_freq_factor: float) -> np.ndarray:
-    """Llama 3.1's rule for the per-pair speeds: keep short waves, divide long ones by s, blend between.
+    """Llama 3.1's rule for the (d/2,) speeds: keep short waves, divide long ones by s, blend between.
 
-    Args:
-        theta: (d/2,) trained speeds.
-        factor: the stretch s.
-        original_max_position_embeddings, low_freq_factor, high_freq_factor:
-            the block's keys of the same names.
-
-    Returns:
-        (d/2,) float array.
+    `theta` is the (d/2,) trained speeds and `factor` s; the other arguments are the block's
+    keys of the same names.
     """
     theta = np.asarray(theta, dtype=float)
     wavelength = rope_wavelengths(theta)
@@ -1335,8 +1199,7 @@ def llama3_inv_freq(theta: np.ndarray, factor: float, original_max_position_embe
         smooth = llama3_smooth_factor(wavelength, original_max_position_embeddings, low_freq_factor, high_freq_factor)
         # middle band: (1 − smooth) · θ/s + smooth · θ
         middle = (1 - smooth) * theta / factor + smooth * theta
-    # transformers' order: divide the long waves, then blend the band short_wave <= λ <= long_wave
-    # (empty when high_freq_factor <= low_freq_factor)
+    # transformers' order: divide the long waves, then blend short_wave <= λ <= long_wave (empty if high <= low)
     divided = np.where(wavelength > long_wave, theta / factor, theta)
     return np.where((wavelength >= short_wave) & (wavelength <= long_wave), middle, divided)
 
@@ -1344,40 +1207,6 @@ def llama3_inv_freq(theta: np.ndarray, factor: float, original_max_position_embe
 # ---------------------------------------------------------------------------
 # 7. One entry point: a Hugging Face rope_parameters dict -> θ and the attention factor
 # ---------------------------------------------------------------------------
-
-
-def _warn(message: str) -> None:
-    """A block transformers accepts with a warning: say so the same way, then compute as it does."""
-    warnings.warn(message + " (transformers 5.24 warns too and goes on)", UserWarning, stacklevel=3)
-
-
-def _need(params: dict, key: str, rope_type: str):
-    """params[key]; a key the block lacks is a ValueError that names it (transformers raises KeyError)."""
-    if key not in params:
-        raise ValueError(f"rope_parameters for rope_type '{rope_type}' needs the key '{key}'")
-    return params[key]
-
-
-def _stretch(factor, rope_type: str) -> float:
-    """The block's `factor` as a float: a positive number; below 1 (a squeeze) only warns."""
-    factor = _checks.positive(factor, f"rope_parameters 'factor' for rope_type '{rope_type}'")
-    if factor < 1:
-        _warn(f"rope_parameters 'factor' for rope_type '{rope_type}' should be >= 1, got {factor:g}")
-    return factor
-
-
-def split_by_layer_type(params: dict) -> bool:
-    """True for a block split by layer type, such as Gemma 3's {"full_attention": {...}, ...}:
-    every value a block or None, at least one a non-empty block.
-
-    Args:
-        params: a rope_parameters dict.
-
-    Returns:
-        a bool.
-    """
-    values = list(params.values())
-    return bool(values) and all(v is None or isinstance(v, dict) for v in values) and any(values)
 
 
 def rope_type_of(rope_parameters: dict) -> str:
@@ -1401,222 +1230,77 @@ def rope_type_of(rope_parameters: dict) -> str:
 
 def rope_inv_freq(head_dim: int, rope_parameters: dict | None = None, *, max_position_embeddings: int | None = None,
                   seq_len: int | None = None) -> tuple[np.ndarray, float]:
-    """(θ per pair, attention_factor) for one Hugging Face `rope_parameters` block.
+    """(θ per pair, attention_factor) for one Hugging Face `rope_parameters` block: each
+    `rope_type`'s formula, with transformers 5.24's defaults and arithmetic (there in float32).
 
-    Accepts, warns about and rejects what transformers 5.24 does (its config
-    validation, then its ROPE_INIT_FUNCTIONS), with the same defaults and
-    arithmetic (there in float32, here in float64):
-
-    - rejected (ValueError): an unknown rope_type; a missing `factor` (linear,
-      dynamic, yarn, llama3), `short_factor`/`long_factor` (longrope) or
-      `low_freq_factor`/`high_freq_factor` (llama3); a longrope list that is
-      neither one number per pair nor a single number;
-    - accepted with a warning (`warnings.warn`), computed as transformers does:
-      a key the type does not read (named); a `factor` below 1; llama3 with
-      `high_freq_factor` <= `low_freq_factor` (no pair is blended) or an
-      original length not below `max_position_embeddings`; yarn with
-      `beta_fast` < `beta_slow`, a `factor` that disagrees with
-      max_position_embeddings / original_max_position_embeddings, or a
-      non-float `attention_factor`;
-    - accepted silently: the keys model configs exempt (`mrope_section` and
-      the other multimodal-RoPE keys, Ministral 3's `llama_4_scaling_beta`),
-      which change neither result. A block split by layer type is for
-      `rope_inv_freq_by_layer_type`.
-
-    This function also refuses what transformers would turn into NaN, inf or a
-    crash: a non-positive `factor` or `rope_theta`, a `partial_rotary_factor`
-    outside (0, 1], an odd rotary width for dynamic or yarn. An odd width from
-    partial_rotary_factor elsewhere gives ceil(d/2) speeds, as in transformers.
-
-    `max_position_embeddings` is the config's top-level length: dynamic needs it,
-    and yarn, longrope and llama3 use it for a missing
-    `original_max_position_embeddings`. `seq_len` matters for dynamic (the
-    current length) and longrope (short or long list).
+    This is the version the page teaches: it trusts the block. `lessons/tools/rope_scaling.py`
+    has the same function with transformers' checks in front (what it rejects, what it
+    only warns about); the two agree on every block transformers accepts.
 
     Args:
         head_dim: the head width; only its first head_dim · partial_rotary_factor
-            dimensions turn.
-        rope_parameters: the config's block, e.g. {"rope_type": "yarn",
-            "factor": 4.0, ...}; None means plain RoPE with base 10,000.
-        max_position_embeddings: the config's top-level length.
-        seq_len: the current sequence length.
+            dimensions turn (an odd rotary width gives ceil(d/2) speeds, as in transformers).
+        rope_parameters: the config's block, e.g. {"rope_type": "yarn", "factor": 4.0, ...};
+            None means plain RoPE with base 10,000.
+        max_position_embeddings: the config's top-level length: dynamic's trained length, and
+            the original length of yarn, longrope and llama3 when the block has none.
+        seq_len: the current sequence length (dynamic: the base; longrope: which list).
 
     Returns:
-        (inv_freq, attention_factor): (rotary_dim/2,) float array of speeds
-        ((head_dim/2,) for proportional) and the number that multiplies cos and sin.
+        (inv_freq, attention_factor): (rotary_dim/2,) speeds ((head_dim/2,) for proportional)
+        and the number that multiplies cos and sin.
     """
-    params = dict(rope_parameters or {})
-    if split_by_layer_type(params):
-        raise ValueError(f"rope_parameters is split by layer type ({', '.join(params)}); "
-                         "use rope_inv_freq_by_layer_type")
+    params = rope_parameters or {}
     rope_type = rope_type_of(params)
-    for key in _REQUIRED_KEYS.get(rope_type, ()):
-        _need(params, key, rope_type)
-    allowed = _COMMON_KEYS | _TYPE_KEYS[rope_type] | _MODEL_KEYS
-    for key in params:
-        if key not in allowed:
-            known = any(key in keys for keys in _TYPE_KEYS.values())
-            _warn(f"rope_parameters key '{key}' is not read by rope_type '{rope_type}'" if known
-                  else f"unknown key '{key}' in rope_parameters for rope_type '{rope_type}'")
-    head_dim = _checks.count(head_dim, "head_dim", low=2)
-    base = _checks.positive(params.get("rope_theta") or 10000.0, "rope_parameters 'rope_theta'")
+    base = params.get("rope_theta") or 10000.0
     partial = params.get("partial_rotary_factor")
-
+    partial = 1.0 if partial is None else partial
     if rope_type == "proportional":
         # Gemma 4's global layers: the first partial · head_dim/2 pairs turn at base^(-2i/head_dim)
-        # (the exponent counts the whole head), the other pairs have speed 0; `factor` (1 if absent) divides all
-        if partial is None:
-            _warn("rope_type 'proportional' without partial_rotary_factor turns every pair")
-            partial = 1.0
-        if not 0 <= partial <= 1:
-            raise ValueError(f"partial_rotary_factor for rope_type 'proportional' must be in [0, 1], got {partial}")
+        # (the exponent counts the whole head), the other pairs stand still; `factor` (1 if absent) divides all
         turning = int(partial * head_dim // 2)
         inv_freq = np.zeros(head_dim // 2)
         inv_freq[:turning] = base ** (-np.arange(0, 2 * turning, 2) / head_dim)
-        return inv_freq / _stretch(params.get("factor", 1.0), rope_type), 1.0
-
-    partial = 1.0 if partial is None else partial
-    if not 0 < partial <= 1:
-        raise ValueError(f"partial_rotary_factor for rope_type '{rope_type}' must be in (0, 1], got {partial}")
-    # the rotary width: only the first d dimensions turn (odd only when part of the head turns)
-    d = int(head_dim * partial)
-    if d < 2 or (d % 2 and partial == 1):
-        raise ValueError(f"the rotary width (head_dim {head_dim} × partial_rotary_factor {partial}) must be "
-                         f"even (or odd with partial_rotary_factor < 1) and >= 2, got {d}")
-    theta = base ** (-np.arange(0, d, 2) / d)  # (ceil(d/2),) the default speeds, `rope_frequencies` for even d
+        return inv_freq / params.get("factor", 1.0), 1.0
+    d = int(head_dim * partial)  # the rotary width: only the first d dimensions turn
+    theta = base ** (-np.arange(0, d, 2) / d)  # the default speeds, `rope_frequencies` for even d
     original = params.get("original_max_position_embeddings") or max_position_embeddings
-    if rope_type in ("yarn", "longrope", "llama3") and original is None:
-        raise ValueError(f"rope_parameters for rope_type '{rope_type}' needs the key 'original_max_position_embeddings'")
-
+    factor = params.get("factor")
+    if rope_type in ("yarn", "longrope") and factor is None:
+        factor = max_position_embeddings / original  # transformers' fallback (Phi-3's convention for longrope)
+    attention = params.get("attention_factor")
     if rope_type == "default":
         return theta, 1.0
     if rope_type == "linear":
-        return linear_inv_freq(theta, _stretch(params["factor"], rope_type)), 1.0
+        return linear_inv_freq(theta, factor), 1.0
     if rope_type == "dynamic":
-        factor = _stretch(params["factor"], rope_type)
-        if max_position_embeddings is None:
-            raise ValueError("rope_type 'dynamic' needs max_position_embeddings (the trained length)")
         n = max_position_embeddings if seq_len is None else seq_len
         return rope_frequencies(d, dynamic_ntk_base(base, factor, n, max_position_embeddings, d)), 1.0
     if rope_type == "yarn":
-        factor = params["factor"]
-        if factor is None and max_position_embeddings is not None:
-            factor = max_position_embeddings / original  # the library's fallback
-            _warn(f"rope_parameters 'factor' for rope_type 'yarn' is None; using max_position_embeddings / "
-                  f"original_max_position_embeddings = {factor:g}")
-        factor = _stretch(factor, rope_type)
-        if max_position_embeddings is not None and max_position_embeddings / original not in (factor, 1):
-            _warn(f"rope_parameters 'factor' {factor:g} for rope_type 'yarn' differs from max_position_embeddings / "
-                  f"original_max_position_embeddings = {max_position_embeddings / original:g}; the factor is used")
-        attention = params.get("attention_factor")
-        if attention is not None and (not isinstance(attention, float) or attention < 0):
-            _warn(f"rope_parameters 'attention_factor' for rope_type 'yarn' should be a float >= 0, got {attention!r}")
         if attention is None:
             attention = yarn_attention_factor(factor, params.get("mscale"), params.get("mscale_all_dim"))
-        beta_fast = params.get("beta_fast") or 32
-        beta_slow = params.get("beta_slow") or 1
-        if beta_fast < beta_slow:
-            _warn(f"rope_parameters for rope_type 'yarn' should have beta_fast >= beta_slow, got {beta_fast} < {beta_slow}")
-        if d % 2:
-            raise ValueError(f"rope_type 'yarn' needs an even rotary width, got {d}")
-        low, high = yarn_correction_range(beta_fast, beta_slow, d, base, original, params.get("truncate", True))
+        low, high = yarn_correction_range(params.get("beta_fast") or 32, params.get("beta_slow") or 1, d, base,
+                                          original, params.get("truncate", True))
         return yarn_inv_freq(theta, factor, yarn_ramp(low, high, d // 2)), float(attention)
     if rope_type == "longrope":
-        lists = {key: np.asarray(params[key], dtype=float).reshape(-1) for key in ("short_factor", "long_factor")}
-        for key, values in lists.items():
-            if values.size == 1 and theta.size > 1:
-                _warn(f"rope_parameters '{key}' for rope_type 'longrope' has 1 number for {theta.size} pairs; "
-                      "it divides every pair")
-            elif values.size != theta.size:
-                raise ValueError(f"rope_parameters '{key}' for rope_type 'longrope' needs {theta.size} numbers "
-                                 f"(one per pair), got {values.size}")
-        factor = params.get("factor")
-        if factor is None and max_position_embeddings is not None:
-            factor = max_position_embeddings / original  # Phi-3's convention
-        if factor is None:
-            raise ValueError("rope_parameters for rope_type 'longrope' needs the key 'factor' "
-                             "(or max_position_embeddings)")
-        factor = _stretch(factor, rope_type)
-        attention = params.get("attention_factor")
-        if attention is not None and attention < 0:
-            _warn(f"rope_parameters 'attention_factor' for rope_type 'longrope' should be >= 0, got {attention!r}")
         if attention is None:
             attention = longrope_attention_factor(factor, original)
-        factors = longrope_factors(lists["short_factor"], lists["long_factor"], seq_len, original)
+        factors = longrope_factors(params["short_factor"], params["long_factor"], seq_len, original)
         return theta / factors, float(attention)
-    # llama3
-    factor = _stretch(params["factor"], rope_type)
-    low_ff = _checks.finite(params["low_freq_factor"], "rope_parameters 'low_freq_factor'")
-    high_ff = _checks.finite(params["high_freq_factor"], "rope_parameters 'high_freq_factor'")
-    if high_ff <= low_ff:
-        _warn(f"rope_type 'llama3' should have high_freq_factor > low_freq_factor, got {high_ff:g} <= {low_ff:g}: "
-              f"no pair is blended, waves longer than {original / low_ff:g} positions are divided by {factor:g}")
-    if max_position_embeddings is not None and original >= max_position_embeddings:
-        _warn(f"rope_type 'llama3' should have original_max_position_embeddings ({original}) below "
-              f"max_position_embeddings ({max_position_embeddings})")
-    return llama3_inv_freq(theta, factor, original, low_ff, high_ff), 1.0
-
-
-def rope_inv_freq_by_layer_type(head_dim: int | dict[str, int], rope_parameters: dict | None,
-                                layer_types: list[str] | None = None, *, max_position_embeddings: int | None = None,
-                                seq_len: int | None = None) -> dict[str, tuple[np.ndarray, float] | None]:
-    """`rope_inv_freq` for each layer type, for configs whose layers turn differently.
-
-    transformers 5.x splits Gemma 3's block by layer type: {"full_attention":
-    {"rope_type": "linear", "factor": 8.0, "rope_theta": 1e6}, "sliding_attention":
-    {"rope_type": "default", "rope_theta": 1e4}}. A flat block is shared by every
-    layer type; a layer type whose block is None has no RoPE.
-
-    Args:
-        head_dim: the head width, or {layer type: head width} when they differ
-            (Gemma 4's global layers are wider).
-        rope_parameters: {layer type: block or None}, or one flat block.
-        layer_types: the config's `layer_types` (one entry per layer); default:
-            the block's own layer types, or ["full_attention"] for a flat block.
-        max_position_embeddings, seq_len: as for `rope_inv_freq`.
-
-    Returns:
-        {layer type: (inv_freq, attention_factor) as from `rope_inv_freq`, or None}.
-    """
-    params = rope_parameters or {}
-    nested = split_by_layer_type(params)
-    names = list(dict.fromkeys(layer_types or (params if nested else ["full_attention"])))
-    out = {}
-    for name in names:
-        if nested and name not in params:
-            raise ValueError(f"rope_parameters has no block for layer type '{name}' (it has {', '.join(params)})")
-        block = params[name] if nested else params
-        width = head_dim[name] if isinstance(head_dim, dict) else head_dim
-        out[name] = None if block is None else rope_inv_freq(
-            width, block, max_position_embeddings=max_position_embeddings, seq_len=seq_len)
-    return out
+    return llama3_inv_freq(theta, factor, original, params["low_freq_factor"], params["high_freq_factor"]), 1.0
 
 
 def rope_cos_sin(positions: np.ndarray, inv_freq: np.ndarray, attention_factor: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
-    """cos and sin of position · θ_i, each multiplied by the attention factor.
-
-    Args:
-        positions: (n,) positions.
-        inv_freq: (d/2,) speeds, e.g. from `rope_inv_freq`.
-        attention_factor: the number a that multiplies cos and sin.
-
-    Returns:
-        (cos, sin), each (n, d/2), one column per pair (layout-free: spread them
-        over the pairs of whichever layout the rotation uses).
+    """cos and sin of position · θ_i times the attention factor, for (n,) positions and (d/2,) speeds
+    (e.g. from `rope_inv_freq`): (cos, sin), each (n, d/2), one column per pair (layout-free:
+    spread them over the pairs of whichever layout the rotation uses).
     """
     angles = angle_table(positions, inv_freq)  # (n, d/2)
     return np.cos(angles) * attention_factor, np.sin(angles) * attention_factor
 
 
 def pair_scale(head_dim: int, rope_parameters: dict, **kwargs) -> np.ndarray:
-    """new θ_i / old θ_i for each pair: 1 = untouched, 1/s = fully interpolated.
-
-    Args:
-        head_dim, rope_parameters, **kwargs: as for `rope_inv_freq`.
-
-    Returns:
-        (rotary_dim/2,) float array.
-    """
+    """new θ_i / old θ_i, (rotary_dim/2,), 1 = untouched, 1/s = fully interpolated; arguments as for `rope_inv_freq`."""
     default = {k: v for k, v in rope_parameters.items() if k in ("rope_theta", "partial_rotary_factor")}
     new, _ = rope_inv_freq(head_dim, rope_parameters, **kwargs)
     old, _ = rope_inv_freq(head_dim, default)
@@ -1632,11 +1316,7 @@ EXAMPLE = {"d": 128, "base": 10000.0, "trained": 4096, "factor": 8.0}
 
 
 def example_methods() -> dict[str, dict]:
-    """The running example (`EXAMPLE`) written as one rope_parameters dict per method.
-
-    Returns:
-        {method label: rope_parameters dict}.
-    """
+    """The running example (`EXAMPLE`) as {method label: rope_parameters dict}, one per method."""
     base, trained, s = EXAMPLE["base"], EXAMPLE["trained"], EXAMPLE["factor"]
     return {
         "position interpolation (linear)": {"rope_type": "linear", "rope_theta": base, "factor": s},
@@ -1656,11 +1336,7 @@ def _example_freqs() -> dict[str, np.ndarray]:
 
 
 def example_angle_ratios() -> dict[str, np.ndarray]:
-    """`trained_angle_ratio` of every method on the running example (`EXAMPLE`), read at s · L.
-
-    Returns:
-        {method label: (d/2,) ratio per pair}, including "no scaling".
-    """
+    """{method label: (d/2,) `trained_angle_ratio`} of the running example `EXAMPLE` read at s · L, "no scaling" too."""
     freqs = _example_freqs()
     trained = EXAMPLE["trained"]
     new_len = int(trained * EXAMPLE["factor"])
@@ -1674,25 +1350,24 @@ def figures() -> dict:
     figs = {}
     d, base, trained, s = EXAMPLE["d"], EXAMPLE["base"], EXAMPLE["trained"], EXAMPLE["factor"]
     freqs = _example_freqs()
-    styles = {"no scaling": ("#dc2626", "-"), "position interpolation (linear)": ("#2563eb", "-"),
-              "NTK-aware (base raised)": ("black", "--"), "YaRN": ("#16a34a", "-."),
-              "Llama 3 rule": ("#9333ea", ":")}
+    styles = {"no scaling": (RED, "-"), "position interpolation (linear)": (BLUE, "-"),
+              "NTK-aware (base raised)": ("black", "--"), "YaRN": (GREEN, "-."),
+              "Llama 3 rule": (PURPLE, ":")}
 
     # 1. Per pair: the largest angle used at s·L over the largest angle seen in training.
     ratios = example_angle_ratios()
     first_slow = int(np.argmax(rope_wavelengths(freqs["no scaling"]) > trained))  # first pair short of a full turn
     fig, ax = plt.subplots(figsize=(6.4, 3.6), layout="constrained")
-    ax.axvspan(-0.5, first_slow - 0.5, color="#e5e7eb",
+    ax.axvspan(-0.5, first_slow - 0.5, color=GREY_FILL,
                label=f"pairs 0-{first_slow - 1}: a full turn within {trained:,} tokens, every angle seen")
-    ax.axhline(1, color="#6b7280", lw=0.8)
+    ax.axhline(1, color=GRID, lw=0.8)
     for label in ("position interpolation (linear)", "YaRN", "Llama 3 rule", "NTK-aware (base raised)"):
         color, style = styles[label]
         ax.plot(np.arange(d // 2), ratios[label], style, color=color, lw=1.8, label=label)
     ntk = ratios["NTK-aware (base raised)"]
     ax.annotate(f"pair {int(ntk.argmax())}: {ntk.max():.2f}x", (ntk.argmax(), ntk.max()), xytext=(24, ntk.max()),
                 fontsize=8, arrowprops={"arrowstyle": "->", "lw": 0.8})
-    ax.set(xlabel="pair index i (0 = fastest)", ylabel="largest angle used ÷ largest seen",
-           ylim=(0.9, 1.9))
+    ax.set(xlabel="pair index i (0 = fastest)", ylabel="largest angle used ÷ largest seen", ylim=(0.9, 1.9))
     ax.set_title(f"Read at {int(trained * s):,} tokens after training on {trained:,} (d = {d}, base {base:,.0f})",
                  fontsize=9)
     ax.legend(frameon=False, fontsize=7, loc="upper left")
@@ -1701,13 +1376,13 @@ def figures() -> dict:
     # 2. Dynamic NTK: the base against the current sequence length.
     fig, ax = plt.subplots(figsize=(6.4, 3.6), layout="constrained")
     lengths = np.arange(1024, 8 * trained + 1, 256)
-    for factor, color in ((2.0, "#2563eb"), (4.0, "#16a34a"), (8.0, "#9333ea")):
+    for factor, color in ((2.0, BLUE), (4.0, GREEN), (8.0, PURPLE)):
         ax.plot(lengths, [dynamic_ntk_base(base, factor, int(n), trained, d) for n in lengths], color=color,
                 label=f"Hugging Face, factor {factor:g}")
         # vLLM's long-standing table: P = factor x trained positions, one base for every prompt
         ax.axhline(vllm_dynamic_ntk_base(base, factor, int(factor * trained), trained, d), color=color, ls=":",
                    lw=1.4, label=f"vLLM, factor {factor:g}")
-    ax.axvline(trained, color="#6b7280", lw=0.8, ls="--", label=f"trained length {trained:,}")
+    ax.axvline(trained, color=GRID, lw=0.8, ls="--", label=f"trained length {trained:,}")
     ax.set(xlabel="current sequence length (tokens)", ylabel="RoPE base used", yscale="log",
            title="Dynamic NTK: Hugging Face follows the length, vLLM fixes one base")
     fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncol=4, fontsize=7, frameon=False)
@@ -1719,12 +1394,12 @@ def figures() -> dict:
     ramp = yarn_ramp(low, high, qd // 2)
     rotations = qorig / rope_wavelengths(rope_frequencies(qd, qbase))
     fig, ax = plt.subplots(figsize=(6.4, 3.6), layout="constrained")
-    ax.plot(np.arange(qd // 2), ramp, "o-", ms=3, color="#16a34a", label="ramp γ (0 keep, 1 divide by the factor)")
+    ax.plot(np.arange(qd // 2), ramp, "o-", ms=3, color=GREEN, label="ramp γ (0 keep, 1 divide by the factor)")
     ax.plot(np.arange(qd // 2), rope_inv_freq(qd, {"rope_type": "yarn", "rope_theta": qbase, "factor": qs,
                                                    "original_max_position_embeddings": qorig})[0]
-            / rope_frequencies(qd, qbase), "--", color="#2563eb", label="new θ / old θ")
-    ax.axvspan(0, low, color="#dcfce7", alpha=0.8)
-    ax.axvspan(high, qd // 2 - 1, color="#dbeafe", alpha=0.8)
+            / rope_frequencies(qd, qbase), "--", color=BLUE, label="new θ / old θ")
+    ax.axvspan(0, low, color=GREEN_FILL, alpha=0.8)
+    ax.axvspan(high, qd // 2 - 1, color=BLUE_FILL, alpha=0.8)
     ax.text(low / 2, 0.55, "> 32 turns\nin training:\nkept", ha="center", fontsize=8)
     ax.text((high + qd // 2 - 1) / 2, 0.55, "< 1 turn:\ninterpolated", ha="center", fontsize=8)
     ax.set(xlabel=f"pair index i (pair {low}: {rotations[low]:.0f} turns, pair {high}: {rotations[high]:.2f})",
@@ -1737,9 +1412,9 @@ def figures() -> dict:
     from_config = _phi35_factors()
     fig, ax = plt.subplots(figsize=(6.4, 3.6), layout="constrained")
     pairs = np.arange(len(from_config["short_factor"]))
-    ax.plot(pairs, from_config["short_factor"], "o-", ms=3, color="#2563eb", label="short_factor (≤ 4,096 tokens)")
-    ax.plot(pairs, from_config["long_factor"], "s-", ms=3, color="#dc2626", label="long_factor (> 4,096 tokens)")
-    ax.axhline(32, color="#6b7280", ls="--", lw=0.8, label="the overall stretch, 131,072 / 4,096 = 32")
+    ax.plot(pairs, from_config["short_factor"], "o-", ms=3, color=BLUE, label="short_factor (≤ 4,096 tokens)")
+    ax.plot(pairs, from_config["long_factor"], "s-", ms=3, color=RED, label="long_factor (> 4,096 tokens)")
+    ax.axhline(32, color=GRID, ls="--", lw=0.8, label="the overall stretch, 131,072 / 4,096 = 32")
     ax.set(xlabel="pair index i (0 = fastest)", ylabel="θ is divided by", yscale="log",
            title="LongRoPE in Phi-3.5-mini: one searched factor per pair")
     ax.legend(frameon=False, fontsize=8)
@@ -1750,10 +1425,10 @@ def figures() -> dict:
     theta = rope_frequencies(128, p["rope_theta"])
     waves = rope_wavelengths(theta)
     fig, ax = plt.subplots(figsize=(6.4, 3.6), layout="constrained")
-    ax.semilogx(waves, rope_inv_freq(128, p)[0] / theta, "o-", ms=3, color="#9333ea", label="new θ / old θ")
+    ax.semilogx(waves, rope_inv_freq(128, p)[0] / theta, "o-", ms=3, color=PURPLE, label="new θ / old θ")
     L = p["original_max_position_embeddings"]
-    ax.axvline(L / p["high_freq_factor"], color="#16a34a", ls="--", lw=0.8, label=f"L / high = {L / p['high_freq_factor']:,.0f}")
-    ax.axvline(L / p["low_freq_factor"], color="#dc2626", ls="--", lw=0.8, label=f"L / low = {L / p['low_freq_factor']:,.0f}")
+    ax.axvline(L / p["high_freq_factor"], color=GREEN, ls="--", lw=0.8, label=f"L / high = {L / p['high_freq_factor']:,.0f}")
+    ax.axvline(L / p["low_freq_factor"], color=RED, ls="--", lw=0.8, label=f"L / low = {L / p['low_freq_factor']:,.0f}")
     ax.set(xlabel="wavelength 2π/θ (positions per turn)", ylabel="new θ / old θ",
            title="Llama 3.1: keep short waves, divide long ones by 8, blend between")
     ax.legend(frameon=False, fontsize=8)
@@ -1771,9 +1446,9 @@ def figures() -> dict:
     phi_new = rope_inv_freq(96, {"rope_type": "longrope", **_phi35_factors(), "rope_theta": 10000.0,
                                  "original_max_position_embeddings": 4096},
                             max_position_embeddings=131072, seq_len=8192)[0]
-    ax.loglog(rope_wavelengths(phi_old), phi_new / phi_old, "s", ms=2.5, color="#ea580c",
+    ax.loglog(rope_wavelengths(phi_old), phi_new / phi_old, "s", ms=2.5, color=ORANGE,
               label="LongRoPE long factors (Phi-3.5-mini, 32x)")
-    ax.axvline(trained, color="#6b7280", lw=0.8, ls="--", label=f"trained length {trained:,}")
+    ax.axvline(trained, color=GRID, lw=0.8, ls="--", label=f"trained length {trained:,}")
     ax.set(xlabel="wavelength of the pair before scaling (positions per turn)", ylabel="new θ / old θ",
            title="How much each method slows each pair")
     ax.legend(frameon=False, fontsize=7, loc="lower left")
@@ -1782,19 +1457,10 @@ def figures() -> dict:
 
 
 def _phi35_factors() -> dict[str, list[float]]:
-    """Phi-3.5-mini-instruct's published short_factor and long_factor (48 pairs each).
-
-    The config stores each as float32 (1.0800000429153442 is 1.08); here they are
-    written with the two decimals they were chosen at.
-    """
-    short = [1.0, 1.02, 1.03, 1.03, 1.05, 1.05, 1.05, 1.05, 1.05, 1.07, 1.1, 1.11, 1.16, 1.16, 1.17, 1.29, 1.34,
-             1.68, 1.79, 1.82, 1.85, 1.88, 1.91, 1.94, 1.99, 2.02, 2.02, 2.02, 2.02, 2.02, 2.02, 2.03, 2.03, 2.03,
-             2.03, 2.03, 2.03, 2.03, 2.03, 2.03, 2.08, 2.09, 2.19, 2.22, 2.59, 2.73, 2.75, 2.84]
-    long = [1.08, 1.11, 1.14, 1.34, 1.59, 1.6, 1.62, 2.62, 3.23, 3.23, 4.79, 7.4, 7.7, 9.09, 12.2, 17.67, 24.46,
-            28.57, 30.42, 30.84, 32.59, 32.93, 42.32, 44.96, 50.34, 50.45, 57.55, 57.93, 58.21, 60.14, 62.61,
-            62.62, 62.71, 63.14, 63.14, 63.77, 63.93, 63.96, 63.97, 64.03, 64.07, 64.08, 64.12, 64.41, 64.48,
-            64.51, 64.53, 64.84]
-    return {"short_factor": short, "long_factor": long}
+    """Phi-3.5-mini-instruct's short_factor and long_factor (48 pairs each) from the gallery, at the two
+    decimals they were chosen at (the config stores float32: 1.0800000429153442 is 1.08)."""
+    block = _gallery_config("phi-3.5-mini")["rope_scaling"]
+    return {key: [round(x, 2) for x in block[key]] for key in ("short_factor", "long_factor")}
 
 
 # ---------------------------------------------------------------------------
@@ -1839,8 +1505,8 @@ def demo() -> None:
         ("  ... and DeepSeek-V2's softmax scale multiplier", deepseek_softmax_multiplier(40, 0.707)),
         ("LongRoPE, 4,096 -> 131,072 (Phi-3.5)", longrope_attention_factor(32.0, 4096)),
     ], floatfmt=".4f")
-    takeaway("rope_inv_freq turns every rope_parameters block transformers 5.24 accepts into these numbers, "
-             "and warns where it warns.")
+    takeaway("rope_inv_freq turns every rope_parameters block transformers 5.24 accepts into these numbers; "
+             "lessons/tools/rope_scaling.py adds its checks and warnings.")
 
 
 if __name__ == "__main__":

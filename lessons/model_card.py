@@ -1577,14 +1577,14 @@ import numpy as np
 
 from lessons import _checks
 from lessons.alibi import alibi_slopes, nope_layers
-from lessons.context_extension import (deepseek_softmax_multiplier, rope_inv_freq, rope_type_of,
-                                       rope_wavelengths, split_by_layer_type)
+from lessons.context_extension import deepseek_softmax_multiplier, rope_type_of, rope_wavelengths
 from lessons.tools import exact
 from lessons.tools.engines import length_keys, served_lengths, vllm_max_model_len
 from lessons.tools.model_types import (ALIBI_MODEL_TYPES, CLASS_DEFAULTS, DEFAULT_THETA, HEAD_KEYS,
                                        INTERLEAVED_MODEL_TYPES, LAYER_KEYS, LEARNED_MODEL_TYPES, LENGTH_KEYS, PERIODIC_LAYERS,
                                        ROPE_MODEL_TYPES, SINUSOIDAL_MODEL_TYPES, WIDTH_KEYS, ConfigError, first_set,
                                        gallery)
+from lessons.tools.rope_scaling import rope_inv_freq, split_by_layer_type
 
 # --- 1. Which scheme: the keys that say how a model encodes positions (tables: lessons.tools.model_types)
 

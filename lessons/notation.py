@@ -736,6 +736,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from lessons import _checks
+from lessons._palette import BLUE, GREEN, MUTED, RED
 from lessons._show import banner, matrix, say, table, takeaway
 
 ArrayLike = Sequence[float] | np.ndarray
@@ -985,8 +986,6 @@ def dog_scores() -> np.ndarray:
 # Figures (written to docs/figures by figures_build)
 # ---------------------------------------------------------------------------
 
-_BLUE, _RED, _GREEN, _MUTED = "#2563eb", "#dc2626", "#059669", "#9ca3af"
-
 
 def _circle(ax, radius: float = 1.0, **kw) -> None:
     t = np.linspace(0.0, 2.0 * math.pi, 361)
@@ -1008,14 +1007,14 @@ def figures() -> dict:
     angle = 1.0
     cx, sy = unit_circle_point(angle)
     fig, ax = plt.subplots(figsize=(6.4, 3.6), layout="constrained")
-    _circle(ax, color=_MUTED, lw=1)
+    _circle(ax, color=MUTED, lw=1)
     ax.axhline(0, color="black", lw=0.6)
     ax.axvline(0, color="black", lw=0.6)
     ax.plot([0, cx], [0, sy], color="black", lw=1.2)
-    ax.plot([0, cx], [0, 0], color=_BLUE, lw=3, label=f"cos 1 = {cx:.3f} (how far right)")
-    ax.plot([cx, cx], [0, sy], color=_RED, lw=3, label=f"sin 1 = {sy:.3f} (how far up)")
-    _arc(ax, 0.0, angle, 0.25, color=_GREEN, lw=1.5)
-    ax.text(0.3, 0.12, "1 rad", color=_GREEN)
+    ax.plot([0, cx], [0, 0], color=BLUE, lw=3, label=f"cos 1 = {cx:.3f} (how far right)")
+    ax.plot([cx, cx], [0, sy], color=RED, lw=3, label=f"sin 1 = {sy:.3f} (how far up)")
+    _arc(ax, 0.0, angle, 0.25, color=GREEN, lw=1.5)
+    ax.text(0.3, 0.12, "1 rad", color=GREEN)
     ax.plot([cx], [sy], "o", color="black")
     ax.annotate(f"({cx:.3f}, {sy:.3f})", (cx, sy), xytext=(8, 6), textcoords="offset points")
     ax.set_aspect("equal")
@@ -1032,15 +1031,15 @@ def figures() -> dict:
     for ax, v, turn in ((axes[0], np.array([1.0, 0.0]), 3.0), (axes[1], V_ROTATED, 1.0)):
         w = rotate(v, turn)
         r = norm(v)
-        _circle(ax, r, color=_MUTED, lw=1, ls="--")
+        _circle(ax, r, color=MUTED, lw=1, ls="--")
         ax.axhline(0, color="black", lw=0.5)
         ax.axvline(0, color="black", lw=0.5)
         start = math.atan2(v[1], v[0])
-        _arc(ax, start, start + turn, 0.3 * r, color=_GREEN, lw=1.5)
-        ax.annotate("", xy=tuple(v), xytext=(0, 0), arrowprops=dict(arrowstyle="->", color=_BLUE, lw=2))
-        ax.annotate("", xy=tuple(w), xytext=(0, 0), arrowprops=dict(arrowstyle="->", color=_RED, lw=2))
-        ax.plot([v[0]], [v[1]], "o", color=_BLUE, ms=4)
-        ax.plot([w[0]], [w[1]], "o", color=_RED, ms=4)
+        _arc(ax, start, start + turn, 0.3 * r, color=GREEN, lw=1.5)
+        ax.annotate("", xy=tuple(v), xytext=(0, 0), arrowprops=dict(arrowstyle="->", color=BLUE, lw=2))
+        ax.annotate("", xy=tuple(w), xytext=(0, 0), arrowprops=dict(arrowstyle="->", color=RED, lw=2))
+        ax.plot([v[0]], [v[1]], "o", color=BLUE, ms=4)
+        ax.plot([w[0]], [w[1]], "o", color=RED, ms=4)
         ax.set_title(f"turned by {turn:.0f} rad\nlength {r:.3f} before, {norm(w):.3f} after", fontsize=9)
         ax.set_xlabel(f"blue: v = ({v[0]:.0f}, {v[1]:.0f})\nred: R({turn:.0f}) v = ({w[0]:.3f}, {w[1]:.3f})",
                       fontsize=8)
@@ -1054,10 +1053,10 @@ def figures() -> dict:
     # Exponentials and softmax: e^x stays above zero; scores become weights.
     fig, (ax0, ax1) = plt.subplots(1, 2, figsize=(6.4, 3.6), layout="constrained")
     x = np.linspace(-4.0, 2.0, 200)
-    ax0.plot(x, np.exp(x), color=_BLUE, lw=2)
+    ax0.plot(x, np.exp(x), color=BLUE, lw=2)
     ax0.axhline(0, color="black", lw=0.6)
     for xi in (-1.0, 0.0, 1.0):
-        ax0.plot([xi], [math.exp(xi)], "o", color=_RED)
+        ax0.plot([xi], [math.exp(xi)], "o", color=RED)
         ax0.annotate(f"$e^{{{xi:.0f}}}$ = {math.exp(xi):.3f}", (xi, math.exp(xi)), xytext=(-70, 8),
                      textcoords="offset points", fontsize=8)
     ax0.set_xlabel("x")
@@ -1066,8 +1065,8 @@ def figures() -> dict:
     s = dog_scores()
     w = softmax(s)
     pos = np.arange(len(WORDS))
-    ax1.bar(pos - 0.2, s, width=0.4, color=_MUTED, label="score")
-    ax1.bar(pos + 0.2, w, width=0.4, color=_BLUE, label="softmax weight")
+    ax1.bar(pos - 0.2, s, width=0.4, color=MUTED, label="score")
+    ax1.bar(pos + 0.2, w, width=0.4, color=BLUE, label="softmax weight")
     for p, val in zip(pos, w, strict=True):
         ax1.text(p + 0.2, val + 0.01, f"{val:.3f}", ha="center", fontsize=8)
     ax1.set_xticks(pos, [f"key: {name}" for name in WORDS])

@@ -926,6 +926,7 @@ import hashlib
 import numpy as np
 
 from lessons import _checks
+from lessons._palette import AMBER, BLUE, GREEN, INK, MUTED, RED
 from lessons._show import banner, matrix, say, table, takeaway
 from lessons.attention import causal_mask, scaled_dot_product_attention
 
@@ -1329,7 +1330,7 @@ def figures() -> dict:
     """The page's six figures as {name: matplotlib Figure}; nothing is saved or shown."""
     import matplotlib.pyplot as plt
 
-    blue, red, grey, ink = "#2563eb", "#dc2626", "#9ca3af", "#111827"
+    blue, red, grey, ink = BLUE, RED, MUTED, INK
     figs = {}
 
     # 1. order blindness: one bar per way of letting order in
@@ -1408,7 +1409,7 @@ def figures() -> dict:
     left.set_xlabel("position of the key word")
     left.set_ylabel("score q.k")
     left.legend(frameon=False, fontsize=8)
-    for name, color in zip(("x·x", "x·PE", "PE·x", "PE·PE"), (ink, "#16a34a", "#d97706", red), strict=True):
+    for name, color in zip(("x·x", "x·PE", "PE·x", "PE·PE"), (ink, GREEN, AMBER, red), strict=True):
         right.plot(starts, leak[name], color=color, lw=1.5, label=name)
     right.set_title("the added-code score, term by term")
     right.set_xlabel("position of the key word")

@@ -749,6 +749,7 @@ from __future__ import annotations
 import numpy as np
 
 from lessons import _checks
+from lessons._palette import BLUE, MUTED, ORANGE, PURPLE, RED
 from lessons._show import banner, matrix, say, table, takeaway
 from lessons.attention import causal_mask, scaled_dot_product_attention, split_heads
 from lessons.positional import angle_table, apply_rope, rope_angles, rope_frequencies
@@ -762,14 +763,8 @@ LAYOUTS = (*PAIRINGS, "mismatched")  # and the table bug of section 3
 
 
 def rotate_half(x: np.ndarray) -> np.ndarray:
-    """[x1, x2] -> [-x2, x1], halves split at d/2: each dimension's partner,
-    turned a quarter, in the half-split rotation.
-
-    Args:
-        x: (..., d) array, d even.
-
-    Returns:
-        (..., d) float array.
+    """[x1, x2] -> [-x2, x1], halves split at d/2: each dimension's partner, turned a quarter, in the
+    half-split rotation. (..., d) in (d even), (..., d) float array out.
     """
     x = np.asarray(x, dtype=float)
     d = _checks.even_width(x.shape[-1], "the last axis of x (d)")
@@ -778,17 +773,9 @@ def rotate_half(x: np.ndarray) -> np.ndarray:
 
 
 def half_split_table(angles: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """cos and sin of the angles, laid out for the half-split layout.
-
-    Column j and column j + d/2 belong to the same pair, so they share its
-    angle: the table is [angles, angles].
-
-    Args:
-        angles: (..., d/2) angles in radians, e.g. from
-            `lessons.positional.rope_angles`.
-
-    Returns:
-        (cos, sin), each (..., d).
+    """cos and sin of (..., d/2) angles in radians (e.g. `lessons.positional.rope_angles`) laid out
+    for the half-split layout: (cos, sin), each (..., d). Columns j and j + d/2 belong to the same pair,
+    so they share its angle: the table is [angles, angles].
     """
     # the same angle for dim j and dim j + d/2
     both = np.concatenate([angles, angles], axis=-1)  # (..., d)
@@ -798,13 +785,8 @@ def half_split_table(angles: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def rotate_with_table(x: np.ndarray, cos: np.ndarray, sin: np.ndarray) -> np.ndarray:
     """The half-split rotation read from a cos/sin table: x' = x cos + rotate_half(x) sin.
 
-    Args:
-        x: (d,) or (..., seq, d), d even.
-        cos, sin: tables that broadcast against x, e.g. (seq, d) from
-            `half_split_table` or `RotaryEmbedding`.
-
-    Returns:
-        float array of the broadcast shape.
+    x is (d,) or (..., seq, d), d even; cos and sin broadcast against it, e.g. (seq, d) from
+    `half_split_table` or `RotaryEmbedding`. Returns a float array of the broadcast shape.
     """
     x = np.asarray(x, dtype=float)
     # x' = x cos + rotate_half(x) sin
@@ -829,32 +811,16 @@ def apply_rope_half(x: np.ndarray, positions=None, base: float = 10000.0) -> np.
 
 
 def apply_rope_interleaved(x: np.ndarray, positions=None, base: float = 10000.0) -> np.ndarray:
-    """RoPE in the interleaved layout (RoFormer, GPT-J, Meta's Llama code):
-    dimensions (2i, 2i+1) turn together.
-
-    This is `lessons.positional.apply_rope` under this page's name, so the
-    site has one interleaved implementation.
-
-    Args:
-        x: one vector (d,) or a stack (..., seq, d); d even.
-        positions: None (0, or 0..seq-1), a number, or one per row, (seq,).
-        base: the RoPE base.
-
-    Returns:
-        float array shaped like x ((n, d) for a vector with n positions).
+    """RoPE in the interleaved layout (RoFormer, GPT-J, Meta's Llama code): dimensions (2i, 2i+1)
+    turn together. This is `lessons.positional.apply_rope` under this page's name, so the site has
+    one interleaved implementation; x, positions and base as for `apply_rope_half`.
     """
     return apply_rope(x, positions, base)
 
 
 def pair_partner(d: int, layout: str = "interleaved") -> np.ndarray:
-    """For each dimension, the dimension it turns with.
-
-    Args:
-        d: the head width, a positive even integer.
-        layout: "interleaved" (2i with 2i+1) or "half" (j with j + d/2).
-
-    Returns:
-        (d,) int array.
+    """For each dimension, the dimension it turns with: (d,) ints, for an even width d and `layout`
+    "interleaved" (2i with 2i+1) or "half" (j with j + d/2).
     """
     d = _checks.even_width(d)
     _checks.one_of(layout, "layout", PAIRINGS)
@@ -865,14 +831,8 @@ def pair_partner(d: int, layout: str = "interleaved") -> np.ndarray:
 
 
 def pair_of(d: int, layout: str = "interleaved") -> np.ndarray:
-    """For each dimension, the index i of its pair (so it turns at theta_i).
-
-    Args:
-        d: the head width, a positive even integer.
-        layout: "interleaved" or "half".
-
-    Returns:
-        (d,) int array with values 0..d/2-1.
+    """For each dimension, the index i of its pair (so it turns at theta_i): (d,) ints 0..d/2-1,
+    for an even width d and `layout` "interleaved" or "half".
     """
     d = _checks.even_width(d)
     _checks.one_of(layout, "layout", PAIRINGS)
@@ -932,12 +892,11 @@ def head_scores(
     (n_heads · d_head, d_model) and is applied as Q = X @ W.T.
 
     Args:
-        W_q, W_k: (n_heads · d_head, d_model) query and key projections.
+        W_q, W_k: (n_heads · d_head, d_model) query and key projections; d_head even.
         X: (seq, d_model) token vectors, one per row.
-        n_heads: number of heads; d_head must be even.
+        n_heads: number of heads.
         layout: "interleaved", "half" or "mismatched" (the table bug).
-        positions: None (0..seq-1) or one position per row, (seq,).
-        base: the RoPE base.
+        positions, base: None (0..seq-1) or one position per row, (seq,); the RoPE base.
 
     Returns:
         (n_heads, seq, seq) float array: [h, m, n] is query m against key n.
@@ -957,16 +916,9 @@ def score_at(
 ) -> float:
     """One score: the token x_q queried at position m against the token x_k keyed at position n.
 
-    Args:
-        W_q, W_k: (n_heads · d_head, d_model) projections, applied as x @ W.T.
-        x_q, x_k: (d_model,) token vectors.
-        m, n: the query's and the key's positions.
-        layout: "interleaved", "half" or "mismatched".
-        n_heads, head: how many heads the projections hold, and which to read.
-        base: the RoPE base.
-
-    Returns:
-        the score, a float.
+    W_q and W_k are (n_heads · d_head, d_model) projections applied as x @ W.T, x_q and x_k
+    (d_model,) tokens; `layout` and `base` as for `head_scores`; `head` is the head read of
+    `n_heads`. Returns the score, a float.
     """
     S = head_scores(W_q, W_k, np.stack([x_q, x_k]), n_heads, layout, np.array([m, n]), base)
     return float(S[head, 0, 1])
@@ -978,17 +930,11 @@ def score_at(
 
 
 def conversion_permutation(d_head: int, n_heads: int = 1) -> np.ndarray:
-    """Row order taking interleaved weights to half-split weights.
+    """Row order taking interleaved weights to half-split weights: (n_heads · d_head,) ints,
+    new row r takes old row perm[r].
 
     New row h·d + j takes old row h·d + 2j; new row h·d + d/2 + j takes old
-    row h·d + 2j + 1 (d = d_head): within each head, even rows first.
-
-    Args:
-        d_head: the head width, a positive even integer.
-        n_heads: number of heads.
-
-    Returns:
-        (n_heads · d_head,) int array: new row r takes old row perm[r].
+    row h·d + 2j + 1 (d = d_head, even): within each head, even rows first.
     """
     d_head = _checks.even_width(d_head, "d_head")
     n_heads = _checks.count(n_heads, "n_heads")
@@ -1026,15 +972,7 @@ def interleaved_to_half(w: np.ndarray, n_heads: int) -> np.ndarray:
 
 
 def half_to_interleaved(w: np.ndarray, n_heads: int) -> np.ndarray:
-    """The inverse reordering: half-split rows back to interleaved ones.
-
-    Args:
-        w: (n_heads · d_head, ...) projection weight (or bias), d_head even.
-        n_heads: heads in w.
-
-    Returns:
-        array shaped like w, rows reordered.
-    """
+    """The inverse of `interleaved_to_half`: half-split rows of w, (n_heads · d_head, ...), back to interleaved ones."""
     w = np.asarray(w)
     inverse = np.argsort(conversion_permutation(_head_width(w, n_heads), n_heads))
     return w[inverse]
@@ -1094,13 +1032,8 @@ class RotaryEmbedding:
 def apply_rotary_emb(q: np.ndarray, k: np.ndarray, cos: np.ndarray, sin: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Rotate q and k with a half-split cos/sin table: x' = x cos + rotate_half(x) sin.
 
-    Args:
-        q, k: (..., seq, dim) queries and keys (leading batch and head axes
-            are fine; q and k may have different head counts).
-        cos, sin: (seq, dim) tables from `RotaryEmbedding`.
-
-    Returns:
-        (q', k'), shaped like q and k.
+    q and k are (..., seq, dim) (leading batch and head axes are fine; their head counts may
+    differ), cos and sin (seq, dim) tables from `RotaryEmbedding`. Returns (q', k') shaped like q, k.
     """
     q, k = np.asarray(q, dtype=float), np.asarray(k, dtype=float)
     for name, t in (("q", q), ("k", k)):
@@ -1110,27 +1043,13 @@ def apply_rotary_emb(q: np.ndarray, k: np.ndarray, cos: np.ndarray, sin: np.ndar
 
 
 def rope_multiply_adds(d: int) -> int:
-    """Multiply-adds to rotate one vector of width d: x·cos + rotate_half(x)·sin is 2 per number.
-
-    Args:
-        d: the rotated width.
-
-    Returns:
-        2 · d, an int.
-    """
+    """Multiply-adds to rotate one vector of width d: x·cos + rotate_half(x)·sin is 2 per number, 2 · d."""
     return 2 * d
 
 
 def table_bytes(max_seq_len: int, dim: int, bytes_per_number: int = 4) -> int:
-    """Memory of the cos and sin tables together: 2 · max_seq_len · dim numbers.
-
-    Args:
-        max_seq_len: rows of each table.
-        dim: columns of each table.
-        bytes_per_number: 4 for float32, 2 for 16-bit floats.
-
-    Returns:
-        bytes, an int.
+    """Bytes of the cos and sin tables together: 2 · max_seq_len · dim numbers, each `bytes_per_number`
+    (4 for float32, 2 for 16-bit floats).
     """
     return 2 * max_seq_len * dim * bytes_per_number
 
@@ -1141,16 +1060,10 @@ def table_bytes(max_seq_len: int, dim: int, bytes_per_number: int = 4) -> int:
 
 
 def incremental_rope(x: np.ndarray, rope: RotaryEmbedding, pass_position: bool = True) -> np.ndarray:
-    """Rotate the rows of x one at a time, the way a decoder with a KV cache meets them.
-
-    Args:
-        x: (seq, dim) rows, row t at position t.
-        rope: the `RotaryEmbedding` whose tables are used.
-        pass_position: pass each row's position as start_pos (True); False
-            rotates every row as if it were position 0, the classic bug.
-
-    Returns:
-        (seq, dim) float array.
+    """Rotate the (seq, dim) rows of x one at a time (row t at position t), the way a decoder with a KV
+    cache meets them, with the tables of the `RotaryEmbedding` rope: (seq, dim). `pass_position`
+    passes each row's position as start_pos; False rotates every row as if it were position 0,
+    the classic bug.
     """
     x = np.asarray(x, dtype=float)
     out = np.empty_like(x)
@@ -1176,9 +1089,8 @@ def attention_output(
     Args:
         X: (seq, d_model) token vectors.
         W_q, W_k, W_v: (d_head, d_model) projections; d_head even.
-        start_pos: the first token's position.
+        start_pos: the first token's position; base: the RoPE base.
         rotate_v: also rotate the values (the mistake this section shows).
-        base: the RoPE base.
 
     Returns:
         (seq, d_head) float array, the head's output.
@@ -1235,18 +1147,8 @@ def conversion_scores(m: int, n: int, d_head: int = 16, seed: int = 0) -> dict[s
 
 
 def offset_spread(case: str, offset: int, starts=(0, 10, 100, 1000), d_head: int = 16, seed: int = 0) -> float:
-    """max - min of one case's score over starting positions, at a fixed offset.
-
-    The query sits at start + offset and the key at start; the spread is 0
-    when scores depend on offsets only.
-
-    Args:
-        case: one of `CASES`.
-        offset: query position minus key position.
-        starts: the key positions to try.
-
-    Returns:
-        the spread, a float >= 0.
+    """max - min of one case's score (one of `CASES`) over the key positions `starts`, the query
+    `offset` later: 0 when scores depend on offsets only.
     """
     _checks.one_of(case, "case", CASES)
     scores = [conversion_scores(s + offset, s, d_head, seed)[case] for s in starts]
@@ -1266,16 +1168,9 @@ def decode_error(seq_len: int = 12, dim: int = 16, seed: int = 0, pass_position:
 
 
 def head_output_change(shift: int, rotate_v: bool, seq_len: int = 6, d: int = 8, seed: int = 1) -> float:
-    """Largest change in one causal head's output when the same tokens are moved
-    `shift` positions later: 0 (to rounding) when only q and k are rotated.
-
-    Args:
-        shift: how many positions later the tokens are placed.
-        rotate_v: rotate the values too (the mistake).
-        seq_len, d, seed: the random tokens (seq_len, d) and (d, d) weights.
-
-    Returns:
-        max |output at 0 - output at shift|, a float.
+    """Largest change max |output at 0 - output at shift| in one causal head's output when the same
+    tokens are moved `shift` positions later: 0 (to rounding) unless `rotate_v` rotates the values
+    too (the mistake). seq_len, d, seed: the random tokens (seq_len, d) and (d, d) weights.
     """
     rng = np.random.default_rng(seed)
     X = rng.normal(size=(seq_len, d))
@@ -1288,8 +1183,6 @@ def head_output_change(shift: int, rotate_v: bool, seq_len: int = 6, d: int = 8,
 # ---------------------------------------------------------------------------
 # 9. Figures
 # ---------------------------------------------------------------------------
-
-_BLUE, _RED, _GREEN, _MUTED = "#2563eb", "#dc2626", "#16a34a", "#9ca3af"
 
 
 def figures() -> dict:
@@ -1315,15 +1208,15 @@ def figures() -> dict:
     fig, ax = plt.subplots(figsize=(4.2, 4.2), layout="constrained")
     t = np.linspace(0, 2 * np.pi, 200)
     z = 1.0 + 0.5j
-    ax.plot(abs(z) * np.cos(t), abs(z) * np.sin(t), color=_MUTED, lw=1)
+    ax.plot(abs(z) * np.cos(t), abs(z) * np.sin(t), color=MUTED, lw=1)
     for pos in range(7):
         w = rope_complex(np.array([z.real, z.imag]), pos, base=10000.0)  # d = 2: θ_0 = 1
-        ax.plot([0, w[0]], [0, w[1]], color=_BLUE, lw=1, alpha=0.6)
-        ax.plot(w[0], w[1], "o", color=_BLUE)
+        ax.plot([0, w[0]], [0, w[1]], color=BLUE, lw=1, alpha=0.6)
+        ax.plot(w[0], w[1], "o", color=BLUE)
         ax.annotate(f"pos {pos}", (w[0], w[1]), textcoords="offset points", xytext=(4, 4), fontsize=8)
     ax.set_aspect("equal")
-    ax.axhline(0, color=_MUTED, lw=0.5)
-    ax.axvline(0, color=_MUTED, lw=0.5)
+    ax.axhline(0, color=MUTED, lw=0.5)
+    ax.axvline(0, color=MUTED, lw=0.5)
     ax.set_xlabel("real part = dim 2i")
     ax.set_ylabel("imaginary part = dim 2i+1")
     ax.set_title(r"$z\,e^{i\,pos\,\theta}$: the pair walks the circle")
@@ -1332,7 +1225,7 @@ def figures() -> dict:
     # Correct vs wrong conversion: score against distance
     dist = np.arange(0, 41)
     fig, (left, right) = plt.subplots(1, 2, figsize=(7.6, 3.6), layout="constrained", sharey=True)
-    styles = {"original": (_MUTED, "-", 5), "converted": (_BLUE, "--", 1.8), "not converted": (_RED, "-", 1.5)}
+    styles = {"original": (MUTED, "-", 5), "converted": (BLUE, "--", 1.8), "not converted": (RED, "-", 1.5)}
     for case, (color, ls, lw) in styles.items():
         for start in (0, 100):
             s = [conversion_scores(start + k, start, 16)[case] for k in dist]
@@ -1341,11 +1234,11 @@ def figures() -> dict:
     left.set_xlabel("distance (query pos - key pos)")
     left.set_ylabel("score q·k")
     left.legend(frameon=False, fontsize=8)
-    for start, color in ((0, _RED), (100, "#f97316"), (1000, "#a855f7")):
+    for start, color in ((0, RED), (100, ORANGE), (1000, PURPLE)):
         s = [conversion_scores(start + k, start, 16)["mismatched table"] for k in dist]
         right.plot(dist, s, color=color, lw=1.5, label=f"mismatched table, start {start}")
     s = [conversion_scores(k, 0, 16)["converted"] for k in dist]
-    right.plot(dist, s, "--", color=_BLUE, lw=1.8, label="converted (any start)")
+    right.plot(dist, s, "--", color=BLUE, lw=1.8, label="converted (any start)")
     right.set_title("Table: a cos/sin table in the\nother layout breaks distance-only")
     right.set_xlabel("distance (query pos - key pos)")
     right.legend(frameon=False, fontsize=7)
@@ -1361,8 +1254,8 @@ def figures() -> dict:
     ax.set_yticks(range(8), [f"{r}" for r in range(8)])
     ax.set_xlabel("old row (interleaved layout)")
     ax.set_ylabel("new row (half-split layout)")
-    ax.axhline(3.5, color=_RED, lw=1)
-    ax.axvline(3.5, color=_RED, lw=1)
+    ax.axhline(3.5, color=RED, lw=1)
+    ax.axvline(3.5, color=RED, lw=1)
     ax.set_title("interleaved_to_half: 2 heads, d_head = 4")
     figs["conversion_matrix"] = fig
 
@@ -1400,8 +1293,8 @@ def _wrong_and_right(x, wrong, right, labels: tuple[str, str], **axes_text):
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(6.4, 3.4), layout="constrained")
-    ax.plot(x, wrong, "o-", color=_RED, label=labels[0])
-    ax.plot(x, right, "s-", color=_BLUE, label=labels[1])
+    ax.plot(x, wrong, "o-", color=RED, label=labels[0])
+    ax.plot(x, right, "s-", color=BLUE, label=labels[1])
     ax.set(**axes_text)  # xlabel, ylabel, title
     ax.legend(frameon=False, fontsize=8)
     return fig

@@ -693,6 +693,7 @@ from __future__ import annotations
 import numpy as np
 
 from lessons import _checks
+from lessons._palette import AMBER, BLUE, GREEN, GRID, RED
 from lessons._show import banner, say, table, takeaway
 from lessons.alibi import alibi_bias_at
 from lessons.attention import causal_mask, merge_heads, scaled_dot_product_attention, split_heads
@@ -1104,7 +1105,7 @@ def residual_norms(norm: str = "layernorm", n_layers: int = 6, n: int = 10, seed
 # 6. Figures
 # ---------------------------------------------------------------------------
 
-_COLORS = {"rope": "#2563eb", "learned": "#dc2626", "sinusoidal": "#f59e0b", "alibi": "#16a34a", "none": "#6b7280"}
+_COLORS = {"rope": BLUE, "learned": RED, "sinusoidal": AMBER, "alibi": GREEN, "none": GRID}
 
 
 def figures() -> dict:
@@ -1165,8 +1166,8 @@ def figures() -> dict:
     # Multiply-adds per generated token, GPT-2 small's shape
     n = np.unique(np.geomspace(1, 1024, 60).astype(int))
     fig, ax = plt.subplots(figsize=(6.4, 3.6), layout="constrained")
-    for cached, color, label in ((False, "#dc2626", "no cache: forward on the whole context"),
-                                 (True, "#2563eb", "KV cache: one token through the layers")):
+    for cached, color, label in ((False, RED, "no cache: forward on the whole context"),
+                                 (True, BLUE, "KV cache: one token through the layers")):
         ax.plot(n, [decode_multiply_adds(int(k), **GPT2_SMALL, cached=cached) for k in n], color=color, lw=2, label=label)
     ax.set_xscale("log")
     ax.set_yscale("log")

@@ -189,6 +189,7 @@ DeepSeek-V2, gpt-oss and Llama 3.1 configs read in `lessons.context_extension`.
 
 import numpy as np
 
+from lessons._palette import BLUE, GRID, RED
 from lessons.positional import angle_table, rope_frequencies
 
 # The setting of the paper's Figure 2 (LLaMA 7B): head width 128, base 10,000, trained on 2,048 tokens.
@@ -215,16 +216,16 @@ def figures() -> dict:
     fits = _fits()
     fig, (left, right) = plt.subplots(1, 2, figsize=(9.6, 3.6), layout="constrained")
     gaps = np.arange(2 * _L)
-    for (label, w), color in zip(fits.items(), ("#dc2626", "#2563eb"), strict=True):
+    for (label, w), color in zip(fits.items(), (RED, BLUE), strict=True):
         left.semilogy(gaps, np.abs(_waves(gaps) @ w), color=color, lw=0.8, label=label)
-    left.axvline(_L, color="#6b7280", ls="--", lw=0.8, label=f"trained length L = {_L:,}")
+    left.axvline(_L, color=GRID, ls="--", lw=0.8, label=f"trained length L = {_L:,}")
     left.set(xlabel="gap s (query position − key position)", ylabel="|a(s)|, log scale",
              title="Extrapolation: fitted on gaps 0 to 2,047, read beyond")
     left.legend(frameon=False, fontsize=7, loc="upper left")
 
     w = fits["least squares (Appendix C.1)"]
     fine, whole = np.arange(25, 75, 0.125), np.arange(25, 76)
-    right.plot(fine, _waves(fine) @ w, color="#dc2626", lw=1.2, label="a(s) at every 1/8 of a gap")
+    right.plot(fine, _waves(fine) @ w, color=RED, lw=1.2, label="a(s) at every 1/8 of a gap")
     right.plot(whole, _waves(whole) @ w, "o", ms=3, color="black", label="whole gaps, pinned by training")
     right.set(xlabel="gap s", ylabel="a(s)", title="Interpolation: between whole gaps, smooth")
     right.legend(frameon=False, fontsize=7)

@@ -209,6 +209,7 @@ boundaries set by wavelength and no temperature; LongRoPE searches a divisor per
 
 import numpy as np
 
+from lessons._palette import BLUE, BLUE_FILL, GREEN, GREEN_FILL, RED
 from lessons.context_extension import (ntk_pair_scale, rope_wavelengths, yarn_correction_range, yarn_inv_freq,
                                        yarn_ramp)
 from lessons.positional import rope_frequencies
@@ -227,14 +228,14 @@ def figures() -> dict:
     # Eq. 11 as printed: gamma linear in the turns r, 0 below alpha = 1, 1 above beta = 32 (1 = keep)
     gamma = np.clip((_L / rope_wavelengths(theta) - 1) / (32 - 1), 0, 1)
     curves = {
-        "position interpolation": (np.full(_D // 2, 1 / _S), "#2563eb", "-"),
+        "position interpolation": (np.full(_D // 2, 1 / _S), BLUE, "-"),
         "NTK-aware (base raised)": (ntk_pair_scale(_D, _S), "black", "--"),
-        "NTK-by-parts, released code": (yarn_inv_freq(theta, _S, yarn_ramp(low, high, _D // 2)) / theta, "#16a34a", "-"),
-        "NTK-by-parts, Eq. 11 as printed": ((1 - gamma) / _S + gamma, "#dc2626", ":"),
+        "NTK-by-parts, released code": (yarn_inv_freq(theta, _S, yarn_ramp(low, high, _D // 2)) / theta, GREEN, "-"),
+        "NTK-by-parts, Eq. 11 as printed": ((1 - gamma) / _S + gamma, RED, ":"),
     }
     fig, ax = plt.subplots(figsize=(6.4, 4.0), layout="constrained")
-    ax.axvspan(-0.5, low, color="#dcfce7")
-    ax.axvspan(high, _D // 2 - 0.5, color="#dbeafe")
+    ax.axvspan(-0.5, low, color=GREEN_FILL)
+    ax.axvspan(high, _D // 2 - 0.5, color=BLUE_FILL)
     for label, (ratio, color, style) in curves.items():
         ax.semilogy(pairs, ratio, style, color=color, lw=1.8, label=label)
     ax.text(low / 2, 0.3, f"> 32 turns\nin {_L:,} tokens", ha="center", fontsize=8)

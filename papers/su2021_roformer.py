@@ -282,10 +282,10 @@ attention scores blow up. Position interpolation, NTK-aware scaling and YaRN
 
 import numpy as np
 
+from lessons._palette import BLUE, INK, LIGHT_BLUE, MUTED, RED
 from lessons.positional import apply_rope, rope_decay_bound, rope_scores_by_gap
 
 _D = 128  # the head width of both figures
-_BLUE, _LIGHT, _RED, _GREY = "#2563eb", "#60a5fa", "#dc2626", "#9ca3af"
 
 
 def _correlated_mean_scores(gaps, rho: float, d: int = _D, n_pairs: int = 2000, seed: int = 0) -> np.ndarray:
@@ -304,7 +304,7 @@ def figures() -> dict:
     # 1. the paper's Figure 2: the mean length of S_1 .. S_(d/2) against the relative distance
     gaps = np.arange(0, 257)
     fig, ax = plt.subplots(figsize=(6.4, 3.6), layout="constrained")
-    ax.plot(gaps, rope_decay_bound(_D, gaps), color=_BLUE, lw=1.5)
+    ax.plot(gaps, rope_decay_bound(_D, gaps), color=BLUE, lw=1.5)
     ax.set_xlabel("relative distance")
     ax.set_ylabel("relative upper bound, mean |S_j|")
     ax.set_title("RoFormer's Figure 2, recomputed: d = 128, base 10,000")
@@ -315,12 +315,12 @@ def figures() -> dict:
     bound = rope_decay_bound(_D, gaps)
     scores = rope_scores_by_gap(gaps, d=_D)
     fig, (left, right) = plt.subplots(1, 2, figsize=(8.4, 3.8), layout="constrained")
-    left.plot(gaps[1:], 128 * bound[1:] / bound[0], color=_GREY, lw=3, label="bound's shape, scaled to 128")
-    left.plot(gaps[1:], scores["aligned"][1:], color=_BLUE, lw=2, label="key = query (mean)")
-    left.plot(gaps[1:], _correlated_mean_scores(gaps[1:], 0.5), color=_LIGHT, lw=2, ls="--",
+    left.plot(gaps[1:], 128 * bound[1:] / bound[0], color=MUTED, lw=3, label="bound's shape, scaled to 128")
+    left.plot(gaps[1:], scores["aligned"][1:], color=BLUE, lw=2, label="key = query (mean)")
+    left.plot(gaps[1:], _correlated_mean_scores(gaps[1:], 0.5), color=LIGHT_BLUE, lw=2, ls="--",
               label="key correlated 0.5 (mean)")
-    left.plot(gaps[1:], scores["unrelated"][1:], color=_RED, lw=2, label="unrelated key (rms)")
-    left.axhline(0, color="#111827", lw=0.5)
+    left.plot(gaps[1:], scores["unrelated"][1:], color=RED, lw=2, label="unrelated key (rms)")
+    left.axhline(0, color=INK, lw=0.5)
     left.set_xscale("log")
     left.set_xlabel("gap m - n (log scale)")
     left.set_ylabel("score R_g q · k")
@@ -332,8 +332,8 @@ def figures() -> dict:
     h = np.append((q[0::2] + 1j * q[1::2]) * np.conj(k[0::2] + 1j * k[1::2]), 0)
     ceiling = np.abs(np.diff(h)).max() * (_D / 2) * bound
     score = np.abs(apply_rope(q, gaps) @ k)  # (n_gaps,): the query turned by the gap m - n
-    right.plot(gaps[1:], ceiling[1:], color=_GREY, lw=3, label="bound, equation (37)")
-    right.plot(gaps[1:], score[1:], color=_RED, lw=1.2, label="|score| of the same pair")
+    right.plot(gaps[1:], ceiling[1:], color=MUTED, lw=3, label="bound, equation (37)")
+    right.plot(gaps[1:], score[1:], color=RED, lw=1.2, label="|score| of the same pair")
     right.set_xscale("log")
     right.set_yscale("log")
     right.set_xlabel("gap (log scale)")

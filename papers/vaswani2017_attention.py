@@ -203,10 +203,10 @@ allow for efficient extrapolation" (abstract), which led to ALiBi
 
 import numpy as np
 
+from lessons._palette import AMBER, BLUE, MUTED, RED
 from lessons.notation import rotate
 from lessons.positional import rope_frequencies, sinusoidal_encoding
 
-_BLUE, _RED, _GREY = "#2563eb", "#dc2626", "#9ca3af"
 
 
 def figures() -> dict:
@@ -218,9 +218,9 @@ def figures() -> dict:
     # 1. wavelength 2 pi / omega_i of every pair of a 512-wide code, log scale
     wavelengths = 2 * np.pi / rope_frequencies(512)  # (256,)
     fig, ax = plt.subplots(figsize=(6.4, 3.6), layout="constrained")
-    ax.plot(np.arange(256), wavelengths, "o", ms=2.5, color=_BLUE, label="wavelength of pair i")
-    ax.axhline(2 * np.pi, color=_GREY, lw=1, ls=":", label="2π")
-    ax.axhline(10000 * 2 * np.pi, color=_RED, lw=1, ls="--", label="10000 · 2π, the limit")
+    ax.plot(np.arange(256), wavelengths, "o", ms=2.5, color=BLUE, label="wavelength of pair i")
+    ax.axhline(2 * np.pi, color=MUTED, lw=1, ls=":", label="2π")
+    ax.axhline(10000 * 2 * np.pi, color=RED, lw=1, ls="--", label="10000 · 2π, the limit")
     ax.set_yscale("log")
     ax.set_xlabel("pair index i (columns 2i and 2i + 1)")
     ax.set_ylabel("positions per full turn")
@@ -234,11 +234,11 @@ def figures() -> dict:
     codes = sinusoidal_encoding(19, 512)[:, 2 * pair:2 * pair + 2]  # (19, 2): (sin, cos)
     t = np.linspace(0, 2 * np.pi, 200)
     fig, ax = plt.subplots(figsize=(4.6, 4.4), layout="constrained")
-    ax.plot(np.cos(t), np.sin(t), color=_GREY, lw=1)
-    ax.plot(codes[:, 0], codes[:, 1], "o", color=_BLUE, ms=4)
+    ax.plot(np.cos(t), np.sin(t), color=MUTED, lw=1)
+    ax.plot(codes[:, 0], codes[:, 1], "o", color=BLUE, ms=4)
     for pos in (0, 5, 10, 15):
         ax.annotate(f"pos {pos}", codes[pos], textcoords="offset points", xytext=(5, 3), fontsize=8)
-    for start, color in ((2, _RED), (11, "#d97706")):
+    for start, color in ((2, RED), (11, AMBER)):
         # PE(pos + k) for this pair is PE(pos) turned by -k * omega
         end = rotate(codes[start], -k * omega)
         ax.annotate("", xy=end * 0.93, xytext=codes[start] * 0.93,

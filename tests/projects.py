@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-HELPERS = ("__init__.py", "_checks.py", "_show.py", "_vocabulary.py")
+HELPERS = ("__init__.py", "_checks.py", "_palette.py", "_show.py", "_vocabulary.py")
 
 
 # The project's playground, made small: it imports this project's lessons

@@ -14,13 +14,13 @@ import sys
 import numpy as np
 import pytest
 
-from lessons.context_extension import rope_inv_freq
 from lessons.model_card import (compare_methods, explain, figure_name, language_config, layer_types, pairs_that_turn,
                                 rope_block)
 from lessons.tools.card_report import card_json, main, report
 from lessons.tools.engines import (engine_refusals, served_from, served_lengths, sglang_context_length,
                                    vllm_length_limit, vllm_max_model_len)
 from lessons.tools.model_types import ConfigError, gallery
+from lessons.tools.rope_scaling import rope_inv_freq
 from tests.conftest import LESSONS, ROOT
 
 GALLERY = gallery()

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import numpy as np
 
-from lessons.context_extension import rope_inv_freq, rope_wavelengths
+from lessons.context_extension import rope_wavelengths
+from lessons.tools.rope_scaling import rope_inv_freq
 from lessons.model_card import ModelCard, explain, pairs_that_turn
 from lessons.tools.engines import (ENGINE_RELEASE_NAMES, ENGINES, SOURCES, VLLM_RELEASE, engine_commands,
                                    engine_notes, engine_refusals, llama_cpp_context_length, served_from,

@@ -17,7 +17,8 @@ from collections.abc import Callable
 import numpy as np
 
 from lessons import _checks
-from lessons.context_extension import rope_inv_freq, rope_type_of, split_by_layer_type
+from lessons.context_extension import rope_type_of
+from lessons.tools.rope_scaling import rope_inv_freq, split_by_layer_type
 from lessons.tools.model_types import HEAD_KEYS, WIDTH_KEYS, ConfigError, first_set
 
 ROPE_SPELLINGS = {"rope_theta": ("rope_theta", "rotary_emb_base"),

@@ -430,10 +430,11 @@ def transformers_warned(messages: list[str]) -> bool:
 
 
 def lesson_rope(cfg: dict):
-    """The lesson's (inv_freq, attention_factor, the warnings it gave) for one rope record."""
+    """lessons.tools.rope_scaling's (inv_freq, attention_factor, the warnings it gave) for one rope record:
+    the lesson's numbers behind transformers' checks."""
     import warnings
 
-    from lessons.context_extension import rope_inv_freq
+    from lessons.tools.rope_scaling import rope_inv_freq
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -444,7 +445,7 @@ def lesson_rope(cfg: dict):
 
 
 def lesson_rope_by_layer_type(record: dict):
-    from lessons.context_extension import rope_inv_freq_by_layer_type
+    from lessons.tools.rope_scaling import rope_inv_freq_by_layer_type
 
     return rope_inv_freq_by_layer_type(record["head_dim"], copy.deepcopy(record["rope_parameters"]),
                                        max_position_embeddings=record["max_position_embeddings"])
