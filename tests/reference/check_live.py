@@ -18,10 +18,10 @@ from __future__ import annotations
 import json
 import sys
 
-from _reference import (ALIBI_HEADS, CONFIGS, DATA, DEEPSEEK_CONFIGS, GALLERY_DATA, LAYER_TYPE_CONFIGS,
-                        LAYOUT_POSITIONS, gallery, gallery_mismatches, lesson_deepseek_scaling, lesson_gallery,
-                        lesson_layouts, lesson_rope, lesson_rope_by_layer_type, rel_err, transformers_alibi,
-                        transformers_deepseek_scaling, transformers_gallery, transformers_layouts, transformers_rope,
+from _gallery_reference import GALLERY_DATA, gallery, gallery_mismatches, lesson_gallery, transformers_gallery
+from _reference import (ALIBI_HEADS, CONFIGS, DATA, DEEPSEEK_CONFIGS, LAYER_TYPE_CONFIGS, LAYOUT_POSITIONS,
+                        lesson_deepseek_scaling, lesson_layouts, lesson_rope, lesson_rope_by_layer_type, rel_err,
+                        transformers_alibi, transformers_deepseek_scaling, transformers_layouts, transformers_rope,
                         transformers_rope_by_layer_type, transformers_warned, versions)
 
 RTOL = 1e-5

@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import json
 
-from _reference import (ALIBI_HEADS, CONFIGS, DATA, DEEPSEEK_CONFIGS, GALLERY_DATA, LAYER_TYPE_CONFIGS, gallery,
-                        transformers_alibi, transformers_deepseek_scaling, transformers_gallery, transformers_layouts,
-                        transformers_rope, transformers_rope_by_layer_type, versions)
+from _gallery_reference import GALLERY_DATA, gallery, transformers_gallery
+from _reference import (ALIBI_HEADS, CONFIGS, DATA, DEEPSEEK_CONFIGS, LAYER_TYPE_CONFIGS, transformers_alibi,
+                        transformers_deepseek_scaling, transformers_layouts, transformers_rope,
+                        transformers_rope_by_layer_type, versions)
 
 
 def _short(x):

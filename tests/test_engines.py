@@ -1,0 +1,277 @@
+"""lessons.tools.engines: the length each serving engine gives a config by
+default (vLLM 0.33.0, SGLang 0.5.23, llama.cpp), and the commands the report
+prints: every flag and variable they use is one the release defines
+(tests/data/engine_flags.json), and each command serves what it stretches."""
+
+
+import json
+import re
+import shlex
+
+import pytest
+
+from lessons.model_card import (explain)
+from lessons.tools.card_report import card_json, report
+from lessons.tools.engines import (engine_refusals, served_from, served_lengths, sglang_context_length,
+                                   vllm_length_limit, vllm_max_model_len)
+from lessons.tools.model_types import gallery
+from tests.conftest import LESSONS, ROOT
+
+GALLERY = gallery()
+PAGE = next(lesson for lesson in LESSONS if lesson.slug == "model_card").docstring
+LLAMA = {"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32, "num_hidden_layers": 32,
+         "max_position_embeddings": 4096, "rope_theta": 10000.0}
+
+
+def test_served_length_follows_vllm_0_33():
+    """vLLM 0.33.0: vllm/config/model.py _get_and_verify_max_len and
+    vllm/transformers_utils/model_arch_config_convertor.py derive_max_model_len_and_key."""
+    yarn = explain({**LLAMA, "rope_scaling": {"rope_type": "yarn", "factor": 4.0,
+                                              "original_max_position_embeddings": 2048}})
+    assert vllm_max_model_len(yarn) == 4096  # a YaRN block no longer multiplies the length (vLLM PR #56446)
+    linear = explain({**LLAMA, "rope_scaling": {"rope_type": "linear", "factor": 2.0}})
+    assert vllm_max_model_len(linear) == vllm_length_limit(linear) == 8192  # linear and dynamic still do
+    llama3 = explain({**LLAMA, "max_position_embeddings": 131072,
+                      "rope_scaling": {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0,
+                                       "high_freq_factor": 4.0, "original_max_position_embeddings": 8192}})
+    assert vllm_max_model_len(llama3) == 131072  # llama3 and longrope are not multiplied
+    # model_max_length replaces the smallest key outright (Command R: 8,192 and 131,072)
+    assert vllm_max_model_len(explain({**LLAMA, "max_position_embeddings": 8192, "model_max_length": 131072})) == 131072
+    # the smallest of the keys vLLM knows, n_ctx not among them; none at all: 2,048
+    assert vllm_max_model_len(explain({**LLAMA, "max_position_embeddings": 8192, "seq_length": 4096})) == 4096
+    nolength = {k: v for k, v in LLAMA.items() if k != "max_position_embeddings"}
+    assert vllm_max_model_len(explain(nolength)) == 2048
+    # LongRoPE starts at original_max_position_embeddings (vLLM PR #27431); the limit stays the config's
+    phi = gallery()["phi-3.5-mini"]["config"]
+    card = explain(phi)
+    assert (vllm_max_model_len(card), vllm_length_limit(card)) == (4096, 131072)
+    assert "vLLM: vllm serve MODEL --max-model-len 131072" in report(card, 131072)
+
+
+def test_sglang_and_llama_cpp_lengths_follow_their_sources():
+    """SGLang 0.5.23 sglang/srt/utils/hf_transformers/common.py get_context_length; llama.cpp as vendored in
+    llama-cpp-python 0.3.36: conversion/base.py set_gguf_parameters, src/llama-context.cpp (-c 0)."""
+    linear = explain({**LLAMA, "rope_scaling": {"rope_type": "linear", "factor": 2.0}})
+    yarn = explain({**LLAMA, "rope_scaling": {"rope_type": "yarn", "factor": 4.0,
+                                              "original_max_position_embeddings": 2048}})
+    command_r = explain({**LLAMA, "max_position_embeddings": 8192, "model_max_length": 131072})
+    gpt2 = explain(gallery()["gpt2"]["config"])
+    assert served_lengths(linear) == {"transformers": None, "vllm": 8192, "sglang": 8192, "llama.cpp": 4096}
+    assert served_lengths(yarn)["sglang"] == 4096  # a block with an original length is not multiplied
+    assert served_lengths(command_r) == {"transformers": None, "vllm": 131072, "sglang": 131072, "llama.cpp": 8192}
+    assert served_lengths(gpt2) == {"transformers": None, "vllm": 1024, "sglang": 2048, "llama.cpp": 1024}
+    lines = report(gpt2).splitlines()
+    assert "by default     vLLM 0.33.0            1,024  the smallest length key, n_positions" in lines
+    assert "               SGLang 0.5.23          2,048  no key it reads: the 2,048 fallback" in lines
+    assert "               llama.cpp (-c 0)       1,024  the converter's key, n_ctx" in lines  # conversion/gpt2.py too
+    assert served_from(command_r)["vllm"] == "model_max_length (it replaces the other keys)"
+    assert served_from(linear)["vllm"] == "the smallest length key, max_position_embeddings, times the linear factor 2"
+    assert served_from(linear)["sglang"] == "the first of its keys, max_position_embeddings, times the linear factor 2"
+    falcon = explain(GALLERY["falcon-7b"]["config"])
+    assert served_from(falcon) == {"transformers": "no limit", "vllm": "no length key: the 2,048 fallback",
+                                   "sglang": "no key it reads: the 2,048 fallback",
+                                   "llama.cpp": "fixed by conversion/falcon.py"}
+    assert served_lengths(falcon) == {"transformers": None, "vllm": 2048, "sglang": 2048, "llama.cpp": 2048}
+    bloom = explain(GALLERY["bloom-560m"]["config"])  # conversion/bloom.py: seq_length, else the hidden size
+    assert served_lengths(bloom)["llama.cpp"] == 1024 and "hidden size" in served_from(bloom)["llama.cpp"]
+    phi = explain(GALLERY["phi-3.5-mini"]["config"])
+    assert served_from(phi)["vllm"].startswith("original_max_position_embeddings")
+
+
+def test_engine_lines_say_what_each_engine_needs_or_refuse():
+    llama = explain(LLAMA)
+    lines = report(llama, 16384)
+    assert "vLLM: vllm serve MODEL --max-model-len 16384 --hf-overrides '{\"rope_parameters\"" in lines
+    linear = explain({**LLAMA, "rope_scaling": {"rope_type": "linear", "factor": 2.0}})
+    assert "vLLM: VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 vllm serve MODEL --max-model-len 16384" in report(linear, 16384)
+    assert ("SGLang: SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 python -m sglang.launch_server --model-path MODEL "
+            "--context-length 16384") in report(linear, 16384)
+    yarn = explain({**LLAMA, "rope_scaling": {"rope_type": "yarn", "factor": 4.0,
+                                              "original_max_position_embeddings": 4096}})
+    assert """vLLM: vllm serve MODEL --max-model-len 16384 --hf-overrides '{"max_position_embeddings": 16384}'""" in \
+        report(yarn, 16384)
+    gpt2 = explain(gallery()["gpt2"]["config"])
+    past = report(gpt2, 2048)
+    assert "vLLM: no command: the position table ends at 1,024" in past
+    assert "llama.cpp: no command: the position table ends at 1,024" in past
+    assert "SGLang: no command: the position table ends at 1,024" in past
+    assert "--max-model-len" not in past and " -c " not in past and "--context-length" not in past
+    assert "served length  1,024 by default in vLLM 0.33.0" in report(gpt2)
+    assert card_json(gpt2, 2048)["commands"] == {"transformers": None, "vllm": None, "sglang": None, "llama.cpp": None}
+
+
+ENGINE_FLAGS = json.loads((ROOT / "tests" / "data" / "engine_flags.json").read_text(encoding="utf-8"))
+
+
+def engine_line_problems(line: str) -> list[str]:
+    """What in one printed engine line the engine's release does not define (empty: the line runs).
+
+    A line is "Engine: COMMAND" or "Engine: no command: why". A command is optional VAR=value
+    words, the program the engine is started with, then flags its release defines; a JSON
+    argument must parse to an object."""
+    engine, _, rest = line.partition(": ")
+    key = {"vLLM": "vllm", "SGLang": "sglang", "llama.cpp": "llama.cpp"}.get(engine)
+    if key is None:
+        return [f"no engine is called {engine!r}"]
+    if rest.startswith("no command: "):
+        return []
+    known, problems = ENGINE_FLAGS[key], []
+    words = shlex.split(rest)
+    while words and re.fullmatch(r"[A-Z][A-Z0-9_]*=\S*", words[0]):
+        name = words.pop(0).split("=")[0]
+        if name not in known.get("environment", []):
+            problems.append(f"{engine} reads no variable {name}")
+    program = known["program"].split()
+    if words[:len(program)] != program:
+        return problems + [f"{engine} is started with {known['program']!r}, not {' '.join(words[:len(program)])!r}"]
+    words = words[len(program):]
+    for i, word in enumerate(words):
+        if word.startswith("-") and word not in known["flags"]:
+            problems.append(f"{engine} has no flag {word} ({known['release']})")
+        if word in ("--hf-overrides", "--json-model-override-args"):
+            try:
+                if not isinstance(json.loads(words[i + 1]), dict):
+                    problems.append(f"{word} takes a JSON object")
+            except (IndexError, json.JSONDecodeError):
+                problems.append(f"{word} is not followed by valid JSON")
+    if key == "llama.cpp" and "--rope-scaling" in words:
+        value = words[words.index("--rope-scaling") + 1]
+        if value not in known["rope_scaling_values"]:
+            problems.append(f"llama.cpp --rope-scaling takes {known['rope_scaling_values']}, not {value}")
+    return problems
+
+
+def _flag(words: list[str], name: str) -> str | None:
+    return words[words.index(name) + 1] if name in words else None
+
+
+def _overridden(config: dict, override: str | None) -> dict:
+    """The config as the engine sees it after a JSON override (vLLM and SGLang replace a
+    dict-valued key such as rope_parameters whole, and update text_config key by key)."""
+    config = json.loads(json.dumps(config))
+    for key, value in (json.loads(override) if override else {}).items():
+        if key == "text_config":
+            config["text_config"] = _overridden(config["text_config"], json.dumps(value))
+            continue
+        if key == "rope_parameters":
+            config.pop("rope_scaling", None)
+            for moved in ("rope_theta", "partial_rotary_factor", "rotary_pct", "rotary_emb_base",
+                          "original_max_position_embeddings"):
+                config.pop(moved, None)  # standardized into the block, which the override replaced
+        config[key] = value
+    return config
+
+
+def command_problems(config: dict, card, served: int, commands: dict) -> list[str]:
+    """Would each command be accepted, by the length rules this page reads from each engine's
+    source, and would it not serve RoPE past its trained length unscaled?"""
+    problems = []
+    for key, line in commands.items():
+        if line is None:
+            continue
+        words = shlex.split(line)
+        env = {w.split("=")[0] for w in words if re.fullmatch(r"[A-Z][A-Z0-9_]*=\S*", w)}
+        if key == "vllm":
+            seen = explain(_overridden(config, _flag(words, "--hf-overrides")))
+            asked = int(_flag(words, "--max-model-len"))
+            if asked > vllm_length_limit(seen) and "VLLM_ALLOW_LONG_MAX_MODEL_LEN" not in env:
+                problems.append(f"vLLM refuses --max-model-len {asked} past {vllm_length_limit(seen)}: {line}")
+        elif key == "sglang":
+            seen = explain(_overridden(config, _flag(words, "--json-model-override-args")))
+            asked = int(_flag(words, "--context-length"))
+            if asked > sglang_context_length(seen) and "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN" not in env:
+                problems.append(f"SGLang refuses --context-length {asked} past {sglang_context_length(seen)}: {line}")
+        else:
+            seen, asked = card, int(_flag(words, "-c"))
+            if _flag(words, "--rope-scaling") == "yarn":
+                factor, original = float(_flag(words, "--rope-scale")), int(_flag(words, "--yarn-orig-ctx"))
+                seen = explain(_overridden(config, json.dumps({"rope_parameters": {
+                    "rope_type": "yarn", "rope_theta": card.rope[0].base, "factor": factor,
+                    "original_max_position_embeddings": original}})))
+        if asked != served:
+            problems.append(f"{line} serves {asked}, not {served}")
+        trained = seen.trained_length
+        if (seen.scheme in ("rope", "mixed") and trained and served > trained and len(seen.rope) == 1
+                and seen.rope[0].rope_type == "default"):
+            problems.append(f"{line} turns RoPE past its trained {trained:,} unscaled")
+    return problems
+
+
+def _lengths_to_try(card) -> list[int | None]:
+    return [None, 4096, card.max_length, 2 * (card.max_length or 2048) + 1]
+
+
+@pytest.mark.parametrize("slug", GALLERY)
+def test_every_printed_engine_line_uses_flags_the_engines_define(slug):
+    card = explain(GALLERY[slug]["config"])
+    problems = []
+    for served in _lengths_to_try(card):
+        for line in report(card, served, GALLERY[slug]["repo"]).splitlines():
+            if line.startswith("engine "):
+                if not line.startswith("engine note"):
+                    problems += engine_line_problems(line[len("engine"):].strip())
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("slug", GALLERY)
+def test_every_command_is_accepted_and_scales_what_it_stretches(slug):
+    config = GALLERY[slug]["config"]
+    card = explain(config)
+    problems = []
+    for served in _lengths_to_try(card):
+        served = served or vllm_max_model_len(card)
+        commands = card_json(card, served)["commands"]
+        problems += command_problems(config, card, served, commands)
+        refused = engine_refusals(card, served)
+        assert all((commands[k] is None) == (k in refused) for k in ("vllm", "sglang", "llama.cpp"))
+    assert not problems, "\n".join(problems)
+
+
+def test_the_command_checks_can_fail():
+    assert engine_line_problems("vLLM: vllm serve M --rope-scaling '{\"rope_type\": \"yarn\"}' --max-model-len 8") == [
+        "vLLM has no flag --rope-scaling (vLLM 0.33.0 (PyPI wheel vllm-0.33.0-cp38-abi3-manylinux_2_28_x86_64.whl))"]
+    assert engine_line_problems("llama.cpp: llama-server -m m.gguf --rope-scaling longrope --rope-scale 4") == [
+        "llama.cpp --rope-scaling takes ['none', 'linear', 'yarn'], not longrope"]
+    assert engine_line_problems("vLLM: VLLM_ALLOW_LONG_MAX_LEN=1 vllm serve M --max-model-len 8") == [
+        "vLLM reads no variable VLLM_ALLOW_LONG_MAX_LEN"]
+    assert engine_line_problems("llama.cpp: llama-server -m m.gguf -c 8192") == []
+    assert engine_line_problems("vLLM: --max-model-len 8192") == [
+        "vLLM is started with 'vllm serve', not '--max-model-len 8192'"]
+    assert engine_line_problems("SGLang: python -m sglang.launch_server --model-path M --max-model-len 8192") == [
+        "SGLang has no flag --max-model-len (SGLang 0.5.23 (PyPI wheel sglang-0.5.23-cp311-cp311-manylinux_2_34_x86_64.whl))"]
+    assert engine_line_problems("vLLM: vllm serve M --hf-overrides '{\"a\": 1' --max-model-len 8") == [
+        "--hf-overrides is not followed by valid JSON"]
+    # the length rules: a YaRN config served at 4x without raising its length is refused;
+    # a plain config served past its length with only the variable turns RoPE unscaled
+    yarn = {**LLAMA, "rope_scaling": {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 4096}}
+    assert command_problems(yarn, explain(yarn), 16384, {"vllm": "vllm serve M --max-model-len 16384"}) == [
+        "vLLM refuses --max-model-len 16384 past 4096: vllm serve M --max-model-len 16384"]
+    line = "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 vllm serve M --max-model-len 16384"
+    assert command_problems(LLAMA, explain(LLAMA), 16384, {"vllm": line}) == [
+        f"{line} turns RoPE past its trained 4,096 unscaled"]
+    line = "python -m sglang.launch_server --model-path M --context-length 16384"
+    assert command_problems(LLAMA, explain(LLAMA), 16384, {"sglang": line}) == [
+        f"SGLang refuses --context-length 16384 past 4096: {line}", f"{line} turns RoPE past its trained 4,096 unscaled"]
+
+
+def test_commands_add_the_whole_block_a_config_lacks():
+    """Qwen2.5-7B-Instruct's published config.json has no rope_scaling; its model card says to add
+    YaRN with factor 4 over 32,768 for longer inputs. Served at 131,072, every command carries that
+    block, base included (an override replaces the whole block in vLLM 0.33.0)."""
+    published = {k: v for k, v in GALLERY["qwen2.5-7b-yarn"]["config"].items() if k != "rope_scaling"}
+    card = explain(published)
+    commands = card_json(card, 131072, "Qwen/Qwen2.5-7B-Instruct")["commands"]
+    block = {"rope_type": "yarn", "rope_theta": 1000000.0, "factor": 4.0, "original_max_position_embeddings": 32768}
+    vllm = shlex.split(commands["vllm"])
+    assert vllm[:3] == ["vllm", "serve", "Qwen/Qwen2.5-7B-Instruct"]
+    assert json.loads(_flag(vllm, "--hf-overrides")) == {"rope_parameters": block, "max_position_embeddings": 131072}
+    sglang = shlex.split(commands["sglang"])
+    assert json.loads(_flag(sglang, "--json-model-override-args")) == {"rope_parameters": block,
+                                                                       "max_position_embeddings": 131072}
+    assert commands["llama.cpp"] == "llama-server -m model.gguf -c 131072 --rope-scaling yarn --rope-scale 4 --yarn-orig-ctx 32768"
+    # with the block in config.json (as the gallery has it), vLLM needs only the length raised
+    yarn = card_json(explain(GALLERY["qwen2.5-7b-yarn"]["config"]), 131072)["commands"]["vllm"]
+    assert yarn == """vllm serve MODEL --max-model-len 131072 --hf-overrides '{"max_position_embeddings": 131072}'"""
+    # a vision-language config: the override names text_config
+    scout = card_json(explain(GALLERY["llama-4-scout"]["config"]), 20_000_000)["commands"]["vllm"]
+    assert """--hf-overrides '{"text_config": {"max_position_embeddings": 20000000}}'""" in scout
