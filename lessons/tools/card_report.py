@@ -379,7 +379,7 @@ def walk_gallery() -> None:
 
 # The tables docs/javascripts/model_card.js reads (by these names), so that each has one home here:
 # lessons.tools.model_types, lessons.tools.engines, and the keys rope_inv_freq checks in
-# lessons.context_extension (sets there, sorted lists here: the decoder only asks for membership).
+# lessons.tools.rope_scaling (sets there, sorted lists here: the decoder only asks for membership).
 BROWSER_TABLES = {
     model_types: ("ALIBI_MODEL_TYPES", "LEARNED_MODEL_TYPES", "SINUSOIDAL_MODEL_TYPES", "ROPE_MODEL_TYPES",
                   "INTERLEAVED_MODEL_TYPES", "DEFAULT_THETA", "CLASS_DEFAULTS", "LAYER_KEYS", "WIDTH_KEYS",
@@ -394,6 +394,7 @@ def browser_tables() -> dict:
     """{name: table} for the in-browser decoder, JSON-ready (tuples as lists, sets as sorted lists);
     the site build writes it to assets/model_card_tables.js (figures_build/plugin.py)."""
     from lessons import context_extension as ce
+    from lessons.tools import rope_scaling as rs
 
     def plain(value):
         if isinstance(value, dict):
@@ -403,8 +404,8 @@ def browser_tables() -> dict:
         return list(value) if isinstance(value, tuple) else value
 
     out = {name: plain(getattr(module, name)) for module, names in BROWSER_TABLES.items() for name in names}
-    out.update(ROPE_TYPES=plain(ce.ROPE_TYPES), COMMON_KEYS=plain(ce._COMMON_KEYS), TYPE_KEYS=plain(ce._TYPE_KEYS),
-               REQUIRED_KEYS=plain(ce._REQUIRED_KEYS), MODEL_KEYS=plain(ce._MODEL_KEYS))
+    out.update(ROPE_TYPES=plain(ce.ROPE_TYPES), COMMON_KEYS=plain(rs._COMMON_KEYS), TYPE_KEYS=plain(rs._TYPE_KEYS),
+               REQUIRED_KEYS=plain(rs._REQUIRED_KEYS), MODEL_KEYS=plain(rs._MODEL_KEYS))
     return out
 
 
