@@ -244,9 +244,11 @@ def lesson_refs(lesson, package: str = "lessons") -> list[tuple[int, str, str]]:
     return found
 
 
-def code_spans(text: str) -> set[str]:
-    """The text of every code span of a page."""
-    return {item.token.content.strip() for item in inlines(text) if item.token.type == "code_inline"}
+@lru_cache(maxsize=256)
+def code_spans(text: str) -> frozenset[str]:
+    """The text of every code span of a page. Cached on the text: the config-keys
+    page asks it of every lesson once per term, on every build (and serve rebuild)."""
+    return frozenset(item.token.content.strip() for item in inlines(text) if item.token.type == "code_inline")
 
 
 def mentions(lesson, term: str) -> bool:
