@@ -55,8 +55,15 @@ def _blocks(text: str) -> tuple[tuple[Token, int], ...]:
     return tuple(found)
 
 
-def inlines(text: str) -> Iterator[Inline]:
-    """Every inline token of the page with its 0-based line."""
+def inlines(text: str) -> tuple[Inline, ...]:
+    """Every inline token of the page with its 0-based line (cached with the parse:
+    the link check, the keys page and the API links walk each page on every build)."""
+    return _inlines(text)
+
+
+@lru_cache(maxsize=64)
+def _inlines(text: str) -> tuple[Inline, ...]:
+    found = []
     for token, line in _blocks(text):
         if token.type != "inline":
             continue
@@ -65,8 +72,9 @@ def inlines(text: str) -> Iterator[Inline]:
             if child.type in ("softbreak", "hardbreak"):
                 offset += 1
             depth += child.type == "link_open"
-            yield Inline(child, line + offset, depth > 0)
+            found.append(Inline(child, line + offset, depth > 0))
             depth -= child.type == "link_close"
+    return tuple(found)
 
 
 def fences(text: str, language: str) -> Iterator[tuple[int, str]]:

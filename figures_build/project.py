@@ -18,6 +18,7 @@ two lessons. Each broken rule is a `LessonError` whose one line names the file.
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 import re
 from collections.abc import Iterable
@@ -63,13 +64,20 @@ class Lesson:
         return self.docstring_line + docstring_index
 
 
+@functools.lru_cache(maxsize=128)
+def _parse(source: str, filename: str) -> ast.Module:
+    """`ast.parse`, kept per text: `mkdocs serve` reads the project again on every
+    save, and only the saved file has new text. The tree is never modified."""
+    return ast.parse(source, filename=filename)
+
+
 def read_lesson(path: Path, root: Path | None = None, package: str = "lessons") -> Lesson:
     """Parse one lesson (or paper companion) file without importing it."""
     path = Path(path)
     rel = _rel(path, root)
     try:
         source = path.read_text(encoding="utf-8")
-        tree = ast.parse(source, filename=str(path))
+        tree = _parse(source, str(path))
     except SyntaxError as exc:
         raise LessonError(f"{rel}:{exc.lineno}: syntax error: {exc.msg}") from None
     body = tree.body
