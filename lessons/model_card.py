@@ -2956,6 +2956,16 @@ def gallery() -> dict[str, dict]:
     return {path.stem: json.loads(path.read_text(encoding="utf-8")) for path in sorted(GALLERY_DIR.glob("*.json"))}
 
 
+def assets() -> dict[str, bytes]:
+    """The files the site publishes for this page's decoder (docs/javascripts/model_card.js): the
+    gallery as JSON, and the same text as a script for the offline copy (file:// refuses fetch())."""
+    examples = {slug: {"name": entry["name"], "repo": entry["repo"], "config": entry["config"]}
+                for slug, entry in gallery().items()}
+    text = json.dumps(examples)
+    return {"assets/model_card_gallery.json": text.encode(),
+            "assets/model_card_gallery.js": f"window.PrimerModelCardGallery = {json.dumps(text)};\n".encode()}
+
+
 def main(argv: list[str] | None = None) -> int:
     """`python -m lessons.model_card CONFIG [--json] [--length N]`: the report, or the JSON card;
     `python -m lessons.model_card FILE.gguf [--compare CONFIG]`: a GGUF header, or what its conversion changed.

@@ -82,7 +82,7 @@ def offline_copy(tmp_path_factory, chromium):
     The file:// URL of its folder."""
     import zipfile
 
-    from figures_build import publish
+    from site_build import publish
 
     work = tmp_path_factory.mktemp("offline")
     zip_path = work / "copy.zip"

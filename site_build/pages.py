@@ -3,7 +3,7 @@ config-keys page."""
 
 from __future__ import annotations
 
-from figures_build.pages import mentions
+from figures_build.reading import mentions
 
 KEYS_PAGE = "reference/config-keys.md"
 API_DIR = "reference/api"
