@@ -66,6 +66,14 @@ def lesson(slug: str, other: str) -> str:
     return LESSON.format(slug=slug, other=other)
 
 
+# A lesson that publishes data for its page (the build names no lesson: any may define assets())
+ASSETS = '''
+
+def assets():
+    return {"assets/alpha-data.json": b'{"rows": 3}'}
+'''
+
+
 def mkdocs_build(project: Path, **env: str) -> subprocess.CompletedProcess:
     mkdocs = Path(sys.executable).with_name("mkdocs")
     return subprocess.run(
@@ -79,7 +87,7 @@ def mkdocs_build(project: Path, **env: str) -> subprocess.CompletedProcess:
 def built(tmp_path_factory):
     project = make_project(
         tmp_path_factory.mktemp("site"),
-        {"zeta": lesson("zeta", "alpha"), "alpha": lesson("alpha", "zeta")},
+        {"zeta": lesson("zeta", "alpha"), "alpha": lesson("alpha", "zeta") + ASSETS},
         order=["zeta", "alpha"],
         site=True,
     )
@@ -90,6 +98,13 @@ def built(tmp_path_factory):
 
 def page(project: Path, slug: str) -> str:
     return (project / "site" / "lessons" / slug / "index.html").read_text()
+
+
+def test_a_lesson_publishes_its_assets_as_site_files(built):
+    assert (built / "site" / "assets" / "alpha-data.json").read_bytes() == b'{"rows": 3}'
+    api = (built / "site" / "reference" / "api" / "alpha" / "index.html").read_text()
+    assert 'id="lessons.alpha.shout_alpha"' in api
+    assert 'id="lessons.alpha.assets"' not in api, "assets() is a hook like figures(), not part of the API"
 
 
 def test_a_page_per_lesson_in_reading_order_in_the_nav(built):
@@ -161,9 +176,13 @@ def test_math_is_typeset_at_build_time_and_assets_are_local(built):
          r"lessons/beta\.py: imports lessons\.alpha, which a reader meets later"),
         (lambda t: t.replace("def shout_beta", "def shout_alpha"),
          r"lessons/(alpha|beta)\.py:\d+: `shout_alpha` is already defined in lessons/(alpha|beta)\.py:\d+"),
+        (lambda t: t + "\n\ndef assets():\n    raise ValueError('no data')\n",
+         r"lessons/beta\.py: assets\(\) failed: ValueError: no data"),
+        (lambda t: t + "\n\ndef assets():\n    return {'assets/x.json': 'text'}\n",
+         r"lessons/beta\.py: assets\(\)\['assets/x\.json'\] is str, not bytes"),
     ],
     ids=["bad-formula", "unknown-lesson-link", "no-title", "figures-not-a-dict", "imports-a-later-lesson",
-         "name-defined-twice"],
+         "name-defined-twice", "assets-fails", "assets-not-bytes"],
 )
 def test_a_broken_lesson_stops_mkdocs_build_with_its_name(tmp_path, change, message):
     project = make_project(tmp_path, {"beta": change(lesson("beta", "alpha")), "alpha": lesson("alpha", "beta")},
