@@ -20,7 +20,7 @@ help:
 	@echo "make clean         remove generated files (site, figures, caches)"
 
 # --- set-up ------------------------------------------------------------------
-.venv/.site-installed: pyproject.toml figures_build/plugin.py
+.venv/.site-installed: pyproject.toml site_build/plugin.py
 	test -x $(PY) || python3 -m venv .venv
 	$(PIP) install --upgrade pip
 	$(PIP) install -e .
@@ -56,10 +56,10 @@ build: setup
 # offline copy at site/download/positional-primer-offline.zip, linked from the
 # home page. Any static host serves site/ as it is.
 site: setup
-	$(PY) -m figures_build.publish
+	$(PY) -m site_build.publish
 
 # --- tests ---------------------------------------------------------------------
-VULTURE = .venv/bin/vulture lessons figures_build challenges labs papers experiments bench tests tests/vulture_whitelist.py \
+VULTURE = .venv/bin/vulture lessons figures_build site_build challenges labs papers experiments bench tests tests/vulture_whitelist.py \
 	--min-confidence 90 --exclude tests/data  # unused code: 90% and up (imports, variables, unreachable lines)
 
 # One run on both cores: the browser tests share one build per site variant

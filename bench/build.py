@@ -24,7 +24,7 @@ RUNS = int(os.environ.get("BENCH_RUNS", "5"))
 
 
 def copy_project(dest: Path) -> Path:
-    for item in ("lessons", "papers", "labs", "challenges", "figures_build", "experiments", "docs", "mkdocs.yml"):
+    for item in ("lessons", "papers", "labs", "challenges", "figures_build", "site_build", "experiments", "docs", "mkdocs.yml"):
         src = ROOT / item
         if src.is_dir():
             shutil.copytree(src, dest / item, ignore=shutil.ignore_patterns("__pycache__", "figures"))

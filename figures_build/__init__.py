@@ -1,5 +1,5 @@
 """The build: each lesson's figures() -> docs/figures/<slug>.<name>.svg, and
-(in figures_build.plugin) the MkDocs plugin that turns lessons into pages.
+(in site_build, the MkDocs side) the pages, which call `build()`.
 
 Incremental (a hash per lesson over its code, without the docstring, and the
 code of the lessons it imports, plus this renderer: a prose-only edit renders
@@ -8,7 +8,7 @@ deterministic (fixed SVG salt, no dates) and all-or-nothing: if any lesson
 fails, nothing is written and the error names the lesson's file.
 
 `python -m figures_build` is the command line; the site plugin
-(figures_build/plugin.py) calls `build()` at the start of every `mkdocs build`
+(site_build/plugin.py) calls `build()` at the start of every `mkdocs build`
 and `mkdocs serve` rebuild, with the `Project` it read for that build.
 """
 
@@ -25,7 +25,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from figures_build.pages import figure_file, figure_refs
+from figures_build.reading import figure_file, figure_refs
 from figures_build.project import LessonError, Project
 from figures_build.render import Rendered, render_lesson
 

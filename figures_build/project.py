@@ -27,7 +27,8 @@ from pathlib import Path
 
 SLUG_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 # Top-level names every lesson has by contract; they are not "defined twice".
-CONTRACT_NAMES = frozenset({"figures", "demo", "FIGURE_INPUTS"})
+CONTRACT_NAMES = frozenset({"figures", "demo", "assets", "FIGURE_INPUTS"})
+# assets() -> {path under the site: bytes}: files a lesson publishes with the site (the site build writes them)
 
 
 class LessonError(Exception):
@@ -49,6 +50,7 @@ class Lesson:
     public: tuple[tuple[str, int], ...]  # (name, line) of top-level public definitions
     package: str = "lessons"  # "papers" for a paper companion
     inputs: tuple[str, ...] = ()  # FIGURE_INPUTS: glob patterns (from the root) of data its figures read
+    has_assets: bool = False  # it defines (or imports) assets(): files it publishes with the site
 
     @property
     def module(self) -> str:
@@ -104,6 +106,9 @@ def read_lesson(path: Path, root: Path | None = None, package: str = "lessons") 
         public=tuple(_public_definitions(tree)),
         package=package,
         inputs=_figure_inputs(tree, rel),
+        has_assets=any((isinstance(n, ast.FunctionDef) and n.name == "assets")
+                       or (isinstance(n, ast.ImportFrom) and any((a.asname or a.name) == "assets" for a in n.names))
+                       for n in body),
     )
 
 

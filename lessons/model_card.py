@@ -1584,6 +1584,7 @@ from lessons.tools.model_types import (ALIBI_MODEL_TYPES, CLASS_DEFAULTS, DEFAUL
                                        INTERLEAVED_MODEL_TYPES, LAYER_KEYS, LEARNED_MODEL_TYPES, LENGTH_KEYS, PERIODIC_LAYERS,
                                        ROPE_MODEL_TYPES, SINUSOIDAL_MODEL_TYPES, WIDTH_KEYS, ConfigError, first_set,
                                        gallery)
+from lessons.tools.decoder_data import assets  # noqa: F401 - the build publishes the decoder's data (its assets() hook)
 from lessons.tools.rope_scaling import rope_inv_freq, split_by_layer_type
 
 # --- 1. Which scheme: the keys that say how a model encodes positions (tables: lessons.tools.model_types)

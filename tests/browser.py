@@ -17,8 +17,8 @@ from pathlib import Path
 from urllib.parse import urlparse
 from urllib.request import urlopen
 
-from figures_build.diagrams import CHROMIUM_ARGS, chromium_path  # the same browser and flags the site build uses
-from figures_build.visibility import DRAW_EVERY_BOX
+from site_build.tools import CHROMIUM_ARGS, chromium_path  # the same browser and flags the site build uses
+from site_build.postbuild.heights import DRAW_EVERY_BOX
 
 ROOT = Path(__file__).resolve().parents[1]
 HOW_TO_GET_CHROMIUM = "no Chromium found: install Debian's with `sudo apt-get install -y chromium` (or set PRIMER_CHROMIUM=/path/to/chrome)"

@@ -124,7 +124,7 @@ def offline_copy(tmp_path_factory, chromium):
     The file:// URL of its folder."""
     import zipfile
 
-    from figures_build import publish
+    from site_build import publish
 
     def make(work: Path) -> None:
         zip_path = work / "copy.zip"

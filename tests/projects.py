@@ -27,7 +27,7 @@ print("ran")
 def make_project(tmp_path: Path, lessons: dict[str, str], order: list[str] | None = None, *, site: bool = False) -> Path:
     """A project with the real lessons helpers plus the given lesson files;
     with `site`, also the MkDocs config and docs (node_modules linked). The
-    build itself (figures_build, the `primer` MkDocs plugin) is the installed one."""
+    build itself (figures_build, site_build: the `primer` MkDocs plugin) is the installed one."""
     pkg = tmp_path / "lessons"
     pkg.mkdir(parents=True)
     for helper in HELPERS:

@@ -2,7 +2,7 @@
 
 A lab (labs/<name>.py) ends with labs._lab.verdict(...), which prints each
 claim as HOLDS or FAILS and exits 1 when one fails; the site renders the same
-file as a notebook executed at build time (figures_build/plugin.py).
+file as a notebook executed at build time (site_build/plugin.py).
 """
 
 from __future__ import annotations

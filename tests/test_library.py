@@ -129,7 +129,7 @@ def test_tool_code_goes_into_the_code_hash_and_is_not_a_lesson(tmp_path):
 
 
 def test_every_tool_module_gets_an_api_page():
-    from figures_build.site_pages import TOOLS_API_DIR, tool_api_pages
+    from site_build.pages import TOOLS_API_DIR, tool_api_pages
 
     pages = tool_api_pages(ROOT)
     modules = sorted(p.stem for p in (ROOT / "lessons" / "tools").glob("*.py") if p.stem != "__init__")

@@ -1,4 +1,4 @@
-"""figures_build/math.py: the build typesets every formula with KaTeX in Node, and what it ships is
+"""site_build/markdown/math.py: the build typesets every formula with KaTeX in Node, and what it ships is
 KaTeX's own `htmlAndMathml` output (HTML for the eye, MathML for screen readers), byte for byte."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from figures_build.math import Katex, MathError
+from site_build.markdown.math import Katex, MathError
 
 ROOT = Path(__file__).resolve().parents[1]
 

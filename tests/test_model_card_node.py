@@ -13,7 +13,7 @@ import subprocess
 
 import pytest
 
-from lessons.tools.card_report import browser_tables
+from lessons.tools.decoder_data import browser_tables
 from tests.conftest import ROOT
 
 NODE = shutil.which("node")

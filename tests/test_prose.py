@@ -13,7 +13,7 @@ import inspect
 
 import pytest
 
-from figures_build import pages as _prose
+from figures_build import reading as _prose
 from lessons._vocabulary import TERMS
 from tests.conftest import LESSONS, PAGES, ROOT
 

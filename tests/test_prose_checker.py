@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from figures_build import pages as _prose
+from figures_build import reading as _prose
 from figures_build.project import read_lesson
 
 PAGE = '''r"""

@@ -1,4 +1,4 @@
-"""Publishing (`make site`, figures_build/publish.py): every absolute URL the build
+"""Publishing (`make site`, site_build/publish.py): every absolute URL the build
 writes follows SITE_URL, the home page links the offline zip only when the site
 has one, and the pieces of the offline copy (its zip, the labs' links) on their
 own. The copy itself is opened in Chromium by tests/test_browser.py."""
@@ -10,8 +10,8 @@ import zipfile
 
 import pytest
 
-from figures_build.notebooks import directory_url, file_layout_links
-from figures_build.publish import LEFT_OUT, OFFLINE_ZIP, ZIP_FOLDER, zip_site
+from site_build.postbuild.notebooks import directory_url, file_layout_links
+from site_build.publish import LEFT_OUT, OFFLINE_ZIP, ZIP_FOLDER, zip_site
 from tests.projects import make_project
 from tests.test_site_build import config_error, lesson, mkdocs_build
 

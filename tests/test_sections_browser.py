@@ -1,4 +1,4 @@
-"""Long pages skip their off-screen sections (content-visibility, figures_build/visibility.py),
+"""Long pages skip their off-screen sections (content-visibility, site_build/markdown/sections.py and site_build/postbuild/heights.py),
 and a reader notices nothing of it: the page is as tall as with every section
 drawn, anchor links and search results land on their heading, find-in-page and
 printing reach every section, and a formula that scrolls sideways has its tab

@@ -66,6 +66,14 @@ def lesson(slug: str, other: str) -> str:
     return LESSON.format(slug=slug, other=other)
 
 
+# A lesson that publishes data for its page (the build names no lesson: any may define assets())
+ASSETS = '''
+
+def assets():
+    return {"assets/alpha-data.json": b'{"rows": 3}'}
+'''
+
+
 def mkdocs_build(project: Path, **env: str) -> subprocess.CompletedProcess:
     mkdocs = Path(sys.executable).with_name("mkdocs")
     return subprocess.run(
@@ -79,7 +87,7 @@ def mkdocs_build(project: Path, **env: str) -> subprocess.CompletedProcess:
 def built(tmp_path_factory):
     project = make_project(
         tmp_path_factory.mktemp("site"),
-        {"zeta": lesson("zeta", "alpha"), "alpha": lesson("alpha", "zeta")},
+        {"zeta": lesson("zeta", "alpha"), "alpha": lesson("alpha", "zeta") + ASSETS},
         order=["zeta", "alpha"],
         site=True,
     )
@@ -90,6 +98,13 @@ def built(tmp_path_factory):
 
 def page(project: Path, slug: str) -> str:
     return (project / "site" / "lessons" / slug / "index.html").read_text()
+
+
+def test_a_lesson_publishes_its_assets_as_site_files(built):
+    assert (built / "site" / "assets" / "alpha-data.json").read_bytes() == b'{"rows": 3}'
+    api = (built / "site" / "reference" / "api" / "alpha" / "index.html").read_text()
+    assert 'id="lessons.alpha.shout_alpha"' in api
+    assert 'id="lessons.alpha.assets"' not in api, "assets() is a hook like figures(), not part of the API"
 
 
 def test_a_page_per_lesson_in_reading_order_in_the_nav(built):
@@ -155,8 +170,10 @@ def config_error(project: Path, **env: str) -> str:
     from mkdocs.config import load_config
     from mkdocs.exceptions import PluginError
 
-    saved_env, saved_path, saved_prefix, saved_modules = dict(os.environ), list(sys.path), sys.pycache_prefix, set(sys.modules)
+    saved_env, saved_path, saved_prefix = dict(os.environ), list(sys.path), sys.pycache_prefix
     os.environ.update(NO_MKDOCS_2_WARNING="1", **env)
+    # the project's own lessons package, not this repository's, while the plugin runs (it imports lessons)
+    real_lessons = {name: sys.modules.pop(name) for name in list(sys.modules) if name.split(".")[0] == "lessons"}
     plugin = None
     try:
         config = load_config(str(project / "mkdocs.yml"), site_dir=str(project / "site"))
@@ -170,9 +187,10 @@ def config_error(project: Path, **env: str) -> str:
         os.environ.clear()
         os.environ.update(saved_env)
         sys.path[:], sys.pycache_prefix = saved_path, saved_prefix
-        for name in set(sys.modules) - saved_modules:
+        for name in list(sys.modules):
             if str(getattr(sys.modules[name], "__file__", None) or "").startswith(str(project)):
                 del sys.modules[name]
+        sys.modules.update(real_lessons)
 
 
 BROKEN_LESSONS = [  # (how the lesson is broken, the error's pattern); all stop the build before any page
@@ -186,12 +204,16 @@ BROKEN_LESSONS = [  # (how the lesson is broken, the error's pattern); all stop 
      r"lessons/beta\.py: imports lessons\.alpha, which a reader meets later"),
     (lambda t: t.replace("def shout_beta", "def shout_alpha"),
      r"lessons/(alpha|beta)\.py:\d+: `shout_alpha` is already defined in lessons/(alpha|beta)\.py:\d+"),
+    (lambda t: t + "\n\ndef assets():\n    raise ValueError('no data')\n",
+     r"lessons/beta\.py: assets\(\) failed: ValueError: no data"),
+    (lambda t: t + "\n\ndef assets():\n    return {'assets/x.json': 'text'}\n",
+     r"lessons/beta\.py: assets\(\)\['assets/x\.json'\] is str, not bytes"),
 ]
 
 
 @pytest.mark.parametrize("change, message", BROKEN_LESSONS,
                          ids=["unknown-lesson-link", "no-title", "figures-not-a-dict", "imports-a-later-lesson",
-                              "name-defined-twice"])
+                              "name-defined-twice", "assets-fails", "assets-not-bytes"])
 def test_a_broken_lesson_stops_the_build_with_one_line_naming_it(tmp_path, change, message):
     project = make_project(tmp_path, {"beta": change(lesson("beta", "alpha")), "alpha": lesson("alpha", "beta")},
                            order=["beta", "alpha"], site=True)

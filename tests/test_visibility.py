@@ -1,4 +1,5 @@
-"""The section wrappers and the height cache of figures_build/visibility.py (the
+"""The section wrappers (site_build/markdown/sections.py) and the height cache
+(site_build/postbuild/heights.py) of content-visibility (the
 browser side is in test_sections_browser.py)."""
 
 from __future__ import annotations
@@ -9,12 +10,21 @@ import markdown
 import pytest
 from mkdocs.exceptions import PluginError
 
-from figures_build import visibility
-from figures_build.visibility import BANDS, CLASS, Heights, VisibilityExtension
+from site_build.markdown import sections
+from site_build.markdown.context import PageContext
+from site_build.markdown.sections import CLASS, SectionsExtension
+from site_build.postbuild import heights as visibility
+from site_build.postbuild.heights import BANDS, Heights
+
+
+def boxes(wanted: bool = True) -> SectionsExtension:
+    """The extension, on a page whose context says whether it gets the boxes."""
+    page = PageContext("lessons/page.md", project=None, source="lessons/page.py", sections=wanted)
+    return SectionsExtension(lambda: page)
 
 
 def render(text: str, wanted: bool = True) -> str:
-    return markdown.markdown(text, extensions=["toc", VisibilityExtension(lambda: wanted)])
+    return markdown.markdown(text, extensions=["toc", boxes(wanted)])
 
 
 LONG = "# Title\n\nIntro.\n\n## One\n\nA.\n\nB.\n\n## Two\n\n### Two a\n\nC.\n\n## Three\n\nD.\n"
@@ -127,12 +137,11 @@ def test_under_serve_a_changed_page_keeps_its_last_heights_and_a_build_measures(
     assert heights.reused == 0 and calls[-1] == ["index.html"]
 
 
-def test_primer_cv_takes_auto_on_or_off(monkeypatch):
-    monkeypatch.setenv("PRIMER_CV", "off")
-    assert visibility.enabled() is False
-    monkeypatch.setenv("PRIMER_CV", "sometimes")
+def test_primer_cv_takes_auto_on_or_off():
+    # the plugin's content_visibility option, which mkdocs.yml sets from PRIMER_CV
+    assert sections.enabled("off") is False
     with pytest.raises(PluginError, match="PRIMER_CV='sometimes': use auto, on or off"):
-        visibility.enabled()
+        sections.enabled("sometimes")
 
 
 @pytest.mark.browser
@@ -150,7 +159,7 @@ def test_a_code_block_stays_outside_and_cuts_the_body():
     that would make the browser lay the box out."""
     text = "# T\n\n## One\n\nA.\n\n```python\nx = 1\n```\n\nB.\n\n## Two\n\nC.\n\n## Three\n\nD.\n"
     html = markdown.markdown(text, extensions=["toc", "pymdownx.superfences", "pymdownx.highlight",
-                                                VisibilityExtension(lambda: True)])
+                                                boxes()])
     assert html.count(f'class="{CLASS}"') == 4  # A. | B. | C. | D.
     before_code = html.split('<div class="highlight">')[0] if '<div class="highlight">' in html else html.split("<pre")[0]
     assert before_code.rstrip().endswith("<p>A.</p>\n</div>"), "the body ends where the code block starts"
@@ -160,6 +169,6 @@ def test_a_code_block_stays_outside_and_cuts_the_body():
 def test_the_authors_own_html_stays_outside():
     """A script may fill it after load (the model-card decoder): its height is unknown at build time."""
     text = "# T\n\n## One\n\nA.\n\n<div id=\"widget\" markdown=\"0\"></div>\n\nB.\n\n## Two\n\nC.\n\n## Three\n\nD.\n"
-    html = markdown.markdown(text, extensions=["toc", "md_in_html", VisibilityExtension(lambda: True)])
+    html = markdown.markdown(text, extensions=["toc", "md_in_html", boxes()])
     assert html.count(f'class="{CLASS}"') == 4
     assert '<p>A.</p>\n</div><div id="widget" markdown="0"></div>' in html

@@ -1,10 +1,10 @@
-// Formulas are typeset at build time (figures_build/math.py). What is left for
+// Formulas are typeset at build time (site_build/markdown/math.py). What is left for
 // the browser: a display formula wider than the column scrolls sideways, and
 // keyboard users must be able to reach it to scroll it.
 //
 // Measuring a formula lays it out, and on a long page most section bodies are
 // skipped until the reader scrolls near them (content-visibility, see
-// figures_build/visibility.py); measuring there would undo the skip. So inside
+// site_build/postbuild/heights.py); measuring there would undo the skip. So inside
 // a body with measured heights this reads what the build measured for the
 // current layout band (data-scroll="w:0,2" = the first and third display
 // formulas of the body scroll at the widest band), and measures for real once

@@ -282,7 +282,7 @@
   }
 
   // ---- lessons/context_extension.py (rope_inv_freq and what it calls) ------------
-  // The tables live in Python, once (lessons.tools.card_report.browser_tables): the site build writes
+  // The tables live in Python, once (lessons.tools.decoder_data.browser_tables): the site build writes
   // them to assets/model_card_tables.js, which model_card_loader.js loads before this script.
   if (typeof window.PrimerModelCardTables !== "string") throw new Error("model_card.js needs assets/model_card_tables.js first");
   var T = parse(window.PrimerModelCardTables);

@@ -19,7 +19,6 @@ from lessons.model_card import ModelCard, explain, pairs_that_turn
 from lessons.tools.engines import (ENGINE_RELEASE_NAMES, ENGINES, SOURCES, VLLM_RELEASE, engine_commands,
                                    engine_notes, engine_refusals, llama_cpp_context_length, served_from,
                                    served_lengths, vllm_max_model_len)
-from lessons.tools import engines, model_types
 from lessons.tools.model_types import ConfigError, gallery
 
 def _ranges(mask: np.ndarray) -> str:
@@ -375,38 +374,6 @@ def walk_gallery() -> None:
     for slug, entry in gallery().items():
         banner(f"{entry['name']}  (python -m lessons.model_card {slug})")
         print(report(explain(entry["config"])))
-
-
-# The tables docs/javascripts/model_card.js reads (by these names), so that each has one home here:
-# lessons.tools.model_types, lessons.tools.engines, and the keys rope_inv_freq checks in
-# lessons.tools.rope_scaling (sets there, sorted lists here: the decoder only asks for membership).
-BROWSER_TABLES = {
-    model_types: ("ALIBI_MODEL_TYPES", "LEARNED_MODEL_TYPES", "SINUSOIDAL_MODEL_TYPES", "ROPE_MODEL_TYPES",
-                  "INTERLEAVED_MODEL_TYPES", "DEFAULT_THETA", "CLASS_DEFAULTS", "LAYER_KEYS", "WIDTH_KEYS",
-                  "HEAD_KEYS", "LENGTH_KEYS"),
-    engines: ("VLLM_RELEASE", "VLLM_LENGTH_KEYS", "VLLM_FALLBACK_LENGTH", "VLLM_UNSCALED", "SGLANG_RELEASE",
-              "SGLANG_LENGTH_KEYS", "LLAMA_CPP_LENGTH_KEYS", "LLAMA_CPP_FIXED_CONTEXT", "LLAMA_CPP_SEQ_OR_WIDTH",
-              "LLAMA_CPP_UNCONVERTED", "ENGINE_LENGTH_KEYS", "ENGINES", "SOURCES", "ENGINE_STARTS"),
-}
-
-
-def browser_tables() -> dict:
-    """{name: table} for the in-browser decoder, JSON-ready (tuples as lists, sets as sorted lists);
-    the site build writes it to assets/model_card_tables.js (figures_build/plugin.py)."""
-    from lessons import context_extension as ce
-    from lessons.tools import rope_scaling as rs
-
-    def plain(value):
-        if isinstance(value, dict):
-            return {k: plain(v) for k, v in value.items()}
-        if isinstance(value, (set, frozenset)):
-            return sorted(value)
-        return list(value) if isinstance(value, tuple) else value
-
-    out = {name: plain(getattr(module, name)) for module, names in BROWSER_TABLES.items() for name in names}
-    out.update(ROPE_TYPES=plain(ce.ROPE_TYPES), COMMON_KEYS=plain(rs._COMMON_KEYS), TYPE_KEYS=plain(rs._TYPE_KEYS),
-               REQUIRED_KEYS=plain(rs._REQUIRED_KEYS), MODEL_KEYS=plain(rs._MODEL_KEYS))
-    return out
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """`make site`: the site for its public address, with a zip of the offline copy inside.
 
-    SITE_URL=https://<owner>.github.io/<repo>/ python -m figures_build.publish [--site-dir site]
+    SITE_URL=https://<owner>.github.io/<repo>/ python -m site_build.publish [--site-dir site]
 
 1. builds the offline copy: `mkdocs build` with OFFLINE=true (Material's
    offline plugin: no directory URLs, the search index inlined as a script;
@@ -31,7 +31,7 @@ OFFLINE_ZIP = "download/positional-primer-offline.zip"  # where the site serves 
 ZIP_FOLDER = "positional-primer"                        # what unzipping it makes
 # Material's offline plugin fetches this shim (a Web Worker on file://, for
 # search) from unpkg unless a polyfill naming iframe-worker is already listed:
-# the site's own copy, from npm (figures_build/vendor.py).
+# the site's own copy, from npm (site_build/vendor.py).
 SHIM = "assets/vendor/iframe-worker/shim.js"
 # Instant navigation fetches pages with XHR, which file:// refuses; Material's
 # offline plugin documents it as incompatible.
@@ -94,7 +94,7 @@ def build_offline_zip(root: Path, zip_path: Path, work_dir: Path | None = None) 
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m figures_build.publish", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m site_build.publish", description=__doc__.split("\n\n")[0])
     parser.add_argument("--site-dir", default="site", help="where the site goes (default: site)")
     args = parser.parse_args(argv)
     root = Path.cwd()

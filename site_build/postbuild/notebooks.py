@@ -9,8 +9,8 @@ import shutil
 from html.parser import HTMLParser
 from pathlib import Path
 
-JUPYTER_CONFIG = Path(__file__).with_name("jupyter")
-IPYTHON_CONFIG = Path(__file__).with_name("ipython") / "ipython_kernel_config.py"
+JUPYTER_CONFIG = Path(__file__).resolve().parents[1] / "jupyter"
+IPYTHON_CONFIG = Path(__file__).resolve().parents[1] / "ipython" / "ipython_kernel_config.py"
 NOTEBOOK_CSS = "assets/notebook-{}.css"
 
 

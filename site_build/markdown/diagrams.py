@@ -13,31 +13,27 @@ from Material's --md-mermaid-* variables, so it follows the light/dark toggle.
 
 Without Chromium (say, `make serve` on a laptop), the blocks are left for
 Material to draw in the browser with the site's own mermaid (javascripts/
-mermaid.mjs). PRIMER_DIAGRAMS=browser forces that path.
+mermaid.mjs). The `diagrams` option (PRIMER_DIAGRAMS=browser) forces that path.
+The page Chromium runs is diagrams.js.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import os
-import shutil
 import subprocess
 import tempfile
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Callable
 
 from mkdocs.exceptions import PluginError
 from pymdownx.superfences import fence_code_format
 
-from figures_build.math import timeout_seconds
+from site_build.markdown.context import PageContext, page_source
+from site_build.tools import CHROMIUM_ARGS, chromium_path, read_json_cache, timeout_seconds, write_json_cache
 
 CLIENT_SCRIPT = "javascripts/mermaid.mjs"
-# Headless Chromium on a machine with no network: without the background-networking
-# flags it keeps trying (and failing) to reach Google's hosts. The browser tests
-# launch it with the same flags.
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                 "--no-first-run", "--disable-sync", "--disable-quic"]
 FONT = "Arial, Helvetica, 'Liberation Sans', sans-serif"  # metric-compatible on every OS
 # Flowchart colours from Material's palette variables, so light and dark both work.
 THEME_CSS = (
@@ -50,22 +46,23 @@ THEME_CSS = (
     ".edgeLabel rect{fill:var(--md-mermaid-label-bg-color)}"
     ".cluster rect{fill:var(--md-default-fg-color--lightest);stroke:var(--md-default-fg-color--lighter)}"
 )
+RENDER_SCRIPT = Path(__file__).with_name("diagrams.js").read_text(encoding="utf-8")
 CONFIG = {"startOnLoad": False, "securityLevel": "strict", "fontFamily": FONT, "themeCSS": THEME_CSS,
           "flowchart": {"htmlLabels": True}}
-
-
-def chromium_path() -> str | None:
-    """Debian's Chromium (or PRIMER_CHROMIUM); None where there is none."""
-    return os.environ.get("PRIMER_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
 
 
 class Diagrams:
     """The diagram cache of one project, and the renderer behind it."""
 
-    def __init__(self, root: Path):
+    def __init__(self, root: Path, wanted: str = "auto", *, timeout: float | None = None,
+                 context: Callable[[], PageContext | None] = lambda: None):
+        """`wanted` is the `diagrams` option (PRIMER_DIAGRAMS): auto, build or browser;
+        `context()` is the page being rendered, named in error messages."""
         self.root = root
+        self.timeout = timeout_seconds() if timeout is None else timeout
         chromium = chromium_path()
-        wanted = os.environ.get("PRIMER_DIAGRAMS", "auto")
+        if wanted not in ("auto", "build", "browser"):
+            raise PluginError(f"PRIMER_DIAGRAMS={wanted!r}: use auto, build or browser")
         self.mode = "build" if (wanted == "build" or (wanted == "auto" and chromium)) else "browser"
         if self.mode == "build" and not chromium:
             raise PluginError("PRIMER_DIAGRAMS=build needs Chromium (apt-get install -y chromium)")
@@ -73,11 +70,8 @@ class Diagrams:
         package = root / "node_modules" / "mermaid" / "package.json"
         self.version = json.loads(package.read_text())["version"] if package.is_file() else "missing"
         self.file = root / ".cache" / "diagrams.json"
-        try:
-            self.cache: dict[str, str] = json.loads(self.file.read_text())
-        except (OSError, ValueError):
-            self.cache = {}
-        self.where = lambda: "the site"  # set by the plugin: the page being rendered
+        self.cache: dict[str, str] = read_json_cache(self.file)
+        self.context = context
 
     def key(self, text: str) -> str:
         return hashlib.sha256(json.dumps([self.version, CONFIG, text.strip()]).encode()).hexdigest()
@@ -119,7 +113,7 @@ class Diagrams:
             return fence_code_format(source, language, class_name, options, md, **kwargs)
         k = self.key(source)
         if k not in self.cache:
-            self.render({source: self.where()})
+            self.render({source: page_source(self.context)})
         return f'<div class="diagram">{self.cache[k]}</div>'
 
     # -- Chromium ---------------------------------------------------------------
@@ -128,23 +122,11 @@ class Diagrams:
         mermaid = self.root / "node_modules" / "mermaid" / "dist" / "mermaid.min.js"
         if not mermaid.is_file():
             raise PluginError("node_modules/mermaid is missing; run `npm ci` (or `make serve`)")
-        payload = json.dumps(sorted(jobs.items())).replace("</", "<\\/")
-        page = f"""<!doctype html><meta charset="utf-8">
-<script src="{mermaid.as_uri()}"></script>
-<script id="jobs" type="application/json">{payload}</script>
-<pre id="out"></pre>
-<script>
-(async () => {{
-  mermaid.initialize({json.dumps(CONFIG)});
-  const out = {{}};
-  for (const [id, text] of JSON.parse(document.getElementById("jobs").textContent)) {{
-    try {{ out[id] = {{ svg: (await mermaid.render(id, text)).svg }}; }}
-    catch (e) {{ out[id] = {{ error: String((e && e.message) || e) }}; }}
-  }}
-  document.getElementById("out").textContent = JSON.stringify(out);
-}})();
-</script>"""
-        limit = timeout_seconds()
+        settings = json.dumps({"config": CONFIG, "jobs": sorted(jobs.items())}).replace("</", "<\\/")
+        page = (f'<!doctype html><meta charset="utf-8">\n<script src="{mermaid.as_uri()}"></script>\n'
+                f'<script id="jobs" type="application/json">{settings}</script>\n<pre id="out"></pre>\n'
+                f"<script>\n{RENDER_SCRIPT}</script>")
+        limit = self.timeout
         with tempfile.TemporaryDirectory() as tmp:
             file = Path(tmp) / "render.html"
             file.write_text(page, encoding="utf-8")
@@ -163,10 +145,7 @@ class Diagrams:
         return json.loads(out)
 
     def _save(self) -> None:
-        self.file.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.file.with_suffix(".tmp")
-        tmp.write_text(json.dumps(self.cache, sort_keys=True))
-        os.replace(tmp, self.file)
+        write_json_cache(self.file, self.cache)
 
 
 def _element_text(document: str, element_id: str) -> str:

@@ -1,29 +1,27 @@
-"""The site plugin (`primer` in mkdocs.yml): lesson modules -> pages.
+"""The site plugin (`primer` in mkdocs.yml): the MkDocs hooks, each handing its work to one stage.
 
 One `PrimerPlugin` instance holds a build's state: the `Project` (every lesson
-read once), the KaTeX process and the diagram cache. MkDocs keeps the
-instance across `mkdocs serve` rebuilds (it has `on_startup`), so typeset
-formulas and drawn diagrams are reused, while the project is read anew at
-the start of each build.
+read once), the KaTeX process, the diagram cache and the section heights.
+MkDocs keeps the instance across `mkdocs serve` rebuilds (it has
+`on_startup`), so typeset formulas and drawn diagrams are reused, while the
+project is read anew at the start of each build. Its options are
+site_build/config.py.
 
 on_config   reads the project (a broken lesson stops the build naming its
-            file), runs the incremental figure build, clears the notebook
-            cache only when code a notebook imports changed, puts the lessons
-            and the reference pages in the nav, draws new diagrams, and
-            installs the Markdown extensions (KaTeX, mermaid fence, links).
-on_files    adds one generated page per lesson at lessons/<slug>/, the
-            config-keys page, one API reference page per lesson, and the
-            vendored KaTeX/mermaid files.
-on_page_markdown  notes the page being rendered (for links and error
-            messages) and fills the lesson list and the offline-copy link
-            on the home page.
+            file), runs the figure build (figures_build), collects what the
+            lessons publish (`assets()`), clears the notebook cache only when
+            code a notebook imports changed, puts the kinds of content in the
+            nav (content.py), draws new diagrams, and installs the Markdown
+            stage (markdown/: KaTeX, the mermaid fence, links, section boxes).
+on_files    adds the generated pages (pages.py), the lessons' assets, the
+            vendored files (vendor.py), the labs' downloads, the challenges'
+            starter files and, when it has one, the offline zip (publish.py).
+on_page_markdown  notes the page being rendered (the page context the
+            Markdown extensions ask for) and fills the home page's lesson list
+            and offline-copy link.
+on_page_content / on_post_page / on_post_build  the post-build stage
+            (postbuild/): notebook CSS, section heights, the search index.
 on_serve    watches lessons/ (and docs/ minus the generated figures).
-
-The parts it calls live beside it: links.py (the link tree processor),
-notebooks.py (notebook pages, their downloads, cache and CSS), site_pages.py
-(the generated Markdown), math.py, diagrams.py, vendor.py, and publish.py
-(the offline copy: what changes when Material's offline plugin is on, and the
-zip `make site` builds).
 """
 
 from __future__ import annotations
@@ -31,7 +29,6 @@ from __future__ import annotations
 import ast
 import hashlib
 import importlib
-import json
 import logging
 import os
 import posixpath
@@ -45,29 +42,33 @@ from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from figures_build import BuildError, FIGURES, build, write_if_changed
-from figures_build.diagrams import CLIENT_SCRIPT, Diagrams
-from figures_build.math import Katex, KatexExtension
-from figures_build.links import LinkExtension, PageContext, check_lesson_links
-from figures_build.notebooks import (IPYTHON_CONFIG, JUPYTER_CONFIG, NOTEBOOK_CSS, as_ipynb, cached_run,
-                                     directory_url, drop_cached_run, file_layout_links, notebook_sources,
-                                     split_styles)
-from figures_build.pages import fences, one_sentence
+from figures_build import BuildError, FIGURES, build
 from figures_build.project import LessonError, Project, imported_lessons, vocabulary
-from figures_build.publish import OFFLINE_ZIP, ZIP_FOLDER, configure_offline, is_offline
-from figures_build.site_pages import (API_DIR, KEYS_PAGE, TOOLS_API_DIR, api_page, keys_page, lesson_page, nav_title,
-                                      tool_api_pages)
-from figures_build.vendor import add_vendor_files
-from figures_build.visibility import CLASS as SECTION_CLASS, Heights, VisibilityExtension, enabled as visibility_enabled
+from figures_build.reading import fences, one_sentence
+from site_build.config import PrimerConfig
+from site_build.content import KINDS, challenges, gets_content_visibility, kind_of, labs
+from site_build.markdown.context import PageContext
+from site_build.markdown.diagrams import CLIENT_SCRIPT, Diagrams
+from site_build.markdown.links import LinkExtension, check_lesson_links
+from site_build.markdown.math import Katex, KatexExtension
+from site_build.markdown.sections import CLASS as SECTION_CLASS, SectionsExtension, enabled as sections_enabled
+from site_build.pages import API_DIR, KEYS_PAGE, TOOLS_API_DIR, api_page, keys_page, lesson_page, tool_api_pages
+from site_build.postbuild.heights import Heights
+from site_build.postbuild.notebooks import (IPYTHON_CONFIG, JUPYTER_CONFIG, NOTEBOOK_CSS, as_ipynb, cached_run,
+                                            directory_url, drop_cached_run, file_layout_links, notebook_sources,
+                                            split_styles)
+from site_build.postbuild.search import merge_search_index, name_search_dialog
+from site_build.publish import OFFLINE_ZIP, ZIP_FOLDER, configure_offline, is_offline
+from site_build.tools import read_json_cache, write_if_changed, write_json_cache
+from site_build.vendor import add_vendor_files
 
 log = logging.getLogger("mkdocs.plugins.primer")
 
 LESSON_LIST_MARKER = "<!-- lesson-list -->"
 OFFLINE_MARKER = "<!-- offline-copy -->"  # the home page's link to the zip, when the build has one
-SEARCH_DIALOG = '<div class="md-search" data-md-component="search" role="dialog">'
 
 
-class PrimerPlugin(BasePlugin):
+class PrimerPlugin(BasePlugin[PrimerConfig]):
     def __init__(self):
         super().__init__()
         self.project: Project | None = None
@@ -83,6 +84,7 @@ class PrimerPlugin(BasePlugin):
         self.offline_zip: Path | None = None  # the zip of the offline copy this site serves, if any
         self.heights: Heights | None = None  # content-visibility: measured section heights
         self.long_pages: dict[str, str] = {}  # this build's pages with section bodies: file -> content
+        self.assets: dict[str, bytes] = {}  # files the lessons publish (their assets()): site path -> bytes
 
     # -- lifetime -------------------------------------------------------------
 
@@ -122,16 +124,18 @@ class PrimerPlugin(BasePlugin):
             self.project = Project.read(root)
             check_lesson_links(self.project)
             build(self.project, log=log.info)
+            self.assets = lesson_assets(self.project)
         except (LessonError, BuildError) as exc:
             raise PluginError(str(exc)) from None
+        timeout = self.config.timeout_seconds()
         if self.katex is None or self.katex.root != root:
-            self.katex = Katex(root)
+            self.katex = Katex(root, node=self.config.node, timeout=timeout)
         if self.diagrams is None or self.diagrams.root != root:
-            self.diagrams = Diagrams(root)
-        if not visibility_enabled():
+            self.diagrams = Diagrams(root, self.config.diagrams, timeout=timeout, context=self._page_context)
+        if not sections_enabled(self.config.content_visibility):
             self.heights = None
         elif self.heights is None or self.heights.root != root:  # one per session: serve reuses its last heights
-            self.heights = Heights(root)
+            self.heights = Heights(root, timeout=timeout)
         self.long_pages = {}
         self._theme(config)
         self._offline(config)
@@ -142,29 +146,22 @@ class PrimerPlugin(BasePlugin):
 
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
         lessons = self.project.lessons
-        labs = self.labs(config)
+        docs_dir = Path(config.docs_dir)
+        lab_imports = labs(self.project, docs_dir)
         for lesson in lessons:
-            exercised = [(title, uri) for uri, (title, imports) in labs.items() if lesson.slug in imports]
+            exercised = [(title, uri) for uri, (title, imports) in lab_imports.items()
+                         if lesson.slug in imports]
             files.append(File.generated(config, f"lessons/{lesson.slug}.md", content=lesson_page(lesson, exercised)))
             files.append(File.generated(config, f"{API_DIR}/{lesson.slug}.md", content=api_page(lesson)))
-        for paper in self.project.papers:
-            files.append(File.generated(config, paper.page, content=paper.docstring))
         for uri, content in tool_api_pages(self.project.root).items():  # lessons/tools/: API pages only
             files.append(File.generated(config, uri, content=content))
+        for paper in self.project.papers:
+            files.append(File.generated(config, paper.page, content=paper.docstring))
         if lessons:
             files.append(File.generated(config, KEYS_PAGE, content=keys_page(lessons, vocabulary(self.project.root))))
         add_vendor_files(files, config, self.project.root, offline=self.offline, mermaid=not self.offline)
-        if "model_card" in self.project.by_slug:  # the gallery the page's decoder offers (docs/javascripts/model_card.js)
-            gallery = importlib.import_module(self.project.by_slug["model_card"].module).gallery()
-            examples = {slug: {"name": entry["name"], "repo": entry["repo"], "config": entry["config"]}
-                        for slug, entry in gallery.items()}
-            files.append(File.generated(config, "assets/model_card_gallery.json", content=json.dumps(examples)))
-            if self.offline:  # file:// refuses fetch(); the offline copy's decoder loads the JSON's text as a script
-                text = json.dumps(json.dumps(examples))
-                files.append(File.generated(config, "assets/model_card_gallery.js",
-                                            content=f"window.PrimerModelCardGallery = {text};\n"))
-        if "model_card" in self.project.by_slug:  # the decoder's tables, from their one home in Python
-            files.append(model_card_tables(config))
+        for site_path, data in self.assets.items():  # what lessons publish (their assets())
+            files.append(File.generated(config, site_path, content=data))
         if self.offline_zip is not None:
             files.append(File.generated(config, OFFLINE_ZIP, abs_src_path=str(self.offline_zip)))
         for uri, path in notebook_sources(self.project.root, Path(config.docs_dir)).items():
@@ -174,20 +171,10 @@ class PrimerPlugin(BasePlugin):
                 stem = Path(uri).stem  # the .ipynb goes where mkdocs-jupyter puts the .py: beside the page's file
                 folder = f"labs/{stem}" if config.use_directory_urls else "labs"
                 files.append(File.generated(config, f"{folder}/{stem}.ipynb", content=as_ipynb(path)))
-        for page, starter, name in self.challenges(config):  # the starter file, next to its page
-            files.append(File.generated(config, f"{page[:-3]}/{name}", abs_src_path=str(starter)))
+        for challenge, starter in challenges(self.project, docs_dir):  # the starter file, next to its page
+            files.append(File.generated(config, f"{challenge.page[:-3]}/{challenge.starter_name}",
+                                        abs_src_path=str(starter)))
         return files
-
-    def challenges(self, config: MkDocsConfig) -> list[tuple[str, Path, str]]:
-        """(page under docs/, starter file, its download name) of every challenge this project has."""
-        from challenges import CHALLENGES  # the registry: content, like READING_ORDER
-
-        found = []
-        for challenge in CHALLENGES:
-            starter = self.project.root.joinpath(*challenge.package.split(".")) / "starter.py"
-            if (Path(config.docs_dir) / challenge.page).is_file() and starter.is_file():
-                found.append((challenge.page, starter, challenge.starter_name))
-        return found
 
     @event_priority(-100)  # after mkdocs-jupyter has wrapped the notebook files
     def on_nav(self, nav, *, config: MkDocsConfig, files: Files):
@@ -249,7 +236,8 @@ class PrimerPlugin(BasePlugin):
         """A notebook page carries nbconvert's ~600 KB of inline CSS; move it into one
         stylesheet that every notebook page shares (and the browser caches). Without
         directory URLs (the offline copy), its links to pages point at their files."""
-        if not page.file.src_uri.startswith(("notebooks/", "labs/")):
+        kind = kind_of(page.file.src_uri)
+        if kind is None or not kind.notebook:
             return html_
         if not config.use_directory_urls:
             pages = {directory_url(f.src_uri): f.dest_uri for f in files.documentation_pages()}
@@ -273,9 +261,6 @@ class PrimerPlugin(BasePlugin):
             measured = self.heights.apply(self.long_pages, site, styles, reuse_last=self.dirty)
             reused = f", {self.heights.reused} kept from the last build (serve)" if self.heights.reused else ""
             log.info(f"section heights: {len(self.long_pages)} long pages, {measured} measured in Chromium{reused}")
-        # After a dirty rebuild, the search index keeps every page that was not rebuilt and takes the
-        # new entries of those that were (Material's own merge assumes one rebuilt page; a save may
-        # rebuild several).
         jupyter = config.plugins.get("mkdocs-jupyter")
         if self.dirty and jupyter is not None:  # a skipped notebook's cached run is still in use
             for path in notebook_sources(self.project.root, Path(config.docs_dir)).values():
@@ -283,21 +268,13 @@ class PrimerPlugin(BasePlugin):
                 if cached is not None and hasattr(jupyter, "_used_cache_paths"):
                     jupyter._used_cache_paths.add(cached)
         search = config.plugins.get("material/search") or config.plugins.get("search")
-        previous = getattr(search, "search_index_prev", None)
-        if not self.dirty or previous is None:
-            return
-
-        def rebuilt(location: str) -> bool:
-            return any(location == url or location.startswith(url + "#") for url in self.rebuilt_urls)
-
-        search.search_index.entries = [e for e in previous.entries if not rebuilt(e["location"])] + \
-            search.search_index.entries
-        search.search_index_prev = None  # merged here
+        if self.dirty and search is not None:
+            merge_search_index(search, self.rebuilt_urls)
 
     @event_priority(-100)  # after mkdocs-jupyter has replaced the notebook page's render()
     def on_pre_page(self, page: Page, *, config: MkDocsConfig, files: Files) -> Page:
         """A notebook that fails or stalls (the kernel has a time-out per cell, set in
-        figures_build/jupyter/) stops the build with one line naming the notebook."""
+        site_build/jupyter/) stops the build with one line naming the notebook."""
         if not page.file.src_uri.startswith("notebooks/"):
             return page
         render = page.render
@@ -315,8 +292,7 @@ class PrimerPlugin(BasePlugin):
     def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str:
         if self.heights and f'class="{SECTION_CLASS}"' in (page.content or ""):
             self.long_pages[page.file.dest_uri] = page.content
-        # Material's search overlay is a dialog without a name (axe: aria-dialog-name).
-        return output.replace(SEARCH_DIALOG, SEARCH_DIALOG[:-1] + ' aria-label="Search the lessons">')
+        return name_search_dialog(output)
 
     def on_serve(self, server, *, config: MkDocsConfig, builder):
         root = self.project.root
@@ -353,7 +329,7 @@ class PrimerPlugin(BasePlugin):
                                   "(apt-get install -y chromium): a browser cannot load mermaid's modules from file://")
             configure_offline(config)
             return
-        zip_path = os.environ.get("PRIMER_OFFLINE_ZIP")
+        zip_path = self.config.offline_zip
         if zip_path:
             if not Path(zip_path).is_file():
                 raise PluginError(f"PRIMER_OFFLINE_ZIP={zip_path}: no such file (`make site` builds it)")
@@ -363,7 +339,9 @@ class PrimerPlugin(BasePlugin):
         """The page being rendered, as the link processor sees it (None outside a page)."""
         if self.page is None or self.project is None:
             return None
-        return PageContext(self.page.file.src_uri, self.project, self.source_of(self.page))
+        src_uri = self.page.file.src_uri
+        return PageContext(src_uri, self.project, self.source_of(self.page),
+                           sections=self.heights is not None and gets_content_visibility(src_uri))
 
     def source_of(self, page: Page | None) -> str:
         """The file an author edits for `page` (a lesson page's source is its module)."""
@@ -384,10 +362,7 @@ class PrimerPlugin(BasePlugin):
         if jupyter is None:
             return
         stamps_file = root / ".cache" / "notebook-code.json"
-        try:
-            stamps = json.loads(stamps_file.read_text())
-        except (OSError, ValueError):
-            stamps = {}
+        stamps = read_json_cache(stamps_file)
         for uri, path in notebook_sources(root, Path(config.docs_dir)).items():
             text = path.read_text(encoding="utf-8")
             extra = (root / "labs" / "_lab.py").read_bytes() if uri.startswith("labs/") else b""
@@ -396,17 +371,7 @@ class PrimerPlugin(BasePlugin):
             if stamps.get(uri) != digest and jupyter.config.get("cache", True):
                 drop_cached_run(jupyter, path)
             stamps[uri] = digest
-        write_if_changed(stamps_file, json.dumps(stamps, indent=1, sort_keys=True).encode())
-
-    def labs(self, config: MkDocsConfig) -> dict[str, tuple[str, set[str]]]:
-        """Lab page -> (title, lessons it imports), in file order."""
-        found = {}
-        for uri, path in notebook_sources(self.project.root, Path(config.docs_dir)).items():
-            if uri.startswith("labs/"):
-                text = path.read_text(encoding="utf-8")
-                title = next((line[4:].strip() for line in text.splitlines() if line.startswith("# # ")), path.stem)
-                found[uri] = (title, imported_lessons(ast.parse(text)))
-        return found
+        write_json_cache(stamps_file, stamps, indent=1)
 
     def _theme(self, config: MkDocsConfig) -> None:
         """The build's own theme override (theme/main.html: the search index loads when the
@@ -421,35 +386,27 @@ class PrimerPlugin(BasePlugin):
             docstrings.config.custom_templates = str(here / "templates")
 
     def _nav(self, config: MkDocsConfig) -> None:
+        """After Home, one section per kind of content that has a nav section and pages
+        (site_build/content.py), then the reference pages."""
         lessons = self.project.lessons
         if not lessons:
             return
         nav = list(config.nav or [{"Home": "index.md"}])
-        nav.insert(1, {"Lessons": [{nav_title(lesson.title): f"lessons/{lesson.slug}.md"} for lesson in lessons]})
-        extra = []
-        labs = self.labs(config)
-        if labs:
-            extra.append({"Labs": [{title: uri} for uri, (title, _) in labs.items()]})
-        challenges = self.challenges(config)
-        if challenges:
-            from challenges import CHALLENGES
-
-            titles = {c.page: f"{c.number}: {c.title.split(':')[0]}" for c in CHALLENGES}
-            extra.append({"Challenges": [{titles[page]: page} for page, _, _ in challenges]})
-        if self.project.papers:
-            extra.append({"Papers": [{nav_title(p.title): p.page} for p in self.project.papers]})
-        nav[2:2] = extra
-        nav.insert(2 + len(extra), {"Reference": [
+        sections = []
+        for kind in KINDS:
+            pages = kind.pages(self.project, Path(config.docs_dir)) if kind.nav else []
+            if pages:
+                sections.append({kind.nav: [{title: uri} for title, uri in pages]})
+        sections.append({"Reference": [
             {"Config keys and flags": KEYS_PAGE},
             {"API": [{f"lessons.{lesson.slug}": f"{API_DIR}/{lesson.slug}.md"} for lesson in lessons]
              + [{f"lessons.tools.{Path(uri).stem}": uri} for uri in tool_api_pages(self.project.root)]},
         ]})
+        nav[1:1] = sections
         config.nav = nav
 
     def _markdown(self, config: MkDocsConfig, root: Path) -> None:
         """Install this build's Markdown extensions: KaTeX, the mermaid fence, links."""
-        where = lambda: self.source_of(self.page)  # noqa: E731 - read at render time
-        self.diagrams.where = where
         fence_config = config.mdx_configs.setdefault("pymdownx.superfences", {})
         fences_ = [f for f in fence_config.get("custom_fences", []) if f.get("name") != "mermaid"]
         fence_config["custom_fences"] = fences_ + [{"name": "mermaid", "class": "mermaid", "format": self.diagrams.fence}]
@@ -464,15 +421,31 @@ class PrimerPlugin(BasePlugin):
                     sources.setdefault(text, self.project.rel(path))
             self.diagrams.prepare(sources)
         config.markdown_extensions = [e for e in config.markdown_extensions
-                                      if not isinstance(e, (KatexExtension, LinkExtension, VisibilityExtension))]
-        config.markdown_extensions += [KatexExtension(self.katex, where), LinkExtension(self._page_context),
-                                       VisibilityExtension(self.long_page)]
+                                      if not isinstance(e, (KatexExtension, LinkExtension, SectionsExtension))]
+        config.markdown_extensions += [KatexExtension(self.katex, self._page_context),
+                                       LinkExtension(self._page_context), SectionsExtension(self._page_context)]
 
-    def long_page(self) -> bool:
-        """Whether the page being rendered gets content-visibility: a lesson, a paper
-        companion or a challenge, when this build measures heights."""
-        return (self.heights is not None and self.page is not None
-                and self.page.file.src_uri.startswith(("lessons/", "papers/", "challenges/")))
+
+def lesson_assets(project: Project) -> dict[str, bytes]:
+    """Every file the lessons publish with the site: each lesson that defines `assets()`
+    ({path under the site: bytes}, like `figures()`) is imported and asked. Two lessons
+    publishing one path, or an assets() that fails, stops the build naming the file."""
+    found: dict[str, tuple[str, bytes]] = {}
+    for lesson in project.lessons:
+        if not lesson.has_assets:
+            continue
+        where = project.rel(lesson.path)
+        try:
+            published = importlib.import_module(lesson.module).assets()
+        except Exception as exc:
+            raise LessonError(f"{where}: assets() failed: {type(exc).__name__}: {exc}") from None
+        for site_path, data in published.items():
+            if not isinstance(data, bytes):
+                raise LessonError(f"{where}: assets()[{site_path!r}] is {type(data).__name__}, not bytes")
+            if site_path in found:
+                raise LessonError(f"{where}: assets() publishes {site_path}, which {found[site_path][0]} publishes too")
+            found[site_path] = (where, data)
+    return {site_path: data for site_path, (_, data) in found.items()}
 
 
 class _ExactDirtyBuild(logging.Filter):
@@ -483,11 +456,3 @@ class _ExactDirtyBuild(logging.Filter):
         return not str(record.msg).startswith("A 'dirty' build is being performed")
 
 
-def model_card_tables(config: MkDocsConfig) -> File:
-    """assets/model_card_tables.js: the tables docs/javascripts/model_card.js decodes with
-    (`lessons.tools.card_report.browser_tables`), as JSON text in a script, so that it loads from
-    file:// too (model_card_loader.js loads it before the decoder; the decoder parses the text,
-    which keeps 10000.0 a float)."""
-    tables = importlib.import_module("lessons.tools.card_report").browser_tables()
-    return File.generated(config, "assets/model_card_tables.js",
-                          content=f"window.PrimerModelCardTables = {json.dumps(json.dumps(tables))};\n")

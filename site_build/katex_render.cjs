@@ -1,7 +1,7 @@
 // Render TeX to HTML with the site's KaTeX, at build time: one JSON request per
 // line on stdin ({"tex": "...", "display": true}; KaTeX's HTML plus a MathML copy
 // for screen readers), one JSON answer per line on stdout
-// ({"html": "..."} or {"error": "..."}). Started by figures_build/math.py.
+// ({"html": "..."} or {"error": "..."}). Started by site_build/markdown/math.py.
 const katex = require(require.resolve("katex", { paths: [process.cwd()] }));
 const readline = require("readline");
 

@@ -30,7 +30,7 @@ GLOBS = [
     ("katex/fonts", "katex/dist/fonts", "*.woff2"),
     ("mermaid/chunks/mermaid.esm.min", "mermaid/dist/chunks/mermaid.esm.min", "*.mjs"),
 ]
-# The offline copy only (figures_build/publish.py): the Web Worker shim Material's
+# The offline copy only (site_build/publish.py): the Web Worker shim Material's
 # search needs on file://, which Material would otherwise fetch from unpkg.
 OFFLINE_VENDOR = {
     "iframe-worker/shim.js": "iframe-worker/shim/index.js",

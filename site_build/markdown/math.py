@@ -19,21 +19,20 @@ import subprocess
 import threading
 import xml.etree.ElementTree as etree
 from pathlib import Path
+from typing import Callable
 
 from markdown import Extension
 from markdown.treeprocessors import Treeprocessor
 from mkdocs.exceptions import PluginError
 
-SCRIPT = Path(__file__).with_name("katex_render.cjs")
+from site_build.markdown.context import PageContext, page_source
+from site_build.tools import timeout_seconds
+
+SCRIPT = Path(__file__).resolve().parents[1] / "katex_render.cjs"
 
 
 class MathError(PluginError):
     """KaTeX could not typeset a formula, or did not answer; the message says which."""
-
-
-def timeout_seconds() -> float:
-    """How long a build waits for Node or Chromium (PRIMER_TIMEOUT, default 120 s)."""
-    return float(os.environ.get("PRIMER_TIMEOUT", "120"))
 
 
 class Katex:
@@ -43,8 +42,10 @@ class Katex:
     rebuilds), so an unchanged formula is typeset once per session.
     """
 
-    def __init__(self, root: Path):
+    def __init__(self, root: Path, *, node: str | None = None, timeout: float | None = None):
         self.root = root
+        self.node = node or os.environ.get("PRIMER_NODE", "node")  # the `node` option (PRIMER_NODE)
+        self.timeout = timeout_seconds() if timeout is None else timeout
         self.cache: dict[tuple[str, bool], str] = {}
         self._node: subprocess.Popen | None = None
         self._answers: queue.Queue = queue.Queue()
@@ -58,10 +59,10 @@ class Katex:
             node.stdin.flush()
             for tex, display in todo:
                 try:
-                    line = self._answers.get(timeout=timeout_seconds())
+                    line = self._answers.get(timeout=self.timeout)
                 except queue.Empty:
                     self.close()
-                    raise MathError(f"{where}: KaTeX (node) gave no answer within {timeout_seconds():g} s "
+                    raise MathError(f"{where}: KaTeX (node) gave no answer within {self.timeout:g} s "
                                     f"for {tex!r}; stopped it (PRIMER_TIMEOUT sets the limit)") from None
                 answer = json.loads(line or '{"error": "the KaTeX process stopped"}')
                 if "error" in answer:
@@ -79,7 +80,7 @@ class Katex:
             return self._node
         if not (self.root / "node_modules" / "katex").is_dir():
             raise MathError("node_modules/katex is missing; run `npm ci` (or `make serve`)")
-        command = [os.environ.get("PRIMER_NODE", "node"), str(SCRIPT)]
+        command = [self.node, str(SCRIPT)]
         try:
             self._node = subprocess.Popen(command, cwd=self.root, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                           text=True, bufsize=1)
@@ -100,11 +101,11 @@ def _pump(stream, answers: queue.Queue) -> None:
 class KatexExtension(Extension):
     """Markdown extension: typeset arithmatex's elements with `katex`.
 
-    `where()` names the page being rendered, for error messages."""
+    `context()` is the page being rendered (its source names it in error messages)."""
 
-    def __init__(self, katex: Katex, where):
+    def __init__(self, katex: Katex, context: Callable[[], PageContext | None]):
         super().__init__()
-        self.katex, self.where = katex, where
+        self.katex, self.context = katex, context
 
     def extendMarkdown(self, md):  # noqa: N802 - Markdown's API
         # after the inline patterns (priority 20), which create the inline math
@@ -125,7 +126,7 @@ class _Typeset(Treeprocessor):
                 found.append((el, (text[2:-2].strip(), display)))
         if not found:
             return
-        rendered = self.extension.katex.render([f for _, f in found], self.extension.where())
+        rendered = self.extension.katex.render([f for _, f in found], page_source(self.extension.context))
         for el, formula in found:
             for child in list(el):
                 el.remove(child)

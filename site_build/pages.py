@@ -6,8 +6,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from figures_build.pages import mentions
 from figures_build.project import tool_modules, tool_names
+from figures_build.reading import mentions
 
 KEYS_PAGE = "reference/config-keys.md"
 API_DIR = "reference/api"

@@ -1,4 +1,4 @@
-"""Long pages render only what is on screen: `content-visibility` with heights measured at build time.
+"""The heights of the section boxes (site_build/markdown/sections.py), measured after the build.
 
 A lesson page holds thousands of elements of typeset math, and a browser styles
 and lays out every one of them before the first screen settles. With
@@ -6,13 +6,6 @@ and lays out every one of them before the first screen settles. With
 reader scrolls near them; but a skipped part needs a stand-in height, or the
 scrollbar jumps and anchor links land in the wrong place. So the build measures
 the real heights and writes them into the page.
-
-Sections. `VisibilityExtension`, a Markdown tree processor, wraps the body of
-each section of a long page (what follows an h2 or h3 heading, up to the next
-one, cut at each code block and block of raw HTML) in `<div class="primer-cv" data-cv="N">`.
-Headings and code blocks stay outside the wrappers: the table of contents and
-anchor links find the headings, and Material measures the code blocks, without
-laying out any skipped text.
 
 Heights. After the build, `Heights.apply` opens every such page in headless
 Chromium, in iframes of one width per layout band of the theme (`BANDS`), with
@@ -38,33 +31,25 @@ import functools
 import hashlib
 import http.server
 import json
-import os
 import subprocess
 import tempfile
 import threading
-import xml.etree.ElementTree as etree
 from html.parser import HTMLParser
 from pathlib import Path
-from urllib.parse import urljoin, urlparse
-from urllib.parse import unquote
+from urllib.parse import unquote, urljoin, urlparse
 
-from markdown import Extension
-from markdown.treeprocessors import Treeprocessor
-from markdown.util import HTML_PLACEHOLDER_RE
 from mkdocs.exceptions import PluginError
 
-from figures_build.diagrams import CHROMIUM_ARGS, chromium_path
-from figures_build.math import timeout_seconds
+from site_build.markdown.sections import CLASS
+from site_build.tools import (CHROMIUM_ARGS, chromium_path, read_json_cache, timeout_seconds, write_if_changed,
+                              write_json_cache)
 
-CLASS = "primer-cv"
-HEADINGS = {"h2", "h3"}
-MIN_SECTIONS = 3  # a shorter page is not worth a measurement
 # The theme's layout bands (Material's breakpoints), the width each is measured
 # at, and the media query that selects it; site.css and docs/javascripts/math.js have the same queries.
 BANDS = [("n", 390, "(max-width: 44.984375em)"), ("t", 800, "(min-width: 45em) and (max-width: 59.984375em)"),
          ("s", 1100, "(min-width: 60em) and (max-width: 76.234375em)"), ("w", 1280, "(min-width: 76.25em)")]
 HARNESS = "/__primer_measure__.html"
-DIAGRAM = '<div class="diagram">'  # figures_build/diagrams.py: a diagram drawn at build time
+HARNESS_SCRIPT = (Path(__file__).with_name("heights.js")).read_text(encoding="utf-8")
 # Every box drawn, with the containment content-visibility gives it: how the build
 # measures a box, and how the browser tests draw them all.
 DRAW_EVERY_BOX = f".{CLASS} {{ content-visibility: visible !important; contain: layout style paint !important; }}"
@@ -72,79 +57,6 @@ KEEP = 200  # pages' heights kept in the cache
 VERSION = 7  # bump when the measurement itself changes
 
 
-def enabled() -> bool:
-    """Whether this build measures heights (PRIMER_CV=off turns it off; so does having no Chromium)."""
-    wanted = os.environ.get("PRIMER_CV", "auto")
-    if wanted not in ("auto", "on", "off"):
-        raise PluginError(f"PRIMER_CV={wanted!r}: use auto, on or off")
-    if wanted == "on" and not chromium_path():
-        raise PluginError("PRIMER_CV=on needs Chromium (apt-get install -y chromium)")
-    return wanted != "off" and chromium_path() is not None
-
-
-# -- the sections (Markdown) ---------------------------------------------------------
-
-
-class VisibilityExtension(Extension):
-    """Markdown extension: wrap each section body of a page `wanted()` says is long."""
-
-    def __init__(self, wanted):
-        super().__init__()
-        self.wanted = wanted
-
-    def extendMarkdown(self, md):  # noqa: N802 - Markdown's API
-        # last: after the math (15), the links (14) and the table of contents (5)
-        md.treeprocessors.register(_Sections(md, self.wanted), "primer_sections", 1)
-
-
-class _Sections(Treeprocessor):
-    def __init__(self, md, wanted):
-        super().__init__(md)
-        self.wanted = wanted
-
-    def run(self, root: etree.Element) -> None:
-        if not self.wanted():
-            return
-        children = list(root)
-        if sum(el.tag in HEADINGS for el in children) < MIN_SECTIONS:
-            return
-        # Runs of body elements between headings, code blocks and the author's own HTML.
-        # A code block stays outside: Material measures every code block as the page
-        # opens (is it wide enough to scroll?), and a measurement inside a skipped box
-        # would make the browser lay that whole box out.
-        runs, run, started = [], [], False
-        for el in children:
-            if el.tag in HEADINGS or self._stays_outside(el):
-                if run:
-                    runs.append(run)
-                run, started = [], started or el.tag in HEADINGS
-            elif started:
-                run.append(el)
-        if run:
-            runs.append(run)
-        for number, run in enumerate(runs):
-            at = list(root).index(run[0])
-            wrapper = etree.Element("div", {"class": CLASS, "data-cv": str(number)})
-            for el in run:
-                root.remove(el)
-                wrapper.append(el)
-            root.insert(at, wrapper)
-
-    def _stays_outside(self, el: etree.Element) -> bool:
-        """A code block (superfences keeps it in the HTML stash: the tree holds a placeholder)
-        or a block of the author's own HTML, which a script may fill after the page
-        loads (the model-card decoder), so its height is not known at build time.
-        Diagrams, also stashed, are drawn at build time and stay in the boxes."""
-        if el.tag == "pre" or (el.tag == "div" and "highlight" in (el.get("class") or "").split()):
-            return True
-        match = HTML_PLACEHOLDER_RE.fullmatch((el.text or "").strip()) if el.tag == "p" and not len(el) else None
-        if match and int(match.group(1)) < len(self.md.htmlStash.rawHtmlBlocks):
-            stored = self.md.htmlStash.rawHtmlBlocks[int(match.group(1))]
-            return not (isinstance(stored, str) and stored.startswith(DIAGRAM))
-        return False
-
-
-# -- the heights (after the build) -----------------------------------------------------
 
 
 def _marker(number: str) -> str:
@@ -166,13 +78,11 @@ class _Figures(HTMLParser):
 class Heights:
     """The height cache of one project, and the Chromium run that fills it."""
 
-    def __init__(self, root: Path):
+    def __init__(self, root: Path, timeout: float | None = None):
         self.root = root
+        self.timeout = timeout_seconds() if timeout is None else timeout
         self.file = root / ".cache" / "heights.json"
-        try:
-            self.cache: dict[str, dict] = json.loads(self.file.read_text())
-        except (OSError, ValueError):
-            self.cache = {}
+        self.cache: dict[str, dict] = read_json_cache(self.file)
         self.last: dict[str, dict] = {}  # page file -> the heights last written into it (this session)
         self.reused = 0  # pages the last apply() gave their previous heights instead of measuring
 
@@ -222,7 +132,7 @@ class Heights:
     def _measure(self, pages: list[str], site_dir: Path) -> dict[str, dict]:
         """Open each page in Chromium at every band's width; one Chromium run for all."""
         chromium = chromium_path()
-        limit = timeout_seconds()
+        limit = self.timeout
         jobs = [{"page": dest, "url": "/" + dest, "bands": [[band, width] for band, width, _ in BANDS],
                  "limit": max(limit / len(pages), 10)} for dest in pages]
         answer: dict = {}
@@ -285,10 +195,7 @@ class Heights:
 
     def _save(self, cache: dict) -> None:
         self.cache = cache
-        self.file.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.file.with_suffix(".tmp")
-        tmp.write_text(json.dumps(cache, sort_keys=True))
-        os.replace(tmp, self.file)
+        write_json_cache(self.file, cache)
 
 
 def _write(page_file: Path, measured: dict) -> None:
@@ -303,66 +210,12 @@ def _write(page_file: Path, measured: dict) -> None:
         bands = " ".join(f"{band}:{','.join(map(str, formulas))}" for band, formulas in sorted(scroll.items()))
         extra = f' data-scroll="{bands}"' if bands else ""
         text = text.replace(marker, f'{marker} style="{style}"{extra}')
-    tmp = page_file.with_suffix(".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, page_file)
+    write_if_changed(page_file, text.encode("utf-8"))
 
 
 def _harness(jobs: list[dict]) -> str:
-    """The page Chromium runs: load each page once in an iframe, measure it at every band's
-    width (resizing the iframe), and post the results back."""
-    return f"""<!doctype html><meta charset="utf-8"><body>
-<script>
-const jobs = {json.dumps(jobs)};
-const tick = win => new Promise(r => win.requestAnimationFrame(() => win.requestAnimationFrame(r)));
-async function measure(job) {{
-  const frame = document.createElement("iframe");
-  frame.style.cssText = "height:900px;border:0";
-  frame.style.width = job.bands[0][1] + "px";
-  const loaded = new Promise(r => frame.addEventListener("load", r, {{ once: true }}));
-  frame.src = job.url;
-  document.body.append(frame);
-  await loaded;
-  const doc = frame.contentDocument, win = frame.contentWindow;
-  const style = doc.createElement("style");
-  style.textContent = {json.dumps(DRAW_EVERY_BOX)};
-  doc.head.append(style);
-  doc.querySelectorAll("img[loading=lazy]").forEach(img => {{ img.loading = "eager"; }});  // measure with every figure in
-  const results = [];
-  for (const [band, width] of job.bands) {{
-    frame.style.width = width + "px";
-    // Measure until two measurements a frame apart agree: a font or a figure that
-    // arrives late (on a busy machine) must not leave a stale height behind.
-    let heights = null, scroll = null, previous = null;
-    for (let attempt = 0; attempt < 20; attempt++) {{
-      doc.body.getBoundingClientRect();  // lay out, so the fonts the page uses are requested
-      await tick(win);
-      await doc.fonts.ready;
-      await Promise.all([...doc.fonts].filter(f => f.status === "loading").map(f => f.loaded.catch(() => null)));
-      await Promise.all([...doc.images].map(img => img.decode().catch(() => null)));
-      await tick(win);
-      heights = {{}}; scroll = {{}};
-      for (const body of doc.querySelectorAll(".{CLASS}")) {{
-        heights[body.dataset.cv] = Math.round(body.getBoundingClientRect().height * 100) / 100;
-        const wide = [...body.querySelectorAll("div.arithmatex")].flatMap((el, i) => el.scrollWidth > el.clientWidth ? [i] : []);
-        if (wide.length) scroll[body.dataset.cv] = wide;
-      }}
-      const now = JSON.stringify([heights, scroll]);
-      if (now === previous) break;
-      previous = now;
-    }}
-    results.push({{ band, heights, scroll }});
-  }}
-  frame.remove();
-  return results;
-}}
-(async () => {{
-  const results = [];
-  for (const job of jobs) {{
-    const limit = new Promise((_, fail) => setTimeout(() => fail(new Error(`no answer within ${{job.limit}} s`)), job.limit * 1000));
-    try {{ results.push(await Promise.race([measure(job), limit])); }}
-    catch (e) {{ results.push({{ error: String(e && e.message || e) }}); }}
-  }}
-  await fetch("/", {{ method: "POST", body: JSON.stringify({{ results }}) }});
-}})();
-</script>"""
+    """The page Chromium runs (heights.js): load each page once in an iframe, measure it at
+    every band's width (resizing the iframe), and post the results back."""
+    settings = json.dumps({"jobs": jobs, "drawEveryBox": DRAW_EVERY_BOX, "sectionClass": CLASS}).replace("</", "<\\/")
+    return (f'<!doctype html><meta charset="utf-8"><body>\n<script>const PRIMER = {settings};</script>\n'
+            f"<script>\n{HARNESS_SCRIPT}</script>")

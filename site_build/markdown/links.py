@@ -12,7 +12,6 @@ import functools
 import html
 import posixpath
 import xml.etree.ElementTree as etree
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
@@ -22,23 +21,10 @@ from markdown.util import HTML_PLACEHOLDER_RE
 from mkdocs.exceptions import PluginError
 
 from figures_build import FIGURES
-from figures_build.pages import FIGURE_DIR, lesson_ref, lesson_refs
 from figures_build.project import LessonError, Project, tool_names
-from figures_build.site_pages import API_DIR, TOOLS_API_DIR
-
-@dataclass(frozen=True)
-class PageContext:
-    """What the link processor needs to know about the page being rendered, and nothing else.
-
-    Attributes:
-        src_uri: the page's path in docs/ (e.g. "lessons/rope.md").
-        project: the project the lessons and companions come from.
-        source: the file an author edits for this page, for error messages.
-    """
-
-    src_uri: str
-    project: Project
-    source: str
+from figures_build.reading import FIGURE_DIR, lesson_ref, lesson_refs
+from site_build.markdown.context import PageContext
+from site_build.pages import API_DIR, TOOLS_API_DIR
 
 
 class LinkExtension(Extension):

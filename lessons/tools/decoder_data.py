@@ -1,0 +1,56 @@
+"""The files the site publishes for the model-card page's in-browser decoder
+(docs/javascripts/model_card.js): the gallery, and the decoder's tables from their
+one home in Python. `lessons.model_card` offers them to the build as its
+`assets()` (the build's generic hook; it names no lesson)."""
+
+from __future__ import annotations
+
+import json
+
+from lessons import context_extension as ce
+from lessons.tools import engines, model_types
+from lessons.tools import rope_scaling as rs
+from lessons.tools.model_types import gallery
+
+
+# The tables docs/javascripts/model_card.js reads (by these names), so that each has one home here:
+# lessons.tools.model_types, lessons.tools.engines, and the keys rope_inv_freq checks in
+# lessons.tools.rope_scaling (sets there, sorted lists here: the decoder only asks for membership).
+BROWSER_TABLES = {
+    model_types: ("ALIBI_MODEL_TYPES", "LEARNED_MODEL_TYPES", "SINUSOIDAL_MODEL_TYPES", "ROPE_MODEL_TYPES",
+                  "INTERLEAVED_MODEL_TYPES", "DEFAULT_THETA", "CLASS_DEFAULTS", "LAYER_KEYS", "WIDTH_KEYS",
+                  "HEAD_KEYS", "LENGTH_KEYS"),
+    engines: ("VLLM_RELEASE", "VLLM_LENGTH_KEYS", "VLLM_FALLBACK_LENGTH", "VLLM_UNSCALED", "SGLANG_RELEASE",
+              "SGLANG_LENGTH_KEYS", "LLAMA_CPP_LENGTH_KEYS", "LLAMA_CPP_FIXED_CONTEXT", "LLAMA_CPP_SEQ_OR_WIDTH",
+              "LLAMA_CPP_UNCONVERTED", "ENGINE_LENGTH_KEYS", "ENGINES", "SOURCES", "ENGINE_STARTS"),
+}
+
+
+def browser_tables() -> dict:
+    """{name: table} for the in-browser decoder, JSON-ready (tuples as lists, sets as sorted lists);
+    published as assets/model_card_tables.js by `assets()`."""
+    def plain(value):
+        if isinstance(value, dict):
+            return {k: plain(v) for k, v in value.items()}
+        if isinstance(value, (set, frozenset)):
+            return sorted(value)
+        return list(value) if isinstance(value, tuple) else value
+
+    out = {name: plain(getattr(module, name)) for module, names in BROWSER_TABLES.items() for name in names}
+    out.update(ROPE_TYPES=plain(ce.ROPE_TYPES), COMMON_KEYS=plain(rs._COMMON_KEYS), TYPE_KEYS=plain(rs._TYPE_KEYS),
+               REQUIRED_KEYS=plain(rs._REQUIRED_KEYS), MODEL_KEYS=plain(rs._MODEL_KEYS))
+    return out
+
+
+def assets() -> dict[str, bytes]:
+    """{site path: bytes} the model-card page's decoder loads: the gallery as JSON, the
+    same text as a script for the offline copy (file:// refuses fetch()), and the
+    tables as JSON text in a script (model_card_loader.js loads it before the decoder,
+    which parses the text, so 10000.0 stays a float)."""
+    examples = {slug: {"name": entry["name"], "repo": entry["repo"], "config": entry["config"]}
+                for slug, entry in gallery().items()}
+    text = json.dumps(examples)
+    return {"assets/model_card_gallery.json": text.encode(),
+            "assets/model_card_gallery.js": f"window.PrimerModelCardGallery = {json.dumps(text)};\n".encode(),
+            "assets/model_card_tables.js":
+                f"window.PrimerModelCardTables = {json.dumps(json.dumps(browser_tables()))};\n".encode()}

@@ -1,0 +1,96 @@
+"""The kinds of content the site is made of, in one table: where each comes from,
+which registry orders it, its nav section, and whether its pages get content-visibility.
+
+The plugin reads this table for the nav, the generated files and the section
+boxes; no other part of the build names a kind of content.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from figures_build.project import Project, imported_lessons
+from site_build.pages import nav_title
+from site_build.postbuild.notebooks import notebook_sources
+
+
+@dataclass(frozen=True)
+class Kind:
+    name: str
+    source: str  # where an author writes it
+    registry: str  # what orders it
+    prefix: str  # its pages' path under docs/
+    nav: str | None  # its nav section (None: mkdocs.yml places it)
+    sections: bool  # its pages get content-visibility section boxes
+    notebook: bool  # its pages are executed notebooks (mkdocs-jupyter)
+    pages: Callable[[Project, Path], list[tuple[str, str]]]  # (nav title, page under docs/), in order
+
+
+def lesson_pages(project: Project, docs_dir: Path) -> list[tuple[str, str]]:
+    return [(nav_title(lesson.title), lesson.page) for lesson in project.lessons]
+
+
+def paper_pages(project: Project, docs_dir: Path) -> list[tuple[str, str]]:
+    return [(nav_title(paper.title), paper.page) for paper in project.papers]
+
+
+def labs(project: Project, docs_dir: Path) -> dict[str, tuple[str, set[str]]]:
+    """Lab page -> (title, lessons it imports), in file order."""
+    found = {}
+    for uri, path in notebook_sources(project.root, docs_dir).items():
+        if uri.startswith("labs/"):
+            text = path.read_text(encoding="utf-8")
+            title = next((line[4:].strip() for line in text.splitlines() if line.startswith("# # ")), path.stem)
+            found[uri] = (title, imported_lessons(ast.parse(text)))
+    return found
+
+
+def lab_pages(project: Project, docs_dir: Path) -> list[tuple[str, str]]:
+    return [(title, uri) for uri, (title, _) in labs(project, docs_dir).items()]
+
+
+def challenges(project: Project, docs_dir: Path) -> list[tuple[object, Path]]:
+    """(challenge, its starter file) for every challenge of the registry this project has."""
+    from challenges import CHALLENGES  # the registry: content, like READING_ORDER
+
+    found = []
+    for challenge in CHALLENGES:
+        starter = project.root.joinpath(*challenge.package.split(".")) / "starter.py"
+        if (docs_dir / challenge.page).is_file() and starter.is_file():
+            found.append((challenge, starter))
+    return found
+
+
+def challenge_pages(project: Project, docs_dir: Path) -> list[tuple[str, str]]:
+    return [(f"{c.number}: {c.title.split(':')[0]}", c.page) for c, _ in challenges(project, docs_dir)]
+
+
+def playground_pages(project: Project, docs_dir: Path) -> list[tuple[str, str]]:
+    return [(path.stem, uri) for uri, path in notebook_sources(project.root, docs_dir).items()
+            if uri.startswith("notebooks/")]
+
+
+# In nav order: the sections the plugin inserts after Home.
+KINDS = (
+    Kind("lessons", "lessons/<slug>.py", "lessons.READING_ORDER", "lessons/", "Lessons", True, False, lesson_pages),
+    Kind("labs", "labs/<name>.py (jupytext)", "file order", "labs/", "Labs", False, True, lab_pages),
+    Kind("challenges", "docs/challenges/ and challenges/<package>/", "challenges.CHALLENGES", "challenges/",
+         "Challenges", True, False, challenge_pages),
+    Kind("papers", "papers/<slug>.py", "papers.PAPERS", "papers/", "Papers", True, False, paper_pages),
+    Kind("playground", "docs/notebooks/<name>.py (jupytext)", "mkdocs.yml nav", "notebooks/", None, False, True,
+         playground_pages),
+)
+
+
+def kind_of(src_uri: str) -> Kind | None:
+    """The kind of content a page (its path under docs/) is, if any."""
+    return next((kind for kind in KINDS if src_uri.startswith(kind.prefix)), None)
+
+
+def gets_content_visibility(src_uri: str) -> bool:
+    """Whether a page's section bodies get content-visibility boxes (by its kind)."""
+    kind = kind_of(src_uri)
+    return kind is not None and kind.sections

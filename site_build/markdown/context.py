@@ -1,0 +1,35 @@
+"""What a Markdown extension of the site build knows about the page being rendered.
+
+One Markdown instance renders every page, so each extension asks for the page at
+render time: `context()` gives a `PageContext`, or None outside a page. The
+extensions get this and nothing else (never the plugin).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from figures_build.project import Project
+
+
+@dataclass(frozen=True)
+class PageContext:
+    """The page being rendered.
+
+    Attributes:
+        src_uri: the page's path in docs/ (e.g. "lessons/rope.md").
+        project: the project the lessons and companions come from.
+        source: the file an author edits for this page, for error messages.
+        sections: whether its section bodies get content-visibility boxes.
+    """
+
+    src_uri: str
+    project: Project
+    source: str
+    sections: bool = False
+
+
+def page_source(context) -> str:
+    """The file to name in an error message: the page's source, or "the site" outside a page."""
+    page = context()
+    return page.source if page is not None else "the site"

@@ -1,0 +1,52 @@
+"""What the stages of the site build share: the browser they run (Chromium's path
+and flags), how long they wait for Node, Chromium or the notebook kernel, atomic
+writes, and the JSON caches under .cache/ (each stage keeps one file there).
+
+The configured values come from the plugin's options (site_build/config.py);
+the functions here are the defaults a stage uses when it is run on its own
+(a test, a script), read from the same environment variables mkdocs.yml passes
+to those options.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+from figures_build import write_if_changed
+
+# Headless Chromium on a machine with no network: without the background-networking
+# flags it keeps trying (and failing) to reach Google's hosts. The browser tests
+# launch it with the same flags.
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--no-first-run", "--disable-sync", "--disable-quic"]
+DEFAULT_TIMEOUT = 120.0
+
+
+def chromium_path() -> str | None:
+    """Debian's Chromium (or PRIMER_CHROMIUM); None where there is none."""
+    return os.environ.get("PRIMER_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def timeout_seconds() -> float:
+    """How long a build waits for Node or Chromium (PRIMER_TIMEOUT, default 120 s)."""
+    return float(os.environ.get("PRIMER_TIMEOUT", DEFAULT_TIMEOUT))
+
+
+def read_json_cache(path: Path) -> dict:
+    """A cache file's content; an absent or unreadable cache is empty (it is only ever a shortcut)."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+
+
+def write_json_cache(path: Path, data: dict, *, indent: int | None = None) -> bool:
+    """Atomically write a cache file (sorted keys, so the same data gives the same bytes)."""
+    return write_if_changed(path, json.dumps(data, indent=indent, sort_keys=True).encode())
+
+
+__all__ = ["CHROMIUM_ARGS", "chromium_path", "read_json_cache", "timeout_seconds", "write_if_changed",
+           "write_json_cache"]
