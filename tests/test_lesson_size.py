@@ -8,7 +8,7 @@ import ast
 
 import pytest
 
-from tests.conftest import LESSONS
+from tests.conftest import PAGES
 
 BUDGET = 500
 MODULE_BUDGET = 450  # every other module of the project: non-blank lines, docstrings included
@@ -28,7 +28,7 @@ def test_code_lines_skip_the_page_and_blank_lines_only():
     assert code_lines('r"""\n# Page\n\ntext\n"""\n\nimport numpy\n\n\ndef f():\n    """Doc."""\n    return 1\n') == 4
 
 
-@pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.slug)
+@pytest.mark.parametrize("lesson", PAGES, ids=lambda lesson: lesson.slug)
 def test_lesson_code_fits_the_budget(lesson):
     n = code_lines(lesson.path.read_text(encoding="utf-8"))
     assert n <= BUDGET, f"{lesson.path.name}: {n} non-blank code lines outside the page, budget {BUDGET}"
