@@ -104,7 +104,9 @@ def tool_api_pages(root: Path) -> dict[str, str]:
     pages = {}
     for module, names in tool_names(lessons_dir).items():
         doc = ast.get_docstring(ast.parse(tool_modules(lessons_dir)[f"tools.{module}"].read_text(encoding="utf-8")))
-        lines = ["---", "search:", "  boost: 0.5", "---", "", f"# lessons.tools.{module}", "", doc or "", "",
+        # left out of search (the lessons and their API pages answer a reader's query; a tool's
+        # page is reached from the nav and from the lessons that name it)
+        lines = ["---", "search:", "  exclude: true", "---", "", f"# lessons.tools.{module}", "", doc or "", "",
                  f"Tool code beside the lessons, not a lesson page. Reuse it: `from lessons.tools.{module} import ...`.",
                  ""]
         for name in names:

@@ -113,8 +113,13 @@ def _search_finds(page, query: str, wanted: str) -> None:
     page.keyboard.type(query)
     first = page.locator(".md-search-result__item a").first
     first.wait_for(timeout=10000)
-    for _ in range(10):  # Material renders results in batches as the list scrolls
-        hrefs = page.eval_on_selector_all(".md-search-result__item a", "els => els.map(e => e.href)")
+    # Material renders results in batches as the list scrolls: scroll until the page
+    # is listed or the list stops growing (every result shown)
+    hrefs, unchanged = [], 0
+    while unchanged < 5:
+        shown = page.eval_on_selector_all(".md-search-result__item a", "els => els.map(e => e.href)")
+        unchanged = unchanged + 1 if len(shown) == len(hrefs) else 0
+        hrefs = shown
         if any(h.startswith(wanted) for h in hrefs):
             break
         page.eval_on_selector(".md-search__scrollwrap", "el => el.scrollTo(0, el.scrollHeight)")
