@@ -21,11 +21,16 @@ class PrimerConfig(Config):
     # (browser), or build when Chromium is there (auto) (PRIMER_DIAGRAMS)
     diagrams = c.Type(str, default="auto")
     # section boxes with measured heights on long pages: auto (when Chromium is there), on, off (PRIMER_CV)
-    content_visibility = c.Type(str, default="auto")
+    content_visibility = c.Type((str, bool), default="auto")
     # seconds the build waits for Node or Chromium before it stops, naming the page (PRIMER_TIMEOUT)
     timeout = c.Type((int, float, str), default=DEFAULT_TIMEOUT)
     # the offline copy's zip this site serves and links from the home page (PRIMER_OFFLINE_ZIP; `make site`)
     offline_zip = c.Type(str, default="")
+
+    def visibility(self) -> str:
+        """auto, on or off. YAML reads an unquoted `off`/`on` (as `!ENV` passes PRIMER_CV=off) as a boolean."""
+        value = self.content_visibility
+        return ("on" if value else "off") if isinstance(value, bool) else value
 
     def timeout_seconds(self) -> float:
         try:

@@ -52,9 +52,10 @@ from site_build.markdown.diagrams import CLIENT_SCRIPT, Diagrams
 from site_build.markdown.links import LinkExtension, check_lesson_links
 from site_build.markdown.math import Katex, KatexExtension
 from site_build.markdown.sections import CLASS as SECTION_CLASS, SectionsExtension, enabled as sections_enabled
+from site_build.layout import files as layout_files
 from site_build.pages import API_DIR, KEYS_PAGE, TOOLS_API_DIR, api_page, keys_page, lesson_page, tool_api_pages
 from site_build.postbuild.heights import Heights
-from site_build.postbuild.notebooks import (IPYTHON_CONFIG, JUPYTER_CONFIG, NOTEBOOK_CSS, as_ipynb, cached_run,
+from site_build.postbuild.notebooks import (IPYTHON_CONFIG, NOTEBOOK_CSS, NOTEBOOK_FOLDERS, as_ipynb, cached_run, jupyter_config,
                                             directory_url, drop_cached_run, file_layout_links, notebook_sources,
                                             split_styles)
 from site_build.postbuild.search import merge_search_index, name_search_dialog
@@ -85,6 +86,7 @@ class PrimerPlugin(BasePlugin[PrimerConfig]):
         self.heights: Heights | None = None  # content-visibility: measured section heights
         self.long_pages: dict[str, str] = {}  # this build's pages with section bodies: file -> content
         self.assets: dict[str, bytes] = {}  # files the lessons publish (their assets()): site path -> bytes
+        self.tool_pages: dict[str, str] = {}  # the API pages of lessons/tools/: page path -> Markdown
 
     # -- lifetime -------------------------------------------------------------
 
@@ -113,7 +115,8 @@ class PrimerPlugin(BasePlugin[PrimerConfig]):
         sys.pycache_prefix = os.environ["PYTHONPYCACHEPREFIX"]
         # nbconvert reads its settings (the kernel's time-out per cell) from here,
         # and the kernel its own (figures as SVG) from the IPython profile
-        os.environ["JUPYTER_CONFIG_PATH"] = str(JUPYTER_CONFIG)
+        timeout = self.config.timeout_seconds()
+        os.environ["JUPYTER_CONFIG_PATH"] = str(jupyter_config(root / ".cache" / "jupyter", timeout))
         ipython = root / ".cache" / "ipython"
         write_if_changed(ipython / "profile_default" / "ipython_kernel_config.py", IPYTHON_CONFIG.read_bytes())
         os.environ["IPYTHONDIR"] = str(ipython)
@@ -125,14 +128,14 @@ class PrimerPlugin(BasePlugin[PrimerConfig]):
             check_lesson_links(self.project)
             build(self.project, log=log.info)
             self.assets = lesson_assets(self.project)
+            self.tool_pages = tool_api_pages(self.project.root)  # once per build: the nav and on_files use them
         except (LessonError, BuildError) as exc:
             raise PluginError(str(exc)) from None
-        timeout = self.config.timeout_seconds()
         if self.katex is None or self.katex.root != root:
             self.katex = Katex(root, node=self.config.node, timeout=timeout)
         if self.diagrams is None or self.diagrams.root != root:
             self.diagrams = Diagrams(root, self.config.diagrams, timeout=timeout, context=self._page_context)
-        if not sections_enabled(self.config.content_visibility):
+        if not sections_enabled(self.config.visibility()):
             self.heights = None
         elif self.heights is None or self.heights.root != root:  # one per session: serve reuses its last heights
             self.heights = Heights(root, timeout=timeout)
@@ -153,13 +156,15 @@ class PrimerPlugin(BasePlugin[PrimerConfig]):
                          if lesson.slug in imports]
             files.append(File.generated(config, f"lessons/{lesson.slug}.md", content=lesson_page(lesson, exercised)))
             files.append(File.generated(config, f"{API_DIR}/{lesson.slug}.md", content=api_page(lesson)))
-        for uri, content in tool_api_pages(self.project.root).items():  # lessons/tools/: API pages only
+        for uri, content in self.tool_pages.items():  # lessons/tools/: API pages only
             files.append(File.generated(config, uri, content=content))
         for paper in self.project.papers:
             files.append(File.generated(config, paper.page, content=paper.docstring))
         if lessons:
             files.append(File.generated(config, KEYS_PAGE, content=keys_page(lessons, vocabulary(self.project.root))))
         add_vendor_files(files, config, self.project.root, offline=self.offline, mermaid=not self.offline)
+        for site_path, data in layout_files().items():  # the palette and the layout bands, for the CSS and JS
+            files.append(File.generated(config, site_path, content=data))
         for site_path, data in self.assets.items():  # what lessons publish (their assets())
             files.append(File.generated(config, site_path, content=data))
         if self.offline_zip is not None:
@@ -274,8 +279,9 @@ class PrimerPlugin(BasePlugin[PrimerConfig]):
     @event_priority(-100)  # after mkdocs-jupyter has replaced the notebook page's render()
     def on_pre_page(self, page: Page, *, config: MkDocsConfig, files: Files) -> Page:
         """A notebook that fails or stalls (the kernel has a time-out per cell, set in
-        site_build/jupyter/) stops the build with one line naming the notebook."""
-        if not page.file.src_uri.startswith("notebooks/"):
+        PRIMER_TIMEOUT, postbuild/notebooks.py) stops the build with one line naming the notebook
+        (a lab: its file under labs/)."""
+        if not page.file.src_uri.startswith(NOTEBOOK_FOLDERS):
             return page
         render = page.render
 
@@ -284,7 +290,7 @@ class PrimerPlugin(BasePlugin[PrimerConfig]):
                 return render(*args, **kwargs)
             except Exception as exc:  # nbclient's CellTimeoutError, DeadKernelError, CellExecutionError
                 first = (str(exc).strip().splitlines() or [""])[0]
-                raise PluginError(f"docs/{page.file.src_uri}: the notebook did not run: {type(exc).__name__}: {first}") from None
+                raise PluginError(f"{self.source_of(page)}: the notebook did not run: {type(exc).__name__}: {first}") from None
 
         page.render = checked_render
         return page
@@ -355,7 +361,7 @@ class PrimerPlugin(BasePlugin[PrimerConfig]):
     def _notebooks(self, config: MkDocsConfig, root: Path) -> None:
         """mkdocs-jupyter caches an executed notebook by the notebook's own text. For each
         notebook (the Playground, every lab), hash the code it imports (lessons and the
-        labs' helper; prose edits don't count) and drop that notebook's cached run
+        labs' helpers, labs/_*.py; prose edits don't count) and drop that notebook's cached run
         when the hash changed, so only notebooks that import changed code re-execute."""
         jupyter = config.plugins.get("mkdocs-jupyter")
         self.notebook_code = {}
@@ -363,9 +369,10 @@ class PrimerPlugin(BasePlugin[PrimerConfig]):
             return
         stamps_file = root / ".cache" / "notebook-code.json"
         stamps = read_json_cache(stamps_file)
+        helpers = b"".join(p.read_bytes() for p in sorted((root / "labs").glob("_*.py")))  # labs/_lab.py, if any
         for uri, path in notebook_sources(root, Path(config.docs_dir)).items():
             text = path.read_text(encoding="utf-8")
-            extra = (root / "labs" / "_lab.py").read_bytes() if uri.startswith("labs/") else b""
+            extra = helpers if uri.startswith("labs/") else b""
             digest = self.project.code_hash(imported_lessons(ast.parse(text)), extra=extra)
             self.notebook_code[uri] = digest
             if stamps.get(uri) != digest and jupyter.config.get("cache", True):
@@ -400,7 +407,7 @@ class PrimerPlugin(BasePlugin[PrimerConfig]):
         sections.append({"Reference": [
             {"Config keys and flags": KEYS_PAGE},
             {"API": [{f"lessons.{lesson.slug}": f"{API_DIR}/{lesson.slug}.md"} for lesson in lessons]
-             + [{f"lessons.tools.{Path(uri).stem}": uri} for uri in tool_api_pages(self.project.root)]},
+             + [{f"lessons.tools.{Path(uri).stem}": uri} for uri in self.tool_pages]},
         ]})
         nav[1:1] = sections
         config.nav = nav

@@ -13,6 +13,9 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
+import subprocess
+import tempfile
 from pathlib import Path
 
 from figures_build import write_if_changed
@@ -28,6 +31,28 @@ DEFAULT_TIMEOUT = 120.0
 def chromium_path() -> str | None:
     """Debian's Chromium (or PRIMER_CHROMIUM); None where there is none."""
     return os.environ.get("PRIMER_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def browser_profile() -> tempfile.TemporaryDirectory:
+    """A throw-away folder for a headless Chromium's profile. Cleaning it up never fails the
+    build: a stopped browser's helpers may still be writing there, and the error that stopped
+    it (a time-out naming the page) is the one to report."""
+    return tempfile.TemporaryDirectory(ignore_cleanup_errors=True)
+
+
+def start_browser(command: list[str], **popen) -> subprocess.Popen:
+    """Start Chromium in a process group of its own, so `stop_browser` reaches its helpers too."""
+    return subprocess.Popen(command, start_new_session=True, **popen)
+
+
+def stop_browser(process: subprocess.Popen) -> tuple[str, str]:
+    """Kill a browser started by `start_browser` and every process it started; (stdout, stderr) so far."""
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        process.kill()
+    out, err = process.communicate()
+    return out or "", err or ""
 
 
 def timeout_seconds() -> float:
@@ -48,5 +73,5 @@ def write_json_cache(path: Path, data: dict, *, indent: int | None = None) -> bo
     return write_if_changed(path, json.dumps(data, indent=indent, sort_keys=True).encode())
 
 
-__all__ = ["CHROMIUM_ARGS", "chromium_path", "read_json_cache", "timeout_seconds", "write_if_changed",
+__all__ = ["CHROMIUM_ARGS", "browser_profile", "chromium_path", "start_browser", "stop_browser", "read_json_cache", "timeout_seconds", "write_if_changed",
            "write_json_cache"]

@@ -52,3 +52,15 @@ def test_no_import_circle_among_the_project_modules():
 def test_the_circle_check_can_fail():
     assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == {("a", "b", "c")}
     assert circles({"a": {"b"}, "b": set()}) == set()
+
+
+def test_loading_the_build_imports_no_content():
+    """The plugin is loaded before it reads the project it builds: importing it must not import a
+    `lessons` package (it would be this repository's, and a test project's own would go unseen)."""
+    import subprocess
+    import sys
+
+    code = ("import sys; import site_build.plugin, figures_build.render; "
+            "print(sorted({m.split('.')[0] for m in sys.modules} & {'lessons', 'papers', 'labs', 'challenges'}))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]", f"importing the build imports content: {out}"

@@ -252,8 +252,12 @@ def test_a_stalled_node_or_chromium_stops_the_build_naming_the_page(tmp_path, pr
     stall.write_text(STALL)
     stall.chmod(0o755)
     env = {"PRIMER_TIMEOUT": "2", "PRIMER_NODE" if program == "node" else "PRIMER_CHROMIUM": str(stall)}
+    # only the stalled program runs under the short limit: with Node stalled, the diagrams are left
+    # to the browser and no section is measured (a busy machine can take 2 s to start Chromium)
     if program == "chromium":
         env["PRIMER_DIAGRAMS"] = "build"
+    else:
+        env.update(PRIMER_DIAGRAMS="browser", PRIMER_CV="off")
     result = mkdocs_build(project, **env)
     assert result.returncode != 0
     errors = our_errors(result)
@@ -354,3 +358,21 @@ def test_the_playground_notebook_reruns_only_when_code_it_imports_changes(tmp_pa
     path.write_text(path.read_text() + "\n# an edit\n")
     changed = mkdocs_build(project)
     assert changed.returncode == 0 and "Cache miss, writing" in changed.stderr, "code changed: run it again"
+    # a lab that stalls: the kernel's time-out (PRIMER_TIMEOUT) stops the build, one line naming the lab's file
+    (project / "labs").mkdir()
+    (project / "labs" / "stalls.py").write_text('# %% [markdown]\n# # A lab that stalls\n\n# %%\nimport time\n\ntime.sleep(600)\n')
+    stalled = mkdocs_build(project, PRIMER_TIMEOUT="4")
+    errors = our_errors(stalled)
+    assert stalled.returncode != 0 and len(errors) == 1, stalled.stderr
+    assert "labs/stalls.py: the notebook did not run: CellTimeoutError" in errors[0], errors[0]
+
+
+@pytest.mark.parametrize("value", ["off", "on", "auto"])
+def test_primer_cv_reads_as_written_though_yaml_takes_on_and_off_for_booleans(value, monkeypatch):
+    from mkdocs.config import load_config
+
+    from tests.conftest import ROOT
+
+    monkeypatch.setenv("PRIMER_CV", value)
+    config = load_config(str(ROOT / "mkdocs.yml"))
+    assert config.plugins["primer"].config.visibility() == value

@@ -172,3 +172,48 @@ def test_the_authors_own_html_stays_outside():
     html = markdown.markdown(text, extensions=["toc", "md_in_html", boxes()])
     assert html.count(f'class="{CLASS}"') == 4
     assert '<p>A.</p>\n</div><div id="widget" markdown="0"></div>' in html
+
+
+# --- the layout bands, written once (site_build/layout.py) ---------------------------
+
+
+def _material_stylesheet() -> str:
+    import material
+
+    from pathlib import Path
+
+    sheets = sorted((Path(material.__file__).parent / "templates" / "assets" / "stylesheets").glob("main.*.min.css"))
+    assert len(sheets) == 1, sheets
+    return sheets[0].read_text(encoding="utf-8")
+
+
+def test_the_bands_are_the_breakpoints_of_the_installed_material():
+    import re
+
+    from site_build import layout
+
+    css = _material_stylesheet()
+    breakpoints = {float(m) for m in re.findall(r"@media screen and \(min-width:([\d.]+)em\)", css)}
+    starts = {band.min_em for band in layout.BANDS if band.min_em}
+    assert starts <= breakpoints, f"bands start at {sorted(starts)}; Material's breakpoints are {sorted(breakpoints)}"
+    for min_em, factor in layout.TYPE_SCALE:  # the theme's larger type, against its 125% base
+        size = re.search(rf"@media screen and \(min-width:{min_em:g}em\)\{{html\{{font-size:([\d.]+)%", css)
+        assert size and float(size.group(1)) / 125 == pytest.approx(factor, abs=0.001), (min_em, size)
+
+
+def test_the_bands_reach_the_css_the_script_and_the_measurement_from_one_table():
+    from site_build import layout
+
+    css, script = layout.stylesheet(), layout.script()
+    assert [(name, width) for name, width, _ in BANDS] == [(b.name, b.width) for b in layout.BANDS]
+    for band in layout.BANDS:
+        assert f"var(--cv-{band.name})" in css
+        if band.min_em:
+            assert f"@media screen and (min-width: {band.min_em:g}em)" in css
+            assert f'"(min-width: {band.min_em:g}em)"' in script
+    # each band's query selects exactly its own widths: no gap, no overlap
+    assert [q for _, _, q in BANDS] == ["(max-width: 44.984375em)", "(min-width: 45em) and (max-width: 59.984375em)",
+                                        "(min-width: 60em) and (max-width: 76.234375em)", "(min-width: 76.25em)"]
+    assert "--primer-red: " in css, "the palette reaches the stylesheet"
+    bands = json.loads(script.split("window.primerBands = ", 1)[1].rstrip().rstrip(";"))
+    assert [name for name, _ in bands] == [b.name for b in reversed(layout.BANDS)]

@@ -11,7 +11,7 @@
 // the body is drawn (and again once KaTeX's fonts have loaded: the width is
 // final only then, and after a resize). Elsewhere it measures at those times.
 (function () {
-  var BANDS = [["w", "(min-width: 76.25em)"], ["s", "(min-width: 60em)"], ["t", "(min-width: 45em)"], ["n", "all"]];
+  var BANDS = window.primerBands;  // [letter, media query], widest first: javascripts/layout.js (site_build/layout.py)
 
   function band() {
     for (var i = 0; i < BANDS.length; i++) if (window.matchMedia(BANDS[i][1]).matches) return BANDS[i][0];

@@ -22,7 +22,6 @@ from __future__ import annotations
 import hashlib
 import json
 import subprocess
-import tempfile
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Callable
@@ -31,7 +30,8 @@ from mkdocs.exceptions import PluginError
 from pymdownx.superfences import fence_code_format
 
 from site_build.markdown.context import PageContext, page_source
-from site_build.tools import CHROMIUM_ARGS, chromium_path, read_json_cache, timeout_seconds, write_json_cache
+from site_build.tools import (CHROMIUM_ARGS, browser_profile, chromium_path, read_json_cache, start_browser, stop_browser,
+                              timeout_seconds, write_json_cache)
 
 CLIENT_SCRIPT = "javascripts/mermaid.mjs"
 FONT = "Arial, Helvetica, 'Liberation Sans', sans-serif"  # metric-compatible on every OS
@@ -127,21 +127,25 @@ class Diagrams:
                 f'<script id="jobs" type="application/json">{settings}</script>\n<pre id="out"></pre>\n'
                 f"<script>\n{RENDER_SCRIPT}</script>")
         limit = self.timeout
-        with tempfile.TemporaryDirectory() as tmp:
+        with browser_profile() as tmp:
             file = Path(tmp) / "render.html"
             file.write_text(page, encoding="utf-8")
+            process = start_browser(
+                [self.chromium, "--headless", *CHROMIUM_ARGS, f"--user-data-dir={tmp}/profile",
+                 "--allow-file-access-from-files", "--virtual-time-budget=60000", "--dump-dom", file.as_uri()],
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
             try:
-                result = subprocess.run(
-                    [self.chromium, "--headless", *CHROMIUM_ARGS, f"--user-data-dir={tmp}/profile",
-                     "--allow-file-access-from-files", "--virtual-time-budget=60000", "--dump-dom", file.as_uri()],
-                    capture_output=True, text=True, timeout=limit,
-                )
+                stdout, stderr = process.communicate(timeout=limit)
             except subprocess.TimeoutExpired:
+                stop_browser(process)
                 raise PluginError(f"{', '.join(where)}: Chromium did not finish drawing the diagrams within "
                                   f"{limit:g} s; stopped it (PRIMER_TIMEOUT sets the limit)") from None
-        out = _element_text(result.stdout, "out")
+            finally:
+                if process.poll() is None:
+                    stop_browser(process)
+        out = _element_text(stdout, "out")
         if not out.strip():
-            raise PluginError(f"{', '.join(where)}: Chromium did not finish drawing the diagrams: {result.stderr[-300:]}")
+            raise PluginError(f"{', '.join(where)}: Chromium did not finish drawing the diagrams: {stderr[-300:]}")
         return json.loads(out)
 
     def _save(self) -> None:

@@ -11,7 +11,7 @@ Heights. After the build, `Heights.apply` opens every such page in headless
 Chromium, in iframes of one width per layout band of the theme (`BANDS`), with
 the containment `content-visibility` imposes, and measures each body. The
 heights go into the page as custom properties (`style="--cv-n:…px;…"`) that
-docs/stylesheets/site.css turns into `contain-intrinsic-height` for the band in
+stylesheets/layout.css (site_build/layout.py) turns into `contain-intrinsic-height` for the band in
 effect. A body with no measured heights gets no content-visibility at all (that
 is what happens with PRIMER_CV=off or without Chromium). Also recorded, as
 `data-scroll`: the display formulas of a section that scroll sideways in a band,
@@ -32,7 +32,6 @@ import hashlib
 import http.server
 import json
 import subprocess
-import tempfile
 import threading
 from html.parser import HTMLParser
 from pathlib import Path
@@ -40,14 +39,14 @@ from urllib.parse import unquote, urljoin, urlparse
 
 from mkdocs.exceptions import PluginError
 
+from site_build import layout
+from site_build.layout import media
 from site_build.markdown.sections import CLASS
-from site_build.tools import (CHROMIUM_ARGS, chromium_path, read_json_cache, timeout_seconds, write_if_changed,
-                              write_json_cache)
+from site_build.tools import (CHROMIUM_ARGS, browser_profile, chromium_path, read_json_cache, start_browser,
+                              stop_browser, timeout_seconds, write_if_changed, write_json_cache)
 
-# The theme's layout bands (Material's breakpoints), the width each is measured
-# at, and the media query that selects it; site.css and docs/javascripts/math.js have the same queries.
-BANDS = [("n", 390, "(max-width: 44.984375em)"), ("t", 800, "(min-width: 45em) and (max-width: 59.984375em)"),
-         ("s", 1100, "(min-width: 60em) and (max-width: 76.234375em)"), ("w", 1280, "(min-width: 76.25em)")]
+# The theme's layout bands (site_build/layout.py): (letter, the width each is measured at, its media query)
+BANDS = [(band.name, band.width, media(band)) for band in layout.BANDS]
 HARNESS = "/__primer_measure__.html"
 HARNESS_SCRIPT = (Path(__file__).with_name("heights.js")).read_text(encoding="utf-8")
 # Every box drawn, with the containment content-visibility gives it: how the build
@@ -163,16 +162,15 @@ class Heights:
         threading.Thread(target=server.serve_forever, daemon=True).start()
         where = ", ".join(pages)
         try:
-            with tempfile.TemporaryDirectory() as tmp:
-                process = subprocess.Popen(
+            with browser_profile() as tmp:
+                process = start_browser(
                     [chromium, "--headless", *CHROMIUM_ARGS, f"--user-data-dir={tmp}/profile", "--hide-scrollbars",
                      f"http://127.0.0.1:{server.server_address[1]}{HARNESS}"],
                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
                 try:
                     finished = done.wait(limit)
                 finally:
-                    process.kill()
-                    stderr = process.communicate()[1] or ""
+                    stderr = stop_browser(process)[1]
         finally:
             server.shutdown()
             server.server_close()

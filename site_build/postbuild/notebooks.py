@@ -3,15 +3,33 @@ which cached run to drop when the code they import changes, and their CSS."""
 
 from __future__ import annotations
 
+import json
 import posixpath
 import re
 import shutil
 from html.parser import HTMLParser
 from pathlib import Path
 
-JUPYTER_CONFIG = Path(__file__).resolve().parents[1] / "jupyter"
 IPYTHON_CONFIG = Path(__file__).resolve().parents[1] / "ipython" / "ipython_kernel_config.py"
 NOTEBOOK_CSS = "assets/notebook-{}.css"
+NOTEBOOK_FOLDERS = ("notebooks/", "labs/")  # the pages mkdocs-jupyter runs (mkdocs.yml, its `include`)
+
+
+def jupyter_config(folder: Path, timeout: float) -> Path:
+    """Write nbconvert's settings into `folder` (for JUPYTER_CONFIG_PATH) and return it: the
+    kernel gets `timeout` seconds to start and to run each cell (PRIMER_TIMEOUT), so a
+    notebook that stalls stops the build instead of hanging it.
+
+    The section is nbclient's `NotebookClient`, which the `ExecutePreprocessor` inherits:
+    mkdocs-jupyter (0.26, nbconvert2.get_nbconvert_app) replaces the app's whole
+    `ExecutePreprocessor` section after loading this file, so a time-out written there is lost."""
+    settings = {"NotebookClient": {"timeout": timeout, "startup_timeout": timeout}}
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "jupyter_nbconvert_config.json"
+    text = json.dumps(settings, indent=2) + "\n"
+    if not path.exists() or path.read_text(encoding="utf-8") != text:
+        path.write_text(text, encoding="utf-8")
+    return folder
 
 
 def split_styles(document: str) -> tuple[str, str]:
