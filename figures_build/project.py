@@ -164,7 +164,7 @@ def tool_modules(lessons_dir: Path) -> dict[str, Path]:
 
 def tool_names(lessons_dir: Path) -> dict[str, tuple[str, ...]]:
     """{"<module>": its public names, in source order} for each module of lessons/tools/, read as text."""
-    return {name.split(".", 1)[1]: tuple(n for n, _ in _public_definitions(ast.parse(path.read_text(encoding="utf-8"))))
+    return {name.split(".", 1)[1]: tuple(n for n, _ in _public_definitions(_parse(path.read_text(encoding="utf-8"), str(path))))
             for name, path in tool_modules(lessons_dir).items()}
 
 
