@@ -78,6 +78,14 @@ def test_the_cache_key_follows_content_figures_and_styles(tmp_path):
     assert key != heights.key(content, page, site, "other css")
     figure.write_text("<svg width='20'/>")
     assert key != heights.key(content, page, site, "css"), "a changed figure changes the page's heights"
+    # the same page in the offline copy (file layout): its addresses differ, its layout does not
+    offline_page = site / "lessons" / "x.html"
+    offline = '<p>text</p><img src="../figures/a.svg">'
+    key = heights.key(content, page, site, "css")
+    assert heights.key(offline, offline_page, site, "css") == key
+    linked = '<p><a href="../rope/">text</a></p><img src="../../figures/a.svg">'
+    assert heights.key(linked, page, site, "css") == heights.key(linked.replace("../rope/", "../rope.html"), page, site, "css")
+    assert heights.key(linked, page, site, "css") != heights.key(linked.replace(">text<", ">text, longer<"), page, site, "css")
 
 
 def test_cached_heights_are_used_without_a_browser(tmp_path, monkeypatch):

@@ -31,6 +31,7 @@ import functools
 import hashlib
 import http.server
 import json
+import re
 import subprocess
 import threading
 from html.parser import HTMLParser
@@ -53,6 +54,7 @@ HARNESS_SCRIPT = (Path(__file__).with_name("heights.js")).read_text(encoding="ut
 # measures a box, and how the browser tests draw them all.
 DRAW_EVERY_BOX = f".{CLASS} {{ content-visibility: visible !important; contain: layout style paint !important; }}"
 KEEP = 200  # pages' heights kept in the cache
+_ADDRESS = re.compile(r'\b(href|src)="[^"]*"')  # an address inside the content: no part of its layout
 VERSION = 7  # bump when the measurement itself changes
 
 
@@ -86,8 +88,11 @@ class Heights:
         self.reused = 0  # pages the last apply() gave their previous heights instead of measuring
 
     def key(self, content: str, page_file: Path, site_dir: Path, styles: str) -> str:
-        """What decides a page's heights: its content, its figures' bytes, the site's stylesheets, the bands."""
-        digest = hashlib.sha256(json.dumps([VERSION, BANDS, styles, content]).encode())
+        """What decides a page's heights: its content, its figures' bytes, the site's stylesheets, the bands.
+        Not where its links and figures point: the site, its /primer/ build and the offline copy
+        (file URLs) lay a page out alike, so they share one measurement."""
+        layout = _ADDRESS.sub(r'\1=""', content)
+        digest = hashlib.sha256(json.dumps([VERSION, BANDS, styles, layout]).encode())
         figures = _Figures()
         figures.feed(content)
         base = page_file.parent.as_uri() + "/"
