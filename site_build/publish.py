@@ -76,20 +76,22 @@ class PublishError(RuntimeError):
     """A build of `make site` failed (mkdocs has printed why)."""
 
 
-def mkdocs_build(root: Path, site_dir: Path, **env: str) -> None:
-    """`mkdocs build --strict` of the project at `root` into `site_dir`, with `env` added."""
+def mkdocs_build(root: Path, site_dir: Path, environ: dict[str, str] | None = None, **env: str) -> None:
+    """`mkdocs build --strict` of the project at `root` into `site_dir`, in `environ` (default:
+    this process's environment) with `env` added."""
     mkdocs = Path(sys.executable).with_name("mkdocs")
     command = [str(mkdocs), "build", "--strict", "-f", str(root / "mkdocs.yml"), "-d", str(site_dir)]
-    result = subprocess.run(command, cwd=root, env=dict(os.environ, NO_MKDOCS_2_WARNING="1", **env))
+    result = subprocess.run(command, cwd=root, env=dict(os.environ if environ is None else environ, NO_MKDOCS_2_WARNING="1", **env))
     if result.returncode != 0:
         raise PublishError(f"mkdocs build {' '.join(f'{k}={v}' for k, v in env.items())} failed")
 
 
-def build_offline_zip(root: Path, zip_path: Path, work_dir: Path | None = None) -> None:
+def build_offline_zip(root: Path, zip_path: Path, work_dir: Path | None = None,
+                      env: dict[str, str] | None = None) -> None:
     """Build the offline copy of the project at `root` (into `work_dir`, default
-    build/offline/) and zip it to `zip_path`."""
+    build/offline/; in the environment `env`, default this process's) and zip it to `zip_path`."""
     offline_dir = work_dir or root / "build" / "offline"
-    mkdocs_build(root, offline_dir, OFFLINE="true")
+    mkdocs_build(root, offline_dir, env, OFFLINE="true")
     zip_site(offline_dir, zip_path)
 
 

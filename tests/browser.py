@@ -104,9 +104,10 @@ PAGE_FACTS = """
 """
 
 
-def build_site(project: Path, site_dir: Path, **env_vars: str) -> None:
-    """`mkdocs build --strict` of `project` into `site_dir`; raises with mkdocs' output."""
-    env = dict(os.environ, NO_MKDOCS_2_WARNING="1", **env_vars)
+def build_site(project: Path, site_dir: Path, env: dict[str, str] | None = None, **env_vars: str) -> None:
+    """`mkdocs build --strict` of `project` into `site_dir`, in `env` (default: this process's
+    environment) with `env_vars` added; raises with mkdocs' output."""
+    env = dict(os.environ if env is None else env, NO_MKDOCS_2_WARNING="1", **env_vars)
     mkdocs = Path(sys.executable).with_name("mkdocs")
     result = subprocess.run(
         [str(mkdocs), "build", "--strict", "-f", str(project / "mkdocs.yml"), "-d", str(site_dir)],
@@ -237,13 +238,22 @@ def check_page(page, log: PageLog, name: str) -> list[str]:
     return [f"{name}: {p}" for p in problems]
 
 
-def axe_violations(page, name: str, impacts=("serious", "critical")) -> list[str]:
+# The axe-core rules whose outcome depends on the colours, what changes with the palette: the
+# rules tagged `cat.color` in axe-core 4.14.1 (axe.getRules(["cat.color"])) that run by default
+# (color-contrast-enhanced, the AAA level, does not). Every other rule reads the document and
+# its structure, the same in both palettes.
+COLOUR_RULES = ("color-contrast", "link-in-text-block")
+
+
+def axe_violations(page, name: str, impacts=("serious", "critical"), rules: tuple[str, ...] = ()) -> list[str]:
+    """axe-core's serious and critical violations on the page as loaded; only `rules`, if given."""
     # A section that skips rendering has no boxes, so axe could not see what lies
     # behind its text (colour contrast); draw them all, as a reader scrolling would.
     page.add_style_tag(content=DRAW_EVERY_BOX)
     page.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
     page.add_script_tag(path=str(AXE))
-    result = page.evaluate("async () => await axe.run(document, { resultTypes: ['violations'] })")
+    options = {"resultTypes": ["violations"], **({"runOnly": {"type": "rule", "values": list(rules)}} if rules else {})}
+    result = page.evaluate("async (options) => await axe.run(document, options)", options)
     return [
         f"{name}: axe {v['impact']} {v['id']}: {v['help']} ({len(v['nodes'])} node(s), e.g. {v['nodes'][0]['target']})"
         for v in result["violations"]

@@ -73,27 +73,99 @@ def build_lock(tmp_path_factory):
     return FileLock(str(_run_folder(tmp_path_factory) / "builds.lock"))
 
 
-def shared_build(tmp_path_factory, name: str, make) -> Path:
-    """A folder `make(folder)` fills once per test run, shared by every test
-    worker (pytest-xdist): the first worker to ask builds it, the others wait
-    and reuse it. One lock for every build: two builds of the project at once
-    would share its figure and notebook caches. Without xdist it is an ordinary
-    session folder."""
-    shared = _run_folder(tmp_path_factory)
-    folder, done = shared / name, shared / f"{name}.done"
-    with build_lock(tmp_path_factory):
-        if not done.exists():
-            shutil.rmtree(folder, ignore_errors=True)  # a worker that failed half-way
-            folder.mkdir()
-            make(folder)
-            done.touch()
-    return folder
-
-
 # The sub-path site is built for this address; each worker serves it under
 # /primer/ on its own port (links are relative; only canonical links and the
 # sitemap name the host, and a page never fetches them).
 SUBPATH_URL = "http://127.0.0.1:8000/primer/"
+
+
+# The three builds of the real project the browser tests share: folder name -> what fills the folder.
+# `env` is the environment to build in: the one the run started with (a test may change os.environ
+# while a build runs in the background).
+
+
+def _build_root(folder: Path, env: dict[str, str]) -> None:
+    from tests import browser
+
+    browser.build_site(ROOT, folder, env=env)
+
+
+def _build_subpath(folder: Path, env: dict[str, str]) -> None:
+    from tests import browser
+
+    browser.build_site(ROOT, folder / "primer", env={**env, "SITE_URL": SUBPATH_URL})
+
+
+def _build_offline(work: Path, env: dict[str, str]) -> None:
+    import zipfile
+
+    from site_build import publish
+
+    zip_path = work / "copy.zip"
+    publish.build_offline_zip(ROOT, zip_path, work / "build", env=env)
+    with zipfile.ZipFile(zip_path) as archive:
+        archive.extractall(work / "unzipped")
+
+
+BUILDS = {"site": _build_root, "served": _build_subpath, "offline": _build_offline}
+BUILT_FOR = {"site": "site", "subpath_site": "served", "offline_copy": "offline"}  # fixture -> its build
+RUN_ENV = dict(os.environ)  # as the run started
+
+
+def pytest_collection_modifyitems(session, config, items):
+    """The browser tests run last (a stable sort: the same order on every worker), so the site
+    builds they share can run in the background while the other tests run (`pytest_collection_finish`)."""
+    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
+
+
+def pytest_collection_finish(session):
+    """Start the builds the selected tests will need, in a background thread of one process
+    (the first worker, or the only one): the tests before the browser tests run meanwhile,
+    and a fixture that needs a build waits for it (shared_build's lock) or finds it done."""
+    if os.environ.get("PYTEST_XDIST_WORKER", "gw0") != "gw0" or session.config.option.collectonly:
+        return
+    from tests import browser
+
+    if not browser.chromium_path():
+        return
+    wanted = set()
+    for item in session.items:
+        names = set(getattr(item, "fixturenames", ()))
+        if "served" in names:  # test_browser's fixture: the root or the sub-path site, by parameter
+            names.add("site" if getattr(item, "callspec", None) and item.callspec.params.get("where") == "/" else "subpath_site")
+        wanted |= {BUILT_FOR[name] for name in names if name in BUILT_FOR}
+    if not wanted:
+        return
+    import threading
+
+    factory = session.config._tmp_path_factory  # what the tmp_path_factory fixture returns
+
+    def build_all():
+        for name in BUILDS:  # in this order: the root site first, the first the browser tests need
+            if name in wanted:
+                try:
+                    shared_build(factory, name)
+                except Exception:  # noqa: BLE001 - the fixture that needs it builds again and reports the error
+                    pass
+
+    threading.Thread(target=build_all, daemon=True, name="site builds").start()
+
+
+def shared_build(tmp_path_factory, name: str) -> Path:
+    """The folder of build `name` (BUILDS), filled once per test run and shared by every test
+    worker (pytest-xdist): the first to ask builds it (in the background, see
+    `pytest_collection_finish`), the others wait and reuse it. One lock for every build:
+    two builds of the project at once would share its figure and notebook caches. Without
+    xdist it is an ordinary session folder."""
+    shared = _run_folder(tmp_path_factory)
+    folder, done = shared / name, shared / f"{name}.done"
+    with build_lock(tmp_path_factory):
+        if not done.exists():
+            shutil.rmtree(folder, ignore_errors=True)  # a build that failed half-way
+            folder.mkdir()
+            BUILDS[name](folder, RUN_ENV)
+            done.touch()
+    return folder
 
 
 @pytest.fixture(scope="session")
@@ -101,8 +173,7 @@ def site(tmp_path_factory, chromium):
     """The whole site built (`mkdocs build --strict`) once per run and served on 127.0.0.1: its base URL."""
     from tests import browser
 
-    site_dir = shared_build(tmp_path_factory, "site", lambda folder: browser.build_site(ROOT, folder))
-    with browser.serve(site_dir) as base:
+    with browser.serve(shared_build(tmp_path_factory, "site")) as base:
         yield base
 
 
@@ -112,9 +183,7 @@ def subpath_site(tmp_path_factory, chromium):
     parent folder, as a project site is: its base URL, ending in /primer/."""
     from tests import browser
 
-    parent = shared_build(tmp_path_factory, "served",
-                          lambda folder: browser.build_site(ROOT, folder / "primer", SITE_URL=SUBPATH_URL))
-    with browser.serve(parent) as base:
+    with browser.serve(shared_build(tmp_path_factory, "served")) as base:
         yield base + "primer/"
 
 
@@ -122,15 +191,7 @@ def subpath_site(tmp_path_factory, chromium):
 def offline_copy(tmp_path_factory, chromium):
     """The offline copy as a reader gets it: the zip `make site` builds, unzipped.
     The file:// URL of its folder."""
-    import zipfile
-
     from site_build import publish
 
-    def make(work: Path) -> None:
-        zip_path = work / "copy.zip"
-        publish.build_offline_zip(ROOT, zip_path, work / "build")
-        with zipfile.ZipFile(zip_path) as archive:
-            archive.extractall(work / "unzipped")
-
-    work = shared_build(tmp_path_factory, "offline", make)
+    work = shared_build(tmp_path_factory, "offline")
     return (work / "unzipped" / publish.ZIP_FOLDER).as_uri() + "/"
