@@ -24,10 +24,13 @@ print("ran")
 """
 
 
-def make_project(tmp_path: Path, lessons: dict[str, str], order: list[str] | None = None, *, site: bool = False) -> Path:
+def make_project(tmp_path: Path, lessons: dict[str, str], order: list[str] | None = None, *, site: bool = False,
+                 notebook: bool = True) -> Path:
     """A project with the real lessons helpers plus the given lesson files;
-    with `site`, also the MkDocs config and docs (node_modules linked). The
-    build itself (figures_build, site_build: the `primer` MkDocs plugin) is the installed one."""
+    with `site`, also the MkDocs config and docs (node_modules linked), and unless
+    `notebook` is false a Playground notebook that imports `beta` (a build runs it in a
+    kernel: a test not about notebooks leaves it out). The build itself (figures_build,
+    site_build: the `primer` MkDocs plugin) is the installed one."""
     pkg = tmp_path / "lessons"
     pkg.mkdir(parents=True)
     for helper in HELPERS:
@@ -43,8 +46,16 @@ def make_project(tmp_path: Path, lessons: dict[str, str], order: list[str] | Non
         shutil.rmtree(tmp_path / "docs" / "challenges", ignore_errors=True)
         # the real authoring page names the real lessons, which this project lacks
         (tmp_path / "docs" / "authoring.md").write_text("# Writing a lesson\n\nSee the real project.\n")
-        (tmp_path / "docs" / "notebooks" / "playground.py").write_text(NOTEBOOK.format(
-            root=str(tmp_path), imports="".join(f"import lessons.{slug}\n" for slug in lessons if slug == "beta")))
+        playground = tmp_path / "docs" / "notebooks" / "playground.py"
+        if notebook:
+            playground.write_text(NOTEBOOK.format(
+                root=str(tmp_path), imports="".join(f"import lessons.{slug}\n" for slug in lessons if slug == "beta")))
+        else:  # and out of the nav mkdocs.yml lists it in
+            playground.unlink()
+            config = tmp_path / "mkdocs.yml"
+            nav_entry = "  - Playground: notebooks/playground.py\n"
+            assert nav_entry in config.read_text(), "mkdocs.yml no longer lists the Playground this way"
+            config.write_text(config.read_text().replace(nav_entry, ""))
     return tmp_path
 
 

@@ -347,7 +347,7 @@ def _check_built(chromium, project, site_dir, path):
 
 
 def test_a_deliberately_broken_page_fails_with_its_name(tmp_path, chromium):
-    project = make_project(tmp_path / "project", {"broken": BROKEN_LESSON}, site=True)
+    project = make_project(tmp_path / "project", {"broken": BROKEN_LESSON}, site=True, notebook=False)
     browser.build_site(project, tmp_path / "site")
     problems, _ = _check_built(chromium, project, tmp_path / "site", "lessons/broken/")
     report = "\n".join(problems)
@@ -358,7 +358,7 @@ def test_a_deliberately_broken_page_fails_with_its_name(tmp_path, chromium):
 
 def test_a_broken_diagram_stops_the_build_naming_the_lesson(tmp_path, chromium):  # Chromium draws at build time
     lesson = BROKEN_LESSON.replace('A["a diagram"] --> B["that draws"]', BAD_DIAGRAM.split("\n", 1)[1])
-    project = make_project(tmp_path / "project", {"broken": lesson}, site=True)
+    project = make_project(tmp_path / "project", {"broken": lesson}, site=True, notebook=False)
     with pytest.raises(RuntimeError, match=r"lessons/broken\.py: mermaid cannot draw the diagram starting 'flowchart LR': Parse error"):
         browser.build_site(project, tmp_path / "site")
 
@@ -369,7 +369,7 @@ def test_diagrams_drawn_in_the_browser_work_offline_and_a_broken_one_is_caught_b
     is drawn with nothing fetched from another host, and the page check still
     catches a broken one, by page. One small project holds both pages."""
     bad = BROKEN_LESSON.replace('A["a diagram"] --> B["that draws"]', BAD_DIAGRAM.split("\n", 1)[1])
-    project = make_project(tmp_path / "project", {"drawn": DRAWN_LESSON, "broken": bad}, site=True)
+    project = make_project(tmp_path / "project", {"drawn": DRAWN_LESSON, "broken": bad}, site=True, notebook=False)
     browser.build_site(project, tmp_path / "site", PRIMER_DIAGRAMS="browser")
     problems, facts = _check_built(chromium, project, tmp_path / "site", "lessons/drawn/")
     assert facts["diagramsInBrowser"] > 0 and facts["diagramsUndrawn"] == 0

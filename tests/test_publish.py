@@ -22,7 +22,7 @@ ADDRESS = "https://example.org/primer/"
 def published(tmp_path_factory):
     """A project built as `make site` builds: for ADDRESS, with an offline zip to serve."""
     project = make_project(tmp_path_factory.mktemp("published"),
-                           {"alpha": lesson("alpha", "beta"), "beta": lesson("beta", "alpha")}, site=True)
+                           {"alpha": lesson("alpha", "beta"), "beta": lesson("beta", "alpha")}, site=True, notebook=False)
     offline = project / "offline.zip"
     offline.write_bytes(b"PK\x05\x06" + bytes(18))  # an empty zip: the build only serves it
     result = mkdocs_build(project, SITE_URL=ADDRESS, PRIMER_OFFLINE_ZIP=str(offline))
@@ -54,7 +54,7 @@ def test_the_home_page_links_the_offline_zip_the_site_serves(published):
     ({"OFFLINE": "true", "PRIMER_DIAGRAMS": "browser"}, r"the offline copy draws its diagrams at build time"),
 ], ids=["missing-zip", "offline-without-build-time-diagrams"])
 def test_a_build_that_cannot_make_what_it_was_asked_stops_in_one_line(tmp_path, env, message):
-    project = make_project(tmp_path, {"alpha": lesson("alpha", "beta"), "beta": lesson("beta", "alpha")}, site=True)
+    project = make_project(tmp_path, {"alpha": lesson("alpha", "beta"), "beta": lesson("beta", "alpha")}, site=True, notebook=False)
     error = config_error(project, **env)
     assert re.search(message, error) and "Traceback" not in error, error
 

@@ -89,7 +89,7 @@ def built(tmp_path_factory):
         tmp_path_factory.mktemp("site"),
         {"zeta": lesson("zeta", "alpha"), "alpha": lesson("alpha", "zeta") + ASSETS},
         order=["zeta", "alpha"],
-        site=True,
+        site=True, notebook=False,
     )
     result = mkdocs_build(project)
     assert result.returncode == 0, result.stderr
@@ -216,7 +216,7 @@ BROKEN_LESSONS = [  # (how the lesson is broken, the error's pattern); all stop 
                               "name-defined-twice", "assets-fails", "assets-not-bytes"])
 def test_a_broken_lesson_stops_the_build_with_one_line_naming_it(tmp_path, change, message):
     project = make_project(tmp_path, {"beta": change(lesson("beta", "alpha")), "alpha": lesson("alpha", "beta")},
-                           order=["beta", "alpha"], site=True)
+                           order=["beta", "alpha"], site=True, notebook=False)
     error = config_error(project)
     assert re.search(message, error) and "Traceback" not in error, error
 
@@ -226,7 +226,7 @@ def test_a_formula_katex_cannot_typeset_stops_mkdocs_build_with_one_line_naming_
     renders, and MkDocs prints it as one line, not a traceback (the errors above
     take the same path out of the plugin)."""
     broken = lesson("beta", "alpha").replace(r"\frac{1}{\sqrt{d}}", r"\frac{1}{\sqrt{d}")
-    project = make_project(tmp_path, {"beta": broken, "alpha": lesson("alpha", "beta")}, order=["beta", "alpha"], site=True)
+    project = make_project(tmp_path, {"beta": broken, "alpha": lesson("alpha", "beta")}, order=["beta", "alpha"], site=True, notebook=False)
     result = mkdocs_build(project)
     assert result.returncode != 0
     assert re.search(r"lessons/beta\.py: KaTeX cannot typeset '\\\\frac\{1\}\{\\\\sqrt\{d\}'",
@@ -247,7 +247,7 @@ STALL = "#!/bin/sh\nexec sleep 600\n"
 def test_a_stalled_node_or_chromium_stops_the_build_naming_the_page(tmp_path, program):
     """Node (KaTeX) and Chromium (mermaid) run with a time-out: a process that
     never answers stops the build with one line naming the page, not a hang."""
-    project = make_project(tmp_path, {"alpha": lesson("alpha", "beta"), "beta": lesson("beta", "alpha")}, site=True)
+    project = make_project(tmp_path, {"alpha": lesson("alpha", "beta"), "beta": lesson("beta", "alpha")}, site=True, notebook=False)
     stall = tmp_path / "stall.sh"
     stall.write_text(STALL)
     stall.chmod(0o755)
@@ -266,7 +266,7 @@ def test_a_stalled_node_or_chromium_stops_the_build_naming_the_page(tmp_path, pr
 
 
 def test_missing_node_modules_says_how_to_install(tmp_path):
-    project = make_project(tmp_path, {"alpha": lesson("alpha", "beta"), "beta": lesson("beta", "alpha")}, site=True)
+    project = make_project(tmp_path, {"alpha": lesson("alpha", "beta"), "beta": lesson("beta", "alpha")}, site=True, notebook=False)
     (project / "node_modules").unlink()
     result = mkdocs_build(project)
     assert result.returncode != 0 and "run `npm ci`" in result.stderr

@@ -12,18 +12,20 @@ from pathlib import Path
 
 IPYTHON_CONFIG = Path(__file__).resolve().parents[1] / "ipython" / "ipython_kernel_config.py"
 NOTEBOOK_CSS = "assets/notebook-{}.css"
+STARTUP_SECONDS = 60.0  # nbclient's default startup_timeout: the least a kernel gets to start
 NOTEBOOK_FOLDERS = ("notebooks/", "labs/")  # the pages mkdocs-jupyter runs (mkdocs.yml, its `include`)
 
 
 def jupyter_config(folder: Path, timeout: float) -> Path:
-    """Write nbconvert's settings into `folder` (for JUPYTER_CONFIG_PATH) and return it: the
-    kernel gets `timeout` seconds to start and to run each cell (PRIMER_TIMEOUT), so a
-    notebook that stalls stops the build instead of hanging it.
+    """Write nbconvert's settings into `folder` (for JUPYTER_CONFIG_PATH) and return it: each
+    cell gets `timeout` seconds (PRIMER_TIMEOUT), so a notebook that stalls stops the build
+    instead of hanging it; the kernel gets at least nbclient's default 60 s to start (a busy
+    machine can take several seconds, and a short cell limit is no reason to fail a start).
 
     The section is nbclient's `NotebookClient`, which the `ExecutePreprocessor` inherits:
     mkdocs-jupyter (0.26, nbconvert2.get_nbconvert_app) replaces the app's whole
     `ExecutePreprocessor` section after loading this file, so a time-out written there is lost."""
-    settings = {"NotebookClient": {"timeout": timeout, "startup_timeout": timeout}}
+    settings = {"NotebookClient": {"timeout": timeout, "startup_timeout": max(timeout, STARTUP_SECONDS)}}
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / "jupyter_nbconvert_config.json"
     text = json.dumps(settings, indent=2) + "\n"
