@@ -65,6 +65,23 @@ def _run_folder(tmp_path_factory) -> Path:
     return tmp_path_factory.getbasetemp()
 
 
+def figures_lock(tmp_path_factory):
+    """The lock the figure build of the real project takes in the tests: the site builds
+    run it first under this lock (their own figure step then finds every figure fresh and
+    writes nothing), so a test that only needs the figures need not wait for a site build."""
+    from filelock import FileLock
+
+    return FileLock(str(_run_folder(tmp_path_factory) / "figures.lock"))
+
+
+def build_figures(tmp_path_factory) -> None:
+    """`make figures` on the real project (incremental), under `figures_lock`."""
+    from figures_build import build
+
+    with figures_lock(tmp_path_factory):
+        build(ROOT, log=lambda *_: None)
+
+
 def build_lock(tmp_path_factory):
     """The lock every build of the real project takes (the figure build, `mkdocs
     build`): two at once would share its figure and notebook caches."""
@@ -159,6 +176,8 @@ def shared_build(tmp_path_factory, name: str) -> Path:
     xdist it is an ordinary session folder."""
     shared = _run_folder(tmp_path_factory)
     folder, done = shared / name, shared / f"{name}.done"
+    if not done.exists():
+        build_figures(tmp_path_factory)
     with build_lock(tmp_path_factory):
         if not done.exists():
             shutil.rmtree(folder, ignore_errors=True)  # a build that failed half-way

@@ -45,8 +45,11 @@ def good(slug: str, gain: int = 1) -> str:
 
 
 def run_build(project: Path, *args: str) -> subprocess.CompletedProcess:
+    """`python -m figures_build` on `project`, with one worker process unless `args` say otherwise
+    (the tests run on both cores already; a second worker per build only adds its start-up)."""
+    jobs = [] if "--jobs" in args else ["--jobs", "1"]
     return subprocess.run(
-        [sys.executable, "-m", "figures_build", "--root", str(project), *args],
+        [sys.executable, "-m", "figures_build", "--root", str(project), *jobs, *args],
         cwd=ROOT, capture_output=True, text=True, timeout=120,
     )
 

@@ -104,15 +104,14 @@ def test_lesson_links_exist(slug, modules):
 @pytest.fixture(scope="session")
 def produced_figures(tmp_path_factory):
     """Every figure file the pages' figures() make: the figure build (`make figures`,
-    incremental) run on the project, read from its manifest. Under the browser
-    tests' build lock, so the site builds find the figures fresh."""
+    incremental) run on the project, read from its manifest. Under the figure lock the
+    site builds take first, so they find the figures fresh."""
     import json
 
-    from figures_build import MANIFEST, build
-    from tests.conftest import build_lock
+    from figures_build import MANIFEST
+    from tests.conftest import build_figures
 
-    with build_lock(tmp_path_factory):
-        build(ROOT, log=lambda *_: None)
+    build_figures(tmp_path_factory)
     manifest = json.loads((ROOT / MANIFEST).read_text())
     return {_prose.figure_file(slug, name) for slug, entry in manifest.items() for name in entry["files"]}
 
