@@ -256,6 +256,7 @@ def test_every_address_of_the_subpath_site_leads_to_a_file(subpath_site, tmp_pat
     from tests.conftest import shared_build
 
     folder = shared_build(tmp_path_factory, "served") / "primer"  # the folder subpath_site serves
+    assert subpath_site.endswith("/primer/") and (folder / "index.html").is_file()
     pages = sorted(folder.rglob("*.html"))
     assert len(pages) >= len(PAGES)
     broken = _addresses_leading_nowhere(folder, pages, folders=True, absolute="/primer/")
