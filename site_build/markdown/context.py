@@ -7,7 +7,11 @@ extensions get this and nothing else (never the plugin).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+
+from markdown.extensions import Extension
+from markdown.treeprocessors import Treeprocessor
 
 from figures_build.project import Project
 
@@ -33,3 +37,27 @@ def page_source(context) -> str:
     """The file to name in an error message: the page's source, or "the site" outside a page."""
     page = context()
     return page.source if page is not None else "the site"
+
+
+class PageTreeprocessor(Treeprocessor):
+    """A tree processor that reads the page being rendered from `self.context()`."""
+
+    def __init__(self, md, context: Callable[[], PageContext | None]):
+        super().__init__(md)
+        self.context = context
+
+
+class PageExtension(Extension):
+    """A Markdown extension that registers one `PageTreeprocessor`, given the page context:
+    a subclass names the processor class, its registry name and its priority."""
+
+    processor: type[PageTreeprocessor]
+    name: str
+    priority: int
+
+    def __init__(self, context: Callable[[], PageContext | None]):
+        super().__init__()
+        self.context = context
+
+    def extendMarkdown(self, md):  # noqa: N802 - Markdown's API
+        md.treeprocessors.register(self.processor(md, self.context), self.name, self.priority)

@@ -137,10 +137,9 @@ class Diagrams:
             try:
                 stdout, stderr = process.communicate(timeout=limit)
             except subprocess.TimeoutExpired:
-                stop_browser(process)
                 raise PluginError(f"{', '.join(where)}: Chromium did not finish drawing the diagrams within "
                                   f"{limit:g} s; stopped it (PRIMER_TIMEOUT sets the limit)") from None
-            finally:
+            finally:  # on a time-out (or any error) Chromium and its helpers are still running
                 if process.poll() is None:
                     stop_browser(process)
         out = _element_text(stdout, "out")

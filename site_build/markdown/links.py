@@ -13,40 +13,18 @@ import html
 import posixpath
 import xml.etree.ElementTree as etree
 from pathlib import Path
-from typing import Callable
 
-from markdown import Extension
-from markdown.treeprocessors import Treeprocessor
 from markdown.util import HTML_PLACEHOLDER_RE
 from mkdocs.exceptions import PluginError
 
 from figures_build import FIGURES
 from figures_build.project import LessonError, Project, tool_names
 from figures_build.reading import FIGURE_DIR, lesson_ref, lesson_refs
-from site_build.markdown.context import PageContext
+from site_build.markdown.context import PageExtension, PageTreeprocessor
 from site_build.pages import API_DIR, TOOLS_API_DIR
 
 
-class LinkExtension(Extension):
-    """Registers the link tree processor (see the module docstring).
-
-    `context()` gives the page being rendered, or None outside a page (the build
-    asks at render time, since one Markdown instance renders every page)."""
-
-    def __init__(self, context: Callable[[], PageContext | None]):
-        super().__init__()
-        self.context = context
-
-    def extendMarkdown(self, md):  # noqa: N802 - Markdown's API
-        # after the inline patterns (20), before MkDocs resolves .md links (0)
-        md.treeprocessors.register(_Links(md, self.context), "primer_links", 14)
-
-
-class _Links(Treeprocessor):
-    def __init__(self, md, context: Callable[[], PageContext | None]):
-        super().__init__(md)
-        self.context = context
-
+class _Links(PageTreeprocessor):
     def run(self, root: etree.Element) -> None:
         page = self.context()
         if page is None:
@@ -118,6 +96,15 @@ class _Links(Treeprocessor):
             text = html.unescape(stored) if isinstance(stored, str) else "".join(stored.itertext())
         return text.strip()
 
+
+
+class LinkExtension(PageExtension):
+    """Registers the link tree processor (see the module docstring). `context()` gives the page
+    being rendered, or None outside a page (the build asks at render time, since one Markdown
+    instance renders every page)."""
+
+    # after the inline patterns (20), before MkDocs resolves .md links (0)
+    processor, name, priority = _Links, "primer_links", 14
 
 
 def check_lesson_links(project: Project) -> None:

@@ -19,14 +19,11 @@ Material measures the code blocks, without laying out any skipped text.
 from __future__ import annotations
 
 import xml.etree.ElementTree as etree
-from typing import Callable
 
-from markdown import Extension
-from markdown.treeprocessors import Treeprocessor
 from markdown.util import HTML_PLACEHOLDER_RE
 from mkdocs.exceptions import PluginError
 
-from site_build.markdown.context import PageContext
+from site_build.markdown.context import PageExtension, PageTreeprocessor
 from site_build.tools import chromium_path
 
 CLASS = "primer-cv"
@@ -46,24 +43,7 @@ def enabled(wanted: str) -> bool:
 
 
 
-class SectionsExtension(Extension):
-    """Markdown extension: wrap each section body of a page whose context says it gets
-    content-visibility (`context()` is the page being rendered, or None outside a page)."""
-
-    def __init__(self, context: Callable[[], PageContext | None]):
-        super().__init__()
-        self.context = context
-
-    def extendMarkdown(self, md):  # noqa: N802 - Markdown's API
-        # last: after the math (15), the links (14) and the table of contents (5)
-        md.treeprocessors.register(_Sections(md, self.context), "primer_sections", 1)
-
-
-class _Sections(Treeprocessor):
-    def __init__(self, md, context: Callable[[], PageContext | None]):
-        super().__init__(md)
-        self.context = context
-
+class _Sections(PageTreeprocessor):
     def run(self, root: etree.Element) -> None:
         page = self.context()
         if page is None or not page.sections:
@@ -105,3 +85,11 @@ class _Sections(Treeprocessor):
             stored = self.md.htmlStash.rawHtmlBlocks[int(match.group(1))]
             return not (isinstance(stored, str) and stored.startswith(DIAGRAM))
         return False
+
+
+class SectionsExtension(PageExtension):
+    """Markdown extension: wrap each section body of a page whose context says it gets
+    content-visibility (`context()` is the page being rendered, or None outside a page)."""
+
+    # last: after the math (15), the links (14) and the table of contents (5)
+    processor, name, priority = _Sections, "primer_sections", 1
