@@ -6,7 +6,8 @@ section-height measurement (postbuild/heights.py) measures at each band's width.
 
 The bands are Material's breakpoints (45em, 60em, 76.25em: the `min-width`
 queries of material/templates/assets/stylesheets/main.57a0d79d.min.css in
-mkdocs-material 9.8.2; tests/test_visibility.py reads the installed one): below 45em the phone layout, then the tablet (no sidebar), the screen
+mkdocs-material 9.8.2; tests/test_visibility.py reads the installed one):
+below 45em the phone layout, then the tablet (no sidebar), the screen
 (navigation sidebar) and the wide layout (both sidebars). Above 100em and 125em
 the theme scales its type by 137.5/125 and 150/125 (its `html { font-size }`
 rules), so the widest band's height is scaled the same way there.

@@ -73,5 +73,5 @@ def write_json_cache(path: Path, data: dict, *, indent: int | None = None) -> bo
     return write_if_changed(path, json.dumps(data, indent=indent, sort_keys=True).encode())
 
 
-__all__ = ["CHROMIUM_ARGS", "browser_profile", "chromium_path", "start_browser", "stop_browser", "read_json_cache", "timeout_seconds", "write_if_changed",
-           "write_json_cache"]
+__all__ = ["CHROMIUM_ARGS", "browser_profile", "chromium_path", "read_json_cache", "start_browser", "stop_browser",
+           "timeout_seconds", "write_if_changed", "write_json_cache"]

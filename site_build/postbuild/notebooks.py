@@ -10,6 +10,8 @@ import shutil
 from html.parser import HTMLParser
 from pathlib import Path
 
+from site_build.tools import write_if_changed
+
 IPYTHON_CONFIG = Path(__file__).resolve().parents[1] / "ipython" / "ipython_kernel_config.py"
 NOTEBOOK_CSS = "assets/notebook-{}.css"
 STARTUP_SECONDS = 60.0  # nbclient's default startup_timeout: the least a kernel gets to start
@@ -26,11 +28,7 @@ def jupyter_config(folder: Path, timeout: float) -> Path:
     mkdocs-jupyter (0.26, nbconvert2.get_nbconvert_app) replaces the app's whole
     `ExecutePreprocessor` section after loading this file, so a time-out written there is lost."""
     settings = {"NotebookClient": {"timeout": timeout, "startup_timeout": max(timeout, STARTUP_SECONDS)}}
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / "jupyter_nbconvert_config.json"
-    text = json.dumps(settings, indent=2) + "\n"
-    if not path.exists() or path.read_text(encoding="utf-8") != text:
-        path.write_text(text, encoding="utf-8")
+    write_if_changed(folder / "jupyter_nbconvert_config.json", (json.dumps(settings, indent=2) + "\n").encode())
     return folder
 
 
