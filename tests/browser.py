@@ -35,7 +35,7 @@ OPEN_SHADOW_ROOTS = """
 
 # Resolves when every formula is typeset, every diagram drawn and every image decoded.
 WAIT_RENDERED = """
-async () => {
+async (limit = 10000) => {
   const done = () => {
     const math = [...document.querySelectorAll(".md-content .arithmatex")];
     const diagrams = [...document.querySelectorAll(".md-content .mermaid")];
@@ -43,7 +43,7 @@ async () => {
       diagrams.every(el => el.shadowRoot && el.shadowRoot.querySelector("svg"));  // drawn in the browser
   };
   const start = performance.now();
-  while (!done() && performance.now() - start < 10000) await new Promise(r => setTimeout(r, 10));
+  while (!done() && performance.now() - start < limit) await new Promise(r => setTimeout(r, 10));
   // every image the browser is loading: not a lazy figure it holds back until the
   // reader scrolls near it (in a skipped section, or far below the window)
   const loading = img => img.loading !== "lazy" || img.complete || (img.checkVisibility({ contentVisibilityAuto: true }) &&
@@ -205,11 +205,12 @@ class PageLog:
                 and urlparse(u).hostname != self.base_host]
 
 
-def check_page(page, log: PageLog, name: str) -> list[str]:
-    """All the ways the page in `page` is broken for a reader, each naming the page."""
+def check_page(page, log: PageLog, name: str, wait_s: float = 10) -> list[str]:
+    """All the ways the page in `page` is broken for a reader, each naming the page; math and
+    diagrams get `wait_s` seconds to render (a test that expects one never to render waits less)."""
     problems = []
-    if not page.evaluate(WAIT_RENDERED):
-        problems.append("math or diagrams still unrendered after 10 s")
+    if not page.evaluate(WAIT_RENDERED, wait_s * 1000):
+        problems.append(f"math or diagrams still unrendered after {wait_s:g} s")
     facts = page.evaluate(PAGE_FACTS)
     problems += [f"formula not typeset by KaTeX: {t!r}" for t in facts["mathUntypeset"]]
     problems += [f"KaTeX error: {t}" for t in facts["mathErrors"]]
