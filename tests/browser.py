@@ -180,7 +180,9 @@ def launch(playwright):
 
 
 class PageLog:
-    """Every request, failure and console error of one page visit."""
+    """Every request, failure and console error of one page visit (from now until `detach`)."""
+
+    _attached: dict[int, list[PageLog]] = {}  # id(page) -> the logs listening to it
 
     def __init__(self, page, base: str):
         self.base_host = urlparse(base).hostname
@@ -188,13 +190,32 @@ class PageLog:
         self.svg_types: dict[str, str] = {}
         self.failures: list[str] = []
         self.console: list[str] = []
-        page.on("request", lambda r: self.requests.append(r.url))
-        page.on("requestfailed", lambda r: self.failures.append(f"{r.url} ({r.failure})"))
-        page.on("response", self._response)
-        page.on("console", lambda m: m.type == "error" and self.console.append(m.text))
-        page.on("pageerror", lambda e: self.console.append(f"uncaught: {e}"))
+        self._own: set = set()  # the requests made since this log began (a reused page: not the last visit's)
+        self._handlers = [
+            ("request", self._request),
+            ("requestfailed", lambda r: r in self._own and self.failures.append(f"{r.url} ({r.failure})")),
+            ("response", self._response),
+            ("console", lambda m: m.type == "error" and self.console.append(m.text)),
+            ("pageerror", lambda e: self.console.append(f"uncaught: {e}")),
+        ]
+        for event, handler in self._handlers:
+            page.on(event, handler)
+        PageLog._attached.setdefault(id(page), []).append(self)
+
+    @classmethod
+    def detach_all(cls, page) -> None:
+        """Stop every log listening to `page` (a page reused for the next visit)."""
+        for log in cls._attached.pop(id(page), []):
+            for event, handler in log._handlers:
+                page.remove_listener(event, handler)
+
+    def _request(self, request):
+        self._own.add(request)
+        self.requests.append(request.url)
 
     def _response(self, response):
+        if response.request not in self._own:
+            return
         if response.status >= 400:
             self.failures.append(f"{response.url} (HTTP {response.status})")
         if urlparse(response.url).path.endswith(".svg"):
