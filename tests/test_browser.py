@@ -61,13 +61,14 @@ def _shared_page(chromium):
 
 @pytest.fixture
 def warm_page(_shared_page):
-    """The one page the page checks of the /primer/ and offline builds share, each visit a new
-    document: its cache and its renderer hold the scripts, styles and fonts every page loads,
-    which a fresh context fetches and compiles again (a new context or a new tab is a cold
-    renderer: about 0.6 s of each page's 0.9 s). It hides no broken address: a wrong one names
-    another URL, which the cache does not hold. These checks change no stored state."""
+    """The one page the page checks share, each visit a new document: its cache and its
+    renderer hold the scripts, styles and fonts every page loads, which a fresh context fetches
+    and compiles again (a new context or a new tab is a cold renderer: about 0.6 s of each
+    page's 0.9 s). It hides no broken address: a wrong one names another URL, which the cache
+    does not hold. What a check stored (the palette it switched to) is cleared after it."""
     yield _shared_page
     browser.PageLog.detach_all(_shared_page)  # the next visit starts its own log
+    _shared_page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
 
 
 def visit(page, base: str, path: str) -> browser.PageLog:
@@ -77,11 +78,11 @@ def visit(page, base: str, path: str) -> browser.PageLog:
 
 
 @pytest.mark.parametrize(("where", "path"), [(where, p) for where in WHERE for p in PAGES])
-def test_page_renders_offline_without_errors(request, served, where, path):
+def test_page_renders_offline_without_errors(warm_page, served, where, path):
     """Every page at the root and under /primer/; at the root also no serious accessibility
     violation in either palette (axe-core, on the page as loaded: the /primer/ build differs
     from the root build only in its addresses)."""
-    page = request.getfixturevalue("page" if where == "/" else "warm_page")
+    page = warm_page
     log = visit(page, served, path)
     problems = browser.check_page(page, log, f"{where}{path}")
     assert not problems, "\n".join(problems)
@@ -119,6 +120,8 @@ def _accessible_in_both_palettes(page, path: str) -> None:
     """axe-core finds no serious violation in the light palette, then none of the rules that
     depend on colour in the dark one (the others see the same document in both)."""
     page.evaluate(browser.WAIT_RENDERED)
+    scheme = page.evaluate("document.body.getAttribute('data-md-color-scheme')")
+    assert scheme == "default", f"{path}: opened in the {scheme} palette, not the light one (state left by another test?)"
     violations = browser.axe_violations(page, f"{path} (light)")
     _toggle_palette(page)
     violations += browser.axe_violations(page, f"{path} (dark)", rules=browser.COLOUR_RULES)
