@@ -24,7 +24,6 @@ RC_PARAMS = {
     "svg.hashsalt": "positional-primer",
     "svg.fonttype": "none",
     "font.family": "DejaVu Sans",
-    "font.size": 10,
     "figure.facecolor": "white",
     "savefig.facecolor": "white",
     "axes.spines.top": False,
@@ -58,6 +57,11 @@ def render_lesson(root: str, slug: str, package: str = "lessons") -> Rendered:
     matplotlib.rcParams.update(RC_PARAMS)
     import matplotlib.pyplot as plt
     from matplotlib.figure import Figure
+
+    try:  # the project's figure style (lessons/_palette.py): colour cycle, text sizes
+        matplotlib.rcParams.update(importlib.import_module("lessons._palette").RC)
+    except (ImportError, AttributeError):
+        pass  # a project without one draws in matplotlib's defaults
 
     try:
         module = importlib.import_module(f"{package}.{slug}")

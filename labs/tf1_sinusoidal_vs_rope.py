@@ -56,7 +56,7 @@ import inspect
 import matplotlib.pyplot as plt
 import numpy as np
 
-from lessons._palette import BLUE, MUTED, RED
+from lessons._palette import MUTED, RED, SCHEME_LOOKS
 from lessons.positional import (D_DEMO, apply_rope, pair_projections, sinusoidal_encoding, sliding_pair_scores,
                                 word_vector)
 
@@ -106,14 +106,14 @@ print(f"RoPE:                   scores from {leak['RoPE'].min():.6f} to {leak['R
       f"spread {spread(leak['RoPE']):.1e} = {rel_rope:.1e} of the largest |score|")
 
 # %% [markdown]
-# The figure draws both scores against the key word's position. The red line is
+# The figure draws both scores against the key word's position. The orange line is
 # the score with sinusoidal codes added; the blue line is the RoPE score, flat
 # because the pair's gap never changes.
 
 # %%
 fig, ax = plt.subplots(figsize=(6.4, 3.2), layout="constrained")
-ax.plot(starts, leak["sinusoidal"], color=RED, lw=2, label="sinusoidal codes added")
-ax.plot(starts, leak["RoPE"], color=BLUE, lw=2, label="RoPE")
+ax.plot(starts, leak["sinusoidal"], **SCHEME_LOOKS["sinusoidal"].line(marker=None), lw=2, label="sinusoidal codes added")
+ax.plot(starts, leak["RoPE"], **SCHEME_LOOKS["rope"].line(marker=None), lw=2, label="RoPE")
 ax.set_xlabel(f"position of the key word (the query word is {OFFSET} later)")
 ax.set_ylabel("score q · k")
 ax.set_title(f"One word pair at a fixed gap of {OFFSET}, slid along the sequence")

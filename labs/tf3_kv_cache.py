@@ -37,7 +37,7 @@
 import matplotlib.pyplot as plt
 import numpy as np
 
-from lessons._palette import AMBER, BLUE, GREEN, GRID, RED
+from lessons._palette import BLUE, GRID, RED, SCHEME_LOOKS
 from lessons.alibi import alibi_bias_at
 from lessons.rope import decode_error
 from lessons.transformer import POSITIONS, TINY, TinyGPT, cache_gap, demo_tokens
@@ -47,7 +47,7 @@ n = TINY["max_len"]  # 16 tokens: the whole learned table, so every scheme can r
 tokens = demo_tokens(n)  # (16,) fixed, seeded token ids
 models = {p: TinyGPT(**TINY, position=p) for p in POSITIONS}  # same seed: the same random weights
 full = {p: m.forward(tokens) for p, m in models.items()}  # (16, 50) logits from one pass over the sequence
-colors = {"rope": BLUE, "learned": RED, "sinusoidal": AMBER, "alibi": GREEN, "none": GRID}
+looks = {**SCHEME_LOOKS, "none": SCHEME_LOOKS["nope"]}  # the lab calls NoPE "none"
 print(f"TinyGPT({', '.join(f'{k}={v}' for k, v in TINY.items())}); {n} tokens: {tokens.tolist()}")
 print(f"schemes: {', '.join(POSITIONS)}; logits of the full pass reach |{max(np.abs(f).max() for f in full.values()):.1f}|")
 
@@ -90,7 +90,7 @@ for p in POSITIONS:
 # %%
 fig, ax = plt.subplots(figsize=(6.4, 3.2), layout="constrained")
 for p in POSITIONS:
-    ax.plot(np.arange(n), np.maximum(gap_right[p], 1e-17), "o-", ms=3, lw=1, color=colors[p], label=p)
+    ax.plot(np.arange(n), np.maximum(gap_right[p], 1e-17), "o-", ms=3, lw=1, color=looks[p].colour, label=p)
 ax.axhline(TOL, color="black", ls="--", lw=1, label=f"tolerance {TOL:.0e}")
 ax.set(xlabel="decoding step = the new token's true position", ylabel="max |step logits − forward logits|",
        yscale="log", ylim=(1e-17, 1e-10))
@@ -136,7 +136,7 @@ print(alibi_bias_at(TINY["n_heads"], [0], np.arange(5))[0, 0])
 # %%
 fig, ax = plt.subplots(figsize=(6.4, 3.2), layout="constrained")
 for p in POSITIONS:
-    ax.plot(np.arange(n), gap_wrong[p], "o-", ms=3, lw=1, color=colors[p], label=p)
+    ax.plot(np.arange(n), gap_wrong[p], "o-", ms=3, lw=1, color=looks[p].colour, label=p)
 ax.set(xlabel="decoding step = the new token's true position", ylabel="max |step logits − forward logits|")
 ax.set_title("Position 0 passed at every step: the schemes that carry position break", fontsize=10)
 ax.legend(frameon=False, fontsize=7, ncol=5, loc="upper left")
@@ -165,7 +165,7 @@ for p in POSITIONS:
 
 # %%
 fig, ax = plt.subplots(figsize=(6.4, 3.2), layout="constrained")
-bars = ax.bar(POSITIONS, [flips[p] for p in POSITIONS], color=[colors[p] for p in POSITIONS])
+bars = ax.bar(POSITIONS, [flips[p] for p in POSITIONS], color=[looks[p].colour for p in POSITIONS])
 ax.bar_label(bars, fontsize=8)
 ax.axhline(n - 1, color="black", ls="--", lw=1, label=f"all {n - 1} steps after the first")
 ax.set(xlabel="position scheme", ylabel="steps with a different greedy token", ylim=(0, n + 1))
@@ -208,7 +208,7 @@ a1.plot(np.arange(key_right.size), key_right, "o-", ms=3, color=BLUE, label="tru
 a1.set(xlabel="step = true position", ylabel="max |key − full-pass key|", title="one rotation (decode_error)")
 a1.legend(frameon=False, fontsize=7)
 a2.plot(np.arange(n), gap_wrong["rope"], "o-", ms=3, color=RED, label="vs the RoPE model's full pass")
-a2.plot(np.arange(n), as_nope, "o-", ms=3, color=colors["none"], label="vs the no-position model's")
+a2.plot(np.arange(n), as_nope, "o-", ms=3, color=GRID, label="vs the no-position model's")
 a2.set(xlabel="step = true position", ylabel="max |logit gap|", title="the whole decoder")
 a2.legend(frameon=False, fontsize=7)
 for ax in (a1, a2):

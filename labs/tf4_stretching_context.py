@@ -38,8 +38,8 @@
 import matplotlib.pyplot as plt
 import numpy as np
 
-from lessons._palette import BLUE, GREEN, GREY_FILL, GRID, PURPLE, RED
-from lessons.context_extension import (EXAMPLE, example_angle_ratios, example_methods, ntk_pair_scale,
+from lessons._palette import BLUE, GREY_FILL, GRID, METHOD_LOOKS, RED
+from lessons.context_extension import (EXAMPLE, METHOD_LABELS, example_angle_ratios, example_methods, ntk_pair_scale,
                                        rope_inv_freq, rope_wavelengths)
 from lessons.positional import angle_table, rope_frequencies
 
@@ -195,13 +195,11 @@ print(f"so a slow pair's angle is {mapped_last / (L - 1):.6f} of the largest it 
 # position and no more.
 
 # %%
-styles = {"no scaling": (RED, "-"), "NTK-aware (base raised)": ("black", "--"),
-          "position interpolation (linear)": (BLUE, "-"), "YaRN": (GREEN, "-."),
-          "Llama 3 rule": (PURPLE, ":")}
+styles = {label: (METHOD_LOOKS[method].colour, METHOD_LOOKS[method].dash) for label, method in METHOD_LABELS.items()}
 fig, ax = plt.subplots(figsize=(6.4, 3.2), layout="constrained")
 ax.axvspan(-0.5, first_slow - 0.5, color=GREY_FILL)
 for label, (color, style) in styles.items():
-    ax.plot(pairs, ratios[label], style, color=color, lw=1.8, label=label)
+    ax.plot(pairs, ratios[label], ls=style, color=color, lw=1.8, label=label)
 ax.set(xlabel="pair index i (0 = fastest)", ylabel="largest angle used ÷ largest seen", yscale="log")
 ax.set_yticks([1, 2, 4, 8], ["1", "2", "4", "8"])
 ax.set_yticks([], minor=True)
@@ -237,7 +235,7 @@ for label, r in speed_ratio.items():
 fig, ax = plt.subplots(figsize=(6.4, 3.2), layout="constrained")
 ax.axvspan(-0.5, first_slow - 0.5, color=GREY_FILL)
 for label, (color, style) in styles.items():
-    ax.plot(pairs, speed_ratio[label], style, color=color, lw=1.8, label=label)
+    ax.plot(pairs, speed_ratio[label], ls=style, color=color, lw=1.8, label=label)
 ax.set(xlabel="pair index i (0 = fastest)", ylabel="new θ ÷ trained θ", yscale="log")
 ax.set_yticks([1 / 8, 1 / 4, 1 / 2, 1], ["1/8", "1/4", "1/2", "1"])
 ax.set_yticks([], minor=True)

@@ -1,37 +1,105 @@
-"""The site's figure colours, in one place: every figure of every lesson, paper
-companion and lab draws from these names, and the site's stylesheet gets the same
-values from `css_variables()`. No other module writes a colour as a hex literal
-(tests/test_palette.py), so a colour cannot drift between two pages.
+"""The site's figure style, in one place: the colours every figure of every
+lesson, paper companion and lab draws from, and one fixed look (colour, marker,
+dash) per position scheme and per context-stretching method, so that RoPE is
+the same blue line with round markers on every page. The site's stylesheet
+gets the colours from `css_variables()`, and the figure build applies `RC`
+(the default colour cycle, text sizes) to every figure. No other module writes
+a colour as a hex literal (tests/test_palette.py), so a colour cannot drift
+between two pages.
 
-The lines are Tailwind's 600 shades, dark enough on the white figure background
-and distinct from one another in lightness too, so that a figure still reads
-without colour (each scheme also has its own marker and dash).
+The colours are Okabe and Ito's eight, chosen to stay apart for readers with
+the common colour-vision deficiencies ("Color Universal Design", Okabe & Ito,
+2002; https://jfly.uni-koeln.de/color/), less its yellow (too light on white),
+plus three of Paul Tol's "muted" scheme (indigo, wine, olive;
+https://personal.sron.nl/~pault/) for the methods, which need more colours than
+Okabe–Ito has. tests/test_palette.py checks that every two colours one figure
+can show together stay apart under simulated deuteranopia and protanopia.
+Each look also has its own marker and dash, so a figure reads without colour.
 """
 
 from __future__ import annotations
 
-BLUE = "#2563eb"  # the first scheme or series of a figure (sinusoidal, RoPE's rotated vector, a query)
-LIGHT_BLUE = "#60a5fa"  # a lighter partner of BLUE (the second half of a pair)
-RED = "#dc2626"  # the contrasting series: what goes wrong, the unscaled baseline
-GREEN = "#16a34a"  # the third series: what works, the kept pairs
-ORANGE = "#ea580c"
-PURPLE = "#9333ea"
-AMBER = "#d97706"
-INK = "#111827"  # text-dark lines and arrows
+from dataclasses import dataclass
+
+# Okabe–Ito
+BLUE = "#0072b2"  # the first series of a figure; RoPE
+LIGHT_BLUE = "#56b4e9"  # sky blue: a lighter partner of BLUE; position interpolation
+RED = "#d55e00"  # vermillion: the contrasting series, what goes wrong; NoPE
+GREEN = "#009e73"  # bluish green: what works, the kept pairs; ALiBi
+ORANGE = "#e69f00"  # sinusoidal codes
+PURPLE = "#cc79a7"  # reddish purple: the learned table
+INK = "#000000"  # text-dark lines and arrows; NTK-aware
+# Paul Tol's muted
+INDIGO = "#332288"  # dynamic NTK
+WINE = "#882255"  # YaRN
+OLIVE = "#999933"  # the Llama 3 rule
+TEAL = "#44aa99"  # LongRoPE
+# roles, not series
 MUTED = "#9ca3af"  # de-emphasised data: the other pairs, a faint background series
 GRID = "#6b7280"  # reference lines: y = 1, a trained length, a boundary
 GREY_FILL = "#e5e7eb"  # shaded bands behind the data
-BLUE_FILL = "#dbeafe"
-GREEN_FILL = "#dcfce7"
+BLUE_FILL = "#d5e8f4"  # BLUE, light: a band behind blue data
+GREEN_FILL = "#d0efe6"  # GREEN, light
 
 COLOURS: dict[str, str] = {
     "blue": BLUE, "light-blue": LIGHT_BLUE, "red": RED, "green": GREEN, "orange": ORANGE, "purple": PURPLE,
-    "amber": AMBER, "ink": INK, "muted": MUTED, "grid": GRID, "grey-fill": GREY_FILL, "blue-fill": BLUE_FILL,
-    "green-fill": GREEN_FILL,
+    "ink": INK, "indigo": INDIGO, "wine": WINE, "olive": OLIVE, "teal": TEAL, "muted": MUTED, "grid": GRID,
+    "grey-fill": GREY_FILL, "blue-fill": BLUE_FILL, "green-fill": GREEN_FILL,
+}
+
+# The colours a figure without its own picks through, in order (matplotlib's default cycle otherwise):
+# the Okabe–Ito ones first.
+CYCLE = (BLUE, ORANGE, GREEN, RED, PURPLE, LIGHT_BLUE, INK, INDIGO, WINE, OLIVE, TEAL)
+
+
+@dataclass(frozen=True)
+class Look:
+    """How one scheme or method is drawn on every page: its colour, marker and dash."""
+
+    colour: str
+    marker: str
+    dash: str | tuple
+    hollow: bool = False  # a variant of another look: the same colour and marker, unfilled
+
+    def line(self, **overrides) -> dict:
+        """Keyword arguments for `ax.plot` (`color`, `marker`, `ls`; `mfc` when hollow), `overrides` on top."""
+        return {"color": self.colour, "marker": self.marker, "ls": self.dash,
+                **({"mfc": "none"} if self.hollow else {}), **overrides}
+
+
+# The five ways a model is told word order (lessons positional, rope, alibi; the measured study).
+SCHEME_LOOKS: dict[str, Look] = {
+    "rope": Look(BLUE, "o", "-"),
+    "sinusoidal": Look(ORANGE, "s", "--"),
+    "learned": Look(PURPLE, "^", "-."),
+    "alibi": Look(GREEN, "D", ":"),
+    "nope": Look(RED, "v", (0, (5, 1, 1, 1))),
+}
+
+# The ways a RoPE model is stretched past its trained length (lesson context_extension; the measured
+# study). "none", RoPE as trained, is drawn as RoPE.
+METHOD_LOOKS: dict[str, Look] = {
+    "none": SCHEME_LOOKS["rope"],
+    "linear": Look(LIGHT_BLUE, "X", (0, (6, 2))),
+    "ntk": Look(INK, "P", "--"),
+    "dynamic": Look(INDIGO, "*", (0, (1, 1))),
+    "yarn": Look(WINE, "h", "-."),
+    "llama3": Look(OLIVE, "d", ":"),
+    "longrope": Look(TEAL, "p", (0, (3, 1, 1, 1, 1, 1))),
+}
+
+# matplotlib settings every figure gets (figures_build applies them before a lesson draws): the cycle
+# above, and text no smaller than 9 pt, 12 px at a figure's natural size.
+RC: dict[str, object] = {
+    "axes.prop_cycle": f"cycler('color', {list(CYCLE)!r})",
+    "font.size": 10,
+    "legend.fontsize": 9,
+    "xtick.labelsize": 9,
+    "ytick.labelsize": 9,
 }
 
 
 def css_variables() -> str:
-    """The palette as a CSS block, `:root { --primer-blue: #2563eb; ... }`, for the site's stylesheet."""
+    """The palette as a CSS block, `:root { --primer-blue: #0072b2; ... }`, for the site's stylesheet."""
     lines = [f"  --primer-{name}: {value};" for name, value in COLOURS.items()]
     return ":root {\n" + "\n".join(lines) + "\n}\n"

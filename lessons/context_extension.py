@@ -781,7 +781,7 @@ int(np.sum(ratio == 1)), int(np.sum(np.isclose(ratio, 1 / 16)))  # → (35, 29)
 is multiplied by. The four lines share the running example (128-number head,
 base 10,000, 4,096 to 32,768 tokens). Interpolation is the flat line at 1/8;
 NTK-aware is the straight diagonal; YaRN and the Llama 3 rule hug 1 on the
-left and 1/8 on the right and differ only in where they bend. The orange
+left and 1/8 on the right and differ only in where they bend. The teal
 squares are Phi-3.5-mini's real long factors (its own head and a stretch
 of 32).
 
@@ -897,7 +897,7 @@ from pathlib import Path
 import numpy as np
 
 from lessons import _checks
-from lessons._palette import BLUE, BLUE_FILL, GREEN, GREEN_FILL, GREY_FILL, GRID, ORANGE, PURPLE, RED
+from lessons._palette import BLUE, BLUE_FILL, GREEN, GREEN_FILL, GREY_FILL, GRID, METHOD_LOOKS, PURPLE, RED
 from lessons._show import banner, say, table, takeaway
 from lessons.attention import format_bytes, kv_cache_bytes
 from lessons.positional import (
@@ -1326,6 +1326,12 @@ def example_methods() -> dict[str, dict]:
     }
 
 
+# The running example's methods, by the label its figures and `example_angle_ratios` give them: the
+# name of each one's look in lessons._palette.METHOD_LOOKS (the same colour and dash on every page).
+METHOD_LABELS = {"no scaling": "none", "position interpolation (linear)": "linear", "NTK-aware (base raised)": "ntk",
+                 "YaRN": "yarn", "Llama 3 rule": "llama3"}
+
+
 def _example_freqs() -> dict[str, np.ndarray]:
     d, trained, s = EXAMPLE["d"], EXAMPLE["trained"], EXAMPLE["factor"]
     out = {"no scaling": rope_frequencies(d, EXAMPLE["base"])}
@@ -1350,9 +1356,6 @@ def figures() -> dict:
     figs = {}
     d, base, trained, s = EXAMPLE["d"], EXAMPLE["base"], EXAMPLE["trained"], EXAMPLE["factor"]
     freqs = _example_freqs()
-    styles = {"no scaling": (RED, "-"), "position interpolation (linear)": (BLUE, "-"),
-              "NTK-aware (base raised)": ("black", "--"), "YaRN": (GREEN, "-."),
-              "Llama 3 rule": (PURPLE, ":")}
 
     # 1. Per pair: the largest angle used at s·L over the largest angle seen in training.
     ratios = example_angle_ratios()
@@ -1362,8 +1365,8 @@ def figures() -> dict:
                label=f"pairs 0-{first_slow - 1}: a full turn within {trained:,} tokens, every angle seen")
     ax.axhline(1, color=GRID, lw=0.8)
     for label in ("position interpolation (linear)", "YaRN", "Llama 3 rule", "NTK-aware (base raised)"):
-        color, style = styles[label]
-        ax.plot(np.arange(d // 2), ratios[label], style, color=color, lw=1.8, label=label)
+        look = METHOD_LOOKS[METHOD_LABELS[label]]
+        ax.plot(np.arange(d // 2), ratios[label], ls=look.dash, color=look.colour, lw=1.8, label=label)
     ntk = ratios["NTK-aware (base raised)"]
     ax.annotate(f"pair {int(ntk.argmax())}: {ntk.max():.2f}x", (ntk.argmax(), ntk.max()), xytext=(24, ntk.max()),
                 fontsize=8, arrowprops={"arrowstyle": "->", "lw": 0.8})
@@ -1440,13 +1443,13 @@ def figures() -> dict:
     for label, theta in freqs.items():
         if label == "no scaling":
             continue
-        color, style = styles[label]
-        ax.loglog(old_waves, theta / freqs["no scaling"], style, color=color, lw=1.6, label=f"{label}, 8x")
+        look = METHOD_LOOKS[METHOD_LABELS[label]]
+        ax.loglog(old_waves, theta / freqs["no scaling"], ls=look.dash, color=look.colour, lw=1.6, label=f"{label}, 8x")
     phi_old = rope_frequencies(96, 10000.0)
     phi_new = rope_inv_freq(96, {"rope_type": "longrope", **_phi35_factors(), "rope_theta": 10000.0,
                                  "original_max_position_embeddings": 4096},
                             max_position_embeddings=131072, seq_len=8192)[0]
-    ax.loglog(rope_wavelengths(phi_old), phi_new / phi_old, "s", ms=2.5, color=ORANGE,
+    ax.loglog(rope_wavelengths(phi_old), phi_new / phi_old, "s", ms=2.5, color=METHOD_LOOKS["longrope"].colour,
               label="LongRoPE long factors (Phi-3.5-mini, 32x)")
     ax.axvline(trained, color=GRID, lw=0.8, ls="--", label=f"trained length {trained:,}")
     ax.set(xlabel="wavelength of the pair before scaling (positions per turn)", ylabel="new θ / old θ",

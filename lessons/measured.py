@@ -688,6 +688,7 @@ from pathlib import Path
 
 import numpy as np
 
+from lessons._palette import CYCLE, GRID, INK, METHOD_LOOKS, SCHEME_LOOKS, Look
 from lessons.alibi import alibi_slopes
 from lessons.context_extension import dynamic_ntk_stretch
 
@@ -921,17 +922,33 @@ def total_seconds(results: dict[str, list[dict]]) -> float:
 # 2. Figures (figures_build turns each into docs/figures/measured.<name>.svg)
 # ---------------------------------------------------------------------------
 
-# one marker and dash per line, so a figure reads without colour
-_LOOKS = [("o", "-"), ("s", "--"), ("^", "-."), ("D", ":"), ("v", (0, (5, 1, 1, 1))), ("P", (0, (1, 1)))]
+# A variant of a scheme or method (randomized positions, the oracle, a YaRN without its temperature, ...)
+# keeps its base's colour and marker, hollow, with a dash of its own.
+VARIANT_DASHES = {"randpos": "--", "oracle": ":", "notemp": "--", "printed": ":", "printed-notemp": (0, (1, 2)),
+                  "temp": ":", "f1": "--"}
 
 
-def _curve(ax, results, reference, label, look, cell=None, metric="accuracy"):
+def look_of(reference: str) -> Look:
+    """How a result is drawn on this page, the site's look for it (lessons._palette): a trained scheme's
+    ("alibi"), or, for RoPE stretched ("rope:yarn") or fine-tuned stretched ("rope-ft-yarn"), the
+    method's; a variant ("rope-randpos", "rope:yarn-notemp", "rope-ft-dynamic-f1") gets its base's
+    colour and a hollow marker and a dash of its own (VARIANT_DASHES)."""
+    name, looks = reference, SCHEME_LOOKS
+    for prefix in ("rope:", "rope-ft-"):
+        if reference.startswith(prefix):
+            name, looks = reference.removeprefix(prefix), METHOD_LOOKS
+    base, _, variant = name.partition("-")
+    look = looks[base]
+    return Look(look.colour, look.marker, VARIANT_DASHES[variant], hollow=True) if variant else look
+
+
+def _curve(ax, results, reference, label, cell=None, metric="accuracy"):
     x = np.array(eval_lengths(results))
     points = [bootstrap_interval(values(results, reference, n, metric, cell)) for n in x]
     mean, low, high = (np.array(p) for p in zip(*points, strict=True))
-    marker, dash = _LOOKS[look % len(_LOOKS)]
-    line, = ax.plot(x, mean, marker=marker, ls=dash, label=label, ms=5)
-    ax.fill_between(x, low, high, color=line.get_color(), alpha=0.15, lw=0)
+    look = look_of(reference)
+    ax.plot(x, mean, **look.line(ms=5), label=label)
+    ax.fill_between(x, low, high, color=look.colour, alpha=0.15, lw=0)
 
 
 def _length_axis(ax, results, ylabel="exact-match accuracy"):
@@ -948,8 +965,8 @@ def _panel(results, references, labels, title, cell=None, metric="accuracy"):
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(6.4, 3.8))
-    for look, (reference, label) in enumerate(zip(references, labels, strict=True)):
-        _curve(ax, results, reference, label, look, cell, metric)
+    for reference, label in zip(references, labels, strict=True):
+        _curve(ax, results, reference, label, cell, metric)
     _length_axis(ax, results, "exact-match accuracy" if metric == "accuracy" else metric)
     if metric == "accuracy":
         ax.set_ylim(-0.03, 1.03)
@@ -970,8 +987,8 @@ def figures() -> dict:
     out = {"schemes": _panel(results, TRAINED, names, "Trained at L, read at up to 8L (training layout)")}
     fig, axes = plt.subplots(1, 2, figsize=(9.6, 3.8), sharey=True)
     for ax, cell, title in zip(axes, ("near-23", "far-23"), ("fact 8 tokens back", "fact as far back as it goes"), strict=True):
-        for look, scheme in enumerate(TRAINED):
-            _curve(ax, results, scheme, SCHEME_NAMES[scheme], look, cell)
+        for scheme in TRAINED:
+            _curve(ax, results, scheme, SCHEME_NAMES[scheme], cell)
         _length_axis(ax, results)
         ax.set_ylim(-0.03, 1.03)
         ax.set_title(f"23 passage tokens, {title}", fontsize=10)
@@ -1003,13 +1020,13 @@ def _attention_figure(results):
 
     fig, axes = plt.subplots(1, 2, figsize=(9.6, 3.8))
     x = np.array(eval_lengths(results))
-    for look, (reference, label) in enumerate(ATTENTION_LINES):
-        marker, dash = _LOOKS[look]
+    for reference, label in ATTENTION_LINES:
+        look = look_of(reference)
         for ax, metric in zip(axes, ("entropy", "max_logit"), strict=True):
             mean, low, high = (np.array(v) for v in zip(*[head_statistic(results, reference, n, metric, digits=4)
                                                           for n in x], strict=True))
-            line, = ax.plot(x, mean, marker=marker, ls=dash, ms=5, label=label)
-            ax.fill_between(x, low, high, color=line.get_color(), alpha=0.15, lw=0)
+            ax.plot(x, mean, **look.line(ms=5), label=label)
+            ax.fill_between(x, low, high, color=look.colour, alpha=0.15, lw=0)
     for ax, ylabel in zip(axes, ("attention entropy (nats)", "largest attention logit"), strict=True):
         _length_axis(ax, results, ylabel)
     axes[0].set_title("Second layer: how spread its attention is", fontsize=10)
@@ -1030,19 +1047,22 @@ def ntk_sweep(results: dict[str, list[dict]], length: int) -> list[tuple[float, 
     return [(s, *bootstrap_interval(values(results, ref, length))) for s, ref in sorted(points.items())]
 
 
+_SWEEP_LOOKS = (("o", "-"), ("s", "--"), ("^", "-."))
+
+
 def _ntk_sweep_figure(results):
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(6.4, 3.8))
     trained = eval_lengths(results)[0]
-    for look, length in enumerate(eval_lengths(results)[1:]):
+    # one line per read length (not a method: the cycle's colours, the sweep's own markers and dashes)
+    for colour, (marker, dash), length in zip(CYCLE, _SWEEP_LOOKS, eval_lengths(results)[1:], strict=False):
         s, mean, low, high = (np.array(v) for v in zip(*ntk_sweep(results, length), strict=True))
-        marker, dash = _LOOKS[look]
-        line, = ax.plot(s, mean, marker=marker, ls=dash, ms=5, label=f"NTK-aware at {length // trained}L")
-        ax.fill_between(s, low, high, color=line.get_color(), alpha=0.15, lw=0)
+        ax.plot(s, mean, color=colour, marker=marker, ls=dash, ms=5, label=f"NTK-aware at {length // trained}L")
+        ax.fill_between(s, low, high, color=colour, alpha=0.15, lw=0)
         dynamic = bootstrap_interval(values(results, "rope:dynamic", length))[0]
         ax.plot([dynamic_ntk_stretch(4.0, length, trained)], [dynamic], marker="*", ms=14, ls="none",
-                color=line.get_color(), markeredgecolor="black",
+                color=colour, markeredgecolor=INK,
                 label=f"dynamic NTK (factor 4) at {length // trained}L")
     ax.set_xscale("log", base=2)
     ax.set_xlabel("stretch s of the raised base (log scale)")
@@ -1072,7 +1092,7 @@ def _yarn_parts_figure(results):
         mean = np.array([m for m, _, _ in stats])
         err = np.array([[m - lo for m, lo, _ in stats], [hi - m for m, _, hi in stats]])
         ax.bar(np.arange(len(lengths)) + (k - len(YARN_PARTS) / 2 + 0.5) * width, mean, width, yerr=err,
-               capsize=2, label=label, hatch=hatches[k], edgecolor="black", lw=0.5)
+               capsize=2, label=label, hatch=hatches[k], color=look_of(reference).colour, edgecolor=GRID, lw=0.5)
     trained = eval_lengths(results)[0]
     ax.set_xticks(np.arange(len(lengths)), [f"{n // trained}L" for n in lengths])
     ax.set_ylabel("exact-match accuracy")

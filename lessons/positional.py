@@ -724,9 +724,9 @@ bool(np.ptp([codes[s + 3] @ codes[s] for s in range(64)]) < 1e-12)  # → True
 ![Two panels over 64 start positions for one query word three positions after one key word: left, the score with added sinusoidal codes wanders between about -8.7 and 0.6 while the RoPE score is a flat line; right, of its four terms only the word-by-word term is flat](figures/positional.position_leak.svg)
 
 **Reading it:** the horizontal axis is where the key word sits; the query
-word is always 3 positions later. Left, the red line (codes added before
-the projections) moves with every step, the blue line (RoPE) does not move
-at all. Right, the red line split into its four terms: the word-by-word
+word is always 3 positions later. Left, the orange line (codes added
+before the projections) moves with every step, the blue line (RoPE) does
+not move at all. Right, the orange line split into its four terms: the word-by-word
 term is flat, and the other three, each holding a code, wander; the
 code-by-code term wanders most, although two bare codes would give it a
 constant.
@@ -926,7 +926,7 @@ import hashlib
 import numpy as np
 
 from lessons import _checks
-from lessons._palette import AMBER, BLUE, GREEN, INK, MUTED, RED
+from lessons._palette import BLUE, GREEN, INK, MUTED, ORANGE, RED, SCHEME_LOOKS
 from lessons._show import banner, matrix, say, table, takeaway
 from lessons.attention import causal_mask, scaled_dot_product_attention
 
@@ -1403,13 +1403,13 @@ def figures() -> dict:
     leak = sliding_pair_scores(offset=3, n_starts=64)
     starts = np.arange(64)
     fig, (left, right) = plt.subplots(1, 2, figsize=(8.0, 3.6), layout="constrained", sharey=True)
-    left.plot(starts, leak["sinusoidal"], color=red, lw=2, label="sinusoidal codes added")
-    left.plot(starts, leak["RoPE"], color=blue, lw=2, label="RoPE")
+    left.plot(starts, leak["sinusoidal"], **SCHEME_LOOKS["sinusoidal"].line(marker=None), lw=2, label="sinusoidal codes added")
+    left.plot(starts, leak["RoPE"], **SCHEME_LOOKS["rope"].line(marker=None), lw=2, label="RoPE")
     left.set_title("score of one pair, gap 3")
     left.set_xlabel("position of the key word")
     left.set_ylabel("score q.k")
     left.legend(frameon=False, fontsize=8)
-    for name, color in zip(("x·x", "x·PE", "PE·x", "PE·PE"), (ink, GREEN, AMBER, red), strict=True):
+    for name, color in zip(("x·x", "x·PE", "PE·x", "PE·PE"), (ink, GREEN, ORANGE, red), strict=True):
         right.plot(starts, leak[name], color=color, lw=1.5, label=name)
     right.set_title("the added-code score, term by term")
     right.set_xlabel("position of the key word")

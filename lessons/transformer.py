@@ -693,7 +693,7 @@ from __future__ import annotations
 import numpy as np
 
 from lessons import _checks
-from lessons._palette import AMBER, BLUE, GREEN, GRID, RED
+from lessons._palette import BLUE, RED, SCHEME_LOOKS
 from lessons._show import banner, say, table, takeaway
 from lessons.alibi import alibi_bias_at
 from lessons.attention import causal_mask, merge_heads, scaled_dot_product_attention, split_heads
@@ -1105,7 +1105,7 @@ def residual_norms(norm: str = "layernorm", n_layers: int = 6, n: int = 10, seed
 # 6. Figures
 # ---------------------------------------------------------------------------
 
-_COLORS = {"rope": BLUE, "learned": RED, "sinusoidal": AMBER, "alibi": GREEN, "none": GRID}
+_LOOKS = {**SCHEME_LOOKS, "none": SCHEME_LOOKS["nope"]}  # this lesson calls NoPE "none"
 
 
 def figures() -> dict:
@@ -1154,7 +1154,7 @@ def figures() -> dict:
     # Cached decoding agrees with forward, for every scheme
     fig, ax = plt.subplots(figsize=(6.4, 3.4), layout="constrained")
     gaps = [max(cache_gap(p), 1e-17) for p in schemes]
-    ax.bar(schemes, gaps, color=[_COLORS[p] for p in schemes])
+    ax.bar(schemes, gaps, color=[_LOOKS[p].colour for p in schemes])
     ax.axhline(1e-9, color="black", ls="--", lw=1, label="test tolerance 1e-9")
     ax.set_yscale("log")
     ax.set_ylim(1e-17, 1e-6)
@@ -1181,7 +1181,7 @@ def figures() -> dict:
     shifts = np.arange(0, 11)
     fig, ax = plt.subplots(figsize=(6.4, 3.4), layout="constrained")
     for p in schemes:
-        ax.plot(shifts, [shift_change(p, int(s)) for s in shifts], "o-", color=_COLORS[p], label=p, ms=3)
+        ax.plot(shifts, [shift_change(p, int(s)) for s in shifts], **_LOOKS[p].line(), label=p, ms=3)
     ax.set_xlabel("start_pos: the same 6 tokens placed this many positions later")
     ax.set_ylabel("max change in the logits")
     ax.set_title("Only schemes that add a position vector notice a shift")

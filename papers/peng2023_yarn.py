@@ -209,7 +209,7 @@ boundaries set by wavelength and no temperature; LongRoPE searches a divisor per
 
 import numpy as np
 
-from lessons._palette import BLUE, BLUE_FILL, GREEN, GREEN_FILL, RED
+from lessons._palette import BLUE_FILL, GREEN_FILL, METHOD_LOOKS, RED
 from lessons.context_extension import (ntk_pair_scale, rope_wavelengths, yarn_correction_range, yarn_inv_freq,
                                        yarn_ramp)
 from lessons.positional import rope_frequencies
@@ -228,16 +228,17 @@ def figures() -> dict:
     # Eq. 11 as printed: gamma linear in the turns r, 0 below alpha = 1, 1 above beta = 32 (1 = keep)
     gamma = np.clip((_L / rope_wavelengths(theta) - 1) / (32 - 1), 0, 1)
     curves = {
-        "position interpolation": (np.full(_D // 2, 1 / _S), BLUE, "-"),
-        "NTK-aware (base raised)": (ntk_pair_scale(_D, _S), "black", "--"),
-        "NTK-by-parts, released code": (yarn_inv_freq(theta, _S, yarn_ramp(low, high, _D // 2)) / theta, GREEN, "-"),
+        "position interpolation": (np.full(_D // 2, 1 / _S), METHOD_LOOKS["linear"].colour, METHOD_LOOKS["linear"].dash),
+        "NTK-aware (base raised)": (ntk_pair_scale(_D, _S), METHOD_LOOKS["ntk"].colour, METHOD_LOOKS["ntk"].dash),
+        "NTK-by-parts, released code": (yarn_inv_freq(theta, _S, yarn_ramp(low, high, _D // 2)) / theta,
+                                        METHOD_LOOKS["yarn"].colour, METHOD_LOOKS["yarn"].dash),
         "NTK-by-parts, Eq. 11 as printed": ((1 - gamma) / _S + gamma, RED, ":"),
     }
     fig, ax = plt.subplots(figsize=(6.4, 4.0), layout="constrained")
     ax.axvspan(-0.5, low, color=GREEN_FILL)
     ax.axvspan(high, _D // 2 - 0.5, color=BLUE_FILL)
     for label, (ratio, color, style) in curves.items():
-        ax.semilogy(pairs, ratio, style, color=color, lw=1.8, label=label)
+        ax.semilogy(pairs, ratio, ls=style, color=color, lw=1.8, label=label)
     ax.text(low / 2, 0.3, f"> 32 turns\nin {_L:,} tokens", ha="center", fontsize=8)
     ax.text((high + _D // 2) / 2, 0.3, "< 1 turn", ha="center", fontsize=8)
     ax.set(xlabel="pair index i (0 = fastest)", ylabel="new speed ÷ old speed",

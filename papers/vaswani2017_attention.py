@@ -203,7 +203,7 @@ allow for efficient extrapolation" (abstract), which led to ALiBi
 
 import numpy as np
 
-from lessons._palette import AMBER, BLUE, MUTED, RED
+from lessons._palette import BLUE, MUTED, ORANGE, RED
 from lessons.notation import rotate
 from lessons.positional import rope_frequencies, sinusoidal_encoding
 
@@ -238,7 +238,7 @@ def figures() -> dict:
     ax.plot(codes[:, 0], codes[:, 1], "o", color=BLUE, ms=4)
     for pos in (0, 5, 10, 15):
         ax.annotate(f"pos {pos}", codes[pos], textcoords="offset points", xytext=(5, 3), fontsize=8)
-    for start, color in ((2, RED), (11, AMBER)):
+    for start, color in ((2, RED), (11, ORANGE)):
         # PE(pos + k) for this pair is PE(pos) turned by -k * omega
         end = rotate(codes[start], -k * omega)
         ax.annotate("", xy=end * 0.93, xytext=codes[start] * 0.93,
