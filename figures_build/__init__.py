@@ -25,7 +25,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from figures_build.reading import figure_file, figure_refs
+from figures_build.reading import DARK_SUFFIX, figure_file, figure_refs
 from figures_build.project import LessonError, Project
 from figures_build.render import Rendered, render_lesson
 
@@ -111,7 +111,8 @@ def build(
                 report.unchanged += 1
         manifest[r.slug] = {"hash": hashes[r.slug], "files": shas}
         report.built.append(r.slug)
-        log(f"figures: {r.slug:<20} built  {len(r.svgs)} figures in {r.seconds:.2f} s")
+        figures = sum(not name.endswith(DARK_SUFFIX) for name in r.svgs)  # a dark twin is not a figure of its own
+        log(f"figures: {r.slug:<20} built  {figures} figures in {r.seconds:.2f} s")
     for slug in list(manifest):
         if slug not in by_slug:
             del manifest[slug]

@@ -208,6 +208,7 @@ def _number_matches(expected: float | int, text: str, actual: object) -> bool:
 # ---------------------------------------------------------------------------
 
 FIGURE_DIR = "figures/"
+DARK_SUFFIX = ".dark"  # figures()["x"] of lesson s is s.x.svg, and its twin for the dark palette s.x.dark.svg
 
 
 def figure_file(slug: str, name: str) -> str:

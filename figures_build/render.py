@@ -15,6 +15,8 @@ import time
 import traceback
 from dataclasses import dataclass, field
 
+from figures_build.reading import DARK_SUFFIX
+
 NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 
 # Same bytes on every run: a fixed hash salt for SVG ids, text kept as text
@@ -58,10 +60,11 @@ def render_lesson(root: str, slug: str, package: str = "lessons") -> Rendered:
     import matplotlib.pyplot as plt
     from matplotlib.figure import Figure
 
-    try:  # the project's figure style (lessons/_palette.py): colour cycle, text sizes
-        matplotlib.rcParams.update(importlib.import_module("lessons._palette").RC)
-    except (ImportError, AttributeError):
-        pass  # a project without one draws in matplotlib's defaults
+    try:  # the project's figure style (lessons/_palette.py): colour cycle, text sizes, dark twins
+        palette = importlib.import_module("lessons._palette")
+    except ImportError:
+        palette = None  # a project without one draws in matplotlib's defaults, light only
+    matplotlib.rcParams.update(getattr(palette, "RC", {}))
 
     try:
         module = importlib.import_module(f"{package}.{slug}")
@@ -91,14 +94,44 @@ def render_lesson(root: str, slug: str, package: str = "lessons") -> Rendered:
         if result.error:
             plt.close("all")
             return result
+    dark = getattr(palette, "DARK", None)
     for name, fig in figures.items():
         buffer = io.BytesIO()
         fig.savefig(buffer, format="svg", metadata={"Date": None})
         result.svgs[name] = buffer.getvalue()
+        if dark:
+            result.svgs[f"{name}{DARK_SUFFIX}"] = dark_twin(result.svgs[name], dark, palette.DARK_BACKGROUND)
         plt.close(fig)
     plt.close("all")
     result.seconds = time.perf_counter() - started
     return result
+
+
+_TAG = re.compile(rb"<(\w+)\b[^>]*>")
+_HEX = re.compile(rb"#[0-9a-f]{6}\b")
+
+
+def dark_twin(svg: bytes, twins: dict[str, str], background: str) -> bytes:
+    """The SVG `svg` (matplotlib's) for a dark page: every colour in `twins` swapped for its twin,
+    white in shapes (the figure's and axes' backgrounds, a legend's box) made `background` and
+    left white in text (a label on a dark heatmap cell), and text without a colour of its own,
+    black by SVG's default, given the twin of black. Pictures embedded as pixels are unchanged."""
+    ink = twins.get("#000000", "#000000").encode()
+
+    def tag(match: re.Match) -> bytes:
+        is_text = match.group(1) == b"text"
+
+        def colour(found: re.Match) -> bytes:
+            value = found.group(0).decode()
+            if value == "#ffffff":
+                return found.group(0) if is_text else background.encode()
+            return twins.get(value, value).encode()
+
+        return _HEX.sub(colour, match.group(0))
+
+    svg = _TAG.sub(tag, svg)
+    opening = re.search(rb"<svg\b[^>]*>", svg)
+    return svg[:opening.end()] + b"\n <style>text { fill: " + ink + b" }</style>" + svg[opening.end():]
 
 
 def _describe(exc: BaseException, where: str) -> str:

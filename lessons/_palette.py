@@ -47,6 +47,19 @@ COLOURS: dict[str, str] = {
     "grey-fill": GREY_FILL, "blue-fill": BLUE_FILL, "green-fill": GREEN_FILL,
 }
 
+# The figures' twins for the site's dark palette (Material's slate): the figure build writes a second SVG
+# of every figure with each colour here swapped for its twin, white shapes (the backgrounds, a legend's
+# box) in the page's own background, and text that had no colour (black) in the twin of INK. The
+# twins of the darkest colours are lighter, picked so that the colours one figure shows still stay
+# apart for colour-blind readers (tests/test_palette.py); the others hold on both backgrounds as they are.
+DARK_BACKGROUND = "#1e2129"  # Material's slate background, hsl(225deg 15% 14%)
+DARK: dict[str, str] = {
+    INK: "#e6e6e6", INDIGO: "#7d7de8", WINE: "#f7856e",
+    MUTED: "#6b7280", GRID: "#9ca3af", GREY_FILL: "#30343f", BLUE_FILL: "#1b3347", GREEN_FILL: "#173b33",
+    "#cccccc": "#4b5060",  # matplotlib's legend frame
+}
+COLOURS["dark-background"] = DARK_BACKGROUND
+
 # The colours a figure without its own picks through, in order (matplotlib's default cycle otherwise):
 # the Okabe–Ito ones first.
 CYCLE = (BLUE, ORANGE, GREEN, RED, PURPLE, LIGHT_BLUE, INK, INDIGO, WINE, OLIVE, TEAL)
@@ -100,6 +113,13 @@ RC: dict[str, object] = {
 
 
 def css_variables() -> str:
-    """The palette as a CSS block, `:root { --primer-blue: #0072b2; ... }`, for the site's stylesheet."""
-    lines = [f"  --primer-{name}: {value};" for name, value in COLOURS.items()]
-    return ":root {\n" + "\n".join(lines) + "\n}\n"
+    """The palette as CSS for the site's stylesheet: `:root { --primer-blue: #0072b2; ...;
+    --primer-scheme-rope: ...; --primer-method-yarn: ... }`, each colour by name and each scheme's
+    and method's look colour, then the same names with their dark twins under Material's slate."""
+    def block(selector: str, swap) -> str:
+        lines = [f"  --primer-{name}: {swap(value)};" for name, value in COLOURS.items()]
+        lines += [f"  --primer-scheme-{name}: {swap(look.colour)};" for name, look in SCHEME_LOOKS.items()]
+        lines += [f"  --primer-method-{name}: {swap(look.colour)};" for name, look in METHOD_LOOKS.items()]
+        return selector + " {\n" + "\n".join(lines) + "\n}\n"
+
+    return block(":root", lambda c: c) + block('[data-md-color-scheme="slate"]', lambda c: DARK.get(c, c))

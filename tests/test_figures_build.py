@@ -68,7 +68,7 @@ def project(tmp_path):
 
 def test_first_build_writes_every_figure_as_text_svg(project):
     files = svgs(project)
-    assert set(files) == {"alpha.line.svg", "beta.line.svg"}
+    assert set(files) == {"alpha.line.svg", "beta.line.svg", "alpha.line.dark.svg", "beta.line.dark.svg"}, "each figure and its dark twin"
     svg = files["alpha.line.svg"].decode()
     assert "<text" in svg and "Lesson alpha" in svg, "titles must stay text, not glyph outlines"
     assert "<dc:date>" not in svg, "no date metadata: the bytes must not change between runs"
@@ -88,7 +88,7 @@ def test_force_reproduces_identical_bytes(project):
     before = svgs(project)
     result = run_build(project, "--force")
     assert result.returncode == 0, result.stderr
-    assert "2 built, 0 fresh; 0 SVGs written, 2 unchanged" in result.stdout
+    assert "2 built, 0 fresh; 0 SVGs written, 4 unchanged" in result.stdout  # two figures, two dark twins
     assert svgs(project) == before
 
 

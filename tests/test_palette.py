@@ -105,10 +105,13 @@ GROUPS = {
 }
 
 
+@pytest.mark.parametrize("palette", ["light", "dark"])
 @pytest.mark.parametrize("group", GROUPS)
-def test_the_colours_one_figure_shows_stay_apart_for_colour_blind_readers(group):
-    close = too_close(GROUPS[group])
-    assert not close, f"{group}: too close to tell apart:\n" + "\n".join(close)
+def test_the_colours_one_figure_shows_stay_apart_for_colour_blind_readers(group, palette):
+    """In the figures and in their dark twins (each colour swapped for its twin in _palette.DARK)."""
+    colours = {name: _palette.DARK.get(c, c) if palette == "dark" else c for name, c in GROUPS[group].items()}
+    close = too_close(colours)
+    assert not close, f"{group}, {palette} palette: too close to tell apart:\n" + "\n".join(close)
 
 
 def test_the_colour_blind_check_finds_a_confusable_pair():
@@ -191,3 +194,42 @@ def test_the_look_check_finds_a_line_in_another_colour():
             f"planted: 'RoPE' drawn {_palette.RED}, its look is {_palette.BLUE}"]
     finally:
         plt.close(figure)
+
+
+# --- the dark twins -----------------------------------------------------------------------------
+
+SVG = b"""<svg xmlns="http://www.w3.org/2000/svg" width="100pt" height="50pt">
+ <g id="patch_1"><path d="M 0 0 L 100 0" style="fill: #ffffff"/></g>
+ <path d="M 0 0 L 1 1" style="fill: none; stroke: #332288; stroke-width: 1.5"/>
+ <path d="M 0 0 L 1 1" style="stroke: #0072b2"/>
+ <text style="font-size: 9px; fill: #ffffff" x="1" y="1">on a dark cell</text>
+ <text style="font-size: 9px" x="1" y="2">a tick label</text>
+</svg>"""
+
+
+def test_a_dark_twin_swaps_the_palette_keeps_white_text_and_gives_text_the_light_ink():
+    from figures_build.render import dark_twin
+
+    twin = dark_twin(SVG, _palette.DARK, _palette.DARK_BACKGROUND)
+    assert f'style="fill: {_palette.DARK_BACKGROUND}"'.encode() in twin, "the white background is the page's"
+    assert f"stroke: {_palette.DARK[_palette.INDIGO]}".encode() in twin and b"#332288" not in twin
+    assert b"stroke: #0072b2" in twin, "a colour without a twin holds on both backgrounds"
+    assert b'<text style="font-size: 9px; fill: #ffffff"' in twin, "white text stays white"
+    assert f"<style>text {{ fill: {_palette.DARK[_palette.INK]} }}</style>".encode() in twin
+    assert dark_twin(SVG, _palette.DARK, _palette.DARK_BACKGROUND) == twin, "the same bytes every time"
+
+
+def test_every_figure_has_a_dark_twin_with_no_white_shape(tmp_path_factory):
+    """The figure build writes x.dark.svg beside each x.svg, and no shape of a twin is white (a
+    white block on the dark page); white is left only in text."""
+    from tests.conftest import build_figures
+
+    build_figures(tmp_path_factory)
+    figures = ROOT / "docs" / "figures"
+    light = sorted(p for p in figures.glob("*.svg") if not p.name.endswith(".dark.svg"))
+    assert light
+    for path in light:
+        twin = path.with_name(path.stem + ".dark.svg")
+        assert twin.is_file(), f"{path.name} has no dark twin"
+        shapes = re.sub(rb"<text\b[^>]*>", b"", twin.read_bytes())
+        assert b"#ffffff" not in shapes, f"{twin.name}: a white shape"

@@ -125,8 +125,9 @@ def test_lesson_links_figures_and_source(built):
     html = page(built, "zeta")
     assert re.search(r'<a href="\.\./alpha/"><code>lessons\.alpha</code></a>', html)
     assert re.search(r'<a href="\.\./alpha/"><code>lessons\.alpha\.figures</code></a>', html)
-    assert 'src="../../figures/zeta.line.svg"' in html
-    assert (built / "site" / "figures" / "zeta.line.svg").exists()
+    # the figure in the light palette, its dark twin in the dark one (Material hides the other)
+    assert 'src="../../figures/zeta.line.svg#only-light"' in html and 'src="../../figures/zeta.line.dark.svg#only-dark"' in html
+    assert (built / "site" / "figures" / "zeta.line.svg").exists() and (built / "site" / "figures" / "zeta.line.dark.svg").exists()
     assert "_SECRET_CODE_MARKER" in html, "the page ends with the lesson's code"
     index = (built / "site" / "search" / "search_index.json").read_text()
     assert "_SECRET_CODE_MARKER" not in index and "in one sentence" in index, "the code listing stays out of search"
@@ -333,7 +334,7 @@ def test_serve_one_save_one_rebuild_prose_renders_nothing_code_renders_its_lesso
         code = save(lambda t: t.replace("ax.plot([0, 1])", "ax.plot([1, 0])"))
         assert code.count("Building documentation") == 1, code
         assert re.search(r"figures: beta\s+built", code) and re.search(r"figures: alpha\s+fresh", code), code
-        assert re.search(r"1 built, 1 fresh; 1 SVGs written", code), code
+        assert re.search(r"1 built, 1 fresh; 2 SVGs written", code), code  # the figure and its dark twin
         assert re.search(r"pages: rebuilding \d+ of \d+ \(.*lessons/beta\.md.*reference/api/beta\.md", code), code
         assert "lessons/alpha.md" not in code.split("pages: rebuilding")[1].splitlines()[0], code
     finally:

@@ -19,7 +19,7 @@ from mkdocs.exceptions import PluginError
 
 from figures_build import FIGURES
 from figures_build.project import LessonError, Project, tool_names
-from figures_build.reading import FIGURE_DIR, lesson_ref, lesson_refs
+from figures_build.reading import DARK_SUFFIX, FIGURE_DIR, lesson_ref, lesson_refs
 from site_build.markdown.context import PageExtension, PageTreeprocessor
 from site_build.pages import API_DIR, TOOLS_API_DIR
 
@@ -58,6 +58,7 @@ class _Links(PageTreeprocessor):
                     el.set("height", size[1])
                     el.set("loading", "lazy")
                     el.set("decoding", "async")
+                _add_dark_twin(parents[el], el, project.root / FIGURES / name)
             if el.tag != "code" or parents.get(el) is None or parents[el].tag in ("a", "pre"):
                 continue
             text = self.code_text(el)
@@ -96,6 +97,20 @@ class _Links(PageTreeprocessor):
             text = html.unescape(stored) if isinstance(stored, str) else "".join(stored.itertext())
         return text.strip()
 
+
+
+def _add_dark_twin(parent: etree.Element, img: etree.Element, figure: Path) -> None:
+    """If the figure build wrote a dark twin of `figure` (x.dark.svg beside x.svg), show `img` in the
+    light palette only and a copy of it, pointing at the twin, in the dark one (Material hides an
+    image whose address ends in #only-light or #only-dark in the other palette)."""
+    twin = figure.with_name(figure.stem + DARK_SUFFIX + figure.suffix)
+    if not twin.is_file():
+        return
+    dark = etree.Element("img", dict(img.attrib))
+    dark.set("src", img.get("src")[: -len(figure.suffix)] + DARK_SUFFIX + figure.suffix + "#only-dark")
+    img.set("src", img.get("src") + "#only-light")
+    dark.tail, img.tail = img.tail, None
+    parent.insert(list(parent).index(img) + 1, dark)
 
 
 class LinkExtension(PageExtension):
