@@ -1245,10 +1245,10 @@
       sliders.width.out.textContent = w + " (" + w / 2 + " pairs)";
       var g = { base: base, rotary_dim: w, rope_type: "default", head_dim: w }, served = trainedLen * s;
       var plain = ropeInvFreq(w, { rope_theta: base })[0], scales = compareMethods(g, trainedLen, s);
-      var names = Object.keys(scales), series = [{ ys: wavelengths(plain), cls: "pmc-c0", label: "no scaling" }];
+      var names = Object.keys(scales), series = [{ ys: wavelengths(plain), cls: "pmc-m-none", label: "no scaling" }];
       var short = ["linear", "NTK / dynamic", "YaRN", "Llama 3 rule"], dashes = ["6 3", "2 3", "", "8 3 2 3"];
       names.forEach(function (n, k) {
-        series.push({ ys: wavelengths(plain.map(function (x, i) { return x * scales[n][i]; })), cls: "pmc-c" + (k + 1), dash: dashes[k], label: short[k] });
+        series.push({ ys: wavelengths(plain.map(function (x, i) { return x * scales[n][i]; })), cls: "pmc-m-" + METHODS[n].rope_type, dash: dashes[k], label: short[k] });
       });
       plot(efig, "Wavelength per pair for base " + sliders.base.out.textContent + ", " + w + " dimensions, stretch " + s + "×", "rotary pair i", "wavelength 2π/θᵢ (positions)", series,
         [{ y: trainedLen, cls: "pmc-trained", dash: "2 4", label: "trained " + fmtComma(trainedLen) }, { y: served, cls: "pmc-served", dash: "8 4", label: "× " + s + " = " + fmtComma(served) }]);
