@@ -109,6 +109,9 @@ def test_page_renders_offline_without_errors(warm_page, served, where, path):
         assert any(h.endswith(f"{lab}.ipynb") for h in hrefs) and any(h.endswith(f"{lab}.py") for h in hrefs), (
             f"{path}: the lab links its .ipynb and .py downloads")
         assert page.locator("svg").count() > 0, f"{path}: the lab's figures are drawn (inline SVG)"
+        alts = page.eval_on_selector_all("article img", "els => els.map(e => e.alt)")
+        assert alts and all(alt.startswith("Figure: ") for alt in alts), (
+            f"{path}: each figure is described by its own words, not nbconvert's default: {alts}")
     if path.startswith("reference/api/"):
         module = "lessons." + ".".join(path.split("/")[2:-1])  # lessons.rope, lessons.tools.engines
         entries = page.eval_on_selector_all(".doc-heading[id]", "els => els.map(e => e.id)")

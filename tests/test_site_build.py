@@ -375,3 +375,31 @@ def test_primer_cv_reads_as_written_though_yaml_takes_on_and_off_for_booleans(va
     monkeypatch.setenv("PRIMER_CV", value)
     config = load_config(str(ROOT / "mkdocs.yml"))
     assert config.plugins["primer"].config.visibility() == value
+
+
+def test_a_notebook_figure_is_described_by_its_titles_and_labels_not_nbconverts_default():
+    import base64
+    import io
+
+    import matplotlib
+
+    matplotlib.use("Agg", force=True)
+    import matplotlib.pyplot as plt
+
+    from site_build.postbuild.notebooks import NBCONVERT_ALT, figure_alt_text
+
+    figure, ax = plt.subplots()
+    ax.plot([0, 1], [1, 0], label="a legend entry")
+    ax.set(title="Scores & gaps", xlabel="gap", ylabel="score")
+    ax.legend()
+    buffer = io.BytesIO()
+    with matplotlib.rc_context({"svg.fonttype": "none"}):  # as the notebooks draw (text kept as text)
+        figure.savefig(buffer, format="svg")
+    plt.close(figure)
+    data = base64.b64encode(buffer.getvalue()).decode()
+    html_ = f'<p>before</p><img alt="{NBCONVERT_ALT}" src="data:image/svg+xml;base64,{data}">'
+    described = figure_alt_text(html_)
+    assert 'alt="Figure: Scores &amp; gaps; gap; score"' in described, described[:300]
+    assert described.endswith(f'base64,{data}">') and described.startswith("<p>before</p>")
+    unreadable = f'<img alt="{NBCONVERT_ALT}" src="data:image/svg+xml;base64,bm90IHhtbA==">'  # "not xml"
+    assert figure_alt_text(unreadable) == unreadable, "an output it cannot read keeps nbconvert's words"

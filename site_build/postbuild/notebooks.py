@@ -3,6 +3,8 @@ which cached run to drop when the code they import changes, and their CSS."""
 
 from __future__ import annotations
 
+import base64
+import html
 import json
 import posixpath
 import re
@@ -81,6 +83,51 @@ def directory_url(src_uri: str) -> str:
     if posixpath.basename(stem) == "index":
         stem = posixpath.dirname(stem)
     return f"{stem}/" if stem else ""
+
+
+NBCONVERT_ALT = "No description has been provided for this image"  # nbconvert's alt for every output image
+_OUTPUT_SVG = re.compile(r'<img alt="' + NBCONVERT_ALT + r'" src="data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)"')
+_SKIPPED = re.compile(r"^(xtick|ytick|legend)_\d+$")  # matplotlib's groups of tick labels and legends
+_SIZE = re.compile(r"font-size: ([\d.]+)px")
+
+
+def _figure_texts(svg: str) -> list[str]:
+    """A matplotlib SVG's titles (its largest type), then its axis labels: every text outside the
+    tick labels and the legends, in order, once each."""
+    import xml.etree.ElementTree as etree
+
+    found: list[tuple[float, str]] = []
+
+    def walk(element) -> None:
+        if _SKIPPED.match(element.get("id", "")):
+            return
+        if element.tag.endswith("}text") and "".join(element.itertext()).strip():
+            size = _SIZE.search(element.get("style", ""))
+            found.append((float(size.group(1)) if size else 0.0, "".join(element.itertext()).strip()))
+        for child in element:
+            walk(child)
+
+    walk(etree.fromstring(svg))
+    largest = max((size for size, _ in found), default=0.0)
+    ordered = [text for size, text in found if size == largest] + [text for size, text in found if size != largest]
+    return list(dict.fromkeys(ordered))
+
+
+def figure_alt_text(html_: str) -> str:
+    """Each figure a notebook drew (an SVG output, text kept as text) described by its own words
+    instead of nbconvert's "No description has been provided for this image": "Figure: " and
+    its titles, then its axis labels (`_figure_texts`)."""
+    def describe(match: re.Match) -> str:
+        try:
+            texts = _figure_texts(base64.b64decode(match.group(1)).decode("utf-8"))
+        except (ValueError, SyntaxError):  # not an SVG we can read: nbconvert's words stay
+            return match.group(0)
+        if not texts:
+            return match.group(0)
+        alt = html.escape("Figure: " + "; ".join(texts), quote=True)
+        return match.group(0).replace(f'alt="{NBCONVERT_ALT}"', f'alt="{alt}"', 1)
+
+    return _OUTPUT_SVG.sub(describe, html_)
 
 
 def file_layout_links(html_: str, src_uri: str, dest_uri: str, pages: dict[str, str]) -> str:
