@@ -202,6 +202,28 @@ def test_sliders_change_the_plot_and_the_sentence(page, site):
     _clean(log)
 
 
+def test_the_explorer_starts_from_the_configs_own_base_and_trained_length(page, site):
+    """Seeded from an example, the explorer draws the config's exact base (its slider moves in steps of
+    0.01 in log10: Llama 3.1's 500,000 is not 10^5.70 = 501,187), and says when the config states no
+    trained length instead of calling the window the trained length (Gemma 3)."""
+    log = _open(page, site)
+    for slug in ("llama-3.1-8b", "gemma-3-4b"):
+        card = explain(GALLERY[slug]["config"])
+        page.select_option("#pmc-gallery", slug)
+        page.click("#model-card-decoder button")
+        assert page.inner_text("#pmc-base + output") == f"{card.rope[0].base:,.0f}", slug
+        sentence, legend = page.inner_text(".pmc-sentence"), page.text_content(".pmc-explore-plot")
+        if card.trained_length is None:
+            assert "trained length is not stated" in sentence and "trained length not stated" in legend, sentence
+            assert f"trained {card.max_length:,}" not in legend, legend
+        else:
+            assert f"the trained length of {card.trained_length:,} positions" in sentence, sentence
+    page.focus("#pmc-base")
+    page.keyboard.press("ArrowRight")  # moved by the reader: the slider's own value
+    assert page.inner_text("#pmc-base + output") != f"{explain(GALLERY['gemma-3-4b']['config']).rope[0].base:,.0f}"
+    _clean(log)
+
+
 def _axe(page, name: str) -> list[str]:
     page.add_script_tag(path=str(browser.AXE))
     result = page.evaluate("async () => await axe.run('#model-card-decoder', { resultTypes: ['violations'] })")

@@ -1220,17 +1220,22 @@
     });
     var efig = el("svg:svg", { "class": "pmc-explore-plot" }, ex);
     var sentence = el("p", { "class": "pmc-sentence", "aria-live": "polite" }, ex);
-    var trainedLen = 4096;
+    var trainedLen = 4096, lengthStated = true, seededBase = null, seededSlider = null;
 
     function seed(c) {
       var g = c && c.rope[0], b = 10000, w = 128, f = 4;
       trainedLen = (g && (c.trained_length || c.max_length)) || 4096;  // Llama 2: 4,096
+      lengthStated = !g || !!c.trained_length;  // else the window (max_position_embeddings) stands in for it
       if (g) {
         b = g.base; w = Math.min(256, Math.max(32, 2 * Math.round(g.rotary_dim / 2)));
         var pf = get(g.parameters, "factor");
         f = isNum(pf) ? N(pf) : c.trained_length && c.max_length ? c.max_length / c.trained_length : 1;
       }
       sliders.base.input.value = Math.min(7, Math.max(3, Math.log10(b > 0 ? b : 10000)));
+      // the slider moves in steps of 0.01 in log10 (500,000 would become 10^5.70 = 501,187): until the
+      // reader moves it, the config's own base is the one drawn
+      seededBase = b > 0 && b >= 1e3 && b <= 1e7 ? b : null;
+      seededSlider = sliders.base.input.value;
       sliders.factor.input.value = Math.min(64, Math.max(1, Math.round(f) || 1));
       sliders.width.input.value = w;
       explore();
@@ -1239,7 +1244,8 @@
       try { draw2(); } catch (e) { sentence.textContent = "Error: " + e.message; }
     }
     function draw2() {
-      var base = Math.pow(10, +sliders.base.input.value), s = +sliders.factor.input.value, w = +sliders.width.input.value;
+      var untouched = seededBase !== null && sliders.base.input.value === seededSlider;
+      var base = untouched ? seededBase : Math.pow(10, +sliders.base.input.value), s = +sliders.factor.input.value, w = +sliders.width.input.value;
       sliders.base.out.textContent = fmtComma(Number(base.toPrecision(3)));
       sliders.factor.out.textContent = s + "×";
       sliders.width.out.textContent = w + " (" + w / 2 + " pairs)";
@@ -1251,10 +1257,10 @@
         series.push({ ys: wavelengths(plain.map(function (x, i) { return x * scales[n][i]; })), cls: "pmc-m-" + METHODS[n].rope_type, dash: dashes[k], label: short[k] });
       });
       plot(efig, "Wavelength per pair for base " + sliders.base.out.textContent + ", " + w + " dimensions, stretch " + s + "×", "rotary pair i", "wavelength 2π/θᵢ (positions)", series,
-        [{ y: trainedLen, cls: "pmc-trained", dash: "2 4", label: "trained " + fmtComma(trainedLen) }, { y: served, cls: "pmc-served", dash: "8 4", label: "× " + s + " = " + fmtComma(served) }]);
+        [{ y: trainedLen, cls: "pmc-trained", dash: "2 4", label: (lengthStated ? "trained " : "window (trained length not stated) ") + fmtComma(trainedLen) }, { y: served, cls: "pmc-served", dash: "8 4", label: "× " + s + " = " + fmtComma(served) }]);
       var turn = turns(plain, trainedLen).filter(Boolean).length;
       var over = series.map(function (ser) { return ser.ys.filter(function (v) { return v > served; }).length; });
-      sentence.textContent = turn + " of " + plain.length + " pairs complete a full turn within the trained length of " + fmtComma(trainedLen) +
+      sentence.textContent = turn + " of " + plain.length + " pairs complete a full turn within " + (lengthStated ? "the trained length of " : "the window the config states (its trained length is not stated), ") + fmtComma(trainedLen) +
         " positions. At " + fmtComma(served) + " positions, the wavelength exceeds the served length for " + over[0] + " pairs with no scaling, " +
         over.slice(1).map(function (k, i) { return k + " with " + short[i]; }).join(", ") + ".";
     }
