@@ -49,6 +49,7 @@ from site_build.config import PrimerConfig
 from site_build.content import KINDS, challenges, gets_content_visibility, kind_of, labs
 from site_build.markdown.context import PageContext
 from site_build.markdown.diagrams import CLIENT_SCRIPT, Diagrams
+from site_build.markdown.levels import LevelsExtension
 from site_build.markdown.links import LinkExtension, check_lesson_links
 from site_build.markdown.math import Katex, KatexExtension
 from site_build.markdown.sections import CLASS as SECTION_CLASS, SectionsExtension, enabled as sections_enabled
@@ -430,9 +431,9 @@ class PrimerPlugin(BasePlugin[PrimerConfig]):
                     sources.setdefault(text, self.project.rel(path))
             self.diagrams.prepare(sources)
         config.markdown_extensions = [e for e in config.markdown_extensions
-                                      if not isinstance(e, (KatexExtension, LinkExtension, SectionsExtension))]
-        config.markdown_extensions += [KatexExtension(self.katex, self._page_context),
-                                       LinkExtension(self._page_context), SectionsExtension(self._page_context)]
+                                      if not isinstance(e, (KatexExtension, LinkExtension, LevelsExtension, SectionsExtension))]
+        config.markdown_extensions += [KatexExtension(self.katex, self._page_context), LinkExtension(self._page_context),
+                                       LevelsExtension(self._page_context), SectionsExtension(self._page_context)]
 
 
 def lesson_assets(project: Project) -> dict[str, bytes]:

@@ -98,6 +98,8 @@ def test_page_renders_offline_without_errors(warm_page, served, where, path):
                          && p.firstElementChild.textContent.trim() === "In code:")
             .flatMap(p => [...p.querySelectorAll("a[href*='reference/api/']")].map(a => a.href))""")
         assert links, f"{path}: the 'In code' lines link their functions to the API reference"
+        target = page.eval_on_selector(".primer-skip a", "a => a.hash.slice(1)")
+        assert page.locator(f"h2.primer-level-2[id='{target}']").count() == 1, f"{path}: 'Skip to Level 2' leads to it"
     if path.startswith(("labs/", "challenges/", "notebooks/")):
         # links written inside notebooks are not checked by MkDocs: follow every same-site link
         hrefs = page.eval_on_selector_all("article a[href]", "els => els.map(e => e.href)")

@@ -403,3 +403,46 @@ def test_a_notebook_figure_is_described_by_its_titles_and_labels_not_nbconverts_
     assert described.endswith(f'base64,{data}">') and described.startswith("<p>before</p>")
     unreadable = f'<img alt="{NBCONVERT_ALT}" src="data:image/svg+xml;base64,bm90IHhtbA==">'  # "not xml"
     assert figure_alt_text(unreadable) == unreadable, "an output it cannot read keeps nbconvert's words"
+
+
+# A lesson page's body as the plugin renders it: the two levels of the page contract
+LEVELS_PAGE = """In one sentence.
+
+## Level 1: the practitioner's guide
+
+What to do.
+
+## Level 2: how it works, from scratch
+
+The mechanism.
+"""
+
+
+def test_a_lessons_levels_are_marked_and_level_1_links_to_level_2():
+    import markdown
+
+    from markdown.extensions.toc import TocExtension
+
+    from site_build.markdown.context import PageContext
+    from site_build.markdown.levels import SKIP_CLASS, LevelsExtension
+
+    class Lesson:
+        page = "lessons/levelled.md"
+
+    class Project:
+        lessons = [Lesson()]
+
+    def render(src_uri: str, text: str) -> str:
+        context = PageContext(src_uri, Project(), "lessons/levelled.py")
+        # with the permalinks the site's toc adds (mkdocs.yml): the ¶ is not part of a heading's words
+        return markdown.markdown(text, extensions=[TocExtension(permalink=True), LevelsExtension(lambda: context)])
+
+    body = LEVELS_PAGE
+    html_ = render("lessons/levelled.md", body)
+    level2 = re.search(r'<h2 class="primer-level primer-level-2" id="([^"]+)">Level 2: how it works', html_)
+    assert re.search(r'<h2 class="primer-level primer-level-1" id="[^"]+">Level 1', html_) and level2, html_
+    skip = re.search(rf'<h2 class="primer-level primer-level-1".*?</h2>\s*<p class="{SKIP_CLASS}"><a href="#([^"]+)">'
+                     r"Skip to Level 2: how it works, from scratch ↓</a></p>", html_)
+    assert skip and skip.group(1) == level2.group(1), "the skip link leads to the Level 2 heading's id"
+    assert "primer-level" not in render("papers/x.md", body), "a page that is not a lesson is left as it is"
+    assert "primer-level" not in render("lessons/levelled.md", body.split("## Level 2")[0]), "no Level 2: no marks"
