@@ -399,12 +399,12 @@ the softmax that a longer context would otherwise spread thin.
 
 $$
 i(r) = \frac{d \, \ln\!\left(L / (2\pi r)\right)}{2 \ln b}, \qquad
-\gamma_i = \operatorname{clip}\!\left(\frac{i - \lfloor i(\beta_{fast}) \rfloor}{\lceil i(\beta_{slow}) \rceil - \lfloor i(\beta_{fast}) \rfloor}, 0, 1\right), \qquad
+\gamma_i = \operatorname{clip}\!\left(\frac{i - \lfloor i(\beta_{\text{fast}}) \rfloor}{\lceil i(\beta_{\text{slow}}) \rceil - \lfloor i(\beta_{\text{fast}}) \rfloor}, 0, 1\right), \qquad
 \theta_i' = (1 - \gamma_i)\,\theta_i + \gamma_i \frac{\theta_i}{s}
 $$
 
 $$
-\sqrt{1/t} = 0.1 \ln s + 1; \qquad \text{DeepSeek: } \frac{\mu(s, m)}{\mu(s, m_{all})} \text{ on cos and sin, } \frac{\mu(s, m_{all})^2}{\sqrt{d_{qk}}} \text{ as softmax scale}, \quad \mu(s, m) = 0.1\, m \ln s + 1
+\sqrt{1/t} = 0.1 \ln s + 1; \qquad \text{DeepSeek: } \frac{\mu(s, m)}{\mu(s, m_{\text{all}})} \text{ on cos and sin, } \frac{\mu(s, m_{\text{all}})^2}{\sqrt{d_{qk}}} \text{ as softmax scale}, \quad \mu(s, m) = 0.1\, m \ln s + 1
 $$
 
 **Symbols**
@@ -413,11 +413,11 @@ $$
 |---|---|---|
 | $r$ | turns a pair makes in $L$ positions | 159 to 0.159 |
 | $i(r)$ | the (fractional) pair index that makes exactly $r$ turns | $i(32) = 0.70$, $i(1) = 2.20$ |
-| $\beta_{fast}$, $\beta_{slow}$ | `beta_fast`, `beta_slow` | 32 and 1 |
+| $\beta_{\text{fast}}$, $\beta_{\text{slow}}$ | `beta_fast`, `beta_slow` | 32 and 1 |
 | $\gamma_i$ | ramp: 0 keep, 1 interpolate | 0, 1/3, 2/3, 1 |
 | $L$ | `original_max_position_embeddings` | 1,000 |
 | $\sqrt{1/t}$ | the attention factor multiplying cos and sin | 1.139 for $s = 4$ |
-| $m$, $m_{all}$, $d_{qk}$ | `mscale`, `mscale_all_dim`, the q·k width | DeepSeek-V2: 0.707, 0.707, 192 |
+| $m$, $m_{\text{all}}$, $d_{qk}$ | `mscale`, `mscale_all_dim`, the q·k width | DeepSeek-V2: 0.707, 0.707, 192 |
 
 **In words:** "find the pair that turns 32 times in training and the pair
 that turns once; keep everything faster than the first, fully interpolate

@@ -338,14 +338,14 @@ position 1,024 there is no row.
 **The math.**
 
 $$
-x_{pos} = E_{word} + P_{pos}
+x_{pos} = E_{\text{word}} + P_{pos}
 $$
 
 **Symbols**
 
 | Symbol | Meaning here | In the example (GPT-2) |
 |---|---|---|
-| $E_{word}$ | the word's entry in the vocabulary table, carrying its meaning | 768 numbers |
+| $E_{\text{word}}$ | the word's entry in the vocabulary table, carrying its meaning | 768 numbers |
 | $P_{pos}$ | entry $pos$ of the position table, learned in training and carrying the word's place | 768 numbers; rows 0 to 1,023 exist |
 | $+$ | entry-by-entry sum of the two | |
 | $x_{pos}$ | what the first transformer block is given | 768 numbers |
@@ -353,7 +353,7 @@ $$
 **In words:** "what goes into the model is the word's meaning with its
 seat's learned vector added on."
 
-**With the numbers:** in a 2-number toy, $E_{dog}$ = (0.5, −0.2) and
+**With the numbers:** in a 2-number toy, $E_{\text{dog}}$ = (0.5, −0.2) and
 $P_3$ = (0.1, 0.3) give $x_3$ = (0.6, 0.1). As for $P_{1024}$, there is no
 such row.
 
@@ -767,7 +767,7 @@ it is the subject of `lessons.context_extension`.
 **The math.**
 
 $$
-pos' = pos \cdot \frac{L_{train}}{L_{new}}, \qquad
+pos' = pos \cdot \frac{L_{\text{train}}}{L_{\text{new}}}, \qquad
 base' = base \cdot s^{\,d/(d-2)}, \qquad
 \frac{\theta_i}{\theta'_i} = s^{\,2i/(d-2)}
 $$
@@ -777,8 +777,8 @@ $$
 | Symbol | Meaning here | In the example |
 |---|---|---|
 | $pos$, $pos'$ | a token's place, and what RoPE receives under interpolation | 32,000 and 4,000 |
-| $L_{train}$, $L_{new}$ | the trained length and the target length | 4,096 and 32,768 |
-| $s$ | the stretch, $L_{new} / L_{train}$ | 8 |
+| $L_{\text{train}}$, $L_{\text{new}}$ | the trained length and the target length | 4,096 and 32,768 |
+| $s$ | the stretch, $L_{\text{new}} / L_{\text{train}}$ | 8 |
 | $base$, $base'$ | the RoPE base before and after NTK-aware scaling | 10,000 and 82,685 |
 | $\theta_i / \theta'_i$ | how many times slower pair $i$ turns with the raised base | 1 for pair 0, 8 for pair 63 |
 

@@ -395,7 +395,7 @@ the second half, in pair order. With several heads the same shuffle happens
 inside each head's block of rows, never across heads.
 
 **The math.** Weight convention, as in PyTorch's `Linear`: a projection $W$
-has shape $(n_{heads}\, d, d_{model})$ and $q = W x$, so permuting $q$'s
+has shape $(n_{\text{heads}}\, d, d_{\text{model}})$ and $q = W x$, so permuting $q$'s
 entries means permuting $W$'s rows. With $P$ the permutation,
 
 $$

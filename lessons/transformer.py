@@ -406,7 +406,7 @@ again; with ALiBi the distances come from the cache length as well.
 **The math.** At step $t$, in each layer and head,
 
 $$
-o_t = \sum_{j=0}^{t} \text{softmax}_j\!\left(\frac{q_t \cdot k_j}{\sqrt{d_{head}}} + b_{tj}\right) v_j
+o_t = \sum_{j=0}^{t} \text{softmax}_j\!\left(\frac{q_t \cdot k_j}{\sqrt{d_{\text{head}}}} + b_{tj}\right) v_j
 $$
 
 **Symbols**
@@ -417,7 +417,7 @@ $$
 | $q_t$ | the new token's query (rotated at $t$ for RoPE) | 8 numbers per head |
 | $k_j, v_j$ | cached keys and values of tokens $0..t$ (keys rotated when made) | |
 | $b_{tj}$ | ALiBi's $-\text{slope}\cdot(t - j)$, or 0 for other schemes | |
-| $d_{head}$ | the head width | 8 |
+| $d_{\text{head}}$ | the head width | 8 |
 
 **In words:** "the new token's output is the same weighted sum it would get
 in a full pass, because every key and value it needs is already in the
@@ -484,8 +484,8 @@ attention by n twice.
 **The math.**
 
 $$
-C_{\text{cache}}(n) = L\,(4d^2 + 2 d\, d_{ff} + 2 n d) + d V, \qquad
-C_{\text{none}}(n) = L\,(n(4d^2 + 2 d\, d_{ff}) + 2 n^2 d) + n d V = n\, C_{\text{cache}}(n)
+C_{\text{cache}}(n) = L\,(4d^2 + 2 d\, d_{\text{ff}} + 2 n d) + d V, \qquad
+C_{\text{none}}(n) = L\,(n(4d^2 + 2 d\, d_{\text{ff}}) + 2 n^2 d) + n d V = n\, C_{\text{cache}}(n)
 $$
 
 **Symbols**
@@ -495,7 +495,7 @@ $$
 | $n$ | tokens in the context, the new one included | 10 / 1,024 |
 | $L$ | layers | 2 / 12 |
 | $d$ | model width | 16 / 768 |
-| $d_{ff}$ | the MLP's inner width, $4d$ | 64 / 3,072 |
+| $d_{\text{ff}}$ | the MLP's inner width, $4d$ | 64 / 3,072 |
 | $V$ | vocabulary size | 50 / 50,257 |
 | $4d^2$ | the q, k, v and output projections for one token | |
 | $2 n d$ | one query's scores against n keys, plus the weighted sum of n values | |
@@ -602,7 +602,7 @@ vector (learned, sinusoidal) change at every shift; the ones that see only
 offsets (RoPE, ALiBi, none) stay flat at zero.
 
 **In code:** `TinyGPT.attention_scores` returns a layer's pre-softmax scores
-($q\cdot k/\sqrt{d_{head}}$, before the mask and any ALiBi bias);
+($q\cdot k/\sqrt{d_{\text{head}}}$, before the mask and any ALiBi bias);
 `shift_change` compares whole forward passes, for any scheme in `POSITIONS`.
 
 **Why it matters.** Relative schemes make a model's behaviour independent of

@@ -39,7 +39,7 @@ whole (heads, queries, keys) array, which holds the same numbers.
 | Paper | Site | Meaning |
 |---|---|---|
 | $L$ | `seq_len` during training | length of the training subsequences |
-| $L_{valid}$, $L + k$ | `seq_len` at evaluation | evaluation length; $k$ extra tokens in §2.2 |
+| $L_{\text{valid}}$, $L + k$ | `seq_len` at evaluation | evaluation length; $k$ extra tokens in §2.2 |
 | $i$ ($1 \le i \le L$) | query position $i$ (from 0) | the query's place in the subsequence |
 | $\mathbf{q}_i \in \mathbb{R}^{1\times d}$ | `q`, a row of `Q` | the query of token $i$ |
 | $\mathbf{K} \in \mathbb{R}^{i\times d}$ | `K`, keys $0..i$ | the first $i$ keys (the causal mask keeps no others) |
@@ -178,7 +178,7 @@ All numbers below are the paper's, as reported; none is computed here.
   hand-tried slope sets showed that slopes in $(0, 1)$, denser near 0, work
   best, and the method is robust to the choice.
 - **The caveat (Appendix B, Figure 11, Tables 13–15).** With sliding-window
-  evaluation (stride $S$ = 1) ALiBi's perplexity stays flat as $L_{valid}$ grows.
+  evaluation (stride $S$ = 1) ALiBi's perplexity stays flat as $L_{\text{valid}}$ grows.
   The authors conclude that the gains under non-overlapping evaluation come
   mostly from fewer predictions suffering the "early token curse" (too little
   context at the start of each chunk), and that ALiBi might not use contexts

@@ -26,7 +26,7 @@ longer than any seen in training.
   formula), then section 3.2.1 and its equation (1), the scaled dot-product
   attention the codes end up in.
 - **Then:** section 6.2 and Table 3, row (E) (learned versus sinusoidal), and
-  section 3.4, which multiplies the embedding weights by $\sqrt{d_{model}}$
+  section 3.4, which multiplies the embedding weights by $\sqrt{d_{\text{model}}}$
   before the codes are added.
 - **Skip on a first pass:** sections 3.2.2 and 3.3 (multi-head attention and
   the feed-forward layer), 4 (*Why Self-Attention*), 5 (training: data,
@@ -39,9 +39,9 @@ longer than any seen in training.
 |---|---|---|
 | $pos$ | a row of `sinusoidal_encoding`, the `positions` | a token's place, the first being 0 |
 | $i$ ("the dimension") | pair index $i$, from 0 to $d/2 - 1$ | which (sine, cosine) pair; it fills columns $2i$ and $2i+1$ |
-| $d_{model}$ | $d$ | the width of a code, 512 in the base model (Table 3) |
+| $d_{\text{model}}$ | $d$ | the width of a code, 512 in the base model (Table 3) |
 | $10000$ | `base` | the constant that sets the slowest speed |
-| $1/10000^{2i/d_{model}}$ | $\omega_i$, `rope_frequencies(d)[i]` | radians pair $i$ turns per position; RoPE's $\theta_i$ |
+| $1/10000^{2i/d_{\text{model}}}$ | $\omega_i$, `rope_frequencies(d)[i]` | radians pair $i$ turns per position; RoPE's $\theta_i$ |
 | wavelength | $2\pi / \omega_i$ | positions per full turn of pair $i$ |
 | $k$ | an offset: how far a position is shifted (one code moved along, not a query and a key) | how far a position is shifted |
 | $PE_{pos}$ | `sinusoidal_encoding(n, d)[pos]` | the code of position $pos$, $d$ numbers |
@@ -52,8 +52,8 @@ longer than any seen in training.
 sine and column $2i+1$ a cosine of the same angle:
 
 $$
-PE_{(pos,\,2i)} = \sin\!\big(pos / 10000^{2i/d_{model}}\big), \qquad
-PE_{(pos,\,2i+1)} = \cos\!\big(pos / 10000^{2i/d_{model}}\big)
+PE_{(pos,\,2i)} = \sin\!\big(pos / 10000^{2i/d_{\text{model}}}\big), \qquad
+PE_{(pos,\,2i+1)} = \cos\!\big(pos / 10000^{2i/d_{\text{model}}}\big)
 $$
 
 **In code:** `rope_frequencies` gives the speeds, `angle_table` multiplies
@@ -79,14 +79,14 @@ np.linalg.norm(pe, axis=1).round(6).min(), np.linalg.norm(pe, axis=1).round(6).m
 progression from $2\pi$ to $10000 \cdot 2\pi$": pair $i$ repeats every
 
 $$
-\lambda_i = \frac{2\pi}{\omega_i} = 2\pi \cdot 10000^{2i/d_{model}}
+\lambda_i = \frac{2\pi}{\omega_i} = 2\pi \cdot 10000^{2i/d_{\text{model}}}
 $$
 
-positions, and each pair's wavelength is $10000^{2/d_{model}}$ times the one
-before (1.0366 for $d_{model} = 512$). Pair 0 repeats every 6.283 positions.
+positions, and each pair's wavelength is $10000^{2/d_{\text{model}}}$ times the one
+before (1.0366 for $d_{\text{model}} = 512$). Pair 0 repeats every 6.283 positions.
 The far end, $10000 \cdot 2\pi \approx 62{,}832$, is the limit of the
 progression rather than a member of it: the last pair, $i = d/2 - 1$, has
-$2\pi \cdot 10000^{(d-2)/d}$, which is 60,611 positions for $d_{model} = 512$.
+$2\pi \cdot 10000^{(d-2)/d}$, which is 60,611 positions for $d_{\text{model}} = 512$.
 Every 64 pairs the wavelength grows tenfold.
 
 ```python

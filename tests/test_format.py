@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from tests.conftest import LESSONS
+from tests.conftest import LESSONS, PAGES
 
 LEVEL_1 = ["In one sentence.", "When you need it.", "Your options.", "How to choose.",
            "What it costs.", "What breaks.", "In the wild.", "Go deeper."]
@@ -88,3 +88,25 @@ def test_closing_sections_questions_and_papers(slug):
     assert questions.count('??? question "') >= 3, f"{lesson.path}: at least three collapsible self-test questions"
     papers = text[where[2]:where[3]]
     assert re.search(r"https://arxiv\.org/abs/\d{4}\.\d{4,5}", papers), f"{lesson.path}: papers link to arXiv"
+
+
+# A subscript that is a word or an abbreviation (d_model, β_fast, L_train) is a label, set upright
+# as \text{...}; a letter or a run of single-letter indices (q_m, b_ij) is a variable, in italics.
+# Three letters or more are taken for a word, except the names the pages use as variables.
+WORD_SUBSCRIPT = re.compile(r"_\{([A-Za-z]{3,})\}")
+VARIABLE_NAMES = {"pos"}  # "PE_{pos}": the position, as the Transformer paper writes it
+
+
+def italic_word_subscripts(text: str) -> list[str]:
+    """Each subscript of `text` that spells a word in math italics, as written."""
+    return [f"_{{{word}}}" for word in WORD_SUBSCRIPT.findall(text) if word not in VARIABLE_NAMES]
+
+
+@pytest.mark.parametrize("page", PAGES, ids=[page.slug for page in PAGES])
+def test_a_word_in_a_subscript_is_upright_text(page):
+    found = italic_word_subscripts(page.docstring)
+    assert not found, f"{page.path}: write these as _{{\\text{{...}}}}: {sorted(set(found))}"
+
+
+def test_the_subscript_check_finds_an_italic_word():
+    assert italic_word_subscripts(r"$d_{model}$, $q_{mn}$, $\beta_{\text{fast}}$, $PE_{pos}$") == ["_{model}"]
