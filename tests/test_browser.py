@@ -121,6 +121,28 @@ def test_page_renders_offline_without_errors(warm_page, served, where, path):
             f"{path}: the API page documents the lesson's functions, got {entries[:5]}")
 
 
+@pytest.mark.parametrize("width", [390, 1280])
+def test_a_labs_printed_output_keeps_its_lines_whole_and_scrolls_by_keyboard(chromium, site, width):
+    """A lab's printed tables are not broken mid-number (nbconvert's CSS breaks output lines
+    anywhere): a line wider than the column scrolls sideways, and such an output has a tab stop."""
+    context = chromium.new_context(viewport={"width": width, "height": 900})
+    page = context.new_page()
+    try:
+        page.goto(f"{site}labs/{LABS[0]}/", wait_until="load")
+        page.evaluate(browser.WAIT_RENDERED)
+        outputs = page.eval_on_selector_all(".jp-OutputArea-output pre", """els => els.map(e => {
+            const style = getComputedStyle(e);
+            return [style.whiteSpace, style.wordBreak, e.scrollWidth > e.clientWidth, e.getAttribute("tabindex")];
+        })""")
+        assert outputs, f"labs/{LABS[0]}/ prints no output"
+        assert all(space == "pre" and word == "normal" for space, word, _, _ in outputs), outputs
+        assert all(tab == "0" for _, _, scrolls, tab in outputs if scrolls), f"a scrolling output without a tab stop at {width}px"
+        if width == 390:
+            assert any(scrolls for _, _, scrolls, _ in outputs), "at 390 px some printed table is wider than the column"
+    finally:
+        context.close()
+
+
 def _accessible_in_both_palettes(page, path: str) -> None:
     """axe-core finds no serious violation in the light palette, then none of the rules that
     depend on colour in the dark one (the others see the same document in both)."""

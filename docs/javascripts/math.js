@@ -1,6 +1,7 @@
 // Formulas are typeset at build time (site_build/markdown/math.py). What is left for
 // the browser: a display formula wider than the column scrolls sideways, and
-// keyboard users must be able to reach it to scroll it.
+// keyboard users must be able to reach it to scroll it. The same holds for a
+// notebook's printed output (a lab's tables), which keeps its lines whole.
 //
 // Measuring a formula lays it out, and on a long page most section bodies are
 // skipped until the reader scrolls near them (content-visibility, see
@@ -30,6 +31,7 @@
 
   function mark() {
     var current = band();
+    document.querySelectorAll(".md-content .jp-OutputArea-output pre").forEach(measure);
     document.querySelectorAll(".md-content div.arithmatex").forEach(function (el) {
       if (!el.closest(".primer-cv[style]")) measure(el);
     });
