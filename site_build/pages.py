@@ -10,6 +10,7 @@ from figures_build.project import tool_modules, tool_names
 from figures_build.reading import mentions
 
 KEYS_PAGE = "reference/config-keys.md"
+KEYS_SEARCH_BOOST = 4  # the config-keys page ranks first for a key it lists (a gallery note quoting it does not)
 API_DIR = "reference/api"
 TOOLS_API_DIR = f"{API_DIR}/tools"  # one page per module of lessons/tools/ (tool_api_pages)
 
@@ -79,6 +80,14 @@ def keys_page(lessons, terms: dict[str, str]) -> str:
         meaning = terms[term].replace("|", "\\|")
         rows.append(f"| `{term}` | {meaning} | {where} |")
     return "\n".join([
+        # searched for a key (rope_scaling), a reader wants what it means and where it is taught, which
+        # this page says in one line; without the boost the first results are the decoder's gallery
+        # notes, which only quote the key (Material's search reads `boost` from the front matter)
+        "---",
+        "search:",
+        f"  boost: {KEYS_SEARCH_BOOST}",
+        "---",
+        "",
         "# Config keys and flags",
         "",
         "Every model-config key and serving flag the lessons name, what it means,",

@@ -162,6 +162,18 @@ def test_search_finds_the_positional_lesson_by_rotary(page, served):
     assert not log.failures and not log.offsite(), f"search: {log.failures + log.offsite()}"
 
 
+def test_searching_a_config_key_leads_first_to_where_it_is_explained(page, site):
+    """The first result for a key the lessons name is the config-keys page (its meaning, and
+    where it is taught), not a decoder gallery note that merely quotes the key."""
+    visit(page, site, "")
+    page.keyboard.press("s")
+    page.keyboard.type("rope_scaling")
+    first = page.locator(".md-search-result__item a").first
+    first.wait_for(timeout=10000)
+    page.wait_for_timeout(300)  # the results for the whole word, not for its first letters
+    assert first.get_attribute("href").startswith(site + "reference/config-keys/"), first.get_attribute("href")
+
+
 def _search_finds(page, query: str, wanted: str) -> None:
     page.evaluate(browser.WAIT_RENDERED)
     page.keyboard.press("s")  # Material's shortcut: focus the search box
