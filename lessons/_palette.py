@@ -10,7 +10,7 @@ between two pages.
 The colours are Okabe and Ito's eight, chosen to stay apart for readers with
 the common colour-vision deficiencies ("Color Universal Design", Okabe & Ito,
 2002; https://jfly.uni-koeln.de/color/), less its yellow (too light on white),
-plus three of Paul Tol's "muted" scheme (indigo, wine, olive;
+plus four of Paul Tol's "muted" scheme (indigo, wine, olive, teal;
 https://personal.sron.nl/~pault/) for the methods, which need more colours than
 Okabe–Ito has. tests/test_palette.py checks that every two colours one figure
 can show together stay apart under simulated deuteranopia and protanopia.
@@ -40,11 +40,12 @@ GRID = "#6b7280"  # reference lines: y = 1, a trained length, a boundary
 GREY_FILL = "#e5e7eb"  # shaded bands behind the data
 BLUE_FILL = "#d5e8f4"  # BLUE, light: a band behind blue data
 GREEN_FILL = "#d0efe6"  # GREEN, light
+DARK_BACKGROUND = "#1e2129"  # Material's slate background, hsl(225deg 15% 14%): the dark twins' backdrop
 
 COLOURS: dict[str, str] = {
     "blue": BLUE, "light-blue": LIGHT_BLUE, "red": RED, "green": GREEN, "orange": ORANGE, "purple": PURPLE,
     "ink": INK, "indigo": INDIGO, "wine": WINE, "olive": OLIVE, "teal": TEAL, "muted": MUTED, "grid": GRID,
-    "grey-fill": GREY_FILL, "blue-fill": BLUE_FILL, "green-fill": GREEN_FILL,
+    "grey-fill": GREY_FILL, "blue-fill": BLUE_FILL, "green-fill": GREEN_FILL, "dark-background": DARK_BACKGROUND,
 }
 
 # The figures' twins for the site's dark palette (Material's slate): the figure build writes a second SVG
@@ -52,13 +53,11 @@ COLOURS: dict[str, str] = {
 # box) in the page's own background, and text that had no colour (black) in the twin of INK. The
 # twins of the darkest colours are lighter, picked so that the colours one figure shows still stay
 # apart for colour-blind readers (tests/test_palette.py); the others hold on both backgrounds as they are.
-DARK_BACKGROUND = "#1e2129"  # Material's slate background, hsl(225deg 15% 14%)
 DARK: dict[str, str] = {
     INK: "#e6e6e6", INDIGO: "#7d7de8", WINE: "#f7856e",
     MUTED: "#6b7280", GRID: "#9ca3af", GREY_FILL: "#30343f", BLUE_FILL: "#1b3347", GREEN_FILL: "#173b33",
     "#cccccc": "#4b5060",  # matplotlib's legend frame
 }
-COLOURS["dark-background"] = DARK_BACKGROUND
 
 # The colours a figure without its own picks through, in order (matplotlib's default cycle otherwise):
 # the Okabe–Ito ones first.
