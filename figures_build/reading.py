@@ -23,6 +23,10 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 ARROW = "# →"
+# A value too long to sit beside its expression goes under it: a line of its own that starts
+# with ARROW, right below the statement, continued on lines that start with ARROW_MORE (the
+# value's text lines up under the first line's).
+ARROW_MORE = "#   "
 _MD = MarkdownIt("commonmark", {"html": True}).enable("table")
 
 
@@ -77,15 +81,19 @@ def _inlines(text: str) -> tuple[Inline, ...]:
     return tuple(found)
 
 
-def fences(text: str, language: str) -> Iterator[tuple[int, str]]:
-    """(0-based line of the first code line, code) of every ```language fence."""
+def fences(text: str, language: str | None) -> Iterator[tuple[int, str]]:
+    """(0-based line of the first code line, code) of every ```language fence; with None, of
+    every fence a reader sees as code (all but the diagrams' sources)."""
     for token, line in _blocks(text):
-        if token.type == "fence" and token.info.strip().split(" ")[0] == language:
+        if token.type != "fence":
+            continue
+        info = token.info.strip().split(" ")[0]
+        if info == language or (language is None and info != "mermaid"):
             yield line + 1, token.content
 
 
 # ---------------------------------------------------------------------------
-# Python blocks and their `expr  # → value` lines
+# Python blocks and their `expr  # → value` lines (or `# → value` on the lines under expr)
 # ---------------------------------------------------------------------------
 
 
@@ -109,12 +117,16 @@ def run_block(block: Block) -> list[str]:
         tree = ast.parse(block.code)
     except SyntaxError as exc:
         return [f"{block.path}:{block.first_line + (exc.lineno or 1) - 1}: syntax error in python block: {exc.msg}"]
-    arrows = _arrow_comments(block.code)
+    arrows = arrow_values(block.code)
     namespace: dict[str, object] = {"__name__": "__lesson_block__"}
     problems: list[str] = []
     for statement in tree.body:
         line = block.first_line + statement.end_lineno - 1
         expected = arrows.pop(statement.end_lineno, None)
+        if expected is None and arrows.get(statement.end_lineno + 1, ("", False))[1]:
+            expected = arrows.pop(statement.end_lineno + 1)
+        if expected is not None:
+            expected = expected[0]
         try:
             if expected is None:
                 exec(compile(ast.Module([statement], []), block.path, "exec"), namespace)
@@ -129,17 +141,27 @@ def run_block(block: Block) -> list[str]:
         if not matches(expected, actual):
             shown = ast.get_source_segment(block.code, statement) or "expression"
             problems.append(f"{block.path}:{line}: `{shown}` expected {expected}, actual {actual!r}")
-    for lineno, expected in sorted(arrows.items()):
+    for lineno, (expected, _) in sorted(arrows.items()):
         problems.append(f"{block.path}:{block.first_line + lineno - 1}: '{ARROW} {expected}' is not at the end of a statement")
     return problems
 
 
-def _arrow_comments(code: str) -> dict[int, str]:
-    """Block line number -> the expected text after '# →' on that line."""
-    found: dict[int, str] = {}
+def arrow_values(code: str) -> dict[int, tuple[str, bool]]:
+    """Block line number of each '# →' comment -> (the expected text after it, whether the
+    comment stands on a line of its own). A comment on a line of its own may go on over the
+    lines below it that start with ARROW_MORE; their text is joined to it with a space."""
+    found: dict[int, tuple[str, bool]] = {}
+    lines = code.splitlines()
     for token in tokenize.generate_tokens(io.StringIO(code).readline):
         if token.type == tokenize.COMMENT and token.string.startswith(ARROW):
-            found[token.start[0]] = token.string[len(ARROW):].strip()
+            alone = not token.line[: token.start[1]].strip()
+            text = [token.string[len(ARROW):].strip()]
+            if alone:
+                for line in lines[token.start[0]:]:
+                    if not line.strip().startswith(ARROW_MORE) or line.strip().startswith(ARROW):
+                        break
+                    text.append(line.strip()[len(ARROW_MORE):].strip())
+            found[token.start[0]] = (" ".join(text), alone)
     return found
 
 

@@ -53,7 +53,7 @@
 import matplotlib.pyplot as plt
 import numpy as np
 
-from lessons._palette import BLUE, MUTED, PURPLE, RED
+from lessons._palette import BLUE, COLOUR_MAPS, MUTED, PURPLE, RED
 from lessons.attention import causal_mask
 from lessons.notation import softmax
 from lessons.rope import (CASES, conversion_permutation, conversion_scores, demo_weights, half_to_interleaved,
@@ -224,14 +224,14 @@ print(f"queries whose most-attended key changed: {int(moved_top.sum())} of {move
 # %% [markdown]
 # The figure shows head 0's attention weights, original on the left and with
 # unconverted weights on the right: row m is query m, column n is key n, and
-# darker means more attention. Both are valid-looking causal patterns, and they
+# brighter means more attention. Both are valid-looking causal patterns, and they
 # differ cell by cell.
 
 # %%
 fig, axes = plt.subplots(1, 2, figsize=(6.4, 3.2), layout="constrained", sharey=True)
 vmax = float(max(A_orig[0].max(), A_wrong[0].max()))
 for ax, A, title in ((axes[0], A_orig, "original (interleaved)"), (axes[1], A_wrong, "not converted (half-split)")):
-    image = ax.imshow(A[0], cmap="Blues", vmin=0, vmax=vmax, aspect="auto")
+    image = ax.imshow(A[0], cmap=COLOUR_MAPS["amount"], vmin=0, vmax=vmax, aspect="auto")
     ax.set_title(title, fontsize=10)
     ax.set_xticks(range(0, SEQ_LEN, 2))
     ax.set_xlabel("key position")

@@ -59,6 +59,13 @@ DARK: dict[str, str] = {
     "#cccccc": "#4b5060",  # matplotlib's legend frame
 }
 
+# Heatmaps (drawn as pixels, which the dark twin cannot recolour): one map for amounts from zero up (a
+# weight, a 0/1 mask) and one for signed values around zero. Both are dark at zero, so a heatmap is not
+# a bright block on the dark palette (tests/test_looks_browser.py), and both stay legible to colour-blind
+# readers: viridis (matplotlib's default map, perceptually uniform; more is brighter) and Crameri's
+# "berlin" (matplotlib 3.10 on; negative is blue, positive red, zero near black).
+COLOUR_MAPS: dict[str, str] = {"amount": "viridis", "signed": "berlin"}
+
 # The colours a figure without its own picks through, in order (matplotlib's default cycle otherwise):
 # the Okabe–Ito ones first.
 CYCLE = (BLUE, ORANGE, GREEN, RED, PURPLE, LIGHT_BLUE, INK, INDIGO, WINE, OLIVE, TEAL)

@@ -163,8 +163,10 @@ slopes of 8 heads and adds every other slope of the 16-head sequence, $2^{-0.5},
 ```python
 from lessons.alibi import alibi_slopes, alibi_bias
 [float(m) for m in alibi_slopes(2)]  # → [0.0625, 0.00390625]
-[float(m) for m in alibi_slopes(8)]  # → [0.5, 0.25, 0.125, 0.0625, 0.03125, 0.015625, 0.0078125, 0.00390625]
-[round(float(m), 3) for m in alibi_slopes(12)[8:]]  # → [0.707, 0.354, 0.177, 0.088]
+[float(m) for m in alibi_slopes(8)]
+# → [0.5, 0.25, 0.125, 0.0625, 0.03125, 0.015625, 0.0078125, 0.00390625]
+[round(float(m), 3) for m in alibi_slopes(12)[8:]]
+# → [0.707, 0.354, 0.177, 0.088]
 bias = alibi_bias(2, 4)  # (heads, queries, keys)
 bias.shape  # → (2, 4, 4)
 [float(b) for b in bias[0, 3]]  # → [-0.1875, -0.125, -0.0625, 0.0]
@@ -253,12 +255,14 @@ w = recency_weights(0.5, 4)
 [round(float(x), 3) for x in w]  # → [0.102, 0.167, 0.276, 0.455]
 round(float(w[0] / w[1]), 3)  # → 0.607
 round(half_weight_distance(1.0), 3)  # → 0.693
-round(half_weight_distance(0.5), 2), round(half_weight_distance(0.5), 1)  # → (1.39, 1.4)
+round(half_weight_distance(0.5), 2), round(half_weight_distance(0.5), 1)
+# → (1.39, 1.4)
 round(half_weight_distance(1 / 256))  # → 177
 w = recency_weights(1 / 256, 1024)
 round(float(w[-1] / w[0]))  # → 54
 # extending the length keeps the trained block exactly
-bool(np.array_equal(alibi_bias(8, 2048)[:, :1024, :1024], alibi_bias(8, 1024)))  # → True
+bool(np.array_equal(alibi_bias(8, 2048)[:, :1024, :1024], alibi_bias(8, 1024)))
+# → True
 ```
 
 ![Attention weight against steps back for slopes 1/2, 1/16 and 1/256 with equal content scores, on a log scale: three straight lines falling at different rates](figures/alibi.recency.svg)
@@ -322,14 +326,30 @@ import numpy as np
 from lessons.alibi import alibi_slopes, alibi_bias, alibi_bias_at
 from lessons.attention import scaled_dot_product_attention
 [float(m) for m in alibi_slopes(4)]  # → [0.25, 0.0625, 0.015625, 0.00390625]
-float(alibi_bias_at(4, [103], [101])[0, 0, 0]), float(alibi_bias_at(4, [3], [1])[0, 0, 0])  # → (-0.5, -0.5)
-Q, K, V = np.random.default_rng(0).standard_normal((3, 4, 4, 8))  # (heads, seq, d) each
+(
+    float(alibi_bias_at(4, [103], [101])[0, 0, 0]),
+    float(alibi_bias_at(4, [3], [1])[0, 0, 0]),
+)
+# → (-0.5, -0.5)
+Q, K, V = np.random.default_rng(0).standard_normal(
+    (3, 4, 4, 8)
+)  # (heads, seq, d) each
 positions = np.arange(4)
-out_0, _ = scaled_dot_product_attention(Q, K, V, bias=alibi_bias_at(4, positions, positions))
-out_100, _ = scaled_dot_product_attention(Q, K, V, bias=alibi_bias_at(4, 100 + positions, 100 + positions))
+out_0, _ = scaled_dot_product_attention(
+    Q, K, V, bias=alibi_bias_at(4, positions, positions)
+)
+out_100, _ = scaled_dot_product_attention(
+    Q, K, V, bias=alibi_bias_at(4, 100 + positions, 100 + positions)
+)
 float(np.max(np.abs(out_100 - out_0)))  # → 0.0
-# a cached step: one query at position 9 against keys 0..9 is row 9 of the full bias
-bool(np.array_equal(alibi_bias_at(4, [9], np.arange(10))[:, 0], alibi_bias(4, 10)[:, 9]))  # → True
+# a cached step: one query at position 9 against keys 0..9 is row 9 of the
+# full bias
+bool(
+    np.array_equal(
+        alibi_bias_at(4, [9], np.arange(10))[:, 0], alibi_bias(4, 10)[:, 9]
+    )
+)
+# → True
 ```
 
 **In code:** `alibi_bias_at` builds the bias for any query and key positions
@@ -395,20 +415,35 @@ positions can represent both absolute and relative position this way.
 **In Python:**
 
 ```python
-from lessons.alibi import mask_position_signal, unmasked_order_gap, nope_position_gaps
-[round(float(x), 3) for x in mask_position_signal(5)]  # → [1.0, 0.5, 0.333, 0.25, 0.2]
+from lessons.alibi import (
+    mask_position_signal,
+    unmasked_order_gap,
+    nope_position_gaps,
+)
+[round(float(x), 3) for x in mask_position_signal(5)]
+# → [1.0, 0.5, 0.333, 0.25, 0.2]
 # no positions and no mask: the orders give the same outputs, reshuffled
 unmasked_order_gap([3, 5, 7, 9], [5, 3, 7, 9]) < 1e-12  # → True
 # causal attention layers with no positions, 1 layer: swap the first two tokens
 gaps = nope_position_gaps([3, 5, 7, 9, 11], [5, 3, 7, 9, 11], n_layers=1)
 [bool(g > 1e-9) for g in gaps]  # → [True, True, False, False, False]
 # 2 layers: later positions read hidden states the mask made different
-[bool(g > 1e-9) for g in nope_position_gaps([3, 5, 7, 9, 11], [5, 3, 7, 9, 11], n_layers=2)]  # → [True, True, True, True, True]
-# NoPE layers from a config's no_rope_layers (1 = RoPE, 0 = NoPE), as transformers reads it
+[
+    bool(g > 1e-9)
+    for g in nope_position_gaps([3, 5, 7, 9, 11], [5, 3, 7, 9, 11], n_layers=2)
+]
+# → [True, True, True, True, True]
+# NoPE layers from a config's no_rope_layers (1 = RoPE, 0 = NoPE), as
+# transformers reads it
 from lessons.alibi import nope_layers
 nope_layers(8, [1, 1, 1, 0, 1, 1, 1, 0])  # → [3, 7]
-# Llama 4 Scout: 48 layers, an empty list; SmolLM3-3B: 36 layers, the list spelled out
-len(nope_layers(48, [])), len(nope_layers(36, [1, 1, 1, 0] * 9, fill_empty=False))  # → (12, 9)
+# Llama 4 Scout: 48 layers, an empty list; SmolLM3-3B: 36 layers, the list
+# spelled out
+(
+    len(nope_layers(48, [])),
+    len(nope_layers(36, [1, 1, 1, 0] * 9, fill_empty=False)),
+)
+# → (12, 9)
 ```
 
 ![Left: the output 1/(i+1) of a causal layer with equal scores falls from 1 at position 0 to 0.1 at position 9. Right: for causal attention layers with no positions, swapping the first two tokens changes the outputs at positions 0 and 1 only with one layer, and at every position with two layers](figures/alibi.nope_orders.svg)

@@ -92,9 +92,12 @@ functions (`score_matrix_bytes`, `score_flops`, `projection_flops`,
     format_bytes(kv_cache_bytes(1, 32, 8, head_dim))  # → '128 KiB'
     format_bytes(kv_cache_bytes(131072, 32, 8, head_dim))  # → '16 GiB'
     format_bytes(kv_cache_bytes(131072, 32, 32, head_dim))  # → '64 GiB'
-    format_bytes(kv_cache_bytes(131072, 32, 8, head_dim, window=4096))  # → '512 MiB'
-    # grouped-query attention: 32 query heads over 8 KV heads, a cache 4 times smaller
-    kv_cache_bytes(1, 32, 32, head_dim) // kv_cache_bytes(1, 32, 8, head_dim)  # → 4
+    format_bytes(kv_cache_bytes(131072, 32, 8, head_dim, window=4096))
+    # → '512 MiB'
+    # grouped-query attention: 32 query heads over 8 KV heads, a cache 4 times
+    # smaller
+    kv_cache_bytes(1, 32, 32, head_dim) // kv_cache_bytes(1, 32, 8, head_dim)
+    # → 4
     ```
 
 **What breaks.**
@@ -287,10 +290,12 @@ import numpy as np
 from lessons.notation import softmax
 from lessons.attention import score_spread, mean_top_weight
 # dog's scaled scores, as in lessons.notation
-softmax(np.array([0.707, 0.0, 0.707])).round(3).tolist()  # → [0.401, 0.198, 0.401]
+softmax(np.array([0.707, 0.0, 0.707])).round(3).tolist()
+# → [0.401, 0.198, 0.401]
 # two keys with raw scores 8 and 0, before and after dividing by √64
 softmax(np.array([8.0, 0.0])).round(4).tolist()  # → [0.9997, 0.0003]
-softmax(np.array([8.0, 0.0]) / np.sqrt(64)).round(3).tolist()  # → [0.731, 0.269]
+softmax(np.array([8.0, 0.0]) / np.sqrt(64)).round(3).tolist()
+# → [0.731, 0.269]
 # spread of raw q·k at d = 64 is about √64 = 8
 score_spread(64)  # → 8.1
 score_spread(64, scaled=True)  # → 1.0
@@ -450,10 +455,12 @@ mix.
 **The math.**
 
 $$
+\begin{gathered}
 Q = X W_q^\top,\ K = X W_k^\top,\ V = X W_v^\top, \qquad
-\text{head}_h = \text{Attn}(Q_h, K_h, V_h), \qquad
-\text{MHA}(X) = [\text{head}_1, \dots, \text{head}_H]\, W_o^\top, \qquad
+\text{head}_h = \text{Attn}(Q_h, K_h, V_h),
+\\ \text{MHA}(X) = [\text{head}_1, \dots, \text{head}_H]\, W_o^\top, \qquad
 d_{\text{head}} = d / H
+\end{gathered}
 $$
 
 **Symbols**
@@ -480,8 +487,13 @@ $d = 512$ and $H = 8$, heads of 64 (Vaswani et al., 2017).
 
 ```python
 import numpy as np
-from lessons.attention import (merge_heads, multi_head_attention, random_causal_layer,
-                               scaled_dot_product_attention, split_heads)
+from lessons.attention import (
+    merge_heads,
+    multi_head_attention,
+    random_causal_layer,
+    scaled_dot_product_attention,
+    split_heads,
+)
 # 3 words, width 4
 X = np.arange(12.0).reshape(3, 4)
 split_heads(X, 2).shape  # → (2, 3, 2)
@@ -611,7 +623,11 @@ out_p.round(3).tolist()  # → [[0.752, 0.752], [0.599, 0.802], [0.802, 0.599]]
 bool(np.allclose(out_p, P @ out))  # → True
 # with the causal mask the identity fails: dog at the front vs dog at the back
 mask = causal_mask(3)
-self_attention(X, mask)[0][0].round(3).tolist(), self_attention(P @ X, mask)[0][2].round(3).tolist()  # → ([1.0, 0.0], [0.802, 0.599])
+(
+    self_attention(X, mask)[0][0].round(3).tolist(),
+    self_attention(P @ X, mask)[0][2].round(3).tolist(),
+)
+# → ([1.0, 0.0], [0.802, 0.599])
 ```
 
 ![Two 3 by 2 grids of output vectors: the rows for "man bites dog" are the rows for "dog bites man" in reverse order, with dog's row (0.802, 0.599) in both](figures/attention.permutation.svg)
@@ -707,7 +723,7 @@ from __future__ import annotations
 import numpy as np
 
 from lessons import _checks
-from lessons._palette import BLUE, MUTED, RED
+from lessons._palette import BLUE, COLOUR_MAPS, MUTED, RED
 from lessons._show import banner, matrix, say, table, takeaway
 from lessons.notation import WORDS, X_WORDS, permutation_matrix, softmax
 
@@ -1011,7 +1027,8 @@ def _annotated_grid(ax, values: np.ndarray, rows: list[str], cols: list[str], cm
     for i in range(values.shape[0]):
         for j in range(values.shape[1]):
             v = values[i, j]
-            ax.text(j, i, format(v, fmt), ha="center", va="center", color="white" if v > 0.6 else "black", fontsize=9)
+            # the amount map is bright where the value is large: dark ink there, light ink on the dark cells
+            ax.text(j, i, format(v, fmt), ha="center", va="center", color="black" if v > 0.6 else "white", fontsize=9)
     return im
 
 
@@ -1027,7 +1044,7 @@ def figures() -> dict:
     fig, axes = plt.subplots(1, 2, figsize=(6.4, 3.6), layout="constrained")
     for ax, (title, mask) in zip(axes, (("full attention", None), ("causal attention", causal_mask(3))), strict=True):
         _, w = self_attention(X, mask=mask)
-        im = _annotated_grid(ax, w, words, words, "Blues")
+        im = _annotated_grid(ax, w, words, words, COLOUR_MAPS["amount"])
         ax.set_title(title)
         ax.set_xlabel("key (attended word)")
     axes[0].set_ylabel("query (word being updated)")
@@ -1051,7 +1068,7 @@ def figures() -> dict:
     # causal_mask: which keys each query may see
     n = _MASK_FIGURE_SIZE
     fig, ax = plt.subplots(figsize=(6.4, 3.6), layout="constrained")
-    ax.imshow(causal_mask(n), cmap="Blues", vmin=-0.3, vmax=1.3)
+    ax.imshow(causal_mask(n), cmap=COLOUR_MAPS["amount"], vmin=-0.3, vmax=1.3)
     for i in range(n):
         for j in range(n):
             ax.text(j, i, "✓" if j <= i else "·", ha="center", va="center", fontsize=9,
@@ -1067,7 +1084,7 @@ def figures() -> dict:
     out_heads = random_causal_layer()[1]
     fig, axes = plt.subplots(1, 2, figsize=(6.4, 3.6), layout="constrained")
     for h, ax in enumerate(axes):
-        im = ax.imshow(out_heads[h], cmap="Blues", vmin=0, vmax=1)
+        im = ax.imshow(out_heads[h], cmap=COLOUR_MAPS["amount"], vmin=0, vmax=1)
         ax.set_title(f"head {h}")
         ax.set_xlabel("key position")
         ax.set_xticks(range(out_heads.shape[-1]))
@@ -1082,7 +1099,7 @@ def figures() -> dict:
     fig, axes = plt.subplots(1, 2, figsize=(6.4, 3.6), layout="constrained")
     for ax, (title, labels, M) in zip(axes, (("Attn(X): dog bites man", words, self_attention(X)[0]),
                                              ("Attn(PX): man bites dog", words[::-1], self_attention(P @ X)[0])), strict=True):
-        _annotated_grid(ax, M, labels, ["out 1", "out 2"], "Purples")
+        _annotated_grid(ax, M, labels, ["out 1", "out 2"], COLOUR_MAPS["amount"])
         ax.set_title(title, fontsize=10)
     axes[0].set_ylabel("output row (word)")
     figs["permutation"] = fig

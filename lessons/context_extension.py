@@ -210,9 +210,14 @@ between two angles the pair did see).
 
 ```python
 from lessons.positional import rope_frequencies, ntk_scaled_base
-from lessons.context_extension import rope_wavelengths, ntk_pair_scale, rope_inv_freq
+from lessons.context_extension import (
+    rope_wavelengths,
+    ntk_pair_scale,
+    rope_inv_freq,
+)
 theta = rope_frequencies(8, 10000.0)
-[round(w, 2) for w in rope_wavelengths(theta)]  # → [6.28, 62.83, 628.32, 6283.19]
+[round(w, 2) for w in rope_wavelengths(theta)]
+# → [6.28, 62.83, 628.32, 6283.19]
 # full turns in the 1,000 trained positions
 (1000 / rope_wavelengths(theta)).tolist()  # → [159, 15.9, 1.59, 0.159]
 # position interpolation, written as a Hugging Face block
@@ -221,21 +226,37 @@ list(linear / theta)  # → [0.25, 0.25, 0.25, 0.25]
 linear.tolist()  # → [0.25, 0.025, 0.0025, 0.00025]
 # NTK-aware: raise the base, and each pair slows by s^(-2i/(d-2))
 round(ntk_scaled_base(10000.0, 4.0, 8))  # → 63496
-rope_frequencies(8, ntk_scaled_base(10000.0, 4.0, 8)).tolist()  # → [1, 0.063, 0.0040, 0.00025]
-[round(x, 3) for x in rope_frequencies(8, ntk_scaled_base(10000.0, 4.0, 8)) / theta]  # → [1.0, 0.63, 0.397, 0.25]
+rope_frequencies(8, ntk_scaled_base(10000.0, 4.0, 8)).tolist()
+# → [1, 0.063, 0.0040, 0.00025]
+[
+    round(x, 3)
+    for x in rope_frequencies(8, ntk_scaled_base(10000.0, 4.0, 8)) / theta
+]
+# → [1.0, 0.63, 0.397, 0.25]
 [round(x, 3) for x in ntk_pair_scale(8, 4.0)]  # → [1.0, 0.63, 0.397, 0.25]
 # pair 1 turns 4^(1/3) times slower
 round(1 / ntk_pair_scale(8, 4.0)[1], 3)  # → 1.587
-# a realistic head: d = 128, base 10,000, trained on 4,096 tokens, read at 32,768
+# a realistic head: d = 128, base 10,000, trained on 4,096 tokens, read at
+# 32,768
 import numpy as np
 from lessons.context_extension import example_angle_ratios
-never = rope_wavelengths(rope_frequencies(128, 10000.0)) > 4096  # short of one full turn in training
+never = (
+    rope_wavelengths(rope_frequencies(128, 10000.0)) > 4096
+)  # short of one full turn in training
 int(never.sum()), int(np.argmax(never))  # → (18, 46)
 ntk = example_angle_ratios()["NTK-aware (base raised)"]
-int((ntk[never] > 1 + 1e-9).sum()), round(float(ntk.max()), 2), int(ntk.argmax())  # → (18, 1.75, 46)
+(
+    int((ntk[never] > 1 + 1e-9).sum()),
+    round(float(ntk.max()), 2),
+    int(ntk.argmax()),
+)
+# → (18, 1.75, 46)
 round(float(ntk[-1]), 6), 32767 / 8 - 4095  # → (1.000214, 0.875)
-round(1 / ntk_pair_scale(128, 8.0)[46], 2), round(8 ** (1 - 92 / 126), 2)  # → (4.56, 1.75)
-{name: round(float(r.max()), 2) for name, r in example_angle_ratios().items()}  # → {'no scaling': 8.0, 'NTK-aware (base raised)': 1.75, 'position interpolation (linear)': 1.0, 'YaRN': 1.0, 'Llama 3 rule': 1.0}
+round(1 / ntk_pair_scale(128, 8.0)[46], 2), round(8 ** (1 - 92 / 126), 2)
+# → (4.56, 1.75)
+{name: round(float(r.max()), 2) for name, r in example_angle_ratios().items()}
+# → {'no scaling': 8.0, 'NTK-aware (base raised)': 1.75,
+#   'position interpolation (linear)': 1.0, 'YaRN': 1.0, 'Llama 3 rule': 1.0}
 ```
 
 ![Per pair of a 128-number head trained on 4,096 tokens and read at 32,768, the largest angle used divided by the largest angle seen in training: 1 for every pair under position interpolation, YaRN and the Llama 3 rule (1.0002 on the slow pairs); NTK-aware scaling is 1 for pairs 0 to 45, jumps to 1.75 at pair 46 and falls back to 1.0002 at pair 63](figures/context_extension.angle_ratio.svg)
@@ -288,8 +309,10 @@ never disagrees, but no prompt runs with the trained base.
 **The math.** One formula, fed two different lengths:
 
 $$
-b'_{\text{HF}}(n) = b \left( \frac{s\, n}{L} - (s - 1) \right)^{d/(d-2)} \ \text{for } n > L \ (b \text{ otherwise}), \qquad
-b'_{\text{vLLM}} = b \left( \frac{s\, P}{L} - (s - 1) \right)^{d/(d-2)}
+\begin{aligned}
+b'_{\text{HF}}(n) &= b \left( \frac{s\, n}{L} - (s - 1) \right)^{d/(d-2)} \ \text{for } n > L \ (b \text{ otherwise}),
+\\ b'_{\text{vLLM}} &= b \left( \frac{s\, P}{L} - (s - 1) \right)^{d/(d-2)}
+\end{aligned}
 $$
 
 **Symbols**
@@ -324,16 +347,32 @@ from the model that calls it.
 **In Python:**
 
 ```python
-from lessons.context_extension import dynamic_ntk_base, vllm_dynamic_ntk_base, cached_score_gap
+from lessons.context_extension import (
+    dynamic_ntk_base,
+    vllm_dynamic_ntk_base,
+    cached_score_gap,
+)
 # Hugging Face: the base follows the current length
-[round(dynamic_ntk_base(10000.0, 2.0, n, 1000, 8)) for n in (10, 1000, 2000, 3000)]  # → [10000, 10000, 43267, 85499]
+[
+    round(dynamic_ntk_base(10000.0, 2.0, n, 1000, 8))
+    for n in (10, 1000, 2000, 3000)
+]
+# → [10000, 10000, 43267, 85499]
 round(dynamic_ntk_base(10000.0, 2.0, 3000, 1000, 8) / 10000.0, 2)  # → 8.55
 # vLLM: one base for a table of 2,000 positions, whatever the prompt
 round(vllm_dynamic_ntk_base(10000.0, 2.0, 2000, 1000, 8))  # → 43267
-# factor 8 over 4,096 tokens: the stretch is 8*8 - 7 = 57, not 8; vLLM's long-standing table used it for every prompt
-round(dynamic_ntk_base(10000.0, 8.0, 32768, 4096, 128)), round(vllm_dynamic_ntk_base(10000.0, 8.0, 32768, 4096, 128))  # → (607779, 607779)
-# Hugging Face with a cache: a key cached at 4,096 tokens, reused at 16,384, scored two ways
-fresh, stale = cached_score_gap(128, 10000.0, 2.0, 4096, 4096, 16384, key_pos=4000, query_pos=16000)
+# factor 8 over 4,096 tokens: the stretch is 8*8 - 7 = 57, not 8; vLLM's
+# long-standing table used it for every prompt
+(
+    round(dynamic_ntk_base(10000.0, 8.0, 32768, 4096, 128)),
+    round(vllm_dynamic_ntk_base(10000.0, 8.0, 32768, 4096, 128)),
+)
+# → (607779, 607779)
+# Hugging Face with a cache: a key cached at 4,096 tokens, reused at 16,384,
+# scored two ways
+fresh, stale = cached_score_gap(
+    128, 10000.0, 2.0, 4096, 4096, 16384, key_pos=4000, query_pos=16000
+)
 (round(fresh, 3), round(stale, 3))  # → (2.064, 12.755)
 ```
 
@@ -398,13 +437,19 @@ the softmax that a longer context would otherwise spread thin.
 **The math.**
 
 $$
-i(r) = \frac{d \, \ln\!\left(L / (2\pi r)\right)}{2 \ln b}, \qquad
-\gamma_i = \operatorname{clip}\!\left(\frac{i - \lfloor i(\beta_{\text{fast}}) \rfloor}{\lceil i(\beta_{\text{slow}}) \rceil - \lfloor i(\beta_{\text{fast}}) \rfloor}, 0, 1\right), \qquad
-\theta_i' = (1 - \gamma_i)\,\theta_i + \gamma_i \frac{\theta_i}{s}
+\begin{aligned}
+i(r) &= \frac{d \, \ln\!\left(L / (2\pi r)\right)}{2 \ln b},
+\\ \gamma_i &= \operatorname{clip}\!\left(\frac{i - \lfloor i(\beta_{\text{fast}}) \rfloor}{\lceil i(\beta_{\text{slow}}) \rceil - \lfloor i(\beta_{\text{fast}}) \rfloor}, 0, 1\right),
+\\ \theta_i' &= (1 - \gamma_i)\,\theta_i + \gamma_i \frac{\theta_i}{s}
+\end{aligned}
 $$
 
 $$
-\sqrt{1/t} = 0.1 \ln s + 1; \qquad \text{DeepSeek: } \frac{\mu(s, m)}{\mu(s, m_{\text{all}})} \text{ on cos and sin, } \frac{\mu(s, m_{\text{all}})^2}{\sqrt{d_{qk}}} \text{ as softmax scale}, \quad \mu(s, m) = 0.1\, m \ln s + 1
+\begin{gathered}
+\sqrt{1/t} = 0.1 \ln s + 1;
+\\ \text{DeepSeek: } \frac{\mu(s, m)}{\mu(s, m_{\text{all}})} \text{ on cos and sin, } \frac{\mu(s, m_{\text{all}})^2}{\sqrt{d_{qk}}} \text{ as softmax scale},
+\\ \mu(s, m) = 0.1\, m \ln s + 1
+\end{gathered}
 $$
 
 **Symbols**
@@ -431,14 +476,26 @@ $s = 4$ is $0.1 \ln 4 + 1 = 1.139$, so scores grow by $1.139^2 = 1.296$.
 **In Python:**
 
 ```python
-from lessons.context_extension import (yarn_correction_dim, yarn_correction_range, yarn_ramp,
-                                       yarn_attention_factor, deepseek_softmax_multiplier, rope_inv_freq)
+from lessons.context_extension import (
+    yarn_correction_dim,
+    yarn_correction_range,
+    yarn_ramp,
+    yarn_attention_factor,
+    deepseek_softmax_multiplier,
+    rope_inv_freq,
+)
 from lessons.positional import rope_frequencies
-round(yarn_correction_dim(32, 8, 10000.0, 1000), 2), round(yarn_correction_dim(1, 8, 10000.0, 1000), 2)  # → (0.70, 2.20)
+(
+    round(yarn_correction_dim(32, 8, 10000.0, 1000), 2),
+    round(yarn_correction_dim(1, 8, 10000.0, 1000), 2),
+)
+# → (0.70, 2.20)
 yarn_correction_range(32, 1, 8, 10000.0, 1000)  # → (0, 3)
-# Qwen2.5's block (head 128, base 1,000,000, 32,768 tokens): kept up to pair 23, interpolated from pair 40
+# Qwen2.5's block (head 128, base 1,000,000, 32,768 tokens): kept up to pair
+# 23, interpolated from pair 40
 yarn_correction_range(32, 1, 128, 1_000_000.0, 32768)  # → (23, 40)
-# the first section's head (128, base 10,000, 4,096 tokens): divided by the full factor from pair 46,
+# the first section's head (128, base 10,000, 4,096 tokens): divided by the
+# full factor from pair 46,
 # the first pair short of a full turn
 yarn_correction_range(32, 1, 128, 10000.0, 4096)  # → (20, 46)
 yarn_ramp(0, 3, 4)  # → [0.0, 0.333, 0.667, 1.0]
@@ -446,11 +503,17 @@ theta, attention = rope_inv_freq(8, {"rope_type": "yarn", "factor": 4.0,
                                      "original_max_position_embeddings": 1000})
 list(theta / rope_frequencies(8))  # → [1.0, 0.75, 0.5, 0.25]
 round(attention, 3)  # → 1.139
-# DeepSeek-V2's block (factor 40, mscale = mscale_all_dim = 0.707): cos and sin keep their size,
+# DeepSeek-V2's block (factor 40, mscale = mscale_all_dim = 0.707): cos and
+# sin keep their size,
 yarn_attention_factor(40, mscale=0.707, mscale_all_dim=0.707)  # → 1.0
-# but its attention multiplies the softmax scale 1/sqrt(128 + 64) by mscale(40, 0.707) squared
+# but its attention multiplies the softmax scale 1/sqrt(128 + 64) by
+# mscale(40, 0.707) squared
 round(deepseek_softmax_multiplier(40, mscale_all_dim=0.707), 2)  # → 1.59
-round((128 + 64) ** -0.5 * deepseek_softmax_multiplier(40, mscale_all_dim=0.707), 4)  # → 0.1147
+round(
+    (128 + 64) ** -0.5 * deepseek_softmax_multiplier(40, mscale_all_dim=0.707),
+    4,
+)
+# → 0.1147
 ```
 
 ![YaRN's ramp for Qwen2.5's published block: zero for pairs 0 to 23, which turn more than 32 times in 32,768 tokens, rising linearly to one at pair 40, which turns less than once; the speed ratio falls from 1 to one quarter over the same pairs](figures/context_extension.yarn_ramp.svg)
@@ -520,15 +583,27 @@ $\sqrt{1.201} = 1.096$. For Phi-3.5-mini ($L$ = 4,096, $s$ = 32) it is 1.190.
 
 ```python
 import numpy as np
-from lessons.context_extension import rope_inv_freq, longrope_attention_factor, longrope_factors
-block = {"rope_type": "longrope", "short_factor": [1, 1, 1.5, 2], "long_factor": [1, 2, 4, 4],
-         "original_max_position_embeddings": 1000}
-list(longrope_factors(block["short_factor"], block["long_factor"], 800, 1000))  # → [1.0, 1.0, 1.5, 2.0]
-theta, attention = rope_inv_freq(8, block, max_position_embeddings=4000, seq_len=3000)
+from lessons.context_extension import (
+    rope_inv_freq,
+    longrope_attention_factor,
+    longrope_factors,
+)
+block = {
+    "rope_type": "longrope",
+    "short_factor": [1, 1, 1.5, 2],
+    "long_factor": [1, 2, 4, 4],
+    "original_max_position_embeddings": 1000,
+}
+list(longrope_factors(block["short_factor"], block["long_factor"], 800, 1000))
+# → [1.0, 1.0, 1.5, 2.0]
+theta, attention = rope_inv_freq(
+    8, block, max_position_embeddings=4000, seq_len=3000
+)
 [round(x, 5) for x in theta]  # → [1.0, 0.05, 0.0025, 0.00025]
 round(attention, 3)  # → 1.096
 # the attention factor by hand: ln 4 / ln 1000
-round(np.log(4), 3), round(np.log(1000), 3), round(np.log(4) / np.log(1000), 3)  # → (1.386, 6.908, 0.201)
+round(np.log(4), 3), round(np.log(1000), 3), round(np.log(4) / np.log(1000), 3)
+# → (1.386, 6.908, 0.201)
 # Phi-3.5-mini: 4,096 tokens stretched to 131,072
 round(longrope_attention_factor(131072 / 4096, 4096), 3)  # → 1.190
 ```
@@ -607,35 +682,88 @@ half of it.
 ```python
 import numpy as np
 from lessons.attention import format_bytes, kv_cache_bytes
-from lessons.context_extension import llama3_smooth_factor, rope_inv_freq, rope_wavelengths, LLAMA31_8B
+from lessons.context_extension import (
+    llama3_smooth_factor,
+    rope_inv_freq,
+    rope_wavelengths,
+    LLAMA31_8B,
+)
 from lessons.positional import rope_frequencies
-[round(w, 3) for w in llama3_smooth_factor(rope_wavelengths(rope_frequencies(8)), 1000, 1.0, 4.0)]  # → [52.718, 4.972, 0.197, -0.28]
+[
+    round(w, 3)
+    for w in llama3_smooth_factor(
+        rope_wavelengths(rope_frequencies(8)), 1000, 1.0, 4.0
+    )
+]
+# → [52.718, 4.972, 0.197, -0.28]
 # pair 2's blend: (1 - w) of theta/4 plus w of theta
-w = llama3_smooth_factor(rope_wavelengths(rope_frequencies(8)), 1000, 1.0, 4.0)[2]
+w = llama3_smooth_factor(
+    rope_wavelengths(rope_frequencies(8)), 1000, 1.0, 4.0
+)[2]
 round(1 - w, 3), round((1 - w) / 4 + w, 3)  # → (0.803, 0.398)
-theta, _ = rope_inv_freq(8, {"rope_type": "llama3", "factor": 4.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
-                             "original_max_position_embeddings": 1000})
-[round(x, 4) for x in theta / rope_frequencies(8)]  # → [1.0, 1.0, 0.3979, 0.25]
-# Llama 3.1 8B's published block, and the two wavelength boundaries L/high and L/low
+theta, _ = rope_inv_freq(
+    8,
+    {
+        "rope_type": "llama3",
+        "factor": 4.0,
+        "low_freq_factor": 1.0,
+        "high_freq_factor": 4.0,
+        "original_max_position_embeddings": 1000,
+    },
+)
+[round(x, 4) for x in theta / rope_frequencies(8)]
+# → [1.0, 1.0, 0.3979, 0.25]
+# Llama 3.1 8B's published block, and the two wavelength boundaries L/high
+# and L/low
 params = LLAMA31_8B["rope_parameters"]
-params["rope_theta"], params["factor"], LLAMA31_8B["max_position_embeddings"]  # → (500000.0, 8.0, 131072)
+params["rope_theta"], params["factor"], LLAMA31_8B["max_position_embeddings"]
+# → (500000.0, 8.0, 131072)
 L = params["original_max_position_embeddings"]
-L, L / params["high_freq_factor"], L / params["low_freq_factor"]  # → (8192, 2048.0, 8192.0)
+L, L / params["high_freq_factor"], L / params["low_freq_factor"]
+# → (8192, 2048.0, 8192.0)
 # pairs kept, blended and divided by 8
-ratio = rope_inv_freq(128, params)[0] / rope_frequencies(128, params["rope_theta"])
-kept, divided = int(np.sum(np.isclose(ratio, 1))), int(np.sum(np.isclose(ratio, 1 / 8)))
+ratio = rope_inv_freq(128, params)[0] / rope_frequencies(
+    128, params["rope_theta"]
+)
+kept, divided = (
+    int(np.sum(np.isclose(ratio, 1))),
+    int(np.sum(np.isclose(ratio, 1 / 8))),
+)
 kept, ratio.size - kept - divided, divided  # → (29, 6, 29)
-# one sequence's key-value cache in 16-bit numbers, at 8,192 tokens and at 131,072
-shape = LLAMA31_8B["n_layers"], LLAMA31_8B["n_kv_heads"], LLAMA31_8B["head_dim"]
-format_bytes(kv_cache_bytes(L, *shape)), format_bytes(kv_cache_bytes(131072, *shape))  # → ('1 GiB', '16 GiB')
+# one sequence's key-value cache in 16-bit numbers, at 8,192 tokens and at
+# 131,072
+shape = (
+    LLAMA31_8B["n_layers"],
+    LLAMA31_8B["n_kv_heads"],
+    LLAMA31_8B["head_dim"],
+)
+(
+    format_bytes(kv_cache_bytes(L, *shape)),
+    format_bytes(kv_cache_bytes(131072, *shape)),
+)
+# → ('1 GiB', '16 GiB')
 # Llama 3.1 8B and Llama 3.2 1B: the same 16x window, factors 8 and 32
 from lessons.context_extension import LLAMA32_1B, trained_angle_ratio
 models = (LLAMA31_8B, LLAMA32_1B)
-[c["max_position_embeddings"] / c["rope_parameters"]["original_max_position_embeddings"] for c in models]  # → [16.0, 16.0]
+[
+    c["max_position_embeddings"]
+    / c["rope_parameters"]["original_max_position_embeddings"]
+    for c in models
+]
+# → [16.0, 16.0]
 [c["rope_parameters"]["factor"] for c in models]  # → [8.0, 32.0]
-def slowest(c):  # the slowest pair's largest angle at 131,072 over its largest at 8,192
+def slowest(
+    c,
+):  # the slowest pair's largest angle at 131,072 over its largest at 8,192
     d, p = c["head_dim"], c["rope_parameters"]
-    return float(trained_angle_ratio(rope_inv_freq(d, p)[0], rope_frequencies(d, p["rope_theta"]), 8192, 131072)[-1])
+    return float(
+        trained_angle_ratio(
+            rope_inv_freq(d, p)[0],
+            rope_frequencies(d, p["rope_theta"]),
+            8192,
+            131072,
+        )[-1]
+    )
 [round(slowest(c), 4) for c in models]  # → [2.0002, 0.5001]
 ```
 
@@ -727,27 +855,75 @@ about 30% larger before the softmax.
 
 ```python
 import numpy as np
-from lessons.context_extension import ntk_pair_scale, pair_scale, rope_inv_freq, rope_cos_sin
+from lessons.context_extension import (
+    ntk_pair_scale,
+    pair_scale,
+    rope_inv_freq,
+    rope_cos_sin,
+)
 # the divisor table: every method at factor 4 over 1,000 trained tokens
-blocks = {"linear": {"rope_type": "linear", "factor": 4.0},
-          "YaRN": {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 1000},
-          "Llama 3": {"rope_type": "llama3", "factor": 4.0, "original_max_position_embeddings": 1000,
-                      "low_freq_factor": 1.0, "high_freq_factor": 4.0}}
-{name: (1 / pair_scale(8, block)).tolist() for name, block in blocks.items()}  # → {'linear': [4, 4, 4, 4], 'YaRN': [1, 1.33, 2, 4], 'Llama 3': [1, 1, 2.51, 4]}
+blocks = {
+    "linear": {"rope_type": "linear", "factor": 4.0},
+    "YaRN": {
+        "rope_type": "yarn",
+        "factor": 4.0,
+        "original_max_position_embeddings": 1000,
+    },
+    "Llama 3": {
+        "rope_type": "llama3",
+        "factor": 4.0,
+        "original_max_position_embeddings": 1000,
+        "low_freq_factor": 1.0,
+        "high_freq_factor": 4.0,
+    },
+}
+{name: (1 / pair_scale(8, block)).tolist() for name, block in blocks.items()}
+# → {'linear': [4, 4, 4, 4], 'YaRN': [1, 1.33, 2, 4],
+#   'Llama 3': [1, 1, 2.51, 4]}
 (1 / ntk_pair_scale(8, 4.0)).tolist()  # → [1, 1.59, 2.52, 4]
-theta, a = rope_inv_freq(8, {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 1000})
+theta, a = rope_inv_freq(
+    8,
+    {
+        "rope_type": "yarn",
+        "factor": 4.0,
+        "original_max_position_embeddings": 1000,
+    },
+)
 cos, sin = rope_cos_sin(np.array([0, 1]), theta, a)
 round(float(cos[0, 0]), 3)  # → 1.139
 round(a ** 2, 3)  # → 1.296
 # partial rotary: only the first 40% of an 80-wide head turns (Phi-2)
-len(rope_inv_freq(80, {"rope_theta": 10000.0, "partial_rotary_factor": 0.4})[0])  # → 16
-# Qwen2-VL-7B-Instruct config.json: "mrope" is plain RoPE; mrope_section splits the 64 pairs 16/24/24
-qwen2_vl = {"type": "mrope", "mrope_section": [16, 24, 24], "rope_theta": 1000000.0}
-np.allclose(rope_inv_freq(128, qwen2_vl)[0], rope_inv_freq(128, {"rope_theta": 1000000.0})[0])  # → True
-# Gemma 3 4B (google/gemma-3-4b-it config.json) as transformers 5.x stores it, split by layer type
-gemma3 = {"full_attention": {"rope_type": "linear", "factor": 8.0, "rope_theta": 1000000.0},
-          "sliding_attention": {"rope_type": "default", "rope_theta": 10000.0}}
-{kind: round(float(rope_inv_freq(256, block)[0][1]), 4) for kind, block in gemma3.items()}  # → {'full_attention': 0.1122, 'sliding_attention': 0.9306}
+len(
+    rope_inv_freq(80, {"rope_theta": 10000.0, "partial_rotary_factor": 0.4})[0]
+)
+# → 16
+# Qwen2-VL-7B-Instruct config.json: "mrope" is plain RoPE; mrope_section
+# splits the 64 pairs 16/24/24
+qwen2_vl = {
+    "type": "mrope",
+    "mrope_section": [16, 24, 24],
+    "rope_theta": 1000000.0,
+}
+np.allclose(
+    rope_inv_freq(128, qwen2_vl)[0],
+    rope_inv_freq(128, {"rope_theta": 1000000.0})[0],
+)
+# → True
+# Gemma 3 4B (google/gemma-3-4b-it config.json) as transformers 5.x stores
+# it, split by layer type
+gemma3 = {
+    "full_attention": {
+        "rope_type": "linear",
+        "factor": 8.0,
+        "rope_theta": 1000000.0,
+    },
+    "sliding_attention": {"rope_type": "default", "rope_theta": 10000.0},
+}
+{
+    kind: round(float(rope_inv_freq(256, block)[0][1]), 4)
+    for kind, block in gemma3.items()
+}
+# → {'full_attention': 0.1122, 'sliding_attention': 0.9306}
 ```
 
 The tool's twin, with `transformers`' checks in front:
@@ -761,16 +937,26 @@ try:
     checked_rope_inv_freq(128, {"rope_type": "yarn", "factor": 4.0})
 except ValueError as err:
     message = str(err)
-message  # → "rope_parameters for rope_type 'yarn' needs the key 'original_max_position_embeddings'"
-# Llama 4 Scout (meta-llama/Llama-4-Scout-17B-16E-Instruct config.json): low = high = 1 empties the blend band
-scout = {"rope_type": "llama3", "rope_theta": 500000.0, "factor": 16.0, "low_freq_factor": 1.0,
-         "high_freq_factor": 1.0, "original_max_position_embeddings": 8192}
+message.split(" needs ")
+# → ["rope_parameters for rope_type 'yarn'",
+#   "the key 'original_max_position_embeddings'"]
+# Llama 4 Scout (meta-llama/Llama-4-Scout-17B-16E-Instruct config.json): low
+# = high = 1 empties the blend band
+scout = {
+    "rope_type": "llama3",
+    "rope_theta": 500000.0,
+    "factor": 16.0,
+    "low_freq_factor": 1.0,
+    "high_freq_factor": 1.0,
+    "original_max_position_embeddings": 8192,
+}
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     speeds, _ = checked_rope_inv_freq(128, scout)
 ratio = speeds / rope_inv_freq(128, {"rope_theta": 500000.0})[0]
 # one warning, the page's numbers; pairs kept and divided by 16
-len(caught), np.array_equal(speeds, rope_inv_freq(128, scout)[0])  # → (1, True)
+len(caught), np.array_equal(speeds, rope_inv_freq(128, scout)[0])
+# → (1, True)
 int(np.sum(ratio == 1)), int(np.sum(np.isclose(ratio, 1 / 16)))  # → (35, 29)
 ```
 

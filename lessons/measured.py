@@ -149,7 +149,12 @@ doing, and near against far says whether it is position or distance.
 **In Python:**
 
 ```python
-from lessons.measured import eval_lengths, load_results, seeds_of, uniform_guesser
+from lessons.measured import (
+    eval_lengths,
+    load_results,
+    seeds_of,
+    uniform_guesser,
+)
 
 results = load_results()
 eval_lengths(results)  # → [32, 64, 128, 256]
@@ -201,11 +206,19 @@ middle 95% of the resampled means runs from +0.07 to +0.13.
 **In Python:**
 
 ```python
-from lessons.measured import BOOTSTRAP_DRAWS, RANKINGS, interval, load_results, paired, ranking_holds
+from lessons.measured import (
+    BOOTSTRAP_DRAWS,
+    RANKINGS,
+    interval,
+    load_results,
+    paired,
+    ranking_holds,
+)
 
 results = load_results()
 BOOTSTRAP_DRAWS  # → 10000
-interval(results, "rope:yarn", 64), interval(results, "rope:dynamic", 64)  # → ((0.96, 0.94, 0.99), (0.86, 0.82, 0.91))
+interval(results, "rope:yarn", 64), interval(results, "rope:dynamic", 64)
+# → ((0.96, 0.94, 0.99), (0.86, 0.82, 0.91))
 paired(results, "rope:yarn", "rope:dynamic", 64)  # → (0.1, 0.07, 0.13)
 len(RANKINGS), all(ranking_holds(results, r) for r in RANKINGS)  # → (16, True)
 ```
@@ -234,18 +247,32 @@ ALiBi keeps 0.85 at 2L, the learned table 0.34, RoPE and sinusoidal codes
 **In Python:**
 
 ```python
-from lessons.measured import TRAINED, budget, final_validation, interval, learned_steps, load_results, paired
+from lessons.measured import (
+    TRAINED,
+    budget,
+    final_validation,
+    interval,
+    learned_steps,
+    load_results,
+    paired,
+)
 
 results = load_results()
-learned_steps(results, "rope"), learned_steps(results, "learned")  # → ([1250, 1250, 1000, 1000, 1250], [1750, 1500, 2250, 1750, 2250])
-learned_steps(results, "alibi"), final_validation(results, "sinusoidal")  # → ([None, 2250, None, 3000, 3000], [0.97, 0.95, 0.97, 0.95, 0.96])
-budget(results, "rope"), budget(results, "rope-ft-ntk")  # → ((4000, 1024), (400, 1024))
+learned_steps(results, "rope"), learned_steps(results, "learned")
+# → ([1250, 1250, 1000, 1000, 1250], [1750, 1500, 2250, 1750, 2250])
+learned_steps(results, "alibi"), final_validation(results, "sinusoidal")
+# → ([None, 2250, None, 3000, 3000], [0.97, 0.95, 0.97, 0.95, 0.96])
+budget(results, "rope"), budget(results, "rope-ft-ntk")
+# → ((4000, 1024), (400, 1024))
 at_2L = [interval(results, s, 64) for s in TRAINED]
 at_2L[:3]  # → [(0.34, 0.33, 0.34), (0.28, 0.27, 0.28), (0.28, 0.23, 0.37)]
 at_2L[3:]  # → [(0.85, 0.83, 0.87), (0.05, 0.05, 0.06)]
-interval(results, "nope", 32), interval(results, "nope", 32, "nll", digits=1)  # → ((0.22, 0.18, 0.27), (3.7, 3.5, 3.9))
-paired(results, "alibi", "learned", 64), paired(results, "learned", "rope", 64)  # → ((0.51, 0.48, 0.53), (0.06, -0.03, 0.11))
-interval(results, "alibi", 256), interval(results, "rope", 256)  # → ((0.17, 0.1, 0.25), (0.01, 0.01, 0.01))
+interval(results, "nope", 32), interval(results, "nope", 32, "nll", digits=1)
+# → ((0.22, 0.18, 0.27), (3.7, 3.5, 3.9))
+paired(results, "alibi", "learned", 64), paired(results, "learned", "rope", 64)
+# → ((0.51, 0.48, 0.53), (0.06, -0.03, 0.11))
+interval(results, "alibi", 256), interval(results, "rope", 256)
+# → ((0.17, 0.1, 0.25), (0.01, 0.01, 0.01))
 ```
 
 ![Exact-match accuracy against prompt length from L to 8L for models trained at L = 32 tokens with a learned table, sinusoidal codes, RoPE, ALiBi and no positions; means over five seeds with 95% intervals shaded; ALiBi declines slowly, the others fall at 2L, NoPE stays low throughout](figures/measured.schemes.svg)
@@ -279,17 +306,40 @@ finds the fact 0.93 of the time when it sits at the start of the prompt
 **In Python:**
 
 ```python
-from lessons.measured import alibi_far_penalty, cell_difference, interval, load_results
+from lessons.measured import (
+    alibi_far_penalty,
+    cell_difference,
+    interval,
+    load_results,
+)
 
 results = load_results()
-interval(results, "learned", 64, cell="far-8"), interval(results, "learned", 64, cell="near-8")  # → ((0.93, 0.88, 0.97), (0.03, 0.01, 0.04))
-interval(results, "learned", 256, cell="far-8"), interval(results, "learned", 256, cell="near-8")  # → ((0.85, 0.78, 0.92), (0.01, 0.01, 0.01))
-interval(results, "rope", 64, cell="far-8")[0], interval(results, "rope", 64, cell="near-8")[0]  # → (0.75, 0.04)
+(
+    interval(results, "learned", 64, cell="far-8"),
+    interval(results, "learned", 64, cell="near-8"),
+)
+# → ((0.93, 0.88, 0.97), (0.03, 0.01, 0.04))
+(
+    interval(results, "learned", 256, cell="far-8"),
+    interval(results, "learned", 256, cell="near-8"),
+)
+# → ((0.85, 0.78, 0.92), (0.01, 0.01, 0.01))
+(
+    interval(results, "rope", 64, cell="far-8")[0],
+    interval(results, "rope", 64, cell="near-8")[0],
+)
+# → (0.75, 0.04)
 cell_difference(results, "rope", 64, "far-8", "near-8")  # → (0.71, 0.57, 0.81)
-interval(results, "alibi", 128, cell="near-23")[0], interval(results, "alibi", 128, cell="far-23")[0]  # → (0.35, 0.33)
-cell_difference(results, "alibi", 128, "near-23", "far-23")  # → (0.02, -0.08, 0.08)
+(
+    interval(results, "alibi", 128, cell="near-23")[0],
+    interval(results, "alibi", 128, cell="far-23")[0],
+)
+# → (0.35, 0.33)
+cell_difference(results, "alibi", 128, "near-23", "far-23")
+# → (0.02, -0.08, 0.08)
 interval(results, "alibi", 256, cell="near-8")  # → (0.08, 0.03, 0.15)
-alibi_far_penalty(4, 32), alibi_far_penalty(4, 256)  # → ((0.125, 8.0), (1.0, 64.0))
+alibi_far_penalty(4, 32), alibi_far_penalty(4, 256)
+# → ((0.125, 8.0), (1.0, 64.0))
 ```
 
 ![Two panels, 23 passage tokens: exact-match accuracy against prompt length when the fact is 8 tokens back (left) and as far back as the prompt allows (right), for the five schemes with 95% intervals; the learned table and RoPE do far better on the right, ALiBi falls on both](figures/measured.grid.svg)
@@ -332,15 +382,33 @@ YaRN gives 0.30 at 2L, against 0.96 at base 10,000.
 ```python
 from lessons.context_extension import rope_wavelengths
 from lessons.positional import rope_frequencies
-from lessons.measured import interval, learned_steps, load_results, paired, values
+from lessons.measured import (
+    interval,
+    learned_steps,
+    load_results,
+    paired,
+    values,
+)
 
 results = load_results()
-learned_steps(results, "rope-oracle"), interval(results, "rope-oracle", 256)  # → ([3000, 3000, None, 3250, 3000], (0.81, 0.42, 1.0))
+learned_steps(results, "rope-oracle"), interval(results, "rope-oracle", 256)
+# → ([3000, 3000, None, 3250, 3000], (0.81, 0.42, 1.0))
 values(results, "rope-oracle", 256).round(2)  # → [1.0, 1.0, 0.04, 1.0, 1.0]
-turning = [int((rope_wavelengths(rope_frequencies(d, b)) <= n).sum()) for d, b, n in ((128, 1e4, 4096), (16, 10.0, 32), (16, 1e4, 32))]
+turning = [
+    int((rope_wavelengths(rope_frequencies(d, b)) <= n).sum())
+    for d, b, n in ((128, 1e4, 4096), (16, 10.0, 32), (16, 1e4, 32))
+]
 turning  # → [46, 6, 2]
-interval(results, "rope-randpos", 32)[0], interval(results, "learned-randpos", 32)[0]  # → (0.23, 0.07)
-interval(results, "rope-base10:yarn", 64), paired(results, "rope:yarn", "rope-base10:yarn", 64)  # → ((0.3, 0.26, 0.35), (0.66, 0.62, 0.7))
+(
+    interval(results, "rope-randpos", 32)[0],
+    interval(results, "learned-randpos", 32)[0],
+)
+# → (0.23, 0.07)
+(
+    interval(results, "rope-base10:yarn", 64),
+    paired(results, "rope:yarn", "rope-base10:yarn", 64),
+)
+# → ((0.3, 0.26, 0.35), (0.66, 0.62, 0.7))
 ```
 
 ![Exact-match accuracy against prompt length for RoPE, RoPE with randomized positions, the learned table, the learned table with randomized positions and the RoPE oracle, means over five seeds with 95% intervals; the oracle stays near 0.8 to 8L with a wide band, the randomized-position models stay low everywhere](figures/measured.controls.svg)
@@ -373,13 +441,28 @@ NTK uses its config factor 4 and recomputes its base for every length. At
 from lessons.measured import interval, load_results, paired
 
 results = load_results()
-interval(results, "rope:linear", 64), interval(results, "rope:ntk", 64)  # → ((0.36, 0.28, 0.44), (0.56, 0.48, 0.65))
-interval(results, "rope:yarn", 64), interval(results, "rope:dynamic", 64)  # → ((0.96, 0.94, 0.99), (0.86, 0.82, 0.91))
-max(interval(results, r, 256)[0] for r in ("rope:linear", "rope:ntk", "rope:dynamic", "rope:ntk-s29"))  # → 0.07
-interval(results, "rope", 32, "nll", digits=1), interval(results, "rope", 256, "nll", digits=1)  # → ((0.0, 0.0, 0.0), (9.2, 9.0, 9.4))
+interval(results, "rope:linear", 64), interval(results, "rope:ntk", 64)
+# → ((0.36, 0.28, 0.44), (0.56, 0.48, 0.65))
+interval(results, "rope:yarn", 64), interval(results, "rope:dynamic", 64)
+# → ((0.96, 0.94, 0.99), (0.86, 0.82, 0.91))
+max(
+    interval(results, r, 256)[0]
+    for r in ("rope:linear", "rope:ntk", "rope:dynamic", "rope:ntk-s29")
+)
+# → 0.07
+(
+    interval(results, "rope", 32, "nll", digits=1),
+    interval(results, "rope", 256, "nll", digits=1),
+)
+# → ((0.0, 0.0, 0.0), (9.2, 9.0, 9.4))
 paired(results, "rope:ntk", "rope:linear", 64)  # → (0.2, 0.11, 0.28)
-interval(results, "rope:yarn", 128), interval(results, "rope:yarn", 256)  # → ((0.85, 0.81, 0.89), (0.7, 0.63, 0.77))
-interval(results, "rope:yarn", 256, "nll", digits=1), interval(results, "rope", 64, "nll", digits=1)  # → ((2.8, 2.2, 3.4), (6.1, 5.2, 6.7))
+interval(results, "rope:yarn", 128), interval(results, "rope:yarn", 256)
+# → ((0.85, 0.81, 0.89), (0.7, 0.63, 0.77))
+(
+    interval(results, "rope:yarn", 256, "nll", digits=1),
+    interval(results, "rope", 64, "nll", digits=1),
+)
+# → ((2.8, 2.2, 3.4), (6.1, 5.2, 6.7))
 ```
 
 ![Exact-match accuracy against prompt length for the RoPE model as trained and stretched by position interpolation, NTK-aware scaling, YaRN and dynamic NTK without any training, means over five seeds with 95% intervals](figures/measured.stretched.svg)
@@ -417,14 +500,29 @@ from lessons.context_extension import dynamic_ntk_stretch
 from lessons.measured import interval, load_results, ntk_sweep, paired
 
 results = load_results()
-[dynamic_ntk_stretch(4.0, n, 32) for n in (64, 128, 256)]  # → [5.0, 13.0, 29.0]
-interval(results, "rope:dynamic", 64), interval(results, "rope:ntk-s5", 64)  # → ((0.86, 0.82, 0.91), (0.86, 0.82, 0.91))
+[dynamic_ntk_stretch(4.0, n, 32) for n in (64, 128, 256)]
+# → [5.0, 13.0, 29.0]
+interval(results, "rope:dynamic", 64), interval(results, "rope:ntk-s5", 64)
+# → ((0.86, 0.82, 0.91), (0.86, 0.82, 0.91))
 paired(results, "rope:dynamic", "rope:ntk", 64)  # → (0.31, 0.24, 0.37)
-[interval(results, f"rope:ntk-s{s}", 64)[0] for s in (2, 3, 5, 8, 13, 29)]  # → [0.56, 0.75, 0.86, 0.91, 0.94, 0.97]
+[interval(results, f"rope:ntk-s{s}", 64)[0] for s in (2, 3, 5, 8, 13, 29)]
+# → [0.56, 0.75, 0.86, 0.91, 0.94, 0.97]
 interval(results, "rope:ntk-s13", 32)  # → (0.95, 0.93, 0.98)
-interval(results, "rope:dynamic-cache", 64), interval(results, "rope:dynamic-stream", 64)  # → ((0.82, 0.77, 0.87), (0.64, 0.57, 0.73))
-paired(results, "rope:dynamic", "rope:dynamic-cache", 64), paired(results, "rope:dynamic", "rope:dynamic-stream", 64)  # → ((0.04, 0.03, 0.06), (0.22, 0.17, 0.28))
-round(max(mean for _, mean, _, _ in ntk_sweep(results, 128)), 2), round(max(mean for _, mean, _, _ in ntk_sweep(results, 256)), 2)  # → (0.39, 0.07)
+(
+    interval(results, "rope:dynamic-cache", 64),
+    interval(results, "rope:dynamic-stream", 64),
+)
+# → ((0.82, 0.77, 0.87), (0.64, 0.57, 0.73))
+(
+    paired(results, "rope:dynamic", "rope:dynamic-cache", 64),
+    paired(results, "rope:dynamic", "rope:dynamic-stream", 64),
+)
+# → ((0.04, 0.03, 0.06), (0.22, 0.17, 0.28))
+(
+    round(max(mean for _, mean, _, _ in ntk_sweep(results, 128)), 2),
+    round(max(mean for _, mean, _, _ in ntk_sweep(results, 256)), 2),
+)
+# → (0.39, 0.07)
 ```
 
 ![Exact-match accuracy against the stretch of a raised base from 2 to 29 on a log scale, at 2L, 4L and 8L, with dynamic NTK's reading at each length drawn as a star that lands on the NTK-aware curve at stretch 5, 13 and 29](figures/measured.ntk_sweep.svg)
@@ -467,11 +565,27 @@ from lessons.positional import rope_frequencies
 from lessons.measured import interval, load_results, paired
 
 results = load_results()
-[round(float(1 - g), 2) for g in yarn_printed_ramp(rope_frequencies(16, 10000.0), 32)[:2]]  # → [0.13, 0.02]
-interval(results, "rope:yarn-printed", 64), paired(results, "rope:yarn", "rope:yarn-printed", 64)  # → ((0.47, 0.38, 0.56), (0.49, 0.41, 0.58))
+[
+    round(float(1 - g), 2)
+    for g in yarn_printed_ramp(rope_frequencies(16, 10000.0), 32)[:2]
+]
+# → [0.13, 0.02]
+(
+    interval(results, "rope:yarn-printed", 64),
+    paired(results, "rope:yarn", "rope:yarn-printed", 64),
+)
+# → ((0.47, 0.38, 0.56), (0.49, 0.41, 0.58))
 interval(results, "rope:yarn-notemp", 256)  # → (0.37, 0.28, 0.46)
-paired(results, "rope:yarn", "rope:yarn-notemp", 256), paired(results, "rope:yarn", "rope:yarn-notemp", 64)  # → ((0.33, 0.26, 0.41), (0.01, -0.0, 0.02))
-paired(results, "rope:linear-temp", "rope:linear", 64), paired(results, "rope:ntk-temp", "rope:ntk", 64)  # → ((-0.02, -0.03, -0.01), (0.01, 0.0, 0.02))
+(
+    paired(results, "rope:yarn", "rope:yarn-notemp", 256),
+    paired(results, "rope:yarn", "rope:yarn-notemp", 64),
+)
+# → ((0.33, 0.26, 0.41), (0.01, -0.0, 0.02))
+(
+    paired(results, "rope:linear-temp", "rope:linear", 64),
+    paired(results, "rope:ntk-temp", "rope:ntk", 64),
+)
+# → ((-0.02, -0.03, -0.01), (0.01, 0.0, 0.02))
 ```
 
 ![Bars of exact-match accuracy at 2L, 4L and 8L for YaRN with the released ramp and temperature, without temperature, with the printed ramp with and without temperature, position interpolation with and without YaRN's temperature, and NTK-aware with and without it; the released ramp carries YaRN at every length, the temperature matters at 8L](figures/measured.yarn_parts.svg)
@@ -510,13 +624,25 @@ from lessons.measured import interval, load_results, paired
 
 results = load_results()
 tuned = ("linear", "ntk", "yarn", "dynamic", "dynamic-f1")
-[interval(results, f"rope-ft-{m}", 128)[0] for m in tuned]  # → [0.96, 1.0, 1.0, 1.0, 1.0]
-interval(results, "rope-ft-ntk", 256), interval(results, "rope-ft-yarn", 256)  # → ((0.81, 0.8, 0.82), (0.19, 0.16, 0.21))
-interval(results, "rope-ft-linear", 128), interval(results, "rope-ft-linear", 256)  # → ((0.96, 0.94, 0.97), (0.05, 0.03, 0.07))
+[interval(results, f"rope-ft-{m}", 128)[0] for m in tuned]
+# → [0.96, 1.0, 1.0, 1.0, 1.0]
+interval(results, "rope-ft-ntk", 256), interval(results, "rope-ft-yarn", 256)
+# → ((0.81, 0.8, 0.82), (0.19, 0.16, 0.21))
+(
+    interval(results, "rope-ft-linear", 128),
+    interval(results, "rope-ft-linear", 256),
+)
+# → ((0.96, 0.94, 0.97), (0.05, 0.03, 0.07))
 interval(results, "rope-ft-dynamic-f1", 256)  # → (0.92, 0.91, 0.93)
-[interval(results, f"rope-ft-{m}", 256)[0] for m in tuned]  # → [0.05, 0.81, 0.19, 0.87, 0.92]
-paired(results, "rope-ft-ntk", "rope-ft-linear", 64), paired(results, "rope-ft-ntk", "rope-ft-linear", 256)  # → ((0.2, 0.16, 0.22), (0.76, 0.73, 0.79))
-paired(results, "rope-ft-dynamic-f1", "rope-ft-ntk", 256)  # → (0.11, 0.09, 0.13)
+[interval(results, f"rope-ft-{m}", 256)[0] for m in tuned]
+# → [0.05, 0.81, 0.19, 0.87, 0.92]
+(
+    paired(results, "rope-ft-ntk", "rope-ft-linear", 64),
+    paired(results, "rope-ft-ntk", "rope-ft-linear", 256),
+)
+# → ((0.2, 0.16, 0.22), (0.76, 0.73, 0.79))
+paired(results, "rope-ft-dynamic-f1", "rope-ft-ntk", 256)
+# → (0.11, 0.09, 0.13)
 interval(results, "rope-ft-linear", 32)  # → (0.7, 0.69, 0.72)
 ```
 
@@ -558,11 +684,22 @@ top score of 19.3; without its temperature, 1.99 nats and 10.3.
 from lessons.measured import head_statistic, load_results
 
 results = load_results()
-head_statistic(results, "rope", 32), head_statistic(results, "rope", 64)  # → ((0.07, 0.06, 0.08), (1.91, 1.67, 2.14))
-head_statistic(results, "rope", 32, "max_logit", digits=1), head_statistic(results, "rope", 64, "max_logit", digits=1)  # → ((16.4, 15.6, 17.2), (7.1, 6.2, 7.9))
-head_statistic(results, "rope:yarn", 256), head_statistic(results, "rope:yarn-notemp", 256)  # → ((0.69, 0.63, 0.75), (1.99, 1.72, 2.27))
-head_statistic(results, "rope:yarn", 256, "max_logit", digits=1)  # → (19.3, 18.5, 20.2)
-head_statistic(results, "rope:yarn-notemp", 256, "max_logit", digits=1)  # → (10.3, 9.1, 11.4)
+head_statistic(results, "rope", 32), head_statistic(results, "rope", 64)
+# → ((0.07, 0.06, 0.08), (1.91, 1.67, 2.14))
+(
+    head_statistic(results, "rope", 32, "max_logit", digits=1),
+    head_statistic(results, "rope", 64, "max_logit", digits=1),
+)
+# → ((16.4, 15.6, 17.2), (7.1, 6.2, 7.9))
+(
+    head_statistic(results, "rope:yarn", 256),
+    head_statistic(results, "rope:yarn-notemp", 256),
+)
+# → ((0.69, 0.63, 0.75), (1.99, 1.72, 2.27))
+head_statistic(results, "rope:yarn", 256, "max_logit", digits=1)
+# → (19.3, 18.5, 20.2)
+head_statistic(results, "rope:yarn-notemp", 256, "max_logit", digits=1)
+# → (10.3, 9.1, 11.4)
 ```
 
 ![Two panels against prompt length for RoPE as trained, YaRN, YaRN without temperature, the learned table and ALiBi: the second layer's attention entropy rises with length, least for YaRN, and its largest attention score falls for RoPE as trained but rises for YaRN](figures/measured.attention.svg)
@@ -592,10 +729,16 @@ against them.
 ```python
 from lessons.context_extension import rope_wavelengths
 from lessons.positional import rope_frequencies
-from lessons.measured import learned_steps, load_results, suite_minutes, total_seconds
+from lessons.measured import (
+    learned_steps,
+    load_results,
+    suite_minutes,
+    total_seconds,
+)
 
 results = load_results()
-learned_steps(results, "nope"), learned_steps(results, "sinusoidal")  # → ([None, None, None, None, None], [None, None, None, None, None])
+learned_steps(results, "nope"), learned_steps(results, "sinusoidal")
+# → ([None, None, None, None, None], [None, None, None, None, None])
 round(total_seconds(results) / 60), round(suite_minutes())  # → (61, 31)
 int((rope_wavelengths(rope_frequencies(16, 10000.0)) <= 32).sum())  # → 2
 ```

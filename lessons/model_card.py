@@ -143,11 +143,22 @@ becomes 0.25 as well.
 ```python
 from lessons.model_card import explain, head_width, language_config, rope_block
 
-wrapped = {"model_type": "llama4", "text_config": {"model_type": "llama4_text", "num_hidden_layers": 4}}
+wrapped = {
+    "model_type": "llama4",
+    "text_config": {"model_type": "llama4_text", "num_hidden_layers": 4},
+}
 language_config(wrapped)["model_type"]  # → 'llama4_text'
 head_width(language_config({"model_type": "gemma3_text"}))  # → 256
-rope_block({"rotary_pct": 0.25, "rotary_emb_base": 10000})  # → {'rope_theta': 10000, 'partial_rotary_factor': 0.25}
-gptj = {"model_type": "gptj", "n_embd": 4096, "n_head": 16, "rotary_dim": 64, "n_layer": 28, "n_positions": 2048}
+rope_block({"rotary_pct": 0.25, "rotary_emb_base": 10000})
+# → {'rope_theta': 10000, 'partial_rotary_factor': 0.25}
+gptj = {
+    "model_type": "gptj",
+    "n_embd": 4096,
+    "n_head": 16,
+    "rotary_dim": 64,
+    "n_layer": 28,
+    "n_positions": 2048,
+}
 explain(gptj).rope[0].rotary_dim  # → 64
 ```
 
@@ -198,19 +209,49 @@ first answer; a config that answers none of them is an error, not a guess.
 ```python
 from lessons.model_card import explain
 
-scout_text = {"model_type": "llama4_text", "num_hidden_layers": 48, "no_rope_layers": [],
-              "attention_chunk_size": 8192, "rope_theta": 500000.0, "head_dim": 128,
-              "max_position_embeddings": 10485760}
+scout_text = {
+    "model_type": "llama4_text",
+    "num_hidden_layers": 48,
+    "no_rope_layers": [],
+    "attention_chunk_size": 8192,
+    "rope_theta": 500000.0,
+    "head_dim": 128,
+    "max_position_embeddings": 10485760,
+}
 card = explain({"model_type": "llama4", "text_config": scout_text})
 card.scheme  # → 'mixed'
 len(card.nope_layers), card.nope_layers[:3]  # → (12, (3, 7, 11))
 explain({"model_type": "bloom", "n_head": 4, "n_layer": 2}).scheme  # → 'alibi'
-explain({"model_type": "gpt2", "n_positions": 1024, "n_embd": 768, "n_head": 12, "n_layer": 12}).scheme  # → 'learned'
-cohere2 = explain({"model_type": "cohere2", "num_hidden_layers": 8, "hidden_size": 4096, "num_attention_heads": 32})
+explain(
+    {
+        "model_type": "gpt2",
+        "n_positions": 1024,
+        "n_embd": 768,
+        "n_head": 12,
+        "n_layer": 12,
+    }
+).scheme
+# → 'learned'
+cohere2 = explain(
+    {
+        "model_type": "cohere2",
+        "num_hidden_layers": 8,
+        "hidden_size": 4096,
+        "num_attention_heads": 32,
+    }
+)
 cohere2.scheme, cohere2.nope_layers  # → ('mixed', (3, 7))
-modernbert = explain({"model_type": "modernbert", "position_embedding_type": "absolute", "hidden_size": 768,
-                      "num_attention_heads": 12, "num_hidden_layers": 22})
-modernbert.scheme, [g.base for g in modernbert.rope]  # → ('rope', [160000.0, 10000.0])
+modernbert = explain(
+    {
+        "model_type": "modernbert",
+        "position_embedding_type": "absolute",
+        "hidden_size": 768,
+        "num_attention_heads": 12,
+        "num_hidden_layers": 22,
+    }
+)
+modernbert.scheme, [g.base for g in modernbert.rope]
+# → ('rope', [160000.0, 10000.0])
 ```
 
 **In code:** `explain` decides the scheme with `base_scheme` and
@@ -249,12 +290,25 @@ raised too: 131,072 needs `--hf-overrides` with `max_position_embeddings`
 ```python
 from lessons.model_card import explain, vllm_max_model_len
 
-qwen = {"model_type": "qwen2", "hidden_size": 3584, "num_attention_heads": 28, "num_hidden_layers": 28,
-        "max_position_embeddings": 32768, "rope_theta": 1000000.0,
-        "rope_scaling": {"type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768}}
+qwen = {
+    "model_type": "qwen2",
+    "hidden_size": 3584,
+    "num_attention_heads": 28,
+    "num_hidden_layers": 28,
+    "max_position_embeddings": 32768,
+    "rope_theta": 1000000.0,
+    "rope_scaling": {
+        "type": "yarn",
+        "factor": 4.0,
+        "original_max_position_embeddings": 32768,
+    },
+}
 card = explain(qwen)
-card.trained_length, card.max_length, vllm_max_model_len(card)  # → (32768, 32768, 32768)
-stretched = explain({**qwen, "max_position_embeddings": 131072})  # what --hf-overrides makes of it
+card.trained_length, card.max_length, vllm_max_model_len(card)
+# → (32768, 32768, 32768)
+stretched = explain(
+    {**qwen, "max_position_embeddings": 131072}
+)  # what --hf-overrides makes of it
 vllm_max_model_len(stretched), stretched.trained_length  # → (131072, 32768)
 ```
 
@@ -292,11 +346,21 @@ says 131,072 too, while a Llama config with the same two keys converts at
 ```python
 from lessons.model_card import explain, gallery, served_lengths
 
-served_lengths(explain(gallery()["gpt2"]["config"]))  # → {'transformers': None, 'vllm': 1024, 'sglang': 2048, 'llama.cpp': 1024}
-two_limits = {"model_type": "cohere", "max_position_embeddings": 8192, "model_max_length": 131072,
-             "hidden_size": 8192, "num_attention_heads": 64, "rope_theta": 8000000.0}
-served_lengths(explain(two_limits))  # → {'transformers': None, 'vllm': 131072, 'sglang': 131072, 'llama.cpp': 131072}
-served_lengths(explain({**two_limits, "model_type": "llama"}))["llama.cpp"]  # → 8192
+served_lengths(explain(gallery()["gpt2"]["config"]))
+# → {'transformers': None, 'vllm': 1024, 'sglang': 2048, 'llama.cpp': 1024}
+two_limits = {
+    "model_type": "cohere",
+    "max_position_embeddings": 8192,
+    "model_max_length": 131072,
+    "hidden_size": 8192,
+    "num_attention_heads": 64,
+    "rope_theta": 8000000.0,
+}
+served_lengths(explain(two_limits))
+# → {'transformers': None, 'vllm': 131072, 'sglang': 131072,
+#   'llama.cpp': 131072}
+served_lengths(explain({**two_limits, "model_type": "llama"}))["llama.cpp"]
+# → 8192
 ```
 
 **In code:** `served_lengths` collects `vllm_max_model_len`,
@@ -376,14 +440,23 @@ not; linear scaling gives every pair the scale $1/4 = 0.25$.
 from lessons.model_card import compare_methods, explain, pairs_that_turn
 from lessons.context_extension import rope_wavelengths
 
-tiny = explain({"model_type": "llama", "head_dim": 8, "num_attention_heads": 1, "hidden_size": 8,
-                "num_hidden_layers": 1, "max_position_embeddings": 64})
+tiny = explain(
+    {
+        "model_type": "llama",
+        "head_dim": 8,
+        "num_attention_heads": 1,
+        "hidden_size": 8,
+        "num_hidden_layers": 1,
+        "max_position_embeddings": 64,
+    }
+)
 group = tiny.rope[0]
 pairs_that_turn(group.inv_freq, 64).tolist()  # → [True, True, False, False]
 scales = compare_methods(group, trained_length=64, stretch=4)
 scales["linear (PI)"].tolist()  # → [0.25, 0.25, 0.25, 0.25]
 scales["YaRN"][0]  # → 1.0
-rope_wavelengths(group.inv_freq).round(1).tolist()  # → [6.3, 62.8, 628.3, 6283.2]
+rope_wavelengths(group.inv_freq).round(1).tolist()
+# → [6.3, 62.8, 628.3, 6283.2]
 ```
 
 ![For a head of width 8 trained at 64 positions, the wavelength of each of its four pairs under no scaling, linear, NTK, YaRN and the Llama 3 rule at a stretch of 4](figures/model_card.tiny_methods.svg)
@@ -418,9 +491,11 @@ from lessons.model_card import explain, gallery, pairs_that_turn
 
 cards = {slug: explain(entry["config"]) for slug, entry in gallery().items()}
 llama2 = cards["llama-2-7b"].rope[0]
-int(pairs_that_turn(llama2.inv_freq, 4096).sum()), len(llama2.inv_freq)  # → (46, 64)
+int(pairs_that_turn(llama2.inv_freq, 4096).sum()), len(llama2.inv_freq)
+# → (46, 64)
 round(float(2 * 3.141592653589793 / llama2.inv_freq[-1]))  # → 54410
-cards["pythia-1.4b"].rope[0].rotary_dim, cards["gpt-j-6b"].rope[0].rotary_dim  # → (32, 64)
+cards["pythia-1.4b"].rope[0].rotary_dim, cards["gpt-j-6b"].rope[0].rotary_dim
+# → (32, 64)
 cards["qwen2-vl-7b"].rope[0].rope_type  # → 'default'
 ```
 
@@ -726,7 +801,8 @@ llama31 = explain(gallery()["llama-3.1-8b"]["config"])
 vllm_max_model_len(llama31) / llama31.trained_length  # → 16.0
 scout = explain(gallery()["llama-4-scout"]["config"])
 scout.stretch  # → 1280.0
-kv_cache_bytes(scout.max_length, len(scout.nope_layers), 8, 128) / 2**30  # → 480.0
+kv_cache_bytes(scout.max_length, len(scout.nope_layers), 8, 128) / 2**30
+# → 480.0
 ```
 
 ### Llama 3.1 8B
@@ -864,10 +940,17 @@ multiplier of about 1.874.
 ```python
 from lessons.model_card import explain, gallery
 
-cards = {slug: explain(gallery()[slug]["config"]) for slug in ("qwen2.5-7b-yarn", "gpt-oss-20b", "deepseek-v3")}
+cards = {
+    slug: explain(gallery()[slug]["config"])
+    for slug in ("qwen2.5-7b-yarn", "gpt-oss-20b", "deepseek-v3")
+}
 round(cards["qwen2.5-7b-yarn"].rope[0].attention_factor, 3)  # → 1.139
 round(cards["gpt-oss-20b"].rope[0].attention_factor, 3)  # → 1.347
-cards["deepseek-v3"].rope[0].attention_factor, round(cards["deepseek-v3"].softmax_multiplier, 3)  # → (1.0, 1.874)
+(
+    cards["deepseek-v3"].rope[0].attention_factor,
+    round(cards["deepseek-v3"].softmax_multiplier, 3),
+)
+# → (1.0, 1.874)
 cards["deepseek-v3"].rope[0].rotary_dim  # → 64
 ```
 
@@ -1100,7 +1183,8 @@ the 1,024-token sliding layers. SmolLM3 drops RoPE from every fourth layer.
 from lessons.model_card import explain, gallery
 
 gemma3 = explain(gallery()["gemma-3-4b"]["config"])
-[(g.layer_type, len(g.layers), g.base) for g in gemma3.rope]  # → [('full_attention', 5, 1000000.0), ('sliding_attention', 29, 10000.0)]
+[(g.layer_type, len(g.layers), g.base) for g in gemma3.rope]
+# → [('full_attention', 5, 1000000.0), ('sliding_attention', 29, 10000.0)]
 smol = explain(gallery()["smollm3-3b"]["config"])
 smol.scheme, len(smol.nope_layers)  # → ('mixed', 9)
 ```
@@ -1348,9 +1432,17 @@ and 512 rows, and a position beyond the last row has no vector at all.
 ```python
 from lessons.model_card import explain, gallery
 
-cards = {slug: explain(gallery()[slug]["config"]) for slug in ("bloom-560m", "mpt-7b", "gpt2", "bert-base-uncased")}
-round(float(cards["bloom-560m"].alibi_slopes[0]), 4), round(float(cards["mpt-7b"].alibi_slopes[0]), 4)  # → (0.7071, 0.8409)
-cards["gpt2"].max_length, cards["bert-base-uncased"].max_length  # → (1024, 512)
+cards = {
+    slug: explain(gallery()[slug]["config"])
+    for slug in ("bloom-560m", "mpt-7b", "gpt2", "bert-base-uncased")
+}
+(
+    round(float(cards["bloom-560m"].alibi_slopes[0]), 4),
+    round(float(cards["mpt-7b"].alibi_slopes[0]), 4),
+)
+# → (0.7071, 0.8409)
+cards["gpt2"].max_length, cards["bert-base-uncased"].max_length
+# → (1024, 512)
 ```
 
 ### BLOOM 560M

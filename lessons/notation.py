@@ -188,7 +188,11 @@ sum of dog, bites and man is $0.401 \cdot (1, 0) + 0.198 \cdot (0, 1) +
 ```python
 import numpy as np
 from lessons.notation import dot, norm, cosine_similarity
-dog, bites, man = np.array([1.0, 0.0]), np.array([0.0, 1.0]), np.array([1.0, 1.0])
+dog, bites, man = (
+    np.array([1.0, 0.0]),
+    np.array([0.0, 1.0]),
+    np.array([1.0, 1.0]),
+)
 # ⟨dog, man⟩ = Σ_i dog_i man_i
 dot(dog, man)  # → 1.0
 # the same Σ written out as a loop over i
@@ -227,7 +231,8 @@ pairs(x)[1].tolist()  # → [7.0, 8.0]
 # a scalar times a vector
 0.401 * np.array([1.0, 1.0])  # → [0.401, 0.401]
 # o = Σ_j w_j v_j over dog, bites, man
-weighted_sum([0.401, 0.198, 0.401], [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])  # → [0.802, 0.599]
+weighted_sum([0.401, 0.198, 0.401], [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
+# → [0.802, 0.599]
 ```
 
 **In code:** `dot` is the sum of products, `norm` the square root of a
@@ -340,9 +345,11 @@ math.degrees(3), 2 * math.pi  # → (171.9, 6.283)
 unit_circle_point(1.0 + 2 * math.pi)  # → [0.540, 0.841]
 # cos²θ + sin²θ = 1 at any angle
 math.cos(3) ** 2 + math.sin(3) ** 2  # → 1.0
-# with the rounded (0.540, 0.841) the squares add up to 0.999: the ≈ of the text
+# with the rounded (0.540, 0.841) the squares add up to 0.999: the ≈ of the
+# text
 c, s = unit_circle_point(1.0).round(3)
-round(c ** 2, 3), round(s ** 2, 3), round(c ** 2, 3) + round(s ** 2, 3)  # → (0.292, 0.707, 0.999)
+round(c ** 2, 3), round(s ** 2, 3), round(c ** 2, 3) + round(s ** 2, 3)
+# → (0.292, 0.707, 0.999)
 angle_between([1.0, 0.0], [1.0, 1.0])  # → 0.785
 math.degrees(angle_between([1.0, 0.0], [1.0, 1.0]))  # → 45.0
 ```
@@ -407,9 +414,11 @@ entries around, and a rotation only turns the vector.
 **The math.**
 
 $$
-(Mx)_r = \sum_{c} M_{rc}\, x_c = \langle \text{row } r \text{ of } M,\ x \rangle, \qquad
-(K^T)_{rc} = K_{cr}, \qquad
+\begin{gathered}
+(Mx)_r = \sum_{c} M_{rc}\, x_c = \langle \text{row } r \text{ of } M,\ x \rangle,
+\\ (K^T)_{rc} = K_{cr}, \qquad
 (QK^T)_{mn} = \langle q_m, k_n \rangle
+\end{gathered}
 $$
 
 $$
@@ -467,7 +476,8 @@ M[1, 0]  # → 3.0
 X = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
 X.shape, X.T.shape  # → ((3, 2), (2, 3))
 # X X^T: every dot product, shape (seq, seq)
-pairwise_dots(X, X).tolist()  # → [[1.0, 0.0, 1.0], [0.0, 1.0, 1.0], [1.0, 1.0, 2.0]]
+pairwise_dots(X, X).tolist()
+# → [[1.0, 0.0, 1.0], [0.0, 1.0, 1.0], [1.0, 1.0, 2.0]]
 # Q and K both (5, 64): Kᵀ is (64, 5), Q Kᵀ is (5, 5)
 Q = K = np.ones((5, 64))
 K.T.shape, pairwise_dots(Q, K).shape  # → ((64, 5), (5, 5))
@@ -497,7 +507,12 @@ norm(v), norm(rotate(v, 1.0))  # → (2.236, 2.236)
 # the length squared is 5: the length is √5
 norm(rotate(v, 1.0)) ** 2  # → 5.0
 # R(1) R(2) = R(3): turns add up
-bool(np.allclose(rotation_matrix(1.0) @ rotation_matrix(2.0), rotation_matrix(3.0)))  # → True
+bool(
+    np.allclose(
+        rotation_matrix(1.0) @ rotation_matrix(2.0), rotation_matrix(3.0)
+    )
+)
+# → True
 ```
 
 ![Two rotations: (1, 0) turned by 3 rad to (-0.990, 0.141), and (2, 1) turned by 1 rad to (0.239, 2.223), each staying on its own dashed circle](figures/notation.rotation.svg)

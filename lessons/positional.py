@@ -172,13 +172,19 @@ import numpy as np
 from lessons.positional import encode_sentence, order_similarity
 vocab = {"dog": [1.0, 0.0], "bites": [0.0, 1.0], "man": [1.0, 1.0]}
 # the plain mean of the word vectors: the same in either order
-np.mean([vocab[word] for word in "man bites dog".split()], axis=0).round(2).tolist()  # → [0.67, 0.67]
+vectors = [vocab[word] for word in "man bites dog".split()]
+np.mean(vectors, axis=0).round(2).tolist()  # → [0.67, 0.67]
 # the 16-wide layer with no positions  # (3, 16) per sentence
-dbm, mbd = (encode_sentence(s, scheme="none") for s in ("dog bites man", "man bites dog"))
+dbm, mbd = (
+    encode_sentence(s, scheme="none")
+    for s in ("dog bites man", "man bites dog")
+)
 # dog is the first row of one output and the last row of the other
 bool(np.allclose(dbm[0], mbd[-1]))  # → True
 sims = order_similarity()
-{label: round(cos, 3) for label, cos in sims.items()}  # → {'no positions': 1.000, 'sinusoidal': 0.921, 'RoPE': 0.990, 'causal mask only': 0.585}
+{label: round(cos, 3) for label, cos in sims.items()}
+# → {'no positions': 1.000, 'sinusoidal': 0.921, 'RoPE': 0.990,
+#   'causal mask only': 0.585}
 ```
 
 ![Bar chart comparing the pooled outputs of the two sentences by cosine: 1.000 without positions, 0.921 with sinusoidal codes, 0.990 with RoPE and 0.585 with only a causal mask](figures/positional.order_blindness.svg)
@@ -249,8 +255,10 @@ the right of the centre and its **sine** how far above it; both stay within
 −1 and +1, and both start over once every full circuit is done.
 
 $$
+\begin{gathered}
 PE_{(pos,\,2i)} = \sin(pos\cdot\omega_i), \qquad PE_{(pos,\,2i+1)} = \cos(pos\cdot\omega_i),
-\qquad \omega_i = \frac{1}{10000^{2i/d}}
+\\ \omega_i = \frac{1}{10000^{2i/d}}
+\end{gathered}
 $$
 
 **Symbols**
@@ -289,13 +297,16 @@ speeds.tolist()  # → [1.0, 0.01]
 row1 = np.column_stack([np.sin(speeds), np.cos(speeds)]).ravel()
 row1.round(3).tolist()  # → [0.841, 0.540, 0.010, 1.000]
 # positions 0, 1, 2 straight from the module  # (3, 4)
-sinusoidal_encoding(3, 4).round(3).tolist()  # → [[0.000, 1.000, 0.000, 1.000], [0.841, 0.540, 0.010, 1.000], [0.909, -0.416, 0.020, 1.000]]
+sinusoidal_encoding(3, 4).round(3).tolist()
+# → [[0.000, 1.000, 0.000, 1.000], [0.841, 0.540, 0.010, 1.000],
+#   [0.909, -0.416, 0.020, 1.000]]
 # dot product across a gap of 3, starting at 10 and at 70  # (100, 32)
 table = sinusoidal_encoding(100, 32)
 gap3 = lambda start: round(float(table[start] @ table[start + 3]), 4)
 gap3(10), gap3(70)  # → (12.2724, 12.2724)
 # closed form: the sum over the 16 pairs of cos(3 * omega_i)
-round(float(np.cos(3 * 10000.0 ** (-np.arange(0, 32, 2) / 32)).sum()), 4)  # → 12.2724
+round(float(np.cos(3 * 10000.0 ** (-np.arange(0, 32, 2) / 32)).sum()), 4)
+# → 12.2724
 ```
 
 Moving k positions along rotates every (sine, cosine) pair through the same
@@ -305,7 +316,7 @@ codes is fixed by the gap between them alone**.
 ![Heatmap of the sinusoidal codes of positions 0 to 99 with d = 64: the leftmost columns alternate between red and blue within a few positions while the rightmost hardly change, so every row is its own fingerprint and adjacent rows resemble each other](figures/positional.sinusoidal_heatmap.svg)
 
 **Reading it:** rows are positions (0 at the top), columns are the 64
-numbers of a code, and colour shows the value, from −1 (red) to +1 (blue).
+numbers of a code, and colour shows the value, from −1 (blue) through 0 (dark) to +1 (red).
 The leftmost columns switch colour within a few rows: quick hands. The
 rightmost columns stay nearly constant over all 100 rows: slow hands.
 Because no two rows coincide, each position gets a fingerprint of its own;
@@ -477,7 +488,8 @@ q_at_3, k_at_7 = rotate(q, 3 * theta0), rotate(k, 7 * theta0)
 q_at_3.round(3).tolist()  # → [-0.990, 0.141]
 k_at_7.round(3).tolist()  # → [0.754, 0.657]
 # the score q'.k' next to the cosine of the gap
-round(float(q_at_3 @ k_at_7), 3), round(float(np.cos(7 - 3)), 3)  # → (-0.654, -0.654)
+round(float(q_at_3 @ k_at_7), 3), round(float(np.cos(7 - 3)), 3)
+# → (-0.654, -0.654)
 ```
 
 The reason only the gap is left: take a **dot product** (pair up the
@@ -512,13 +524,20 @@ from lessons.positional import apply_rope
 q = k = np.array([1.0, 0.0])
 # <R_m q, R_n k> for three (m, n) placements
 placements = [(3, 7), (103, 107), (3, 8)]
-[round(float(apply_rope(q, m) @ apply_rope(k, n)), 3) for m, n in placements]  # → [-0.654, -0.654, 0.284]
+[round(float(apply_rope(q, m) @ apply_rope(k, n)), 3) for m, n in placements]
+# → [-0.654, -0.654, 0.284]
 # <R_(m-n) q, k>: rotate only the query, by the gap m - n = 3 - 7
 round(float(apply_rope(q, 3 - 7) @ k), 3)  # → -0.654
 # 64-number vectors, all 32 pairs at once, both shifted by 500
 rng = np.random.default_rng(0)
 a, b = rng.standard_normal((2, 64))
-bool(np.isclose(apply_rope(a, 3) @ apply_rope(b, 7), apply_rope(a, 503) @ apply_rope(b, 507)))  # → True
+bool(
+    np.isclose(
+        apply_rope(a, 3) @ apply_rope(b, 7),
+        apply_rope(a, 503) @ apply_rope(b, 507),
+    )
+)
+# → True
 ```
 
 `apply_rope` handles a single vector, a stack of vectors with one position
@@ -548,7 +567,8 @@ import numpy as np
 from lessons.positional import rope_frequencies
 theta = rope_frequencies(64)
 # theta_i = 10000^(-2i/64) for pairs 0, 4, 12 and 31
-[round(float(theta[i]), 5) for i in (0, 4, 12, 31)]  # → [1.0, 0.31623, 0.03162, 0.00013]
+[round(float(theta[i]), 5) for i in (0, 4, 12, 31)]
+# → [1.0, 0.31623, 0.03162, 0.00013]
 # one full turn of pair 0 takes 2 pi / theta_0 positions
 round(float(2 * np.pi / theta[0]), 2)  # → 6.28
 ```
@@ -618,9 +638,11 @@ import numpy as np
 from lessons.positional import apply_rope, rope_decay_bound, rope_scores_by_gap
 # the tiny example: d = 4, q = k = (1, 0, 1, 0), C = 1
 q = np.array([1.0, 0.0, 1.0, 0.0])
-[round(float(apply_rope(q, g) @ q), 3) for g in (0, 3, 100)]  # → [2.000, 0.010, 1.403]
+[round(float(apply_rope(q, g) @ q), 3) for g in (0, 3, 100)]
+# → [2.000, 0.010, 1.403]
 # the ceiling C * (|S_1| + |S_2|): twice the mean length
-(2 * rope_decay_bound(4, [0, 3, 100])).round(3).tolist()  # → [3.000, 1.171, 2.442]
+(2 * rope_decay_bound(4, [0, 3, 100])).round(3).tolist()
+# → [3.000, 1.171, 2.442]
 # a head of 128
 gaps = [0, 10, 100, 1000]
 rope_decay_bound(128, gaps).round(2).tolist()  # → [32.5, 17.95, 10.23, 4.47]
@@ -671,11 +693,13 @@ $x W^\top$, a query word $x$ at position $m$ and a key word $y$ at position
 $n$ score
 
 $$
-(x + p_m) W_q^\top W_k (y + p_n)^\top =
+\begin{aligned}
+(x + p_m) W_q^\top W_k (y + p_n)^\top ={}&
 \underbrace{x W_q^\top W_k\, y^\top}_{x\cdot x} +
-\underbrace{x W_q^\top W_k\, p_n^\top}_{x\cdot \text{PE}} +
-\underbrace{p_m W_q^\top W_k\, y^\top}_{\text{PE}\cdot x} +
+\underbrace{x W_q^\top W_k\, p_n^\top}_{x\cdot \text{PE}} \\
+&+ \underbrace{p_m W_q^\top W_k\, y^\top}_{\text{PE}\cdot x} +
 \underbrace{p_m W_q^\top W_k\, p_n^\top}_{\text{PE}\cdot\text{PE}}
+\end{aligned}
 $$
 
 **Symbols**
@@ -702,20 +726,46 @@ positions), the score with added codes runs from −8.69 to 0.61: a spread of
 
 ```python
 import numpy as np
-from lessons.positional import apply_rope, sinusoidal_encoding, sliding_pair_scores
+from lessons.positional import (
+    apply_rope,
+    sinusoidal_encoding,
+    sliding_pair_scores,
+)
 # the tiny example: codes for positions 0, 1, 2 with d = 2  # (3, 2)
 p = sinusoidal_encoding(3, 2)
 x = y = np.array([1.0, 0.0])
-[round(float(v), 3) for v in (x @ p[1], p[2] @ y, p[2] @ p[1])]  # → [0.841, 0.909, 0.540]
-round(float((x + p[1]) @ (y + p[0])), 3), round(float((x + p[2]) @ (y + p[1])), 3)  # → (2.382, 3.291)
-round(float(apply_rope(x, 1) @ apply_rope(y, 0)), 3), round(float(apply_rope(x, 2) @ apply_rope(y, 1)), 3)  # → (0.540, 0.540)
+[round(float(v), 3) for v in (x @ p[1], p[2] @ y, p[2] @ p[1])]
+# → [0.841, 0.909, 0.540]
+(
+    round(float((x + p[1]) @ (y + p[0])), 3),
+    round(float((x + p[2]) @ (y + p[1])), 3),
+)
+# → (2.382, 3.291)
+(
+    round(float(apply_rope(x, 1) @ apply_rope(y, 0)), 3),
+    round(float(apply_rope(x, 2) @ apply_rope(y, 1)), 3),
+)
+# → (0.540, 0.540)
 # the 16-number layer: spread (largest minus smallest) over 64 start positions
 leak = sliding_pair_scores(offset=3, n_starts=64)
-{name: round(float(np.ptp(v)), 2) for name, v in leak.items()}  # → {'sinusoidal': 9.3, 'x·x': 0.0, 'x·PE': 5.06, 'PE·x': 3.24, 'PE·PE': 8.69, 'RoPE': 0.0}
-round(float(leak["sinusoidal"].min()), 2), round(float(leak["sinusoidal"].max()), 2)  # → (-8.69, 0.61)
-round(float(leak["RoPE"][0]), 3), bool(np.ptp(leak["RoPE"]) < 1e-12)  # → (-4.655, True)
+{name: round(float(np.ptp(v)), 2) for name, v in leak.items()}
+# → {'sinusoidal': 9.3, 'x·x': 0.0, 'x·PE': 5.06, 'PE·x': 3.24, 'PE·PE': 8.69,
+#   'RoPE': 0.0}
+(
+    round(float(leak["sinusoidal"].min()), 2),
+    round(float(leak["sinusoidal"].max()), 2),
+)
+# → (-8.69, 0.61)
+round(float(leak["RoPE"][0]), 3), bool(np.ptp(leak["RoPE"]) < 1e-12)
+# → (-4.655, True)
 # the four terms add up to the score
-bool(np.allclose(leak["x·x"] + leak["x·PE"] + leak["PE·x"] + leak["PE·PE"], leak["sinusoidal"]))  # → True
+bool(
+    np.allclose(
+        leak["x·x"] + leak["x·PE"] + leak["PE·x"] + leak["PE·PE"],
+        leak["sinusoidal"],
+    )
+)
+# → True
 # without the projections the code-by-code term would not move
 codes = sinusoidal_encoding(67, 16)
 bool(np.ptp([codes[s + 3] @ codes[s] for s in range(64)]) < 1e-12)  # → True
@@ -791,22 +841,34 @@ the first pair, fully only for the last."
 
 ```python
 import numpy as np
-from lessons.positional import interpolate_positions, ntk_scaled_base, rope_frequencies
+from lessons.positional import (
+    interpolate_positions,
+    ntk_scaled_base,
+    rope_frequencies,
+)
 d, s = 128, 8
 theta = rope_frequencies(d)
 f"{theta[-1]:.2e}"  # → '1.15e-04'
 # the slowest pair with raw positions: at 4,096, at 32,768, and the ratio
-round(float(4096 * theta[-1]), 3), round(float(32768 * theta[-1]), 3), round(float(32768 / 4096))  # → (0.473, 3.784, 8)
+(
+    round(float(4096 * theta[-1]), 3),
+    round(float(32768 * theta[-1]), 3),
+    round(float(32768 / 4096)),
+)
+# → (0.473, 3.784, 8)
 # pos' = pos * L_train / L_new
-float(interpolate_positions(32_000, trained_len=4_096, new_len=32_768))  # → 4000.0
+float(interpolate_positions(32_000, trained_len=4_096, new_len=32_768))
+# → 4000.0
 # base' = 10,000 * s^(d/(d-2))
 new_base = ntk_scaled_base(10_000, s, d)
 round(new_base)  # → 82685
 # how many times slower pairs 0, 50 and 63 turn: s^(2i/(d-2))
 slower = theta / rope_frequencies(d, new_base)
 [round(float(slower[i]), 2) for i in (0, 50, 63)]  # → [1.0, 5.21, 8.0]
-# pair 50's wavelength (positions per turn), and its largest angle at 32,768 over its largest at 4,096
-round(float(2 * np.pi / theta[50])), round(float(32768 / slower[50] / 4096), 2)  # → (8379, 1.54)
+# pair 50's wavelength (positions per turn), and its largest angle at 32,768
+# over its largest at 4,096
+round(float(2 * np.pi / theta[50])), round(float(32768 / slower[50] / 4096), 2)
+# → (8379, 1.54)
 ```
 
 **In code:** `interpolate_positions` shrinks positions before `apply_rope`
@@ -926,7 +988,7 @@ import hashlib
 import numpy as np
 
 from lessons import _checks
-from lessons._palette import BLUE, GREEN, INK, MUTED, ORANGE, RED, SCHEME_LOOKS
+from lessons._palette import BLUE, COLOUR_MAPS, GREEN, INK, MUTED, ORANGE, RED, SCHEME_LOOKS
 from lessons._show import banner, matrix, say, table, takeaway
 from lessons.attention import causal_mask, scaled_dot_product_attention
 
@@ -1346,7 +1408,7 @@ def figures() -> dict:
 
     # 2. the sinusoidal table as a heatmap: rows are positions, columns dimensions
     fig, ax = plt.subplots(figsize=(6.4, 3.6), layout="constrained")
-    image = ax.imshow(sinusoidal_encoding(100, 64), aspect="auto", cmap="RdBu", vmin=-1, vmax=1,
+    image = ax.imshow(sinusoidal_encoding(100, 64), aspect="auto", cmap=COLOUR_MAPS["signed"], vmin=-1, vmax=1,
                       interpolation="nearest")
     ax.set_xlabel("dimension (fast pairs on the left, slow pairs on the right)")
     ax.set_ylabel("position")

@@ -129,8 +129,10 @@ by $\theta_i$ radians per position:
 element-wise products:
 
 $$
+\begin{gathered}
 x' = x \odot \cos(pos\,\boldsymbol{\theta}) + \text{rotate\_half}(x) \odot \sin(pos\,\boldsymbol{\theta}),
-\qquad \text{rotate\_half}(x_1, x_2) = (-x_2,\; x_1)
+\\ \text{rotate\_half}(x_1, x_2) = (-x_2,\; x_1)
+\end{gathered}
 $$
 
 **Symbols**
@@ -158,7 +160,12 @@ $(-1.143, 1.922)$. Both keep the vector's length, 14.2829.
 
 ```python
 import numpy as np
-from lessons.rope import apply_rope_half, apply_rope_interleaved, rotate_half, pair_partner
+from lessons.rope import (
+    apply_rope_half,
+    apply_rope_interleaved,
+    rotate_half,
+    pair_partner,
+)
 x = np.arange(1.0, 9.0)
 # rotate_half(x) = (-x2, x1)
 rotate_half(x).tolist()  # → [-5.0, -6.0, -7.0, -8.0, 1.0, 2.0, 3.0, 4.0]
@@ -171,7 +178,12 @@ round(h[0], 3), round(h[4], 3)  # → (-3.667, 3.543)
 i = apply_rope_interleaved(x, 1)
 round(i[0], 3), round(i[1], 3)  # → (-1.143, 1.922)
 # a rotation keeps the length
-round(np.linalg.norm(x), 4), round(np.linalg.norm(h), 4), round(np.linalg.norm(i), 4)  # → (14.2829, 14.2829, 14.2829)
+(
+    round(np.linalg.norm(x), 4),
+    round(np.linalg.norm(h), 4),
+    round(np.linalg.norm(i), 4),
+)
+# → (14.2829, 14.2829, 14.2829)
 ```
 
 ![Two rows of eight coloured cells: in the interleaved row neighbouring dimensions share a colour, in the half-split row dimension j shares its colour with dimension j + 4](figures/rope.pairing.svg)
@@ -247,7 +259,10 @@ z = (1 + 2j) * np.exp(1j * 1.0)
 round(z.real, 3), round(z.imag, 3)  # → (-1.143, 1.922)
 x = np.random.default_rng(0).normal(size=(5, 16))
 # the complex form equals the interleaved layout everywhere
-bool(np.allclose(rope_complex(x), apply_rope_interleaved(x), rtol=0, atol=1e-12))  # → True
+bool(
+    np.allclose(rope_complex(x), apply_rope_interleaved(x), rtol=0, atol=1e-12)
+)
+# → True
 ```
 
 ![Seven points on a circle: the same complex pair at positions 0 to 6, each one radian further round](figures/rope.complex_plane.svg)
@@ -323,9 +338,13 @@ the score depends on where the pair sits.
 ```python
 from lessons.rope import conversion_scores, offset_spread
 s = conversion_scores(7, 3)
-{k: round(v, 4) for k, v in s.items()}  # → {'original': 2.3664, 'converted': 2.3664, 'not converted': -0.9555, 'mismatched table': 1.5689}
+{k: round(v, 4) for k, v in s.items()}
+# → {'original': 2.3664, 'converted': 2.3664, 'not converted': -0.9555,
+#   'mismatched table': 1.5689}
 # 100 positions later: only the mismatched table changes
-{k: round(v, 4) for k, v in conversion_scores(107, 103).items()}  # → {'original': 2.3664, 'converted': 2.3664, 'not converted': -0.9555, 'mismatched table': 2.1417}
+{k: round(v, 4) for k, v in conversion_scores(107, 103).items()}
+# → {'original': 2.3664, 'converted': 2.3664, 'not converted': -0.9555,
+#   'mismatched table': 2.1417}
 # spread of the score over starts 0, 10, 100, 1000 at offset 4
 round(offset_spread("not converted", 4), 12)  # → 0.0
 offset_spread("mismatched table", 4) > 1  # → True
@@ -399,9 +418,11 @@ has shape $(n_{\text{heads}}\, d, d_{\text{model}})$ and $q = W x$, so permuting
 entries means permuting $W$'s rows. With $P$ the permutation,
 
 $$
+\begin{gathered}
 W^{half} = P\, W^{inter}, \qquad R^{half}_m = P\, R^{inter}_m\, P^{\top}
-\;\Rightarrow\;
+\\ \Rightarrow\;
 \langle R^{half}_m P q,\; R^{half}_n P k\rangle = \langle R^{inter}_m q,\; R^{inter}_n k\rangle
+\end{gathered}
 $$
 
 **Symbols**
@@ -428,30 +449,45 @@ $(-1.143, 1.922, 2.960, 4.030)$ with its entries in the new order.
 
 ```python
 import numpy as np
-from lessons.rope import (conversion_permutation, interleaved_to_half, half_to_interleaved,
-                          apply_rope_half, apply_rope_interleaved, head_scores)
+from lessons.rope import (
+    conversion_permutation,
+    interleaved_to_half,
+    half_to_interleaved,
+    apply_rope_half,
+    apply_rope_interleaved,
+    head_scores,
+)
 conversion_permutation(4).tolist()  # → [0, 2, 1, 3]
 conversion_permutation(4, n_heads=2).tolist()  # → [0, 2, 1, 3, 4, 6, 5, 7]
 W = np.eye(4)
 x = np.array([1.0, 2.0, 3.0, 4.0])
 # q = W x, rows reordered
 (interleaved_to_half(W, 1) @ x).tolist()  # → [1.0, 3.0, 2.0, 4.0]
-[round(v, 3) for v in apply_rope_interleaved(W @ x, 1)]  # → [-1.143, 1.922, 2.96, 4.03]
-[round(v, 3) for v in apply_rope_half(interleaved_to_half(W, 1) @ x, 1)]  # → [-1.143, 2.96, 1.922, 4.03]
+[round(v, 3) for v in apply_rope_interleaved(W @ x, 1)]
+# → [-1.143, 1.922, 2.96, 4.03]
+[round(v, 3) for v in apply_rope_half(interleaved_to_half(W, 1) @ x, 1)]
+# → [-1.143, 2.96, 1.922, 4.03]
 # random weights, 2 heads: the scores agree, and the inverse round-trips
 rng = np.random.default_rng(0)
-W_q, W_k, X = rng.normal(size=(16, 12)), rng.normal(size=(16, 12)), rng.normal(size=(5, 12))
+W_q, W_k, X = (
+    rng.normal(size=(16, 12)),
+    rng.normal(size=(16, 12)),
+    rng.normal(size=(5, 12)),
+)
 a = head_scores(W_q, W_k, X, 2, "interleaved")
-b = head_scores(interleaved_to_half(W_q, 2), interleaved_to_half(W_k, 2), X, 2, "half")
+b = head_scores(
+    interleaved_to_half(W_q, 2), interleaved_to_half(W_k, 2), X, 2, "half"
+)
 bool(np.allclose(a, b))  # → True
-bool(np.array_equal(half_to_interleaved(interleaved_to_half(W_q, 2), 2), W_q))  # → True
+bool(np.array_equal(half_to_interleaved(interleaved_to_half(W_q, 2), 2), W_q))
+# → True
 ```
 
 ![An 8 by 8 grid with one dark cell per row, in two 4 by 4 blocks: inside each head the even old rows move to the top half and the odd old rows to the bottom half](figures/rope.conversion_matrix.svg)
 
 **Reading it:** rows are the new (half-split) rows, columns the old
-(interleaved) rows, and a dark cell says "this new row is that old row". The
-red lines cut the grid into two heads; every dark cell sits inside its own
+(interleaved) rows, and a bright cell says "this new row is that old row". The
+red lines cut the grid into two heads; every bright cell sits inside its own
 head's block, so no row crosses from one head to another. Inside a block the
 cells form the [0, 2, 1, 3] staircase of the worked example.
 
@@ -521,7 +557,13 @@ that wants the trained length as a hard stop.
 
 ```python
 import numpy as np
-from lessons.rope import RotaryEmbedding, apply_rotary_emb, apply_rope_half, rope_multiply_adds, table_bytes
+from lessons.rope import (
+    RotaryEmbedding,
+    apply_rotary_emb,
+    apply_rope_half,
+    rope_multiply_adds,
+    table_bytes,
+)
 rope = RotaryEmbedding(4, max_seq_len=8)
 cos, sin = rope(3)
 [round(v, 3) for v in cos[2]]  # → [-0.416, 1.0, -0.416, 1.0]
@@ -534,7 +576,12 @@ bool(np.allclose(q_rot, apply_rope_half(q, np.arange(10, 14))))  # → True
 # 8,192 positions, dim 128, cos and sin in float32: bytes, then MiB
 table_bytes(8192, 128), table_bytes(8192, 128) / 2**20  # → (8388608, 8.0)
 # rotating one 128-wide vector, against projecting it from a 4,096-wide model
-rope_multiply_adds(128), 128 * 4096, rope_multiply_adds(128) / (128 * 4096) < 0.0005  # → (256, 524288, True)
+(
+    rope_multiply_adds(128),
+    128 * 4096,
+    rope_multiply_adds(128) / (128 * 4096) < 0.0005,
+)
+# → (256, 524288, True)
 ```
 
 ![Two heatmaps of 128 positions by 64 columns: the left columns of each half flicker quickly and the right columns change slowly, and the pattern repeats at column 32](figures/rope.cos_sin_table.svg)
@@ -749,7 +796,7 @@ from __future__ import annotations
 import numpy as np
 
 from lessons import _checks
-from lessons._palette import BLUE, MUTED, ORANGE, PURPLE, RED
+from lessons._palette import BLUE, COLOUR_MAPS, MUTED, ORANGE, PURPLE, RED
 from lessons._show import banner, matrix, say, table, takeaway
 from lessons.attention import causal_mask, scaled_dot_product_attention, split_heads
 from lessons.positional import angle_table, apply_rope, rope_angles, rope_frequencies
@@ -1249,7 +1296,7 @@ def figures() -> dict:
     P = np.zeros((8, 8))
     P[np.arange(8), perm] = 1.0  # new row r takes old row perm[r]
     fig, ax = plt.subplots(figsize=(4.6, 4.2), layout="constrained")
-    ax.imshow(P, cmap="Blues", vmin=0, vmax=1)
+    ax.imshow(P, cmap=COLOUR_MAPS["amount"], vmin=0, vmax=1)
     ax.set_xticks(range(8), [f"{r}" for r in range(8)])
     ax.set_yticks(range(8), [f"{r}" for r in range(8)])
     ax.set_xlabel("old row (interleaved layout)")
@@ -1264,7 +1311,7 @@ def figures() -> dict:
     cos, sin = rope(128)
     fig, (a1, a2) = plt.subplots(1, 2, figsize=(7.2, 3.6), layout="constrained", sharey=True)
     for ax, table_, name in ((a1, cos, "cos"), (a2, sin, "sin")):
-        im = ax.imshow(table_, aspect="auto", cmap="RdBu", vmin=-1, vmax=1)
+        im = ax.imshow(table_, aspect="auto", cmap=COLOUR_MAPS["signed"], vmin=-1, vmax=1)
         ax.set_title(f"{name} table (dim = 64)")
         ax.set_xlabel("column (j and j + 32 repeat)")
     a1.set_ylabel("position")

@@ -171,8 +171,14 @@ try:
     model.forward(demo_tokens(4), start_pos=14)
 except ValueError as err:
     message = str(err)
-message.split(";")[0]  # → 'position 16 is past the learned position table, which has max_len = 16 rows (positions 0..15)'
-[TinyGPT(**TINY, position=p).forward(demo_tokens(4), start_pos=14).shape for p in ("sinusoidal", "rope", "alibi", "none")]  # → [(4, 50), (4, 50), (4, 50), (4, 50)]
+message.split(";")[0]
+# → 'position 16 is past the learned position table,
+#   which has max_len = 16 rows (positions 0..15)'
+[
+    TinyGPT(**TINY, position=p).forward(demo_tokens(4), start_pos=14).shape
+    for p in ("sinusoidal", "rope", "alibi", "none")
+]
+# → [(4, 50), (4, 50), (4, 50), (4, 50)]
 POSITIONS  # → ('rope', 'learned', 'sinusoidal', 'alibi', 'none')
 ```
 
@@ -273,18 +279,20 @@ from lessons.transformer import TinyGPT, TINY, demo_tokens
 from lessons.attention import split_heads
 model = TinyGPT(**TINY, position="rope")
 x = model.embed(demo_tokens(10))
-model.layers[0]["W_q"].shape, model.layers[0]["W_1"].shape  # → ((16, 16), (64, 16))
+model.layers[0]["W_q"].shape, model.layers[0]["W_1"].shape
+# → ((16, 16), (64, 16))
 split_heads(x @ model.layers[0]["W_q"].T, 2).shape  # → (2, 10, 8)
 model.block(0, x).shape  # → (10, 16)
 w = model.attention_weights(demo_tokens(10))
 w.shape  # → (2, 10, 10)
-bool(np.allclose(w.sum(axis=-1), 1.0)), bool(np.all(np.triu(w, k=1) == 0))  # → (True, True)
+bool(np.allclose(w.sum(axis=-1), 1.0)), bool(np.all(np.triu(w, k=1) == 0))
+# → (True, True)
 ```
 
 ![One small grid per position scheme of layer 0, head 0 attention weights: all are lower-triangular, and they differ in where the weight goes](figures/transformer.attention_weights.svg)
 
-**Reading it:** each grid is query (row) by key (column), darker meaning more
-weight. Everything above the diagonal is blank: no token looks ahead. The
+**Reading it:** each grid is query (row) by key (column), brighter meaning more
+weight. Everything above the diagonal is zero, the darkest colour: no token looks ahead. The
 grids differ because each scheme changes the scores: the random weights are
 the same, and only the way position enters changes.
 
@@ -326,9 +334,11 @@ scores high when the final vector points the way its embedding points.
 **The math.**
 
 $$
+\begin{gathered}
 \text{LN}(x) = \frac{x - \mu}{\sqrt{\sigma^2 + \epsilon}} \odot g + b, \qquad
-\text{RMS}(x) = \frac{x}{\sqrt{\tfrac{1}{d}\sum_j x_j^2 + \epsilon}} \odot g, \qquad
-\text{logits} = \text{norm}(x)\, E^{\top}
+\text{RMS}(x) = \frac{x}{\sqrt{\tfrac{1}{d}\sum_j x_j^2 + \epsilon}} \odot g,
+\\ \text{logits} = \text{norm}(x)\, E^{\top}
+\end{gathered}
 $$
 
 **Symbols**
@@ -349,17 +359,32 @@ scales it; the logits compare the final vector with every word's embedding."
 
 ```python
 import numpy as np
-from lessons.transformer import layer_norm, rms_norm, residual_norms, TinyGPT, TINY, GPT2_SMALL, demo_tokens
+from lessons.transformer import (
+    layer_norm,
+    rms_norm,
+    residual_norms,
+    TinyGPT,
+    TINY,
+    GPT2_SMALL,
+    demo_tokens,
+)
 x = np.array([1.0, 2.0, 3.0, 4.0])
-[round(v, 3) for v in layer_norm(x, np.ones(4), np.zeros(4))]  # → [-1.342, -0.447, 0.447, 1.342]
+[round(v, 3) for v in layer_norm(x, np.ones(4), np.zeros(4))]
+# → [-1.342, -0.447, 0.447, 1.342]
 [round(v, 3) for v in rms_norm(x, np.ones(4))]  # → [0.365, 0.73, 1.095, 1.461]
 TinyGPT(**TINY).forward(demo_tokens(10)).shape  # → (10, 50)
 # tied: the unembedding is the embedding table; separate adds vocab × d_model
-TinyGPT(**TINY).n_parameters(), TinyGPT(**TINY, tie_embeddings=False).n_parameters()  # → (7264, 8064)
+(
+    TinyGPT(**TINY).n_parameters(),
+    TinyGPT(**TINY, tie_embeddings=False).n_parameters(),
+)
+# → (7264, 8064)
 GPT2_SMALL["vocab_size"] * GPT2_SMALL["d_model"]  # → 38597376
-# the stream's mean vector length, 6 blocks: after the embedding, then after the last block
+# the stream's mean vector length, 6 blocks: after the embedding, then after
+# the last block
 ln, rms = residual_norms("layernorm"), residual_norms("rmsnorm")
-round(float(ln[0])), round(float(ln[-1])), round(float(rms[-1]))  # → (4, 12, 12)
+round(float(ln[0])), round(float(ln[-1])), round(float(rms[-1]))
+# → (4, 12, 12)
 ```
 
 ![The mean length of a token's vector grows block after block for both LayerNorm and RMSNorm models, from about 4 after the embedding to about 12 after six blocks](figures/transformer.residual_norms.svg)
@@ -430,14 +455,22 @@ inside the tests' tolerance of $10^{-9}$.
 
 ```python
 import numpy as np
-from lessons.transformer import TinyGPT, TINY, POSITIONS, demo_tokens, cache_gap
+from lessons.transformer import (
+    TinyGPT,
+    TINY,
+    POSITIONS,
+    demo_tokens,
+    cache_gap,
+)
 model = TinyGPT(**TINY, position="rope")
 tokens = demo_tokens(10)
 cache = model.new_cache()
 steps = np.stack([model.step(int(t), cache) for t in tokens])
 cache.length, cache.keys[0].shape  # → (10, (2, 10, 8))
 bool(np.allclose(steps, model.forward(tokens), rtol=0, atol=1e-9))  # → True
-gaps = [cache_gap(p) for p in POSITIONS]  # rope, learned, sinusoidal, alibi, none
+gaps = [
+    cache_gap(p) for p in POSITIONS
+]  # rope, learned, sinusoidal, alibi, none
 max(gaps) < 1e-13, max(gaps) < 1e-14  # → (True, True)
 ```
 
@@ -484,8 +517,10 @@ attention by n twice.
 **The math.**
 
 $$
-C_{\text{cache}}(n) = L\,(4d^2 + 2 d\, d_{\text{ff}} + 2 n d) + d V, \qquad
-C_{\text{none}}(n) = L\,(n(4d^2 + 2 d\, d_{\text{ff}}) + 2 n^2 d) + n d V = n\, C_{\text{cache}}(n)
+\begin{aligned}
+C_{\text{cache}}(n) &= L\,(4d^2 + 2 d\, d_{\text{ff}} + 2 n d) + d V,
+\\ C_{\text{none}}(n) &= L\,(n(4d^2 + 2 d\, d_{\text{ff}}) + 2 n^2 d) + n d V = n\, C_{\text{cache}}(n)
+\end{aligned}
 $$
 
 **Symbols**
@@ -513,21 +548,45 @@ are 136,169,914,368 and 71,436,346,982,400.
 **In Python:**
 
 ```python
-from lessons.transformer import decode_multiply_adds, generation_multiply_adds, GPT2_SMALL, TinyGPT, TINY, demo_tokens
+from lessons.transformer import (
+    decode_multiply_adds,
+    generation_multiply_adds,
+    GPT2_SMALL,
+    TinyGPT,
+    TINY,
+    demo_tokens,
+)
 from lessons.attention import kv_cache_bytes
-decode_multiply_adds(10, 16, 2, 50), decode_multiply_adds(10, 16, 2, 50, cached=False)  # → (7584, 75840)
+(
+    decode_multiply_adds(10, 16, 2, 50),
+    decode_multiply_adds(10, 16, 2, 50, cached=False),
+)
+# → (7584, 75840)
 model = TinyGPT(**TINY)
 model.forward(demo_tokens(10))
 model.multiply_adds  # → 75840
-cached, uncached = decode_multiply_adds(1024, **GPT2_SMALL), decode_multiply_adds(1024, **GPT2_SMALL, cached=False)
+cached, uncached = (
+    decode_multiply_adds(1024, **GPT2_SMALL),
+    decode_multiply_adds(1024, **GPT2_SMALL, cached=False),
+)
 cached, uncached  # → (142406400, 145824153600)
 uncached / cached  # → 1024
-total = generation_multiply_adds(1024, **GPT2_SMALL), generation_multiply_adds(1024, **GPT2_SMALL, cached=False)
+total = (
+    generation_multiply_adds(1024, **GPT2_SMALL),
+    generation_multiply_adds(1024, **GPT2_SMALL, cached=False),
+)
 total  # → (136169914368, 71436346982400)
 round(total[1] / total[0], 1), round(total[1] / total[0])  # → (524.6, 525)
-# the figure: a cached step from 1 to 1,024 tokens grows by about 15%; no cache ends near 1.5e11
+# the figure: a cached step from 1 to 1,024 tokens grows by about 15%; no
+# cache ends near 1.5e11
 first = decode_multiply_adds(1, **GPT2_SMALL)
-f"{first:.1e}", f"{cached:.1e}", round(100 * (cached / first - 1)), f"{uncached:.1e}"  # → ('1.2e+08', '1.4e+08', 15, '1.5e+11')
+(
+    f"{first:.1e}",
+    f"{cached:.1e}",
+    round(100 * (cached / first - 1)),
+    f"{uncached:.1e}",
+)
+# → ('1.2e+08', '1.4e+08', 15, '1.5e+11')
 # the cache at 1,024 tokens: 12 layers, 12 heads of width 64, 16-bit numbers
 kv_cache_bytes(1024, 12, 12, 64, 2) / 2**20  # → 36
 ```
@@ -586,10 +645,21 @@ from lessons.transformer import TinyGPT, TINY, demo_tokens, shift_change
 model = TinyGPT(**TINY, position="rope")
 t = demo_tokens(6)
 # pre-softmax q·k/√d_head of layer 0, at two starting positions
-bool(np.allclose(model.attention_scores(t, start_pos=0), model.attention_scores(t, start_pos=5), rtol=0, atol=1e-12))  # → True
-round(shift_change("learned", 5), 3), round(shift_change("sinusoidal", 5), 3)  # → (13.511, 5.535)
-[shift_change(p, 5) < 1e-12 for p in ("rope", "alibi", "none")]  # → [True, True, True]
-# past max_len: RoPE runs on (its cos/sin cache grows), and so does ALiBi's bias
+bool(
+    np.allclose(
+        model.attention_scores(t, start_pos=0),
+        model.attention_scores(t, start_pos=5),
+        rtol=0,
+        atol=1e-12,
+    )
+)
+# → True
+round(shift_change("learned", 5), 3), round(shift_change("sinusoidal", 5), 3)
+# → (13.511, 5.535)
+[shift_change(p, 5) < 1e-12 for p in ("rope", "alibi", "none")]
+# → [True, True, True]
+# past max_len: RoPE runs on (its cos/sin cache grows), and so does ALiBi's
+# bias
 TinyGPT(**TINY, position="rope").forward(t, start_pos=100).shape  # → (6, 50)
 TinyGPT(**TINY, position="alibi").forward(demo_tokens(20)).shape  # → (20, 50)
 ```
@@ -693,7 +763,7 @@ from __future__ import annotations
 import numpy as np
 
 from lessons import _checks
-from lessons._palette import BLUE, RED, SCHEME_LOOKS
+from lessons._palette import BLUE, COLOUR_MAPS, RED, SCHEME_LOOKS
 from lessons._show import banner, say, table, takeaway
 from lessons.alibi import alibi_bias_at
 from lessons.attention import causal_mask, merge_heads, scaled_dot_product_attention, split_heads
@@ -1120,7 +1190,7 @@ def figures() -> dict:
     learned = TinyGPT(**TINY, position="learned").scheme.W_pos  # (max_len, d_model)
     sinus = sinusoidal_encoding(TINY["max_len"], TINY["d_model"])
     for ax, grid, title in ((a1, learned, "learned table (random, untrained)"), (a2, sinus, "sinusoidal codes")):
-        im = ax.imshow(grid, aspect="auto", cmap="RdBu", vmin=-2, vmax=2)
+        im = ax.imshow(grid, aspect="auto", cmap=COLOUR_MAPS["signed"], vmin=-2, vmax=2)
         ax.set_title(title, fontsize=10)
         ax.set_xlabel("dimension of d_model")
     a1.set_ylabel("position (rows 0..max_len-1)")
@@ -1132,7 +1202,7 @@ def figures() -> dict:
     fig, axes = plt.subplots(1, len(schemes), figsize=(1.6 * len(schemes) + 1.2, 2.8), layout="constrained")
     for ax, p in zip(np.atleast_1d(axes), schemes, strict=True):
         w = TinyGPT(**TINY, position=p).attention_weights(tokens)[0]  # (seq, seq)
-        ax.imshow(w, cmap="Blues", vmin=0, vmax=1)
+        ax.imshow(w, cmap=COLOUR_MAPS["amount"], vmin=0, vmax=1)
         ax.set_title(p, fontsize=9)
         ax.set_xticks([])
         ax.set_yticks([])

@@ -60,9 +60,15 @@ import numpy as np
 from lessons.positional import apply_rope, rope_frequencies
 q, k = np.random.default_rng(0).standard_normal((2, 128))
 h = (q[0::2] + 1j * q[1::2]) * (k[0::2] - 1j * k[1::2])  # (64,) complex
-a_40 = np.real(np.sum(h * np.exp(1j * 40 * rope_frequencies(128))))  # Eq. 3 at s = 40
+a_40 = np.real(
+    np.sum(h * np.exp(1j * 40 * rope_frequencies(128)))
+)  # Eq. 3 at s = 40
 round(float(a_40), 3)  # → 2.558
-np.isclose(apply_rope(q, 1040) @ apply_rope(k, 1000), a_40), np.isclose(apply_rope(q, 40) @ k, a_40)  # → (True, True)
+(
+    np.isclose(apply_rope(q, 1040) @ apply_rope(k, 1000), a_40),
+    np.isclose(apply_rope(q, 40) @ k, a_40),
+)
+# → (True, True)
 ```
 
 **Position Interpolation (§2.3 Eq. 4).** Instead of reading new positions, squeeze them:
@@ -79,12 +85,28 @@ dividing every speed by $s = L'/L$, which is `linear_inv_freq` and `rope_inv_fre
 
 ```python
 import numpy as np
-from lessons.positional import angle_table, interpolate_positions, rope_frequencies
+from lessons.positional import (
+    angle_table,
+    interpolate_positions,
+    rope_frequencies,
+)
 from lessons.context_extension import linear_inv_freq, rope_inv_freq
 theta, positions = rope_frequencies(128), np.arange(32768)
-float(interpolate_positions(32767, trained_len=2048, new_len=32768)), float(interpolate_positions(1, 2048, 32768))  # → (2047.9375, 0.0625)
-np.allclose(angle_table(interpolate_positions(positions, 2048, 32768), theta), angle_table(positions, linear_inv_freq(theta, 16)))  # → True
-np.allclose(rope_inv_freq(128, {"rope_type": "linear", "factor": 16.0})[0], linear_inv_freq(theta, 16))  # → True
+(
+    float(interpolate_positions(32767, trained_len=2048, new_len=32768)),
+    float(interpolate_positions(1, 2048, 32768)),
+)
+# → (2047.9375, 0.0625)
+np.allclose(
+    angle_table(interpolate_positions(positions, 2048, 32768), theta),
+    angle_table(positions, linear_inv_freq(theta, 16)),
+)
+# → True
+np.allclose(
+    rope_inv_freq(128, {"rope_type": "linear", "factor": 16.0})[0],
+    linear_inv_freq(theta, 16),
+)
+# → True
 ```
 
 **Extrapolation against interpolation (§2.2 Figure 2; §2.3 Theorem 2.1, Eqs. 5 to 8).**
@@ -123,16 +145,32 @@ def waves(s):  # Eq. 3 in real form: the cos and sin of s·θ_j  # (len(s), 128)
     angles = angle_table(s, theta)
     return np.concatenate([np.cos(angles), np.sin(angles)], axis=-1)
 X, targets = waves(np.arange(L)), np.random.default_rng(0).standard_normal(L)
-fit = np.linalg.lstsq(X, targets, rcond=None)[0]  # Appendix C.1's least squares
-ridge = np.linalg.solve(X.T @ X + np.eye(128), X.T @ targets)  # |h_j| kept small
+fit = np.linalg.lstsq(X, targets, rcond=None)[
+    0
+]  # Appendix C.1's least squares
+ridge = np.linalg.solve(
+    X.T @ X + np.eye(128), X.T @ targets
+)  # |h_j| kept small
 beyond = waves(np.arange(L, 2 * L))
-round(float(np.abs(X @ fit).max()), 1), bool(np.abs(beyond @ fit).max() > 1000)  # → (0.6, True)
+round(float(np.abs(X @ fit).max()), 1), bool(np.abs(beyond @ fit).max() > 1000)
+# → (0.6, True)
 round(float(np.abs(beyond @ ridge).max()), 1)  # → 1.3
-# Theorem 2.1 (Eq. 7): d · max|h_j| / (32 ln c); |h_j| is the size of pair j's (cos, sin) weights
-bound = {name: 128 * np.hypot(w[:64], w[64:]).max() / (32 * np.log(10000)) for name, w in (("fit", fit), ("ridge", ridge))}
+# Theorem 2.1 (Eq. 7): d · max|h_j| / (32 ln c); |h_j| is the size of pair
+# j's (cos, sin) weights
+bound = {
+    name: 128 * np.hypot(w[:64], w[64:]).max() / (32 * np.log(10000))
+    for name, w in (("fit", fit), ("ridge", ridge))
+}
 s, whole = np.arange(25, 75, 0.125), np.arange(25, 76)
-off_line = np.abs(waves(s) @ ridge - np.interp(s, whole, waves(whole) @ ridge)).max()
-round(float(off_line), 3), round(float(bound["ridge"]), 3), bool(bound["fit"] > 1e5)  # → (0.012, 0.108, True)
+off_line = np.abs(
+    waves(s) @ ridge - np.interp(s, whole, waves(whole) @ ridge)
+).max()
+(
+    round(float(off_line), 3),
+    round(float(bound["ridge"]), 3),
+    bool(bound["fit"] > 1e5),
+)
+# → (0.012, 0.108, True)
 round(32 * np.log(10000), 2), round(2 * 32 * np.log(10000))  # → (294.73, 589)
 B_over_d = rope_decay_bound(128, np.arange(4096)) / 2
 round(float(B_over_d.min()), 2), float(B_over_d[0])  # → (1.12, 16.25)

@@ -72,11 +72,17 @@ with arbitrary queries and equal keys gives the same output.
 import numpy as np
 from lessons.alibi import mask_position_signal
 from lessons.attention import scaled_dot_product_attention, causal_mask
-signal = mask_position_signal(6)  # the paper's t = 1..6 are positions 0..5 here
+signal = mask_position_signal(
+    6
+)  # the paper's t = 1..6 are positions 0..5 here
 [round(float(s), 4) for s in signal]  # → [1.0, 0.5, 0.3333, 0.25, 0.2, 0.1667]
 [round(float(1 / s)) for s in signal]  # → [1, 2, 3, 4, 5, 6]
-Q = np.random.default_rng(0).standard_normal((6, 4))  # any W_Q: arbitrary queries (eq. 21)
-K = np.ones((6, 4))  # W_K reads the constant entry: every key the same (eq. 22)
+Q = np.random.default_rng(0).standard_normal(
+    (6, 4)
+)  # any W_Q: arbitrary queries (eq. 21)
+K = np.ones(
+    (6, 4)
+)  # W_K reads the constant entry: every key the same (eq. 22)
 V = np.zeros((6, 1))
 V[0] = 1.0  # W_V reads the <bos> flag (eq. 26)
 out, w = scaled_dot_product_attention(Q, K, V, mask=causal_mask(6))
@@ -95,8 +101,16 @@ mask shows them different prefixes. **In code:** `unmasked_order_gap` and
 ```python
 from lessons.alibi import unmasked_order_gap, nope_position_gaps
 unmasked_order_gap([3, 5, 7, 9], [5, 3, 7, 9]) < 1e-12  # → True
-[bool(g > 1e-9) for g in nope_position_gaps([3, 5, 7, 9, 11], [5, 3, 7, 9, 11], n_layers=1)]  # → [True, True, False, False, False]
-[bool(g > 1e-9) for g in nope_position_gaps([3, 5, 7, 9, 11], [5, 3, 7, 9, 11], n_layers=2)]  # → [True, True, True, True, True]
+[
+    bool(g > 1e-9)
+    for g in nope_position_gaps([3, 5, 7, 9, 11], [5, 3, 7, 9, 11], n_layers=1)
+]
+# → [True, True, False, False, False]
+[
+    bool(g > 1e-9)
+    for g in nope_position_gaps([3, 5, 7, 9, 11], [5, 3, 7, 9, 11], n_layers=2)
+]
+# → [True, True, True, True, True]
 ```
 
 One layer cannot tell positions 2 to 4 apart in the two orders (each sees the
@@ -124,8 +138,12 @@ relative schemes.) **In code:** `lessons.alibi.alibi_bias_at`.
 import numpy as np
 from lessons.alibi import alibi_bias_at, alibi_slopes
 t = np.arange(1, 7)  # positions 1..6, as Theorem 1 writes them (eq. 30)
-q = np.stack([np.ones(6), -t], axis=1)  # first two entries of q_t = [1, -t, ...] (eq. 31)
-k = np.stack([t, np.ones(6)], axis=1)  # first two entries of k_i = [i, 1, ...] (eq. 33)
+q = np.stack(
+    [np.ones(6), -t], axis=1
+)  # first two entries of q_t = [1, -t, ...] (eq. 31)
+k = np.stack(
+    [t, np.ones(6)], axis=1
+)  # first two entries of k_i = [i, 1, ...] (eq. 33)
 scores = q @ k.T  # entry [t, i] is i - t: the relative part of eq. 36
 [float(s) for s in scores[5, :6]]  # → [-5.0, -4.0, -3.0, -2.0, -1.0, 0.0]
 seen = np.tril(np.ones((6, 6), dtype=bool))  # keys at or before the query
@@ -179,7 +197,11 @@ RoPE ones (`lessons.alibi` reads the configs):
 ```python
 from lessons.alibi import nope_layers
 nope_layers(8, [1, 1, 1, 0, 1, 1, 1, 0])  # → [3, 7]
-len(nope_layers(48, [])), len(nope_layers(36, [1, 1, 1, 0] * 9, fill_empty=False))  # → (12, 9)
+(
+    len(nope_layers(48, [])),
+    len(nope_layers(36, [1, 1, 1, 0] * 9, fill_empty=False)),
+)
+# → (12, 9)
 ```
 
 ## Further reading

@@ -60,7 +60,8 @@ head (base 10,000, $L$ = 4,096) pair 0 turns 651.9 times in the trained length, 
 from lessons.positional import rope_frequencies
 from lessons.context_extension import rope_wavelengths
 turns = 4096 / rope_wavelengths(rope_frequencies(128))  # r(d), Eq. 10
-[round(float(turns[i]), 3) for i in (0, 20, 45, 46)]  # → [651.899, 36.659, 1.004, 0.869]
+[round(float(turns[i]), 3) for i in (0, 20, 45, 46)]
+# → [651.899, 36.659, 1.004, 0.869]
 ```
 
 **NTK-aware scaling (Appendix A.2, Definition 3, Eqs. 17 to 22).** $g(m) = m$,
@@ -82,21 +83,46 @@ lesson's running example (4,096 to 32,768 tokens, `example_angle_ratios`) the wo
 
 ```python
 from lessons.positional import ntk_scaled_base, rope_frequencies
-from lessons.context_extension import example_angle_ratios, ntk_pair_scale, trained_angle_ratio
+from lessons.context_extension import (
+    example_angle_ratios,
+    ntk_pair_scale,
+    trained_angle_ratio,
+)
 theta, b_ntk = rope_frequencies(128), ntk_scaled_base(10000.0, 16.0, 128)
-round(b_ntk), [round(float(x), 6) for x in (theta / rope_frequencies(128, b_ntk))[[0, -1]]]  # → (167199, [1.0, 16.0])
+(
+    round(b_ntk),
+    [
+        round(float(x), 6)
+        for x in (theta / rope_frequencies(128, b_ntk))[[0, -1]]
+    ],
+)
+# → (167199, [1.0, 16.0])
 round(float(1 / ntk_pair_scale(128, 16.0)[46]), 2)  # → 7.57
-overshoot = trained_angle_ratio(rope_frequencies(128, b_ntk), theta, 4096, 65536)
-round(float(overshoot.max()), 2), int(overshoot.argmax()), int((overshoot > 1.0001).sum())  # → (2.11, 46, 18)
+overshoot = trained_angle_ratio(
+    rope_frequencies(128, b_ntk), theta, 4096, 65536
+)
+(
+    round(float(overshoot.max()), 2),
+    int(overshoot.argmax()),
+    int((overshoot > 1.0001).sum()),
+)
+# → (2.11, 46, 18)
 ratios = example_angle_ratios()
-round(float(ratios["NTK-aware (base raised)"].max()), 2), round(float(ratios["YaRN"].max()), 4)  # → (1.75, 1.0002)
+(
+    round(float(ratios["NTK-aware (base raised)"].max()), 2),
+    round(float(ratios["YaRN"].max()), 4),
+)
+# → (1.75, 1.0002)
 ```
 
 **NTK-by-parts (§3.2, Definition 1, Eqs. 11 to 13).** Decide per pair by its turns:
 
 $$
+\begin{gathered}
 \gamma(r) = \begin{cases} 0 & r < \alpha \\ 1 & r > \beta \\ \dfrac{r - \alpha}{\beta - \alpha} & \text{otherwise} \end{cases},
-\qquad g(m) = m, \qquad h(\theta_d) = \big(1 - \gamma(r(d))\big)\frac{\theta_d}{s} + \gamma(r(d))\,\theta_d
+\qquad g(m) = m,
+\\ h(\theta_d) = \big(1 - \gamma(r(d))\big)\frac{\theta_d}{s} + \gamma(r(d))\,\theta_d
+\end{gathered}
 $$
 
 with $\alpha = 1$, $\beta = 32$ for the Llama family (§3.2). **In code:**
@@ -111,18 +137,37 @@ between, the code keeps more speed, 0.531 of it against 0.203 at pair 33.
 ```python
 import numpy as np
 from lessons.positional import rope_frequencies
-from lessons.context_extension import (rope_inv_freq, rope_wavelengths, yarn_correction_dim,
-                                       yarn_correction_range, yarn_inv_freq, yarn_ramp)
+from lessons.context_extension import (
+    rope_inv_freq,
+    rope_wavelengths,
+    yarn_correction_dim,
+    yarn_correction_range,
+    yarn_inv_freq,
+    yarn_ramp,
+)
 theta, s = rope_frequencies(128), 16.0
-round(yarn_correction_dim(32, 128, 10000.0, 4096), 2), round(yarn_correction_dim(1, 128, 10000.0, 4096), 2)  # → (20.94, 45.03)
+(
+    round(yarn_correction_dim(32, 128, 10000.0, 4096), 2),
+    round(yarn_correction_dim(1, 128, 10000.0, 4096), 2),
+)
+# → (20.94, 45.03)
 low, high = yarn_correction_range(32, 1, 128, 10000.0, 4096)
 low, high  # → (20, 46)
-code = yarn_inv_freq(theta, s, yarn_ramp(low, high, 64)) / theta  # new speed / old, per pair
-block = {"rope_type": "yarn", "factor": s, "original_max_position_embeddings": 4096}
+code = (
+    yarn_inv_freq(theta, s, yarn_ramp(low, high, 64)) / theta
+)  # new speed / old, per pair
+block = {
+    "rope_type": "yarn",
+    "factor": s,
+    "original_max_position_embeddings": 4096,
+}
 np.allclose(rope_inv_freq(128, block)[0] / theta, code)  # → True
-gamma = np.clip((4096 / rope_wavelengths(theta) - 1) / (32 - 1), 0, 1)  # Eq. 11 as printed, alpha 1, beta 32
+gamma = np.clip(
+    (4096 / rope_wavelengths(theta) - 1) / (32 - 1), 0, 1
+)  # Eq. 11 as printed, alpha 1, beta 32
 printed = (1 - gamma) / s + gamma  # Eq. 13, new speed / old
-[round(float(x), 4) for x in (code[20], printed[20], code[46], printed[46])]  # → [1.0, 1.0, 0.0625, 0.0625]
+[round(float(x), 4) for x in (code[20], printed[20], code[46], printed[46])]
+# → [1.0, 1.0, 0.0625, 0.0625]
 round(float(code[33]), 3), round(float(printed[33]), 3)  # → (0.531, 0.203)
 ```
 
@@ -148,10 +193,34 @@ Eq. 23 prints; for Llama 2's $s$ = 16 and 32, 1.277 and 1.347, so logits grow by
 $1.277^2 = 1.631$ at $s$ = 16.
 
 ```python
-from lessons.context_extension import rope_inv_freq, yarn_attention_factor, yarn_get_mscale
-round(yarn_get_mscale(8.0), 3), round(yarn_get_mscale(16.0), 3), round(yarn_get_mscale(32.0), 3)  # → (1.208, 1.277, 1.347)
-round(yarn_get_mscale(16.0) ** 2, 3), yarn_attention_factor(16.0) == yarn_get_mscale(16.0)  # → (1.631, True)
-round(rope_inv_freq(128, {"rope_type": "yarn", "factor": 16.0, "original_max_position_embeddings": 4096})[1], 3)  # → 1.277
+from lessons.context_extension import (
+    rope_inv_freq,
+    yarn_attention_factor,
+    yarn_get_mscale,
+)
+(
+    round(yarn_get_mscale(8.0), 3),
+    round(yarn_get_mscale(16.0), 3),
+    round(yarn_get_mscale(32.0), 3),
+)
+# → (1.208, 1.277, 1.347)
+(
+    round(yarn_get_mscale(16.0) ** 2, 3),
+    yarn_attention_factor(16.0) == yarn_get_mscale(16.0),
+)
+# → (1.631, True)
+round(
+    rope_inv_freq(
+        128,
+        {
+            "rope_type": "yarn",
+            "factor": 16.0,
+            "original_max_position_embeddings": 4096,
+        },
+    )[1],
+    3,
+)
+# → 1.277
 ```
 
 **Dynamic Scaling (§3.4).** Recompute $s = \max(1, l'/L)$ at every forward pass from
@@ -164,7 +233,11 @@ stretch (`lessons.context_extension` compares Hugging Face and vLLM).
 ```python
 from lessons.positional import ntk_scaled_base
 from lessons.context_extension import dynamic_ntk_base
-dynamic_ntk_base(10000.0, 1.0, 3000, 4096, 128), round(dynamic_ntk_base(10000.0, 1.0, 8192, 4096, 128))  # → (10000.0, 20221)
+(
+    dynamic_ntk_base(10000.0, 1.0, 3000, 4096, 128),
+    round(dynamic_ntk_base(10000.0, 1.0, 8192, 4096, 128)),
+)
+# → (10000.0, 20221)
 round(ntk_scaled_base(10000.0, 8192 / 4096, 128))  # → 20221
 ```
 

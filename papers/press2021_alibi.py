@@ -72,11 +72,14 @@ adds it after the scaling, as footnote 10 asks.
 import numpy as np
 from lessons.alibi import alibi_bias, alibi_bias_at, recency_weights
 from lessons.attention import scaled_dot_product_attention
-# Figure 3's last row: query 5 of 5 (1-based), head 1 of 8 (m = 1/2): m · [-4, -3, -2, -1, 0]
+# Figure 3's last row: query 5 of 5 (1-based), head 1 of 8 (m = 1/2): m ·
+# [-4, -3, -2, -1, 0]
 [float(b) for b in alibi_bias(8, 5)[0, 4]]  # → [-2.0, -1.5, -1.0, -0.5, 0.0]
 # the paper's 1-based positions give the same row: only i - j enters
-[float(b) for b in alibi_bias_at(8, [5], [1, 2, 3, 4, 5])[0, 0]]  # → [-2.0, -1.5, -1.0, -0.5, 0.0]
-# footnote 10: with every content score 0 and d = 64, the weights are softmax(bias), not softmax(bias / 8)
+[float(b) for b in alibi_bias_at(8, [5], [1, 2, 3, 4, 5])[0, 0]]
+# → [-2.0, -1.5, -1.0, -0.5, 0.0]
+# footnote 10: with every content score 0 and d = 64, the weights are
+# softmax(bias), not softmax(bias / 8)
 Z = np.zeros((8, 5, 64))  # (heads, tokens, d)
 _, w = scaled_dot_product_attention(Z, Z, Z, bias=alibi_bias(8, 5))
 bool(np.allclose(w[0, 4], recency_weights(0.5, 5)))  # → True
@@ -93,7 +96,9 @@ from lessons.alibi import alibi_bias, alibi_slopes
 from lessons.notation import softmax
 m = alibi_slopes(8)[:, None, None]  # (8, 1, 1)
 j = np.arange(6)
-rows_alike = np.where(j[None, :] <= j[:, None], m * j, -np.inf)  # (8, 6, 6): m · j for every query, masked
+rows_alike = np.where(
+    j[None, :] <= j[:, None], m * j, -np.inf
+)  # (8, 6, 6): m · j for every query, masked
 bool(np.allclose(softmax(alibi_bias(8, 6)), softmax(rows_alike)))  # → True
 ```
 
@@ -122,11 +127,18 @@ import numpy as np
 from lessons.alibi import alibi_slopes
 s8, s12, s16 = alibi_slopes(8), alibi_slopes(12), alibi_slopes(16)
 [float(1 / m) for m in s8]  # → [2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0]
-# 16 heads: every other slope is an 8-head slope, the rest are geometric means of neighbours
-bool(np.allclose(s16[1::2], s8)), bool(np.allclose(s16[2::2], np.sqrt(s8[:-1] * s8[1:])))  # → (True, True)
+# 16 heads: every other slope is an 8-head slope, the rest are geometric
+# means of neighbours
+(
+    bool(np.allclose(s16[1::2], s8)),
+    bool(np.allclose(s16[2::2], np.sqrt(s8[:-1] * s8[1:]))),
+)
+# → (True, True)
 round(float(s16[0]), 4), float(s16[-1])  # → (0.7071, 0.00390625)
-# 12 heads (reference code): the 8-head slopes, then the first 4 of every other 16-head slope
-bool(np.allclose(s12[:8], s8)), [round(float(m), 3) for m in s12[8:]]  # → (True, [0.707, 0.354, 0.177, 0.088])
+# 12 heads (reference code): the 8-head slopes, then the first 4 of every
+# other 16-head slope
+bool(np.allclose(s12[:8], s8)), [round(float(m), 3) for m in s12[8:]]
+# → (True, [0.707, 0.354, 0.177, 0.088])
 round(2 ** (-8 / 12), 2), float(s12[0])  # → (0.63, 0.5)
 ```
 
@@ -139,9 +151,15 @@ discounts far keys fast (the recency bias that §3 names):
 import numpy as np
 from lessons.alibi import alibi_bias, alibi_slopes, half_weight_distance
 alibi_bias(16, 32).shape  # → (16, 32, 32)
-bool(np.array_equal(alibi_bias(16, 64)[:, :32, :32], alibi_bias(16, 32)))  # → True
-# tokens back at which a key's weight halves, equal content scores: steepest and gentlest of 16 heads
-round(half_weight_distance(alibi_slopes(16)[0]), 2), round(half_weight_distance(alibi_slopes(16)[-1]))  # → (0.98, 177)
+bool(np.array_equal(alibi_bias(16, 64)[:, :32, :32], alibi_bias(16, 32)))
+# → True
+# tokens back at which a key's weight halves, equal content scores: steepest
+# and gentlest of 16 heads
+(
+    round(half_weight_distance(alibi_slopes(16)[0]), 2),
+    round(half_weight_distance(alibi_slopes(16)[-1])),
+)
+# → (0.98, 177)
 ```
 
 ## What the paper reports

@@ -73,18 +73,22 @@ import numpy as np
 from lessons.notation import rotation_matrix
 from lessons.positional import apply_rope
 from lessons.rope import rope_complex
-# d = 2: one pair, theta = 1; W_q x_m = (1, 2), the complex number 1 + 2i, at m = 3
+# d = 2: one pair, theta = 1; W_q x_m = (1, 2), the complex number 1 + 2i, at
+# m = 3
 q = np.array([1.0, 2.0])
 z = (1 + 2j) * np.exp(1j * 3)
 round(z.real, 3), round(z.imag, 3)  # → (-1.272, -1.839)
 rope_complex(q, 3).round(3).tolist()  # → [-1.272, -1.839]
 (rotation_matrix(3.0) @ q).round(3).tolist()  # → [-1.272, -1.839]
 # equation (27): the length is the same at every position
-[round(float(np.linalg.norm(apply_rope(q, m))), 4) for m in (0, 3, 100)]  # → [2.2361, 2.2361, 2.2361]
-# equation (30): the angle grows by theta = 1 per position (wrapped to [-pi, pi))
+[round(float(np.linalg.norm(apply_rope(q, m))), 4) for m in (0, 3, 100)]
+# → [2.2361, 2.2361, 2.2361]
+# equation (30): the angle grows by theta = 1 per position (wrapped to [-pi,
+# pi))
 turned = rope_complex(q, np.arange(5))  # (5, 2)
 angle = np.arctan2(turned[:, 1], turned[:, 0])
-((np.diff(angle) + np.pi) % (2 * np.pi) - np.pi).round(6).tolist()  # → [1.0, 1.0, 1.0, 1.0]
+((np.diff(angle) + np.pi) % (2 * np.pi) - np.pi).round(6).tolist()
+# → [1.0, 1.0, 1.0, 1.0]
 ```
 
 **Equations (15) and (34), sections 3.2.2 and 3.4.2: any even $d$.** Turn
@@ -149,14 +153,27 @@ from lessons.positional import apply_rope, rope_frequencies
 d = 64
 rng = np.random.default_rng(0)
 x_m, x_n = rng.standard_normal((2, d))
-W_q, W_k = rng.standard_normal((2, d, d)) / np.sqrt(d)  # (d_out, d_in), applied as x @ W.T
+W_q, W_k = rng.standard_normal((2, d, d)) / np.sqrt(
+    d
+)  # (d_out, d_in), applied as x @ W.T
 q, k = x_m @ W_q.T, x_n @ W_k.T
-# query at 7, key at 3; both moved 1,000 later; the query turned by the gap m - n = 7 - 3 alone
-scores = [apply_rope(q, 7) @ apply_rope(k, 3), apply_rope(q, 1007) @ apply_rope(k, 1003), apply_rope(q, 7 - 3) @ k]
+# query at 7, key at 3; both moved 1,000 later; the query turned by the gap m
+# - n = 7 - 3 alone
+scores = [
+    apply_rope(q, 7) @ apply_rope(k, 3),
+    apply_rope(q, 1007) @ apply_rope(k, 1003),
+    apply_rope(q, 7 - 3) @ k,
+]
 bool(np.allclose(scores, scores[0]))  # → True
 # equation (35): the same score as the real part of a sum of complex products
 h = (q[0::2] + 1j * q[1::2]) * np.conj(k[0::2] + 1j * k[1::2])
-bool(np.isclose(np.real(np.sum(h * np.exp(1j * (7 - 3) * rope_frequencies(d)))), scores[0]))  # → True
+bool(
+    np.isclose(
+        np.real(np.sum(h * np.exp(1j * (7 - 3) * rope_frequencies(d)))),
+        scores[0],
+    )
+)
+# → True
 ```
 
 **Equations (36) and (37), section 3.4.3: the long-term decay.** Summation
@@ -183,18 +200,30 @@ score, 13,098 against a score of 0.35 at gap 0.
 import numpy as np
 from lessons.positional import apply_rope, rope_decay_bound
 d = 128
-rope_decay_bound(d, [0, 50, 100, 250]).round(2).tolist()  # → [32.5, 12.63, 10.23, 6.55]
+rope_decay_bound(d, [0, 50, 100, 250]).round(2).tolist()
+# → [32.5, 12.63, 10.23, 6.55]
 # ripples: the bound rises from gap 48 to 51
 rope_decay_bound(d, [48, 51]).round(2).tolist()  # → [10.91, 13.22]
-# the size of the gap is what counts: m - n and RoFormer's n - m (Eq. 16) give the same bound
-bool(np.allclose(rope_decay_bound(d, [-100, -7]), rope_decay_bound(d, [100, 7])))  # → True
-# equation (37) for one random pair: C = max |h_(i+1) - h_i|, then C * sum_j |S_j|
+# the size of the gap is what counts: m - n and RoFormer's n - m (Eq. 16)
+# give the same bound
+bool(
+    np.allclose(rope_decay_bound(d, [-100, -7]), rope_decay_bound(d, [100, 7]))
+)
+# → True
+# equation (37) for one random pair: C = max |h_(i+1) - h_i|, then C * sum_j
+# |S_j|
 q, k = np.random.default_rng(0).standard_normal((2, d))
 h = np.append((q[0::2] + 1j * q[1::2]) * np.conj(k[0::2] + 1j * k[1::2]), 0)
 gaps = np.arange(0, 4097)
 ceiling = np.abs(np.diff(h)).max() * (d / 2) * rope_decay_bound(d, gaps)
-score = np.array([apply_rope(q, g) @ k for g in gaps])  # the query turned by the gap m - n = g
-bool(np.all(np.abs(score) <= ceiling)), round(float(np.min(ceiling / np.abs(score))))  # → (True, 30)
+score = np.array(
+    [apply_rope(q, g) @ k for g in gaps]
+)  # the query turned by the gap m - n = g
+(
+    bool(np.all(np.abs(score) <= ceiling)),
+    round(float(np.min(ceiling / np.abs(score)))),
+)
+# → (True, 30)
 round(float(ceiling[0])), round(float(score[0]), 2)  # → (13098, 0.35)
 ```
 
@@ -227,7 +256,11 @@ scores["aligned"].round(0).tolist()  # → [128, 86, 61, 20]
 # a key correlated 0.5 with its query: k = 0.5 q + sqrt(0.75) z
 Q, Z = np.random.default_rng(0).standard_normal((2, 2000, 128))
 K = 0.5 * Q + np.sqrt(0.75) * Z
-[round(float(np.mean(np.sum(apply_rope(Q, np.full(2000, g)) * K, axis=-1)))) for g in gaps]  # → [64, 43, 30, 10]
+[
+    round(float(np.mean(np.sum(apply_rope(Q, np.full(2000, g)) * K, axis=-1))))
+    for g in gaps
+]
+# → [64, 43, 30, 10]
 ```
 
 ![Two panels for a head of 128 against the gap on a log scale: left, the mean score of a key equal to its query falls from 128, a key correlated 0.5 from 64, and an unrelated key stays near 11.3; right, one random pair's bound stays at least 30 times above the size of its score at every gap](figures/su2021_roformer.scores_by_gap.svg)

@@ -63,16 +63,32 @@ for $d = 512$, because each pair is a point on the unit circle.
 
 ```python
 import numpy as np
-from lessons.positional import angle_table, rope_frequencies, sinusoidal_encoding
+from lessons.positional import (
+    angle_table,
+    rope_frequencies,
+    sinusoidal_encoding,
+)
 # d_model = 4: pairs turning 1 and 1/100 radian per position
 rope_frequencies(4).tolist()  # → [1.0, 0.01]
-sinusoidal_encoding(3, 4).round(3).tolist()  # → [[0.000, 1.000, 0.000, 1.000], [0.841, 0.540, 0.010, 1.000], [0.909, -0.416, 0.020, 1.000]]
+sinusoidal_encoding(3, 4).round(3).tolist()
+# → [[0.000, 1.000, 0.000, 1.000], [0.841, 0.540, 0.010, 1.000],
+#   [0.909, -0.416, 0.020, 1.000]]
 # the paper's formula, column by column, for the base model's d_model = 512
 pe = sinusoidal_encoding(2048, 512)
-angles = angle_table(np.arange(2048), rope_frequencies(512))  # pos / 10000^(2i/512)  # (2048, 256)
-bool(np.allclose(pe[:, 0::2], np.sin(angles)) and np.allclose(pe[:, 1::2], np.cos(angles)))  # → True
+angles = angle_table(
+    np.arange(2048), rope_frequencies(512)
+)  # pos / 10000^(2i/512)  # (2048, 256)
+bool(
+    np.allclose(pe[:, 0::2], np.sin(angles))
+    and np.allclose(pe[:, 1::2], np.cos(angles))
+)
+# → True
 # every code has the same length, sqrt(d/2)
-np.linalg.norm(pe, axis=1).round(6).min(), np.linalg.norm(pe, axis=1).round(6).max()  # → (16.0, 16.0)
+(
+    np.linalg.norm(pe, axis=1).round(6).min(),
+    np.linalg.norm(pe, axis=1).round(6).max(),
+)
+# → (16.0, 16.0)
 ```
 
 **Section 3.5, the wavelengths.** "The wavelengths form a geometric
@@ -93,14 +109,18 @@ Every 64 pairs the wavelength grows tenfold.
 import numpy as np
 from lessons.positional import rope_frequencies
 wavelengths = 2 * np.pi / rope_frequencies(512)  # (256,)
-round(float(wavelengths[0]), 3), round(float(wavelengths[-1]))  # → (6.283, 60611)
+round(float(wavelengths[0]), 3), round(float(wavelengths[-1]))
+# → (6.283, 60611)
 # a geometric progression: one common ratio, 10000^(2/512)
 ratios = wavelengths[1:] / wavelengths[:-1]
-round(float(ratios[0]), 4), bool(np.allclose(ratios, 10000 ** (2 / 512)))  # → (1.0366, True)
+round(float(ratios[0]), 4), bool(np.allclose(ratios, 10000 ** (2 / 512)))
+# → (1.0366, True)
 # pairs 0, 64, 128, 192, 255: ten times longer every 64 pairs
-[round(float(wavelengths[i])) for i in (0, 64, 128, 192, 255)]  # → [6, 63, 628, 6283, 60611]
+[round(float(wavelengths[i])) for i in (0, 64, 128, 192, 255)]
+# → [6, 63, 628, 6283, 60611]
 # the limit 10000 * 2 pi, and how far short of it the last pair stops
-round(10000 * 2 * np.pi), round(float(wavelengths[-1] / (2 * np.pi)), 1)  # → (62832, 9646.6)
+round(10000 * 2 * np.pi), round(float(wavelengths[-1] / (2 * np.pi)), 1)
+# → (62832, 9646.6)
 ```
 
 ![Log-scale line of the wavelength of each of the 256 pairs of a 512-wide code: a straight line from 6.28 positions at pair 0 to 60,611 at pair 255, just under a dashed line at 10000 times 2 pi](figures/vaswani2017_attention.wavelengths.svg)
@@ -117,10 +137,12 @@ $PE_{pos+k}$ is pair $i$ of $PE_{pos}$ turned by $k\omega_i$, clockwise
 because the sine comes first:
 
 $$
-\begin{pmatrix} PE_{(pos+k,\,2i)} \\ PE_{(pos+k,\,2i+1)} \end{pmatrix} =
-\begin{pmatrix} \cos k\omega_i & \sin k\omega_i \\ -\sin k\omega_i & \cos k\omega_i \end{pmatrix}
+\begin{aligned}
+\begin{pmatrix} PE_{(pos+k,\,2i)} \\ PE_{(pos+k,\,2i+1)} \end{pmatrix}
+&= \begin{pmatrix} \cos k\omega_i & \sin k\omega_i \\ -\sin k\omega_i & \cos k\omega_i \end{pmatrix}
 \begin{pmatrix} PE_{(pos,\,2i)} \\ PE_{(pos,\,2i+1)} \end{pmatrix}
-= R(-k\omega_i) \begin{pmatrix} PE_{(pos,\,2i)} \\ PE_{(pos,\,2i+1)} \end{pmatrix}
+\\ &= R(-k\omega_i) \begin{pmatrix} PE_{(pos,\,2i)} \\ PE_{(pos,\,2i+1)} \end{pmatrix}
+\end{aligned}
 $$
 
 Stacking the $d/2$ turns gives one block-diagonal matrix $M_k$ with
@@ -135,12 +157,20 @@ sinusoidal code is RoPE's rotation run backwards.
 ```python
 import numpy as np
 from lessons.notation import rotate, rotation_matrix
-from lessons.positional import apply_rope, rope_frequencies, sinusoidal_encoding
+from lessons.positional import (
+    apply_rope,
+    rope_frequencies,
+    sinusoidal_encoding,
+)
 d, k = 512, 3
 omega = rope_frequencies(d)
 pe = sinusoidal_encoding(1000, d)
 # pair 0 of PE(10), turned by -k * omega_0, is pair 0 of PE(13)
-rotate(pe[10, :2], -k * omega[0]).round(3).tolist(), pe[13, :2].round(3).tolist()  # → ([0.420, 0.907], [0.420, 0.907])
+(
+    rotate(pe[10, :2], -k * omega[0]).round(3).tolist(),
+    pe[13, :2].round(3).tolist(),
+)
+# → ([0.420, 0.907], [0.420, 0.907])
 # M_k: one 2 x 2 block R(-k omega_i) per pair  # (512, 512)
 M = np.zeros((d, d))
 for i in range(d // 2):

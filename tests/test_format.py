@@ -9,6 +9,8 @@ import re
 
 import pytest
 
+from figures_build import reading as _prose
+from site_build.layout import CODE_COLUMNS
 from tests.conftest import LESSONS, PAGES
 
 LEVEL_1 = ["In one sentence.", "When you need it.", "Your options.", "How to choose.",
@@ -110,3 +112,12 @@ def test_a_word_in_a_subscript_is_upright_text(page):
 
 def test_the_subscript_check_finds_an_italic_word():
     assert italic_word_subscripts(r"$d_{model}$, $q_{mn}$, $\beta_{\text{fast}}$, $PE_{pos}$") == ["_{model}"]
+
+
+@pytest.mark.parametrize("page", PAGES, ids=[page.slug for page in PAGES])
+def test_code_blocks_fit_the_column(page):
+    """Every line of a page's code blocks fits the text column at 1280 px (CODE_COLUMNS characters):
+    a long `# →` value goes on the lines under its expression. Diagram sources are not shown as code."""
+    too_long = [(page.file_line(line + i), len(text)) for line, code in _prose.fences(page.docstring, None)
+                for i, text in enumerate(code.splitlines()) if len(text) > CODE_COLUMNS]
+    assert not too_long, f"{page.path}: code lines wider than {CODE_COLUMNS} characters (line, length): {too_long}"

@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from figures_build import reading as _prose
 from lessons import measured
 from lessons.context_extension import dynamic_ntk_stretch
 from lessons.measured import (RANKINGS, bootstrap_interval, eval_lengths, interval, load_results, paired,
@@ -62,11 +63,10 @@ def test_every_interval_in_the_prose_is_one_the_code_checks():
     doc = measured.__doc__.replace("−", "-")
     quoted = {tuple(float(v) for v in m) for m in re.findall(r"(-?\d\.\d+) \[(-?\d\.\d+), (-?\d\.\d+)\]", doc)}
     checked = set()
-    for line in doc.splitlines():
-        if "# →" in line:
-            result = line.split("# →", 1)[1]
+    for _, code in _prose.fences(doc, "python"):
+        for result, _ in _prose.arrow_values(code).values():
             checked |= {tuple(float(v) for v in m) for m in re.findall(r"\((-?\d\.\d+), (-?\d\.\d+), (-?\d\.\d+)\)",
-                                                                       result)}
+                                                                       result.replace("−", "-"))}
     assert len(quoted) > 20
     assert not quoted - checked, f"intervals quoted but never checked: {sorted(quoted - checked)}"
 

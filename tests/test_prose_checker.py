@@ -87,3 +87,37 @@ x = 3  # → 3
     problems = [p for b in _prose.python_blocks(lesson) for p in _prose.run_block(b)]
     assert problems[0].endswith(":5: a '# →' line must be an expression, not a statement")
     assert ":9: python block raised ZeroDivisionError" in problems[1]
+
+
+def test_a_value_under_its_expression_is_checked_even_when_it_goes_on(tmp_path):
+    """A long `# →` value stands on the lines under its expression (so code blocks fit the
+    column): it is checked like one beside it, and its continuation lines are part of it."""
+    text = '''r"""
+# Values under their expressions
+
+```python
+import math
+[round(math.cos(g), 3) for g in (0, 3, 100)]
+# → [1.000, -0.990,
+#   0.862]
+[round(math.cos(g), 3) for g in (0, 3, 100)]
+# → [1.000, -0.990,
+#   0.863]
+round(math.pi, 2)
+# → 3.15
+```
+
+```python
+x = 3
+
+# → 3
+```
+"""
+'''
+    lesson = lesson_from(tmp_path, text)
+    problems = [p for b in _prose.python_blocks(lesson) for p in _prose.run_block(b)]
+    assert len(problems) == 3, problems
+    assert problems[0].startswith(f"{lesson.path}:9: `[round(math.cos(g), 3) for g in (0, 3, 100)]` expected "
+                                  "[1.000, -0.990, 0.863], actual [1.0, -0.99, 0.862]")
+    assert problems[1].startswith(f"{lesson.path}:12: `round(math.pi, 2)` expected 3.15")
+    assert problems[2].endswith(":19: '# → 3' is not at the end of a statement")  # a blank line between
