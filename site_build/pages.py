@@ -13,6 +13,7 @@ KEYS_PAGE = "reference/config-keys.md"
 KEYS_SEARCH_BOOST = 4  # the config-keys page ranks first for a key it lists (a gallery note quoting it does not)
 API_DIR = "reference/api"
 TOOLS_API_DIR = f"{API_DIR}/tools"  # one page per module of lessons/tools/ (tool_api_pages)
+SOURCE_LISTING = "primer-source"  # the class of a page's listing of its own module (the code behind the page)
 
 
 
@@ -37,7 +38,9 @@ def lesson_page(lesson, labs: list[tuple[str, str]] = ()) -> str:
         "",
         # kept out of the search index: the prose already names every function,
         # and the full listings were about half of the index readers download
-        '<div markdown="1" data-search-exclude>',
+        # a listing of the module's code, as written: its lines may be wider than the column
+        # (it scrolls, and shows that it does), unlike the page's examples
+        f'<div markdown="1" data-search-exclude class="{SOURCE_LISTING}">',
         "",
         f'??? abstract "lessons/{lesson.slug}.py: everything below the docstring (the docstring is this page)"',
         "",

@@ -7,8 +7,11 @@ on these pages too."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
+from site_build.layout import SCROLLING
 from tests import browser
 from tests.conftest import SLUGS
 
@@ -132,16 +135,19 @@ def test_printing_draws_every_section(new_page, site):
 
 
 @pytest.mark.parametrize("width", [390, 1280])
-def test_every_sideways_scrolling_formula_has_a_tab_stop(new_page, site, width):
+def test_every_sideways_scrolling_formula_and_table_has_a_tab_stop(new_page, site, width):
     """math.js reads the build's measurements for skipped sections, so a keyboard
-    reaches each scrolling formula without the page laying out what it skips."""
+    reaches each scrolling formula and table without the page laying out what it skips."""
     page = new_page(width)
     open_page(page, f"{site}lessons/context_extension/")
     assert page.evaluate(SKIPPED) > 0
-    formulas = "[...document.querySelectorAll('.md-content div.arithmatex')]"
+    formulas = f"[...document.querySelectorAll({json.dumps(SCROLLING)})].filter(el => el.closest('.md-content'))"
     reachable = page.evaluate(f"{formulas}.map(el => el.getAttribute('tabindex') === '0')")
     draw_all(page)  # now measure for real (this lays out every section)
     scrolls = page.evaluate(f"{formulas}.map(el => el.scrollWidth > el.clientWidth)")
     texts = page.evaluate(f"{formulas}.map(el => el.textContent.slice(0, 50))")
     missing = [text for text, wide, tab in zip(texts, scrolls, reachable, strict=True) if wide and not tab]
-    assert not missing, f"at {width}px these formulas scroll but cannot be reached by keyboard: {missing}"
+    assert not missing, f"at {width}px these formulas or tables scroll but cannot be reached by keyboard: {missing}"
+    if width == 390:
+        assert any(scrolls) and page.evaluate(f"{formulas}.some(el => el.matches('.md-typeset__scrollwrap'))"), (
+            "the check sees no table or formula that scrolls at 390 px")

@@ -1,7 +1,7 @@
 // The page headless Chromium runs after the build (site_build/postbuild/heights.py):
 // load each page once in an iframe, measure its section boxes at every band's width
 // (resizing the iframe), and post the results back to the build's server.
-// PRIMER = {jobs, drawEveryBox, sectionClass} is set by the page before this script.
+// PRIMER = {jobs, drawEveryBox, sectionClass, scrolling} is set by the page before this script.
 const tick = win => new Promise(r => win.requestAnimationFrame(() => win.requestAnimationFrame(r)));
 async function measure(job) {
   const frame = document.createElement("iframe");
@@ -32,7 +32,7 @@ async function measure(job) {
       heights = {}; scroll = {};
       for (const body of doc.querySelectorAll("." + PRIMER.sectionClass)) {
         heights[body.dataset.cv] = Math.round(body.getBoundingClientRect().height * 100) / 100;
-        const wide = [...body.querySelectorAll("div.arithmatex")].flatMap((el, i) => el.scrollWidth > el.clientWidth ? [i] : []);
+        const wide = [...body.querySelectorAll(PRIMER.scrolling)].flatMap((el, i) => el.scrollWidth > el.clientWidth ? [i] : []);
         if (wide.length) scroll[body.dataset.cv] = wide;
       }
       const now = JSON.stringify([heights, scroll]);

@@ -14,7 +14,7 @@ heights go into the page as custom properties (`style="--cv-n:…px;…"`) that
 stylesheets/layout.css (site_build/layout.py) turns into `contain-intrinsic-height` for the band in
 effect. A body with no measured heights gets no content-visibility at all (that
 is what happens with PRIMER_CV=off or without Chromium). Also recorded, as
-`data-scroll`: the display formulas of a section that scroll sideways in a band,
+`data-scroll`: the display formulas and tables of a section that scroll sideways in a band,
 so docs/javascripts/math.js can give them a tab stop without laying out a
 skipped section to find out.
 
@@ -55,7 +55,7 @@ HARNESS_SCRIPT = (Path(__file__).with_name("heights.js")).read_text(encoding="ut
 DRAW_EVERY_BOX = f".{CLASS} {{ content-visibility: visible !important; contain: layout style paint !important; }}"
 KEEP = 200  # pages' heights kept in the cache
 _ADDRESS = re.compile(r'\b(href|src)="[^"]*"')  # an address inside the content: no part of its layout
-VERSION = 7  # bump when the measurement itself changes
+VERSION = 8  # bump when the measurement itself changes
 
 
 
@@ -219,6 +219,7 @@ def _write(page_file: Path, measured: dict) -> None:
 def _harness(jobs: list[dict]) -> str:
     """The page Chromium runs (heights.js): load each page once in an iframe, measure it at
     every band's width (resizing the iframe), and post the results back."""
-    settings = json.dumps({"jobs": jobs, "drawEveryBox": DRAW_EVERY_BOX, "sectionClass": CLASS}).replace("</", "<\\/")
+    settings = json.dumps({"jobs": jobs, "drawEveryBox": DRAW_EVERY_BOX, "sectionClass": CLASS,
+                           "scrolling": layout.SCROLLING}).replace("</", "<\\/")
     return (f'<!doctype html><meta charset="utf-8"><body>\n<script>const PRIMER = {settings};</script>\n'
             f"<script>\n{HARNESS_SCRIPT}</script>")
