@@ -57,8 +57,8 @@ from site_build.layout import files as layout_files
 from site_build.pages import API_DIR, KEYS_PAGE, TOOLS_API_DIR, api_page, keys_page, lesson_page, tool_api_pages
 from site_build.postbuild.heights import Heights
 from site_build.postbuild.notebooks import (IPYTHON_CONFIG, NOTEBOOK_CSS, NOTEBOOK_FOLDERS, as_ipynb, cached_run, jupyter_config,
-                                            directory_url, drop_cached_run, figure_alt_text, file_layout_links, notebook_sources,
-                                            split_styles)
+                                            directory_url, drop_cached_run, figure_alt_text, figure_dark_twins,
+                                            file_layout_links, notebook_sources, split_styles)
 from site_build.postbuild.search import merge_search_index, name_search_dialog
 from site_build.publish import OFFLINE_ZIP, ZIP_FOLDER, configure_offline, is_offline
 from site_build.tools import read_json_cache, write_if_changed, write_json_cache
@@ -241,12 +241,12 @@ class PrimerPlugin(BasePlugin[PrimerConfig]):
     def on_page_content(self, html_: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
         """A notebook page carries nbconvert's ~600 KB of inline CSS; move it into one
         stylesheet that every notebook page shares (and the browser caches). Its figures
-        are described by their titles. Without directory URLs (the offline copy), its
+        are described by their titles, each with its twin for the dark palette. Without directory URLs (the offline copy), its
         links to pages point at their files."""
         kind = kind_of(page.file.src_uri)
         if kind is None or not kind.notebook:
             return html_
-        html_ = figure_alt_text(html_)
+        html_ = figure_dark_twins(figure_alt_text(html_))
         if not config.use_directory_urls:
             pages = {directory_url(f.src_uri): f.dest_uri for f in files.documentation_pages()}
             html_ = file_layout_links(html_, page.file.src_uri, page.file.dest_uri, pages)

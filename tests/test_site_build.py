@@ -446,3 +446,23 @@ def test_a_lessons_levels_are_marked_and_level_1_links_to_level_2():
     assert skip and skip.group(1) == level2.group(1), "the skip link leads to the Level 2 heading's id"
     assert "primer-level" not in render("papers/x.md", body), "a page that is not a lesson is left as it is"
     assert "primer-level" not in render("lessons/levelled.md", body.split("## Level 2")[0]), "no Level 2: no marks"
+
+
+def test_a_notebook_figure_gets_its_twin_for_the_dark_palette():
+    """Each SVG a notebook drew is shown in the light palette only, beside a twin for the dark one
+    (the lessons' dark_twin: white background made the page's, the palette's colours swapped)."""
+    import base64
+
+    from lessons._palette import BLUE, DARK, DARK_BACKGROUND, INK
+    from site_build.postbuild.notebooks import figure_dark_twins
+
+    svg = (f'<svg xmlns="http://www.w3.org/2000/svg"><path style="fill: #ffffff"/>'
+           f'<path style="stroke: {INK}"/><path style="stroke: {BLUE}"/></svg>').encode()
+    data = base64.b64encode(svg).decode()
+    html_ = f'<p>before</p><img alt="Figure: x" src="data:image/svg+xml;base64,{data}" class="c">'
+    twinned = figure_dark_twins(html_)
+    light, dark = re.findall(r'<img alt="Figure: x" src="data:image/svg\+xml;base64,([^"#]+)(#only-\w+)" class="c">',
+                             twinned)
+    assert light == (data, "#only-light") and dark[1] == "#only-dark", twinned
+    drawn = base64.b64decode(dark[0]).decode()
+    assert f"fill: {DARK_BACKGROUND}" in drawn and DARK[INK] in drawn and "#ffffff" not in drawn and BLUE in drawn

@@ -130,6 +130,30 @@ def figure_alt_text(html_: str) -> str:
     return _OUTPUT_SVG.sub(describe, html_)
 
 
+_FIGURE = re.compile(r'<img alt="([^"]*)" src="data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)"([^>]*)>')
+
+
+def figure_dark_twins(html_: str) -> str:
+    """Each figure a notebook drew (an SVG output) shown in the light palette only, beside its twin
+    for the dark one: the same figure with the palette's colours swapped for their dark twins and
+    its white background made the page's (`figures_build.render.dark_twin`, as the lessons'
+    figures get), each marked for its palette as Material expects (#only-light, #only-dark)."""
+    from figures_build.render import dark_twin
+
+    try:  # the built project's palette (its lessons package is on the path once the plugin read it)
+        from lessons._palette import DARK, DARK_BACKGROUND
+    except ImportError:
+        return html_
+
+    def pair(match: re.Match) -> str:
+        alt, data, rest = match.groups()
+        dark = base64.b64encode(dark_twin(base64.b64decode(data), DARK, DARK_BACKGROUND)).decode()
+        return (f'<img alt="{alt}" src="data:image/svg+xml;base64,{data}#only-light"{rest}>'
+                f'<img alt="{alt}" src="data:image/svg+xml;base64,{dark}#only-dark"{rest}>')
+
+    return _FIGURE.sub(pair, html_)
+
+
 def file_layout_links(html_: str, src_uri: str, dest_uri: str, pages: dict[str, str]) -> str:
     """A notebook's own links (MkDocs never sees them) are written for directory URLs,
     as the page is served online (labs/tf1/ -> ../../lessons/rope/). For a build
