@@ -5,7 +5,7 @@ MKDOCS  := NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs
 PYTEST  := $(PY) -m pytest
 ADDR    ?= 127.0.0.1:8000
 
-.PHONY: help setup serve build site figures test test-fast test-browser bench bench-pages reference experiments clean
+.PHONY: help setup serve build site figures test test-fast test-browser bench bench-pages screenshots reference experiments clean
 
 help:
 	@echo "make serve         set up, build the figures, serve the site at http://$(ADDR)"
@@ -15,6 +15,7 @@ help:
 	@echo "make site          the site to publish: site/ for SITE_URL, with the offline zip (README, Publishing)"
 	@echo "make bench         figure-build, site-build and edit-loop (mkdocs serve) benchmark (medians, ratios)"
 	@echo "make bench-pages   page-load benchmark in headless Chromium (medians, ratios, bytes)"
+	@echo "make screenshots   build the site, then picture each page at 390 and 1280 px, light and dark, in build/screenshots/"
 	@echo "make reference     check the reference vectors (RoPE scaling, ALiBi, RoPE layouts) live against transformers"
 	@echo "make experiments   train and read the tiny decoders (CPU, ~35 min on 2 cores, resumable; FORCE=1 redoes all)"
 	@echo "make clean         remove generated files (site, figures, caches)"
@@ -83,6 +84,10 @@ bench: .venv/.test-installed node_modules/.installed
 
 bench-pages: .venv/.test-installed node_modules/.installed
 	$(PY) bench/pages.py
+
+# --- pictures to look at (PAGES="lessons/rope/ papers/peng2023_yarn/" picks pages) --
+screenshots: build .venv/.test-installed
+	$(PY) -m bench.screenshots $(if $(PAGES),--pages $(PAGES))
 
 # --- reference check against transformers (torch CPU 2.13.0 from this disk) ------
 .venv-ref/.installed:
