@@ -192,6 +192,8 @@ def _search_finds(page, query: str, wanted: str) -> None:
         page.eval_on_selector(".md-search__scrollwrap", "el => el.scrollTo(0, el.scrollHeight)")
         page.wait_for_timeout(200)
     assert any(h.startswith(wanted) for h in hrefs), f"search for {query!r} found: {hrefs}"
+    empty = [h for h in hrefs if re.search(r"[?&]h=(&|#|$)", h)]
+    assert not empty, f"search for {query!r}: results with nothing to highlight carry an empty ?h=: {empty}"
 
 
 def _toggle_palette(page) -> None:
