@@ -123,7 +123,8 @@ def test_without_an_offline_zip_the_home_page_has_no_link_to_one(built):
 
 def test_lesson_links_figures_and_source(built):
     html = page(built, "zeta")
-    assert re.search(r'<a href="\.\./alpha/"><code>lessons\.alpha</code></a>', html)
+    # a lesson is named by its title (no longer its module name, which the reader need not know)
+    assert '<a href="../alpha/"><cite>Lesson alpha: a title with a colon</cite></a>' in html
     assert re.search(r'<a href="\.\./alpha/"><code>lessons\.alpha\.figures</code></a>', html)
     # the figure in the light palette, its dark twin in the dark one (Material hides the other)
     assert 'src="../../figures/zeta.line.svg#only-light"' in html and 'src="../../figures/zeta.line.dark.svg#only-dark"' in html
@@ -446,3 +447,48 @@ def test_a_lessons_levels_are_marked_and_level_1_links_to_level_2():
     assert skip and skip.group(1) == level2.group(1), "the skip link leads to the Level 2 heading's id"
     assert "primer-level" not in render("papers/x.md", body), "a page that is not a lesson is left as it is"
     assert "primer-level" not in render("lessons/levelled.md", body.split("## Level 2")[0]), "no Level 2: no marks"
+
+
+# Cross-links as a lesson page's prose writes them (rendered in process: the link stage alone)
+CROSS_LINKS = """Builds on `lessons.alpha` (the first), as in `lessons.alpha`. Its function
+`lessons.alpha.shout_alpha`, and the companion `papers.smith2020_paper`.
+
+**In code:** `shout_zeta`; `lessons.alpha` holds `shout_alpha`.
+"""
+
+PAPER = '''r"""
+# Smith: A made-up paper, for the links
+
+Read it with `lessons.alpha`.
+"""
+'''
+
+
+def test_a_bare_lesson_or_paper_reference_reads_as_the_pages_title_a_function_stays_code(tmp_path):
+    """`lessons.<slug>` and `papers.<slug>` in prose become links whose text is the target's `# Title`
+    (a <cite>, not code); a name in a lesson (`lessons.alpha.shout_alpha`) stays code and links to its
+    API entry; on an "In code:" line, which speaks of modules, the module name stays."""
+    import markdown
+
+    from figures_build.project import Project
+    from site_build.markdown.context import PageContext
+    from site_build.markdown.links import LinkExtension
+
+    root = make_project(tmp_path, {"zeta": lesson("zeta", "alpha"), "alpha": lesson("alpha", "zeta")},
+                        order=["zeta", "alpha"])
+    (root / "papers").mkdir()
+    (root / "papers" / "__init__.py").write_text('PAPERS: tuple[str, ...] = ("smith2020_paper",)\n')
+    (root / "papers" / "smith2020_paper.py").write_text(PAPER)
+    project = Project.read(root)
+    context = PageContext("lessons/zeta.md", project, "lessons/zeta.py")
+    html_ = markdown.markdown(CROSS_LINKS, extensions=[LinkExtension(lambda: context)])
+
+    title = '<a href="alpha.md"><cite>Lesson alpha: a title with a colon</cite></a>'
+    assert f"Builds on {title} (the first), as in {title}. Its function" in html_, html_
+    assert ('<a href="../reference/api/alpha.md#lessons.alpha.shout_alpha"><code>lessons.alpha.shout_alpha</code></a>'
+            in html_), "a function keeps its name, as code, and links to its API entry"
+    paper = '<a href="../papers/smith2020_paper.md"><cite>Smith: A made-up paper, for the links</cite></a>'
+    assert f", and the companion {paper}." in html_, html_
+    in_code = html_[html_.index("In code:"):]
+    assert '<a href="alpha.md"><code>lessons.alpha</code></a> holds' in in_code, "the In code line names the module"
+    assert html_.count("<code>lessons.alpha</code>") == 1, "outside the In code line no module name is left"
