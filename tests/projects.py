@@ -50,12 +50,8 @@ def make_project(tmp_path: Path, lessons: dict[str, str], order: list[str] | Non
         if notebook:
             playground.write_text(NOTEBOOK.format(
                 root=str(tmp_path), imports="".join(f"import lessons.{slug}\n" for slug in lessons if slug == "beta")))
-        else:  # and out of the nav mkdocs.yml lists it in
+        else:  # (the nav lists the notebooks there are: site_build/content.py)
             playground.unlink()
-            config = tmp_path / "mkdocs.yml"
-            nav_entry = "  - Playground: notebooks/playground.py\n"
-            assert nav_entry in config.read_text(), "mkdocs.yml no longer lists the Playground this way"
-            config.write_text(config.read_text().replace(nav_entry, ""))
     return tmp_path
 
 

@@ -492,3 +492,28 @@ def test_a_bare_lesson_or_paper_reference_reads_as_the_pages_title_a_function_st
     in_code = html_[html_.index("In code:"):]
     assert '<a href="alpha.md"><code>lessons.alpha</code></a> holds' in in_code, "the In code line names the module"
     assert html_.count("<code>lessons.alpha</code>") == 1, "outside the In code line no module name is left"
+
+
+def test_the_nav_is_five_tabs_and_writing_a_lesson_is_in_reference_contributing():
+    """The plugin's nav for the real project and mkdocs.yml: Home, Lessons (the reading order and
+    nothing else), Labs (the Playground, the labs, then Challenges), Papers, Reference (ending with
+    mkdocs.yml's Contributing, where the authors' page lives)."""
+    from types import SimpleNamespace
+
+    from mkdocs.utils.yaml import yaml_load
+
+    from site_build.plugin import PrimerPlugin
+    from tests.conftest import PROJECT, ROOT
+
+    plugin = PrimerPlugin()
+    plugin.project, plugin.tool_pages = PROJECT, {}
+    config = SimpleNamespace(nav=yaml_load((ROOT / "mkdocs.yml").read_text())["nav"], docs_dir=str(ROOT / "docs"))
+    plugin._nav(config)
+    titles = [title for entry in config.nav for title in entry]
+    assert titles == ["Home", "Lessons", "Labs", "Papers", "Reference"], titles
+    tabs = {title: children for entry in config.nav for title, children in entry.items()}
+    assert [uri for entry in tabs["Lessons"] for uri in entry.values()] == [lesson.page for lesson in PROJECT.lessons]
+    labs = [next(iter(entry)) for entry in tabs["Labs"]]
+    assert labs[0] == "Playground" and labs[-1] == "Challenges" and any(t.startswith("Lab TF1") for t in labs), labs
+    assert tabs["Reference"][-1] == {"Contributing": [{"Writing a lesson": "authoring.md"}]}, tabs["Reference"][-1]
+    assert "authoring.md" not in str({k: v for k, v in tabs.items() if k != "Reference"}), "only Reference holds it"
