@@ -467,7 +467,7 @@ Read it with `lessons.alpha`.
 def test_a_bare_lesson_or_paper_reference_reads_as_the_pages_title_a_function_stays_code(tmp_path):
     """`lessons.<slug>` and `papers.<slug>` in prose become links whose text is the target's `# Title`
     (a <cite>, not code); a name in a lesson (`lessons.alpha.shout_alpha`) stays code and links to its
-    API entry; on an "In code:" line, which speaks of modules, the module name stays."""
+    API entry; on an "In code:" line and on an API page, which speak of modules, the module name stays."""
     import markdown
 
     from figures_build.project import Project
@@ -492,6 +492,9 @@ def test_a_bare_lesson_or_paper_reference_reads_as_the_pages_title_a_function_st
     in_code = html_[html_.index("In code:"):]
     assert '<a href="alpha.md"><code>lessons.alpha</code></a> holds' in in_code, "the In code line names the module"
     assert html_.count("<code>lessons.alpha</code>") == 1, "outside the In code line no module name is left"
+    api = PageContext("reference/api/zeta.md", project, "lessons/zeta.py")  # an API page's docstrings speak of code
+    html_ = markdown.markdown("Read by `lessons.alpha`.", extensions=[LinkExtension(lambda: api)])
+    assert '<a href="../../lessons/alpha.md"><code>lessons.alpha</code></a>' in html_, html_
 
 
 def test_the_nav_is_five_tabs_and_writing_a_lesson_is_in_reference_contributing():

@@ -3,8 +3,9 @@
 On every page a code span `lessons.<slug>` becomes a link to that lesson whose text is
 the lesson's title (its docstring's `# Title`, as a <cite>: italic, not code), and
 `papers.<slug>` likewise to a paper companion; `lessons.<slug>.name` stays code and links
-to the name's API entry. On an "In code:" line, which speaks of modules, a bare
-`lessons.<slug>` keeps its module name (as code, linked to the lesson). On a lesson or
+to the name's API entry. Where the text is about code (an "In code:" line, the API
+reference's docstrings), a bare `lessons.<slug>` keeps its module name (as code, linked to
+the lesson). On a lesson or
 companion page, images under figures/ point at the built figures, and the names on an
 "In code:" line link to their API entries. The terminal (`python -m lessons.<slug>`)
 prints the docstring as written, module names and all.
@@ -45,7 +46,8 @@ class _Links(PageTreeprocessor):
             return posixpath.relpath(target, here or ".")
 
         parents = {child: parent for parent in root.iter() for child in parent}
-        in_code_line: set[etree.Element] = set()
+        in_code_line: set[etree.Element] = set()  # code spans where a module keeps its name
+        about_code = page.src_uri.startswith(API_DIR + "/")  # an API page: the docstrings speak of modules
         for p in root.iter("p"):
             first = p[0] if len(p) else None
             if first is not None and first.tag == "strong" and (first.text or "").strip() == "In code:" and not (p.text or "").strip():
@@ -76,7 +78,7 @@ class _Links(PageTreeprocessor):
                 slug, attr = ref
                 if slug not in by_slug:
                     raise PluginError(f"{page.source}: `{text}` is not a lesson (known: {', '.join(by_slug)})")
-                if not attr and el not in in_code_line:  # the lesson itself: by its title
+                if not attr and el not in in_code_line and not about_code:  # the lesson itself: by its title
                     _wrap(parents[el], el, rel(f"lessons/{slug}.md"), title=by_slug[slug].title)
                     continue
                 documented = attr.split(".")[0] in {name for name, _ in by_slug[slug].public}
@@ -85,7 +87,7 @@ class _Links(PageTreeprocessor):
                 slug = lesson_ref(text, "papers")[0]
                 if slug not in papers:
                     raise PluginError(f"{page.source}: `{text}` is not a paper companion (known: {', '.join(papers)})")
-                if not lesson_ref(text, "papers")[1] and el not in in_code_line:  # the companion: by its title
+                if not lesson_ref(text, "papers")[1] and el not in in_code_line and not about_code:  # by its title
                     _wrap(parents[el], el, rel(papers[slug].page), title=papers[slug].title)
                     continue
                 href = rel(papers[slug].page)
