@@ -1,5 +1,5 @@
 """The kinds of content the site is made of, in one table: where each comes from,
-which registry orders it, its nav section, and whether its pages get content-visibility.
+which registry orders it, its place in the nav, and whether its pages get content-visibility.
 
 The plugin reads this table for the nav, the generated files and the section
 boxes; no other part of the build names a kind of content.
@@ -23,7 +23,8 @@ class Kind:
     source: str  # where an author writes it
     registry: str  # what orders it
     prefix: str  # its pages' path under docs/
-    nav: str | None  # its nav section (None: mkdocs.yml places it)
+    nav: tuple[str, ...] | None  # its place in the nav: a top-level section (a tab), then sub-sections
+    # (None: mkdocs.yml places it)
     sections: bool  # its pages get content-visibility section boxes
     notebook: bool  # its pages are executed notebooks (mkdocs-jupyter)
     pages: Callable[[Project, Path], list[tuple[str, str]]]  # (nav title, page under docs/), in order
@@ -42,9 +43,7 @@ def labs(project: Project, docs_dir: Path) -> dict[str, tuple[str, set[str]]]:
     found = {}
     for uri, path in notebook_sources(project.root, docs_dir).items():
         if uri.startswith("labs/"):
-            text = path.read_text(encoding="utf-8")
-            title = next((line[4:].strip() for line in text.splitlines() if line.startswith("# # ")), path.stem)
-            found[uri] = (title, imported_lessons(ast.parse(text)))
+            found[uri] = (notebook_title(path), imported_lessons(ast.parse(path.read_text(encoding="utf-8"))))
     return found
 
 
@@ -68,20 +67,29 @@ def challenge_pages(project: Project, docs_dir: Path) -> list[tuple[str, str]]:
     return [(f"{c.number}: {c.title.split(':')[0]}", c.page) for c, _ in challenges(project, docs_dir)]
 
 
+def notebook_title(path: Path) -> str:
+    """A jupytext notebook's title: its first Markdown heading (`# # Title`), else its file name."""
+    text = path.read_text(encoding="utf-8")
+    return next((line[4:].strip() for line in text.splitlines() if line.startswith("# # ")), path.stem)
+
+
 def playground_pages(project: Project, docs_dir: Path) -> list[tuple[str, str]]:
-    return [(path.stem, uri) for uri, path in notebook_sources(project.root, docs_dir).items()
+    return [(nav_title(notebook_title(path)), uri) for uri, path in notebook_sources(project.root, docs_dir).items()
             if uri.startswith("notebooks/")]
 
 
-# In nav order: the sections the plugin inserts after Home.
+# In nav order: the plugin inserts these after Home, then Reference; a top-level section is a tab.
+# Lessons hold the reading order and nothing else (a learner reads the section top to bottom).
+# What a reader runs rather than reads shares the Labs tab: the Playground (call the lessons'
+# functions: the gentlest start), the labs, then the challenge (write the function yourself).
 KINDS = (
-    Kind("lessons", "lessons/<slug>.py", "lessons.READING_ORDER", "lessons/", "Lessons", True, False, lesson_pages),
-    Kind("labs", "labs/<name>.py (jupytext)", "file order", "labs/", "Labs", False, True, lab_pages),
-    Kind("challenges", "docs/challenges/ and challenges/<package>/", "challenges.CHALLENGES", "challenges/",
-         "Challenges", True, False, challenge_pages),
-    Kind("papers", "papers/<slug>.py", "papers.PAPERS", "papers/", "Papers", True, False, paper_pages),
-    Kind("playground", "docs/notebooks/<name>.py (jupytext)", "mkdocs.yml nav", "notebooks/", None, False, True,
+    Kind("lessons", "lessons/<slug>.py", "lessons.READING_ORDER", "lessons/", ("Lessons",), True, False, lesson_pages),
+    Kind("playground", "docs/notebooks/<name>.py (jupytext)", "file order", "notebooks/", ("Labs",), False, True,
          playground_pages),
+    Kind("labs", "labs/<name>.py (jupytext)", "file order", "labs/", ("Labs",), False, True, lab_pages),
+    Kind("challenges", "docs/challenges/ and challenges/<package>/", "challenges.CHALLENGES", "challenges/",
+         ("Labs", "Challenges"), True, False, challenge_pages),
+    Kind("papers", "papers/<slug>.py", "papers.PAPERS", "papers/", ("Papers",), True, False, paper_pages),
 )
 
 

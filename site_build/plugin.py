@@ -396,24 +396,32 @@ class PrimerPlugin(BasePlugin[PrimerConfig]):
             docstrings.config.custom_templates = str(here / "templates")
 
     def _nav(self, config: MkDocsConfig) -> None:
-        """After Home, one section per kind of content that has a nav section and pages
-        (site_build/content.py), then the reference pages."""
+        """After Home, the kinds of content that have pages, each at its place (site_build/content.py:
+        a top-level section is one of the theme's tabs), then Reference. A section mkdocs.yml's nav
+        also names (its hand-written pages: Reference's Contributing) gets those entries after the
+        generated ones; every other entry of mkdocs.yml keeps its place."""
         lessons = self.project.lessons
         if not lessons:
             return
-        nav = list(config.nav or [{"Home": "index.md"}])
-        sections = []
+        sections: dict[str, list] = {}
         for kind in KINDS:
             pages = kind.pages(self.project, Path(config.docs_dir)) if kind.nav else []
             if pages:
-                sections.append({kind.nav: [{title: uri} for title, uri in pages]})
-        sections.append({"Reference": [
+                _nav_section(sections, kind.nav).extend({title: uri} for title, uri in pages)
+        sections.setdefault("Reference", []).extend([
             {"Config keys and flags": KEYS_PAGE},
             {"API": [{f"lessons.{lesson.slug}": f"{API_DIR}/{lesson.slug}.md"} for lesson in lessons]
              + [{f"lessons.tools.{Path(uri).stem}": uri} for uri in self.tool_pages]},
-        ]})
-        nav[1:1] = sections
-        config.nav = nav
+        ])
+        nav = list(config.nav or [{"Home": "index.md"}])
+        rest = []
+        for entry in nav[1:]:
+            title, children = next(iter(entry.items())) if isinstance(entry, dict) and len(entry) == 1 else (None, None)
+            if title in sections and isinstance(children, list):
+                sections[title].extend(children)
+            else:
+                rest.append(entry)
+        config.nav = nav[:1] + [{title: children} for title, children in sections.items()] + rest
 
     def _markdown(self, config: MkDocsConfig, root: Path) -> None:
         """Install this build's Markdown extensions: KaTeX, the mermaid fence, links."""
@@ -434,6 +442,19 @@ class PrimerPlugin(BasePlugin[PrimerConfig]):
                                       if not isinstance(e, (KatexExtension, LinkExtension, LevelsExtension, SectionsExtension))]
         config.markdown_extensions += [KatexExtension(self.katex, self._page_context), LinkExtension(self._page_context),
                                        LevelsExtension(self._page_context), SectionsExtension(self._page_context)]
+
+
+def _nav_section(sections: dict[str, list], path: tuple[str, ...]) -> list:
+    """The entries of the nav section at `path` (("Labs", "Challenges"): the section Challenges
+    inside the top-level section Labs), made empty where it does not exist yet."""
+    entries = sections.setdefault(path[0], [])
+    for title in path[1:]:
+        found = next((e[title] for e in entries if isinstance(e, dict) and isinstance(e.get(title), list)), None)
+        if found is None:
+            found = []
+            entries.append({title: found})
+        entries = found
+    return entries
 
 
 def lesson_assets(project: Project) -> dict[str, bytes]:

@@ -17,7 +17,8 @@ import pytest
 
 from tests import browser
 from tests.projects import make_project
-from tests.conftest import PAPERS, SLUGS
+from site_build.pages import nav_title
+from tests.conftest import LESSONS, PAPERS, SLUGS
 
 pytestmark = pytest.mark.browser
 
@@ -141,6 +142,56 @@ def test_a_labs_printed_output_keeps_its_lines_whole_and_scrolls_by_keyboard(chr
             assert any(scrolls for _, _, scrolls, _ in outputs), "at 390 px some printed table is wider than the column"
     finally:
         context.close()
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 800), (390, 844)])
+def test_home_page_routes_three_readers_and_the_decoder_is_on_the_first_screen(chromium, site, width, height):
+    """The home page's "Start here": three cards (practitioner, learner, implementer), whole in the
+    window's width; the practitioner's card leads to the model-card decoder, whose button shows
+    without scrolling; at 1280 px the cards sit side by side and the tabs are there."""
+    context = chromium.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    try:
+        page.goto(site, wait_until="load")
+        cards = page.locator(".grid.cards > ul > li")
+        assert cards.count() == 3, f"{cards.count()} cards"
+        boxes = []
+        for i in range(3):
+            cards.nth(i).scroll_into_view_if_needed()
+            assert cards.nth(i).is_visible(), f"card {i + 1} is hidden at {width}px"
+            box = cards.nth(i).bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= width, f"card {i + 1} is cut off at {width}px: {box}"
+            boxes.append(page.evaluate("i => document.querySelectorAll('.grid.cards > ul > li')[i].getBoundingClientRect().top + scrollY", i))
+        if width >= 1280:
+            assert len({round(top) for top in boxes}) == 1, f"at {width}px the three cards are not side by side: {boxes}"
+        page.evaluate("scrollTo(0, 0)")
+        decoder = cards.nth(0).locator("a", has_text="Decode a config")
+        assert decoder.count() == 1, "the first card (the practitioner's) leads to the decoder"
+        box = decoder.bounding_box()
+        assert box and box["y"] + box["height"] <= height, f"the decoder's button is below the first screen at {width}px: {box}"
+        page.goto(decoder.evaluate("a => a.href"), wait_until="load")
+        assert page.url.split("#")[0] == site + "lessons/model_card/" and page.locator("#model-card-decoder").count() == 1, (
+            f"the decoder card leads to {page.url}, not the decoder")
+        if width >= 1280:
+            page.goto(site, wait_until="load")
+            tabs = page.locator(".md-tabs__link")
+            assert [t.strip() for t in tabs.all_inner_texts()] == ["Home", "Lessons", "Labs", "Papers", "Reference"]
+            assert tabs.first.is_visible()
+    finally:
+        context.close()
+
+
+def test_writing_a_lesson_is_in_reference_contributing_not_in_the_lessons_sidebar(page, site):
+    """The contributors' page is out of the readers' sidebar: a lesson's sidebar shows the lessons
+    and no *Writing a lesson*; the page itself sits under Reference → Contributing."""
+    visit(page, site, f"lessons/{SLUGS[0]}/")
+    sidebar = page.locator(".md-sidebar--primary .md-nav__link:visible")
+    shown = [t.strip() for t in sidebar.all_inner_texts()]
+    assert "Writing a lesson" not in shown and nav_title(LESSONS[0].title) in shown, shown
+    visit(page, site, "authoring/")
+    assert page.locator(".md-tabs__item--active").inner_text().strip() == "Reference"
+    shown = [t.strip() for t in page.locator(".md-sidebar--primary .md-nav__link:visible").all_inner_texts()]
+    assert "Contributing" in shown and "Writing a lesson" in shown, shown
 
 
 def _accessible_in_both_palettes(page, path: str) -> None:

@@ -123,7 +123,8 @@ def test_without_an_offline_zip_the_home_page_has_no_link_to_one(built):
 
 def test_lesson_links_figures_and_source(built):
     html = page(built, "zeta")
-    assert re.search(r'<a href="\.\./alpha/"><code>lessons\.alpha</code></a>', html)
+    # a lesson is named by its title (no longer its module name, which the reader need not know)
+    assert '<a href="../alpha/"><cite>Lesson alpha: a title with a colon</cite></a>' in html
     assert re.search(r'<a href="\.\./alpha/"><code>lessons\.alpha\.figures</code></a>', html)
     # the figure in the light palette, its dark twin in the dark one (Material hides the other)
     assert 'src="../../figures/zeta.line.svg#only-light"' in html and 'src="../../figures/zeta.line.dark.svg#only-dark"' in html
@@ -466,3 +467,76 @@ def test_a_notebook_figure_gets_its_twin_for_the_dark_palette():
     assert light == (data, "#only-light") and dark[1] == "#only-dark", twinned
     drawn = base64.b64decode(dark[0]).decode()
     assert f"fill: {DARK_BACKGROUND}" in drawn and DARK[INK] in drawn and "#ffffff" not in drawn and BLUE in drawn
+
+
+# Cross-links as a lesson page's prose writes them (rendered in process: the link stage alone)
+CROSS_LINKS = """Builds on `lessons.alpha` (the first), as in `lessons.alpha`. Its function
+`lessons.alpha.shout_alpha`, and the companion `papers.smith2020_paper`.
+
+**In code:** `shout_zeta`; `lessons.alpha` holds `shout_alpha`.
+"""
+
+PAPER = '''r"""
+# Smith: A made-up paper, for the links
+
+Read it with `lessons.alpha`.
+"""
+'''
+
+
+def test_a_bare_lesson_or_paper_reference_reads_as_the_pages_title_a_function_stays_code(tmp_path):
+    """`lessons.<slug>` and `papers.<slug>` in prose become links whose text is the target's `# Title`
+    (a <cite>, not code); a name in a lesson (`lessons.alpha.shout_alpha`) stays code and links to its
+    API entry; on an "In code:" line and on an API page, which speak of modules, the module name stays."""
+    import markdown
+
+    from figures_build.project import Project
+    from site_build.markdown.context import PageContext
+    from site_build.markdown.links import LinkExtension
+
+    root = make_project(tmp_path, {"zeta": lesson("zeta", "alpha"), "alpha": lesson("alpha", "zeta")},
+                        order=["zeta", "alpha"])
+    (root / "papers").mkdir()
+    (root / "papers" / "__init__.py").write_text('PAPERS: tuple[str, ...] = ("smith2020_paper",)\n')
+    (root / "papers" / "smith2020_paper.py").write_text(PAPER)
+    project = Project.read(root)
+    context = PageContext("lessons/zeta.md", project, "lessons/zeta.py")
+    html_ = markdown.markdown(CROSS_LINKS, extensions=[LinkExtension(lambda: context)])
+
+    title = '<a href="alpha.md"><cite>Lesson alpha: a title with a colon</cite></a>'
+    assert f"Builds on {title} (the first), as in {title}. Its function" in html_, html_
+    assert ('<a href="../reference/api/alpha.md#lessons.alpha.shout_alpha"><code>lessons.alpha.shout_alpha</code></a>'
+            in html_), "a function keeps its name, as code, and links to its API entry"
+    paper = '<a href="../papers/smith2020_paper.md"><cite>Smith: A made-up paper, for the links</cite></a>'
+    assert f", and the companion {paper}." in html_, html_
+    in_code = html_[html_.index("In code:"):]
+    assert '<a href="alpha.md"><code>lessons.alpha</code></a> holds' in in_code, "the In code line names the module"
+    assert html_.count("<code>lessons.alpha</code>") == 1, "outside the In code line no module name is left"
+    api = PageContext("reference/api/zeta.md", project, "lessons/zeta.py")  # an API page's docstrings speak of code
+    html_ = markdown.markdown("Read by `lessons.alpha`.", extensions=[LinkExtension(lambda: api)])
+    assert '<a href="../../lessons/alpha.md"><code>lessons.alpha</code></a>' in html_, html_
+
+
+def test_the_nav_is_five_tabs_and_writing_a_lesson_is_in_reference_contributing():
+    """The plugin's nav for the real project and mkdocs.yml: Home, Lessons (the reading order and
+    nothing else), Labs (the Playground, the labs, then Challenges), Papers, Reference (ending with
+    mkdocs.yml's Contributing, where the authors' page lives)."""
+    from types import SimpleNamespace
+
+    from mkdocs.utils.yaml import yaml_load
+
+    from site_build.plugin import PrimerPlugin
+    from tests.conftest import PROJECT, ROOT
+
+    plugin = PrimerPlugin()
+    plugin.project, plugin.tool_pages = PROJECT, {}
+    config = SimpleNamespace(nav=yaml_load((ROOT / "mkdocs.yml").read_text())["nav"], docs_dir=str(ROOT / "docs"))
+    plugin._nav(config)
+    titles = [title for entry in config.nav for title in entry]
+    assert titles == ["Home", "Lessons", "Labs", "Papers", "Reference"], titles
+    tabs = {title: children for entry in config.nav for title, children in entry.items()}
+    assert [uri for entry in tabs["Lessons"] for uri in entry.values()] == [lesson.page for lesson in PROJECT.lessons]
+    labs = [next(iter(entry)) for entry in tabs["Labs"]]
+    assert labs[0] == "Playground" and labs[-1] == "Challenges" and any(t.startswith("Lab TF1") for t in labs), labs
+    assert tabs["Reference"][-1] == {"Contributing": [{"Writing a lesson": "authoring.md"}]}, tabs["Reference"][-1]
+    assert "authoring.md" not in str({k: v for k, v in tabs.items() if k != "Reference"}), "only Reference holds it"

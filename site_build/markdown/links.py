@@ -1,9 +1,14 @@
 """Links in rendered pages, as a Markdown tree processor (never a regex over HTML).
 
-On every page a code span `lessons.<slug>` links to that lesson, `lessons.<slug>.name`
-to the name's API entry, and `papers.<slug>` to a paper companion. On a lesson or
-companion page, images under figures/ point at the built figures, and the names on
-an "In code:" line link to their API entries.
+On every page a code span `lessons.<slug>` becomes a link to that lesson whose text is
+the lesson's title (its docstring's `# Title`, as a <cite>: italic, not code), and
+`papers.<slug>` likewise to a paper companion; `lessons.<slug>.name` stays code and links
+to the name's API entry. Where the text is about code (an "In code:" line, the API
+reference's docstrings), a bare `lessons.<slug>` keeps its module name (as code, linked to
+the lesson). On a lesson or
+companion page, images under figures/ point at the built figures, and the names on an
+"In code:" line link to their API entries. The terminal (`python -m lessons.<slug>`)
+prints the docstring as written, module names and all.
 """
 
 from __future__ import annotations
@@ -41,7 +46,8 @@ class _Links(PageTreeprocessor):
             return posixpath.relpath(target, here or ".")
 
         parents = {child: parent for parent in root.iter() for child in parent}
-        in_code_line: set[etree.Element] = set()
+        in_code_line: set[etree.Element] = set()  # code spans where a module keeps its name
+        about_code = page.src_uri.startswith(API_DIR + "/")  # an API page: the docstrings speak of modules
         for p in root.iter("p"):
             first = p[0] if len(p) else None
             if first is not None and first.tag == "strong" and (first.text or "").strip() == "In code:" and not (p.text or "").strip():
@@ -72,12 +78,18 @@ class _Links(PageTreeprocessor):
                 slug, attr = ref
                 if slug not in by_slug:
                     raise PluginError(f"{page.source}: `{text}` is not a lesson (known: {', '.join(by_slug)})")
+                if not attr and el not in in_code_line and not about_code:  # the lesson itself: by its title
+                    _wrap(parents[el], el, rel(f"lessons/{slug}.md"), title=by_slug[slug].title)
+                    continue
                 documented = attr.split(".")[0] in {name for name, _ in by_slug[slug].public}
                 href = rel(f"{API_DIR}/{slug}.md") + f"#lessons.{slug}.{attr}" if documented else rel(f"lessons/{slug}.md")
             elif lesson_ref(text, "papers"):
                 slug = lesson_ref(text, "papers")[0]
                 if slug not in papers:
                     raise PluginError(f"{page.source}: `{text}` is not a paper companion (known: {', '.join(papers)})")
+                if not lesson_ref(text, "papers")[1] and el not in in_code_line and not about_code:  # by its title
+                    _wrap(parents[el], el, rel(papers[slug].page), title=papers[slug].title)
+                    continue
                 href = rel(papers[slug].page)
             elif el in in_code_line and text.split("(")[0] in api:
                 href = rel(f"{API_DIR}/{lesson.slug}.md") + f"#lessons.{lesson.slug}.{text.split('(')[0]}"
@@ -170,11 +182,16 @@ def _css_px(length: str) -> float:
     return float(length)
 
 
-def _wrap(parent: etree.Element, el: etree.Element, href: str) -> None:
-    """Replace `el` in `parent` by <a href=...>el</a>, keeping the text after it."""
+def _wrap(parent: etree.Element, el: etree.Element, href: str, title: str | None = None) -> None:
+    """Replace `el` in `parent` by <a href=...>el</a>, keeping the text after it; with `title`,
+    by <a href=...><cite>title</cite></a> (a page named by its title: italic, as the title of
+    a work is in running prose, so a long title or one ending in "?" reads as one name)."""
     index = list(parent).index(el)
     link = etree.Element("a", {"href": href})
     link.tail, el.tail = el.tail, None
     parent.remove(el)
-    link.append(el)
+    if title is None:
+        link.append(el)
+    else:
+        etree.SubElement(link, "cite").text = title
     parent.insert(index, link)
