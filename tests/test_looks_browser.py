@@ -22,7 +22,8 @@ SCROLL_CUE = "gradient"  # site.css draws a shadow on the edge of a box that has
 SOURCE_LISTINGS = f".{SOURCE_LISTING}, .mkdocstrings-source, .doc-signature"
 
 # What sticks out at the right, on the page as drawn (every section box drawn): the page itself
-# scrolling sideways; a scroll box wider than its column without a tab stop or its shadow; any
+# scrolling sideways; a box that clips what it holds; a scroll box wider than its column without a tab
+# stop or its shadow; any
 # element reaching past the text column (with its margin) outside a scroll box. At 1280 px also every code example
 # and display formula that scrolls at all (a source listing may: it is the code as written).
 CUT_OFF = """
@@ -39,21 +40,25 @@ CUT_OFF = """
   const walker = document.createTreeWalker(article, NodeFilter.SHOW_ELEMENT, { acceptNode(el) {
     const style = getComputedStyle(el);
     if (style.display === "none") return NodeFilter.FILTER_REJECT;
+    const box = el.getBoundingClientRect();
+    // hidden on purpose: a copy for screen readers clipped to a pixel (KaTeX's MathML)
+    if (style.position === "absolute" && box.width <= 1 && box.height <= 1) return NodeFilter.FILTER_REJECT;
     if (/(auto|scroll|hidden|clip)/.test(style.overflowX)) {
       const over = el.scrollWidth - el.clientWidth;
-      if (over > 1) {
-        if (!el.hasAttribute("tabindex") && style.overflowX !== "hidden")
+      if (over > 1 && /(hidden|clip)/.test(style.overflowX)) {
+        found.push(`${name(el)} cuts off ${over} px: "${text(el)}"`);
+      } else if (over > 1) {
+        if (!el.hasAttribute("tabindex"))
           found.push(`${name(el)} scrolls ${over} px with no tab stop: "${text(el)}"`);
-        if (!style.backgroundImage.includes("%CUE%") && style.overflowX !== "hidden")
+        if (!style.backgroundImage.includes("%CUE%"))
           found.push(`${name(el)} scrolls ${over} px and does not show it: "${text(el)}"`);
         const example = el.matches("pre > code") && !el.closest("%LISTINGS%");
         if (desktop && (example || el.matches("div.arithmatex")))
           found.push(`${name(el)} does not fit the column at ${innerWidth} px (${over} px more): "${text(el)}"`);
       }
-      if (el.getBoundingClientRect().right > edge) found.push(`${name(el)} reaches past the column: "${text(el)}"`);
+      if (box.right > edge) found.push(`${name(el)} reaches past the column: "${text(el)}"`);
       return NodeFilter.FILTER_REJECT;  // what it holds is inside a scroll box
     }
-    const box = el.getBoundingClientRect();
     if (box.width && box.right > edge) {
       found.push(`${name(el)} reaches ${Math.round(box.right - edge)} px past the column: "${text(el)}"`);
       return NodeFilter.FILTER_REJECT;
