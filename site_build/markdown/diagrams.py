@@ -58,9 +58,12 @@ THEME_CSS = (
     ".edgeLabel,.edgeLabel p,.labelBkg{background-color:var(--md-mermaid-label-bg-color);color:var(--md-mermaid-edge-color)}"
     ".edgeLabel rect{fill:var(--md-mermaid-label-bg-color)}"
     ".cluster rect{fill:var(--md-default-fg-color--lightest);stroke:var(--md-default-fg-color--lighter)}"
-    # maths in a label: set inline in the label's line (mermaid asks KaTeX for display mode)
-    # and in the label's colour (mermaid paints KaTeX's drawn parts, such as a root sign, black)
-    ".katex-display{margin:0}"
+    # Maths in a label is set inline in the label's line, though mermaid asks KaTeX for display
+    # mode; and a label with maths keeps its <br/> lines (mermaid 11.17 turns them into newlines
+    # inside one flex row that does not wrap).
+    ".katex-display,.katex-display>.katex{display:inline-block;margin:0}"
+    ".nodeLabel>div,.edgeLabel>div{display:block!important;white-space:pre-line!important}"
+    # KaTeX's drawn parts (a root sign) in the label's colour: mermaid paints them black
     ".node .katex path{fill:currentColor;stroke:currentColor}"
 )
 RENDER_SCRIPT = Path(__file__).with_name("diagrams.js").read_text(encoding="utf-8")
