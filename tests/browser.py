@@ -130,6 +130,11 @@ DIAGRAM_TEXT = r"""
     katex: svg.querySelectorAll(".katex").length,        // maths typeset (HTML, or MathML in the browser)
     katexHtml: svg.querySelectorAll(".katex > .katex-html").length,  // ... as the prose is: KaTeX's HTML
     rawMath: [...svg.querySelectorAll(".nodeLabel, .edgeLabel, text")].map(l => l.textContent).filter(t => t.includes("$$")),
+    // maths drawn in another colour than its label's words (which follow the palette)
+    mathOffColour: [...svg.querySelectorAll(".katex-html")].filter(math => {
+      const label = math.closest(".nodeLabel, .edgeLabel");
+      return label && getComputedStyle(math).color !== getComputedStyle(label).color;
+    }).map(math => math.textContent),
   };
 })
 """

@@ -166,7 +166,7 @@ def _diagram_sources() -> dict[str, list[str]]:
 def test_every_diagrams_labels_are_legible_and_their_maths_typeset_by_katex(chromium, site, viewport):
     """Every diagram on every page, at a desktop's and a phone's width: its smallest text (a label,
     or a subscript in its maths) at the size it is drawn is at least the floor, and each `$$...$$`
-    of its source is KaTeX's HTML, as the prose's maths is (no raw TeX)."""
+    of its source is KaTeX's HTML, as the prose's maths is (no raw TeX), in its label's colour."""
     floor = DIAGRAM_FLOORS[viewport]
     sources = _diagram_sources()
     assert sources, "no page has a diagram"
@@ -192,6 +192,9 @@ def test_every_diagrams_labels_are_legible_and_their_maths_typeset_by_katex(chro
                 if facts["katexHtml"] != maths or facts["rawMath"]:
                     problems.append(f"{name}: {maths} formulas in its labels, {facts['katexHtml']} typeset by KaTeX"
                                     + (f"; raw TeX shown: {facts['rawMath']}" if facts["rawMath"] else ""))
+                if facts["mathOffColour"]:
+                    problems.append(f"{name}: maths not in its label's colour (lost in the other palette): "
+                                    f"{facts['mathOffColour']}")
     finally:
         context.close()
     assert not problems, "\n".join(problems)

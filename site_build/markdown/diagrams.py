@@ -63,7 +63,9 @@ THEME_CSS = (
     # inside one flex row that does not wrap).
     ".katex-display,.katex-display>.katex{display:inline-block;margin:0}"
     ".nodeLabel>div,.edgeLabel>div{display:block!important;white-space:pre-line!important}"
-    # KaTeX's drawn parts (a root sign) in the label's colour: mermaid paints them black
+    # Maths in the label's colour, so it follows the palette: mermaid's own CSS paints every span
+    # #333 and KaTeX's drawn parts (a root sign) black
+    ".katex-display,.katex-display span{color:inherit}"
     ".node .katex path{fill:currentColor;stroke:currentColor}"
 )
 RENDER_SCRIPT = Path(__file__).with_name("diagrams.js").read_text(encoding="utf-8")
