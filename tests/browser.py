@@ -130,6 +130,9 @@ DIAGRAM_TEXT = r"""
     katex: svg.querySelectorAll(".katex").length,        // maths typeset (HTML, or MathML in the browser)
     katexHtml: svg.querySelectorAll(".katex > .katex-html").length,  // ... as the prose is: KaTeX's HTML
     rawMath: [...svg.querySelectorAll(".nodeLabel, .edgeLabel, text")].map(l => l.textContent).filter(t => t.includes("$$")),
+    // KaTeX's drawn parts (a root sign, a wide hat) squashed to nothing by the page's CSS
+    mathPartsHidden: [...svg.querySelectorAll(".katex-html svg")].filter(part => part.getBoundingClientRect().height < 1)
+      .map(part => part.closest(".katex-html").textContent),
     // maths drawn in another colour than its label's words (which follow the palette)
     mathOffColour: [...svg.querySelectorAll(".katex-html")].filter(math => {
       const label = math.closest(".nodeLabel, .edgeLabel");

@@ -192,6 +192,8 @@ def test_every_diagrams_labels_are_legible_and_their_maths_typeset_by_katex(chro
                 if facts["katexHtml"] != maths or facts["rawMath"]:
                     problems.append(f"{name}: {maths} formulas in its labels, {facts['katexHtml']} typeset by KaTeX"
                                     + (f"; raw TeX shown: {facts['rawMath']}" if facts["rawMath"] else ""))
+                if facts["mathPartsHidden"]:
+                    problems.append(f"{name}: maths with a part not drawn (a root sign?): {facts['mathPartsHidden']}")
                 if facts["mathOffColour"]:
                     problems.append(f"{name}: maths not in its label's colour (lost in the other palette): "
                                     f"{facts['mathOffColour']}")
