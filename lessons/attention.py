@@ -435,7 +435,7 @@ Each head gets 4 / 2 = 2 of the numbers:
 ```mermaid
 flowchart TB
   X["$$X$$ (seq, d)"] --> P["$$Q, K, V = X W_q^\top, X W_k^\top, X W_v^\top$$<br/>(seq, d)"]
-  P --> S["split_heads<br/>(n_heads, seq, d / n_heads)"]
+  P --> S["split_heads<br/>(n_heads, seq,<br/>d / n_heads)"]
   S --> A["attention in every head at once"]
   A --> M["merge_heads<br/>(seq, d)"]
   M --> O["times $$W_o^\top$$<br/>(seq, d)"]

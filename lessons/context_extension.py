@@ -386,7 +386,7 @@ flowchart TB
   K --> O["new $$\theta_i'$$"]
   D --> O
   M --> O
-  O --> AF["cos, sin × attention factor<br/>$$0.1 \ln s + 1$$"]
+  O --> AF["cos, sin × attention<br/>factor $$0.1 \ln s + 1$$"]
 ```
 
 **Reading it:** the only input is how many turns a pair made during

@@ -396,7 +396,7 @@ flowchart TB
   X --> R1["row 1 of $$M$$ times $$x$$<br/>(a dot product)"]
   R0 --> Y["$$Mx$$: one number per row of $$M$$"]
   R1 --> Y
-  Y --> PERM["$$M = P$$, one 1 in each row:<br/>the same entries, reordered"]
+  Y --> PERM["$$M = P$$, one 1<br/>in each row: the same<br/>entries, reordered"]
   Y --> ROT["$$M = R(\theta)$$: turned<br/>by $$\theta$$, same length"]
 ```
 
@@ -547,10 +547,10 @@ dog's scores (0.707, 0, 0.707) from `lessons.attention`:
 
 ```mermaid
 flowchart TB
-  S["scores $$s$$ = (0.707, 0, 0.707)"] --> M["subtract the largest, $$\max(s)$$:<br/>no weight changes,<br/>nothing overflows"]
+  S["scores $$s$$ =<br/>(0.707, 0, 0.707)"] --> M["subtract the largest<br/>score, $$\max(s)$$:<br/>no weight changes,<br/>nothing overflows"]
   M --> E["$$e$$ to each one:<br/>every number positive"]
   E --> D["divide by their total"]
-  D --> W["weights (0.401, 0.198, 0.401):<br/>positive, adding up to 1"]
+  D --> W["weights<br/>(0.401, 0.198, 0.401):<br/>positive, adding up to 1"]
 ```
 
 **Reading it:** scores of any size and sign enter at the top. Subtracting

@@ -208,7 +208,7 @@ and imaginary parts are exactly the interleaved result of section 1.
 flowchart TB
   X["$$x$$ ($$d$$ numbers)"] --> Z["$$z_i = x_{2i} + i\, x_{2i+1}$$<br/>($$d/2$$ complex numbers)"]
   Z --> M["$$z_i \cdot \exp(i\, pos\, \theta_i)$$"]
-  M --> B["real part to dim $$2i$$,<br/>imaginary part to dim $$2i+1$$"]
+  M --> B["real part to dim $$2i$$,<br/>imaginary part<br/>to dim $$2i+1$$"]
 ```
 
 **Reading it:** pack each neighbouring pair into one complex number, multiply
@@ -478,7 +478,7 @@ j + dim/2 share an angle.
 
 ```mermaid
 flowchart TB
-  B["build once:<br/>cos, sin of $$pos \cdot \theta_j$$<br/>for pos 0..max_seq_len-1"] --> T["tables<br/>(max_seq_len, dim)"]
+  B["build once: cos, sin<br/>of $$pos \cdot \theta_j$$ for pos<br/>0 .. max_seq_len - 1"] --> T["tables<br/>(max_seq_len, dim)"]
   T --> S["slice rows start_pos ..<br/>start_pos + seq_len - 1"]
   S --> A["apply_rotary_emb:<br/>q cos + rotate_half(q) sin"]
   S -.->|"past<br/>the end"| G["grow the table<br/>(or raise)"]
@@ -567,7 +567,7 @@ computed as if it sat at the start.
 
 ```mermaid
 flowchart TB
-  C["cache: keys of positions 0..4,<br/>already rotated"] --> S["scores"]
+  C["cache: keys of<br/>positions 0..4,<br/>already rotated"] --> S["scores"]
   N["new token"] --> Q["$$q$$, $$k$$"]
   Q --> R["rotate at start_pos = 5<br/>(the cache length)"]
   R --> S

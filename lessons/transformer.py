@@ -393,8 +393,8 @@ cached keys. After ten steps each layer's cache holds keys of shape
 flowchart TB
   T["new token,<br/>position = cache length"] --> QKV["q, k, v<br/>(n_heads, 1, d_head)"]
   QKV --> R["RoPE at that position<br/>(keys cached rotated)"]
-  R --> C["append k, v to the cache<br/>(n_heads, length + 1, d_head)"]
-  C --> A["attend: one q against all keys;<br/>ALiBi bias from the cache length"]
+  R --> C["append k, v to the cache<br/>(n_heads, length + 1,<br/>d_head)"]
+  C --> A["attend: one q<br/>against all keys;<br/>ALiBi bias from<br/>the cache length"]
   A --> NEXT["next block, then logits (vocab,)"]
 ```
 
