@@ -477,10 +477,14 @@ def test_a_deliberately_broken_page_fails_with_its_name(tmp_path, chromium):
     assert "request to another host: https://cdn.jsdelivr.net/" in report, report
 
 
-def test_a_broken_diagram_stops_the_build_naming_the_lesson(tmp_path, chromium):  # Chromium draws at build time
-    lesson = BROKEN_LESSON.replace('A["a diagram"] --> B["that draws"]', BAD_DIAGRAM.split("\n", 1)[1])
+@pytest.mark.parametrize(("broken", "error"), [
+    (BAD_DIAGRAM.split("\n", 1)[1], "Parse error"),
+    ('A["a diagram"] --> B["with $$\\frac{1}{$$"]', "KaTeX parse error"),  # TeX in a label KaTeX cannot read
+], ids=["mermaid", "label-maths"])
+def test_a_broken_diagram_stops_the_build_naming_the_lesson(tmp_path, chromium, broken, error):  # drawn at build time
+    lesson = BROKEN_LESSON.replace('A["a diagram"] --> B["that draws"]', broken)
     project = make_project(tmp_path / "project", {"broken": lesson}, site=True, notebook=False)
-    with pytest.raises(RuntimeError, match=r"lessons/broken\.py: mermaid cannot draw the diagram starting 'flowchart LR': Parse error"):
+    with pytest.raises(RuntimeError, match=rf"lessons/broken\.py: mermaid cannot draw the diagram starting 'flowchart LR': {error}"):
         browser.build_site(project, tmp_path / "site")
 
 
