@@ -57,11 +57,11 @@ class Facts:
     balance: Counter = field(default_factory=Counter)         # per tag: start tags minus end tags (non-void)
     stray_end_tags: int = 0                                   # end tags with no open element of that name
     unclosed: int = 0                                         # elements still open at the end of the text
-    katex: int = 0                                            # elements with a class token katex*
+    katex: int = 0                                            # elements with a class token katex*, outside diagrams
     arithmatex: int = 0                                       # formula wrappers
     diagrams: int = 0                                         # div.diagram and pre.mermaid
     build_diagrams: int = 0                                   # div.diagram (an <svg> drawn at build time)
-    diagram_svgs: int = 0                                     # <svg> in .md-content drawn by mermaid
+    diagram_svgs: int = 0                                     # <svg> in .md-content drawn by mermaid (not one inside it)
     math_assets: int = 0                                      # KaTeX <link>/<script>, math.js
     mermaid_assets: int = 0                                   # mermaid <script>/<link>
     primer_cv: int = 0                                        # elements with the class primer-cv
@@ -153,15 +153,18 @@ class Rewriter(HTMLParser):
         in_diagram = (self.stack[-1][2] if self.stack else False) or is_diagram(tag, attrs)
         facts = self.facts
         facts.elements += 1
-        facts.katex += any(c.startswith("katex") for c in classes)
+        # a diagram's label maths (KaTeX, typeset by mermaid) is part of the diagram: no-mermaid removes
+        # it with the diagram, no-math keeps the diagram whole
+        facts.katex += not in_diagram and any(c.startswith("katex") for c in classes)
         facts.arithmatex += "arithmatex" in classes
         facts.diagrams += is_diagram(tag, attrs)
         facts.build_diagrams += tag == "div" and "diagram" in classes
         facts.math_assets += is_math_asset(tag, attrs)
         facts.mermaid_assets += is_mermaid_asset(tag, attrs)
         facts.primer_cv += "primer-cv" in classes
-        if tag == "svg" and in_content and (in_diagram or attr(attrs, "aria-roledescription")
-                                            or attr(attrs, "id").startswith(("diagram-", "mermaid"))):
+        outermost = "svg" not in (t for t, _, _ in self.stack)   # not a KaTeX part inside a diagram's label
+        if tag == "svg" and in_content and outermost and (in_diagram or attr(attrs, "aria-roledescription")
+                                                          or attr(attrs, "id").startswith(("diagram-", "mermaid"))):
             facts.diagram_svgs += 1
         opens = not self_closing and tag not in VOID
         if self.cut_depth is not None:

@@ -118,10 +118,10 @@ from the scores; head 2 subtracts 0, 0.0039, 0.0078 and 0.0117. Keys after the
 query get $-\infty$: the causal mask.
 
 ```mermaid
-flowchart LR
-  Q["query i, key j"] --> S["content score q·k / √d"]
-  Q --> D["distance i − j"]
-  D --> B["bias −m_h · (i − j)<br/>(−∞ if j > i)"]
+flowchart TB
+  Q["query $$i$$, key $$j$$"] --> S["content score<br/>$$q \cdot k / \sqrt{d}$$"]
+  Q --> D["distance $$i - j$$"]
+  D --> B["bias $$-m_h\,(i - j)$$<br/>($$-\infty$$ if $$j \gt i$$)"]
   S --> P["score + bias"]
   B --> P
   P --> SM["softmax over keys"]
@@ -212,15 +212,15 @@ proportional to $e^{-1.5}, e^{-1}, e^{-0.5}, e^{0}$: 0.102, 0.167, 0.276 and
 
 ```mermaid
 flowchart TD
-  T["trained on n = 1,024"] --> B["bias for n: −m·(i − j)"]
-  B --> X["same formula at n = 2,048"]
-  X --> K["top-left 1,024 × 1,024 block<br/>is exactly the trained bias"]
-  X --> R["far keys: larger penalty,<br/>smaller weight"]
+  T["trained on $$n$$ = 1,024"] --> B["bias for $$n$$: $$-m\,(i - j)$$"]
+  B --> X["same formula<br/>at $$n$$ = 2,048"]
+  X --> K["top-left 1,024 × 1,024<br/>block is exactly<br/>the trained bias"]
+  X --> R["far keys: larger<br/>penalty, smaller weight"]
 ```
 
 **Reading it:** nothing in the bias depends on the training length, so a
 longer input gets a larger matrix whose every entry follows the same rule,
-and the part the model trained on is reproduced exactly. The bottom branch is
+and the part the model trained on is reproduced exactly. The right branch is
 the price: the new, far-away entries are penalties the model has never
 needed to overcome.
 
@@ -297,13 +297,13 @@ times its distance to each cached key 0 to 9, which is row 9 of the full
 10-token bias.
 
 ```mermaid
-flowchart LR
-  T["q, k, v at positions<br/>p, p+1, ... (no position added)"] --> S["content scores q·k / √d"]
-  P["positions i, j"] --> D["distance i − j"]
-  D --> B["bias −m_h · (i − j)"]
-  S --> A["scores + bias → softmax → output"]
+flowchart TB
+  T["$$q, k, v$$ at positions<br/>$$p, p+1, \dots$$<br/>(no position added)"] --> S["content scores<br/>$$q \cdot k / \sqrt{d}$$"]
+  P["positions $$i, j$$"] --> D["distance $$i - j$$"]
+  ST["start position $$p$$"] -.->|"cancels in $$i - j$$"| D
+  D --> B["bias $$-m_h\,(i - j)$$"]
+  S --> A["scores + bias<br/>→ softmax → output"]
   B --> A
-  ST["start position p"] -.->|"cancels in i − j"| D
 ```
 
 **Reading it:** the dashed arrow is the point: the absolute start position
@@ -377,9 +377,9 @@ position.
 
 ```mermaid
 flowchart TD
-  X["tokens, no positions"] --> M{"causal mask?"}
-  M -->|"no"| S["outputs only reshuffle:<br/>order-blind (bag of words)"]
-  M -->|"yes"| P["token i sees i + 1 tokens"]
+  X["tokens, no positions"] --> M{"causal<br/>mask?"}
+  M -->|"no"| S["outputs only reshuffle:<br/>order-blind<br/>(bag of words)"]
+  M -->|"yes"| P["token $$i$$ sees<br/>$$i + 1$$ tokens"]
   P --> C["counts and prefix contents<br/>differ by position"]
   C --> O["order leaks in, weakly"]
 ```

@@ -163,14 +163,14 @@ Dog's new vector is the weighted blend of the values:
 0.401·(1, 0) + 0.198·(0, 1) + 0.401·(1, 1) = (0.802, 0.599).
 
 ```mermaid
-flowchart LR
-  X["word vectors X<br/>(one row per word)"] --> Q["queries Q"]
-  X --> K["keys K"]
-  X --> V["values V"]
-  Q --> S["scores Q K^T / sqrt(d)"]
+flowchart TB
+  X["word vectors $$X$$<br/>(one row per word)"] --> Q["queries $$Q$$"]
+  X --> K["keys $$K$$"]
+  X --> V["values $$V$$"]
+  Q --> S["scores $$QK^\top / \sqrt{d}$$"]
   K --> S
   S --> W["softmax: weights,<br/>each row sums to 1"]
-  W --> O["out = weights V"]
+  W --> O["out = weights · $$V$$"]
   V --> O
 ```
 
@@ -342,11 +342,11 @@ With it, dog sees only itself and keeps (1, 0); bites sees dog and itself, score
 before, and keeps (0.752, 0.752).
 
 ```mermaid
-flowchart LR
-  S["scores Q K^T / sqrt(d)"] --> M{"key j after query i?"}
-  M -->|"yes"| N["score = -infinity"]
+flowchart TB
+  S["scores $$QK^\top / \sqrt{d}$$"] --> M{"key $$j$$ after<br/>query $$i$$?"}
+  M -->|"yes"| N["score $$= -\infty$$"]
   M -->|"no"| K["score unchanged"]
-  N --> SM["softmax: e^(-infinity) = 0"]
+  N --> SM["softmax: $$e^{-\infty} = 0$$"]
   K --> SM
   SM --> W["weights: zero on<br/>every future word"]
 ```
@@ -438,12 +438,12 @@ Each head gets 4 / 2 = 2 of the numbers:
 | times W_o | (3, 4) | heads mixed |
 
 ```mermaid
-flowchart LR
-  X["X (seq, d)"] --> P["Q, K, V = X W_qᵀ, X W_kᵀ, X W_vᵀ<br/>(seq, d)"]
-  P --> S["split_heads<br/>(n_heads, seq, d / n_heads)"]
-  S --> A["attention in every head<br/>at once"]
+flowchart TB
+  X["$$X$$ (seq, d)"] --> P["$$Q, K, V = X W_q^\top, X W_k^\top, X W_v^\top$$<br/>(seq, d)"]
+  P --> S["split_heads<br/>(n_heads, seq,<br/>d / n_heads)"]
+  S --> A["attention in every head at once"]
   A --> M["merge_heads<br/>(seq, d)"]
-  M --> O["times W_oᵀ<br/>(seq, d)"]
+  M --> O["times $$W_o^\top$$<br/>(seq, d)"]
 ```
 
 **Reading it:** split and merge are pure reshapes: they move numbers around and
@@ -558,19 +558,19 @@ causal mask and that stops: dog at the front sees only itself and gets (1, 0); a
 the back it sees everything and gets (0.802, 0.599).
 
 ```mermaid
-flowchart LR
-  X["X: dog, bites, man"] --> A1["Attn"]
-  A1 --> Y["Attn(X)"]
-  Y --> P2["reorder rows with P"]
+flowchart TB
+  X["$$X$$: dog, bites, man"] --> A1["Attn"]
+  A1 --> Y["$$\text{Attn}(X)$$"]
+  Y --> P2["reorder rows with $$P$$"]
   P2 --> R["same grid"]
-  X --> P1["reorder rows with P"]
-  P1 --> PX["PX: man, bites, dog"]
+  X --> P1["reorder rows with $$P$$"]
+  P1 --> PX["$$PX$$: man, bites, dog"]
   PX --> A2["Attn"]
   A2 --> R
 ```
 
-**Reading it:** two roads from the same sentence. The top road runs attention
-first and reorders afterwards; the bottom road reorders first and runs attention
+**Reading it:** two roads from the same sentence. The left road runs attention
+first and reorders afterwards; the right road reorders first and runs attention
 afterwards. Both arrive at the same grid of numbers. Whatever attention computes
 for a word, it computes no matter where that word stands.
 

@@ -417,15 +417,15 @@ to 0 and 3, so the blend weights are 0, 1/3, 2/3 and 1 and the speeds are
 divided by 1, 1.33, 2 and 4.
 
 ```mermaid
-flowchart LR
-  T["turns in training<br/>r_i = L / λ_i"] --> R{"r_i vs beta_fast, beta_slow"}
-  R -->|"r_i > 32"| K["keep θ_i"]
-  R -->|"r_i < 1"| D["θ_i / s"]
-  R -->|"between"| M["blend with ramp γ_i"]
-  K --> O["new θ_i"]
+flowchart TB
+  T["turns in training<br/>$$r_i = L / \lambda_i$$"] --> R{"$$r_i$$ against<br/>$$\beta_{\text{fast}}, \beta_{\text{slow}}$$"}
+  R -->|"$$r_i \gt 32$$"| K["keep $$\theta_i$$"]
+  R -->|"$$r_i \lt 1$$"| D["$$\theta_i / s$$"]
+  R -->|"between"| M["blend with<br/>ramp $$\gamma_i$$"]
+  K --> O["new $$\theta_i'$$"]
   D --> O
   M --> O
-  O --> AF["cos, sin × attention factor<br/>0.1·ln s + 1"]
+  O --> AF["cos, sin × attention<br/>factor $$0.1 \ln s + 1$$"]
 ```
 
 **Reading it:** the only input is how many turns a pair made during
@@ -800,14 +800,14 @@ volume knob.
 | 3 | 6,283 | 4 | 4 | 4 | 4 |
 
 ```mermaid
-flowchart LR
+flowchart TB
   C["rope_parameters dict"] --> S{"split by<br/>layer type?"}
   S -->|"yes (Gemma 3)"| L["one block<br/>per layer type"]
-  S -->|"no"| T{"rope_type<br/>(or old key type)"}
+  S -->|"no"| T{"rope_type<br/>(or old key<br/>type)"}
   L --> T
-  T --> F["θ_i for the rotary width<br/>(partial_rotary_factor · head_dim)"]
+  T --> F["$$\theta_i$$ for the rotary width<br/>(partial_rotary_factor · head_dim)"]
   F --> O["(inv_freq, attention_factor)"]
-  O --> R["cos, sin = cos(m·θ_i)·a, sin(m·θ_i)·a"]
+  O --> R["cos, sin = $$\cos(m\theta_i)\,a$$, $$\sin(m\theta_i)\,a$$"]
 ```
 
 **Reading it:** the function computes from a block what `transformers` 5.24

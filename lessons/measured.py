@@ -136,10 +136,10 @@ not which is right with probability 1/a and pays ln a nats; averaged over
 a = 8 … 23, that is 0.07 and 2.69 nats.
 
 ```mermaid
-flowchart LR
+flowchart TB
     A["BOS, filler, passage, filler"] --> B["copy of 8 passage tokens"]
     B --> C["score 7 next tokens:<br/>exact match, NLL, margin"]
-    C --> D["at L, 2L, 4L, 8L:<br/>training layout and the grid<br/>(near/far × 8/23 tokens)"]
+    C --> D["at $$L$$, $$2L$$, $$4L$$, $$8L$$:<br/>training layout<br/>and the grid (near/far<br/>× 8/23 tokens)"]
 ```
 
 **Reading it:** every model meets the same prompts; only the length and the

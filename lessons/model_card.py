@@ -190,15 +190,15 @@ of "absolute" left over from BERT while every layer rotates, with base
 ```mermaid
 flowchart TD
     A[config.json] --> B{text_config?}
-    B -- yes --> C[read the language model's keys]
+    B -- yes --> C[read the language<br/>model's keys]
     B -- no --> C
-    C --> D{ALiBi flag or BLOOM?}
-    D -- yes --> E[alibi: one slope per head]
-    D -- no --> F{RoPE keys or a RoPE model type?}
-    F -- yes --> G[rope: then no_rope_layers and layer_types]
-    F -- no --> H{position_embedding_type or model type}
-    H --> I[learned or sinusoidal]
-    G --> J[mixed when some layers skip RoPE]
+    C --> D{ALiBi flag<br/>or BLOOM?}
+    D -- yes --> E[alibi: one<br/>slope per head]
+    D -- no --> F{RoPE keys<br/>or a RoPE<br/>model type?}
+    F -- yes --> G[rope: then<br/>no_rope_layers<br/>and layer_types]
+    F -- no --> H{position_<br/>embedding_type<br/>or model type}
+    H --> I[learned or<br/>sinusoidal]
+    G --> J[mixed when<br/>some layers<br/>skip RoPE]
 ```
 
 **Reading it:** the decoder asks the questions in this order and stops at the

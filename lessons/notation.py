@@ -124,22 +124,23 @@ of $d = 2$ numbers: dog = (1, 0), bites = (0, 1), man = (1, 1).
 | man, man | 1 · 1 and 1 · 1 | 2 | 1.414 and 1.414 | 1 |
 
 ```mermaid
-flowchart LR
-  A["a = dog = (1, 0)"] --> M["multiply matching entries:<br/>1 · 1 and 0 · 1"]
-  B["b = man = (1, 1)"] --> M
-  M --> S["add them up (the Σ):<br/>⟨a, b⟩ = 1"]
-  A --> LA["length ‖a‖ = 1"]
-  B --> LB["length ‖b‖ = √2 ≈ 1.414"]
-  S --> C["cosine = ⟨a, b⟩ / (‖a‖ ‖b‖)<br/>= 0.707"]
+flowchart TB
+  A["$$a$$ = dog = (1, 0)"] --> M["multiply matching<br/>entries: 1 · 1, 0 · 1"]
+  B["$$b$$ = man = (1, 1)"] --> M
+  M --> S["add them up (the Σ):<br/>$$\langle a, b \rangle = 1$$"]
+  A --> LA["length<br/>$$\lVert a \rVert = 1$$"]
+  B --> LB["length<br/>$$\lVert b \rVert = \sqrt{2}$$<br/>≈ 1.414"]
+  S --> C["cosine<br/>$$\dfrac{\langle a, b \rangle}{\lVert a \rVert\, \lVert b \rVert} = 0.707$$"]
   LA --> C
   LB --> C
 ```
 
-**Reading it:** two vectors come in on the left. The top path pairs their
-entries position by position, multiplies each pair and adds the products:
-that single number is the dot product. The lower paths measure each vector's
-length. Dividing the dot product by both lengths removes the effect of size
-and leaves only direction: the cosine similarity on the right.
+**Reading it:** two vectors come in at the top. The path on the left pairs
+their entries position by position, multiplies each pair and adds the
+products: that single number is the dot product. The two paths on the right
+measure each vector's length. Dividing the dot product by both lengths
+removes the effect of size and leaves only direction: the cosine similarity
+at the bottom.
 
 **The math.**
 
@@ -270,12 +271,12 @@ After a full turn the tip is back where it started, so angles $2\pi$ apart
 name the same point; "mod $2\pi$" means "wrapped to one turn".
 
 ```mermaid
-flowchart LR
-  D["an angle in degrees"] -->|"× π / 180"| A["the angle θ in radians"]
-  A --> P["walk θ along the rim<br/>of a circle of radius 1"]
-  P --> X["how far right:<br/>cos θ"]
-  P --> Y["how far up:<br/>sin θ"]
-  X --> PT["the point (cos θ, sin θ)"]
+flowchart TB
+  D["an angle in degrees"] -->|"$$\times\ \pi / 180$$"| A["the angle $$\theta$$ in radians"]
+  A --> P["walk $$\theta$$ along the rim<br/>of a circle of radius 1"]
+  P --> X["how far right:<br/>$$\cos\theta$$"]
+  P --> Y["how far up:<br/>$$\sin\theta$$"]
+  X --> PT["the point $$(\cos\theta, \sin\theta)$$"]
   Y --> PT
 ```
 
@@ -397,17 +398,17 @@ Rotating (1, 0) by 3 rad gives (-0.990, 0.141); rotating (2, 1) by 1 rad gives
 (0.239, 2.223), and both arrows have length 2.236.
 
 ```mermaid
-flowchart LR
-  X["x: a column of d numbers"] --> R0["row 0 of M times x<br/>(a dot product)"]
-  X --> R1["row 1 of M times x<br/>(a dot product)"]
-  R0 --> Y["M x: one number per row of M"]
+flowchart TB
+  X["$$x$$: a column of $$d$$ numbers"] --> R0["row 0 of $$M$$ times $$x$$<br/>(a dot product)"]
+  X --> R1["row 1 of $$M$$ times $$x$$<br/>(a dot product)"]
+  R0 --> Y["$$Mx$$: one number per row of $$M$$"]
   R1 --> Y
-  Y --> PERM["M = P, one 1 in each row:<br/>the same entries, reordered"]
-  Y --> ROT["M = R(θ):<br/>turned by θ, same length"]
+  Y --> PERM["$$M = P$$, one 1<br/>in each row: the same<br/>entries, reordered"]
+  Y --> ROT["$$M = R(\theta)$$: turned<br/>by $$\theta$$, same length"]
 ```
 
 **Reading it:** a matrix-vector product is nothing but dot products, one per
-row of the matrix, stacked into a new vector. The two branches on the right
+row of the matrix, stacked into a new vector. The two branches at the bottom
 are the special matrices the other lessons lean on: a permutation only moves
 entries around, and a rotation only turns the vector.
 
@@ -560,14 +561,14 @@ dog's scores (0.707, 0, 0.707) from `lessons.attention`:
 | man | 0.707 | 2.028 | 0.401 |
 
 ```mermaid
-flowchart LR
-  S["scores s = (0.707, 0, 0.707)"] --> M["subtract the largest, max(s):<br/>no weight changes, nothing overflows"]
-  M --> E["e to each one:<br/>every number positive"]
+flowchart TB
+  S["scores $$s$$ =<br/>(0.707, 0, 0.707)"] --> M["subtract the largest<br/>score, $$\max(s)$$:<br/>no weight changes,<br/>nothing overflows"]
+  M --> E["$$e$$ to each one:<br/>every number positive"]
   E --> D["divide by their total"]
-  D --> W["weights (0.401, 0.198, 0.401):<br/>positive, adding up to 1"]
+  D --> W["weights<br/>(0.401, 0.198, 0.401):<br/>positive, adding up to 1"]
 ```
 
-**Reading it:** scores of any size and sign enter on the left. Subtracting
+**Reading it:** scores of any size and sign enter at the top. Subtracting
 the largest score first is a safety step: it cancels between the top and the
 bottom of the fraction, so the weights come out the same, but the largest
 exponent becomes $e^0 = 1$ and cannot overflow. The exponential makes every

@@ -235,16 +235,16 @@ pair has barely shifted, and it only separates positions that lie hundreds
 apart.
 
 ```mermaid
-flowchart LR
+flowchart TB
   W["word"] --> EMB["embedding table:<br/>the word's meaning"]
-  POS["position 0, 1, 2, ..."] --> WAVE["sines and cosines at many speeds:<br/>the word's place"]
+  POS["position 0, 1, 2, ..."] --> WAVE["sines and cosines<br/>at many speeds:<br/>the word's place"]
   EMB --> SUM(("+"))
   WAVE --> SUM
   SUM --> BLK["the stack of transformer blocks"]
 ```
 
-**Reading it:** two independent lookups join at the plus sign. The upper
-path supplies *what* the word is, the lower path *where* it stands, and
+**Reading it:** two independent lookups join at the plus sign. The left
+path supplies *what* the word is, the right path *where* it stands, and
 their sum is a single vector holding both. Every later layer sees only that
 sum, so position turns into part of the content that attention compares.
 
@@ -417,13 +417,13 @@ is again cos 4 = −0.654: all that survives is the gap of 4. Shift only the
 key by one, to 8, and the score becomes cos 5 = 0.284.
 
 ```mermaid
-flowchart LR
-  T["token vector at position m"] --> QP["q = W_q x"]
-  T --> KP["k = W_k x"]
-  T --> VP["v = W_v x"]
-  QP --> QR["rotate every pair of q<br/>through m times theta_i"]
-  KP --> KR["rotate every pair of k<br/>through m times theta_i"]
-  QR --> DOT["score q'.k':<br/>a function of the gap alone"]
+flowchart TB
+  T["token vector $$x$$ at position $$m$$"] --> QP["$$q = W_q x$$"]
+  T --> KP["$$k = W_k x$$"]
+  T --> VP["$$v = W_v x$$"]
+  QP --> QR["rotate each pair<br/>of $$q$$ by $$m\theta_i$$"]
+  KP --> KR["rotate each pair<br/>of $$k$$ by $$m\theta_i$$"]
+  QR --> DOT["score $$q' \cdot k'$$:<br/>a function of<br/>the gap alone"]
   KR --> DOT
   DOT --> SOFT["softmax"]
   SOFT --> MIX["values, weighted and summed"]

@@ -217,10 +217,10 @@ At position 1 with $\theta_0 = 1$, multiply by $e^{i} = \cos 1 + i \sin 1 =
 and imaginary parts are exactly the interleaved result of section 1.
 
 ```mermaid
-flowchart LR
-  X["x (d numbers)"] --> Z["z_i = x_2i + i·x_2i+1<br/>(d/2 complex numbers)"]
-  Z --> M["z_i · e^(i·pos·θ_i)"]
-  M --> B["real part to dim 2i,<br/>imaginary part to dim 2i+1"]
+flowchart TB
+  X["$$x$$ ($$d$$ numbers)"] --> Z["$$z_i = x_{2i} + i\, x_{2i+1}$$<br/>($$d/2$$ complex numbers)"]
+  Z --> M["$$z_i \cdot \exp(i\, pos\, \theta_i)$$"]
+  M --> B["real part to dim $$2i$$,<br/>imaginary part<br/>to dim $$2i+1$$"]
 ```
 
 **Reading it:** pack each neighbouring pair into one complex number, multiply
@@ -297,11 +297,11 @@ ways:
 | mismatched table (half-split rotation, interleaved cos/sin table) | 1.5689 | 2.1417 |
 
 ```mermaid
-flowchart TD
-  W["weights trained<br/>with interleaved pairs"] --> C{"run by<br/>half-split code"}
-  C -->|"rows permuted"| OK["same scores as training"]
-  C -->|"rows not permuted"| BAD["different scores,<br/>still distance-only:<br/>silent"]
-  C -->|"table in the other layout"| WORSE["not a rotation:<br/>scores depend on<br/>absolute position"]
+flowchart TB
+  W["weights trained<br/>with interleaved pairs"] --> C{"run by<br/>half-split<br/>code"}
+  C -->|"rows<br/>permuted"| OK["same scores<br/>as training"]
+  C -->|"rows not<br/>permuted"| BAD["different scores,<br/>still distance-only:<br/>silent"]
+  C -->|"table in the<br/>other layout"| WORSE["not a rotation:<br/>scores depend on<br/>absolute position"]
 ```
 
 **Reading it:** the same weights go into half-split code three ways. Only the
@@ -513,11 +513,11 @@ two speeds, then the same two again, because half-split column j and column
 j + dim/2 share an angle.
 
 ```mermaid
-flowchart LR
-  B["build once:<br/>cos, sin of pos·θ_j<br/>for pos 0..max_seq_len-1"] --> T["tables<br/>(max_seq_len, dim)"]
-  T --> S["slice rows<br/>start_pos .. start_pos + seq_len - 1"]
+flowchart TB
+  B["build once: cos, sin<br/>of $$pos \cdot \theta_j$$ for pos<br/>0 .. max_seq_len - 1"] --> T["tables<br/>(max_seq_len, dim)"]
+  T --> S["slice rows start_pos ..<br/>start_pos + seq_len - 1"]
   S --> A["apply_rotary_emb:<br/>q cos + rotate_half(q) sin"]
-  S -.->|"past the end"| G["grow the table<br/>(or raise)"]
+  S -.->|"past<br/>the end"| G["grow the table<br/>(or raise)"]
 ```
 
 **Reading it:** the tables are computed once, when the model is built. Every
@@ -613,12 +613,12 @@ identity: its query and key are not turned at all, and every score it makes is
 computed as if it sat at the start.
 
 ```mermaid
-flowchart LR
-  C["cache: keys of positions 0..4,<br/>already rotated"] --> S["scores"]
-  N["new token"] --> Q["q, k"]
+flowchart TB
+  C["cache: keys of<br/>positions 0..4,<br/>already rotated"] --> S["scores"]
+  N["new token"] --> Q["$$q$$, $$k$$"]
   Q --> R["rotate at start_pos = 5<br/>(the cache length)"]
   R --> S
-  R --> A["append k to the cache"]
+  R --> A["append $$k$$<br/>to the cache"]
 ```
 
 **Reading it:** the cache holds keys that were rotated when they were made,
@@ -668,11 +668,11 @@ change at all, since every score sees only gaps. Rotate V as well and the
 output changes by up to 1.117.
 
 ```mermaid
-flowchart LR
-  X["tokens"] --> Q["q"] --> RQ["rotate"] --> S["scores:<br/>rotations cancel"]
-  X --> K["k"] --> RK["rotate"] --> S
+flowchart TB
+  X["tokens"] --> Q["$$q$$"] --> RQ["rotate"] --> S["scores:<br/>rotations cancel"]
+  X --> K["$$k$$"] --> RK["rotate"] --> S
   S --> W["softmax weights"]
-  X --> V["v: not rotated"] --> O["output = weights · v"]
+  X --> V["$$v$$: not rotated"] --> O["output = weights · $$v$$"]
   W --> O
 ```
 

@@ -118,14 +118,14 @@ coat before handing it over; others leave the seat for later.
 | RoPE, ALiBi, none | nothing added here | (10, 16) |
 
 ```mermaid
-flowchart LR
-  T["token ids (seq,)"] --> E["W_emb rows<br/>(seq, d_model)"]
-  P["positions<br/>start_pos .. start_pos + seq - 1"] --> L{"scheme"}
-  L -->|"learned"| A["+ W_pos rows<br/>(raises past max_len)"]
-  L -->|"sinusoidal"| S["+ sin/cos codes"]
-  L -->|"rope, alibi, none"| N["nothing yet:<br/>position enters attention"]
-  E --> X["x (seq, d_model)"]
-  A --> X
+flowchart TB
+  T["token ids (seq,)"] --> E["$$W_{\text{emb}}$$ rows<br/>(seq, d_model)"]
+  E --> L{"scheme"}
+  P["positions start_pos ..<br/>start_pos + seq − 1"] --> L
+  L -->|"learned"| A["+ $$W_{\text{pos}}$$ rows<br/>(raises past<br/>max_len)"]
+  L -->|"sinusoidal"| S["+ sin/cos<br/>codes"]
+  L -->|"rope, alibi,<br/>none"| N["nothing yet:<br/>position enters<br/>attention"]
+  A --> X["x (seq, d_model)"]
   S --> X
   N --> X
 ```
@@ -234,11 +234,11 @@ flowchart TD
   N1 --> QKV["q, k, v<br/>split into heads"]
   QKV --> R["RoPE on q, k<br/>(if position = rope)"]
   R --> S["scores + causal mask<br/>+ ALiBi bias (if alibi)"]
-  S --> SM["softmax · v<br/>merge heads · W_o"]
+  S --> SM["softmax · v<br/>merge heads · $$W_o$$"]
   SM --> A1(("+"))
   X --> A1
   A1 --> N2["norm"]
-  N2 --> M["W_1 → GELU → W_2"]
+  N2 --> M["$$W_1$$ → GELU → $$W_2$$"]
   M --> A2(("+"))
   A1 --> A2
   A2 --> OUT["x (seq, d_model)"]
@@ -320,9 +320,9 @@ $(-1.342, -0.447, 0.447, 1.342)$. RMSNorm only divides by the root mean square
 $\sqrt{7.5} = 2.739$: $(0.365, 0.730, 1.095, 1.461)$.
 
 ```mermaid
-flowchart LR
+flowchart TB
   X["x after the last block<br/>(seq, d_model)"] --> N["final norm"]
-  N --> U["· W_embᵀ (tied)<br/>or · W_outᵀ"]
+  N --> U["$$\cdot\, W_{\text{emb}}^\top$$ (tied)<br/>or $$\cdot\, W_{\text{out}}^\top$$"]
   U --> L["logits<br/>(seq, vocab)"]
 ```
 
@@ -415,11 +415,11 @@ cached keys. After ten steps each layer's cache holds keys of shape
 (2, 10, 8): 2 heads, 10 tokens, 8 numbers.
 
 ```mermaid
-flowchart LR
+flowchart TB
   T["new token,<br/>position = cache length"] --> QKV["q, k, v<br/>(n_heads, 1, d_head)"]
   QKV --> R["RoPE at that position<br/>(keys cached rotated)"]
-  R --> C["append k, v to the cache<br/>(n_heads, length + 1, d_head)"]
-  C --> A["attend: one q against all keys<br/>ALiBi bias from the cache length"]
+  R --> C["append k, v to the cache<br/>(n_heads, length + 1,<br/>d_head)"]
+  C --> A["attend: one q<br/>against all keys;<br/>ALiBi bias from<br/>the cache length"]
   A --> NEXT["next block, then logits (vocab,)"]
 ```
 
@@ -504,10 +504,10 @@ The model counts as it runs (`multiply_adds`), and the counts agree with
 `decode_multiply_adds` exactly.
 
 ```mermaid
-flowchart TD
-  N["context of n tokens"] --> C{"cache?"}
-  C -->|"yes"| ONE["1 token through L layers:<br/>L·(4d² + 2d·d_ff + 2nd) + d·V"]
-  C -->|"no"| ALL["n tokens through L layers:<br/>L·(n·(4d² + 2d·d_ff) + 2n²d) + n·d·V"]
+flowchart TB
+  N["context of $$n$$ tokens"] --> C{"cache?"}
+  C -->|"yes"| ONE["1 token through<br/>$$L$$ layers:<br/>$$L\,(4d^2 + 2 d\, d_{\text{ff}}$$<br/>$$+\ 2 n d) + d V$$"]
+  C -->|"no"| ALL["$$n$$ tokens through<br/>$$L$$ layers:<br/>$$L\,n\,(4d^2 + 2 d\, d_{\text{ff}})$$<br/>$$+\ 2 L n^2 d + n d V$$"]
 ```
 
 **Reading it:** with a cache, only the attention term grows with the context
@@ -620,13 +620,13 @@ change is 13.511; with sinusoidal codes 5.535; with RoPE, ALiBi or no
 positions, nothing beyond rounding.
 
 ```mermaid
-flowchart LR
+flowchart TB
   T["same tokens"] --> S0["start_pos = 0"]
   T --> S5["start_pos = 5"]
-  S0 --> C{"compare logits"}
+  S0 --> C{"compare<br/>logits"}
   S5 --> C
-  C -->|"learned, sinusoidal"| D["differ: position added<br/>to the content"]
-  C -->|"rope, alibi, none"| E["identical: only offsets<br/>reach the scores"]
+  C -->|"learned,<br/>sinusoidal"| D["differ: position<br/>added to the content"]
+  C -->|"rope, alibi,<br/>none"| E["identical: only<br/>offsets reach the scores"]
 ```
 
 **Reading it:** the two absolute schemes put the position into the vectors,

@@ -104,6 +104,45 @@ PAGE_FACTS = """
 """
 
 
+# Each diagram's smallest text as the reader sees it, and its maths: for every element of its SVG
+# that holds visible text (a label's words, KaTeX's base size and its subscripts; not KaTeX's
+# hidden MathML copy, nor the SVG's own <style>), the font size in SVG units times the scale
+# the SVG is drawn at (its rendered size over its viewBox). Drawn at build time (div.diagram > svg)
+# or in the browser by Material (.mermaid, in a shadow root that OPEN_SHADOW_ROOTS opened).
+DIAGRAM_TEXT = r"""
+() => [...document.querySelectorAll(".md-content .diagram, .md-content .mermaid")].map(host => {
+  const svg = host.classList.contains("diagram") ? host.querySelector("svg") : host.shadowRoot && host.shadowRoot.querySelector("svg");
+  if (!svg) return null;
+  const box = svg.getBoundingClientRect(), view = svg.viewBox.baseVal;
+  const scale = view && view.width ? Math.min(box.width / view.width, box.height / view.height) : 1;
+  let smallest = Infinity, smallestText = "";
+  const walker = document.createTreeWalker(svg, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const el = node.parentElement;
+    // KaTeX's zero-width spaces (1 px, in .vlist-s) show nothing
+    if (!node.textContent.replace(/[\s\u200b-\u200d\ufeff]/g, "") || el.closest("style, title, desc, .katex-mathml") ||
+        !el.checkVisibility()) continue;
+    const size = parseFloat(getComputedStyle(el).fontSize) * scale;
+    if (size < smallest) [smallest, smallestText] = [size, node.textContent.trim()];
+  }
+  return {
+    smallest, smallestText, width: box.width, viewWidth: view ? view.width : null,
+    katex: svg.querySelectorAll(".katex").length,        // maths typeset (HTML, or MathML in the browser)
+    katexHtml: svg.querySelectorAll(".katex > .katex-html").length,  // ... as the prose is: KaTeX's HTML
+    rawMath: [...svg.querySelectorAll(".nodeLabel, .edgeLabel, text")].map(l => l.textContent).filter(t => t.includes("$$")),
+    // KaTeX's drawn parts (a root sign, a wide hat) squashed to nothing by the page's CSS
+    mathPartsHidden: [...svg.querySelectorAll(".katex-html svg")].filter(part => part.getBoundingClientRect().height < 1)
+      .map(part => part.closest(".katex-html").textContent),
+    // maths drawn in another colour than its label's words (which follow the palette)
+    mathOffColour: [...svg.querySelectorAll(".katex-html")].filter(math => {
+      const label = math.closest(".nodeLabel, .edgeLabel");
+      return label && getComputedStyle(math).color !== getComputedStyle(label).color;
+    }).map(math => math.textContent),
+  };
+})
+"""
+
+
 def build_site(project: Path, site_dir: Path, env: dict[str, str] | None = None, **env_vars: str) -> None:
     """`mkdocs build --strict` of `project` into `site_dir`, in `env` (default: this process's
     environment) with `env_vars` added; raises with mkdocs' output."""

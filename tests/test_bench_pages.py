@@ -14,7 +14,11 @@ DISPLAY = ('<div class="arithmatex"><span class="katex-display"><span class="kat
            '<span class="base"><span class="mord">y</span><br><svg viewBox="0 0 10 10"><path d="M0 0"/></svg>'
            '</span></span></span></span></div>')
 DIAGRAM = ('<div class="diagram"><svg id="diagram-1" aria-roledescription="flowchart-v2"><style>#d{fill:red}</style>'
-           '<g><foreignObject><div><span class="nodeLabel"><p>A</p></span></div></foreignObject></g></svg></div>')
+           '<g><foreignObject><div><span class="nodeLabel"><p>A</p></span></div></foreignObject></g>'
+           # a label with maths: KaTeX inside the diagram (a root sign drawn as its own <svg>), part of the diagram
+           '<g><foreignObject><div><span class="nodeLabel"><div>B <span class="katex-display"><span class="katex">'
+           '<span class="katex-html"><span class="mord">x</span><svg viewBox="0 0 10 10"><path d="M0 0"/></svg>'
+           '</span></span></span></div></span></div></foreignObject></g></svg></div>')
 
 PAGE = f"""<!doctype html>
 <html><head>

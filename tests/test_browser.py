@@ -15,10 +15,12 @@ from urllib.request import url2pathname
 
 import pytest
 
+from figures_build.reading import fences
+from site_build.postbuild.heights import DRAW_EVERY_BOX
 from tests import browser
 from tests.projects import make_project
 from site_build.pages import nav_title
-from tests.conftest import LESSONS, PAPERS, SLUGS
+from tests.conftest import LESSONS, PAGES as PAGE_MODULES, PAPERS, SLUGS
 
 pytestmark = pytest.mark.browser
 
@@ -192,6 +194,63 @@ def test_writing_a_lesson_is_in_reference_contributing_not_in_the_lessons_sideba
     assert page.locator(".md-tabs__item--active").inner_text().strip() == "Reference"
     shown = [t.strip() for t in page.locator(".md-sidebar--primary .md-nav__link:visible").all_inner_texts()]
     assert "Contributing" in shown and "Writing a lesson" in shown, shown
+
+
+# The smallest text a diagram may show, at its rendered size (issue 25): 12 px on a desktop
+# (1280 × 800), 8 px on a phone (390 × 844), the floor for every figure there.
+DIAGRAM_FLOORS = {(1280, 800): 12.0, (390, 844): 8.0}
+
+
+def _diagram_sources() -> dict[str, list[str]]:
+    """Every page with a ```mermaid fence (lesson, paper companion, docs page) -> its diagrams'
+    sources, in page order: the pages the built site must show them on."""
+    pages = {f"{module.package}/{module.slug}/": [text for _, text in fences(module.docstring, "mermaid")]
+             for module in PAGE_MODULES}
+    for file in sorted((ROOT / "docs").rglob("*.md")):
+        address = file.relative_to(ROOT / "docs").with_suffix("").as_posix()
+        address = "" if address == "index" else address.removesuffix("/index") + "/"
+        pages[address] = [text for _, text in fences(file.read_text(encoding="utf-8"), "mermaid")]
+    return {address: sources for address, sources in pages.items() if sources}
+
+
+@pytest.mark.parametrize("viewport", list(DIAGRAM_FLOORS), ids=lambda v: f"{v[0]}px")
+def test_every_diagrams_labels_are_legible_and_their_maths_typeset_by_katex(chromium, site, viewport):
+    """Every diagram on every page, at a desktop's and a phone's width: its smallest text (a label,
+    or a subscript in its maths) at the size it is drawn is at least the floor, and each `$$...$$`
+    of its source is KaTeX's HTML, as the prose's maths is (no raw TeX), in its label's colour."""
+    floor = DIAGRAM_FLOORS[viewport]
+    sources = _diagram_sources()
+    assert sources, "no page has a diagram"
+    context = chromium.new_context(viewport={"width": viewport[0], "height": viewport[1]})
+    page = context.new_page()
+    problems = []
+    try:
+        for address, texts in sources.items():
+            page.goto(site + address, wait_until="load")
+            page.evaluate(browser.WAIT_RENDERED)
+            page.add_style_tag(content=DRAW_EVERY_BOX)  # the sections a reader has not reached yet, laid out
+            drawn = page.evaluate(browser.DIAGRAM_TEXT)
+            if len(drawn) != len(texts) or None in drawn:
+                problems.append(f"{address}: {len(texts)} diagrams in the source, {len(drawn)} drawn")
+                continue
+            for number, (text, facts) in enumerate(zip(texts, drawn, strict=True), 1):
+                name = f"{address} diagram {number} ({text.strip().splitlines()[1].strip()[:40]}...)"
+                if facts["smallest"] < floor:
+                    problems.append(f"{name}: text {facts['smallest']:.1f} px ({facts['smallestText']!r}) at "
+                                    f"{viewport[0]} px, under {floor:g} px: {facts['viewWidth']:.0f} units "
+                                    f"drawn {facts['width']:.0f} px wide")
+                maths = text.count("$$") // 2
+                if facts["katexHtml"] != maths or facts["rawMath"]:
+                    problems.append(f"{name}: {maths} formulas in its labels, {facts['katexHtml']} typeset by KaTeX"
+                                    + (f"; raw TeX shown: {facts['rawMath']}" if facts["rawMath"] else ""))
+                if facts["mathPartsHidden"]:
+                    problems.append(f"{name}: maths with a part not drawn (a root sign?): {facts['mathPartsHidden']}")
+                if facts["mathOffColour"]:
+                    problems.append(f"{name}: maths not in its label's colour (lost in the other palette): "
+                                    f"{facts['mathOffColour']}")
+    finally:
+        context.close()
+    assert not problems, "\n".join(problems)
 
 
 def _accessible_in_both_palettes(page, path: str) -> None:
@@ -414,6 +473,7 @@ $
 ```mermaid
 flowchart LR
   A["a diagram"] --> B["that draws"]
+  B --> C["with $$x^2$$"]
 ```
 
 ![A bar chart with one bar of height one](figures/broken.bar.svg)
@@ -454,7 +514,8 @@ def _check_built(chromium, project, site_dir, path, wait_s: float = 10):
     try:
         with browser.serve(site_dir) as base:
             log = visit(page, base, path)
-            return browser.check_page(page, log, path, wait_s), page.evaluate(browser.PAGE_FACTS)
+            problems = browser.check_page(page, log, path, wait_s)
+            return problems, {**page.evaluate(browser.PAGE_FACTS), "diagramText": page.evaluate(browser.DIAGRAM_TEXT)}
     finally:
         context.close()
 
@@ -469,10 +530,14 @@ def test_a_deliberately_broken_page_fails_with_its_name(tmp_path, chromium):
     assert "request to another host: https://cdn.jsdelivr.net/" in report, report
 
 
-def test_a_broken_diagram_stops_the_build_naming_the_lesson(tmp_path, chromium):  # Chromium draws at build time
-    lesson = BROKEN_LESSON.replace('A["a diagram"] --> B["that draws"]', BAD_DIAGRAM.split("\n", 1)[1])
+@pytest.mark.parametrize(("broken", "error"), [
+    (BAD_DIAGRAM.split("\n", 1)[1], "Parse error"),
+    ('A["a diagram"] --> B["with $$\\frac{1}{$$"]', "KaTeX parse error"),  # TeX in a label KaTeX cannot read
+], ids=["mermaid", "label-maths"])
+def test_a_broken_diagram_stops_the_build_naming_the_lesson(tmp_path, chromium, broken, error):  # drawn at build time
+    lesson = BROKEN_LESSON.replace('A["a diagram"] --> B["that draws"]', broken)
     project = make_project(tmp_path / "project", {"broken": lesson}, site=True, notebook=False)
-    with pytest.raises(RuntimeError, match=r"lessons/broken\.py: mermaid cannot draw the diagram starting 'flowchart LR': Parse error"):
+    with pytest.raises(RuntimeError, match=rf"lessons/broken\.py: mermaid cannot draw the diagram starting 'flowchart LR': {error}"):
         browser.build_site(project, tmp_path / "site")
 
 
@@ -487,6 +552,10 @@ def test_diagrams_drawn_in_the_browser_work_offline_and_a_broken_one_is_caught_b
     problems, facts = _check_built(chromium, project, tmp_path / "site", "lessons/drawn/")
     assert facts["diagramsInBrowser"] > 0 and facts["diagramsUndrawn"] == 0
     assert not problems, "\n".join(problems)
+    # its label's maths typeset by mermaid's KaTeX (as MathML: the page's KaTeX CSS does not reach
+    # into the shadow root Material draws in), from the site's copy like the rest of mermaid
+    [diagram] = facts["diagramText"]
+    assert diagram["katex"] == 1 and not diagram["rawMath"], diagram
     # the good diagram on the other page was drawn within the 10 s: this one never will be
     problems, _ = _check_built(chromium, project, tmp_path / "site", "lessons/broken/", wait_s=2)
     assert re.search(r"lessons/broken/: .*mermaid diagram\(s\) (not drawn as SVG|show a syntax error)", "\n".join(problems))

@@ -11,6 +11,19 @@ mermaid cannot parse, or a Chromium that does not finish in time, stops the
 build with a one-line message naming the source file. The SVG's colours come
 from Material's --md-mermaid-* variables, so it follows the light/dark toggle.
 
+Maths in a label is TeX between `$$` (`["$$q = W_q x$$"]`): mermaid typesets it
+with its KaTeX, the site's KaTeX version (package.json pins the one mermaid
+bundles), as KaTeX's HTML with its MathML copy (`forceLegacyMathML`), so it is
+set like the prose by the page's KaTeX CSS and fonts; Chromium measures each
+label with that CSS and the fonts loaded, so the boxes fit what the reader sees.
+
+Size: the SVG is as wide as mermaid drew it (`max-width`, in CSS px) and at
+most the column (`width: 100%`): a narrow diagram is never blown up, a wide
+one is scaled down, labels with it. So a diagram is written narrow (top to
+bottom, short labels, a few nodes a row): one at most about 600 units wide
+keeps its 16 px labels whole in the 688 px column at 1280 px and at least 8 px
+(KaTeX's subscripts too) in a phone's 358 px (tests/test_browser.py measures it).
+
 Without Chromium (say, `make serve` on a laptop), the blocks are left for
 Material to draw in the browser with the site's own mermaid (javascripts/
 mermaid.mjs). The `diagrams` option (PRIMER_DIAGRAMS=browser) forces that path.
@@ -45,10 +58,19 @@ THEME_CSS = (
     ".edgeLabel,.edgeLabel p,.labelBkg{background-color:var(--md-mermaid-label-bg-color);color:var(--md-mermaid-edge-color)}"
     ".edgeLabel rect{fill:var(--md-mermaid-label-bg-color)}"
     ".cluster rect{fill:var(--md-default-fg-color--lightest);stroke:var(--md-default-fg-color--lighter)}"
+    # Maths in a label is set inline in the label's line, though mermaid asks KaTeX for display
+    # mode; and a label with maths keeps its <br/> lines (mermaid 11.17 turns them into newlines
+    # inside one flex row that does not wrap).
+    ".katex-display,.katex-display>.katex{display:inline-block;margin:0}"
+    ".nodeLabel>div,.edgeLabel>div{display:block!important;white-space:pre-line!important}"
+    # Maths in the label's colour, so it follows the palette: mermaid's own CSS paints every span
+    # #333 and KaTeX's drawn parts (a root sign) black
+    ".katex-display,.katex-display span{color:inherit}"
+    ".node .katex path{fill:currentColor;stroke:currentColor}"
 )
 RENDER_SCRIPT = Path(__file__).with_name("diagrams.js").read_text(encoding="utf-8")
 CONFIG = {"startOnLoad": False, "securityLevel": "strict", "fontFamily": FONT, "themeCSS": THEME_CSS,
-          "flowchart": {"htmlLabels": True}}
+          "flowchart": {"htmlLabels": True}, "forceLegacyMathML": True}
 
 
 class Diagrams:
@@ -67,8 +89,8 @@ class Diagrams:
         if self.mode == "build" and not chromium:
             raise PluginError("PRIMER_DIAGRAMS=build needs Chromium (apt-get install -y chromium)")
         self.chromium = chromium
-        package = root / "node_modules" / "mermaid" / "package.json"
-        self.version = json.loads(package.read_text())["version"] if package.is_file() else "missing"
+        # what a drawing depends on besides its text: mermaid, and KaTeX's CSS that sizes maths in labels
+        self.version = [_npm_version(root, "mermaid"), _npm_version(root, "katex")]
         self.file = root / ".cache" / "diagrams.json"
         self.cache: dict[str, str] = read_json_cache(self.file)
         self.context = context
@@ -120,10 +142,14 @@ class Diagrams:
 
     def _run_chromium(self, jobs: dict[str, str], where: list[str]) -> dict[str, dict]:
         mermaid = self.root / "node_modules" / "mermaid" / "dist" / "mermaid.min.js"
-        if not mermaid.is_file():
-            raise PluginError("node_modules/mermaid is missing; run `npm ci` (or `make serve`)")
+        katex_css = self.root / "node_modules" / "katex" / "dist" / "katex.min.css"  # as the page has it
+        for needed in (mermaid, katex_css):
+            if not needed.is_file():
+                raise PluginError(f"node_modules/{needed.relative_to(self.root / 'node_modules').parts[0]} "
+                                  "is missing; run `npm ci` (or `make serve`)")
         settings = json.dumps({"config": CONFIG, "jobs": sorted(jobs.items())}).replace("</", "<\\/")
-        page = (f'<!doctype html><meta charset="utf-8">\n<script src="{mermaid.as_uri()}"></script>\n'
+        page = (f'<!doctype html><meta charset="utf-8">\n<link rel="stylesheet" href="{katex_css.as_uri()}">\n'
+                f'<script src="{mermaid.as_uri()}"></script>\n'
                 f'<script id="jobs" type="application/json">{settings}</script>\n<pre id="out"></pre>\n'
                 f"<script>\n{RENDER_SCRIPT}</script>")
         limit = self.timeout
@@ -149,6 +175,11 @@ class Diagrams:
 
     def _save(self) -> None:
         write_json_cache(self.file, self.cache)
+
+
+def _npm_version(root: Path, package: str) -> str:
+    file = root / "node_modules" / package / "package.json"
+    return json.loads(file.read_text())["version"] if file.is_file() else "missing"
 
 
 def _element_text(document: str, element_id: str) -> str:
