@@ -1149,7 +1149,7 @@
         out.push("<tbody>");
         s.rows.forEach(function (w) {
           var cells = w.cells.slice(1).map(function (x) {
-            return w.command ? '<td><pre class="pmc-command"><code class="pmc-cell">' + esc(x) + "</code></pre></td>" : '<td class="pmc-cell">' + esc(x) + "</td>";
+            return w.command ? '<td><div class="pmc-command"><code class="pmc-cell">' + esc(x) + "</code></div></td>" : '<td class="pmc-cell">' + esc(x) + "</td>";
           }).join("");
           out.push('<tr class="pmc-row' + (w.group ? " pmc-group" : "") + '"><th scope="row" class="pmc-cell">' + esc(w.cells[0]) + "</th>" + cells + "</tr>");
         });

@@ -120,7 +120,7 @@ def render_html(report: dict, href: Callable[[str], str]) -> str:
             out.append("<tbody>")
             for r in rows:
                 head, *rest = r["cells"]
-                cells = "".join(f'<td><pre class="pmc-command"><code class="pmc-cell">{_e(c)}</code></pre></td>'
+                cells = "".join(f'<td><div class="pmc-command"><code class="pmc-cell">{_e(c)}</code></div></td>'
                                 if r.get("command") else f'<td class="pmc-cell">{_e(c)}</td>' for c in rest)
                 group = " pmc-group" if r.get("group") else ""
                 out.append(f'<tr class="pmc-row{group}"><th scope="row" class="pmc-cell">{_e(head)}</th>{cells}</tr>')
