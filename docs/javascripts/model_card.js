@@ -1126,6 +1126,9 @@
   }
   function esc(s) { return String(s).replace(/[&<>"']/g, function (ch) { return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;" }[ch]; }); }
   var TABLE_HEADS = T.TABLE_HEADS;
+  function words(command) {  // card_html._words: a word of up to 40 characters is not wrapped inside
+    return command.split(" ").map(function (w) { return w.length <= 40 ? '<span class="pmc-word">' + esc(w) + "</span>" : esc(w); }).join(" ");
+  }
   function renderHtml(r, href) {  // card_html.render_html: the same string
     var sections = r.sections.filter(function (s) { return s.key === "warnings"; }).concat(r.sections.filter(function (s) { return s.key !== "warnings"; }));
     var out = ['<div class="pmc-report">', '<p class="pmc-verdict"><strong>Verdict:</strong> ' + esc(r.verdict) + "</p>"];
@@ -1149,7 +1152,7 @@
         out.push("<tbody>");
         s.rows.forEach(function (w) {
           var cells = w.cells.slice(1).map(function (x) {
-            return w.command ? '<td><div class="pmc-command"><code class="pmc-cell">' + esc(x) + "</code></div></td>" : '<td class="pmc-cell">' + esc(x) + "</td>";
+            return w.command ? '<td><div class="pmc-command"><code class="pmc-cell">' + words(x) + "</code></div></td>" : '<td class="pmc-cell">' + esc(x) + "</td>";
           }).join("");
           out.push('<tr class="pmc-row' + (w.group ? " pmc-group" : "") + '"><th scope="row" class="pmc-cell">' + esc(w.cells[0]) + "</th>" + cells + "</tr>");
         });

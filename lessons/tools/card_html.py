@@ -81,6 +81,13 @@ TABLE_HEADS = {"lengths": ("Engine", "Length", "What decides it")}  # the other 
 _e = html.escape
 
 
+def _words(command: str) -> str:
+    """A command with each word of up to 40 characters kept on one line (a span the CSS does not
+    wrap), so that it wraps between words, never inside a flag (--max-model-\nlen); a longer word
+    may break where it must."""
+    return " ".join(f'<span class="pmc-word">{_e(w)}</span>' if len(w) <= 40 else _e(w) for w in command.split(" "))
+
+
 def render_html(report: dict, href: Callable[[str], str]) -> str:
     """The report (`report_sections`) as an HTML fragment (well-formed XML too).
 
@@ -120,7 +127,7 @@ def render_html(report: dict, href: Callable[[str], str]) -> str:
             out.append("<tbody>")
             for r in rows:
                 head, *rest = r["cells"]
-                cells = "".join(f'<td><div class="pmc-command"><code class="pmc-cell">{_e(c)}</code></div></td>'
+                cells = "".join(f'<td><div class="pmc-command"><code class="pmc-cell">{_words(c)}</code></div></td>'
                                 if r.get("command") else f'<td class="pmc-cell">{_e(c)}</td>' for c in rest)
                 group = " pmc-group" if r.get("group") else ""
                 out.append(f'<tr class="pmc-row{group}"><th scope="row" class="pmc-cell">{_e(head)}</th>{cells}</tr>')
