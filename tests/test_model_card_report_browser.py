@@ -36,7 +36,8 @@ LAYOUT = """
   const wide = [report, ...report.querySelectorAll("*")].filter(el => el.scrollWidth > el.clientWidth + 1).map(el => {
     const style = getComputedStyle(el);
     return { what: el.tagName + "." + [...el.classList].join("."), text: el.textContent.slice(0, 60),
-             marked: el.matches(".pmc-scroll") && ["auto", "scroll"].includes(style.overflowX) && el.tabIndex === 0 };
+             marked: el.matches(".pmc-scroll") && ["auto", "scroll"].includes(style.overflowX) && el.tabIndex === 0,
+             inMarked: !!(el.parentElement && el.parentElement.closest(".pmc-scroll[tabindex='0']")) };
   });
   const column = report.closest(".md-typeset").getBoundingClientRect(), box = report.getBoundingClientRect();
   const warnings = [...report.querySelectorAll(".admonition")].map(a => ({
@@ -139,4 +140,19 @@ def test_decoder_warning_links_lead_to_pages_under_a_subpath_and_offline(chromiu
         else:
             assert page.request.get(url).status == 200, url
             assert url.startswith(base), url
+    context.close()
+
+
+def test_a_table_too_wide_for_its_column_scrolls_and_gets_a_tab_stop(chromium, site):
+    """Squeezed to 160 px (narrower than any phone), the report's tables cannot fit: each wrapper
+    that then scrolls gets a tab stop (model_card.js, on resize), and what is too wide is inside one."""
+    context = chromium.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    _open(page, site)
+    _decode(page, *SHOWN[0])
+    page.eval_on_selector("#model-card-decoder .pmc-report", "r => { r.style.width = '160px'; }")
+    page.evaluate("() => window.dispatchEvent(new Event('resize'))")
+    layout = page.eval_on_selector("#model-card-decoder .pmc-report", LAYOUT)
+    assert [el for el in layout["wide"] if el["marked"]], "some table scrolls at 160 px"
+    assert not [el for el in layout["wide"] if not (el["marked"] or el["inMarked"])], layout["wide"]
     context.close()
