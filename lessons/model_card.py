@@ -11,8 +11,9 @@ tables, RoPE's speeds), `lessons.alibi` (ALiBi and NoPE layers) and
 ## Decode a config in your browser
 
 Paste a model's `config.json` (or pick one from the gallery) and the page
-prints the same report as the command, with the wavelength plot. It runs in
-your browser; nothing is sent anywhere. The sliders below it turn a base, a
+shows the same report as the command, with the wavelength plot: a verdict
+first, then any warning with its fix and the lesson that explains it, then
+the readings as tables. It runs in your browser; nothing is sent anywhere. The sliders below it turn a base, a
 stretch factor and a head width into wavelengths under every scaling rule.
 
 <div id="model-card-decoder" markdown="0"></div>

@@ -52,6 +52,7 @@ from site_build.markdown.diagrams import CLIENT_SCRIPT, Diagrams
 from site_build.markdown.levels import LevelsExtension
 from site_build.markdown.links import LinkExtension, check_lesson_links
 from site_build.markdown.math import Katex, KatexExtension
+from site_build.markdown.reports import ReportExtension
 from site_build.markdown.sections import CLASS as SECTION_CLASS, SectionsExtension, enabled as sections_enabled
 from site_build.layout import files as layout_files
 from site_build.pages import API_DIR, KEYS_PAGE, TOOLS_API_DIR, api_page, keys_page, lesson_page, tool_api_pages
@@ -439,9 +440,11 @@ class PrimerPlugin(BasePlugin[PrimerConfig]):
                     sources.setdefault(text, self.project.rel(path))
             self.diagrams.prepare(sources)
         config.markdown_extensions = [e for e in config.markdown_extensions
-                                      if not isinstance(e, (KatexExtension, LinkExtension, LevelsExtension, SectionsExtension))]
+                                      if not isinstance(e, (KatexExtension, LinkExtension, LevelsExtension, SectionsExtension,
+                                                            ReportExtension))]
         config.markdown_extensions += [KatexExtension(self.katex, self._page_context), LinkExtension(self._page_context),
-                                       LevelsExtension(self._page_context), SectionsExtension(self._page_context)]
+                                       LevelsExtension(self._page_context), SectionsExtension(self._page_context),
+                                       ReportExtension(self._page_context)]
 
 
 def _nav_section(sections: dict[str, list], path: tuple[str, ...]) -> list:

@@ -1,7 +1,7 @@
 """The in-browser model-card decoder (docs/javascripts/model_card.js) on the
 built lessons/model_card/ page, against the Python it ports: every gallery
 config and a few hundred generated ones (tests/model_card_cases.py) give the
-same card, the same report text and the same errors; then the page itself:
+same card, the same report (text, sections and HTML) and the same errors; then the page itself:
 pasting a config, the plot, the sliders, the dark palette, accessibility,
 nothing fetched from another host and no console error."""
 
@@ -14,21 +14,24 @@ import warnings
 import pytest
 
 from lessons.model_card import compare_methods, explain
-from lessons.tools.card_report import card_json, report
+from lessons.tools.card_html import page_titles, render_html
+from lessons.tools.card_report import card_json, report, report_sections
 from lessons.tools.model_types import ConfigError, gallery
 from tests import browser
 from tests.model_card_cases import EDGE_CASES, generated_configs
+from tests.test_card_html import lines_from_html
 
 pytestmark = pytest.mark.browser
 
 PATH = "lessons/model_card/"
 GALLERY = gallery()
 NOT_OBJECTS = [[1, 2], "config", 3, None]  # explain refuses them: a config is a JSON object
+LINKS = {slug: f"../{slug}/" for slug in page_titles()}  # a lesson's page, from the decoder's
 CONFIGS = [entry["config"] for entry in GALLERY.values()] + generated_configs(300, seed=0) + EDGE_CASES + NOT_OBJECTS
 
 # Runs in the page: every case through PrimerModelCard, results or errors as data.
 RUN_CASES = """
-(cases) => {
+([cases, links]) => {
   const M = window.PrimerModelCard;
   const run = (f) => {
     try { return { ok: f() }; }
@@ -37,8 +40,10 @@ RUN_CASES = """
   return cases.map(([text, served]) => {
     const config = M.parse(text);
     return { json: run(() => M.explain(config)), report: run(() => M.report(config, null)),
+             sections: run(() => M.sections(config, null)),
              served: served === null ? null : run(() => M.report(config, served, "org/model")),
-             served_json: served === null ? null : run(() => M.explain(config, served, "org/model")) };
+             served_json: served === null ? null : run(() => M.explain(config, served, "org/model")),
+             served_html: served === null ? null : run(() => M.html(config, served, "org/model", links)) };
   });
 }
 """
@@ -101,15 +106,18 @@ def _clean(log: browser.PageLog) -> None:
 def test_javascript_decoder_agrees_with_python_on_every_config(page, site):
     log = _open(page, site)
     served = [_served(c) for c in CONFIGS]
-    got = page.evaluate(RUN_CASES, [[json.dumps(c), s] for c, s in zip(CONFIGS, served, strict=True)])
+    got = page.evaluate(RUN_CASES, [[[json.dumps(c), s] for c, s in zip(CONFIGS, served, strict=True)], LINKS])
     problems, compared = [], {"json": 0, "report": 0, "errors": 0}
     for i, (config, length, result) in enumerate(zip(CONFIGS, served, got, strict=True)):
         name = f"config {i} {json.dumps(config)[:160]}"
         want = {"json": _python(lambda c=config: card_json(explain(c))),
-                "report": _python(lambda c=config: report(explain(c)))}
+                "report": _python(lambda c=config: report(explain(c))),
+                "sections": _python(lambda c=config: report_sections(explain(c)))}
         if length is not None:
             want["served"] = _python(lambda c=config, n=length: report(explain(c), n, "org/model"))
             want["served_json"] = _python(lambda c=config, n=length: card_json(explain(c), n, "org/model"))
+            want["served_html"] = _python(lambda c=config, n=length: render_html(
+                report_sections(explain(c), n, "org/model"), LINKS.get))
         for key, expected in want.items():
             actual = result[key]
             if "error" in expected:
@@ -118,7 +126,7 @@ def test_javascript_decoder_agrees_with_python_on_every_config(page, site):
                     problems.append(f"{name}: {key}: Python raised {expected}, JS gave {str(actual)[:300]}")
             elif "ok" not in actual:
                 problems.append(f"{name}: {key}: JS raised {actual}")
-            elif key in ("json", "served_json"):
+            elif key in ("json", "served_json", "sections"):
                 compared["json"] += 1
                 problems += [f"{name}: {d}" for d in _differences(expected["ok"], actual["ok"], "card")[:5]]
             else:
@@ -127,7 +135,7 @@ def test_javascript_decoder_agrees_with_python_on_every_config(page, site):
                     problems.append(f"{name}: {key} differs:\n--- Python\n{expected['ok']}\n--- JS\n{actual['ok']}")
     assert not problems, f"{len(problems)} differences, e.g.:\n" + "\n".join(problems[:10])
     assert len(got) == len(CONFIGS) >= 300 + len(GALLERY)
-    assert compared["json"] > 150 and compared["report"] > 150 and compared["errors"] > 50, compared
+    assert compared["json"] > 300 and compared["report"] > 150 and compared["errors"] > 50, compared
     _clean(log)
 
 
@@ -156,7 +164,8 @@ def test_pasting_a_config_shows_the_report_and_the_plot(page, site):
         page.fill("#pmc-served", "")
         page.click("#model-card-decoder button")
         card = explain(config)
-        assert page.inner_text(".pmc-report") == report(card), slug
+        # the report as HTML: its cells, section by section, give back the CLI's lines (tests/test_card_html.py)
+        assert lines_from_html(page.inner_html(".pmc-report-box"), report_sections(card)) == report(card).splitlines(), slug
         assert page.locator(".pmc-plot path.pmc-group").count() == len(card.rope), slug
         assert not _differences(card_json(explain(config)), json.loads(page.text_content(".pmc-json pre")), slug)
         assert page.inner_text(".pmc-error").strip() == ""
@@ -165,7 +174,9 @@ def test_pasting_a_config_shows_the_report_and_the_plot(page, site):
     page.select_option("#pmc-gallery", slug)
     page.fill("#pmc-served", "100000")
     page.click("#model-card-decoder button")
-    assert page.inner_text(".pmc-report") == report(explain(GALLERY[slug]["config"]), 100000, GALLERY[slug]["repo"])
+    card = explain(GALLERY[slug]["config"])
+    assert lines_from_html(page.inner_html(".pmc-report-box"), report_sections(card, 100000, GALLERY[slug]["repo"])) \
+        == report(card, 100000, GALLERY[slug]["repo"]).splitlines()
     assert not _differences(card_json(explain(GALLERY[slug]["config"]), 100000, GALLERY[slug]["repo"]),
                             json.loads(page.text_content(".pmc-json pre")), slug)
     # what is not JSON: one line in the alert, no output, no exception

@@ -1004,10 +1004,26 @@
     return notes;
   }
   function nStr(x) { return x === null ? "unknown" : fmtComma(x); }
-  function reportOf(c, served, model) {
+  // lessons.tools.card_report: report_sections (the report as data), verdict, render_text;
+  // lessons.tools.card_html: advice, render_html. A row: {line: a str.format template, cells: [...]}.
+  function fill(line, cells) { // line.format(*cells), for the templates the report uses: {i}, {i:<n}, {i:>n}
+    return line.replace(/\{(\d+)(?::([<>])(\d+))?\}/g, function (m, i, align, n) {
+      var s = cells[+i];
+      while (align && s.length < +n) s = align === "<" ? s + " " : " " + s;
+      return s;
+    });
+  }
+  function row(line, cells, extra) { return Object.assign({ line: line, cells: cells.map(String) }, extra || {}); }
+  var FACT = "{0:<14} {1}", ADVICE = T.ADVICE, PAGE_TITLES = T.PAGE_TITLES;
+  function advice(w, values) {
+    var a = ADVICE.filter(function (e) { return w.indexOf(e.starts) === 0; })[0];
+    return { title: a.title, fix: a.fix.replace(/\{(\w+)\}/g, function (m, k) { return values[k]; }), slug: a.slug, page: PAGE_TITLES[a.slug] };
+  }
+  function pad(x, n) { x = String(x); while (x.length < n) x += " "; return x; }
+  function sectionsOf(c, served, model) {
     var given = !!served;
     served = served || vllmLen(c);
-    var lines = ["model_type     " + (c.model_type || "not given")];
+    var facts = [row(FACT, ["model_type", c.model_type || "not given"])];
     var layers = c.n_layers === null ? "" : " in " + c.n_layers + " layers";
     var schemes = { rope: "RoPE" + layers, alibi: "ALiBi" + layers + " (a distance penalty per head, no position table)",
       learned: "a learned position table (one row per position), added to the input", sinusoidal: "fixed sinusoidal codes added to the input",
@@ -1015,61 +1031,60 @@
     var linear = c.layer_types !== null && c.layer_types !== undefined && c.nope_layers.every(function (i) { return c.layer_types[i] === "linear_attention"; });
     schemes.mixed = c.scheme === "mixed" ? "RoPE in " + (c.n_layers - c.nope_layers.length) + " of " + c.n_layers + " layers; " +
       (linear ? "linear attention, no RoPE (order comes from its recurrence), in layers " : "NoPE (no positions) in layers ") + c.nope_layers.join(", ") : "";
-    lines.push("scheme         " + schemes[c.scheme]);
+    facts.push(row(FACT, ["scheme", schemes[c.scheme]]));
     if (c.layer_types && new Set(c.layer_types).size > 1) {
       var counts = new Map();
       c.layer_types.forEach(function (ty) { counts.set(ty, (counts.get(ty) || 0) + 1); });
-      lines.push("layer types    " + Array.from(counts).map(function (e) { return e[1] + " " + e[0]; }).join(", "));
+      facts.push(row(FACT, ["layer types", Array.from(counts).map(function (e) { return e[1] + " " + e[0]; }).join(", ")]));
     }
-    if (truthy(c.sliding_window)) lines.push("sliding window " + fmtComma(c.sliding_window) + " tokens");
-    var basis = c.trained_stated ? "the trained length" : "the config limit";
-    if (c.trained_length && c.trained_stated) lines.push("trained length " + fmtComma(c.trained_length));
-    else if (c.trained_length) lines.push("trained length not stated (the config limit, " + fmtComma(c.trained_length) + ", stands in for it)");
-    else lines.push(c.rope.some(function (g) { return g.rope_type === "linear"; }) ? "trained length not stated (a linear factor is not a length ratio)" :
-      c.max_length === null ? "trained length unknown (the config states no length)" : "trained length unknown");
-    lines.push("config length  " + nStr(c.max_length));
-    if (served) lines.push("served length  " + fmtComma(served) + (given ? "" : " by default in " + VLLM_RELEASE) + (!c.trained_length ? "" : served === c.trained_length ? " (" + basis + ")" :
-      " = " + fmtG(served / c.trained_length, 4) + "× " + basis));
+    if (truthy(c.sliding_window)) facts.push(row(FACT, ["sliding window", fmtComma(c.sliding_window) + " tokens"]));
+    var basis = c.trained_stated ? "the trained length" : "the config limit", trained;
+    if (c.trained_length && c.trained_stated) trained = fmtComma(c.trained_length);
+    else if (c.trained_length) trained = "not stated (the config limit, " + fmtComma(c.trained_length) + ", stands in for it)";
+    else trained = c.rope.some(function (g) { return g.rope_type === "linear"; }) ? "not stated (a linear factor is not a length ratio)" :
+      c.max_length === null ? "unknown (the config states no length)" : "unknown";
+    facts.push(row(FACT, ["trained length", trained]), row(FACT, ["config length", nStr(c.max_length)]));
+    facts.push(row(FACT, ["served length", fmtComma(served) + (given ? "" : " by default in " + VLLM_RELEASE) + (!c.trained_length ? "" : served === c.trained_length ? " (" + basis + ")" :
+      " = " + fmtG(served / c.trained_length, 4) + "× " + basis)]));
     var engines = servedLengths(c), why = servedFrom(c);
-    var pad = function (x, n) { x = String(x); while (x.length < n) x += " "; return x; };
-    var lpad = function (x, n) { x = String(x); while (x.length < n) x = " " + x; return x; };
-    [["vllm", VLLM_RELEASE], ["sglang", SGLANG_RELEASE], ["llama.cpp", "llama.cpp (-c 0)"]].forEach(function (e, i) {
-      lines.push(pad(i === 0 ? "by default" : "", 15) + pad(e[1], 18) + lpad(nStr(engines[e[0]]), 10) + "  " + why[e[0]]);
+    var lengths = [["vllm", VLLM_RELEASE], ["sglang", SGLANG_RELEASE], ["llama.cpp", "llama.cpp (-c 0)"]].map(function (e, i) {
+      return row(pad(i === 0 ? "by default" : "", 15) + "{0:<18}{1:>10}  {2}", [e[1], nStr(engines[e[0]]), why[e[0]]]);
     });
-    lines.push(pad("", 15) + pad("transformers", 18) + lpad("no limit", 10) + "  it computes whatever it is given");
+    lengths.push(row(pad("", 15) + "{0:<18}{1:>10}  {2}", ["transformers", "no limit", "it computes whatever it is given"]));
+    var rope = [];
     c.rope.forEach(function (g) {
       var where = g.layer_type === "all" ? "every RoPE layer" : g.layer_type + " (" + g.layers.length + " layers)";
-      var qkw = c.qk_width || g.head_dim;
-      lines.push("RoPE, " + where + ": " + g.rope_type + ", base " + fmtG(g.base, 6, true) + ", " + g.rotary_dim + " of " + qkw + " dimensions turn (" + g.inv_freq.length + " " + g.pairing + " pairs)" +
-        (c.qk_width && c.qk_width > g.head_dim ? "; the other " + (c.qk_width - g.head_dim) + " carry no position (qk_nope_head_dim)" : ""));
+      rope.push(row("RoPE, {0}: {1}", [where, g.rope_type + ", base " + fmtG(g.base, 6, true) + ", " + g.rotary_dim + " of " + (c.qk_width || g.head_dim) +
+        " dimensions turn (" + g.inv_freq.length + " " + g.pairing + " pairs)" +
+        (c.qk_width && c.qk_width > g.head_dim ? "; the other " + (c.qk_width - g.head_dim) + " carry no position (qk_nope_head_dim)" : "")], { group: true }));
       var waves = g.inv_freq.filter(function (x) { return x > 0; }).map(function (x) { return 2 * Math.PI / x; });
-      if (!waves.length) lines.push("  wavelengths  none: no pair turns");
-      else lines.push("  wavelengths  " + fmtG(Math.min.apply(null, waves), 4, true) + " to " +
-                      fmtG(Math.max.apply(null, waves), 4, true) + " positions");
+      rope.push(row("  {0:<12} {1}", ["wavelengths", waves.length ? fmtG(Math.min.apply(null, waves), 4, true) + " to " +
+        fmtG(Math.max.apply(null, waves), 4, true) + " positions" : "none: no pair turns"]));
       if (c.trained_length) {
         var turn = turns(g.default_inv_freq, c.trained_length), k = turn.filter(Boolean).length;
-        lines.push("  full turn within " + basis + ": " + k + " of " + turn.length + " pairs" + (k ? " (" + ranges(turn) + ")" : ""));
+        rope.push(row("  {0}: {1}", ["full turn within " + basis, k + " of " + turn.length + " pairs" + (k ? " (" + ranges(turn) + ")" : "")]));
       }
       if (g.rope_type !== "default")
-        lines.push("  scale        " + scaleSummary(g.default_inv_freq.map(function (d, i) { return d > 0 ? g.inv_freq[i] / d : 1.0; })));
+        rope.push(row("  {0:<12} {1}", ["scale", scaleSummary(g.default_inv_freq.map(function (d, i) { return d > 0 ? g.inv_freq[i] / d : 1.0; }))]));
       if (g.rope_type === "longrope" && served && c.trained_length && served > c.trained_length) {
         var lf = ropeInvFreq(g.head_dim, g.parameters, c.max_length, served)[0];
-        lines.push("  past " + fmtComma(c.trained_length) + ": long_factor, " + scaleSummary(lf.map(function (x, i) { return x / g.default_inv_freq[i]; })));
+        rope.push(row("  {0}: {1}", ["past " + fmtComma(c.trained_length), "long_factor, " + scaleSummary(lf.map(function (x, i) { return x / g.default_inv_freq[i]; }))]));
       }
-      if (g.attention_factor !== 1) lines.push("  attention factor " + fmtG(g.attention_factor, 6) + " (multiplies cos and sin)");
+      if (g.attention_factor !== 1) rope.push(row("  {0} {1}", ["attention factor", fmtG(g.attention_factor, 6) + " (multiplies cos and sin)"]));
     });
-    if (c.softmax_multiplier !== null) lines.push("softmax scale  × " + fmtG(c.softmax_multiplier, 6) + " (DeepSeek multiplies 1/√d by mscale²)");
+    var attention = [];
+    if (c.softmax_multiplier !== null) attention.push(row(FACT, ["softmax scale", "× " + fmtG(c.softmax_multiplier, 6) + " (DeepSeek multiplies 1/√d by mscale²)"]));
     c.multipliers.forEach(function (m) {
       if (typeof m.value === "string" || m.value === null)
-        lines.push("multiplier     " + m.name + ": " + (m.value === null ? "learned" : m.value + ", from position " + fmtComma(m.starts_at)) + "; " + m.layers.length + " layer" + (m.layers.length === 1 ? "" : "s"));
+        attention.push(row("multiplier     {0}: {1}", [m.name, (m.value === null ? "learned" : m.value + ", from position " + fmtComma(m.starts_at)) + "; " + m.layers.length + " layer" + (m.layers.length === 1 ? "" : "s")]));
     });
-    if (c.alibi_slopes) lines.push("ALiBi slopes   " + c.alibi_slopes.length + " heads, " + fmtG(c.alibi_slopes[0], 4) + " down to " + fmtG(c.alibi_slopes[c.alibi_slopes.length - 1], 4));
-    var commands = engineCommands(c, served, model), refused = engineRefusals(c, served);
+    if (c.alibi_slopes) attention.push(row(FACT, ["ALiBi slopes", c.alibi_slopes.length + " heads, " + fmtG(c.alibi_slopes[0], 4) + " down to " + fmtG(c.alibi_slopes[c.alibi_slopes.length - 1], 4)]));
+    var commands = engineCommands(c, served, model), refused = engineRefusals(c, served), run = [];
     ENGINES.forEach(function (e) {
-      if (has(refused, e[0])) lines.push("engine         " + e[1] + ": no command: " + refused[e[0]]);
-      else if (commands[e[0]]) lines.push("engine         " + e[1] + ": " + commands[e[0]]);
+      if (has(refused, e[0])) run.push(row("engine         {0}: {1}", [e[1], "no command: " + refused[e[0]]]));
+      else if (commands[e[0]]) run.push(row("engine         {0}: {1}", [e[1], commands[e[0]]], { command: true }));
     });
-    engineNotes(c, served).forEach(function (n) { lines.push("engine note    " + n); });
+    var notes = engineNotes(c, served).map(function (n) { return row("engine note    {0}", [n]); });
     var warned = c.warnings.slice();
     if (c.scheme === "learned" && served && c.max_length && served > c.max_length)
       warned.push("a learned table has " + fmtComma(c.max_length) + " rows: position " + fmtComma(c.max_length) + " and later have none");
@@ -1077,10 +1092,78 @@
         c.rope.every(function (g) { return g.rope_type === "default"; }) && served !== c.max_length)
       warned.push(c.trained_stated ? "serving " + fmtComma(served) + " positions on a model trained at " + fmtComma(c.trained_length) + " with no scaling entry: add one (lessons.context_extension)" :
         "serving " + fmtComma(served) + " positions past the config limit " + fmtComma(c.trained_length) + " with no scaling entry: add one (lessons.context_extension)");
-    warned.forEach(function (w) { lines.push("warning        " + w); });
-    lines.push(SOURCES);
+    var values = { served: fmtComma(served), trained: nStr(c.trained_length), limit: nStr(c.max_length),
+      stretch: c.trained_length ? fmtG(served / c.trained_length, 4) : "unknown" };
+    var warnings = warned.map(function (w) { return row("warning        {0}", [w], advice(w, values)); });
+    var sections = [["card", "Position setup", facts], ["lengths", "Length each engine serves by default", lengths],
+      ["rope", "RoPE, per group of layers", rope], ["attention", "Other factors on attention", attention],
+      ["commands", "A command per engine, for " + fmtComma(served) + " positions", run], ["notes", "Engine notes", notes],
+      ["warnings", "Warnings", warnings], ["sources", "Where the engines' rules were read", [row(FACT, [SOURCES.slice(0, 15).trim(), SOURCES.slice(15)])]]];
+    return { verdict: verdict(c, served, given, warned.length, refused),
+      sections: sections.filter(function (s) { return s[2].length; }).map(function (s) { return { key: s[0], title: s[1], rows: s[2] }; }) };
+  }
+  function verdict(c, served, given, warnings, refused) {
+    var said, keys = Object.keys(refused);
+    if (keys.length === ENGINES.length) said = "No engine serves " + fmtComma(served) + " positions: " + refused[keys[0]];
+    else {
+      said = "Serve " + fmtComma(served) + " positions, " + (given ? "the length asked for" : VLLM_RELEASE + "'s default");
+      var t = c.trained_length, scaled = c.rope.filter(function (g) { return g.rope_type !== "default"; });
+      var basis = c.trained_stated ? "the trained length" : "the config limit";
+      if (t === null) said += ": the config states no trained length";
+      else if (served <= t) said += ": " + (served === t ? "" : "within ") + basis;
+      else {
+        said += ": " + fmtG(served / t, 4) + "× " + basis;
+        if (c.scheme === "rope" || c.scheme === "mixed") said += scaled.length ? ", stretched by its " + scaled[0].rope_type + " scaling" : ", with no scaling entry";
+      }
+      if (t !== null && !c.trained_stated) said += served <= t ? ", as no trained length is stated" : ", and no trained length is stated";
+    }
+    return said + (!warnings ? "; nothing needs attention." : "; " + warnings + " warning" + (warnings > 1 ? "s" : "") + " below need" + (warnings > 1 ? "" : "s") + " attention.");
+  }
+  function renderText(r) {
+    var lines = [];
+    r.sections.forEach(function (s) { s.rows.forEach(function (w) { lines.push(fill(w.line, w.cells)); }); });
     return lines.join("\n");
   }
+  function esc(s) { return String(s).replace(/[&<>"']/g, function (ch) { return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;" }[ch]; }); }
+  var TABLE_HEADS = T.TABLE_HEADS;
+  function words(command) {  // card_html._words: a word of up to 40 characters is not wrapped inside
+    return command.split(" ").map(function (w) { return w.length <= 40 ? '<span class="pmc-word">' + esc(w) + "</span>" : esc(w); }).join(" ");
+  }
+  function renderHtml(r, href) {  // card_html.render_html: the same string
+    var sections = r.sections.filter(function (s) { return s.key === "warnings"; }).concat(r.sections.filter(function (s) { return s.key !== "warnings"; }));
+    var out = ['<div class="pmc-report">', '<p class="pmc-verdict"><strong>Verdict:</strong> ' + esc(r.verdict) + "</p>"];
+    sections.forEach(function (s) {
+      var title = esc(s.title);
+      out.push('<div class="pmc-section" data-section="' + s.key + '">');
+      if (s.key === "warnings") s.rows.forEach(function (w) {
+        out.push('<div class="admonition warning pmc-row"><p class="admonition-title">' + esc(w.title) + '</p><p class="pmc-cell">' + esc(w.cells[0]) +
+          '</p><p><strong>Fix:</strong> ' + esc(w.fix) + ' Taught in <a href="' + esc(href(w.slug)) + '">' + esc(w.page) + "</a>.</p></div>");
+      });
+      else if (s.key === "notes") {
+        out.push('<p class="pmc-caption">' + title + "</p><ul>");
+        s.rows.forEach(function (w) { out.push('<li class="pmc-row"><span class="pmc-cell">' + esc(w.cells[0]) + "</span></li>"); });
+        out.push("</ul>");
+      } else if (s.key === "sources") s.rows.forEach(function (w) {
+        out.push('<p class="pmc-row"><span class="pmc-cell">' + esc(w.cells[0]) + '</span>: <span class="pmc-cell">' + esc(w.cells[1]) + "</span></p>");
+      });
+      else {
+        out.push('<div class="pmc-scroll" role="region" aria-label="' + title + '"><table class="pmc-table"><caption>' + title + "</caption>");
+        if (has(TABLE_HEADS, s.key)) out.push("<thead><tr>" + TABLE_HEADS[s.key].map(function (h) { return '<th scope="col">' + h + "</th>"; }).join("") + "</tr></thead>");
+        out.push("<tbody>");
+        s.rows.forEach(function (w) {
+          var cells = w.cells.slice(1).map(function (x) {
+            return w.command ? '<td><div class="pmc-command"><code class="pmc-cell">' + words(x) + "</code></div></td>" : '<td class="pmc-cell">' + esc(x) + "</td>";
+          }).join("");
+          out.push('<tr class="pmc-row' + (w.group ? " pmc-group" : "") + '"><th scope="row" class="pmc-cell">' + esc(w.cells[0]) + "</th>" + cells + "</tr>");
+        });
+        out.push("</tbody></table></div>");
+      }
+      out.push("</div>");
+    });
+    out.push("</div>");
+    return out.join("");
+  }
+  function reportOf(c, served, model) { return renderText(sectionsOf(c, served, model)); }
   var METHODS = {
     "linear (PI)": { rope_type: "linear" }, "NTK (dynamic, at the served length)": { rope_type: "dynamic" },
     "YaRN": { rope_type: "yarn" }, "Llama 3 rule": { rope_type: "llama3", low_freq_factor: F(1), high_freq_factor: F(4) }
@@ -1116,6 +1199,10 @@
     ConfigError: ConfigError, parse: parse,
     explain: function (config, served, model) { return toJSON(card(config), served, model); },
     report: function (config, served, model) { return reportOf(card(config), served === undefined ? null : served, model); },
+    sections: function (config, served, model) { return sectionsOf(card(config), served === undefined ? null : served, model || "MODEL"); },
+    html: function (config, served, model, links) {  // links: {slug: href}, as the test gives them; else this page's
+      return renderHtml(sectionsOf(card(config), served === undefined ? null : served, model || "MODEL"), links ? function (s) { return links[s]; } : lessonHref);
+    },
     compareMethods: compareMethods, card: card, vllmMaxModelLen: vllmLen,
     format: { g: fmtG, comma: fmtComma, repr: repr, round: roundHalfEven }, dumps: dumps
   };
@@ -1201,7 +1288,7 @@
     var button = el("button", { type: "button", "class": "pmc-button" }, form, "Explain");
     var alert = el("p", { role: "alert", "class": "pmc-error" }, root);
     var out = el("div", { "class": "pmc-output", hidden: "" }, root);
-    var pre = el("pre", { "class": "pmc-report", tabindex: "0", "aria-label": "The report" }, out);
+    var report = el("div", { "class": "pmc-report-box" }, out);
     var fig = el("svg:svg", { "class": "pmc-plot" }, out);
     var details = el("details", { "class": "pmc-json" }, out);
     el("summary", {}, details, "The card as JSON (--json)");
@@ -1274,7 +1361,7 @@
         var c = card(config), picked = gallery[select.value];
         // a gallery config, unedited, is served under its Hugging Face name; a pasted one as MODEL
         var model = picked && dumps(picked.config) === text ? picked.repo : "MODEL";
-        pre.textContent = reportOf(c, served, model);
+        report.innerHTML = renderHtml(sectionsOf(c, served, model), lessonHref);  // every text in it escaped (esc)
         var j = toJSON(c, served, model);  // shown as Python's json.dumps writes it: floats keep their ".0"
         j.rope.forEach(function (g) { g.inv_freq = g.inv_freq.map(F); g.attention_factor = F(g.attention_factor); });
         j.multipliers.forEach(function (m) { if (typeof m.value === "number") m.value = F(m.value); });
@@ -1282,6 +1369,7 @@
         json.textContent = dumps(j);
         draw(c, served || vllmLen(c));
         out.hidden = false;
+        markScrollers(report);
         seed(c);
       } catch (e) {
         out.hidden = true;
@@ -1336,9 +1424,29 @@
     } else if (url) fetch(url).then(function (r) { return r.ok ? r.text() : "{}"; }).then(offer)
       .catch(function () { root.dataset.pmcGallery = "0"; });
   }
+  // A lesson's page, from this one (lessons/model_card/): a sibling folder on a site with directory
+  // addresses, a sibling file in the offline copy (lessons/model_card.html); relative either way.
+  function lessonHref(slug) {
+    var path = location.pathname;
+    if (/\/model_card\.html$/.test(path)) return slug + ".html";
+    return "../" + slug + (/\/index\.html$/.test(path) ? "/index.html" : "/");
+  }
+  // A report's table wrapper that must scroll sideways (the column is too narrow) gets a tab stop,
+  // so a keyboard can scroll it; one that fits has none. The page's static reports too, once drawn.
+  function markScrollers(root) {
+    root.querySelectorAll(".pmc-scroll").forEach(function (el) {
+      if (el.checkVisibility && !el.checkVisibility({ contentVisibilityAuto: true })) return;  // a skipped section
+      if (el.scrollWidth > el.clientWidth) el.setAttribute("tabindex", "0"); else el.removeAttribute("tabindex");
+    });
+  }
+  function markAll() { markScrollers(document); }
+  if (document.addEventListener) {
+    window.addEventListener("resize", markAll);
+    document.addEventListener("contentvisibilityautostatechange", function (e) { if (!e.skipped) markScrollers(e.target); }, true);
+  }
   // build once per page: model_card_loader.js may load this script after the page
   // (and after Material's document$ has emitted), so start now and on every navigation
-  function start() { var root = document.getElementById("model-card-decoder"); if (root) build(root); }  // build() runs once per root
+  function start() { var root = document.getElementById("model-card-decoder"); if (root) { build(root); markAll(); } }  // build() runs once per root
   if (typeof document$ !== "undefined" && document$.subscribe) document$.subscribe(start);
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();

@@ -1,4 +1,4 @@
-// Loads the model-card decoder (model_card.js, about 19 KB gzip, and its tables) only on a page
+// Loads the model-card decoder (model_card.js, about 27 KB gzip, and its tables) only on a page
 // that has a #model-card-decoder element, so no other page downloads it. Runs
 // on every page load and after every instant navigation (Material's document$).
 (function () {

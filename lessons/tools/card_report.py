@@ -19,6 +19,7 @@ from lessons.model_card import ModelCard, explain, pairs_that_turn
 from lessons.tools.engines import (ENGINE_RELEASE_NAMES, ENGINES, SOURCES, VLLM_RELEASE, engine_commands,
                                    engine_notes, engine_refusals, llama_cpp_context_length, served_from,
                                    served_lengths, vllm_max_model_len)
+from lessons.tools.card_html import advice
 from lessons.tools.model_types import ConfigError, gallery
 
 def _ranges(mask: np.ndarray) -> str:
@@ -81,20 +82,34 @@ def _n(x) -> str:
     return "unknown" if x is None else f"{x:,}"
 
 
-def report(card: ModelCard, served: int | None = None, model: str = "MODEL") -> str:
-    """The card as text: what `python -m lessons.model_card config.json` prints.
+def _row(line: str, *cells: str, **extra) -> dict:
+    """One line of the report: `line` is its text template (`line.format(*cells)` is what the CLI
+    prints), `cells` what a table shows; `extra` says more about it (a warning's advice, a command)."""
+    return {"line": line, "cells": [str(c) for c in cells], **extra}
+
+
+FACT = "{0:<14} {1}"  # "trained length 8,192": the report's label column, then the fact
+
+
+def report_sections(card: ModelCard, served: int | None = None, model: str = "MODEL") -> dict:
+    """The report as data, what both renderers read: the text (`render_text`, the CLI) and the HTML
+    (`lessons.tools.card_html.render_html`, the site); docs/javascripts/model_card.js builds the same.
 
     Args:
         card: from `explain`.
         served: the length you intend to serve; default: vLLM's derived length.
-        model: the name the engine commands load (a directory or a Hugging Face name).
+        model: the name the engine commands load.
 
     Returns:
-        a multi-line string, one fact per line.
+        {"verdict": one sentence, "sections": [{"key": str, "title": str, "rows": [row, ...]}, ...]}
+        in the CLI's order (card, lengths, rope, attention, commands, notes, warnings, sources; an
+        empty section is left out). A row is {"line": a `str.format` template, "cells": [str, ...]}
+        and, for a warning, "title", "fix", "slug" and "page" (`card_html.advice`); a command's row
+        has "command": true.
     """
     given = bool(served)
     served = served or vllm_max_model_len(card)
-    lines = [f"model_type     {card.model_type or 'not given'}"]
+    facts = [_row(FACT, "model_type", card.model_type or "not given")]
     layers = "" if card.n_layers is None else f" in {card.n_layers} layers"
     if card.scheme == "mixed":
         linear = card.layer_types is not None and all(card.layer_types[i] == "linear_attention" for i in card.nope_layers)
@@ -106,72 +121,70 @@ def report(card: ModelCard, served: int | None = None, model: str = "MODEL") -> 
                   "learned": "a learned position table (one row per position), added to the input",
                   "sinusoidal": "fixed sinusoidal codes added to the input",
                   "none": f"no positions{layers} (NoPE: only the causal mask orders tokens)"}[card.scheme]
-    lines.append(f"scheme         {scheme}")
+    facts.append(_row(FACT, "scheme", scheme))
     if card.layer_types and len(set(card.layer_types)) > 1:
         counts = {t: card.layer_types.count(t) for t in dict.fromkeys(card.layer_types)}
-        lines.append("layer types    " + ", ".join(f"{n} {t}" for t, n in counts.items()))
+        facts.append(_row(FACT, "layer types", ", ".join(f"{n} {t}" for t, n in counts.items())))
     if card.sliding_window:
-        lines.append(f"sliding window {card.sliding_window:,} tokens")
+        facts.append(_row(FACT, "sliding window", f"{card.sliding_window:,} tokens"))
     basis = "the trained length" if card.trained_stated else "the config limit"
     if card.trained_length and card.trained_stated:
-        lines.append(f"trained length {card.trained_length:,}")
+        trained = f"{card.trained_length:,}"
     elif card.trained_length:
-        lines.append(f"trained length not stated (the config limit, {card.trained_length:,}, stands in for it)")
+        trained = f"not stated (the config limit, {card.trained_length:,}, stands in for it)"
     else:
         linear = any(g.rope_type == "linear" for g in card.rope)
-        lines.append("trained length not stated (a linear factor is not a length ratio)" if linear else
-                     "trained length unknown (the config states no length)" if card.max_length is None else
-                     "trained length unknown")
-    lines.append(f"config length  {_n(card.max_length)}")
-    if served:
-        stretch = "" if not card.trained_length else f" ({basis})" if served == card.trained_length \
-            else f" = {served / card.trained_length:.4g}× {basis}"
-        lines.append(f"served length  {served:,}" + ("" if given else f" by default in {VLLM_RELEASE}") + stretch)
+        trained = ("not stated (a linear factor is not a length ratio)" if linear else
+                   "unknown (the config states no length)" if card.max_length is None else "unknown")
+    facts += [_row(FACT, "trained length", trained), _row(FACT, "config length", _n(card.max_length))]
+    stretch = "" if not card.trained_length else f" ({basis})" if served == card.trained_length \
+        else f" = {served / card.trained_length:.4g}× {basis}"
+    facts.append(_row(FACT, "served length", f"{served:,}" + ("" if given else f" by default in {VLLM_RELEASE}") + stretch))
     engines, why = served_lengths(card), served_from(card)
-    for i, (engine, release) in enumerate(ENGINE_RELEASE_NAMES.items()):
-        lines.append(f"{'by default' if i == 0 else '':<15}{release:<18}{_n(engines[engine]):>10}  {why[engine]}")
-    lines.append(f"{'':<15}{'transformers':<18}{'no limit':>10}  it computes whatever it is given")
+    lengths = [_row(f"{'by default' if i == 0 else '':<15}{{0:<18}}{{1:>10}}  {{2}}", release, _n(engines[engine]),
+                    why[engine]) for i, (engine, release) in enumerate(ENGINE_RELEASE_NAMES.items())]
+    lengths.append(_row(f"{'':<15}{{0:<18}}{{1:>10}}  {{2}}", "transformers", "no limit", "it computes whatever it is given"))
+    rope = []
     for g in card.rope:
         where = "every RoPE layer" if g.layer_type == "all" else f"{g.layer_type} ({len(g.layers)} layers)"
-        lines.append(f"RoPE, {where}: {g.rope_type}, base {g.base:,.6g}, {g.rotary_dim} of {card.qk_width or g.head_dim} "
-                     f"dimensions turn ({len(g.inv_freq)} {g.pairing} pairs)"
-                     + (f"; the other {card.qk_width - g.head_dim} carry no position (qk_nope_head_dim)"
-                        if card.qk_width and card.qk_width > g.head_dim else ""))
+        rope.append(_row("RoPE, {0}: {1}", where, f"{g.rope_type}, base {g.base:,.6g}, {g.rotary_dim} of "
+                         f"{card.qk_width or g.head_dim} dimensions turn ({len(g.inv_freq)} {g.pairing} pairs)"
+                         + (f"; the other {card.qk_width - g.head_dim} carry no position (qk_nope_head_dim)"
+                            if card.qk_width and card.qk_width > g.head_dim else ""), group=True))
         waves = rope_wavelengths(g.inv_freq[g.inv_freq > 0])
-        lines.append(f"  wavelengths  {waves.min():,.4g} to {waves.max():,.4g} positions" if waves.size
-                     else "  wavelengths  none: no pair turns")
+        rope.append(_row("  {0:<12} {1}", "wavelengths", f"{waves.min():,.4g} to {waves.max():,.4g} positions"
+                         if waves.size else "none: no pair turns"))
         if card.trained_length:
             turn = pairs_that_turn(g.default_inv_freq, card.trained_length)
-            lines.append(f"  full turn within {basis}: {int(turn.sum())} of {len(turn)} pairs"
-                         + (f" ({_ranges(turn)})" if turn.any() else ""))
+            rope.append(_row("  {0}: {1}", f"full turn within {basis}",
+                             f"{int(turn.sum())} of {len(turn)} pairs" + (f" ({_ranges(turn)})" if turn.any() else "")))
         if g.rope_type != "default":
             with np.errstate(divide="ignore", invalid="ignore"):
                 scale = np.where(g.default_inv_freq > 0, g.inv_freq / g.default_inv_freq, 1.0)
-            lines.append(f"  scale        {scale_summary(scale)}")
+            rope.append(_row("  {0:<12} {1}", "scale", scale_summary(scale)))
         if g.rope_type == "longrope" and served and card.trained_length and served > card.trained_length:
             long_freq, _ = rope_inv_freq(g.head_dim, g.parameters, max_position_embeddings=card.max_length,
                                          seq_len=served)
-            lines.append(f"  past {card.trained_length:,}: long_factor, {scale_summary(long_freq / g.default_inv_freq)}")
+            rope.append(_row("  {0}: {1}", f"past {card.trained_length:,}",
+                             f"long_factor, {scale_summary(long_freq / g.default_inv_freq)}"))
         if g.attention_factor != 1:
-            lines.append(f"  attention factor {g.attention_factor:.6g} (multiplies cos and sin)")
+            rope.append(_row("  {0} {1}", "attention factor", f"{g.attention_factor:.6g} (multiplies cos and sin)"))
+    attention = []
     if card.softmax_multiplier is not None:
-        lines.append(f"softmax scale  × {card.softmax_multiplier:.6g} (DeepSeek multiplies 1/√d by mscale²)")
+        attention.append(_row(FACT, "softmax scale", f"× {card.softmax_multiplier:.6g} (DeepSeek multiplies 1/√d by mscale²)"))
     for m in card.multipliers:
         if isinstance(m["value"], str) or m["value"] is None:
             what = "learned" if m["value"] is None else f"{m['value']}, from position {m['starts_at']:,}"
             n = len(m["layers"])
-            lines.append(f"multiplier     {m['name']}: {what}; {n} layer{'' if n == 1 else 's'}")
+            attention.append(_row("multiplier     {0}: {1}", m["name"], f"{what}; {n} layer{'' if n == 1 else 's'}"))
     if card.alibi_slopes is not None:
         slopes = card.alibi_slopes
-        lines.append(f"ALiBi slopes   {len(slopes)} heads, {slopes[0]:.4g} down to {slopes[-1]:.4g}")
+        attention.append(_row(FACT, "ALiBi slopes", f"{len(slopes)} heads, {slopes[0]:.4g} down to {slopes[-1]:.4g}"))
     commands, refused = engine_commands(card, served, model), engine_refusals(card, served)
-    for key, name in ENGINES.items():
-        if key in refused:
-            lines.append(f"engine         {name}: no command: {refused[key]}")
-        elif commands[key]:
-            lines.append(f"engine         {name}: {commands[key]}")
-    for note in engine_notes(card, served):
-        lines.append(f"engine note    {note}")
+    run = [_row("engine         {0}: {1}", name, f"no command: {refused[key]}") if key in refused else
+           _row("engine         {0}: {1}", name, commands[key], command=True)
+           for key, name in ENGINES.items() if key in refused or commands[key]]
+    notes = [_row("engine note    {0}", note) for note in engine_notes(card, served)]
     warned = list(card.warnings)
     if card.scheme == "learned" and served and card.max_length and served > card.max_length:
         warned.append(f"a learned table has {card.max_length:,} rows: position {card.max_length:,} and later have none")
@@ -181,10 +194,59 @@ def report(card: ModelCard, served: int | None = None, model: str = "MODEL") -> 
                       "entry: add one (lessons.context_extension)" if card.trained_stated else
                       f"serving {served:,} positions past the config limit {card.trained_length:,} with no scaling "
                       "entry: add one (lessons.context_extension)")
-    for w in warned:
-        lines.append(f"warning        {w}")
-    lines.append(SOURCES)
-    return "\n".join(lines)
+    values = {"served": f"{served:,}", "trained": _n(card.trained_length), "limit": _n(card.max_length),
+              "stretch": f"{served / card.trained_length:.4g}" if card.trained_length else "unknown"}
+    warnings = [_row("warning        {0}", w, **advice(w, values)) for w in warned]
+    sections = [("card", "Position setup", facts), ("lengths", "Length each engine serves by default", lengths),
+                ("rope", "RoPE, per group of layers", rope), ("attention", "Other factors on attention", attention),
+                ("commands", f"A command per engine, for {served:,} positions", run), ("notes", "Engine notes", notes),
+                ("warnings", "Warnings", warnings),
+                ("sources", "Where the engines' rules were read", [_row(FACT, SOURCES[:15].strip(), SOURCES[15:])])]
+    return {"verdict": verdict(card, served, given, len(warned), refused),
+            "sections": [{"key": key, "title": title, "rows": rows} for key, title, rows in sections if rows]}
+
+
+def verdict(card: ModelCard, served: int, given: bool, warnings: int, refused: dict[str, str]) -> str:
+    """The report in one sentence, from the card: the length to serve (the one asked for, or vLLM's
+    default), what it is against the trained length, and how many warnings need attention."""
+    if len(refused) == len(ENGINES):
+        said = f"No engine serves {served:,} positions: {next(iter(refused.values()))}"
+    else:
+        said = f"Serve {served:,} positions, " + ("the length asked for" if given else f"{VLLM_RELEASE}'s default")
+        trained, scaled = card.trained_length, [g.rope_type for g in card.rope if g.rope_type != "default"]
+        basis = "the trained length" if card.trained_stated else "the config limit"
+        if trained is None:
+            said += ": the config states no trained length"
+        elif served <= trained:
+            said += f": {'' if served == trained else 'within '}{basis}"
+        else:
+            said += f": {served / trained:.4g}× {basis}"
+            if card.scheme in ("rope", "mixed"):
+                said += f", stretched by its {scaled[0]} scaling" if scaled else ", with no scaling entry"
+        if trained is not None and not card.trained_stated:
+            said += ", as no trained length is stated" if served <= trained else ", and no trained length is stated"
+    return said + ("; nothing needs attention." if not warnings else
+                   f"; {warnings} warning{'s' if warnings > 1 else ''} below need{'' if warnings > 1 else 's'} attention.")
+
+
+def render_text(report: dict) -> str:
+    """The report (`report_sections`) as the CLI prints it: each row's template filled with its
+    cells, section after section in their order; the verdict is the HTML's alone."""
+    return "\n".join(row["line"].format(*row["cells"]) for section in report["sections"] for row in section["rows"])
+
+
+def report(card: ModelCard, served: int | None = None, model: str = "MODEL") -> str:
+    """The card as text: what `python -m lessons.model_card config.json` prints.
+
+    Args:
+        card: from `explain`.
+        served: the length you intend to serve; default: vLLM's derived length.
+        model: the name the engine commands load (a directory or a Hugging Face name).
+
+    Returns:
+        a multi-line string, one fact per line (`render_text` of `report_sections`).
+    """
+    return render_text(report_sections(card, served, model))
 
 
 def read_config(path: str | Path) -> dict:

@@ -8,13 +8,13 @@ from __future__ import annotations
 import json
 
 from lessons import context_extension as ce
-from lessons.tools import engines, model_types
+from lessons.tools import card_html, engines, model_types
 from lessons.tools import rope_scaling as rs
 from lessons.tools.model_types import gallery
 
 
 # The tables docs/javascripts/model_card.js reads (by these names), so that each has one home here:
-# lessons.tools.model_types, lessons.tools.engines, and the keys rope_inv_freq checks in
+# lessons.tools.model_types, lessons.tools.engines, lessons.tools.card_html, and the keys rope_inv_freq checks in
 # lessons.tools.rope_scaling (sets there, sorted lists here: the decoder only asks for membership).
 BROWSER_TABLES = {
     model_types: ("ALIBI_MODEL_TYPES", "LEARNED_MODEL_TYPES", "SINUSOIDAL_MODEL_TYPES", "ROPE_MODEL_TYPES",
@@ -23,6 +23,7 @@ BROWSER_TABLES = {
     engines: ("VLLM_RELEASE", "VLLM_LENGTH_KEYS", "VLLM_FALLBACK_LENGTH", "VLLM_UNSCALED", "SGLANG_RELEASE",
               "SGLANG_LENGTH_KEYS", "LLAMA_CPP_LENGTH_KEYS", "LLAMA_CPP_FIXED_CONTEXT", "LLAMA_CPP_SEQ_OR_WIDTH",
               "LLAMA_CPP_UNCONVERTED", "ENGINE_LENGTH_KEYS", "ENGINES", "SOURCES", "ENGINE_STARTS"),
+    card_html: ("ADVICE", "TABLE_HEADS"),  # the report's HTML: each warning's advice, the tables' column heads
 }
 
 
@@ -38,7 +39,8 @@ def browser_tables() -> dict:
 
     out = {name: plain(getattr(module, name)) for module, names in BROWSER_TABLES.items() for name in names}
     out.update(ROPE_TYPES=plain(ce.ROPE_TYPES), COMMON_KEYS=plain(rs._COMMON_KEYS), TYPE_KEYS=plain(rs._TYPE_KEYS),
-               REQUIRED_KEYS=plain(rs._REQUIRED_KEYS), MODEL_KEYS=plain(rs._MODEL_KEYS))
+               REQUIRED_KEYS=plain(rs._REQUIRED_KEYS), MODEL_KEYS=plain(rs._MODEL_KEYS),
+               PAGE_TITLES=card_html.page_titles())
     return out
 
 

@@ -1,0 +1,137 @@
+"""The model-card report as HTML, and the advice beside each of its warnings.
+
+`lessons.tools.card_report.report_sections` gives the report as data (sections of rows, each
+row with its text template and its cells); the CLI prints it as text (`render_text`) and the
+site shows it through `render_html` here: a verdict first, the warnings as admonitions with a
+fix and a link to the lesson that teaches the matter, the rest as tables. The in-browser
+decoder (docs/javascripts/model_card.js) writes the same HTML from the same data; the tables it
+reads (`ADVICE`, `page_titles`) come from here through `lessons.tools.decoder_data`.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import html
+from collections.abc import Callable
+from pathlib import Path
+
+# What a warning asks of the reader, by the start of its text (the first that matches; the
+# last matches any): a title, a fix (filled from the card: {served}, {trained}, {limit},
+# {stretch}), the config key it is about (lessons/_vocabulary.py) and the lesson that teaches
+# it, one of the lessons the config-keys page lists for that key (tests/test_card_html.py).
+ADVICE: tuple[dict[str, str], ...] = (
+    {"starts": "the config does not say how long the model was trained",
+     "title": "The trained length is not stated",
+     "fix": "Find it in the model's paper or card; until then treat {trained} as the most to serve, "
+            "and measure long prompts before you rely on them.",
+     "key": "original_max_position_embeddings", "slug": "context_extension"},
+    {"starts": "the config claims ", "title": "A claimed length with no scaling entry",
+     "fix": "Serve at most the trained {trained} positions, or add a scaling entry (rope_parameters) "
+            "that stretches to the claimed length.",
+     "key": "rope_parameters", "slug": "context_extension"},
+    {"starts": "serving ", "title": "Past the trained length with no scaling entry",
+     "fix": "Add a scaling entry for {served} positions (YaRN with factor {stretch}, for example), "
+            "or serve at most {trained}.",
+     "key": "rope_parameters", "slug": "context_extension"},
+    {"starts": "a learned table has ", "title": "The position table ends",
+     "fix": "Serve at most {limit} positions: a learned table has no rows past its end, and no "
+            "scaling rule adds any.",
+     "key": "max_position_embeddings", "slug": "positional"},
+    {"starts": "dynamic scaling", "title": "Dynamic scaling changes the base with the length",
+     "fix": "Keep prompts within the trained length, or replace the dynamic entry with a fixed rule "
+            "(YaRN), so that cached keys and new queries share one base.",
+     "key": "rope_type", "slug": "context_extension"},
+    {"starts": "rope 'factor'", "title": "The factor is not the length ratio",
+     "fix": "Check the model's card: a rule whose factor differs by design (Llama 3.1's) needs "
+            "nothing; otherwise set factor to the ratio of the two lengths.",
+     "key": "original_max_position_embeddings", "slug": "context_extension"},
+    {"starts": "", "title": "transformers warns about this RoPE block",
+     "fix": "Correct the rope_parameters block: transformers warns and goes on, and computes the "
+            "speeds shown here.",
+     "key": "rope_parameters", "slug": "context_extension"},
+)
+
+
+@functools.lru_cache(maxsize=None)
+def page_title(slug: str) -> str:
+    """A lesson's title as the navigation shows it ('How far can a model read? ...'): its page's
+    `# ` line, up to a colon. Read from lessons/<slug>.py as text (nothing is imported)."""
+    source = (Path(__file__).resolve().parents[1] / f"{slug}.py").read_text(encoding="utf-8")
+    doc = ast.get_docstring(ast.parse(source), clean=False) or ""
+    line = next(line for line in doc.splitlines() if line.startswith("# "))
+    return line[2:].split(":")[0].strip()
+
+
+def page_titles() -> dict[str, str]:
+    """{slug: title} of every lesson a warning links to."""
+    return {entry["slug"]: page_title(entry["slug"]) for entry in ADVICE}
+
+
+def advice(warning: str, values: dict[str, str]) -> dict[str, str]:
+    """{"title", "fix", "slug", "page"} for one warning of the report: the first `ADVICE` entry
+    whose start it has, its fix filled from `values` ({"served", "trained", "limit", "stretch"}:
+    the card's numbers as the report writes them)."""
+    entry = next(e for e in ADVICE if warning.startswith(e["starts"]))
+    return {"title": entry["title"], "fix": entry["fix"].format(**values), "slug": entry["slug"],
+            "page": page_title(entry["slug"])}
+
+
+TABLE_HEADS = {"lengths": ("Engine", "Length", "What decides it")}  # the other tables: a row header and a value
+_e = html.escape
+
+
+def _words(command: str) -> str:
+    """A command with each word of up to 40 characters kept on one line (a span the CSS does not
+    wrap), so that it wraps between words, never inside a flag (--max-model-\nlen); a longer word
+    may break where it must."""
+    return " ".join(f'<span class="pmc-word">{_e(w)}</span>' if len(w) <= 40 else _e(w) for w in command.split(" "))
+
+
+def render_html(report: dict, href: Callable[[str], str]) -> str:
+    """The report (`report_sections`) as an HTML fragment (well-formed XML too).
+
+    Args:
+        report: {"verdict", "sections"} from `lessons.tools.card_report.report_sections`.
+        href: a lesson's slug -> the link to its page, relative to the page the report is on.
+
+    Returns:
+        `<div class="pmc-report">`: the verdict, the warnings as Material admonitions, then every
+        other section in the CLI's order (tables in a wrapper that scrolls sideways when it must;
+        commands in code blocks). Each line of the CLI is one element of class `pmc-row` in the
+        section of its name (`data-section`); its cells (class `pmc-cell`), put into the row's
+        template, give back that line exactly.
+    """
+    sections = sorted(report["sections"], key=lambda s: s["key"] != "warnings")
+    out = ['<div class="pmc-report">', f'<p class="pmc-verdict"><strong>Verdict:</strong> {_e(report["verdict"])}</p>']
+    for section in sections:
+        key, title, rows = section["key"], _e(section["title"]), section["rows"]
+        out.append(f'<div class="pmc-section" data-section="{key}">')
+        if key == "warnings":
+            out += [f'<div class="admonition warning pmc-row"><p class="admonition-title">{_e(r["title"])}</p>'
+                    f'<p class="pmc-cell">{_e(r["cells"][0])}</p><p><strong>Fix:</strong> {_e(r["fix"])} '
+                    f'Taught in <a href="{_e(href(r["slug"]))}">{_e(r["page"])}</a>.</p></div>' for r in rows]
+        elif key == "notes":
+            out.append(f'<p class="pmc-caption">{title}</p><ul>')
+            out += [f'<li class="pmc-row"><span class="pmc-cell">{_e(r["cells"][0])}</span></li>' for r in rows]
+            out.append("</ul>")
+        elif key == "sources":
+            out += [f'<p class="pmc-row"><span class="pmc-cell">{_e(r["cells"][0])}</span>: '
+                    f'<span class="pmc-cell">{_e(r["cells"][1])}</span></p>' for r in rows]
+        else:
+            out.append(f'<div class="pmc-scroll" role="region" aria-label="{title}"><table class="pmc-table">'
+                       f'<caption>{title}</caption>')
+            if key in TABLE_HEADS:
+                out.append("<thead><tr>" + "".join(f'<th scope="col">{h}</th>' for h in TABLE_HEADS[key])
+                           + "</tr></thead>")
+            out.append("<tbody>")
+            for r in rows:
+                head, *rest = r["cells"]
+                cells = "".join(f'<td><div class="pmc-command"><code class="pmc-cell">{_words(c)}</code></div></td>'
+                                if r.get("command") else f'<td class="pmc-cell">{_e(c)}</td>' for c in rest)
+                group = " pmc-group" if r.get("group") else ""
+                out.append(f'<tr class="pmc-row{group}"><th scope="row" class="pmc-cell">{_e(head)}</th>{cells}</tr>')
+            out.append("</tbody></table></div>")
+        out.append("</div>")
+    out.append("</div>")
+    return "".join(out)

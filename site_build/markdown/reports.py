@@ -1,0 +1,93 @@
+"""The model-card reports a page shows, as HTML: a ```text fence holding
+`$ python -m lessons.model_card SLUG` and what it prints (the gallery on the page
+*Reading a model card*) is shown as the report's HTML (`lessons.tools.card_html`:
+the verdict, the warnings as admonitions, tables), with the command above it.
+
+The fence stays the page's source, and what the terminal prints: it must be the
+report the code prints now (tests/test_model_card.py), or the build stops naming
+the page. A preprocessor swaps each such fence for a marker paragraph before the
+fences are read; a tree processor puts the report's elements in its place, so
+MkDocs resolves the warnings' links to lesson pages (`<slug>.md`) like any other.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as etree
+
+from markdown.preprocessors import Preprocessor
+from mkdocs.exceptions import PluginError
+
+from site_build.markdown.context import PageExtension, PageTreeprocessor, page_source
+
+# the fence (tests/test_model_card.py reads the page with the same pattern)
+REPORT_FENCE = re.compile(r"^```text\n\$ python -m lessons\.model_card (\S+)\n(.*?)\n```$", re.M | re.S)
+MARKER = "primer-model-card-report-{}"
+
+
+class _Fences(Preprocessor):
+    def __init__(self, md, extension: ReportExtension):
+        super().__init__(md)
+        self.extension = extension
+
+    def run(self, lines: list[str]) -> list[str]:
+        self.extension.found = []
+        text = "\n".join(lines)
+        if "$ python -m lessons.model_card " not in text:
+            return lines
+
+        def swap(match: re.Match) -> str:
+            self.extension.found.append((match.group(1), match.group(2)))
+            return MARKER.format(len(self.extension.found) - 1)
+
+        return REPORT_FENCE.sub(swap, text).split("\n")
+
+
+class _Reports(PageTreeprocessor):
+    def run(self, root: etree.Element) -> None:
+        found = self.md.primer_reports.found
+        if not found:
+            return
+        from lessons.model_card import explain
+        from lessons.tools.card_html import render_html
+        from lessons.tools.card_report import render_text, report_sections
+        from lessons.tools.model_types import gallery
+
+        known = gallery()
+        parents = {child: parent for parent in root.iter() for child in parent}
+        for p in list(root.iter("p")):
+            match = re.fullmatch(MARKER.format(r"(\d+)"), (p.text or "").strip())
+            if not match or len(p):
+                continue
+            slug, shown = found[int(match.group(1))]
+            if slug not in known:
+                raise PluginError(f"{page_source(self.context)}: `python -m lessons.model_card {slug}`: no gallery "
+                                  f"config {slug!r}")
+            structure = report_sections(explain(known[slug]["config"]), None, known[slug]["repo"])
+            if render_text(structure) != shown:
+                raise PluginError(f"{page_source(self.context)}: the report of {slug} differs from what the code "
+                                  f"prints now; regenerate it with `python -m lessons.model_card {slug}`")
+            box = etree.Element("div", {"class": "pmc-static"})
+            command = etree.SubElement(box, "p", {"class": "pmc-command-line"})
+            etree.SubElement(command, "code").text = f"$ python -m lessons.model_card {slug}"
+            box.append(etree.fromstring(render_html(structure, lambda target: f"{target}.md")))
+            box[-1].set("data-slug", slug)
+            parent = parents[p]
+            index = list(parent).index(p)
+            box.tail = p.tail
+            parent.remove(p)
+            parent.insert(index, box)
+
+
+class ReportExtension(PageExtension):
+    """Registers both steps (see the module docstring): the fences go before superfences reads
+    any (its preprocessor has priority 25), the reports come after the inline patterns (20), so
+    their text is not read as Markdown, and before MkDocs resolves .md links (0)."""
+
+    processor, name, priority = _Reports, "primer_reports", 16
+
+    def extendMarkdown(self, md):  # noqa: N802 - Markdown's API
+        self.found: list[tuple[str, str]] = []
+        md.primer_reports = self
+        md.preprocessors.register(_Fences(md, self), "primer_report_fences", 32)
+        super().extendMarkdown(md)
