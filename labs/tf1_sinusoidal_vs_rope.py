@@ -222,7 +222,7 @@ ax.set_xlabel("offset: query position minus key position")
 ax.set_ylabel("RoPE score q · k")
 ax.set_title("RoPE: the score follows the gap, not the place")
 ax.margins(y=0.25)  # headroom for the legend
-ax.legend(frameon=False, fontsize=8, ncol=3, loc="upper left")
+ax.legend(frameon=False, ncol=3, loc="upper left")
 plt.show()
 
 # %% [markdown]

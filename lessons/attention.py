@@ -1011,7 +1011,7 @@ def _annotated_grid(ax, values: np.ndarray, rows: list[str], cols: list[str], cm
     for i in range(values.shape[0]):
         for j in range(values.shape[1]):
             v = values[i, j]
-            ax.text(j, i, format(v, fmt), ha="center", va="center", color="white" if v > 0.6 else "black", fontsize=9)
+            ax.text(j, i, format(v, fmt), ha="center", va="center", color="white" if v > 0.6 else "black")
     return im
 
 
@@ -1045,7 +1045,7 @@ def figures() -> dict:
     ax.set_xlabel("head width d")
     ax.set_ylabel("average largest weight (16 keys)")
     ax.set_title("Dividing by √d stops softmax collapsing onto one key")
-    ax.legend(frameon=False, fontsize=8)
+    ax.legend(frameon=False)
     figs["sqrt_d_scaling"] = fig
 
     # causal_mask: which keys each query may see
@@ -1054,7 +1054,7 @@ def figures() -> dict:
     ax.imshow(causal_mask(n), cmap="Blues", vmin=-0.3, vmax=1.3)
     for i in range(n):
         for j in range(n):
-            ax.text(j, i, "✓" if j <= i else "·", ha="center", va="center", fontsize=9,
+            ax.text(j, i, "✓" if j <= i else "·", ha="center", va="center",
                     color="white" if j <= i else MUTED)
     ax.set_xticks(range(n))
     ax.set_yticks(range(n))
@@ -1083,7 +1083,7 @@ def figures() -> dict:
     for ax, (title, labels, M) in zip(axes, (("Attn(X): dog bites man", words, self_attention(X)[0]),
                                              ("Attn(PX): man bites dog", words[::-1], self_attention(P @ X)[0])), strict=True):
         _annotated_grid(ax, M, labels, ["out 1", "out 2"], "Purples")
-        ax.set_title(title, fontsize=10)
+        ax.set_title(title)
     axes[0].set_ylabel("output row (word)")
     figs["permutation"] = fig
     return figs

@@ -33,6 +33,38 @@ BANDS = (Band("n", 390, 0), Band("t", 800, 45), Band("s", 1100, 60), Band("w", 1
 TYPE_SCALE = ((100, 1.1), (125, 1.2))  # (min-width in em, factor): the theme's larger type
 
 
+@dataclass(frozen=True)
+class Screen:
+    """A reader's screen the figures are held to: a figure is drawn at its natural size (72 pt = 96 px)
+    or shrunk to `column`, and its smallest text must render at `floor` px or more."""
+
+    name: str
+    viewport: tuple[int, int]  # px: the window the browser test opens
+    column: int  # px: the lesson page's text column there (.md-content__inner), measured in Chromium
+    floor: float  # px: the smallest text a figure may render
+    wide: int  # px: the most a wide figure (natural width over `column`) may take (FIGURE_CSS)
+
+
+# The column: 1280 px less both sidebars (12.1rem each, at 20 px a rem) and the content's margins
+# (1.2rem each side); 390 px less the content's margins (0.8rem each side). A wide figure may also
+# take the right sidebar's width on a desktop (where there is one: 76.25em and up).
+SCREENS = (Screen("desktop", (1280, 800), 688, 11, 688 + 242), Screen("phone", (390, 844), 358, 8, 358))
+
+
+def figure_text_px(size: float, viewbox_width: float, screen: Screen) -> float:
+    """The rendered px of text `size` (viewBox units: matplotlib's points) in a figure `viewbox_width`
+    points wide, shown at its natural size (4/3 px a point) or shrunk to the screen's column (or its
+    wider area, for a wide figure)."""
+    natural = viewbox_width * 4 / 3
+    shown = min(natural, screen.wide if is_wide(viewbox_width) else screen.column)
+    return size * shown / viewbox_width
+
+
+def is_wide(viewbox_width: float) -> bool:
+    """A figure wider at its natural size than the desktop column: it may break out of it (FIGURE_CSS)."""
+    return viewbox_width * 4 / 3 > SCREENS[0].column + 0.5
+
+
 def _em(value: float) -> str:
     """45.0 -> '45em', 44.984375 -> '44.984375em' (exact: no rounding to 6 digits)."""
     return f"{value:.6f}".rstrip("0").rstrip(".") + "em"

@@ -5,3 +5,6 @@
 c = get_config()  # noqa: F821 - provided by IPython when it loads this file
 c.InlineBackend.figure_formats = {"svg"}
 c.InlineBackend.rc = {"svg.fonttype": "none", "svg.hashsalt": "positional-primer", "figure.facecolor": "white"}
+# The site's figure style, as the figure build applies it to the lessons' figures (lessons/_palette.py
+# install(): colours, text sizes a phone can read, plain log-axis labels); skipped in a project without one.
+c.InteractiveShellApp.exec_lines = ["try:\n    from lessons._palette import install\nexcept ImportError:\n    pass\nelse:\n    install()"]
