@@ -97,14 +97,14 @@ for i in (first_slow, d // 2 - 1):
     print(f"pair {i}: saw up to {seen[i]:.4f} rad, reaches {reached[i]:.4f} rad")
 
 # %%
-fig, ax = plt.subplots(figsize=(6.4, 3.2), layout="constrained")
+fig, ax = plt.subplots(figsize=(6.4, 4.4), layout="constrained")
 ax.axvspan(-0.5, first_slow - 0.5, color=GREY_FILL, label="a full turn in training: every angle seen")
 ax.plot(pairs, seen, "o", ms=3, color=BLUE, label=f"largest angle seen ({L:,} tokens)")
 ax.plot(pairs, reached, "x", ms=4, color=RED, label=f"largest angle reached ({new_len:,} tokens, no scaling)")
 ax.axhline(2 * np.pi, color=GRID, lw=0.8, ls="--", label="one full turn, 2π")
 ax.set(xlabel="pair index i (0 = fastest)", ylabel="angle (radians)", yscale="log")
 ax.set_title("No scaling: every pair reaches 8× its largest trained angle")
-ax.legend(frameon=False, loc="upper right")
+fig.legend(frameon=False, loc="outside lower center")  # below the axes: inside, it sat on the red crosses
 plt.show()
 
 # %% [markdown]
@@ -231,7 +231,7 @@ for label, r in speed_ratio.items():
     print(f"{label:<34}{r[0]:>13.3f}{r[-1]:>15.3f}")
 
 # %%
-fig, ax = plt.subplots(figsize=(6.4, 3.2), layout="constrained")
+fig, ax = plt.subplots(figsize=(6.4, 4.4), layout="constrained")
 ax.axvspan(-0.5, first_slow - 0.5, color=GREY_FILL)
 for label, (color, style) in styles.items():
     ax.plot(pairs, speed_ratio[label], ls=style, color=color, lw=1.8, label=label)
@@ -239,7 +239,7 @@ ax.set(xlabel="pair index i (0 = fastest)", ylabel="new θ ÷ trained θ", yscal
 ax.set_yticks([1 / 8, 1 / 4, 1 / 2, 1], ["1/8", "1/4", "1/2", "1"])
 ax.set_yticks([], minor=True)
 ax.set_title("Where each recipe slows the pairs")
-ax.legend(frameon=False, loc="lower left", bbox_to_anchor=(0, 0.1))
+fig.legend(frameon=False, loc="outside lower center", ncols=2)  # below the axes, off the curves
 plt.show()
 
 # %% [markdown]

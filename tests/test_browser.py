@@ -239,27 +239,30 @@ async () => {
   const style = getComputedStyle(inner);
   const column = inner.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
   const figures = [];
-  for (const img of document.querySelectorAll("article img.primer-figure")) {
+  for (const img of document.querySelectorAll("article img.primer-figure, article .jp-RenderedSVG img")) {
     if (!img.checkVisibility()) continue;  // the twin of the other palette
     img.scrollIntoView({ block: "center" });  // a section the reader has not reached is not laid out
     await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
     const svg = await (await fetch(img.src.split("#")[0])).text();
     const sizes = [...svg.matchAll(/font(?:-size)?:\\s*([0-9.]+)px/g)].map(m => parseFloat(m[1]));
     const viewBox = svg.match(/viewBox="[-0-9.]+ [-0-9.]+ ([0-9.]+) /);
-    figures.push({ src: img.getAttribute("src"), smallest: Math.min(...sizes),
+    const src = img.src.startsWith("data:") ? `notebook figure ${figures.length + 1}` : img.getAttribute("src");
+    figures.push({ src, smallest: Math.min(...sizes),
                    viewBox: viewBox ? parseFloat(viewBox[1]) : NaN, width: img.getBoundingClientRect().width });
   }
   return { column, figures };
 }
 """
-FIGURE_PAGES = [f"lessons/{slug}/" for slug in SLUGS] + [f"papers/{paper.slug}/" for paper in PAPERS]
+FIGURE_PAGES = ([f"lessons/{slug}/" for slug in SLUGS] + [f"papers/{paper.slug}/" for paper in PAPERS]
+                + [f"labs/{lab}/" for lab in LABS] + ["notebooks/playground/"])  # a notebook's figures: base64 SVG
 
 
 @pytest.mark.parametrize("screen", SCREENS, ids=lambda s: s.name)
 def test_figure_text_renders_at_the_floor_on_every_page(chromium, site, screen):
-    """At 1280x800 and 390x844, on every lesson and companion page, the smallest text of each figure the
-    reader sees, at the width the figure is drawn, is at least 11 px (desktop) or 8 px (phone); and the
-    text column is as wide as site_build/layout.py's SCREENS says (tests/test_figure_text.py relies on it)."""
+    """At 1280x800 and 390x844, on every lesson, companion, lab and Playground page, the smallest text
+    of each figure the reader sees, at the width the figure is drawn, is at least 11 px (desktop) or 8 px
+    (phone); and the text column is as wide as site_build/layout.py's SCREENS says (tests/test_figure_text.py
+    relies on it)."""
     width, height = screen.viewport
     context = chromium.new_context(viewport={"width": width, "height": height})
     page = context.new_page()
@@ -275,7 +278,8 @@ def test_figure_text_renders_at_the_floor_on_every_page(chromium, site, screen):
                 px = figure["smallest"] * figure["width"] / figure["viewBox"]
                 if not px >= screen.floor:
                     problems.append(f"{path}: {figure['src']}: smallest text {figure['smallest']:g} drawn "
-                                    f"{figure['width']:.0f} px wide of {figure['viewBox']:g}: {px:.2f} px < {screen.floor:g}")
+                                    f"{figure['width']:.0f} px wide of {figure['viewBox']:g}: "
+                                    f"{px:.2f} px < {screen.floor:g}")
     finally:
         context.close()
     assert seen >= len(SLUGS), f"only {seen} figures seen"
@@ -299,10 +303,11 @@ def test_a_figure_opens_enlarged_on_click_and_escape_closes_it(request, page, co
     figure.click()
     enlarged = page.locator(".glightbox-container .gslide.current .gslide-image img")
     enlarged.wait_for(state="visible")
-    page.wait_for_function("() => !document.querySelector('.glightbox-container [class*=\"gzoom\"], .glightbox-container [class*=\"gfade\"]')")
+    page.wait_for_function("() => !document.querySelector("  # the opening animation has ended
+                           "'.glightbox-container [class*=\"gzoom\"], .glightbox-container [class*=\"gfade\"]')")
     assert enlarged.evaluate("img => img.src") == shown, "the lightbox shows the figure that was clicked"
     drawn = enlarged.evaluate("i => Math.min(i.clientWidth, i.clientHeight * i.naturalWidth / i.naturalHeight)")
-    assert drawn > width * 1.5, f"and larger than on the page: {drawn:.0f} px against {width:.0f}"  # object-fit: contain
+    assert drawn > width * 1.5, f"and larger than on the page: {drawn:.0f} px against {width:.0f}"  # contained
     page.keyboard.press("Escape")
     page.wait_for_selector(".glightbox-container", state="detached")
     assert not log.failures and not log.offsite() and not log.console, log.failures + log.offsite() + log.console
