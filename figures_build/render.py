@@ -60,11 +60,14 @@ def render_lesson(root: str, slug: str, package: str = "lessons") -> Rendered:
     import matplotlib.pyplot as plt
     from matplotlib.figure import Figure
 
-    try:  # the project's figure style (lessons/_palette.py): colour cycle, text sizes, dark twins
+    try:  # the project's figure style (lessons/_palette.py): colour cycle, text sizes, log labels, dark twins
         palette = importlib.import_module("lessons._palette")
     except ImportError:
         palette = None  # a project without one draws in matplotlib's defaults, light only
-    matplotlib.rcParams.update(getattr(palette, "RC", {}))
+    if callable(getattr(palette, "install", None)):
+        palette.install()
+    else:
+        matplotlib.rcParams.update(getattr(palette, "RC", {}))
 
     try:
         module = importlib.import_module(f"{package}.{slug}")

@@ -215,14 +215,13 @@ print(f"largest spread over starts at any one offset: {worst_over_starts:.1e} of
 # (position does not matter) and the curve is not flat (the gap does).
 
 # %%
-fig, ax = plt.subplots(figsize=(6.4, 3.2), layout="constrained")
+fig, ax = plt.subplots(figsize=(6.4, 3.6), layout="constrained")
 for start, style, width in ((0, "-", 4.0), (100, "--", 2.5), (1000, ":", 1.5)):
     ax.plot(OFFSETS, by_offset[:, start], style, lw=width, label=f"key at position {start}")
 ax.set_xlabel("offset: query position minus key position")
 ax.set_ylabel("RoPE score q · k")
 ax.set_title("RoPE: the score follows the gap, not the place")
-ax.margins(y=0.25)  # headroom for the legend
-ax.legend(frameon=False, fontsize=8, ncol=3, loc="upper left")
+fig.legend(frameon=False, ncols=3, loc="outside lower center")  # below the axes, off the curves
 plt.show()
 
 # %% [markdown]

@@ -140,7 +140,7 @@ ax.plot(original.ravel(), converted.ravel(), "o", ms=3, color=BLUE, label="conve
 ax.set_xlabel("original score (interleaved code)")
 ax.set_ylabel("score in half-split code")
 ax.set_title("Interleaved weights run by half-split code")
-ax.legend(frameon=False, fontsize=8)
+ax.legend(frameon=False)
 plt.show()
 
 # %% [markdown]
@@ -186,7 +186,7 @@ for case, (color, ls, lw) in styles.items():
 ax.set_xlabel(f"position of the key (the query is {OFFSET} later)")
 ax.set_ylabel("score q · k")
 ax.set_title("The offset-only check: passed by unconverted weights")
-fig.legend(frameon=False, fontsize=8, ncol=4, loc="outside lower center")
+fig.legend(frameon=False, ncol=4, loc="outside lower center")
 plt.show()
 
 # %% [markdown]
@@ -232,7 +232,7 @@ fig, axes = plt.subplots(1, 2, figsize=(6.4, 3.2), layout="constrained", sharey=
 vmax = float(max(A_orig[0].max(), A_wrong[0].max()))
 for ax, A, title in ((axes[0], A_orig, "original (interleaved)"), (axes[1], A_wrong, "not converted (half-split)")):
     image = ax.imshow(A[0], cmap=COLOUR_MAPS["amount"], vmin=0, vmax=vmax, aspect="auto")
-    ax.set_title(title, fontsize=10)
+    ax.set_title(title)
     ax.set_xticks(range(0, SEQ_LEN, 2))
     ax.set_xlabel("key position")
 axes[0].set_yticks(range(0, SEQ_LEN, 2))

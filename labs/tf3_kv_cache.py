@@ -37,7 +37,7 @@
 import matplotlib.pyplot as plt
 import numpy as np
 
-from lessons._palette import BLUE, GRID, RED, SCHEME_LOOKS
+from lessons._palette import BLUE, GRID, RED, SCHEME_LOOKS, legend_beside
 from lessons.alibi import alibi_bias_at
 from lessons.rope import decode_error
 from lessons.transformer import POSITIONS, TINY, TinyGPT, cache_gap, demo_tokens
@@ -94,8 +94,8 @@ for p in POSITIONS:
 ax.axhline(TOL, color="black", ls="--", lw=1, label=f"tolerance {TOL:.0e}")
 ax.set(xlabel="decoding step = the new token's true position", ylabel="max |step logits − forward logits|",
        yscale="log", ylim=(1e-17, 1e-10))
-ax.set_title("True position passed: cached decoding = the full pass, every scheme", fontsize=10)
-ax.legend(frameon=False, fontsize=7, ncol=3, loc="upper left")
+ax.set_title("True position passed: cached decoding = the full pass, every scheme")
+ax.legend(frameon=False, ncol=3, loc="upper left")
 plt.show()
 
 # %% [markdown]
@@ -134,13 +134,12 @@ print("ALiBi bias, head 0, for a query told it is at position 0, against keys at
 print(alibi_bias_at(TINY["n_heads"], [0], np.arange(5))[0, 0])
 
 # %%
-fig, ax = plt.subplots(figsize=(6.4, 3.2), layout="constrained")
+fig, ax = plt.subplots(figsize=(6.4, 3.8), layout="constrained")
 for p in POSITIONS:
     ax.plot(np.arange(n), gap_wrong[p], "o-", ms=3, lw=1, color=looks[p].colour, label=p)
 ax.set(xlabel="decoding step = the new token's true position", ylabel="max |step logits − forward logits|")
-ax.set_title("Position 0 passed at every step: the schemes that carry position break", fontsize=10)
-ax.legend(frameon=False, fontsize=7, ncol=5, loc="upper left")
-ax.set_ylim(-0.3, 1.25 * max(g.max() for g in gap_wrong.values()))
+ax.set_title("Position 0 passed at every step: the schemes that carry position break")
+fig.legend(frameon=False, ncols=5, loc="outside lower center")  # below the axes, off the lines
 plt.show()
 
 # %% [markdown]
@@ -166,12 +165,12 @@ for p in POSITIONS:
 # %%
 fig, ax = plt.subplots(figsize=(6.4, 3.2), layout="constrained")
 bars = ax.bar(POSITIONS, [flips[p] for p in POSITIONS], color=[looks[p].colour for p in POSITIONS])
-ax.bar_label(bars, fontsize=8)
+ax.bar_label(bars)
 ax.axhline(n - 1, color="black", ls="--", lw=1, label=f"all {n - 1} steps after the first")
 ax.set(xlabel="position scheme", ylabel="steps with a different greedy token", ylim=(0, n + 1))
 ax.set_yticks(np.arange(0, n, 3))
-ax.set_title("Position forgotten: how often the generated token changes", fontsize=10)
-ax.legend(frameon=False, fontsize=7, loc="upper right")
+ax.set_title("Position forgotten: how often the generated token changes")
+ax.legend(frameon=False, loc="upper right")
 plt.show()
 
 # %% [markdown]
@@ -202,24 +201,22 @@ print(f"RoPE decoded with position 0 vs the no-position model's full pass: large
 print(f"RoPE decoded with position 0 vs its own full pass:                 largest gap {gap_wrong['rope'].max():.3f}")
 
 # %%
-fig, (a1, a2) = plt.subplots(1, 2, figsize=(6.4, 3.2), layout="constrained")
+fig, (a1, a2) = plt.subplots(2, 1, figsize=(6.4, 5.6), layout="constrained")
 a1.plot(np.arange(key_wrong.size), key_wrong, "o-", ms=3, color=RED, label="position 0 every time")
 a1.plot(np.arange(key_right.size), key_right, "o-", ms=3, color=BLUE, label="true position")
 a1.set(xlabel="step = true position", ylabel="max |key − full-pass key|", title="one rotation (decode_error)")
-a1.legend(frameon=False, fontsize=7)
+legend_beside(a1)
 a2.plot(np.arange(n), gap_wrong["rope"], "o-", ms=3, color=RED, label="vs the RoPE model's full pass")
 a2.plot(np.arange(n), as_nope, "o-", ms=3, color=GRID, label="vs the no-position model's")
 a2.set(xlabel="step = true position", ylabel="max |logit gap|", title="the whole decoder")
-a2.legend(frameon=False, fontsize=7)
-for ax in (a1, a2):
-    ax.title.set_fontsize(9)
-fig.suptitle("RoPE with the position forgotten", fontsize=10)
+legend_beside(a2)
+fig.suptitle("RoPE with the position forgotten")
 plt.show()
 
 # %% [markdown]
-# Reading it: on the left, the key rotated alone matches the full pass at
+# Reading it: at the top, the key rotated alone matches the full pass at
 # every step when its position is passed (blue, on 0) and only at step 0 when
-# it is not (red). On the right, the RoPE decoder with the position forgotten
+# it is not (red). At the bottom, the RoPE decoder with the position forgotten
 # is far from its own full pass (red) and sits on 0 against the full pass of
 # the same weights with no positions (grey): the bug silently removes RoPE
 # from the model, and what is left orders tokens by the causal mask alone.

@@ -97,14 +97,14 @@ for i in (first_slow, d // 2 - 1):
     print(f"pair {i}: saw up to {seen[i]:.4f} rad, reaches {reached[i]:.4f} rad")
 
 # %%
-fig, ax = plt.subplots(figsize=(6.4, 3.2), layout="constrained")
+fig, ax = plt.subplots(figsize=(6.4, 4.4), layout="constrained")
 ax.axvspan(-0.5, first_slow - 0.5, color=GREY_FILL, label="a full turn in training: every angle seen")
 ax.plot(pairs, seen, "o", ms=3, color=BLUE, label=f"largest angle seen ({L:,} tokens)")
 ax.plot(pairs, reached, "x", ms=4, color=RED, label=f"largest angle reached ({new_len:,} tokens, no scaling)")
 ax.axhline(2 * np.pi, color=GRID, lw=0.8, ls="--", label="one full turn, 2π")
 ax.set(xlabel="pair index i (0 = fastest)", ylabel="angle (radians)", yscale="log")
-ax.set_title("No scaling: every pair reaches 8× its largest trained angle", fontsize=10)
-ax.legend(frameon=False, fontsize=7, loc="upper right")
+ax.set_title("No scaling: every pair reaches 8× its largest trained angle")
+fig.legend(frameon=False, loc="outside lower center")  # below the axes: inside, it sat on the red crosses
 plt.show()
 
 # %% [markdown]
@@ -142,11 +142,10 @@ ax.axvspan(-0.5, first_slow - 0.5, color=GREY_FILL, label="a full turn in traini
 ax.axhline(1, color=GRID, lw=0.8)
 ax.plot(pairs, ntk, "o-", ms=3, color="black", label="NTK-aware (base raised)")
 ax.annotate(f"pair {worst}: {ntk[worst]:.2f}×", (worst, ntk[worst]), xytext=(24, ntk[worst] - 0.1),
-            fontsize=8, arrowprops={"arrowstyle": "->", "lw": 0.8})
+            arrowprops={"arrowstyle": "->", "lw": 0.8})
 ax.set(xlabel="pair index i (0 = fastest)", ylabel="largest angle used ÷ largest seen", ylim=(0.9, 1.9))
-ax.set_title(f"NTK-aware: {int(ntk_over.sum())} of {int(slow.sum())} slow pairs beyond their trained angles",
-             fontsize=10)
-ax.legend(frameon=False, fontsize=7, loc="upper left")
+ax.set_title(f"NTK-aware: {int(ntk_over.sum())} of {int(slow.sum())} slow pairs beyond their trained angles")
+ax.legend(frameon=False, loc="upper left")
 plt.show()
 
 # %% [markdown]
@@ -203,8 +202,8 @@ for label, (color, style) in styles.items():
 ax.set(xlabel="pair index i (0 = fastest)", ylabel="largest angle used ÷ largest seen", yscale="log")
 ax.set_yticks([1, 2, 4, 8], ["1", "2", "4", "8"])
 ax.set_yticks([], minor=True)
-ax.set_title("Per pair and per recipe, read at 32,768 after training on 4,096", fontsize=10)
-ax.legend(frameon=False, fontsize=7, loc="upper left")
+ax.set_title("Per pair and per recipe, read at 32,768 after training on 4,096")
+ax.legend(frameon=False, loc="upper left")
 plt.show()
 
 # %% [markdown]
@@ -232,15 +231,15 @@ for label, r in speed_ratio.items():
     print(f"{label:<34}{r[0]:>13.3f}{r[-1]:>15.3f}")
 
 # %%
-fig, ax = plt.subplots(figsize=(6.4, 3.2), layout="constrained")
+fig, ax = plt.subplots(figsize=(6.4, 4.4), layout="constrained")
 ax.axvspan(-0.5, first_slow - 0.5, color=GREY_FILL)
 for label, (color, style) in styles.items():
     ax.plot(pairs, speed_ratio[label], ls=style, color=color, lw=1.8, label=label)
 ax.set(xlabel="pair index i (0 = fastest)", ylabel="new θ ÷ trained θ", yscale="log")
 ax.set_yticks([1 / 8, 1 / 4, 1 / 2, 1], ["1/8", "1/4", "1/2", "1"])
 ax.set_yticks([], minor=True)
-ax.set_title("Where each recipe slows the pairs", fontsize=10)
-ax.legend(frameon=False, fontsize=7, loc="lower left", bbox_to_anchor=(0, 0.1))
+ax.set_title("Where each recipe slows the pairs")
+fig.legend(frameon=False, loc="outside lower center", ncols=2)  # below the axes, off the curves
 plt.show()
 
 # %% [markdown]

@@ -107,15 +107,87 @@ METHOD_LOOKS: dict[str, Look] = {
     "longrope": Look(TEAL, "p", (0, (3, 1, 1, 1, 1, 1))),
 }
 
-# matplotlib settings every figure gets (figures_build applies them before a lesson draws): the cycle
-# above, and text no smaller than 9 pt, 12 px at a figure's natural size.
+# Figure text a reader can read on a desktop and on a phone. A figure is shown at its natural size (a
+# point is 4/3 px) or shrunk to the text column, whichever is smaller; the column is about 688 px at a
+# 1280 px desktop and 358 px on a 390 px phone (site_build/layout.py, SCREENS). Text must render at
+# 11 px and 8 px there, so in a figure W points wide it needs at least max(11 * 3/4, 8 * W / 358) pt:
+# 8.25 pt up to 4.97 in, 10.3 pt at 6.4 in. So no figure is wider than 6.4 in (several panels
+# stack, or take two columns at most), no text is smaller than 10.5 pt (TEXT_SIZE; lessons pass no
+# smaller size), and no label uses a mathtext sub- or superscript (drawn at 0.7 of its size). Log axes
+# get plain labels (1, 10, 1k, 1M, 0.01: `PlainLogFormatter`) instead of 10^k. tests/test_figure_text.py
+# measures every built SVG against both floors.
+TEXT_SIZE = 10.5  # points: ticks, legends, annotations; labels and titles 11
+
+# matplotlib settings every figure gets (figures_build applies them before a lesson draws, and the
+# notebooks' kernel at its start: `install()`): the cycle above, and the text sizes above.
 RC: dict[str, object] = {
     "axes.prop_cycle": f"cycler('color', {list(CYCLE)!r})",
-    "font.size": 10,
-    "legend.fontsize": 9,
-    "xtick.labelsize": 9,
-    "ytick.labelsize": 9,
+    "font.size": 11,
+    "axes.titlesize": 11,
+    "axes.labelsize": 11,
+    "figure.titlesize": 11,
+    "legend.fontsize": TEXT_SIZE,
+    "legend.title_fontsize": TEXT_SIZE,
+    "xtick.labelsize": TEXT_SIZE,
+    "ytick.labelsize": TEXT_SIZE,
 }
+
+
+def plain_number(value: float) -> str:
+    """A tick value as plain text, no superscript: 1, 10, 100, 1k, 32k, 1M, 4,096, 1e9, 0.01, 1e-8."""
+    if value == 0:
+        return "0"
+    if 1e-3 <= abs(value) < 1:
+        return f"{value:.3g}"
+    if 1 <= abs(value) < 1e9:
+        for size, suffix in ((10**6, "M"), (10**3, "k")):
+            if abs(value) >= size and float(value / size).is_integer():
+                return f"{value / size:.0f}{suffix}"
+        return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.3g}"
+    mantissa, exponent = f"{value:.2e}".split("e")
+    return f"{mantissa.rstrip('0').rstrip('.')}e{int(exponent)}"
+
+
+def _log_scale():
+    """matplotlib's log scale with `PlainLogFormatter` labels (built on first use: matplotlib is imported
+    only by the code that draws)."""
+    from matplotlib.scale import LogScale
+    from matplotlib.ticker import LogFormatter
+
+    class PlainLogFormatter(LogFormatter):
+        """A log axis's tick labels in plain numbers (`plain_number`), where matplotlib writes 10^k in
+        mathtext, whose exponent is drawn at 0.7 of the label's size."""
+
+        def _num_to_string(self, x, *_view):  # the view interval: not needed
+            return plain_number(x)
+
+    class PlainLogScale(LogScale):
+        def set_default_locators_and_formatters(self, axis):
+            super().set_default_locators_and_formatters(axis)
+            axis.set_major_formatter(PlainLogFormatter(self.base))
+            axis.set_minor_formatter(PlainLogFormatter(self.base, labelOnlyBase=self.subs is not None))
+
+    return PlainLogScale
+
+
+def legend_beside(ax, width: int = 16):
+    """A legend beside the axes, off the data, each label wrapped at `width` characters so that the
+    axes keep most of a narrow figure's width; the figure's layout makes room for it."""
+    import textwrap
+
+    handles, labels = ax.get_legend_handles_labels()
+    return ax.legend(handles, [textwrap.fill(label, width) for label in labels], loc="upper left",
+                     bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0, frameon=False)
+
+
+def install() -> None:
+    """The site's figure style for whatever draws next in this process: `RC`, and every log axis
+    (`set_yscale("log")`, `semilogy`, `loglog`) labelled in plain numbers."""
+    import matplotlib
+    from matplotlib.scale import register_scale
+
+    matplotlib.rcParams.update(RC)
+    register_scale(_log_scale())
 
 
 def css_variables() -> str:

@@ -446,10 +446,10 @@ nope_layers(8, [1, 1, 1, 0, 1, 1, 1, 0])  # → [3, 7]
 # → (12, 9)
 ```
 
-![Left: the output 1/(i+1) of a causal layer with equal scores falls from 1 at position 0 to 0.1 at position 9. Right: for causal attention layers with no positions, swapping the first two tokens changes the outputs at positions 0 and 1 only with one layer, and at every position with two layers](figures/alibi.nope_orders.svg)
+![Two panels, one above the other. Top: the output 1/(i+1) of a causal layer with equal scores falls from 1 at position 0 to 0.1 at position 9. Bottom: for causal attention layers with no positions, swapping the first two tokens changes the outputs at positions 0 and 1 only with one layer, and at every position with two layers](figures/alibi.nope_orders.svg)
 
-**Reading it:** left, the position signal the mask creates with no help at
-all. Right, the largest output difference at each position between "3 5 7
+**Reading it:** top, the position signal the mask creates with no help at
+all. Bottom, the largest output difference at each position between "3 5 7
 9 11" and "5 3 7 9 11". With one layer (blue) positions 2, 3 and 4 hold the same
 token and see the same set of tokens in both orders, and give identical
 outputs; positions 0 and 1 hold different tokens. Order changes an output
@@ -723,15 +723,17 @@ def figures() -> dict:
     figs = {}
     n = 12
     bias = alibi_bias(8, n)  # (8, n, n)
-    fig, axes = plt.subplots(1, 4, figsize=(6.4, 2.6), layout="constrained")
-    for ax, h in zip(axes, (0, 2, 5, 7), strict=True):
+    fig, axes = plt.subplots(2, 2, figsize=(6.4, 6.0), layout="constrained", sharex=True, sharey=True)
+    for ax, h in zip(axes.flat, (0, 2, 5, 7), strict=True):
         shown = np.where(np.isfinite(bias[h]), bias[h], np.nan)
         im = ax.imshow(shown, cmap="viridis", vmin=-(n - 1) * 0.5, vmax=0)
-        ax.set_title(f"head {h + 1}: m = 1/{round(1 / alibi_slopes(8)[h])}", fontsize=8)
-        ax.set_xlabel("key j", fontsize=8)
+        ax.set_title(f"head {h + 1}: m = 1/{round(1 / alibi_slopes(8)[h])}")
         ax.set_xticks([0, n - 1])
         ax.set_yticks([0, n - 1])
-    axes[0].set_ylabel("query i", fontsize=8)
+    for ax in axes[1]:
+        ax.set_xlabel("key j")
+    for ax in axes[:, 0]:
+        ax.set_ylabel("query i")
     fig.colorbar(im, ax=axes, shrink=0.8, label="bias −m·(i − j)")
     figs["bias_matrices"] = fig
 
@@ -740,7 +742,7 @@ def figures() -> dict:
         ax.semilogy(np.arange(1, count + 1), alibi_slopes(count), marker, ls="-" if count != 12 else "none",
                     color=color, ms=5, label=f"{count} heads")
     ax.set(xlabel="head h", ylabel="slope m_h (log scale)", title="ALiBi slopes: a geometric sequence per head count")
-    ax.legend(frameon=False, fontsize=8)
+    ax.legend(frameon=False)
     figs["slopes"] = fig
 
     fig, ax = plt.subplots(figsize=(6.4, 3.6), layout="constrained")
@@ -750,22 +752,20 @@ def figures() -> dict:
         ax.semilogy(steps, weights, color=color, label=f"slope 1/{round(1 / slope)}")
     ax.set(xlabel="steps back from the query (k)", ylabel="attention weight (log scale)", ylim=(1e-8, 1),
            title="Equal content scores: ALiBi alone favours recent keys")
-    ax.legend(frameon=False, fontsize=8)
+    ax.legend(frameon=False)
     figs["recency"] = fig
 
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(6.4, 3.2), layout="constrained")
+    fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(6.4, 5.6), layout="constrained")
     signal = mask_position_signal(10)
     ax1.plot(np.arange(10), signal, "o-", color=GRID)
-    ax1.set(xlabel="position i", ylabel="output 1/(i + 1)", title="the mask alone encodes position", )
-    ax1.title.set_fontsize(9)
+    ax1.set(xlabel="position i", ylabel="output 1/(i + 1)", title="the mask alone encodes position")
     a, b = [3, 5, 7, 9, 11], [5, 3, 7, 9, 11]
     width = 0.38
     for offset, layers, color in ((-width / 2, 1, BLUE), (width / 2, 2, RED)):
         ax2.bar(np.arange(5) + offset, nope_position_gaps(a, b, layers), width, color=color,
                 label=f"{layers} layer{'s' if layers > 1 else ''}")
     ax2.set(xlabel="position", ylabel="largest output difference", title="NoPE: orders differ only via the mask")
-    ax2.title.set_fontsize(9)
-    ax2.legend(frameon=False, fontsize=8)
+    ax2.legend(frameon=False)
     figs["nope_orders"] = fig
     return figs
 

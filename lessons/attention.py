@@ -1028,7 +1028,7 @@ def _annotated_grid(ax, values: np.ndarray, rows: list[str], cols: list[str], cm
         for j in range(values.shape[1]):
             v = values[i, j]
             # the amount map is bright where the value is large: dark ink there, light ink on the dark cells
-            ax.text(j, i, format(v, fmt), ha="center", va="center", color="black" if v > 0.6 else "white", fontsize=9)
+            ax.text(j, i, format(v, fmt), ha="center", va="center", color="black" if v > 0.6 else "white")
     return im
 
 
@@ -1062,7 +1062,7 @@ def figures() -> dict:
     ax.set_xlabel("head width d")
     ax.set_ylabel("average largest weight (16 keys)")
     ax.set_title("Dividing by √d stops softmax collapsing onto one key")
-    ax.legend(frameon=False, fontsize=8)
+    ax.legend(frameon=False)
     figs["sqrt_d_scaling"] = fig
 
     # causal_mask: which keys each query may see
@@ -1071,7 +1071,7 @@ def figures() -> dict:
     ax.imshow(causal_mask(n), cmap=COLOUR_MAPS["amount"], vmin=-0.3, vmax=1.3)
     for i in range(n):
         for j in range(n):
-            ax.text(j, i, "✓" if j <= i else "·", ha="center", va="center", fontsize=9,
+            ax.text(j, i, "✓" if j <= i else "·", ha="center", va="center",
                     color="white" if j <= i else MUTED)
     ax.set_xticks(range(n))
     ax.set_yticks(range(n))
@@ -1100,7 +1100,7 @@ def figures() -> dict:
     for ax, (title, labels, M) in zip(axes, (("Attn(X): dog bites man", words, self_attention(X)[0]),
                                              ("Attn(PX): man bites dog", words[::-1], self_attention(P @ X)[0])), strict=True):
         _annotated_grid(ax, M, labels, ["out 1", "out 2"], COLOUR_MAPS["amount"])
-        ax.set_title(title, fontsize=10)
+        ax.set_title(title)
     axes[0].set_ylabel("output row (word)")
     figs["permutation"] = fig
     return figs

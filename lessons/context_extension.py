@@ -1546,7 +1546,7 @@ def figures() -> dict:
     # 1. Per pair: the largest angle used at s·L over the largest angle seen in training.
     ratios = example_angle_ratios()
     first_slow = int(np.argmax(rope_wavelengths(freqs["no scaling"]) > trained))  # first pair short of a full turn
-    fig, ax = plt.subplots(figsize=(6.4, 3.6), layout="constrained")
+    fig, ax = plt.subplots(figsize=(6.4, 5.4), layout="constrained")
     ax.axvspan(-0.5, first_slow - 0.5, color=GREY_FILL,
                label=f"pairs 0-{first_slow - 1}: a full turn within {trained:,} tokens, every angle seen")
     ax.axhline(1, color=GRID, lw=0.8)
@@ -1555,15 +1555,14 @@ def figures() -> dict:
         ax.plot(np.arange(d // 2), ratios[label], ls=look.dash, color=look.colour, lw=1.8, label=label)
     ntk = ratios["NTK-aware (base raised)"]
     ax.annotate(f"pair {int(ntk.argmax())}: {ntk.max():.2f}x", (ntk.argmax(), ntk.max()), xytext=(24, ntk.max()),
-                fontsize=8, arrowprops={"arrowstyle": "->", "lw": 0.8})
+                arrowprops={"arrowstyle": "->", "lw": 0.8})
     ax.set(xlabel="pair index i (0 = fastest)", ylabel="largest angle used ÷ largest seen", ylim=(0.9, 1.9))
-    ax.set_title(f"Read at {int(trained * s):,} tokens after training on {trained:,} (d = {d}, base {base:,.0f})",
-                 fontsize=9)
-    ax.legend(frameon=False, fontsize=7, loc="upper left")
+    ax.set_title(f"Read at {int(trained * s):,} tokens after training on {trained:,}\n(d = {d}, base {base:,.0f})")
+    fig.legend(frameon=False, loc="outside lower center")  # below the axes: inside, it sat on the lines
     figs["angle_ratio"] = fig
 
     # 2. Dynamic NTK: the base against the current sequence length.
-    fig, ax = plt.subplots(figsize=(6.4, 3.6), layout="constrained")
+    fig, ax = plt.subplots(figsize=(6.4, 5.0), layout="constrained")
     lengths = np.arange(1024, 8 * trained + 1, 256)
     for factor, color in ((2.0, BLUE), (4.0, GREEN), (8.0, PURPLE)):
         ax.plot(lengths, [dynamic_ntk_base(base, factor, int(n), trained, d) for n in lengths], color=color,
@@ -1574,7 +1573,7 @@ def figures() -> dict:
     ax.axvline(trained, color=GRID, lw=0.8, ls="--", label=f"trained length {trained:,}")
     ax.set(xlabel="current sequence length (tokens)", ylabel="RoPE base used", yscale="log",
            title="Dynamic NTK: Hugging Face follows the length, vLLM fixes one base")
-    fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncol=4, fontsize=7, frameon=False)
+    fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncol=2, frameon=False)
     figs["dynamic_base"] = fig
 
     # 3. YaRN's ramp for Qwen2.5's published block.
@@ -1582,19 +1581,19 @@ def figures() -> dict:
     low, high = yarn_correction_range(32, 1, qd, qbase, qorig)
     ramp = yarn_ramp(low, high, qd // 2)
     rotations = qorig / rope_wavelengths(rope_frequencies(qd, qbase))
-    fig, ax = plt.subplots(figsize=(6.4, 3.6), layout="constrained")
+    fig, ax = plt.subplots(figsize=(6.4, 4.6), layout="constrained")
     ax.plot(np.arange(qd // 2), ramp, "o-", ms=3, color=GREEN, label="ramp γ (0 keep, 1 divide by the factor)")
     ax.plot(np.arange(qd // 2), rope_inv_freq(qd, {"rope_type": "yarn", "rope_theta": qbase, "factor": qs,
                                                    "original_max_position_embeddings": qorig})[0]
             / rope_frequencies(qd, qbase), "--", color=BLUE, label="new θ / old θ")
     ax.axvspan(0, low, color=GREEN_FILL, alpha=0.8)
     ax.axvspan(high, qd // 2 - 1, color=BLUE_FILL, alpha=0.8)
-    ax.text(low / 2, 0.55, "> 32 turns\nin training:\nkept", ha="center", fontsize=8)
-    ax.text((high + qd // 2 - 1) / 2, 0.55, "< 1 turn:\ninterpolated", ha="center", fontsize=8)
+    ax.text(low / 2, 0.55, "> 32 turns\nin training:\nkept", ha="center")
+    ax.text((high + qd // 2 - 1) / 2, 0.55, "< 1 turn:\ninterpolated", ha="center")
     ax.set(xlabel=f"pair index i (pair {low}: {rotations[low]:.0f} turns, pair {high}: {rotations[high]:.2f})",
            ylabel="value")
-    ax.set_title("YaRN ramp for Qwen2.5's block (d 128, base 1e6, 32,768 tokens, factor 4)", fontsize=9)
-    ax.legend(frameon=False, fontsize=8, loc="lower right")
+    ax.set_title("YaRN ramp for Qwen2.5's block\n(d 128, base 1e6, 32,768 tokens, factor 4)")
+    fig.legend(frameon=False, loc="outside lower center")  # below: inside, it sat on the new θ / old θ line
     figs["yarn_ramp"] = fig
 
     # 4. LongRoPE: Phi-3.5-mini's two lists of per-pair factors.
@@ -1606,7 +1605,7 @@ def figures() -> dict:
     ax.axhline(32, color=GRID, ls="--", lw=0.8, label="the overall stretch, 131,072 / 4,096 = 32")
     ax.set(xlabel="pair index i (0 = fastest)", ylabel="θ is divided by", yscale="log",
            title="LongRoPE in Phi-3.5-mini: one searched factor per pair")
-    ax.legend(frameon=False, fontsize=8)
+    ax.legend(frameon=False)
     figs["longrope_factors"] = fig
 
     # 5. Llama 3.1's rule by wavelength.
@@ -1620,11 +1619,11 @@ def figures() -> dict:
     ax.axvline(L / p["low_freq_factor"], color=RED, ls="--", lw=0.8, label=f"L / low = {L / p['low_freq_factor']:,.0f}")
     ax.set(xlabel="wavelength 2π/θ (positions per turn)", ylabel="new θ / old θ",
            title="Llama 3.1: keep short waves, divide long ones by 8, blend between")
-    ax.legend(frameon=False, fontsize=8)
+    ax.legend(frameon=False)
     figs["llama3_bands"] = fig
 
     # 6. Every method on one chart: per-pair scale against wavelength.
-    fig, ax = plt.subplots(figsize=(6.4, 3.6), layout="constrained")
+    fig, ax = plt.subplots(figsize=(6.4, 5.6), layout="constrained")
     old_waves = rope_wavelengths(freqs["no scaling"])
     for label, theta in freqs.items():
         if label == "no scaling":
@@ -1640,7 +1639,7 @@ def figures() -> dict:
     ax.axvline(trained, color=GRID, lw=0.8, ls="--", label=f"trained length {trained:,}")
     ax.set(xlabel="wavelength of the pair before scaling (positions per turn)", ylabel="new θ / old θ",
            title="How much each method slows each pair")
-    ax.legend(frameon=False, fontsize=7, loc="lower left")
+    fig.legend(frameon=False, loc="outside lower center")  # below: inside, it covered the slow pairs
     figs["scale_by_wavelength"] = fig
     return figs
 

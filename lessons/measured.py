@@ -342,7 +342,7 @@ alibi_far_penalty(4, 32), alibi_far_penalty(4, 256)
 # → ((0.125, 8.0), (1.0, 64.0))
 ```
 
-![Two panels, 23 passage tokens: exact-match accuracy against prompt length when the fact is 8 tokens back (left) and as far back as the prompt allows (right), for the five schemes with 95% intervals; the learned table and RoPE do far better on the right, ALiBi falls on both](figures/measured.grid.svg)
+![Two panels, 23 passage tokens: exact-match accuracy against prompt length when the fact is 8 tokens back (top) and as far back as the prompt allows (bottom), for the five schemes with 95% intervals; the learned table and RoPE do far better in the bottom panel, ALiBi falls on both](figures/measured.grid.svg)
 
 **Reading it:** for the learned table the fact's position decides: at 8L it
 still finds a fact 247 tokens back on trained rows (0.85), and misses one 8
@@ -1107,15 +1107,14 @@ def _length_axis(ax, results, ylabel="exact-match accuracy"):
 def _panel(results, references, labels, title, cell=None, metric="accuracy"):
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(6.4, 3.8))
+    fig, ax = plt.subplots(figsize=(6.4, 4.8), layout="constrained")
     for reference, label in zip(references, labels, strict=True):
         _curve(ax, results, reference, label, cell, metric)
     _length_axis(ax, results, "exact-match accuracy" if metric == "accuracy" else metric)
     if metric == "accuracy":
         ax.set_ylim(-0.03, 1.03)
     ax.set_title(title)
-    ax.legend(fontsize=9, loc="best")
-    fig.tight_layout()
+    fig.legend(loc="outside lower center", ncols=2)  # off the data: inside, "best" still covered a band
     return fig
 
 
@@ -1128,16 +1127,15 @@ def figures() -> dict:
     results = load_results()
     names = [SCHEME_NAMES[s] for s in TRAINED]
     out = {"schemes": _panel(results, TRAINED, names, "Trained at L, read at up to 8L (training layout)")}
-    fig, axes = plt.subplots(1, 2, figsize=(9.6, 3.8), sharey=True)
+    fig, axes = plt.subplots(2, 1, figsize=(6.4, 7.2), sharex=True, sharey=True, layout="constrained")
     for ax, cell, title in zip(axes, ("near-23", "far-23"), ("fact 8 tokens back", "fact as far back as it goes"), strict=True):
         for scheme in TRAINED:
             _curve(ax, results, scheme, SCHEME_NAMES[scheme], cell)
         _length_axis(ax, results)
         ax.set_ylim(-0.03, 1.03)
-        ax.set_title(f"23 passage tokens, {title}", fontsize=10)
-    axes[1].set_ylabel("")
-    axes[0].legend(fontsize=9, loc="lower left")
-    fig.tight_layout()
+        ax.set_title(f"23 passage tokens, {title}")
+    axes[0].set_xlabel("")
+    fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncols=3)
     out["grid"] = fig
     out["controls"] = _panel(results, ("rope", "rope-randpos", "learned", "learned-randpos", "rope-oracle"),
                              ("RoPE", "RoPE, randomized positions", "learned table",
@@ -1161,7 +1159,7 @@ ATTENTION_LINES = (("rope", "RoPE as trained"), ("rope:yarn", "YaRN"), ("rope:ya
 def _attention_figure(results):
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, 2, figsize=(9.6, 3.8))
+    fig, axes = plt.subplots(2, 1, figsize=(6.4, 7.2), sharex=True, layout="constrained")
     x = np.array(eval_lengths(results))
     for reference, label in ATTENTION_LINES:
         look = look_of(reference)
@@ -1172,10 +1170,10 @@ def _attention_figure(results):
             ax.fill_between(x, low, high, color=look.colour, alpha=0.15, lw=0)
     for ax, ylabel in zip(axes, ("attention entropy (nats)", "largest attention logit"), strict=True):
         _length_axis(ax, results, ylabel)
-    axes[0].set_title("Second layer: how spread its attention is", fontsize=10)
-    axes[1].set_title("Second layer: its highest score", fontsize=10)
-    axes[1].legend(fontsize=9, loc="best")
-    fig.tight_layout()
+    axes[0].set_title("Second layer: how spread its attention is")
+    axes[1].set_title("Second layer: its highest score")
+    axes[0].set_xlabel("")
+    fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncols=2)
     return fig
 
 
@@ -1196,7 +1194,7 @@ _SWEEP_LOOKS = (("o", "-"), ("s", "--"), ("^", "-."))
 def _ntk_sweep_figure(results):
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(6.4, 3.8))
+    fig, ax = plt.subplots(figsize=(6.4, 5.0), layout="constrained")
     trained = eval_lengths(results)[0]
     # one line per read length (not a method: the cycle's colours, the sweep's own markers and dashes)
     for colour, (marker, dash), length in zip(CYCLE, _SWEEP_LOOKS, eval_lengths(results)[1:], strict=False):
@@ -1211,9 +1209,8 @@ def _ntk_sweep_figure(results):
     ax.set_xlabel("stretch s of the raised base (log scale)")
     ax.set_ylabel("exact-match accuracy")
     ax.set_ylim(-0.03, 1.03)
-    ax.set_title("NTK-aware scaling at every stretch; dynamic NTK is one of its points")
-    ax.legend(fontsize=8, loc="best", ncol=2)
-    fig.tight_layout()
+    ax.set_title("NTK-aware scaling at every stretch;\ndynamic NTK is one of its points")
+    fig.legend(loc="outside lower center", ncols=2)
     return fig
 
 
@@ -1226,7 +1223,7 @@ YARN_PARTS = (("rope:yarn", "YaRN (library ramp, temperature)"), ("rope:yarn-not
 def _yarn_parts_figure(results):
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(9.6, 4.0))
+    fig, ax = plt.subplots(figsize=(6.4, 5.4), layout="constrained")
     lengths = eval_lengths(results)[1:]
     width = 0.8 / len(YARN_PARTS)
     hatches = ("", "//", "..", "xx", "\\\\", "--", "oo", "++")
@@ -1240,9 +1237,8 @@ def _yarn_parts_figure(results):
     ax.set_xticks(np.arange(len(lengths)), [f"{n // trained}L" for n in lengths])
     ax.set_ylabel("exact-match accuracy")
     ax.set_ylim(0, 1.05)
-    ax.set_title("YaRN taken apart: which ramp, and whether attention is sharpened")
-    ax.legend(fontsize=8, ncol=2, loc="upper right")
-    fig.tight_layout()
+    ax.set_title("YaRN taken apart: which ramp,\nand whether attention is sharpened")
+    fig.legend(ncols=2, loc="outside lower center")
     return fig
 
 

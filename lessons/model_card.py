@@ -2158,7 +2158,7 @@ def card_figure(card: ModelCard, title: str, served: int | None = None):
     from lessons.alibi import half_weight_distance
 
     served = served or vllm_max_model_len(card)
-    fig, ax = plt.subplots(figsize=(7.0, 3.6))
+    fig, ax = plt.subplots(figsize=(6.4, 4.8), layout="constrained")
     if card.rope:
         styles = ["tab:blue", "tab:orange"]
         for g, colour in zip(card.rope, styles, strict=False):  # one or two groups, one colour each
@@ -2187,9 +2187,8 @@ def card_figure(card: ModelCard, title: str, served: int | None = None):
         if length and (card.rope or card.alibi_slopes is not None):
             ax.axhline(length, color="black", ls=style, lw=1, label=f"{name} {length:,}")
     ax.set_title(title)
-    if ax.get_legend_handles_labels()[0]:
-        ax.legend(fontsize=7, loc="best")
-    fig.tight_layout()
+    if ax.get_legend_handles_labels()[0]:  # below the axes: inside, it sat on the wavelengths
+        fig.legend(loc="outside lower center", ncols=1 + all(len(t) < 30 for t in ax.get_legend_handles_labels()[1]))
     return fig
 
 
@@ -2197,7 +2196,7 @@ def methods_figure(group: RopeGroup, trained_length: int, stretch: float, title:
     """Wavelength per pair under no scaling and under each rule of `compare_methods`."""
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(7.0, 3.6))
+    fig, ax = plt.subplots(figsize=(6.4, 5.0), layout="constrained")
     pairs = np.arange(len(group.default_inv_freq))
     ax.semilogy(pairs, rope_wavelengths(group.default_inv_freq), "k-", lw=2, label="no scaling")
     for (name, scale), style in zip(compare_methods(group, trained_length, stretch).items(), ["o--", "s-", "^-", "v:"], strict=True):
@@ -2208,8 +2207,7 @@ def methods_figure(group: RopeGroup, trained_length: int, stretch: float, title:
     ax.set_xlabel("rotary pair i")
     ax.set_ylabel("wavelength 2π/θᵢ (positions)")
     ax.set_title(title)
-    ax.legend(fontsize=7, loc="upper left")
-    fig.tight_layout()
+    fig.legend(loc="outside lower center", ncols=2)  # below the axes: inside, it sat on the wavelengths
     return fig
 
 

@@ -663,11 +663,11 @@ softmax([1.0, -np.inf])  # → [1.0, 0.0]
 softmax([[0.0, 0.0], [1.0, -np.inf]]).tolist()  # → [[0.5, 0.5], [1.0, 0.0]]
 ```
 
-![Left: the curve e to the x stays above zero at every x, with e^-1 = 0.368, e^0 = 1 and e^1 = 2.718 marked; right: dog's scores and their softmax weights 0.401, 0.198, 0.401](figures/notation.softmax.svg)
+![Two panels, one above the other. Top: the curve e to the x stays above zero at every x, with e^-1 = 0.368, e^0 = 1 and e^1 = 2.718 marked; bottom: dog's scores and their softmax weights 0.401, 0.198, 0.401](figures/notation.softmax.svg)
 
-**Reading it:** on the left, the curve $e^x$ falls towards zero as $x$ goes
+**Reading it:** at the top, the curve $e^x$ falls towards zero as $x$ goes
 left but never touches it, and climbs steeply to the right; the dots mark
-$x = -1, 0, 1$. On the right, grey bars are dog's scores against each key and
+$x = -1, 0, 1$. At the bottom, grey bars are dog's scores against each key and
 blue bars their softmax weights: the two equal scores get equal weights, the
 zero score still gets a positive weight, and the three blue bars add up to 1.
 
@@ -1056,9 +1056,8 @@ def figures() -> dict:
         ax.annotate("", xy=tuple(w), xytext=(0, 0), arrowprops=dict(arrowstyle="->", color=RED, lw=2))
         ax.plot([v[0]], [v[1]], "o", color=BLUE, ms=4)
         ax.plot([w[0]], [w[1]], "o", color=RED, ms=4)
-        ax.set_title(f"turned by {turn:.0f} rad\nlength {r:.3f} before, {norm(w):.3f} after", fontsize=9)
-        ax.set_xlabel(f"blue: v = ({v[0]:.0f}, {v[1]:.0f})\nred: R({turn:.0f}) v = ({w[0]:.3f}, {w[1]:.3f})",
-                      fontsize=8)
+        ax.set_title(f"turned by {turn:.0f} rad\nlength {r:.3f} before, {norm(w):.3f} after")
+        ax.set_xlabel(f"blue: v = ({v[0]:.0f}, {v[1]:.0f})\nred: R({turn:.0f}) v = ({w[0]:.3f}, {w[1]:.3f})")
         ax.set_aspect("equal")
         lim = 1.35 * r
         ax.set_xlim(-lim, lim)
@@ -1067,28 +1066,28 @@ def figures() -> dict:
     figs["rotation"] = fig
 
     # Exponentials and softmax: e^x stays above zero; scores become weights.
-    fig, (ax0, ax1) = plt.subplots(1, 2, figsize=(6.4, 3.6), layout="constrained")
+    fig, (ax0, ax1) = plt.subplots(2, 1, figsize=(6.4, 6.4), layout="constrained")
     x = np.linspace(-4.0, 2.0, 200)
     ax0.plot(x, np.exp(x), color=BLUE, lw=2)
     ax0.axhline(0, color="black", lw=0.6)
     for xi in (-1.0, 0.0, 1.0):
         ax0.plot([xi], [math.exp(xi)], "o", color=RED)
-        ax0.annotate(f"$e^{{{xi:.0f}}}$ = {math.exp(xi):.3f}", (xi, math.exp(xi)), xytext=(-70, 8),
-                     textcoords="offset points", fontsize=8)
+        ax0.annotate(f"exp({xi:.0f}) = {math.exp(xi):.3f}", (xi, math.exp(xi)), xytext=(-100, 8),
+                     textcoords="offset points")
     ax0.set_xlabel("x")
-    ax0.set_ylabel("$e^x$")
-    ax0.set_title("$e^x$ is above zero everywhere", fontsize=9)
+    ax0.set_ylabel("exp(x)")  # not e^x in mathtext: a superscript is drawn at 0.7 of the text's size
+    ax0.set_title("exp(x) is above zero everywhere")
     s = dog_scores()
     w = softmax(s)
     pos = np.arange(len(WORDS))
     ax1.bar(pos - 0.2, s, width=0.4, color=MUTED, label="score")
     ax1.bar(pos + 0.2, w, width=0.4, color=BLUE, label="softmax weight")
     for p, val in zip(pos, w, strict=True):
-        ax1.text(p + 0.2, val + 0.01, f"{val:.3f}", ha="center", fontsize=8)
+        ax1.text(p + 0.2, val + 0.01, f"{val:.3f}", ha="center")
     ax1.set_xticks(pos, [f"key: {name}" for name in WORDS])
-    ax1.set_title("dog's scores and their weights (sum 1)", fontsize=9)
+    ax1.set_title("dog's scores and their weights (sum 1)")
     ax1.set_ylim(0, 1.0)
-    ax1.legend(frameon=False, fontsize=8, loc="upper center", ncols=2)
+    ax1.legend(frameon=False, loc="upper center", ncols=2)
     figs["softmax"] = fig
     return figs
 

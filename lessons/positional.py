@@ -771,12 +771,12 @@ codes = sinusoidal_encoding(67, 16)
 bool(np.ptp([codes[s + 3] @ codes[s] for s in range(64)]) < 1e-12)  # → True
 ```
 
-![Two panels over 64 start positions for one query word three positions after one key word: left, the score with added sinusoidal codes wanders between about -8.7 and 0.6 while the RoPE score is a flat line; right, of its four terms only the word-by-word term is flat](figures/positional.position_leak.svg)
+![Two panels, one above the other, over 64 start positions for one query word three positions after one key word: top, the score with added sinusoidal codes wanders between about -8.7 and 0.6 while the RoPE score is a flat line; bottom, of its four terms only the word-by-word term is flat](figures/positional.position_leak.svg)
 
 **Reading it:** the horizontal axis is where the key word sits; the query
-word is always 3 positions later. Left, the orange line (codes added
+word is always 3 positions later. Top, the orange line (codes added
 before the projections) moves with every step, the blue line (RoPE) does
-not move at all. Right, the orange line split into its four terms: the word-by-word
+not move at all. Bottom, the orange line split into its four terms: the word-by-word
 term is flat, and the other three, each holding a code, wander; the
 code-by-code term wanders most, although two bare codes would give it a
 constant.
@@ -988,7 +988,7 @@ import hashlib
 import numpy as np
 
 from lessons import _checks
-from lessons._palette import BLUE, COLOUR_MAPS, GREEN, INK, MUTED, ORANGE, RED, SCHEME_LOOKS
+from lessons._palette import BLUE, COLOUR_MAPS, GREEN, INK, MUTED, ORANGE, RED, SCHEME_LOOKS, legend_beside
 from lessons._show import banner, matrix, say, table, takeaway
 from lessons.attention import causal_mask, scaled_dot_product_attention
 
@@ -1441,7 +1441,7 @@ def figures() -> dict:
     ax.set_ylabel("angle turned, mod 2 pi (rad)")
     ax.set_title("RoPE, d = 64: fast pairs for local order, slow pairs for long range")
     ax.set_ylim(0, 9)  # headroom for the legend above the saw-teeth
-    ax.legend(frameon=False, fontsize=8, loc="upper left", ncol=2)
+    ax.legend(frameon=False, loc="upper left", ncol=2)
     figs["rope_frequencies"] = fig
 
     # 5. RoFormer's ceiling against what real scores do, d = 128, each relative to gap 0
@@ -1458,24 +1458,23 @@ def figures() -> dict:
     ax.set_xlabel("gap between query and key (log scale)")
     ax.set_ylabel("relative to gap 0")
     ax.set_title("RoPE's decay is a ceiling, d = 128")
-    ax.legend(frameon=False, fontsize=8, loc="lower left")
+    fig.legend(frameon=False, loc="outside lower center")  # below the axes: at the left it sat on the curves
     figs["rope_decay"] = fig
 
     # 6. one word pair at a fixed gap, slid along the sequence: added codes vs RoPE
     leak = sliding_pair_scores(offset=3, n_starts=64)
     starts = np.arange(64)
-    fig, (left, right) = plt.subplots(1, 2, figsize=(8.0, 3.6), layout="constrained", sharey=True)
+    fig, (left, right) = plt.subplots(2, 1, figsize=(6.4, 6.0), layout="constrained", sharex=True, sharey=True)
     left.plot(starts, leak["sinusoidal"], **SCHEME_LOOKS["sinusoidal"].line(marker=None), lw=2, label="sinusoidal codes added")
     left.plot(starts, leak["RoPE"], **SCHEME_LOOKS["rope"].line(marker=None), lw=2, label="RoPE")
     left.set_title("score of one pair, gap 3")
-    left.set_xlabel("position of the key word")
     left.set_ylabel("score q.k")
-    left.legend(frameon=False, fontsize=8)
+    legend_beside(left)
     for name, color in zip(("x·x", "x·PE", "PE·x", "PE·PE"), (ink, GREEN, ORANGE, red), strict=True):
         right.plot(starts, leak[name], color=color, lw=1.5, label=name)
     right.set_title("the added-code score, term by term")
-    right.set_xlabel("position of the key word")
-    right.legend(frameon=False, fontsize=8, ncol=2)
+    right.set(xlabel="position of the key word", ylabel="score q.k")
+    legend_beside(right)
     figs["position_leak"] = fig
     return figs
 

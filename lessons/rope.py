@@ -350,14 +350,14 @@ round(offset_spread("not converted", 4), 12)  # → 0.0
 offset_spread("mismatched table", 4) > 1  # → True
 ```
 
-![Left: the original and converted score curves coincide and the unconverted curve is a different curve, each identical for starts 0 and 100; right: with a mismatched table the curves for starts 0, 100 and 1000 disagree](figures/rope.wrong_conversion.svg)
+![Two panels, one above the other. Top: the original and converted score curves coincide and the unconverted curve is a different curve, each identical for starts 0 and 100; bottom: with a mismatched table the curves for starts 0, 100 and 1000 disagree](figures/rope.wrong_conversion.svg)
 
 **Reading it:** the x-axis is the distance from key to query, the y-axis the
-score. On the left, each run is drawn twice, once starting at position 0 and
+score. In the top panel, each run is drawn twice, once starting at position 0 and
 once at 100, and the two copies of each lie on top of each other. The grey
 original and the dashed blue converted run are the same curve; the red
 unconverted run is a different curve, so the model attends to the wrong
-places even though every curve depends only on distance. On the right, the
+places even though every curve depends only on distance. In the bottom panel, the
 mismatched table gives three different curves for three starting positions:
 distance alone no longer decides the score.
 
@@ -796,7 +796,7 @@ from __future__ import annotations
 import numpy as np
 
 from lessons import _checks
-from lessons._palette import BLUE, COLOUR_MAPS, MUTED, ORANGE, PURPLE, RED
+from lessons._palette import BLUE, COLOUR_MAPS, MUTED, ORANGE, PURPLE, RED, legend_beside
 from lessons._show import banner, matrix, say, table, takeaway
 from lessons.attention import causal_mask, scaled_dot_product_attention, split_heads
 from lessons.positional import angle_table, apply_rope, rope_angles, rope_frequencies
@@ -1245,9 +1245,9 @@ def figures() -> dict:
     ax.imshow(grid, cmap="tab10", vmin=0, vmax=9, aspect="auto")
     for r in range(2):  # rows: interleaved, half
         for c in range(d):
-            ax.text(c, r, f"pair {grid[r, c]}\nθ{grid[r, c]}", ha="center", va="center", fontsize=8, color="white")
+            ax.text(c, r, f"pair {grid[r, c]}\nθ{grid[r, c]}", ha="center", va="center", color="white")
     ax.set_yticks([0, 1], ["interleaved\n(2i, 2i+1)", "half-split\n(j, j + d/2)"])
-    ax.set_xticks(range(d), [f"dim {c}" for c in range(d)], fontsize=8)
+    ax.set_xticks(range(d), [f"dim {c}" for c in range(d)])
     ax.set_title("Which dimensions turn together (d = 8)")
     figs["pairing"] = fig
 
@@ -1260,35 +1260,33 @@ def figures() -> dict:
         w = rope_complex(np.array([z.real, z.imag]), pos, base=10000.0)  # d = 2: θ_0 = 1
         ax.plot([0, w[0]], [0, w[1]], color=BLUE, lw=1, alpha=0.6)
         ax.plot(w[0], w[1], "o", color=BLUE)
-        ax.annotate(f"pos {pos}", (w[0], w[1]), textcoords="offset points", xytext=(4, 4), fontsize=8)
+        ax.annotate(f"pos {pos}", (w[0], w[1]), textcoords="offset points", xytext=(4, 4))
     ax.set_aspect("equal")
     ax.axhline(0, color=MUTED, lw=0.5)
     ax.axvline(0, color=MUTED, lw=0.5)
     ax.set_xlabel("real part = dim 2i")
     ax.set_ylabel("imaginary part = dim 2i+1")
-    ax.set_title(r"$z\,e^{i\,pos\,\theta}$: the pair walks the circle")
+    ax.set_title("z · exp(i pos θ): the pair walks the circle")  # plain text: a superscript is drawn too small
     figs["complex_plane"] = fig
 
     # Correct vs wrong conversion: score against distance
     dist = np.arange(0, 41)
-    fig, (left, right) = plt.subplots(1, 2, figsize=(7.6, 3.6), layout="constrained", sharey=True)
+    fig, (left, right) = plt.subplots(2, 1, figsize=(6.4, 6.4), layout="constrained", sharex=True, sharey=True)
     styles = {"original": (MUTED, "-", 5), "converted": (BLUE, "--", 1.8), "not converted": (RED, "-", 1.5)}
     for case, (color, ls, lw) in styles.items():
         for start in (0, 100):
             s = [conversion_scores(start + k, start, 16)[case] for k in dist]
             left.plot(dist, s, ls, color=color, lw=lw, label=case if start == 0 else None)
-    left.set_title("Weights: scores vs distance,\nstarts 0 and 100 overlaid")
-    left.set_xlabel("distance (query pos - key pos)")
-    left.set_ylabel("score q·k")
-    left.legend(frameon=False, fontsize=8)
+    left.set(title="Weights: scores vs distance, starts 0 and 100 overlaid", ylabel="score q·k")
+    legend_beside(left)
     for start, color in ((0, RED), (100, ORANGE), (1000, PURPLE)):
         s = [conversion_scores(start + k, start, 16)["mismatched table"] for k in dist]
         right.plot(dist, s, color=color, lw=1.5, label=f"mismatched table, start {start}")
     s = [conversion_scores(k, 0, 16)["converted"] for k in dist]
     right.plot(dist, s, "--", color=BLUE, lw=1.8, label="converted (any start)")
-    right.set_title("Table: a cos/sin table in the\nother layout breaks distance-only")
-    right.set_xlabel("distance (query pos - key pos)")
-    right.legend(frameon=False, fontsize=7)
+    right.set(title="Table: a cos/sin table in the other layout breaks distance-only",
+              xlabel="distance (query pos - key pos)", ylabel="score q·k")
+    legend_beside(right)
     figs["wrong_conversion"] = fig
 
     # The conversion permutation as a matrix, 2 heads of d_head = 4
@@ -1309,13 +1307,12 @@ def figures() -> dict:
     # The cached tables
     rope = RotaryEmbedding(64, max_seq_len=128)
     cos, sin = rope(128)
-    fig, (a1, a2) = plt.subplots(1, 2, figsize=(7.2, 3.6), layout="constrained", sharey=True)
+    fig, (a1, a2) = plt.subplots(2, 1, figsize=(6.4, 6.4), layout="constrained", sharex=True)
     for ax, table_, name in ((a1, cos, "cos"), (a2, sin, "sin")):
         im = ax.imshow(table_, aspect="auto", cmap=COLOUR_MAPS["signed"], vmin=-1, vmax=1)
-        ax.set_title(f"{name} table (dim = 64)")
-        ax.set_xlabel("column (j and j + 32 repeat)")
-    a1.set_ylabel("position")
-    fig.colorbar(im, ax=a2, label="value")
+        ax.set(title=f"{name} table (dim = 64)", ylabel="position")
+    a2.set_xlabel("column (j and j + 32 repeat)")
+    fig.colorbar(im, ax=(a1, a2), label="value")
     figs["cos_sin_table"] = fig
 
     # Cached decoding with and without the position
@@ -1343,7 +1340,7 @@ def _wrong_and_right(x, wrong, right, labels: tuple[str, str], **axes_text):
     ax.plot(x, wrong, "o-", color=RED, label=labels[0])
     ax.plot(x, right, "s-", color=BLUE, label=labels[1])
     ax.set(**axes_text)  # xlabel, ylabel, title
-    ax.legend(frameon=False, fontsize=8)
+    fig.legend(frameon=False, loc="outside lower center", ncols=2)  # below: inside, it sat on the red run
     return fig
 
 

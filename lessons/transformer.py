@@ -763,7 +763,7 @@ from __future__ import annotations
 import numpy as np
 
 from lessons import _checks
-from lessons._palette import BLUE, COLOUR_MAPS, RED, SCHEME_LOOKS
+from lessons._palette import BLUE, COLOUR_MAPS, RED, SCHEME_LOOKS, legend_beside
 from lessons._show import banner, say, table, takeaway
 from lessons.alibi import alibi_bias_at
 from lessons.attention import causal_mask, merge_heads, scaled_dot_product_attention, split_heads
@@ -1191,7 +1191,7 @@ def figures() -> dict:
     sinus = sinusoidal_encoding(TINY["max_len"], TINY["d_model"])
     for ax, grid, title in ((a1, learned, "learned table (random, untrained)"), (a2, sinus, "sinusoidal codes")):
         im = ax.imshow(grid, aspect="auto", cmap=COLOUR_MAPS["signed"], vmin=-2, vmax=2)
-        ax.set_title(title, fontsize=10)
+        ax.set_title(title)
         ax.set_xlabel("dimension of d_model")
     a1.set_ylabel("position (rows 0..max_len-1)")
     fig.colorbar(im, ax=a2, label="value added to the token vector")
@@ -1199,16 +1199,18 @@ def figures() -> dict:
 
     # Layer-0 attention weights, head 0, per scheme
     tokens = demo_tokens(10)
-    fig, axes = plt.subplots(1, len(schemes), figsize=(1.6 * len(schemes) + 1.2, 2.8), layout="constrained")
-    for ax, p in zip(np.atleast_1d(axes), schemes, strict=True):
+    fig, axes = plt.subplots(2, 3, figsize=(6.4, 5.0), layout="constrained")  # two rows: one row was too wide for a phone
+    for ax in axes.flat[len(schemes):]:
+        ax.set_axis_off()
+    for ax, p in zip(axes.flat, schemes, strict=False):
         w = TinyGPT(**TINY, position=p).attention_weights(tokens)[0]  # (seq, seq)
         ax.imshow(w, cmap=COLOUR_MAPS["amount"], vmin=0, vmax=1)
-        ax.set_title(p, fontsize=9)
+        ax.set_title(p)
         ax.set_xticks([])
         ax.set_yticks([])
         ax.set_xlabel("key")
-    np.atleast_1d(axes)[0].set_ylabel("query")
-    fig.suptitle("Layer 0, head 0: causal attention weights", fontsize=10)
+        ax.set_ylabel("query")
+    fig.suptitle("Layer 0, head 0: causal attention weights")
     figs["attention_weights"] = fig
 
     # The residual stream's size through the blocks
@@ -1244,7 +1246,7 @@ def figures() -> dict:
     ax.set_xlabel("context length n (tokens, the new one included)")
     ax.set_ylabel("multiply-adds for the next token")
     ax.set_title("GPT-2 small's shape: work per generated token")
-    ax.legend(frameon=False, fontsize=8)
+    ax.legend(frameon=False)
     figs["kv_cache_work"] = fig
 
     # Which schemes see absolute position
@@ -1255,7 +1257,7 @@ def figures() -> dict:
     ax.set_xlabel("start_pos: the same 6 tokens placed this many positions later")
     ax.set_ylabel("max change in the logits")
     ax.set_title("Only schemes that add a position vector notice a shift")
-    ax.legend(frameon=False, fontsize=8)
+    legend_beside(ax)  # beside the axes: inside, it sat on the learned table's line
     figs["shift_invariance"] = fig
     return figs
 

@@ -176,11 +176,11 @@ B_over_d = rope_decay_bound(128, np.arange(4096)) / 2
 round(float(B_over_d.min()), 2), float(B_over_d[0])  # → (1.12, 16.25)
 ```
 
-![Two panels: left, the size of a least-squares fitted RoPE score against the gap on a log scale, below 1 up to the trained length 2,048 and many orders of magnitude larger beyond it, while a ridge fit stays near 1 throughout; right, the same least-squares curve between gaps 25 and 75 sampled every eighth of a position, passing smoothly between its values at whole gaps](figures/chen2023_interpolation.fitted_scores.svg)
+![Two panels, one above the other: top, the size of a least-squares fitted RoPE score against the gap on a log scale, below 1 up to the trained length 2,048 and many orders of magnitude larger beyond it, while a ridge fit stays near 1 throughout; bottom, the same least-squares curve between gaps 25 and 75 sampled every eighth of a position, passing smoothly between its values at whole gaps](figures/chen2023_interpolation.fitted_scores.svg)
 
-**Reading it:** left is the paper's Figure 2 argument: both curves fit the trained gaps
+**Reading it:** the top panel is the paper's Figure 2 argument: both curves fit the trained gaps
 (left of the dashed line) about equally well; only the size of the $h_j$ decides what
-happens after it. Right is the interpolation side: between whole gaps the curve moves
+happens after it. The bottom panel is the interpolation side: between whole gaps the curve moves
 smoothly from one trained value to the next, which is what Theorem 2.1 bounds.
 
 ## What the paper reports
@@ -227,7 +227,7 @@ DeepSeek-V2, gpt-oss and Llama 3.1 configs read in `lessons.context_extension`.
 
 import numpy as np
 
-from lessons._palette import BLUE, GRID, RED
+from lessons._palette import BLUE, GRID, RED, legend_beside
 from lessons.positional import angle_table, rope_frequencies
 
 # The setting of the paper's Figure 2 (LLaMA 7B): head width 128, base 10,000, trained on 2,048 tokens.
@@ -252,19 +252,19 @@ def figures() -> dict:
     import matplotlib.pyplot as plt
 
     fits = _fits()
-    fig, (left, right) = plt.subplots(1, 2, figsize=(9.6, 3.6), layout="constrained")
+    fig, (left, right) = plt.subplots(2, 1, figsize=(6.4, 7.0), layout="constrained")
     gaps = np.arange(2 * _L)
     for (label, w), color in zip(fits.items(), (RED, BLUE), strict=True):
         left.semilogy(gaps, np.abs(_waves(gaps) @ w), color=color, lw=0.8, label=label)
     left.axvline(_L, color=GRID, ls="--", lw=0.8, label=f"trained length L = {_L:,}")
     left.set(xlabel="gap s (query position − key position)", ylabel="|a(s)|, log scale",
              title="Extrapolation: fitted on gaps 0 to 2,047, read beyond")
-    left.legend(frameon=False, fontsize=7, loc="upper left")
+    legend_beside(left)
 
     w = fits["least squares (Appendix C.1)"]
     fine, whole = np.arange(25, 75, 0.125), np.arange(25, 76)
     right.plot(fine, _waves(fine) @ w, color=RED, lw=1.2, label="a(s) at every 1/8 of a gap")
     right.plot(whole, _waves(whole) @ w, "o", ms=3, color="black", label="whole gaps, pinned by training")
     right.set(xlabel="gap s", ylabel="a(s)", title="Interpolation: between whole gaps, smooth")
-    right.legend(frameon=False, fontsize=7)
+    legend_beside(right)
     return {"fitted_scores": fig}

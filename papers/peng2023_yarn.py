@@ -312,10 +312,9 @@ def figures() -> dict:
     ax.axvspan(high, _D // 2 - 0.5, color=BLUE_FILL)
     for label, (ratio, color, style) in curves.items():
         ax.semilogy(pairs, ratio, ls=style, color=color, lw=1.8, label=label)
-    ax.text(low / 2, 0.3, f"> 32 turns\nin {_L:,} tokens", ha="center", fontsize=8)
-    ax.text((high + _D // 2) / 2, 0.3, "< 1 turn", ha="center", fontsize=8)
+    ax.text(low / 2, 0.3, f"> 32 turns\nin {_L:,} tokens", ha="center")
+    ax.text((high + _D // 2) / 2, 0.3, "< 1 turn", ha="center")
     ax.set(xlabel="pair index i (0 = fastest)", ylabel="new speed ÷ old speed",
-           title=f"Llama 2 head (d {_D}, base {_BASE:,.0f}) stretched {_S:g}x: {_L:,} to {int(_S * _L):,} tokens")
-    ax.title.set_fontsize(9)
-    fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncol=2, fontsize=7, frameon=False)
+           title=f"Llama 2 head (d {_D}, base {_BASE:,.0f}) stretched {_S:g}x:\n{_L:,} to {int(_S * _L):,} tokens")
+    fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncol=2, frameon=False)
     return {"speed_ratio": fig}

@@ -263,12 +263,12 @@ K = 0.5 * Q + np.sqrt(0.75) * Z
 # → [64, 43, 30, 10]
 ```
 
-![Two panels for a head of 128 against the gap on a log scale: left, the mean score of a key equal to its query falls from 128, a key correlated 0.5 from 64, and an unrelated key stays near 11.3; right, one random pair's bound stays at least 30 times above the size of its score at every gap](figures/su2021_roformer.scores_by_gap.svg)
+![Two panels, one above the other, for a head of 128 against the gap on a log scale: top, the mean score of a key equal to its query falls from 128, a key correlated 0.5 from 64, and an unrelated key stays near 11.3; bottom, one random pair's bound stays at least 30 times above the size of its score at every gap](figures/su2021_roformer.scores_by_gap.svg)
 
-**Reading it:** left, scores in absolute units: the blue curves (a key
+**Reading it:** top, scores in absolute units: the blue curves (a key
 equal to its query, one correlated 0.5) fade roughly as the bound's shape
 (grey, scaled to start at 128); the red one (unrelated keys) stays flat.
-Right, one random pair on a log scale: its bound from equation (37) (grey)
+Bottom, one random pair on a log scale: its bound from equation (37) (grey)
 sits at least 30 times above its actual score (red) at every gap.
 
 ## What the paper reports
@@ -315,7 +315,7 @@ attention scores blow up. Position interpolation, NTK-aware scaling and YaRN
 
 import numpy as np
 
-from lessons._palette import BLUE, INK, LIGHT_BLUE, MUTED, RED
+from lessons._palette import BLUE, INK, LIGHT_BLUE, MUTED, RED, legend_beside
 from lessons.positional import apply_rope, rope_decay_bound, rope_scores_by_gap
 
 _D = 128  # the head width of both figures
@@ -343,11 +343,11 @@ def figures() -> dict:
     ax.set_title("RoFormer's Figure 2, recomputed: d = 128, base 10,000")
     figs["decay_bound"] = fig
 
-    # 2. left: real scores against the bound's shape; right: one pair's bound against its score
+    # 2. top: real scores against the bound's shape; bottom: one pair's bound against its score
     gaps = np.concatenate([[0.0], np.unique(np.round(np.geomspace(1, 4096, 120)))])
     bound = rope_decay_bound(_D, gaps)
     scores = rope_scores_by_gap(gaps, d=_D)
-    fig, (left, right) = plt.subplots(1, 2, figsize=(8.4, 3.8), layout="constrained")
+    fig, (left, right) = plt.subplots(2, 1, figsize=(6.4, 7.0), layout="constrained")
     left.plot(gaps[1:], 128 * bound[1:] / bound[0], color=MUTED, lw=3, label="bound's shape, scaled to 128")
     left.plot(gaps[1:], scores["aligned"][1:], color=BLUE, lw=2, label="key = query (mean)")
     left.plot(gaps[1:], _correlated_mean_scores(gaps[1:], 0.5), color=LIGHT_BLUE, lw=2, ls="--",
@@ -358,7 +358,7 @@ def figures() -> dict:
     left.set_xlabel("gap m - n (log scale)")
     left.set_ylabel("score R_g q · k")
     left.set_title("What scores do, 2,000 random pairs")
-    left.legend(frameon=False, fontsize=7)
+    legend_beside(left)
 
     # equation (37) for one random pair: max |h_(i+1) - h_i| * sum_j |S_j|
     q, k = np.random.default_rng(0).standard_normal((2, _D))
@@ -372,6 +372,6 @@ def figures() -> dict:
     right.set_xlabel("gap (log scale)")
     right.set_ylabel("absolute value (log scale)")
     right.set_title("One random pair: the bound is loose")
-    right.legend(frameon=False, fontsize=7, loc="lower left")
+    legend_beside(right)
     figs["scores_by_gap"] = fig
     return figs

@@ -255,7 +255,7 @@ def figures() -> dict:
     ax.set_xlabel("pair index i (columns 2i and 2i + 1)")
     ax.set_ylabel("positions per full turn")
     ax.set_title("Section 3.5: wavelengths from 2π to 10000 · 2π, d_model = 512")
-    ax.legend(frameon=False, fontsize=8, loc="upper left")
+    ax.legend(frameon=False, loc="upper left")
     figs["wavelengths"] = fig
 
     # 2. one pair on the unit circle: a shift by k is the same turn from any start
@@ -267,13 +267,13 @@ def figures() -> dict:
     ax.plot(np.cos(t), np.sin(t), color=MUTED, lw=1)
     ax.plot(codes[:, 0], codes[:, 1], "o", color=BLUE, ms=4)
     for pos in (0, 5, 10, 15):
-        ax.annotate(f"pos {pos}", codes[pos], textcoords="offset points", xytext=(5, 3), fontsize=8)
+        ax.annotate(f"pos {pos}", codes[pos], textcoords="offset points", xytext=(5, 3))
     for start, color in ((2, RED), (11, ORANGE)):
         # PE(pos + k) for this pair is PE(pos) turned by -k * omega
         end = rotate(codes[start], -k * omega)
         ax.annotate("", xy=end * 0.93, xytext=codes[start] * 0.93,
                     arrowprops=dict(arrowstyle="->", color=color, lw=1.8, connectionstyle="arc3,rad=-0.3"))
-        ax.text(*(0.62 * (codes[start] + end) / 2), f"pos {start} → {start + k}", color=color, fontsize=8,
+        ax.text(*(0.62 * (codes[start] + end) / 2), f"pos {start} → {start + k}", color=color,
                 ha="center", va="center")
     ax.set_aspect("equal")
     ax.set_xlabel("column 2i: sin(pos · ω)")

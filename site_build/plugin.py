@@ -365,8 +365,9 @@ class PrimerPlugin(BasePlugin[PrimerConfig]):
     def _notebooks(self, config: MkDocsConfig, root: Path) -> None:
         """mkdocs-jupyter caches an executed notebook by the notebook's own text. For each
         notebook (the Playground, every lab), hash the code it imports (lessons and the
-        labs' helpers, labs/_*.py; prose edits don't count) and drop that notebook's cached run
-        when the hash changed, so only notebooks that import changed code re-execute."""
+        labs' helpers, labs/_*.py; prose edits don't count) and the kernel's settings (the
+        IPython profile: how figures are saved), and drop that notebook's cached run when the
+        hash changed, so only notebooks that import changed code re-execute."""
         jupyter = config.plugins.get("mkdocs-jupyter")
         self.notebook_code = {}
         if jupyter is None:
@@ -376,7 +377,7 @@ class PrimerPlugin(BasePlugin[PrimerConfig]):
         helpers = b"".join(p.read_bytes() for p in sorted((root / "labs").glob("_*.py")))  # labs/_lab.py, if any
         for uri, path in notebook_sources(root, Path(config.docs_dir)).items():
             text = path.read_text(encoding="utf-8")
-            extra = helpers if uri.startswith("labs/") else b""
+            extra = IPYTHON_CONFIG.read_bytes() + (helpers if uri.startswith("labs/") else b"")
             digest = self.project.code_hash(imported_lessons(ast.parse(text)), extra=extra)
             self.notebook_code[uri] = digest
             if stamps.get(uri) != digest and jupyter.config.get("cache", True):

@@ -16,6 +16,7 @@ from urllib.request import url2pathname
 import pytest
 
 from figures_build.reading import fences
+from site_build.layout import SCREENS
 from site_build.postbuild.heights import DRAW_EVERY_BOX
 from tests import browser
 from tests.projects import make_project
@@ -340,6 +341,88 @@ def test_dark_mode_switches_the_palette_and_math_stays_readable(page, site):
     assert (scheme, dark) == ("default", "slate")
     ratio = _contrast(page, ".md-content .katex")
     assert ratio >= 4.5, f"{path}: math has contrast {ratio:.2f} against the dark background"
+
+
+# Each figure a page shows, as the reader sees it: its smallest text (from the SVG it loads), its viewBox
+# width and its rendered width; and the text column's width (.md-content__inner's content box).
+FIGURE_TEXT = """
+async () => {
+  const inner = document.querySelector(".md-content__inner");
+  const style = getComputedStyle(inner);
+  const column = inner.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  const figures = [];
+  for (const img of document.querySelectorAll("article img.primer-figure, article .jp-RenderedSVG img")) {
+    if (!img.checkVisibility()) continue;  // the twin of the other palette
+    img.scrollIntoView({ block: "center" });  // a section the reader has not reached is not laid out
+    await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+    const svg = await (await fetch(img.src.split("#")[0])).text();
+    const sizes = [...svg.matchAll(/font(?:-size)?:\\s*([0-9.]+)px/g)].map(m => parseFloat(m[1]));
+    const viewBox = svg.match(/viewBox="[-0-9.]+ [-0-9.]+ ([0-9.]+) /);
+    const src = img.src.startsWith("data:") ? `notebook figure ${figures.length + 1}` : img.getAttribute("src");
+    figures.push({ src, smallest: Math.min(...sizes),
+                   viewBox: viewBox ? parseFloat(viewBox[1]) : NaN, width: img.getBoundingClientRect().width });
+  }
+  return { column, figures };
+}
+"""
+FIGURE_PAGES = ([f"lessons/{slug}/" for slug in SLUGS] + [f"papers/{paper.slug}/" for paper in PAPERS]
+                + [f"labs/{lab}/" for lab in LABS] + ["notebooks/playground/"])  # a notebook's figures: base64 SVG
+
+
+@pytest.mark.parametrize("screen", SCREENS, ids=lambda s: s.name)
+def test_figure_text_renders_at_the_floor_on_every_page(chromium, site, screen):
+    """At 1280x800 and 390x844, on every lesson, companion, lab and Playground page, the smallest text
+    of each figure the reader sees, at the width the figure is drawn, is at least 11 px (desktop) or 8 px
+    (phone); and the text column is as wide as site_build/layout.py's SCREENS says (tests/test_figure_text.py
+    relies on it)."""
+    width, height = screen.viewport
+    context = chromium.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    problems, seen = [], 0
+    try:
+        for path in FIGURE_PAGES:
+            page.goto(site + path, wait_until="load")
+            facts = page.evaluate(FIGURE_TEXT)
+            if abs(facts["column"] - screen.column) > 1:
+                problems.append(f"{path}: the text column is {facts['column']:.1f} px, SCREENS says {screen.column}")
+            for figure in facts["figures"]:
+                seen += 1
+                px = figure["smallest"] * figure["width"] / figure["viewBox"]
+                if not px >= screen.floor:
+                    problems.append(f"{path}: {figure['src']}: smallest text {figure['smallest']:g} drawn "
+                                    f"{figure['width']:.0f} px wide of {figure['viewBox']:g}: "
+                                    f"{px:.2f} px < {screen.floor:g}")
+    finally:
+        context.close()
+    assert seen >= len(SLUGS), f"only {seen} figures seen"
+    assert not problems, f"{screen.name} ({width}x{height}):\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize(("copy", "palette"), [("site", "light"), ("site", "dark"), ("offline_copy", "light")])
+def test_a_figure_opens_enlarged_on_click_and_escape_closes_it(request, page, copy, palette):
+    """Tap or click to enlarge (mkdocs-glightbox): the lightbox opens the figure the reader sees (the dark
+    twin in the dark palette), larger than on the page, with nothing fetched from another host (served, or
+    from the offline copy through file://); Escape closes it."""
+    base = request.getfixturevalue(copy)
+    log = visit(page, base, "lessons/positional/" if copy == "site" else "lessons/positional.html")
+    page.evaluate(browser.WAIT_RENDERED)
+    if palette == "dark":
+        _toggle_palette(page)
+    figure = page.locator("article img.primer-figure:visible").first
+    figure.scroll_into_view_if_needed()
+    shown, width = figure.evaluate("img => img.src"), figure.bounding_box()["width"]
+    assert shown.endswith("#only-dark" if palette == "dark" else "#only-light"), shown
+    figure.click()
+    enlarged = page.locator(".glightbox-container .gslide.current .gslide-image img")
+    enlarged.wait_for(state="visible")
+    page.wait_for_function("() => !document.querySelector("  # the opening animation has ended
+                           "'.glightbox-container [class*=\"gzoom\"], .glightbox-container [class*=\"gfade\"]')")
+    assert enlarged.evaluate("img => img.src") == shown, "the lightbox shows the figure that was clicked"
+    drawn = enlarged.evaluate("i => Math.min(i.clientWidth, i.clientHeight * i.naturalWidth / i.naturalHeight)")
+    assert drawn > width * 1.5, f"and larger than on the page: {drawn:.0f} px against {width:.0f}"  # contained
+    page.keyboard.press("Escape")
+    page.wait_for_selector(".glightbox-container", state="detached")
+    assert not log.failures and not log.offsite() and not log.console, log.failures + log.offsite() + log.console
 
 
 @pytest.mark.parametrize("where", WHERE)

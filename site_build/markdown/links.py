@@ -25,6 +25,7 @@ from mkdocs.exceptions import PluginError
 from figures_build import FIGURES
 from figures_build.project import LessonError, Project, tool_names
 from figures_build.reading import DARK_SUFFIX, FIGURE_DIR, lesson_ref, lesson_refs
+from site_build.layout import is_wide
 from site_build.markdown.context import PageExtension, PageTreeprocessor
 from site_build.pages import API_DIR, TOOLS_API_DIR
 
@@ -64,6 +65,10 @@ class _Links(PageTreeprocessor):
                     el.set("height", size[1])
                     el.set("loading", "lazy")
                     el.set("decoding", "async")
+                # styled as a figure (layout.py's FIGURE_CSS), wide ones allowed past the column;
+                # on-glb: tap or click to enlarge (mkdocs-glightbox, manual mode)
+                wide = size is not None and is_wide(float(size[0]) * 3 / 4)
+                el.set("class", "primer-figure on-glb" + (" primer-wide" if wide else ""))
                 _add_dark_twin(parents[el], el, project.root / FIGURES / name)
             if el.tag != "code" or parents.get(el) is None or parents[el].tag in ("a", "pre"):
                 continue
