@@ -1,7 +1,7 @@
 """Pages a reader can see, measured in Chromium at a phone's width (390 px) and a desktop's
-(1280 px): nothing is cut off at the right edge, and no figure is a white block in the dark
-palette. (Figure and diagram text sizes have their own checks beside the figures' and
-diagrams' other checks.)"""
+(1280 px): nothing is cut off at the right edge, no figure is a white block in the dark
+palette, and the text of every figure and diagram (and a lab's printed tables) is legible
+at the size it is drawn."""
 
 from __future__ import annotations
 
@@ -9,10 +9,13 @@ import io
 
 import pytest
 
+from figures_build.reading import fences
+from site_build.layout import SCREENS
 from site_build.pages import SOURCE_LISTING
 from site_build.postbuild.heights import DRAW_EVERY_BOX
 from tests import browser
-from tests.test_browser import PAGES
+from tests.conftest import PAGES as PAGE_MODULES, PAPERS, SLUGS
+from tests.test_browser import LABS, PAGES, ROOT
 
 pytestmark = pytest.mark.browser
 
@@ -132,3 +135,141 @@ def page_in_the_dark(chromium):
     context = chromium.new_context(viewport={"width": 1280, "height": 800}, color_scheme="dark")
     yield context.new_page()
     context.close()
+
+
+# ---------------------------------------------------------------------------
+# Text a reader can read: figures, diagrams, a lab's printed tables
+# ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_a_labs_printed_output_keeps_its_lines_whole_and_scrolls_by_keyboard(chromium, site, width):
+    """A lab's printed tables are not broken mid-number (nbconvert's CSS breaks output lines
+    anywhere): a line wider than the column scrolls sideways, and such an output has a tab stop."""
+    context = chromium.new_context(viewport={"width": width, "height": 900})
+    page = context.new_page()
+    try:
+        page.goto(f"{site}labs/{LABS[0]}/", wait_until="load")
+        page.evaluate(browser.WAIT_RENDERED)
+        outputs = page.eval_on_selector_all(".jp-OutputArea-output pre", """els => els.map(e => {
+            const style = getComputedStyle(e);
+            return [style.whiteSpace, style.wordBreak, e.scrollWidth > e.clientWidth, e.getAttribute("tabindex")];
+        })""")
+        assert outputs, f"labs/{LABS[0]}/ prints no output"
+        assert all(space == "pre" and word == "normal" for space, word, _, _ in outputs), outputs
+        assert all(tab == "0" for _, _, scrolls, tab in outputs if scrolls), f"a scrolling output without a tab stop at {width}px"
+        if width == 390:
+            assert any(scrolls for _, _, scrolls, _ in outputs), "at 390 px some printed table is wider than the column"
+    finally:
+        context.close()
+
+
+# The smallest text a diagram may show, at its rendered size (issue 25): 12 px on a desktop
+# (1280 × 800), 8 px on a phone (390 × 844), the floor for every figure there.
+DIAGRAM_FLOORS = {(1280, 800): 12.0, (390, 844): 8.0}
+
+
+def _diagram_sources() -> dict[str, list[str]]:
+    """Every page with a ```mermaid fence (lesson, paper companion, docs page) -> its diagrams'
+    sources, in page order: the pages the built site must show them on."""
+    pages = {f"{module.package}/{module.slug}/": [text for _, text in fences(module.docstring, "mermaid")]
+             for module in PAGE_MODULES}
+    for file in sorted((ROOT / "docs").rglob("*.md")):
+        address = file.relative_to(ROOT / "docs").with_suffix("").as_posix()
+        address = "" if address == "index" else address.removesuffix("/index") + "/"
+        pages[address] = [text for _, text in fences(file.read_text(encoding="utf-8"), "mermaid")]
+    return {address: sources for address, sources in pages.items() if sources}
+
+
+@pytest.mark.parametrize("viewport", list(DIAGRAM_FLOORS), ids=lambda v: f"{v[0]}px")
+def test_every_diagrams_labels_are_legible_and_their_maths_typeset_by_katex(chromium, site, viewport):
+    """Every diagram on every page, at a desktop's and a phone's width: its smallest text (a label,
+    or a subscript in its maths) at the size it is drawn is at least the floor, and each `$$...$$`
+    of its source is KaTeX's HTML, as the prose's maths is (no raw TeX), in its label's colour."""
+    floor = DIAGRAM_FLOORS[viewport]
+    sources = _diagram_sources()
+    assert sources, "no page has a diagram"
+    context = chromium.new_context(viewport={"width": viewport[0], "height": viewport[1]})
+    page = context.new_page()
+    problems = []
+    try:
+        for address, texts in sources.items():
+            page.goto(site + address, wait_until="load")
+            page.evaluate(browser.WAIT_RENDERED)
+            page.add_style_tag(content=DRAW_EVERY_BOX)  # the sections a reader has not reached yet, laid out
+            drawn = page.evaluate(browser.DIAGRAM_TEXT)
+            if len(drawn) != len(texts) or None in drawn:
+                problems.append(f"{address}: {len(texts)} diagrams in the source, {len(drawn)} drawn")
+                continue
+            for number, (text, facts) in enumerate(zip(texts, drawn, strict=True), 1):
+                name = f"{address} diagram {number} ({text.strip().splitlines()[1].strip()[:40]}...)"
+                if facts["smallest"] < floor:
+                    problems.append(f"{name}: text {facts['smallest']:.1f} px ({facts['smallestText']!r}) at "
+                                    f"{viewport[0]} px, under {floor:g} px: {facts['viewWidth']:.0f} units "
+                                    f"drawn {facts['width']:.0f} px wide")
+                maths = text.count("$$") // 2
+                if facts["katexHtml"] != maths or facts["rawMath"]:
+                    problems.append(f"{name}: {maths} formulas in its labels, {facts['katexHtml']} typeset by KaTeX"
+                                    + (f"; raw TeX shown: {facts['rawMath']}" if facts["rawMath"] else ""))
+                if facts["mathPartsHidden"]:
+                    problems.append(f"{name}: maths with a part not drawn (a root sign?): {facts['mathPartsHidden']}")
+                if facts["mathOffColour"]:
+                    problems.append(f"{name}: maths not in its label's colour (lost in the other palette): "
+                                    f"{facts['mathOffColour']}")
+    finally:
+        context.close()
+    assert not problems, "\n".join(problems)
+
+
+# Each figure a page shows, as the reader sees it: its smallest text (from the SVG it loads), its viewBox
+# width and its rendered width; and the text column's width (.md-content__inner's content box).
+FIGURE_TEXT = """
+async () => {
+  const inner = document.querySelector(".md-content__inner");
+  const style = getComputedStyle(inner);
+  const column = inner.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  const figures = [];
+  for (const img of document.querySelectorAll("article img.primer-figure, article .jp-RenderedSVG img")) {
+    if (!img.checkVisibility()) continue;  // the twin of the other palette
+    img.scrollIntoView({ block: "center" });  // a section the reader has not reached is not laid out
+    await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+    const svg = await (await fetch(img.src.split("#")[0])).text();
+    const sizes = [...svg.matchAll(/font(?:-size)?:\\s*([0-9.]+)px/g)].map(m => parseFloat(m[1]));
+    const viewBox = svg.match(/viewBox="[-0-9.]+ [-0-9.]+ ([0-9.]+) /);
+    const src = img.src.startsWith("data:") ? `notebook figure ${figures.length + 1}` : img.getAttribute("src");
+    figures.push({ src, smallest: Math.min(...sizes),
+                   viewBox: viewBox ? parseFloat(viewBox[1]) : NaN, width: img.getBoundingClientRect().width });
+  }
+  return { column, figures };
+}
+"""
+FIGURE_PAGES = ([f"lessons/{slug}/" for slug in SLUGS] + [f"papers/{paper.slug}/" for paper in PAPERS]
+                + [f"labs/{lab}/" for lab in LABS] + ["notebooks/playground/"])  # a notebook's figures: base64 SVG
+
+
+@pytest.mark.parametrize("screen", SCREENS, ids=lambda s: s.name)
+def test_figure_text_renders_at_the_floor_on_every_page(chromium, site, screen):
+    """At 1280x800 and 390x844, on every lesson, companion, lab and Playground page, the smallest text
+    of each figure the reader sees, at the width the figure is drawn, is at least 11 px (desktop) or 8 px
+    (phone); and the text column is as wide as site_build/layout.py's SCREENS says (tests/test_figure_text.py
+    relies on it)."""
+    width, height = screen.viewport
+    context = chromium.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    problems, seen = [], 0
+    try:
+        for path in FIGURE_PAGES:
+            page.goto(site + path, wait_until="load")
+            facts = page.evaluate(FIGURE_TEXT)
+            if abs(facts["column"] - screen.column) > 1:
+                problems.append(f"{path}: the text column is {facts['column']:.1f} px, SCREENS says {screen.column}")
+            for figure in facts["figures"]:
+                seen += 1
+                px = figure["smallest"] * figure["width"] / figure["viewBox"]
+                if not px >= screen.floor:
+                    problems.append(f"{path}: {figure['src']}: smallest text {figure['smallest']:g} drawn "
+                                    f"{figure['width']:.0f} px wide of {figure['viewBox']:g}: "
+                                    f"{px:.2f} px < {screen.floor:g}")
+    finally:
+        context.close()
+    assert seen >= len(SLUGS), f"only {seen} figures seen"
+    assert not problems, f"{screen.name} ({width}x{height}):\n" + "\n".join(problems)
