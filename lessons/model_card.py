@@ -1669,6 +1669,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from lessons import _checks
+from lessons._palette import BLUE, GRID, INK, METHOD_LOOKS, ORANGE, RED, SCHEME_LOOKS
 from lessons.alibi import alibi_slopes, nope_layers
 from lessons.context_extension import deepseek_softmax_multiplier, rope_type_of, rope_wavelengths
 from lessons.tools import exact
@@ -2110,6 +2111,15 @@ def pairs_that_turn(inv_freq: np.ndarray, length: int) -> np.ndarray:
     return inv_freq * _checks.count(length, "length") >= 2 * np.pi
 
 
+# The methods `compare_methods` sets side by side: {label: the scaling block it stands for, less its factor}.
+COMPARED: dict[str, dict] = {
+    "linear (PI)": {"rope_type": "linear"},
+    "NTK (dynamic, at the served length)": {"rope_type": "dynamic"},
+    "YaRN": {"rope_type": "yarn"},
+    "Llama 3 rule": {"rope_type": "llama3", "low_freq_factor": 1.0, "high_freq_factor": 4.0},
+}
+
+
 def compare_methods(group: RopeGroup, trained_length: int, stretch: float) -> dict[str, np.ndarray]:
     """The scale each stretching method would give each pair of this group (new θ_i ÷ old θ_i),
     for the same stretch, as transformers computes them.
@@ -2126,12 +2136,7 @@ def compare_methods(group: RopeGroup, trained_length: int, stretch: float) -> di
     trained_length = _checks.count(trained_length, "trained_length")
     common = {"rope_theta": group.base, "original_max_position_embeddings": trained_length}
     width = group.rotary_dim if group.rope_type != "proportional" else group.head_dim
-    blocks = {
-        "linear (PI)": {"rope_type": "linear", "factor": stretch},
-        "NTK (dynamic, at the served length)": {"rope_type": "dynamic", "factor": stretch},
-        "YaRN": {"rope_type": "yarn", "factor": stretch},
-        "Llama 3 rule": {"rope_type": "llama3", "factor": stretch, "low_freq_factor": 1.0, "high_freq_factor": 4.0},
-    }
+    blocks = {name: {**block, "factor": stretch} for name, block in COMPARED.items()}
     base_freq, _ = rope_inv_freq(width, {"rope_theta": group.base})
     out = {}
     with warnings.catch_warnings():
@@ -2160,7 +2165,7 @@ def card_figure(card: ModelCard, title: str, served: int | None = None):
     served = served or vllm_max_model_len(card)
     fig, ax = plt.subplots(figsize=(6.4, 4.8), layout="constrained")
     if card.rope:
-        styles = ["tab:blue", "tab:orange"]
+        styles = [BLUE, ORANGE]  # the palette's first two series
         for g, colour in zip(card.rope, styles, strict=False):  # one or two groups, one colour each
             pairs = np.arange(len(g.inv_freq))
             turning = g.inv_freq > 0
@@ -2174,18 +2179,19 @@ def card_figure(card: ModelCard, title: str, served: int | None = None):
         ax.set_ylabel("wavelength 2π/θᵢ (positions)")
     elif card.alibi_slopes is not None:
         heads = np.arange(1, len(card.alibi_slopes) + 1)
-        ax.semilogy(heads, [half_weight_distance(m) for m in card.alibi_slopes], "o-", color="tab:blue",
+        ax.semilogy(heads, [half_weight_distance(m) for m in card.alibi_slopes], "o-", color=SCHEME_LOOKS["alibi"].colour,
                     label="distance at which a head's weight halves")
         ax.set_xlabel("head")
         ax.set_ylabel("tokens")
     else:
         rows = card.max_length or 0
-        ax.barh(["rows in the table", "positions in a 2× request"], [rows, 2 * rows], color=["tab:blue", "tab:red"])
-        ax.barh(["positions in a 2× request"], [rows], color="tab:blue")
+        ax.barh(["rows in the table", "positions in a 2× request"], [rows, 2 * rows],
+                color=[SCHEME_LOOKS["learned"].colour, RED])
+        ax.barh(["positions in a 2× request"], [rows], color=SCHEME_LOOKS["learned"].colour)
         ax.set_xlabel("positions")
     for length, name, style in ((card.trained_length, "trained length", ":"), (served, "served length", "-.")):
         if length and (card.rope or card.alibi_slopes is not None):
-            ax.axhline(length, color="black", ls=style, lw=1, label=f"{name} {length:,}")
+            ax.axhline(length, color=INK, ls=style, lw=1, label=f"{name} {length:,}")
     ax.set_title(title)
     if ax.get_legend_handles_labels()[0]:  # below the axes: inside, it sat on the wavelengths
         fig.legend(loc="outside lower center", ncols=1 + all(len(t) < 30 for t in ax.get_legend_handles_labels()[1]))
@@ -2198,11 +2204,13 @@ def methods_figure(group: RopeGroup, trained_length: int, stretch: float, title:
 
     fig, ax = plt.subplots(figsize=(6.4, 5.0), layout="constrained")
     pairs = np.arange(len(group.default_inv_freq))
-    ax.semilogy(pairs, rope_wavelengths(group.default_inv_freq), "k-", lw=2, label="no scaling")
-    for (name, scale), style in zip(compare_methods(group, trained_length, stretch).items(), ["o--", "s-", "^-", "v:"], strict=True):
-        ax.semilogy(pairs, rope_wavelengths(group.default_inv_freq * scale), style, label=name)
-    ax.axhline(trained_length, color="grey", ls=":", lw=1, label=f"trained length {trained_length:,}")
-    ax.axhline(trained_length * stretch, color="grey", ls="-.", lw=1, label=f"served length {trained_length * stretch:,g}")
+    ax.semilogy(pairs, rope_wavelengths(group.default_inv_freq), **METHOD_LOOKS["none"].line(marker=None, lw=2),
+                label="no scaling")
+    for name, scale in compare_methods(group, trained_length, stretch).items():  # each method in its site-wide look
+        ax.semilogy(pairs, rope_wavelengths(group.default_inv_freq * scale),
+                    **METHOD_LOOKS[COMPARED[name]["rope_type"]].line(markevery=max(1, len(pairs) // 8)), label=name)
+    ax.axhline(trained_length, color=GRID, ls=":", lw=1, label=f"trained length {trained_length:,}")
+    ax.axhline(trained_length * stretch, color=GRID, ls="-.", lw=1, label=f"served length {trained_length * stretch:,g}")
     ax.set_xticks(pairs) if len(pairs) <= 16 else None
     ax.set_xlabel("rotary pair i")
     ax.set_ylabel("wavelength 2π/θᵢ (positions)")
