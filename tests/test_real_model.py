@@ -75,3 +75,53 @@ def test_a_missing_or_truncated_file_is_one_clear_error(tmp_path, model):
     cut.write_bytes(model.path.read_bytes()[:100_000])
     with pytest.raises(ValueError, match="cut.gguf"):
         load_gguf(cut)
+
+
+# --- the forward pass --------------------------------------------------------------------------------
+WINDOW = 128  # the first 128 of the reference's 256 tokens: a causal model's rows 0..127 see only these
+ATOL = 1e-4  # float32 through 30 layers; measured 6.3e-5 (logits) and 1.7e-5 (NLL) on this window
+
+
+@pytest.fixture(scope="module")
+def reference():
+    import json
+    from pathlib import Path
+
+    return json.loads((Path(__file__).parent / "data" / "real_model_reference.json").read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def window(reference):
+    return reference["tokens"][:WINDOW]
+
+
+@pytest.fixture(scope="module")
+def interleaved_logits(model, window):
+    """The lessons' forward pass as llama.cpp runs the file: interleaved RoPE on the GGUF's own rows."""
+    from experiments.real_model.llama import llama_logits
+
+    return llama_logits(model.tensors, model.config, window, "interleaved")
+
+
+def test_the_lessons_forward_pass_gives_transformers_logits(interleaved_logits, window, reference):
+    from experiments.real_model.reference import summary_diff
+
+    assert reference["versions"]["transformers"] == "5.24.0" and len(reference["tokens"]) == 256
+    err = summary_diff(interleaved_logits, window, reference)
+    assert err["rows"] == 4  # positions 0, 15, 63 and 127: top-16 logits and logsumexp of each
+    assert err["logits"] < ATOL and err["nll"] < ATOL, err
+    assert interleaved_logits.shape == (WINDOW, 49152) and interleaved_logits.dtype == np.float32
+
+
+def test_the_permutation_theorem_on_real_weights(model, interleaved_logits, window):
+    """Interleaved RoPE on llama.cpp's rows = half-split RoPE on the checkpoint's rows (to float32 rounding);
+    half-split RoPE on llama.cpp's rows (the classic wrong conversion) is another model, and a worse one."""
+    from experiments.real_model.llama import llama_logits
+    from experiments.real_model.reference import token_nll
+
+    half = llama_logits(half_split_rows(model), model.config, window, "half")
+    assert np.max(np.abs(half - interleaved_logits)) < ATOL  # measured 4.9e-5
+    wrong = llama_logits(model.tensors, model.config, window, "half")
+    assert np.max(np.abs(wrong - interleaved_logits)) > 10  # measured 34.9
+    right_loss, wrong_loss = token_nll(interleaved_logits, window).mean(), token_nll(wrong, window).mean()
+    assert wrong_loss > right_loss + 1.0, (right_loss, wrong_loss)  # measured 5.32 -> 6.57 nats
