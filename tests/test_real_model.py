@@ -72,7 +72,8 @@ def test_a_missing_or_truncated_file_is_one_clear_error(tmp_path, model):
     with pytest.raises(ValueError, match="not a readable GGUF file"):
         load_gguf(tmp_path / "absent.gguf")
     cut = tmp_path / "cut.gguf"
-    cut.write_bytes(model.path.read_bytes()[:100_000])
+    with model.path.open("rb") as whole:
+        cut.write_bytes(whole.read(100_000))
     with pytest.raises(ValueError, match="cut.gguf"):
         load_gguf(cut)
 
@@ -125,3 +126,16 @@ def test_the_permutation_theorem_on_real_weights(model, interleaved_logits, wind
     assert np.max(np.abs(wrong - interleaved_logits)) > 10  # measured 34.9
     right_loss, wrong_loss = token_nll(interleaved_logits, window).mean(), token_nll(wrong, window).mean()
     assert wrong_loss > right_loss + 1.0, (right_loss, wrong_loss)  # measured 5.32 -> 6.57 nats
+
+
+def test_positions_reach_rope_and_only_their_differences_matter(model, window):
+    """Every position moved by 1,000: RoPE scores depend on query minus key only, so the logits stay put (to
+    float32 rounding of the products; the lessons' angles are float64). A short window keeps it cheap."""
+    from experiments.real_model.llama import llama_logits
+
+    short = window[:24]
+    base = llama_logits(model.tensors, model.config, short, "interleaved")
+    moved = llama_logits(model.tensors, model.config, short, "interleaved", positions=np.arange(24) + 1000)
+    assert np.max(np.abs(moved - base)) < ATOL  # measured 0.0: float64 angle errors round away
+    spread = llama_logits(model.tensors, model.config, short, "interleaved", positions=np.arange(24) * 2)
+    assert np.max(np.abs(spread - base)) > 0.1  # twice the gaps: another input
