@@ -68,6 +68,21 @@ def test_half_split_rows_undo_llama_cpps_permutation_head_by_head(model):
     assert sum(not np.array_equal(half[n], model.tensors[n]) for n in half) == 2 * 30
 
 
+def test_the_bpe_encoder_gives_transformers_ids_and_llama_cpps_digit_split(model, reference):
+    from experiments.real_model.gguf_model import encode
+
+    tok = model.tokenizer
+    # the committed window: transformers' GGUF tokenizer on the lesson's text, reproduced exactly
+    assert encode(reference["text"], tok, split_digits=False)[:256] == reference["tokens"]
+    assert encode(reference["text"], tok)[:256] == reference["tokens"]  # this text has no space before a digit
+
+    def pieces(text, split_digits=True):
+        return [tok["tokens"][i] for i in encode(text, tok, split_digits)]
+
+    assert pieces("RoPE turns café") == ["Ro", "PE", "Ġturns", "ĠcafÃ©"]  # UTF-8 bytes, GPT-2's spelling
+    assert pieces("x  12") == ["x", "ĠĠ", "1", "2"] and pieces("x  12", False) == ["x", "Ġ", "Ġ", "1", "2"]
+
+
 def test_a_missing_or_truncated_file_is_one_clear_error(tmp_path, model):
     with pytest.raises(ValueError, match="not a readable GGUF file"):
         load_gguf(tmp_path / "absent.gguf")

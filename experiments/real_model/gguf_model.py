@@ -18,12 +18,18 @@ rows. `GGUFModel.qk_rows` records this ("llama.cpp"); `half_split_rows` undoes i
 `lessons.rope.interleaved_to_half`, the inverse transformers applies when it loads a GGUF file
 (transformers 5.24, `modeling_gguf_pytorch_utils.py`, `LlamaTensorProcessor._reverse_permute_weights`:
 query rows per query head, key rows per key-value head).
+
+**Tokenizer.** The file holds a GPT-2-style byte-level BPE (tokenizer.ggml.model "gpt2", its
+tokens and merges); `encode` is a minimal encoder for plain text, so the measurements need no
+`transformers` (it gives transformers' ids on the reference window, and llama.cpp's digit split).
 """
 
 from __future__ import annotations
 
 import importlib.util
+import re
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 
 import numpy as np
@@ -146,4 +152,56 @@ def half_split_rows(model: GGUFModel) -> dict:
         kind = name.split(".")[-2]
         if kind in heads:
             out[name] = np.ascontiguousarray(interleaved_to_half(w, heads[kind]))
+    return out
+
+
+# GPT-2's pre-tokenizer pattern, with Python's `re` classes for its Unicode ones (\p{L} letters, \p{N}
+# numbers as \d, and "neither" as not-space-not-word or "_"): the text is cut into these pieces and
+# BPE runs inside each.
+_LETTER, _NUMBER, _OTHER = r"[^\W\d_]", r"\d", r"(?:[^\s\w]|_)"
+GPT2_SPLIT = re.compile(rf"'s|'t|'re|'ve|'m|'ll|'d| ?{_LETTER}+| ?{_NUMBER}+| ?{_OTHER}+|\s+(?!\S)|\s+")
+
+
+def _byte_alphabet() -> dict[int, str]:
+    """GPT-2's printable stand-in for each byte (`bytes_to_unicode`): printable Latin-1 bytes stand for
+    themselves, the others for chr(256 + k); a space is "Ġ" (chr(288)), a newline "Ċ"."""
+    keep = [*range(ord("!"), ord("~") + 1), *range(ord("¡"), ord("¬") + 1), *range(ord("®"), ord("ÿ") + 1)]
+    others = [b for b in range(256) if b not in keep]
+    return {**{b: chr(b) for b in keep}, **{b: chr(256 + k) for k, b in enumerate(others)}}
+
+
+def encode(text: str, tokenizer: dict, split_digits: bool = True) -> list[int]:
+    """Token ids of plain text (no special tokens; the file adds no BOS: tokenizer.ggml.add_bos_token is false).
+
+    Byte-level BPE as GPT-2 does it: cut the text with `GPT2_SPLIT`, spell each piece's UTF-8 bytes
+    with `_byte_alphabet`, then merge the adjacent pair whose merge comes first in
+    `tokenizer["merges"]` until none applies.
+
+    Args:
+        text: the text.
+        tokenizer: `GGUFModel.tokenizer`.
+        split_digits: True cuts every digit apart first, as llama.cpp does for the file's pre-tokenizer
+            (tokenizer.ggml.pre "smollm": the pattern \\p{N}, then GPT-2's; `src/llama-vocab.cpp`,
+            LLAMA_VOCAB_PRE_TYPE_SMOLLM). False is what transformers 5.24 builds from the file
+            (`integrations/gguf/gguf_tokenizer_mapping.py`: no split for "smollm" in
+            GGUF_PRE_TOKENIZER_SPLITS, so GPT-2's pattern alone). No merge of this vocabulary touches a
+            digit, so the two differ only in whitespace before a digit: "x  1" is x, ĠĠ, 1 with the
+            split and x, Ġ, Ġ, 1 without (indented code with numbers).
+
+    Returns:
+        the ids, a list of ints.
+    """
+    ranks = {tuple(m.split(" ")): i for i, m in enumerate(tokenizer["merges"])}
+    ids = {token: i for i, token in enumerate(tokenizer["tokens"])}
+    spell = _byte_alphabet()
+    chunks = [c for c in re.split(r"(\d)", text) if c] if split_digits else [text]
+    out = []
+    for piece in (p for chunk in chunks for p in GPT2_SPLIT.findall(chunk)):
+        parts = [spell[b] for b in piece.encode("utf-8")]
+        while len(parts) > 1:
+            rank, i = min((ranks.get(pair, len(ranks)), i) for i, pair in enumerate(pairwise(parts)))
+            if rank == len(ranks):
+                break
+            parts[i:i + 2] = [parts[i] + parts[i + 1]]
+        out += [ids[p] for p in parts]
     return out
