@@ -2113,11 +2113,8 @@ def pairs_that_turn(inv_freq: np.ndarray, length: int) -> np.ndarray:
 
 # The methods `compare_methods` sets side by side: {label: the scaling block it stands for, less its factor}.
 COMPARED: dict[str, dict] = {
-    "linear (PI)": {"rope_type": "linear"},
-    "NTK (dynamic, at the served length)": {"rope_type": "dynamic"},
-    "YaRN": {"rope_type": "yarn"},
-    "Llama 3 rule": {"rope_type": "llama3", "low_freq_factor": 1.0, "high_freq_factor": 4.0},
-}
+    "linear (PI)": {"rope_type": "linear"}, "NTK (dynamic, at the served length)": {"rope_type": "dynamic"},
+    "YaRN": {"rope_type": "yarn"}, "Llama 3 rule": {"rope_type": "llama3", "low_freq_factor": 1.0, "high_freq_factor": 4.0}}
 
 
 def compare_methods(group: RopeGroup, trained_length: int, stretch: float) -> dict[str, np.ndarray]:
@@ -2185,8 +2182,7 @@ def card_figure(card: ModelCard, title: str, served: int | None = None):
         ax.set_ylabel("tokens")
     else:
         rows = card.max_length or 0
-        ax.barh(["rows in the table", "positions in a 2× request"], [rows, 2 * rows],
-                color=[SCHEME_LOOKS["learned"].colour, RED])
+        ax.barh(["rows in the table", "positions in a 2× request"], [rows, 2 * rows], color=[SCHEME_LOOKS["learned"].colour, RED])
         ax.barh(["positions in a 2× request"], [rows], color=SCHEME_LOOKS["learned"].colour)
         ax.set_xlabel("positions")
     for length, name, style in ((card.trained_length, "trained length", ":"), (served, "served length", "-.")):
@@ -2204,8 +2200,7 @@ def methods_figure(group: RopeGroup, trained_length: int, stretch: float, title:
 
     fig, ax = plt.subplots(figsize=(6.4, 5.0), layout="constrained")
     pairs = np.arange(len(group.default_inv_freq))
-    ax.semilogy(pairs, rope_wavelengths(group.default_inv_freq), **METHOD_LOOKS["none"].line(marker=None, lw=2),
-                label="no scaling")
+    ax.semilogy(pairs, rope_wavelengths(group.default_inv_freq), **METHOD_LOOKS["none"].line(marker=None, lw=2), label="no scaling")
     for name, scale in compare_methods(group, trained_length, stretch).items():  # each method in its site-wide look
         ax.semilogy(pairs, rope_wavelengths(group.default_inv_freq * scale),
                     **METHOD_LOOKS[COMPARED[name]["rope_type"]].line(markevery=max(1, len(pairs) // 8)), label=name)
