@@ -42,7 +42,8 @@
   function mark() {
     var current = band();
     document.querySelectorAll(".md-content .jp-OutputArea-output pre").forEach(measure);
-    document.querySelectorAll(".md-content " + SCROLLING.split(", ").join(", .md-content ")).forEach(function (el) {
+    var content = document.querySelector(".md-content");
+    if (content) content.querySelectorAll(SCROLLING).forEach(function (el) {
       if (!el.closest(".primer-cv[style]")) measure(el);
     });
     document.querySelectorAll(".md-content .primer-cv[style]").forEach(function (body) {

@@ -86,7 +86,8 @@ def directory_url(src_uri: str) -> str:
 
 
 NBCONVERT_ALT = "No description has been provided for this image"  # nbconvert's alt for every output image
-_OUTPUT_SVG = re.compile(r'<img alt="' + NBCONVERT_ALT + r'" src="data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)"')
+# a figure in a notebook page: nbconvert's <img> of an SVG output (alt, base64 data, the rest of the tag)
+_FIGURE = re.compile(r'<img alt="([^"]*)" src="data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)"([^>]*)>')
 _SKIPPED = re.compile(r"^(xtick|ytick|legend)_\d+$")  # matplotlib's groups of tick labels and legends
 _SIZE = re.compile(r"font-size: ([\d.]+)px")
 
@@ -118,8 +119,10 @@ def figure_alt_text(html_: str) -> str:
     instead of nbconvert's "No description has been provided for this image": "Figure: " and
     its titles, then its axis labels (`_figure_texts`)."""
     def describe(match: re.Match) -> str:
+        if match.group(1) != NBCONVERT_ALT:
+            return match.group(0)
         try:
-            texts = _figure_texts(base64.b64decode(match.group(1)).decode("utf-8"))
+            texts = _figure_texts(base64.b64decode(match.group(2)).decode("utf-8"))
         except (ValueError, SyntaxError):  # not an SVG we can read: nbconvert's words stay
             return match.group(0)
         if not texts:
@@ -127,10 +130,7 @@ def figure_alt_text(html_: str) -> str:
         alt = html.escape("Figure: " + "; ".join(texts), quote=True)
         return match.group(0).replace(f'alt="{NBCONVERT_ALT}"', f'alt="{alt}"', 1)
 
-    return _OUTPUT_SVG.sub(describe, html_)
-
-
-_FIGURE = re.compile(r'<img alt="([^"]*)" src="data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)"([^>]*)>')
+    return _FIGURE.sub(describe, html_)
 
 
 def figure_dark_twins(html_: str) -> str:
