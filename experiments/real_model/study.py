@@ -1,0 +1,278 @@
+"""SmolLM2-135M past its trained length: every stretching method, the broken conversion, shifted positions.
+
+    python -m experiments.real_model.study              # what is missing (resumable), ~80 min on 2 cores
+    python -m experiments.real_model.study --only none yarn-4 --texts prose
+    python -m experiments.real_model.study --list       # the plan, one run per line
+
+The model (`experiments.real_model.gguf_model`) was trained to 8,192 tokens (its GGUF's
+`llama.context_length`). Each run reads one window of one text and writes one JSON under
+experiments/results/real-model/: the loss of every next token, as means over 256-token blocks,
+and where attention goes at a few query positions. A run whose JSON carries the same
+configuration hash is kept; `--force` redoes it.
+
+**Texts** (`TEXTS`): Debian packages with a stated licence, read where they install. Prose: the
+reStructuredText source of the Python 3.11 documentation's longest page, `library/stdtypes`
+(package python3.11-doc). Code: the standard library's longest module, `_pydecimal.py`
+(libpython3.11-stdlib). Both are under the Python licence (the packages' copyright files). Both are
+long enough for a 32,768-token window from their first token, so every position of the window has
+real context behind it (no document boundary inside a window).
+
+**Methods** (`METHODS`): each is a transformers `rope_parameters` block, turned into speeds by the
+lessons' `context_extension.rope_inv_freq`; configured for 4× (32,768 tokens, factor 4) and read at
+1×, 2× and 4× from the same window (a causal model's loss at position p depends only on tokens
+0..p, so the first 8,192 positions of a 32,768-token window are an 8,192-token window).
+
+**Budget.** A 32,768-token forward pass takes about 4.5 minutes on 2 cores (attention grows with the
+square of the length), so the plan reads one window per text: 7 methods on both texts, 3
+ablations on the prose, dynamic NTK in one pass at 16,384 tokens, the broken conversion at 8,192
+tokens and the shifted-position study on 1,024 tokens. Intervals are across 512-token blocks of the
+window (`experiments.real_model.study` keeps 256-token block means), not across documents.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from experiments.run import provenance as suite_provenance
+from experiments.run import write_json
+from experiments.real_model.gguf_model import INSTALL_HINT, encode, load_gguf, model_path
+from experiments.real_model.torch_forward import ANGLE_DTYPES, forward, rope_table
+from lessons.context_extension import rope_inv_freq
+from lessons.positional import ntk_scaled_base
+
+HERE = Path(__file__).resolve().parent
+RESULTS = HERE.parents[0] / "results" / "real-model"
+TRAINED = 8192           # llama.context_length in the GGUF file
+BASE = 100000.0          # llama.rope.freq_base
+D_HEAD = 64
+BLOCK = 256              # the loss is kept as means over blocks of this many positions
+STAT_AT = (511, 2047, 6143, 8191, 12287, 16383, 24575, 32767)  # attention is read at the 4 rows ending here
+OFFSETS = (0, 10**4, 10**5, 10**6, 10**7)  # the shifted-position study's constant P
+SHIFT_LEN = 1024
+
+# name -> (Debian package, file, licence as the package's copyright file states it)
+TEXTS = {
+    "prose": ("python3.11-doc", "/usr/share/doc/python3.11/html/_sources/library/stdtypes.rst.txt",
+              "Python License (PSF), /usr/share/doc/python3.11-doc/copyright"),
+    "code": ("libpython3.11-stdlib", "/usr/lib/python3.11/_pydecimal.py",
+             "Python License (PSF), /usr/share/doc/libpython3.11-stdlib/copyright"),
+}
+
+
+def _block(rope_type: str, **fields) -> dict:
+    return {"rope_type": rope_type, "rope_theta": BASE, **fields}
+
+
+# name -> {"rope": the rope_parameters block, "speeds": "shared" | "one pass" | "per position"}
+METHODS = {
+    "none": {"rope": _block("default"), "speeds": "shared"},
+    "linear-4": {"rope": _block("linear", factor=4.0), "speeds": "shared"},
+    "ntk-2": {"rope": _block("default", rope_theta=ntk_scaled_base(BASE, 2.0, D_HEAD)), "speeds": "shared"},
+    "ntk-4": {"rope": _block("default", rope_theta=ntk_scaled_base(BASE, 4.0, D_HEAD)), "speeds": "shared"},
+    "ntk-8": {"rope": _block("default", rope_theta=ntk_scaled_base(BASE, 8.0, D_HEAD)), "speeds": "shared"},
+    # transformers' dynamic NTK: the base for the whole window's length, in one pass ...
+    "dynamic-1": {"rope": _block("dynamic", factor=1.0), "speeds": "one pass"},
+    # ... and decoded token by token with a cache: each key keeps the speeds of the step that wrote it
+    "dynamic-1-cached": {"rope": _block("dynamic", factor=1.0), "speeds": "per position"},
+    "yarn-4": {"rope": _block("yarn", factor=4.0, original_max_position_embeddings=TRAINED), "speeds": "shared"},
+    "yarn-4-no-attention-factor": {"rope": _block("yarn", factor=4.0, original_max_position_embeddings=TRAINED,
+                                                  attention_factor=1.0), "speeds": "shared"},
+    "llama3-4": {"rope": _block("llama3", factor=4.0, low_freq_factor=1.0, high_freq_factor=4.0,
+                                original_max_position_embeddings=TRAINED), "speeds": "shared"},
+}
+CORE = ("none", "yarn-4", "linear-4", "ntk-4", "llama3-4", "dynamic-1-cached", "dynamic-1")  # run in this order
+ABLATIONS = ("ntk-2", "ntk-8", "yarn-4-no-attention-factor")
+
+
+def plan() -> list[dict]:
+    """Every run, cheapest first: {"name", "kind", "text", "length", and "method" or "layout"}."""
+    runs = [dict(kind="layout", text=t, length=TRAINED, layout=lay) for t in TEXTS for lay in ("half",)]
+    runs += [dict(kind="shift", text=t, length=SHIFT_LEN) for t in TEXTS]
+    runs += [dict(kind="stretch", text=t, length=2 * TRAINED, method="dynamic-1") for t in TEXTS]
+    runs += [dict(kind="stretch", text=t, length=4 * TRAINED, method=m) for m in CORE for t in TEXTS]
+    runs += [dict(kind="stretch", text="prose", length=4 * TRAINED, method=m) for m in ABLATIONS]
+    for run in runs:
+        what = run.get("method") or run.get("layout") or "offsets"
+        run["name"] = f"{run['kind']}__{run['text']}__{run['length']}__{what}"
+    return runs
+
+
+def speeds(method: str, length: int) -> tuple[np.ndarray, float]:
+    """(inv_freq, attention_factor) for a window of `length` tokens: inv_freq (pairs,) or, for a
+    method decoded with a cache, (length, pairs): position p keeps the speeds at length p + 1."""
+    spec = METHODS[method]
+    if spec["speeds"] == "per position":
+        rows = [rope_inv_freq(D_HEAD, spec["rope"], max_position_embeddings=TRAINED, seq_len=p + 1)[0]
+                for p in range(length)]
+        return np.array(rows), 1.0
+    seq_len = length if spec["speeds"] == "one pass" else None
+    inv_freq, factor = rope_inv_freq(D_HEAD, spec["rope"], max_position_embeddings=TRAINED, seq_len=seq_len)
+    return np.asarray(inv_freq), float(factor)
+
+
+def _package_version(package: str) -> str:
+    try:
+        return subprocess.run(["dpkg-query", "-W", "-f=${Version}", package], capture_output=True, text=True,
+                              timeout=10).stdout.strip() or "unknown"
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+
+
+def read_text(name: str, tokenizer: dict, length: int) -> tuple[list[int], dict]:
+    """The first `length` tokens of text `name`, and where they came from. StudyError when the file
+    is missing or shorter than `length` tokens."""
+    package, path, licence = TEXTS[name]
+    file = Path(path)
+    if not file.is_file():
+        raise StudyError(f"{path}: missing; install the {package} package (apt-get install -y {package})")
+    data = file.read_bytes()
+    tokens = encode(data.decode("utf-8"), tokenizer)
+    if len(tokens) < length:
+        raise StudyError(f"{path}: {len(tokens)} tokens, shorter than the {length} asked for")
+    source = dict(package=package, version=_package_version(package), path=path, licence=licence,
+                  sha256=hashlib.sha256(data).hexdigest(), tokens_in_file=len(tokens))
+    return tokens[:length], source
+
+
+class StudyError(Exception):
+    """Bad input to the study: the command line prints its message on one line and exits 2."""
+
+
+NUMERIC_CODE = ("torch_forward.py", "gguf_model.py")  # the files a measured number depends on
+
+
+def code_hash() -> str:
+    """sha256 over NUMERIC_CODE: editing the study's bookkeeping does not void its results."""
+    digest = hashlib.sha256()
+    for file in NUMERIC_CODE:
+        digest.update((HERE / file).read_bytes())
+    return digest.hexdigest()
+
+
+def config_hash(run: dict, text_sha: str) -> str:
+    """12 hex digits over the run, its speeds (as computed, so a change in `rope_inv_freq` counts),
+    the text's checksum, what is kept (BLOCK, STAT_AT, OFFSETS) and `code_hash`."""
+    inv_freq, factor = speeds(run.get("method", "none"), run["length"])
+    text = json.dumps(dict(run, speeds=hashlib.sha256(np.ascontiguousarray(inv_freq, np.float64)).hexdigest(),
+                           factor=factor, text_sha=text_sha, block=BLOCK, stat_at=STAT_AT, offsets=OFFSETS,
+                           code=code_hash()), sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
+def block_means(nll: np.ndarray) -> list[float]:
+    """Mean loss over consecutive BLOCK-position blocks of the (seq-1,) next-token losses (the last
+    block short), rounded to 5 decimals."""
+    return [round(float(nll[i:i + BLOCK].mean()), 5) for i in range(0, len(nll), BLOCK)]
+
+
+def measure(run: dict, model, tokens: list[int]) -> dict:
+    """The measurement of one run (the JSON's "result")."""
+    n = len(tokens)
+    if run["kind"] == "stretch":
+        inv_freq, factor = speeds(run["method"], n)
+        cos, sin = rope_table(np.arange(n), inv_freq, factor)
+        rows = [r for p in STAT_AT if p < n for r in range(p - 3, p + 1)]
+        out = forward(model.tensors, model.config, tokens, cos, sin, stat_rows=rows)
+        at = [p for p in STAT_AT if p < n]
+        return dict(blocks=block_means(out["nll"]), attention_factor=factor, stat_at=at,
+                    entropy=[[round(float(v), 5) for v in layer.reshape(len(at), 4).mean(1)] for layer in out["entropy"]],
+                    sink=[[round(float(v), 6) for v in layer.reshape(len(at), 4).mean(1)] for layer in out["sink"]])
+    if run["kind"] == "layout":
+        from experiments.real_model.gguf_model import half_split_rows
+
+        cos, sin = rope_table(np.arange(n), speeds("none", n)[0])
+        right = forward(model.tensors, model.config, tokens, cos, sin, layout="interleaved")
+        wrong_tensors = model.tensors if run["layout"] == "half" else half_split_rows(model)
+        wrong = forward(wrong_tensors, model.config, tokens, cos, sin, layout=run["layout"])
+        return dict(right=block_means(right["nll"]), wrong=block_means(wrong["nll"]))
+    # shift: the same window with every position moved by P, angles in each precision
+    inv_freq = speeds("none", n)[0]
+    reference = None
+    rows = []
+    for precision in ANGLE_DTYPES:
+        for offset in OFFSETS:
+            cos, sin = rope_table(np.arange(n) + offset, inv_freq, 1.0, precision)
+            out = forward(model.tensors, model.config, tokens, cos, sin, logits=True)
+            if reference is None:  # float64 angles at P = 0: the first row
+                reference = out
+            rows.append(dict(precision=precision, offset=offset, loss=round(float(out["nll"].mean()), 6),
+                             max_logit_change=float(np.abs(out["logits"] - reference["logits"]).max()),
+                             max_loss_change=float(np.abs(out["nll"] - reference["nll"]).max())))
+    return dict(rows=rows)
+
+
+def provenance() -> dict:
+    """The suite's provenance (commit, versions, CPU, BLAS), with this study's code hash and the model file."""
+    record = suite_provenance()
+    record["code"] = code_hash()
+    record["dirty"] = bool(subprocess.run(["git", "status", "--porcelain", "--", *NUMERIC_CODE], cwd=HERE,
+                                          capture_output=True, text=True).stdout.strip())
+    path = model_path()
+    record["model"] = dict(file=path.name, bytes=path.stat().st_size, wheel=INSTALL_HINT.split()[-1])
+    return record
+
+
+def result_path(out: Path, run: dict) -> Path:
+    return out / f"{run['name']}.json"
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--only", nargs="+", default=None, help="methods, layouts or 'offsets' (default: all)")
+    parser.add_argument("--texts", nargs="+", default=None, help=f"texts (default: all of {', '.join(TEXTS)})")
+    parser.add_argument("--out", type=Path, default=RESULTS)
+    parser.add_argument("--force", action="store_true", help="redo runs whose JSON is current")
+    parser.add_argument("--list", action="store_true", help="print the plan and whether each run is done")
+    args = parser.parse_args(argv)
+    try:
+        runs = select(plan(), args.only, args.texts)
+        if args.list:
+            for run in runs:
+                print(f"{'done' if result_path(args.out, run).exists() else 'todo'}  {run['name']}")
+            return 0
+        model = load_gguf()
+        started = time.perf_counter()
+        for run in runs:
+            tokens, source = read_text(run["text"], model.tokenizer, run["length"])
+            path = result_path(args.out, run)
+            key = config_hash(run, source["sha256"])
+            if path.exists() and not args.force and json.loads(path.read_text())["config_hash"] == key:
+                print(f"kept  {run['name']}", flush=True)
+                continue
+            t0 = time.perf_counter()
+            result = measure(run, model, tokens)
+            seconds = round(time.perf_counter() - t0, 1)
+            write_json(path, dict(run, config_hash=key, seconds=seconds, source=source,
+                                  spec=METHODS.get(run.get("method")), result=result, provenance=provenance()))
+            print(f"wrote {run['name']} in {seconds:.0f} s", flush=True)
+        print(f"study: {time.perf_counter() - started:.0f} s", flush=True)
+    except (StudyError, FileNotFoundError, ValueError) as error:
+        print(f"experiments.real_model.study: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def select(runs: list[dict], only, texts) -> list[dict]:
+    """The runs of `plan()` whose method/layout/'offsets' is in `only` and text in `texts`
+    (None: all); StudyError naming an unknown one."""
+    names = set(METHODS) | {"half", "offsets"}
+    for value in only or ():
+        if value not in names:
+            raise StudyError(f"unknown method {value!r}; accepted: {', '.join(sorted(names))}")
+    for value in texts or ():
+        if value not in TEXTS:
+            raise StudyError(f"unknown text {value!r}; accepted: {', '.join(TEXTS)}")
+    return [r for r in runs if (only is None or (r.get("method") or r.get("layout") or "offsets") in only)
+            and (texts is None or r["text"] in texts)]
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
