@@ -5,7 +5,7 @@ MKDOCS  := NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs
 PYTEST  := $(PY) -m pytest
 ADDR    ?= 127.0.0.1:8000
 
-.PHONY: help setup serve build site figures test test-fast test-browser bench bench-pages screenshots reference experiments clean
+.PHONY: help setup serve build site figures test test-fast test-browser bench bench-pages screenshots reference experiments real-model clean
 
 help:
 	@echo "make serve         set up, build the figures, serve the site at http://$(ADDR)"
@@ -18,6 +18,7 @@ help:
 	@echo "make screenshots   build the site, then picture each page at 390 and 1280 px, light and dark, in build/screenshots/"
 	@echo "make reference     check the reference vectors (RoPE scaling, ALiBi, RoPE layouts, SmolLM2's logits) live against transformers"
 	@echo "make experiments   train and read the tiny decoders (CPU, ~35 min on 2 cores, resumable; FORCE=1 redoes all)"
+	@echo "make real-model    SmolLM2-135M past its trained length: every stretching method (CPU, ~85 min on 2 cores, resumable; FORCE=1 redoes all)"
 	@echo "make clean         remove generated files (site, figures, caches)"
 
 # --- set-up ------------------------------------------------------------------
@@ -109,6 +110,11 @@ reference: .venv-ref/.installed
 experiments: .venv/.site-installed
 	$(PIP) install "$(TORCH)" -e ".[experiments]"
 	$(PY) -m experiments.run $(if $(FORCE),--force)
+
+# The texts are two Debian packages' files (python3.11-doc, and libpython3.11-stdlib, which python3.11 brings).
+real-model: .venv/.test-installed
+	test -f /usr/share/doc/python3.11/html/_sources/library/stdtypes.rst.txt || apt-get install -y python3.11-doc
+	$(PY) -m experiments.real_model.study $(if $(FORCE),--force)
 
 clean:
 	rm -rf site docs/figures .cache build

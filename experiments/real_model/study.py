@@ -97,10 +97,11 @@ def plan() -> list[dict]:
     runs = [dict(kind="layout", text=t, length=TRAINED, layout=lay) for t in TEXTS for lay in ("half",)]
     runs += [dict(kind="shift", text=t, length=SHIFT_LEN) for t in TEXTS]
     runs += [dict(kind="stretch", text=t, length=2 * TRAINED, method="dynamic-1") for t in TEXTS]
+    runs += [dict(kind="truncated", text=t, length=4 * TRAINED) for t in TEXTS]
     runs += [dict(kind="stretch", text=t, length=4 * TRAINED, method=m) for m in CORE for t in TEXTS]
     runs += [dict(kind="stretch", text="prose", length=4 * TRAINED, method=m) for m in ABLATIONS]
     for run in runs:
-        what = run.get("method") or run.get("layout") or "offsets"
+        what = run.get("method") or run.get("layout") or ("offsets" if run["kind"] == "shift" else "window")
         run["name"] = f"{run['kind']}__{run['text']}__{run['length']}__{what}"
     return runs
 
@@ -173,6 +174,28 @@ def block_means(nll: np.ndarray) -> list[float]:
     return [round(float(nll[i:i + BLOCK].mean()), 5) for i in range(0, len(nll), BLOCK)]
 
 
+def truncated_nll(score, tokens, window: int) -> np.ndarray:
+    """Next-token losses with the context cut to `window` tokens: windows every window/2 tokens, each
+    scoring the targets the one before did not, so a target past the first window sees window/2 to
+    window - 1 tokens (the usual strided evaluation).
+
+    Args:
+        score: callable, (window,) token ids -> (window - 1,) losses of tokens 1.. of that window.
+        tokens: (seq,) ids, seq - window a multiple of window/2.
+
+    Returns:
+        (seq - 1,) losses of tokens[1:].
+    """
+    n, stride = len(tokens), window // 2
+    if n < window or (n - window) % stride:
+        raise ValueError(f"{n} tokens do not tile into windows of {window} every {stride}")
+    nll = np.full(n - 1, np.nan)
+    for start in range(0, n - window + 1, stride):
+        first = 0 if start == 0 else stride - 1  # the window's first new target
+        nll[start + first:start + window - 1] = score(tokens[start:start + window])[first:]
+    return nll
+
+
 def measure(run: dict, model, tokens: list[int]) -> dict:
     """The measurement of one run (the JSON's "result")."""
     n = len(tokens)
@@ -185,6 +208,11 @@ def measure(run: dict, model, tokens: list[int]) -> dict:
         return dict(blocks=block_means(out["nll"]), attention_factor=factor, stat_at=at,
                     entropy=[[round(float(v), 5) for v in layer.reshape(len(at), 4).mean(1)] for layer in out["entropy"]],
                     sink=[[round(float(v), 6) for v in layer.reshape(len(at), 4).mean(1)] for layer in out["sink"]])
+    if run["kind"] == "truncated":
+        cos, sin = rope_table(np.arange(TRAINED), speeds("none", TRAINED)[0])
+        nll = truncated_nll(lambda window: forward(model.tensors, model.config, window, cos, sin)["nll"], tokens,
+                            TRAINED)
+        return dict(blocks=block_means(nll), window=TRAINED, stride=TRAINED // 2)
     if run["kind"] == "layout":
         from experiments.real_model.gguf_model import half_split_rows
 
@@ -230,6 +258,7 @@ def main(argv=None) -> int:
     parser.add_argument("--texts", nargs="+", default=None, help=f"texts (default: all of {', '.join(TEXTS)})")
     parser.add_argument("--out", type=Path, default=RESULTS)
     parser.add_argument("--force", action="store_true", help="redo runs whose JSON is current")
+    parser.add_argument("--model", type=Path, default=None, help="the GGUF file (default: the wheel's)")
     parser.add_argument("--list", action="store_true", help="print the plan and whether each run is done")
     args = parser.parse_args(argv)
     try:
@@ -238,10 +267,13 @@ def main(argv=None) -> int:
             for run in runs:
                 print(f"{'done' if result_path(args.out, run).exists() else 'todo'}  {run['name']}")
             return 0
-        model = load_gguf()
+        model = load_gguf(args.model)
         started = time.perf_counter()
+        texts = {}
+        for run in runs:  # every text is read, and its length checked, before anything runs
+            texts[run["name"]] = read_text(run["text"], model.tokenizer, run["length"])
         for run in runs:
-            tokens, source = read_text(run["text"], model.tokenizer, run["length"])
+            tokens, source = texts[run["name"]]
             path = result_path(args.out, run)
             key = config_hash(run, source["sha256"])
             if path.exists() and not args.force and json.loads(path.read_text())["config_hash"] == key:
@@ -263,14 +295,14 @@ def main(argv=None) -> int:
 def select(runs: list[dict], only, texts) -> list[dict]:
     """The runs of `plan()` whose method/layout/'offsets' is in `only` and text in `texts`
     (None: all); StudyError naming an unknown one."""
-    names = set(METHODS) | {"half", "offsets"}
+    names = set(METHODS) | {"half", "offsets", "window"}
     for value in only or ():
         if value not in names:
             raise StudyError(f"unknown method {value!r}; accepted: {', '.join(sorted(names))}")
     for value in texts or ():
         if value not in TEXTS:
             raise StudyError(f"unknown text {value!r}; accepted: {', '.join(TEXTS)}")
-    return [r for r in runs if (only is None or (r.get("method") or r.get("layout") or "offsets") in only)
+    return [r for r in runs if (only is None or r["name"].split("__")[-1] in only)
             and (texts is None or r["text"] in texts)]
 
 

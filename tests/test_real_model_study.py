@@ -1,0 +1,155 @@
+"""The real-model study's pieces (issue 26, items 2-5): the torch forward pass against the numpy one, bf16
+emulation, the cos/sin tables of each method and precision, the strided baseline, and bad input.
+
+The model runs on short windows only (a few seconds); `make real-model` runs the long ones."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("gguf")
+from experiments.real_model import study  # noqa: E402
+from experiments.real_model.gguf_model import INSTALL_HINT, load_gguf, model_path  # noqa: E402
+from experiments.real_model.torch_forward import forward, rope_table, round_to_bf16  # noqa: E402
+from lessons.context_extension import dynamic_ntk_base, rope_inv_freq, yarn_attention_factor  # noqa: E402
+from lessons.rope import rope_frequencies  # noqa: E402
+
+
+def test_bf16_rounding_matches_torch_on_every_kind_of_value():
+    rng = np.random.default_rng(0)
+    x = np.concatenate([rng.normal(size=4000) * 10.0 ** rng.integers(-8, 8, 4000),
+                        [0.0, -0.0, 1.0, 1 + 2**-8, 1 + 3 * 2**-9, 255.0, 257.0, 1e7]]).astype(np.float32)
+    want = torch.from_numpy(x).bfloat16().float().numpy()
+    np.testing.assert_array_equal(round_to_bf16(x), want)
+    # ties go to even; integers are exact only up to 256
+    assert round_to_bf16(np.float32([1 + 2**-8, 257.0, 259.0])).tolist() == [1.0, 256.0, 260.0]
+
+
+def test_rope_tables_in_each_precision():
+    inv_freq = rope_frequencies(64, 100000.0)
+    pos = np.arange(1000) + 10**6
+    exact = rope_table(pos, inv_freq, 1.0, "float64")
+    f32 = rope_table(pos, inv_freq, 1.0, "float32")
+    table = rope_table(pos, inv_freq, 1.0, "bf16-table")
+    angles = rope_table(pos, inv_freq, 1.0, "bf16-angles")
+    assert all(a.dtype == np.float32 and a.shape == (1000, 32) for pair in (exact, f32, table, angles) for a in pair)
+    err = {name: np.abs(got[0] - exact[0]).max() for name, got in (("f32", f32), ("table", table), ("angles", angles))}
+    # at a million, a float32 angle is off by up to half an ulp of 10^6 (0.03 rad); bf16's cos has 8 bits
+    assert 1e-3 < err["f32"] < 0.07 and err["table"] < err["f32"] + 2**-8 and err["angles"] > 1.0, err
+    # the attention factor multiplies both
+    cos, sin = rope_table(np.arange(5), inv_freq, 1.25, "float64")
+    np.testing.assert_allclose(cos[1], 1.25 * np.cos(inv_freq), rtol=1e-6)
+    with pytest.raises(ValueError, match="precision"):
+        rope_table(pos, inv_freq, 1.0, "fp8")
+
+
+def test_each_method_is_its_rope_parameters_through_rope_inv_freq():
+    theta = rope_frequencies(64, 100000.0)
+    np.testing.assert_allclose(study.speeds("none", 100)[0], theta)
+    np.testing.assert_allclose(study.speeds("linear-4", 100)[0], theta / 4)
+    inv, factor = study.speeds("yarn-4", 100)
+    assert factor == pytest.approx(yarn_attention_factor(4.0)) and factor == pytest.approx(0.1 * np.log(4) + 1)
+    assert inv[0] == pytest.approx(theta[0]) and inv[-1] == pytest.approx(theta[-1] / 4)
+    assert study.speeds("yarn-4-no-attention-factor", 100)[1] == 1.0
+    # dynamic, one pass: the base for the window's length; with a cache: each position its own length
+    one_pass = study.speeds("dynamic-1", 16384)[0]
+    np.testing.assert_allclose(one_pass, rope_frequencies(64, dynamic_ntk_base(1e5, 1.0, 16384, 8192, 64)))
+    cached = study.speeds("dynamic-1-cached", 16384)[0]
+    assert cached.shape == (16384, 32)
+    np.testing.assert_array_equal(cached[:8192], np.broadcast_to(theta, (8192, 32)))  # the trained base up to L
+    np.testing.assert_allclose(cached[-1], one_pass)  # the last step sees the whole window
+    np.testing.assert_allclose(cached[12287], rope_inv_freq(64, study.METHODS["dynamic-1"]["rope"],
+                                                            max_position_embeddings=8192, seq_len=12288)[0])
+
+
+def test_the_truncated_baseline_scores_each_target_once_with_at_least_half_a_window():
+    def score(window):  # the "loss" of each target is how many tokens it sees, to read back
+        return np.arange(1.0, len(window))
+
+    nll = study.truncated_nll(score, list(range(40)), 16)
+    assert nll.shape == (39,) and not np.isnan(nll).any()
+    np.testing.assert_array_equal(nll[:15], np.arange(1, 16))  # the first window: all its targets
+    assert nll[15:].min() == 8 and nll[15:].max() == 15  # later: window/2 to window - 1 tokens back
+    with pytest.raises(ValueError, match="do not tile"):
+        study.truncated_nll(score, list(range(41)), 16)
+
+
+def test_the_plan_names_are_unique_and_cover_items_2_to_4():
+    runs = study.plan()
+    names = [r["name"] for r in runs]
+    assert len(set(names)) == len(names)
+    kinds = {r["kind"] for r in runs}
+    assert kinds == {"stretch", "layout", "shift", "truncated"}
+    longest = {r["method"] for r in runs if r["kind"] == "stretch" and r["length"] == 32768}
+    assert longest == set(study.METHODS)
+    assert study.select(runs, ["yarn-4"], ["code"]) == [r for r in runs if r["name"] == "stretch__code__32768__yarn-4"]
+
+
+# --- with the model ---------------------------------------------------------------------------------
+try:
+    model_path()
+    HAVE_MODEL = True
+except FileNotFoundError:
+    HAVE_MODEL = False
+needs_model = pytest.mark.skipif(not HAVE_MODEL, reason=f"the SmolLM2 GGUF wheel is not installed: {INSTALL_HINT}")
+
+
+@needs_model
+def test_the_torch_pass_gives_the_numpy_pass_logits_in_both_layouts():
+    from experiments.real_model.gguf_model import half_split_rows
+    from experiments.real_model.llama import llama_logits
+    from experiments.real_model.reference import token_nll
+
+    model = load_gguf()
+    tokens = np.random.default_rng(3).integers(0, 49152, 48)
+    want = llama_logits(model.tensors, model.config, tokens)
+    cos, sin = rope_table(np.arange(48), study.speeds("none", 48)[0])
+    got = forward(model.tensors, model.config, tokens, cos, sin, logits=True, stat_rows=[0, 47])
+    assert np.abs(got["logits"] - want).max() < 3e-4  # measured 9.4e-5 on 128 tokens
+    np.testing.assert_allclose(got["nll"], token_nll(want, tokens), atol=3e-4)
+    half = forward(half_split_rows(model), model.config, tokens, cos, sin, layout="half", chunk=7)
+    np.testing.assert_allclose(half["nll"], got["nll"], atol=3e-4)  # the permutation theorem, chunked head
+    # where attention goes: row 0 can only look at itself
+    assert got["entropy"].shape == got["sink"].shape == (30, 2)
+    np.testing.assert_allclose(got["sink"][:, 0], 1.0, rtol=1e-6)
+    np.testing.assert_allclose(got["entropy"][:, 0], 0.0, atol=1e-5)
+    assert (got["entropy"][:, 1] > 0).all() and (got["entropy"][:, 1] <= np.log(48) + 1e-6).all()
+
+
+def _main(capsys, *argv):
+    code = study.main(list(argv))
+    return code, capsys.readouterr().err.strip()
+
+
+def test_bad_input_is_one_line_and_exit_2_with_nothing_written(tmp_path, capsys, monkeypatch):
+    out = tmp_path / "out"
+    code, err = _main(capsys, "--only", "rope-magic", "--out", str(out))
+    assert code == 2 and err.count("\n") == 0 and "unknown method 'rope-magic'" in err
+    code, err = _main(capsys, "--texts", "poetry", "--out", str(out))
+    assert code == 2 and "unknown text 'poetry'" in err
+    if HAVE_MODEL:
+        cut = tmp_path / "cut.gguf"
+        with model_path().open("rb") as whole:
+            cut.write_bytes(whole.read(100_000))
+        code, err = _main(capsys, "--model", str(cut), "--out", str(out))
+        assert code == 2 and "cut.gguf" in err and err.count("\n") == 0
+        short = tmp_path / "short.txt"
+        short.write_text("def f():\n    return 1\n" * 50)
+        monkeypatch.setitem(study.TEXTS, "code", ("libpython3.11-stdlib", str(short), "PSF"))
+        code, err = _main(capsys, "--texts", "code", "--only", "none", "--out", str(out))
+        assert code == 2 and "short.txt" in err and "shorter than the 32768" in err
+        monkeypatch.setitem(study.TEXTS, "code", ("libpython3.11-stdlib", str(tmp_path / "gone.py"), "PSF"))
+        code, err = _main(capsys, "--texts", "code", "--only", "none", "--out", str(out))
+        assert code == 2 and "gone.py: missing" in err and "apt-get install -y libpython3.11-stdlib" in err
+    assert not out.exists()
+
+
+def test_list_says_what_is_done(tmp_path, capsys):
+    (tmp_path / "shift__code__1024__offsets.json").write_text(json.dumps({}))
+    assert study.main(["--list", "--texts", "code", "--out", str(tmp_path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "done  shift__code__1024__offsets" in lines and "todo  stretch__code__32768__none" in lines
