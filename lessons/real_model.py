@@ -125,6 +125,19 @@ lengths: positions 0 to 8,191 are "1×", 8,192 to 16,383 are "2×" and
 16,384 to 32,767 are "4×". The run keeps the mean loss of each block of
 256 positions: 128 numbers per run.
 
+```mermaid
+flowchart TB
+    A["a text's first 32,768 tokens"] --> B["one method's cos/sin table<br/>for positions 0 to 32,767"]
+    B --> C["one forward pass:<br/>the loss at every position"]
+    A --> D["the cut context: windows of 8,192<br/>every 4,096, same tokens"]
+    C --> E["method minus cut context,<br/>position by position:<br/>1×, 2×, 4×"]
+    D --> E
+```
+
+**Reading it:** the text and the positions are the same on both sides;
+only how positions past 8,192 are handled differs, so a difference in
+loss is the method's doing.
+
 **The math.** The loss at position $p$ and its mean over a stretch of
 positions $S$:
 
