@@ -99,7 +99,7 @@ ABLATIONS = ("ntk-2", "ntk-8", "yarn-4-no-attention-factor")
 
 def plan() -> list[dict]:
     """Every run, cheapest first: {"name", "kind", "text", "length", and "method" or "layout"}."""
-    runs = [dict(kind="layout", text=t, length=TRAINED, layout=lay) for t in TEXTS for lay in ("half",)]
+    runs = [dict(kind="layout", text=t, length=TRAINED, layout="half") for t in TEXTS]
     runs += [dict(kind="shift", text=t, length=SHIFT_LEN) for t in TEXTS]
     runs += [dict(kind="stretch", text=t, length=2 * TRAINED, method="dynamic-1") for t in TEXTS]
     runs += [dict(kind="truncated", text=t, length=4 * TRAINED) for t in TEXTS]
@@ -221,13 +221,10 @@ def measure(run: dict, model, tokens: list[int]) -> dict:
         nll = truncated_nll(lambda window: forward(model.tensors, model.config, window, cos, sin)["nll"], tokens,
                             TRAINED)
         return dict(blocks=block_means(nll), window=TRAINED, stride=TRAINED // 2)
-    if run["kind"] == "layout":
-        from experiments.real_model.gguf_model import half_split_rows
-
+    if run["kind"] == "layout":  # the GGUF's interleaved rows read by half-split RoPE
         cos, sin = rope_table(np.arange(n), speeds("none", n)[0])
         right = forward(model.tensors, model.config, tokens, cos, sin, layout="interleaved")
-        wrong_tensors = model.tensors if run["layout"] == "half" else half_split_rows(model)
-        wrong = forward(wrong_tensors, model.config, tokens, cos, sin, layout=run["layout"])
+        wrong = forward(model.tensors, model.config, tokens, cos, sin, layout=run["layout"])
         return dict(right=block_means(right["nll"]), wrong=block_means(wrong["nll"]))
     # shift: the same window with every position moved by P, angles in each precision
     inv_freq = speeds("none", n)[0]
@@ -277,11 +274,13 @@ def main(argv=None) -> int:
             return 0
         model = load_gguf(args.model)
         started = time.perf_counter()
-        texts = {}
-        for run in runs:  # every text is read, and its length checked, before anything runs
-            texts[run["name"]] = read_text(run["text"], model.tokenizer, run["length"])
+        texts = {}  # each text is read and tokenized once, its length checked before anything runs
+        for text in dict.fromkeys(run["text"] for run in runs):
+            longest = max(run["length"] for run in runs if run["text"] == text)
+            texts[text] = read_text(text, model.tokenizer, longest)
         for run in runs:
-            tokens, source = texts[run["name"]]
+            tokens, source = texts[run["text"]]
+            tokens = tokens[:run["length"]]
             path = result_path(args.out, run)
             key = config_hash(run, source["sha256"])
             if path.exists() and not args.force and json.loads(path.read_text())["config_hash"] == key:
