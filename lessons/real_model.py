@@ -828,6 +828,16 @@ def _span(multiple: int) -> slice:
     return slice(low // BLOCK, high // BLOCK)
 
 
+def _smoothed(values: np.ndarray, width: int = 8) -> np.ndarray:
+    """Means over consecutive `width`-block stretches (8 blocks: 2,048 positions), a partial last one dropped."""
+    return values[: len(values) // width * width].reshape(-1, width).mean(axis=1)
+
+
+def _interval(block_diffs: np.ndarray, digits: int) -> tuple[float, float, float]:
+    """`bootstrap_interval` of block differences taken in 512-token pieces (PIECE blocks), rounded."""
+    return tuple(round(v, digits) for v in bootstrap_interval(_smoothed(block_diffs, PIECE)))
+
+
 def loss_at(runs: dict, text: str, method: str, multiple: int, digits: int = 2) -> float:
     """Mean loss (nats) over the positions of 1×, 2× or 4× the trained length (`MULTIPLES`: 0 to
     8,191, 8,192 to 16,383, 16,384 to 32,767), rounded to `digits`."""
@@ -840,16 +850,14 @@ def paired_difference(runs: dict, text: str, a: str, b: str, multiple: int, digi
     Negative: a predicts the text better."""
     a_blocks, b_blocks = blocks(runs, text, a), blocks(runs, text, b)
     n = min(len(a_blocks), len(b_blocks))  # a shorter window is compared on the positions it has
-    diff = (a_blocks[:n] - b_blocks[:n])[_span(multiple)]
-    units = diff[: len(diff) // PIECE * PIECE].reshape(-1, PIECE).mean(axis=1)
-    return tuple(round(v, digits) for v in bootstrap_interval(units))
+    return _interval((a_blocks[:n] - b_blocks[:n])[_span(multiple)], digits)
 
 
 def departure(runs: dict, text: str, method: str) -> int | None:
     """The first position (a multiple of 1,024) from which a 1,024-token stretch of `method` is
     DEPARTS nats worse than the baseline's; None if it never is within 32,768."""
     diff = blocks(runs, text, method) - blocks(runs, text, BASELINE)
-    per_1k = diff.reshape(-1, 1024 // BLOCK).mean(axis=1)
+    per_1k = _smoothed(diff, 1024 // BLOCK)
     worse = np.flatnonzero(per_1k > DEPARTS)
     return int(worse[0]) * 1024 if len(worse) else None
 
@@ -866,10 +874,7 @@ def layout_cost(runs: dict, text: str) -> tuple[float, float, tuple[float, float
     rows read by interleaved RoPE (right) and by half-split RoPE (the classic wrong conversion)."""
     result = runs[f"layout__{text}__{TRAINED_LEN}__half"]["result"]
     right, wrong = (np.asarray(result[k]) for k in ("right", "wrong"))
-    diff = wrong - right
-    units = diff[: len(diff) // PIECE * PIECE].reshape(-1, PIECE).mean(axis=1)
-    return (round(float(right.mean()), 2), round(float(wrong.mean()), 2),
-            tuple(round(v, 2) for v in bootstrap_interval(units)))
+    return round(float(right.mean()), 2), round(float(wrong.mean()), 2), _interval(wrong - right, 2)
 
 
 def shifted(runs: dict, text: str) -> dict[str, list[tuple[int, float, float]]]:
@@ -943,11 +948,6 @@ def run_look(method: str) -> Look:
         return Look(GRID, "", "-")
     look = METHOD_LOOKS[method.split("-")[0]]
     return Look(look.colour, look.marker, HOLLOW[method], hollow=True) if method in HOLLOW else look
-
-
-def _smoothed(values: np.ndarray, width: int = 8) -> np.ndarray:
-    """Means over `width` blocks (2,048 positions), one per stretch."""
-    return values[: len(values) // width * width].reshape(-1, width).mean(axis=1)
 
 
 def _x_axis(ax) -> None:
