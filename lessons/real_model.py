@@ -604,10 +604,13 @@ bfloat16 are wrong at every offset, the unshifted window included.
 
 **In code:** `experiments.real_model.torch_forward.rope_table` computes
 each pipeline: "float64"; "float32" (position times speed in float32, as
-transformers 5.24's `LlamaRotaryEmbedding.forward` does with autocast
-off); "bf16-table" (float32 angles, cos and sin stored in bfloat16, as
-vLLM keeps its cos/sin cache in the model's dtype); "bf16-angles" (the
-angle itself rounded to bfloat16).
+transformers 5.24's `LlamaRotaryEmbedding.forward` computes them);
+"bf16-table" (float32 angles, cos and sin rounded to bfloat16: what a
+bfloat16 model gets from that same `forward`, which casts cos and sin to
+the model's dtype, and from vLLM 0.33.0, whose `RotaryEmbeddingBase`
+computes its cos/sin cache in float32 and stores it in the model's
+dtype, `vllm/model_executor/layers/rotary_embedding/base.py`);
+"bf16-angles" (the angle itself rounded to bfloat16).
 `experiments.real_model.torch_forward.round_to_bf16` emulates bfloat16
 on the bits, and the tests check it against torch's own conversion.
 `shifted` and `breaks_at` read the results.
