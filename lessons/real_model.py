@@ -607,7 +607,7 @@ each pipeline: "float64"; "float32" (position times speed in float32, as
 transformers 5.24's `LlamaRotaryEmbedding.forward` computes them);
 "bf16-table" (float32 angles, cos and sin rounded to bfloat16: what a
 bfloat16 model gets from that same `forward`, which casts cos and sin to
-the model's dtype, and from vLLM 0.33.0, whose `RotaryEmbeddingBase`
+the model's dtype, and from vLLM 0.33.0, whose RotaryEmbeddingBase class
 computes its cos/sin cache in float32 and stores it in the model's
 dtype, `vllm/model_executor/layers/rotary_embedding/base.py`);
 "bf16-angles" (the angle itself rounded to bfloat16).
