@@ -306,12 +306,29 @@ def check_page(page, log: PageLog, name: str, wait_s: float = 10) -> list[str]:
 COLOUR_RULES = ("color-contrast", "link-in-text-block")
 
 
+# Drawing a section that was skipped asks for the fonts of its formulas only then; until
+# they arrive a formula is set in a fallback font, wider, and axe would report a formula
+# that fits once its font is in as a scrolling box without a tab stop (seen in CI on
+# context_extension). Wait, as the build's measurement does (postbuild/heights.js),
+# until the fonts the drawn page asked for have loaded.
+FONTS_SETTLED = """
+async () => {
+  const tick = () => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+  document.body.getBoundingClientRect();
+  await tick();
+  await document.fonts.ready;
+  await Promise.all([...document.fonts].filter(f => f.status === "loading").map(f => f.loaded.catch(() => null)));
+  await tick();
+}
+"""
+
+
 def axe_violations(page, name: str, impacts=("serious", "critical"), rules: tuple[str, ...] = ()) -> list[str]:
     """axe-core's serious and critical violations on the page as loaded; only `rules`, if given."""
     # A section that skips rendering has no boxes, so axe could not see what lies
     # behind its text (colour contrast); draw them all, as a reader scrolling would.
     page.add_style_tag(content=DRAW_EVERY_BOX)
-    page.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    page.evaluate(FONTS_SETTLED)
     page.add_script_tag(path=str(AXE))
     # noHtml: a violation is reported by its selector (`target`), so axe need not copy each
     # node's HTML (about a fifth of its time on a lesson page; the same findings)
