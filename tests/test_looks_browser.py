@@ -87,6 +87,7 @@ def _open(page, base: str, path: str) -> None:
     page.evaluate(browser.WAIT_RENDERED)
     page.evaluate("() => document.fonts.ready")
     page.add_style_tag(content=DRAW_EVERY_BOX)
+    page.evaluate(browser.FONTS_SETTLED)  # a box drawn now sets its formulas in their own fonts
     page.evaluate("() => dispatchEvent(new Event('resize'))")  # math.js measures the boxes now drawn
 
 

@@ -44,12 +44,7 @@ def draw_all(page) -> None:
     time is laid out with a stand-in font for the moment its font loads)."""
     page.add_style_tag(content=DRAW_ALL)
     page.evaluate(browser.LOAD_EVERY_IMAGE)
-    page.evaluate("""async () => {
-        document.body.getBoundingClientRect();
-        await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
-        await document.fonts.ready;
-        await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
-    }""")
+    page.evaluate(browser.FONTS_SETTLED)
 
 
 def open_page(page, url: str) -> None:
