@@ -1,5 +1,609 @@
 r"""
-# x
+# Not every layer is the same: position schemes in today's models
+
+Run it: `python -m lessons.layer_schemes` (a narrated walkthrough in the terminal).
+Builds on `lessons.rope` (the rotation and its two layouts), `lessons.alibi`
+(NoPE, and what the causal mask tells a layer) and `lessons.context_extension`
+(the speeds `rope_inv_freq` computes and the scaling rules); `lessons.model_card`
+then reads all of this from a config.
+
+## Level 1: the practitioner's guide
+
+**In one sentence.** Recent models do not use one position scheme throughout:
+some layers rotate and some do not (Llama 4, SmolLM3, Command R7B), local and
+global layers use different bases and different scaling (Gemma 2 and 3, gpt-oss),
+many rotate only part of each head, in one of three incompatible pairings, and
+DeepSeek's latent attention rotates a separate 64-wide slice so that it can cache
+a compressed key.
+
+**When you need it.** When you serve, convert or port one of these models (a new
+engine, a GGUF or MLX conversion, a custom kernel), or set a context-scaling
+block by hand. The symptom of a mistake here is rarely a crash: the model stays
+fluent at short prompts and drifts as the prompt grows, or answers slightly worse
+everywhere. Every bug below was reported in a real project, and each one let a
+model load and run.
+
+**Your options.**
+
+| Option | What it does | What it gives you | What it costs | Where it lives |
+|---|---|---|---|---|
+| NoPE every fourth layer | Those layers skip RoPE and see the whole context | Layers whose behaviour does not depend on trained angle ranges | A per-layer list to read the right way round | `no_rope_layers`, `no_rope_layer_interval` (Llama 4, SmolLM3) |
+| Query temperature on NoPE layers | Multiplies the query by a factor that grows with position | Sharper attention over very long contexts | One more position-dependent number to reproduce exactly | `attn_temperature_tuning`, `floor_scale`, `attn_scale` (Llama 4) |
+| Chunked RoPE layers | RoPE layers attend only within fixed chunks | Cheap RoPE layers that never meet a long distance | The NoPE layers alone carry long-range reading | `attention_chunk_size` (Llama 4) |
+| RoPE only on local layers | Sliding-window layers rotate; global layers do not | Global layers free of angles | A per-layer-type rule in the model code | Cohere2 (`sliding_window`, `sliding_window_pattern`) |
+| Two bases | Local layers keep a small base, global layers a large one and the scaling | Sharp local order and slow global angles | Two rotary tables; scaling must reach only the global ones | `rope_local_base_freq`, `rope_theta`, `sliding_window` (Gemma 3) |
+| Partial rotary | Only part of each head turns | Dimensions that carry content with no position | Three incompatible pairings to get right | `partial_rotary_factor`, `rotary_pct`, `rotary_dim` |
+| Decoupled RoPE (MLA) | A separate rotated slice beside a compressed latent | A cache of 576 numbers per token and layer in DeepSeek-V3 | A second query and key path | `qk_rope_head_dim`, `kv_lora_rank` (DeepSeek-V2, V3) |
+
+**How to choose.**
+
+- You serve a model: nothing to choose, but check that your engine reproduces
+  each layer's plan. Compare the per-layer table of `lessons.model_card`'s
+  decoder with your engine's log or code.
+- You convert a checkpoint: read which pairing the source code uses for its
+  rotated part, and whether the rotation covers the whole head, before you
+  write a single weight.
+- You extend the context: put the scaling block only where the model's code puts
+  it. In Gemma 3 that is the global layers only.
+- You design a model: the schemes on this page are what the current open models
+  chose; this page explains what each does, not which one wins.
+
+**What it costs.** A NoPE layer costs nothing, and its query temperature one
+multiply per query. Partial rotary turns fewer dimensions, so it does less work
+than full RoPE. MLA's decoupled RoPE adds a 64-wide query and key per head, but
+the cache per token and layer falls from 40,960 numbers (keys and values of 128
+heads) to 576, a factor of 71.1 at DeepSeek-V3's widths (deepseek-ai/DeepSeek-V3
+config.json: `kv_lora_rank` 512, `qk_rope_head_dim` 64, `qk_nope_head_dim` 128,
+`v_head_dim` 128, `num_attention_heads` 128, `num_hidden_layers` 61). In bf16
+over its 61 layers that is 70,272 bytes per token.
+
+**What breaks.**
+
+- **Scaling leaking into the local layers.** Gemma 3's `rope_scaling` (linear,
+  factor 8 in google/gemma-3-4b-it) belongs to its global layers only; its
+  sliding layers use plain RoPE with base 10,000. An engine that applies the
+  block everywhere makes each local layer read a token 8 positions back as
+  if it were the previous token. vLLM fixed exactly this regression for Gemma 3
+  ([vllm-project/vllm#29111](https://github.com/vllm-project/vllm/pull/29111));
+  llama.cpp users reported the two structures disagreeing
+  ([ggml-org/llama.cpp#14367](https://github.com/ggml-org/llama.cpp/issues/14367)),
+  and the converse, global layers left unscaled, was fixed in mlx-vlm
+  ([Blaizzy/mlx-vlm#1709](https://github.com/Blaizzy/mlx-vlm/pull/1709)). Fix:
+  one rotary table per layer type, scaling only where the reference code puts it.
+- **Partial rotary read as full rotary.** GLM's config class fills in
+  `partial_rotary_factor` 0.5 even when the config.json does not say it
+  (transformers 5.24 configuration_glm.py); an engine that rotates the whole
+  head rotates twice the dimensions
+  ([ml-explore/mlx-lm#1698](https://github.com/ml-explore/mlx-lm/pull/1698)).
+  Fix: read the factor through the model's own config class.
+- **Right speeds, wrong partners.** The three pairings of a partial rotary head
+  turn different dimensions together; a kernel with the right cos and sin but
+  the wrong partners gives wrong scores. Reported for Gemma 4's proportional
+  layout against a contiguous kernel
+  ([apple/coreai-models#66](https://github.com/apple/coreai-models/issues/66)),
+  and for speeds computed over the head width instead of the rotary width
+  ([pie-project/pie#603](https://github.com/pie-project/pie/pull/603)). Fix:
+  compare the rotated q and k (not only the cos/sin table) with the reference.
+- **The rotated slice's layout.** DeepSeek-V3 checkpoints pair the rotated slice
+  interleaved; transformers 5.24 rotates it with a function that writes the
+  result de-interleaved, which is harmless because q and k move alike, and
+  different ports of the model differ here without error
+  ([huggingface/transformers#39687](https://github.com/huggingface/transformers/issues/39687)).
+  Fix: convert the weights and the rotation together, never one of them.
+- **RoPE in a NoPE layer.** A backend that rotates every layer rotates Llama 4's
+  NoPE layers too; TensorRT-LLM's first Llama 4 support had to add a way to skip
+  it ([NVIDIA/TensorRT-LLM#3382](https://github.com/NVIDIA/TensorRT-LLM/pull/3382)).
+  Fix: read `no_rope_layers` as transformers does (1 means the layer uses RoPE).
+- **A temperature that counts the wrong positions.** transformers 5.24 computes
+  Llama 4's temperature from the cache length plus the token's index, not from
+  position ids; below position 8,191 it is exactly 1, so a short test cannot
+  tell a right engine from a wrong one. Fix: test past 8,191 tokens.
+
+**In the wild.** Llama 4 Scout: 12 NoPE layers of 48, RoPE layers in chunks of
+`attention_chunk_size` 8,192, temperature `floor_scale` 8,192 and `attn_scale`
+0.1 (its config.json, as recorded in lessons/gallery/llama-4-scout.json).
+SmolLM3-3B: 9 NoPE layers of 36, no window (its config.json's `no_rope_layers`).
+Command R7B: RoPE only on its 24 sliding layers, window 4,096. Gemma 3 4B: 29
+sliding layers of 34 with a window of 1,024, base 10,000 there and 1,000,000
+with linear factor 8 on the 5 global layers. Gemma 2 9B: alternating, window
+4,096, one base. gpt-oss-20b: alternating, window 128, and one YaRN block that
+transformers 5.24 applies to every layer (modeling_gpt_oss.py builds one rotary
+embedding for the model). Mistral 7B v0.1: a window of 4,096 in every layer.
+DeepSeek-V3: MLA with a 64-wide rotated slice. GLM-4 (transformers glm): half of
+each head, interleaved. GPT-NeoX and Pythia: `rotary_pct` 0.25, half-split.
+Gemma 4: proportional RoPE on its global layers.
+
+**Go deeper.** Level 2 builds each mechanism from scratch and checks it against
+transformers' own code: per-layer plans and Llama 4's temperature, why a local
+layer must keep its trained speeds, the three pairings of partial rotary and
+p-RoPE, and why MLA needs its RoPE apart. If you only needed to know what to check,
+you can stop here.
+
+## Level 2: how it works, from scratch
+
+## Different schemes in different layers
+
+**Everyday picture.** A newsroom where most editors read a story line by line
+with a ruler, and every fourth one skims the whole archive with no ruler at all.
+The skimmers still know roughly where they are: the archive behind them gets
+thicker as they go.
+
+**Tiny worked example.** A NoPE layer that attends equally to every token it
+may see, reading a value that is 1 on the first token and 0 elsewhere, gets
+1/(p+1) at position p: 1, 0.5, 0.333 and 0.25 at positions 0 to 3. That number
+names the position, so a layer with no positions can still learn where it is
+from the causal mask alone (built in `lessons.alibi`). Llama 4's NoPE layers
+also scale their query by a temperature: 1 up to position 8,190, then 1.0693 at
+8,191 and 1.2565 at 100,000.
+
+```mermaid
+flowchart TB
+  C["config.json:<br/>no_rope_layers, sliding_window,<br/>attention_chunk_size"] --> P["layer plan"]
+  P --> R["RoPE layer:<br/>rotate q and k"]
+  P --> N["NoPE layer:<br/>no rotation"]
+  R --> W["window or chunk<br/>(local)"]
+  N --> G["whole context<br/>(global)"]
+  N --> T["Llama 4: query ×<br/>temperature"]
+```
+
+**Reading it:** one config decides, layer by layer, whether q and k turn and how
+far back a layer may look. In Llama 4 the two choices are tied: the RoPE layers
+are the chunked ones and the NoPE layers the global ones, and only the global
+ones get the temperature.
+
+**The math.** Llama 4's query multiplier on a NoPE layer (transformers 5.24,
+models/llama4/modeling_llama4.py, Llama4TextAttention.forward, applied when
+`attn_temperature_tuning` is true and the layer skips RoPE, to the query only,
+before attention):
+
+$$
+\tau(p) = 1 + s \,\ln\!\Big(1 + \Big\lfloor \frac{p + 1}{F} \Big\rfloor\Big),
+\qquad w = \frac{e^{\tau g}}{e^{\tau g} + n - 1}
+$$
+
+**Symbols**
+
+| Symbol | Meaning here | In the example |
+|---|---|---|
+| $p$ | the query's position, counted from the cache length | 100,000 |
+| $F$ | `floor_scale`: the step length in tokens | 8,192 |
+| $s$ | `attn_scale` | 0.1 |
+| $\tau(p)$ | the number the query is multiplied by | 1.2565 |
+| $g$ | how far one key's score beats the others | 5 |
+| $n$ | keys the query sees | 100,001 |
+| $w$ | that key's softmax weight | 0.0053 with $\tau$, 0.0015 without |
+
+**In words:** "the query is left alone for the first $F - 1$ positions, then
+grows by $s \ln 2$, and after that by the logarithm of how many blocks of $F$
+tokens lie behind it; multiplying the query multiplies every score margin."
+
+**With the numbers:** at $p$ = 100,000, $\lfloor 100{,}001 / 8{,}192 \rfloor$ =
+12, so $\tau = 1 + 0.1 \ln 13$ = 1.2565. A key that beats 100,000 equal others
+by 5 gets weight 0.0015 without the temperature and 0.0053 with it: the
+temperature keeps a clear winner from drowning as the context grows. The code
+cites Scalable-Softmax (Nakanishi, 2025) for the idea.
+
+**In Python:**
+
+```python
+from lessons.alibi import mask_position_signal
+from lessons.layer_schemes import (gallery_text_config, layer_plan,
+                                   llama4_attn_temperature, top_key_weight)
+[round(float(v), 3) for v in mask_position_signal(4)]
+# → [1.0, 0.5, 0.333, 0.25]
+t = llama4_attn_temperature([8190, 8191, 100_000, 10_485_759])
+[round(float(v), 4) for v in t]  # → [1.0, 1.0693, 1.2565, 1.7155]
+round(top_key_weight(5, 100_001), 4)  # → 0.0015
+round(top_key_weight(5, 100_001, t[2]), 4)  # → 0.0053
+scout = layer_plan(gallery_text_config("llama-4-scout"))
+[i for i, layer in enumerate(scout) if not layer["rope"]][:4]
+# → [3, 7, 11, 15]
+{layer["window"] for layer in scout if layer["rope"]}  # → {8192}
+plans = {s: layer_plan(gallery_text_config(s))
+         for s in ("llama-4-scout", "smollm3-3b", "command-r7b", "gemma-3-4b")}
+{s: (sum(not x["rope"] for x in p), sum(x["window"] is not None for x in p))
+ for s, p in plans.items()}
+# → {'llama-4-scout': (12, 36), 'smollm3-3b': (9, 0), 'command-r7b': (8, 24),
+#   'gemma-3-4b': (0, 29)}
+cohere = layer_plan(gallery_text_config("command-r7b"))
+all(layer["rope"] == (layer["window"] is not None) for layer in cohere)
+# → True
+```
+
+![Seven models' layers side by side: Llama 4 Scout, SmolLM3 and Command R7B have a NoPE layer every fourth layer; Gemma 3 has short local bars with a tall global one every sixth layer; Gemma 2 and gpt-oss alternate short and tall; Mistral 7B's layers are all short](figures/layer_schemes.layer_map.svg)
+
+**Reading it:** each bar is one layer, blue if it rotates and red cross-hatched
+if it does not; a tall bar sees the whole context, a short one only its window
+or chunk. Llama 4 is the mirror image of Command R7B: both rotate only their
+local layers, but Llama 4's red layers are the global ones by a NoPE list, and
+Command R7B's by a layer-type rule. SmolLM3 has no window at all, and Mistral
+has nothing but windows.
+
+![Llama 4's query multiplier against position on a log scale: flat at 1 until position 8,191, then a staircase rising to about 1.7 at ten million tokens](figures/layer_schemes.temperature.svg)
+
+**Reading it:** nothing happens for the first 8,191 positions, which is why a
+test on short prompts cannot catch an engine that computes the temperature
+wrongly. After that the steps come every 8,192 tokens and grow more slowly,
+like the logarithm.
+
+**In code:** `layer_plan` reads a config's layer plan as transformers 5.24 does
+(tested against every model's own classes through the decoder's reference
+vectors); `llama4_attn_temperature` is checked against Llama4TextAttention's
+forward pass at positions from 0 to 24,579; `top_key_weight` is the softmax of
+one winner among equals.
+
+**Why it matters.** A NoPE layer's only position signal is the mask and the
+temperature, so it is exactly the layer whose behaviour depends on absolute
+position: a wrong position count there changes the model, while a RoPE layer
+ignores a constant offset.
+
+## Local and global layers with two bases
+
+**Everyday picture.** A reading lamp and a ceiling light. The lamp lights only
+the page in front of you, and it never needs to be brighter because the room is
+bigger; turn it down because the room grew and you can no longer read the page.
+
+**Tiny worked example.** Gemma 3's local layers see 1,024 tokens
+(google/gemma-3-4b-it config.json `sliding_window`), so the largest distance
+they ever meet is 1,023, whatever the prompt's length. Their fastest pair turns
+1 radian per token, so it never turns more than 1,023 radians within the window;
+71 of their 128 pairs make at least one full turn within it. Leak the global
+layers' linear factor 8 into them and every speed falls 8 times: a key 8 tokens
+back now scores exactly as the previous token did in training.
+
+```mermaid
+flowchart TB
+  X["one prompt,<br/>128K tokens"] --> L["local layer:<br/>window 1,024,<br/>base 10,000, no scaling"]
+  X --> G["global layer:<br/>base 1,000,000,<br/>linear factor 8"]
+  L --> A["distances 0 to 1,023:<br/>the trained angles"]
+  G --> B["distances up to 128K:<br/>scaled back into<br/>the trained range"]
+```
+
+**Reading it:** the two kinds of layers see the same prompt but different
+distances. Only the global layer meets distances past its training, so only it
+needs a scaling rule; the local layer already sees nothing but trained angles.
+
+**The math.**
+
+$$
+\phi_i(\Delta) = \Delta\,\theta_i,\ \ 0 \le \Delta \le w - 1,
+\qquad \phi_i^{\text{leaked}}(\Delta) = \frac{\Delta\,\theta_i}{f} = \phi_i\!\Big(\frac{\Delta}{f}\Big)
+$$
+
+**Symbols**
+
+| Symbol | Meaning here | In the example |
+|---|---|---|
+| $\Delta$ | distance from query to key | 0 to 1,023 |
+| $w$ | the local window, `sliding_window` | 1,024 |
+| $\theta_i$ | pair $i$'s speed with the local base | 1 rad per token for $i$ = 0 |
+| $f$ | the global layers' linear factor | 8 |
+| $\phi_i$ | the angle between query and key in pair $i$ | 1,023 rad at most for $i$ = 0 |
+
+**In words:** "a local layer's angles are bounded by its window, not by the
+prompt; dividing its speeds by the factor makes it read every distance as one
+$f$ times shorter."
+
+**With the numbers:** with the leak, a key 8 tokens back gets the angle the
+layer learned for 1 token back, in every pair at once. For a seeded random query
+and key, the scores within the window move by 1.68 times their largest value:
+not a small drift but a different pattern.
+
+**In Python:**
+
+```python
+import numpy as np
+from lessons.context_extension import rope_inv_freq
+from lessons.layer_schemes import window_angles, local_score_change
+from lessons.positional import angle_table
+local, _ = rope_inv_freq(256, {"rope_theta": 10000.0})
+leaked, _ = rope_inv_freq(
+    256, {"rope_type": "linear", "factor": 8.0, "rope_theta": 10000.0})
+float(window_angles(local, 1024)[0])  # → 1023.0
+int((window_angles(local, 1024) > 2 * np.pi).sum())  # → 71
+bool(np.allclose(angle_table(8, leaked), angle_table(1, local)))  # → True
+round(local_score_change(local, leaked, 1024), 2)  # → 1.68
+```
+
+![The score of a key identical to the query against distance for a Gemma 3 local layer: as trained it falls quickly over the first ten tokens; with linear scaling by 8 leaked in, the same curve is stretched eight times along the distance axis](figures/layer_schemes.local_window.svg)
+
+**Reading it:** the solid line is what the layer was trained with; the dashed
+line is the same layer with the global layers' scaling leaked in. The dashed
+curve is the solid one stretched eight times to the right: at distance 8 it
+stands where the trained one stands at distance 1, so a head that looked at the
+previous token now looks eight tokens back.
+
+**In code:** `window_angles` gives the largest angle per pair inside a window;
+`local_score_change` measures the score change a swap of speeds causes. Gemma 3's
+two bases come from `lessons.context_extension.rope_inv_freq` and are checked
+against Gemma3RotaryEmbedding through tests/data/reference_vectors.json
+(tests/reference/_reference.py, LAYER_TYPE_CONFIGS); `layer_plan` gives each
+layer its base.
+
+**Why it matters.** Context extension is a fix for long distances, and a local
+layer never has any. A scaling rule that reaches it does no good and changes
+what every local layer sees at every prompt length, so a short-prompt test may
+already show it.
+
+## Partial rotary: three pairings of the same numbers
+
+**Everyday picture.** Three ways to seat eight guests at four tables for two:
+neighbours together, first half with second half, or only the first two chairs
+of each half. Same guests, same tables, different conversations.
+
+**Tiny worked example.** A head of width 8 with `partial_rotary_factor` 0.5.
+NeoX-style turns dimensions 0 to 3, pairing 0 with 2 and 1 with 3. GLM turns the
+same four, pairing 0 with 1 and 2 with 3. Proportional (Gemma 4) pairs across the
+whole head, 0 with 4 and 1 with 5, and lets the other pairs stand still. On the
+same weights at the same position the three give different vectors.
+
+```mermaid
+flowchart TB
+  H["head: 8 dims,<br/>factor 0.5"] --> N["NeoX: dims 0-3,<br/>pairs (0,2) (1,3),<br/>speeds over 4"]
+  H --> G["GLM: dims 0-3,<br/>pairs (0,1) (2,3),<br/>speeds over 4"]
+  H --> P["proportional:<br/>pairs (0,4) (1,5),<br/>speeds over 8"]
+  N --> R["dims 4-7<br/>pass through"]
+  G --> R
+  P --> S["pairs (2,6) (3,7)<br/>stand still"]
+```
+
+**Reading it:** all three read the same factor, and all three leave half the
+head without position. They differ in which dimensions turn together and, for
+proportional, in the exponent of the speeds: a converter that keeps the numbers
+but not the pairing produces a different model.
+
+**The math.** With rotary width $r = \lfloor d \cdot \rho \rfloor$:
+
+$$
+\begin{aligned}
+\text{NeoX: } &(j,\ j + r/2),\ \theta_i = b^{-2i/r},\ i \lt r/2 \\
+\text{GLM: } &(2i,\ 2i + 1),\ \theta_i = b^{-2i/r},\ i \lt r/2 \\
+\text{proportional: } &(j,\ j + d/2),\ \theta_i = b^{-2i/d} \text{ for } i \lt \rho d/2,\ \text{else } 0
+\end{aligned}
+$$
+
+**Symbols**
+
+| Symbol | Meaning here | In the example |
+|---|---|---|
+| $d$ | head width | 8 |
+| $\rho$ | `partial_rotary_factor` | 0.5 |
+| $r$ | rotary width | 4 |
+| $b$ | the base, `rope_theta` | 10,000 |
+| $\theta_i$ | pair $i$'s speed | 1 and 0.01 (NeoX, GLM); 1 and 0.1 (proportional) |
+
+**In words:** "NeoX and GLM rotate the first $r$ dimensions with speeds spread
+over $r$, pairing halves or neighbours; proportional keeps full-head pairs and
+the full-head speeds, and simply stops the slow ones."
+
+**With the numbers:** the last fact is what p-RoPE is. Barbero et al. (2024)
+report that Gemma 7B uses its fastest pairs for sharp positional patterns and
+its slowest pairs as content channels that carry little position, and propose
+p-RoPE: remove the slowest fraction of the frequencies and keep the fastest.
+Gemma 4's global layers do this with factor 0.25 on a 512-wide head and base
+1,000,000 (Gemma4TextConfig's defaults in transformers 5.24): 64 of 256 pairs
+turn, the slowest of them with a wavelength of 188 tokens. Read the same
+factor NeoX-style and the 64 pairs spread over the whole range instead, the
+slowest with a wavelength of over 5 million tokens: the same key, a different
+model.
+
+**In Python:**
+
+```python
+import numpy as np
+from lessons.context_extension import rope_inv_freq
+from lessons.layer_schemes import (partial_partner, partial_rotary,
+                                   slowest_wavelength)
+partial_partner(8, 0.5, "neox").tolist()  # → [2, 3, 0, 1, -1, -1, -1, -1]
+partial_partner(8, 0.5, "glm").tolist()  # → [1, 0, 3, 2, -1, -1, -1, -1]
+partial_partner(8, 0.5, "proportional").tolist()
+# → [4, 5, -1, -1, 0, 1, -1, -1]
+x = np.random.default_rng(0).standard_normal((3, 8))
+out = {p: partial_rotary(x, [0, 1, 2], 0.5, pairing=p)
+       for p in ("neox", "glm", "proportional")}
+round(float(np.abs(out["neox"] - out["glm"]).max()), 3)  # → 1.057
+prop, _ = rope_inv_freq(512, {"rope_type": "proportional",
+                              "rope_theta": 1e6,
+                              "partial_rotary_factor": 0.25})
+neox, _ = rope_inv_freq(512, {"rope_theta": 1e6,
+                              "partial_rotary_factor": 0.25})
+small, _ = rope_inv_freq(8, {"rope_type": "proportional",
+                             "partial_rotary_factor": 0.5})
+[round(float(v), 3) for v in small]  # → [1.0, 0.1, 0.0, 0.0]
+[round(float(v), 3) for v in rope_inv_freq(
+    8, {"partial_rotary_factor": 0.5})[0]]  # → [1.0, 0.01]
+int((prop > 0).sum()), len(neox)  # → (64, 64)
+round(slowest_wavelength(prop))  # → 188
+round(slowest_wavelength(neox))  # → 5063256
+```
+
+![Which dimensions of a 16-wide head turn together with partial_rotary_factor 0.25: NeoX pairs dimensions 0 with 2 and 1 with 3; GLM pairs 0 with 1 and 2 with 3; proportional pairs 0 with 8 and 1 with 9; every other dimension passes through](figures/layer_schemes.pairings.svg)
+
+**Reading it:** filled dots turn, hollow dots pass through, and an arc joins two
+dimensions that turn together. All three rows turn four dimensions of sixteen,
+but no two rows share a pair; a checkpoint trained with one row and served with
+another scores every key wrongly.
+
+**In code:** `partial_rotary` turns a head in one of `PARTIAL_PAIRINGS`, reusing
+`lessons.rope.apply_rope_half` and `lessons.rope.apply_rope_interleaved` for the
+rotary part and `lessons.context_extension.rope_inv_freq` for proportional's
+speeds; each pairing is checked against transformers 5.24 (gpt_neox's and glm's
+apply_rotary_pos_emb with their rotary classes, gemma4's with the proportional
+speeds) in tests/test_layer_schemes.py. `partial_partner` and
+`slowest_wavelength` give the pairs and the slowest turning pair.
+
+**Why it matters.** A conversion can copy every weight and every config value
+correctly and still break the model here, because the pairing is in the code,
+not in the config.
+
+## MLA: why DeepSeek's RoPE has its own slice
+
+**Everyday picture.** A library that stores each book as a short summary and a
+recipe for rebuilding it. A reader's question can be translated once into "the
+summary's language" and matched against every summary, without rebuilding a
+single book. But if each book had to be turned to a page that depends on where
+it sits on the shelf before reading, the translation would differ for every
+book, and you would be back to rebuilding them all.
+
+**Tiny worked example.** A key made from a cached latent $c$ by an
+up-projection, $k = W^{UK} c$. The score $q \cdot k$ equals $(W^{UK\top} q)
+\cdot c$, so the query can be folded once and matched against raw latents: the
+folded score differs from the true one by 0 (to rounding). Rotate q and k by
+position and the fold built for one key position is off by 8.18 at the others.
+Put the rotation on a separate slice instead, and the fold is exact again.
+
+```mermaid
+flowchart TB
+  H["token"] --> C["latent c<br/>(kv_lora_rank 512)"]
+  H --> KR["rotated key<br/>(qk_rope_head_dim 64,<br/>shared by all heads)"]
+  C --> K["per-head keys and values<br/>(never stored)"]
+  Q["query"] --> QC["content part:<br/>folded with W^UK"]
+  Q --> QR["rotated part"]
+  QC --> S["score"]
+  C --> S
+  QR --> S
+  KR --> S
+```
+
+**Reading it:** the cache holds only the two boxes under the token: the latent
+and the one rotated key. The content part of the score meets the latent through
+the folded query; the rotated part meets the shared rotated key directly. No
+rotation ever sits between the query and the up-projection.
+
+**The math.** With RoPE on the whole key, the score between a query at $m$ and
+a key at $n$ is
+
+$$
+(R_m q)^\top R_n W^{UK} c = q^\top R_{n-m} W^{UK} c
+$$
+
+so the matrix to fold, $R_{n-m} W^{UK}$, differs for every key. MLA splits the
+score instead:
+
+$$
+s = (W^{UK\top} q^{C})^\top c + (R_m q^{R})^\top (R_n k^{R})
+$$
+
+**Symbols**
+
+| Symbol | Meaning here | In the example |
+|---|---|---|
+| $c$ | the cached latent of a key | 512 numbers (DeepSeek-V3) |
+| $W^{UK}$ | up-projection from latent to one head's key | 128 × 512 |
+| $R_m$ | RoPE's rotation at position $m$ | any |
+| $q^{C}$, $q^{R}$ | a head's content and rotated query | 128 and 64 wide |
+| $k^{R}$ | the rotated key, one for all heads | 64 wide |
+
+**In words:** "RoPE's rotation would sit between the query and the
+up-projection and change with each key's position, so MLA keeps the folded
+content score free of RoPE and adds a small rotated score beside it."
+
+**With the numbers:** DeepSeek-V2's paper explains the same obstacle (Section
+2.1.3, decoupled rotary position embedding). Per token and layer the cache holds
+512 + 64 = 576 numbers, where keys and values of 128 heads of widths 192 and 128
+would take 40,960. transformers 5.24 (models/deepseek_v3/modeling_deepseek_v3.py,
+DeepseekV3Attention.forward) caches the latent after its normalisation and the
+rotated key after rotation, rotating with apply_rotary_pos_emb_interleave when
+`rope_interleave` is true (DeepseekV3Config's default): interleaved pairs,
+written back de-interleaved.
+
+**In Python:**
+
+```python
+import numpy as np
+from lessons.layer_schemes import (deepseek_rotary, fold_error,
+                                   mla_cache_numbers, mha_cache_numbers)
+from lessons.rope import apply_rope_interleaved
+round(fold_error("no rope"), 12)  # → 0.0
+round(fold_error("rope on the key"), 2)  # → 8.18
+round(fold_error("decoupled"), 12)  # → 0.0
+deepseek_rotary(np.array([[1.0, 2, 3, 4]]), [0]).tolist()
+# → [[1.0, 3.0, 2.0, 4.0]]
+q = np.random.default_rng(1).standard_normal((2, 64))
+k = np.random.default_rng(2).standard_normal((2, 64))
+ds = deepseek_rotary(q, [5, 6]) @ deepseek_rotary(k, [0, 1]).T
+il = apply_rope_interleaved(q, [5, 6]) @ apply_rope_interleaved(k, [0, 1]).T
+bool(np.allclose(ds, il))  # → True
+mla_cache_numbers(512, 64), mha_cache_numbers(128, 192, 128)
+# → (576, 40960)
+round(40960 / 576, 1)  # → 71.1
+mla_cache_numbers(512, 64) * 61 * 2  # → 70272
+```
+
+![Numbers cached per token and layer at DeepSeek-V3's widths on a log scale: 40,960 for keys and values of 128 heads, against 512 for MLA's latent and 64 for its shared rotated key](figures/layer_schemes.mla_cache.svg)
+
+**Reading it:** the grey bar is what ordinary attention with the same heads
+would keep; the two coloured bars are all MLA keeps. The rotated key is the
+smallest of all because it is shared by every head.
+
+**In code:** `fold_error` compares folded and true scores for each of
+`FOLD_SCHEMES`; `deepseek_rotary` is checked against transformers'
+apply_rotary_pos_emb_interleave with DeepseekV3RotaryEmbedding's table;
+`mla_cache_numbers` and `mha_cache_numbers` count the cache.
+
+**Why it matters.** The decoupled slice is what lets DeepSeek's cache stay small
+while keeping RoPE. A port that rotates the whole key, or caches the rotated key
+before its rotation in one place and after it in another, loses either the fold
+or the positions.
+
+## In 20 seconds
+
+- Per layer: some layers skip RoPE (Llama 4, SmolLM3 every fourth; Cohere2 its
+  global layers), and a NoPE layer still reads position from the causal mask.
+- Llama 4 multiplies the NoPE layers' query by 1 + 0.1·ln(1 + ⌊(p+1)/8192⌋),
+  exactly 1 before position 8,191.
+- Local layers never see past their window, so context scaling must not reach
+  them (Gemma 3); leaking it makes them misread every distance.
+- Partial rotary has three pairings (NeoX, GLM, proportional); p-RoPE keeps the
+  fastest pairs and stops the slowest.
+- MLA keeps RoPE on a separate 64-wide slice so that the up-projection can fold
+  into the query; its cache is 576 numbers per token and layer.
+
+## Self-test questions
+
+??? question "Why does a local layer gain nothing from a context-scaling rule?"
+    It never meets a distance longer than its window, however long the prompt,
+    so all its angles are already trained ones; scaling only shrinks them and
+    makes it misread distances.
+
+??? question "A config says partial_rotary_factor 0.25 on a 512-wide head. Which pairs turn in Gemma 4's proportional RoPE, and which in a NeoX-style reading?"
+    Proportional: the fastest 64 of 256 full-head pairs, speeds base^(−2i/512),
+    the rest stand still. NeoX: the first 128 dimensions in half-split pairs with
+    speeds spread over 128, so slow pairs turn too.
+
+??? question "Why can MLA not apply RoPE to the key it rebuilds from the latent?"
+    The rotation would sit between the query and the up-projection and depend on
+    each key's position, so no single folded matrix would score every cached
+    latent; the keys would have to be rebuilt.
+
+??? question "At which position does Llama 4's query temperature first differ from 1?"
+    At position 8,191, where ⌊(p + 1)/8,192⌋ first reaches 1.
+
+## The papers behind this lesson
+
+- DeepSeek-AI (2024), *DeepSeek-V2: A Strong, Economical, and Efficient
+  Mixture-of-Experts Language Model*,
+  [arXiv:2405.04434](https://arxiv.org/abs/2405.04434). Introduced multi-head
+  latent attention and its decoupled RoPE (Section 2.1.3).
+- Barbero et al. (2024), *Round and Round We Go! What makes Rotary Positional
+  Encodings useful?*, [arXiv:2410.06205](https://arxiv.org/abs/2410.06205).
+  Reported how Gemma 7B uses RoPE's fast and slow pairs, and proposed p-RoPE.
+- Nakanishi (2025), *Scalable-Softmax Is Superior for Attention*,
+  [arXiv:2501.19399](https://arxiv.org/abs/2501.19399). A softmax temperature
+  that grows with the log of the context length; transformers' Llama 4 code
+  cites it for the NoPE layers' temperature.
+- Yang et al. (2025), *Rope to Nope and Back Again: A New Hybrid Attention
+  Strategy*, [arXiv:2501.18795](https://arxiv.org/abs/2501.18795). Interleaves
+  local RoPE layers with global NoPE layers.
+
+## Further reading
+
+- transformers 5.24's source: models/llama4/modeling_llama4.py (the temperature),
+  models/gemma3/configuration_gemma3.py (the two bases), models/glm and
+  models/gpt_neox (the partial pairings), modeling_rope_utils.py (proportional),
+  models/deepseek_v3/modeling_deepseek_v3.py (MLA's rotary slice).
+- `lessons.model_card` reads every key on this page from a config and prints
+  each layer's plan.
 """
 
 from __future__ import annotations
@@ -320,7 +924,7 @@ def _cache_figure(plt):
     fig, ax = plt.subplots(figsize=(6.4, 2.8), layout="constrained")
     rows = (("keys and values\nof 128 heads", mha_cache_numbers(128, 192, 128), MUTED),
             ("MLA: latent", 512, GREEN), ("MLA: shared\nrotated key", 64, BLUE))
-    for y, (label, value, colour) in enumerate(rows):
+    for y, (_label, value, colour) in enumerate(rows):
         ax.barh(y, value, color=colour)
         ax.text(value * 1.1, y, f"{value:,}", va="center")
     ax.set_xscale("log")
