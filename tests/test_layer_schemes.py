@@ -128,3 +128,12 @@ def test_folding_is_exact_without_rope_and_with_decoupled_rope_only():
 def test_top_key_weight_closed_form():
     assert ls.top_key_weight(0.0, 4) == pytest.approx(0.25)
     assert ls.top_key_weight(math.log(3), 4) == pytest.approx(0.5)
+
+
+def test_an_empty_no_rope_layers_list_is_filled_only_for_llama4():
+    """configuration_llama4.py replaces an empty list with every fourth layer NoPE;
+    configuration_smollm3.py fills in only a missing key (an empty list then has no entry per layer)."""
+    llama4 = ls.layer_plan({"model_type": "llama4_text", "num_hidden_layers": 8, "no_rope_layers": []})
+    assert [i for i, layer in enumerate(llama4) if not layer["rope"]] == [3, 7]
+    with pytest.raises(ValueError, match="no_rope_layers"):
+        ls.layer_plan({"model_type": "smollm3", "num_hidden_layers": 8, "no_rope_layers": []})
