@@ -20,8 +20,8 @@ a compressed key.
 engine, a GGUF or MLX conversion, a custom kernel), or set a context-scaling
 block by hand. The symptom of a mistake here is rarely a crash: the model stays
 fluent at short prompts and drifts as the prompt grows, or answers slightly worse
-everywhere. Every bug below was reported in a real project, and each one let a
-model load and run.
+everywhere. Each mistake below lets a model load and run, and each except the
+last was reported in a real project (linked).
 
 **Your options.**
 
@@ -50,8 +50,8 @@ model load and run.
 
 **What it costs.** A NoPE layer costs nothing, and its query temperature one
 multiply per query. Partial rotary turns fewer dimensions, so it does less work
-than full RoPE. MLA's decoupled RoPE adds a 64-wide query and key per head, but
-the cache per token and layer falls from 40,960 numbers (keys and values of 128
+than full RoPE. MLA's decoupled RoPE adds a 64-wide rotated query per head and one
+rotated key shared by all heads, but the cache per token and layer falls from 40,960 numbers (keys and values of 128
 heads) to 576, a factor of 71.1 at DeepSeek-V3's widths (deepseek-ai/DeepSeek-V3
 config.json: `kv_lora_rank` 512, `qk_rope_head_dim` 64, `qk_nope_head_dim` 128,
 `v_head_dim` 128, `num_attention_heads` 128, `num_hidden_layers` 61). In bf16
@@ -86,8 +86,9 @@ over its 61 layers that is 70,272 bytes per token.
   compare the rotated q and k (not only the cos/sin table) with the reference.
 - **The rotated slice's layout.** DeepSeek-V3 checkpoints pair the rotated slice
   interleaved; transformers 5.24 rotates it with a function that writes the
-  result de-interleaved, which is harmless because q and k move alike, and
-  different ports of the model differ here without error
+  result de-interleaved, which is harmless because q and k move alike; the
+  maintainers explain how DeepSeek's own code, its remote code and transformers
+  each handle the layout and why they agree up to rounding
   ([huggingface/transformers#39687](https://github.com/huggingface/transformers/issues/39687)).
   Fix: convert the weights and the rotation together, never one of them.
 - **RoPE in a NoPE layer.** A backend that rotates every layer rotates Llama 4's
@@ -103,14 +104,18 @@ over its 61 layers that is 70,272 bytes per token.
 `attention_chunk_size` 8,192, temperature `floor_scale` 8,192 and `attn_scale`
 0.1 (its config.json, as recorded in lessons/gallery/llama-4-scout.json).
 SmolLM3-3B: 9 NoPE layers of 36, no window (its config.json's `no_rope_layers`).
-Command R7B: RoPE only on its 24 sliding layers, window 4,096. Gemma 3 4B: 29
-sliding layers of 34 with a window of 1,024, base 10,000 there and 1,000,000
-with linear factor 8 on the 5 global layers. Gemma 2 9B: alternating, window
+Command R7B: RoPE only on its 24 sliding layers, window 4,096 (its config.json
+as reconstructed in lessons/gallery/command-r7b.json; the rule is transformers
+5.24's modeling_cohere2.py, which rotates only where the layer has a window).
+Gemma 3 4B: 29 sliding layers of 34 with a window of 1,024, base 10,000 there
+and 1,000,000 with linear factor 8 on the 5 global layers (google/gemma-3-4b-it
+config.json; the two bases are Gemma3TextConfig's defaults in transformers 5.24). Gemma 2 9B: alternating, window
 4,096, one base. gpt-oss-20b: alternating, window 128, and one YaRN block that
 transformers 5.24 applies to every layer (modeling_gpt_oss.py builds one rotary
 embedding for the model). Mistral 7B v0.1: a window of 4,096 in every layer.
 DeepSeek-V3: MLA with a 64-wide rotated slice. GLM-4 (transformers glm): half of
-each head, interleaved. GPT-NeoX and Pythia: `rotary_pct` 0.25, half-split.
+each head, interleaved (configuration_glm.py's default factor 0.5). GPT-NeoX:
+half-split, with `rotary_pct` 0.25 by its config class's default.
 Gemma 4: proportional RoPE on its global layers.
 
 **Go deeper.** Level 2 builds each mechanism from scratch and checks it against
@@ -214,9 +219,9 @@ all(layer["rope"] == (layer["window"] is not None) for layer in cohere)
 
 **Reading it:** each bar is one layer, blue if it rotates and red cross-hatched
 if it does not; a tall bar sees the whole context, a short one only its window
-or chunk. Llama 4 is the mirror image of Command R7B: both rotate only their
-local layers, but Llama 4's red layers are the global ones by a NoPE list, and
-Command R7B's by a layer-type rule. SmolLM3 has no window at all, and Mistral
+or chunk. Llama 4 and Command R7B look alike: both rotate only their local
+layers and leave every fourth layer global with no positions, Llama 4 through
+its NoPE list and Command R7B through a layer-type rule. SmolLM3 has no window at all, and Mistral
 has nothing but windows.
 
 ![Llama 4's query multiplier against position on a log scale: flat at 1 until position 8,191, then a staircase rising to about 1.7 at ten million tokens](figures/layer_schemes.temperature.svg)
@@ -474,11 +479,11 @@ rotation ever sits between the query and the up-projection.
 a key at $n$ is
 
 $$
-(R_m q)^\top R_n W^{UK} c = q^\top R_{n-m} W^{UK} c
+(R_m q)^\top R_n W^{UK} c = q^\top R_{m-n}^\top W^{UK} c
 $$
 
-so the matrix to fold, $R_{n-m} W^{UK}$, differs for every key. MLA splits the
-score instead:
+so the matrix to fold, $R_{m-n}^\top W^{UK}$, differs with every gap $m - n$.
+MLA splits the score instead:
 
 $$
 s = (W^{UK\top} q^{C})^\top c + (R_m q^{R})^\top (R_n k^{R})
