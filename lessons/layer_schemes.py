@@ -137,7 +137,8 @@ thicker as they go.
 may see, reading a value that is 1 on the first token and 0 elsewhere, gets
 1/(p+1) at position p: 1, 0.5, 0.333 and 0.25 at positions 0 to 3. That number
 names the position, so a layer with no positions can still learn where it is
-from the causal mask alone (built in `lessons.alibi`). Llama 4's NoPE layers
+from the causal mask alone (built in `lessons.alibi`). Which layers go without
+is one entry per layer in `no_rope_layers` (1 means the layer rotates). Llama 4's NoPE layers
 also scale their query by a temperature: 1 up to position 8,190, then 1.0693 at
 8,191 and 1.2565 at 100,000.
 
@@ -249,7 +250,8 @@ the page in front of you, and it never needs to be brighter because the room is
 bigger; turn it down because the room grew and you can no longer read the page.
 
 **Tiny worked example.** Gemma 3's local layers see 1,024 tokens
-(google/gemma-3-4b-it config.json `sliding_window`), so the largest distance
+(google/gemma-3-4b-it config.json `sliding_window`; their base is
+`rope_local_base_freq`), so the largest distance
 they ever meet is 1,023, whatever the prompt's length. Their fastest pair turns
 1 radian per token, so it never turns more than 1,023 radians within the window;
 71 of their 128 pairs make at least one full turn within it. Leak the global
@@ -455,7 +457,9 @@ up-projection, $k = W^{UK} c$. The score $q \cdot k$ equals $(W^{UK\top} q)
 \cdot c$, so the query can be folded once and matched against raw latents: the
 folded score differs from the true one by 0 (to rounding). Rotate q and k by
 position and the fold built for one key position is off by 8.18 at the others.
-Put the rotation on a separate slice instead, and the fold is exact again.
+Put the rotation on a separate slice instead, and the fold is exact again:
+DeepSeek's key is `qk_nope_head_dim` dimensions made from the latent, which
+fold, plus `qk_rope_head_dim` rotated ones, which carry the position.
 
 ```mermaid
 flowchart TB

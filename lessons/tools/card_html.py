@@ -61,6 +61,14 @@ TAUGHT: dict[str, dict[str, str]] = {
     "trained length": {"key": "original_max_position_embeddings", "slug": "context_extension",
                        "anchor": "yarn-keep-the-fast-pairs-interpolate-the-slow-ones"},
     "served length": {"key": "--max-model-len", "slug": "model_card", "anchor": "step-3-three-lengths"},
+    "scheme": {"key": "no_rope_layers", "slug": "layer_schemes", "anchor": "different-schemes-in-different-layers"},
+    "layer types": {"key": "sliding_window", "slug": "layer_schemes", "anchor": "local-and-global-layers-with-two-bases"},
+    "sliding window": {"key": "sliding_window", "slug": "layer_schemes",
+                       "anchor": "local-and-global-layers-with-two-bases"},
+    "RoPE": {"key": "partial_rotary_factor", "slug": "layer_schemes",
+             "anchor": "partial-rotary-three-pairings-of-the-same-numbers"},
+    "query temperature (Llama 4, NoPE layers)": {"key": "attn_temperature_tuning", "slug": "layer_schemes",
+                                                 "anchor": "different-schemes-in-different-layers"},
 }
 
 
