@@ -541,7 +541,9 @@ keep RoPE in most layers: Llama 4 and SmolLM3 leave it out of every fourth.
 
 from __future__ import annotations
 
+import json
 import math
+from pathlib import Path
 
 import numpy as np
 
@@ -712,7 +714,76 @@ def nope_layers(n_layers: int, flags: list[int] | None = None, interval: int = 4
 
 
 # ---------------------------------------------------------------------------
-# 4. Figures (figures_build turns each into docs/figures/alibi.<name>.svg)
+# 4. T5's bucketed relative bias, and what the gallery shipped
+# ---------------------------------------------------------------------------
+
+
+def t5_relative_bucket(relative_position, bidirectional: bool = True, num_buckets: int = 32,
+                       max_distance: int = 128) -> np.ndarray:
+    """T5's bucket for each relative position (key position − query position), ints of the same shape.
+
+    Bidirectional: half the buckets for keys after the query, half for keys at
+    or before it. Within a half, the first half of its buckets are one per
+    distance (0, 1, 2, ...); the rest cover distances up to max_distance in
+    logarithmic steps; every distance from max_distance on shares the last.
+    Causal (bidirectional=False): keys after the query count as distance 0.
+    The log step is taken in float32, as T5Attention._relative_position_bucket
+    computes it in transformers.
+    """
+    rel = np.asarray(relative_position, dtype=np.int64)
+    buckets = _checks.count(num_buckets, "num_buckets", low=2)
+    offset = np.zeros_like(rel)
+    if bidirectional:
+        buckets //= 2
+        offset = np.where(rel > 0, buckets, 0)  # keys after the query: the upper half
+        distance = np.abs(rel)
+    else:
+        distance = -np.minimum(rel, 0)  # keys after the query count as 0
+    max_exact = buckets // 2  # one bucket per distance below this
+    # max_exact + ln(distance / max_exact) / ln(max_distance / max_exact) · (buckets − max_exact), in float32
+    with np.errstate(divide="ignore"):
+        ratio = np.log((distance.astype(np.float32) / np.float32(max_exact)).astype(np.float32))
+    steps = (ratio / np.float32(np.log(max_distance / max_exact)) * np.float32(buckets - max_exact))
+    large = np.minimum(max_exact + np.where(distance < max_exact, 0, steps).astype(np.int64), buckets - 1)
+    return offset + np.where(distance < max_exact, distance, large)
+
+
+def position_scheme_of(config: dict) -> str:
+    """Which position scheme a Hugging Face config implies: 'T5 buckets', 'ALiBi', 'RoPE' or 'learned table'.
+
+    Read from the keys, for a config as published (a composite model's text
+    config is read inside it): relative_attention_num_buckets means T5's
+    buckets; BLOOM, an alibi flag (Falcon) or attn_config's alibi (MPT) means
+    ALiBi; any key naming rope or rotary, or Falcon with alibi off (its code
+    then rotates), means RoPE; anything else a learned table (GPT-2, BERT).
+    """
+    text = json.dumps(config).lower()
+    if "relative_attention_num_buckets" in text:
+        return "T5 buckets"
+    if config.get("model_type") == "bloom" or config.get("alibi") or config.get("attn_config", {}).get("alibi"):
+        return "ALiBi"
+    if "rope" in text or "rotary" in text or config.get("model_type") == "falcon":
+        return "RoPE"
+    return "learned table"
+
+
+def gallery_schemes(decoders_only: bool = True) -> dict[str, int]:
+    """How many gallery configs (lessons/gallery/*.json) use each scheme, by `position_scheme_of`.
+
+    decoders_only drops the masked-language (encoder) models.
+    """
+    counts: dict[str, int] = {}
+    for path in sorted((Path(__file__).parent / "gallery").glob("*.json")):
+        config = json.loads(path.read_text(encoding="utf-8"))["config"]
+        if decoders_only and any(a.endswith("MaskedLM") for a in config.get("architectures", [])):
+            continue
+        scheme = position_scheme_of(config)
+        counts[scheme] = counts.get(scheme, 0) + 1
+    return dict(sorted(counts.items()))
+
+
+# ---------------------------------------------------------------------------
+# 5. Figures (figures_build turns each into docs/figures/alibi.<name>.svg)
 # ---------------------------------------------------------------------------
 
 
@@ -771,7 +842,7 @@ def figures() -> dict:
 
 
 # ---------------------------------------------------------------------------
-# 5. Narrated walkthrough
+# 6. Narrated walkthrough
 # ---------------------------------------------------------------------------
 
 
