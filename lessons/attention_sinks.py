@@ -10,7 +10,8 @@ key-value cache), `lessons.rope` (rotating q and k by position) and
 
 **In one sentence.** Softmax makes every attention row add up to 1, so a head
 with nothing useful to read still has to put its weight somewhere; trained
-models park it on the first tokens (the "attention sink"), a streaming cache
+models park it on the first tokens (the "attention sink", named by Xiao et
+al., 2023), a streaming cache
 must therefore keep those tokens, and gpt-oss instead gives every head a
 learned sink logit that every attention kernel serving it has to support.
 
@@ -28,8 +29,8 @@ nothing in the logs.
 | Option | What it does | What it gives you | What it costs | Where it lives |
 |---|---|---|---|---|
 | Full cache | Keeps every key and value | Exactly what the model was trained for | Memory grows with the stream; past the trained length, `lessons.context_extension` | The default |
-| Window only | Keeps the last $w$ tokens, evicts the rest | Fixed memory | Breaks as soon as the first tokens leave (Xiao et al., 2023, §3.1) | A rolling cache; `sliding_window` in a model trained with it |
-| StreamingLLM | Keeps the first few tokens and the last $w$, numbers positions inside the cache | Fixed memory and a stable model over very long streams, no training | Forgets the middle: a streaming, not a long-context, method | mit-han-lab/streaming-llm; not in transformers 5.24 |
+| Window only | Keeps the most recent tokens, evicts the rest | Fixed memory | Breaks as soon as the first tokens leave (Xiao et al., 2023, §3.1) | A rolling cache; `sliding_window` in a model trained with it |
+| StreamingLLM | Keeps the first few tokens and a recent window, numbers positions inside the cache | Fixed memory and a stable model over very long streams, no training | Forgets the middle: a streaming, not a long-context, method | mit-han-lab/streaming-llm; not in transformers 5.24 |
 | Learned sink (gpt-oss) | One trained logit per head joins every softmax row | A place to park weight that no eviction can remove | One number per head and layer; the kernel must support it | The weights (`sinks` in each attention layer); kernels' `s_aux` or `learnable_sink` argument |
 
 **How to choose.**
@@ -40,17 +41,22 @@ nothing in the logs.
   first tokens and a recent window, and give the kept tokens positions
   inside the cache (StreamingLLM). It keeps the model fluent, not able to
   recall what was evicted.
-- Serving gpt-oss: pick a kernel that takes the sink logits (the kernels
-  transformers lists for it, vLLM's FlashAttention 3, FlashInfer where
-  supported); check that it also gets the window right.
-- Training a new model: a learned sink per head is a few numbers and removes
-  the first-token habit's fragility; Xiao et al. report the same with one
-  dedicated sink token added to every training sample (§3.3).
+- Serving gpt-oss: use a kernel that takes the sink logits (in
+  transformers, one of the four it lists for the model, below; in vLLM, one
+  its backend selector accepts for a model with sinks: vllm-project/vllm
+  issue [#40153](https://github.com/vllm-project/vllm/issues/40153) shows it
+  rejecting FlashAttention and FlashInfer for that reason on one GPU and
+  falling back to its Triton backend); check that it also gets the window
+  right.
+- Training a new model: a learned sink per head costs a few numbers and
+  gives the weight a place no cache evicts; Xiao et al. report that a model
+  pretrained with one dedicated sink token at the start of every sample
+  streams well keeping only that token (§3.3).
 
-**What it costs.** A StreamingLLM cache holds $n_{\text{sink}} + w$ tokens
-whatever the stream's length. gpt-oss-20b has 1,536 sink logits (64 heads
-times 24 layers, from its config.json), next to about 21 billion other
-parameters; each softmax row gets one more entry.
+**What it costs.** A StreamingLLM cache holds the sink tokens plus the
+window, whatever the stream's length. gpt-oss-20b has 1,536 sink logits (64
+heads times 24 layers, from its config.json); each softmax row gets one more
+entry.
 
 **What breaks.**
 
@@ -63,7 +69,7 @@ parameters; each softmax row gets one more entry.
   the text sends the query ever further from the sinks, beyond any trained
   distance. A cache that stores keys already rotated by RoPE must re-rotate
   them at every eviction; transformers' former SinkCache did, and its
-  rotation of new keys was questioned in huggingface/transformers issues
+  handling of newly added keys was questioned in huggingface/transformers issues
   [#33691](https://github.com/huggingface/transformers/issues/33691) and
   [#35350](https://github.com/huggingface/transformers/issues/35350). The
   StreamingLLM authors' code caches keys before rotation and rotates them at
@@ -73,14 +79,15 @@ parameters; each softmax row gets one more entry.
   that has no sink argument generated garbage silently (reported in
   huggingface/transformers pull request
   [#42736](https://github.com/huggingface/transformers/pull/42736), which
-  blocks it); vLLM refused to start on GPUs without a sink-capable kernel
-  ("Sinks are only supported in FlashAttention 3", vllm-project/vllm issue
+  made transformers refuse such kernels for it); vLLM failed to start on
+  an RTX 4090 with "Sinks are only supported in FlashAttention 3"
+  (vllm-project/vllm issue
   [#22331](https://github.com/vllm-project/vllm/issues/22331)). For
   training, the FlashAttention maintainers confirmed in August 2025 that no
   implementation had a backward pass with learnable sinks
   (Dao-AILab/flash-attention issue
   [#1797](https://github.com/Dao-AILab/flash-attention/issues/1797)), so
-  fine-tuning fell back to eager attention
+  users reported fine-tuning in eager attention instead
   ([#1895](https://github.com/Dao-AILab/flash-attention/issues/1895)).
 - **A window one key too wide.** A config's `sliding_window` of 128 means
   128 keys, the query's own included; FlashAttention's `window_size` counts
@@ -93,12 +100,13 @@ parameters; each softmax row gets one more entry.
   changed gpt-oss from (128, 0) to (127, 0)), and xformers issue
   [#923](https://github.com/facebookresearch/xformers/issues/923).
 
-**In the wild.** openai/gpt-oss-20b's config.json sets `sliding_window` 128
-and `layer_types` alternating sliding and full attention over its 24 layers;
+**In the wild.** openai/gpt-oss-20b's config.json (as copied in the model
+card gallery) sets `sliding_window` 128 and `layer_types` alternating sliding
+and full attention over its 24 layers;
 every attention layer, sliding or full, holds `sinks`, one logit per head
 (transformers 5.24.0, models/gpt_oss/modeling_gpt_oss.py, GptOssAttention).
 In that release GptOssPreTrainedModel declares no SDPA support, lists four
-flash kernels that take sinks (kernels-community/vllm-flash-attn3,
+compatible flash kernels (kernels-community/vllm-flash-attn3,
 flash_attention_4, kernels-community/metal-flash-sdpa and
 kernels-community/aiter-flash-attn), and a request for another flash
 implementation is switched to the first of them with a warning
