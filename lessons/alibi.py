@@ -519,12 +519,15 @@ distance shares the last."
 ```python
 import numpy as np
 from lessons.alibi import t5_relative_bucket, gallery_schemes
-distance = np.array([0, 15, 16, 18, 50, 100, 113, 128, 10**6])
+distance = np.array([0, 15, 16, 18, 50, 100, 112, 113, 128, 10**6])
 t5_relative_bucket(-distance, bidirectional=False).tolist()
-# → [0, 15, 16, 16, 24, 30, 31, 31, 31]
+# → [0, 15, 16, 16, 24, 30, 30, 31, 31, 31]
 # key − query: negative = before the query, positive = after
 t5_relative_bucket(np.array([-3, 3, -200, 200])).tolist()
 # → [3, 19, 15, 31]
+# an encoder's half has 8 exact buckets
+t5_relative_bucket(-np.arange(10)).tolist()  # → [0, 1, 2, 3, 4, 5, 6, 7, 8, 8]
+round(float(np.log(50 / 16) / np.log(128 / 16) * 16), 2)  # → 8.77
 # the 24 decoders of the model-card gallery, by position scheme
 gallery_schemes()  # → {'ALiBi': 2, 'RoPE': 21, 'learned table': 1}
 gallery_schemes().get("T5 buckets", 0)  # → 0

@@ -179,6 +179,7 @@ round(float(w.sum()), 12)  # → 1.0
 # → [0.333, 0.333, 0.333]
 round(float(1 / (1 - w[0])), 1)  # → 7.7
 key_visibility(6).tolist()  # → [6, 5, 4, 3, 2, 1]
+round(1 / (1 - 0.6), 1)  # → 2.5
 ```
 
 ![Two sets of bars over eight keys: with the first token cached it takes 0.6 of the weight and the seven others share the rest; with it evicted the seven others each get 2.5 times their weight](figures/attention_sinks.eviction.svg)
@@ -389,8 +390,12 @@ Q, K, V = _example_qkv(n_heads=2, seq_len=6, d=4)
 a, _ = sink_attention(Q, K, V, [0.5, 2.0], np.tril(np.ones((6, 6), bool)))
 b, _ = sink_as_extra_key(Q, K, V, [0.5, 2.0], np.tril(np.ones((6, 6), bool)))
 bool(np.allclose(a, b))  # → True
+round(float(np.e / (2 * np.e + 1)), 3), round(float(2 * np.e + 1), 3)
+# → (0.422, 6.437)
 [round(sink_share(2.0, n), 3) for n in (1, 16, 128)]
 # → [0.881, 0.316, 0.055]
+sink_share(0.0, 1), round(sink_share(np.log(4096), 4096), 3)  # → (0.5, 0.5)
+round(float(np.log(4096)), 1)  # → 8.3
 sink_parameter_count(_gallery_config("gpt-oss-20b"))  # → 1536
 ```
 
