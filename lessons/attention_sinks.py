@@ -532,15 +532,13 @@ competes with the window's keys.
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import numpy as np
 
 from lessons import _checks
 from lessons._palette import BLUE, GREEN, GRID, MUTED, ORANGE, RED
 from lessons._show import banner, say, table, takeaway
 from lessons.attention import scaled_dot_product_attention
+from lessons.context_extension import _gallery_config
 from lessons.notation import softmax
 from lessons.rope import apply_rope_half
 
@@ -731,10 +729,6 @@ def flash_window_mask(seq_len: int, window_size: tuple[int, int]) -> np.ndarray:
     left = _checks.count(window_size[0], "window_size[0]", low=0)
     i, j = np.indices((_checks.count(seq_len, "seq_len"), seq_len))
     return (j <= i + window_size[1]) & (j >= i - left) & (j <= i)
-
-
-def _gallery_config(slug: str) -> dict:
-    return json.loads((Path(__file__).parent / "gallery" / f"{slug}.json").read_text(encoding="utf-8"))["config"]
 
 
 def sink_parameter_count(config: dict) -> int:
