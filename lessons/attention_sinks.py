@@ -11,13 +11,13 @@ key-value cache), `lessons.rope` (rotating q and k by position) and
 **In one sentence.** Softmax makes every attention row add up to 1, so a head
 with nothing useful to read still has to put its weight somewhere; trained
 models park it on the first tokens (the "attention sink", named by Xiao et
-al., 2023), a streaming cache
-must therefore keep those tokens, and gpt-oss instead gives every head a
-learned sink logit that every attention kernel serving it has to support.
+al., 2023), a streaming cache must therefore keep those tokens, and gpt-oss
+instead gives every head a learned sink logit that every attention kernel
+serving it has to support.
 
 **When you need it.** Three situations. You stream a conversation longer
 than the cache and evict old tokens: evict the first few and the model falls
-apart, although they say nothing. You serve or fine-tune gpt-oss: a kernel
+apart, although they say nothing (Xiao et al., 2023, §3.1). You serve or fine-tune gpt-oss: a kernel
 that ignores its sinks runs without an error and produces wrong text. You
 move a sliding-window model (Mistral, Gemma 2 and 3, gpt-oss) from one
 attention kernel to another: the same window number can mean one more or one
@@ -30,7 +30,7 @@ nothing in the logs.
 |---|---|---|---|---|
 | Full cache | Keeps every key and value | Exactly what the model was trained for | Memory grows with the stream; past the trained length, `lessons.context_extension` | The default |
 | Window only | Keeps the most recent tokens, evicts the rest | Fixed memory | Breaks as soon as the first tokens leave (Xiao et al., 2023, §3.1) | A rolling cache; `sliding_window` in a model trained with it |
-| StreamingLLM | Keeps the first few tokens and a recent window, numbers positions inside the cache | Fixed memory and a stable model over very long streams, no training | Forgets the middle: a streaming, not a long-context, method | mit-han-lab/streaming-llm; not in transformers 5.24 |
+| StreamingLLM | Keeps the first few tokens and a recent window, numbers positions inside the cache | Fixed memory and a stable model over long streams (reported up to 4 million tokens, Xiao et al., abstract), no training | Forgets the middle: a streaming, not a long-context, method | mit-han-lab/streaming-llm; not in transformers 5.24 |
 | Learned sink (gpt-oss) | One trained logit per head joins every softmax row | A place to park weight that no eviction can remove | One number per head and layer; the kernel must support it | The weights (`sinks` in each attention layer); kernels' `s_aux` or `learnable_sink` argument |
 
 **How to choose.**
@@ -62,7 +62,7 @@ entry.
 
 - **Evicting the first tokens.** A rolling cache that drops the oldest
   token first removes the sink; its weight is shared among the other keys,
-  which each get several times their trained weight. Keep the first few
+  whose weights all grow by one factor (7.7 in Level 2's example). Keep the first few
   (Xiao et al., 2023, §3.1).
 - **Positions from the text, not the cache.** StreamingLLM numbers the kept
   tokens by their slot in the cache (§3.2); numbering them by their place in
@@ -78,8 +78,8 @@ entry.
 - **A kernel that drops the sink.** gpt-oss run with a FlashAttention kernel
   that has no sink argument generated garbage silently (reported in
   huggingface/transformers pull request
-  [#42736](https://github.com/huggingface/transformers/pull/42736), which
-  made transformers refuse such kernels for it); vLLM failed to start on
+  [#42736](https://github.com/huggingface/transformers/pull/42736), merged,
+  which stopped transformers from running gpt-oss on such kernels); vLLM failed to start on
   an RTX 4090 with "Sinks are only supported in FlashAttention 3"
   (vllm-project/vllm issue
   [#22331](https://github.com/vllm-project/vllm/issues/22331)). For
@@ -102,8 +102,8 @@ entry.
 
 **In the wild.** openai/gpt-oss-20b's config.json (as copied in the model
 card gallery) sets `sliding_window` 128 and `layer_types` alternating sliding
-and full attention over its 24 layers;
-every attention layer, sliding or full, holds `sinks`, one logit per head
+and full attention over its 24 layers; every attention layer, sliding or
+full, holds `sinks`, one logit per head
 (transformers 5.24.0, models/gpt_oss/modeling_gpt_oss.py, GptOssAttention).
 In that release GptOssPreTrainedModel declares no SDPA support, lists four
 compatible flash kernels (kernels-community/vllm-flash-attn3,
@@ -161,7 +161,7 @@ $$
 | $w'_j$ | the weight of a kept key after key 0 is evicted | 0.333 |
 
 **In words:** "the weights always add up to one, so removing a key divides
-every other weight by what was left without it."
+every kept weight by the total the kept keys had."
 
 **With the numbers:** $w_0 = e^3 / (e^3 + 3) = 0.87$, and $1 / (1 - 0.87)$ =
 7.7.
@@ -196,8 +196,8 @@ different output from the one the model was trained to produce.
 a large share of attention on the first tokens whatever they say, and
 explain it this way: the weights must add up to one, and the first tokens are
 visible to every later token, so training makes them the place to put
-surplus weight. That is why a window that evicts them fails, and why both
-remedies on this page exist.
+surplus weight. By that explanation a window that evicts them fails, which
+is what the two remedies on this page address.
 
 ## StreamingLLM: keep the first tokens, number the cache
 
