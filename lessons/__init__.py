@@ -22,6 +22,7 @@ READING_ORDER: tuple[str, ...] = (
     "transformer",
     "context_extension",
     "layer_schemes",
+    "attention_sinks",
     "model_card",
     "measured",
     "real_model",

@@ -73,6 +73,13 @@ TERMS: dict[str, str] = {
     "rope_freqs": "GGUF tensor of per-pair divisors into which llama.cpp's converter bakes the Llama 3 rule or LongRoPE's lists",
     "get_rope_factors": "llama.cpp function (src/llama-model.cpp) that picks LongRoPE's long or short list from the context size",
     "--ctx-size": "llama.cpp flag (short form -c): the context length the server allocates",
+    # Attention sinks and windows (lessons.attention_sinks)
+    "layer_types": "config key (Gemma 2 and 3, gpt-oss and others): one entry per layer, sliding_attention or full_attention",
+    "s_aux": "the attention-sink argument of vLLM's FlashAttention 3 kernel and of transformers' attention functions: one learned logit per head (gpt-oss's sinks)",
+    "learnable_sink": "FlashAttention 4's name for the per-head attention-sink logits (s_aux elsewhere)",
+    # T5's relative bias (lessons.alibi)
+    "relative_attention_num_buckets": "T5 config key: how many relative-position buckets each layer's bias has (32 in T5)",
+    "relative_attention_max_distance": "T5 config key: the distance from which all relative positions share the last bucket (128 in T5)",
     # Decoder configs and generation (lessons.transformer)
     "tie_word_embeddings": "Hugging Face config key: True when the unembedding reuses the token embedding table",
     "rms_norm_eps": "Hugging Face config key (Llama and others): the epsilon inside RMSNorm",
