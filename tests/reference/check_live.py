@@ -130,6 +130,9 @@ def main() -> int:
         print(f"note: committed vectors come from transformers {sv['transformers']}, torch {sv['torch']}; "
               + (f"{len(drift)} differ from the live library: {drift}" if drift else "all agree with the live library"))
     failures += real_model_check(MODEL_ATOL)
+    from _position_ids_reference import live_check as position_ids_check
+
+    failures += position_ids_check()
     total = 3 + (2 * len(CONFIGS) + len(LAYER_TYPE_CONFIGS) + len(DEEPSEEK_CONFIGS) + len(ALIBI_HEADS)
              + 4 * len(LAYOUT_POSITIONS) + len(entries))
     print(f"{total - len(failures)} passed, {len(failures)} failed")

@@ -97,6 +97,9 @@ def main() -> None:
           f"layer type, {len(deepseek)} DeepSeek scales, {len(alibi)} alibi head counts, "
           f"transformers {out['versions']['transformers']}, torch {out['versions']['torch']}")
     write_gallery()
+    import _position_ids_reference
+
+    _position_ids_reference.write()
 
 
 if __name__ == "__main__":
