@@ -1,7 +1,478 @@
 r"""
 # Position ids in practice: padding, packing and caches
 
-PLACEHOLDER
+Run it: `python -m lessons.position_ids` (a narrated walkthrough in the terminal).
+Builds on `lessons.rope` (the rotation and its cache), `lessons.attention` (scores and
+masks), `lessons.transformer` (a whole decoder with a cache) and
+`lessons.context_extension` (the scaling rules that read the sequence length).
+
+## Level 1: the practitioner's guide
+
+**In one sentence.** Every token carries a position id next to its token id, and
+whenever tokens are batched with padding, packed several documents to a row, split
+into chunks or read back from a cache, someone has to compute those ids again, and
+cut attention to match; RoPE forgives an id that is off by the same amount for every
+token of a sequence, and nothing else.
+
+**When you need it.** Batched generation with left padding (the padded prompts
+answer differently from the same prompts sent one at a time); fine-tuning with
+packed examples (the loss is suspiciously good, or the model learns to continue one
+example with the next); a server with chunked prefill, prefix caching or a sliding
+window (output turns to garbage after a chunk boundary, after a cache hit, or once
+the conversation is longer than the window). The tell-tale sign in every case: the
+same text gives different logits depending on what it was batched with.
+
+**Your options.**
+
+| Option | What it does | What it gives you | What it costs | Where it lives |
+|---|---|---|---|---|
+| Ids from the mask | Numbers each row's real tokens 0, 1, 2, ... after its padding | Padded rows get the ids they would have alone | Nothing; but only `generate` does it for you | transformers' `generate`; pass `position_ids` to a bare forward |
+| Right padding | Pads after the text, so the ids 0..n−1 are already right | No ids to fix for scoring | Useless for generation: new tokens must follow the text | `padding_side` of the tokenizer |
+| Packing with reset ids and a cut | Puts several examples in one row, ids restart per example, attention stays inside each | No padding at all | A kernel or mask that knows the boundaries | DataCollatorWithFlattening; `cu_seqlens` for varlen attention |
+| Chunked prefill | Runs a long prompt in pieces against the cache of the earlier pieces | Bounded memory per step; decoding can interleave | Each piece must start at the cached length | vLLM and SGLang schedulers; `cache_position` in transformers |
+| Prefix caching | Reuses the keys and values of a prompt prefix seen before | Skips recomputing a shared system prompt | The new tokens must start at the cached length | vLLM's and SGLang's prefix caches |
+| Sliding-window ring buffer | Keeps only the last `sliding_window` keys, writing each into slot position mod window | Memory bounded by the window | Slot order is not position order | Mistral, Gemma's local layers |
+
+**How to choose.**
+
+- Scoring or embedding a batch: pad on the right, or pass the ids from the mask.
+- Generating a batch: pad on the left and let `generate` build the ids; if you call
+  the model's forward yourself, build them from the mask and pass them.
+- Fine-tuning on many short examples: pack, reset the ids per example and make sure
+  the attention kernel cuts between examples (flash attention with `cu_seqlens`, or a
+  block mask); check both, because either alone is not enough.
+- Serving: trust the engine's chunked prefill and prefix cache, but when you patch a
+  model or write a runner, start every new chunk at the cached length.
+- A model that reads absolute positions (a learned table, LongRoPE, dynamic NTK,
+  Llama 4's temperature): treat every offset as a bug, even the constant ones RoPE
+  would forgive.
+
+**What it costs.** The ids cost one running count per token. What padding wastes
+is the real cost: a batch of prompts of 12, 40, 7 and 25 tokens padded to 40 spends
+48% of its slots on padding (computed on this page). Packing removes that; the pull
+request that added packing with position ids to transformers reports 1,746 against
+1,269 tokens per second for Llama 2 7B on 8 GPUs (huggingface/transformers #31629,
+its first results table). A ring buffer holds `sliding_window` keys per layer
+instead of the whole context: 4,096 for Mistral 7B.
+
+**What breaks.**
+
+- **Left padding with ids 0..n−1.** A forward call without ids numbers every row from
+  0, padding included. RoPE does not notice (every real token is shifted by the same
+  amount); a learned position table does, badly. Fix: ids from the mask.
+- **Packing without the cut.** The ids restart but attention still runs over the whole
+  row, so each example reads the ones before it. Fix: `cu_seqlens` or a block mask.
+- **Packing without resetting the ids.** Harmless for RoPE when the mask is cut, but
+  transformers finds the boundaries from the ids when no mask is given: ids that
+  never restart mean one long document and no cut at all.
+- **A chunk or a cache hit that restarts at 0.** The new tokens' queries and keys are
+  turned as if at the start while the cached keys keep their real positions. Fix:
+  start at the cached length.
+- **Position read from the ring buffer.** Once the window wraps, the number of filled
+  slots stops growing; a query numbered from it falls behind its keys.
+- **Anything that reads the absolute position.** A learned table, LongRoPE's switch
+  from short to long factors, dynamic NTK's base and Llama 4's query temperature all
+  change with the id itself, so they break even where RoPE would not, and cached keys
+  computed before a switch no longer match queries computed after it.
+
+**In the wild.** transformers 5.24 builds the ids from the mask when `generate`
+starts (GenerationMixin._prepare_position_ids_for_generation in generation/utils.py:
+cumulative sum of the mask minus one, padding set to 0) and then adds one per new
+token; a bare forward of LlamaModel numbers the new tokens from the cache's length
+and reads no mask (models/llama/modeling_llama.py). DataCollatorWithFlattening
+(data/data_collator.py) concatenates the examples into one row, restarts the ids at
+`position_ids_start` (0 by default; RoBERTa-like models need 2, added in
+huggingface/transformers #47525) and, when asked, returns `cu_seq_lens_q`. The
+flash-attention path reads the boundaries from the ids (a new document wherever the
+id equals its smallest value: prepare_fa_kwargs_from_position_ids), and the eager
+and sdpa paths, given ids and no mask, build the block mask from them (a new
+document wherever an id is not its neighbour plus one: find_packed_sequence_indices
+in masking_utils.py). The scaling rules that depend on length read
+`max(position_ids) + 1` over the whole batch (the dynamic_rope_update decorator in
+modeling_rope_utils.py), and Llama 4's NoPE layers compute their temperature from
+the token's index in the cache, not from `position_ids`
+(Llama4TextAttention.forward, models/llama4/modeling_llama4.py).
+
+**Go deeper.** Level 2 builds each rule from scratch: ids from a mask, packing and
+its two halves, chunks and cache hits, the ring buffer, then proves which mistakes
+RoPE forgives and measures all of them in one table, each row linked to a bug report.
+If you only needed the checklist above, you can stop here.
+
+## Level 2: how it works, from scratch
+
+## Left padding: ids from the mask
+
+**Everyday picture.** Runners in a relay start from staggered blocks so that all
+of them run the same distance. Left padding staggers the starts; the ids must count
+each runner's distance from its own block, not from the stadium gate.
+
+**Tiny worked example.** Two prompts of 3 and 5 tokens in one batch, padded on the
+left to 5. The mask rows are 0 0 1 1 1 and 1 1 1 1 1. Counting the ones so far and
+subtracting one gives 0 0 0 1 2 (the padding is set to 0, and masked anyway) and
+0 1 2 3 4: the first real token of each row is position 0. Without the mask, both
+rows would get 0 1 2 3 4, and the short prompt's tokens would sit at 2, 3 and 4.
+
+**The math.**
+
+$$
+p_t = \Big(\sum_{s \le t} a_s\Big) - 1 \quad \text{where } a_t = 1, \qquad p_t = 0 \quad \text{where } a_t = 0
+$$
+
+**Symbols**
+
+| Symbol | Meaning here | In the example |
+|---|---|---|
+| $t$, $s$ | slot indices in the padded row | 0 to 4 |
+| $a_t$ | the attention mask: 1 for a real token, 0 for padding | 0 0 1 1 1 |
+| $p_t$ | the position id of slot $t$ | 0 0 0 1 2 |
+
+**In words:** "a real token's id is how many real tokens came before it in its row."
+
+**In Python:**
+
+```python
+from lessons.position_ids import position_ids_from_mask, default_position_ids
+mask = [[0, 0, 1, 1, 1], [1, 1, 1, 1, 1]]
+position_ids_from_mask(mask).tolist()  # → [[0, 0, 0, 1, 2], [0, 1, 2, 3, 4]]
+default_position_ids(5).tolist()  # → [0, 1, 2, 3, 4]
+lengths = [12, 40, 7, 25]  # a batch padded to its longest prompt
+round(1 - sum(lengths) / (len(lengths) * max(lengths)), 3)  # → 0.475
+```
+
+![Three attention masks drawn as grids, each axis labelled with position ids: left padding with three padded slots whose real tokens are numbered 0 to 4, two packed documents of four tokens with ids 0 to 3 twice and a block-diagonal mask, and the same packed row with a plain causal mask that lets the second document read the first](figures/position_ids.masks.svg)
+
+**Reading it:** dark cells are the keys a query may read; the tick labels are the
+position ids, not the slots. On the left, the three padded slots are numbered 0 and
+read only themselves, and the real tokens start again at 0. In the middle, two packed
+documents each get ids 0 to 3 and a triangle of their own. On the right, the same
+ids with a plain causal mask: the second document's queries read the first
+document's keys, which carry the same small ids as their own.
+
+**In code:** `position_ids_from_mask` is transformers' rule (checked against it in
+tests/test_position_ids.py); `default_position_ids` is what a forward call uses
+when it is given none.
+
+**Why it matters.** The ids are an input like the tokens. `generate` builds them;
+a hand-written loop, a scoring script or an interpretability tool that calls the
+model directly must build them too, or every padded row is shifted.
+
+## Packing: ids restart, and attention is cut
+
+**Everyday picture.** Several short letters sent in one envelope: each must start
+with its own "Dear ...", and no reader should take the first letter's last line as
+the second letter's opening.
+
+**Tiny worked example.** Three examples of 3, 2 and 4 tokens packed into one row of
+9. The ids restart per example: 0 1 2 0 1 0 1 2 3. A varlen kernel takes where each
+example starts, plus the total, as `cu_seqlens`: 0 3 5 9. Read back from the ids,
+each token's example is 0 0 0 1 1 2 2 2 2, and query 4 (the second token of example
+1) may read keys 3 and 4 only.
+
+```mermaid
+flowchart TB
+  C["collator:<br/>examples of 3, 2, 4 tokens"] --> I["one row, ids<br/>0 1 2 0 1 0 1 2 3"]
+  I --> F["flash attention:<br/>cu_seqlens 0 3 5 9"]
+  I --> S["eager / sdpa, no mask:<br/>example of each token"]
+  F --> A["attention inside<br/>each example only"]
+  S --> A
+```
+
+**Reading it:** the collator hands over ids, not a mask; both attention paths of
+transformers 5.24 find the boundaries in the ids. Resetting the ids is therefore what
+cuts attention when no mask is passed, and ids that never restart leave one long
+document with nothing cut.
+
+**In Python:**
+
+```python
+from lessons.position_ids import (packed_position_ids, document_mask,
+    cu_seqlens_from_position_ids, document_ids_from_position_ids)
+ids = packed_position_ids([3, 2, 4])
+ids.tolist()  # → [0, 1, 2, 0, 1, 0, 1, 2, 3]
+cu_seqlens_from_position_ids(ids).tolist()  # → [0, 3, 5, 9]
+docs = document_ids_from_position_ids(ids)[0]
+docs.tolist()  # → [0, 0, 0, 1, 1, 2, 2, 2, 2]
+document_mask(docs)[4].tolist()
+# → [False, False, False, True, True, False, False, False, False]
+# ids that never restart: one document, nothing is cut
+set(document_ids_from_position_ids(list(range(9)))[0].tolist())  # → {0}
+```
+
+**In code:** `packed_position_ids` is DataCollatorWithFlattening's numbering,
+`cu_seqlens_from_position_ids` the flash-attention path's boundaries and
+`document_ids_from_position_ids` the eager and sdpa path's, all three checked
+against transformers; `document_mask` turns the documents into a mask.
+
+**Why it matters.** The two halves fail differently. Reset ids without a cut let
+every example read the ones packed before it; a cut without reset ids is harmless
+for RoPE but not for a model that reads absolute positions, and in transformers the
+cut is found from the ids. The HF blog post on packing with flash attention shows
+the collator's ids restarting per example (its worked example, as read in the post's
+source, huggingface/blog #2307).
+
+## Chunked prefill and a prefix-cache hit: continue at the cached length
+
+**Everyday picture.** Reading a long book over several evenings: you open it at
+the bookmark, not at page one.
+
+**Tiny worked example.** A prompt of 10 tokens prefilled in chunks of 6 and 4. The
+first chunk gets ids 0 to 5 and its keys go into the cache, already turned. The
+second chunk's 4 tokens must get ids 6 to 9 and attend to the 6 cached keys and to
+each other. A prefix-cache hit is the same: the cached prefix came from an earlier
+request, and the new tokens continue at its length.
+
+**In Python:**
+
+```python
+import numpy as np
+from lessons.position_ids import default_position_ids, chunked_attention
+from lessons.position_ids import attend
+from lessons.attention import causal_mask
+default_position_ids(4, past_length=6).tolist()  # → [6, 7, 8, 9]
+q, k, v = np.random.default_rng(0).standard_normal((3, 12, 128))
+ids = np.arange(12)
+whole = attend(q, k, v, ids, ids, causal_mask(12))
+right = chunked_attention(q, k, v, split=6, restart=False)
+wrong = chunked_attention(q, k, v, split=6, restart=True)
+float(np.abs(right - whole).max())  # → 0.0
+round(float(np.abs(wrong - whole).max()), 2)  # → 0.68
+```
+
+**In code:** `chunked_attention` runs the two chunks with a cache and starts the
+second at the cached length, or at 0 (`restart`).
+
+**Why it matters.** Restarting at 0 turns the new queries and keys as if they came
+first while the cached keys keep their real positions: the offset differs between
+the two halves, and that is the kind RoPE cannot forgive. A transformers issue
+reports exactly this in its chunked prefill path (huggingface/transformers #43082).
+
+## A sliding-window ring buffer: slot is not position
+
+**Everyday picture.** A whiteboard with room for four lines: when it is full you
+wipe the oldest line and write there. The line at the top is not the first line of
+the lecture.
+
+**Tiny worked example.** Window 4: token 9 is written into slot 9 mod 4 = 1. The
+buffer then holds tokens 8, 9, 6 and 7 in slots 0 to 3. Their keys were turned at
+8, 9, 6 and 7 when written, so reading the slots out of order changes nothing. A
+runner that takes "filled slots minus one" for the next query's id gives token 9 the
+id 3.
+
+**In Python:**
+
+```python
+import numpy as np
+from lessons.position_ids import ring_buffer_attention, sliding_window_mask
+from lessons.position_ids import attend
+[p % 4 for p in range(10)]  # → [0, 1, 2, 3, 0, 1, 2, 3, 0, 1]
+q, k, v = np.random.default_rng(0).standard_normal((3, 12, 128))
+ids = np.arange(12)
+want = attend(q, k, v, ids, ids, sliding_window_mask(12, 5))
+slots = ring_buffer_attention(q, k, v, window=5, position_from_slots=False)
+bug = ring_buffer_attention(q, k, v, window=5, position_from_slots=True)
+float(np.abs(slots - want).max()) < 1e-14  # → True
+round(float(np.abs(bug - want).max()), 2)  # → 0.68
+```
+
+**In code:** `ring_buffer_attention` decodes through a ring of slots;
+`sliding_window_mask` is the same window as a mask over the whole sequence.
+
+**Why it matters.** Keys are turned before they are cached, so slot order is
+harmless and only the new query's id matters. The slot arithmetic itself is a
+source of bugs too: a transformers pull request fixed reads and writes at the
+wrong slots after the buffer wraps (huggingface/transformers #47708).
+
+## Which mistakes RoPE forgives: one offset for every token
+
+**Everyday picture.** Two people on a merry-go-round: however far it has turned,
+the angle between them is the same. Move only one of them and it changes.
+
+**Tiny worked example.** One query and one key of Llama 3.1 8B's head (128 wide),
+at positions 5 and 2, then at 1,005 and 1,002: the score agrees to the last digits
+printed. The key moved to 2 while the query stays at 1,005 gives another score.
+
+**The math.**
+
+$$
+(R_{m+c}\,q) \cdot (R_{n+c}\,k) = (R_c R_m q) \cdot (R_c R_n k) = (R_m q) \cdot (R_n k)
+$$
+
+**Symbols**
+
+| Symbol | Meaning here | In the example |
+|---|---|---|
+| $R_m$ | RoPE's rotation at position $m$ (one angle $m\,\theta_i$ per pair) | Llama 3.1's 64 speeds |
+| $m$, $n$ | the query's and the key's position; the gap is query minus key, $m - n$ | 5 and 2 |
+| $c$ | an offset added to every id of the sequence | 1,000 |
+
+**In words:** "rotations compose, and turning both vectors by the same extra angle
+leaves their dot product alone; only the gap between the two ids reaches the score."
+
+**With the numbers:** an offset of 1,000 on both ids leaves the gap at 3, and the
+score unchanged; an offset on the query alone makes the gap 1,003.
+
+**In Python:**
+
+```python
+import numpy as np
+from lessons.position_ids import rope_at, llama4_temperature
+from lessons.context_extension import dynamic_ntk_base
+rng = np.random.default_rng(0)
+q, k = rng.standard_normal((1, 128)), rng.standard_normal((1, 128))
+def score(m, n):
+    return float(rope_at(q, [m])[0] @ rope_at(k, [n])[0]) / np.sqrt(128)
+round(score(5, 2), 6), round(score(1005, 1002), 6)  # → (0.390741, 0.390741)
+round(score(1005, 2), 3)  # → 0.022
+# what reads the id itself: Llama 4's temperature, dynamic NTK's base
+llama4_temperature([8190, 8191]).round(3).tolist()  # → [1.0, 1.069]
+round(dynamic_ntk_base(500000.0, 2.0, 4224, 4096, 128))  # → 531761
+```
+
+**In code:** `rope_at` turns rows at their own ids; `llama4_temperature` is Llama
+4's multiplier for the queries of its NoPE layers; dynamic NTK's base comes from
+`lessons.context_extension`.
+
+**Why it matters.** It sorts the bugs into two bins. One offset for every token of a
+sequence (left padding without ids, packed examples that keep counting while
+attention is cut) costs RoPE nothing but rounding. An offset that differs between
+queries and keys (a chunk or a cache hit restarting at 0, a query numbered from
+ring slots) breaks it, and so does any offset where something reads the id itself:
+a learned table, LongRoPE's switch, dynamic NTK's base (transformers takes the
+length as the largest id plus one) and Llama 4's temperature, which moves once an id
+reaches 8,191.
+
+## The conformance table, measured
+
+**Everyday picture.** A crash-test lab: the same car, the same dummy, one defect at
+a time, and a number for each.
+
+**Tiny worked example.** One attention head with Llama 3.1 8B's speeds and a
+sentence of 12 random query, key and value rows. The reference is the sentence
+alone at ids 0 to 11. Each scenario runs the sentence padded, packed, chunked,
+cached or through a ring buffer, once set up right and once with a classic bug, and
+reports the largest difference between the sentence's attention outputs and the
+reference. The last three rows change the scheme: Llama 4's NoPE temperature, a
+dynamic NTK block (factor 2, trained length 4,096, put on Llama 3.1's head and base
+for the test) and Phi-3.5-mini's LongRoPE factors.
+
+| Scenario | Scheme | Largest gap | Verdict | Thread |
+|---|---|---|---|---|
+| left padding, ids cumsum(mask) − 1 | RoPE | 4.4e-16 | correct: rounding | |
+| left padding, ids 0..n−1 (none passed) | RoPE | 1.7e-15 | bug, forgiven: rounding | [transformers #18478](https://github.com/huggingface/transformers/issues/18478) |
+| left padding, ids cumsum(mask) − 1 | learned table | 1.4e-15 | correct: rounding | |
+| left padding, ids 0..n−1 (none passed) | learned table | 5.2e+00 | bug, breaks | [transformers #29583](https://github.com/huggingface/transformers/pull/29583) |
+| packing, ids reset, attention cut | RoPE | 4.4e-16 | correct: rounding | |
+| packing, ids reset, attention not cut | RoPE | 2.6e+00 | bug, breaks | [transformers #32937](https://github.com/huggingface/transformers/issues/32937) |
+| packing, ids not reset, attention cut | RoPE | 1.4e-15 | bug, forgiven: rounding | [LlamaFactory #7318](https://github.com/hiyouga/LlamaFactory/pull/7318) |
+| packing, ids not reset, cut read from the ids | RoPE | 2.6e+00 | bug, breaks | [nanoVLM #201](https://github.com/huggingface/nanoVLM/issues/201) |
+| chunked prefill, new ids from the cached length | RoPE | 0.0e+00 | correct: exactly 0 | |
+| chunked prefill, new ids from 0 | RoPE | 6.8e-01 | bug, breaks | [transformers #43082](https://github.com/huggingface/transformers/issues/43082) |
+| prefix-cache hit, new ids from the cached length | RoPE | 4.4e-16 | correct: rounding | |
+| prefix-cache hit, new ids from 0 | RoPE | 4.5e-01 | bug, breaks | [vllm-metal #144](https://github.com/vllm-project/vllm-metal/pull/144) |
+| ring buffer, keys read in slot order | RoPE | 1.1e-15 | correct: rounding | |
+| ring buffer, query id = filled slots − 1 | RoPE | 6.8e-01 | bug, breaks | no thread found |
+| offset 8,192, Llama 4 NoPE temperature | NoPE + temperature | 9.6e-02 | bug, breaks | no thread found |
+| dynamic NTK, cached keys keep the old base | dynamic NTK | 3.8e-02 | bug, breaks | [transformers #25104](https://github.com/huggingface/transformers/issues/25104) |
+| LongRoPE, cached keys keep the short factors | LongRoPE | 1.0e-01 | bug, breaks | [transformers #33129](https://github.com/huggingface/transformers/pull/33129) |
+
+The threads are where each bug was reported or fixed, as read: a question on GPT-J
+batch inference answered "slightly different output" without the ids (#18478); a
+pull request computing ids from the mask inside GPT-style models with learned tables
+(#29583); an issue noting that models which take no ids cannot use packing without
+cross-example attention (#32937); a LlamaFactory pull request adding reset ids to
+packing that already had a block mask (#7318, outside the four trackers this page
+searched); a nanoVLM issue on packed ids that never restart, whose fix adds the cut
+too (#201, huggingface's own repository but not one of the four trackers); an issue
+on transformers' chunked prefill setting the wrong ids (#43082); a vllm-metal pull
+request restoring the cache offset after a prefix hit so that the ids continue
+(#144); the dynamic NTK issue on cached keys turned with an older base (#25104); and
+Phi-3's fix that recomputes the cache when the sequence crosses its original length
+(#33129). For the ring buffer's query id and for Llama 4's temperature under an
+offset, the searches found no thread in transformers, vLLM, llama.cpp or SGLang.
+
+**In Python:**
+
+```python
+from lessons.position_ids import conformance_table
+rows = conformance_table()
+len(rows), sum(r["bug"] for r in rows)  # → (17, 11)
+[f"{r['gap']:.1e}" for r in rows]
+# → ['4.4e-16', '1.7e-15', '1.4e-15', '5.2e+00', '4.4e-16', '2.6e+00',
+#   '1.4e-15', '2.6e+00', '0.0e+00', '6.8e-01', '4.4e-16', '4.5e-01',
+#   '1.1e-15', '6.8e-01', '9.6e-02', '3.8e-02', '1.0e-01']
+max(r["gap"] for r in rows if not r["bug"]) < 1e-14  # → True
+```
+
+![Horizontal bars on a log scale, one per scenario: the correct setups and the two forgiven bugs sit at about 1e-15 or exactly 0, while the breaking bugs reach between 0.04 and 5](figures/position_ids.conformance.svg)
+
+**Reading it:** one bar per row of the table, on a log scale; hatched bars are the
+correct setups, blue ones the bugs RoPE forgives, red ones the bugs that break the
+output. The dashed line at 1e-9 separates rounding from real change: nothing sits
+near it, the gaps are either rounding (about 1e-15, or exactly 0 where the
+computation is the same) or at least 0.03.
+
+**In code:** `conformance_table` runs every row with `attend`, `chunked_attention`
+and `ring_buffer_attention`; tests/test_position_ids.py holds the verdicts (correct
+and forgiven rows below 1e-12, the others above 0.01).
+
+**Why it matters.** "RoPE is relative, so ids don't matter" is true for exactly two
+of the eleven bugs. The others break the output by amounts a model notices, which
+is why they keep being reported.
+
+## In 20 seconds
+
+- Ids are an input: from the mask for left padding, restarted per example for
+  packing, continued from the cached length for chunks, cache hits and ring buffers.
+- Packing needs both halves: reset ids and attention cut between examples; in
+  transformers the cut is read from the ids when no mask is passed.
+- RoPE forgives one offset for every token of a sequence, to rounding; an offset that
+  differs between queries and keys breaks it.
+- Anything that reads the id itself (learned tables, LongRoPE, dynamic NTK, Llama 4's
+  temperature) breaks under any offset.
+
+## Self-test questions
+
+??? question "A batch is padded on the left and sent through a bare forward call of a RoPE model. Are the padded rows' logits right?"
+    To rounding, yes, if the padding is masked: every real token is shifted by the
+    same number of slots, and RoPE only sees gaps. For a model with a learned
+    position table they are wrong.
+
+??? question "You pack examples with reset ids and pass no attention mask to a transformers model using sdpa. Is attention cut between examples?"
+    Yes in transformers 5.24: with ids and no mask, find_packed_sequence_indices
+    reads the boundaries from the ids. With ids that never restart it would find one
+    document and cut nothing.
+
+??? question "A prompt of 300 tokens is prefilled in chunks of 256. Which ids does the second chunk get?"
+    256 to 299: it starts at the cached length, not at 0.
+
+??? question "A ring buffer of 4 slots holds tokens 8, 9, 6 and 7. Which id does the next query get?"
+    10, its position in the sequence; the slot it will be written to (2) and the
+    number of filled slots (4) are not ids.
+
+## The papers behind this lesson
+
+- Su et al. (2021), *RoFormer: Enhanced Transformer with Rotary Position
+  Embedding*, [arXiv:2104.09864](https://arxiv.org/abs/2104.09864) (companion:
+  `papers.su2021_roformer`). The rotation whose dot product depends only on the gap.
+- Krell et al. (2021), *Efficient Sequence Packing without Cross-contamination:
+  Accelerating Large Language Models without Impacting Performance*,
+  [arXiv:2107.02027](https://arxiv.org/abs/2107.02027). Packing with reset
+  positions and a block mask, so that packed examples do not read each other.
+- Jiang et al. (2023), *Mistral 7B*,
+  [arXiv:2310.06825](https://arxiv.org/abs/2310.06825). Sliding-window attention
+  with a rolling buffer cache that writes position i into slot i mod W.
+- Agrawal et al. (2023), *SARATHI: Efficient LLM Inference by Piggybacking Decodes
+  with Chunked Prefills*, [arXiv:2308.16369](https://arxiv.org/abs/2308.16369).
+  Splits a prompt's prefill into chunks that share steps with decoding.
+
+## Further reading
+
+- The Hugging Face blog post on packing with flash attention 2 (source in the
+  huggingface/blog repository, pull request #2307), and the DataCollatorWithFlattening
+  docstring in transformers' data/data_collator.py.
+- `lessons.rope` for the rotation and its cache, `lessons.transformer` for a
+  decoder's cache, `lessons.context_extension` for the scaling rules this page
+  shows reading the id.
 """
 
 from __future__ import annotations
