@@ -371,7 +371,7 @@ for the test) and Phi-3.5-mini's LongRoPE factors.
 | prefix-cache hit, new ids from 0 | RoPE | 4.5e-01 | bug, breaks | [vllm-metal #144](https://github.com/vllm-project/vllm-metal/pull/144) |
 | ring buffer, keys read in slot order | RoPE | 1.1e-15 | correct: rounding | |
 | ring buffer, query id = filled slots − 1 | RoPE | 6.8e-01 | bug, breaks | no thread found |
-| offset 8,192, Llama 4 NoPE temperature | NoPE + temperature | 9.6e-02 | bug, breaks | no thread found |
+| Llama 4 NoPE temperature, offset 8,192 | NoPE + temperature | 9.6e-02 | bug, breaks | no thread found |
 | dynamic NTK, cached keys keep the old base | dynamic NTK | 3.8e-02 | bug, breaks | [transformers #25104](https://github.com/huggingface/transformers/issues/25104) |
 | LongRoPE, cached keys keep the short factors | LongRoPE | 1.0e-01 | bug, breaks | [transformers #33129](https://github.com/huggingface/transformers/pull/33129) |
 
@@ -725,7 +725,7 @@ def _absolute_rows(q, k, v, seed: int) -> list[tuple]:
     # Llama 4's NoPE layers: the same sentence 8,192 slots further into the cache
     alone = attend(q, k, v, ids, ids, allowed, theta=None, q_scale=llama4_temperature(ids))
     shifted = attend(q, k, v, ids, ids, allowed, theta=None, q_scale=llama4_temperature(ids + 8192))
-    rows.append(("offset 8,192, Llama 4 NoPE temperature", "NoPE + temperature", _max_gap(shifted, alone), "-"))
+    rows.append(("Llama 4 NoPE temperature, offset 8,192", "NoPE + temperature", _max_gap(shifted, alone), "-"))
     # dynamic NTK: keys cached while the prompt fit (trained base), reused after it grew
     trained, grown, dd = 4096, 4224, 128
     base = LLAMA31_8B["rope_parameters"]["rope_theta"]
@@ -821,41 +821,48 @@ def padded_batch_mask(n_pad: int, n: int) -> tuple[np.ndarray, np.ndarray]:
 def _grid(ax, allowed, ids, title):
     n = len(ids)
     ax.imshow(np.where(allowed, 1.0, 0.0), cmap="Blues", vmin=0, vmax=1.6)
-    ax.set_xticks(range(n), [str(int(i)) for i in ids], fontsize=9)
-    ax.set_yticks(range(n), [str(int(i)) for i in ids], fontsize=9)
+    ax.set_xticks(range(n), [str(int(i)) for i in ids])
+    ax.set_yticks(range(n), [str(int(i)) for i in ids])
     ax.set_title(title)
-    ax.set_xlabel("key (its position id)")
+    ax.set_xlabel("key id")
 
 
 def figures() -> dict:
     """The page's figures as {name: matplotlib Figure}; nothing is saved or shown."""
     import matplotlib.pyplot as plt
+    from matplotlib.patches import Patch
 
     figs = {}
     mask, padded = padded_batch_mask(3, 5)
     reset = packed_position_ids([4, 4])
-    fig, (a1, a2, a3) = plt.subplots(1, 3, figsize=(9.6, 3.6), layout="constrained")
-    _grid(a1, padded, position_ids_from_mask(mask), "left padding (3 pads)")
-    _grid(a2, document_mask(document_ids_from_position_ids(reset)[0]), reset, "packing: ids reset, cut")
-    _grid(a3, causal_mask(8), reset, "packing: ids reset, not cut")
-    a1.set_ylabel("query (its position id)")
+    fig, (a1, a2, a3) = plt.subplots(1, 3, figsize=(7.2, 3.0), layout="constrained")
+    _grid(a1, padded, position_ids_from_mask(mask), "left padding")
+    _grid(a2, document_mask(document_ids_from_position_ids(reset)[0]), reset, "packed, cut")
+    _grid(a3, causal_mask(8), reset, "packed, not cut")
+    a1.set_ylabel("query id")
     figs["masks"] = fig
 
     rows = conformance_table()
-    fig, ax = plt.subplots(figsize=(9.6, 6.4), layout="constrained")
+    fig, ax = plt.subplots(figsize=(7.2, 7.6), layout="constrained")
     floor = 1e-17  # an exact 0 is drawn here, on the log scale
     y = np.arange(len(rows))[::-1]
     for yi, r in zip(y, rows, strict=True):
         colour = GREEN if not r["bug"] else (RED if r["gap"] > 1e-9 else BLUE)
         ax.barh(yi, max(r["gap"], floor), left=floor, color=colour, hatch="" if r["bug"] else "//",
                 edgecolor=GRID, lw=0.5)
-        ax.text(max(r["gap"], floor) * 2, yi, f"{r['gap']:.1e}" if r["gap"] else "exactly 0", va="center", fontsize=9)
-    ax.set_yticks(y, [f"{r['scenario']} [{r['scheme']}]" for r in rows], fontsize=9)
+        ax.text(max(r["gap"], floor) * 3, yi, f"{r['gap']:.0e}" if r["gap"] else "0", va="center")
+    names = [r["scenario"] if r["scheme"] == "RoPE" else f"{r['scheme']}: {r['scenario'].split(', ', 1)[-1]}"
+             for r in rows]
+    ax.set_yticks(y, names)
     ax.set_xscale("log")
-    ax.set_xlim(floor, 1e3)
+    ax.set_xlim(floor, 1e4)
+    ax.set_xticks([1e-15, 1e-9, 1e-3, 1e3])
     ax.axvline(1e-9, color=MUTED, ls="--", lw=1)
-    ax.set_xlabel("largest |attention output − the sentence attended alone|")
-    ax.set_title("Position-id conformance: correct (hatched), harmless bug, breaking bug")
+    ax.set_xlabel("largest |output − the sentence alone|")
+    fig.legend(handles=[Patch(facecolor=GREEN, hatch="//", edgecolor=GRID, label="correct"),
+                       Patch(facecolor=BLUE, edgecolor=GRID, label="bug, forgiven"),
+                       Patch(facecolor=RED, edgecolor=GRID, label="bug, breaks")],
+              loc="outside lower center", ncols=3, frameon=False)
     figs["conformance"] = fig
     return figs
 
