@@ -84,10 +84,11 @@ and reads no mask (models/llama/modeling_llama.py). DataCollatorWithFlattening
 `position_ids_start` (0 by default; RoBERTa-like models need 2, added in
 huggingface/transformers #47525) and, when asked, returns `cu_seq_lens_q`. The
 flash-attention path reads the boundaries from the ids (a new document wherever the
-id equals its smallest value: prepare_fa_kwargs_from_position_ids), and the eager
-and sdpa paths, given ids and no mask, build the block mask from them (a new
-document wherever an id is not its neighbour plus one: find_packed_sequence_indices
-in masking_utils.py). The scaling rules that depend on length read
+id equals its smallest value: prepare_fa_kwargs_from_position_ids, used by
+the flash-attention forward when it is given neither a mask nor `cu_seqlens`), and the
+mask builder, given ids with no mask and no cache, makes the block mask from them (a
+new document wherever an id is not its neighbour plus one:
+find_packed_sequence_indices in masking_utils.py). The scaling rules that depend on length read
 `max(position_ids) + 1` over the whole batch (the dynamic_rope_update decorator in
 modeling_rope_utils.py), and Llama 4's NoPE layers compute their temperature from
 the token's index in the cache, not from `position_ids`
@@ -172,13 +173,14 @@ each token's example is 0 0 0 1 1 2 2 2 2, and query 4 (the second token of exam
 flowchart TB
   C["collator:<br/>examples of 3, 2, 4 tokens"] --> I["one row, ids<br/>0 1 2 0 1 0 1 2 3"]
   I --> F["flash attention:<br/>cu_seqlens 0 3 5 9"]
-  I --> S["eager / sdpa, no mask:<br/>example of each token"]
+  I --> S["mask builder, no mask:<br/>example of each token"]
   F --> A["attention inside<br/>each example only"]
   S --> A
 ```
 
-**Reading it:** the collator hands over ids, not a mask; both attention paths of
-transformers 5.24 find the boundaries in the ids. Resetting the ids is therefore what
+**Reading it:** the collator hands over ids, not a mask; given no mask, both the
+flash-attention path and the mask builder of transformers 5.24 find the boundaries
+in the ids. Resetting the ids is therefore what
 cuts attention when no mask is passed, and ids that never restart leave one long
 document with nothing cut.
 
@@ -438,8 +440,8 @@ is why they keep being reported.
     position table they are wrong.
 
 ??? question "You pack examples with reset ids and pass no attention mask to a transformers model using sdpa. Is attention cut between examples?"
-    Yes in transformers 5.24: with ids and no mask, find_packed_sequence_indices
-    reads the boundaries from the ids. With ids that never restart it would find one
+    Yes in transformers 5.24: given ids with no mask and no cache, the mask builder
+    reads the boundaries from the ids (find_packed_sequence_indices). With ids that never restart it would find one
     document and cut nothing.
 
 ??? question "A prompt of 300 tokens is prefilled in chunks of 256. Which ids does the second chunk get?"
