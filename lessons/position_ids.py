@@ -142,7 +142,7 @@ round(1 - sum(lengths) / (len(lengths) * max(lengths)), 3)  # → 0.475
 
 ![Three attention masks drawn as grids, each axis labelled with position ids: left padding with three padded slots whose real tokens are numbered 0 to 4, two packed documents of four tokens with ids 0 to 3 twice and a block-diagonal mask, and the same packed row with a plain causal mask that lets the second document read the first](figures/position_ids.masks.svg)
 
-**Reading it:** dark cells are the keys a query may read; the tick labels are the
+**Reading it:** blue cells are the keys a query may read; the tick labels are the
 position ids, not the slots. On the left, the three padded slots are numbered 0 and
 read only themselves, and the real tokens start again at 0. In the middle, two packed
 documents each get ids 0 to 3 and a triangle of their own. On the right, the same
@@ -822,7 +822,14 @@ def padded_batch_mask(n_pad: int, n: int) -> tuple[np.ndarray, np.ndarray]:
 
 def _grid(ax, allowed, ids, title):
     n = len(ids)
-    ax.imshow(np.where(allowed, 1.0, 0.0), cmap="Blues", vmin=0, vmax=1.6)
+    from matplotlib.colors import ListedColormap
+
+    # a key the query may read is a blue cell; the others are left undrawn (the page's background)
+    ax.imshow(np.where(allowed, 1.0, np.nan), cmap=ListedColormap([BLUE]), vmin=0, vmax=1)
+    ax.set_xticks(np.arange(n + 1) - 0.5, minor=True)
+    ax.set_yticks(np.arange(n + 1) - 0.5, minor=True)
+    ax.grid(which="minor", color=MUTED, lw=0.5)
+    ax.tick_params(which="minor", length=0)
     ax.set_xticks(range(n), [str(int(i)) for i in ids])
     ax.set_yticks(range(n), [str(int(i)) for i in ids])
     ax.set_title(title)
