@@ -246,7 +246,9 @@ second at the cached length, or at 0 (`restart`).
 **Why it matters.** Restarting at 0 turns the new queries and keys as if they came
 first while the cached keys keep their real positions: the offset differs between
 the two halves, and that is the kind RoPE cannot forgive. A transformers issue
-reports exactly this in its chunked prefill path (huggingface/transformers #43082).
+reports wrong ids in its own chunked prefill path: they were set from the cache
+positions of the chunk being prefilled, and the outputs went wrong
+(huggingface/transformers #43082).
 
 ## A sliding-window ring buffer: slot is not position
 
@@ -379,13 +381,14 @@ for the test) and Phi-3.5-mini's LongRoPE factors.
 
 The threads are where each bug was reported or fixed, as read: a question on GPT-J
 batch inference answered "slightly different output" without the ids (#18478); a
-pull request computing ids from the mask inside GPT-style models with learned tables
-(#29583); an issue noting that models which take no ids cannot use packing without
-cross-example attention (#32937); a LlamaFactory pull request adding reset ids to
-packing that already had a block mask (#7318, outside the four trackers this page
-searched); a nanoVLM issue on packed ids that never restart, whose fix adds the cut
-too (#201, huggingface's own repository but not one of the four trackers); an issue
-on transformers' chunked prefill setting the wrong ids (#43082); a vllm-metal pull
+pull request proposing to compute the ids from the mask inside GPT-style models
+with learned tables (#29583); an issue noting that models which take no ids cannot
+use packing without cross-example attention (#32937); a LlamaFactory pull request
+adding reset ids to packing that already had a block mask (#7318, outside the four
+trackers this page searched); a nanoVLM issue on packed ids that never restart in a
+model that cuts nothing, whose proposed fix adds the cut too (#201 and pull request
+#204, a huggingface repository but not one of the four trackers); an issue on
+transformers' chunked prefill setting the wrong ids (#43082); a vllm-metal pull
 request restoring the cache offset after a prefix hit so that the ids continue
 (#144); the dynamic NTK issue on cached keys turned with an older base (#25104); and
 Phi-3's fix that recomputes the cache when the sequence crosses its original length
@@ -475,6 +478,9 @@ is why they keep being reported.
 - `lessons.rope` for the rotation and its cache, `lessons.transformer` for a
   decoder's cache, `lessons.context_extension` for the scaling rules this page
   shows reading the id.
+- Where this page goes beyond the packing post: left padding, chunks and cache
+  hits, the ring buffer, which mistakes RoPE forgives and why, and the measured
+  table with a bug report for each row.
 """
 
 from __future__ import annotations
