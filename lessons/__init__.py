@@ -23,6 +23,7 @@ READING_ORDER: tuple[str, ...] = (
     "context_extension",
     "layer_schemes",
     "attention_sinks",
+    "position_ids",
     "model_card",
     "measured",
     "real_model",

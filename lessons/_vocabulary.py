@@ -86,4 +86,11 @@ TERMS: dict[str, str] = {
     "layer_norm_epsilon": "Hugging Face config key (GPT-2): the epsilon inside LayerNorm",
     "use_cache": "Hugging Face config/generation flag: keep past keys and values between decoding steps",
     "past_key_values": "Hugging Face name for the key-value cache a model returns and takes back at the next step",
+    # Position ids, padding and packing (lessons.position_ids)
+    "position_ids": "Hugging Face model input: each token's position (one id per token), which the rotation or the position table reads",
+    "padding_side": "tokenizer setting: pad on the left (for generation) or on the right",
+    "cu_seqlens": "varlen attention kernels' argument: where each packed sequence starts, plus the total length",
+    "cu_seq_lens_q": "DataCollatorWithFlattening's output (with return_flash_attn_kwargs): the packed examples' cu_seqlens for the queries",
+    "position_ids_start": "DataCollatorWithFlattening argument: the id of each packed example's first token (0; 2 for RoBERTa-like models)",
+    "cache_position": "transformers' index of each new token in the cache, counting padding, unlike position_ids",
 }

@@ -134,6 +134,9 @@ def main() -> int:
     failures += real_model_check(MODEL_ATOL)
     failures += layer_schemes_check()
     failures += _attention_sinks_reference.live_check()
+    from _position_ids_reference import live_check as position_ids_check
+
+    failures += position_ids_check()
     total = 3 + (2 * len(CONFIGS) + len(LAYER_TYPE_CONFIGS) + len(DEEPSEEK_CONFIGS) + len(ALIBI_HEADS)
              + 4 * len(LAYOUT_POSITIONS) + len(entries))
     print(f"{total - len(failures)} passed, {len(failures)} failed")

@@ -101,6 +101,9 @@ def main() -> None:
     write_gallery()
     _layer_schemes_reference.write()
     _attention_sinks_reference.write()
+    import _position_ids_reference
+
+    _position_ids_reference.write()
 
 
 if __name__ == "__main__":

@@ -1,0 +1,157 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: py:percent
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Lab TF5: position ids with padding and packing
+#
+# A batch rarely holds one sentence at its natural place. Generation pads short
+# prompts on the left; fine-tuning packs several examples into one row. Either
+# way the model must be handed each token's position id and a mask, and the
+# sentence should then come out exactly as it does alone. This lab runs one
+# six-token sentence through the lessons' tiny decoder three ways (alone,
+# left-padded behind four padding tokens, packed behind a five-token example),
+# with a RoPE model and a model with a learned position table, first with the
+# ids and the mask right and then with each classic mistake. The claims: with
+# the ids and the mask right, all three ways agree to rounding for both models;
+# a constant offset (left padding without ids, packed ids that keep counting
+# while attention is cut) costs RoPE nothing but breaks the learned table; and
+# packing without cutting attention breaks both.
+#
+# Run it with `python labs/tf5_position_ids.py`: it exits 0 when every claim
+# holds and 1, naming the claim, when one does not. It exercises
+# [Position ids in practice: padding, packing and caches](../../lessons/position_ids/)
+# (the ids, the masks and a decoder that takes both) on the model of
+# [A tiny decoder in numpy, with any position scheme](../../lessons/transformer/).
+# Download it as a notebook, [tf5_position_ids.ipynb](tf5_position_ids.ipynb), or
+# as a script, [tf5_position_ids.py](tf5_position_ids.py).
+
+# %%
+import matplotlib.pyplot as plt
+import numpy as np
+
+from lessons._palette import SCHEME_LOOKS
+from lessons.attention import causal_mask
+from lessons.position_ids import (default_position_ids, document_ids_from_position_ids, document_mask,
+                                  forward_with_ids, packed_position_ids, padded_batch_mask, position_ids_from_mask)
+from lessons.transformer import TINY, TinyGPT, demo_tokens
+
+TOL, BROKEN = 1e-12, 0.1  # rounding on logits of this size is a few times 1e-15; a real change is far above 0.1
+N, PAD, OTHER = 6, 4, 5  # the sentence, the left padding, the example packed in front of it
+sentence, other = demo_tokens(N, seed=1), demo_tokens(OTHER, seed=2)
+models = {p: TinyGPT(**TINY, position=p) for p in ("rope", "learned")}  # the same seed: the same weights
+print(f"TinyGPT({', '.join(f'{k}={v}' for k, v in TINY.items())})")
+print(f"sentence {sentence.tolist()}, packed behind {other.tolist()}, or behind {PAD} padding tokens")
+
+# %% [markdown]
+# ## Claim 1: the lab's decoder is the lesson's decoder
+#
+# `forward_with_ids` runs a TinyGPT's weights with explicit ids and an explicit
+# mask. Given the ids 0..n−1 and the causal mask it must give exactly
+# `TinyGPT.forward`'s logits, or nothing below would be about position ids.
+
+# %%
+same = {p: float(np.abs(forward_with_ids(m, sentence, np.arange(N), causal_mask(N)) - m.forward(sentence)).max())
+        for p, m in models.items()}
+print({p: f"{g:.1e}" for p, g in same.items()})
+
+
+# %% [markdown]
+# ## Claim 2: with the ids and the mask right, the batch changes nothing
+#
+# Left padding: the ids come from the mask (cumsum minus one), and no real
+# token reads a padding key. Packing: the ids restart at the sentence, and
+# attention is cut between the two examples. Each time only the sentence's
+# rows are compared with the sentence alone.
+
+# %%
+def left_padded(model, ids=None):
+    """The sentence's logits (N, vocab) behind PAD padding tokens; ids from the mask unless given."""
+    mask, allowed = padded_batch_mask(PAD, N)
+    ids = position_ids_from_mask(mask) if ids is None else ids
+    return forward_with_ids(model, np.r_[np.zeros(PAD, int), sentence], ids, allowed)[PAD:]
+
+
+def packed(model, ids, allowed):
+    """The sentence's logits (N, vocab) packed behind the other example, with the given ids and mask."""
+    return forward_with_ids(model, np.r_[other, sentence], ids, allowed)[OTHER:]
+
+
+reset, running = packed_position_ids([OTHER, N]), default_position_ids(OTHER + N)
+cut = document_mask(document_ids_from_position_ids(reset)[0])  # from the lengths: two documents
+alone = {p: forward_with_ids(m, sentence, np.arange(N), causal_mask(N)) for p, m in models.items()}
+cases = {
+    "left padding, ids from the mask": lambda m: left_padded(m),
+    "packing, ids reset, attention cut": lambda m: packed(m, reset, cut),
+    "left padding, ids 0..n-1": lambda m: left_padded(m, default_position_ids(PAD + N)),
+    "packing, ids reset, not cut": lambda m: packed(m, reset, causal_mask(OTHER + N)),
+    "packing, ids not reset, cut read from the ids":
+        lambda m: packed(m, running, document_mask(document_ids_from_position_ids(running)[0])),
+    "packing, ids not reset, attention cut": lambda m: packed(m, running, cut),
+}
+gap = {(c, p): float(np.abs(run(models[p]) - alone[p]).max()) for c, run in cases.items() for p in models}
+print(f"{'case':<48}{'RoPE':>10}{'learned':>10}")
+for c in list(cases)[:2]:
+    print(f"{c:<48}{gap[c, 'rope']:>10.1e}{gap[c, 'learned']:>10.1e}")
+
+# %% [markdown]
+# ## Claims 3 to 5: each classic mistake
+#
+# - Left padding with the ids 0..n−1 (a forward call given no ids): every real
+#   token of the sentence sits 4 positions late.
+# - Packing with the ids reset but a plain causal mask: the sentence reads the
+#   other example.
+# - Packing with ids that keep counting and the cut read from the ids, as
+#   transformers does when no mask is passed: the ids never restart, so one
+#   document is found and nothing is cut.
+# - Packing with ids that keep counting but the cut taken from the lengths:
+#   every token of the sentence sits 5 positions late, and nothing else changes.
+
+# %%
+for c in list(cases)[2:]:
+    print(f"{c:<48}{gap[c, 'rope']:>10.1e}{gap[c, 'learned']:>10.1e}")
+
+# %%
+fig, ax = plt.subplots(figsize=(6.4, 4.2), layout="constrained")
+labels = list(cases)
+for i, p in enumerate(models):
+    ax.barh(np.arange(len(labels)) + (0.2 if i else -0.2), [max(gap[c, p], 1e-17) for c in labels], 0.38,
+            left=1e-17, color=SCHEME_LOOKS[p].colour, label=p)
+ax.axvline(TOL, color="black", ls="--", lw=1, label=f"tolerance {TOL:.0e}")
+ax.set_yticks(np.arange(len(labels)), labels)
+ax.invert_yaxis()
+ax.set(xscale="log", xlim=(1e-17, 1e3), xlabel="max |logits − the sentence alone|")
+ax.set_title("The same sentence, batched: right, and with each mistake")
+fig.legend(frameon=False, ncols=3, loc="outside lower center")
+plt.show()
+
+# %% [markdown]
+# Reading it: one pair of bars per case, on a log scale: blue for the RoPE
+# model, purple for the learned table. The first two cases (ids and mask right)
+# sit at rounding for both. Left padding without ids and packed ids that keep
+# counting while attention is cut leave RoPE at rounding and move the learned
+# table by whole logits. The two cases where attention is not cut move both.
+
+# %%
+from labs._lab import verdict
+
+rope_ok = ("left padding, ids 0..n-1", "packing, ids not reset, attention cut")
+verdict({
+    f"forward_with_ids with ids 0..n-1 and the causal mask is TinyGPT.forward within {TOL:.0e}, both models":
+        max(same.values()) < TOL,
+    f"ids and mask right: alone, left-padded and packed agree within {TOL:.0e} for RoPE and the learned table":
+        all(gap[c, p] < TOL for c in labels[:2] for p in models),
+    f"one offset for every token (left padding without ids, packed ids not reset but cut): RoPE within {TOL:.0e}":
+        all(gap[c, "rope"] < TOL for c in rope_ok),
+    f"one offset for every token: the learned table is off by more than {BROKEN} in both cases":
+        all(gap[c, "learned"] > BROKEN for c in rope_ok),
+    f"attention not cut (reset ids with a causal mask, or ids never reset and the cut read from them): "
+    f"both models off by more than {BROKEN}":
+        all(gap[c, p] > BROKEN for c in labels[3:5] for p in models),
+})

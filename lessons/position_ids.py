@@ -1,0 +1,896 @@
+r"""
+# Position ids in practice: padding, packing and caches
+
+Run it: `python -m lessons.position_ids` (a narrated walkthrough in the terminal).
+Builds on `lessons.rope` (the rotation and its cache), `lessons.attention` (scores and
+masks), `lessons.transformer` (a whole decoder with a cache) and
+`lessons.context_extension` (the scaling rules that read the sequence length).
+
+## Level 1: the practitioner's guide
+
+**In one sentence.** Every token carries a position id next to its token id, and
+whenever tokens are batched with padding, packed several documents to a row, split
+into chunks or read back from a cache, someone has to compute those ids again, and
+cut attention to match; RoPE forgives an id that is off by the same amount for every
+token of a sequence, and nothing else.
+
+**When you need it.** Batched generation with left padding (the padded prompts
+answer differently from the same prompts sent one at a time); fine-tuning with
+packed examples (the loss is suspiciously good, or the model learns to continue one
+example with the next); a server with chunked prefill, prefix caching or a sliding
+window (output turns to garbage after a chunk boundary, after a cache hit, or once
+the conversation is longer than the window). The tell-tale sign in every case: the
+same text gives different logits depending on what it was batched with.
+
+**Your options.**
+
+| Option | What it does | What it gives you | What it costs | Where it lives |
+|---|---|---|---|---|
+| Ids from the mask | Numbers each row's real tokens 0, 1, 2, ... after its padding | Padded rows get the ids they would have alone | Nothing; but only `generate` does it for you | transformers' `generate`; pass `position_ids` to a bare forward |
+| Right padding | Pads after the text, so the ids 0..n−1 are already right | No ids to fix for scoring | Useless for generation: new tokens must follow the text | `padding_side` of the tokenizer |
+| Packing with reset ids and a cut | Puts several examples in one row, ids restart per example, attention stays inside each | No padding at all | A kernel or mask that knows the boundaries | DataCollatorWithFlattening; `cu_seqlens` for varlen attention |
+| Chunked prefill | Runs a long prompt in pieces against the cache of the earlier pieces | Bounded memory per step; decoding can interleave | Each piece must start at the cached length | vLLM and SGLang schedulers; `cache_position` in transformers |
+| Prefix caching | Reuses the keys and values of a prompt prefix seen before | Skips recomputing a shared system prompt | The new tokens must start at the cached length | vLLM's and SGLang's prefix caches |
+| Sliding-window ring buffer | Keeps only the last `sliding_window` keys, writing each into slot position mod window | Memory bounded by the window | Slot order is not position order | Mistral, Gemma's local layers |
+
+**How to choose.**
+
+- Scoring or embedding a batch: pad on the right, or pass the ids from the mask.
+- Generating a batch: pad on the left and let `generate` build the ids; if you call
+  the model's forward yourself, build them from the mask and pass them.
+- Fine-tuning on many short examples: pack, reset the ids per example and make sure
+  the attention kernel cuts between examples (flash attention with `cu_seqlens`, or a
+  block mask); check both, because either alone is not enough.
+- Serving: trust the engine's chunked prefill and prefix cache, but when you patch a
+  model or write a runner, start every new chunk at the cached length.
+- A model that reads absolute positions (a learned table, LongRoPE, dynamic NTK,
+  Llama 4's temperature): treat every offset as a bug, even the constant ones RoPE
+  would forgive.
+
+**What it costs.** The ids cost one running count per token. What padding wastes
+is the real cost: a batch of prompts of 12, 40, 7 and 25 tokens padded to 40 spends
+48% of its slots on padding (computed on this page). Packing removes that; the pull
+request that added packing with position ids to transformers reports 1,746 against
+1,269 tokens per second for Llama 2 7B on 8 GPUs (huggingface/transformers #31629,
+its first results table). A ring buffer holds `sliding_window` keys per layer
+instead of the whole context: 4,096 for Mistral 7B.
+
+**What breaks.**
+
+- **Left padding with ids 0..n−1.** A forward call without ids numbers every row from
+  0, padding included. RoPE does not notice (every real token is shifted by the same
+  amount); a learned position table does, badly. Fix: ids from the mask.
+- **Packing without the cut.** The ids restart but attention still runs over the whole
+  row, so each example reads the ones before it. Fix: `cu_seqlens` or a block mask.
+- **Packing without resetting the ids.** Harmless for RoPE when the mask is cut, but
+  transformers finds the boundaries from the ids when no mask is given: ids that
+  never restart mean one long document and no cut at all.
+- **A chunk or a cache hit that restarts at 0.** The new tokens' queries and keys are
+  turned as if at the start while the cached keys keep their real positions. Fix:
+  start at the cached length.
+- **Position read from the ring buffer.** Once the window wraps, the number of filled
+  slots stops growing; a query numbered from it falls behind its keys.
+- **Anything that reads the absolute position.** A learned table, LongRoPE's switch
+  from short to long factors, dynamic NTK's base and Llama 4's query temperature all
+  change with the id itself, so they break even where RoPE would not, and cached keys
+  computed before a switch no longer match queries computed after it.
+
+**In the wild.** transformers 5.24 builds the ids from the mask when `generate`
+starts (GenerationMixin._prepare_position_ids_for_generation in generation/utils.py:
+cumulative sum of the mask minus one, padding set to 0) and then adds one per new
+token; a bare forward of LlamaModel numbers the new tokens from the cache's length
+and reads no mask (models/llama/modeling_llama.py). DataCollatorWithFlattening
+(data/data_collator.py) concatenates the examples into one row, restarts the ids at
+`position_ids_start` (0 by default; RoBERTa-like models need 2, added in
+huggingface/transformers #47525) and, when asked, returns `cu_seq_lens_q`. The
+flash-attention path reads the boundaries from the ids (a new document wherever the
+id equals its smallest value: prepare_fa_kwargs_from_position_ids, used by
+the flash-attention forward when it is given neither a mask nor `cu_seqlens`), and the
+mask builder, given ids with no mask and no cache, makes the block mask from them (a
+new document wherever an id is not its neighbour plus one:
+find_packed_sequence_indices in masking_utils.py). The scaling rules that depend on length read
+`max(position_ids) + 1` over the whole batch (the dynamic_rope_update decorator in
+modeling_rope_utils.py), and Llama 4's NoPE layers compute their temperature from
+the token's index in the cache, not from `position_ids`
+(Llama4TextAttention.forward, models/llama4/modeling_llama4.py).
+
+**Go deeper.** Level 2 builds each rule from scratch: ids from a mask, packing and
+its two halves, chunks and cache hits, the ring buffer, then proves which mistakes
+RoPE forgives and measures all of them in one table, each row linked to a bug report.
+If you only needed the checklist above, you can stop here.
+
+## Level 2: how it works, from scratch
+
+## Left padding: ids from the mask
+
+**Everyday picture.** Runners in a relay start from staggered blocks so that all
+of them run the same distance. Left padding staggers the starts; the ids must count
+each runner's distance from its own block, not from the stadium gate.
+
+**Tiny worked example.** Two prompts of 3 and 5 tokens in one batch, padded on the
+left to 5. The mask rows are 0 0 1 1 1 and 1 1 1 1 1. Counting the ones so far and
+subtracting one gives 0 0 0 1 2 (the padding is set to 0, and masked anyway) and
+0 1 2 3 4: the first real token of each row is position 0. Without the mask, both
+rows would get 0 1 2 3 4, and the short prompt's tokens would sit at 2, 3 and 4.
+
+**The math.**
+
+$$
+p_t = \Big(\sum_{s \le t} a_s\Big) - 1 \quad \text{where } a_t = 1, \qquad p_t = 0 \quad \text{where } a_t = 0
+$$
+
+**Symbols**
+
+| Symbol | Meaning here | In the example |
+|---|---|---|
+| $t$, $s$ | slot indices in the padded row | 0 to 4 |
+| $a_t$ | the attention mask: 1 for a real token, 0 for padding | 0 0 1 1 1 |
+| $p_t$ | the position id of slot $t$ | 0 0 0 1 2 |
+
+**In words:** "a real token's id is how many real tokens came before it in its row."
+
+**In Python:**
+
+```python
+from lessons.position_ids import position_ids_from_mask, default_position_ids
+mask = [[0, 0, 1, 1, 1], [1, 1, 1, 1, 1]]
+position_ids_from_mask(mask).tolist()  # → [[0, 0, 0, 1, 2], [0, 1, 2, 3, 4]]
+default_position_ids(5).tolist()  # → [0, 1, 2, 3, 4]
+lengths = [12, 40, 7, 25]  # a batch padded to its longest prompt
+round(1 - sum(lengths) / (len(lengths) * max(lengths)), 3)  # → 0.475
+```
+
+![Three attention masks drawn as grids, each axis labelled with position ids: left padding with three padded slots whose real tokens are numbered 0 to 4, two packed documents of four tokens with ids 0 to 3 twice and a block-diagonal mask, and the same packed row with a plain causal mask that lets the second document read the first](figures/position_ids.masks.svg)
+
+**Reading it:** blue cells are the keys a query may read; the tick labels are the
+position ids, not the slots. On the left, the three padded slots are numbered 0 and
+read only themselves, and the real tokens start again at 0. In the middle, two packed
+documents each get ids 0 to 3 and a triangle of their own. On the right, the same
+ids with a plain causal mask: the second document's queries read the first
+document's keys, which carry the same small ids as their own.
+
+**In code:** `position_ids_from_mask` is transformers' rule (checked against it in
+tests/test_position_ids.py); `default_position_ids` is what a forward call uses
+when it is given none.
+
+**Why it matters.** The ids are an input like the tokens. `generate` builds them;
+a hand-written loop, a scoring script or an interpretability tool that calls the
+model directly must build them too, or every padded row is shifted.
+
+## Packing: ids restart, and attention is cut
+
+**Everyday picture.** Several short letters sent in one envelope: each must start
+with its own "Dear ...", and no reader should take the first letter's last line as
+the second letter's opening.
+
+**Tiny worked example.** Three examples of 3, 2 and 4 tokens packed into one row of
+9. The ids restart per example: 0 1 2 0 1 0 1 2 3. A varlen kernel takes where each
+example starts, plus the total, as `cu_seqlens`: 0 3 5 9. Read back from the ids,
+each token's example is 0 0 0 1 1 2 2 2 2, and query 4 (the second token of example
+1) may read keys 3 and 4 only.
+
+```mermaid
+flowchart TB
+  C["collator:<br/>examples of 3, 2, 4 tokens"] --> I["one row, ids<br/>0 1 2 0 1 0 1 2 3"]
+  I --> F["flash attention:<br/>cu_seqlens 0 3 5 9"]
+  I --> S["mask builder, no mask:<br/>example of each token"]
+  F --> A["attention inside<br/>each example only"]
+  S --> A
+```
+
+**Reading it:** the collator hands over ids, not a mask; given no mask, both the
+flash-attention path and the mask builder of transformers 5.24 find the boundaries
+in the ids. Resetting the ids is therefore what
+cuts attention when no mask is passed, and ids that never restart leave one long
+document with nothing cut.
+
+**In Python:**
+
+```python
+from lessons.position_ids import (packed_position_ids, document_mask,
+    cu_seqlens_from_position_ids, document_ids_from_position_ids)
+ids = packed_position_ids([3, 2, 4])
+ids.tolist()  # → [0, 1, 2, 0, 1, 0, 1, 2, 3]
+cu_seqlens_from_position_ids(ids).tolist()  # → [0, 3, 5, 9]
+docs = document_ids_from_position_ids(ids)[0]
+docs.tolist()  # → [0, 0, 0, 1, 1, 2, 2, 2, 2]
+document_mask(docs)[4].tolist()
+# → [False, False, False, True, True, False, False, False, False]
+# ids that never restart: one document, nothing is cut
+set(document_ids_from_position_ids(list(range(9)))[0].tolist())  # → {0}
+```
+
+**In code:** `packed_position_ids` is DataCollatorWithFlattening's numbering,
+`cu_seqlens_from_position_ids` the flash-attention path's boundaries and
+`document_ids_from_position_ids` the eager and sdpa path's, all three checked
+against transformers; `document_mask` turns the documents into a mask.
+
+**Why it matters.** The two halves fail differently. Reset ids without a cut let
+every example read the ones packed before it; a cut without reset ids is harmless
+for RoPE but not for a model that reads absolute positions, and in transformers the
+cut is found from the ids. The HF blog post on packing with flash attention shows
+the collator's ids restarting per example (its worked example, as read in the post's
+source, huggingface/blog #2307).
+
+## Chunked prefill and a prefix-cache hit: continue at the cached length
+
+**Everyday picture.** Reading a long book over several evenings: you open it at
+the bookmark, not at page one.
+
+**Tiny worked example.** A prompt of 10 tokens prefilled in chunks of 6 and 4. The
+first chunk gets ids 0 to 5 and its keys go into the cache, already turned. The
+second chunk's 4 tokens must get ids 6 to 9 and attend to the 6 cached keys and to
+each other. A prefix-cache hit is the same: the cached prefix came from an earlier
+request, and the new tokens continue at its length.
+
+**In Python:**
+
+```python
+import numpy as np
+from lessons.position_ids import default_position_ids, chunked_attention
+from lessons.position_ids import attend
+from lessons.attention import causal_mask
+default_position_ids(4, past_length=6).tolist()  # → [6, 7, 8, 9]
+q, k, v = np.random.default_rng(0).standard_normal((3, 12, 128))
+ids = np.arange(12)
+whole = attend(q, k, v, ids, ids, causal_mask(12))
+right = chunked_attention(q, k, v, split=6, restart=False)
+wrong = chunked_attention(q, k, v, split=6, restart=True)
+float(np.abs(right - whole).max())  # → 0.0
+round(float(np.abs(wrong - whole).max()), 2)  # → 0.68
+```
+
+**In code:** `chunked_attention` runs the two chunks with a cache and starts the
+second at the cached length, or at 0 (`restart`).
+
+**Why it matters.** Restarting at 0 turns the new queries and keys as if they came
+first while the cached keys keep their real positions: the offset differs between
+the two halves, and that is the kind RoPE cannot forgive. A transformers issue
+reports wrong ids in its own chunked prefill path: they were set from the cache
+positions of the chunk being prefilled, and the outputs went wrong
+(huggingface/transformers #43082).
+
+## A sliding-window ring buffer: slot is not position
+
+**Everyday picture.** A whiteboard with room for four lines: when it is full you
+wipe the oldest line and write there. The line at the top is not the first line of
+the lecture.
+
+**Tiny worked example.** Window 4: token 9 is written into slot 9 mod 4 = 1. The
+buffer then holds tokens 8, 9, 6 and 7 in slots 0 to 3. Their keys were turned at
+8, 9, 6 and 7 when written, so reading the slots out of order changes nothing. A
+runner that takes "filled slots minus one" for the next query's id gives token 9 the
+id 3.
+
+**In Python:**
+
+```python
+import numpy as np
+from lessons.position_ids import ring_buffer_attention
+from lessons.attention_sinks import causal_window_mask
+from lessons.position_ids import attend
+[p % 4 for p in range(10)]  # → [0, 1, 2, 3, 0, 1, 2, 3, 0, 1]
+q, k, v = np.random.default_rng(0).standard_normal((3, 12, 128))
+ids = np.arange(12)
+want = attend(q, k, v, ids, ids, causal_window_mask(12, 5))
+slots = ring_buffer_attention(q, k, v, window=5, position_from_slots=False)
+bug = ring_buffer_attention(q, k, v, window=5, position_from_slots=True)
+float(np.abs(slots - want).max()) < 1e-14  # → True
+round(float(np.abs(bug - want).max()), 2)  # → 0.68
+```
+
+**In code:** `ring_buffer_attention` decodes through a ring of slots;
+`lessons.attention_sinks.causal_window_mask` is the same window as a mask over the
+whole sequence.
+
+**Why it matters.** Keys are turned before they are cached, so slot order is
+harmless and only the new query's id matters. The slot arithmetic itself is a
+source of bugs too: a transformers pull request fixed reads and writes at the
+wrong slots after the buffer wraps (huggingface/transformers #47708).
+
+## Which mistakes RoPE forgives: one offset for every token
+
+**Everyday picture.** Two people on a merry-go-round: however far it has turned,
+the angle between them is the same. Move only one of them and it changes.
+
+**Tiny worked example.** One query and one key of Llama 3.1 8B's head (128 wide),
+at positions 5 and 2, then at 1,005 and 1,002: the score agrees to the last digits
+printed. The key moved to 2 while the query stays at 1,005 gives another score.
+
+**The math.**
+
+$$
+(R_{m+c}\,q) \cdot (R_{n+c}\,k) = (R_c R_m q) \cdot (R_c R_n k) = (R_m q) \cdot (R_n k)
+$$
+
+**Symbols**
+
+| Symbol | Meaning here | In the example |
+|---|---|---|
+| $R_m$ | RoPE's rotation at position $m$ (one angle $m\,\theta_i$ per pair) | Llama 3.1's 64 speeds |
+| $m$, $n$ | the query's and the key's position; the gap is query minus key, $m - n$ | 5 and 2 |
+| $c$ | an offset added to every id of the sequence | 1,000 |
+
+**In words:** "rotations compose, and turning both vectors by the same extra angle
+leaves their dot product alone; only the gap between the two ids reaches the score."
+
+**With the numbers:** an offset of 1,000 on both ids leaves the gap at 3, and the
+score unchanged; an offset on the query alone makes the gap 1,003.
+
+**In Python:**
+
+```python
+import numpy as np
+from lessons.position_ids import rope_at
+from lessons.layer_schemes import llama4_attn_temperature
+from lessons.context_extension import dynamic_ntk_base
+rng = np.random.default_rng(0)
+q, k = rng.standard_normal((1, 128)), rng.standard_normal((1, 128))
+def score(m, n):
+    return float(rope_at(q, [m])[0] @ rope_at(k, [n])[0]) / np.sqrt(128)
+round(score(5, 2), 6), round(score(1005, 1002), 6)  # → (0.390741, 0.390741)
+round(score(1005, 2), 3)  # → 0.022
+# what reads the id itself: Llama 4's temperature, dynamic NTK's base
+llama4_attn_temperature([8190, 8191]).round(3).tolist()  # → [1.0, 1.069]
+round(dynamic_ntk_base(500000.0, 2.0, 4224, 4096, 128))  # → 531761
+```
+
+**In code:** `rope_at` turns rows at their own ids; Llama 4's multiplier for the
+queries of its NoPE layers is `lessons.layer_schemes.llama4_attn_temperature`, taught
+there; dynamic NTK's base comes from `lessons.context_extension`.
+
+**Why it matters.** It sorts the bugs into two bins. One offset for every token of a
+sequence (left padding without ids, packed examples that keep counting while
+attention is cut) costs RoPE nothing but rounding. An offset that differs between
+queries and keys (a chunk or a cache hit restarting at 0, a query numbered from
+ring slots) breaks it, and so does any offset where something reads the id itself:
+a learned table, LongRoPE's switch, dynamic NTK's base (transformers takes the
+length as the largest id plus one) and Llama 4's temperature, which moves once an id
+reaches 8,191.
+
+## The conformance table, measured
+
+**Everyday picture.** A crash-test lab: the same car, the same dummy, one defect at
+a time, and a number for each.
+
+**Tiny worked example.** One attention head with Llama 3.1 8B's speeds and a
+sentence of 12 random query, key and value rows. The reference is the sentence
+alone at ids 0 to 11. Each scenario runs the sentence padded, packed, chunked,
+cached or through a ring buffer, once set up right and once with a classic bug, and
+reports the largest difference between the sentence's attention outputs and the
+reference. The last three rows change the scheme: Llama 4's NoPE temperature, a
+dynamic NTK block (factor 2, trained length 4,096, put on Llama 3.1's head and base
+for the test) and Phi-3.5-mini's LongRoPE factors.
+
+| Scenario | Scheme | Largest gap | Verdict | Thread |
+|---|---|---|---|---|
+| left padding, ids cumsum(mask) − 1 | RoPE | 4.4e-16 | correct: rounding | |
+| left padding, ids 0..n−1 (none passed) | RoPE | 1.7e-15 | bug, forgiven: rounding | [transformers #18478](https://github.com/huggingface/transformers/issues/18478) |
+| left padding, ids cumsum(mask) − 1 | learned table | 1.4e-15 | correct: rounding | |
+| left padding, ids 0..n−1 (none passed) | learned table | 5.2e+00 | bug, breaks | [transformers #29583](https://github.com/huggingface/transformers/pull/29583) |
+| packing, ids reset, attention cut | RoPE | 4.4e-16 | correct: rounding | |
+| packing, ids reset, attention not cut | RoPE | 2.6e+00 | bug, breaks | [transformers #32937](https://github.com/huggingface/transformers/issues/32937) |
+| packing, ids not reset, attention cut | RoPE | 1.4e-15 | bug, forgiven: rounding | [LlamaFactory #7318](https://github.com/hiyouga/LlamaFactory/pull/7318) |
+| packing, ids not reset, cut read from the ids | RoPE | 2.6e+00 | bug, breaks | [nanoVLM #201](https://github.com/huggingface/nanoVLM/issues/201) |
+| chunked prefill, new ids from the cached length | RoPE | 0.0e+00 | correct: exactly 0 | |
+| chunked prefill, new ids from 0 | RoPE | 6.8e-01 | bug, breaks | [transformers #43082](https://github.com/huggingface/transformers/issues/43082) |
+| prefix-cache hit, new ids from the cached length | RoPE | 4.4e-16 | correct: rounding | |
+| prefix-cache hit, new ids from 0 | RoPE | 4.5e-01 | bug, breaks | [vllm-metal #144](https://github.com/vllm-project/vllm-metal/pull/144) |
+| ring buffer, keys read in slot order | RoPE | 1.1e-15 | correct: rounding | |
+| ring buffer, query id = filled slots − 1 | RoPE | 6.8e-01 | bug, breaks | no thread found |
+| Llama 4 NoPE temperature, offset 8,192 | NoPE + temperature | 9.6e-02 | bug, breaks | no thread found |
+| dynamic NTK, cached keys keep the old base | dynamic NTK | 3.8e-02 | bug, breaks | [transformers #25104](https://github.com/huggingface/transformers/issues/25104) |
+| LongRoPE, cached keys keep the short factors | LongRoPE | 1.0e-01 | bug, breaks | [transformers #33129](https://github.com/huggingface/transformers/pull/33129) |
+
+The threads are where each bug was reported or fixed, as read: a question on GPT-J
+batch inference answered "slightly different output" without the ids (#18478); a
+pull request proposing to compute the ids from the mask inside GPT-style models
+with learned tables (#29583); an issue noting that models which take no ids cannot
+use packing without cross-example attention (#32937); a LlamaFactory pull request
+adding reset ids to packing that already had a block mask (#7318, outside the four
+trackers this page searched); a nanoVLM issue on packed ids that never restart in a
+model that cuts nothing, whose proposed fix adds the cut too (#201 and pull request
+#204, a huggingface repository but not one of the four trackers); an issue on
+transformers' chunked prefill setting the wrong ids (#43082); a vllm-metal pull
+request restoring the cache offset after a prefix hit so that the ids continue
+(#144); the dynamic NTK issue on cached keys turned with an older base (#25104); and
+Phi-3's fix that recomputes the cache when the sequence crosses its original length
+(#33129). For the ring buffer's query id and for Llama 4's temperature under an
+offset, the searches found no thread in transformers, vLLM, llama.cpp or SGLang.
+
+**In Python:**
+
+```python
+from lessons.position_ids import conformance_table
+rows = conformance_table()
+len(rows), sum(r["bug"] for r in rows)  # → (17, 11)
+[f"{r['gap']:.1e}" for r in rows]
+# → ['4.4e-16', '1.7e-15', '1.4e-15', '5.2e+00', '4.4e-16', '2.6e+00',
+#   '1.4e-15', '2.6e+00', '0.0e+00', '6.8e-01', '4.4e-16', '4.5e-01',
+#   '1.1e-15', '6.8e-01', '9.6e-02', '3.8e-02', '1.0e-01']
+max(r["gap"] for r in rows if not r["bug"]) < 1e-14  # → True
+```
+
+![Horizontal bars on a log scale, one per scenario: the correct setups and the two forgiven bugs sit at about 1e-15 or exactly 0, while the breaking bugs reach between 0.04 and 5](figures/position_ids.conformance.svg)
+
+**Reading it:** one bar per row of the table, on a log scale; hatched bars are the
+correct setups, blue ones the bugs RoPE forgives, red ones the bugs that break the
+output. The dashed line at 1e-9 separates rounding from real change: nothing sits
+near it, the gaps are either rounding (about 1e-15, or exactly 0 where the
+computation is the same) or at least 0.03.
+
+**In code:** `conformance_table` runs every row with `attend`, `chunked_attention`
+and `ring_buffer_attention`; tests/test_position_ids.py holds the verdicts (correct
+and forgiven rows below 1e-12, the others above 0.01).
+
+**Why it matters.** "RoPE is relative, so ids don't matter" is true for exactly two
+of the eleven bugs. The others break the output by amounts a model notices, which
+is why they keep being reported.
+
+## In 20 seconds
+
+- Ids are an input: from the mask for left padding, restarted per example for
+  packing, continued from the cached length for chunks, cache hits and ring buffers.
+- Packing needs both halves: reset ids and attention cut between examples; in
+  transformers the cut is read from the ids when no mask is passed.
+- RoPE forgives one offset for every token of a sequence, to rounding; an offset that
+  differs between queries and keys breaks it.
+- Anything that reads the id itself (learned tables, LongRoPE, dynamic NTK, Llama 4's
+  temperature) breaks under any offset.
+
+## Self-test questions
+
+??? question "A batch is padded on the left and sent through a bare forward call of a RoPE model. Are the padded rows' logits right?"
+    To rounding, yes, if the padding is masked: every real token is shifted by the
+    same number of slots, and RoPE only sees gaps. For a model with a learned
+    position table they are wrong.
+
+??? question "You pack examples with reset ids and pass no attention mask to a transformers model using sdpa. Is attention cut between examples?"
+    Yes in transformers 5.24: given ids with no mask and no cache, the mask builder
+    reads the boundaries from the ids (find_packed_sequence_indices). With ids that never restart it would find one
+    document and cut nothing.
+
+??? question "A prompt of 300 tokens is prefilled in chunks of 256. Which ids does the second chunk get?"
+    256 to 299: it starts at the cached length, not at 0.
+
+??? question "A ring buffer of 4 slots holds tokens 8, 9, 6 and 7. Which id does the next query get?"
+    10, its position in the sequence; the slot it will be written to (2) and the
+    number of filled slots (4) are not ids.
+
+## The papers behind this lesson
+
+- Su et al. (2021), *RoFormer: Enhanced Transformer with Rotary Position
+  Embedding*, [arXiv:2104.09864](https://arxiv.org/abs/2104.09864) (companion:
+  `papers.su2021_roformer`). The rotation whose dot product depends only on the gap.
+- Krell et al. (2021), *Efficient Sequence Packing without Cross-contamination:
+  Accelerating Large Language Models without Impacting Performance*,
+  [arXiv:2107.02027](https://arxiv.org/abs/2107.02027). Packing with reset
+  positions and a block mask, so that packed examples do not read each other.
+- Jiang et al. (2023), *Mistral 7B*,
+  [arXiv:2310.06825](https://arxiv.org/abs/2310.06825). Sliding-window attention
+  with a rolling buffer cache that writes position i into slot i mod W.
+- Agrawal et al. (2023), *SARATHI: Efficient LLM Inference by Piggybacking Decodes
+  with Chunked Prefills*, [arXiv:2308.16369](https://arxiv.org/abs/2308.16369).
+  Splits a prompt's prefill into chunks that share steps with decoding.
+
+## Further reading
+
+- The Hugging Face blog post on packing with flash attention 2 (source in the
+  huggingface/blog repository, pull request #2307), and the DataCollatorWithFlattening
+  docstring in transformers' data/data_collator.py.
+- `lessons.rope` for the rotation and its cache, `lessons.transformer` for a
+  decoder's cache, `lessons.context_extension` for the scaling rules this page
+  shows reading the id.
+- Where this page goes beyond the packing post: left padding, chunks and cache
+  hits, the ring buffer, which mistakes RoPE forgives and why, and the measured
+  table with a bug report for each row.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from lessons import _checks
+from lessons._palette import BLUE, GREEN, GRID, MUTED, RED
+from lessons._show import banner, say, table, takeaway
+from lessons.attention import causal_mask, merge_heads, split_heads
+from lessons.attention_sinks import causal_window_mask
+from lessons.context_extension import LLAMA31_8B, _phi35_factors, dynamic_ntk_base, rope_inv_freq
+from lessons.layer_schemes import llama4_attn_temperature
+from lessons.notation import softmax
+from lessons.positional import angle_table, rope_frequencies
+from lessons.rope import apply_rotary_emb, half_split_table, rotate_with_table
+from lessons.transformer import gelu
+
+# ---------------------------------------------------------------------------
+# 1. Left padding: position ids from the attention mask
+# ---------------------------------------------------------------------------
+
+
+def position_ids_from_mask(attention_mask) -> np.ndarray:
+    """Position ids for a (batch, seq) 0/1 attention mask: cumsum(mask) − 1, padding set to 0.
+
+    As transformers 5.24 computes them before generating
+    (GenerationMixin._prepare_position_ids_for_generation, generation/utils.py): the first real
+    token of every row gets 0 however much left padding precedes it. Returns (batch, seq) ints
+    ((seq,) for a (seq,) mask).
+    """
+    mask = np.asarray(attention_mask)
+    if mask.ndim not in (1, 2) or mask.size == 0 or not np.isin(mask, (0, 1)).all():
+        raise ValueError("attention_mask must be a non-empty (seq,) or (batch, seq) array of 0s and 1s")
+    ids = np.cumsum(mask, axis=-1) - 1  # count of real tokens so far, minus one
+    return np.where(mask == 0, 0, ids)  # padding: 0 (it is masked out anyway)
+
+
+def default_position_ids(seq_len: int, past_length: int = 0) -> np.ndarray:
+    """What a model uses when it is given no ids: past_length, ..., past_length + seq_len − 1, (seq_len,) ints.
+
+    transformers 5.24's LlamaModel.forward (models/llama/modeling_llama.py) numbers the new tokens
+    from the cache's length this way; it reads no mask, so every row of a batch gets the same ids.
+    """
+    seq_len = _checks.count(seq_len, "seq_len")
+    return np.arange(seq_len) + _checks.count(past_length, "past_length", 0)
+
+
+# ---------------------------------------------------------------------------
+# 2. Packing: ids reset per document, attention cut between documents
+# ---------------------------------------------------------------------------
+
+
+def packed_position_ids(lengths, start: int = 0) -> np.ndarray:
+    """Ids for documents of the given lengths packed into one row: start, start+1, ... restarting
+    at every document, (sum(lengths),) ints, as transformers' DataCollatorWithFlattening returns them
+    (data/data_collator.py, its `position_ids_start` argument is `start`).
+    """
+    lengths = [_checks.count(n, "lengths") for n in np.atleast_1d(lengths).tolist()]
+    return np.concatenate([start + np.arange(n) for n in lengths])
+
+
+def cu_seqlens_from_position_ids(position_ids) -> np.ndarray:
+    """Where each packed document starts, plus the total: (docs + 1,) ints, the `cu_seqlens` a
+    varlen attention kernel takes. A document starts wherever the id equals the smallest id, as in
+    transformers 5.24's prepare_fa_kwargs_from_position_ids (modeling_flash_attention_utils.py).
+    """
+    ids = np.asarray(position_ids).reshape(-1)
+    starts = np.flatnonzero(ids == ids.min())
+    return np.append(starts, ids.size)
+
+
+def document_ids_from_position_ids(position_ids) -> np.ndarray:
+    """Which packed document each token belongs to, (batch, seq) ints from 0: a new document
+    wherever an id is not its left neighbour plus one. transformers 5.24's
+    find_packed_sequence_indices (masking_utils.py) does this when it gets ids and no mask.
+    """
+    ids = np.atleast_2d(np.asarray(position_ids))  # (batch, seq)
+    step = np.diff(ids, axis=-1, prepend=ids[:, :1] - 1)  # 1 inside a document
+    return np.cumsum(step != 1, axis=-1)
+
+
+def document_mask(document_ids) -> np.ndarray:
+    """Causal attention cut between documents: (seq, seq) bools, True where query i may read key j
+    (j <= i and both in the same document). document_ids: (seq,) ints."""
+    doc = _checks.vector(document_ids, "document_ids")
+    return causal_mask(doc.size) & (doc[:, None] == doc[None, :])
+
+
+# ---------------------------------------------------------------------------
+# 3. The reference attention: one head, RoPE at explicit ids
+# ---------------------------------------------------------------------------
+
+# Llama 3.1 8B's speeds (head 128, base 500,000, the llama3 rule), from lessons/gallery/llama-3.1-8b.json
+LLAMA31_THETA = rope_inv_freq(LLAMA31_8B["head_dim"], LLAMA31_8B["rope_parameters"])[0]
+
+
+def rope_at(x: np.ndarray, position_ids, theta: np.ndarray = LLAMA31_THETA) -> np.ndarray:
+    """Rows x (n, d) turned by RoPE (half-split layout) at their own ids (n,) with speeds theta (d/2,)."""
+    cos, sin = half_split_table(angle_table(position_ids, theta))  # (n, d) each
+    return rotate_with_table(x, cos, sin)
+
+
+def attend(q, k, v, q_ids, k_ids, allowed, theta=LLAMA31_THETA, q_scale=None) -> np.ndarray:
+    """One head's attention output (n_q, d): q (n_q, d) at ids q_ids, k and v (n_k, d) at k_ids,
+    `allowed` (n_q, n_k) bools; RoPE with speeds theta (None: no rotation, a NoPE layer);
+    q_scale (n_q,) multiplies each query (Llama 4's temperature), None for 1.
+    """
+    if theta is not None:
+        q, k = rope_at(q, q_ids, theta), rope_at(k, k_ids, theta)
+    if q_scale is not None:
+        q = q * np.asarray(q_scale)[:, None]
+    scores = q @ k.T / np.sqrt(q.shape[-1])  # (n_q, n_k): q·k/√d
+    return softmax(np.where(allowed, scores, -np.inf)) @ v
+
+
+def _tokens(n: int, d: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    return tuple(rng.standard_normal((n, d)) for _ in range(3))  # q, k, v: (n, d) each
+
+
+def chunked_attention(q, k, v, split: int, restart: bool, theta=LLAMA31_THETA) -> np.ndarray:
+    """Prefill in two chunks with a cache: the first `split` tokens, then the rest against the cached
+    keys. The continuing chunk's ids start at `split` (the cached length), or at 0 if `restart`.
+    Returns the (n, d) outputs of both chunks."""
+    n = q.shape[0]
+    first = np.arange(split)
+    out1 = attend(q[:split], k[:split], v[:split], first, first, causal_mask(split), theta)
+    second = default_position_ids(n - split, 0 if restart else split)  # the new chunk's ids
+    k_ids = np.concatenate([first, second])  # cached keys keep the ids they were turned with
+    allowed = np.tril(np.ones((n - split, n), bool), k=split)  # each new token sees the cache and its past
+    return np.vstack([out1, attend(q[split:], k, v, second, k_ids, allowed, theta)])
+
+
+def ring_buffer_attention(q, k, v, window: int, position_from_slots: bool) -> np.ndarray:
+    """Decode token by token with a ring buffer of `window` slots: token p's key goes to slot
+    p % window, already turned at p. Each query attends to the slots in slot order. Its id is p,
+    or (position_from_slots) the number of filled slots minus one, the bug. Returns (n, d)."""
+    n, d = q.shape
+    ring_k, ring_v, ring_ids = np.zeros((window, d)), np.zeros((window, d)), np.full(window, -1)
+    rows = []
+    for p in range(n):
+        slot = p % window  # slot != position once the ring has wrapped
+        ring_k[slot], ring_v[slot], ring_ids[slot] = rope_at(k[p : p + 1], [p])[0], v[p], p
+        filled = ring_ids >= 0
+        q_id = min(p, window - 1) if position_from_slots else p
+        q_rot = rope_at(q[p : p + 1], [q_id])
+        scores = q_rot @ ring_k[filled].T / np.sqrt(d)  # keys in slot order
+        rows.append(softmax(scores) @ ring_v[filled])
+    return np.vstack(rows)
+
+
+# ---------------------------------------------------------------------------
+# 4. The conformance table: each scenario, right and with a classic bug
+# ---------------------------------------------------------------------------
+
+THREADS = {
+    "left-pad": "https://github.com/huggingface/transformers/issues/18478",
+    "learned": "https://github.com/huggingface/transformers/pull/29583",
+    "no-cut": "https://github.com/huggingface/transformers/issues/32937",
+    "no-reset": "https://github.com/hiyouga/LlamaFactory/pull/7318",
+    "ids-only": "https://github.com/huggingface/nanoVLM/issues/201",
+    "chunk": "https://github.com/huggingface/transformers/issues/43082",
+    "prefix": "https://github.com/vllm-project/vllm-metal/pull/144",
+    "dynamic": "https://github.com/huggingface/transformers/issues/25104",
+    "longrope": "https://github.com/huggingface/transformers/pull/33129",
+}
+
+
+def _max_gap(a: np.ndarray, b: np.ndarray) -> float:
+    return float(np.max(np.abs(np.asarray(a) - np.asarray(b))))
+
+
+def _padding_rows(q, k, v, ref, pad: int, seed: int) -> list[tuple]:
+    n, d = q.shape
+    pq, pk, pv = _tokens(pad, d, seed + 1)  # the padding tokens' own vectors (masked out)
+    Q, K, V = np.vstack([pq, q]), np.vstack([pk, k]), np.vstack([pv, v])
+    mask = np.r_[np.zeros(pad, int), np.ones(n, int)]
+    # no real query reads a padding key; a padding query reads only itself (its output is thrown away)
+    allowed = causal_mask(pad + n) & ((mask[None, :] == 1) | np.eye(pad + n, dtype=bool))
+    rows = []
+    for label, ids, key in (("left padding, ids cumsum(mask) − 1", position_ids_from_mask(mask), None),
+                            ("left padding, ids 0..n−1 (none passed)", default_position_ids(pad + n), "left-pad")):
+        rows.append((label, "RoPE", _max_gap(attend(Q, K, V, ids, ids, allowed)[pad:], ref), key))
+    # the same offset against a learned table: GPT-2 style, a row per position added to the input
+    table_rng = np.random.default_rng(seed + 2)
+    table_ = table_rng.standard_normal((pad + n, d))  # (positions, d)
+    W = table_rng.normal(0, d ** -0.5, (3, d, d))  # W_q, W_k, W_v: (d, d)
+
+    def learned(x, ids, allowed_):
+        h = x + table_[ids]  # the position's row added to the token's vector
+        return attend(h @ W[0].T, h @ W[1].T, h @ W[2].T, ids, ids, allowed_, theta=None)
+
+    x = np.vstack([pq, q])  # the tokens' input vectors
+    alone = learned(q, np.arange(n), causal_mask(n))
+    for label, ids, key in (("left padding, ids cumsum(mask) − 1", position_ids_from_mask(mask), None),
+                            ("left padding, ids 0..n−1 (none passed)", default_position_ids(pad + n), "learned")):
+        rows.append((label, "learned table", _max_gap(learned(x, ids, allowed)[pad:], alone), key))
+    return rows
+
+
+def _packing_rows(q, k, v, ref, other: int, seed: int) -> list[tuple]:
+    n, d = q.shape
+    bq, bk, bv = _tokens(other, d, seed + 3)  # another document packed in front
+    Q, K, V = np.vstack([bq, q]), np.vstack([bk, k]), np.vstack([bv, v])
+    reset, running = packed_position_ids([other, n]), default_position_ids(other + n)
+    cut = document_mask(np.r_[np.zeros(other, int), np.ones(n, int)])  # from the lengths
+    cases = (("packing, ids reset, attention cut", reset, cut, None),
+             ("packing, ids reset, attention not cut", reset, causal_mask(other + n), "no-cut"),
+             ("packing, ids not reset, attention cut", running, cut, "no-reset"),
+             ("packing, ids not reset, cut read from the ids", running,
+              document_mask(document_ids_from_position_ids(running)[0]), "ids-only"))
+    return [(label, "RoPE", _max_gap(attend(Q, K, V, ids, ids, allowed)[other:], ref), key)
+            for label, ids, allowed, key in cases]
+
+
+def _cache_rows(q, k, v, ref, seed: int) -> list[tuple]:
+    n, d = q.shape
+    rows = []
+    for what, split, key in (("chunked prefill", n // 2, "chunk"), ("prefix-cache hit", n - 3, "prefix")):
+        for restart in (False, True):
+            label = f"{what}, new ids {'from 0' if restart else 'from the cached length'}"
+            rows.append((label, "RoPE", _max_gap(chunked_attention(q, k, v, split, restart), ref),
+                         key if restart else None))
+    window = 5
+    windowed = attend(q, k, v, np.arange(n), np.arange(n), causal_window_mask(n, window))
+    for label, bug, key in (("ring buffer, keys read in slot order", False, None),
+                            ("ring buffer, query id = filled slots − 1", True, "-")):
+        rows.append((label, "RoPE", _max_gap(ring_buffer_attention(q, k, v, window, bug), windowed), key))
+    return rows
+
+
+def _absolute_rows(q, k, v, seed: int) -> list[tuple]:
+    n, d = q.shape
+    ids, allowed = np.arange(n), causal_mask(n)
+    rows = []
+    # Llama 4's NoPE layers: the same sentence 8,192 slots further into the cache
+    alone = attend(q, k, v, ids, ids, allowed, theta=None, q_scale=llama4_attn_temperature(ids))
+    shifted = attend(q, k, v, ids, ids, allowed, theta=None, q_scale=llama4_attn_temperature(ids + 8192))
+    rows.append(("Llama 4 NoPE temperature, offset 8,192", "NoPE + temperature", _max_gap(shifted, alone), "-"))
+    # dynamic NTK: keys cached while the prompt fit (trained base), reused after it grew
+    trained, grown, dd = 4096, 4224, 128
+    base = LLAMA31_8B["rope_parameters"]["rope_theta"]
+    Qd, Kd, Vd = _tokens(grown, dd, seed + 4)
+    now = rope_frequencies(dd, dynamic_ntk_base(base, 2.0, grown, trained, dd))
+    then = rope_frequencies(dd, dynamic_ntk_base(base, 2.0, trained, trained, dd))
+    last = np.arange(grown - 1, grown)
+    keys = np.vstack([rope_at(Kd[:trained], np.arange(trained), then), rope_at(Kd[trained:], np.arange(trained, grown), now)])
+    fresh = attend(Qd[-1:], Kd, Vd, last, np.arange(grown), np.ones((1, grown), bool), now)
+    stale = attend(rope_at(Qd[-1:], last, now), keys, Vd, None, None, np.ones((1, grown), bool), theta=None)
+    rows.append(("dynamic NTK, cached keys keep the old base", "dynamic NTK", _max_gap(stale, fresh), "dynamic"))
+    # LongRoPE (Phi-3.5-mini): keys cached with the short factors, the query past 4,096 with the long ones
+    # Phi-3.5-mini-instruct (lessons/gallery/phi-3.5-mini.json): head 96, base 10,000, trained at 4,096
+    original, grown, head = 4096, 4160, 96
+    params = {"rope_type": "longrope", **_phi35_factors(), "rope_theta": 10000.0,
+              "original_max_position_embeddings": original}
+    short, att = rope_inv_freq(head, params, max_position_embeddings=131072, seq_len=original)
+    long_, _ = rope_inv_freq(head, params, max_position_embeddings=131072, seq_len=grown)
+    Ql, Kl, Vl = _tokens(grown, head, seed + 5)
+    Ql, Kl = Ql * att, Kl * att  # the attention factor multiplies cos and sin for q and k alike
+    last = np.arange(grown - 1, grown)
+    keys = np.vstack([rope_at(Kl[:original], np.arange(original), short),
+                      rope_at(Kl[original:], np.arange(original, grown), long_)])
+    fresh = attend(Ql[-1:], Kl, Vl, last, np.arange(grown), np.ones((1, grown), bool), long_)
+    stale = attend(rope_at(Ql[-1:], last, long_), keys, Vl, None, None, np.ones((1, grown), bool), theta=None)
+    rows.append(("LongRoPE, cached keys keep the short factors", "LongRoPE", _max_gap(stale, fresh), "longrope"))
+    return rows
+
+
+def conformance_table(n: int = 12, pad: int = 5, other: int = 7, seed: int = 0) -> list[dict]:
+    """Every scenario run right and with each classic bug, against the sentence attended alone.
+
+    One head, d = 128, Llama 3.1 8B's speeds; the sentence is n random (q, k, v) rows (seeded).
+    Each row: scenario, scheme, gap (largest |output − reference| over the sentence's outputs),
+    bug (False for the correct setup), thread (the URL of a tracker thread about that bug; None for a
+    correct setup, or a bug for which no thread was found).
+    """
+    n = _checks.count(n, "n", 8)
+    q, k, v = _tokens(n, LLAMA31_THETA.size * 2, seed)
+    ids = np.arange(n)
+    ref = attend(q, k, v, ids, ids, causal_mask(n))  # the sentence alone: ids 0..n−1, causal
+    rows = (_padding_rows(q, k, v, ref, pad, seed) + _packing_rows(q, k, v, ref, other, seed)
+            + _cache_rows(q, k, v, ref, seed) + _absolute_rows(q, k, v, seed))
+    return [dict(scenario=s, scheme=scheme, gap=gap, bug=key is not None, thread=THREADS.get(key))
+            for s, scheme, gap, key in rows]
+
+
+# ---------------------------------------------------------------------------
+# 5. A whole decoder with explicit ids and mask (the lab's model)
+# ---------------------------------------------------------------------------
+
+
+def forward_with_ids(model, tokens, position_ids, allowed) -> np.ndarray:
+    """Logits (seq, vocab) of a `lessons.transformer.TinyGPT` for tokens (seq,) at explicit position
+    ids (seq,) under an explicit mask `allowed` (seq, seq) bools, True where query i may read key j.
+
+    TinyGPT.forward numbers its tokens 0..seq−1 under the causal mask; this runs the same weights
+    with the ids and the mask a batch with padding or packing hands over. Position "rope" turns q
+    and k at the ids, "learned" adds the table's row for each id, "none" uses neither.
+    """
+    _checks.one_of(model.position, "model.position", ("rope", "learned", "none"))
+    tokens, ids = np.asarray(tokens), np.asarray(position_ids)
+    allowed = np.asarray(allowed, dtype=bool)
+    x = model.W_emb[tokens]  # (seq, d_model)
+    if model.position == "learned":
+        x = x + model.scheme.W_pos[ids]  # the row of each token's id
+    for L in model.layers:
+        h = model._norm(x, L["g1"], L["b1"])
+        Q, K, V = (split_heads(h @ L[name].T, model.n_heads) for name in ("W_q", "W_k", "W_v"))  # (H, seq, d_head)
+        if model.position == "rope":
+            Q, K = apply_rotary_emb(Q, K, *half_split_table(angle_table(ids, model.scheme.table.theta)))
+        scores = Q @ np.swapaxes(K, -1, -2) / np.sqrt(model.d_head)  # (H, seq, seq)
+        x = x + merge_heads(softmax(np.where(allowed, scores, -np.inf)) @ V) @ L["W_o"].T
+        h = model._norm(x, L["g2"], L["b2"])
+        x = x + gelu(h @ L["W_1"].T + L["c_1"]) @ L["W_2"].T + L["c_2"]
+    return model.unembed(x)  # (seq, vocab)
+
+
+def padded_batch_mask(n_pad: int, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """A row of n_pad padding tokens then n real ones: (attention mask (n_pad + n,) 0/1, allowed
+    (n_pad + n, n_pad + n) bools). No real token reads a padding key; a padding query reads
+    itself only (its output is discarded), so no softmax row is empty."""
+    mask = np.r_[np.zeros(n_pad, int), np.ones(n, int)]
+    allowed = causal_mask(n_pad + n) & ((mask[None, :] == 1) | np.eye(n_pad + n, dtype=bool))
+    return mask, allowed
+
+
+# ---------------------------------------------------------------------------
+# 6. Figures (figures_build turns each into docs/figures/position_ids.<name>.svg)
+# ---------------------------------------------------------------------------
+
+
+def _grid(ax, allowed, ids, title):
+    n = len(ids)
+    from matplotlib.colors import ListedColormap
+
+    # a key the query may read is a blue cell; the others are left undrawn (the page's background)
+    ax.imshow(np.where(allowed, 1.0, np.nan), cmap=ListedColormap([BLUE]), vmin=0, vmax=1)
+    ax.set_xticks(np.arange(n + 1) - 0.5, minor=True)
+    ax.set_yticks(np.arange(n + 1) - 0.5, minor=True)
+    ax.grid(which="minor", color=MUTED, lw=0.5)
+    ax.tick_params(which="minor", length=0)
+    ax.set_xticks(range(n), [str(int(i)) for i in ids])
+    ax.set_yticks(range(n), [str(int(i)) for i in ids])
+    ax.set_title(title)
+    ax.set_xlabel("key id")
+
+
+def figures() -> dict:
+    """The page's figures as {name: matplotlib Figure}; nothing is saved or shown."""
+    import matplotlib.pyplot as plt
+    from matplotlib.patches import Patch
+
+    figs = {}
+    mask, padded = padded_batch_mask(3, 5)
+    reset = packed_position_ids([4, 4])
+    fig, (a1, a2, a3) = plt.subplots(1, 3, figsize=(7.2, 3.0), layout="constrained")
+    _grid(a1, padded, position_ids_from_mask(mask), "left padding")
+    _grid(a2, document_mask(document_ids_from_position_ids(reset)[0]), reset, "packed, cut")
+    _grid(a3, causal_mask(8), reset, "packed, not cut")
+    a1.set_ylabel("query id")
+    figs["masks"] = fig
+
+    rows = conformance_table()
+    fig, ax = plt.subplots(figsize=(7.2, 7.6), layout="constrained")
+    floor = 1e-17  # an exact 0 is drawn here, on the log scale
+    y = np.arange(len(rows))[::-1]
+    for yi, r in zip(y, rows, strict=True):
+        colour = GREEN if not r["bug"] else (RED if r["gap"] > 1e-9 else BLUE)
+        ax.barh(yi, max(r["gap"], floor), left=floor, color=colour, hatch="" if r["bug"] else "//",
+                edgecolor=GRID, lw=0.5)
+        ax.text(max(r["gap"], floor) * 3, yi, f"{r['gap']:.0e}" if r["gap"] else "0", va="center")
+    names = [r["scenario"] if r["scheme"] == "RoPE" else f"{r['scheme']}: {r['scenario'].split(', ', 1)[-1]}"
+             for r in rows]
+    ax.set_yticks(y, names)
+    ax.set_xscale("log")
+    ax.set_xlim(floor, 1e4)
+    ax.set_xticks([1e-15, 1e-9, 1e-3, 1e3])
+    ax.axvline(1e-9, color=MUTED, ls="--", lw=1)
+    ax.set_xlabel("largest |output − the sentence alone|")
+    fig.legend(handles=[Patch(facecolor=GREEN, hatch="//", edgecolor=GRID, label="correct"),
+                       Patch(facecolor=BLUE, edgecolor=GRID, label="bug, forgiven"),
+                       Patch(facecolor=RED, edgecolor=GRID, label="bug, breaks")],
+              loc="outside lower center", ncols=3, frameon=False)
+    figs["conformance"] = fig
+    return figs
+
+
+# ---------------------------------------------------------------------------
+# 7. Narrated walkthrough
+# ---------------------------------------------------------------------------
+
+
+def demo() -> None:
+    banner("1. Left padding: ids from the mask")
+    mask = np.array([[0, 0, 1, 1, 1], [1, 1, 1, 1, 1]])
+    say(f"mask {mask.tolist()} -> ids {position_ids_from_mask(mask).tolist()}")
+    banner("2. Packing: ids restart, attention is cut")
+    ids = packed_position_ids([3, 2, 4])
+    say(f"lengths 3, 2, 4 -> ids {ids.tolist()}, cu_seqlens {cu_seqlens_from_position_ids(ids).tolist()}, "
+        f"documents {document_ids_from_position_ids(ids)[0].tolist()}")
+    banner("3. The conformance table (one head, Llama 3.1 8B's speeds)")
+    table(["scenario", "scheme", "largest gap"], [(r["scenario"], r["scheme"], f"{r['gap']:.1e}")
+                                                  for r in conformance_table()])
+    takeaway("A constant offset is invisible to RoPE; an offset that differs between queries and keys, "
+             "or anything that reads the absolute position, is not.")
+
+
+if __name__ == "__main__":
+    demo()

@@ -1,0 +1,127 @@
+"""Position ids as transformers computes them, for lessons.position_ids.
+
+Runs under the reference venv (.venv-ref: torch + transformers); nothing here is imported by
+`make test`. `write()` writes tests/data/position_ids_vectors.json; `live_check()` compares the
+lesson's numpy functions with the installed library now. Four of transformers' own functions,
+read in transformers 5.24.0:
+
+- GenerationMixin._prepare_position_ids_for_generation (generation/utils.py): ids from a mask
+- DataCollatorWithFlattening (data/data_collator.py): packed ids and cu_seq_lens
+- prepare_fa_kwargs_from_position_ids (modeling_flash_attention_utils.py): cu_seqlens from ids
+- find_packed_sequence_indices (masking_utils.py): document index of each token from ids
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+DATA = ROOT / "tests" / "data" / "position_ids_vectors.json"
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+# attention masks (batch, seq): left padding of several amounts, no padding, one real token
+MASKS = [
+    [[0, 0, 1, 1, 1], [1, 1, 1, 1, 1]],
+    [[0, 0, 0, 0, 1, 1], [0, 1, 1, 1, 1, 1], [0, 0, 0, 1, 1, 1]],
+    [[0, 0, 0, 0, 0, 1]],
+    [[1, 1, 1, 1]],
+]
+# packed documents: lengths, and the first id of each document (RoBERTa-like models start at 2)
+PACKS = [([3, 2, 4], 0), ([5], 0), ([1, 1, 6, 2], 0), ([4, 3], 2)]
+# position ids read back as documents: packed, plain, packed with ids from 2, one long document
+ID_ROWS = [[0, 1, 2, 0, 1, 0, 1, 2, 3], [0, 1, 2, 3, 4], [2, 3, 4, 2, 3, 4, 5], [0, 1, 2, 3, 4, 5, 6, 7]]
+
+
+def versions() -> dict:
+    import torch
+    import transformers
+
+    return {"transformers": transformers.__version__, "torch": torch.__version__}
+
+
+def transformers_mask_ids(mask: list) -> list:
+    import torch
+    from transformers.generation.utils import GenerationMixin
+
+    m = torch.tensor(mask)
+    # the method does not touch `self` when a mask is given
+    ids = GenerationMixin._prepare_position_ids_for_generation(None, m, {"attention_mask": m})
+    return ids.tolist()
+
+
+def transformers_pack(lengths: list, start: int) -> dict:
+    from transformers import DataCollatorWithFlattening
+
+    collator = DataCollatorWithFlattening(return_flash_attn_kwargs=True, position_ids_start=start,
+                                          return_tensors="np")
+    features = [{"input_ids": list(range(10 + i, 10 + i + n))} for i, n in enumerate(lengths)]
+    batch = collator(features)
+    return {"position_ids": batch["position_ids"][0].tolist(), "cu_seq_lens": list(batch["cu_seq_lens_q"].tolist())}
+
+
+def transformers_read_ids(ids: list) -> dict:
+    import torch
+    from transformers.masking_utils import find_packed_sequence_indices
+    from transformers.modeling_flash_attention_utils import prepare_fa_kwargs_from_position_ids
+
+    t = torch.tensor([ids])
+    (cu, _), _ = prepare_fa_kwargs_from_position_ids(t)
+    docs = find_packed_sequence_indices(t)  # None: one document in every row
+    return {"cu_seqlens": cu.tolist(), "documents": None if docs is None else docs[0].tolist()}
+
+
+def records() -> dict:
+    return {
+        "mask_ids": [{"mask": m, "position_ids": transformers_mask_ids(m)} for m in MASKS],
+        "packs": [{"lengths": n, "start": s, **transformers_pack(n, s)} for n, s in PACKS],
+        "read_ids": [{"position_ids": r, **transformers_read_ids(r)} for r in ID_ROWS],
+    }
+
+
+def write() -> None:
+    out = {"about": "Position ids from an attention mask (GenerationMixin._prepare_position_ids_for_generation), "
+                    "packed ids and cu_seq_lens (DataCollatorWithFlattening), cu_seqlens and document indices read "
+                    "back from ids (prepare_fa_kwargs_from_position_ids, find_packed_sequence_indices), computed by "
+                    "the transformers library, written by tests/reference/_position_ids_reference.py",
+           "versions": versions(), **records()}
+    lines = ["{", f' "about": {json.dumps(out["about"])},', f' "versions": {json.dumps(out["versions"])},']
+    keys = ("mask_ids", "packs", "read_ids")
+    for key in keys:
+        rows = ",\n".join("  " + json.dumps(r, separators=(",", ":")) for r in out[key])
+        lines.append(f' "{key}": [\n{rows}\n ]' + ("" if key == keys[-1] else ","))
+    DATA.write_text("\n".join(lines + ["}"]) + "\n", encoding="utf-8")
+    print(f"wrote {DATA.relative_to(ROOT)}: {len(MASKS)} masks, {len(PACKS)} packs, {len(ID_ROWS)} id rows, "
+          f"transformers {out['versions']['transformers']}")
+
+
+def mismatches(stored: dict) -> list[str]:
+    """The lesson's functions against a set of records (stored or live): a list of failure strings."""
+    import numpy as np
+
+    from lessons.position_ids import (cu_seqlens_from_position_ids, document_ids_from_position_ids,
+                                      packed_position_ids, position_ids_from_mask)
+
+    failures = []
+    for r in stored["mask_ids"]:
+        if position_ids_from_mask(np.array(r["mask"])).tolist() != r["position_ids"]:
+            failures.append(f"position_ids_from_mask {r['mask']}")
+    for r in stored["packs"]:
+        ids = packed_position_ids(r["lengths"], r["start"])
+        if ids.tolist() != r["position_ids"] or cu_seqlens_from_position_ids(ids).tolist() != r["cu_seq_lens"]:
+            failures.append(f"packed_position_ids / cu_seqlens {r['lengths']} from {r['start']}")
+    for r in stored["read_ids"]:
+        docs = document_ids_from_position_ids(r["position_ids"])[0].tolist()
+        want = r["documents"] or [0] * len(r["position_ids"])  # None in transformers: all one document
+        if cu_seqlens_from_position_ids(r["position_ids"]).tolist() != r["cu_seqlens"] or docs != want:
+            failures.append(f"cu_seqlens / document ids of {r['position_ids']}")
+    return failures
+
+
+def live_check() -> list[str]:
+    failures = mismatches(records())
+    print(f"{'FAIL' if failures else 'ok  '} posids position ids from masks, packs and ids against "
+          f"transformers {versions()['transformers']}" + (f": {failures}" if failures else ""))
+    return failures
