@@ -23,6 +23,8 @@ import json
 import sys
 
 from _gallery_reference import GALLERY_DATA, gallery, gallery_mismatches, lesson_gallery, transformers_gallery
+from _multimodal_rope_reference import COS_SIN_CASES, INDEX_CASES
+from _multimodal_rope_reference import live_check as multimodal_rope_check
 from _real_model import live_check as real_model_check
 from _reference import (ALIBI_HEADS, CONFIGS, DATA, DEEPSEEK_CONFIGS, LAYER_TYPE_CONFIGS, LAYOUT_POSITIONS,
                         lesson_deepseek_scaling, lesson_layouts, lesson_rope, lesson_rope_by_layer_type, rel_err,
@@ -130,8 +132,9 @@ def main() -> int:
         print(f"note: committed vectors come from transformers {sv['transformers']}, torch {sv['torch']}; "
               + (f"{len(drift)} differ from the live library: {drift}" if drift else "all agree with the live library"))
     failures += real_model_check(MODEL_ATOL)
+    failures += multimodal_rope_check()
     total = 3 + (2 * len(CONFIGS) + len(LAYER_TYPE_CONFIGS) + len(DEEPSEEK_CONFIGS) + len(ALIBI_HEADS)
-             + 4 * len(LAYOUT_POSITIONS) + len(entries))
+             + 4 * len(LAYOUT_POSITIONS) + len(entries) + len(INDEX_CASES) + len(COS_SIN_CASES))
     print(f"{total - len(failures)} passed, {len(failures)} failed")
     return 1 if failures else 0
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 
 from _gallery_reference import GALLERY_DATA, gallery, transformers_gallery
+from _multimodal_rope_reference import write as write_multimodal_rope
 from _reference import (ALIBI_HEADS, CONFIGS, DATA, DEEPSEEK_CONFIGS, LAYER_TYPE_CONFIGS, transformers_alibi,
                         transformers_deepseek_scaling, transformers_layouts, transformers_rope,
                         transformers_rope_by_layer_type, versions)
@@ -97,6 +98,7 @@ def main() -> None:
           f"layer type, {len(deepseek)} DeepSeek scales, {len(alibi)} alibi head counts, "
           f"transformers {out['versions']['transformers']}, torch {out['versions']['torch']}")
     write_gallery()
+    write_multimodal_rope()
 
 
 if __name__ == "__main__":
