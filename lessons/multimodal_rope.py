@@ -442,11 +442,12 @@ from lessons.multimodal_rope import (
 "".join("THW"[a] for a in mrope_axis_of_pair([3, 3, 3], True))
 # → 'THWTHWTHW'
 theta, _ = rope_inv_freq(128, {"rope_theta": 1000000.0})
-for interleaved in (False, True):
-    r = axis_wavelength_range(theta, [24, 20, 20], interleaved)
-    print({k: (round(a, 1), round(b)) for k, (a, b) in r.items()})
 r = axis_wavelength_range(theta, [24, 20, 20])
-round(r["time"][1]), round(r["width"][0])  # → (900, 83788)
+round(r["time"][0], 1), round(r["time"][1]), round(r["width"][0])
+# → (6.3, 900, 83788)
+r = axis_wavelength_range(theta, [24, 20, 20], interleaved=True)
+max(a for a, b in r.values()) < 10, min(b for a, b in r.values()) > 1e6
+# → (True, True)
 axis = mrope_axis_of_pair([16, 24, 24])
 round(float(theta[axis == 2].max() * 47), 4)  # → 0.0084
 np.bincount(mrope_axis_of_pair([16, 24, 24], True)).tolist()
@@ -530,9 +531,9 @@ from lessons.multimodal_rope import (
     ids_per_token, mm_token_types, vision_grid_thw,
     vision_id_advance, vision_token_count)
 
-for side in (224, 448, 896):
-    g = vision_grid_thw(side, side)
-    print(side, vision_token_count(g), vision_id_advance(g))
+grids = [vision_grid_thw(s, s) for s in (224, 448, 896, 2016)]
+[(vision_token_count(g), vision_id_advance(g)) for g in grids]
+# → [(64, 8), (256, 16), (1024, 32), (5184, 72)]
 g = vision_grid_thw(1344, 896)
 g, vision_token_count(g), vision_id_advance(g)
 # → ((1, 96, 64), 1536, 48)
@@ -857,7 +858,7 @@ def figures() -> dict:
     n = ids.shape[1]
     gen = decode_position_ids(delta, n, 3)[0]
     ax.plot(np.arange(n, n + 3), gen, marker="D", ls="none", color=GRID, ms=5, label="generated (cache + delta)")
-    ax.set(xlabel="token index in the sequence", ylabel="position id", ylim=(-0.5, ids.max() + 3),
+    ax.set(xlabel="token index in the sequence", ylabel="position id", ylim=(-0.5, ids.max() + 4.5),
            title="One image in M-RoPE: 24 tokens, 6 ids forward")
     ax.legend(frameon=False, loc="upper left", fontsize=9)
     figs["position_ids"] = fig
@@ -882,6 +883,8 @@ def figures() -> dict:
     ax.loglog(sides, [vision_token_count(g) for g in grids], "o-", color=BLUE, ms=4, label="tokens in the context")
     ax.loglog(sides, [vision_id_advance(g) for g in grids], "s--", color=RED, ms=4, label="position ids advanced")
     ax.set(xlabel="square image side (pixels)", ylabel="count", title="Tokens grow with area, ids with the side")
+    ax.set_xticks([224, 448, 896, 1792], ["224", "448", "896", "1,792"])
+    ax.minorticks_off()
     ax.legend(frameon=False)
     figs["image_cost"] = fig
     return figs
