@@ -17,9 +17,9 @@ longer side; the config's `mrope_section` (and from Qwen3-VL on
 
 **When you need it.** When you serve, fine-tune or port Qwen2-VL, Qwen2.5-VL or
 Qwen3-VL, or any engine feature that touches positions on their prompts: batched
-decoding, chunked prefill, a prefix cache, a converted checkpoint. The model
-reads text perfectly in all of these, because a text token's three ids are
-equal and M-RoPE then is plain RoPE. Images and video are where a wrong id
+decoding, chunked prefill, a prefix cache, a converted checkpoint. Text-only
+prompts come through all of these unharmed, because a text token's three ids
+are equal and M-RoPE then is plain RoPE. Images and video are where a wrong id
 shows, and the tell is a model that describes pictures vaguely, gets positions
 in an image wrong, stops at once or repeats itself, while text-only prompts
 stay fine.
@@ -54,7 +54,10 @@ instead of one. In context, an image costs one token per 28 × 28 pixels
 at 1,344 × 896; a video of 20 frames at 336 × 336 costs 1,440 tokens. In
 position ids it costs far less: the same three inputs move the count by 16, 48
 and 12. A prompt of ten 448 × 448 images with 50 words of text around each
-uses 0.23 position ids per token (all computed in Level 2).
+uses 0.23 position ids per token (all computed in Level 2). Qwen3-VL's
+vision config defaults to 16-pixel patches (transformers 5.24's
+Qwen3VLVisionConfig), so there a token covers 32 × 32 pixels and the same
+448 × 448 image costs 196 tokens and 14 ids.
 
 **What breaks.**
 
@@ -83,9 +86,10 @@ uses 0.23 position ids per token (all computed in Level 2).
   layouts, so the bug hides: MNN's Qwen3-VL ran with the Qwen2.5-VL layout
   and looped forever on images
   ([MNN pull request 4133](https://github.com/alibaba/MNN/pull/4133)).
-- **Video time ids.** Qwen2.5-VL's time ids depend on seconds per frame; in
-  transformers 5.3.0 a video's ids came out wrong
-  ([transformers issue 45381](https://github.com/huggingface/transformers/issues/45381)).
+- **Video time ids.** Qwen2.5-VL's time ids depend on seconds per frame; with
+  transformers 5.3.0 a video's position ids were reported wrong
+  ([transformers issue 45381](https://github.com/huggingface/transformers/issues/45381),
+  fixed by [pull request 45400](https://github.com/huggingface/transformers/pull/45400)).
   Check an engine's ids for a video against transformers' before you trust
   video answers.
 
@@ -104,8 +108,8 @@ enables YaRN with `rope_type` yarn, `mrope_section` 24, 20, 20,
 position IDs grow more slowly than vanilla RoPE, use a smaller scaling factor.
 For example, to support 1M context with 256K context length, set factor=2 or
 3 — not 4." (QwenLM/Qwen3-VL README.md, "Processing Long Texts"). vLLM's
-pull request adding M-RoPE with YaRN used the same block with the comment that
-MRoPE needs a smaller factor than plain RoPE
+pull request adding M-RoPE with YaRN tested a block with `factor` 3 and the
+comment that MRoPE takes a smaller factor than plain RoPE
 ([vLLM pull request 25384](https://github.com/vllm-project/vllm/pull/25384)).
 
 **Go deeper.** Level 2 builds the three ids from scratch: how transformers'
@@ -456,7 +460,8 @@ np.bincount(mrope_axis_of_pair([16, 24, 24], True)).tolist()
 
 The last line is a trap for anyone porting: interleaving Qwen2-VL's split
 16, 24, 24 in transformers' stride does not give 16, 24 and 24 pairs but 22, 21
-and 21, because height's and width's strides run past the last pair. The two
+and 21, because height's and width's strides run past the last pair (the
+test checks this layout against transformers' own cos/sin table). The two
 layouts are different models, not two ways to compute one.
 
 ![Wavelength of each of the 64 rotary pairs on a log scale, coloured by the axis it follows: in sections 24/20/20 time holds the short waves, height the middle and width the long ones; interleaved, every axis has pairs from the shortest to the longest wavelength](figures/multimodal_rope.pair_axes.svg)
@@ -539,6 +544,8 @@ g, vision_token_count(g), vision_id_advance(g)
 # → ((1, 96, 64), 1536, 48)
 parts = [("text", 50), ("image", (1, 32, 32))] * 10 + [("text", 50)]
 mm_token_types(*parts).size  # → 3110
+g3 = vision_grid_thw(448, 448, patch_size=16)  # Qwen3-VL's patches
+vision_token_count(g3), vision_id_advance(g3)  # → (196, 14)
 rate = ids_per_token(parts)
 round(rate, 2), round(rate * 1_000_000)  # → (0.23, 228296)
 ```

@@ -60,9 +60,12 @@ COS_SIN_CASES = [
     {"name": "interleaved 6/5/5, head_dim 32, base 10,000", "class": "Qwen3VLTextRotaryEmbedding",
      "head_dim": 32, "mrope_section": [6, 5, 5], "rope_theta": 10000.0, "interleaved": True, "case": 1,
      "offset": 0},
-    {"name": "Qwen3-VL interleaved 24/20/20, head_dim 128, base 5,000,000", "class": "Qwen3VLTextRotaryEmbedding",
+    {"name": "interleaved 24/20/20 (Qwen3-VL's split), head_dim 128, base 5,000,000", "class": "Qwen3VLTextRotaryEmbedding",
      "head_dim": 128, "mrope_section": [24, 20, 20], "rope_theta": 5000000.0, "interleaved": True, "case": 3,
      "offset": 100},
+    {"name": "Qwen2-VL's split 16/24/24 interleaved, head_dim 128, base 1,000,000",
+     "class": "Qwen3VLTextRotaryEmbedding", "head_dim": 128, "mrope_section": [16, 24, 24],
+     "rope_theta": 1000000.0, "interleaved": True, "case": 2, "offset": 0},
 ]
 
 
