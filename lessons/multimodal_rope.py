@@ -865,9 +865,10 @@ def figures() -> dict:
     n = ids.shape[1]
     gen = decode_position_ids(delta, n, 3)[0]
     ax.plot(np.arange(n, n + 3), gen, marker="D", ls="none", color=GRID, ms=5, label="generated (cache + delta)")
-    ax.set(xlabel="token index in the sequence", ylabel="position id", ylim=(-0.5, ids.max() + 4.5),
+    ax.set(xlabel="token index in the sequence", ylabel="position id", ylim=(-0.5, ids.max() + 9),
            title="One image in M-RoPE: 24 tokens, 6 ids forward")
-    ax.legend(frameon=False, loc="upper left", fontsize=9)
+    ax.set_yticks(np.arange(0, ids.max() + 9, 4))
+    ax.legend(frameon=False, loc="upper left", ncol=2)
     figs["position_ids"] = fig
 
     inv_freq, _ = rope_inv_freq(128, {"rope_theta": 1000000.0})
@@ -881,7 +882,7 @@ def figures() -> dict:
             ax.semilogy(pairs, rope_wavelengths(inv_freq[pairs]), marker, color=color, ms=4, label=name)
         ax.set(title=title, ylabel="wavelength (ids)")
     axes[1].set_xlabel("rotary pair i (head_dim 128, base 1,000,000)")
-    axes[0].legend(frameon=False, ncol=3, loc="upper left", fontsize=9)
+    axes[0].legend(frameon=False, ncol=3, loc="upper left")
     figs["pair_axes"] = fig
 
     fig, ax = plt.subplots(figsize=(6.4, 3.6), layout="constrained")
