@@ -628,11 +628,12 @@ the two never match the way they do for text.
   reported to balance the frequencies each axis gets, with text time stamps
   for video.
 - Su et al. (2021), *RoFormer: Enhanced Transformer with Rotary Position
-  Embedding*, [arXiv:2104.09864](https://arxiv.org/abs/2104.09864). The
-  rotation every axis here reuses.
+  Embedding*, [arXiv:2104.09864](https://arxiv.org/abs/2104.09864)
+  (companion: `papers.su2021_roformer`). The rotation every axis here reuses.
 - Peng et al. (2023), *YaRN: Efficient Context Window Extension of Large
-  Language Models*, [arXiv:2309.00071](https://arxiv.org/abs/2309.00071). The
-  stretch whose `factor` Qwen3-VL's README sets lower for MRoPE.
+  Language Models*, [arXiv:2309.00071](https://arxiv.org/abs/2309.00071)
+  (companion: `papers.peng2023_yarn`). The stretch whose `factor` Qwen3-VL's
+  README sets lower for MRoPE.
 
 ## Further reading
 
