@@ -20,9 +20,9 @@ Qwen3-VL, or any engine feature that touches positions on their prompts: batched
 decoding, chunked prefill, a prefix cache, a converted checkpoint. Text-only
 prompts come through all of these unharmed, because a text token's three ids
 are equal and M-RoPE then is plain RoPE. Images and video are where a wrong id
-shows, and the tell is a model that describes pictures vaguely, gets positions
-in an image wrong, stops at once or repeats itself, while text-only prompts
-stay fine.
+shows, and the tell is a model whose answers about pictures go wrong, stop at
+once, echo the chat template or loop (the threads under *What breaks*), while
+text-only prompts stay fine.
 
 **Your options.** The choices belong to the model's authors; what you choose is
 to copy them exactly.
@@ -48,12 +48,12 @@ to copy them exactly.
   prompt and add it to every generated token's position; start a new prompt
   with new deltas.
 
-**What it costs.** Nothing in compute: three cos/sin look-ups per pair
-instead of one. In context, an image costs one token per 28 × 28 pixels
+**What it costs.** Next to nothing in compute: the cos/sin table is built
+for three ids and each pair keeps one of them. In context, an image costs one token per 28 × 28 pixels
 (patches of 14 pixels, merged 2 × 2), so 256 tokens at 448 × 448 and 1,536
 at 1,344 × 896; a video of 20 frames at 336 × 336 costs 1,440 tokens. In
 position ids it costs far less: the same three inputs move the count by 16, 48
-and 12. A prompt of ten 448 × 448 images with 50 words of text around each
+and 12. A prompt of ten 448 × 448 images with 50 text tokens around each
 uses 0.23 position ids per token (all computed in Level 2). Qwen3-VL's
 vision config defaults to 16-pixel patches (transformers 5.24's
 Qwen3VLVisionConfig), so there a token covers 32 × 32 pixels and the same
@@ -91,7 +91,8 @@ Qwen3VLVisionConfig), so there a token covers 32 × 32 pixels and the same
   ([transformers issue 45381](https://github.com/huggingface/transformers/issues/45381),
   fixed by [pull request 45400](https://github.com/huggingface/transformers/pull/45400)).
   Check an engine's ids for a video against transformers' before you trust
-  video answers.
+  video answers; Level 2 shows a long video after which transformers 5.24
+  itself resumes the text below the video's last time id.
 
 **In the wild.** Qwen2-VL's config names `rope_type` mrope with
 `mrope_section` 16, 24, 24 and `rope_theta` 1,000,000 (Qwen/Qwen2-VL-7B-Instruct
@@ -116,7 +117,8 @@ comment that MRoPE takes a smaller factor than plain RoPE
 get_rope_index numbers an image and the text after it, what `rope_deltas` does
 when generating, how Qwen2.5-VL turns seconds into time ids, which pairs each
 axis gets in sections and when interleaved, and what an image costs in tokens
-and in ids. Every function is checked against transformers 5.24's own code.
+and in ids. The position ids and the cos/sin tables are checked against
+transformers 5.24's own code.
 If you only needed to serve these models safely, you can stop here.
 
 ## Level 2: how it works, from scratch
