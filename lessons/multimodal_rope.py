@@ -91,8 +91,9 @@ Qwen3VLVisionConfig), so there a token covers 32 × 32 pixels and the same
   ([transformers issue 45381](https://github.com/huggingface/transformers/issues/45381),
   fixed by [pull request 45400](https://github.com/huggingface/transformers/pull/45400)).
   Check an engine's ids for a video against transformers' before you trust
-  video answers; Level 2 shows a long video after which transformers 5.24
-  itself resumes the text below the video's last time id.
+  video answers. Level 2 shows a long video after which transformers 5.24
+  resumes the text below the video's last time id while vLLM 0.33.0 resumes it
+  after, so the two give the same prompt different ids.
 
 **In the wild.** Qwen2-VL's config names `rope_type` mrope with
 `mrope_section` 16, 24, 24 and `rope_theta` 1,000,000 (Qwen/Qwen2-VL-7B-Instruct
@@ -379,15 +380,34 @@ int(decode_position_ids(d2, cache_length=1448)[0, 0])  # → 24
 The last two lines show what transformers 5.24 computes after a video whose
 time ids outrun its longer side: the text after the clip resumes at 5 + 12 =
 17, below the clip's last time id 23, and the first generated token jumps to
-24, because `rope_deltas` is taken from the largest id of all. The Qwen2.5-VL
-docstring added with the model (transformers pull request
-[35569](https://github.com/huggingface/transformers/pull/35569)) described the
-text after a video starting at the largest vision id plus one, which would put
-it at 24; the lesson follows transformers 5.24 as it runs and flags the
-difference rather than judging it.
+24, because `rope_deltas` is taken from the largest id of all. vLLM 0.33.0
+resumes the text at the largest id so far plus one instead
+(get_mrope_input_positions in vllm/model_executor/models/qwen2_5_vl.py and
+qwen2_vl.py, read, not run), as the Qwen2.5-VL docstring added with the model
+described it (transformers pull request
+[35569](https://github.com/huggingface/transformers/pull/35569)). The same
+prompt then gets other ids in the two libraries from the text after the clip
+on, generated tokens included:
+
+```python
+from lessons.multimodal_rope import (
+    decode_position_ids, get_rope_index, mm_token_types)
+
+kinds = mm_token_types(("text", 5), ("video", (10, 24, 24)), ("text", 3))
+ids, delta = get_rope_index(kinds, [], [(10, 24, 24)], tokens_per_second=2,
+                            second_per_grid_ts=[1.0], resume="max_id")
+ids[0, -3:].tolist(), delta  # → ([24, 25, 26], -1421)
+int(decode_position_ids(delta, cache_length=1448)[0, 0])  # → 27
+```
+
+For images, and for videos whose time ids stay below the longer side, the two
+rules agree (the test checks it on every image prompt of the reference set).
+The lesson follows transformers 5.24 by default and flags the difference
+rather than judging it.
 
 **In code:** `get_rope_index` with `tokens_per_second` and
-`second_per_grid_ts` set is the Qwen2.5-VL rule; `vision_position_ids` floors
+`second_per_grid_ts` set is the Qwen2.5-VL rule, and `resume` picks where the
+text goes on; `vision_position_ids` floors
 $k \cdot \delta$ in float32 as transformers does. The test covers videos at
 half a second and two thirds of a second per step.
 
@@ -725,7 +745,8 @@ def vision_position_ids(start: int, grid_thw, spatial_merge_size: int = 2,
 
 
 def get_rope_index(token_types, image_grid_thw=(), video_grid_thw=(), spatial_merge_size: int = 2,
-                   tokens_per_second: float | None = None, second_per_grid_ts=None) -> tuple[np.ndarray, int]:
+                   tokens_per_second: float | None = None, second_per_grid_ts=None,
+                   resume: str = "longer_side") -> tuple[np.ndarray, int]:
     """M-RoPE position ids for one sequence, as transformers 5.24's get_rope_index of
     Qwen2-VL (tokens_per_second None) and Qwen2.5-VL (tokens_per_second set).
 
@@ -735,12 +756,17 @@ def get_rope_index(token_types, image_grid_thw=(), video_grid_thw=(), spatial_me
         spatial_merge_size: patches merged per side into one token (2 in every Qwen VL config).
         tokens_per_second: Qwen2.5-VL's vision_config key; None means Qwen2-VL (time step 1).
         second_per_grid_ts: seconds per temporal patch, one per video (Qwen2.5-VL; default 1).
+        resume: where the ids go on after an image or video: "longer_side" (transformers 5.24:
+            its start + max(h, w) / merge) or "max_id" (its largest id + 1, on any row: vLLM
+            0.33.0's get_mrope_input_positions, read in vllm/model_executor/models/qwen2_5_vl.py).
+            The two agree unless a video's time ids outrun its longer side.
 
     Returns:
         (position_ids, rope_delta): (3, n) int ids (time, height, width) and
         max id + 1 − n, the shift every generated token's position gets.
     """
     token_types = np.asarray(token_types)
+    _checks.one_of(resume, "resume", ("longer_side", "max_id"))
     grids = {IMAGE: iter(image_grid_thw), VIDEO: iter(video_grid_thw)}
     seconds = iter(second_per_grid_ts if second_per_grid_ts is not None else itertools.repeat(1.0))
     pieces, current = [], 0
@@ -759,7 +785,10 @@ def get_rope_index(token_types, image_grid_thw=(), video_grid_thw=(), spatial_me
             raise ValueError(f"a run of {length} vision tokens does not match grid {tuple(grid)} "
                              f"({ids.shape[1]} tokens at merge {spatial_merge_size})")
         pieces.append(ids)
-        current += vision_id_advance(grid, spatial_merge_size)  # transformers 5.24: the larger merged side
+        if resume == "max_id":  # vLLM 0.33.0: past every id the image or video used
+            current = int(ids.max()) + 1
+        else:  # transformers 5.24: the larger merged side
+            current += vision_id_advance(grid, spatial_merge_size)
     position_ids = np.concatenate(pieces, axis=1)  # (3, n)
     return position_ids, int(position_ids.max()) + 1 - token_types.size
 

@@ -115,3 +115,24 @@ def test_costs():
     assert mm.vision_grid_thw(336, 336, frames=20) == (10, 24, 24)
     with pytest.raises(ValueError):
         mm.vision_grid_thw(450, 448)
+
+
+@pytest.mark.parametrize("record", [r for r in DATA["rope_index"] if all(k != "video" for k, _ in r["parts"])],
+                         ids=lambda r: r["name"])
+def test_both_resume_rules_agree_without_video(record):
+    parts = record["parts"]
+    ids, delta = mm.get_rope_index(mm.mm_token_types(*parts), _grids(parts, "image"), resume="max_id")
+    np.testing.assert_array_equal(ids, record["position_ids"])
+    assert delta == record["rope_delta"]
+
+
+def test_the_resume_rules_differ_after_a_video_whose_time_outruns_its_side():
+    record = next(r for r in DATA["rope_index"] if "long video" in r["name"])
+    parts = record["parts"]
+    kw = dict(tokens_per_second=record["tokens_per_second"], second_per_grid_ts=record["second_per_grid_ts"])
+    side, _ = mm.get_rope_index(mm.mm_token_types(*parts), [], _grids(parts, "video"), **kw)
+    most, _ = mm.get_rope_index(mm.mm_token_types(*parts), [], _grids(parts, "video"), resume="max_id", **kw)
+    video = np.flatnonzero(mm.mm_token_types(*parts) == mm.VIDEO)
+    after = video[-1] + 1
+    assert most[0, after] == most[:, video].max() + 1  # vLLM's rule: past every id used
+    assert side[0, after] < side[:, video].max()  # transformers 5.24: below the video's last time id
