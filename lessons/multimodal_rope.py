@@ -183,6 +183,7 @@ from lessons.rope import apply_rope_half
 
 mrope_axis_of_pair([2, 1, 1]).tolist()  # → [0, 0, 1, 2]
 theta = 10000.0 ** (-np.arange(0, 8, 2) / 8)
+round(4 * theta[2], 2)  # → 0.04
 x = np.random.default_rng(0).standard_normal((4, 8))
 text_ids = np.broadcast_to(np.arange(5, 9), (3, 4))  # equal rows
 same = np.allclose(apply_mrope(x, text_ids, theta, [2, 1, 1]),
