@@ -24,6 +24,7 @@ READING_ORDER: tuple[str, ...] = (
     "layer_schemes",
     "attention_sinks",
     "position_ids",
+    "multimodal_rope",
     "model_card",
     "measured",
     "real_model",

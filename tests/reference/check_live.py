@@ -22,9 +22,12 @@ from __future__ import annotations
 import json
 import sys
 
-from _layer_schemes_reference import live_check as layer_schemes_check
-import _attention_sinks_reference
+from _attention_sinks_reference import live_check as attention_sinks_check
 from _gallery_reference import GALLERY_DATA, gallery, gallery_mismatches, lesson_gallery, transformers_gallery
+from _multimodal_rope_reference import COS_SIN_CASES, INDEX_CASES
+from _layer_schemes_reference import live_check as layer_schemes_check
+from _multimodal_rope_reference import live_check as multimodal_rope_check
+from _position_ids_reference import live_check as position_ids_check
 from _real_model import live_check as real_model_check
 from _reference import (ALIBI_HEADS, CONFIGS, DATA, DEEPSEEK_CONFIGS, LAYER_TYPE_CONFIGS, LAYOUT_POSITIONS,
                         lesson_deepseek_scaling, lesson_layouts, lesson_rope, lesson_rope_by_layer_type, rel_err,
@@ -133,12 +136,11 @@ def main() -> int:
               + (f"{len(drift)} differ from the live library: {drift}" if drift else "all agree with the live library"))
     failures += real_model_check(MODEL_ATOL)
     failures += layer_schemes_check()
-    failures += _attention_sinks_reference.live_check()
-    from _position_ids_reference import live_check as position_ids_check
-
+    failures += attention_sinks_check()
     failures += position_ids_check()
+    failures += multimodal_rope_check()
     total = 3 + (2 * len(CONFIGS) + len(LAYER_TYPE_CONFIGS) + len(DEEPSEEK_CONFIGS) + len(ALIBI_HEADS)
-             + 4 * len(LAYOUT_POSITIONS) + len(entries))
+             + 4 * len(LAYOUT_POSITIONS) + len(entries) + len(INDEX_CASES) + len(COS_SIN_CASES))
     print(f"{total - len(failures)} passed, {len(failures)} failed")
     return 1 if failures else 0
 

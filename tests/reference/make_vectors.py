@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import json
 
-import _layer_schemes_reference
 import _attention_sinks_reference
+import _layer_schemes_reference
+import _multimodal_rope_reference
+import _position_ids_reference
 from _gallery_reference import GALLERY_DATA, gallery, transformers_gallery
 from _reference import (ALIBI_HEADS, CONFIGS, DATA, DEEPSEEK_CONFIGS, LAYER_TYPE_CONFIGS, transformers_alibi,
                         transformers_deepseek_scaling, transformers_layouts, transformers_rope,
@@ -99,11 +101,10 @@ def main() -> None:
           f"layer type, {len(deepseek)} DeepSeek scales, {len(alibi)} alibi head counts, "
           f"transformers {out['versions']['transformers']}, torch {out['versions']['torch']}")
     write_gallery()
-    _layer_schemes_reference.write()
-    _attention_sinks_reference.write()
-    import _position_ids_reference
-
-    _position_ids_reference.write()
+    # the later lessons' reference vectors, each in its own file (tests/data/<lesson>_vectors.json)
+    for lesson in (_layer_schemes_reference, _attention_sinks_reference, _position_ids_reference,
+                   _multimodal_rope_reference):
+        lesson.write()
 
 
 if __name__ == "__main__":
