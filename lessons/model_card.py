@@ -701,6 +701,7 @@ by default     vLLM 0.33.0           32,768  the smallest length key, max_positi
                llama.cpp (-c 0)      32,768  the converter's key, max_position_embeddings
                transformers        no limit  it computes whatever it is given
 RoPE, every RoPE layer: default, base 1e+06, 128 of 128 dimensions turn (64 half-split pairs)
+  M-RoPE       16, 24, 24 of the 64 pairs follow the time, height and width ids, in three blocks
   wavelengths  6.283 to 5.063e+06 positions
   full turn within the config limit: 40 of 64 pairs (0–39)
 engine         vLLM: vllm serve Qwen/Qwen2-VL-7B-Instruct --max-model-len 32768

@@ -187,6 +187,8 @@ def _qwen2_vl(r: random.Random) -> dict:
               "max_position_embeddings": 32768, "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 24]}}
     if r.random() < 0.5:
         config["rope_theta"] = 1000000.0
+    if r.random() < 0.3:  # Qwen3-VL's spelling: the same sections, their pairs interleaved
+        config["rope_scaling"]["mrope_interleaved"] = True
     return config
 
 

@@ -984,8 +984,11 @@
     var flags = start["llama.cpp"] + " -c " + served, scaled = c.rope.filter(function (g) { return g.rope_type !== "default"; });
     if (block) flags += " --rope-scaling yarn --rope-scale " + fmtG(block.factor, 6) + " --yarn-orig-ctx " + c.trained_length;
     else if (scaled.length && scaled[0].rope_type === "linear") flags += " --rope-scaling linear --rope-scale " + fmtG(scaled[0].parameters.factor, 6);
-    else if (scaled.length && scaled[0].rope_type === "yarn")
-      flags += " --rope-scaling yarn --rope-scale " + fmtG(scaled[0].parameters.factor, 6) + " --yarn-orig-ctx " + c.trained_length;
+    else if (scaled.length && scaled[0].rope_type === "yarn") {
+      var yf = get(scaled[0].parameters, "factor");
+      if (none(yf)) yf = c.max_length / c.trained_length;  // engines.py: transformers' fallback
+      flags += " --rope-scaling yarn --rope-scale " + fmtG(yf, 6) + " --yarn-orig-ctx " + c.trained_length;
+    }
     out["llama.cpp"] = flags;
     Object.keys(refused).forEach(function (k) { out[k] = null; });
     return out;
@@ -1057,6 +1060,9 @@
       rope.push(row("RoPE, {0}: {1}", [where, g.rope_type + ", base " + fmtG(g.base, 6, true) + ", " + g.rotary_dim + " of " + (c.qk_width || g.head_dim) +
         " dimensions turn (" + g.inv_freq.length + " " + g.pairing + " pairs)" +
         (c.qk_width && c.qk_width > g.head_dim ? "; the other " + (c.qk_width - g.head_dim) + " carry no position (qk_nope_head_dim)" : "")], { group: true }));
+      var section = get(g.parameters, "mrope_section");
+      if (!none(section) && section.length) rope.push(row("  {0:<12} {1}", ["M-RoPE", section.join(", ") + " of the " + g.inv_freq.length +
+        " pairs follow the time, height and width ids, " + (get(g.parameters, "mrope_interleaved") ? "interleaved" : "in three blocks")]));
       var waves = g.inv_freq.filter(function (x) { return x > 0; }).map(function (x) { return 2 * Math.PI / x; });
       rope.push(row("  {0:<12} {1}", ["wavelengths", waves.length ? fmtG(Math.min.apply(null, waves), 4, true) + " to " +
         fmtG(Math.max.apply(null, waves), 4, true) + " positions" : "none: no pair turns"]));

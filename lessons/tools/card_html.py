@@ -67,6 +67,7 @@ TAUGHT: dict[str, dict[str, str]] = {
                        "anchor": "local-and-global-layers-with-two-bases"},
     "RoPE": {"key": "partial_rotary_factor", "slug": "layer_schemes",
              "anchor": "partial-rotary-three-pairings-of-the-same-numbers"},
+    "M-RoPE": {"key": "mrope_section", "slug": "multimodal_rope", "anchor": "three-ids-per-token-m-rope"},
     "query temperature (Llama 4, NoPE layers)": {"key": "attn_temperature_tuning", "slug": "layer_schemes",
                                                  "anchor": "different-schemes-in-different-layers"},
 }

@@ -151,6 +151,11 @@ def report_sections(card: ModelCard, served: int | None = None, model: str = "MO
                          f"{card.qk_width or g.head_dim} dimensions turn ({len(g.inv_freq)} {g.pairing} pairs)"
                          + (f"; the other {card.qk_width - g.head_dim} carry no position (qk_nope_head_dim)"
                             if card.qk_width and card.qk_width > g.head_dim else ""), group=True))
+        section = g.parameters.get("mrope_section")
+        if section:  # multimodal RoPE: which pairs turn by the time, height and width ids (lessons.multimodal_rope)
+            rope.append(_row("  {0:<12} {1}", "M-RoPE", f"{', '.join(map(str, section))} of the {len(g.inv_freq)} pairs "
+                             "follow the time, height and width ids, "
+                             + ("interleaved" if g.parameters.get("mrope_interleaved") else "in three blocks")))
         waves = rope_wavelengths(g.inv_freq[g.inv_freq > 0])
         rope.append(_row("  {0:<12} {1}", "wavelengths", f"{waves.min():,.4g} to {waves.max():,.4g} positions"
                          if waves.size else "none: no pair turns"))

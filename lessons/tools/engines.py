@@ -285,7 +285,10 @@ def engine_commands(card, served: int | None, model: str = "MODEL",
     elif scaled and scaled[0].rope_type == "linear":
         flags += f" --rope-scaling linear --rope-scale {scaled[0].parameters['factor']:g}"
     elif scaled and scaled[0].rope_type == "yarn":
-        flags += (f" --rope-scaling yarn --rope-scale {scaled[0].parameters['factor']:g}"
+        factor = scaled[0].parameters.get("factor")
+        if factor is None:  # transformers' fallback, as rope_inv_freq takes it: the config limit over the trained length
+            factor = card.max_length / card.trained_length
+        flags += (f" --rope-scaling yarn --rope-scale {factor:g}"
                   f" --yarn-orig-ctx {card.trained_length}")
     out["llama.cpp"] = flags
     return {k: None if k in refused else v for k, v in out.items()}
