@@ -21,6 +21,7 @@ READING_ORDER: tuple[str, ...] = (
     "alibi",
     "transformer",
     "context_extension",
+    "precision",
     "model_card",
     "measured",
     "real_model",
