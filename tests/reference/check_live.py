@@ -24,6 +24,7 @@ import sys
 
 from _gallery_reference import GALLERY_DATA, gallery, gallery_mismatches, lesson_gallery, transformers_gallery
 from _real_model import live_check as real_model_check
+from _precision_reference import live_check as precision_check
 from _reference import (ALIBI_HEADS, CONFIGS, DATA, DEEPSEEK_CONFIGS, LAYER_TYPE_CONFIGS, LAYOUT_POSITIONS,
                         lesson_deepseek_scaling, lesson_layouts, lesson_rope, lesson_rope_by_layer_type, rel_err,
                         transformers_alibi, transformers_deepseek_scaling, transformers_layouts, transformers_rope,
@@ -130,6 +131,7 @@ def main() -> int:
         print(f"note: committed vectors come from transformers {sv['transformers']}, torch {sv['torch']}; "
               + (f"{len(drift)} differ from the live library: {drift}" if drift else "all agree with the live library"))
     failures += real_model_check(MODEL_ATOL)
+    failures += precision_check()
     total = 3 + (2 * len(CONFIGS) + len(LAYER_TYPE_CONFIGS) + len(DEEPSEEK_CONFIGS) + len(ALIBI_HEADS)
              + 4 * len(LAYOUT_POSITIONS) + len(entries))
     print(f"{total - len(failures)} passed, {len(failures)} failed")

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 
+import _precision_reference
 from _gallery_reference import GALLERY_DATA, gallery, transformers_gallery
 from _reference import (ALIBI_HEADS, CONFIGS, DATA, DEEPSEEK_CONFIGS, LAYER_TYPE_CONFIGS, transformers_alibi,
                         transformers_deepseek_scaling, transformers_layouts, transformers_rope,
@@ -97,6 +98,7 @@ def main() -> None:
           f"layer type, {len(deepseek)} DeepSeek scales, {len(alibi)} alibi head counts, "
           f"transformers {out['versions']['transformers']}, torch {out['versions']['torch']}")
     write_gallery()
+    _precision_reference.write()
 
 
 if __name__ == "__main__":
