@@ -30,7 +30,7 @@ model, each a pipeline of this page.
 | float32 angles, bfloat16 table | The same angles; the cos/sin table stored in the model's dtype | Half the table memory; an error that does not grow with the position | A fixed error of a few thousandths of a radian | vLLM 0.33.0, `RotaryEmbeddingBase.cos_sin_cache` |
 | bfloat16 q and k after rotation | The rotation is exact; the rotated q and k are stored in bfloat16 | What every bfloat16 model does anyway | The same fixed error as the table | Any bfloat16 model, the KV cache |
 | bfloat16 positions | The position indices themselves rounded to bfloat16 | Nothing: a bug | Tokens past 256 share positions; order is scrambled | The GPT-NeoX bug; any `torch.arange(n).type_as(inv_freq)` after a cast |
-| bfloat16 speeds | The speeds θ rounded to bfloat16, positions exact | Nothing: a bug | The relative angle drifts with the distance, wrong past a few dozen tokens | `inv_freq` buffers cast by `.to(torch.bfloat16)` |
+| bfloat16 speeds | The speeds θ rounded to bfloat16, positions exact | Nothing: a bug | The relative angle drifts in proportion to the distance between tokens | `inv_freq` buffers cast by `.to(torch.bfloat16)` |
 
 **How to choose.**
 
@@ -87,18 +87,21 @@ positions of each forward pass.
   discusses for training. Fix, if it matters: keep the table in float32.
 
 **In the wild.** transformers 5.24's LlamaRotaryEmbedding.forward
-(models/llama/modeling_llama.py, shared by most decoders) multiplies
-the position ids converted with `.float()` by `inv_freq` converted to float32,
-takes cos and sin in float32, scales them by the attention factor and only
-then casts them to the model's dtype. vLLM 0.33.0's
-RotaryEmbeddingBase (vllm/model_executor/layers/rotary_embedding/base.py)
-computes `inv_freq` and the positions in float32 in
-`RotaryEmbeddingBase._compute_cos_sin_cache` and stores the table converted to the model's dtype
-(the `dtype` that get_rope receives, by default torch's default dtype, which
-vLLM sets to the model's); `RotaryEmbeddingBase._match_cos_sin_cache_dtype` converts it to the
-query's dtype again at run time. The configs of Llama 3.1 8B, Llama 4
-Scout, Qwen3, gpt-oss and Gemma 3 all set `torch_dtype` to bfloat16 or are
-served so.
+(models/llama/modeling_llama.py; Qwen3's, gpt-oss's and Gemma 3's rotary
+classes have the same forward) multiplies the position ids converted with
+`.float()` by `inv_freq` converted to float32, takes cos and sin in float32,
+scales them by the attention factor and only then casts them to the dtype
+of its input, the model's. There is no autocast block in it: the angles
+stay in float32 because the product is elementwise on float32 tensors.
+vLLM 0.33.0's RotaryEmbeddingBase
+(vllm/model_executor/layers/rotary_embedding/base.py) computes `inv_freq`
+and the positions in float32 in `RotaryEmbeddingBase._compute_cos_sin_cache`
+and stores the table converted to the `dtype` it was built with; get_rope
+(rotary_embedding/__init__.py) defaults that to torch's default dtype, which
+the model loader (model_loader/base_loader.py) sets to the model's dtype
+while it builds the model. `RotaryEmbeddingBase._match_cos_sin_cache_dtype`
+converts the table to the query's dtype at run time. Llama 3.1 8B's and
+Qwen3-8B-Base's config.json set `torch_dtype` to bfloat16.
 
 **Go deeper.** Level 2 shows from scratch why bfloat16 stops counting at
 256, writes the five pipelines in numpy, derives the error of a relative
@@ -161,6 +164,7 @@ from lessons.precision import (
 # → [255, 256, 256, 260, 1000, 131072]
 largest_exact_integer(8), largest_exact_integer(24)
 # → (256, 16777216)
+largest_exact_integer(53) // largest_exact_integer(24)  # → 536870912
 [float(g) for g in format_ulp([200, 300, 1001, 131071], 8)]
 # → [1.0, 2.0, 4.0, 512.0]
 int(bf16_round(10_485_759))  # → 10485760
@@ -304,8 +308,8 @@ a random angle, so the bound stops there.
 float32 speed) plus $2^{-7}$ (the angle's ulp) plus $2^{-23}$ (the float32
 cos and sin) is 0.007813 radians, and over all pairs the largest measured error
 is 0.34 of the largest bound. For a key at 10,000,001 (inside Llama 4 Scout's claimed
-length) the angle's ulp in float32 is 1 radian: float32 angles are no longer
-accurate there.
+length) the fastest pair's angle (θ = 1) is about 10,000,001 radians, where
+float32 numbers are 1 apart: float32 angles are no longer accurate there.
 
 **In Python:** `relative_angle_error` is the bound; `measured_angle_error`
 computes the error each pipeline really makes, pair by pair.
@@ -352,9 +356,10 @@ cars (pipelines) driven on five roads (models), each to the end of its road
 (the claimed length).
 
 **Tiny worked example.** Gemma 3 4B's global layers turn their fastest
-pair at θ = 1/8 of a radian per token (base 1,000,000 with a linear factor
-of 8), slower than Llama 3.1's 1: the same float32 ulp at the same position
-costs the slower pair less angle, because the angle mθ is smaller.
+pair at θ = 0.125 radian per token (base 1,000,000 with a linear factor of
+8), Llama 3.1's at 1. At the same position the Gemma angle mθ is 8 times
+smaller, so its float32 ulp is 8 times smaller too: in the atlas its float32
+phase error (0.00086) is below Llama 3.1's (0.0057).
 
 **In Python:** `atlas_models` reads each model's block (the gallery's
 configs, Gemma 3's global layers with Gemma3TextConfig's defaults, and
@@ -371,6 +376,9 @@ ATLAS_PIPELINES
 atlas = precision_atlas()
 score, phase = atlas_table(atlas), atlas_table(atlas, "phase")
 [row[1] for row in score]  # → [131072, 10485760, 131072, 131072, 32768]
+from lessons.precision import atlas_models, atlas_speeds
+gemma = atlas_models()["Gemma 3 4B global"]
+float(atlas_speeds(gemma)[0][0])  # → 0.125
 score[3][0], score[4][0]  # → ('Gemma 3 4B global', 'Qwen3-8B-Base')
 def shown(row):
     return [float(f"{e:.2g}") for e in row[2:]]
@@ -401,7 +409,7 @@ seeded q, k (q·k/√d itself has a spread of about 1):
 **Reading it:** (the table) a phase error near π is a random angle; a score
 error near 1 is as large as a typical score.
 
-![Five panels, one per model, of the largest phase error in radians against the key's position, both on log scales, at an offset of 16 tokens, for five pipelines: float32 angles grow with the position, a bfloat16 table or bfloat16 q and k stay near a few thousandths, bfloat16 positions jump to about one radian past 256, and bfloat16 speeds stay near a few hundredths](figures/precision.atlas.svg)
+![Five panels, one per model, of the largest phase error in radians against the key's position, both on log scales, at an offset of 16 tokens, for five pipelines: float32 angles grow with the position, a bfloat16 table or bfloat16 q and k stay near a few thousandths, bfloat16 positions jump to errors near pi past 256, and bfloat16 speeds stay near a few hundredths](figures/precision.atlas.svg)
 
 **Reading it:** each panel is one model, read to its claimed length; the
 y axis is the worst pair's phase error at an offset of 16 tokens. The float32
@@ -455,8 +463,8 @@ such errors do to the logits of a real model, see `lessons.real_model`.
 ??? question "At Llama 4 Scout's claimed 10M tokens, are float32 angles still exact?"
     No. Near a million radians, the gap between neighbouring float32 numbers
     is a sizeable fraction of a radian, so the fastest pairs' angles are off
-    by tenths of a radian; the atlas shows it. Computing angles in float64,
-    or reducing the angle modulo 2π before rounding, would remove it.
+    by tenths of a radian; the atlas shows it. Computing the angles in
+    float64 (53 bits) would shrink that gap $2^{29}$ = 536,870,912 times.
 
 ## The papers behind this lesson
 
@@ -491,7 +499,7 @@ from pathlib import Path
 import numpy as np
 
 from lessons import _checks
-from lessons._palette import BLUE, GREEN, GRID, ORANGE, PURPLE, RED, Look
+from lessons._palette import BLUE, GREEN, GRID, INK, ORANGE, PURPLE, Look
 from lessons._show import banner, say, table, takeaway
 from lessons.context_extension import rope_inv_freq
 
@@ -772,7 +780,7 @@ PIPELINE_LOOKS: dict[str, Look] = {
     "float32": Look(BLUE, "o", "-"),
     "bf16-table": Look(ORANGE, "s", "--"),
     "bf16-qk": Look(GREEN, "D", ":"),
-    "bf16-positions": Look(RED, "v", (0, (5, 1, 1, 1))),
+    "bf16-positions": Look(INK, "v", (0, (5, 1, 1, 1))),
     "bf16-inv-freq": Look(PURPLE, "^", "-."),
 }
 FIGURE_OFFSET = 16  # the offset the figure draws; the table takes every offset
