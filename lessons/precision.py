@@ -134,8 +134,11 @@ apart.
 $2^{e+1}$ is a multiple of its ulp (unit in the last place):
 
 $$
-\operatorname{ulp}(x) = 2^{\lfloor \log_2 |x| \rfloor - b + 1}, \qquad \text{every integer is exact while } \operatorname{ulp}(x) \le 1, \text{ that is up to } 2^b
+\operatorname{ulp}(x) = 2^{\lfloor \log_2 |x| \rfloor - b + 1}
 $$
+
+and every integer is exact while $\operatorname{ulp}(x) \le 1$, that is up
+to $2^b$.
 
 **Symbols**
 
@@ -279,12 +282,23 @@ sees the difference between the query's angle at $m + \Delta$ and the key's
 at $m$:
 
 $$
-\operatorname{fl}\big((m+\Delta)\hat\theta_i\big) - \operatorname{fl}\big(m\hat\theta_i\big) - \Delta\theta_i = \Delta\,\theta_i\,\delta + r_q - r_k, \qquad \lvert r_q \rvert, \lvert r_k \rvert \le \tfrac12 \operatorname{ulp}\big((m+\Delta)\,\theta_i\big)
+\operatorname{fl}\big((m+\Delta)\hat\theta_i\big) - \operatorname{fl}\big(m\hat\theta_i\big) - \Delta\theta_i = \Delta\,\theta_i\,\delta + r_q - r_k
 $$
 
+where each angle's rounding is at most half an ulp,
+
 $$
-\lvert \text{error}_i \rvert \le \Delta\,\theta_i\,\varepsilon(\theta) + \operatorname{ulp}(m\,\theta_i)
+\lvert r_q \rvert, \lvert r_k \rvert \le \tfrac12 \operatorname{ulp}\big((m+\Delta)\,\theta_i\big),
 $$
+
+so that
+
+$$
+\lvert \text{error}_i \rvert \le \Delta\,\theta_i\,\varepsilon(\theta) + \operatorname{ulp}\big((m+\Delta)\,\theta_i\big)
+$$
+
+which is the section's $\Delta\theta\varepsilon(\theta) + \operatorname{ulp}(m\theta)$
+whenever the offset is small next to the position.
 
 **Symbols**
 
