@@ -26,8 +26,8 @@ model, each a pipeline of this page.
 
 | Option | What it does | What it gives you | What it costs | Where it lives |
 |---|---|---|---|---|
-| float32 angles | Positions, speeds and angles in float32, cos and sin too | The reference behaviour of transformers; the error grows only with the position | A float32 multiply per angle | transformers 5.24, LlamaRotaryEmbedding.forward |
-| float32 angles, bfloat16 table | The same angles; the cos/sin table stored in the model's dtype | Half the table memory; an error that does not grow with the position | A fixed error of a few thousandths of a radian | vLLM 0.33.0, `RotaryEmbeddingBase.cos_sin_cache` |
+| float32 angles | Positions, speeds and angles in float32, cos and sin too | The smallest error of the five; it grows only with the position | A float32 multiply per angle | transformers 5.24, LlamaRotaryEmbedding.forward, for a float32 model |
+| float32 angles, bfloat16 table | The same angles; cos and sin rounded to the model's dtype | Half the table memory; an error that does not grow with the position | A fixed error of a few thousandths of a radian | vLLM 0.33.0, `RotaryEmbeddingBase.cos_sin_cache`; the same forward of transformers for a bfloat16 model |
 | bfloat16 q and k after rotation | The rotation is exact; the rotated q and k are stored in bfloat16 | What every bfloat16 model does anyway | The same fixed error as the table | Any bfloat16 model, the KV cache |
 | bfloat16 positions | The position indices themselves rounded to bfloat16 | Nothing: a bug | Tokens past 256 share positions; order is scrambled | The GPT-NeoX bug; any `torch.arange(n).type_as(inv_freq)` after a cast |
 | bfloat16 speeds | The speeds θ rounded to bfloat16, positions exact | Nothing: a bug | The relative angle drifts in proportion to the distance between tokens | `inv_freq` buffers cast by `.to(torch.bfloat16)` |
@@ -68,7 +68,8 @@ positions of each forward pass.
   ([huggingface/transformers#25681](https://github.com/huggingface/transformers/issues/25681));
   Mistral's rebuilt table under bf16 mixed precision had the same problem
   ([#29496](https://github.com/huggingface/transformers/issues/29496)); in
-  2026 NVIDIA NeMo Automodel found the same cast in seven model families
+  2026 NVIDIA NeMo Automodel found the same cast in its Llama module and six
+  more model families
   ([NVIDIA-NeMo/Automodel#2549](https://github.com/NVIDIA-NeMo/Automodel/pull/2549),
   which reports a KL divergence above its threshold when the checkpoint was
   reloaded in transformers). Fix: recompute `inv_freq` in float32 from the config.
@@ -100,7 +101,11 @@ and stores the table converted to the `dtype` it was built with; get_rope
 (rotary_embedding/__init__.py) defaults that to torch's default dtype, which
 the model loader (model_loader/base_loader.py) sets to the model's dtype
 while it builds the model. `RotaryEmbeddingBase._match_cos_sin_cache_dtype`
-converts the table to the query's dtype at run time. Llama 3.1 8B's and
+converts the table to the query's dtype at run time. Llama 4's rotary class
+in transformers (models/llama4/modeling_llama4.py) keeps its complex
+cos/sin table in float32, rotates q and k in float32 and casts the result
+back to their dtype (apply_rotary_emb's `.type_as(xq)`): the bfloat16 q, k
+pipeline. Llama 3.1 8B's and
 Qwen3-8B-Base's config.json set `torch_dtype` to bfloat16.
 
 **Go deeper.** Level 2 shows from scratch why bfloat16 stops counting at
@@ -114,17 +119,17 @@ of a real model.
 
 ## bfloat16 counts exactly only up to 256
 
-**Everyday picture.** A ruler with only eight marks between each doubling:
-from 128 to 256 a mark per unit, from 256 to 512 one every two units, from
-1,024 to 2,048 one every eight. A length that falls between marks is read as
-the nearest mark.
+**Everyday picture.** A ruler whose marks thin out as it goes: from 128 to
+256 a mark per unit, from 256 to 512 one every two units, from 1,024 to
+2,048 one every eight, always the same number of marks per doubling. A
+length that falls between marks is read as the nearest mark.
 
 **Tiny worked example.** bfloat16 keeps 8 significant bits. From 256 to 512
 its numbers are 2 apart, so 257 has to become 256 or 258; at an exact tie it
 picks the neighbour whose last kept bit is 0 (round half to even), which is
 256, while 259 goes up to 260. Between 512 and 1,024 the numbers are 4
-apart: 1001 reads as 1000. At 131,071, the last position of a 128K window, they are 1,024
-apart.
+apart: 1001 reads as 1000. At 131,071, the last position of a 128K window,
+they are 512 apart, and 131,071 reads as 131,072.
 
 | position | 255 | 256 | 257 | 259 | 1001 | 131071 |
 |---|---|---|---|---|---|---|
@@ -177,7 +182,8 @@ int(bf16_round(10_485_759))  # → 10485760
 
 **Why it matters.** A position is an integer, and RoPE turns the fastest
 pair by about one radian per position: a position off by 1 is an angle off
-by 1 radian, and by 512 at position 131,071, which is a random angle. Any
+by 1 radian, and near position 131,071, where bfloat16 positions are 512
+apart, by up to 256 radians: a random angle. Any
 code path that lets a position touch bfloat16 has already lost the order of
 the tokens.
 
@@ -218,14 +224,15 @@ import numpy as np
 from lessons.precision import (
     pipeline_cos_sin, relative_errors, bf16_round)
 theta = np.array([1.0])
-for pipe in ("float64", "float32", "bf16-positions"):
+def relative_angle(pipe):
     c, s = pipeline_cos_sin([99_999, 100_000], theta, pipe)
     a = np.arctan2(s[:, 0], c[:, 0])
-    print(pipe, round(float(np.angle(np.exp(1j * (a[1] - a[0])))), 4))
+    return round(float(np.angle(np.exp(1j * (a[1] - a[0])))), 4)
+[relative_angle(p) for p in ("float64", "float32", "bf16-positions")]
+# → [1.0, 1.0, 0.0]
 int(bf16_round(99_999)), int(bf16_round(100_000))  # → (99840, 99840)
 ```
 
-The loop prints 1.0 for float64 and float32 and 0.0 for bfloat16 positions.
 As phase errors, for the same pair: none in float32, about two thousandths
 of a radian from a bfloat16 table or bfloat16 q and k, a whole radian from
 bfloat16 positions:
@@ -271,8 +278,9 @@ radian per token. A key at position 130,001 and a query 16 tokens later:
 float32 stores θ to within $2^{-24}$ of itself, a negligible error over 16
 tokens, but the two angles, near 105,900 radians, lie between $2^{16}$ and
 $2^{17}$ where float32 numbers are $2^{-7}$ apart, so the relative angle can
-be off by up to that gap. With θ in bfloat16, stored to within $2^{-8}$ of
-itself, 16 tokens already multiply that error by 16 times θ.
+be off by up to that gap. With θ in bfloat16, stored only to within
+$2^{-8}$ of itself, the first term, $16 \cdot 0.81 \cdot 2^{-8}$, is
+already larger than that gap.
 
 **The math.** The angle of position $m$ in pair $i$ is computed as
 $\operatorname{fl}(m\,\hat\theta_i)$, where $\hat\theta_i = \theta_i(1 +
@@ -372,12 +380,20 @@ cars (pipelines) driven on five roads (models), each to the end of its road
 **Tiny worked example.** Gemma 3 4B's global layers turn their fastest
 pair at θ = 0.125 radian per token (base 1,000,000 with a linear factor of
 8), Llama 3.1's at 1. At the same position the Gemma angle mθ is 8 times
-smaller, so its float32 ulp is 8 times smaller too: in the atlas its float32
-phase error (0.00086) is below Llama 3.1's (0.0057).
+smaller, so its float32 ulp is 8 times smaller too, and in the atlas its
+float32 phase error (0.00086) is below Llama 3.1's (0.0057).
 
-**In Python:** `atlas_models` reads each model's block (the gallery's
-configs, Gemma 3's global layers with Gemma3TextConfig's defaults, and
-Qwen3-8B from its config.json); `precision_atlas` runs the five pipelines
+**In Python:** `atlas_models` reads each model's block: Llama 3.1 8B,
+Llama 4 Scout and gpt-oss 20B from the site's model-card gallery
+(lessons/gallery/, each file citing where its config was read); Gemma 3 4B's
+global layers from the gallery's linear factor and transformers 5.24's
+Gemma3TextConfig defaults (models/gemma3/configuration_gemma3.py: global
+base 1,000,000, head_dim 256, 131,072 positions); Qwen3-8B-Base from a copy
+of its config.json in the GitHub repository Chen-Oliver/qwen3-8b-base
+(`rope_theta` 1,000,000, no `rope_scaling`, head_dim 128,
+`max_position_embeddings` 32,768). gpt-oss's cos and sin carry YaRN's
+attention factor, as in transformers, which scales its score errors too.
+`precision_atlas` runs the five pipelines
 at offsets 1, 16, 4,096 and 131,072 and key positions up to each model's
 claimed length; `atlas_table` keeps the largest score error per model and
 pipeline.
@@ -410,7 +426,8 @@ shown(score[4])  # → [0.00029, 0.0048, 0.0068, 1.6, 0.37]
 
 Each cell is the largest phase error (radians) / the largest score error,
 over the four offsets that fit, every key position of the grid and eight
-seeded q, k (q·k/√d itself has a spread of about 1):
+seeded q, k (with standard-normal q and k, q·k/√d itself has a standard
+deviation of 1):
 
 | model (claimed length) | float32 | bf16 table | bf16 q, k | bf16 positions | bf16 speeds |
 |---|---|---|---|---|---|
@@ -420,8 +437,11 @@ seeded q, k (q·k/√d itself has a spread of about 1):
 | Gemma 3 4B global (131,072) | 0.00086 / 0.00028 | 0.0045 / 0.0054 | 0.0059 / 0.006 | 3.1 / 0.99 | 0.59 / 0.25 |
 | Qwen3-8B-Base (32,768) | 0.0012 / 0.00029 | 0.0043 / 0.0048 | 0.0053 / 0.0068 | 3 / 1.6 | 2.4 / 0.37 |
 
-**Reading it:** (the table) a phase error near π is a random angle; a score
-error near 1 is as large as a typical score.
+A phase error near π is a random angle; a score error near 1 is as large
+as a typical score. Llama 4 Scout's RoPE layers attend only within chunks of
+`attention_chunk_size` tokens (8,192 in its config, as the site's gallery
+records it), so its offsets past that never reach a RoPE score; its absolute
+positions do, to 10,485,760.
 
 ![Five panels, one per model, of the largest phase error in radians against the key's position, both on log scales, at an offset of 16 tokens, for five pipelines: float32 angles grow with the position, a bfloat16 table or bfloat16 q and k stay near a few thousandths, bfloat16 positions jump to errors near pi past 256, and bfloat16 speeds stay near a few hundredths](figures/precision.atlas.svg)
 
@@ -438,8 +458,9 @@ sit at the Δ·θ·ε(θ) level from the first token.
 `precision_atlas`, `atlas_table`; the figure is `figures()["atlas"]`.
 
 **Why it matters.** The atlas turns "bfloat16 is risky for RoPE" into a
-number per model: the two engine pipelines cost about the same small, flat
-error everywhere, float32 angles only start to cost at millions of tokens,
+number per model: a bfloat16 table (what both engines give a bfloat16
+model) costs a small, flat error everywhere; float32 angles cost less up to
+about the end of a 128K window and tenths of a radian at millions of tokens;
 and the two bugs are wrong at every length a modern model claims. For what
 such errors do to the logits of a real model, see `lessons.real_model`.
 
@@ -449,7 +470,8 @@ such errors do to the logits of a real model, see `lessons.real_model`.
   positions must never be rounded to it.
 - transformers 5.24 and vLLM 0.33.0 both compute angles in float32; vLLM
   stores the cos/sin table in the model's dtype, transformers casts cos and
-  sin to it after computing them.
+  sin to it after computing them: a bfloat16 model gets a bfloat16 table
+  from either.
 - The relative angle's error is about Δ·θ·ε(θ) + ulp(m·θ): the speed's
   format matters for distant tokens, the angle's format for late positions.
 - In the atlas, a bfloat16 table costs a flat few thousandths of a radian;
