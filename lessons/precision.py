@@ -73,15 +73,16 @@ positions of each forward pass.
   ([NVIDIA-NeMo/Automodel#2549](https://github.com/NVIDIA-NeMo/Automodel/pull/2549),
   which reports a KL divergence above its threshold when the checkpoint was
   reloaded in transformers). Fix: recompute `inv_freq` in float32 from the config.
-- **Autocast turning the angle product to bfloat16.** When the angles came
-  from a matrix product, a surrounding autocast region ran it in bfloat16
-  ([huggingface/transformers#29285](https://github.com/huggingface/transformers/pull/29285)
-  reports training losses that differ in bfloat16 until the embeddings were
-  forced to float32). Fix: compute the angles outside autocast or with an
-  elementwise product, as transformers 5.24 does: its forward has no
-  autocast block of its own, and run inside a bfloat16 autocast region on the
-  CPU it returns the same bits as outside (recorded in this page's reference
-  vectors).
+- **Autocast turning the angles to bfloat16.** Inside a bfloat16 autocast
+  region the rotary embeddings of transformers' Llama and Gemma code came
+  out in bfloat16
+  ([huggingface/transformers#29285](https://github.com/huggingface/transformers/pull/29285),
+  which reports bfloat16 training losses that differ from a version forcing
+  them to float32). Fix: keep the angle computation out of autocast's reach.
+  transformers 5.24's forward has no autocast block of its own; it builds
+  the angles with an elementwise product of float32 tensors, and run inside
+  a bfloat16 autocast region on the CPU it returns the same bits as outside
+  (recorded in this page's reference vectors).
 - **A bfloat16 cos/sin table at long range.** Not a bug, a trade: the table
   adds a fixed error per pair, small for a score, as
   [KellerJordan/modded-nanogpt#39](https://github.com/KellerJordan/modded-nanogpt/issues/39)
