@@ -395,8 +395,9 @@ of its config.json in the GitHub repository Chen-Oliver/qwen3-8b-base
 `max_position_embeddings` 32,768). gpt-oss's cos and sin carry YaRN's
 attention factor, as in transformers, which scales its score errors too.
 `precision_atlas` runs the five pipelines
-at offsets 1, 16, 4,096 and 131,072 and key positions up to each model's
-claimed length; `atlas_table` keeps the largest score error per model and
+at offsets 1, 16, 4,096 and 131,071 (128K − 1: the longest distance a
+131,072-token window holds, so it fits only the models that claim that
+much) and key positions up to each model's claimed length; `atlas_table` keeps the largest score error per model and
 pipeline.
 
 ```python
@@ -414,13 +415,13 @@ score[3][0], score[4][0]  # → ('Gemma 3 4B global', 'Qwen3-8B-Base')
 def shown(row):
     return [float(f"{e:.2g}") for e in row[2:]]
 shown(phase[0])  # → [0.0057, 0.0045, 0.0078, 3.1, 3.0]
-shown(score[0])  # → [0.0011, 0.0058, 0.0073, 1.8, 0.88]
-shown(phase[1])  # → [0.49, 0.49, 0.49, 3.1, 3.0]
-shown(score[1])  # → [0.1, 0.1, 0.1, 2.1, 1.4]
-shown(phase[2])  # → [0.0029, 0.0049, 0.0064, 3.1, 2.3]
-shown(score[2])  # → [0.0019, 0.017, 0.011, 2.2, 1.1]
-shown(phase[3])  # → [0.00086, 0.0045, 0.0059, 3.1, 0.59]
-shown(score[3])  # → [0.00028, 0.0054, 0.006, 0.99, 0.25]
+shown(score[0])  # → [0.0011, 0.0058, 0.0073, 1.8, 1.4]
+shown(phase[1])  # → [0.33, 0.33, 0.33, 3.1, 3.0]
+shown(score[1])  # → [0.1, 0.1, 0.1, 2.1, 1.5]
+shown(phase[2])  # → [0.0029, 0.0049, 0.0064, 3.1, 3.1]
+shown(score[2])  # → [0.0019, 0.017, 0.011, 2.2, 2.3]
+shown(phase[3])  # → [0.00086, 0.0045, 0.0059, 3.1, 2.9]
+shown(score[3])  # → [0.00028, 0.0054, 0.006, 0.99, 0.81]
 shown(phase[4])  # → [0.0012, 0.0043, 0.0053, 3.0, 2.4]
 shown(score[4])  # → [0.00029, 0.0048, 0.0068, 1.6, 0.37]
 ```
@@ -432,11 +433,46 @@ deviation of 1):
 
 | model (claimed length) | float32 | bf16 table | bf16 q, k | bf16 positions | bf16 speeds |
 |---|---|---|---|---|---|
-| Llama 3.1 8B (131,072) | 0.0057 / 0.0011 | 0.0045 / 0.0058 | 0.0078 / 0.0073 | 3.1 / 1.8 | 3 / 0.88 |
-| Llama 4 Scout (10,485,760) | 0.49 / 0.1 | 0.49 / 0.1 | 0.49 / 0.1 | 3.1 / 2.1 | 3 / 1.4 |
-| gpt-oss 20B (131,072) | 0.0029 / 0.0019 | 0.0049 / 0.017 | 0.0064 / 0.011 | 3.1 / 2.2 | 2.3 / 1.1 |
-| Gemma 3 4B global (131,072) | 0.00086 / 0.00028 | 0.0045 / 0.0054 | 0.0059 / 0.006 | 3.1 / 0.99 | 0.59 / 0.25 |
+| Llama 3.1 8B (131,072) | 0.0057 / 0.0011 | 0.0045 / 0.0058 | 0.0078 / 0.0073 | 3.1 / 1.8 | 3 / 1.4 |
+| Llama 4 Scout (10,485,760) | 0.33 / 0.1 | 0.33 / 0.1 | 0.33 / 0.1 | 3.1 / 2.1 | 3 / 1.5 |
+| gpt-oss 20B (131,072) | 0.0029 / 0.0019 | 0.0049 / 0.017 | 0.0064 / 0.011 | 3.1 / 2.2 | 3.1 / 2.3 |
+| Gemma 3 4B global (131,072) | 0.00086 / 0.00028 | 0.0045 / 0.0054 | 0.0059 / 0.006 | 3.1 / 0.99 | 2.9 / 0.81 |
 | Qwen3-8B-Base (32,768) | 0.0012 / 0.00029 | 0.0043 / 0.0048 | 0.0053 / 0.0068 | 3 / 1.6 | 2.4 / 0.37 |
+
+By offset, for Llama 3.1 8B (`atlas_by_offset`; the same cells, one row per
+offset, the largest over key positions up to its claimed length):
+
+```python
+from lessons.precision import atlas_by_offset, precision_atlas
+atlas = precision_atlas()
+def shown(row):
+    return [row[0]] + [float(f"{e:.2g}") for e in row[1:]]
+[shown(r) for r in atlas_by_offset(atlas, "Llama 3.1 8B")][0]
+# → [1, 0.0057, 0.004, 0.0078, 1.0, 0.0057]
+rows = atlas_by_offset(atlas, "Llama 3.1 8B", "phase")
+shown(rows[1])  # → [16, 0.0052, 0.0045, 0.0075, 3.1, 0.029]
+shown(rows[2])  # → [4096, 0.0026, 0.0043, 0.0047, 3.1, 3.0]
+shown(rows[3])  # → [131071, 0.0028, 0.0024, 0.004, 1.0, 2.9]
+scores = atlas_by_offset(atlas, "Llama 3.1 8B", "score")
+shown(scores[0])  # → [1, 0.00089, 0.0047, 0.0073, 0.22, 0.00078]
+shown(scores[1])  # → [16, 0.0011, 0.0058, 0.0056, 1.8, 0.0057]
+shown(scores[2])  # → [4096, 0.00068, 0.005, 0.0067, 1.7, 0.88]
+shown(scores[3])  # → [131071, 0.00077, 0.0027, 0.0028, 0.35, 1.4]
+```
+
+| Llama 3.1 8B, offset | float32 | bf16 table | bf16 q, k | bf16 positions | bf16 speeds |
+|---|---|---|---|---|---|
+| 1 | 0.0057 / 0.00089 | 0.004 / 0.0047 | 0.0078 / 0.0073 | 1.0 / 0.22 | 0.0057 / 0.00078 |
+| 16 | 0.0052 / 0.0011 | 0.0045 / 0.0058 | 0.0075 / 0.0056 | 3.1 / 1.8 | 0.029 / 0.0057 |
+| 4,096 | 0.0026 / 0.00068 | 0.0043 / 0.005 | 0.0047 / 0.0067 | 3.1 / 1.7 | 3.0 / 0.88 |
+| 131,071 | 0.0028 / 0.00077 | 0.0024 / 0.0027 | 0.004 / 0.0028 | 1.0 / 0.35 | 2.9 / 1.4 |
+
+The bfloat16 speeds' column grows with the offset, as Δ·θ·ε(θ) says, until
+it saturates near π; the
+bfloat16 positions' column does not (its error comes from the position,
+not the distance); the other three stay within a factor of 3 across
+offsets. At the 131,071 offset the only key is position 0, which bfloat16
+holds exactly, so the positions' error there is the query's alone.
 
 A phase error near π is a random angle; a score error near 1 is as large
 as a typical score. Llama 4 Scout's RoPE layers attend only within chunks of
@@ -718,7 +754,7 @@ def measured_angle_error(theta, offset: int, position, pipeline: str) -> np.ndar
 # 4. The atlas: five real configs, five pipelines, four offsets
 # ---------------------------------------------------------------------------
 
-ATLAS_OFFSETS = (1, 16, 4096, 131072)
+ATLAS_OFFSETS = (1, 16, 4096, 131071)  # 131,071 = 128K − 1: the longest distance a 131,072-token window holds
 ATLAS_PIPELINES = PIPELINES[1:]  # all but the float64 reference
 FIGURE_INPUTS = ("lessons/gallery/llama-3.1-8b.json", "lessons/gallery/llama-4-scout.json",
                  "lessons/gallery/gpt-oss-20b.json", "lessons/gallery/gemma-3-4b.json")
@@ -762,10 +798,11 @@ def atlas_speeds(model: dict) -> tuple[np.ndarray, float]:
 def atlas_positions(length: int, offset: int, n: int = 16) -> np.ndarray:
     """Key positions for one offset: about n odd positions spread evenly on a log scale from 1 to the
     last key that leaves the query inside the claimed length (length − 1 − offset); empty when the
-    offset does not fit. Odd, so that no grid point is a power of two (which bfloat16 holds exactly)."""
+    offset does not fit, and only 0 when the offset fills the whole length. Odd, so that no grid point
+    is a power of two (which bfloat16 holds exactly)."""
     last = length - 1 - offset
     if last < 1:
-        return np.array([], dtype=np.int64)
+        return np.zeros(max(last + 1, 0), dtype=np.int64)  # [0] when last == 0, empty when it does not fit
     grid = np.geomspace(1, last, n).astype(np.int64) | 1  # odd
     return np.unique(np.minimum(grid, last))
 
@@ -806,6 +843,15 @@ def atlas_table(atlas: dict | None = None, kind: str = "score") -> list[tuple]:
         worst = [max(float(e[column].max()) for e in by_pipeline[p].values()) for p in ATLAS_PIPELINES]
         rows.append((name, models[name]["length"], *worst))
     return rows
+
+
+def atlas_by_offset(atlas: dict, name: str, kind: str = "phase") -> list[tuple]:
+    """One model's rows by offset: (offset, then per pipeline of ATLAS_PIPELINES the largest error over
+    the key positions), for the offsets that fit its claimed length. kind: "phase" or "score"."""
+    column = {"phase": 1, "score": 2}[_checks.one_of(kind, "kind", ("phase", "score"))]
+    by_pipeline = atlas[name]
+    return [(offset, *[float(by_pipeline[p][offset][column].max()) for p in ATLAS_PIPELINES])
+            for offset in ATLAS_OFFSETS if offset in by_pipeline[ATLAS_PIPELINES[0]]]
 
 
 # ---------------------------------------------------------------------------

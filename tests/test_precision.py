@@ -14,7 +14,9 @@ import pytest
 from lessons.context_extension import rope_inv_freq
 from lessons.precision import (
     ATLAS_OFFSETS,
+    ATLAS_PIPELINES,
     BF16_BITS,
+    atlas_by_offset,
     atlas_models,
     atlas_table,
     bf16_round,
@@ -110,3 +112,13 @@ def test_the_atlas_is_fast_and_says_what_the_page_says():
         assert p_row[5] > 2.5  # bf16 positions: a random angle somewhere up to the claimed length
     scout = dict((row[0], row) for row in phase)["Llama 4 Scout"]
     assert scout[2] > 0.1  # float32 angles at 10M tokens: tenths of a radian
+
+
+def test_by_offset_the_speeds_error_grows_and_the_engines_stay_flat():
+    rows = atlas_by_offset(precision_atlas(), "Llama 3.1 8B")
+    assert [r[0] for r in rows] == list(ATLAS_OFFSETS)
+    speeds = [r[1 + ATLAS_PIPELINES.index("bf16-inv-freq")] for r in rows]
+    assert speeds[0] < speeds[1] < speeds[2] and min(speeds[2:]) > 2.5  # grows with Δ, then saturates near π
+    for pipeline in ("float32", "bf16-table", "bf16-qk"):
+        column = [r[1 + ATLAS_PIPELINES.index(pipeline)] for r in rows]
+        assert max(column) < 3 * min(column), pipeline
