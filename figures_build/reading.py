@@ -287,6 +287,34 @@ def mentions(lesson, term: str) -> bool:
     return any(span == term or span.startswith(term + "(") for span in code_spans(lesson.docstring))
 
 
+def sections(text: str) -> tuple[tuple[str, frozenset[str]], ...]:
+    """(heading as a reader sees it, code spans under it) for each `##` section of a page, in
+    order; a heading's text is its words with code spans kept as their text (as MkDocs' toc
+    reads it to make the anchor)."""
+    found: list[tuple[str, set[str]]] = []
+    blocks = _blocks(text)
+    for i, (token, _) in enumerate(blocks):
+        if token.type == "heading_open" and token.tag == "h2":
+            found.append(("".join(c.content for c in blocks[i + 1][0].children or []), set()))
+        elif token.type == "inline" and found and not (i and blocks[i - 1][0].type == "heading_open"):
+            found[-1][1].update(c.content.strip() for c in token.children or [] if c.type == "code_inline")
+    return tuple((heading, frozenset(spans)) for heading, spans in found)
+
+
+# The sections of a page that name a term without teaching it: the guide, the summary, the quiz, the reading lists
+NOT_TEACHING = ("Level 1", "Level 2", "In 20 seconds", "Self-test", "The papers", "Further reading")
+
+
+def taught_at(lesson, term: str) -> str | None:
+    """The heading of the section of `lesson` that teaches `term`: the first Level 2 section
+    that names it in a code span (the Level 1 guide only previews), else the first section
+    that names it at all; None when the page never does."""
+    named = [heading for heading, spans in sections(lesson.docstring)
+             if term in spans or any(span.startswith(term + "(") for span in spans)]
+    level2 = [heading for heading in named if not heading.startswith(NOT_TEACHING)]
+    return (level2 or named or [None])[0]
+
+
 def code_names(lesson) -> list[tuple[int, str, bool]]:
     """(file line, name, written as a call) for every code span that looks like a
     name: snake_case, CamelCase or `name(...)`; plain words and symbols are skipped."""

@@ -22,6 +22,8 @@ READING_ORDER: tuple[str, ...] = (
     "transformer",
     "context_extension",
     "precision",
+    "layer_schemes",
+    "attention_sinks",
     "model_card",
     "measured",
     "real_model",

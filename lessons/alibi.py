@@ -98,8 +98,9 @@ spells the list out: 9 NoPE layers of 36.
 **Go deeper.** Level 2 builds the slopes and the bias matrix, shows why the
 bias extends to any length and what the recency preference looks like in
 numbers, and then removes positions altogether to show what the causal mask
-alone tells a decoder; `lessons.transformer` then runs both inside a whole
-model. If you only needed to know what these schemes are and how they behave
+alone tells a decoder; it ends with T5's bucketed bias and the relative
+biases proposed since, and counts which schemes the gallery's models ship.
+`lessons.transformer` then runs ALiBi and NoPE inside a whole model. If you only needed to know what these schemes are and how they behave
 when served, you can stop here.
 
 ## Level 2: how it works, from scratch
@@ -472,6 +473,116 @@ experiments. But the signal is indirect: in one layer, two orders that give
 the same prefixes are indistinguishable. The production models that use NoPE
 keep RoPE in most layers: Llama 4 and SmolLM3 leave it out of every fourth.
 
+## T5's buckets, and the relative biases after ALiBi
+
+**Everyday picture.** A sat-nav that says "in 50 metres", "in 100 metres",
+"in 200 metres", then just "ahead": fine distinctions close by, coarse ones
+further off, and one label for everything far away. T5 turns distances into
+such labels and learns one bias per label and head.
+
+**Tiny worked example.** T5's defaults are 32 buckets and a largest distance
+of 128. In a decoder (causal) a key $d$ steps back lands in bucket $d$ for
+$d$ = 0 to 15: one bucket per distance. From 16 on the buckets widen
+logarithmically: 16, 17 and 18 share bucket 16, distance 50 is in bucket 24,
+100 in bucket 30, and every distance from 113 on, 128 and a million alike,
+is in bucket 31. In an encoder (bidirectional) the 32 buckets split in two
+halves of 16: a key 3 steps before the query is in bucket 3, one 3 steps
+after in bucket 19, and anything 200 away in bucket 15 or 31. Each head learns
+one number per bucket, added to the score like ALiBi's penalty.
+
+**The math.** For a distance $d$ (in a decoder, $d = i - j$ for a key at or
+before the query; keys after count as 0), with $B$ buckets per direction and
+largest distance $D$:
+
+$$
+\text{bucket}(d) = \begin{cases} d & d < B/2 \\
+\min\!\Big(B - 1,\ \tfrac{B}{2} + \Big\lfloor \dfrac{\ln(2d / B)}{\ln(2D / B)} \cdot \dfrac{B}{2} \Big\rfloor\Big) & d \ge B/2 \end{cases}
+$$
+
+**Symbols**
+
+| Symbol | Meaning here | In the example |
+|---|---|---|
+| $d$ | how far the key is from the query | 50 |
+| $B$ | buckets per direction: `relative_attention_num_buckets`, halved in an encoder | 32 (decoder), 16 (encoder) |
+| $D$ | `relative_attention_max_distance`: from here on, one bucket | 128 |
+
+**In words:** "close distances get a bucket each; further ones share
+buckets that double in width at a steady rate; everything past the largest
+distance shares the last."
+
+**With the numbers:** $16 + \lfloor \ln(50/16) / \ln(128/16) \cdot 16 \rfloor =
+16 + \lfloor 8.77 \rfloor$ = 24.
+
+**In Python:**
+
+```python
+import numpy as np
+from lessons.alibi import t5_relative_bucket, gallery_schemes
+distance = np.array([0, 15, 16, 18, 50, 100, 112, 113, 128, 10**6])
+t5_relative_bucket(-distance, bidirectional=False).tolist()
+# → [0, 15, 16, 16, 24, 30, 30, 31, 31, 31]
+# key − query: negative = before the query, positive = after
+t5_relative_bucket(np.array([-3, 3, -200, 200])).tolist()
+# → [3, 19, 15, 31]
+# an encoder's half has 8 exact buckets
+t5_relative_bucket(-np.arange(10)).tolist()  # → [0, 1, 2, 3, 4, 5, 6, 7, 8, 8]
+round(float(np.log(50 / 16) / np.log(128 / 16) * 16), 2)  # → 8.77
+# the 24 decoders of the model-card gallery, by position scheme
+gallery_schemes()  # → {'ALiBi': 2, 'RoPE': 21, 'learned table': 1}
+gallery_schemes().get("T5 buckets", 0)  # → 0
+```
+
+![Two panels of T5's bucket against distance. Top, a decoder: one bucket per distance up to 15, then wider and wider steps up to bucket 31, which every distance from 113 on shares. Bottom, an encoder: the same shape mirrored, buckets 0 to 15 for keys before the query and 16 to 31 for keys after](figures/alibi.t5_buckets.svg)
+
+**Reading it:** top, each step is one bucket; the steps widen with distance
+and stop at bucket 31, from which no distance ever leaves, so a longer input
+meets no new bucket. Bottom, an encoder spends half its buckets on each side
+of the query and so has only 8 exact ones per side.
+
+**In code:** `t5_relative_bucket` matches T5Attention._relative_position_bucket
+in transformers 5.24.0 (models/t5/modeling_t5.py) on every relative position
+from −300 to 300, in both modes, for 32 buckets up to 128 and 16 up to 64
+(tests/test_alibi.py, with vectors in tests/data/attention_sinks_vectors.json);
+in that code only the first layer of each stack owns the bias table (T5Stack
+builds its blocks with has_relative_attention_bias true for layer 0 only) and
+the others reuse it. `position_scheme_of` reads a config's scheme from its
+keys and `gallery_schemes` counts them over the gallery; the tests check both
+against what each model's own transformers classes compute.
+
+**Why it matters.** Like ALiBi, T5's bias has no table to run out of, but it
+stops distinguishing distances beyond 128: the Raffel et al. paper notes a
+layer is blind to offsets past that, and that later layers can combine local
+information to reach further (§2.1). Later schemes learn or shape the bias
+differently (each claim below is its paper's abstract):
+
+- **Kerple** (Chi et al., 2022, [arXiv:2205.09921](https://arxiv.org/abs/2205.09921))
+  generalises ALiBi's straight-line penalty to a learned kernel of the
+  distance per head, such as a logarithmic one; reported by its authors to
+  extrapolate well on three language-modelling datasets.
+- **FIRE** (Li et al., 2023, [arXiv:2310.04418](https://arxiv.org/abs/2310.04418))
+  learns the bias as a small network of the distance divided by the query's
+  position, so every distance falls in a fixed range at any length; reported
+  to generalise to longer contexts better than the other schemes it tested,
+  and shown to be able to represent T5's bias, ALiBi and Kerple.
+- **xPos** (Sun et al., 2022, [arXiv:2212.10554](https://arxiv.org/abs/2212.10554))
+  keeps RoPE's rotation and adds a per-pair exponential scale to q and k, so
+  scores decay with distance; reported to improve extrapolation, together
+  with blockwise causal attention at inference.
+- **CoPE** (Golovneva et al., 2024, [arXiv:2405.18719](https://arxiv.org/abs/2405.18719))
+  counts position with a gate per key computed from q and k, so a head can
+  count words or sentences instead of tokens; reported to solve counting and
+  selective-copy tasks where token positions fail.
+
+What shipped: of the 24 decoders in the model-card gallery, 21 use RoPE, 2
+ALiBi and 1 a learned table; none uses T5's buckets. In transformers 5.24.0
+nine configuration classes define `relative_attention_num_buckets` (T5, mT5,
+UMT5, LongT5, Switch Transformers, UDOP, Pix2Struct, Pop2Piano, MPNet), all
+encoder–decoder or encoder models, and a search of its source finds none of
+Kerple, FIRE, xPos or CoPE by name. Why the big open decoders chose RoPE
+over these, no source this site has read states; the count is what we can
+show.
+
 ## In 20 seconds
 
 - ALiBi adds $-m_h \cdot (i - j)$ to each score: no position vectors, one
@@ -484,6 +595,10 @@ keep RoPE in most layers: Llama 4 and SmolLM3 leave it out of every fourth.
 - NoPE adds nothing; a decoder still learns order from the causal mask, which
   can even count positions, but only through what each prefix contains.
   Llama 4 and SmolLM3 use it in every fourth layer (`no_rope_layers`).
+- T5 learns one bias per head for each of 32 distance buckets, exact up to
+  15 and shared from 113 on; of the relative biases proposed since (Kerple,
+  FIRE, xPos, CoPE), none is in the gallery's 24 decoders, 21 of which use
+  RoPE.
 
 ## Self-test questions
 
@@ -525,6 +640,10 @@ keep RoPE in most layers: Llama 4 and SmolLM3 leave it out of every fourth.
   [arXiv:2305.19466](https://arxiv.org/abs/2305.19466) (companion: `papers.kazemnejad2023_nope`). Studied decoders with
   no position encoding (NoPE), proved they can represent absolute and
   relative positions, and found they generalise to longer inputs well.
+- Raffel et al. (2019), *Exploring the Limits of Transfer Learning with a
+  Unified Text-to-Text Transformer*,
+  [arXiv:1910.10683](https://arxiv.org/abs/1910.10683). T5, with its
+  bucketed relative position bias (§2.1).
 - Yang et al. (2025), *Rope to Nope and Back Again: A New Hybrid Attention
   Strategy*, [arXiv:2501.18795](https://arxiv.org/abs/2501.18795). Interleaves local
   RoPE layers with global NoPE layers; the SmolLM3 blog post cites it for
@@ -541,7 +660,9 @@ keep RoPE in most layers: Llama 4 and SmolLM3 leave it out of every fourth.
 
 from __future__ import annotations
 
+import json
 import math
+from pathlib import Path
 
 import numpy as np
 
@@ -712,12 +833,81 @@ def nope_layers(n_layers: int, flags: list[int] | None = None, interval: int = 4
 
 
 # ---------------------------------------------------------------------------
-# 4. Figures (figures_build turns each into docs/figures/alibi.<name>.svg)
+# 4. T5's bucketed relative bias, and what the gallery shipped
+# ---------------------------------------------------------------------------
+
+
+def t5_relative_bucket(relative_position, bidirectional: bool = True, num_buckets: int = 32,
+                       max_distance: int = 128) -> np.ndarray:
+    """T5's bucket for each relative position (key position − query position), ints of the same shape.
+
+    Bidirectional: half the buckets for keys after the query, half for keys at
+    or before it. Within a half, the first half of its buckets are one per
+    distance (0, 1, 2, ...); the rest cover distances up to max_distance in
+    logarithmic steps; every distance from max_distance on shares the last.
+    Causal (bidirectional=False): keys after the query count as distance 0.
+    The log step is taken in float32, as T5Attention._relative_position_bucket
+    computes it in transformers.
+    """
+    rel = np.asarray(relative_position, dtype=np.int64)
+    buckets = _checks.count(num_buckets, "num_buckets", low=2)
+    offset = np.zeros_like(rel)
+    if bidirectional:
+        buckets //= 2
+        offset = np.where(rel > 0, buckets, 0)  # keys after the query: the upper half
+        distance = np.abs(rel)
+    else:
+        distance = -np.minimum(rel, 0)  # keys after the query count as 0
+    max_exact = buckets // 2  # one bucket per distance below this
+    # max_exact + ln(distance / max_exact) / ln(max_distance / max_exact) · (buckets − max_exact), in float32
+    with np.errstate(divide="ignore"):
+        ratio = np.log((distance.astype(np.float32) / np.float32(max_exact)).astype(np.float32))
+    steps = (ratio / np.float32(np.log(max_distance / max_exact)) * np.float32(buckets - max_exact))
+    large = np.minimum(max_exact + np.where(distance < max_exact, 0, steps).astype(np.int64), buckets - 1)
+    return offset + np.where(distance < max_exact, distance, large)
+
+
+def position_scheme_of(config: dict) -> str:
+    """Which position scheme a Hugging Face config implies: 'T5 buckets', 'ALiBi', 'RoPE' or 'learned table'.
+
+    Read from the keys, for a config as published (a composite model's text
+    config is read inside it): relative_attention_num_buckets means T5's
+    buckets; BLOOM, an alibi flag (Falcon) or attn_config's alibi (MPT) means
+    ALiBi; any key naming rope or rotary, or Falcon with alibi off (its code
+    then rotates), means RoPE; anything else a learned table (GPT-2, BERT).
+    """
+    text = json.dumps(config).lower()
+    if "relative_attention_num_buckets" in text:
+        return "T5 buckets"
+    if config.get("model_type") == "bloom" or config.get("alibi") or config.get("attn_config", {}).get("alibi"):
+        return "ALiBi"
+    if "rope" in text or "rotary" in text or config.get("model_type") == "falcon":
+        return "RoPE"
+    return "learned table"
+
+
+def gallery_schemes(decoders_only: bool = True) -> dict[str, int]:
+    """How many gallery configs (lessons/gallery/*.json) use each scheme, by `position_scheme_of`.
+
+    decoders_only drops the masked-language (encoder) models.
+    """
+    counts: dict[str, int] = {}
+    for path in sorted((Path(__file__).parent / "gallery").glob("*.json")):
+        config = json.loads(path.read_text(encoding="utf-8"))["config"]
+        if decoders_only and any(a.endswith("MaskedLM") for a in config.get("architectures", [])):
+            continue
+        scheme = position_scheme_of(config)
+        counts[scheme] = counts.get(scheme, 0) + 1
+    return dict(sorted(counts.items()))
+
+
+# ---------------------------------------------------------------------------
+# 5. Figures (figures_build turns each into docs/figures/alibi.<name>.svg)
 # ---------------------------------------------------------------------------
 
 
 def figures() -> dict:
-    """The page's four figures as {name: matplotlib Figure}; nothing is saved or shown."""
+    """The page's five figures as {name: matplotlib Figure}; nothing is saved or shown."""
     import matplotlib.pyplot as plt
 
     figs = {}
@@ -767,11 +957,22 @@ def figures() -> dict:
     ax2.set(xlabel="position", ylabel="largest output difference", title="NoPE: orders differ only via the mask")
     ax2.legend(frameon=False)
     figs["nope_orders"] = fig
+
+    fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(6.4, 5.6), layout="constrained")
+    distance = np.arange(0, 301)
+    ax1.step(distance, t5_relative_bucket(-distance, bidirectional=False), where="post", color=BLUE)
+    ax1.axvline(128, color=GRID, lw=0.8)
+    ax1.annotate("max_distance 128", (128, 4), xytext=(136, 4), color=GRID)
+    ax1.set(xlabel="steps back (decoder)", ylabel="bucket", title="T5 buckets: exact, then logarithmic, then one")
+    rel = np.arange(-150, 151)
+    ax2.step(rel, t5_relative_bucket(rel, bidirectional=True), where="post", color=GREEN)
+    ax2.set(xlabel="key position − query position (encoder)", ylabel="bucket")
+    figs["t5_buckets"] = fig
     return figs
 
 
 # ---------------------------------------------------------------------------
-# 5. Narrated walkthrough
+# 6. Narrated walkthrough
 # ---------------------------------------------------------------------------
 
 

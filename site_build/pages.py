@@ -7,7 +7,9 @@ import ast
 from pathlib import Path
 
 from figures_build.project import tool_modules, tool_names
-from figures_build.reading import mentions
+from markdown.extensions.toc import slugify
+
+from figures_build.reading import mentions, taught_at
 
 KEYS_PAGE = "reference/config-keys.md"
 KEYS_SEARCH_BOOST = 4  # the config-keys page ranks first for a key it lists (a gallery note quoting it does not)
@@ -79,7 +81,7 @@ def keys_page(lessons, terms: dict[str, str]) -> str:
     rows = []
     for term in sorted(terms, key=lambda t: t.lstrip("-").lower()):
         used = [lesson for lesson in lessons if mentions(lesson, term)]
-        where = ", ".join(f"[{nav_title(lesson.title)}](../lessons/{lesson.slug}.md)" for lesson in used)
+        where = ", ".join(_taught_link(lesson, term) for lesson in used)
         meaning = terms[term].replace("|", "\\|")
         rows.append(f"| `{term}` | {meaning} | {where} |")
     return "\n".join([
@@ -102,6 +104,16 @@ def keys_page(lessons, terms: dict[str, str]) -> str:
         *rows,
         "",
     ])
+
+
+def _taught_link(lesson, term: str) -> str:
+    """A link to the section of `lesson` that teaches `term` ('Title § Section'), or to the page
+    when the page names it outside any section. The anchor is MkDocs' own (toc's slugify), so a
+    heading that renders differently fails the strict build's anchor check."""
+    heading = taught_at(lesson, term)
+    if heading is None:
+        return f"[{nav_title(lesson.title)}](../lessons/{lesson.slug}.md)"
+    return f"[{nav_title(lesson.title)} § {heading}](../lessons/{lesson.slug}.md#{slugify(heading, '-')})"
 
 
 def nav_title(title: str) -> str:

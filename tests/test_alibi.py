@@ -169,3 +169,33 @@ def test_bad_input_raises_value_error_naming_the_argument(call, name):
 def test_demo_runs(capsys):
     alibi.demo()
     assert "NoPE" in capsys.readouterr().out
+
+
+SINK_DATA = json.loads((Path(__file__).parent / "data" / "attention_sinks_vectors.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("record", SINK_DATA["t5_relative_position_bucket"],
+                         ids=lambda r: f"{'bi' if r['bidirectional'] else 'causal'}-{r['num_buckets']}-{r['max_distance']}")
+def test_t5_buckets_match_transformers(record):
+    got = alibi.t5_relative_bucket(record["relative_position"], record["bidirectional"], record["num_buckets"],
+                                   record["max_distance"])
+    np.testing.assert_array_equal(got, record["bucket"])
+
+
+def test_t5_buckets_exact_then_logarithmic_then_flat():
+    rel = -np.arange(0, 400)  # keys at or before the query
+    b = alibi.t5_relative_bucket(rel, bidirectional=False)
+    assert b[:16].tolist() == list(range(16))  # one bucket per distance below 16
+    assert np.all(np.diff(b) >= 0) and b[100] < 31 and set(b[128:].tolist()) == {31}
+    # causal: keys after the query all land in bucket 0
+    assert set(alibi.t5_relative_bucket(np.arange(1, 50), bidirectional=False).tolist()) == {0}
+
+
+def test_gallery_schemes_agree_with_transformers_gallery_vectors():
+    stored = json.loads((Path(__file__).parent / "data" / "gallery_vectors.json").read_text(encoding="utf-8"))
+    for record in stored["gallery"]:
+        config = json.loads((Path(alibi.__file__).parent / "gallery" / f"{record['slug']}.json").read_text())["config"]
+        scheme = alibi.position_scheme_of(config)
+        rope = any(layer is not None for layer in record["layers"])
+        assert (scheme == "ALiBi") == bool(record["alibi_slopes"]), record["slug"]
+        assert (scheme == "RoPE") == rope, record["slug"]

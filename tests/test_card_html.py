@@ -16,10 +16,12 @@ import xml.etree.ElementTree as etree
 
 import pytest
 
-from figures_build.reading import mentions
+from markdown.extensions.toc import slugify
+
+from figures_build.reading import mentions, taught_at
 from lessons._vocabulary import TERMS
 from lessons.model_card import explain
-from lessons.tools.card_html import ADVICE, page_title, render_html
+from lessons.tools.card_html import ADVICE, TAUGHT, page_title, render_html, taught
 from lessons.tools.card_report import report, report_sections
 from lessons.tools.model_types import gallery
 from site_build.pages import nav_title
@@ -114,3 +116,30 @@ def test_every_warning_links_to_a_lesson_that_teaches_its_key():
                 for row in next((s["rows"] for s in report_sections(explain(config), served)["sections"]
                                  if s["key"] == "warnings"), [])}
     assert len(seen) >= 6, f"the cases meet most kinds of warning: {seen}"
+
+
+def test_each_taught_row_links_to_the_section_that_teaches_its_key():
+    """Each entry of TAUGHT names a key of the vocabulary and the section of its lesson that the
+    config-keys page links for that key (the first Level 2 section naming it)."""
+    by_slug = {lesson.slug: lesson for lesson in LESSONS}
+    for label, entry in TAUGHT.items():
+        assert entry["key"] in TERMS, (label, entry)
+        heading = taught_at(by_slug[entry["slug"]], entry["key"])
+        assert heading is not None and slugify(heading, "-") == entry["anchor"], (label, entry, heading)
+
+
+def test_the_gallery_reports_link_each_taught_row():
+    """Every label of TAUGHT appears in some gallery report, and there its label is a link to the section."""
+    seen = set()
+    for entry in gallery().values():
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            structure = report_sections(explain(entry["config"]))
+        rows = [r for s in structure["sections"] if s["key"] not in ("warnings", "notes", "sources") for r in s["rows"]]
+        fragment = render_html(structure, lambda slug: f"{slug}.md")
+        for row in rows:
+            where = taught(row)
+            if where:
+                seen.add("RoPE" if row["line"].startswith("RoPE, ") else row["cells"][0])
+                assert f'<a href="{where["slug"]}.md#{where["anchor"]}">' in fragment
+    assert seen == set(TAUGHT), set(TAUGHT) - seen

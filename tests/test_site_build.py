@@ -42,6 +42,10 @@ flowchart LR
 
 ??? question "Is this collapsible?"
     Yes.
+
+## Where `sliding_window` is taught
+
+The window, `sliding_window`, is taught here.
 """
 
 
@@ -150,6 +154,9 @@ def test_config_keys_page_lists_each_term_with_where_it_is_taught(built):
     assert "the RoPE base" in rows["rope_theta"]
     assert 'href="../../lessons/zeta/"' in rows["rope_theta"] and 'href="../../lessons/alpha/"' in rows["rope_theta"]
     assert "<a " not in rows["rope_type"], "a term these lessons never name links nowhere"
+    # a term a section teaches links to that section, by the anchor MkDocs gave its heading
+    assert 'href="../../lessons/zeta/#where-sliding_window-is-taught"' in rows["sliding_window"], rows["sliding_window"]
+    assert 'id="where-sliding_window-is-taught"' in page(built, "zeta")
 
 
 def test_math_is_typeset_at_build_time_and_assets_are_local(built):

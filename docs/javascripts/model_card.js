@@ -1125,7 +1125,8 @@
     return lines.join("\n");
   }
   function esc(s) { return String(s).replace(/[&<>"']/g, function (ch) { return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;" }[ch]; }); }
-  var TABLE_HEADS = T.TABLE_HEADS;
+  var TABLE_HEADS = T.TABLE_HEADS, TAUGHT = T.TAUGHT;
+  function taught(w) { var head = w.line.indexOf("RoPE, ") === 0 ? "RoPE" : w.cells[0]; return has(TAUGHT, head) ? TAUGHT[head] : null; }  // card_html.taught
   function words(command) {  // card_html._words: a word of up to 40 characters is not wrapped inside
     return command.split(" ").map(function (w) { return w.length <= 40 ? '<span class="pmc-word">' + esc(w) + "</span>" : esc(w); }).join(" ");
   }
@@ -1154,7 +1155,8 @@
           var cells = w.cells.slice(1).map(function (x) {
             return w.command ? '<td><div class="pmc-command"><code class="pmc-cell">' + words(x) + "</code></div></td>" : '<td class="pmc-cell">' + esc(x) + "</td>";
           }).join("");
-          out.push('<tr class="pmc-row' + (w.group ? " pmc-group" : "") + '"><th scope="row" class="pmc-cell">' + esc(w.cells[0]) + "</th>" + cells + "</tr>");
+          var where = taught(w), label = where ? '<a href="' + esc(href(where.slug)) + "#" + where.anchor + '">' + esc(w.cells[0]) + "</a>" : esc(w.cells[0]);
+          out.push('<tr class="pmc-row' + (w.group ? " pmc-group" : "") + '"><th scope="row" class="pmc-cell">' + label + "</th>" + cells + "</tr>");
         });
         out.push("</tbody></table></div>");
       }

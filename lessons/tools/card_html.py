@@ -53,6 +53,30 @@ ADVICE: tuple[dict[str, str], ...] = (
 )
 
 
+# Where each fact of the report is taught: a table row, by its label (a RoPE group's rows by "RoPE"),
+# -> the config key it reads (lessons/_vocabulary.py) and the section of the lesson that teaches that
+# key, by the anchor the config-keys page links (figures_build.reading.taught_at; tests/test_card_html.py).
+# The row's label links there, on the site and in the in-browser decoder.
+TAUGHT: dict[str, dict[str, str]] = {
+    "trained length": {"key": "original_max_position_embeddings", "slug": "context_extension",
+                       "anchor": "yarn-keep-the-fast-pairs-interpolate-the-slow-ones"},
+    "served length": {"key": "--max-model-len", "slug": "model_card", "anchor": "step-3-three-lengths"},
+    "scheme": {"key": "no_rope_layers", "slug": "layer_schemes", "anchor": "different-schemes-in-different-layers"},
+    "layer types": {"key": "sliding_window", "slug": "layer_schemes", "anchor": "local-and-global-layers-with-two-bases"},
+    "sliding window": {"key": "sliding_window", "slug": "layer_schemes",
+                       "anchor": "local-and-global-layers-with-two-bases"},
+    "RoPE": {"key": "partial_rotary_factor", "slug": "layer_schemes",
+             "anchor": "partial-rotary-three-pairings-of-the-same-numbers"},
+    "query temperature (Llama 4, NoPE layers)": {"key": "attn_temperature_tuning", "slug": "layer_schemes",
+                                                 "anchor": "different-schemes-in-different-layers"},
+}
+
+
+def taught(row: dict) -> dict[str, str] | None:
+    """The `TAUGHT` entry of a table row of the report (`report_sections`), or None."""
+    return TAUGHT.get("RoPE" if row["line"].startswith("RoPE, ") else row["cells"][0])
+
+
 @functools.lru_cache(maxsize=None)
 def page_title(slug: str) -> str:
     """A lesson's title as the navigation shows it ('How far can a model read? ...'): its page's
@@ -64,8 +88,8 @@ def page_title(slug: str) -> str:
 
 
 def page_titles() -> dict[str, str]:
-    """{slug: title} of every lesson a warning links to."""
-    return {entry["slug"]: page_title(entry["slug"]) for entry in ADVICE}
+    """{slug: title} of every lesson the report links to: a warning's, or a row's (`TAUGHT`)."""
+    return {entry["slug"]: page_title(entry["slug"]) for entry in (*ADVICE, *TAUGHT.values())}
 
 
 def advice(warning: str, values: dict[str, str]) -> dict[str, str]:
@@ -130,7 +154,10 @@ def render_html(report: dict, href: Callable[[str], str]) -> str:
                 cells = "".join(f'<td><div class="pmc-command"><code class="pmc-cell">{_words(c)}</code></div></td>'
                                 if r.get("command") else f'<td class="pmc-cell">{_e(c)}</td>' for c in rest)
                 group = " pmc-group" if r.get("group") else ""
-                out.append(f'<tr class="pmc-row{group}"><th scope="row" class="pmc-cell">{_e(head)}</th>{cells}</tr>')
+                where = taught(r)
+                label = _e(head) if where is None else \
+                    f'<a href="{_e(href(where["slug"]))}#{where["anchor"]}">{_e(head)}</a>'
+                out.append(f'<tr class="pmc-row{group}"><th scope="row" class="pmc-cell">{label}</th>{cells}</tr>')
             out.append("</tbody></table></div>")
         out.append("</div>")
     out.append("</div>")

@@ -22,6 +22,8 @@ from __future__ import annotations
 import json
 import sys
 
+from _layer_schemes_reference import live_check as layer_schemes_check
+import _attention_sinks_reference
 from _gallery_reference import GALLERY_DATA, gallery, gallery_mismatches, lesson_gallery, transformers_gallery
 from _real_model import live_check as real_model_check
 from _precision_reference import live_check as precision_check
@@ -132,6 +134,8 @@ def main() -> int:
               + (f"{len(drift)} differ from the live library: {drift}" if drift else "all agree with the live library"))
     failures += real_model_check(MODEL_ATOL)
     failures += precision_check()
+    failures += layer_schemes_check()
+    failures += _attention_sinks_reference.live_check()
     total = 3 + (2 * len(CONFIGS) + len(LAYER_TYPE_CONFIGS) + len(DEEPSEEK_CONFIGS) + len(ALIBI_HEADS)
              + 4 * len(LAYOUT_POSITIONS) + len(entries))
     print(f"{total - len(failures)} passed, {len(failures)} failed")

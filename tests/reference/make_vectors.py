@@ -17,6 +17,8 @@ from __future__ import annotations
 import json
 
 import _precision_reference
+import _layer_schemes_reference
+import _attention_sinks_reference
 from _gallery_reference import GALLERY_DATA, gallery, transformers_gallery
 from _reference import (ALIBI_HEADS, CONFIGS, DATA, DEEPSEEK_CONFIGS, LAYER_TYPE_CONFIGS, transformers_alibi,
                         transformers_deepseek_scaling, transformers_layouts, transformers_rope,
@@ -99,6 +101,8 @@ def main() -> None:
           f"transformers {out['versions']['transformers']}, torch {out['versions']['torch']}")
     write_gallery()
     _precision_reference.write()
+    _layer_schemes_reference.write()
+    _attention_sinks_reference.write()
 
 
 if __name__ == "__main__":

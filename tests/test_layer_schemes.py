@@ -1,0 +1,139 @@
+"""lessons.layer_schemes against transformers 5.24's own code (committed vectors, no torch):
+tests/data/layer_schemes_vectors.json (Llama 4's query temperature, DeepSeek-V3's rotary slice,
+partial rotary in three pairings; tests/reference/_layer_schemes_reference.py writes it),
+tests/data/gallery_vectors.json (which layers rotate, and their layer types) and
+tests/data/reference_vectors.json (Gemma 3's two bases, Gemma 4's proportional speeds: already
+there, so this file reads them rather than adding copies). Closed forms for the rest."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from lessons import layer_schemes as ls
+from lessons.context_extension import rope_inv_freq
+from lessons.rope import apply_rope_interleaved
+
+DATA_DIR = Path(__file__).parent / "data"
+VECTORS = json.loads((DATA_DIR / "layer_schemes_vectors.json").read_text(encoding="utf-8"))
+GALLERY = {r["slug"]: r for r in json.loads((DATA_DIR / "gallery_vectors.json").read_text(encoding="utf-8"))["gallery"]}
+BY_LAYER_TYPE = json.loads((DATA_DIR / "reference_vectors.json").read_text(encoding="utf-8"))["rope_by_layer_type"]
+# transformers computes in float32 and the lesson in float64: relative 1e-5 covers float32 rounding
+# of values of order 1 whose angles reach 100 radians (measured: below 1e-6).
+RTOL = 1e-5
+
+
+def _close(got, want):
+    want = np.asarray(want)
+    assert np.max(np.abs(np.asarray(got) - want)) <= RTOL * np.max(np.abs(want))
+
+
+def test_the_vectors_come_from_transformers_5_24():
+    assert VECTORS["versions"]["transformers"] == "5.24.0"
+
+
+@pytest.mark.parametrize("record", VECTORS["temperature"], ids=lambda r: f"floor{r['floor_scale']}@{r['positions'][0]}")
+def test_temperature_matches_llama4_attention_forward(record):
+    _close(ls.llama4_attn_temperature(record["positions"], record["attn_scale"], record["floor_scale"]),
+           record["scale"])
+
+
+def test_temperature_first_step_is_at_floor_scale_minus_one():
+    t = ls.llama4_attn_temperature([8190, 8191])
+    assert t[0] == 1.0 and t[1] == pytest.approx(1 + 0.1 * math.log(2))
+
+
+@pytest.mark.parametrize("record", VECTORS["deepseek_rotary"], ids=["deepseek_v3"])
+def test_deepseek_rotary_matches_apply_rotary_pos_emb_interleave(record):
+    _close(ls.deepseek_rotary(np.asarray(record["input"]), record["positions"], record["base"]), record["output"])
+
+
+def test_deepseek_layout_keeps_interleaved_ropes_scores():
+    rng = np.random.default_rng(3)
+    q, k = rng.standard_normal((4, 8)), rng.standard_normal((4, 8))
+    ours = ls.deepseek_rotary(q, [5, 6, 7, 8]) @ ls.deepseek_rotary(k, [0, 1, 2, 3]).T
+    np.testing.assert_allclose(ours, apply_rope_interleaved(q, [5, 6, 7, 8]) @ apply_rope_interleaved(k, [0, 1, 2, 3]).T,
+                               atol=1e-12)
+
+
+@pytest.mark.parametrize("record", VECTORS["partial"],
+                         ids=lambda r: f"{r['pairing']}-{r['partial_rotary_factor']}-{r['base']:g}")
+def test_partial_rotary_matches_transformers(record):
+    x = np.asarray(record["input"])
+    _close(ls.partial_rotary(x, record["positions"], record["partial_rotary_factor"], record["base"],
+                             record["pairing"]), record["output"])
+
+
+def test_the_three_pairings_differ_on_the_same_weights():
+    rows = {r["pairing"]: np.asarray(r["output"]) for r in VECTORS["partial"] if r["partial_rotary_factor"] == 0.5}
+    pairs = [("neox", "glm"), ("neox", "proportional"), ("glm", "proportional")]
+    assert all(np.max(np.abs(rows[a] - rows[b])) > 0.1 for a, b in pairs)
+
+
+@pytest.mark.parametrize("pairing", ls.PARTIAL_PAIRINGS)
+def test_dimensions_with_no_partner_pass_through(pairing):
+    x = np.random.default_rng(1).standard_normal((3, 16))
+    out = ls.partial_rotary(x, [0, 5, 40], 0.25, pairing=pairing)
+    still = ls.partial_partner(16, 0.25, pairing) < 0
+    np.testing.assert_array_equal(out[:, still], x[:, still])
+    assert np.all(np.abs(out[1:, ~still] - x[1:, ~still]).max(axis=0) > 0)
+
+
+@pytest.mark.parametrize("slug", ls.PLAN_MODELS)
+def test_layer_plan_matches_the_models_own_classes(slug):
+    plan, ref = ls.layer_plan(ls.gallery_text_config(slug)), GALLERY[slug]
+    assert [layer["rope"] for layer in plan] == [layer is not None for layer in ref["layers"]]
+    types = ref["layer_types"]  # None: the class has no layer types and applies sliding_window everywhere
+    want = [t != "full_attention" for t in types] if types else [True] * len(plan)
+    assert [layer["window"] is not None for layer in plan] == want
+
+
+def test_gemma3_two_bases_match_its_rotary_class():
+    """reference_vectors.json's Gemma 3 records (Gemma3RotaryEmbedding): the sliding layers use
+    layer_plan's local base unscaled, the full layers rope_theta with the config's scaling."""
+    for record in (r for r in BY_LAYER_TYPE if r["model"] == "gemma3"):
+        config = {"model_type": "gemma3_text", **record["config_json"]}
+        plan = ls.layer_plan(config)
+        local = next(layer["base"] for layer in plan if layer["window"])
+        glob = next(layer["base"] for layer in plan if not layer["window"])
+        scaling = record["config_json"].get("rope_scaling") or {}
+        _close(rope_inv_freq(256, {"rope_theta": local})[0], record["layer_types"]["sliding_attention"]["inv_freq"])
+        _close(rope_inv_freq(256, {**scaling, "rope_theta": glob})[0], record["layer_types"]["full_attention"]["inv_freq"])
+        if scaling:  # the bug: the scaling reaching the local layers is not what the model computes
+            leaked = rope_inv_freq(256, {**scaling, "rope_theta": local})[0]
+            assert not np.allclose(leaked, record["layer_types"]["sliding_attention"]["inv_freq"])
+
+
+def test_proportional_speeds_are_reference_vectors_gemma4_record():
+    record = next(r for r in BY_LAYER_TYPE if r["model"] == "gemma4")
+    params = record["rope_parameters"]["full_attention"]
+    _close(rope_inv_freq(512, params)[0], record["layer_types"]["full_attention"]["inv_freq"])
+
+
+def test_a_local_layer_never_sees_beyond_its_window():
+    theta = rope_inv_freq(256, {"rope_theta": 10000.0})[0]
+    assert ls.window_angles(theta, 1024)[0] == 1023
+    assert ls.local_score_change(theta, theta, 1024) == 0
+
+
+def test_folding_is_exact_without_rope_and_with_decoupled_rope_only():
+    assert ls.fold_error("no rope") < 1e-12 and ls.fold_error("decoupled") < 1e-12
+    assert ls.fold_error("rope on the key") > 1
+
+
+def test_top_key_weight_closed_form():
+    assert ls.top_key_weight(0.0, 4) == pytest.approx(0.25)
+    assert ls.top_key_weight(math.log(3), 4) == pytest.approx(0.5)
+
+
+def test_an_empty_no_rope_layers_list_is_filled_only_for_llama4():
+    """configuration_llama4.py replaces an empty list with every fourth layer NoPE;
+    configuration_smollm3.py fills in only a missing key (an empty list then has no entry per layer)."""
+    llama4 = ls.layer_plan({"model_type": "llama4_text", "num_hidden_layers": 8, "no_rope_layers": []})
+    assert [i for i, layer in enumerate(llama4) if not layer["rope"]] == [3, 7]
+    with pytest.raises(ValueError, match="no_rope_layers"):
+        ls.layer_plan({"model_type": "smollm3", "num_hidden_layers": 8, "no_rope_layers": []})
