@@ -25,6 +25,7 @@ READING_ORDER: tuple[str, ...] = (
     "attention_sinks",
     "position_ids",
     "multimodal_rope",
+    "precision",
     "model_card",
     "measured",
     "real_model",

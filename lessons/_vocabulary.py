@@ -47,6 +47,7 @@ TERMS: dict[str, str] = {
     "--yarn-beta-fast": "llama.cpp flag: YaRN's beta_fast (default 32)",
     "--yarn-beta-slow": "llama.cpp flag: YaRN's beta_slow (default 1)",
     "alibi_bias_max": "MPT config key (in attn_config): the 8 in ALiBi's first slope 2^(-8/n)",
+    "torch_dtype": "Hugging Face config key: the dtype the weights were saved in (bfloat16 for most current models)",
     "no_rope_layers": "Llama 4 and SmolLM3 config key: one entry per layer, 1 = the layer uses RoPE, 0 = a NoPE layer",
     "no_rope_layer_interval": "Llama 4 and SmolLM3 config key: with no no_rope_layers, every this-many-th layer is NoPE (default 4)",
     "attention_chunk_size": "Llama 4 config key: its RoPE layers attend only within chunks of this many tokens; its NoPE layers see everything",

@@ -29,6 +29,7 @@ from _layer_schemes_reference import live_check as layer_schemes_check
 from _multimodal_rope_reference import live_check as multimodal_rope_check
 from _position_ids_reference import live_check as position_ids_check
 from _real_model import live_check as real_model_check
+from _precision_reference import live_check as precision_check
 from _reference import (ALIBI_HEADS, CONFIGS, DATA, DEEPSEEK_CONFIGS, LAYER_TYPE_CONFIGS, LAYOUT_POSITIONS,
                         lesson_deepseek_scaling, lesson_layouts, lesson_rope, lesson_rope_by_layer_type, rel_err,
                         transformers_alibi, transformers_deepseek_scaling, transformers_layouts, transformers_rope,
@@ -135,6 +136,7 @@ def main() -> int:
         print(f"note: committed vectors come from transformers {sv['transformers']}, torch {sv['torch']}; "
               + (f"{len(drift)} differ from the live library: {drift}" if drift else "all agree with the live library"))
     failures += real_model_check(MODEL_ATOL)
+    failures += precision_check()
     failures += layer_schemes_check()
     failures += attention_sinks_check()
     failures += position_ids_check()

@@ -20,6 +20,7 @@ import _attention_sinks_reference
 import _layer_schemes_reference
 import _multimodal_rope_reference
 import _position_ids_reference
+import _precision_reference
 from _gallery_reference import GALLERY_DATA, gallery, transformers_gallery
 from _reference import (ALIBI_HEADS, CONFIGS, DATA, DEEPSEEK_CONFIGS, LAYER_TYPE_CONFIGS, transformers_alibi,
                         transformers_deepseek_scaling, transformers_layouts, transformers_rope,
@@ -103,7 +104,7 @@ def main() -> None:
     write_gallery()
     # the later lessons' reference vectors, each in its own file (tests/data/<lesson>_vectors.json)
     for lesson in (_layer_schemes_reference, _attention_sinks_reference, _position_ids_reference,
-                   _multimodal_rope_reference):
+                   _multimodal_rope_reference, _precision_reference):
         lesson.write()
 
 

@@ -1,0 +1,124 @@
+"""lessons.precision against torch and transformers (tests/data/precision_vectors.json, written by
+tests/reference/_precision_reference.py) and against its own error bound."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from lessons.context_extension import rope_inv_freq
+from lessons.precision import (
+    ATLAS_OFFSETS,
+    ATLAS_PIPELINES,
+    BF16_BITS,
+    atlas_by_offset,
+    atlas_models,
+    atlas_table,
+    bf16_round,
+    format_ulp,
+    largest_exact_integer,
+    measured_angle_error,
+    pipeline_cos_sin,
+    precision_atlas,
+    relative_angle_error,
+    relative_errors,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+VECTORS = json.loads((ROOT / "tests" / "data" / "precision_vectors.json").read_text(encoding="utf-8"))
+sys.path.insert(0, str(ROOT / "tests" / "reference"))
+from _precision_reference import lesson_mismatches  # noqa: E402
+
+
+def test_vectors_come_from_the_reference_versions():
+    assert VECTORS["versions"]["transformers"] == "5.24.0"
+    assert VECTORS["versions"]["torch"].startswith("2.13")
+
+
+def test_bf16_round_matches_torch_bit_for_bit():
+    inputs = np.array(VECTORS["rounding"]["inputs_bits"], dtype=np.uint32).view(np.float32)
+    want = np.array(VECTORS["rounding"]["torch_bits"], dtype=np.uint32)
+    got = bf16_round(inputs).view(np.uint32)
+    assert np.array_equal(got, want), [(float(x), hex(g), hex(w)) for x, g, w in zip(inputs, got, want, strict=True)
+                                      if g != w]
+
+
+def test_the_lesson_matches_transformers_bf16_cos_sin_and_autocast_changes_nothing():
+    # LlamaRotaryEmbedding's bfloat16 cos/sin against the "bf16-table" pipeline fed the same float32
+    # speeds: at most one bfloat16 step (2^-8 of the attention factor), on at most 1% of the entries,
+    # where a float32 cos may differ by an ulp across a rounding edge; every entry agrees today.
+    assert not lesson_mismatches(VECTORS)
+    for rot in VECTORS["rotary"]:
+        assert rot["dtype"] == "torch.bfloat16"
+        assert max(rot["positions"]) > largest_exact_integer(BF16_BITS)
+
+
+def test_bf16_counts_exactly_to_256_then_rounds_ties_to_even():
+    n = np.arange(0, 257)
+    assert np.array_equal(bf16_round(n), n)
+    assert [int(v) for v in bf16_round([257, 259, 1001, 131071])] == [256, 260, 1000, 131072]
+    assert largest_exact_integer(BF16_BITS) == 256 and largest_exact_integer(24) == 2**24
+    assert np.isinf(bf16_round(np.float32(3.4028234e38))) and np.isnan(bf16_round(np.nan))
+    assert bf16_round(-np.inf) == -np.inf
+
+
+def test_format_ulp_is_the_gap_bf16_leaves():
+    for x in (200.0, 300.0, 1001.0, 3.5, 100_000.0):
+        here = bf16_round(np.float32(x))
+        above = (here.view(np.uint32) + np.uint32(1 << 16)).view(np.float32)  # the next bfloat16 up
+        assert float(above) - float(here) == float(format_ulp(x, BF16_BITS))
+    assert float(format_ulp(1.0, 24)) == 2.0**-23
+
+
+@pytest.mark.parametrize("name", list(atlas_models()))
+def test_the_bound_holds_for_every_pair_and_is_reached(name):
+    model = atlas_models()[name]
+    theta, _ = rope_inv_freq(model["head_dim"], model["rope_parameters"],
+                             max_position_embeddings=model["length"])
+    cases = {"float32": {}, "bf16-inv-freq": {"theta_bits": BF16_BITS}, "bf16-positions": {"position_bits": BF16_BITS}}
+    for pipeline, bits in cases.items():
+        ratios = []
+        for position in (3, 1001, 30001, 130001, 10_000_001):
+            for offset in ATLAS_OFFSETS:
+                got = np.abs(measured_angle_error(theta, offset, position, pipeline))
+                bound = relative_angle_error(theta, offset, position, **bits)
+                assert np.all(got <= bound * (1 + 1e-9)), (pipeline, position, offset)
+                ratios.append(got.max() / bound.max())
+        assert max(ratios) >= 1 / 3, (pipeline, max(ratios))  # a bound, but not a loose one
+
+
+def test_rounding_before_the_angle_is_what_breaks():
+    theta = np.array([1.0])
+    c, s = pipeline_cos_sin([99_999, 100_000], theta, "bf16-positions")
+    assert np.array_equal(c[0], c[1]) and np.array_equal(s[0], s[1])  # two tokens, one angle
+    assert relative_errors(theta, 99_999, 1, "float32")[0] < 1e-6
+    assert relative_errors(theta, 99_999, 1, "bf16-positions")[0] > 0.9
+    assert relative_errors(theta, 10, 16, "bf16-positions") == relative_errors(theta, 10, 16, "float32")
+
+
+def test_the_atlas_is_fast_and_says_what_the_page_says():
+    start = time.perf_counter()
+    atlas = precision_atlas()
+    assert time.perf_counter() - start < 5.0
+    score, phase = atlas_table(atlas), atlas_table(atlas, "phase")
+    for s_row, p_row in zip(score, phase, strict=True):
+        f32, table, qk, positions, speeds = s_row[2:]
+        assert positions > 10 * table and speeds > 10 * table  # both bugs far worse than either engine
+        assert p_row[5] > 2.5  # bf16 positions: a random angle somewhere up to the claimed length
+    scout = dict((row[0], row) for row in phase)["Llama 4 Scout"]
+    assert scout[2] > 0.1  # float32 angles at 10M tokens: tenths of a radian
+
+
+def test_by_offset_the_speeds_error_grows_and_the_engines_stay_flat():
+    rows = atlas_by_offset(precision_atlas(), "Llama 3.1 8B")
+    assert [r[0] for r in rows] == list(ATLAS_OFFSETS)
+    speeds = [r[1 + ATLAS_PIPELINES.index("bf16-inv-freq")] for r in rows]
+    assert speeds[0] < speeds[1] < speeds[2] and min(speeds[2:]) > 2.5  # grows with Δ, then saturates near π
+    for pipeline in ("float32", "bf16-table", "bf16-qk"):
+        column = [r[1 + ATLAS_PIPELINES.index(pipeline)] for r in rows]
+        assert max(column) < 3 * min(column), pipeline
