@@ -840,7 +840,7 @@ def figures() -> dict:
     figs = {}
     mask, padded = padded_batch_mask(3, 5)
     reset = packed_position_ids([4, 4])
-    fig, (a1, a2, a3) = plt.subplots(1, 3, figsize=(7.2, 3.0), layout="constrained")
+    fig, (a1, a2, a3) = plt.subplots(1, 3, figsize=(6.4, 3.0), layout="constrained")
     _grid(a1, padded, position_ids_from_mask(mask), "left padding")
     _grid(a2, document_mask(document_ids_from_position_ids(reset)[0]), reset, "packed, cut")
     _grid(a3, causal_mask(8), reset, "packed, not cut")
@@ -848,7 +848,7 @@ def figures() -> dict:
     figs["masks"] = fig
 
     rows = conformance_table()
-    fig, ax = plt.subplots(figsize=(7.2, 7.6), layout="constrained")
+    fig, ax = plt.subplots(figsize=(6.4, 7.6), layout="constrained")
     floor = 1e-17  # an exact 0 is drawn here, on the log scale
     y = np.arange(len(rows))[::-1]
     for yi, r in zip(y, rows, strict=True):

@@ -542,7 +542,8 @@ such errors do to the logits of a real model, see `lessons.real_model`.
 ## The papers behind this lesson
 
 - Su, Lu, Pan, Murtadha, Wen, Liu (2021). *RoFormer: Enhanced Transformer
-  with Rotary Position Embedding.* [arXiv:2104.09864](https://arxiv.org/abs/2104.09864).
+  with Rotary Position Embedding.* [arXiv:2104.09864](https://arxiv.org/abs/2104.09864)
+  (companion: `papers.su2021_roformer`).
   The rotation whose angles this page rounds.
 - Kalamkar et al. (2019). *A Study of BFLOAT16 for Deep Learning Training.*
   [arXiv:1905.12322](https://arxiv.org/abs/1905.12322). The bfloat16 format
