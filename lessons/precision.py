@@ -153,7 +153,7 @@ to $2^b$.
 | $b$ | significant bits of the format | 8 (bfloat16), 24 (float32) |
 | $x$ | the number stored | a position such as 1001 |
 | $e = \lfloor \log_2 \lvert x \rvert \rfloor$ | the power of two just below $x$ | 9 for 1001 |
-| $\operatorname{ulp}(x)$ | the gap to the next number of the format | 4 at 1001 |
+| $\operatorname{ulp}(x)$ | the spacing to the next number of the format | 4 at 1001 |
 
 **In words:** "each doubling of the number doubles the gap between its
 neighbours; with 8 bits the gap reaches 2 at 256, so counting by ones stops
@@ -318,7 +318,7 @@ whenever the offset is small next to the position.
 | $\theta_i$ | pair $i$'s speed, radians per token | 0.81 (pair 1) |
 | $\varepsilon(\theta)$ | the largest relative rounding of a stored speed | $2^{-24}$ (float32), $2^{-8}$ (bfloat16) |
 | $r_q$, $r_k$ | the rounding of each angle | up to half an ulp |
-| $\operatorname{ulp}(m\theta_i)$ | the gap between angles the format holds near $m\theta_i$ | $2^{-7}$ near 105,900 in float32 |
+| $\operatorname{ulp}(m\theta_i)$ | the spacing between angles the format holds near $m\theta_i$ | $2^{-7}$ near 105,900 in float32 |
 
 **In words:** "the speed's error is shared by both angles, so only
 the distance Δ multiplies it; the rounding of each angle is not shared, so it
