@@ -464,19 +464,16 @@ fold, plus `qk_rope_head_dim` rotated ones, which carry the position.
 ```mermaid
 flowchart TB
   H["token"] --> C["latent c<br/>(kv_lora_rank 512)"]
-  H --> KR["rotated key<br/>(qk_rope_head_dim 64,<br/>shared by all heads)"]
-  C --> K["per-head keys and values<br/>(never stored)"]
-  Q["query"] --> QC["content part:<br/>folded with W^UK"]
-  Q --> QR["rotated part"]
-  QC --> S["score"]
-  C --> S
-  QR --> S
+  H --> KR["rotated key<br/>(qk_rope_head_dim 64,<br/>one for all heads)"]
+  C --> S["score: folded query · c<br/>+ rotated query · rotated key"]
   KR --> S
+  Q["query"] --> S
 ```
 
 **Reading it:** the cache holds only the two boxes under the token: the latent
-and the one rotated key. The content part of the score meets the latent through
-the folded query; the rotated part meets the shared rotated key directly. No
+and the one rotated key; per-head keys and values are never stored. The content
+part of the score meets the latent through the query folded with the
+up-projection; the rotated part meets the shared rotated key directly. No
 rotation ever sits between the query and the up-projection.
 
 **The math.** With RoPE on the whole key, the score between a query at $m$ and
