@@ -504,8 +504,8 @@ $$
 up-projection and change with each key's position, so MLA keeps the folded
 content score free of RoPE and adds a small rotated score beside it."
 
-**With the numbers:** DeepSeek-V2's paper explains the same obstacle (Section
-2.1.3, decoupled rotary position embedding). Per token and layer the cache holds
+**With the numbers:** DeepSeek-V2's paper explains the same obstacle (its
+subsection "Decoupled Rotary Position Embedding"). Per token and layer the cache holds
 512 + 64 = 576 numbers, where keys and values of 128 heads of widths 192 and 128
 would take 40,960. transformers 5.24 (models/deepseek_v3/modeling_deepseek_v3.py,
 DeepseekV3Attention.forward) caches the latent after its normalisation and the
@@ -590,7 +590,8 @@ or the positions.
 - DeepSeek-AI (2024), *DeepSeek-V2: A Strong, Economical, and Efficient
   Mixture-of-Experts Language Model*,
   [arXiv:2405.04434](https://arxiv.org/abs/2405.04434). Introduced multi-head
-  latent attention and its decoupled RoPE (Section 2.1.3).
+  latent attention and its decoupled RoPE (subsection "Decoupled Rotary
+  Position Embedding").
 - Barbero et al. (2024), *Round and Round We Go! What makes Rotary Positional
   Encodings useful?*, [arXiv:2410.06205](https://arxiv.org/abs/2410.06205).
   Reported how Gemma 7B uses RoPE's fast and slow pairs, and proposed p-RoPE.
