@@ -662,7 +662,6 @@ from __future__ import annotations
 
 import json
 import math
-from pathlib import Path
 
 import numpy as np
 
@@ -671,6 +670,7 @@ from lessons._palette import BLUE, GREEN, GRID, RED
 from lessons._show import banner, matrix, say, table, takeaway
 from lessons.attention import causal_mask, multi_head_attention, scaled_dot_product_attention
 from lessons.notation import softmax
+from lessons.tools.model_types import gallery
 
 # ---------------------------------------------------------------------------
 # 1. ALiBi's slopes: one geometric sequence per head count
@@ -892,8 +892,8 @@ def gallery_schemes(decoders_only: bool = True) -> dict[str, int]:
     decoders_only drops the masked-language (encoder) models.
     """
     counts: dict[str, int] = {}
-    for path in sorted((Path(__file__).parent / "gallery").glob("*.json")):
-        config = json.loads(path.read_text(encoding="utf-8"))["config"]
+    for entry in gallery().values():
+        config = entry["config"]
         if decoders_only and any(a.endswith("MaskedLM") for a in config.get("architectures", [])):
             continue
         scheme = position_scheme_of(config)

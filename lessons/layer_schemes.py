@@ -615,9 +615,7 @@ or the positions.
 
 from __future__ import annotations
 
-import json
 import math
-from pathlib import Path
 
 import numpy as np
 
@@ -625,15 +623,15 @@ from lessons import _checks
 from lessons._palette import BLUE, GREEN, METHOD_LOOKS, MUTED, ORANGE, SCHEME_LOOKS
 from lessons._show import banner, say, table, takeaway
 from lessons.alibi import mask_position_signal, nope_layers
-from lessons.context_extension import rope_inv_freq
+from lessons.context_extension import _gallery_config, rope_inv_freq
 from lessons.positional import angle_table
 from lessons.rope import apply_rope_half, apply_rope_interleaved, half_split_table, rotate_with_table
+from lessons.tools.model_types import periodic_layer_types
 
 # ---------------------------------------------------------------------------
 # 1. Different schemes in different layers
 # ---------------------------------------------------------------------------
 
-GALLERY = Path(__file__).resolve().parent / "gallery"
 FIGURE_INPUTS = ("lessons/gallery/*.json",)
 # the models section 1 maps, by their lessons/gallery/<slug>.json
 PLAN_MODELS = ("llama-4-scout", "smollm3-3b", "command-r7b", "gemma-3-4b", "gemma-2-9b", "gpt-oss-20b",
@@ -642,7 +640,7 @@ PLAN_MODELS = ("llama-4-scout", "smollm3-3b", "command-r7b", "gemma-3-4b", "gemm
 
 def gallery_text_config(slug: str) -> dict:
     """The language model's keys of lessons/gallery/<slug>.json (its text_config when nested)."""
-    config = json.loads((GALLERY / f"{slug}.json").read_text(encoding="utf-8"))["config"]
+    config = _gallery_config(slug)
     return config.get("text_config", config)
 
 
@@ -669,10 +667,7 @@ def layer_plan(text: dict) -> list[dict]:
         return [{"rope": i not in nope, "window": None if i in nope else chunk, "base": None if i in nope else theta}
                 for i in range(n)]
     if kind in ("cohere2", "gemma3_text", "gemma2", "gpt_oss"):
-        every = {"cohere2": 4, "gemma3_text": 6, "gemma2": 2}.get(kind)
-        types = text.get("layer_types") or [
-            "sliding_attention" if (i + 1) % text.get("sliding_window_pattern", every) else "full_attention"
-            for i in range(n)]
+        types = text.get("layer_types") or periodic_layer_types(text, n)
         local_base = float(text.get("rope_local_base_freq", 10000.0)) if kind == "gemma3_text" else theta
         if kind == "gemma3_text":
             theta = float(text.get("rope_theta", 1000000.0))

@@ -1676,9 +1676,9 @@ from lessons.context_extension import deepseek_softmax_multiplier, rope_type_of,
 from lessons.tools import exact
 from lessons.tools.engines import length_keys, served_lengths, vllm_max_model_len
 from lessons.tools.model_types import (ALIBI_MODEL_TYPES, CLASS_DEFAULTS, DEFAULT_THETA, HEAD_KEYS,
-                                       INTERLEAVED_MODEL_TYPES, LAYER_KEYS, LEARNED_MODEL_TYPES, LENGTH_KEYS, PERIODIC_LAYERS,
+                                       INTERLEAVED_MODEL_TYPES, LAYER_KEYS, LEARNED_MODEL_TYPES, LENGTH_KEYS,
                                        ROPE_MODEL_TYPES, SINUSOIDAL_MODEL_TYPES, WIDTH_KEYS, ConfigError, first_set,
-                                       gallery)
+                                       gallery, periodic_layer_types)
 from lessons.tools.decoder_data import assets  # noqa: F401 - the build publishes the decoder's data (its assets() hook)
 from lessons.tools.rope_scaling import rope_inv_freq, split_by_layer_type
 
@@ -1838,10 +1838,9 @@ def layer_types(text: dict, n_layers: int | None) -> list[str] | None:
         return None
     model_type = text.get("model_type")
     window = text.get("sliding_window")
-    if model_type in PERIODIC_LAYERS:  # every n-th layer full attention, the others of one type
-        key, every, offset, other = PERIODIC_LAYERS[model_type]
-        every = _checks.count(text.get(key, every), key) if key else every
-        return [other if (i + offset) % every else "full_attention" for i in range(n_layers)]
+    periodic = periodic_layer_types(text, n_layers)  # every n-th layer full attention, the others of one type
+    if periodic is not None:
+        return periodic
     if model_type in ("qwen2", "qwen2_vl", "qwen2_vl_text", "qwen2_moe"):
         slides = text.get("use_sliding_window") and window is not None
         start = text.get("max_window_layers", n_layers)

@@ -493,7 +493,7 @@ import numpy as np
 from lessons import _checks
 from lessons._palette import BLUE, GREEN, GRID, MUTED, RED
 from lessons._show import banner, say, table, takeaway
-from lessons.attention import causal_mask, merge_heads, split_heads
+from lessons.attention import causal_mask, merge_heads, scaled_dot_product_attention, split_heads
 from lessons.attention_sinks import causal_window_mask
 from lessons.context_extension import LLAMA31_8B, _phi35_factors, dynamic_ntk_base, rope_inv_freq
 from lessons.layer_schemes import llama4_attn_temperature
@@ -596,8 +596,7 @@ def attend(q, k, v, q_ids, k_ids, allowed, theta=LLAMA31_THETA, q_scale=None) ->
         q, k = rope_at(q, q_ids, theta), rope_at(k, k_ids, theta)
     if q_scale is not None:
         q = q * np.asarray(q_scale)[:, None]
-    scores = q @ k.T / np.sqrt(q.shape[-1])  # (n_q, n_k): q·k/√d
-    return softmax(np.where(allowed, scores, -np.inf)) @ v
+    return scaled_dot_product_attention(q, k, v, allowed)[0]  # softmax(q·k/√d, masked) @ v
 
 
 def _tokens(n: int, d: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

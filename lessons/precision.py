@@ -566,16 +566,15 @@ such errors do to the logits of a real model, see `lessons.real_model`.
 
 from __future__ import annotations
 
-import json
 import math
-from pathlib import Path
 
 import numpy as np
 
 from lessons import _checks
 from lessons._palette import BLUE, GREEN, GRID, INK, ORANGE, PURPLE, Look
 from lessons._show import banner, say, table, takeaway
-from lessons.context_extension import rope_inv_freq
+from lessons.context_extension import rope_cos_sin, rope_inv_freq
+from lessons.layer_schemes import gallery_text_config
 
 # ---------------------------------------------------------------------------
 # 1. bfloat16: eight significant bits, and which integers survive
@@ -645,8 +644,7 @@ def pipeline_cos_sin(positions, inv_freq, pipeline: str = "float32",
     m = _checks.vector(positions, "positions")  # (n,)
     theta = _checks.vector(inv_freq, "inv_freq")  # (d/2,)
     if pipeline == "float64":
-        angle = m[:, None] * theta[None, :]  # (n, d/2)
-        return attention_factor * np.cos(angle), attention_factor * np.sin(angle)
+        return rope_cos_sin(m, theta, attention_factor)
     m32, theta32 = m.astype(np.float32), theta.astype(np.float32)
     if pipeline == "bf16-positions":
         m32 = bf16_round(m32)
@@ -761,11 +759,6 @@ FIGURE_INPUTS = ("lessons/gallery/llama-3.1-8b.json", "lessons/gallery/llama-4-s
                  "lessons/gallery/gpt-oss-20b.json", "lessons/gallery/gemma-3-4b.json")
 
 
-def _gallery(slug: str) -> dict:
-    config = json.loads((Path(__file__).parent / "gallery" / f"{slug}.json").read_text(encoding="utf-8"))["config"]
-    return config.get("text_config", config)
-
-
 def atlas_models() -> dict[str, dict]:
     """Each model's RoPE as its published config gives it: head_dim, the claimed length
     (max_position_embeddings) and the rope_parameters block that rope_inv_freq reads.
@@ -778,11 +771,11 @@ def atlas_models() -> dict[str, dict]:
     models = {}
     for name, slug in (("Llama 3.1 8B", "llama-3.1-8b"), ("Llama 4 Scout", "llama-4-scout"),
                        ("gpt-oss 20B", "gpt-oss-20b")):
-        c = _gallery(slug)
+        c = gallery_text_config(slug)
         models[name] = {"head_dim": c.get("head_dim") or c["hidden_size"] // c["num_attention_heads"],
                         "length": c["max_position_embeddings"],
                         "rope_parameters": {**c["rope_scaling"], "rope_theta": float(c["rope_theta"])}}
-    gemma = _gallery("gemma-3-4b")
+    gemma = gallery_text_config("gemma-3-4b")
     models["Gemma 3 4B global"] = {"head_dim": 256, "length": 131072,
                                    "rope_parameters": {**gemma["rope_scaling"], "rope_theta": 1e6}}
     models["Qwen3-8B-Base"] = {"head_dim": 128, "length": 32768,

@@ -12,6 +12,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from lessons import _checks
+
 CARD_SCHEMES = ("rope", "alibi", "learned", "sinusoidal", "none", "mixed")
 
 # Model types whose position scheme is fixed by the architecture, not by a key
@@ -68,6 +70,16 @@ PERIODIC_LAYERS = {"gemma2": (None, 2, 1, "sliding_attention"), "gpt_oss": (None
                    "qwen3_next": ("full_attention_interval", 4, 1, "linear_attention"),
                    "modernbert": ("global_attn_every_n_layers", 3, 0, "sliding_attention"),
                    "gemma3_text": ("sliding_window_pattern", 6, 1, "sliding_attention")}
+
+
+def periodic_layer_types(text: dict, n_layers: int) -> list[str] | None:
+    """Each layer's attention type for a family of `PERIODIC_LAYERS` (every n-th layer full attention,
+    n from the family's key or its default), as its config class fills it in; None for any other family."""
+    if text.get("model_type") not in PERIODIC_LAYERS:
+        return None
+    key, every, offset, other = PERIODIC_LAYERS[text["model_type"]]
+    every = _checks.count(text.get(key, every), key) if key else every
+    return [other if (i + offset) % every else "full_attention" for i in range(n_layers)]
 
 # Spellings of one idea across model families: the first one present wins.
 LAYER_KEYS = ("num_hidden_layers", "n_layer", "n_layers", "num_layers")
