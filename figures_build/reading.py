@@ -282,9 +282,14 @@ def code_spans(text: str) -> frozenset[str]:
     return frozenset(item.token.content.strip() for item in inlines(text) if item.token.type == "code_inline")
 
 
+def _names(spans, term: str) -> bool:
+    """Is `term` one of these code spans, alone or as a call?"""
+    return any(span == term or span.startswith(term + "(") for span in spans)
+
+
 def mentions(lesson, term: str) -> bool:
     """Does the page name `term` in a code span, alone or as a call?"""
-    return any(span == term or span.startswith(term + "(") for span in code_spans(lesson.docstring))
+    return _names(code_spans(lesson.docstring), term)
 
 
 def sections(text: str) -> tuple[tuple[str, frozenset[str]], ...]:
@@ -309,8 +314,7 @@ def taught_at(lesson, term: str) -> str | None:
     """The heading of the section of `lesson` that teaches `term`: the first Level 2 section
     that names it in a code span (the Level 1 guide only previews), else the first section
     that names it at all; None when the page never does."""
-    named = [heading for heading, spans in sections(lesson.docstring)
-             if term in spans or any(span.startswith(term + "(") for span in spans)]
+    named = [heading for heading, spans in sections(lesson.docstring) if _names(spans, term)]
     level2 = [heading for heading in named if not heading.startswith(NOT_TEACHING)]
     return (level2 or named or [None])[0]
 
