@@ -5,11 +5,11 @@ MKDOCS  := NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs
 PYTEST  := $(PY) -m pytest
 ADDR    ?= 127.0.0.1:8000
 
-.PHONY: help setup serve build site figures test test-fast test-browser bench bench-pages screenshots reference experiments real-model clean
+.PHONY: help setup serve build site figures test test-fast test-browser test-kernels bench bench-pages screenshots reference experiments real-model clean
 
 help:
 	@echo "make serve         set up, build the figures, serve the site at http://$(ADDR)"
-	@echo "make test          set up the test tools and run every test"
+	@echo "make test          set up the test tools and run every test (then the page values and labs again, under other CPU kernels)"
 	@echo "make figures       build changed lessons' figures (FORCE=1 to rebuild all)"
 	@echo "make build         build the site into site/ (mkdocs build --strict)"
 	@echo "make site          the site to publish: site/ for SITE_URL, with the offline zip (README, Publishing)"
@@ -74,6 +74,12 @@ test: .venv/.test-installed node_modules/.installed
 	.venv/bin/ruff check .
 	$(VULTURE)
 	$(PYTEST) -q -n 2
+	$(PY) -m tests.kernels
+
+# The second pass: page values and labs again under OpenBLAS's Sandybridge kernels and numpy's
+# baseline loops (tests/kernels.py), so that no page holds on one kind of CPU only.
+test-kernels: .venv/.test-installed
+	$(PY) -m tests.kernels
 
 test-fast: .venv/.test-installed node_modules/.installed
 	.venv/bin/ruff check .

@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import io
 import math
+import re
 import tokenize
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -27,6 +28,11 @@ ARROW = "# →"
 # with ARROW, right below the statement, continued on lines that start with ARROW_MORE (the
 # value's text lines up under the first line's).
 ARROW_MORE = "#   "
+# A checked value whose magnitude is below this, written with its digits, is an error: a float64
+# difference that small is rounding, and its digits depend on the CPU's floating-point kernels
+# (OpenBLAS picks them for the CPU it finds), so the page would hold on one machine only.
+ROUNDING_FLOOR = 1e-12
+_NUMBER = re.compile(r"(?<![\w.])[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?(?![\w.])")
 _MD = MarkdownIt("commonmark", {"html": True}).enable("table")
 
 
@@ -127,6 +133,13 @@ def run_block(block: Block) -> list[str]:
             expected = arrows.pop(statement.end_lineno + 1)
         if expected is not None:
             expected = expected[0]
+            tiny = rounding_digits(expected)
+            if tiny:
+                problems.append(
+                    f"{block.path}:{line}: '{ARROW} {expected}' writes {', '.join(tiny)}: below {ROUNDING_FLOOR:g} with its "
+                    f"digits: a difference that small is rounding, whose digits change with the CPU's floating-point "
+                    f"kernels (try OPENBLAS_CORETYPE=Sandybridge); check a bound instead (`gap < 1e-12  # → True`), "
+                    f"`gap == 0  # → True` where the arithmetic is exact, or print it with lessons._show.gap_text")
         try:
             if expected is None:
                 exec(compile(ast.Module([statement], []), block.path, "exec"), namespace)
@@ -162,6 +175,30 @@ def arrow_values(code: str) -> dict[int, tuple[str, bool]]:
                         break
                     text.append(line.strip()[len(ARROW_MORE):].strip())
             found[token.start[0]] = (" ".join(text), alone)
+    return found
+
+
+def rounding_digits(expected: str) -> list[str]:
+    """The numbers of a '# →' value, written with digits, whose magnitude is below ROUNDING_FLOOR
+    (0 is exact and allowed): in a Python literal its numbers and the strings that are a number
+    ('4.4e-16'); in any other text, every number it shows."""
+    def tiny(text: str) -> bool:
+        try:
+            value = float(text)
+        except ValueError:
+            return False
+        return 0 < abs(value) < ROUNDING_FLOOR
+
+    try:
+        tree = ast.parse(expected, mode="eval")
+    except SyntaxError:
+        return [m.group() for m in _NUMBER.finditer(expected) if tiny(m.group())]
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and type(node.value) in (int, float, str):
+            text = node.value.strip() if isinstance(node.value, str) else ast.get_source_segment(expected, node) or ""
+            if tiny(text):
+                found.append(text)
     return found
 
 

@@ -57,6 +57,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from lessons._palette import MUTED, RED, SCHEME_LOOKS
+from lessons._show import gap_text
 from lessons.positional import (D_DEMO, apply_rope, pair_projections, sinusoidal_encoding, sliding_pair_scores,
                                 word_vector)
 
@@ -103,7 +104,7 @@ rel_rope = relative_spread(leak["RoPE"], size_rope)
 print(f"sinusoidal codes added: scores from {leak['sinusoidal'].min():.3f} to {leak['sinusoidal'].max():.3f}, "
       f"spread {spread(leak['sinusoidal']):.3f} = {rel_sin:.3f} of the largest |score|")
 print(f"RoPE:                   scores from {leak['RoPE'].min():.6f} to {leak['RoPE'].max():.6f}, "
-      f"spread {spread(leak['RoPE']):.1e} = {rel_rope:.1e} of the largest |score|")
+      f"spread {gap_text(spread(leak['RoPE']))} ({gap_text(rel_rope)} of the largest |score|)")
 
 # %% [markdown]
 # The figure draws both scores against the key word's position. The orange line is
@@ -150,7 +151,7 @@ TERMS = ("x·x", "x·PE", "PE·x", "PE·PE")
 rel_terms = {name: relative_spread(leak[name], size_sin) for name in TERMS}
 print("spread of each term over the starts, with the random projections (fraction of the largest |score|):")
 for name in TERMS:
-    print(f"  {name:6} {spread(leak[name]):8.3f}   ({rel_terms[name]:.3g})")
+    print(f"  {name:6} {spread(leak[name]):8.3f}   ({gap_text(rel_terms[name], fmt='.3g')})")
 # the same pair with no projections: q = x + PE_m and k = y + PE_n
 x, y = word_vector("dog", D_DEMO), word_vector("man", D_DEMO)  # (d,) each
 codes = sinusoidal_encoding(N_STARTS + OFFSET, D_DEMO)
@@ -158,13 +159,13 @@ pe_m, pe_n = codes[starts + OFFSET], codes[starts]  # (N_STARTS, d) each
 W_q, W_k = pair_projections(D_DEMO, SEED)  # (d, d) each, applied as v @ W.T
 direct = np.sum(((x + pe_m) @ W_q.T) * ((y + pe_n) @ W_k.T), axis=-1)  # (N_STARTS,) the score itself
 terms_gap = float(np.abs(sum(leak[name] for name in TERMS) - direct).max() / size_sin)
-print(f"the four terms against the score computed directly: largest gap {terms_gap:.1e} of the largest |score|")
+print(f"the four terms against the score computed directly: largest gap {gap_text(terms_gap)} of the largest |score|")
 bare = {"x·x": np.full(N_STARTS, x @ y), "x·PE": pe_n @ x, "PE·x": pe_m @ y, "PE·PE": np.sum(pe_m * pe_n, axis=-1)}
 size_bare = float(np.abs(sum(bare.values())).max())
 rel_bare = {name: relative_spread(bare[name], size_bare) for name in TERMS}
 print("the same spreads with no projections (W_q = W_k = identity):")
 for name in TERMS:
-    print(f"  {name:6} {spread(bare[name]):8.3f}   ({rel_bare[name]:.3g})")
+    print(f"  {name:6} {spread(bare[name]):8.3f}   ({gap_text(rel_bare[name], fmt='.3g')})")
 
 # %% [markdown]
 # The figure puts the two sets of spreads side by side, as fractions of the
@@ -204,10 +205,10 @@ worst_over_starts = max(relative_spread(row, size_by_offset) for row in by_offse
 rel_over_offsets = relative_spread(by_offset[:, 0], size_by_offset)
 for o in (0, 1, 2, 3, 5, 10, 20, 40):
     print(f"offset {o:2}: RoPE score {by_offset[o, 0]: .4f}, "
-          f"spread over {FAR_STARTS} starts {spread(by_offset[o]):.1e}")
+          f"spread over {FAR_STARTS} starts {gap_text(spread(by_offset[o]))}")
 print(f"across offsets 0..{OFFSETS[-1]}: scores from {by_offset[:, 0].min():.3f} to {by_offset[:, 0].max():.3f}, "
       f"spread = {rel_over_offsets:.3f} of the largest |score|")
-print(f"largest spread over starts at any one offset: {worst_over_starts:.1e} of the largest |score|")
+print(f"largest spread over starts at any one offset: {gap_text(worst_over_starts)} of the largest |score|")
 
 # %% [markdown]
 # The figure draws the RoPE score against the offset three times, with the key
@@ -237,7 +238,7 @@ for seed in SEEDS:
     run = sliding_pair_scores(offset=OFFSET, n_starts=N_STARTS, seed=seed)
     rope_worst = max(rope_worst, relative_spread(run["RoPE"], float(np.abs(run["RoPE"]).max())))
     sin_least = min(sin_least, relative_spread(run["sinusoidal"], float(np.abs(run["sinusoidal"]).max())))
-print(f"over {len(SEEDS)} seeds: RoPE at most {rope_worst:.1e}, sinusoidal codes added at least {sin_least:.3f}")
+print(f"over {len(SEEDS)} seeds: RoPE's spread {gap_text(rope_worst)}, sinusoidal codes' at least {sin_least:.3f}")
 
 # %% [markdown]
 # ## Verdict

@@ -54,6 +54,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from lessons._palette import BLUE, COLOUR_MAPS, MUTED, PURPLE, RED
+from lessons._show import gap_text
 from lessons.attention import causal_mask
 from lessons.notation import softmax
 from lessons.rope import (CASES, conversion_permutation, conversion_scores, demo_weights, half_to_interleaved,
@@ -113,7 +114,7 @@ diff = {
     "half -> interleaved, not converted": compare(not_converted_h, original_h),
 }
 for run, value in diff.items():
-    print(f"{run:36} largest difference {value:.3g} of the largest original |score|")
+    print(f"{run:36} largest difference {gap_text(value, fmt='.3g')} of the largest original |score|")
 corr = float(np.corrcoef(original.ravel(), not_converted.ravel())[0, 1])
 print(f"correlation of the unconverted scores with the original ones: {corr:.3f}")
 round_trip = bool(np.array_equal(half_to_interleaved(interleaved_to_half(W_q, N_HEADS), N_HEADS), W_q))
@@ -166,9 +167,9 @@ scale = max(abs(v) for v in conversion_scores(OFFSET, 0).values())
 check = {case: offset_spread(case, OFFSET) / scale for case in CASES}
 for case in CASES:
     print(f"{case:16} score at offset {OFFSET}: {conversion_scores(OFFSET, 0)[case]: .4f}, "
-          f"spread over starts 0, 10, 100, 1000: {check[case]:.1e} of the largest |score|")
+          f"spread over starts 0, 10, 100, 1000: {gap_text(check[case])} of the largest |score|")
 worst_offset = max(offset_spread("not converted", o) / scale for o in range(0, 33))
-print(f"not converted, every offset 0..32: largest spread {worst_offset:.1e} of the largest |score|")
+print(f"not converted, every offset 0..32: largest spread {gap_text(worst_offset)} of the largest |score|")
 slid = {case: np.array([conversion_scores(s + OFFSET, s)[case] for s in STARTS]) for case in CASES}
 
 # %% [markdown]
@@ -217,7 +218,7 @@ print(f"not converted: shape {A_wrong.shape}, all finite {bool(np.all(np.isfinit
 tv = 0.5 * np.abs(A_wrong - A_orig).sum(axis=-1)[:, 1:]  # (N_HEADS, SEQ_LEN - 1)
 tv_conv = 0.5 * np.abs(A_conv - A_orig).sum(axis=-1)[:, 1:]
 moved_top = A_wrong.argmax(axis=-1)[:, 1:] != A_orig.argmax(axis=-1)[:, 1:]
-print(f"attention moved, converted:     mean {tv_conv.mean():.1e}, largest {tv_conv.max():.1e}")
+print(f"attention moved, converted:     mean {gap_text(tv_conv.mean())}, largest {gap_text(tv_conv.max())}")
 print(f"attention moved, not converted: mean {tv.mean():.3f}, largest {tv.max():.3f}")
 print(f"queries whose most-attended key changed: {int(moved_top.sum())} of {moved_top.size}")
 

@@ -38,6 +38,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from lessons._palette import BLUE, GRID, RED, SCHEME_LOOKS, legend_beside
+from lessons._show import gap_text
 from lessons.alibi import alibi_bias_at
 from lessons.rope import decode_error
 from lessons.transformer import POSITIONS, TINY, TinyGPT, cache_gap, demo_tokens
@@ -75,9 +76,10 @@ def decode(model: TinyGPT, forget_position: bool = False) -> np.ndarray:
 # `cache.length`, rotates (RoPE) or biases (ALiBi) with that position, appends
 # its key and value, and attends from its one query to every cached key. Its
 # logits should equal the matching row of `forward` on all sixteen tokens.
-# The tolerance is 10⁻¹²: well above float64 rounding on logits this size
-# (the gaps below are a few times 10⁻¹⁵), and far below any gap a wrong
-# position produces.
+# The tolerance is 10⁻¹²: above float64 rounding on logits this size (the
+# gaps below are printed as that bound, "< 1e-12": their own digits depend on
+# the order in which the CPU's kernels sum, and change from machine to
+# machine), and far below any gap a wrong position produces.
 
 # %%
 right = {p: decode(m) for p, m in models.items()}
@@ -85,7 +87,7 @@ gap_right = {p: np.abs(right[p] - full[p]).max(axis=-1) for p in POSITIONS}  # (
 print(f"tolerance {TOL:.0e}")
 print(f"{'scheme':<12}{'largest gap over 16 steps':>27}{'cache_gap (lesson)':>20}")
 for p in POSITIONS:
-    print(f"{p:<12}{gap_right[p].max():>27.1e}{cache_gap(p, n):>20.1e}")
+    print(f"{p:<12}{gap_text(gap_right[p].max()):>27}{gap_text(cache_gap(p, n)):>20}")
 
 # %%
 fig, ax = plt.subplots(figsize=(6.4, 3.2), layout="constrained")
@@ -129,7 +131,7 @@ gap_wrong = {p: np.abs(wrong[p] - full[p]).max(axis=-1) for p in POSITIONS}  # (
 carry = [p for p in POSITIONS if p != "none"]  # the schemes that carry position
 print(f"{'scheme':<12}{'step 0':>9}{'smallest, steps 1-15':>22}{'largest':>9}")
 for p in POSITIONS:
-    print(f"{p:<12}{gap_wrong[p][0]:>9.1e}{gap_wrong[p][1:].min():>22.3f}{gap_wrong[p].max():>9.3f}")
+    print(f"{p:<12}{gap_text(gap_wrong[p][0]):>9}{gap_wrong[p][1:].min():>22.3f}{gap_wrong[p].max():>9.3f}")
 print("ALiBi bias, head 0, for a query told it is at position 0, against keys at positions 0..4:")
 print(alibi_bias_at(TINY["n_heads"], [0], np.arange(5))[0, 0])
 
@@ -194,10 +196,10 @@ plt.show()
 
 # %%
 key_right, key_wrong = decode_error(pass_position=True), decode_error(pass_position=False)
-print(f"one rotation, 12 keys: largest error {key_right.max():.1e} with the position, "
+print(f"one rotation, 12 keys: largest error {gap_text(key_right.max())} with the position, "
       f"{key_wrong.max():.3f} without; steps exactly right without it: {int((key_wrong == 0).sum())}")
 as_nope = np.abs(wrong["rope"] - full["none"]).max(axis=-1)  # (n,) against the no-position model's full pass
-print(f"RoPE decoded with position 0 vs the no-position model's full pass: largest gap {as_nope.max():.1e}")
+print(f"RoPE decoded with position 0 vs the no-position model's full pass: largest gap {gap_text(as_nope.max())}")
 print(f"RoPE decoded with position 0 vs its own full pass:                 largest gap {gap_wrong['rope'].max():.3f}")
 
 # %%

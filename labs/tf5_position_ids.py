@@ -37,6 +37,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from lessons._palette import SCHEME_LOOKS
+from lessons._show import gap_text
 from lessons.attention import causal_mask
 from lessons.position_ids import (default_position_ids, document_ids_from_position_ids, document_mask,
                                   forward_with_ids, packed_position_ids, padded_batch_mask, position_ids_from_mask)
@@ -59,7 +60,7 @@ print(f"sentence {sentence.tolist()}, packed behind {other.tolist()}, or behind 
 # %%
 same = {p: float(np.abs(forward_with_ids(m, sentence, np.arange(N), causal_mask(N)) - m.forward(sentence)).max())
         for p, m in models.items()}
-print({p: f"{g:.1e}" for p, g in same.items()})
+print({p: gap_text(g) for p, g in same.items()})
 
 
 # %% [markdown]
@@ -98,7 +99,7 @@ cases = {
 gap = {(c, p): float(np.abs(run(models[p]) - alone[p]).max()) for c, run in cases.items() for p in models}
 print(f"{'case':<48}{'RoPE':>10}{'learned':>10}")
 for c in list(cases)[:2]:
-    print(f"{c:<48}{gap[c, 'rope']:>10.1e}{gap[c, 'learned']:>10.1e}")
+    print(f"{c:<48}{gap_text(gap[c, 'rope']):>10}{gap_text(gap[c, 'learned']):>10}")
 
 # %% [markdown]
 # ## Claims 3 to 5: each classic mistake
@@ -115,7 +116,7 @@ for c in list(cases)[:2]:
 
 # %%
 for c in list(cases)[2:]:
-    print(f"{c:<48}{gap[c, 'rope']:>10.1e}{gap[c, 'learned']:>10.1e}")
+    print(f"{c:<48}{gap_text(gap[c, 'rope']):>10}{gap_text(gap[c, 'learned']):>10}")
 
 # %%
 fig, ax = plt.subplots(figsize=(6.4, 4.2), layout="constrained")

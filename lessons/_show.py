@@ -1,6 +1,7 @@
 """The terminal voice every lesson's `demo()` shares: banner, say, table,
-matrix, takeaway. Plain text, 78 columns, no colour codes, so a demo reads
-the same in a terminal, a CI log and a test's captured output."""
+matrix, takeaway, and gap_text for a difference that may be rounding. Plain
+text, 78 columns, no colour codes, so a demo reads the same in a terminal, a
+CI log and a test's captured output."""
 
 from __future__ import annotations
 
@@ -10,6 +11,13 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 WIDTH = 78
+
+# A float64 difference between two computations of order 1 below this is rounding: its digits
+# depend on the order in which the CPU's floating-point kernels sum (OpenBLAS picks its kernels
+# for the CPU it finds), so a page, a lab or a demo writes the bound, never the digits. The prose
+# checker rejects a checked value below the same floor written with digits
+# (figures_build/reading.py ROUNDING_FLOOR; tests/test_prose_checker.py holds the two equal).
+ROUNDING = 1e-12
 
 
 def banner(title: str) -> None:
@@ -52,3 +60,11 @@ def takeaway(text: str) -> None:
     """The one sentence to remember from this step."""
     print()
     print(textwrap.fill(" ".join(text.split()), WIDTH, initial_indent="=> ", subsequent_indent="   "))
+
+
+def gap_text(value: float, bound: float = ROUNDING, fmt: str = ".1e") -> str:
+    """A difference as a page writes it: "< 1e-12" when |value| is below `bound` (rounding,
+    whose digits differ between machines; an exact 0 included, since no kernel promises it),
+    else formatted with `fmt` (by default two significant digits, "3.8e-02")."""
+    value = float(value)
+    return f"< {bound:.0e}" if abs(value) < bound else format(value, fmt)

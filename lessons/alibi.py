@@ -667,7 +667,7 @@ import numpy as np
 
 from lessons import _checks
 from lessons._palette import BLUE, GREEN, GRID, RED
-from lessons._show import banner, matrix, say, table, takeaway
+from lessons._show import banner, gap_text, matrix, say, table, takeaway
 from lessons.attention import causal_mask, multi_head_attention, scaled_dot_product_attention
 from lessons.notation import softmax
 from lessons.tools.model_types import gallery
@@ -995,7 +995,7 @@ def demo() -> None:
         f"for any length and ignores where a sequence starts; lessons.transformer runs it in a whole decoder.")
 
     banner("4. NoPE: no positions, only the causal mask")
-    say(f"Without a mask, attention only reshuffles: gap {unmasked_order_gap([3, 5, 7, 9], [5, 3, 7, 9]):.1e}. "
+    say(f"Without a mask, attention only reshuffles: gap {gap_text(unmasked_order_gap([3, 5, 7, 9], [5, 3, 7, 9]))}. "
         f"With the mask, one causal attention layer with no positions differs between 3 5 7 9 11 and 5 3 7 9 11 only "
         f"where the prefixes differ: gaps {np.round(nope_position_gaps([3, 5, 7, 9, 11], [5, 3, 7, 9, 11]), 3)}.")
     takeaway("A decoder with no positions still knows order, but only what the causal mask leaks.")

@@ -536,7 +536,7 @@ import numpy as np
 
 from lessons import _checks
 from lessons._palette import BLUE, GREEN, GRID, MUTED, ORANGE, RED
-from lessons._show import banner, say, table, takeaway
+from lessons._show import banner, gap_text, say, table, takeaway
 from lessons.attention import scaled_dot_product_attention
 from lessons.context_extension import _gallery_config
 from lessons.notation import softmax
@@ -812,7 +812,7 @@ def demo() -> None:
     out, w = sink_attention(Q, K, V, sinks)
     out2, _ = sink_as_extra_key(Q, K, V, sinks)
     say(f"Weight left for the real keys at the last query: {np.round(w[:, -1].sum(-1), 3).tolist()} per head; "
-        f"as an extra key with no value: largest difference {np.max(np.abs(out - out2)):.1e}.")
+        f"as an extra key with no value: largest difference {gap_text(np.max(np.abs(out - out2)))}.")
     cfg = _gallery_config("gpt-oss-20b")
     say(f"gpt-oss-20b: {sink_parameter_count(cfg):,} sink logits ({cfg['num_attention_heads']} heads x "
         f"{cfg['num_hidden_layers']} layers); sliding_window {cfg['sliding_window']} is FlashAttention's "

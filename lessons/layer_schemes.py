@@ -621,7 +621,7 @@ import numpy as np
 
 from lessons import _checks
 from lessons._palette import BLUE, GREEN, METHOD_LOOKS, MUTED, ORANGE, SCHEME_LOOKS
-from lessons._show import banner, say, table, takeaway
+from lessons._show import banner, gap_text, say, table, takeaway
 from lessons.alibi import mask_position_signal, nope_layers
 from lessons.context_extension import _gallery_config, rope_inv_freq
 from lessons.positional import angle_table
@@ -976,7 +976,7 @@ def demo() -> None:
         say(f"{pairing:>12}: partners {partial_partner(8, 0.5, pairing)}")
 
     banner("4. MLA: why RoPE is decoupled")
-    table(["scheme", "largest error of the folded score"], [(s, f"{fold_error(s):.1e}") for s in FOLD_SCHEMES])
+    table(["scheme", "largest error of the folded score"], [(s, gap_text(fold_error(s))) for s in FOLD_SCHEMES])
     takeaway(f"MLA caches {mla_cache_numbers(512, 64)} numbers per token and layer instead of "
              f"{mha_cache_numbers(128, 192, 128):,}.")
 

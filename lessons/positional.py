@@ -989,7 +989,7 @@ import numpy as np
 
 from lessons import _checks
 from lessons._palette import BLUE, COLOUR_MAPS, GREEN, INK, MUTED, ORANGE, RED, SCHEME_LOOKS, legend_beside
-from lessons._show import banner, matrix, say, table, takeaway
+from lessons._show import banner, gap_text, matrix, say, table, takeaway
 from lessons.attention import causal_mask, scaled_dot_product_attention
 
 SCHEMES = ("none", "sinusoidal", "rope")  # the ways encode_sentence lets position in
@@ -1490,7 +1490,7 @@ def demo() -> None:
     b = encode_sentence("man bites dog")
     say(f"""One attention layer, no positions. The output for "dog" is the same
         vector whether it stands first or last (largest difference
-        {np.abs(a[0] - b[2]).max():.1e}), so the pooled sentences match.""")
+        {gap_text(np.abs(a[0] - b[2]).max())}), so the pooled sentences match.""")
     table(["how order gets in", "cosine(dog bites man, man bites dog)"], list(order_similarity().items()))
     takeaway("Without positions attention sees a set: shuffle the words and the outputs only shuffle.")
 
@@ -1510,7 +1510,7 @@ def demo() -> None:
     leak = sliding_pair_scores()
     say(f"""One query word 3 positions after one key word, slid over 64 starts:
         with sinusoidal codes added the score spreads by {np.ptp(leak['sinusoidal']):.2f},
-        with RoPE by {np.ptp(leak['RoPE']):.1e}.""")
+        with RoPE by {gap_text(np.ptp(leak['RoPE']))}.""")
     table(["term", "spread over the starts"], [(name, np.ptp(leak[name])) for name in ("x·x", "x·PE", "PE·x", "PE·PE")])
     takeaway("Added codes make a score depend on where the pair sits; RoPE only on the gap.")
 

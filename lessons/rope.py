@@ -797,7 +797,7 @@ import numpy as np
 
 from lessons import _checks
 from lessons._palette import BLUE, COLOUR_MAPS, MUTED, ORANGE, PURPLE, RED, legend_beside
-from lessons._show import banner, matrix, say, table, takeaway
+from lessons._show import banner, gap_text, matrix, say, table, takeaway
 from lessons.attention import causal_mask, scaled_dot_product_attention, split_heads
 from lessons.positional import angle_table, apply_rope, rope_angles, rope_frequencies
 
@@ -1360,7 +1360,7 @@ def demo() -> None:
     matrix("x = 1..8 at position 1, half-split", apply_rope_half(x, 1))
     say(f"""Both keep the length: |x| = {np.linalg.norm(x):.4f}, after either rotation
         {np.linalg.norm(apply_rope_half(x, 1)):.4f}. The complex form agrees with the
-        interleaved one to {np.abs(rope_complex(x, 1) - apply_rope_interleaved(x, 1)).max():.1e}.""")
+        interleaved one to {gap_text(np.abs(rope_complex(x, 1) - apply_rope_interleaved(x, 1)).max())}.""")
 
     banner("2. A checkpoint trained interleaved, run half-split")
     rows = []
@@ -1382,10 +1382,10 @@ def demo() -> None:
     rope(4, start_pos=10)
     say(f"""Asking for positions 10..13 of an 8-row table grew it to {rope.max_seq_len} rows.
         Decoding step by step with the true position: worst error
-        {decode_error(pass_position=True).max():.1e}; with position 0 every time:
+        {gap_text(decode_error(pass_position=True).max())}; with position 0 every time:
         {decode_error(pass_position=False).max():.3f}.""")
     say(f"""Moving 6 tokens 5 positions later changes a head's output by
-        {head_output_change(5, False):.1e} when only q and k turn, and by {head_output_change(5, True):.3f}
+        {gap_text(head_output_change(5, False))} when only q and k turn, and by {head_output_change(5, True):.3f}
         when V turns too.""")
     takeaway("Rotate q and k, at their true positions; never v.")
 

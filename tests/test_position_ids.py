@@ -88,3 +88,27 @@ def test_conformance_verdicts():
     assert len(breaking) >= 9 and all(r["gap"] > CHANGED for r in breaking), breaking
     # every thread cited is a GitHub issue or pull request
     assert all(r["thread"] is None or r["thread"].startswith("https://github.com/") for r in rows.values())
+
+
+def test_the_pages_table_is_the_conformance_table():
+    """The page's Markdown table, cell by cell: scenario, scheme, the gap as gap_text writes it
+    (a rounding gap as its bound, never its machine-dependent digits), the verdict read from the
+    gap, and the thread's link."""
+    import lessons.position_ids as lesson
+    from lessons._show import ROUNDING as BOUND
+    from lessons._show import gap_text
+
+    lines = lesson.__doc__.splitlines()
+    start = lines.index("| Scenario | Scheme | Largest gap | Verdict | Thread |") + 2
+    cells = []
+    for line in lines[start:]:
+        if not line.startswith("|"):
+            break
+        cells.append([c.strip() for c in line.strip("|").split("|")])
+    rows = conformance_table()
+    assert len(cells) == len(rows)
+    for got, r in zip(cells, rows, strict=True):
+        verdict = "correct: rounding" if not r["bug"] else ("bug, forgiven: rounding" if r["gap"] < BOUND else "bug, breaks")
+        thread = "" if not r["bug"] else ("no thread found" if r["thread"] is None else f"({r['thread']})")
+        assert got[:4] == [r["scenario"], r["scheme"], gap_text(r["gap"]), verdict], (got, r)
+        assert got[4].endswith(thread), (got, r)

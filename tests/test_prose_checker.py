@@ -121,3 +121,54 @@ x = 3
                                   "[1.000, -0.990, 0.863], actual [1.0, -0.99, 0.862]")
     assert problems[1].startswith(f"{lesson.path}:12: `round(math.pi, 2)` expected 3.15")
     assert problems[2].endswith(":19: '# → 3' is not at the end of a statement")  # a blank line between
+
+
+# The position_ids page as it stood at f08bf1e: the conformance gaps with their digits (rounding
+# that read 1.7e-15 with OpenBLAS's Haswell kernels and 7.8e-16 with its AVX-512 ones).
+DIGITS_PAGE = '''r"""
+# Rounding written with its digits
+
+```python
+from lessons.position_ids import conformance_table
+rows = conformance_table()
+[f"{r['gap']:.1e}" for r in rows][:3]
+# → ['4.4e-16', '1.7e-15', '1.4e-15']
+max(r["gap"] for r in rows if not r["bug"]) < 1e-14  # → True
+```
+"""
+'''
+
+
+def test_a_rounding_value_written_with_digits_is_an_error(tmp_path):
+    lesson = lesson_from(tmp_path, DIGITS_PAGE)
+    problems = [p for b in _prose.python_blocks(lesson) for p in _prose.run_block(b)]
+    floor = [p for p in problems if "with its digits" in p]
+    # one message, on the line the statement ends, naming each tiny value (the bound on the next line is fine)
+    assert len(floor) == 1, problems
+    assert floor[0].startswith(f"{lesson.path}:7: ") and "4.4e-16" in floor[0] and "1e-12" in floor[0]
+    assert "gap < 1e-12  # → True" in floor[0] and "gap_text" in floor[0]
+
+
+@pytest.mark.parametrize(
+    "expected, flagged",
+    [
+        ("['4.4e-16', '5.2e+00']", ["4.4e-16"]),
+        ("(True, 1.7e-15)", ["1.7e-15"]),
+        ("-3e-13", ["3e-13"]),
+        ("{'a': 2.2e-16}", ["2.2e-16"]),
+        ("array([1e-16, 2.0])", ["1e-16"]),  # not a literal: every number it shows
+        ("0.0", []), ("'0.0e+00'", []), ("0", []),  # an exact zero is the same on every machine
+        ("1e-12", []), ("['< 1e-14', '3.8e-02']", []), ("(17, 11)", []),
+    ],
+)
+def test_which_values_are_rounding_digits(expected, flagged):
+    assert _prose.rounding_digits(expected) == flagged
+
+
+def test_the_pages_bound_is_the_checkers_floor():
+    """gap_text writes a rounding gap as the bound the checker's floor allows: one number."""
+    from lessons._show import ROUNDING, gap_text
+
+    assert ROUNDING == _prose.ROUNDING_FLOOR
+    assert _prose.rounding_digits(repr(gap_text(ROUNDING / 3))) == []
+    assert gap_text(0.0) == gap_text(-ROUNDING / 2) == f"< {ROUNDING:.0e}" and gap_text(0.038) == "3.8e-02"
