@@ -32,7 +32,7 @@ ARROW_MORE = "#   "
 # difference that small is rounding, and its digits depend on the CPU's floating-point kernels
 # (OpenBLAS picks them for the CPU it finds), so the page would hold on one machine only.
 ROUNDING_FLOOR = 1e-12
-_NUMBER = re.compile(r"(?<![\w.])[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?(?![\w.])")
+_NUMBER = re.compile(r"(?<![\w.])[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?j?(?![\w.])")  # a number in text (j: imaginary)
 _MD = MarkdownIt("commonmark", {"html": True}).enable("table")
 
 
@@ -137,9 +137,12 @@ def run_block(block: Block) -> list[str]:
             if tiny:
                 problems.append(
                     f"{block.path}:{line}: '{ARROW} {expected}' writes {', '.join(tiny)}: below {ROUNDING_FLOOR:g} with its "
-                    f"digits: a difference that small is rounding, whose digits change with the CPU's floating-point "
-                    f"kernels (try OPENBLAS_CORETYPE=Sandybridge); check a bound instead (`gap < 1e-12  # → True`), "
-                    f"`gap == 0  # → True` where the arithmetic is exact, or print it with lessons._show.gap_text")
+                    f"digits: {_ROUNDING_WHY}; {_ROUNDING_FIX}")
+            tight = bounds_below_floor(statement, block.code)
+            if tight:
+                problems.append(
+                    f"{block.path}:{line}: `{', '.join(tight)}` holds a value to less than {ROUNDING_FLOOR:g}: "
+                    f"{_ROUNDING_WHY}, so such a bound holds on some CPUs only; {_ROUNDING_FIX}")
         try:
             if expected is None:
                 exec(compile(ast.Module([statement], []), block.path, "exec"), namespace)
@@ -151,6 +154,10 @@ def run_block(block: Block) -> list[str]:
         except Exception as exc:  # the page's code is broken: say where
             problems.append(f"{block.path}:{line}: python block raised {type(exc).__name__}: {exc}")
             return problems
+        if _is_zero(expected) and isinstance(actual, (float, np.floating)) and 0 < abs(float(actual)) < ROUNDING_FLOOR:
+            shown = ast.get_source_segment(block.code, statement) or "expression"
+            problems.append(f"{block.path}:{line}: `{shown}` is {float(actual)!r}, written as {expected}: a zero "
+                            f"here is exact on some CPUs only; {_ROUNDING_FIX}")
         if not matches(expected, actual):
             shown = ast.get_source_segment(block.code, statement) or "expression"
             problems.append(f"{block.path}:{line}: `{shown}` expected {expected}, actual {actual!r}")
@@ -178,28 +185,46 @@ def arrow_values(code: str) -> dict[int, tuple[str, bool]]:
     return found
 
 
-def rounding_digits(expected: str) -> list[str]:
-    """The numbers of a '# →' value, written with digits, whose magnitude is below ROUNDING_FLOOR
-    (0 is exact and allowed): in a Python literal its numbers and the strings that are a number
-    ('4.4e-16'); in any other text, every number it shows."""
-    def tiny(text: str) -> bool:
-        try:
-            value = float(text)
-        except ValueError:
-            return False
-        return 0 < abs(value) < ROUNDING_FLOOR
+_ROUNDING_WHY = ("a difference that small is rounding, whose digits change with the CPU's floating-point "
+                 "kernels (try OPENBLAS_CORETYPE=Sandybridge)")
+_ROUNDING_FIX = (f"check a bound no tighter than the floor (`gap < {ROUNDING_FLOOR:g}  # → True`), `gap == 0  # → True` "
+                 "where the arithmetic is exact on every machine, an exact constant as an equality "
+                 "(`eps == 2.0**-52  # → True`), or print the value with lessons._show.gap_text")
 
-    try:
-        tree = ast.parse(expected, mode="eval")
-    except SyntaxError:
-        return [m.group() for m in _NUMBER.finditer(expected) if tiny(m.group())]
+
+def _tiny(value: float) -> bool:
+    return 0 < abs(value) < ROUNDING_FLOOR
+
+
+def rounding_digits(expected: str) -> list[str]:
+    """The numbers written with digits in a '# →' value whose magnitude is below ROUNDING_FLOOR
+    (0 is exact and allowed): every number of its text, inside strings too ('gap 4.4e-16'), with a
+    Unicode minus read as a minus."""
+    text = expected.replace("\u2212", "-")
+    return [m.group().lstrip("+-") for m in _NUMBER.finditer(text) if _tiny(float(m.group().rstrip("j")))]
+
+
+def bounds_below_floor(statement: ast.stmt, code: str) -> list[str]:
+    """The parts of a checked statement that hold a value to less than ROUNDING_FLOOR: a number
+    literal below the floor (`gap < 1e-14`, `atol=1e-15`), or `round(x, n)` with n of 12 or more
+    (which shows whether |x| < 5e-13)."""
     found = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Constant) and type(node.value) in (int, float, str):
-            text = node.value.strip() if isinstance(node.value, str) else ast.get_source_segment(expected, node) or ""
-            if tiny(text):
-                found.append(text)
+    for node in ast.walk(statement):
+        if isinstance(node, ast.Constant) and type(node.value) in (int, float) and _tiny(node.value):
+            found.append(ast.get_source_segment(code, node) or repr(node.value))
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "round"
+              and len(node.args) == 2 and isinstance(node.args[1], ast.Constant)
+              and type(node.args[1].value) is int and node.args[1].value >= 12):
+            found.append(ast.get_source_segment(code, node) or "round(...)")
     return found
+
+
+def _is_zero(expected: str) -> bool:
+    """Is the '# →' value a zero written as a number (0, 0.0, -0.000, 0e0)?"""
+    try:
+        return float(expected.strip()) == 0
+    except ValueError:
+        return False
 
 
 def matches(expected: str, actual: object) -> bool:

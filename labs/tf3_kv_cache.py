@@ -103,7 +103,10 @@ plt.show()
 # %% [markdown]
 # Reading it: one line per position scheme, one point per decoding step, on a
 # log scale. Every point lies far below the dashed tolerance: the cache
-# reorganises the work, it does not change the result.
+# reorganises the work, it does not change the result. The points' heights are
+# rounding noise, drawn as they came out on the machine that built this page;
+# on another CPU they sit elsewhere below the line. Only "below the line" is
+# the claim.
 
 # %% [markdown]
 # ## Claim 2: with the position forgotten, every scheme that carries position breaks

@@ -135,7 +135,8 @@ plt.show()
 # %% [markdown]
 # Reading it: one pair of bars per case, on a log scale: blue for the RoPE
 # model, purple for the learned table. The first two cases (ids and mask right)
-# sit at rounding for both. Left padding without ids and packed ids that keep
+# sit at rounding for both (the short bars' lengths are rounding noise, as it
+# came out on the machine that built this page). Left padding without ids and packed ids that keep
 # counting while attention is cut leave RoPE at rounding and move the learned
 # table by whole logits. The two cases where attention is not cut move both.
 

@@ -131,10 +131,14 @@ numerically (Appendix B, Figure 5), so the interpolation bound is at least
 $2 \cdot 294.73 \approx 589$ times smaller: the abstract's "~600×".
 
 With the site's speeds and a seeded generator, the same fit stays within 0.6 of zero on
-the trained gaps and passes 1,000 after them. (The fit leaves out the directions whose
-singular value is below $10^{-10}$ of the largest, `rcond=1e-10`: numpy's default cut-off
-keeps some whose singular value is itself rounding, and then the curve past $L$ comes
-out differently on different CPUs' matrix kernels; the conclusion does not.) Keeping the $h_j$ small (ridge regression,
+the trained gaps and passes 1,000 after them. That fit is rank-deficient: on the 2,048
+whole gaps the 128 waves are nearly dependent, and least squares that leaves out the
+directions whose singular value is below $10^{-10}$ of the largest (`rcond=1e-10`) keeps
+78 of them. How far past 1,000 the curve then goes is set by that cut-off, not by the
+scores: about $10^8$ at $10^{-10}$, 9,000 at $10^{-7}$ (the paper's figure shows a curve
+beyond 8,000), 900 at $10^{-6}$, where it no longer passes 1,000. NumPy's default cut-off
+keeps more directions, whose weights are so poorly determined that they, and the curve
+past $L$, change with the CPU's matrix kernels; at $10^{-10}$ they hold still. Keeping the $h_j$ small (ridge regression,
 the remedy §2.3 proposes) holds it near 1.3 beyond $L$. Between gaps 25 and 75 the ridge
 curve strays at most 0.012 from its straight lines, inside its bound of 0.108; the plain
 fit's bound exceeds $10^5$: true, and empty. $B(s)/d$, which is `rope_decay_bound` / 2,
@@ -156,6 +160,11 @@ ridge = np.linalg.solve(
 beyond = waves(np.arange(L, 2 * L))
 round(float(np.abs(X @ fit).max()), 1), bool(np.abs(beyond @ fit).max() > 1000)
 # → (0.6, True)
+int(np.linalg.matrix_rank(X, tol=1e-10 * np.linalg.norm(X, 2)))  # → 78
+# the largest |a(s)| past L, for three cut-offs
+{rc: f"{np.abs(beyond @ np.linalg.lstsq(X, targets, rcond=rc)[0]).max():.0e}"
+ for rc in (1e-10, 1e-7, 1e-6)}
+# → {1e-10: '1e+08', 1e-07: '9e+03', 1e-06: '9e+02'}
 round(float(np.abs(beyond @ ridge).max()), 1)  # → 1.3
 # Theorem 2.1 (Eq. 7): d · max|h_j| / (32 ln c); |h_j| is the size of pair
 # j's (cos, sin) weights

@@ -12,8 +12,9 @@ and they must give the same verdicts. tests/test_kernels.py (run in both passes)
 forcing takes effect, that it changes the rounding (else this pass would prove nothing), and that
 every figure comes out the same under these kernels.
 
-    python -m tests.kernels              # the second pass (make test-kernels)
-    python -m tests.kernels render DIR   # every page's figures, as SVG files in DIR
+    python -m tests.kernels                # the second pass (make test-kernels)
+    python -m tests.kernels --core NAME    # the same with another OpenBLAS kernel (Nehalem, Haswell, ...)
+    python -m tests.kernels render DIR     # every page's figures, as SVG files in DIR
 """
 
 from __future__ import annotations
@@ -50,6 +51,17 @@ OTHER_KERNELS = {
     "OPENBLAS_CORETYPE": "Sandybridge" if platform.machine() in ("x86_64", "AMD64") else "ARMV8",
     "NPY_DISABLE_CPU_FEATURES": _numpy_dispatch(),
 }
+
+
+def numpy_blas() -> str:
+    """The BLAS numpy was built with, as its build records it ('scipy-openblas 0.3.31 ... DYNAMIC_ARCH';
+    macOS wheels use Accelerate, which has no kernel to force)."""
+    import numpy as np
+
+    blas = np.show_config(mode="dicts")["Build Dependencies"]["blas"]
+    return f"{blas.get('name')} {blas.get('version')} {blas.get('openblas configuration', '')}".strip()
+
+
 PASS_FLAG = "PRIMER_KERNEL_PASS"  # set in the second pass, for tests that compare the two passes themselves
 
 # What runs again: every page's checked values, and every lab's claims.
@@ -93,14 +105,16 @@ def main(argv: list[str]) -> int:
     if argv[:1] == ["render"] and len(argv) == 2:
         print(f"{render(Path(argv[1]))} SVGs in {argv[1]}")
         return 0
+    env = other_environment()
+    if argv[:1] == ["--core"] and len(argv) == 2:  # another OpenBLAS kernel for this pass (Nehalem: no AVX)
+        env["OPENBLAS_CORETYPE"], argv = argv[1], []
     if argv:
         print(__doc__, file=sys.stderr)
         return 2
     started = time.perf_counter()
-    forced = " ".join(f"{k}={v!r}" for k, v in OTHER_KERNELS.items())
-    print(f"second pass, other kernels: {forced}")
-    code = subprocess.run([sys.executable, "-m", "pytest", "-q", "-n", "2", *SECOND_PASS],
-                          cwd=ROOT, env=other_environment()).returncode
+    forced = " ".join(f"{k}={env[k]!r}" for k in OTHER_KERNELS)
+    print(f"second pass, other kernels: {forced} (numpy's BLAS: {numpy_blas()})")
+    code = subprocess.run([sys.executable, "-m", "pytest", "-q", "-n", "2", *SECOND_PASS], cwd=ROOT, env=env).returncode
     print(f"second pass: {time.perf_counter() - started:.0f} s")
     return code
 

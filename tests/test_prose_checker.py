@@ -158,7 +158,10 @@ def test_a_rounding_value_written_with_digits_is_an_error(tmp_path):
         ("{'a': 2.2e-16}", ["2.2e-16"]),
         ("array([1e-16, 2.0])", ["1e-16"]),  # not a literal: every number it shows
         ("0.0", []), ("'0.0e+00'", []), ("0", []),  # an exact zero is the same on every machine
-        ("1e-12", []), ("['< 1e-14', '3.8e-02']", []), ("(17, 11)", []),
+        ("1e-12", []), ("['< 1e-12', '3.8e-02']", []), ("(17, 11)", []),
+        # inside text too: a label, a tuple printed as a string, a Unicode minus, an imaginary part
+        ("'gap 4.4e-16'", ["4.4e-16"]), ("'(4.4e-16, 1.0)'", ["4.4e-16"]), ("'4.4e\u221216'", ["4.4e-16"]),
+        ("4.4e-16j", ["4.4e-16j"]), ("'< 1e-14'", ["1e-14"]), ("'x2e-16'", []),
     ],
 )
 def test_which_values_are_rounding_digits(expected, flagged):
@@ -172,3 +175,31 @@ def test_the_pages_bound_is_the_checkers_floor():
     assert ROUNDING == _prose.ROUNDING_FLOOR
     assert _prose.rounding_digits(repr(gap_text(ROUNDING / 3))) == []
     assert gap_text(0.0) == gap_text(-ROUNDING / 2) == f"< {ROUNDING:.0e}" and gap_text(0.038) == "3.8e-02"
+
+
+BOUNDS_PAGE = '''r"""
+# Bounds tighter than rounding, and a rounding gap shown as zero
+
+```python
+import numpy as np
+gap = float(np.float64(0.1) * 3 - np.float64(0.3))
+gap < 1e-15  # → True
+round(gap, 12)  # → 0.0
+gap  # → 0.0
+gap < 1e-12  # → True
+np.isclose(gap, 0, atol=1e-14)  # → True
+abs(gap) == 0  # → False
+```
+"""
+'''
+
+
+def test_a_bound_below_the_floor_and_a_rounding_zero_are_errors(tmp_path):
+    """0.1 * 3 - 0.3 is 5.55e-17 on every machine, yet each line below the first assignment but the
+    two fair ones (the 1e-12 bound, the == 0 test) is how a kernel-dependent check gets written."""
+    lesson = lesson_from(tmp_path, BOUNDS_PAGE)
+    problems = [p for b in _prose.python_blocks(lesson) for p in _prose.run_block(b)]
+    lines = sorted(int(p.split(":")[1]) for p in problems)
+    assert lines == [7, 8, 9, 11], problems
+    assert "`1e-15`" in problems[0] and "round(gap, 12)" in problems[1] and "written as 0.0" in problems[2]
+    assert all("1e-12  # → True" in p for p in problems)
