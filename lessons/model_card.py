@@ -76,8 +76,9 @@ alone is 480 GiB per sequence in 16-bit numbers (8 key-value heads of width
   stretched. The report prints both, and the stretch between them.
 - **A factor that is not the length ratio.** Llama 3.1's `factor` is 8 while
   its lengths differ 16 times, and Gemma 3's linear factor 8 says nothing
-  about its trained length. A factor is a recipe's setting, not a ratio of
-  lengths; the report warns when the two disagree.
+  about its trained length. In the llama3 rule the factor is the recipe's
+  setting, not a ratio of lengths, so the report says nothing about it; a
+  linear or LongRoPE block whose factor and lengths disagree gets a warning.
 - **Keys under another name.** The RoPE block is `rope_parameters` in new
   files and `rope_scaling` in old ones; its type is `rope_type` or `type`; the
   base is `rope_theta` or GPT-NeoX's `rotary_emb_base`; the turning share is
@@ -841,7 +842,6 @@ engine         vLLM: vllm serve meta-llama/Llama-3.1-8B --max-model-len 131072
 engine         SGLang: python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B --context-length 131072
 engine         llama.cpp: llama-server -m model.gguf -c 131072
 engine note    llama.cpp: the llama3 speeds are written into the GGUF file (rope_freqs); no flag is needed
-warning        rope 'factor' 8 differs from max_position_embeddings / original_max_position_embeddings = 16
 read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
 ```
 
@@ -877,7 +877,6 @@ engine         vLLM: vllm serve meta-llama/Llama-3.2-1B --max-model-len 131072
 engine         SGLang: python -m sglang.launch_server --model-path meta-llama/Llama-3.2-1B --context-length 131072
 engine         llama.cpp: llama-server -m model.gguf -c 131072
 engine note    llama.cpp: the llama3 speeds are written into the GGUF file (rope_freqs); no flag is needed
-warning        rope 'factor' 32 differs from max_position_embeddings / original_max_position_embeddings = 16
 read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
 ```
 
@@ -919,7 +918,6 @@ engine         SGLang: python -m sglang.launch_server --model-path meta-llama/Ll
 engine         llama.cpp: llama-server -m model.gguf -c 10485760
 engine note    llama.cpp: the llama3 speeds are written into the GGUF file (rope_freqs); no flag is needed
 warning        rope_type 'llama3' should have high_freq_factor > low_freq_factor, got 1 <= 1: no pair is blended, waves longer than 8192 positions are divided by 16
-warning        rope 'factor' 16 differs from max_position_embeddings / original_max_position_embeddings = 1280
 read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
 ```
 

@@ -232,8 +232,12 @@ def test_warnings():
     llama3 = {**LLAMA, "max_position_embeddings": 131072,
               "rope_scaling": {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
                                "original_max_position_embeddings": 8192}}
-    assert any("differs from max_position_embeddings / original_max_position_embeddings = 16" in w
-               for w in explain(llama3).warnings)
+    # the llama3 rule's factor is not a length ratio by design (Llama 3.1: 8, over 16 times the length): no warning
+    assert explain(llama3).warnings == ()
+    linear = {**LLAMA, "max_position_embeddings": 16384,
+              "rope_scaling": {"rope_type": "linear", "factor": 2.0, "original_max_position_embeddings": 4096}}
+    assert any("rope 'factor' 2 differs from max_position_embeddings / original_max_position_embeddings = 4" in w
+               for w in explain(linear).warnings)
     unknown = explain({**LLAMA, "rope_scaling": {"rope_type": "linear", "factor": 2.0, "colour": "blue"}})
     assert any("unknown key 'colour'" in w for w in unknown.warnings)
     # a config without original_max_position_embeddings states a limit, not a trained length

@@ -806,7 +806,7 @@
       if (g.rope_type === "dynamic")
         caught.push("dynamic scaling: transformers changes θ with the sequence length, so keys cached at one length were rotated with another base; vLLM 0.33.0 computes one base at start-up, and without max_trained_positions it is the trained base for every prompt (dynamic_ntk_scaling_rope.py; see lessons.context_extension)");
       var f = get(g.parameters, "factor");
-      if (["linear", "llama3", "longrope"].indexOf(g.rope_type) >= 0 && truthy(f) && trained && maxLen &&
+      if (["linear", "longrope"].indexOf(g.rope_type) >= 0 && truthy(f) && trained && maxLen &&
           has(g.parameters, "original_max_position_embeddings") && !isclose(maxLen / trained, f))
         caught.push("rope 'factor' " + fmtG(f, 6) + " differs from max_position_embeddings / original_max_position_embeddings = " + fmtG(maxLen / trained, 6));
     });

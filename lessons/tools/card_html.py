@@ -43,8 +43,8 @@ ADVICE: tuple[dict[str, str], ...] = (
             "(YaRN), so that cached keys and new queries share one base.",
      "key": "rope_type", "slug": "context_extension"},
     {"starts": "rope 'factor'", "title": "The factor is not the length ratio",
-     "fix": "Check the model's card: a rule whose factor differs by design (Llama 3.1's) needs "
-            "nothing; otherwise set factor to the ratio of the two lengths.",
+     "fix": "A linear or LongRoPE factor stretches the trained length to the claimed one: check the "
+            "model's card, and set factor to the ratio of the two lengths or the length to the product.",
      "key": "original_max_position_embeddings", "slug": "context_extension"},
     {"starts": "", "title": "transformers warns about this RoPE block",
      "fix": "Correct the rope_parameters block: transformers warns and goes on, and computes the "

@@ -159,8 +159,10 @@ def check_every_layer_typed(types: list[str] | None, blocks: dict | None, skippe
 
 
 def card_warnings(scheme: str, groups, trained: int | None, max_length: int | None, stated: bool) -> list[str]:
-    """What to look at before serving: dynamic scaling's moving base, a factor that is not the length
-    ratio, a claimed length past the trained one with no scaling entry, an unstated trained length."""
+    """What to look at before serving: dynamic scaling's moving base, a linear or LongRoPE factor that is
+    not the length ratio (the llama3 rule's factor is not a length ratio by design: Llama 3.1 divides its
+    slow waves by 8 and claims 16 times its trained length, lessons.context_extension), a claimed length
+    past the trained one with no scaling entry, an unstated trained length."""
     out = []
     for group in groups:
         if group.rope_type == "dynamic":
@@ -169,7 +171,7 @@ def card_warnings(scheme: str, groups, trained: int | None, max_length: int | No
                        "without max_trained_positions it is the trained base for every prompt "
                        "(dynamic_ntk_scaling_rope.py; see lessons.context_extension)")
         factor = group.parameters.get("factor")
-        if (group.rope_type in ("linear", "llama3", "longrope") and factor and trained and max_length
+        if (group.rope_type in ("linear", "longrope") and factor and trained and max_length
                 and "original_max_position_embeddings" in group.parameters
                 and not math.isclose(max_length / trained, factor)):
             out.append(f"rope 'factor' {factor:g} differs from max_position_embeddings / "
