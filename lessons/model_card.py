@@ -116,7 +116,13 @@ a fixed or a borrowed number there (Falcon 2,048, BLOOM its hidden size).
 transformers sets no limit and computes whatever it is given. So, past the
 trained length, each command needs two things: the longer length, and a
 scaling entry the config may lack. The report's commands carry both, in
-each engine's own flags.
+each engine's own flags. An engine that accepts a length can still build a
+RoPE table that stops short of it, and looks a position past the table up
+anyway: vLLM builds a YaRN block's table with the original length times the
+factor whatever the config's length says, a dynamic block's with the
+config's length though it serves the factor times more. A command is printed
+only when its table covers every position it serves; otherwise the line
+says "no command" and why.
 
 **Go deeper.** Level 2 walks through the reading step by step, then through
 every gallery config with its report and its figure. A practitioner can stop
@@ -312,6 +318,10 @@ stretched = explain(
     {**qwen, "max_position_embeddings": 131072}
 )  # what --hf-overrides makes of it
 vllm_max_model_len(stretched), stretched.trained_length  # → (131072, 32768)
+from lessons.tools.engines import table_rows
+# YaRN's table: original x factor rows, whatever the config's length says
+table_rows(card, "vllm")[0], table_rows(stretched, "vllm")[0]
+# → (131072, 131072)
 ```
 
 **In code:** `lengths` reads the trained and claimed lengths. The engines'
@@ -325,7 +335,11 @@ or the Llama 3 rule, and never for Gemma 3, whose stated length is already
 the stretched one); `vllm_max_model_len` is what vLLM serves by default,
 the same except for LongRoPE, which starts at its original length. Rules
 move between releases: before vLLM PR #56446 a YaRN block multiplied the
-original length by its factor.
+original length by its factor. `table_rows` is how far the cos/sin table each
+engine then builds reaches, read in each class's `_compute_cos_sin_cache`
+(vLLM's model_executor/layers/rotary_embedding/, SGLang's
+srt/layers/rotary_embedding/, with SGLang's growth at load); llama.cpp builds
+none.
 
 **Why it matters.** The served length is the one that decides memory and
 quality, and it is printed nowhere in the config; the engine derives it.

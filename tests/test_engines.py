@@ -82,10 +82,14 @@ def test_engine_lines_say_what_each_engine_needs_or_refuse():
     llama = explain(LLAMA)
     lines = report(llama, 16384)
     assert "vLLM: vllm serve MODEL --max-model-len 16384 --hf-overrides '{\"rope_parameters\"" in lines
+    # linear x2 over 4,096 at 16,384: the tables have P x 2 rows, so P is raised to 8,192 (not the bare variables,
+    # whose tables would end at 8,192)
     linear = explain({**LLAMA, "rope_scaling": {"rope_type": "linear", "factor": 2.0}})
-    assert "vLLM: VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 vllm serve MODEL --max-model-len 16384" in report(linear, 16384)
-    assert ("SGLang: SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 python -m sglang.launch_server --model-path MODEL "
-            "--context-length 16384") in report(linear, 16384)
+    assert """vLLM: vllm serve MODEL --max-model-len 16384 --hf-overrides '{"max_position_embeddings": 8192}'""" in \
+        report(linear, 16384)
+    assert ("""SGLang: python -m sglang.launch_server --model-path MODEL --context-length 16384 """
+            """--json-model-override-args '{"max_position_embeddings": 8192}'""") in report(linear, 16384)
+    assert "VLLM_ALLOW_LONG_MAX_MODEL_LEN" not in report(linear, 16384)
     yarn = explain({**LLAMA, "rope_scaling": {"rope_type": "yarn", "factor": 4.0,
                                               "original_max_position_embeddings": 4096}})
     assert """vLLM: vllm serve MODEL --max-model-len 16384 --hf-overrides '{"max_position_embeddings": 16384}'""" in \
@@ -162,9 +166,32 @@ def _overridden(config: dict, override: str | None) -> dict:
     return config
 
 
+def rows_built(seen, engine: str) -> int | None:
+    """The positions the RoPE table `engine` builds for the config `seen` (as the engine loads it, after
+    the command's override) covers, stated here again from the source, apart from the code that writes
+    the commands: vLLM 0.33.0 rotary_embedding/*.py _compute_cos_sin_cache builds P = max_position_embeddings
+    rows, P × factor for linear, original × factor for YaRN, 4 P for M-RoPE, and never grows; SGLang 0.5.23
+    grows default, llama3 and YaRN tables to the context at load but not linear or dynamic past P × factor
+    (their added rows have the unscaled base) nor LongRoPE past P. None: nothing runs out."""
+    P = dict(seen.length_keys).get("max_position_embeddings", seen.max_length)
+    reach = []
+    for g in seen.rope:
+        f, kind = float(g.parameters.get("factor") or 1), g.rope_type
+        original = g.parameters.get("original_max_position_embeddings") or seen.trained_length
+        if engine == "vllm":
+            reach.append(4 * P if "mrope_section" in g.parameters and kind == "default" else
+                         P * f if kind == "linear" else original * f if kind == "yarn" else P)
+        elif kind in ("linear", "dynamic") and not (seen.model_type or "").startswith("gemma3"):
+            reach.append(P * f)
+        elif kind == "longrope":
+            reach.append(P)
+    return min(reach) if reach and P else None
+
+
 def command_problems(config: dict, card, served: int, commands: dict) -> list[str]:
     """Would each command be accepted, by the length rules this page reads from each engine's
-    source, and would it not serve RoPE past its trained length unscaled?"""
+    source, would its RoPE table cover every position up to the length it serves, and would it
+    not serve RoPE past its trained length unscaled?"""
     problems = []
     for key, line in commands.items():
         if line is None:
@@ -190,6 +217,9 @@ def command_problems(config: dict, card, served: int, commands: dict) -> list[st
                     "original_max_position_embeddings": original}})))
         if asked != served:
             problems.append(f"{line} serves {asked}, not {served}")
+        rows = rows_built(seen, key) if key != "llama.cpp" else None  # llama.cpp computes each angle: no table
+        if rows is not None and rows < served:
+            problems.append(f"{line} serves {served:,} positions, but its RoPE table covers {rows:,.0f}")
         trained = seen.trained_length
         if (seen.scheme in ("rope", "mixed") and trained and served > trained and len(seen.rope) == 1
                 and seen.rope[0].rope_type == "default"):
@@ -198,24 +228,32 @@ def command_problems(config: dict, card, served: int, commands: dict) -> list[st
 
 
 def _lengths_to_try(card) -> list[int | None]:
-    return [None, 4096, card.max_length, 2 * (card.max_length or 2048) + 1]
+    return [None, 4096, card.max_length, 2 * (card.max_length or 2048) + 1, 4 * (card.max_length or 2048)]
 
 
-@pytest.mark.parametrize("slug", GALLERY)
+# Configs outside the gallery that issue 37 tried, with the position keys of their published config.json
+# (tests/data/engine_configs.json says where each was read), tried as the gallery is.
+OTHER_CONFIGS = json.loads((ROOT / "tests" / "data" / "engine_configs.json").read_text(encoding="utf-8"))
+CONFIGS = {slug: (entry["config"], entry["repo"]) for slug, entry in GALLERY.items()} | {
+    name: (entry["config"], entry["repo"]) for name, entry in OTHER_CONFIGS.items() if not name.startswith("_")}
+
+
+@pytest.mark.parametrize("slug", CONFIGS)
 def test_every_printed_engine_line_uses_flags_the_engines_define(slug):
-    card = explain(GALLERY[slug]["config"])
+    config, repo = CONFIGS[slug]
+    card = explain(config)
     problems = []
     for served in _lengths_to_try(card):
-        for line in report(card, served, GALLERY[slug]["repo"]).splitlines():
+        for line in report(card, served, repo).splitlines():
             if line.startswith("engine "):
                 if not line.startswith("engine note"):
                     problems += engine_line_problems(line[len("engine"):].strip())
     assert not problems, "\n".join(problems)
 
 
-@pytest.mark.parametrize("slug", GALLERY)
-def test_every_command_is_accepted_and_scales_what_it_stretches(slug):
-    config = GALLERY[slug]["config"]
+@pytest.mark.parametrize("slug", CONFIGS)
+def test_every_command_is_accepted_covers_its_table_and_scales_what_it_stretches(slug):
+    config, _ = CONFIGS[slug]
     card = explain(config)
     problems = []
     for served in _lengths_to_try(card):
@@ -248,10 +286,21 @@ def test_the_command_checks_can_fail():
         "vLLM refuses --max-model-len 16384 past 4096: vllm serve M --max-model-len 16384"]
     line = "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 vllm serve M --max-model-len 16384"
     assert command_problems(LLAMA, explain(LLAMA), 16384, {"vllm": line}) == [
+        f"{line} serves 16,384 positions, but its RoPE table covers 4,096",
         f"{line} turns RoPE past its trained 4,096 unscaled"]
     line = "python -m sglang.launch_server --model-path M --context-length 16384"
     assert command_problems(LLAMA, explain(LLAMA), 16384, {"sglang": line}) == [
         f"SGLang refuses --context-length 16384 past 4096: {line}", f"{line} turns RoPE past its trained 4,096 unscaled"]
+    # the commands of f08bf1e that started and then read past their RoPE table: a linear x4 model over 4,096
+    # at 32,768 with the bare variable (16,384 rows), DeepSeek-V2-Lite past its YaRN range (163,840 rows)
+    linear = {**LLAMA, "rope_scaling": {"rope_type": "linear", "factor": 4.0}}
+    line = "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 vllm serve M --max-model-len 32768"
+    assert command_problems(linear, explain(linear), 32768, {"vllm": line}) == [
+        f"{line} serves 32,768 positions, but its RoPE table covers 16,384"]
+    lite = OTHER_CONFIGS["deepseek-v2-lite"]["config"]
+    line = """vllm serve M --max-model-len 327680 --hf-overrides '{"max_position_embeddings": 327680}'"""
+    assert command_problems(lite, explain(lite), 327680, {"vllm": line}) == [
+        f"{line} serves 327,680 positions, but its RoPE table covers 163,840"]
 
 
 def test_commands_add_the_whole_block_a_config_lacks():

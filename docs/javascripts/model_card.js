@@ -804,7 +804,7 @@
     }
     groups.forEach(function (g) {
       if (g.rope_type === "dynamic")
-        caught.push("dynamic scaling: transformers changes θ with the sequence length, so keys cached at one length were rotated with another base; vLLM 0.33.0 computes one base at start-up, and without max_trained_positions it is the trained base for every prompt (dynamic_ntk_scaling_rope.py; see lessons.context_extension)");
+        caught.push("dynamic scaling: transformers changes θ with the sequence length, so keys cached at one length were rotated with another base; vLLM 0.33.0 computes one base at start-up, and without max_trained_positions it is the trained base for every prompt, in a table of max_position_embeddings rows though it derives factor times more (dynamic_ntk_scaling_rope.py); SGLang 0.5.23 builds factor × max_position_embeddings rows with one larger base, θ·(f² − f + 1)^(d/(d − 2)), for every prompt (rope_variant.py; see lessons.context_extension)");
       var f = get(g.parameters, "factor");
       if (["linear", "longrope"].indexOf(g.rope_type) >= 0 && truthy(f) && trained && maxLen &&
           has(g.parameters, "original_max_position_embeddings") && !isclose(maxLen / trained, f))
@@ -951,6 +951,63 @@
     if (found.length) found.forEach(function (k) { values[k] = served; }); else values.max_position_embeddings = served;
     return dumps1(c.nested ? { text_config: values } : values);
   }
+  // engines.py: _table_length, _group_rows, table_rows, _with_length, _length_needed, _covered
+  function tableLength(c) {
+    var k = (c.length_keys || []).filter(function (e) { return e[0] === "max_position_embeddings"; });
+    return k.length ? k[0][1] : c.max_length;
+  }
+  function ceil(x) { return Math.ceil(x); }
+  function groupRows(c, g, engine) {
+    var P = tableLength(c), kind = g.rope_type, f = pyFloat(or(get(g.parameters, "factor"), 1.0));
+    var original = or(get(g.parameters, "original_max_position_embeddings"), c.trained_length);
+    var mrope = has(g.parameters, "mrope_section");
+    if (engine === "llama.cpp" || none(P)) return [null, "no table"];
+    if (engine === "vllm") {
+      if (mrope) {
+        if (kind === "yarn" && truthy(original)) return [ceil(4 * original * f), "original_max_position_embeddings × 4 × factor; mrope.py"];
+        return [4 * P, "4 × max_position_embeddings; mrope.py"];
+      }
+      if (kind === "linear") return [ceil(P * f), "max_position_embeddings × factor; linear_scaling_rope.py"];
+      if (kind === "yarn" && truthy(original)) return [ceil(original * f), "original_max_position_embeddings × factor, whatever max_position_embeddings says; yarn_scaling_rope.py"];
+      if (kind === "dynamic") return [P, "max_position_embeddings, though vLLM derives factor times more; dynamic_ntk_scaling_rope.py"];
+      if (kind === "longrope") return [Math.max(P, original || 0), "max_position_embeddings rows of long factors; phi3_long_rope_scaled_rope.py"];
+      return [P, "max_position_embeddings; base.py"];
+    }
+    if ((c.model_type || "").indexOf("gemma3") === 0) return [null, "computed at every step; gemma3_causal.py"];
+    if (kind === "linear" || kind === "dynamic")
+      return [ceil(P * f), "max_position_embeddings × factor, grown past that with the unscaled base; " + (kind === "linear" ? "base.py" : "rope_variant.py")];
+    if (kind === "longrope") return [Math.max(P, original || 0), "max_position_embeddings rows of long factors, never grown; rope_variant.py"];
+    return [null, "grown to the context length at load; reserve_rope_cache_for_long_sequences"];
+  }
+  function tableRows(c, engine) {
+    var found = c.rope.map(function (g) { return groupRows(c, g, engine); });
+    var limited = found.filter(function (r) { return r[0] !== null; }), best = null;
+    limited.forEach(function (r) { if (best === null || r[0] < best[0]) best = r; });
+    return best || [null, found.length ? found[0][1] : "no RoPE"];
+  }
+  function covered(c, served, engine) { var r = tableRows(c, engine)[0]; return r === null || served <= r; }
+  function withLength(c, length, keys) {
+    var found = (c.length_keys || []).map(function (e) { return e[0]; }).filter(function (k) { return keys.indexOf(k) >= 0; });
+    if (!found.length) found = ["max_position_embeddings"];
+    var raised = (c.length_keys || []).map(function (e) { return [e[0], found.indexOf(e[0]) >= 0 ? length : e[1]]; });
+    found.forEach(function (k) { if (!raised.some(function (e) { return e[0] === k; })) raised.push([k, length]); });
+    return Object.assign({}, c, { length_keys: raised });
+  }
+  function lengthNeeded(c, served, engine) {
+    var needed = [], P = tableLength(c) || 0, release = engine === "vllm" ? VLLM_RELEASE : SGLANG_RELEASE;
+    for (var i = 0; i < c.rope.length; i++) {
+      var g = c.rope[i], rr = groupRows(c, g, engine), rows = rr[0], rule = rr[1];
+      var f = pyFloat(or(get(g.parameters, "factor"), 1.0)), kind = g.rope_type;
+      if (rows !== null && rows >= served && engine === "sglang") continue;
+      if (kind === "linear" || (kind === "dynamic" && engine === "sglang")) needed.push(ceil(served / f));
+      else if (kind === "yarn" && rows !== null && rows < served)
+        return [null, release + "'s YaRN table has " + fmtComma(rows) + " rows (" + rule + "): positions past it read off the table; a larger factor would cover " + fmtComma(served) + ", at speeds the model was not tuned with"];
+      else if (kind === "dynamic")
+        return [null, release + "'s dynamic table has " + fmtComma(rows) + " rows (" + rule + "): a longer max_position_embeddings adds rows but no dynamic scaling, one base for every prompt; serve at most " + fmtComma(rows) + ", or replace the block with YaRN"];
+      else needed.push(engine === "vllm" || rows !== null ? served : P);
+    }
+    return [needed.length ? Math.max.apply(null, needed) : (c.rope.length ? P : served), ""];
+  }
   function engineRefusals(c, served) {
     var out = {};
     if (c.model_type === "baichuan") return { vllm: VLLM_RELEASE + "'s model registry has no Baichuan architecture" };
@@ -962,8 +1019,12 @@
       return { "llama.cpp": "llama.cpp's converter has no " + LLAMA_CPP_UNCONVERTED[c.model_type] + " (conversion/*.py, llama-cpp-python 0.3.36)" };
     if (served && (c.scheme === "learned" || c.scheme === "sinusoidal")) {
       var end = c.max_length || vllmLimit(c);
-      if (served > end) ENGINES.forEach(function (e) { out[e[0]] = "the position table ends at " + fmtComma(end); });
+      if (served > end) { ENGINES.forEach(function (e) { out[e[0]] = "the position table ends at " + fmtComma(end); }); return out; }
     }
+    if (served && c.rope.length && scalingOverride(c, served) === null)
+      ["vllm", "sglang"].forEach(function (k) {
+        if (!covered(c, served, k)) { var n = lengthNeeded(c, served, k); if (n[0] === null) out[k] = n[1]; }
+      });
     return out;
   }
   function engineCommands(c, served, model) {
@@ -972,15 +1033,23 @@
     if (!served || Object.keys(refused).length === ENGINES.length) return out;
     var start = {};
     Object.keys(ENGINE_STARTS).forEach(function (k) { start[k] = ENGINE_STARTS[k].replace("{model}", model || "MODEL").replace("{gguf}", "model.gguf"); });
-    var block = scalingOverride(c, served), limit = vllmLimit(c);
+    var block = scalingOverride(c, served), n;
     if (block) out.vllm = start.vllm + " --max-model-len " + served + " --hf-overrides '" + override(c, served, VLLM_LENGTH_KEYS, block) + "'";
-    else if (served <= limit) out.vllm = start.vllm + " --max-model-len " + served;
-    else if (c.rope.some(function (g) { return VLLM_UNSCALED.indexOf(g.rope_type) >= 0; }))
-      out.vllm = start.vllm + " --max-model-len " + served + " --hf-overrides '" + override(c, served, VLLM_LENGTH_KEYS) + "'";
-    else out.vllm = "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 " + start.vllm + " --max-model-len " + served;
+    else if (covered(c, served, "vllm") && served <= vllmLimit(c)) out.vllm = start.vllm + " --max-model-len " + served;
+    else {
+      n = lengthNeeded(c, served, "vllm");
+      if (n[0] !== null) out.vllm = start.vllm + " --max-model-len " + served + " --hf-overrides '" + override(c, n[0], VLLM_LENGTH_KEYS) + "'";
+    }
     if (block) out.sglang = start.sglang + " --context-length " + served + " --json-model-override-args '" + override(c, served, SGLANG_LENGTH_KEYS, block) + "'";
-    else if (served <= sglangLen(c)) out.sglang = start.sglang + " --context-length " + served;
-    else out.sglang = "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 " + start.sglang + " --context-length " + served;
+    else {
+      var length = null, flag = "", seen = c;
+      if (!covered(c, served, "sglang")) {
+        length = lengthNeeded(c, served, "sglang")[0];
+        if (length !== null) { seen = withLength(c, length, SGLANG_LENGTH_KEYS); flag = length ? " --json-model-override-args '" + override(c, length, SGLANG_LENGTH_KEYS) + "'" : ""; }
+      }
+      if (length !== null || covered(c, served, "sglang"))
+        out.sglang = (served <= sglangLen(seen) ? "" : "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 ") + start.sglang + " --context-length " + served + flag;
+    }
     var flags = start["llama.cpp"] + " -c " + served, scaled = c.rope.filter(function (g) { return g.rope_type !== "default"; });
     if (block) flags += " --rope-scaling yarn --rope-scale " + fmtG(block.factor, 6) + " --yarn-orig-ctx " + c.trained_length;
     else if (scaled.length && scaled[0].rope_type === "linear") flags += " --rope-scaling linear --rope-scale " + fmtG(scaled[0].parameters.factor, 6);

@@ -9,7 +9,9 @@ lesson can use it.
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import math
 
 from lessons import _checks
 
@@ -42,6 +44,74 @@ LLAMA_CPP_SEQ_OR_WIDTH = ("bloom", "chatglm")
 LLAMA_CPP_UNCONVERTED = {"phi3_v": "Phi3VForCausalLM"}
 ENGINE_LENGTH_KEYS = tuple(dict.fromkeys((*VLLM_LENGTH_KEYS, *SGLANG_LENGTH_KEYS, *LLAMA_CPP_LENGTH_KEYS,
                                           "original_max_position_embeddings")))
+
+# The RoPE table each engine then builds, read at the source. vLLM 0.33.0: the model files pass the config's
+# max_position_embeddings (P) to get_rope (models/llama.py LlamaDecoderLayer; qwen2, qwen3_moe, gemma3,
+# deepseek_v2, gpt_oss alike), and each class's _compute_cos_sin_cache (model_executor/layers/rotary_embedding/)
+# builds P rows (base.py; llama3_rope.py; dynamic_ntk_scaling_rope.py, with the trained base, though
+# _get_and_verify_max_len derives P × factor), P × factor (linear_scaling_rope.py), original × factor
+# (yarn_scaling_rope.py, deepseek_scaling_rope.py: P plays no part), original + P (phi3_long_rope_scaled_rope.py:
+# the long list's P rows follow the short list's), or 4 P for M-RoPE (mrope.py; original × 4 × factor with
+# YaRN). No table grows, and a position past one is looked up anyway (index_select in base.py; the CUDA
+# kernel reads unchecked). SGLang 0.5.23 (srt/layers/rotary_embedding/): the same rows, but dynamic builds
+# P × factor rows with one base, θ·(f² − f + 1)^(d/(d − 2)) (rope_variant.py), and M-RoPE P (mrope.py); at
+# load, reserve_rope_cache_for_long_sequences (srt/utils/common.py) grows every table to the context length,
+# with the type's own speeds for default, llama3 and YaRN (yarn.py _extend_yarn_cache) but with the unscaled
+# base for linear and dynamic, and never LongRoPE's; Gemma 3 computes cos and sin at every step
+# (models/gemma3_causal.py). llama.cpp builds no table: ggml computes each position's angles when it needs them.
+TABLE_SOURCES = {"vllm": "vLLM 0.33.0 model_executor/layers/rotary_embedding/ _compute_cos_sin_cache",
+                 "sglang": "SGLang 0.5.23 srt/layers/rotary_embedding/ _compute_cos_sin_cache"}
+
+
+def _table_length(card) -> int | None:
+    """P: the max_position_embeddings the engines' model files pass to get_rope (the card's limit without it)."""
+    return dict(card.length_keys).get("max_position_embeddings", card.max_length)
+
+
+def _group_rows(card, group, engine: str) -> tuple[int | None, str]:
+    """(the positions `engine`'s table for one RoPE group covers with the group's own speeds, the rule in
+    words); None: no table to run off (llama.cpp; an SGLang table it grows with the right speeds)."""
+    P, kind = _table_length(card), group.rope_type
+    f = float(group.parameters.get("factor") or 1.0)
+    original = group.parameters.get("original_max_position_embeddings") or card.trained_length
+    mrope = "mrope_section" in group.parameters
+    if engine == "llama.cpp" or P is None:
+        return None, "no table"
+    if engine == "vllm":
+        if mrope:
+            if kind == "yarn" and original:
+                return math.ceil(4 * original * f), "original_max_position_embeddings × 4 × factor; mrope.py"
+            return 4 * P, "4 × max_position_embeddings; mrope.py"
+        if kind == "linear":
+            return math.ceil(P * f), "max_position_embeddings × factor; linear_scaling_rope.py"
+        if kind == "yarn" and original:
+            return math.ceil(original * f), ("original_max_position_embeddings × factor, whatever "
+                                             "max_position_embeddings says; yarn_scaling_rope.py")
+        if kind == "dynamic":
+            return P, "max_position_embeddings, though vLLM derives factor times more; dynamic_ntk_scaling_rope.py"
+        if kind == "longrope":
+            return max(P, original or 0), "max_position_embeddings rows of long factors; phi3_long_rope_scaled_rope.py"
+        return P, "max_position_embeddings; base.py"
+    if (card.model_type or "").startswith("gemma3"):
+        return None, "computed at every step; gemma3_causal.py"
+    if kind in ("linear", "dynamic"):
+        return math.ceil(P * f), (f"max_position_embeddings × factor, grown past that with the unscaled base; "
+                                  f"{'base.py' if kind == 'linear' else 'rope_variant.py'}")
+    if kind == "longrope":
+        return max(P, original or 0), "max_position_embeddings rows of long factors, never grown; rope_variant.py"
+    return None, "grown to the context length at load; reserve_rope_cache_for_long_sequences"
+
+
+def table_rows(card, engine: str) -> tuple[int | None, str]:
+    """(how many positions the RoPE table `engine` builds for this card covers with the card's own speeds,
+    the rule that sets it), the fewest over the card's RoPE groups.
+
+    engine: "vllm" (vLLM 0.33.0), "sglang" (SGLang 0.5.23) or "llama.cpp". None when nothing runs out:
+    no RoPE, llama.cpp (no table), or a table SGLang grows to the served length with the right speeds.
+    See TABLE_SOURCES and the comment above it for the files read."""
+    found = [_group_rows(card, g, engine) for g in card.rope]
+    limited = [r for r in found if r[0] is not None]
+    return min(limited, key=lambda r: r[0]) if limited else (None, found[0][1] if found else "no RoPE")
 
 
 
@@ -219,6 +289,38 @@ def scaling_override(card, served: int | None) -> dict | None:
     return block
 
 
+def _with_length(card, length: int, keys: tuple[str, ...]):
+    """The card as the engine reads it after `_override` raised its length keys to `length`."""
+    found = [k for k, _ in card.length_keys if k in keys] or ["max_position_embeddings"]
+    raised = dict(card.length_keys) | {k: length for k in found}
+    return dataclasses.replace(card, length_keys=tuple(raised.items()))
+
+
+def _length_needed(card, served: int, engine: str) -> tuple[int | None, str]:
+    """(the max_position_embeddings that makes `engine`'s table cover `served` positions with the card's
+    speeds, and its length check accept them; or None and why no such length exists)."""
+    needed, P = [], _table_length(card) or 0
+    release = VLLM_RELEASE if engine == "vllm" else SGLANG_RELEASE
+    for group in card.rope:
+        rows, rule = _group_rows(card, group, engine)
+        f = float(group.parameters.get("factor") or 1.0)
+        kind = group.rope_type
+        if rows is not None and rows >= served and engine == "sglang":
+            continue
+        if kind == "linear" or (kind == "dynamic" and engine == "sglang"):
+            needed.append(math.ceil(served / f))
+        elif kind == "yarn" and rows is not None and rows < served:
+            return None, (f"{release}'s YaRN table has {rows:,} rows ({rule}): positions past it read off the "
+                          f"table; a larger factor would cover {served:,}, at speeds the model was not tuned with")
+        elif kind == "dynamic":
+            return None, (f"{release}'s dynamic table has {rows:,} rows ({rule}): a longer "
+                          f"max_position_embeddings adds rows but no dynamic scaling, one base for every prompt; "
+                          f"serve at most {rows:,}, or replace the block with YaRN")
+        else:
+            needed.append(served if engine == "vllm" or rows is not None else P)
+    return max(needed, default=served if not card.rope else P), ""
+
+
 def _override(card, served: int, keys: tuple[str, ...], block: dict | None = None) -> str:
     """An engine's config override as one JSON argument: every length key of `keys` the config
     sets raised to `served` (max_position_embeddings when it sets none), the RoPE block when one
@@ -261,23 +363,28 @@ def engine_commands(card, served: int | None, model: str = "MODEL",
         return out
     start = {k: v.format(model=model, gguf=gguf) for k, v in ENGINE_STARTS.items()}
     block = scaling_override(card, served)
-    limit = vllm_length_limit(card)
-    if block is not None:
+    if block is not None:  # the added YaRN block's table: trained length × (served ÷ trained) rows
         out["vllm"] = (f"{start['vllm']} --max-model-len {served} "
                        f"--hf-overrides '{_override(card, served, VLLM_LENGTH_KEYS, block)}'")
-    elif served <= limit:
+    elif _covered(card, served, "vllm") and served <= vllm_length_limit(card):
         out["vllm"] = f"{start['vllm']} --max-model-len {served}"
-    elif any(g.rope_type in VLLM_UNSCALED for g in card.rope):
-        out["vllm"] = f"{start['vllm']} --max-model-len {served} --hf-overrides '{_override(card, served, VLLM_LENGTH_KEYS)}'"
-    else:
-        out["vllm"] = f"VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 {start['vllm']} --max-model-len {served}"
+    else:  # raise the length keys until the table covers `served` and the length check accepts it
+        length, _ = _length_needed(card, served, "vllm")
+        if length is not None:
+            out["vllm"] = (f"{start['vllm']} --max-model-len {served} "
+                           f"--hf-overrides '{_override(card, length, VLLM_LENGTH_KEYS)}'")
     if block is not None:
         out["sglang"] = (f"{start['sglang']} --context-length {served} "
                          f"--json-model-override-args '{_override(card, served, SGLANG_LENGTH_KEYS, block)}'")
-    elif served <= sglang_context_length(card):
-        out["sglang"] = f"{start['sglang']} --context-length {served}"
     else:
-        out["sglang"] = f"SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 {start['sglang']} --context-length {served}"
+        length, flag, seen = None, "", card
+        if not _covered(card, served, "sglang"):
+            length, _ = _length_needed(card, served, "sglang")
+            seen = _with_length(card, length, SGLANG_LENGTH_KEYS) if length is not None else card
+            flag = f" --json-model-override-args '{_override(card, length, SGLANG_LENGTH_KEYS)}'" if length else ""
+        if length is not None or _covered(card, served, "sglang"):
+            allow = "" if served <= sglang_context_length(seen) else "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 "
+            out["sglang"] = f"{allow}{start['sglang']} --context-length {served}{flag}"
     flags = f"{start['llama.cpp']} -c {served}"
     scaled = [g for g in card.rope if g.rope_type != "default"]
     if block is not None:
@@ -292,6 +399,12 @@ def engine_commands(card, served: int | None, model: str = "MODEL",
                   f" --yarn-orig-ctx {card.trained_length}")
     out["llama.cpp"] = flags
     return {k: None if k in refused else v for k, v in out.items()}
+
+
+def _covered(card, served: int, engine: str) -> bool:
+    """Does `engine`'s RoPE table for this card reach `served` positions with the card's speeds?"""
+    rows, _ = table_rows(card, engine)
+    return rows is None or served <= rows
 
 
 def engine_refusals(card, served: int | None) -> dict[str, str]:
@@ -312,7 +425,14 @@ def engine_refusals(card, served: int | None) -> dict[str, str]:
         end = card.max_length or vllm_length_limit(card)
         if served > end:
             return {key: f"the position table ends at {end:,}" for key in ENGINES}
-    return {}
+    out = {}
+    if served and card.rope and scaling_override(card, served) is None:
+        for key in ("vllm", "sglang"):
+            if not _covered(card, served, key):
+                length, why = _length_needed(card, served, key)
+                if length is None:
+                    out[key] = why
+    return out
 
 
 def engine_notes(card, served: int | None) -> list[str]:

@@ -168,8 +168,11 @@ def card_warnings(scheme: str, groups, trained: int | None, max_length: int | No
         if group.rope_type == "dynamic":
             out.append("dynamic scaling: transformers changes θ with the sequence length, so keys cached at one "
                        "length were rotated with another base; vLLM 0.33.0 computes one base at start-up, and "
-                       "without max_trained_positions it is the trained base for every prompt "
-                       "(dynamic_ntk_scaling_rope.py; see lessons.context_extension)")
+                       "without max_trained_positions it is the trained base for every prompt, in a table of "
+                       "max_position_embeddings rows though it derives factor times more "
+                       "(dynamic_ntk_scaling_rope.py); SGLang 0.5.23 builds factor × max_position_embeddings rows "
+                       "with one larger base, θ·(f² − f + 1)^(d/(d − 2)), for every prompt (rope_variant.py; "
+                       "see lessons.context_extension)")
         factor = group.parameters.get("factor")
         if (group.rope_type in ("linear", "longrope") and factor and trained and max_length
                 and "original_max_position_embeddings" in group.parameters
