@@ -122,7 +122,9 @@ anyway: vLLM builds a YaRN block's table with the original length times the
 factor whatever the config's length says, a dynamic block's with the
 config's length though it serves the factor times more. A command is printed
 only when its table covers every position it serves; otherwise the line
-says "no command" and why.
+says "no command" and why. The same goes for an architecture a release no
+longer serves: vLLM 0.33.0's registry lists MPT among the models it served
+until 0.28.0, so MPT gets no vLLM command.
 
 **Go deeper.** Level 2 walks through the reading step by step, then through
 every gallery config with its report and its figure. A practitioner can stop
@@ -651,6 +653,7 @@ RoPE, every RoPE layer: default, base 10,000, 64 of 64 dimensions turn (32 half-
 engine         vLLM: vllm serve tiiuae/falcon-7b --max-model-len 2048
 engine         SGLang: python -m sglang.launch_server --model-path tiiuae/falcon-7b --context-length 2048
 engine         llama.cpp: llama-server -m model.gguf -c 2048
+engine note    SGLang: no model of its own for FalconForCausalLM in SGLang 0.5.23 (sglang/srt/models/*.py EntryClass); it falls back to its transformers backend, TransformersForCausalLM
 read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
 ```
 
@@ -756,6 +759,8 @@ RoPE, every RoPE layer: default, base 10,000, 32 of 128 dimensions turn (16 half
 engine         vLLM: vllm serve EleutherAI/pythia-1.4b --max-model-len 2048
 engine         SGLang: python -m sglang.launch_server --model-path EleutherAI/pythia-1.4b --context-length 2048
 engine         llama.cpp: llama-server -m model.gguf -c 2048
+engine note    vLLM: GPTNeoXForCausalLM is served through vLLM 0.33.0's transformers backend, not a model of its own (vllm/model_executor/models/registry.py)
+engine note    SGLang: no model of its own for GPTNeoXForCausalLM in SGLang 0.5.23 (sglang/srt/models/*.py EntryClass); it falls back to its transformers backend, TransformersForCausalLM
 warning        the config does not say how long the model was trained: its limit, 2,048, stands in for the trained length; the model may have trained on shorter inputs
 read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
 ```
@@ -1180,6 +1185,7 @@ RoPE, every RoPE layer: longrope, base 10,000, 96 of 96 dimensions turn (48 half
 engine         vLLM: vllm serve microsoft/Phi-3-vision-128k-instruct --max-model-len 4096
 engine         SGLang: python -m sglang.launch_server --model-path microsoft/Phi-3-vision-128k-instruct --context-length 4096
 engine         llama.cpp: no command: llama.cpp's converter has no Phi3VForCausalLM (conversion/*.py, llama-cpp-python 0.3.36)
+engine note    SGLang: no model of its own for Phi3VForCausalLM in SGLang 0.5.23 (sglang/srt/models/*.py EntryClass); it falls back to its transformers backend, TransformersForCausalLM
 engine note    vLLM: short_factor for every prompt (chosen once at start-up: --max-model-len <= 4,096); llama.cpp: -c picks the list the same way; transformers switches lists per prompt at 4,096
 read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
 ```
@@ -1308,6 +1314,8 @@ RoPE, every RoPE layer: default, base 5e+06, 128 of 128 dimensions turn (64 half
 engine         vLLM: vllm serve HuggingFaceTB/SmolLM3-3B --max-model-len 65536
 engine         SGLang: python -m sglang.launch_server --model-path HuggingFaceTB/SmolLM3-3B --context-length 65536
 engine         llama.cpp: llama-server -m model.gguf -c 65536
+engine note    vLLM: SmolLM3ForCausalLM is served through vLLM 0.33.0's transformers backend, not a model of its own (vllm/model_executor/models/registry.py)
+engine note    SGLang: no model of its own for SmolLM3ForCausalLM in SGLang 0.5.23 (sglang/srt/models/*.py EntryClass); it falls back to its transformers backend, TransformersForCausalLM
 warning        the config does not say how long the model was trained: its limit, 65,536, stands in for the trained length; the model may have trained on shorter inputs
 read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
 ```
@@ -1354,6 +1362,7 @@ RoPE, sliding_attention (14 layers): default, base 10,000, 64 of 64 dimensions t
 engine         vLLM: vllm serve answerdotai/ModernBERT-base --max-model-len 8192
 engine         SGLang: python -m sglang.launch_server --model-path answerdotai/ModernBERT-base --context-length 8192
 engine         llama.cpp: llama-server -m model.gguf -c 8192
+engine note    SGLang: no model of its own for ModernBertForMaskedLM in SGLang 0.5.23 (sglang/srt/models/*.py EntryClass); it falls back to its transformers backend, TransformersForCausalLM
 warning        the config does not say how long the model was trained: its limit, 8,192, stands in for the trained length; the model may have trained on shorter inputs
 read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
 ```
@@ -1487,6 +1496,7 @@ ALiBi slopes   16 heads, 0.7071 down to 0.003906
 engine         vLLM: vllm serve bigscience/bloom-560m --max-model-len 2048
 engine         SGLang: python -m sglang.launch_server --model-path bigscience/bloom-560m --context-length 2048
 engine         llama.cpp: llama-server -m model.gguf -c 2048
+engine note    SGLang: no model of its own for BloomForCausalLM in SGLang 0.5.23 (sglang/srt/models/*.py EntryClass); it falls back to its transformers backend, TransformersForCausalLM
 read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
 ```
 
@@ -1514,9 +1524,10 @@ by default     vLLM 0.33.0            2,048  the smallest length key, max_seq_le
                llama.cpp (-c 0)     unknown  no key the converter reads: the file states none
                transformers        no limit  it computes whatever it is given
 ALiBi slopes   32 heads, 0.8409 down to 0.003906
-engine         vLLM: vllm serve mosaicml/mpt-7b --max-model-len 2048
+engine         vLLM: no command: not served by vLLM 0.33.0: its registry (vllm/model_executor/models/registry.py) lists MPTForCausalLM among the architectures it served until 0.28.0
 engine         SGLang: python -m sglang.launch_server --model-path mosaicml/mpt-7b --context-length 2048
 engine         llama.cpp: llama-server -m model.gguf -c 2048
+engine note    SGLang: no model of its own for MPTForCausalLM in SGLang 0.5.23 (sglang/srt/models/*.py EntryClass); it falls back to its transformers backend, TransformersForCausalLM
 warning        the config does not say how long the model was trained: its limit, 2,048, stands in for the trained length; the model may have trained on shorter inputs
 read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
 ```
@@ -1579,6 +1590,7 @@ by default     vLLM 0.33.0              512  the smallest length key, max_positi
 engine         vLLM: vllm serve google-bert/bert-base-uncased --max-model-len 512
 engine         SGLang: python -m sglang.launch_server --model-path google-bert/bert-base-uncased --context-length 512
 engine         llama.cpp: llama-server -m model.gguf -c 512
+engine note    SGLang: no model of its own for BertForMaskedLM in SGLang 0.5.23 (sglang/srt/models/*.py EntryClass); it falls back to its transformers backend, TransformersForCausalLM
 warning        the config does not say how long the model was trained: its limit, 512, stands in for the trained length; the model may have trained on shorter inputs
 read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
 ```
@@ -1991,6 +2003,8 @@ class ModelCard:
             {"name", "value", "layers", "starts_at"}.
         nested: True when the language model's keys sit under `text_config`.
         width: the hidden size (`WIDTH_KEYS`), or None.
+        architectures: the config's `architectures` (the wrapper's, for a vision-language model): what
+            an engine's model registry is keyed on.
     """
 
     model_type: str | None
@@ -2011,6 +2025,7 @@ class ModelCard:
     multipliers: tuple[dict, ...] = ()
     nested: bool = False
     width: int | None = None
+    architectures: tuple[str, ...] = ()
 
     @property
     def stretch(self) -> float | None:
@@ -2102,7 +2117,9 @@ def _explain(config: dict) -> ModelCard:
     return ModelCard(model_type, scheme, trained, max_length, tuple(groups), tuple(skipped), slopes, n_layers,
                      None if types is None else tuple(types), window, multiplier, tuple(caught), length_keys(text),
                      stated, exact.qk_width(text), tuple(factors), isinstance(config.get("text_config"), dict),
-                     width if _checks._is_int(width := first_set(text, WIDTH_KEYS)[1]) else None)
+                     width if _checks._is_int(width := first_set(text, WIDTH_KEYS)[1]) else None,
+                     tuple(a for a in config.get("architectures") or () if isinstance(a, str))
+                     if isinstance(config.get("architectures"), list) else ())
 
 
 

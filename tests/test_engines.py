@@ -324,3 +324,23 @@ def test_commands_add_the_whole_block_a_config_lacks():
     # a vision-language config: the override names text_config
     scout = card_json(explain(GALLERY["llama-4-scout"]["config"]), 20_000_000)["commands"]["vllm"]
     assert """--hf-overrides '{"text_config": {"max_position_embeddings": 20000000}}'""" in scout
+
+
+def test_an_architecture_a_release_no_longer_serves_gets_no_command():
+    """vLLM 0.33.0's registry lists MPT (until 0.28.0) and MiniMax-Text-01 (until 0.23.0) only among the
+    architectures it used to serve (_PREVIOUSLY_SUPPORTED_MODELS); SGLang 0.5.23 has no model of its own
+    for MPT and falls back to its transformers backend (lessons/tools/registries.json, from the wheels)."""
+    from lessons.tools.engines import REGISTRIES, SGLANG_RELEASE, VLLM_RELEASE
+
+    assert (REGISTRIES["vllm"]["release"], REGISTRIES["sglang"]["release"]) == (VLLM_RELEASE, SGLANG_RELEASE)
+    mpt = explain(GALLERY["mpt-7b"]["config"])
+    assert engine_refusals(mpt, 2048) == {"vllm": (
+        "not served by vLLM 0.33.0: its registry (vllm/model_executor/models/registry.py) lists MPTForCausalLM "
+        "among the architectures it served until 0.28.0")}
+    lines = report(mpt, 2048).splitlines()
+    assert any(line.startswith("engine         vLLM: no command: not served by vLLM 0.33.0") for line in lines)
+    assert any("no model of its own for MPTForCausalLM in SGLang 0.5.23" in line for line in lines)
+    minimax = {**LLAMA, "model_type": "minimax", "architectures": ["MiniMaxText01ForCausalLM"]}
+    assert "until 0.23.0" in engine_refusals(explain(minimax), 4096)["vllm"]
+    # an architecture vLLM serves natively gets its command, whatever it once was
+    assert "vllm" not in engine_refusals(explain({**LLAMA, "architectures": ["LlamaForCausalLM"]}), 4096)

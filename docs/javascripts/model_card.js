@@ -825,7 +825,8 @@
       alibi_slopes: slopes, n_layers: nLayers, layer_types: types, sliding_window: win, softmax_multiplier: multiplier, warnings: caught,
       length_keys: lengthKeys, trained_stated: stated, qk_width: qkWidth(t),
       multipliers: multipliers(t, groups, skipped, nLayers, multiplier), nested: isDict(get(config, "text_config")),
-      width: isInt(first(t, WIDTH_KEYS)[1]) ? first(t, WIDTH_KEYS)[1] : null };
+      width: isInt(first(t, WIDTH_KEYS)[1]) ? first(t, WIDTH_KEYS)[1] : null,
+      architectures: Array.isArray(get(config, "architectures")) ? config.architectures.filter(function (a) { return typeof a === "string"; }) : [] };
   }
   function toJSON(c, served, model) {
     return { model_type: c.model_type, scheme: c.scheme, trained_length: c.trained_length, trained_length_stated: c.trained_stated,
@@ -1010,7 +1011,11 @@
   }
   function engineRefusals(c, served) {
     var out = {};
-    if (c.model_type === "baichuan") return { vllm: VLLM_RELEASE + "'s model registry has no Baichuan architecture" };
+    var reg = T.REGISTRIES.vllm, archs = c.architectures || [];
+    var gone = archs.filter(function (a) { return has(reg.previously, a); });
+    if (gone.length && !archs.some(function (a) { return reg.served.indexOf(a) >= 0; }))
+      return { vllm: "not served by " + reg.release + ": its registry (" + reg.source + ") lists " + gone[0] + " among the architectures it served until " + reg.previously[gone[0]] };
+    if (c.model_type === "baichuan" && !archs.length) return { vllm: VLLM_RELEASE + "'s model registry has no Baichuan architecture" };
     if (c.model_type === "chatglm" && scalingOverride(c, served) !== null) {
       var why = "its chatglm model builds RoPE from rope_ratio alone, so no override scales past " + fmtComma(c.trained_length);
       return { vllm: why, sglang: why };
@@ -1063,7 +1068,12 @@
     return out;
   }
   function engineNotes(c, served) {
-    var notes = [], scaled = c.rope.filter(function (g) { return g.rope_type !== "default"; }), kind = scaled.length ? scaled[0].rope_type : null;
+    var vreg = T.REGISTRIES.vllm, sreg = T.REGISTRIES.sglang, archs = c.architectures || [];
+    var backend = archs.filter(function (a) { return vreg.transformers_backend.indexOf(a) >= 0; }), out0 = [];
+    if (backend.length) out0.push("vLLM: " + backend[0] + " is served through " + vreg.release + "'s transformers backend, not a model of its own (" + vreg.source + ")");
+    if (archs.length && !archs.some(function (a) { return sreg.served.indexOf(a) >= 0; }))
+      out0.push("SGLang: no model of its own for " + archs[0] + " in " + sreg.release + " (" + sreg.source + "); it falls back to its transformers backend, " + sreg.fallback);
+    var notes = out0, scaled = c.rope.filter(function (g) { return g.rope_type !== "default"; }), kind = scaled.length ? scaled[0].rope_type : null;
     if (kind === "longrope" && c.trained_length) {
       var past = !!(served && served > c.trained_length);
       notes.push("vLLM: " + (past ? "long_factor" : "short_factor") + " for every prompt (chosen once at start-up: --max-model-len " + (past ? ">" : "<=") + " " +

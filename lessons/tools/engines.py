@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+from pathlib import Path
 
 from lessons import _checks
 
@@ -42,6 +43,12 @@ LLAMA_CPP_LENGTH_KEYS = ("max_position_embeddings", "n_ctx", "n_positions", "max
 LLAMA_CPP_FIXED_CONTEXT = {"falcon": 2048}
 LLAMA_CPP_SEQ_OR_WIDTH = ("bloom", "chatglm")
 LLAMA_CPP_UNCONVERTED = {"phi3_v": "Phi3VForCausalLM"}
+# The architectures each release serves, read from its model registry: vLLM 0.33.0's
+# model_executor/models/registry.py (with _PREVIOUSLY_SUPPORTED_MODELS: the last release that served each
+# dropped one; its transformers-backend entries) and SGLang 0.5.23's srt/models/*.py EntryClass (any other
+# architecture goes to its transformers backend, srt/models/registry.py _normalize_archs). Written from the
+# wheels by tests/reference/registries.py.
+REGISTRIES = json.loads(Path(__file__).with_name("registries.json").read_text(encoding="utf-8"))
 ENGINE_LENGTH_KEYS = tuple(dict.fromkeys((*VLLM_LENGTH_KEYS, *SGLANG_LENGTH_KEYS, *LLAMA_CPP_LENGTH_KEYS,
                                           "original_max_position_embeddings")))
 
@@ -411,7 +418,12 @@ def engine_refusals(card, served: int | None) -> dict[str, str]:
     """{engine: why it cannot serve `served` positions}, for the engines that cannot (a learned or
     sinusoidal table past its last row, in every engine; Baichuan in vLLM 0.33.0, whose model
     registry, vllm/model_executor/models/registry.py, has no Baichuan architecture); empty when all can."""
-    if card.model_type == "baichuan":
+    vllm = REGISTRIES["vllm"]
+    gone = [a for a in card.architectures if a in vllm["previously"]]
+    if gone and not any(a in vllm["served"] for a in card.architectures):
+        return {"vllm": f"not served by {vllm['release']}: its registry ({vllm['source']}) lists {gone[0]} among "
+                        f"the architectures it served until {vllm['previously'][gone[0]]}"}
+    if card.model_type == "baichuan" and not card.architectures:
         return {"vllm": f"{VLLM_RELEASE}'s model registry has no Baichuan architecture"}
     if card.model_type == "chatglm" and scaling_override(card, served) is not None:
         # vLLM 0.33.0's models/chatglm.py and SGLang 0.5.23's srt/models/chatglm.py build RoPE from
@@ -436,8 +448,16 @@ def engine_refusals(card, served: int | None) -> dict[str, str]:
 
 
 def engine_notes(card, served: int | None) -> list[str]:
-    """What each engine then does with the RoPE speeds, in words (one line each)."""
+    """What each engine then does with the model and its RoPE speeds, in words (one line each)."""
     notes = []
+    vllm, sglang = REGISTRIES["vllm"], REGISTRIES["sglang"]
+    backend = [a for a in card.architectures if a in vllm["transformers_backend"]]
+    if backend:
+        notes.append(f"vLLM: {backend[0]} is served through {vllm['release']}'s transformers backend, not a model "
+                     f"of its own ({vllm['source']})")
+    if card.architectures and not any(a in sglang["served"] for a in card.architectures):
+        notes.append(f"SGLang: no model of its own for {card.architectures[0]} in {sglang['release']} "
+                     f"({sglang['source']}); it falls back to its transformers backend, {sglang['fallback']}")
     scaled = [g for g in card.rope if g.rope_type != "default"]
     kind = scaled[0].rope_type if scaled else None
     if kind == "longrope" and card.trained_length:
