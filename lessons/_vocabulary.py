@@ -82,7 +82,9 @@ TERMS: dict[str, str] = {
     "get_context_length": "SGLang 0.5.23 function (sglang/srt/utils/hf_transformers/common.py) that picks a config's context length",
     "set_gguf_parameters": "llama.cpp converter method (conversion/base.py) that writes a model's context length into the GGUF file",
     "trained_length_stated": "JSON card field: true only when original_max_position_embeddings states the trained length",
-    "rope_freqs": "GGUF tensor of per-pair divisors into which llama.cpp's converter bakes the Llama 3 rule or LongRoPE's lists",
+    "rope_freqs": "GGUF tensor of per-pair divisors into which llama.cpp's converter bakes the Llama 3 rule",
+    "rope_factors_long": "GGUF tensor of LongRoPE's long list, as llama.cpp's Phi-3 converter writes it (llama.cpp picks it when the context exceeds the original length)",
+    "rope_factors_short": "GGUF tensor of LongRoPE's short list, as llama.cpp's Phi-3 converter writes it",
     "get_rope_factors": "llama.cpp function (src/llama-model.cpp) that picks LongRoPE's long or short list from the context size",
     "--ctx-size": "llama.cpp flag (short form -c): the context length the server allocates",
     # Attention sinks and windows (lessons.attention_sinks)

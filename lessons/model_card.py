@@ -56,9 +56,10 @@ positions, from quickest to most thorough.
 - Copying, converting or fine-tuning a checkpoint: decode the original and
   the copy and compare the two JSON cards; they must agree. For a llama.cpp
   file, `python -m lessons.model_card model.gguf --compare config.json` lists
-  what the conversion kept, changed, dropped or baked into `rope_freqs`
-  (`compare_gguf`, in lessons/tools/card_report.py; the header is read with
-  llama.cpp's own `gguf` package).
+  what the conversion kept, changed, dropped or baked into `rope_freqs` (the
+  Llama 3 rule) or `rope_factors_long` and `rope_factors_short` (LongRoPE's
+  lists) (`compare_gguf`, in lessons/tools/card_report.py; the header is read
+  with llama.cpp's own `gguf` package).
 - Any promise past the trained length: measure it (`lessons.context_extension`
   says what each scaling rule can and cannot do).
 

@@ -15,7 +15,7 @@ import pytest
 from lessons.model_card import (compare_methods, explain, figure_name, language_config, layer_types, pairs_that_turn,
                                 rope_block)
 from lessons.tools.card_report import card_json, main, report
-from lessons.tools.engines import (served_lengths, vllm_max_model_len)
+from lessons.tools.engines import (engine_refusals, served_lengths, vllm_max_model_len)
 from lessons.tools.model_types import ConfigError, gallery
 from lessons.tools.rope_scaling import rope_inv_freq
 from site_build.markdown.reports import REPORT_FENCE
@@ -364,8 +364,11 @@ def _write_gguf(path, arch="llama", **keys):
     if "scaling" in keys:
         writer.add_rope_scaling_type({"linear": gguf.RopeScalingType.LINEAR, "yarn": gguf.RopeScalingType.YARN}[keys["scaling"]])
         writer.add_rope_scaling_factor(keys["factor"])
-    if "rope_freqs" in keys:
-        writer.add_tensor("rope_freqs.weight", np.asarray(keys["rope_freqs"], dtype=np.float32))
+    for name in ("rope_freqs", "rope_factors_long", "rope_factors_short"):
+        if name in keys:
+            writer.add_tensor(f"{name}.weight", np.asarray(keys[name], dtype=np.float32))
+    if "raw_context_length" in keys:  # a value of another type than llama.cpp's converter writes
+        writer.add_key_value(f"{arch}.context_length", keys["raw_context_length"], keys["raw_type"])
     writer.write_header_to_file()
     writer.write_kv_data_to_file()
     writer.write_tensors_to_file()
@@ -412,6 +415,38 @@ def test_a_broken_gguf_file_is_one_error_line(tmp_path, capsys):
         assert err.startswith(f"error: {path}:") and len(err.strip().splitlines()) == 1 and "Traceback" not in err
     assert main(["llama-3.1-8b", "--compare", "gpt2"]) == 2
     assert "--compare goes with a .gguf file" in capsys.readouterr().err
+    # a context length llama.cpp cannot use: zero, or written as a string
+    gguf = pytest.importorskip("gguf")
+    for name, keys in (("zero", {"context_length": 0}),
+                       ("text", {"raw_context_length": "4096", "raw_type": gguf.GGUFValueType.STRING})):
+        path = _write_gguf(tmp_path / f"{name}.gguf", **keys)
+        assert main([str(path)]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"error: {path}: llama.context_length is ") and "positive integer" in err
+        assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_longrope_factor_tensors_are_found_under_the_converters_names(tmp_path):
+    """llama.cpp's Phi-3 converter writes LongRoPE's lists as rope_factors_long and rope_factors_short,
+    not rope_freqs: a conversion that kept them is 'baked in', one without them 'dropped'."""
+    from lessons.tools.card_report import compare_gguf, gguf_report, read_gguf
+
+    phi = explain(gallery()["phi-3.5-mini"]["config"])
+    kept = read_gguf(_write_gguf(tmp_path / "phi.gguf", arch="phi3", context_length=131072, dimension_count=96,
+                                 rope_factors_long=[1.5] * 48, rope_factors_short=[1.0] * 48))
+    rows = {what: (theirs, said) for what, _, theirs, said in compare_gguf(kept, phi)}
+    assert rows["scaling"] == ("rope_factors_long (48 divisors), rope_factors_short (48 divisors)", "baked in")
+    assert "rope_factors_long 48 per-pair divisors" in gguf_report(kept)
+    lost = read_gguf(_write_gguf(tmp_path / "lost.gguf", arch="phi3", context_length=131072, dimension_count=96))
+    assert {what: said for what, _, _, said in compare_gguf(lost, phi)}["scaling"] == "dropped"
+
+
+def test_a_length_past_llama_cpps_int_is_refused_for_llama_cpp_only():
+    """llama.cpp reads -c with std::stoi (common/arg.cpp): at most 2**31 - 1."""
+    card = explain(gallery()["llama-3.1-8b"]["config"])
+    refused = engine_refusals(card, 2**31)
+    assert refused == {"llama.cpp": "llama.cpp's -c takes at most 2,147,483,647 (a 32-bit int, std::stoi in common/arg.cpp)"}
+    assert engine_refusals(card, 2**31 - 1) == {}
 
 
 def test_a_config_without_a_length_does_not_blame_a_linear_factor():

@@ -1022,6 +1022,8 @@
     }
     if (c.model_type !== null && has(LLAMA_CPP_UNCONVERTED, c.model_type))
       return { "llama.cpp": "llama.cpp's converter has no " + LLAMA_CPP_UNCONVERTED[c.model_type] + " (conversion/*.py, llama-cpp-python 0.3.36)" };
+    if (served && served > T.LLAMA_CPP_MAX_CONTEXT)
+      return { "llama.cpp": "llama.cpp's -c takes at most " + fmtComma(T.LLAMA_CPP_MAX_CONTEXT) + " (a 32-bit int, std::stoi in common/arg.cpp)" };
     if (served && (c.scheme === "learned" || c.scheme === "sinusoidal")) {
       var end = c.max_length || vllmLimit(c);
       if (served > end) { ENGINES.forEach(function (e) { out[e[0]] = "the position table ends at " + fmtComma(end); }); return out; }

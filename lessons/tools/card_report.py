@@ -273,6 +273,10 @@ def read_config(path: str | Path) -> dict:
 # The position keys of a GGUF header (llama.cpp's gguf-py constants, as `{arch}.<key>`), read by `read_gguf`.
 GGUF_KEYS = ("context_length", "rope.freq_base", "rope.dimension_count", "rope.scaling.type", "rope.scaling.factor",
              "rope.scaling.original_context_length", "attention.sliding_window", "attention.sliding_window_pattern")
+# The per-pair divisor tensors llama.cpp's converters write (llama-cpp-python 0.3.36's vendored conversion/):
+# rope_freqs for the Llama 3 rule, rope_factors_long and rope_factors_short for Phi-3's LongRoPE lists
+# (chosen at run time by the context size against the original length).
+GGUF_FACTOR_TENSORS = ("rope_freqs", "rope_factors_long", "rope_factors_short")
 
 
 def read_gguf(path: str | Path) -> dict:
@@ -282,9 +286,10 @@ def read_gguf(path: str | Path) -> dict:
         path: a .gguf file.
 
     Returns:
-        {"architecture": str, <each of GGUF_KEYS>: value or None, "rope_freqs": the per-pair
-        divisors of a `rope_freqs` tensor as a list (the Llama 3 rule and LongRoPE are baked in
-        there by the converter), or None}. A file that is missing, truncated or not GGUF is a
+        {"architecture": str, <each of GGUF_KEYS>: value or None, and for each of GGUF_FACTOR_TENSORS
+        its per-pair divisors as a list, or None (the converter bakes the Llama 3 rule into
+        rope_freqs, LongRoPE's lists into rope_factors_long and rope_factors_short)}. A file that is
+        missing, truncated or not GGUF, or whose context length is not a positive integer, is a
         `ConfigError` naming it.
     """
     path = Path(path)
@@ -310,8 +315,13 @@ def read_gguf(path: str | Path) -> dict:
     if not isinstance(arch, str):
         raise ConfigError(f"{path}: a GGUF file without general.architecture")
     header = {"architecture": arch, **{key: value(f"{arch}.{key}") for key in GGUF_KEYS}}
-    freqs = next((t for t in reader.tensors if t.name == "rope_freqs.weight"), None)
-    header["rope_freqs"] = None if freqs is None else [float(x) for x in np.asarray(freqs.data).ravel()]
+    context = header["context_length"]
+    if context is not None and (isinstance(context, bool) or not isinstance(context, int) or context < 1):
+        # llama.cpp reads {arch}.context_length as an unsigned integer and uses it as -c 0's length
+        raise ConfigError(f"{path}: {arch}.context_length is {context!r}; llama.cpp needs a positive integer there")
+    for name in GGUF_FACTOR_TENSORS:
+        tensor = next((t for t in reader.tensors if t.name == f"{name}.weight"), None)
+        header[name] = None if tensor is None else [float(x) for x in np.asarray(tensor.data).ravel()]
     return header
 
 
@@ -328,9 +338,10 @@ def gguf_report(header: dict) -> str:
         lines.append(f"scaling        {header['rope.scaling.type']}, factor "
                      f"{'not recorded' if factor is None else f'{factor:g}'}, original context "
                      f"{_n(header['rope.scaling.original_context_length'])}")
-    if header["rope_freqs"] is not None:
-        lines.append(f"rope_freqs     {len(header['rope_freqs'])} per-pair divisors, "
-                     f"{min(header['rope_freqs']):.4g} to {max(header['rope_freqs']):.4g} (baked in by the converter)")
+    for name in GGUF_FACTOR_TENSORS:
+        if header.get(name) is not None:
+            lines.append(f"{name:<14} {len(header[name])} per-pair divisors, "
+                         f"{min(header[name]):.4g} to {max(header[name]):.4g} (baked in by the converter)")
     if header["attention.sliding_window"] is not None:
         lines.append(f"sliding window {header['attention.sliding_window']:,} tokens")
     return "\n".join(lines)
@@ -366,8 +377,11 @@ def compare_gguf(header: dict, card: ModelCard) -> list[tuple[str, str, str, str
     if group is not None and group.rope_type != "default":
         factor = group.parameters.get("factor")
         if group.rope_type in ("llama3", "longrope"):
-            said = "baked in" if header["rope_freqs"] is not None else "dropped"
-            theirs = f"rope_freqs ({len(header['rope_freqs'])} divisors)" if header["rope_freqs"] else "none"
+            names = ("rope_freqs",) if group.rope_type == "llama3" else ("rope_factors_long", "rope_factors_short",
+                                                                       "rope_freqs")
+            found = [n for n in names if header.get(n) is not None]
+            said = "baked in" if found else "dropped"
+            theirs = ", ".join(f"{n} ({len(header[n])} divisors)" for n in found) if found else "none"
         else:
             theirs = header["rope.scaling.type"] or "none"
             said = "kept" if theirs == group.rope_type and (factor is None or header["rope.scaling.factor"] is None

@@ -22,7 +22,7 @@ BROWSER_TABLES = {
                   "HEAD_KEYS", "LENGTH_KEYS"),
     engines: ("VLLM_RELEASE", "VLLM_LENGTH_KEYS", "VLLM_FALLBACK_LENGTH", "VLLM_UNSCALED", "SGLANG_RELEASE",
               "SGLANG_LENGTH_KEYS", "LLAMA_CPP_LENGTH_KEYS", "LLAMA_CPP_FIXED_CONTEXT", "LLAMA_CPP_SEQ_OR_WIDTH",
-              "LLAMA_CPP_UNCONVERTED", "ENGINE_LENGTH_KEYS", "ENGINES", "SOURCES", "ENGINE_STARTS", "REGISTRIES"),
+              "LLAMA_CPP_UNCONVERTED", "LLAMA_CPP_MAX_CONTEXT", "ENGINE_LENGTH_KEYS", "ENGINES", "SOURCES", "ENGINE_STARTS", "REGISTRIES"),
     card_html: ("ADVICE", "TABLE_HEADS", "TAUGHT"),  # the report's HTML: each warning's advice, the tables' column
     # heads, where each row's fact is taught
 }

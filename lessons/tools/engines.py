@@ -43,6 +43,7 @@ LLAMA_CPP_LENGTH_KEYS = ("max_position_embeddings", "n_ctx", "n_positions", "max
 LLAMA_CPP_FIXED_CONTEXT = {"falcon": 2048}
 LLAMA_CPP_SEQ_OR_WIDTH = ("bloom", "chatglm")
 LLAMA_CPP_UNCONVERTED = {"phi3_v": "Phi3VForCausalLM"}
+LLAMA_CPP_MAX_CONTEXT = 2**31 - 1  # -c is read with std::stoi (common/arg.cpp): a 32-bit int
 # The architectures each release serves, read from its model registry: vLLM 0.33.0's
 # model_executor/models/registry.py (with _PREVIOUSLY_SUPPORTED_MODELS: the last release that served each
 # dropped one; its transformers-backend entries) and SGLang 0.5.23's srt/models/*.py EntryClass (any other
@@ -433,6 +434,9 @@ def engine_refusals(card, served: int | None) -> dict[str, str]:
     if card.model_type in LLAMA_CPP_UNCONVERTED:
         return {"llama.cpp": f"llama.cpp's converter has no {LLAMA_CPP_UNCONVERTED[card.model_type]} "
                              "(conversion/*.py, llama-cpp-python 0.3.36)"}
+    if served and served > LLAMA_CPP_MAX_CONTEXT:
+        return {"llama.cpp": f"llama.cpp's -c takes at most {LLAMA_CPP_MAX_CONTEXT:,} (a 32-bit int, std::stoi in "
+                             "common/arg.cpp)"}
     if served and card.scheme in ("learned", "sinusoidal"):
         end = card.max_length or vllm_length_limit(card)
         if served > end:
