@@ -78,6 +78,7 @@ TERMS: dict[str, str] = {
     "_apply_dict_overrides": "vLLM 0.33.0 method (vllm/config/model.py) that applies the dict-valued keys of --hf-overrides: a nested config key by key, any other dict whole",
     "patch_rope_parameters": "vLLM 0.33.0 function (vllm/transformers_utils/config.py) that renames old RoPE spellings (su to longrope) and standardizes the block",
     "_derive_context_length": "SGLang 0.5.23 method (sglang/srt/configs/model_config.py) that refuses a --context-length past the derived one without SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN",
+    "attribute_map": "transformers config-class table that answers a standard key with a family's own (GPT2Config: max_position_embeddings is n_positions); engines read the loaded config, so they see it",
     "_compute_cos_sin_cache": "method of each rotary-embedding class in vLLM 0.33.0 (model_executor/layers/rotary_embedding/) and SGLang 0.5.23 (srt/layers/rotary_embedding/) that builds its cos/sin table, and so decides how many positions it covers",
     "get_context_length": "SGLang 0.5.23 function (sglang/srt/utils/hf_transformers/common.py) that picks a config's context length",
     "set_gguf_parameters": "llama.cpp converter method (conversion/base.py) that writes a model's context length into the GGUF file",

@@ -351,9 +351,10 @@ quality, and it is printed nowhere in the config; the engine derives it.
 
 **Tiny worked example.** GPT-2's config says `n_positions` 1,024. vLLM
 0.33.0 reads `n_positions` and serves 1,024; the llama.cpp converter writes
-1,024 into the file and `-c 0` uses it; SGLang 0.5.23 does not read
-`n_positions`, falls back to 2,048 and would index past the table's 1,024
-rows. A config that sets `max_position_embeddings` 8,192 and
+1,024 into the file and `-c 0` uses it; SGLang 0.5.23 asks the loaded config
+for `max_position_embeddings`, which GPT2Config's `attribute_map` answers with
+`n_positions`, so it serves 1,024 too (reading the raw file, it would find none
+of its keys and fall back to 2,048, past the table's rows). A config that sets `max_position_embeddings` 8,192 and
 `model_max_length` 131,072 (vLLM's source names Command R beside that key)
 is served at 131,072 by vLLM and SGLang; llama.cpp's converter reads
 `model_max_length` first for Command R (conversion/command_r.py), so its file
@@ -366,7 +367,7 @@ says 131,072 too, while a Llama config with the same two keys converts at
 from lessons.model_card import explain, gallery, served_lengths
 
 served_lengths(explain(gallery()["gpt2"]["config"]))
-# → {'transformers': None, 'vllm': 1024, 'sglang': 2048, 'llama.cpp': 1024}
+# → {'transformers': None, 'vllm': 1024, 'sglang': 1024, 'llama.cpp': 1024}
 two_limits = {
     "model_type": "cohere",
     "max_position_embeddings": 8192,
@@ -652,9 +653,8 @@ by default     vLLM 0.33.0            2,048  no length key: the 2,048 fallback
 RoPE, every RoPE layer: default, base 10,000, 64 of 64 dimensions turn (32 half-split pairs)
   wavelengths  6.283 to 4.712e+04 positions
 engine         vLLM: vllm serve tiiuae/falcon-7b --max-model-len 2048
-engine         SGLang: python -m sglang.launch_server --model-path tiiuae/falcon-7b --context-length 2048
+engine         SGLang: no command: SGLang 0.5.23 has no model of its own for FalconForCausalLM (sglang/srt/models/*.py EntryClass), and its transformers backend refuses it (transformers 5.19.0, which it pins, does not mark FalconForCausalLM compatible: modeling_utils.py is_backend_compatible; srt/model_loader/utils.py resolve_transformers_arch)
 engine         llama.cpp: llama-server -m model.gguf -c 2048
-engine note    SGLang: no model of its own for FalconForCausalLM in SGLang 0.5.23 (sglang/srt/models/*.py EntryClass); it falls back to its transformers backend, TransformersForCausalLM
 read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
 ```
 
@@ -761,7 +761,7 @@ engine         vLLM: vllm serve EleutherAI/pythia-1.4b --max-model-len 2048
 engine         SGLang: python -m sglang.launch_server --model-path EleutherAI/pythia-1.4b --context-length 2048
 engine         llama.cpp: llama-server -m model.gguf -c 2048
 engine note    vLLM: GPTNeoXForCausalLM is served through vLLM 0.33.0's transformers backend, not a model of its own (vllm/model_executor/models/registry.py)
-engine note    SGLang: no model of its own for GPTNeoXForCausalLM in SGLang 0.5.23 (sglang/srt/models/*.py EntryClass); it falls back to its transformers backend, TransformersForCausalLM
+engine note    SGLang: no model of its own for GPTNeoXForCausalLM in SGLang 0.5.23 (sglang/srt/models/*.py EntryClass); it falls back to its transformers backend
 warning        the config does not say how long the model was trained: its limit, 2,048, stands in for the trained length; the model may have trained on shorter inputs
 read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
 ```
@@ -786,7 +786,7 @@ trained length not stated (the config limit, 2,048, stands in for it)
 config length  2,048
 served length  2,048 by default in vLLM 0.33.0 (the config limit)
 by default     vLLM 0.33.0            2,048  the smallest length key, n_positions
-               SGLang 0.5.23          2,048  no key it reads: the 2,048 fallback
+               SGLang 0.5.23          2,048  the first of its keys, max_position_embeddings (n_positions, by the config class's attribute_map)
                llama.cpp (-c 0)       2,048  the converter's key, n_positions
                transformers        no limit  it computes whatever it is given
 RoPE, every RoPE layer: default, base 10,000, 64 of 256 dimensions turn (32 interleaved pairs)
@@ -1184,9 +1184,8 @@ RoPE, every RoPE layer: longrope, base 10,000, 96 of 96 dimensions turn (48 half
   scale        between: pairs 0–44; divided by 3.05: pairs 45–47
   attention factor 1.19024 (multiplies cos and sin)
 engine         vLLM: vllm serve microsoft/Phi-3-vision-128k-instruct --max-model-len 4096
-engine         SGLang: python -m sglang.launch_server --model-path microsoft/Phi-3-vision-128k-instruct --context-length 4096
+engine         SGLang: no command: SGLang 0.5.23 has no model of its own for Phi3VForCausalLM (sglang/srt/models/*.py EntryClass), and its transformers backend refuses it (transformers 5.19.0, which it pins, does not mark Phi3VForCausalLM compatible: modeling_utils.py is_backend_compatible; srt/model_loader/utils.py resolve_transformers_arch)
 engine         llama.cpp: no command: llama.cpp's converter has no Phi3VForCausalLM (conversion/*.py, llama-cpp-python 0.3.36)
-engine note    SGLang: no model of its own for Phi3VForCausalLM in SGLang 0.5.23 (sglang/srt/models/*.py EntryClass); it falls back to its transformers backend, TransformersForCausalLM
 engine note    vLLM: short_factor for every prompt (chosen once at start-up: --max-model-len <= 4,096); llama.cpp: -c picks the list the same way; transformers switches lists per prompt at 4,096
 read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
 ```
@@ -1316,7 +1315,7 @@ engine         vLLM: vllm serve HuggingFaceTB/SmolLM3-3B --max-model-len 65536
 engine         SGLang: python -m sglang.launch_server --model-path HuggingFaceTB/SmolLM3-3B --context-length 65536
 engine         llama.cpp: llama-server -m model.gguf -c 65536
 engine note    vLLM: SmolLM3ForCausalLM is served through vLLM 0.33.0's transformers backend, not a model of its own (vllm/model_executor/models/registry.py)
-engine note    SGLang: no model of its own for SmolLM3ForCausalLM in SGLang 0.5.23 (sglang/srt/models/*.py EntryClass); it falls back to its transformers backend, TransformersForCausalLM
+engine note    SGLang: no model of its own for SmolLM3ForCausalLM in SGLang 0.5.23 (sglang/srt/models/*.py EntryClass); it falls back to its transformers backend
 warning        the config does not say how long the model was trained: its limit, 65,536, stands in for the trained length; the model may have trained on shorter inputs
 read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
 ```
@@ -1363,7 +1362,7 @@ RoPE, sliding_attention (14 layers): default, base 10,000, 64 of 64 dimensions t
 engine         vLLM: vllm serve answerdotai/ModernBERT-base --max-model-len 8192
 engine         SGLang: python -m sglang.launch_server --model-path answerdotai/ModernBERT-base --context-length 8192
 engine         llama.cpp: llama-server -m model.gguf -c 8192
-engine note    SGLang: no model of its own for ModernBertForMaskedLM in SGLang 0.5.23 (sglang/srt/models/*.py EntryClass); it falls back to its transformers backend, TransformersForCausalLM
+engine note    SGLang: no model of its own for ModernBertForMaskedLM in SGLang 0.5.23 (sglang/srt/models/*.py EntryClass); it falls back to its transformers backend
 warning        the config does not say how long the model was trained: its limit, 8,192, stands in for the trained length; the model may have trained on shorter inputs
 read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
 ```
@@ -1495,9 +1494,8 @@ by default     vLLM 0.33.0            2,048  no length key: the 2,048 fallback
                transformers        no limit  it computes whatever it is given
 ALiBi slopes   16 heads, 0.7071 down to 0.003906
 engine         vLLM: vllm serve bigscience/bloom-560m --max-model-len 2048
-engine         SGLang: python -m sglang.launch_server --model-path bigscience/bloom-560m --context-length 2048
+engine         SGLang: no command: SGLang 0.5.23 has no model of its own for BloomForCausalLM (sglang/srt/models/*.py EntryClass), and its transformers backend refuses it (transformers 5.19.0, which it pins, does not mark BloomForCausalLM compatible: modeling_utils.py is_backend_compatible; srt/model_loader/utils.py resolve_transformers_arch)
 engine         llama.cpp: llama-server -m model.gguf -c 2048
-engine note    SGLang: no model of its own for BloomForCausalLM in SGLang 0.5.23 (sglang/srt/models/*.py EntryClass); it falls back to its transformers backend, TransformersForCausalLM
 read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
 ```
 
@@ -1525,10 +1523,9 @@ by default     vLLM 0.33.0            2,048  the smallest length key, max_seq_le
                llama.cpp (-c 0)     unknown  no key the converter reads: the file states none
                transformers        no limit  it computes whatever it is given
 ALiBi slopes   32 heads, 0.8409 down to 0.003906
-engine         vLLM: no command: not served by vLLM 0.33.0: its registry (vllm/model_executor/models/registry.py) lists MPTForCausalLM among the architectures it served until 0.28.0
-engine         SGLang: python -m sglang.launch_server --model-path mosaicml/mpt-7b --context-length 2048
+engine         vLLM: no command: not served by vLLM 0.33.0: its registry (vllm/model_executor/models/registry.py) lists MPTForCausalLM among the architectures it served until 0.28.0, and its transformers backend takes no MPTForCausalLM (transformers 5.19.0, modeling_utils.py is_backend_compatible)
+engine         SGLang: no command: SGLang 0.5.23 has no model of its own for MPTForCausalLM (sglang/srt/models/*.py EntryClass), and its transformers backend refuses it (transformers 5.19.0, which it pins, does not mark MPTForCausalLM compatible: modeling_utils.py is_backend_compatible; srt/model_loader/utils.py resolve_transformers_arch)
 engine         llama.cpp: llama-server -m model.gguf -c 2048
-engine note    SGLang: no model of its own for MPTForCausalLM in SGLang 0.5.23 (sglang/srt/models/*.py EntryClass); it falls back to its transformers backend, TransformersForCausalLM
 warning        the config does not say how long the model was trained: its limit, 2,048, stands in for the trained length; the model may have trained on shorter inputs
 read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
 ```
@@ -1554,7 +1551,7 @@ trained length not stated (the config limit, 1,024, stands in for it)
 config length  1,024
 served length  1,024 by default in vLLM 0.33.0 (the config limit)
 by default     vLLM 0.33.0            1,024  the smallest length key, n_positions
-               SGLang 0.5.23          2,048  no key it reads: the 2,048 fallback
+               SGLang 0.5.23          1,024  the first of its keys, max_position_embeddings (n_positions, by the config class's attribute_map)
                llama.cpp (-c 0)       1,024  the converter's key, n_ctx
                transformers        no limit  it computes whatever it is given
 engine         vLLM: vllm serve openai-community/gpt2 --max-model-len 1024
@@ -1591,7 +1588,7 @@ by default     vLLM 0.33.0              512  the smallest length key, max_positi
 engine         vLLM: vllm serve google-bert/bert-base-uncased --max-model-len 512
 engine         SGLang: python -m sglang.launch_server --model-path google-bert/bert-base-uncased --context-length 512
 engine         llama.cpp: llama-server -m model.gguf -c 512
-engine note    SGLang: no model of its own for BertForMaskedLM in SGLang 0.5.23 (sglang/srt/models/*.py EntryClass); it falls back to its transformers backend, TransformersForCausalLM
+engine note    SGLang: no model of its own for BertForMaskedLM in SGLang 0.5.23 (sglang/srt/models/*.py EntryClass); it falls back to its transformers backend
 warning        the config does not say how long the model was trained: its limit, 512, stands in for the trained length; the model may have trained on shorter inputs
 read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
 ```
@@ -1702,7 +1699,8 @@ from lessons.tools import exact
 from lessons.tools.engines import length_keys, served_lengths, vllm_max_model_len
 from lessons.tools.model_types import (ALIBI_MODEL_TYPES, CLASS_DEFAULTS, DEFAULT_THETA, HEAD_KEYS,
                                        INTERLEAVED_MODEL_TYPES, LAYER_KEYS, LEARNED_MODEL_TYPES, LENGTH_KEYS,
-                                       ROPE_MODEL_TYPES, SINUSOIDAL_MODEL_TYPES, WIDTH_KEYS, ConfigError, first_set,
+                                       NESTED_WHEN_FLAT, ROPE_MODEL_TYPES, SINUSOIDAL_MODEL_TYPES, WIDTH_KEYS,
+                                       ConfigError, first_set,
                                        gallery, periodic_layer_types)
 from lessons.tools.decoder_data import assets  # noqa: F401 - the build publishes the decoder's data (its assets() hook)
 from lessons.tools.rope_scaling import rope_inv_freq, split_by_layer_type
@@ -2002,7 +2000,8 @@ class ModelCard:
         qk_width: DeepSeek's query and key width (qk_nope_head_dim + qk_rope_head_dim), or None.
         multipliers: every position-dependent factor on attention (`exact.multipliers`), each
             {"name", "value", "layers", "starts_at"}.
-        nested: True when the language model's keys sit under `text_config`.
+        nested: True when the language model's keys sit under `text_config`, in the file or once
+            transformers has loaded it (`NESTED_WHEN_FLAT`): where an engine override must put them.
         width: the hidden size (`WIDTH_KEYS`), or None.
         architectures: the config's `architectures` (the wrapper's, for a vision-language model): what
             an engine's model registry is keyed on.
@@ -2117,7 +2116,8 @@ def _explain(config: dict) -> ModelCard:
     factors = exact.multipliers(text, groups, skipped, n_layers, multiplier)
     return ModelCard(model_type, scheme, trained, max_length, tuple(groups), tuple(skipped), slopes, n_layers,
                      None if types is None else tuple(types), window, multiplier, tuple(caught), length_keys(text),
-                     stated, exact.qk_width(text), tuple(factors), isinstance(config.get("text_config"), dict),
+                     stated, exact.qk_width(text), tuple(factors),
+                     isinstance(config.get("text_config"), dict) or config.get("model_type") in NESTED_WHEN_FLAT,
                      width if _checks._is_int(width := first_set(text, WIDTH_KEYS)[1]) else None,
                      tuple(a for a in config.get("architectures") or () if isinstance(a, str))
                      if isinstance(config.get("architectures"), list) else ())

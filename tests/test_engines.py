@@ -12,9 +12,9 @@ import pytest
 
 from lessons.model_card import (explain)
 from lessons.tools.card_report import card_json, report
-from lessons.tools.engines import (engine_refusals, served_from, served_lengths, sglang_context_length,
+from lessons.tools.engines import (engine_notes, engine_refusals, served_from, served_lengths, sglang_context_length,
                                    vllm_length_limit, vllm_max_model_len)
-from lessons.tools.model_types import gallery
+from lessons.tools.model_types import NESTED_WHEN_FLAT, gallery
 from tests.conftest import LESSONS, ROOT
 
 GALLERY = gallery()
@@ -59,10 +59,12 @@ def test_sglang_and_llama_cpp_lengths_follow_their_sources():
     assert served_lengths(linear) == {"transformers": None, "vllm": 8192, "sglang": 8192, "llama.cpp": 4096}
     assert served_lengths(yarn)["sglang"] == 4096  # a block with an original length is not multiplied
     assert served_lengths(command_r) == {"transformers": None, "vllm": 131072, "sglang": 131072, "llama.cpp": 8192}
-    assert served_lengths(gpt2) == {"transformers": None, "vllm": 1024, "sglang": 2048, "llama.cpp": 1024}
+    # SGLang asks the loaded GPT2Config for max_position_embeddings: attribute_map answers with n_positions
+    assert served_lengths(gpt2) == {"transformers": None, "vllm": 1024, "sglang": 1024, "llama.cpp": 1024}
     lines = report(gpt2).splitlines()
     assert "by default     vLLM 0.33.0            1,024  the smallest length key, n_positions" in lines
-    assert "               SGLang 0.5.23          2,048  no key it reads: the 2,048 fallback" in lines
+    assert ("               SGLang 0.5.23          1,024  the first of its keys, max_position_embeddings "
+            "(n_positions, by the config class's attribute_map)") in lines
     assert "               llama.cpp (-c 0)       1,024  the converter's key, n_ctx" in lines  # conversion/gpt2.py too
     assert served_from(command_r)["vllm"] == "model_max_length (it replaces the other keys)"
     assert served_from(linear)["vllm"] == "the smallest length key, max_position_embeddings, times the linear factor 2"
@@ -154,6 +156,11 @@ def _overridden(config: dict, override: str | None) -> dict:
     dict-valued key such as rope_parameters whole, and update text_config key by key)."""
     config = json.loads(json.dumps(config))
     for key, value in (json.loads(override) if override else {}).items():
+        if key == "text_config" and "text_config" not in config and config.get("model_type") in NESTED_WHEN_FLAT:
+            # transformers 5.24 moves a flat Qwen2-VL file's text keys into text_config (Qwen2VLConfig.__post_init__)
+            wrapper = ("vision_config", "architectures", "model_type")
+            config = {**{k: config[k] for k in wrapper if k in config},
+                      "text_config": {k: v for k, v in config.items() if k not in wrapper}}
         if key == "text_config":
             config["text_config"] = _overridden(config["text_config"], json.dumps(value))
             continue
@@ -170,22 +177,26 @@ def rows_built(seen, engine: str) -> int | None:
     """The positions the RoPE table `engine` builds for the config `seen` (as the engine loads it, after
     the command's override) covers, stated here again from the source, apart from the code that writes
     the commands: vLLM 0.33.0 rotary_embedding/*.py _compute_cos_sin_cache builds P = max_position_embeddings
-    rows, P × factor for linear, original × factor for YaRN, 4 P for M-RoPE, and never grows; SGLang 0.5.23
+    rows, P × factor for linear, original × factor for YaRN, 4 times more for Qwen2-VL's M-RoPE (qwen2.py; 1 in
+    qwen3_vl.py), and never grows; SGLang 0.5.23
     grows default, llama3 and YaRN tables to the context at load but not linear or dynamic past P × factor
     (their added rows have the unscaled base) nor LongRoPE past P. None: nothing runs out."""
     P = dict(seen.length_keys).get("max_position_embeddings", seen.max_length)
+    if not P:
+        return None
     reach = []
     for g in seen.rope:
         f, kind = float(g.parameters.get("factor") or 1), g.rope_type
         original = g.parameters.get("original_max_position_embeddings") or seen.trained_length
         if engine == "vllm":
-            reach.append(4 * P if "mrope_section" in g.parameters and kind == "default" else
-                         P * f if kind == "linear" else original * f if kind == "yarn" else P)
+            times = 4 if "mrope_section" in g.parameters and (seen.model_type or "").startswith(("qwen2_vl", "qwen2_5_vl")) else 1
+            reach.append(times * P if kind not in ("linear", "yarn") else P * f if kind == "linear"
+                         else times * (original or P) * f)
         elif kind in ("linear", "dynamic") and not (seen.model_type or "").startswith("gemma3"):
             reach.append(P * f)
         elif kind == "longrope":
             reach.append(P)
-    return min(reach) if reach and P else None
+    return min(reach) if reach else None
 
 
 def command_problems(config: dict, card, served: int, commands: dict) -> list[str]:
@@ -334,13 +345,63 @@ def test_an_architecture_a_release_no_longer_serves_gets_no_command():
 
     assert (REGISTRIES["vllm"]["release"], REGISTRIES["sglang"]["release"]) == (VLLM_RELEASE, SGLANG_RELEASE)
     mpt = explain(GALLERY["mpt-7b"]["config"])
-    assert engine_refusals(mpt, 2048) == {"vllm": (
+    refused = engine_refusals(mpt, 2048)
+    assert refused["vllm"] == (
         "not served by vLLM 0.33.0: its registry (vllm/model_executor/models/registry.py) lists MPTForCausalLM "
-        "among the architectures it served until 0.28.0")}
+        "among the architectures it served until 0.28.0, and its transformers backend takes no MPTForCausalLM "
+        "(transformers 5.19.0, modeling_utils.py is_backend_compatible)")
+    # SGLang has no MPT model, and its transformers backend (transformers 5.19.0, which it pins) refuses MPT,
+    # BLOOM and Falcon: their classes do not set _supports_attention_backend
+    assert refused["sglang"].startswith("SGLang 0.5.23 has no model of its own for MPTForCausalLM")
+    for slug in ("bloom-560m", "falcon-7b"):
+        assert "its transformers backend refuses it" in engine_refusals(explain(GALLERY[slug]["config"]), 2048)["sglang"]
     lines = report(mpt, 2048).splitlines()
     assert any(line.startswith("engine         vLLM: no command: not served by vLLM 0.33.0") for line in lines)
-    assert any("no model of its own for MPTForCausalLM in SGLang 0.5.23" in line for line in lines)
     minimax = {**LLAMA, "model_type": "minimax", "architectures": ["MiniMaxText01ForCausalLM"]}
     assert "until 0.23.0" in engine_refusals(explain(minimax), 4096)["vllm"]
+    # a dropped architecture whose transformers class the backend takes is served through it (the registry
+    # tries _try_resolve_transformers before it refuses): MiniMaxForCausalLM
+    dots = explain({**LLAMA, "architectures": ["MiniMaxForCausalLM"]})
+    assert "vllm" not in engine_refusals(dots, 4096)
+    assert any(n.startswith("vLLM: MiniMaxForCausalLM is served through vLLM 0.33.0's transformers backend")
+               for n in engine_notes(dots, 4096))
     # an architecture vLLM serves natively gets its command, whatever it once was
     assert "vllm" not in engine_refusals(explain({**LLAMA, "architectures": ["LlamaForCausalLM"]}), 4096)
+
+
+def test_a_flat_vision_language_config_is_overridden_where_transformers_puts_its_keys():
+    """Qwen2-VL's published config.json is flat; transformers 5.24's Qwen2VLConfig moves its text keys into
+    text_config, which vLLM and SGLang read: an override at the top level would leave the length at 32,768.
+    The added YaRN block keeps mrope_section (an override replaces the whole block)."""
+    config = GALLERY["qwen2-vl-7b"]["config"]
+    assert "text_config" not in config and explain(config).nested
+    commands = card_json(explain(config), 65536)["commands"]
+    vllm = json.loads(_flag(shlex.split(commands["vllm"]), "--hf-overrides"))
+    assert list(vllm) == ["text_config"] and vllm["text_config"]["max_position_embeddings"] == 65536
+    assert vllm["text_config"]["rope_parameters"]["mrope_section"] == [16, 24, 24]
+    seen = explain(_overridden(config, json.dumps(vllm)))
+    assert vllm_length_limit(seen) == 65536 and "mrope_section" in seen.rope[0].parameters
+
+
+def test_which_lengths_get_a_command_outside_the_gallery():
+    """The table checks above pass for a blanket 'no command' too: here is who gets one. vLLM serves
+    DeepSeek-V2-Lite up to its YaRN table (163,840 rows) and no further; InternLM2.5's dynamic block past its
+    32,768 rows with max_trained_positions kept at 32,768 (vLLM's base is then transformers' dynamic base at
+    the served length); vicuna's linear x4 block with max_position_embeddings raised to length / 4."""
+    got = {}
+    for name in ("deepseek-v2-lite", "internlm2.5-7b", "vicuna-7b-16k"):
+        card = explain(OTHER_CONFIGS[name]["config"])
+        for times in (1, 2, 4):
+            commands = card_json(card, times * vllm_max_model_len(card))["commands"]
+            got[name, times] = tuple(commands[k] is not None for k in ("vllm", "sglang", "llama.cpp"))
+    assert got == {("deepseek-v2-lite", 1): (True, True, True), ("deepseek-v2-lite", 2): (False, True, True),
+                   ("deepseek-v2-lite", 4): (False, True, True), ("internlm2.5-7b", 1): (True, True, True),
+                   ("internlm2.5-7b", 2): (True, True, True), ("internlm2.5-7b", 4): (True, True, True),
+                   ("vicuna-7b-16k", 1): (True, True, True), ("vicuna-7b-16k", 2): (True, True, True),
+                   ("vicuna-7b-16k", 4): (True, True, True)}
+    internlm = card_json(explain(OTHER_CONFIGS["internlm2.5-7b"]["config"]))["commands"]["vllm"]
+    assert json.loads(_flag(shlex.split(internlm), "--hf-overrides")) == {
+        "rope_parameters": {"rope_type": "dynamic", "rope_theta": 1000000.0, "factor": 2.0, "max_trained_positions": 32768},
+        "max_position_embeddings": 65536}
+    vicuna = card_json(explain(OTHER_CONFIGS["vicuna-7b-16k"]["config"]), 65536)["commands"]["vllm"]
+    assert json.loads(_flag(shlex.split(vicuna), "--hf-overrides")) == {"max_position_embeddings": 16384}

@@ -824,7 +824,7 @@
     return { model_type: modelType, scheme: scheme, trained_length: trained, max_length: maxLen, rope: groups, nope_layers: skipped,
       alibi_slopes: slopes, n_layers: nLayers, layer_types: types, sliding_window: win, softmax_multiplier: multiplier, warnings: caught,
       length_keys: lengthKeys, trained_stated: stated, qk_width: qkWidth(t),
-      multipliers: multipliers(t, groups, skipped, nLayers, multiplier), nested: isDict(get(config, "text_config")),
+      multipliers: multipliers(t, groups, skipped, nLayers, multiplier), nested: isDict(get(config, "text_config")) || T.NESTED_WHEN_FLAT.indexOf(get(config, "model_type")) >= 0,
       width: isInt(first(t, WIDTH_KEYS)[1]) ? first(t, WIDTH_KEYS)[1] : null,
       architectures: Array.isArray(get(config, "architectures")) ? config.architectures.filter(function (a) { return typeof a === "string"; }) : [] };
   }
@@ -860,6 +860,11 @@
   }
   function keysOf(c) { var keys = {}; (c.length_keys || []).forEach(function (e) { keys[e[0]] = e[1]; }); return keys; }
   // lessons.model_card._vllm_limit, _vllm_default, _sglang_rule, _llama_cpp_rule: [length, what decides it]
+  function loadedKeys(c) { // engines.py _loaded_keys: an aliased max_position_embeddings answers with the other key
+    var keys = keysOf(c), alias = c.model_type !== null && has(T.LENGTH_ALIASES, c.model_type) ? T.LENGTH_ALIASES[c.model_type] : null;
+    if (alias !== null && has(keys, alias) && !has(keys, "max_position_embeddings")) { keys = Object.assign({}, keys); keys.max_position_embeddings = keys[alias]; }
+    return keys;
+  }
   function vllmLimitRule(c) {
     var keys = keysOf(c), found = VLLM_LENGTH_KEYS.filter(function (k) { return has(keys, k); }), len, why;
     if (has(keys, "model_max_length")) { len = keys.model_max_length; why = "model_max_length (it replaces the other keys)"; }
@@ -878,14 +883,16 @@
     return vllmLimitRule(c);
   }
   function sglangRule(c) {
-    var keys = keysOf(c), f = 1.0, kind = null, single = c.rope.length === 1 && c.rope[0].layer_type === "all";
+    var keys = loadedKeys(c), f = 1.0, kind = null, single = c.rope.length === 1 && c.rope[0].layer_type === "all";
     if (single && ["llama3", "yarn", "longrope"].indexOf(c.rope[0].rope_type) < 0) {
       var v = has(c.rope[0].parameters, "factor") ? c.rope[0].parameters.factor : 1;
       f = none(v) ? 1.0 : pyFloat(v); kind = c.rope[0].rope_type;
     }
     var first = SGLANG_LENGTH_KEYS.filter(function (k) { return has(keys, k); })[0];
     if (first === undefined) return [2048, "no key it reads: the 2,048 fallback"];
-    return [finiteTrunc(f * keys[first]), "the first of its keys, " + first + (f !== 1 ? ", times the " + kind + " factor " + fmtG(f, 6) : "")];
+    var alias = first === "max_position_embeddings" && c.model_type !== null && has(T.LENGTH_ALIASES, c.model_type) ? T.LENGTH_ALIASES[c.model_type] : null;
+    var aliased = alias !== null && has(keysOf(c), alias) ? " (" + alias + ", by the config class's attribute_map)" : "";
+    return [finiteTrunc(f * keys[first]), "the first of its keys, " + first + aliased + (f !== 1 ? ", times the " + kind + " factor " + fmtG(f, 6) : "")];
   }
   function llamaCppRule(c) {
     var keys = keysOf(c), family = c.model_type;
@@ -943,6 +950,7 @@
     if (g.rope_type !== "default") return null;
     var block = { rope_type: "yarn", rope_theta: F(g.base), factor: F(served / c.trained_length), original_max_position_embeddings: c.trained_length };
     if (g.rotary_dim !== g.head_dim) block.partial_rotary_factor = F(g.rotary_dim / g.head_dim);
+    ["mrope_section", "mrope_interleaved"].forEach(function (k) { if (has(g.parameters, k)) block[k] = g.parameters[k]; });
     return block;
   }
   function override(c, served, keys, block) {
@@ -953,6 +961,7 @@
     return dumps1(c.nested ? { text_config: values } : values);
   }
   // engines.py: _table_length, _group_rows, table_rows, _with_length, _length_needed, _covered
+  var VLLM_MROPE_TIMES4 = T.VLLM_MROPE_TIMES4;
   function tableLength(c) {
     var k = (c.length_keys || []).filter(function (e) { return e[0] === "max_position_embeddings"; });
     return k.length ? k[0][1] : c.max_length;
@@ -965,8 +974,9 @@
     if (engine === "llama.cpp" || none(P)) return [null, "no table"];
     if (engine === "vllm") {
       if (mrope) {
-        if (kind === "yarn" && truthy(original)) return [ceil(4 * original * f), "original_max_position_embeddings × 4 × factor; mrope.py"];
-        return [4 * P, "4 × max_position_embeddings; mrope.py"];
+        var times = VLLM_MROPE_TIMES4.some(function (t) { return (c.model_type || "").indexOf(t) === 0; }) ? 4 : 1;
+        if (kind === "yarn" && truthy(original)) return [ceil(times * original * f), "original_max_position_embeddings × " + times + " × factor; mrope.py, " + (times === 4 ? "qwen2.py" : "qwen3_vl.py")];
+        return [times * P, times + " × max_position_embeddings; mrope.py, " + (times === 4 ? "qwen2.py" : "qwen3_vl.py")];
       }
       if (kind === "linear") return [ceil(P * f), "max_position_embeddings × factor; linear_scaling_rope.py"];
       if (kind === "yarn" && truthy(original)) return [ceil(original * f), "original_max_position_embeddings × factor, whatever max_position_embeddings says; yarn_scaling_rope.py"];
@@ -994,27 +1004,37 @@
     found.forEach(function (k) { if (!raised.some(function (e) { return e[0] === k; })) raised.push([k, length]); });
     return Object.assign({}, c, { length_keys: raised });
   }
+  function dynamicBlock(c, g) {
+    var block = { rope_type: "dynamic", rope_theta: F(g.base), factor: F(pyFloat(or(get(g.parameters, "factor"), 1.0))), max_trained_positions: tableLength(c) };
+    if (g.rotary_dim !== g.head_dim) block.partial_rotary_factor = F(g.rotary_dim / g.head_dim);
+    return block;
+  }
   function lengthNeeded(c, served, engine) {
-    var needed = [], P = tableLength(c) || 0, release = engine === "vllm" ? VLLM_RELEASE : SGLANG_RELEASE;
+    var needed = [], P = tableLength(c) || 0, release = engine === "vllm" ? VLLM_RELEASE : SGLANG_RELEASE, block = null;
     for (var i = 0; i < c.rope.length; i++) {
       var g = c.rope[i], rr = groupRows(c, g, engine), rows = rr[0], rule = rr[1];
       var f = pyFloat(or(get(g.parameters, "factor"), 1.0)), kind = g.rope_type;
       if (rows !== null && rows >= served && engine === "sglang") continue;
       if (kind === "linear" || (kind === "dynamic" && engine === "sglang")) needed.push(ceil(served / f));
       else if (kind === "yarn" && rows !== null && rows < served)
-        return [null, release + "'s YaRN table has " + fmtComma(rows) + " rows (" + rule + "): positions past it read off the table; a larger factor would cover " + fmtComma(served) + ", at speeds the model was not tuned with"];
-      else if (kind === "dynamic")
-        return [null, release + "'s dynamic table has " + fmtComma(rows) + " rows (" + rule + "): a longer max_position_embeddings adds rows but no dynamic scaling, one base for every prompt; serve at most " + fmtComma(rows) + ", or replace the block with YaRN"];
+        return [null, release + "'s YaRN table has " + fmtComma(rows) + " rows (" + rule + "): positions past it read off the table; a larger factor would cover " + fmtComma(served) + ", at speeds the model was not tuned with", null];
+      else if (kind === "dynamic" && c.rope.length === 1) { needed.push(served); block = dynamicBlock(c, g); }
       else needed.push(engine === "vllm" || rows !== null ? served : P);
     }
-    return [needed.length ? Math.max.apply(null, needed) : (c.rope.length ? P : served), ""];
+    return [needed.length ? Math.max.apply(null, needed) : (c.rope.length ? P : served), "", block];
   }
   function engineRefusals(c, served) {
-    var out = {};
-    var reg = T.REGISTRIES.vllm, archs = c.architectures || [];
+    var reg = T.REGISTRIES.vllm, sreg = T.REGISTRIES.sglang, tb = T.REGISTRIES.transformers_backend, archs = c.architectures || [];
+    var fallback = archs.some(function (a) { return tb.compatible.indexOf(a) >= 0; }), mine = {};
     var gone = archs.filter(function (a) { return has(reg.previously, a); });
-    if (gone.length && !archs.some(function (a) { return reg.served.indexOf(a) >= 0; }))
-      return { vllm: "not served by " + reg.release + ": its registry (" + reg.source + ") lists " + gone[0] + " among the architectures it served until " + reg.previously[gone[0]] };
+    if (gone.length && !fallback && !archs.some(function (a) { return reg.served.indexOf(a) >= 0; }))
+      mine.vllm = "not served by " + reg.release + ": its registry (" + reg.source + ") lists " + gone[0] + " among the architectures it served until " + reg.previously[gone[0]] + ", and its transformers backend takes no " + gone[0] + " (" + tb.release + ", " + tb.source + ")";
+    if (archs.length && !fallback && !archs.some(function (a) { return sreg.served.indexOf(a) >= 0; }))
+      mine.sglang = sreg.release + " has no model of its own for " + archs[0] + " (" + sreg.source + "), and its transformers backend refuses it (" + tb.release + ", which it pins, does not mark " + archs[0] + " compatible: " + tb.source + "; srt/model_loader/utils.py resolve_transformers_arch)";
+    return Object.assign(otherRefusals(c, served), mine);
+  }
+  function otherRefusals(c, served) {
+    var out = {}, archs = c.architectures || [];
     if (c.model_type === "baichuan" && !archs.length) return { vllm: VLLM_RELEASE + "'s model registry has no Baichuan architecture" };
     if (c.model_type === "chatglm" && scalingOverride(c, served) !== null) {
       var why = "its chatglm model builds RoPE from rope_ratio alone, so no override scales past " + fmtComma(c.trained_length);
@@ -1045,7 +1065,7 @@
     else if (covered(c, served, "vllm") && served <= vllmLimit(c)) out.vllm = start.vllm + " --max-model-len " + served;
     else {
       n = lengthNeeded(c, served, "vllm");
-      if (n[0] !== null) out.vllm = start.vllm + " --max-model-len " + served + " --hf-overrides '" + override(c, n[0], VLLM_LENGTH_KEYS) + "'";
+      if (n[0] !== null) out.vllm = start.vllm + " --max-model-len " + served + " --hf-overrides '" + override(c, n[0], VLLM_LENGTH_KEYS, n[2]) + "'";
     }
     if (block) out.sglang = start.sglang + " --context-length " + served + " --json-model-override-args '" + override(c, served, SGLANG_LENGTH_KEYS, block) + "'";
     else {
@@ -1070,11 +1090,12 @@
     return out;
   }
   function engineNotes(c, served) {
-    var vreg = T.REGISTRIES.vllm, sreg = T.REGISTRIES.sglang, archs = c.architectures || [];
-    var backend = archs.filter(function (a) { return vreg.transformers_backend.indexOf(a) >= 0; }), out0 = [];
+    var vreg = T.REGISTRIES.vllm, sreg = T.REGISTRIES.sglang, compat = T.REGISTRIES.transformers_backend.compatible, archs = c.architectures || [];
+    var nativeV = archs.some(function (b) { return vreg.served.indexOf(b) >= 0; }), out0 = [];
+    var backend = archs.filter(function (a) { return vreg.transformers_backend.indexOf(a) >= 0 || (has(vreg.previously, a) && compat.indexOf(a) >= 0 && !nativeV); });
     if (backend.length) out0.push("vLLM: " + backend[0] + " is served through " + vreg.release + "'s transformers backend, not a model of its own (" + vreg.source + ")");
-    if (archs.length && !archs.some(function (a) { return sreg.served.indexOf(a) >= 0; }))
-      out0.push("SGLang: no model of its own for " + archs[0] + " in " + sreg.release + " (" + sreg.source + "); it falls back to its transformers backend, " + sreg.fallback);
+    if (archs.length && !archs.some(function (a) { return sreg.served.indexOf(a) >= 0; }) && archs.some(function (a) { return compat.indexOf(a) >= 0; }))
+      out0.push("SGLang: no model of its own for " + archs[0] + " in " + sreg.release + " (" + sreg.source + "); it falls back to its transformers backend");
     var notes = out0, scaled = c.rope.filter(function (g) { return g.rope_type !== "default"; }), kind = scaled.length ? scaled[0].rope_type : null;
     if (kind === "longrope" && c.trained_length) {
       var past = !!(served && served > c.trained_length);

@@ -15,6 +15,7 @@ import math
 from pathlib import Path
 
 from lessons import _checks
+from lessons.tools.model_types import LENGTH_ALIASES
 
 # vLLM 0.33.0 (vllm/transformers_utils/model_arch_config_convertor.py, derive_max_model_len_and_key) takes
 # the smallest of these keys of the text config, then lets model_max_length, when set, replace the result;
@@ -67,6 +68,10 @@ ENGINE_LENGTH_KEYS = tuple(dict.fromkeys((*VLLM_LENGTH_KEYS, *SGLANG_LENGTH_KEYS
 # with the type's own speeds for default, llama3 and YaRN (yarn.py _extend_yarn_cache) but with the unscaled
 # base for linear and dynamic, and never LongRoPE's; Gemma 3 computes cos and sin at every step
 # (models/gemma3_causal.py). llama.cpp builds no table: ggml computes each position's angles when it needs them.
+# M-RoPE's table is mrope_positions_factor times longer: 4 where the model file keeps get_rope's default
+# (vLLM 0.33.0 models/qwen2.py, which Qwen2-VL and Qwen2.5-VL run on), 1 in models/qwen3_vl.py (and qwen3_5,
+# qwen3_vl_moe) unless video pruning is on.
+VLLM_MROPE_TIMES4 = ("qwen2_vl", "qwen2_5_vl")
 TABLE_SOURCES = {"vllm": "vLLM 0.33.0 model_executor/layers/rotary_embedding/ _compute_cos_sin_cache",
                  "sglang": "SGLang 0.5.23 srt/layers/rotary_embedding/ _compute_cos_sin_cache"}
 
@@ -86,10 +91,12 @@ def _group_rows(card, group, engine: str) -> tuple[int | None, str]:
     if engine == "llama.cpp" or P is None:
         return None, "no table"
     if engine == "vllm":
-        if mrope:
+        if mrope:  # the model file's mrope_positions_factor: 4 for Qwen2-VL and 2.5-VL, 1 for Qwen3-VL (unpruned)
+            times = 4 if (card.model_type or "").startswith(VLLM_MROPE_TIMES4) else 1
+            where = f"mrope.py, {'qwen2.py' if times == 4 else 'qwen3_vl.py'}"
             if kind == "yarn" and original:
-                return math.ceil(4 * original * f), "original_max_position_embeddings × 4 × factor; mrope.py"
-            return 4 * P, "4 × max_position_embeddings; mrope.py"
+                return math.ceil(times * original * f), f"original_max_position_embeddings × {times} × factor; {where}"
+            return times * P, f"{times} × max_position_embeddings; {where}"
         if kind == "linear":
             return math.ceil(P * f), "max_position_embeddings × factor; linear_scaling_rope.py"
         if kind == "yarn" and original:
@@ -140,9 +147,21 @@ def _vllm_factor(card) -> tuple[float, str | None]:
     return (1.0, None) if factor is None else (float(factor), kind)
 
 
+def _loaded_keys(card) -> dict[str, int]:
+    """The card's length keys as the engines read them from transformers' config object: a model type
+    whose class aliases max_position_embeddings (`LENGTH_ALIASES`, GPT2Config.attribute_map) answers
+    it with the other key's value."""
+    keys = dict(card.length_keys)
+    alias = LENGTH_ALIASES.get(card.model_type)
+    if alias in keys and "max_position_embeddings" not in keys:
+        keys["max_position_embeddings"] = keys[alias]
+    return keys
+
+
 def _vllm_limit(card) -> tuple[int, str]:
     """(`vllm_length_limit`, what decides it in words): each engine's rule lives in one function
-    that both computes the length and says why, so the report's reason cannot drift from it."""
+    that both computes the length and says why, so the report's reason cannot drift from it. (vLLM reads
+    an aliased key under both names, n_positions among them: its smallest is the same.)"""
     keys = dict(card.length_keys)
     found = [k for k in VLLM_LENGTH_KEYS if k in keys]
     if "model_max_length" in keys:
@@ -169,7 +188,7 @@ def _vllm_default(card) -> tuple[int, str]:
 
 def _sglang_rule(card) -> tuple[int, str]:
     """(`sglang_context_length`, what decides it in words)."""
-    keys = dict(card.length_keys)
+    keys = _loaded_keys(card)
     factor, kind = 1.0, None
     single = len(card.rope) == 1 and card.rope[0].layer_type == "all"  # a block split by layer type has no factor
     if single and card.rope[0].rope_type not in ("llama3", "yarn", "longrope"):
@@ -178,7 +197,10 @@ def _sglang_rule(card) -> tuple[int, str]:
     first = next((k for k in SGLANG_LENGTH_KEYS if k in keys), None)
     if first is None:
         return 2048, "no key it reads: the 2,048 fallback"
-    why = f"the first of its keys, {first}" + (f", times the {kind} factor {factor:g}" if factor != 1 else "")
+    alias = LENGTH_ALIASES.get(card.model_type) if first == "max_position_embeddings" else None
+    why = f"the first of its keys, {first}" + (f" ({alias}, by the config class's attribute_map)"
+                                                if alias and alias in dict(card.length_keys) else "") \
+        + (f", times the {kind} factor {factor:g}" if factor != 1 else "")
     return int(factor * keys[first]), why
 
 
@@ -294,6 +316,8 @@ def scaling_override(card, served: int | None) -> dict | None:
              "original_max_position_embeddings": card.trained_length}
     if group.rotary_dim != group.head_dim:
         block["partial_rotary_factor"] = group.rotary_dim / group.head_dim
+    # an override replaces the whole block: M-RoPE's keys go with it (else the engine turns plain RoPE)
+    block |= {k: group.parameters[k] for k in ("mrope_section", "mrope_interleaved") if k in group.parameters}
     return block
 
 
@@ -304,10 +328,23 @@ def _with_length(card, length: int, keys: tuple[str, ...]):
     return dataclasses.replace(card, length_keys=tuple(raised.items()))
 
 
-def _length_needed(card, served: int, engine: str) -> tuple[int | None, str]:
+def _dynamic_block(card, group) -> dict:
+    """The dynamic block vLLM needs past its table: the same block with max_trained_positions, the length the
+    config states. get_rope (rotary_embedding/__init__.py) passes it to DynamicNTKScalingRotaryEmbedding,
+    whose base, θ·(factor·P/max_trained − (factor − 1))^(d/(d − 2)), is then transformers' dynamic base at
+    P positions, for every prompt. The override replaces the block whole, so the base is repeated."""
+    block = {"rope_type": "dynamic", "rope_theta": group.base, "factor": float(group.parameters.get("factor") or 1.0),
+             "max_trained_positions": _table_length(card)}
+    if group.rotary_dim != group.head_dim:
+        block["partial_rotary_factor"] = group.rotary_dim / group.head_dim
+    return block
+
+
+def _length_needed(card, served: int, engine: str) -> tuple[int | None, str, dict | None]:
     """(the max_position_embeddings that makes `engine`'s table cover `served` positions with the card's
-    speeds, and its length check accept them; or None and why no such length exists)."""
-    needed, P = [], _table_length(card) or 0
+    speeds, and its length check accept them, or None and why no such length exists; and the RoPE block the
+    override must carry, or None)."""
+    needed, P, block = [], _table_length(card) or 0, None
     release = VLLM_RELEASE if engine == "vllm" else SGLANG_RELEASE
     for group in card.rope:
         rows, rule = _group_rows(card, group, engine)
@@ -319,14 +356,13 @@ def _length_needed(card, served: int, engine: str) -> tuple[int | None, str]:
             needed.append(math.ceil(served / f))
         elif kind == "yarn" and rows is not None and rows < served:
             return None, (f"{release}'s YaRN table has {rows:,} rows ({rule}): positions past it read off the "
-                          f"table; a larger factor would cover {served:,}, at speeds the model was not tuned with")
-        elif kind == "dynamic":
-            return None, (f"{release}'s dynamic table has {rows:,} rows ({rule}): a longer "
-                          f"max_position_embeddings adds rows but no dynamic scaling, one base for every prompt; "
-                          f"serve at most {rows:,}, or replace the block with YaRN")
+                          f"table; a larger factor would cover {served:,}, at speeds the model was not tuned with"), None
+        elif kind == "dynamic" and len(card.rope) == 1:  # vLLM: P rows, with max_trained_positions kept at P
+            needed.append(served)
+            block = _dynamic_block(card, group)
         else:
             needed.append(served if engine == "vllm" or rows is not None else P)
-    return max(needed, default=served if not card.rope else P), ""
+    return max(needed, default=served if not card.rope else P), "", block
 
 
 def _override(card, served: int, keys: tuple[str, ...], block: dict | None = None) -> str:
@@ -377,17 +413,17 @@ def engine_commands(card, served: int | None, model: str = "MODEL",
     elif _covered(card, served, "vllm") and served <= vllm_length_limit(card):
         out["vllm"] = f"{start['vllm']} --max-model-len {served}"
     else:  # raise the length keys until the table covers `served` and the length check accepts it
-        length, _ = _length_needed(card, served, "vllm")
+        length, _, extra = _length_needed(card, served, "vllm")
         if length is not None:
             out["vllm"] = (f"{start['vllm']} --max-model-len {served} "
-                           f"--hf-overrides '{_override(card, length, VLLM_LENGTH_KEYS)}'")
+                           f"--hf-overrides '{_override(card, length, VLLM_LENGTH_KEYS, extra)}'")
     if block is not None:
         out["sglang"] = (f"{start['sglang']} --context-length {served} "
                          f"--json-model-override-args '{_override(card, served, SGLANG_LENGTH_KEYS, block)}'")
     else:
         length, flag, seen = None, "", card
         if not _covered(card, served, "sglang"):
-            length, _ = _length_needed(card, served, "sglang")
+            length, _, _ = _length_needed(card, served, "sglang")
             seen = _with_length(card, length, SGLANG_LENGTH_KEYS) if length is not None else card
             flag = f" --json-model-override-args '{_override(card, length, SGLANG_LENGTH_KEYS)}'" if length else ""
         if length is not None or _covered(card, served, "sglang"):
@@ -419,11 +455,24 @@ def engine_refusals(card, served: int | None) -> dict[str, str]:
     """{engine: why it cannot serve `served` positions}, for the engines that cannot (a learned or
     sinusoidal table past its last row, in every engine; Baichuan in vLLM 0.33.0, whose model
     registry, vllm/model_executor/models/registry.py, has no Baichuan architecture); empty when all can."""
-    vllm = REGISTRIES["vllm"]
-    gone = [a for a in card.architectures if a in vllm["previously"]]
-    if gone and not any(a in vllm["served"] for a in card.architectures):
-        return {"vllm": f"not served by {vllm['release']}: its registry ({vllm['source']}) lists {gone[0]} among "
-                        f"the architectures it served until {vllm['previously'][gone[0]]}"}
+    vllm, sglang, backend = REGISTRIES["vllm"], REGISTRIES["sglang"], REGISTRIES["transformers_backend"]
+    archs, out = card.architectures, {}
+    fallback = any(a in backend["compatible"] for a in archs)  # what either engine's transformers backend takes
+    gone = [a for a in archs if a in vllm["previously"]]
+    if gone and not fallback and not any(a in vllm["served"] for a in archs):
+        out["vllm"] = (f"not served by {vllm['release']}: its registry ({vllm['source']}) lists {gone[0]} among the "
+                       f"architectures it served until {vllm['previously'][gone[0]]}, and its transformers backend "
+                       f"takes no {gone[0]} ({backend['release']}, {backend['source']})")
+    if archs and not fallback and not any(a in sglang["served"] for a in archs):
+        out["sglang"] = (f"{sglang['release']} has no model of its own for {archs[0]} ({sglang['source']}), and its "
+                         f"transformers backend refuses it ({backend['release']}, which it pins, does not mark "
+                         f"{archs[0]} compatible: {backend['source']}; srt/model_loader/utils.py "
+                         f"resolve_transformers_arch)")
+    return {**_other_refusals(card, served), **out}
+
+
+def _other_refusals(card, served: int | None) -> dict[str, str]:
+    """`engine_refusals` but for the registries: model families, converters, tables."""
     if card.model_type == "baichuan" and not card.architectures:
         return {"vllm": f"{VLLM_RELEASE}'s model registry has no Baichuan architecture"}
     if card.model_type == "chatglm" and scaling_override(card, served) is not None:
@@ -445,7 +494,7 @@ def engine_refusals(card, served: int | None) -> dict[str, str]:
     if served and card.rope and scaling_override(card, served) is None:
         for key in ("vllm", "sglang"):
             if not _covered(card, served, key):
-                length, why = _length_needed(card, served, key)
+                length, why, _ = _length_needed(card, served, key)
                 if length is None:
                     out[key] = why
     return out
@@ -454,14 +503,16 @@ def engine_refusals(card, served: int | None) -> dict[str, str]:
 def engine_notes(card, served: int | None) -> list[str]:
     """What each engine then does with the model and its RoPE speeds, in words (one line each)."""
     notes = []
-    vllm, sglang = REGISTRIES["vllm"], REGISTRIES["sglang"]
-    backend = [a for a in card.architectures if a in vllm["transformers_backend"]]
-    if backend:
-        notes.append(f"vLLM: {backend[0]} is served through {vllm['release']}'s transformers backend, not a model "
+    vllm, sglang, compatible = REGISTRIES["vllm"], REGISTRIES["sglang"], REGISTRIES["transformers_backend"]["compatible"]
+    archs = card.architectures
+    by_backend = [a for a in archs if a in vllm["transformers_backend"]
+                  or (a in vllm["previously"] and a in compatible and not any(b in vllm["served"] for b in archs))]
+    if by_backend:
+        notes.append(f"vLLM: {by_backend[0]} is served through {vllm['release']}'s transformers backend, not a model "
                      f"of its own ({vllm['source']})")
-    if card.architectures and not any(a in sglang["served"] for a in card.architectures):
-        notes.append(f"SGLang: no model of its own for {card.architectures[0]} in {sglang['release']} "
-                     f"({sglang['source']}); it falls back to its transformers backend, {sglang['fallback']}")
+    if archs and not any(a in sglang["served"] for a in archs) and any(a in compatible for a in archs):
+        notes.append(f"SGLang: no model of its own for {archs[0]} in {sglang['release']} ({sglang['source']}); it "
+                     f"falls back to its transformers backend")
     scaled = [g for g in card.rope if g.rope_type != "default"]
     kind = scaled[0].rope_type if scaled else None
     if kind == "longrope" and card.trained_length:

@@ -87,6 +87,18 @@ WIDTH_KEYS = ("hidden_size", "n_embd", "n_embed", "d_model")
 HEAD_KEYS = ("num_attention_heads", "n_head", "n_heads")
 LENGTH_KEYS = ("max_position_embeddings", "n_positions", "max_seq_len", "seq_length", "n_ctx")
 
+# How transformers 5.24's config classes read a file, which is what the engines then read (they load the config
+# object, not the raw JSON). LENGTH_ALIASES: the model types whose class maps max_position_embeddings to
+# another key (`attribute_map` in models/<type>/configuration_<type>.py: GPT2Config's n_positions).
+# NESTED_WHEN_FLAT: the vision-language types whose class moves a flat file's text keys into text_config
+# (`__post_init__` of Qwen2VLConfig and Qwen2_5_VLConfig), where both engines read them. `make reference`
+# checks both against the live classes (tests/reference/_config_classes_reference.py).
+LENGTH_ALIASES = {"bailing_hybrid": "model_max_length", "codegen": "n_positions", "ctrl": "n_positions",
+                  "dbrx": "max_seq_len", "decision_transformer": "n_positions", "gpt2": "n_positions",
+                  "gpt_bigcode": "n_positions", "gptj": "n_positions", "imagegpt": "n_positions",
+                  "kimi_linear": "model_max_length", "openai-gpt": "n_positions", "rwkv": "context_length"}
+NESTED_WHEN_FLAT = ("qwen2_vl", "qwen2_5_vl")
+
 
 class ConfigError(ValueError):
     """A config that cannot be read: its message is one line that says why."""

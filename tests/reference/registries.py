@@ -1,13 +1,17 @@
 """Write lessons/tools/registries.json: the architectures each engine release serves, read from its wheel.
 
-    pip download --no-deps -d DIR vllm==0.33.0 sglang==0.5.23
-    python tests/reference/registries.py DIR/vllm-0.33.0-*.whl DIR/sglang-0.5.23-*.whl
+    pip download --no-deps -d DIR vllm==0.33.0 sglang==0.5.23 transformers==5.19.0
+    python tests/reference/registries.py DIR/vllm-0.33.0-*.whl DIR/sglang-0.5.23-*.whl DIR/transformers-5.19.0-*.whl
 
 vLLM: every key of the dicts in vllm/model_executor/models/registry.py that name architectures
 (_TEXT_GENERATION_MODELS, ..., _TRANSFORMERS_BACKEND_MODELS), those it serves only through its
 transformers backend (values ("transformers", ...) and in no dict with a model of its own), and _PREVIOUSLY_SUPPORTED_MODELS with the last
 release that served each. SGLang: every class named in an `EntryClass` of sglang/srt/models/*.py;
-any other architecture goes to its transformers backend (srt/models/registry.py _normalize_archs).
+any other architecture goes to its transformers backend (srt/models/registry.py _normalize_archs), which
+serves only the classes transformers marks compatible (srt/model_loader/utils.py resolve_transformers_arch;
+vLLM's registry tries the same backend, _try_resolve_transformers, before it refuses a dropped architecture).
+transformers: the model classes of 5.19.0 (SGLang 0.5.23 pins it; vLLM 0.33.0 takes 5.16.1 to 5.20) whose
+`_supports_attention_backend` is True, on the class or a base (is_backend_compatible, modeling_utils.py).
 """
 
 from __future__ import annotations
@@ -34,6 +38,8 @@ def vllm(wheel: str) -> dict:
         target = node.targets[0] if isinstance(node, ast.Assign) and len(node.targets) == 1 else getattr(node, "target", None)
         value = getattr(node, "value", None)
         if not isinstance(target, ast.Name) or not isinstance(value, ast.Dict) or not target.id.endswith("_MODELS"):
+            continue
+        if target.id == "_OOT_SUPPORTED_MODELS":  # moved out of tree: vLLM refuses them, naming the plugin
             continue
         for key, val in zip(value.keys, value.values, strict=True):
             if not isinstance(key, ast.Constant):
@@ -64,11 +70,37 @@ def sglang(wheel: str) -> dict:
             "served": sorted(served), "fallback": "TransformersForCausalLM"}
 
 
+def transformers_backend(wheel: str) -> dict:
+    archive, classes = zipfile.ZipFile(wheel), {}
+    for name in archive.namelist():
+        if not re.fullmatch(r"transformers/models/[^/]+/modeling_[^/]+\.py", name):
+            continue
+        for cls in (n for n in ast.parse(archive.read(name)).body if isinstance(n, ast.ClassDef)):
+            flag = None
+            for st in cls.body:
+                target = st.targets[0] if isinstance(st, ast.Assign) else getattr(st, "target", None)
+                if getattr(target, "id", None) == "_supports_attention_backend" and isinstance(st.value, ast.Constant):
+                    flag = bool(st.value.value)
+            classes.setdefault(cls.name, ([getattr(b, "id", getattr(b, "attr", None)) for b in cls.bases], flag))
+
+    def compatible(name: str, seen: tuple = ()) -> bool:
+        if name not in classes or name in seen:
+            return False
+        bases, flag = classes[name]
+        return flag if flag is not None else any(compatible(b, (*seen, name)) for b in bases if b)
+
+    version = Path(wheel).name.split("-")[1]
+    return {"release": f"transformers {version}", "source": "modeling_utils.py is_backend_compatible",
+            "compatible": sorted(n for n in classes if re.search(r"For[A-Z]\w*$", n) and compatible(n))}
+
+
 def main(argv: list[str]) -> int:
-    if len(argv) != 2:
+    if len(argv) != 3:
         print(__doc__, file=sys.stderr)
         return 2
-    OUT.write_text(json.dumps({"vllm": vllm(argv[0]), "sglang": sglang(argv[1])}, indent=1) + "\n", encoding="utf-8")
+    OUT.write_text(json.dumps({"vllm": vllm(argv[0]), "sglang": sglang(argv[1]),
+                               "transformers_backend": transformers_backend(argv[2])}, indent=1) + "\n",
+                   encoding="utf-8")
     print(f"wrote {OUT}")
     return 0
 
