@@ -462,3 +462,13 @@ def test_mla_reports_the_rotary_part_of_the_whole_query_and_key():
     assert card.qk_width == 192 and card.rope[0].rotary_dim == 64
     assert "64 of 192 dimensions turn (32 interleaved pairs); the other 128 carry no position (qk_nope_head_dim)" in report(card)
     assert explain(LLAMA).qk_width is None
+
+
+def test_llama_3_1_as_published_needs_nothing():
+    """The site's main example: Llama 3.1 8B's config is as the llama3 rule intends (its factor 8 is no
+    length ratio), so its verdict names no warning (issue 37)."""
+    from lessons.tools.card_report import report_sections
+
+    card = explain(gallery()["llama-3.1-8b"]["config"])
+    assert card.warnings == ()
+    assert report_sections(card, None, "meta-llama/Llama-3.1-8B")["verdict"].endswith("; nothing needs attention.")

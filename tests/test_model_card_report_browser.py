@@ -25,8 +25,8 @@ PATH = "lessons/model_card/"
 GALLERY = gallery()
 SIZES = {1280: 800, 390: 844}
 # (gallery config, length to serve): Llama 2 past its limit (two warnings, the longest commands),
-# Llama 3.1 as published (a warning, a scaled RoPE group)
-SHOWN = [("llama-2-7b", 16384), ("llama-3.1-8b", None)]
+# Llama 4 Scout as published (a warning, a scaled RoPE group; Llama 3.1 as published has no warning)
+SHOWN = [("llama-2-7b", 16384), ("llama-4-scout", None)]
 
 # What a report looks like: its parts in order, and every element wider than its own box.
 LAYOUT = """

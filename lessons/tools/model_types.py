@@ -95,6 +95,7 @@ LENGTH_KEYS = ("max_position_embeddings", "n_positions", "max_seq_len", "seq_len
 # checks both against the live classes (tests/reference/_config_classes_reference.py).
 LENGTH_ALIASES = {"bailing_hybrid": "model_max_length", "codegen": "n_positions", "ctrl": "n_positions",
                   "dbrx": "max_seq_len", "decision_transformer": "n_positions", "gpt2": "n_positions",
+                  "gpt-sw3": "n_positions",  # CONFIG_MAPPING's gpt-sw3 is GPT2Config
                   "gpt_bigcode": "n_positions", "gptj": "n_positions", "imagegpt": "n_positions",
                   "kimi_linear": "model_max_length", "openai-gpt": "n_positions", "rwkv": "context_length"}
 NESTED_WHEN_FLAT = ("qwen2_vl", "qwen2_5_vl")

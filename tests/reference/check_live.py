@@ -23,6 +23,7 @@ import json
 import sys
 
 from _attention_sinks_reference import live_check as attention_sinks_check
+from _config_classes_reference import live_check as config_classes_check
 from _gallery_reference import GALLERY_DATA, gallery, gallery_mismatches, lesson_gallery, transformers_gallery
 from _multimodal_rope_reference import COS_SIN_CASES, INDEX_CASES
 from _layer_schemes_reference import live_check as layer_schemes_check
@@ -139,7 +140,8 @@ def main() -> int:
     # the later lessons' files (tests/data/<lesson>_vectors.json): each check prints its own lines and
     # counts here as one (multimodal_rope's, one per case)
     lessons = {"layer_schemes": layer_schemes_check, "attention_sinks": attention_sinks_check,
-               "position_ids": position_ids_check, "precision": precision_check}
+               "position_ids": position_ids_check, "precision": precision_check,
+               "model_card config classes": config_classes_check}
     for name, check in lessons.items():
         found = check()
         print(f"{'ok  ' if not found else 'FAIL'} lesson {name}" + (f": {found}" if found else ""))
