@@ -321,7 +321,7 @@ stretched = explain(
     {**qwen, "max_position_embeddings": 131072}
 )  # what --hf-overrides makes of it
 vllm_max_model_len(stretched), stretched.trained_length  # → (131072, 32768)
-from lessons.tools.engines import table_rows
+from lessons.tools.engine_tables import table_rows
 # YaRN's table: original x factor rows, whatever the config's length says
 table_rows(card, "vllm")[0], table_rows(stretched, "vllm")[0]
 # → (131072, 131072)
@@ -338,8 +338,9 @@ or the Llama 3 rule, and never for Gemma 3, whose stated length is already
 the stretched one); `vllm_max_model_len` is what vLLM serves by default,
 the same except for LongRoPE, which starts at its original length. Rules
 move between releases: before vLLM PR #56446 a YaRN block multiplied the
-original length by its factor. `table_rows` is how far the cos/sin table each
-engine then builds reaches, read in each class's `_compute_cos_sin_cache`
+original length by its factor. `table_rows` (lessons/tools/engine_tables.py) is
+how far the cos/sin table each engine then builds reaches, read in each class's
+`_compute_cos_sin_cache`
 (vLLM's model_executor/layers/rotary_embedding/, SGLang's
 srt/layers/rotary_embedding/, with SGLang's growth at load); llama.cpp builds
 none.
@@ -354,7 +355,8 @@ quality, and it is printed nowhere in the config; the engine derives it.
 1,024 into the file and `-c 0` uses it; SGLang 0.5.23 asks the loaded config
 for `max_position_embeddings`, which GPT2Config's `attribute_map` answers with
 `n_positions`, so it serves 1,024 too (reading the raw file, it would find none
-of its keys and fall back to 2,048, past the table's rows). A config that sets `max_position_embeddings` 8,192 and
+of its keys and fall back to 2,048, past the table's rows). A config that sets
+`max_position_embeddings` 8,192 and
 `model_max_length` 131,072 (vLLM's source names Command R beside that key)
 is served at 131,072 by vLLM and SGLang; llama.cpp's converter reads
 `model_max_length` first for Command R (conversion/command_r.py), so its file
@@ -1699,9 +1701,8 @@ from lessons.tools import exact
 from lessons.tools.engines import length_keys, served_lengths, vllm_max_model_len
 from lessons.tools.model_types import (ALIBI_MODEL_TYPES, CLASS_DEFAULTS, DEFAULT_THETA, HEAD_KEYS,
                                        INTERLEAVED_MODEL_TYPES, LAYER_KEYS, LEARNED_MODEL_TYPES, LENGTH_KEYS,
-                                       NESTED_WHEN_FLAT, ROPE_MODEL_TYPES, SINUSOIDAL_MODEL_TYPES, WIDTH_KEYS,
-                                       ConfigError, first_set,
-                                       gallery, periodic_layer_types)
+                                       ROPE_MODEL_TYPES, SINUSOIDAL_MODEL_TYPES, WIDTH_KEYS, ConfigError, first_set,
+                                       gallery, periodic_layer_types, text_nested, architectures)
 from lessons.tools.decoder_data import assets  # noqa: F401 - the build publishes the decoder's data (its assets() hook)
 from lessons.tools.rope_scaling import rope_inv_freq, split_by_layer_type
 
@@ -2000,11 +2001,9 @@ class ModelCard:
         qk_width: DeepSeek's query and key width (qk_nope_head_dim + qk_rope_head_dim), or None.
         multipliers: every position-dependent factor on attention (`exact.multipliers`), each
             {"name", "value", "layers", "starts_at"}.
-        nested: True when the language model's keys sit under `text_config`, in the file or once
-            transformers has loaded it (`NESTED_WHEN_FLAT`): where an engine override must put them.
+        nested: True when transformers keeps the language model's keys under `text_config` (`text_nested`).
         width: the hidden size (`WIDTH_KEYS`), or None.
-        architectures: the config's `architectures` (the wrapper's, for a vision-language model): what
-            an engine's model registry is keyed on.
+        architectures: the config's `architectures`, which engines' registries are keyed on.
     """
 
     model_type: str | None
@@ -2116,11 +2115,8 @@ def _explain(config: dict) -> ModelCard:
     factors = exact.multipliers(text, groups, skipped, n_layers, multiplier)
     return ModelCard(model_type, scheme, trained, max_length, tuple(groups), tuple(skipped), slopes, n_layers,
                      None if types is None else tuple(types), window, multiplier, tuple(caught), length_keys(text),
-                     stated, exact.qk_width(text), tuple(factors),
-                     isinstance(config.get("text_config"), dict) or config.get("model_type") in NESTED_WHEN_FLAT,
-                     width if _checks._is_int(width := first_set(text, WIDTH_KEYS)[1]) else None,
-                     tuple(a for a in config.get("architectures") or () if isinstance(a, str))
-                     if isinstance(config.get("architectures"), list) else ())
+                     stated, exact.qk_width(text), tuple(factors), text_nested(config),
+                     width if _checks._is_int(width := first_set(text, WIDTH_KEYS)[1]) else None, architectures(config))
 
 
 

@@ -341,7 +341,8 @@ def test_an_architecture_a_release_no_longer_serves_gets_no_command():
     """vLLM 0.33.0's registry lists MPT (until 0.28.0) and MiniMax-Text-01 (until 0.23.0) only among the
     architectures it used to serve (_PREVIOUSLY_SUPPORTED_MODELS); SGLang 0.5.23 has no model of its own
     for MPT and falls back to its transformers backend (lessons/tools/registries.json, from the wheels)."""
-    from lessons.tools.engines import REGISTRIES, SGLANG_RELEASE, VLLM_RELEASE
+    from lessons.tools.engine_tables import REGISTRIES
+    from lessons.tools.engines import SGLANG_RELEASE, VLLM_RELEASE
 
     assert (REGISTRIES["vllm"]["release"], REGISTRIES["sglang"]["release"]) == (VLLM_RELEASE, SGLANG_RELEASE)
     mpt = explain(GALLERY["mpt-7b"]["config"])

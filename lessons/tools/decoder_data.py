@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 from lessons import context_extension as ce
-from lessons.tools import card_html, engines, model_types
+from lessons.tools import card_html, engine_tables, engines, model_types
 from lessons.tools import rope_scaling as rs
 from lessons.tools.model_types import gallery
 
@@ -22,7 +22,8 @@ BROWSER_TABLES = {
                   "HEAD_KEYS", "LENGTH_KEYS", "LENGTH_ALIASES", "NESTED_WHEN_FLAT"),
     engines: ("VLLM_RELEASE", "VLLM_LENGTH_KEYS", "VLLM_FALLBACK_LENGTH", "VLLM_UNSCALED", "SGLANG_RELEASE",
               "SGLANG_LENGTH_KEYS", "LLAMA_CPP_LENGTH_KEYS", "LLAMA_CPP_FIXED_CONTEXT", "LLAMA_CPP_SEQ_OR_WIDTH",
-              "LLAMA_CPP_UNCONVERTED", "LLAMA_CPP_MAX_CONTEXT", "ENGINE_LENGTH_KEYS", "ENGINES", "SOURCES", "ENGINE_STARTS", "REGISTRIES", "VLLM_MROPE_TIMES4"),
+              "LLAMA_CPP_UNCONVERTED", "LLAMA_CPP_MAX_CONTEXT", "ENGINE_LENGTH_KEYS", "ENGINES", "SOURCES", "ENGINE_STARTS"),
+    engine_tables: ("REGISTRIES", "VLLM_MROPE_TIMES4"),
     card_html: ("ADVICE", "TABLE_HEADS", "TAUGHT"),  # the report's HTML: each warning's advice, the tables' column
     # heads, where each row's fact is taught
 }

@@ -101,6 +101,17 @@ LENGTH_ALIASES = {"bailing_hybrid": "model_max_length", "codegen": "n_positions"
 NESTED_WHEN_FLAT = ("qwen2_vl", "qwen2_5_vl")
 
 
+def text_nested(config: dict) -> bool:
+    """Does transformers keep the language model's keys under text_config (in the file, or NESTED_WHEN_FLAT)?"""
+    return isinstance(config.get("text_config"), dict) or config.get("model_type") in NESTED_WHEN_FLAT
+
+
+def architectures(config: dict) -> tuple[str, ...]:
+    """The config's `architectures` (the wrapper's, for a vision-language model): what registries are keyed on."""
+    names = config.get("architectures")
+    return tuple(a for a in names if isinstance(a, str)) if isinstance(names, list) else ()
+
+
 class ConfigError(ValueError):
     """A config that cannot be read: its message is one line that says why."""
 
