@@ -960,13 +960,12 @@
     if (found.length) found.forEach(function (k) { values[k] = served; }); else values.max_position_embeddings = served;
     return dumps1(c.nested ? { text_config: values } : values);
   }
-  // engines.py: _table_length, _group_rows, table_rows, _with_length, _length_needed, _covered
+  // engine_tables.py: table_length, group_rows, table_rows, covered; engines.py: _with_length, _length_needed
   var VLLM_MROPE_TIMES4 = T.VLLM_MROPE_TIMES4;
   function tableLength(c) {
     var k = (c.length_keys || []).filter(function (e) { return e[0] === "max_position_embeddings"; });
     return k.length ? k[0][1] : c.max_length;
   }
-  function ceil(x) { return Math.ceil(x); }
   function groupRows(c, g, engine) {
     var P = tableLength(c), kind = g.rope_type, f = pyFloat(or(get(g.parameters, "factor"), 1.0));
     var original = or(get(g.parameters, "original_max_position_embeddings"), c.trained_length);
@@ -975,18 +974,18 @@
     if (engine === "vllm") {
       if (mrope) {
         var times = VLLM_MROPE_TIMES4.some(function (t) { return (c.model_type || "").indexOf(t) === 0; }) ? 4 : 1;
-        if (kind === "yarn" && truthy(original)) return [ceil(times * original * f), "original_max_position_embeddings × " + times + " × factor; mrope.py, " + (times === 4 ? "qwen2.py" : "qwen3_vl.py")];
+        if (kind === "yarn" && truthy(original)) return [Math.ceil(times * original * f), "original_max_position_embeddings × " + times + " × factor; mrope.py, " + (times === 4 ? "qwen2.py" : "qwen3_vl.py")];
         return [times * P, times + " × max_position_embeddings; mrope.py, " + (times === 4 ? "qwen2.py" : "qwen3_vl.py")];
       }
-      if (kind === "linear") return [ceil(P * f), "max_position_embeddings × factor; linear_scaling_rope.py"];
-      if (kind === "yarn" && truthy(original)) return [ceil(original * f), "original_max_position_embeddings × factor, whatever max_position_embeddings says; yarn_scaling_rope.py"];
+      if (kind === "linear") return [Math.ceil(P * f), "max_position_embeddings × factor; linear_scaling_rope.py"];
+      if (kind === "yarn" && truthy(original)) return [Math.ceil(original * f), "original_max_position_embeddings × factor, whatever max_position_embeddings says; yarn_scaling_rope.py"];
       if (kind === "dynamic") return [P, "max_position_embeddings, though vLLM derives factor times more; dynamic_ntk_scaling_rope.py"];
       if (kind === "longrope") return [Math.max(P, original || 0), "max_position_embeddings rows of long factors; phi3_long_rope_scaled_rope.py"];
       return [P, "max_position_embeddings; base.py"];
     }
     if ((c.model_type || "").indexOf("gemma3") === 0) return [null, "computed at every step; gemma3_causal.py"];
     if (kind === "linear" || kind === "dynamic")
-      return [ceil(P * f), "max_position_embeddings × factor, grown past that with the unscaled base; " + (kind === "linear" ? "base.py" : "rope_variant.py")];
+      return [Math.ceil(P * f), "max_position_embeddings × factor, grown past that with the unscaled base; " + (kind === "linear" ? "base.py" : "rope_variant.py")];
     if (kind === "longrope") return [Math.max(P, original || 0), "max_position_embeddings rows of long factors, never grown; rope_variant.py"];
     return [null, "grown to the context length at load; reserve_rope_cache_for_long_sequences"];
   }
@@ -1015,7 +1014,7 @@
       var g = c.rope[i], rr = groupRows(c, g, engine), rows = rr[0], rule = rr[1];
       var f = pyFloat(or(get(g.parameters, "factor"), 1.0)), kind = g.rope_type;
       if (rows !== null && rows >= served && engine === "sglang") continue;
-      if (kind === "linear" || (kind === "dynamic" && engine === "sglang")) needed.push(ceil(served / f));
+      if (kind === "linear" || (kind === "dynamic" && engine === "sglang")) needed.push(Math.ceil(served / f));
       else if (kind === "yarn" && rows !== null && rows < served)
         return [null, release + "'s YaRN table has " + fmtComma(rows) + " rows (" + rule + "): positions past it read off the table; a larger factor would cover " + fmtComma(served) + ", at speeds the model was not tuned with", null];
       else if (kind === "dynamic" && c.rope.length === 1) { needed.push(served); block = dynamicBlock(c, g); }

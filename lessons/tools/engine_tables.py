@@ -37,19 +37,17 @@ REGISTRIES = json.loads(Path(__file__).with_name("registries.json").read_text(en
 # (vLLM 0.33.0 models/qwen2.py, which Qwen2-VL and Qwen2.5-VL run on), 1 in models/qwen3_vl.py (and qwen3_5,
 # qwen3_vl_moe) unless video pruning is on.
 VLLM_MROPE_TIMES4 = ("qwen2_vl", "qwen2_5_vl")
-TABLE_SOURCES = {"vllm": "vLLM 0.33.0 model_executor/layers/rotary_embedding/ _compute_cos_sin_cache",
-                 "sglang": "SGLang 0.5.23 srt/layers/rotary_embedding/ _compute_cos_sin_cache"}
 
 
-def _table_length(card) -> int | None:
+def table_length(card) -> int | None:
     """P: the max_position_embeddings the engines' model files pass to get_rope (the card's limit without it)."""
     return dict(card.length_keys).get("max_position_embeddings", card.max_length)
 
 
-def _group_rows(card, group, engine: str) -> tuple[int | None, str]:
+def group_rows(card, group, engine: str) -> tuple[int | None, str]:
     """(the positions `engine`'s table for one RoPE group covers with the group's own speeds, the rule in
     words); None: no table to run off (llama.cpp; an SGLang table it grows with the right speeds)."""
-    P, kind = _table_length(card), group.rope_type
+    P, kind = table_length(card), group.rope_type
     f = float(group.parameters.get("factor") or 1.0)
     original = group.parameters.get("original_max_position_embeddings") or card.trained_length
     mrope = "mrope_section" in group.parameters
@@ -88,8 +86,8 @@ def table_rows(card, engine: str) -> tuple[int | None, str]:
 
     engine: "vllm" (vLLM 0.33.0), "sglang" (SGLang 0.5.23) or "llama.cpp". None when nothing runs out:
     no RoPE, llama.cpp (no table), or a table SGLang grows to the served length with the right speeds.
-    See TABLE_SOURCES and the comment above it for the files read."""
-    found = [_group_rows(card, g, engine) for g in card.rope]
+    The comment above names the files read."""
+    found = [group_rows(card, g, engine) for g in card.rope]
     limited = [r for r in found if r[0] is not None]
     return min(limited, key=lambda r: r[0]) if limited else (None, found[0][1] if found else "no RoPE")
 

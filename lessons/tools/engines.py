@@ -14,7 +14,7 @@ import json
 import math
 
 from lessons import _checks
-from lessons.tools.engine_tables import REGISTRIES, _group_rows, _table_length, covered
+from lessons.tools.engine_tables import REGISTRIES, covered, group_rows, table_length
 from lessons.tools.model_types import LENGTH_ALIASES
 
 # vLLM 0.33.0 (vllm/transformers_utils/model_arch_config_convertor.py, derive_max_model_len_and_key) takes
@@ -252,7 +252,7 @@ def _dynamic_block(card, group) -> dict:
     whose base, θ·(factor·P/max_trained − (factor − 1))^(d/(d − 2)), is then transformers' dynamic base at
     P positions, for every prompt. The override replaces the block whole, so the base is repeated."""
     block = {"rope_type": "dynamic", "rope_theta": group.base, "factor": float(group.parameters.get("factor") or 1.0),
-             "max_trained_positions": _table_length(card)}
+             "max_trained_positions": table_length(card)}
     if group.rotary_dim != group.head_dim:
         block["partial_rotary_factor"] = group.rotary_dim / group.head_dim
     return block
@@ -262,10 +262,10 @@ def _length_needed(card, served: int, engine: str) -> tuple[int | None, str, dic
     """(the max_position_embeddings that makes `engine`'s table cover `served` positions with the card's
     speeds, and its length check accept them, or None and why no such length exists; and the RoPE block the
     override must carry, or None)."""
-    needed, P, block = [], _table_length(card) or 0, None
+    needed, P, block = [], table_length(card) or 0, None
     release = VLLM_RELEASE if engine == "vllm" else SGLANG_RELEASE
     for group in card.rope:
-        rows, rule = _group_rows(card, group, engine)
+        rows, rule = group_rows(card, group, engine)
         f = float(group.parameters.get("factor") or 1.0)
         kind = group.rope_type
         if rows is not None and rows >= served and engine == "sglang":
