@@ -36,8 +36,11 @@ INTERLEAVED_MODEL_TYPES = ("gptj", "cohere", "cohere2", "glm", "glm4", "chatglm"
 
 # The RoPE base a config class uses when the config has no rope_theta
 # (`default_theta` in transformers 5.24 configuration_<model>.py; 10,000 for the rest).
-DEFAULT_THETA = {"llama4_text": 500000.0, "qwen2_vl": 1000000.0, "qwen2_vl_text": 1000000.0,
-                 "gemma3_text": 1000000.0, "gpt_oss": 150000.0, "smollm3": 2000000.0}
+# The wrapper types (gemma3, llama4, qwen2_5_vl) are the text class's base, for a file published flat;
+# `make reference` checks every RoPE type here against its class (tests/reference/_config_classes_reference.py).
+DEFAULT_THETA = {"llama4_text": 500000.0, "llama4": 500000.0, "qwen2_vl": 1000000.0, "qwen2_vl_text": 1000000.0,
+                 "qwen2_5_vl": 1000000.0, "gemma3_text": 1000000.0, "gemma3": 1000000.0, "gpt_oss": 150000.0,
+                 "smollm3": 2000000.0, "mixtral": 1000000.0, "cohere": 500000.0}
 # Position keys a published config may leave to its config class (transformers 5.24 defaults).
 CLASS_DEFAULTS = {
     "gemma3_text": {"head_dim": 256, "max_position_embeddings": 131072, "rope_local_base_freq": 10000.0,
