@@ -406,3 +406,19 @@ def test_which_lengths_get_a_command_outside_the_gallery():
         "max_position_embeddings": 65536}
     vicuna = card_json(explain(OTHER_CONFIGS["vicuna-7b-16k"]["config"]), 65536)["commands"]["vllm"]
     assert json.loads(_flag(shlex.split(vicuna), "--hf-overrides")) == {"max_position_embeddings": 16384}
+
+
+def test_an_added_yarn_block_follows_the_authors_original_length():
+    """Qwen3's config.json sets max_position_embeddings to 40,960; its model card adds YaRN as factor 4 over
+    original_max_position_embeddings 32,768 (model_types.AUTHOR_YARN_ORIGINAL). The decoder stretches from
+    32,768, not from 40,960, and says whose rule it follows; the rule holds only at the config length it names."""
+    qwen3 = explain(OTHER_CONFIGS["qwen3-30b-a3b"]["config"])
+    commands = card_json(qwen3, 131072)["commands"]
+    block = json.loads(_flag(shlex.split(commands["vllm"]), "--hf-overrides"))["rope_parameters"]
+    assert (block["factor"], block["original_max_position_embeddings"]) == (4.0, 32768)
+    assert commands["llama.cpp"].endswith("--rope-scale 4 --yarn-orig-ctx 32768")
+    assert any("adds YaRN with factor 4 over 32,768, as the Qwen3 model card" in n for n in engine_notes(qwen3, 131072))
+    assert card_json(qwen3, 40960)["commands"]["vllm"] == "vllm serve MODEL --max-model-len 40960"
+    other = explain({**OTHER_CONFIGS["qwen3-30b-a3b"]["config"], "max_position_embeddings": 65536})
+    block = json.loads(_flag(shlex.split(card_json(other, 131072)["commands"]["vllm"]), "--hf-overrides"))
+    assert block["rope_parameters"]["original_max_position_embeddings"] == 65536

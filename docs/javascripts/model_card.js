@@ -943,12 +943,17 @@
     if (isDict(v)) return "{" + Object.keys(v).map(function (k) { return JSON.stringify(k) + ": " + dumps1(v[k]); }).join(", ") + "}";
     return dumps(v);
   }
+  function yarnOriginal(c) { // model_types.yarn_original
+    var rule = c.model_type !== null && has(T.AUTHOR_YARN_ORIGINAL, c.model_type) ? T.AUTHOR_YARN_ORIGINAL[c.model_type] : null;
+    return rule && c.max_length === rule[0] ? [rule[1], rule[2]] : [c.trained_length, null];
+  }
   function scalingOverride(c, served) {
     if (!served || !c.trained_length || served <= c.trained_length) return null;
     if ((c.scheme !== "rope" && c.scheme !== "mixed") || c.rope.length !== 1 || c.rope[0].layer_type !== "all") return null;
     var g = c.rope[0];
     if (g.rope_type !== "default") return null;
-    var block = { rope_type: "yarn", rope_theta: F(g.base), factor: F(served / c.trained_length), original_max_position_embeddings: c.trained_length };
+    var original = yarnOriginal(c)[0];
+    var block = { rope_type: "yarn", rope_theta: F(g.base), factor: F(served / original), original_max_position_embeddings: original };
     if (g.rotary_dim !== g.head_dim) block.partial_rotary_factor = F(g.rotary_dim / g.head_dim);
     ["mrope_section", "mrope_interleaved"].forEach(function (k) { if (has(g.parameters, k)) block[k] = g.parameters[k]; });
     return block;
@@ -1077,7 +1082,7 @@
         out.sglang = (served <= sglangLen(seen) ? "" : "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 ") + start.sglang + " --context-length " + served + flag;
     }
     var flags = start["llama.cpp"] + " -c " + served, scaled = c.rope.filter(function (g) { return g.rope_type !== "default"; });
-    if (block) flags += " --rope-scaling yarn --rope-scale " + fmtG(block.factor, 6) + " --yarn-orig-ctx " + c.trained_length;
+    if (block) flags += " --rope-scaling yarn --rope-scale " + fmtG(block.factor, 6) + " --yarn-orig-ctx " + block.original_max_position_embeddings;
     else if (scaled.length && scaled[0].rope_type === "linear") flags += " --rope-scaling linear --rope-scale " + fmtG(scaled[0].parameters.factor, 6);
     else if (scaled.length && scaled[0].rope_type === "yarn") {
       var yf = get(scaled[0].parameters, "factor");
@@ -1103,8 +1108,11 @@
     }
     if (kind === "llama3") notes.push("llama.cpp: the llama3 speeds are written into the GGUF file (rope_freqs); no flag is needed");
     if (kind === "dynamic") notes.push("llama.cpp: no dynamic scaling; it turns the trained speeds at every length");
-    if (scalingOverride(c, served) !== null)
-      notes.push("the config has no scaling entry for " + fmtComma(served) + " positions: each command adds YaRN with factor " + fmtG(served / c.trained_length, 6) + " (edit config.json for transformers)");
+    var added = scalingOverride(c, served);
+    if (added !== null) {
+      var yo = yarnOriginal(c), over = yo[1] ? " over " + fmtComma(yo[0]) + ", " + yo[1] : "";
+      notes.push("the config has no scaling entry for " + fmtComma(served) + " positions: each command adds YaRN with factor " + fmtG(added.factor, 6) + over + " (edit config.json for transformers)");
+    }
     return notes;
   }
   function nStr(x) { return x === null ? "unknown" : fmtComma(x); }

@@ -15,7 +15,7 @@ import math
 
 from lessons import _checks
 from lessons.tools.engine_tables import REGISTRIES, covered, group_rows, table_length
-from lessons.tools.model_types import LENGTH_ALIASES
+from lessons.tools.model_types import LENGTH_ALIASES, yarn_original
 
 # vLLM 0.33.0 (vllm/transformers_utils/model_arch_config_convertor.py, derive_max_model_len_and_key) takes
 # the smallest of these keys of the text config, then lets model_max_length, when set, replace the result;
@@ -230,8 +230,9 @@ def scaling_override(card, served: int | None) -> dict | None:
     group = card.rope[0]
     if group.rope_type != "default":
         return None
-    block = {"rope_type": "yarn", "rope_theta": group.base, "factor": served / card.trained_length,
-             "original_max_position_embeddings": card.trained_length}
+    original = yarn_original(card)[0]
+    block = {"rope_type": "yarn", "rope_theta": group.base, "factor": served / original,
+             "original_max_position_embeddings": original}
     if group.rotary_dim != group.head_dim:
         block["partial_rotary_factor"] = group.rotary_dim / group.head_dim
     # an override replaces the whole block: M-RoPE's keys go with it (else the engine turns plain RoPE)
@@ -350,7 +351,8 @@ def engine_commands(card, served: int | None, model: str = "MODEL",
     flags = f"{start['llama.cpp']} -c {served}"
     scaled = [g for g in card.rope if g.rope_type != "default"]
     if block is not None:
-        flags += f" --rope-scaling yarn --rope-scale {block['factor']:g} --yarn-orig-ctx {card.trained_length}"
+        flags += (f" --rope-scaling yarn --rope-scale {block['factor']:g}"
+                  f" --yarn-orig-ctx {block['original_max_position_embeddings']}")
     elif scaled and scaled[0].rope_type == "linear":
         flags += f" --rope-scaling linear --rope-scale {scaled[0].parameters['factor']:g}"
     elif scaled and scaled[0].rope_type == "yarn":
@@ -436,7 +438,10 @@ def engine_notes(card, served: int | None) -> list[str]:
         notes.append("llama.cpp: the llama3 speeds are written into the GGUF file (rope_freqs); no flag is needed")
     if kind == "dynamic":
         notes.append("llama.cpp: no dynamic scaling; it turns the trained speeds at every length")
-    if scaling_override(card, served) is not None:
+    block = scaling_override(card, served)
+    if block is not None:
+        original, source = yarn_original(card)
+        over = f" over {original:,}, {source}" if source else ""
         notes.append(f"the config has no scaling entry for {served:,} positions: each command adds YaRN with factor "
-                     f"{served / card.trained_length:g} (edit config.json for transformers)")
+                     f"{block['factor']:g}{over} (edit config.json for transformers)")
     return notes

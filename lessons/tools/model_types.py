@@ -64,6 +64,23 @@ CLASS_DEFAULTS = {
     "chatglm": {"seq_length": 8192},
 }
 
+# Where a model's authors stretch from a length other than the config's: {model_type: (the config length it
+# applies to, the original length for the added YaRN block, where the authors say so)}. Qwen3's model cards
+# set max_position_embeddings to 40,960 (32,768 for output plus 8,192 for the prompt) and add YaRN as
+# factor 4 over original_max_position_embeddings 32,768 ("Processing Long Texts", Qwen/Qwen3-30B-A3B README).
+AUTHOR_YARN_ORIGINAL = {t: (40960, 32768, "as the Qwen3 model card's section Processing Long Texts says")
+                        for t in ("qwen3", "qwen3_moe")}
+
+def yarn_original(card) -> tuple[int, str | None]:
+    """The length an added YaRN block stretches from: the trained length, unless the model's authors name
+    another for this config (`AUTHOR_YARN_ORIGINAL`); and where they do (None: the trained length)."""
+    rule = AUTHOR_YARN_ORIGINAL.get(card.model_type)
+    if rule and card.max_length == rule[0]:
+        return rule[1], rule[2]
+    return card.trained_length, None
+
+
+
 # Families whose layer plan repeats (transformers 5.24 configuration files): every n-th layer is full
 # attention, counting from 1 (offset 1) or from layer 0 (offset 0), the others of the named type; n is
 # the key's value, else the default. Gemma 2 and gpt-oss alternate; Cohere2Config sliding_window_pattern 4;
