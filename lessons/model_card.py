@@ -789,14 +789,14 @@ config length  2,048
 served length  2,048 by default in vLLM 0.33.0 (the config limit)
 by default     vLLM 0.33.0            2,048  the smallest length key, n_positions
                SGLang 0.5.23          2,048  the first of its keys, max_position_embeddings (n_positions, by the config class's attribute_map)
-               llama.cpp (-c 0)       2,048  the converter's key, n_positions
+               llama.cpp (-c 0)     unknown  no converter for GPTJForCausalLM
                transformers        no limit  it computes whatever it is given
 RoPE, every RoPE layer: default, base 10,000, 64 of 256 dimensions turn (32 interleaved pairs)
   wavelengths  6.283 to 4.712e+04 positions
   full turn within the config limit: 21 of 32 pairs (0–20)
 engine         vLLM: vllm serve EleutherAI/gpt-j-6b --max-model-len 2048
 engine         SGLang: python -m sglang.launch_server --model-path EleutherAI/gpt-j-6b --context-length 2048
-engine         llama.cpp: llama-server -m model.gguf -c 2048
+engine         llama.cpp: no command: llama.cpp (llama-cpp-python 0.3.36)'s converter has no class for GPTJForCausalLM (conversion/*.py ModelBase.register): no GGUF file
 warning        the config does not say how long the model was trained: its limit, 2,048, stands in for the trained length; the model may have trained on shorter inputs
 read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
 ```
@@ -1187,7 +1187,7 @@ RoPE, every RoPE layer: longrope, base 10,000, 96 of 96 dimensions turn (48 half
   attention factor 1.19024 (multiplies cos and sin)
 engine         vLLM: vllm serve microsoft/Phi-3-vision-128k-instruct --max-model-len 4096
 engine         SGLang: no command: SGLang 0.5.23 has no model of its own for Phi3VForCausalLM (sglang/srt/models/*.py EntryClass), and its transformers backend refuses it (transformers 5.19.0, which it pins, does not mark Phi3VForCausalLM compatible: modeling_utils.py is_backend_compatible; srt/model_loader/utils.py resolve_transformers_arch)
-engine         llama.cpp: no command: llama.cpp's converter has no Phi3VForCausalLM (conversion/*.py, llama-cpp-python 0.3.36)
+engine         llama.cpp: no command: llama.cpp (llama-cpp-python 0.3.36)'s converter has no class for Phi3VForCausalLM (conversion/*.py ModelBase.register): no GGUF file
 engine note    vLLM: short_factor for every prompt (chosen once at start-up: --max-model-len <= 4,096); llama.cpp: -c picks the list the same way; transformers switches lists per prompt at 4,096
 read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
 ```
@@ -1702,7 +1702,8 @@ from lessons.tools.engines import length_keys, served_lengths, vllm_max_model_le
 from lessons.tools.model_types import (ALIBI_MODEL_TYPES, CLASS_DEFAULTS, DEFAULT_THETA, HEAD_KEYS,
                                        INTERLEAVED_MODEL_TYPES, LAYER_KEYS, LEARNED_MODEL_TYPES, LENGTH_KEYS,
                                        ROPE_MODEL_TYPES, SINUSOIDAL_MODEL_TYPES, WIDTH_KEYS, ConfigError, first_set,
-                                       gallery, periodic_layer_types, text_nested, architectures)
+                                       gallery, periodic_layer_types, text_nested, architectures,
+                                       listed_layer_types, NO_ROPE_LAYER_TYPES)
 from lessons.tools.decoder_data import assets  # noqa: F401 - the build publishes the decoder's data (its assets() hook)
 from lessons.tools.rope_scaling import rope_inv_freq, split_by_layer_type
 
@@ -1862,9 +1863,9 @@ def layer_types(text: dict, n_layers: int | None) -> list[str] | None:
         return None
     model_type = text.get("model_type")
     window = text.get("sliding_window")
-    periodic = periodic_layer_types(text, n_layers)  # every n-th layer full attention, the others of one type
-    if periodic is not None:
-        return periodic
+    planned = listed_layer_types(text, n_layers) or periodic_layer_types(text, n_layers)  # a hybrid's own key;
+    if planned is not None:  # else every n-th layer full attention, the others of one type
+        return planned
     if model_type in ("qwen2", "qwen2_vl", "qwen2_vl_text", "qwen2_moe"):
         slides = text.get("use_sliding_window") and window is not None
         start = text.get("max_window_layers", n_layers)
@@ -1888,12 +1889,11 @@ def nope_flags(text: dict, n_layers: int) -> list[int]:
     instead (transformers 5.24): Cohere2 rotates only its sliding-window layers (modeling_cohere2.py),
     Qwen3-Next only its full-attention layers (modeling_qwen3_next.py)."""
     model_type = text.get("model_type")
-    if model_type in ("cohere2", "qwen3_next") and text.get("no_rope_layers") is None:
-        keep = "sliding_attention" if model_type == "cohere2" else "full_attention"
-        return [int(t == keep) for t in layer_types(text, n_layers)]
     if model_type not in ("llama4_text", "smollm3"):
         exact.check_no_nope_keys(text)
-        return [1] * n_layers
+        if model_type == "cohere2":
+            return [int(t == "sliding_attention") for t in layer_types(text, n_layers)]
+        return [int(t not in NO_ROPE_LAYER_TYPES) for t in layer_types(text, n_layers)]
     skipped = nope_layers(n_layers, text.get("no_rope_layers"), text.get("no_rope_layer_interval", 4),
                           fill_empty=model_type == "llama4_text")
     return [int(i not in skipped) for i in range(n_layers)]

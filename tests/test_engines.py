@@ -14,7 +14,7 @@ from lessons.model_card import (explain)
 from lessons.tools.card_report import card_json, report
 from lessons.tools.engines import (engine_notes, engine_refusals, served_from, served_lengths, sglang_context_length,
                                    vllm_length_limit, vllm_max_model_len)
-from lessons.tools.model_types import NESTED_WHEN_FLAT, gallery
+from lessons.tools.model_types import NESTED_WHEN_FLAT, ConfigError, gallery
 from tests.conftest import LESSONS, ROOT
 
 GALLERY = gallery()
@@ -368,6 +368,56 @@ def test_an_architecture_a_release_no_longer_serves_gets_no_command():
                for n in engine_notes(dots, 4096))
     # an architecture vLLM serves natively gets its command, whatever it once was
     assert "vllm" not in engine_refusals(explain({**LLAMA, "architectures": ["LlamaForCausalLM"]}), 4096)
+
+
+def test_an_architecture_llama_cpp_cannot_convert_gets_no_command():
+    """llama.cpp's converter (llama-cpp-python 0.3.36, conversion/*.py) registers a class per architecture and
+    picks one by architectures[0]: GPT-J and Phi-3-Vision have none, so no GGUF file exists to serve; MiniMax-M1
+    has one (conversion/minimax.py). The list is read from the sdist (tests/reference/registries.py)."""
+    from lessons.tools.engine_tables import REGISTRIES
+
+    converted = REGISTRIES["llama.cpp"]["converted"]
+    assert {"LlamaForCausalLM", "MiniMaxM1ForCausalLM", "Phi3ForCausalLM"} <= set(converted)
+    for slug in ("gpt-j-6b", "phi-3-vision"):
+        card = explain(GALLERY[slug]["config"])
+        arch = card.architectures[0]
+        assert arch not in converted
+        assert engine_refusals(card, None)["llama.cpp"] == (
+            f"llama.cpp (llama-cpp-python 0.3.36)'s converter has no class for {arch} (conversion/*.py "
+            "ModelBase.register): no GGUF file")
+        assert served_lengths(card)["llama.cpp"] is None
+    assert "llama.cpp" not in engine_refusals(explain({**LLAMA, "architectures": ["MiniMaxM1ForCausalLM"]}), 4096)
+
+
+def test_hybrid_layer_plans_rotate_only_their_attention_layers():
+    """MiniMax's remote-code attn_type_list (1 softmax, 0 linear attention, as vLLM 0.33.0 counts it in
+    vllm/config/model.py), LFM2's full_attn_idxs and Bamba's attn_layer_indices give the plan; layers of
+    linear attention or short convolution never turn (NO_ROPE_LAYER_TYPES), whatever the family; MiniMax
+    and Qwen3.5 repeat a plan when the file gives none (transformers 5.24, checked live by make reference)."""
+    base = {**LLAMA, "num_hidden_layers": 80, "rope_theta": 10000000, "rotary_dim": 64, "head_dim": 128}
+    m1 = explain({**base, "model_type": "minimax_m1", "attn_type_list": [0, 0, 0, 0, 0, 0, 0, 1] * 10})
+    assert m1.scheme == "mixed" and m1.nope_layers == tuple(i for i in range(80) if i % 8 != 7)
+    lines = report(m1, None).splitlines()
+    assert lines[1].startswith("scheme         RoPE in 10 of 80 layers; linear attention, no RoPE (order comes from "
+                               "its recurrence), in layers 0, 1, 2, 3, 4, 5, 6, 8,")
+    assert "layer types    70 linear_attention, 10 full_attention" in lines
+    # a listed plan in any family, and the plan transformers fills in for MiniMax and Qwen3.5
+    listed = explain({**base, "num_hidden_layers": 4, "layer_types": ["linear_attention", "full_attention"] * 2})
+    assert listed.nope_layers == (0, 2)
+    assert explain({**base, "model_type": "minimax", "num_hidden_layers": 4}).nope_layers == (1, 3)
+    assert explain({**base, "model_type": "qwen3_5_text", "num_hidden_layers": 8}).nope_layers == (0, 1, 2, 4, 5, 6)
+    lfm2 = explain({**base, "model_type": "lfm2", "num_hidden_layers": 6, "full_attn_idxs": [2, 5]})
+    assert lfm2.nope_layers == (0, 1, 3, 4)
+    assert report(lfm2, None).splitlines()[1] == ("scheme         RoPE in 2 of 6 layers; short convolutions, no RoPE "
+                                                  "(order comes from the convolution), in layers 0, 1, 3, 4")
+    assert explain({**base, "model_type": "bamba", "num_hidden_layers": 4, "attn_layer_indices": [3]}).nope_layers == (0, 1, 2)
+    # a plan that does not fit the model is one error
+    for key, value, says in (("attn_type_list", [0, 1] * 39, "needs a 1 (softmax attention) or 0 (linear attention) "
+                              "for each of the 80 layers"), ("attn_type_list", [2] * 80, "needs a 1"),
+                             ("full_attn_idxs", [80], "lists layer indices outside 0..79"),
+                             ("attn_layer_indices", "0,1", "must be a list of integers")):
+        with pytest.raises(ConfigError, match=re.escape(says)):
+            explain({**base, "model_type": "minimax_m1", key: value})
 
 
 def test_a_flat_vision_language_config_is_overridden_where_transformers_puts_its_keys():

@@ -456,7 +456,7 @@
   var VLLM_RELEASE = T.VLLM_RELEASE, VLLM_LENGTH_KEYS = T.VLLM_LENGTH_KEYS, VLLM_FALLBACK_LENGTH = T.VLLM_FALLBACK_LENGTH;
   var VLLM_UNSCALED = T.VLLM_UNSCALED, SGLANG_RELEASE = T.SGLANG_RELEASE, SGLANG_LENGTH_KEYS = T.SGLANG_LENGTH_KEYS;
   var LLAMA_CPP_LENGTH_KEYS = T.LLAMA_CPP_LENGTH_KEYS, LLAMA_CPP_FIXED_CONTEXT = T.LLAMA_CPP_FIXED_CONTEXT;
-  var LLAMA_CPP_SEQ_OR_WIDTH = T.LLAMA_CPP_SEQ_OR_WIDTH, LLAMA_CPP_UNCONVERTED = T.LLAMA_CPP_UNCONVERTED;
+  var LLAMA_CPP_SEQ_OR_WIDTH = T.LLAMA_CPP_SEQ_OR_WIDTH;
   var ENGINE_LENGTH_KEYS = T.ENGINE_LENGTH_KEYS;
   function lookup(table, key) { hashable(key); return typeof key === "string" && has(table, key) ? table[key] : undefined; }
   function first(c, keys) { for (var i = 0; i < keys.length; i++) if (!none(get(c, keys[i]))) return [keys[i], c[keys[i]]]; return [null, null]; }
@@ -567,23 +567,8 @@
     }
     if (n === null) return null;
     var mt = get(t, "model_type"), win = get(t, "sliding_window"), flags, slides;
-    if (inList(mt, ["gemma2", "gpt_oss"])) return range(n).map(function (i) { return (i + 1) % 2 ? "sliding_attention" : "full_attention"; });
-    if (eq(mt, "cohere2")) {
-      var p2 = count(get(t, "sliding_window_pattern", 4), "sliding_window_pattern");
-      return range(n).map(function (i) { return (i + 1) % p2 ? "sliding_attention" : "full_attention"; });
-    }
-    if (eq(mt, "qwen3_next")) {
-      var every4 = count(get(t, "full_attention_interval", 4), "full_attention_interval");
-      return range(n).map(function (i) { return (i + 1) % every4 ? "linear_attention" : "full_attention"; });
-    }
-    if (eq(mt, "modernbert")) {
-      var every3 = count(get(t, "global_attn_every_n_layers", 3), "global_attn_every_n_layers");
-      return range(n).map(function (i) { return i % every3 ? "sliding_attention" : "full_attention"; });
-    }
-    if (eq(mt, "gemma3_text")) {
-      var pattern = count(get(t, "sliding_window_pattern", 6), "sliding_window_pattern");
-      return range(n).map(function (i) { return (i + 1) % pattern ? "sliding_attention" : "full_attention"; });
-    }
+    var planned = listedLayerTypes(t, n) || periodicLayerTypes(t, n); // a hybrid's own key; else every n-th layer full
+    if (planned !== null) return planned;
     if (inList(mt, ["qwen2", "qwen2_vl", "qwen2_vl_text", "qwen2_moe"])) {
       slides = truthy(get(t, "use_sliding_window")) && !none(win);
       var start = get(t, "max_window_layers", n);
@@ -602,15 +587,36 @@
     if (!none(win) && inList(mt, ["mistral", "mixtral"])) return range(n).map(function () { return "sliding_attention"; });
     return range(n).map(function () { return "full_attention"; });
   }
+  function periodicLayerTypes(t, n) { // lessons.tools.model_types.periodic_layer_types
+    var mt = get(t, "model_type");
+    if (typeof mt !== "string" || !has(T.PERIODIC_LAYERS, mt)) return null;
+    var p = T.PERIODIC_LAYERS[mt], every = p[0] ? count(get(t, p[0], p[1]), p[0]) : p[1];
+    return range(n).map(function (i) { return (i + p[2]) % every ? p[3] : "full_attention"; });
+  }
+  function isIntList(v) { return Array.isArray(v) && v.every(function (x) { return isInt(x); }); }
+  function listedLayerTypes(t, n) { // lessons.tools.model_types.listed_layer_types
+    var keys = Object.keys(T.LISTED_LAYERS);
+    for (var k = 0; k < keys.length; k++) {
+      var key = keys[k], spec = T.LISTED_LAYERS[key], given = get(t, key);
+      if (none(given)) continue;
+      if (!isIntList(given)) throw ConfigError("'" + key + "' must be a list of integers; got " + repr(given));
+      if (spec[2] === "codes") {
+        if (given.length !== n || given.some(function (c) { return !eq(c, 0) && !eq(c, 1); }))
+          throw ConfigError("'" + key + "' needs a 1 (softmax attention) or 0 (linear attention) for each of the " + n + " layers; got " + repr(given));
+        return given.map(function (c) { return eq(c, 1) ? spec[0] : spec[1]; });
+      }
+      if (given.some(function (i) { return !(cmp(">=", i, 0) && cmp("<", i, n)); }))
+        throw ConfigError("'" + key + "' lists layer indices outside 0.." + (n - 1) + ": " + repr(given));
+      return range(n).map(function (i) { return given.some(function (g) { return eq(g, i); }) ? spec[0] : spec[1]; });
+    }
+    return null;
+  }
   function nopeFlags(t, n) {
     var mt = get(t, "model_type");
-    if (inList(mt, ["cohere2", "qwen3_next"]) && none(get(t, "no_rope_layers"))) {
-      var keep = eq(mt, "cohere2") ? "sliding_attention" : "full_attention";
-      return layerTypes(t, n).map(function (ty) { return ty === keep ? 1 : 0; });
-    }
     if (!inList(mt, ["llama4_text", "smollm3"])) {
       if (!none(get(t, "no_rope_layers"))) throw ConfigError("'no_rope_layers' is read by Llama 4 and SmolLM3 configs, not " + repr(mt));
-      return range(n).map(function () { return 1; });
+      if (eq(mt, "cohere2")) return layerTypes(t, n).map(function (ty) { return ty === "sliding_attention" ? 1 : 0; });
+      return layerTypes(t, n).map(function (ty) { return has(T.NO_ROPE_LAYER_TYPES, ty) ? 0 : 1; });
     }
     // lessons.alibi.nope_layers
     var flags = get(t, "no_rope_layers"), fill = eq(mt, "llama4_text");
@@ -896,7 +902,8 @@
   }
   function llamaCppRule(c) {
     var keys = keysOf(c), family = c.model_type;
-    if (family !== null && has(LLAMA_CPP_UNCONVERTED, family)) return [null, "no converter for " + LLAMA_CPP_UNCONVERTED[family]];
+    var a0 = (c.architectures || [])[0];
+    if (a0 !== undefined && T.REGISTRIES["llama.cpp"].converted.indexOf(a0) < 0) return [null, "no converter for " + a0];
     if (family !== null && has(LLAMA_CPP_FIXED_CONTEXT, family)) return [LLAMA_CPP_FIXED_CONTEXT[family], "fixed by conversion/" + family + ".py"];
     if (LLAMA_CPP_SEQ_OR_WIDTH.indexOf(family) >= 0)
       return has(keys, "seq_length") ? [keys.seq_length, "seq_length"] : [c.width, "the hidden size (no seq_length; conversion/" + family + ".py)"];
@@ -1035,6 +1042,8 @@
       mine.vllm = "not served by " + reg.release + ": its registry (" + reg.source + ") lists " + gone[0] + " among the architectures it served until " + reg.previously[gone[0]] + ", and its transformers backend takes no " + gone[0] + " (" + tb.release + ", " + tb.source + ")";
     if (archs.length && !fallback && !archs.some(function (a) { return sreg.served.indexOf(a) >= 0; }))
       mine.sglang = sreg.release + " has no model of its own for " + archs[0] + " (" + sreg.source + "), and its transformers backend refuses it (" + tb.release + ", which it pins, does not mark " + archs[0] + " compatible: " + tb.source + "; srt/model_loader/utils.py resolve_transformers_arch)";
+    var cpp = T.REGISTRIES["llama.cpp"]; // its converter picks a class by architectures[0] (conversion/base.py)
+    if (archs.length && cpp.converted.indexOf(archs[0]) < 0) mine["llama.cpp"] = cpp.release + "'s converter has no class for " + archs[0] + " (" + cpp.source + "): no GGUF file";
     return Object.assign(otherRefusals(c, served), mine);
   }
   function otherRefusals(c, served) {
@@ -1044,8 +1053,6 @@
       var why = "its chatglm model builds RoPE from rope_ratio alone, so no override scales past " + fmtComma(c.trained_length);
       return { vllm: why, sglang: why };
     }
-    if (c.model_type !== null && has(LLAMA_CPP_UNCONVERTED, c.model_type))
-      return { "llama.cpp": "llama.cpp's converter has no " + LLAMA_CPP_UNCONVERTED[c.model_type] + " (conversion/*.py, llama-cpp-python 0.3.36)" };
     if (served && served > T.LLAMA_CPP_MAX_CONTEXT)
       return { "llama.cpp": "llama.cpp's -c takes at most " + fmtComma(T.LLAMA_CPP_MAX_CONTEXT) + " (a 32-bit int, std::stoi in common/arg.cpp)" };
     if (served && (c.scheme === "learned" || c.scheme === "sinusoidal")) {
@@ -1140,9 +1147,9 @@
     var schemes = { rope: "RoPE" + layers, alibi: "ALiBi" + layers + " (a distance penalty per head, no position table)",
       learned: "a learned position table (one row per position), added to the input", sinusoidal: "fixed sinusoidal codes added to the input",
       none: "no positions" + layers + " (NoPE: only the causal mask orders tokens)" };
-    var linear = c.layer_types !== null && c.layer_types !== undefined && c.nope_layers.every(function (i) { return c.layer_types[i] === "linear_attention"; });
+    var kinds = c.layer_types ? Array.from(new Set(c.nope_layers.map(function (i) { return c.layer_types[i]; }))) : [];
     schemes.mixed = c.scheme === "mixed" ? "RoPE in " + (c.n_layers - c.nope_layers.length) + " of " + c.n_layers + " layers; " +
-      (linear ? "linear attention, no RoPE (order comes from its recurrence), in layers " : "NoPE (no positions) in layers ") + c.nope_layers.join(", ") : "";
+      (kinds.length === 1 && has(T.NO_ROPE_LAYER_TYPES, kinds[0]) ? T.NO_ROPE_LAYER_TYPES[kinds[0]] : "NoPE (no positions) in layers ") + c.nope_layers.join(", ") : "";
     facts.push(row(FACT, ["scheme", schemes[c.scheme]]));
     if (c.layer_types && new Set(c.layer_types).size > 1) {
       var counts = new Map();

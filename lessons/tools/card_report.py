@@ -20,7 +20,7 @@ from lessons.tools.engines import (ENGINE_RELEASE_NAMES, ENGINES, SOURCES, VLLM_
                                    engine_notes, engine_refusals, llama_cpp_context_length, served_from,
                                    served_lengths, vllm_max_model_len)
 from lessons.tools.card_html import advice
-from lessons.tools.model_types import ConfigError, gallery
+from lessons.tools.model_types import NO_ROPE_LAYER_TYPES, ConfigError, gallery
 
 def _ranges(mask: np.ndarray) -> str:
     """'0–12, 20–31' for the True entries of a bool array, '' for none."""
@@ -112,10 +112,11 @@ def report_sections(card: ModelCard, served: int | None = None, model: str = "MO
     facts = [_row(FACT, "model_type", card.model_type or "not given")]
     layers = "" if card.n_layers is None else f" in {card.n_layers} layers"
     if card.scheme == "mixed":
-        linear = card.layer_types is not None and all(card.layer_types[i] == "linear_attention" for i in card.nope_layers)
+        kinds = {card.layer_types[i] for i in card.nope_layers} if card.layer_types else set()
         scheme = (f"RoPE in {card.n_layers - len(card.nope_layers)} of {card.n_layers} layers; "
-                  + ("linear attention, no RoPE (order comes from its recurrence), in layers " if linear else
-                     "NoPE (no positions) in layers ") + ", ".join(map(str, card.nope_layers)))
+                  + (NO_ROPE_LAYER_TYPES[kinds.pop()] if len(kinds) == 1 and kinds <= NO_ROPE_LAYER_TYPES.keys()
+                     else "NoPE (no positions) in layers ")
+                  + ", ".join(map(str, card.nope_layers)))
     else:
         scheme = {"rope": f"RoPE{layers}", "alibi": f"ALiBi{layers} (a distance penalty per head, no position table)",
                   "learned": "a learned position table (one row per position), added to the input",

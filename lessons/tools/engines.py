@@ -40,10 +40,9 @@ LLAMA_CPP_LENGTH_KEYS = ("max_position_embeddings", "n_ctx", "n_positions", "max
 # Families whose converter writes another length (conversion/<family>.py in the same tree): Falcon's is
 # fixed at 2,048 ("not in config.json", falcon.py); BLOOM and ChatGLM write seq_length, else the hidden
 # size (bloom.py, chatglm.py); Command R reads model_max_length before max_position_embeddings
-# (command_r.py, CommandR2Model). A family with no converter class has no GGUF file to serve.
+# (command_r.py, CommandR2Model). An architecture with no converter class (REGISTRIES["llama.cpp"]) has no GGUF file.
 LLAMA_CPP_FIXED_CONTEXT = {"falcon": 2048}
 LLAMA_CPP_SEQ_OR_WIDTH = ("bloom", "chatglm")
-LLAMA_CPP_UNCONVERTED = {"phi3_v": "Phi3VForCausalLM"}
 LLAMA_CPP_MAX_CONTEXT = 2**31 - 1  # -c is read with std::stoi (common/arg.cpp): a 32-bit int
 ENGINE_LENGTH_KEYS = tuple(dict.fromkeys((*VLLM_LENGTH_KEYS, *SGLANG_LENGTH_KEYS, *LLAMA_CPP_LENGTH_KEYS,
                                           "original_max_position_embeddings")))
@@ -125,8 +124,8 @@ def _sglang_rule(card) -> tuple[int, str]:
 def _llama_cpp_rule(card) -> tuple[int | None, str]:
     """(`llama_cpp_context_length`, what decides it in words)."""
     keys, family = dict(card.length_keys), card.model_type
-    if family in LLAMA_CPP_UNCONVERTED:
-        return None, f"no converter for {LLAMA_CPP_UNCONVERTED[family]}"
+    if card.architectures and card.architectures[0] not in REGISTRIES["llama.cpp"]["converted"]:
+        return None, f"no converter for {card.architectures[0]}"
     if family in LLAMA_CPP_FIXED_CONTEXT:
         return LLAMA_CPP_FIXED_CONTEXT[family], f"fixed by conversion/{family}.py"
     if family in LLAMA_CPP_SEQ_OR_WIDTH:
@@ -382,6 +381,9 @@ def engine_refusals(card, served: int | None) -> dict[str, str]:
                          f"transformers backend refuses it ({backend['release']}, which it pins, does not mark "
                          f"{archs[0]} compatible: {backend['source']}; srt/model_loader/utils.py "
                          f"resolve_transformers_arch)")
+    cpp = REGISTRIES["llama.cpp"]  # its converter picks a class by architectures[0] (conversion/base.py)
+    if archs and archs[0] not in cpp["converted"]:
+        out["llama.cpp"] = f"{cpp['release']}'s converter has no class for {archs[0]} ({cpp['source']}): no GGUF file"
     return {**_other_refusals(card, served), **out}
 
 
@@ -394,9 +396,6 @@ def _other_refusals(card, served: int | None) -> dict[str, str]:
         # rope_ratio alone: no override adds a scaling entry, and unscaled angles past the length are untrained
         why = f"its chatglm model builds RoPE from rope_ratio alone, so no override scales past {card.trained_length:,}"
         return {"vllm": why, "sglang": why}
-    if card.model_type in LLAMA_CPP_UNCONVERTED:
-        return {"llama.cpp": f"llama.cpp's converter has no {LLAMA_CPP_UNCONVERTED[card.model_type]} "
-                             "(conversion/*.py, llama-cpp-python 0.3.36)"}
     if served and served > LLAMA_CPP_MAX_CONTEXT:
         return {"llama.cpp": f"llama.cpp's -c takes at most {LLAMA_CPP_MAX_CONTEXT:,} (a 32-bit int, std::stoi in "
                              "common/arg.cpp)"}

@@ -89,7 +89,28 @@ PERIODIC_LAYERS = {"gemma2": (None, 2, 1, "sliding_attention"), "gpt_oss": (None
                    "cohere2": ("sliding_window_pattern", 4, 1, "sliding_attention"),
                    "qwen3_next": ("full_attention_interval", 4, 1, "linear_attention"),
                    "modernbert": ("global_attn_every_n_layers", 3, 0, "sliding_attention"),
-                   "gemma3_text": ("sliding_window_pattern", 6, 1, "sliding_attention")}
+                   "gemma3_text": ("sliding_window_pattern", 6, 1, "sliding_attention"),
+                   # hybrids whose other layers are linear attention: MiniMaxConfig alternates from a full layer 0
+                   # (configuration_minimax.py); Qwen3.5 keeps Qwen3-Next's full_attention_interval 4
+                   "minimax": (None, 2, 0, "linear_attention"),
+                   "qwen3_5_text": ("full_attention_interval", 4, 1, "linear_attention"),
+                   "qwen3_5_moe_text": ("full_attention_interval", 4, 1, "linear_attention")}
+
+# Layers with no attention and no RoPE, whatever the family: linear attention (Qwen3-Next's and Qwen3.5's Gated
+# DeltaNet; MiniMax's lightning attention, whose forward takes position_embeddings and never reads them,
+# modeling_minimax.py) and LFM2's short convolutions (modeling_lfm2.py: a "conv" layer has no attention), with
+# what the report says of them.
+NO_ROPE_LAYER_TYPES = {"linear_attention": "linear attention, no RoPE (order comes from its recurrence), in layers ",
+                       "conv": "short convolutions, no RoPE (order comes from the convolution), in layers "}
+# Hybrid plans given under a key of the family's own, as {key: (layer type of a listed layer, of the others,
+# how the key lists them)}: "codes" gives one code per layer, 1 = softmax attention, 0 = linear attention
+# (MiniMax-Text-01's and MiniMax-M1's remote-code attn_type_list, as vLLM 0.33.0 counts it in
+# vllm/config/model.py, get_num_layers_by_block_type; transformers 5.24's MiniMaxConfig reads only layer_types);
+# "indices" lists the attention layers (Lfm2Config full_attn_idxs, the others "conv", every layer attention when
+# absent; BambaConfig attn_layer_indices, the others Mamba, "linear_attention" in transformers 5.24).
+LISTED_LAYERS = {"attn_type_list": ("full_attention", "linear_attention", "codes"),
+                 "full_attn_idxs": ("full_attention", "conv", "indices"),
+                 "attn_layer_indices": ("full_attention", "linear_attention", "indices")}
 
 
 def periodic_layer_types(text: dict, n_layers: int) -> list[str] | None:
@@ -100,6 +121,26 @@ def periodic_layer_types(text: dict, n_layers: int) -> list[str] | None:
     key, every, offset, other = PERIODIC_LAYERS[text["model_type"]]
     every = _checks.count(text.get(key, every), key) if key else every
     return [other if (i + offset) % every else "full_attention" for i in range(n_layers)]
+
+
+def listed_layer_types(text: dict, n_layers: int) -> list[str] | None:
+    """Each layer's attention type from a `LISTED_LAYERS` key (MiniMax's attn_type_list, LFM2's full_attn_idxs,
+    Bamba's attn_layer_indices), or None when the config has none of them."""
+    for key, (listed, other, form) in LISTED_LAYERS.items():
+        given = text.get(key)
+        if given is None:
+            continue
+        if not isinstance(given, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in given):
+            raise ConfigError(f"'{key}' must be a list of integers; got {given!r}")
+        if form == "codes":
+            if len(given) != n_layers or set(given) - {0, 1}:
+                raise ConfigError(f"'{key}' needs a 1 (softmax attention) or 0 (linear attention) for each"
+                                          f" of the {n_layers} layers; got {given!r}")
+            return [listed if code else other for code in given]
+        if any(not 0 <= i < n_layers for i in given):
+            raise ConfigError(f"'{key}' lists layer indices outside 0..{n_layers - 1}: {given!r}")
+        return [listed if i in given else other for i in range(n_layers)]
+    return None
 
 # Spellings of one idea across model families: the first one present wins.
 LAYER_KEYS = ("num_hidden_layers", "n_layer", "n_layers", "num_layers")

@@ -6,7 +6,7 @@ and the repeating layer plans (PERIODIC_LAYERS). Run by check_live.py under `mak
 
 from __future__ import annotations
 
-from lessons.tools.model_types import (CLASS_DEFAULTS, DEFAULT_THETA, LENGTH_ALIASES, NESTED_WHEN_FLAT, PERIODIC_LAYERS,
+from lessons.tools.model_types import (CLASS_DEFAULTS, DEFAULT_THETA, LENGTH_ALIASES, NESTED_WHEN_FLAT, PERIODIC_LAYERS, listed_layer_types,
                                        ROPE_MODEL_TYPES, periodic_layer_types)
 
 # Keys CLASS_DEFAULTS names as a published file spells them, which transformers 5 standardizes into
@@ -63,6 +63,12 @@ def class_defaults_check(AutoConfig, known) -> list[str]:
         text = _text(AutoConfig.for_model(model_type))
         if list(text.layer_types) != periodic_layer_types({"model_type": model_type}, text.num_hidden_layers):
             problems.append(f"PERIODIC_LAYERS[{model_type!r}] does not give the class's layer_types")
+    # LISTED_LAYERS: the families whose class reads an index list (LFM2, Bamba), each given layers 1 and 3 of 6
+    # (MiniMax's attn_type_list is remote code: no class here reads it)
+    for model_type, key in (("lfm2", "full_attn_idxs"), ("bamba", "attn_layer_indices")):
+        text = _text(AutoConfig.for_model(model_type, num_hidden_layers=6, **{key: [1, 3]}))
+        if list(text.layer_types) != listed_layer_types({key: [1, 3]}, 6):
+            problems.append(f"LISTED_LAYERS[{key!r}] does not give {model_type}'s layer_types: {list(text.layer_types)}")
     return problems
 
 

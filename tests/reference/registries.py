@@ -1,7 +1,9 @@
 """Write lessons/tools/registries.json: the architectures each engine release serves, read from its wheel.
 
     pip download --no-deps -d DIR vllm==0.33.0 sglang==0.5.23 transformers==5.19.0
-    python tests/reference/registries.py DIR/vllm-0.33.0-*.whl DIR/sglang-0.5.23-*.whl DIR/transformers-5.19.0-*.whl
+    pip download --no-deps --no-binary :all: -d DIR llama-cpp-python==0.3.36
+    python tests/reference/registries.py DIR/vllm-0.33.0-*.whl DIR/sglang-0.5.23-*.whl DIR/transformers-5.19.0-*.whl \
+        DIR/llama_cpp_python-0.3.36.tar.gz
 
 vLLM: every key of the dicts in vllm/model_executor/models/registry.py that name architectures
 (_TEXT_GENERATION_MODELS, ..., _TRANSFORMERS_BACKEND_MODELS), those it serves only through its
@@ -12,6 +14,10 @@ serves only the classes transformers marks compatible (srt/model_loader/utils.py
 vLLM's registry tries the same backend, _try_resolve_transformers, before it refuses a dropped architecture).
 transformers: the model classes of 5.19.0 (SGLang 0.5.23 pins it; vLLM 0.33.0 takes 5.16.1 to 5.20) whose
 `_supports_attention_backend` is True, on the class or a base (is_backend_compatible, modeling_utils.py).
+llama.cpp (as vendored in llama-cpp-python 0.3.36): every architecture a `@ModelBase.register(...)` in
+vendor/llama.cpp/conversion/*.py names on a text class (one that does not derive from MmprojModel, which
+converts only a vision tower); convert_hf_to_gguf picks the class by `architectures[0]`
+(conversion/base.py get_model_architecture, from_model_architecture).
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ import ast
 import json
 import re
 import sys
+import tarfile
 import zipfile
 from pathlib import Path
 
@@ -94,12 +101,33 @@ def transformers_backend(wheel: str) -> dict:
             "compatible": sorted(n for n in classes if re.search(r"For[A-Z]\w*$", n) and compatible(n))}
 
 
+def llama_cpp(sdist: str) -> dict:
+    classes = {}  # class name: (base names, architectures it registers)
+    with tarfile.open(sdist) as archive:
+        for member in archive.getmembers():
+            if not re.fullmatch(r"[^/]+/vendor/llama\.cpp/conversion/[^/]+\.py", member.name):
+                continue
+            for cls in (n for n in ast.parse(archive.extractfile(member).read()).body if isinstance(n, ast.ClassDef)):
+                names = [a.value for d in cls.decorator_list if isinstance(d, ast.Call)
+                         and getattr(d.func, "attr", None) == "register" for a in d.args if isinstance(a, ast.Constant)]
+                classes[cls.name] = ([getattr(b, "id", getattr(b, "attr", None)) for b in cls.bases], names)
+
+    def vision_only(name: str) -> bool:
+        bases = classes.get(name, ([], []))[0]
+        return name == "MmprojModel" or any(vision_only(b) for b in bases if b and b != name)
+
+    version = Path(sdist).name.removesuffix(".tar.gz").split("-")[-1]
+    return {"release": f"llama.cpp (llama-cpp-python {version})", "source": "conversion/*.py ModelBase.register",
+            "converted": sorted({a for name, (_, archs) in classes.items() if not vision_only(name) for a in archs})}
+
+
 def main(argv: list[str]) -> int:
-    if len(argv) != 3:
+    if len(argv) != 4:
         print(__doc__, file=sys.stderr)
         return 2
     OUT.write_text(json.dumps({"vllm": vllm(argv[0]), "sglang": sglang(argv[1]),
-                               "transformers_backend": transformers_backend(argv[2])}, indent=1) + "\n",
+                               "transformers_backend": transformers_backend(argv[2]),
+                               "llama.cpp": llama_cpp(argv[3])}, indent=1) + "\n",
                    encoding="utf-8")
     print(f"wrote {OUT}")
     return 0
