@@ -389,8 +389,11 @@ served_lengths(explain({**two_limits, "model_type": "llama"}))["llama.cpp"]
 `sglang_context_length` (SGLang 0.5.23's `get_context_length`,
 sglang/srt/utils/hf_transformers/common.py) and `llama_cpp_context_length`
 (llama.cpp as vendored in llama-cpp-python 0.3.36: `set_gguf_parameters` in
-conversion/base.py writes the length, `-c 0` in common/common.h uses it);
-transformers caps no length, so its entry is None (all in
+conversion/base.py writes the length, `-c 0` in common/common.h uses it;
+leaving `-c` out is not the same: with `--fit` on, its default, common/fit.cpp
+may shrink an unset context to fit the device's memory, down to `--fit-ctx`
+4,096, while `-c 0` turns that off, common/arg.cpp, so every command here
+gives `-c`); transformers caps no length, so its entry is None (all in
 lessons/tools/engines.py). `--json` prints the card (`card_json`, in
 lessons/tools/card_report.py, beside the report and the command) with these
 fields:
@@ -587,6 +590,7 @@ RoPE, every RoPE layer: default, base 10,000, 128 of 128 dimensions turn (64 hal
 engine         vLLM: vllm serve mistralai/Mistral-7B-v0.1 --max-model-len 32768
 engine         SGLang: python -m sglang.launch_server --model-path mistralai/Mistral-7B-v0.1 --context-length 32768
 engine         llama.cpp: llama-server -m model.gguf -c 32768
+engine note    vLLM: a repo that also ships Mistral's own format (params.json and consolidated*.safetensors) is read from params.json, not config.json (vLLM 0.33.0 transformers_utils/config.py get_config, --config-format auto): its max_position_embeddings sets the length (else this config's, else 128,000); add --config-format hf to serve what this config says
 warning        the config does not say how long the model was trained: its limit, 32,768, stands in for the trained length; the model may have trained on shorter inputs
 read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
 ```

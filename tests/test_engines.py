@@ -472,3 +472,11 @@ def test_an_added_yarn_block_follows_the_authors_original_length():
     other = explain({**OTHER_CONFIGS["qwen3-30b-a3b"]["config"], "max_position_embeddings": 65536})
     block = json.loads(_flag(shlex.split(card_json(other, 131072)["commands"]["vllm"]), "--hf-overrides"))
     assert block["rope_parameters"]["original_max_position_embeddings"] == 65536
+
+
+def test_a_mistral_config_says_vllm_may_read_params_json_instead():
+    """vLLM 0.33.0 reads params.json, not config.json, for a repo in Mistral's own format
+    (transformers_utils/config.py get_config with --config-format auto); the note says how to avoid it."""
+    note = [n for n in engine_notes(explain(GALLERY["mistral-7b"]["config"]), None) if "params.json" in n]
+    assert note and "add --config-format hf" in note[0]
+    assert not [n for n in engine_notes(explain(LLAMA), None) if "params.json" in n]

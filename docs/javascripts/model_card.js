@@ -834,8 +834,8 @@
       width: isInt(first(t, WIDTH_KEYS)[1]) ? first(t, WIDTH_KEYS)[1] : null,
       architectures: Array.isArray(get(config, "architectures")) ? config.architectures.filter(function (a) { return typeof a === "string"; }) : [] };
   }
-  function toJSON(c, served, model) {
-    return { model_type: c.model_type, scheme: c.scheme, trained_length: c.trained_length, trained_length_stated: c.trained_stated,
+  function toJSON(c, served, model, engine) {
+    var out = { model_type: c.model_type, scheme: c.scheme, trained_length: c.trained_length, trained_length_stated: c.trained_stated,
       max_length: c.max_length,
       rope: c.rope.map(function (g) {
         return { layer_type: g.layer_type, layers: g.layers.slice(), rope_type: g.rope_type, rotary_dim: g.rotary_dim, pairing: g.pairing,
@@ -845,6 +845,8 @@
       served: servedLengths(c), served_from: servedFrom(c), commands: engineCommands(c, served || vllmLen(c), model || "MODEL"),
       multipliers: c.multipliers.map(function (m) { return { name: m.name, value: m.value, layers: m.layers.slice(), starts_at: m.starts_at }; }),
       warnings: c.warnings.slice() };
+    if (engine !== null && engine !== undefined) out.known_bugs = knownBugs(c, served || vllmLen(c), engine);
+    return out;
   }
   // lessons.model_card.vllm_length_limit and vllm_max_model_len (vLLM 0.33.0)
   function lengthKey(c, k) {
@@ -1008,6 +1010,74 @@
     return best || [null, found.length ? found[0][1] : "no RoPE"];
   }
   function covered(c, served, engine) { var r = tableRows(c, engine)[0]; return r === null || served <= r; }
+  // lessons.tools.known_bugs: parse_engine, release_key, rule_holds, known_bugs
+  var KNOWN_BUGS = T.KNOWN_BUGS, ENGINE_NAMES = T.ENGINE_NAMES;
+  function parseEngine(spec) {
+    var s = String(spec).trim(), i = s.indexOf("=="), engine = i < 0 ? s : s.slice(0, i), release = i < 0 ? "" : s.slice(i + 2);
+    if (i < 0 || !has(ENGINE_NAMES, engine) || !/^(?:\d+(?:\.\d+)*|b\d+)$/.test(release))
+      throw ConfigError("--engine takes ENGINE==RELEASE with ENGINE one of " + Object.keys(ENGINE_NAMES).join(", ") +
+        " and a release such as 0.33.0 (llama.cpp: a build tag such as b5300), got " + repr(spec));
+    return [engine, release];
+  }
+  function releaseKey(r) { return r.replace(/^b+/, "").split(".").map(Number); }
+  function releaseCmp(a, b) { // a tuple comparison of releaseKey(a) and releaseKey(b): -1, 0 or 1
+    var x = releaseKey(a), y = releaseKey(b);
+    for (var i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i] < y[i] ? -1 : 1;
+    return x.length === y.length ? 0 : x.length < y.length ? -1 : 1;
+  }
+  function within(row, release) { return releaseCmp(row.first, release) <= 0 && (row.fixed === null || releaseCmp(release, row.fixed) < 0); }
+  function yarnBlocks(c, served) {
+    var blocks = c.rope.filter(function (g) { return g.rope_type === "yarn"; }).map(function (g) {
+      var b = Object.assign({}, g.parameters);
+      b.original_max_position_embeddings = get(g.parameters, "original_max_position_embeddings") || c.trained_length;
+      return b;
+    });
+    var added = scalingOverride(c, served);
+    return added ? blocks.concat([added]) : blocks;
+  }
+  function ruleHolds(rule, c, served, engine) {
+    var checks = {
+      model_types: function (v) { return v.indexOf(c.model_type) >= 0; },
+      architectures: function (v) { return !!(c.architectures && c.architectures.length) && v.indexOf(c.architectures[0]) >= 0; },
+      rope_types: function (v) { return c.rope.some(function (g) { return v.indexOf(g.rope_type) >= 0; }) || (v.indexOf("yarn") >= 0 && scalingOverride(c, served) !== null); },
+      mrope: function (v) { return c.rope.some(function (g) { return has(g.parameters, "mrope_section"); }) === v; },
+      past: function (v) {
+        return { table: function () { return c.rope.length > 0 && !covered(c, served, engine); },
+          trained: function () { return c.trained_length !== null && served > c.trained_length; },
+          config: function () { return c.max_length !== null && served > c.max_length; } }[v]();
+      },
+      yarn_factor_not_ratio: function (v) {
+        var P = tableLength(c);
+        return v === yarnBlocks(c, served).some(function (b) {
+          var o = b.original_max_position_embeddings;
+          return !!(o && P) && (N(get(b, "factor")) || 1) !== P / N(o);
+        });
+      }
+    };
+    return Object.keys(rule).every(function (k) { return checks[k](rule[k]); });
+  }
+  function knownBugs(c, served, spec) {
+    var pe = parseEngine(spec), engine = pe[0], release = pe[1];
+    return KNOWN_BUGS.rows.filter(function (row) { return row.engine === engine && within(row, release) && ruleHolds(row.rule, c, served, engine); })
+      .map(function (row) {
+        var status = row.fixed !== null ? row.first + " to before " + row.fixed :
+          releaseCmp(release, row.checked) <= 0 ? row.first + " on, unfixed in " + row.checked :
+          row.first + " on, unfixed in " + row.checked + "; " + release + " not checked";
+        return Object.assign({}, row, { status: status });
+      });
+  }
+  function bugSection(c, served, spec) { // card_report._bug_section
+    if (spec === null || spec === undefined) return [];
+    var pe = parseEngine(spec), name = pe[0], release = pe[1], found = knownBugs(c, served, spec), label = ENGINE_NAMES[name] + " " + release;
+    var rows = found.map(function (r) {
+      return row("known bug      {0}: {1}", [r.ref, r.symptom + " (" + label + "; affected " + r.status + "; here: " + r.applies + ") Do: " + r["do"] + " Read in " + r.source + "."], { bug: true });
+    });
+    if (!found.length) {
+      var n = KNOWN_BUGS.rows.filter(function (r) { return r.engine === name; }).length;
+      rows = [row(FACT, ["known bugs", "none of the " + n + " rows for " + ENGINE_NAMES[name] + " applies to this config in " + release + " (" + KNOWN_BUGS.about + ")"])];
+    }
+    return [["bugs", "Known bugs in " + label, rows]];
+  }
   function withLength(c, length, keys) {
     var found = (c.length_keys || []).map(function (e) { return e[0]; }).filter(function (k) { return keys.indexOf(k) >= 0; });
     if (!found.length) found = ["max_position_embeddings"];
@@ -1107,6 +1177,9 @@
     if (backend.length) out0.push("vLLM: " + backend[0] + " is served through " + vreg.release + "'s transformers backend, not a model of its own (" + vreg.source + ")");
     if (archs.length && !archs.some(function (a) { return sreg.served.indexOf(a) >= 0; }) && archs.some(function (a) { return compat.indexOf(a) >= 0; }))
       out0.push("SGLang: no model of its own for " + archs[0] + " in " + sreg.release + " (" + sreg.source + "); it falls back to its transformers backend");
+    if (c.model_type !== null && T.MISTRAL_FORMAT_TYPES.indexOf(c.model_type) >= 0)
+      out0.push("vLLM: a repo that also ships Mistral's own format (params.json and consolidated*.safetensors) is read from params.json, not config.json (" + VLLM_RELEASE +
+        " transformers_utils/config.py get_config, --config-format auto): its max_position_embeddings sets the length (else this config's, else 128,000); add --config-format hf to serve what this config says");
     var notes = out0, scaled = c.rope.filter(function (g) { return g.rope_type !== "default"; }), kind = scaled.length ? scaled[0].rope_type : null;
     if (kind === "longrope" && c.trained_length) {
       var past = !!(served && served > c.trained_length);
@@ -1139,7 +1212,7 @@
     return { title: a.title, fix: a.fix.replace(/\{(\w+)\}/g, function (m, k) { return values[k]; }), slug: a.slug, page: PAGE_TITLES[a.slug] };
   }
   function pad(x, n) { x = String(x); while (x.length < n) x += " "; return x; }
-  function sectionsOf(c, served, model) {
+  function sectionsOf(c, served, model, engine) {
     var given = !!served;
     served = served || vllmLen(c);
     var facts = [row(FACT, ["model_type", c.model_type || "not given"])];
@@ -1220,11 +1293,13 @@
     var sections = [["card", "Position setup", facts], ["lengths", "Length each engine serves by default", lengths],
       ["rope", "RoPE, per group of layers", rope], ["attention", "Other factors on attention", attention],
       ["commands", "A command per engine, for " + fmtComma(served) + " positions", run], ["notes", "Engine notes", notes],
-      ["warnings", "Warnings", warnings], ["sources", "Where the engines' rules were read", [row(FACT, [SOURCES.slice(0, 15).trim(), SOURCES.slice(15)])]]];
-    return { verdict: verdict(c, served, given, warned.length, refused),
+      ["warnings", "Warnings", warnings]].concat(bugSection(c, served, engine), [["sources", "Where the engines' rules were read", [row(FACT, [SOURCES.slice(0, 15).trim(), SOURCES.slice(15)])]]]);
+    var bugs = 0;
+    sections.forEach(function (s) { s[2].forEach(function (r) { if (r.bug) bugs++; }); });
+    return { verdict: verdict(c, served, given, warned.length, refused, bugs),
       sections: sections.filter(function (s) { return s[2].length; }).map(function (s) { return { key: s[0], title: s[1], rows: s[2] }; }) };
   }
-  function verdict(c, served, given, warnings, refused) {
+  function verdict(c, served, given, warnings, refused, bugs) {
     var said, keys = Object.keys(refused);
     if (keys.length === ENGINES.length) said = "No engine serves " + fmtComma(served) + " positions: " + refused[keys[0]];
     else {
@@ -1239,7 +1314,8 @@
       }
       if (t !== null && !c.trained_stated) said += served <= t ? ", as no trained length is stated" : ", and no trained length is stated";
     }
-    return said + (!warnings ? "; nothing needs attention." : "; " + warnings + " warning" + (warnings > 1 ? "s" : "") + " below need" + (warnings > 1 ? "" : "s") + " attention.");
+    var needs = [[warnings, "warning"], [bugs || 0, "known bug"]].filter(function (p) { return p[0]; }).map(function (p) { return p[0] + " " + p[1] + (p[0] > 1 ? "s" : ""); });
+    return said + (!needs.length ? "; nothing needs attention." : "; " + needs.join(" and ") + " below need" + (warnings + (bugs || 0) > 1 ? "" : "s") + " attention.");
   }
   function renderText(r) {
     var lines = [];
@@ -1287,7 +1363,7 @@
     out.push("</div>");
     return out.join("");
   }
-  function reportOf(c, served, model) { return renderText(sectionsOf(c, served, model)); }
+  function reportOf(c, served, model, engine) { return renderText(sectionsOf(c, served, model, engine)); }
   var METHODS = {
     "linear (PI)": { rope_type: "linear" }, "NTK (dynamic, at the served length)": { rope_type: "dynamic" },
     "YaRN": { rope_type: "yarn" }, "Llama 3 rule": { rope_type: "llama3", low_freq_factor: F(1), high_freq_factor: F(4) }
@@ -1321,11 +1397,11 @@
 
   var API = {
     ConfigError: ConfigError, parse: parse,
-    explain: function (config, served, model) { return toJSON(card(config), served, model); },
-    report: function (config, served, model) { return reportOf(card(config), served === undefined ? null : served, model); },
-    sections: function (config, served, model) { return sectionsOf(card(config), served === undefined ? null : served, model || "MODEL"); },
-    html: function (config, served, model, links) {  // links: {slug: href}, as the test gives them; else this page's
-      return renderHtml(sectionsOf(card(config), served === undefined ? null : served, model || "MODEL"), links ? function (s) { return links[s]; } : lessonHref);
+    explain: function (config, served, model, engine) { return toJSON(card(config), served, model, engine); },
+    report: function (config, served, model, engine) { return reportOf(card(config), served === undefined ? null : served, model, engine); },
+    sections: function (config, served, model, engine) { return sectionsOf(card(config), served === undefined ? null : served, model || "MODEL", engine); },
+    html: function (config, served, model, links, engine) {  // links: {slug: href}, as the test gives them; else this page's
+      return renderHtml(sectionsOf(card(config), served === undefined ? null : served, model || "MODEL", engine), links ? function (s) { return links[s]; } : lessonHref);
     },
     compareMethods: compareMethods, card: card, vllmMaxModelLen: vllmLen,
     format: { g: fmtG, comma: fmtComma, repr: repr, round: roundHalfEven }, dumps: dumps
@@ -1409,6 +1485,10 @@
     area.placeholder = '{"model_type": "llama", "rope_theta": 10000.0, ...}';
     el("label", { "for": "pmc-served" }, form, "Length to serve (optional)");
     var servedIn = el("input", { id: "pmc-served", type: "number", min: "1", step: "1", inputmode: "numeric" }, form);
+    el("label", { "for": "pmc-engine" }, form, "Known bugs of an engine release (optional; --engine)");
+    var engineIn = el("select", { id: "pmc-engine" }, form);
+    el("option", { value: "" }, engineIn, "(none)");
+    T.RELEASE_MENU.forEach(function (m) { el("option", { value: m[0] }, engineIn, m[1]); });
     var button = el("button", { type: "button", "class": "pmc-button" }, form, "Explain");
     var alert = el("p", { role: "alert", "class": "pmc-error" }, root);
     var out = el("div", { "class": "pmc-output", hidden: "" }, root);
@@ -1485,8 +1565,9 @@
         var c = card(config), picked = gallery[select.value];
         // a gallery config, unedited, is served under its Hugging Face name; a pasted one as MODEL
         var model = picked && dumps(picked.config) === text ? picked.repo : "MODEL";
-        report.innerHTML = renderHtml(sectionsOf(c, served, model), lessonHref);  // every text in it escaped (esc)
-        var j = toJSON(c, served, model);  // shown as Python's json.dumps writes it: floats keep their ".0"
+        var engine = engineIn.value || null;
+        report.innerHTML = renderHtml(sectionsOf(c, served, model, engine), lessonHref);  // every text in it escaped (esc)
+        var j = toJSON(c, served, model, engine);  // shown as Python's json.dumps writes it: floats keep their ".0"
         j.rope.forEach(function (g) { g.inv_freq = g.inv_freq.map(F); g.attention_factor = F(g.attention_factor); });
         j.multipliers.forEach(function (m) { if (typeof m.value === "number") m.value = F(m.value); });
         if (j.alibi_slopes) j.alibi_slopes = j.alibi_slopes.map(F);
@@ -1527,6 +1608,7 @@
       }
     }
     button.addEventListener("click", run);
+    engineIn.addEventListener("change", function () { if (!out.hidden) run(); });
     select.addEventListener("change", function () {
       var e = gallery[select.value];
       if (e) { area.value = dumps(e.config); run(); }

@@ -20,6 +20,7 @@ from lessons.tools.engines import (ENGINE_RELEASE_NAMES, ENGINES, SOURCES, VLLM_
                                    engine_notes, engine_refusals, llama_cpp_context_length, served_from,
                                    served_lengths, vllm_max_model_len)
 from lessons.tools.card_html import advice
+from lessons.tools.known_bugs import ENGINE_NAMES, KNOWN_BUGS, known_bugs, parse_engine
 from lessons.tools.model_types import NO_ROPE_LAYER_TYPES, ConfigError, gallery
 
 def _ranges(mask: np.ndarray) -> str:
@@ -52,11 +53,13 @@ def scale_summary(scale: np.ndarray, tol: float = 1e-9) -> str:
     return "; ".join(parts)
 
 
-def card_json(card: ModelCard, served: int | None = None, model: str = "MODEL") -> dict:
+def card_json(card: ModelCard, served: int | None = None, model: str = "MODEL", engine: str | None = None) -> dict:
     """The machine-readable card of `card` (from `explain`): the exact schema of `python -m lessons.model_card --json`.
 
     `served` and `model` are the length and the name the engine commands use
-    (default: vLLM's derived length, and MODEL)."""
+    (default: vLLM's derived length, and MODEL); with `engine` ("vllm==0.33.0"), "known_bugs" lists the
+    rows of `lessons.tools.known_bugs` that apply (each with its "status"); without it the key is absent."""
+    bugs = {} if engine is None else {"known_bugs": known_bugs(card, served or vllm_max_model_len(card), engine)}
     return {
         "model_type": card.model_type,
         "scheme": card.scheme,
@@ -75,7 +78,7 @@ def card_json(card: ModelCard, served: int | None = None, model: str = "MODEL") 
         "commands": engine_commands(card, served or vllm_max_model_len(card), model),
         "multipliers": [dict(m, layers=list(m["layers"])) for m in card.multipliers],
         "warnings": list(card.warnings),
-    }
+    } | bugs
 
 
 def _n(x) -> str:
@@ -91,7 +94,8 @@ def _row(line: str, *cells: str, **extra) -> dict:
 FACT = "{0:<14} {1}"  # "trained length 8,192": the report's label column, then the fact
 
 
-def report_sections(card: ModelCard, served: int | None = None, model: str = "MODEL") -> dict:
+def report_sections(card: ModelCard, served: int | None = None, model: str = "MODEL",
+                    engine: str | None = None) -> dict:
     """The report as data, what both renderers read: the text (`render_text`, the CLI) and the HTML
     (`lessons.tools.card_html.render_html`, the site); docs/javascripts/model_card.js builds the same.
 
@@ -99,6 +103,8 @@ def report_sections(card: ModelCard, served: int | None = None, model: str = "MO
         card: from `explain`.
         served: the length you intend to serve; default: vLLM's derived length.
         model: the name the engine commands load.
+        engine: an engine release ("vllm==0.33.0"): the known bugs of that release that apply
+            (`lessons.tools.known_bugs`) join the report; None: no such section.
 
     Returns:
         {"verdict": one sentence, "sections": [{"key": str, "title": str, "rows": [row, ...]}, ...]}
@@ -206,15 +212,31 @@ def report_sections(card: ModelCard, served: int | None = None, model: str = "MO
     sections = [("card", "Position setup", facts), ("lengths", "Length each engine serves by default", lengths),
                 ("rope", "RoPE, per group of layers", rope), ("attention", "Other factors on attention", attention),
                 ("commands", f"A command per engine, for {served:,} positions", run), ("notes", "Engine notes", notes),
-                ("warnings", "Warnings", warnings),
+                ("warnings", "Warnings", warnings), *_bug_section(card, served, engine),
                 ("sources", "Where the engines' rules were read", [_row(FACT, SOURCES[:15].strip(), SOURCES[15:])])]
-    return {"verdict": verdict(card, served, given, len(warned), refused),
+    bugs = sum(bool(row.get("bug")) for _, _, rows in sections for row in rows)
+    return {"verdict": verdict(card, served, given, len(warned), refused, bugs),
             "sections": [{"key": key, "title": title, "rows": rows} for key, title, rows in sections if rows]}
 
 
-def verdict(card: ModelCard, served: int, given: bool, warnings: int, refused: dict[str, str]) -> str:
+def _bug_section(card: ModelCard, served: int, engine: str | None) -> list[tuple[str, str, list[dict]]]:
+    """The known-bugs section for an engine release: a row per bug that applies, or one row saying none does."""
+    if engine is None:
+        return []
+    name, release = parse_engine(engine)
+    found, label = known_bugs(card, served, engine), f"{ENGINE_NAMES[name]} {release}"
+    rows = [_row("known bug      {0}: {1}", r["ref"], f"{r['symptom']} ({label}; affected {r['status']}; here: "
+                 f"{r['applies']}) Do: {r['do']} Read in {r['source']}.", bug=True) for r in found]
+    if not found:
+        n = sum(r["engine"] == name for r in KNOWN_BUGS["rows"])
+        rows = [_row(FACT, "known bugs", f"none of the {n} rows for {ENGINE_NAMES[name]} applies to this config in "
+                                         f"{release} ({KNOWN_BUGS['about']})")]
+    return [("bugs", f"Known bugs in {label}", rows)]
+
+
+def verdict(card: ModelCard, served: int, given: bool, warnings: int, refused: dict[str, str], bugs: int = 0) -> str:
     """The report in one sentence, from the card: the length to serve (the one asked for, or vLLM's
-    default), what it is against the trained length, and how many warnings need attention."""
+    default), what it is against the trained length, and how many warnings and known bugs need attention."""
     if len(refused) == len(ENGINES):
         said = f"No engine serves {served:,} positions: {next(iter(refused.values()))}"
     else:
@@ -231,8 +253,9 @@ def verdict(card: ModelCard, served: int, given: bool, warnings: int, refused: d
                 said += f", stretched by its {scaled[0]} scaling" if scaled else ", with no scaling entry"
         if trained is not None and not card.trained_stated:
             said += ", as no trained length is stated" if served <= trained else ", and no trained length is stated"
-    return said + ("; nothing needs attention." if not warnings else
-                   f"; {warnings} warning{'s' if warnings > 1 else ''} below need{'' if warnings > 1 else 's'} attention.")
+    needs = [f"{n} {what}{'s' if n > 1 else ''}" for n, what in ((warnings, "warning"), (bugs, "known bug")) if n]
+    return said + ("; nothing needs attention." if not needs else
+                   f"; {' and '.join(needs)} below need{'' if warnings + bugs > 1 else 's'} attention.")
 
 
 def render_text(report: dict) -> str:
@@ -241,18 +264,19 @@ def render_text(report: dict) -> str:
     return "\n".join(row["line"].format(*row["cells"]) for section in report["sections"] for row in section["rows"])
 
 
-def report(card: ModelCard, served: int | None = None, model: str = "MODEL") -> str:
+def report(card: ModelCard, served: int | None = None, model: str = "MODEL", engine: str | None = None) -> str:
     """The card as text: what `python -m lessons.model_card config.json` prints.
 
     Args:
         card: from `explain`.
         served: the length you intend to serve; default: vLLM's derived length.
         model: the name the engine commands load (a directory or a Hugging Face name).
+        engine: an engine release ("vllm==0.33.0") whose known bugs to show, or None.
 
     Returns:
         a multi-line string, one fact per line (`render_text` of `report_sections`).
     """
-    return render_text(report_sections(card, served, model))
+    return render_text(report_sections(card, served, model, engine))
 
 
 def read_config(path: str | Path) -> dict:
@@ -407,6 +431,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print the machine-readable card")
     parser.add_argument("--length", type=int, help="the length you intend to serve (default: vLLM's derived length)")
     parser.add_argument("--list", action="store_true", help="list the gallery's slugs")
+    parser.add_argument("--engine", metavar="ENGINE==RELEASE", help="show the known position bugs of this engine "
+                                                                   "release that apply (vllm==0.33.0, llama.cpp==b5300)")
     parser.add_argument("--compare", metavar="CONFIG", help="with a .gguf file: what the conversion of this "
                                                             "config.json (or gallery slug) kept, changed or dropped")
     args = parser.parse_args(argv)
@@ -441,11 +467,14 @@ def main(argv: list[str] | None = None) -> int:
         card = explain(load(args.config))
         if args.length is not None and args.length < 1:
             raise ConfigError(f"--length must be a positive integer, got {args.length}")
+        if args.engine is not None:
+            parse_engine(args.engine)
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     model = known[args.config]["repo"] if args.config in known and not Path(args.config).exists() else "MODEL"
-    print(json.dumps(card_json(card, args.length, model)) if args.json else report(card, args.length, model))
+    print(json.dumps(card_json(card, args.length, model, args.engine)) if args.json else
+          report(card, args.length, model, args.engine))
     return 0
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 from lessons import context_extension as ce
-from lessons.tools import card_html, engine_tables, engines, model_types
+from lessons.tools import card_html, engine_tables, engines, known_bugs, model_types
 from lessons.tools import rope_scaling as rs
 from lessons.tools.model_types import gallery
 
@@ -23,8 +23,9 @@ BROWSER_TABLES = {
                   "PERIODIC_LAYERS", "NO_ROPE_LAYER_TYPES", "LISTED_LAYERS"),
     engines: ("VLLM_RELEASE", "VLLM_LENGTH_KEYS", "VLLM_FALLBACK_LENGTH", "VLLM_UNSCALED", "SGLANG_RELEASE",
               "SGLANG_LENGTH_KEYS", "LLAMA_CPP_LENGTH_KEYS", "LLAMA_CPP_FIXED_CONTEXT", "LLAMA_CPP_SEQ_OR_WIDTH",
-              "LLAMA_CPP_MAX_CONTEXT", "ENGINE_LENGTH_KEYS", "ENGINES", "SOURCES", "ENGINE_STARTS"),
+              "LLAMA_CPP_MAX_CONTEXT", "MISTRAL_FORMAT_TYPES", "ENGINE_LENGTH_KEYS", "ENGINES", "SOURCES", "ENGINE_STARTS"),
     engine_tables: ("REGISTRIES", "VLLM_MROPE_TIMES4"),
+    known_bugs: ("KNOWN_BUGS", "ENGINE_NAMES"),
     card_html: ("ADVICE", "TABLE_HEADS", "TAUGHT"),  # the report's HTML: each warning's advice, the tables' column
     # heads, where each row's fact is taught
 }
@@ -43,7 +44,7 @@ def browser_tables() -> dict:
     out = {name: plain(getattr(module, name)) for module, names in BROWSER_TABLES.items() for name in names}
     out.update(ROPE_TYPES=plain(ce.ROPE_TYPES), COMMON_KEYS=plain(rs._COMMON_KEYS), TYPE_KEYS=plain(rs._TYPE_KEYS),
                REQUIRED_KEYS=plain(rs._REQUIRED_KEYS), MODEL_KEYS=plain(rs._MODEL_KEYS),
-               PAGE_TITLES=card_html.page_titles())
+               PAGE_TITLES=card_html.page_titles(), RELEASE_MENU=known_bugs.release_menu())
     return out
 
 

@@ -43,6 +43,10 @@ LLAMA_CPP_LENGTH_KEYS = ("max_position_embeddings", "n_ctx", "n_positions", "max
 # (command_r.py, CommandR2Model). An architecture with no converter class (REGISTRIES["llama.cpp"]) has no GGUF file.
 LLAMA_CPP_FIXED_CONTEXT = {"falcon": 2048}
 LLAMA_CPP_SEQ_OR_WIDTH = ("bloom", "chatglm")
+# The families Mistral publishes in its own format too (params.json beside config.json): vLLM 0.33.0 prefers it
+# when the repo has consolidated*.safetensors (transformers_utils/config.py get_config; repo_utils.py
+# is_mistral_model_repo) and takes the length from params.json (_maybe_retrieve_max_pos_from_hf: 128,000 at last).
+MISTRAL_FORMAT_TYPES = ("mistral", "mixtral", "mistral3", "ministral", "pixtral")
 LLAMA_CPP_MAX_CONTEXT = 2**31 - 1  # -c is read with std::stoi (common/arg.cpp): a 32-bit int
 ENGINE_LENGTH_KEYS = tuple(dict.fromkeys((*VLLM_LENGTH_KEYS, *SGLANG_LENGTH_KEYS, *LLAMA_CPP_LENGTH_KEYS,
                                           "original_max_position_embeddings")))
@@ -426,6 +430,11 @@ def engine_notes(card, served: int | None) -> list[str]:
     if archs and not any(a in sglang["served"] for a in archs) and any(a in compatible for a in archs):
         notes.append(f"SGLang: no model of its own for {archs[0]} in {sglang['release']} ({sglang['source']}); it "
                      f"falls back to its transformers backend")
+    if card.model_type in MISTRAL_FORMAT_TYPES:
+        notes.append(f"vLLM: a repo that also ships Mistral's own format (params.json and consolidated*.safetensors) "
+                     f"is read from params.json, not config.json ({VLLM_RELEASE} transformers_utils/config.py "
+                     "get_config, --config-format auto): its max_position_embeddings sets the length (else this "
+                     "config's, else 128,000); add --config-format hf to serve what this config says")
     scaled = [g for g in card.rope if g.rope_type != "default"]
     kind = scaled[0].rope_type if scaled else None
     if kind == "longrope" and card.trained_length:

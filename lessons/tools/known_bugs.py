@@ -1,0 +1,112 @@
+"""Known position bugs, by engine and release: which rows of `known_bugs.json` bite a pasted config.
+
+`python -m lessons.model_card config.json --engine vllm==0.33.0` (and the browser decoder's release menu)
+shows the rows whose engine is the one named, whose releases include the one named, and whose rule holds
+for the config at the length served. Each row was read in an issue or pull-request thread and, where a fix
+exists, in the release that carries it (`source`); a row whose fix was not found is shown with the last
+release it was checked in, never as current past it without saying so.
+
+A row's `rule` is a dict of conditions that must all hold (an empty rule: every config):
+    model_types: the card's model type is one of these;
+    architectures: the config's first architecture is one of these;
+    rope_types: a RoPE group has one of these types, or the printed command adds that type (YaRN);
+    mrope: true - a RoPE group turns M-RoPE sections;
+    past: "table" (the length served runs past the rows this engine's RoPE table has, for the config as
+        it is: `engine_tables.covered`), "trained" (past the trained length) or "config" (past the limit);
+    yarn_factor_not_ratio: true - the YaRN block (the config's, or the one the command adds) has a factor
+        other than max_position_embeddings / original_max_position_embeddings (what an engine that
+        recomputes the factor would use instead).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from lessons.tools.engine_tables import covered, table_length
+from lessons.tools.engines import scaling_override
+from lessons.tools.model_types import ConfigError
+
+KNOWN_BUGS = json.loads(Path(__file__).with_name("known_bugs.json").read_text(encoding="utf-8"))
+ENGINE_NAMES = {"vllm": "vLLM", "sglang": "SGLang", "llama.cpp": "llama.cpp", "transformers": "transformers"}
+_RELEASE = re.compile(r"(?:\d+(?:\.\d+)*|b\d+)")  # 0.33.0, 4.56.0; llama.cpp's build tags: b5300
+# The releases the decoder's other rules were read in (lessons.tools.engines), offered first in the menu.
+MODELLED_RELEASES = {"vllm": "0.33.0", "sglang": "0.5.23", "transformers": "5.24.0"}
+
+
+def parse_engine(spec: str) -> tuple[str, str]:
+    """("vllm", "0.33.0") from "vllm==0.33.0"; a `ConfigError` saying the form for anything else."""
+    engine, sep, release = str(spec).strip().partition("==")
+    if not sep or engine not in ENGINE_NAMES or not _RELEASE.fullmatch(release):
+        raise ConfigError(f"--engine takes ENGINE==RELEASE with ENGINE one of {', '.join(ENGINE_NAMES)} and a "
+                          f"release such as 0.33.0 (llama.cpp: a build tag such as b5300), got {spec!r}")
+    return engine, release
+
+
+def release_key(release: str) -> tuple[int, ...]:
+    """A release as numbers that sort in release order: "0.33.0" -> (0, 33, 0), "b5300" -> (5300,)."""
+    return tuple(int(p) for p in release.lstrip("b").split("."))
+
+
+def _within(row: dict, release: str) -> bool:
+    """Is `release` at or after the row's first affected release and before its fix (if any)?"""
+    key = release_key(release)
+    return release_key(row["first"]) <= key and (row["fixed"] is None or key < release_key(row["fixed"]))
+
+
+def _yarn_blocks(card, served: int) -> list[dict]:
+    blocks = [g.parameters | {"original_max_position_embeddings": g.parameters.get("original_max_position_embeddings")
+                              or card.trained_length} for g in card.rope if g.rope_type == "yarn"]
+    added = scaling_override(card, served)
+    return blocks + ([added] if added else [])
+
+
+def rule_holds(rule: dict, card, served: int, engine: str) -> bool:
+    """Does every condition of `rule` (the module docstring lists them) hold for `card` at `served`?"""
+    checks = {
+        "model_types": lambda v: card.model_type in v,
+        "architectures": lambda v: bool(card.architectures) and card.architectures[0] in v,
+        "rope_types": lambda v: any(g.rope_type in v for g in card.rope)
+                                or ("yarn" in v and scaling_override(card, served) is not None),
+        "mrope": lambda v: any("mrope_section" in g.parameters for g in card.rope) == v,
+        "past": lambda v: {"table": lambda: bool(card.rope) and not covered(card, served, engine),
+                           "trained": lambda: card.trained_length is not None and served > card.trained_length,
+                           "config": lambda: card.max_length is not None and served > card.max_length}[v](),
+        "yarn_factor_not_ratio": lambda v: v == any(
+            b.get("original_max_position_embeddings") and table_length(card)
+            and float(b.get("factor") or 1.0) != table_length(card) / b["original_max_position_embeddings"]
+            for b in _yarn_blocks(card, served)),
+    }
+    return all(checks[key](value) for key, value in rule.items())
+
+
+def known_bugs(card, served: int, spec: str) -> list[dict]:
+    """The rows of KNOWN_BUGS for the engine release `spec` ("vllm==0.33.0") whose rule holds for `card`
+    served `served` positions, each with "status": the releases it is read for, in words."""
+    engine, release = parse_engine(spec)
+    out = []
+    for row in KNOWN_BUGS["rows"]:
+        if row["engine"] != engine or not _within(row, release) or not rule_holds(row["rule"], card, served, engine):
+            continue
+        if row["fixed"] is not None:
+            status = f"{row['first']} to before {row['fixed']}"
+        elif release_key(release) <= release_key(row["checked"]):
+            status = f"{row['first']} on, unfixed in {row['checked']}"
+        else:
+            status = f"{row['first']} on, unfixed in {row['checked']}; {release} not checked"
+        out.append(row | {"status": status})
+    return out
+
+
+def release_menu() -> list[list[str]]:
+    """[[spec, label], ...] for the browser decoder's menu: per engine, the release each rule was read in and
+    every release where a row of KNOWN_BUGS starts, is fixed or was last checked (a release between two of
+    them gives the rows of the one below it)."""
+    menu = []
+    for engine, name in ENGINE_NAMES.items():
+        rows = [r for r in KNOWN_BUGS["rows"] if r["engine"] == engine]
+        releases = {r[k] for r in rows for k in ("first", "fixed", "checked") if r.get(k)}
+        releases |= {MODELLED_RELEASES[engine]} if engine in MODELLED_RELEASES else set()
+        menu += [[f"{engine}=={r}", f"{name} {r}"] for r in sorted(releases, key=release_key)]
+    return menu
