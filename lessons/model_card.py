@@ -52,7 +52,9 @@ positions, from quickest to most thorough.
   rest.
 - Setting up serving: read the served length the report derives (the one
   vLLM uses when you give no `--max-model-len`), and copy the engine lines it
-  prints.
+  prints. Name the release you run (`--engine vllm==0.33.0`, or the menu
+  above) to see the known position bugs of that release that apply to the
+  config, each with the thread it was read in.
 - Copying, converting or fine-tuning a checkpoint: decode the original and
   the copy and compare the two JSON cards; they must agree. For a llama.cpp
   file, `python -m lessons.model_card model.gguf --compare config.json` lists
@@ -412,10 +414,45 @@ fields:
 | `commands` | object | the same keys: a command that serves the length (`--length`, else vLLM's default), or null where the engine cannot; transformers, which has no length setting, is always null |
 | `multipliers` | list | every other factor on attention: `name`, `value` (a number, a formula in the position p, or null when learned), `layers`, `starts_at` (the first position where a formula leaves 1) |
 | `warnings` | list of strings | what to look at before serving |
+| `known_bugs` | list | only with `--engine`: the rows of lessons/tools/known_bugs.json that apply (`ref`, `engine`, `first`, `fixed`, `checked`, `rule`, `applies`, `symptom`, `do`, `source`, `status`) |
 
 **Why it matters.** Engines disagree on the length to serve by default, and
 their rules move between releases; two cards compared as JSON now differ
 when a window, a layer plan, a served length or a warning does.
+
+### Known bugs of the release you run
+
+**Tiny worked example.** Qwen2.5's model card tells readers to add YaRN with
+factor 4 over `original_max_position_embeddings` 32,768 while
+`max_position_embeddings` stays 32,768. transformers 4.51.0 to 4.55.4
+replaced that factor by `max_position_embeddings` over the original length,
+here 1: YaRN was switched off without a word (transformers issue #38224,
+fixed in 4.56.0). Nothing in the config shows it; only the release does.
+
+**In Python:**
+
+```python
+from lessons.model_card import explain, gallery
+from lessons.tools.known_bugs import known_bugs
+
+qwen = explain(gallery()["qwen2.5-7b-yarn"]["config"])
+[row["ref"] for row in known_bugs(qwen, None, "transformers==4.55.4")]
+# → ['transformers #38224']
+[row["ref"] for row in known_bugs(qwen, None, "transformers==4.56.0")]
+# → []
+```
+
+**In code:** `--engine ENGINE==RELEASE` (`vllm==0.33.0`, `sglang==0.5.23`,
+`transformers==4.55.4`, `llama.cpp==b5290`: llama.cpp names its builds) adds
+a section of the rows of lessons/tools/known_bugs.json whose engine and
+releases match and whose rule holds for the config at the length served,
+each with its symptom, what to do and the thread it was read in; the verdict
+counts them, and `--json` gains `known_bugs` (each row with its `status`:
+the releases it was read for). The browser decoder offers the same releases
+in a menu: each release where a row starts, is fixed or was last seen, and
+the ones this page's other rules were read in. A row whose fix was not found
+names the last release it was seen in, and a later release is shown as not
+checked, never as fixed or as still broken.
 
 ## Step 4: every pair against the trained length
 

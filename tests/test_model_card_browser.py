@@ -16,6 +16,7 @@ import pytest
 from lessons.model_card import compare_methods, explain
 from lessons.tools.card_html import page_titles, render_html
 from lessons.tools.card_report import card_json, report, report_sections
+from lessons.tools.known_bugs import release_menu
 from lessons.tools.model_types import ConfigError, gallery
 from tests import browser
 from tests.model_card_cases import EDGE_CASES, generated_configs
@@ -28,6 +29,8 @@ GALLERY = gallery()
 NOT_OBJECTS = [[1, 2], "config", 3, None]  # explain refuses them: a config is a JSON object
 LINKS = {slug: f"../{slug}/" for slug in page_titles()}  # a lesson's page, from the decoder's
 CONFIGS = [entry["config"] for entry in GALLERY.values()] + generated_configs(300, seed=0) + EDGE_CASES + NOT_OBJECTS
+# the served reports name an engine release in turn (its known bugs join them), now and then none or a wrong spec
+ENGINE_SPECS = [spec for spec, _ in release_menu()] + [None, "vllm=0.33.0"]
 
 # Runs in the page: every case through PrimerModelCard, results or errors as data.
 RUN_CASES = """
@@ -37,13 +40,13 @@ RUN_CASES = """
     try { return { ok: f() }; }
     catch (e) { return { error: e instanceof M.ConfigError ? "ConfigError" : (e.pyType || "JS " + e.name), message: e.message }; }
   };
-  return cases.map(([text, served]) => {
+  return cases.map(([text, served, engine]) => {
     const config = M.parse(text);
     return { json: run(() => M.explain(config)), report: run(() => M.report(config, null)),
              sections: run(() => M.sections(config, null)),
-             served: served === null ? null : run(() => M.report(config, served, "org/model")),
-             served_json: served === null ? null : run(() => M.explain(config, served, "org/model")),
-             served_html: served === null ? null : run(() => M.html(config, served, "org/model", links)) };
+             served: served === null ? null : run(() => M.report(config, served, "org/model", engine)),
+             served_json: served === null ? null : run(() => M.explain(config, served, "org/model", engine)),
+             served_html: served === null ? null : run(() => M.html(config, served, "org/model", links, engine)) };
   });
 }
 """
@@ -106,18 +109,20 @@ def _clean(log: browser.PageLog) -> None:
 def test_javascript_decoder_agrees_with_python_on_every_config(page, site):
     log = _open(page, site)
     served = [_served(c) for c in CONFIGS]
-    got = page.evaluate(RUN_CASES, [[[json.dumps(c), s] for c, s in zip(CONFIGS, served, strict=True)], LINKS])
+    engines = [ENGINE_SPECS[i % len(ENGINE_SPECS)] for i in range(len(CONFIGS))]
+    got = page.evaluate(RUN_CASES, [[[json.dumps(c), s, e] for c, s, e in zip(CONFIGS, served, engines, strict=True)],
+                                    LINKS])
     problems, compared = [], {"json": 0, "report": 0, "errors": 0}
-    for i, (config, length, result) in enumerate(zip(CONFIGS, served, got, strict=True)):
+    for i, (config, length, result, spec) in enumerate(zip(CONFIGS, served, got, engines, strict=True)):
         name = f"config {i} {json.dumps(config)[:160]}"
         want = {"json": _python(lambda c=config: card_json(explain(c))),
                 "report": _python(lambda c=config: report(explain(c))),
                 "sections": _python(lambda c=config: report_sections(explain(c)))}
         if length is not None:
-            want["served"] = _python(lambda c=config, n=length: report(explain(c), n, "org/model"))
-            want["served_json"] = _python(lambda c=config, n=length: card_json(explain(c), n, "org/model"))
-            want["served_html"] = _python(lambda c=config, n=length: render_html(
-                report_sections(explain(c), n, "org/model"), LINKS.get))
+            want["served"] = _python(lambda c=config, n=length, e=spec: report(explain(c), n, "org/model", e))
+            want["served_json"] = _python(lambda c=config, n=length, e=spec: card_json(explain(c), n, "org/model", e))
+            want["served_html"] = _python(lambda c=config, n=length, e=spec: render_html(
+                report_sections(explain(c), n, "org/model", e), LINKS.get))
         for key, expected in want.items():
             actual = result[key]
             if "error" in expected:
@@ -179,6 +184,22 @@ def test_pasting_a_config_shows_the_report_and_the_plot(page, site):
         == report(card, 100000, GALLERY[slug]["repo"]).splitlines()
     assert not _differences(card_json(explain(GALLERY[slug]["config"]), 100000, GALLERY[slug]["repo"]),
                             json.loads(page.text_content(".pmc-json pre")), slug)
+    # an engine release from the menu: its known bugs join the report, and the JSON gains known_bugs
+    menu = page.eval_on_selector_all("#pmc-engine option", "os => os.map(o => o.value)")
+    assert menu == [""] + [spec for spec, _ in release_menu()]
+    qwen = next(s for s in GALLERY if GALLERY[s]["config"].get("model_type") == "qwen2" and
+                "rope_scaling" in GALLERY[s]["config"])
+    page.select_option("#pmc-gallery", qwen)
+    page.fill("#pmc-served", "")
+    for spec in menu[1:]:
+        page.select_option("#pmc-engine", spec)  # redraws the report at once
+        card = explain(GALLERY[qwen]["config"])
+        want = report(card, None, GALLERY[qwen]["repo"], spec)
+        assert lines_from_html(page.inner_html(".pmc-report-box"), report_sections(card, None, GALLERY[qwen]["repo"],
+                                                                                   spec)) == want.splitlines(), spec
+        assert json.loads(page.text_content(".pmc-json pre"))["known_bugs"] == \
+            json.loads(json.dumps(card_json(card, None, GALLERY[qwen]["repo"], spec)["known_bugs"])), spec
+    page.select_option("#pmc-engine", "")
     # what is not JSON: one line in the alert, no output, no exception
     page.fill("#pmc-config", "not json")
     page.click("#model-card-decoder button")

@@ -1014,32 +1014,28 @@
   var KNOWN_BUGS = T.KNOWN_BUGS, ENGINE_NAMES = T.ENGINE_NAMES;
   function parseEngine(spec) {
     var s = String(spec).trim(), i = s.indexOf("=="), engine = i < 0 ? s : s.slice(0, i), release = i < 0 ? "" : s.slice(i + 2);
-    if (i < 0 || !has(ENGINE_NAMES, engine) || !/^(?:\d+(?:\.\d+)*|b\d+)$/.test(release))
+    if (i < 0 || !has(ENGINE_NAMES, engine) || !/^(?:\d+(?:\.\d+)*(?:\.post\d+)?|b\d+)$/.test(release))
       throw ConfigError("--engine takes ENGINE==RELEASE with ENGINE one of " + Object.keys(ENGINE_NAMES).join(", ") +
         " and a release such as 0.33.0 (llama.cpp: a build tag such as b5300), got " + repr(spec));
     return [engine, release];
   }
-  function releaseKey(r) { return r.replace(/^b+/, "").split(".").map(Number); }
+  function releaseKey(r) { return r.replace(/^b+/, "").split(".").map(function (p) { return Number(p.replace(/^post/, "")); }); }
   function releaseCmp(a, b) { // a tuple comparison of releaseKey(a) and releaseKey(b): -1, 0 or 1
     var x = releaseKey(a), y = releaseKey(b);
     for (var i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i] < y[i] ? -1 : 1;
     return x.length === y.length ? 0 : x.length < y.length ? -1 : 1;
   }
-  function within(row, release) { return releaseCmp(row.first, release) <= 0 && (row.fixed === null || releaseCmp(release, row.fixed) < 0); }
+  function within(row, release) { return (row.first === null || releaseCmp(row.first, release) <= 0) && (row.fixed === null || releaseCmp(release, row.fixed) < 0); }
   function yarnBlocks(c, served) {
-    var blocks = c.rope.filter(function (g) { return g.rope_type === "yarn"; }).map(function (g) {
-      var b = Object.assign({}, g.parameters);
-      b.original_max_position_embeddings = get(g.parameters, "original_max_position_embeddings") || c.trained_length;
-      return b;
-    });
-    var added = scalingOverride(c, served);
+    var added = scalingOverride(c, served), blocks = c.rope.filter(function (g) { return g.rope_type === "yarn"; }).map(function (g) { return g.parameters; });
     return added ? blocks.concat([added]) : blocks;
   }
   function ruleHolds(rule, c, served, engine) {
     var checks = {
       model_types: function (v) { return v.indexOf(c.model_type) >= 0; },
       architectures: function (v) { return !!(c.architectures && c.architectures.length) && v.indexOf(c.architectures[0]) >= 0; },
-      rope_types: function (v) { return c.rope.some(function (g) { return v.indexOf(g.rope_type) >= 0; }) || (v.indexOf("yarn") >= 0 && scalingOverride(c, served) !== null); },
+      rope_types: function (v) { return c.rope.some(function (g) { return v.indexOf(g.rope_type) >= 0; }) || (!rule.from_config && v.indexOf("yarn") >= 0 && scalingOverride(c, served) !== null); },
+      from_config: function () { return true; },
       mrope: function (v) { return c.rope.some(function (g) { return has(g.parameters, "mrope_section"); }) === v; },
       past: function (v) {
         return { table: function () { return c.rope.length > 0 && !covered(c, served, engine); },
@@ -1049,7 +1045,7 @@
       yarn_factor_not_ratio: function (v) {
         var P = tableLength(c);
         return v === yarnBlocks(c, served).some(function (b) {
-          var o = b.original_max_position_embeddings;
+          var o = get(b, "original_max_position_embeddings");
           return !!(o && P) && (N(get(b, "factor")) || 1) !== P / N(o);
         });
       }
@@ -1058,11 +1054,13 @@
   }
   function knownBugs(c, served, spec) {
     var pe = parseEngine(spec), engine = pe[0], release = pe[1];
+    served = served || vllmLen(c);
     return KNOWN_BUGS.rows.filter(function (row) { return row.engine === engine && within(row, release) && ruleHolds(row.rule, c, served, engine); })
       .map(function (row) {
-        var status = row.fixed !== null ? row.first + " to before " + row.fixed :
-          releaseCmp(release, row.checked) <= 0 ? row.first + " on, unfixed in " + row.checked :
-          row.first + " on, unfixed in " + row.checked + "; " + release + " not checked";
+        var since = row.first === null ? "releases before" : row.first + " to before";
+        var status = row.fixed !== null ? since + " " + row.fixed + ", which fixes it" :
+          releaseCmp(release, row.checked) <= 0 ? row.first + " on, still in " + row.checked :
+          row.first + " on, last seen in " + row.checked + "; " + release + " not checked";
         return Object.assign({}, row, { status: status });
       });
   }

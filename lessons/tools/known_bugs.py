@@ -10,12 +10,17 @@ A row's `rule` is a dict of conditions that must all hold (an empty rule: every 
     model_types: the card's model type is one of these;
     architectures: the config's first architecture is one of these;
     rope_types: a RoPE group has one of these types, or the printed command adds that type (YaRN);
+    from_config: true - rope_types counts only the config's own blocks, not the one a command adds;
     mrope: true - a RoPE group turns M-RoPE sections;
     past: "table" (the length served runs past the rows this engine's RoPE table has, for the config as
         it is: `engine_tables.covered`), "trained" (past the trained length) or "config" (past the limit);
-    yarn_factor_not_ratio: true - the YaRN block (the config's, or the one the command adds) has a factor
-        other than max_position_embeddings / original_max_position_embeddings (what an engine that
-        recomputes the factor would use instead).
+    yarn_factor_not_ratio: true - a YaRN block (the config's, or the one the command adds) that names
+        original_max_position_embeddings has a factor other than max_position_embeddings over it (what a
+        release that recomputes the factor, or derives the length without it, uses instead).
+
+A row's `first` is the earliest release it is read for (None: not established, the row holds for every
+release before `fixed`), `fixed` the release that carries the fix (None: none found), `checked` the last
+release it was seen in (source read or reported).
 """
 
 from __future__ import annotations
@@ -25,12 +30,12 @@ import re
 from pathlib import Path
 
 from lessons.tools.engine_tables import covered, table_length
-from lessons.tools.engines import scaling_override
+from lessons.tools.engines import scaling_override, vllm_max_model_len
 from lessons.tools.model_types import ConfigError
 
 KNOWN_BUGS = json.loads(Path(__file__).with_name("known_bugs.json").read_text(encoding="utf-8"))
 ENGINE_NAMES = {"vllm": "vLLM", "sglang": "SGLang", "llama.cpp": "llama.cpp", "transformers": "transformers"}
-_RELEASE = re.compile(r"(?:\d+(?:\.\d+)*|b\d+)")  # 0.33.0, 4.56.0; llama.cpp's build tags: b5300
+_RELEASE = re.compile(r"(?:\d+(?:\.\d+)*(?:\.post\d+)?|b\d+)")  # 0.33.0, 0.8.5.post1; llama.cpp's build tags: b5300
 # The releases the decoder's other rules were read in (lessons.tools.engines), offered first in the menu.
 MODELLED_RELEASES = {"vllm": "0.33.0", "sglang": "0.5.23", "transformers": "5.24.0"}
 
@@ -45,21 +50,21 @@ def parse_engine(spec: str) -> tuple[str, str]:
 
 
 def release_key(release: str) -> tuple[int, ...]:
-    """A release as numbers that sort in release order: "0.33.0" -> (0, 33, 0), "b5300" -> (5300,)."""
-    return tuple(int(p) for p in release.lstrip("b").split("."))
+    """A release as numbers that sort in release order: "0.33.0" -> (0, 33, 0), "0.8.5.post1" -> (0, 8, 5, 1),
+    "b5300" -> (5300,)."""
+    return tuple(int(p.removeprefix("post")) for p in release.lstrip("b").split("."))
 
 
 def _within(row: dict, release: str) -> bool:
     """Is `release` at or after the row's first affected release and before its fix (if any)?"""
     key = release_key(release)
-    return release_key(row["first"]) <= key and (row["fixed"] is None or key < release_key(row["fixed"]))
+    return (row["first"] is None or release_key(row["first"]) <= key) and \
+        (row["fixed"] is None or key < release_key(row["fixed"]))
 
 
 def _yarn_blocks(card, served: int) -> list[dict]:
-    blocks = [g.parameters | {"original_max_position_embeddings": g.parameters.get("original_max_position_embeddings")
-                              or card.trained_length} for g in card.rope if g.rope_type == "yarn"]
     added = scaling_override(card, served)
-    return blocks + ([added] if added else [])
+    return [g.parameters for g in card.rope if g.rope_type == "yarn"] + ([added] if added else [])
 
 
 def rule_holds(rule: dict, card, served: int, engine: str) -> bool:
@@ -67,8 +72,9 @@ def rule_holds(rule: dict, card, served: int, engine: str) -> bool:
     checks = {
         "model_types": lambda v: card.model_type in v,
         "architectures": lambda v: bool(card.architectures) and card.architectures[0] in v,
-        "rope_types": lambda v: any(g.rope_type in v for g in card.rope)
-                                or ("yarn" in v and scaling_override(card, served) is not None),
+        "rope_types": lambda v: any(g.rope_type in v for g in card.rope) or (
+            not rule.get("from_config") and "yarn" in v and scaling_override(card, served) is not None),
+        "from_config": lambda v: True,  # read by rope_types
         "mrope": lambda v: any("mrope_section" in g.parameters for g in card.rope) == v,
         "past": lambda v: {"table": lambda: bool(card.rope) and not covered(card, served, engine),
                            "trained": lambda: card.trained_length is not None and served > card.trained_length,
@@ -81,20 +87,23 @@ def rule_holds(rule: dict, card, served: int, engine: str) -> bool:
     return all(checks[key](value) for key, value in rule.items())
 
 
-def known_bugs(card, served: int, spec: str) -> list[dict]:
+def known_bugs(card, served: int | None, spec: str) -> list[dict]:
     """The rows of KNOWN_BUGS for the engine release `spec` ("vllm==0.33.0") whose rule holds for `card`
-    served `served` positions, each with "status": the releases it is read for, in words."""
+    served `served` positions (None: vLLM's derived length), each with "status": the releases it is read
+    for, in words."""
     engine, release = parse_engine(spec)
+    served = served or vllm_max_model_len(card)
     out = []
     for row in KNOWN_BUGS["rows"]:
         if row["engine"] != engine or not _within(row, release) or not rule_holds(row["rule"], card, served, engine):
             continue
+        since = "releases before" if row["first"] is None else f"{row['first']} to before"
         if row["fixed"] is not None:
-            status = f"{row['first']} to before {row['fixed']}"
+            status = f"{since} {row['fixed']}, which fixes it"
         elif release_key(release) <= release_key(row["checked"]):
-            status = f"{row['first']} on, unfixed in {row['checked']}"
+            status = f"{row['first']} on, still in {row['checked']}"
         else:
-            status = f"{row['first']} on, unfixed in {row['checked']}; {release} not checked"
+            status = f"{row['first']} on, last seen in {row['checked']}; {release} not checked"
         out.append(row | {"status": status})
     return out
 
