@@ -12,7 +12,7 @@ import pytest
 
 from lessons.model_card import (explain)
 from lessons.tools.card_report import card_json, report
-from lessons.tools.engines import (engine_notes, engine_refusals, served_from, served_lengths, sglang_context_length,
+from lessons.tools.engines import (engine_commands, engine_notes, engine_refusals, served_from, served_lengths, sglang_context_length,
                                    vllm_length_limit, vllm_max_model_len)
 from lessons.tools.model_types import NESTED_WHEN_FLAT, ConfigError, gallery
 from tests.conftest import LESSONS, ROOT
@@ -480,3 +480,30 @@ def test_a_mistral_config_says_vllm_may_read_params_json_instead():
     note = [n for n in engine_notes(explain(GALLERY["mistral-7b"]["config"]), None) if "params.json" in n]
     assert note and "add --config-format hf" in note[0]
     assert not [n for n in engine_notes(explain(LLAMA), None) if "params.json" in n]
+
+
+def test_serving_past_the_scaling_blocks_reach_is_a_warning():
+    """A scaling block is made for a range: YaRN to original × factor, linear to the trained length × factor
+    (the config's claim when no trained length is stated, as for Gemma 3), LongRoPE and the Llama 3 rule to
+    max_position_embeddings. Past it the report warns, and for LongRoPE it says what raising
+    max_position_embeddings does to the attention factor: sqrt(1 + ln(P / original) / ln(original)), the
+    factor vLLM 0.33.0's phi3_long_rope_scaled_rope.py and transformers compute from P."""
+    import math
+
+    def warned(slug, served):
+        return [w for w in report(explain(GALLERY[slug]["config"]), served).splitlines()
+                if w.startswith("warning        past the scaling's reach")]
+
+    assert not warned("qwen2.5-7b-yarn", 131072)
+    (line,) = warned("qwen2.5-7b-yarn", 131073)
+    assert "the yarn block stretches to 131,072 positions (original_max_position_embeddings × factor)" in line
+    assert not warned("gemma-3-4b", 131072) and warned("gemma-3-4b", 131073)
+    assert not warned("llama-3.1-8b", 131072) and warned("llama-3.1-8b", 262144)
+    (line,) = warned("phi-3.5-mini", 262144)
+    before, after = (math.sqrt(1 + math.log(p / 4096) / math.log(4096)) for p in (131072, 262144))
+    assert line.endswith(f"changes the attention factor on every token from {before:.4g} to {after:.4g}")
+    assert after / before - 1 > 0.028  # +2.9 %
+    commands = engine_commands(explain(GALLERY["phi-3.5-mini"]["config"]), 262144, "m")
+    assert '"max_position_embeddings": 262144' in commands["vllm"]  # "as the commands do"
+    # dynamic scaling follows the length: no reach, no such warning
+    assert not [w for w in report(explain(CONFIGS["internlm2.5-7b"][0]), 262144).splitlines() if "reach" in w]

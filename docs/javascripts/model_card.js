@@ -1010,6 +1010,23 @@
     return best || [null, found.length ? found[0][1] : "no RoPE"];
   }
   function covered(c, served, engine) { var r = tableRows(c, engine)[0]; return r === null || served <= r; }
+  function scaledReach(c) { // lessons.tools.engines.scaled_reach: [reach, rope type, what sets it] or null
+    var reaches = [];
+    c.rope.forEach(function (g) {
+      var original = get(g.parameters, "original_max_position_embeddings") || c.trained_length, f = N(get(g.parameters, "factor")) || 1;
+      if (g.rope_type === "yarn" && original) reaches.push([Math.ceil(N(original) * f), "yarn", "original_max_position_embeddings × factor"]);
+      else if (g.rope_type === "linear" && c.trained_length) reaches.push([Math.ceil(c.trained_length * f), "linear", "the trained length × factor"]);
+      else if (["longrope", "llama3", "linear"].indexOf(g.rope_type) >= 0 && c.max_length) reaches.push([c.max_length, g.rope_type, "max_position_embeddings, the length the config claims"]);
+    });
+    if (!reaches.length) return null;
+    return reaches.reduce(function (a, b) { return b[0] < a[0] || (b[0] === a[0] && (b[1] < a[1] || (b[1] === a[1] && b[2] < a[2]))) ? b : a; });
+  }
+  function longropeShift(c, served) { // card_report._longrope_shift
+    var g = c.rope.filter(function (x) { return x.rope_type === "longrope"; })[0];
+    if (!g || !c.max_length) return "";
+    var before = ropeInvFreq(g.head_dim, g.parameters, c.max_length)[1], after = ropeInvFreq(g.head_dim, g.parameters, served)[1];
+    return before === after ? "" : "; raising max_position_embeddings to " + fmtComma(served) + ", as the commands do, also changes the attention factor on every token from " + fmtG(before, 4) + " to " + fmtG(after, 4);
+  }
   // lessons.tools.known_bugs: parse_engine, release_key, rule_holds, known_bugs
   var KNOWN_BUGS = T.KNOWN_BUGS, ENGINE_NAMES = T.ENGINE_NAMES;
   function parseEngine(spec) {
@@ -1285,6 +1302,10 @@
         c.rope.every(function (g) { return g.rope_type === "default"; }) && served !== c.max_length)
       warned.push(c.trained_stated ? "serving " + fmtComma(served) + " positions on a model trained at " + fmtComma(c.trained_length) + " with no scaling entry: add one (lessons.context_extension)" :
         "serving " + fmtComma(served) + " positions past the config limit " + fmtComma(c.trained_length) + " with no scaling entry: add one (lessons.context_extension)");
+    var reach = scaledReach(c);
+    if (served && reach && served > reach[0] && reach[0] > (c.trained_length || 0))
+      warned.push("past the scaling's reach: the " + reach[1] + " block stretches to " + fmtComma(reach[0]) + " positions (" + reach[2] + "), and " + fmtComma(served) +
+        " are served: the positions past " + fmtComma(reach[0]) + " are outside the range the block was made for" + longropeShift(c, served));
     var values = { served: fmtComma(served), trained: nStr(c.trained_length), limit: nStr(c.max_length),
       stretch: c.trained_length ? fmtG(served / c.trained_length, 4) : "unknown" };
     var warnings = warned.map(function (w) { return row("warning        {0}", [w], advice(w, values)); });

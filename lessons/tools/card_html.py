@@ -30,6 +30,10 @@ ADVICE: tuple[dict[str, str], ...] = (
      "fix": "Serve at most the trained {trained} positions, or add a scaling entry (rope_parameters) "
             "that stretches to the claimed length.",
      "key": "rope_parameters", "slug": "context_extension"},
+    {"starts": "past the scaling's reach", "title": "Past the length the scaling block stretches to",
+     "fix": "Serve at most the block's reach, or write a block whose factor reaches {served} positions and "
+            "measure long prompts: no training saw those angles.",
+     "key": "rope_parameters", "slug": "context_extension"},
     {"starts": "serving ", "title": "Past the trained length with no scaling entry",
      "fix": "Add a scaling entry for {served} positions (YaRN with factor {stretch}, for example), "
             "or serve at most {trained}.",

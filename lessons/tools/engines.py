@@ -243,6 +243,24 @@ def scaling_override(card, served: int | None) -> dict | None:
     return block
 
 
+def scaled_reach(card) -> tuple[int, str, str] | None:
+    """(the positions the config's scaling block stretches to, its rope type, what sets that length), the
+    fewest over the card's RoPE groups; None when no block sets one (no scaling; dynamic, which follows the
+    length). Linear scaling with no trained length (Gemma 3's factor 8 is not a length ratio) reaches the
+    config's claim, as LongRoPE and the Llama 3 rule do."""
+    reaches = []
+    for g in card.rope:
+        original = g.parameters.get("original_max_position_embeddings") or card.trained_length
+        f = float(g.parameters.get("factor") or 1.0)
+        if g.rope_type == "yarn" and original:
+            reaches.append((math.ceil(original * f), "yarn", "original_max_position_embeddings × factor"))
+        elif g.rope_type == "linear" and card.trained_length:
+            reaches.append((math.ceil(card.trained_length * f), "linear", "the trained length × factor"))
+        elif g.rope_type in ("longrope", "llama3", "linear") and card.max_length:
+            reaches.append((card.max_length, g.rope_type, "max_position_embeddings, the length the config claims"))
+    return min(reaches) if reaches else None
+
+
 def _with_length(card, length: int, keys: tuple[str, ...]):
     """The card as the engine reads it after `_override` raised its length keys to `length`."""
     found = [k for k, _ in card.length_keys if k in keys] or ["max_position_embeddings"]
