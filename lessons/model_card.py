@@ -1744,7 +1744,7 @@ from lessons.tools.model_types import (ALIBI_MODEL_TYPES, CLASS_DEFAULTS, DEFAUL
                                        INTERLEAVED_MODEL_TYPES, LAYER_KEYS, LEARNED_MODEL_TYPES, LENGTH_KEYS,
                                        ROPE_MODEL_TYPES, SINUSOIDAL_MODEL_TYPES, WIDTH_KEYS, ConfigError, first_set,
                                        gallery, periodic_layer_types, text_nested, architectures,
-                                       listed_layer_types, NO_ROPE_LAYER_TYPES)
+                                       listed_layer_types, NO_ROPE_LAYER_TYPES, LEGACY_LAYER_TYPES)
 from lessons.tools.decoder_data import assets  # noqa: F401 - the build publishes the decoder's data (its assets() hook)
 from lessons.tools.rope_scaling import rope_inv_freq, split_by_layer_type
 
@@ -1899,7 +1899,7 @@ def layer_types(text: dict, n_layers: int | None) -> list[str] | None:
     if given is not None:
         if n_layers is not None and len(given) != n_layers:
             raise ConfigError(f"'layer_types' lists {len(given)} layers but the config has {n_layers}")
-        return [str(t) for t in given]
+        return [LEGACY_LAYER_TYPES.get(str(t), str(t)) for t in given]  # as every 5.24 config class renames them
     if n_layers is None:
         return None
     model_type = text.get("model_type")
@@ -1934,7 +1934,8 @@ def nope_flags(text: dict, n_layers: int) -> list[int]:
         exact.check_no_nope_keys(text)
         if model_type == "cohere2":
             return [int(t == "sliding_attention") for t in layer_types(text, n_layers)]
-        return [int(t not in NO_ROPE_LAYER_TYPES) for t in layer_types(text, n_layers)]
+        nope = model_type == "granitemoehybrid" and text.get("position_embedding_type") != "rope"  # else no rotary_emb
+        return [int(t not in NO_ROPE_LAYER_TYPES and not nope) for t in layer_types(text, n_layers)]
     skipped = nope_layers(n_layers, text.get("no_rope_layers"), text.get("no_rope_layer_interval", 4),
                           fill_empty=model_type == "llama4_text")
     return [int(i not in skipped) for i in range(n_layers)]

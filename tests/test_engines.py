@@ -411,6 +411,18 @@ def test_hybrid_layer_plans_rotate_only_their_attention_layers():
     assert report(lfm2, None).splitlines()[1] == ("scheme         RoPE in 2 of 6 layers; short convolutions, no RoPE "
                                                   "(order comes from the convolution), in layers 0, 1, 3, 4")
     assert explain({**base, "model_type": "bamba", "num_hidden_layers": 4, "attn_layer_indices": [3]}).nope_layers == (0, 1, 2)
+    # old layer-type names, as every transformers 5.24 config class renames them (mamba -> linear_attention),
+    # and GraniteMoeHybrid, which turns only when position_embedding_type is "rope" (modeling_granitemoehybrid.py)
+    granite = {**base, "model_type": "granitemoehybrid", "num_hidden_layers": 4,
+               "layer_types": ["mamba", "mamba", "mamba", "attention"]}
+    assert explain({**granite, "position_embedding_type": "rope"}).layer_types == (
+        "linear_attention", "linear_attention", "linear_attention", "full_attention")
+    assert explain({**granite, "position_embedding_type": "rope"}).nope_layers == (0, 1, 2)
+    nope = explain({**granite, "position_embedding_type": "nope"})
+    assert nope.scheme == "none" and report(nope, None).splitlines()[1] == (
+        "scheme         no RoPE in any layer; linear attention, no RoPE (order comes from its recurrence), in layers "
+        "0, 1, 2; NoPE attention in layers 3")
+    assert explain({k: v for k, v in granite.items()}).scheme == "none"  # the class's default is None: no RoPE
     # a plan that does not fit the model is one error
     for key, value, says in (("attn_type_list", [0, 1] * 39, "needs a 1 (softmax attention) or 0 (linear attention) "
                               "for each of the 80 layers"), ("attn_type_list", [2] * 80, "needs a 1"),

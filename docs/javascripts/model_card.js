@@ -542,14 +542,15 @@
   function baseScheme(t, block) {
     var mt = get(t, "model_type"), alibi = alibiSetting(t), kind = get(t, "position_embedding_type");
     if (eq(mt, "modernbert")) return "rope";  // position_embedding_type is a leftover there
+    var granite = eq(mt, "granitemoehybrid");  // "rope" turns; any other value, none (exact.check_scheme)
     if (alibi) {
-      if (block !== null && !eq(mt, "falcon")) throw ConfigError("the config turns on ALiBi and also sets RoPE keys; a model uses one or the other");
+      if (block !== null && !eq(mt, "falcon") && !granite) throw ConfigError("the config turns on ALiBi and also sets RoPE keys; a model uses one or the other");
       return "alibi";
     }
-    if (!none(kind) && !inList(kind, ["absolute", "rotary", "rope_gptj", "alibi"]))
+    if (!granite && !none(kind) && !inList(kind, ["absolute", "rotary", "rope_gptj", "alibi"]))
       throw ConfigError("position_embedding_type " + repr(kind) + " is not one this decoder reads (it reads absolute, rotary, rope_gptj, alibi)");
     if (kind === "absolute") {
-      if (block !== null) throw ConfigError("position_embedding_type 'absolute' (a learned table) and RoPE keys contradict each other");
+      if (block !== null && !granite) throw ConfigError("position_embedding_type 'absolute' (a learned table) and RoPE keys contradict each other");
       return "learned";
     }
     if (block !== null || kind === "rotary" || kind === "rope_gptj" || inList(mt, ROPE_MODEL_TYPES)) return "rope";
@@ -563,7 +564,7 @@
     var given = get(t, "layer_types");
     if (!none(given)) {
       if (n !== null && pyLen(given) !== n) throw ConfigError("'layer_types' lists " + pyLen(given) + " layers but the config has " + n);
-      return pyList(given).map(str);
+      return pyList(given).map(function (x) { var s = str(x); return has(T.LEGACY_LAYER_TYPES, s) ? T.LEGACY_LAYER_TYPES[s] : s; });
     }
     if (n === null) return null;
     var mt = get(t, "model_type"), win = get(t, "sliding_window"), flags, slides;
@@ -616,7 +617,8 @@
     if (!inList(mt, ["llama4_text", "smollm3"])) {
       if (!none(get(t, "no_rope_layers"))) throw ConfigError("'no_rope_layers' is read by Llama 4 and SmolLM3 configs, not " + repr(mt));
       if (eq(mt, "cohere2")) return layerTypes(t, n).map(function (ty) { return ty === "sliding_attention" ? 1 : 0; });
-      return layerTypes(t, n).map(function (ty) { return has(T.NO_ROPE_LAYER_TYPES, ty) ? 0 : 1; });
+      var nope = eq(mt, "granitemoehybrid") && get(t, "position_embedding_type") !== "rope";  // else no rotary_emb
+      return layerTypes(t, n).map(function (ty) { return has(T.NO_ROPE_LAYER_TYPES, ty) || nope ? 0 : 1; });
     }
     // lessons.alibi.nope_layers
     var flags = get(t, "no_rope_layers"), fill = eq(mt, "llama4_text");
@@ -1238,6 +1240,13 @@
     var kinds = c.layer_types ? Array.from(new Set(c.nope_layers.map(function (i) { return c.layer_types[i]; }))) : [];
     schemes.mixed = c.scheme === "mixed" ? "RoPE in " + (c.n_layers - c.nope_layers.length) + " of " + c.n_layers + " layers; " +
       (kinds.length === 1 && has(T.NO_ROPE_LAYER_TYPES, kinds[0]) ? T.NO_ROPE_LAYER_TYPES[kinds[0]] : "NoPE (no positions) in layers ") + c.nope_layers.join(", ") : "";
+    if (c.scheme === "none" && c.layer_types && c.layer_types.some(function (t) { return has(T.NO_ROPE_LAYER_TYPES, t); })) {
+      var order = Array.from(new Set(c.layer_types));
+      schemes.none = "no RoPE in any layer; " + order.map(function (t) {
+        var ids = []; c.layer_types.forEach(function (u, i) { if (u === t) ids.push(i); });
+        return (has(T.NO_ROPE_LAYER_TYPES, t) ? T.NO_ROPE_LAYER_TYPES[t] : "NoPE attention in layers ") + ids.join(", ");
+      }).join("; ");
+    }
     facts.push(row(FACT, ["scheme", schemes[c.scheme]]));
     if (c.layer_types && new Set(c.layer_types).size > 1) {
       var counts = new Map();

@@ -128,6 +128,10 @@ def report_sections(card: ModelCard, served: int | None = None, model: str = "MO
                   "learned": "a learned position table (one row per position), added to the input",
                   "sinusoidal": "fixed sinusoidal codes added to the input",
                   "none": f"no positions{layers} (NoPE: only the causal mask orders tokens)"}[card.scheme]
+    if card.scheme == "none" and card.layer_types and set(card.layer_types) & NO_ROPE_LAYER_TYPES.keys():
+        kinds = {t: [i for i, u in enumerate(card.layer_types) if u == t] for t in dict.fromkeys(card.layer_types)}
+        scheme = "no RoPE in any layer; " + "; ".join(NO_ROPE_LAYER_TYPES.get(t, "NoPE attention in layers ")
+                                                      + ", ".join(map(str, ids)) for t, ids in kinds.items())
     facts.append(_row(FACT, "scheme", scheme))
     if card.layer_types and len(set(card.layer_types)) > 1:
         counts = {t: card.layer_types.count(t) for t in dict.fromkeys(card.layer_types)}

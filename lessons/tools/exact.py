@@ -94,7 +94,7 @@ def check_scheme(text: dict, block: dict | None, alibi: bool | None) -> None:
     rotary keys stay in the file when alibi is on), a `position_embedding_type` this decoder does not
     read, or a learned table ("absolute") with RoPE keys."""
     kind = text.get("position_embedding_type")
-    if text.get("model_type") == "modernbert":
+    if text.get("model_type") in ("modernbert", "granitemoehybrid"):  # granitemoehybrid: "rope" turns, else none
         return
     if alibi:
         if block is not None and text.get("model_type") not in ("falcon",):

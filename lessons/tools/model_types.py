@@ -102,6 +102,11 @@ PERIODIC_LAYERS = {"gemma2": (None, 2, 1, "sliding_attention"), "gpt_oss": (None
 # what the report says of them.
 NO_ROPE_LAYER_TYPES = {"linear_attention": "linear attention, no RoPE (order comes from its recurrence), in layers ",
                        "conv": "short convolutions, no RoPE (order comes from the convolution), in layers "}
+# The old names of layer types that every transformers 5.24 config class renames when it loads a file
+# (configuration_utils.py, _LEGACY_LAYER_TYPE_REMAP, applied in PreTrainedConfig's post-init): Granite 4.0-H's,
+# Zamba's and Nemotron-H's "mamba" layers are linear attention, their "attention" layers full attention.
+LEGACY_LAYER_TYPES = {"mamba": "linear_attention", "attention": "full_attention",
+                      "deepseek_sparse_attention": "indexed_attention", "qwen_sparse_attention": "indexed_attention"}
 # Hybrid plans given under a key of the family's own, as {key: (layer type of a listed layer, of the others,
 # how the key lists them)}: "codes" gives one code per layer, 1 = softmax attention, 0 = linear attention
 # (MiniMax-Text-01's and MiniMax-M1's remote-code attn_type_list, as vLLM 0.33.0 counts it in

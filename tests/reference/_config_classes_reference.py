@@ -7,6 +7,7 @@ and the repeating layer plans (PERIODIC_LAYERS). Run by check_live.py under `mak
 from __future__ import annotations
 
 from lessons.tools.model_types import (CLASS_DEFAULTS, DEFAULT_THETA, LENGTH_ALIASES, NESTED_WHEN_FLAT, PERIODIC_LAYERS, listed_layer_types,
+                                       LEGACY_LAYER_TYPES,
                                        ROPE_MODEL_TYPES, periodic_layer_types)
 
 # Keys CLASS_DEFAULTS names as a published file spells them, which transformers 5 standardizes into
@@ -63,6 +64,9 @@ def class_defaults_check(AutoConfig, known) -> list[str]:
         text = _text(AutoConfig.for_model(model_type))
         if list(text.layer_types) != periodic_layer_types({"model_type": model_type}, text.num_hidden_layers):
             problems.append(f"PERIODIC_LAYERS[{model_type!r}] does not give the class's layer_types")
+    from transformers import configuration_utils  # the old layer-type names every class renames on load
+    if LEGACY_LAYER_TYPES != configuration_utils._LEGACY_LAYER_TYPE_REMAP:
+        problems.append(f"LEGACY_LAYER_TYPES is not transformers' {configuration_utils._LEGACY_LAYER_TYPE_REMAP}")
     # LISTED_LAYERS: the families whose class reads an index list (LFM2, Bamba), each given layers 1 and 3 of 6
     # (MiniMax's attn_type_list is remote code: no class here reads it)
     for model_type, key in (("lfm2", "full_attn_idxs"), ("bamba", "attn_layer_indices")):
