@@ -1179,7 +1179,7 @@ RoPE, every RoPE layer: longrope, base 10,000, 96 of 96 dimensions turn (48 half
 engine         vLLM: vllm serve microsoft/Phi-3.5-mini-instruct --max-model-len 4096
 engine         SGLang: python -m sglang.launch_server --model-path microsoft/Phi-3.5-mini-instruct --context-length 4096
 engine         llama.cpp: llama-server -m model.gguf -c 4096
-engine note    vLLM: short_factor for every prompt (chosen once at start-up: --max-model-len <= 4,096); llama.cpp: -c picks the list the same way; transformers switches lists per prompt at 4,096
+engine note    vLLM: short_factor for every prompt (chosen once at start-up: --max-model-len <= 4,096); llama.cpp: -c picks the list the same way; transformers switches lists per prompt at 4,096; SGLang switches the whole batch to long_factor once any position in it passes 4,096, keeping the keys already cached (rope_variant.py Phi3LongRoPEScaledRotaryEmbedding.forward)
 read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
 ```
 
@@ -1229,7 +1229,7 @@ RoPE, every RoPE layer: longrope, base 10,000, 96 of 96 dimensions turn (48 half
 engine         vLLM: vllm serve microsoft/Phi-3-vision-128k-instruct --max-model-len 4096
 engine         SGLang: no command: SGLang 0.5.23 has no model of its own for Phi3VForCausalLM (sglang/srt/models/*.py EntryClass), and its transformers backend refuses it (transformers 5.19.0, which it pins, does not mark Phi3VForCausalLM compatible: modeling_utils.py is_backend_compatible; srt/model_loader/utils.py resolve_transformers_arch)
 engine         llama.cpp: no command: llama.cpp (llama-cpp-python 0.3.36)'s converter has no class for Phi3VForCausalLM (conversion/*.py ModelBase.register): no GGUF file
-engine note    vLLM: short_factor for every prompt (chosen once at start-up: --max-model-len <= 4,096); llama.cpp: -c picks the list the same way; transformers switches lists per prompt at 4,096
+engine note    vLLM: short_factor for every prompt (chosen once at start-up: --max-model-len <= 4,096); llama.cpp: -c picks the list the same way; transformers switches lists per prompt at 4,096; SGLang switches the whole batch to long_factor once any position in it passes 4,096, keeping the keys already cached (rope_variant.py Phi3LongRoPEScaledRotaryEmbedding.forward)
 read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
 ```
 
@@ -1538,7 +1538,7 @@ by default     vLLM 0.33.0            2,048  no length key: the 2,048 fallback
 ALiBi slopes   16 heads, 0.7071 down to 0.003906
 engine         vLLM: vllm serve bigscience/bloom-560m --max-model-len 2048
 engine         SGLang: no command: SGLang 0.5.23 has no model of its own for BloomForCausalLM (sglang/srt/models/*.py EntryClass), and its transformers backend refuses it (transformers 5.19.0, which it pins, does not mark BloomForCausalLM compatible: modeling_utils.py is_backend_compatible; srt/model_loader/utils.py resolve_transformers_arch)
-engine         llama.cpp: llama-server -m model.gguf -c 2048
+engine         llama.cpp: llama-server -m model.gguf -c 2048 --override-kv bloom.context_length=int:2048
 read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
 ```
 
@@ -1744,7 +1744,7 @@ from lessons.tools.model_types import (ALIBI_MODEL_TYPES, CLASS_DEFAULTS, DEFAUL
                                        INTERLEAVED_MODEL_TYPES, LAYER_KEYS, LEARNED_MODEL_TYPES, LENGTH_KEYS,
                                        ROPE_MODEL_TYPES, SINUSOIDAL_MODEL_TYPES, WIDTH_KEYS, ConfigError, first_set,
                                        gallery, periodic_layer_types, text_nested, architectures,
-                                       listed_layer_types, NO_ROPE_LAYER_TYPES, LEGACY_LAYER_TYPES)
+                                       listed_layer_types, NO_ROPE_LAYER_TYPES, LEGACY_LAYER_TYPES, rope_switched_off)
 from lessons.tools.decoder_data import assets  # noqa: F401 - the build publishes the decoder's data (its assets() hook)
 from lessons.tools.rope_scaling import rope_inv_freq, split_by_layer_type
 
@@ -1934,7 +1934,7 @@ def nope_flags(text: dict, n_layers: int) -> list[int]:
         exact.check_no_nope_keys(text)
         if model_type == "cohere2":
             return [int(t == "sliding_attention") for t in layer_types(text, n_layers)]
-        nope = model_type == "granitemoehybrid" and text.get("position_embedding_type") != "rope"  # else no rotary_emb
+        nope = rope_switched_off(text)  # a family key that leaves every layer unturned (ROPE_ONLY_WHEN)
         return [int(t not in NO_ROPE_LAYER_TYPES and not nope) for t in layer_types(text, n_layers)]
     skipped = nope_layers(n_layers, text.get("no_rope_layers"), text.get("no_rope_layer_interval", 4),
                           fill_empty=model_type == "llama4_text")

@@ -253,7 +253,8 @@ def _hybrid(r: random.Random) -> dict:
     """Layer plans under a family's own key (MiniMax's attn_type_list, LFM2's full_attn_idxs, Bamba's
     attn_layer_indices) or a hybrid's repeating plan (MiniMax, Qwen3.5), now and then broken."""
     n = r.choice([8, 16])
-    config = {"model_type": r.choice(["minimax_text_01", "minimax", "lfm2", "bamba", "qwen3_5_text", "granitemoehybrid"]),
+    config = {"model_type": r.choice(["minimax_text_01", "minimax", "lfm2", "bamba", "qwen3_5_text", "granitemoehybrid",
+                                      "kimi_linear", "zamba2", "recurrent_gemma"]),
               "num_hidden_layers": n, "hidden_size": 1024, "num_attention_heads": 8, "max_position_embeddings": 32768,
               "rope_theta": r.choice([1000000.0, 10000000])}
     key = r.choice(["attn_type_list", "full_attn_idxs", "attn_layer_indices", None, "layer_types"])
@@ -267,6 +268,9 @@ def _hybrid(r: random.Random) -> dict:
         config[key or "attn_type_list"] = r.choice([[0, 2], "0101", [True] * n, [0.0] * n])
     if r.random() < 0.3:
         config["full_attention_interval"] = r.choice([2, 4])
+    if r.random() < 0.3:  # RecurrentGemma's cycle, Kimi-Linear's 1-based list, Zamba2's switch
+        config[r.choice(["block_types", "linear_attn_config", "use_mem_rope"])] = r.choice(
+            [["recurrent", "attention"], {"full_attn_layers": [1, n]}, {"full_attn_layers": [0]}, True, [], "x"])
     if r.random() < 0.3:  # GraniteMoeHybrid turns only with "rope"
         config["position_embedding_type"] = r.choice(["rope", "nope", "absolute"])
     return config

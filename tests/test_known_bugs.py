@@ -38,11 +38,11 @@ def test_every_row_is_whole_and_says_where_it_was_read():
     for row in rows:
         where = row["ref"]
         assert row["engine"] in ENGINE_NAMES, where
-        assert set(row) == {"ref", "engine", "first", "fixed", "checked", "rule", "applies", "symptom", "do",
+        assert set(row) == {"ref", "engine", "first", "since", "fixed", "checked", "rule", "applies", "symptom", "do",
                             "source"} - ({"checked"} if row["fixed"] else set()), where
-        assert set(row["rule"]) <= RULE_KEYS, where
-        number = re.search(r"#\d+", where).group()
-        assert number in row["source"], f"{where}: the source names the thread it was read in"
+        assert set(row["rule"]) <= RULE_KEYS and row["since"] in ("introduced", "seen"), where
+        number = re.search(r"#\d+", where)  # the thread it was read in, or the released file
+        assert (number.group() in row["source"]) if number else row["source"].startswith("read in "), where
         releases = [row[k] for k in ("first", "fixed", "checked") if row.get(k)]
         for release in releases:
             parse_engine(f"{row['engine']}=={release}")  # each release is one the spec accepts
@@ -75,9 +75,18 @@ def test_each_rule_picks_the_configs_its_thread_describes():
     # vLLM's static YaRN on Qwen3 (#18728): the block added past 40,960 or one in the config; not Qwen2.5
     assert "vLLM #18728" in refs(qwen3, 131072, "vllm==0.33.0")
     assert "vLLM #18728" not in refs(qwen3, None, "vllm==0.33.0") + refs(qwen25, 131072, "vllm==0.33.0")
-    # positions past vLLM's table (#17924): DeepSeek-V2-Lite's YaRN table has 4,096 x 40 = 163,840 rows
+    # positions past vLLM's table (#17924): DeepSeek-V2-Lite's YaRN table has 4,096 x 40 = 163,840 rows, and no
+    # override reaches further, so no vLLM command is printed; Qwen3 at 131,072 gets one that covers it (no row)
     assert "vLLM #17924" not in refs(card("deepseek-v2-lite"), 163840, "vllm==0.33.0")
     assert "vLLM #17924" in refs(card("deepseek-v2-lite"), 327680, "vllm==0.33.0")
+    assert "vLLM #17924" not in refs(qwen3, 131072, "vllm==0.33.0")
+    # SGLang drops the factor when the block names an original length, which transformers 5 fills in (#8016)
+    assert "SGLang PR #8016" in refs(card("qwen2.5-7b-yarn"), None, "sglang==0.5.23")
+    no_original = {"rope_scaling": {"type": "yarn", "factor": 4.0}}
+    assert "SGLang PR #8016" in refs(card("llama-2-7b", **no_original), None, "sglang==0.5.23")
+    assert refs(card("llama-2-7b", **no_original), None, "transformers==4.55.4") == []  # 4.x fills in nothing
+    # SGLang's LongRoPE switches the whole batch past the original length (rope_variant.py, read in 0.5.23)
+    assert "SGLang rope_variant.py (LongRoPE)" in refs(card("phi-4-mini"), 8192, "sglang==0.5.23")
     # llama.cpp's converter dropped YaRN for Qwen2/3-MoE before b5290 (#13322): a block in the config only
     yarn = {"rope_scaling": {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768}}
     assert "llama.cpp #13322" in refs(card("qwen3-30b-a3b", **yarn), None, "llama.cpp==b5000")
@@ -88,7 +97,7 @@ def test_each_rule_picks_the_configs_its_thread_describes():
     assert "llama.cpp #13865" not in refs(card("qwen2-vl-7b"), None, "llama.cpp==b5527") + \
         refs(card("llama-3.1-8b"), None, "llama.cpp==b5524")
     assert refs(card("gemma-3-4b"), None, "vllm==0.33.0") == ["vLLM #33911"]
-    assert refs(card("gemma-3-4b"), None, "vllm==0.8.4") == []
+    assert refs(card("gemma-3-4b"), None, "transformers==4.55.4") == []
     # LongRoPE: the list chosen by -c in llama.cpp (#24823) and the mid-sequence switch in vLLM before 0.11.1
     phi = card("phi-4-mini")
     assert "llama.cpp #24823" in refs(phi, 8192, "llama.cpp==b9700") and \
@@ -99,11 +108,14 @@ def test_each_rule_picks_the_configs_its_thread_describes():
 def test_the_status_says_how_far_each_row_was_read():
     gemma = card("gemma-3-4b")
     (row,) = known_bugs(gemma, None, "vllm==0.34.0")
-    assert row["status"] == "0.8.5 on, still in 0.34.0"
+    assert row["status"] == "seen from 0.8.5 on, still in 0.34.0"
     (row,) = known_bugs(gemma, None, "vllm==0.35.0")
-    assert row["status"] == "0.8.5 on, last seen in 0.34.0; 0.35.0 not checked"
+    assert row["status"] == "seen from 0.8.5 on, last seen in 0.34.0; 0.35.0 not checked"
+    (row,) = known_bugs(gemma, None, "vllm==0.8.0")  # seen from 0.8.5: an earlier release was not checked
+    assert row["status"] == "seen from 0.8.5; 0.8.0 is earlier and was not checked"
     (row,) = known_bugs(card("qwen2.5-7b-yarn"), None, "transformers==4.55.4")
-    assert row["status"] == "4.51.0 to before 4.56.0, which fixes it"
+    assert row["status"] == "from 4.51.0 to before 4.56.0, which fixes it"
+    assert known_bugs(card("qwen2.5-7b-yarn"), None, "transformers==4.50.3") == []  # introduced in 4.51.0
     row = next(r for r in known_bugs(card("qwen3-30b-a3b", rope_scaling={
         "rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768}), None, "llama.cpp==b5000")
         if r["ref"] == "llama.cpp #13322")
@@ -129,13 +141,13 @@ def test_engine_flag_adds_the_section_the_json_and_the_verdict(capsys):
     lines = report(gemma, None, "m", "vllm==0.33.0").splitlines()
     (line,) = [ln for ln in lines if ln.startswith("known bug")]
     assert line.startswith("known bug      vLLM #33911: the global layers' cos/sin table is built for ")
-    assert "(vLLM 0.33.0; affected 0.8.5 on, still in 0.34.0; here: Gemma 3 whose global layers" in line
+    assert "(vLLM 0.33.0; affected seen from 0.8.5 on, still in 0.34.0; here: Gemma 3 whose global layers" in line
     assert report(gemma, None, "m") == "\n".join(ln for ln in lines if not ln.startswith("known bug"))
     sections = report_sections(gemma, None, "m", "vllm==0.33.0")
     assert [s["key"] for s in sections["sections"]][-2:] == ["bugs", "sources"]
     assert sections["verdict"].endswith("; 1 known bug below needs attention.")
     both = report_sections(card("qwen3-30b-a3b"), 131072, "m", "vllm==0.33.0")["verdict"]
-    assert both.endswith("; 2 warnings and 2 known bugs below need attention."), both
+    assert both.endswith("; 2 warnings and 1 known bug below need attention."), both
     assert report_sections(card("llama-3.1-8b"), None, "m", "vllm==0.33.0")["verdict"].endswith(
         "; nothing needs attention.")
     none = [ln for ln in report(card("llama-3.1-8b"), None, "m", "vllm==0.33.0").splitlines() if ln.startswith("known")]
@@ -144,7 +156,7 @@ def test_engine_flag_adds_the_section_the_json_and_the_verdict(capsys):
     assert "known_bugs" not in card_json(gemma)
     assert [r["ref"] for r in card_json(gemma, None, "m", "vllm==0.33.0")["known_bugs"]] == ["vLLM #33911"]
     assert main(["gemma-3-4b", "--engine", "vllm==0.33.0", "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["known_bugs"][0]["status"] == "0.8.5 on, still in 0.34.0"
+    assert json.loads(capsys.readouterr().out)["known_bugs"][0]["status"] == "seen from 0.8.5 on, still in 0.34.0"
     assert main(["gemma-3-4b", "--engine", "vllm=0.33.0"]) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err.count("\n") == 1 and captured.err.startswith("error: --engine takes")

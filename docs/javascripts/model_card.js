@@ -598,17 +598,26 @@
   function listedLayerTypes(t, n) { // lessons.tools.model_types.listed_layer_types
     var keys = Object.keys(T.LISTED_LAYERS);
     for (var k = 0; k < keys.length; k++) {
-      var key = keys[k], spec = T.LISTED_LAYERS[key], given = get(t, key);
+      var key = keys[k], spec = T.LISTED_LAYERS[key], dot = key.indexOf("."), outer = dot < 0 ? key : key.slice(0, dot);
+      var mt = get(t, "model_type"), fam = typeof mt === "string" && has(T.LISTED_DEFAULTS, mt) ? T.LISTED_DEFAULTS[mt] : {};
+      var given = get(t, outer, has(fam, outer) ? fam[outer] : null);
+      if (dot >= 0) given = isDict(given) ? get(given, key.slice(dot + 1)) : null;
       if (none(given)) continue;
+      if (spec[2] === "cycle") {
+        if (!Array.isArray(given) || !given.length || !given.every(function (v) { return typeof v === "string"; }))
+          throw ConfigError("'" + key + "' must be a list of block names; got " + repr(given));
+        return range(n).map(function (i) { return given[i % given.length] === "attention" ? spec[0] : spec[1]; });
+      }
       if (!isIntList(given)) throw ConfigError("'" + key + "' must be a list of integers; got " + repr(given));
       if (spec[2] === "codes") {
         if (given.length !== n || given.some(function (c) { return !eq(c, 0) && !eq(c, 1); }))
           throw ConfigError("'" + key + "' needs a 1 (softmax attention) or 0 (linear attention) for each of the " + n + " layers; got " + repr(given));
         return given.map(function (c) { return eq(c, 1) ? spec[0] : spec[1]; });
       }
-      if (given.some(function (i) { return !(cmp(">=", i, 0) && cmp("<", i, n)); }))
-        throw ConfigError("'" + key + "' lists layer indices outside 0.." + (n - 1) + ": " + repr(given));
-      return range(n).map(function (i) { return given.some(function (g) { return eq(g, i); }) ? spec[0] : spec[1]; });
+      var start = spec[2] === "indices1" ? 1 : 0;
+      if (given.some(function (i) { return !(cmp(">=", i, start) && cmp("<", i, n + start)); }))
+        throw ConfigError("'" + key + "' lists layer indices outside " + start + ".." + (n - 1 + start) + ": " + repr(given));
+      return range(n).map(function (i) { return given.some(function (g) { return eq(g, i + start); }) ? spec[0] : spec[1]; });
     }
     return null;
   }
@@ -617,7 +626,8 @@
     if (!inList(mt, ["llama4_text", "smollm3"])) {
       if (!none(get(t, "no_rope_layers"))) throw ConfigError("'no_rope_layers' is read by Llama 4 and SmolLM3 configs, not " + repr(mt));
       if (eq(mt, "cohere2")) return layerTypes(t, n).map(function (ty) { return ty === "sliding_attention" ? 1 : 0; });
-      var nope = eq(mt, "granitemoehybrid") && get(t, "position_embedding_type") !== "rope";  // else no rotary_emb
+      var rule = typeof mt === "string" && has(T.ROPE_ONLY_WHEN, mt) ? T.ROPE_ONLY_WHEN[mt] : null;  // rope_switched_off
+      var nope = rule !== null && (rule[0] === null || !eq(get(t, rule[0]), rule[1]));
       return layerTypes(t, n).map(function (ty) { return has(T.NO_ROPE_LAYER_TYPES, ty) || nope ? 0 : 1; });
     }
     // lessons.alibi.nope_layers
@@ -1044,10 +1054,19 @@
     for (var i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i] < y[i] ? -1 : 1;
     return x.length === y.length ? 0 : x.length < y.length ? -1 : 1;
   }
-  function within(row, release) { return (row.first === null || releaseCmp(row.first, release) <= 0) && (row.fixed === null || releaseCmp(release, row.fixed) < 0); }
-  function yarnBlocks(c, served) {
-    var added = scalingOverride(c, served), blocks = c.rope.filter(function (g) { return g.rope_type === "yarn"; }).map(function (g) { return g.parameters; });
-    return added ? blocks.concat([added]) : blocks;
+  function bugStatus(row, release) { // known_bugs.status
+    var first = row.first, fixed = row.fixed;
+    if (fixed !== null && releaseCmp(release, fixed) >= 0) return null;
+    var seen = row.since === "seen" ? "seen from " : "";
+    if (first !== null && releaseCmp(release, first) < 0) return row.since === "introduced" ? null : "seen from " + first + "; " + release + " is earlier and was not checked";
+    if (fixed !== null) return (first === null ? "releases before " + fixed : (seen || "from ") + first + " to before " + fixed) + ", which fixes it";
+    if (releaseCmp(release, row.checked) <= 0) return seen + first + " on, still in " + row.checked;
+    return seen + first + " on, last seen in " + row.checked + "; " + release + " not checked";
+  }
+  function yarnBlocks(c, served, filled) {
+    var added = scalingOverride(c, served), P = tableLength(c), blocks = c.rope.filter(function (g) { return g.rope_type === "yarn"; }).map(function (g) { return g.parameters; });
+    blocks = added ? blocks.concat([added]) : blocks;
+    return blocks.map(function (b) { return filled ? Object.assign({ original_max_position_embeddings: P }, b) : b; });
   }
   function ruleHolds(rule, c, served, engine) {
     var checks = {
@@ -1057,13 +1076,13 @@
       from_config: function () { return true; },
       mrope: function (v) { return c.rope.some(function (g) { return has(g.parameters, "mrope_section"); }) === v; },
       past: function (v) {
-        return { table: function () { return c.rope.length > 0 && !covered(c, served, engine); },
+        return { table: function () { return c.rope.length > 0 && !covered(c, served, engine) && has(engineRefusals(c, served), engine); },
           trained: function () { return c.trained_length !== null && served > c.trained_length; },
           config: function () { return c.max_length !== null && served > c.max_length; } }[v]();
       },
       yarn_factor_not_ratio: function (v) {
         var P = tableLength(c);
-        return v === yarnBlocks(c, served).some(function (b) {
+        return !!v === yarnBlocks(c, served, v === "filled").some(function (b) {
           var o = get(b, "original_max_position_embeddings");
           return !!(o && P) && (N(get(b, "factor")) || 1) !== P / N(o);
         });
@@ -1074,14 +1093,12 @@
   function knownBugs(c, served, spec) {
     var pe = parseEngine(spec), engine = pe[0], release = pe[1];
     served = served || vllmLen(c);
-    return KNOWN_BUGS.rows.filter(function (row) { return row.engine === engine && within(row, release) && ruleHolds(row.rule, c, served, engine); })
-      .map(function (row) {
-        var since = row.first === null ? "releases before" : row.first + " to before";
-        var status = row.fixed !== null ? since + " " + row.fixed + ", which fixes it" :
-          releaseCmp(release, row.checked) <= 0 ? row.first + " on, still in " + row.checked :
-          row.first + " on, last seen in " + row.checked + "; " + release + " not checked";
-        return Object.assign({}, row, { status: status });
-      });
+    var out = [];
+    KNOWN_BUGS.rows.forEach(function (row) {
+      var said = row.engine === engine ? bugStatus(row, release) : null;
+      if (said !== null && ruleHolds(row.rule, c, served, engine)) out.push(Object.assign({}, row, { status: said }));
+    });
+    return out;
   }
   function bugSection(c, served, spec) { // card_report._bug_section
     if (spec === null || spec === undefined) return [];
@@ -1183,6 +1200,10 @@
       if (none(yf)) yf = c.max_length / c.trained_length;  // engines.py: transformers' fallback
       flags += " --rope-scaling yarn --rope-scale " + fmtG(yf, 6) + " --yarn-orig-ctx " + c.trained_length;
     }
+    // llama-server caps each slot at the file's context_length unless YaRN changes the file's scale (engines.py)
+    var gg = T.REGISTRIES["llama.cpp"].gguf_arch, a0 = c.architectures && c.architectures.length ? c.architectures[0] : "";
+    var arch = has(gg, a0) ? gg[a0] : null, fileLen = llamaCppLen(c);
+    if (!block && arch && served > (fileLen || served)) flags += " --override-kv " + arch + ".context_length=int:" + served;
     out["llama.cpp"] = flags;
     Object.keys(refused).forEach(function (k) { out[k] = null; });
     return out;
@@ -1201,7 +1222,8 @@
     if (kind === "longrope" && c.trained_length) {
       var past = !!(served && served > c.trained_length);
       notes.push("vLLM: " + (past ? "long_factor" : "short_factor") + " for every prompt (chosen once at start-up: --max-model-len " + (past ? ">" : "<=") + " " +
-        fmtComma(c.trained_length) + "); llama.cpp: -c picks the list the same way; transformers switches lists per prompt at " + fmtComma(c.trained_length));
+        fmtComma(c.trained_length) + "); llama.cpp: -c picks the list the same way; transformers switches lists per prompt at " + fmtComma(c.trained_length) +
+        "; SGLang switches the whole batch to long_factor once any position in it passes " + fmtComma(c.trained_length) + ", keeping the keys already cached (rope_variant.py Phi3LongRoPEScaledRotaryEmbedding.forward)");
     }
     if (kind === "llama3") notes.push("llama.cpp: the llama3 speeds are written into the GGUF file (rope_freqs); no flag is needed");
     if (kind === "dynamic") notes.push("llama.cpp: no dynamic scaling; it turns the trained speeds at every length");
@@ -1309,8 +1331,11 @@
       warned.push("a learned table has " + fmtComma(c.max_length) + " rows: position " + fmtComma(c.max_length) + " and later have none");
     if (served && c.trained_length && (c.scheme === "rope" || c.scheme === "mixed") && served > c.trained_length &&
         c.rope.every(function (g) { return g.rope_type === "default"; }) && served !== c.max_length)
-      warned.push(c.trained_stated ? "serving " + fmtComma(served) + " positions on a model trained at " + fmtComma(c.trained_length) + " with no scaling entry: add one (lessons.context_extension)" :
-        "serving " + fmtComma(served) + " positions past the config limit " + fmtComma(c.trained_length) + " with no scaling entry: add one (lessons.context_extension)");
+    {
+      var add = scalingOverride(c, served) ? ": the commands here add one" : ": add one";
+      warned.push(c.trained_stated ? "serving " + fmtComma(served) + " positions on a model trained at " + fmtComma(c.trained_length) + " with no scaling entry in the config" + add + " (lessons.context_extension)" :
+        "serving " + fmtComma(served) + " positions past the config limit " + fmtComma(c.trained_length) + " with no scaling entry in the config" + add + " (lessons.context_extension)");
+    }
     var reach = scaledReach(c);
     if (served && reach && served > reach[0] && reach[0] > (c.trained_length || 0))
       warned.push("past the scaling's reach: the " + reach[1] + " block stretches to " + fmtComma(reach[0]) + " positions (" + reach[2] + "), and " + fmtComma(served) +
@@ -1513,7 +1538,7 @@
     area.placeholder = '{"model_type": "llama", "rope_theta": 10000.0, ...}';
     el("label", { "for": "pmc-served" }, form, "Length to serve (optional)");
     var servedIn = el("input", { id: "pmc-served", type: "number", min: "1", step: "1", inputmode: "numeric" }, form);
-    el("label", { "for": "pmc-engine" }, form, "Known bugs of an engine release (optional; --engine)");
+    el("label", { "for": "pmc-engine" }, form, "Known bugs of a release (optional)");
     var engineIn = el("select", { id: "pmc-engine" }, form);
     el("option", { value: "" }, engineIn, "(none)");
     T.RELEASE_MENU.forEach(function (m) { el("option", { value: m[0] }, engineIn, m[1]); });

@@ -16,7 +16,7 @@ import numpy as np
 from lessons.context_extension import rope_wavelengths
 from lessons.tools.rope_scaling import rope_inv_freq
 from lessons.model_card import ModelCard, explain, pairs_that_turn
-from lessons.tools.engines import (scaled_reach, ENGINE_RELEASE_NAMES, ENGINES, SOURCES, VLLM_RELEASE, engine_commands,
+from lessons.tools.engines import (longrope_shift, scaled_reach, scaling_override, ENGINE_RELEASE_NAMES, ENGINES, SOURCES, VLLM_RELEASE, engine_commands,
                                    engine_notes, engine_refusals, llama_cpp_context_length, served_from,
                                    served_lengths, vllm_max_model_len)
 from lessons.tools.card_html import advice
@@ -206,15 +206,16 @@ def report_sections(card: ModelCard, served: int | None = None, model: str = "MO
         warned.append(f"a learned table has {card.max_length:,} rows: position {card.max_length:,} and later have none")
     if served and card.trained_length and card.scheme in ("rope", "mixed") and served > card.trained_length and all(
             g.rope_type == "default" for g in card.rope) and served != card.max_length:
+        add = ": the commands here add one" if scaling_override(card, served) else ": add one"
         warned.append(f"serving {served:,} positions on a model trained at {card.trained_length:,} with no scaling "
-                      "entry: add one (lessons.context_extension)" if card.trained_stated else
+                      f"entry in the config{add} (lessons.context_extension)" if card.trained_stated else
                       f"serving {served:,} positions past the config limit {card.trained_length:,} with no scaling "
-                      "entry: add one (lessons.context_extension)")
+                      f"entry in the config{add} (lessons.context_extension)")
     reach = scaled_reach(card)
     if served and reach and served > reach[0] and reach[0] > (card.trained_length or 0):
         warned.append(f"past the scaling's reach: the {reach[1]} block stretches to {reach[0]:,} positions ({reach[2]}), "
                       f"and {served:,} are served: the positions past {reach[0]:,} are outside the range the block was made for"
-                      + _longrope_shift(card, served))
+                      + longrope_shift(card, served))
     values = {"served": f"{served:,}", "trained": _n(card.trained_length), "limit": _n(card.max_length),
               "stretch": f"{served / card.trained_length:.4g}" if card.trained_length else "unknown"}
     warnings = [_row("warning        {0}", w, **advice(w, values)) for w in warned]
@@ -226,19 +227,6 @@ def report_sections(card: ModelCard, served: int | None = None, model: str = "MO
     bugs = sum(bool(row.get("bug")) for _, _, rows in sections for row in rows)
     return {"verdict": verdict(card, served, given, len(warned), refused, bugs),
             "sections": [{"key": key, "title": title, "rows": rows} for key, title, rows in sections if rows]}
-
-
-def _longrope_shift(card: ModelCard, served: int) -> str:
-    """For LongRoPE, what raising max_position_embeddings to `served` (as the commands do) does to the attention
-    factor on every token: it grows with the length over the original (vLLM 0.33.0 phi3_long_rope_scaled_rope.py,
-    transformers' _compute_longrope_parameters); '' when it stays or the card has no LongRoPE."""
-    g = next((g for g in card.rope if g.rope_type == "longrope"), None)
-    if g is None or not card.max_length:
-        return ""
-    before = rope_inv_freq(g.head_dim, g.parameters, max_position_embeddings=card.max_length)[1]
-    after = rope_inv_freq(g.head_dim, g.parameters, max_position_embeddings=served)[1]
-    return "" if before == after else (f"; raising max_position_embeddings to {served:,}, as the commands do, also "
-                                       f"changes the attention factor on every token from {before:.4g} to {after:.4g}")
 
 
 def _bug_section(card: ModelCard, served: int, engine: str | None) -> list[tuple[str, str, list[dict]]]:

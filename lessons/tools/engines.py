@@ -16,6 +16,7 @@ import math
 from lessons import _checks
 from lessons.tools.engine_tables import REGISTRIES, covered, group_rows, table_length
 from lessons.tools.model_types import LENGTH_ALIASES, yarn_original
+from lessons.tools.rope_scaling import rope_inv_freq
 
 # vLLM 0.33.0 (vllm/transformers_utils/model_arch_config_convertor.py, derive_max_model_len_and_key) takes
 # the smallest of these keys of the text config, then lets model_max_length, when set, replace the result;
@@ -261,6 +262,19 @@ def scaled_reach(card) -> tuple[int, str, str] | None:
     return min(reaches) if reaches else None
 
 
+def longrope_shift(card, served: int) -> str:
+    """For LongRoPE, what raising max_position_embeddings to `served` (as the commands do) does to the attention
+    factor on every token: it grows with the length over the original (vLLM 0.33.0 phi3_long_rope_scaled_rope.py,
+    transformers' _compute_longrope_parameters); '' when it stays or the card has no LongRoPE."""
+    g = next((g for g in card.rope if g.rope_type == "longrope"), None)
+    if g is None or not card.max_length:
+        return ""
+    before = rope_inv_freq(g.head_dim, g.parameters, max_position_embeddings=card.max_length)[1]
+    after = rope_inv_freq(g.head_dim, g.parameters, max_position_embeddings=served)[1]
+    return "" if before == after else (f"; raising max_position_embeddings to {served:,}, as the commands do, also "
+                                       f"changes the attention factor on every token from {before:.4g} to {after:.4g}")
+
+
 def _with_length(card, length: int, keys: tuple[str, ...]):
     """The card as the engine reads it after `_override` raised its length keys to `length`."""
     found = [k for k, _ in card.length_keys if k in keys] or ["max_position_embeddings"]
@@ -382,6 +396,12 @@ def engine_commands(card, served: int | None, model: str = "MODEL",
             factor = card.max_length / card.trained_length
         flags += (f" --rope-scaling yarn --rope-scale {factor:g}"
                   f" --yarn-orig-ctx {card.trained_length}")
+    # llama-server caps each slot at the file's context_length (tools/server/server-context.cpp, n_ctx_slot)
+    # unless YaRN is given at a scale other than the file's (llama-context.cpp llama_init_from_model then sets
+    # it to --yarn-orig-ctx / scale): past the file's length with the file's own scaling, raise the length
+    arch = REGISTRIES["llama.cpp"]["gguf_arch"].get(card.architectures[0] if card.architectures else "")
+    if block is None and arch and served > (llama_cpp_context_length(card) or served):
+        flags += f" --override-kv {arch}.context_length=int:{served}"
     out["llama.cpp"] = flags
     return {k: None if k in refused else v for k, v in out.items()}
 
@@ -459,7 +479,9 @@ def engine_notes(card, served: int | None) -> list[str]:
         past = bool(served and served > card.trained_length)
         notes.append(f"vLLM: {'long_factor' if past else 'short_factor'} for every prompt (chosen once at start-up: "
                      f"--max-model-len {'>' if past else '<='} {card.trained_length:,}); llama.cpp: -c picks the "
-                     f"list the same way; transformers switches lists per prompt at {card.trained_length:,}")
+                     f"list the same way; transformers switches lists per prompt at {card.trained_length:,}; SGLang "
+                     f"switches the whole batch to long_factor once any position in it passes {card.trained_length:,}, "
+                     "keeping the keys already cached (rope_variant.py Phi3LongRoPEScaledRotaryEmbedding.forward)")
     if kind == "llama3":
         notes.append("llama.cpp: the llama3 speeds are written into the GGUF file (rope_freqs); no flag is needed")
     if kind == "dynamic":

@@ -12,15 +12,19 @@ A row's `rule` is a dict of conditions that must all hold (an empty rule: every 
     rope_types: a RoPE group has one of these types, or the printed command adds that type (YaRN);
     from_config: true - rope_types counts only the config's own blocks, not the one a command adds;
     mrope: true - a RoPE group turns M-RoPE sections;
-    past: "table" (the length served runs past the rows this engine's RoPE table has, for the config as
-        it is: `engine_tables.covered`), "trained" (past the trained length) or "config" (past the limit);
+    past: "table" (the length served runs past the rows this engine's RoPE table has and no override makes
+        it reach, so the decoder prints no command for it: `engine_tables.covered`, `engine_refusals`),
+        "trained" (past the trained length) or "config" (past the limit);
     yarn_factor_not_ratio: true - a YaRN block (the config's, or the one the command adds) that names
         original_max_position_embeddings has a factor other than max_position_embeddings over it (what a
-        release that recomputes the factor, or derives the length without it, uses instead).
+        release that recomputes the factor, or derives the length without it, uses instead); "filled" -
+        the same, an original length the block does not name being max_position_embeddings, as
+        transformers 5 fills it in (standardize_rope_params) before an engine reads the config.
 
-A row's `first` is the earliest release it is read for (None: not established, the row holds for every
-release before `fixed`), `fixed` the release that carries the fix (None: none found), `checked` the last
-release it was seen in (source read or reported).
+A row's `first` is a release it is read in and `since` says how: "introduced" (the code arrived there:
+earlier releases are not affected) or "seen" (reported or read there: earlier releases were not checked,
+and the row says so for them); None: not established, the row holds for every release before `fixed`.
+`fixed` is the release that carries the fix (None: none found), `checked` the last release it was seen in.
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ import re
 from pathlib import Path
 
 from lessons.tools.engine_tables import covered, table_length
-from lessons.tools.engines import scaling_override, vllm_max_model_len
+from lessons.tools.engines import engine_refusals, scaling_override, vllm_max_model_len
 from lessons.tools.model_types import ConfigError
 
 KNOWN_BUGS = json.loads(Path(__file__).with_name("known_bugs.json").read_text(encoding="utf-8"))
@@ -55,16 +59,27 @@ def release_key(release: str) -> tuple[int, ...]:
     return tuple(int(p.removeprefix("post")) for p in release.lstrip("b").split("."))
 
 
-def _within(row: dict, release: str) -> bool:
-    """Is `release` at or after the row's first affected release and before its fix (if any)?"""
-    key = release_key(release)
-    return (row["first"] is None or release_key(row["first"]) <= key) and \
-        (row["fixed"] is None or key < release_key(row["fixed"]))
+def status(row: dict, release: str) -> str | None:
+    """How far the row is read for `release`, in words; None when the release is not affected (at or past
+    the fix, or before the release that introduced the bug)."""
+    key, first, fixed = release_key(release), row["first"], row["fixed"]
+    if fixed is not None and key >= release_key(fixed):
+        return None
+    seen = "seen from " if row["since"] == "seen" else ""
+    if first is not None and key < release_key(first):
+        return None if row["since"] == "introduced" else f"seen from {first}; {release} is earlier and was not checked"
+    if fixed is not None:
+        return (f"releases before {fixed}" if first is None else f"{seen or 'from '}{first} to before {fixed}") + \
+            ", which fixes it"
+    if key <= release_key(row["checked"]):
+        return f"{seen}{first} on, still in {row['checked']}"
+    return f"{seen}{first} on, last seen in {row['checked']}; {release} not checked"
 
 
-def _yarn_blocks(card, served: int) -> list[dict]:
-    added = scaling_override(card, served)
-    return [g.parameters for g in card.rope if g.rope_type == "yarn"] + ([added] if added else [])
+def _yarn_blocks(card, served: int, filled: bool) -> list[dict]:
+    added, P = scaling_override(card, served), table_length(card)
+    blocks = [g.parameters for g in card.rope if g.rope_type == "yarn"] + ([added] if added else [])
+    return [{"original_max_position_embeddings": P} | b if filled else b for b in blocks]
 
 
 def rule_holds(rule: dict, card, served: int, engine: str) -> bool:
@@ -76,13 +91,14 @@ def rule_holds(rule: dict, card, served: int, engine: str) -> bool:
             not rule.get("from_config") and "yarn" in v and scaling_override(card, served) is not None),
         "from_config": lambda v: True,  # read by rope_types
         "mrope": lambda v: any("mrope_section" in g.parameters for g in card.rope) == v,
-        "past": lambda v: {"table": lambda: bool(card.rope) and not covered(card, served, engine),
+        "past": lambda v: {"table": lambda: bool(card.rope) and not covered(card, served, engine)
+                           and engine in engine_refusals(card, served),
                            "trained": lambda: card.trained_length is not None and served > card.trained_length,
                            "config": lambda: card.max_length is not None and served > card.max_length}[v](),
-        "yarn_factor_not_ratio": lambda v: v == any(
+        "yarn_factor_not_ratio": lambda v: bool(v) == any(
             b.get("original_max_position_embeddings") and table_length(card)
             and float(b.get("factor") or 1.0) != table_length(card) / b["original_max_position_embeddings"]
-            for b in _yarn_blocks(card, served)),
+            for b in _yarn_blocks(card, served, v == "filled")),
     }
     return all(checks[key](value) for key, value in rule.items())
 
@@ -95,16 +111,9 @@ def known_bugs(card, served: int | None, spec: str) -> list[dict]:
     served = served or vllm_max_model_len(card)
     out = []
     for row in KNOWN_BUGS["rows"]:
-        if row["engine"] != engine or not _within(row, release) or not rule_holds(row["rule"], card, served, engine):
-            continue
-        since = "releases before" if row["first"] is None else f"{row['first']} to before"
-        if row["fixed"] is not None:
-            status = f"{since} {row['fixed']}, which fixes it"
-        elif release_key(release) <= release_key(row["checked"]):
-            status = f"{row['first']} on, still in {row['checked']}"
-        else:
-            status = f"{row['first']} on, last seen in {row['checked']}; {release} not checked"
-        out.append(row | {"status": status})
+        said = status(row, release) if row["engine"] == engine else None
+        if said is not None and rule_holds(row["rule"], card, served, engine):
+            out.append(row | {"status": said})
     return out
 
 

@@ -54,6 +54,10 @@ CLASS_DEFAULTS = {
     # transformers 5.24: configuration_cohere2.py, configuration_qwen3_next.py, configuration_modernbert.py
     "cohere2": {"sliding_window": 4096, "max_position_embeddings": 8192},
     "qwen3_next": {"partial_rotary_factor": 0.25, "max_position_embeddings": 32768},
+    # configuration_qwen3_5.py, configuration_qwen3_5_moe.py (setdefault in __post_init__), recurrent_gemma's
+    "qwen3_5_text": {"partial_rotary_factor": 0.25, "max_position_embeddings": 32768},
+    "qwen3_5_moe_text": {"partial_rotary_factor": 0.25, "max_position_embeddings": 32768},
+    "recurrent_gemma": {"partial_rotary_factor": 0.5},
     "modernbert": {"max_position_embeddings": 8192, "global_rope_theta": 160000.0, "local_rope_theta": 10000.0,
                    "local_attention": 128},
     # configuration_glm.py, configuration_glm4.py: half of each head turns unless the file says otherwise
@@ -113,9 +117,29 @@ LEGACY_LAYER_TYPES = {"mamba": "linear_attention", "attention": "full_attention"
 # vllm/config/model.py, get_num_layers_by_block_type; transformers 5.24's MiniMaxConfig reads only layer_types);
 # "indices" lists the attention layers (Lfm2Config full_attn_idxs, the others "conv", every layer attention when
 # absent; BambaConfig attn_layer_indices, the others Mamba, "linear_attention" in transformers 5.24).
+# "indices1" the same counted from 1 (Kimi-Linear's linear_attn_config.full_attn_layers, configuration_kimi_linear.py);
+# "cycle" a pattern repeated over the layers, "attention" its attention blocks (RecurrentGemmaConfig block_types:
+# the others recurrent, linear attention; its attention blocks slide). LISTED_DEFAULTS: what the class puts
+# there when the file has nothing (Bamba: every layer Mamba; RecurrentGemma: recurrent, recurrent, attention).
 LISTED_LAYERS = {"attn_type_list": ("full_attention", "linear_attention", "codes"),
                  "full_attn_idxs": ("full_attention", "conv", "indices"),
-                 "attn_layer_indices": ("full_attention", "linear_attention", "indices")}
+                 "attn_layer_indices": ("full_attention", "linear_attention", "indices"),
+                 "linear_attn_config.full_attn_layers": ("full_attention", "linear_attention", "indices1"),
+                 "block_types": ("sliding_attention", "linear_attention", "cycle")}
+LISTED_DEFAULTS = {"bamba": {"attn_layer_indices": []},
+                   "recurrent_gemma": {"block_types": ["recurrent", "recurrent", "attention"]}}
+# Families whose attention layers turn only when a key says so, {model_type: (key, the value that turns them;
+# None: never)} (transformers 5.24 modeling files): GraniteMoeHybrid builds rotary_emb only for
+# position_embedding_type "rope", Zamba2 only with use_mem_rope (default false), Kimi-Linear never (its
+# modeling file has no rotary embedding: its MLA layers run without positions).
+ROPE_ONLY_WHEN = {"granitemoehybrid": ("position_embedding_type", "rope"), "zamba2": ("use_mem_rope", True),
+                  "kimi_linear": (None, None)}
+
+
+def rope_switched_off(text: dict) -> bool:
+    """Does a key of this family (`ROPE_ONLY_WHEN`) leave every layer without RoPE?"""
+    rule = ROPE_ONLY_WHEN.get(text["model_type"]) if isinstance(text.get("model_type"), str) else None
+    return rule is not None and (rule[0] is None or text.get(rule[0]) != rule[1])
 
 
 def periodic_layer_types(text: dict, n_layers: int) -> list[str] | None:
@@ -132,9 +156,19 @@ def listed_layer_types(text: dict, n_layers: int) -> list[str] | None:
     """Each layer's attention type from a `LISTED_LAYERS` key (MiniMax's attn_type_list, LFM2's full_attn_idxs,
     Bamba's attn_layer_indices), or None when the config has none of them."""
     for key, (listed, other, form) in LISTED_LAYERS.items():
-        given = text.get(key)
+        outer, _, inner = key.partition(".")
+        family = text.get("model_type") if isinstance(text.get("model_type"), str) else None
+        given = text.get(outer, LISTED_DEFAULTS.get(family, {}).get(outer))
+        if inner and isinstance(given, dict):
+            given = given.get(inner)
+        elif inner:
+            given = None
         if given is None:
             continue
+        if form == "cycle":
+            if not isinstance(given, list) or not given or not all(isinstance(v, str) for v in given):
+                raise ConfigError(f"'{key}' must be a list of block names; got {given!r}")
+            return [listed if given[i % len(given)] == "attention" else other for i in range(n_layers)]
         if not isinstance(given, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in given):
             raise ConfigError(f"'{key}' must be a list of integers; got {given!r}")
         if form == "codes":
@@ -142,9 +176,10 @@ def listed_layer_types(text: dict, n_layers: int) -> list[str] | None:
                 raise ConfigError(f"'{key}' needs a 1 (softmax attention) or 0 (linear attention) for each"
                                           f" of the {n_layers} layers; got {given!r}")
             return [listed if code else other for code in given]
-        if any(not 0 <= i < n_layers for i in given):
-            raise ConfigError(f"'{key}' lists layer indices outside 0..{n_layers - 1}: {given!r}")
-        return [listed if i in given else other for i in range(n_layers)]
+        start = 1 if form == "indices1" else 0
+        if any(not start <= i < n_layers + start for i in given):
+            raise ConfigError(f"'{key}' lists layer indices outside {start}..{n_layers - 1 + start}: {given!r}")
+        return [listed if i + start in given else other for i in range(n_layers)]
     return None
 
 # Spellings of one idea across model families: the first one present wins.

@@ -69,10 +69,17 @@ def class_defaults_check(AutoConfig, known) -> list[str]:
         problems.append(f"LEGACY_LAYER_TYPES is not transformers' {configuration_utils._LEGACY_LAYER_TYPE_REMAP}")
     # LISTED_LAYERS: the families whose class reads an index list (LFM2, Bamba), each given layers 1 and 3 of 6
     # (MiniMax's attn_type_list is remote code: no class here reads it)
-    for model_type, key in (("lfm2", "full_attn_idxs"), ("bamba", "attn_layer_indices")):
-        text = _text(AutoConfig.for_model(model_type, num_hidden_layers=6, **{key: [1, 3]}))
-        if list(text.layer_types) != listed_layer_types({key: [1, 3]}, 6):
-            problems.append(f"LISTED_LAYERS[{key!r}] does not give {model_type}'s layer_types: {list(text.layer_types)}")
+    for model_type, key, value in (("lfm2", "full_attn_idxs", [1, 3]), ("bamba", "attn_layer_indices", [1, 3]),
+                                   ("bamba", "attn_layer_indices", None), ("recurrent_gemma", "block_types", None),
+                                   ("recurrent_gemma", "block_types", ["recurrent", "attention"]),
+                                   ("kimi_linear", "linear_attn_config", {"full_attn_layers": [2, 6],
+                                                                          "kda_layers": [1, 3, 4, 5]})):
+        given = {} if value is None else {key: value}
+        config = AutoConfig.for_model(model_type, num_hidden_layers=6, **given)
+        types = getattr(config, "layers_block_type", None) if model_type in ("bamba", "recurrent_gemma") else None
+        types = list(types or _text(config).layer_types)
+        if types != listed_layer_types({"model_type": model_type, **given}, 6):
+            problems.append(f"LISTED_LAYERS/LISTED_DEFAULTS do not give {model_type}'s layer plan for {given}: {types}")
     return problems
 
 

@@ -102,23 +102,38 @@ def transformers_backend(wheel: str) -> dict:
 
 
 def llama_cpp(sdist: str) -> dict:
-    classes = {}  # class name: (base names, architectures it registers)
+    classes, arch_names = {}, {}  # class name: (base names, architectures it registers, its MODEL_ARCH member)
     with tarfile.open(sdist) as archive:
         for member in archive.getmembers():
+            if member.name.endswith("/vendor/llama.cpp/gguf-py/gguf/constants.py"):  # MODEL_ARCH_NAMES: member -> name
+                for node in ast.parse(archive.extractfile(member).read()).body:
+                    if isinstance(node, ast.AnnAssign) and getattr(node.target, "id", None) == "MODEL_ARCH_NAMES":
+                        arch_names = {k.attr: v.value for k, v in zip(node.value.keys, node.value.values, strict=True)}
             if not re.fullmatch(r"[^/]+/vendor/llama\.cpp/conversion/[^/]+\.py", member.name):
                 continue
             for cls in (n for n in ast.parse(archive.extractfile(member).read()).body if isinstance(n, ast.ClassDef)):
                 names = [a.value for d in cls.decorator_list if isinstance(d, ast.Call)
                          and getattr(d.func, "attr", None) == "register" for a in d.args if isinstance(a, ast.Constant)]
-                classes[cls.name] = ([getattr(b, "id", getattr(b, "attr", None)) for b in cls.bases], names)
+                arch = next((st.value.attr for st in cls.body if isinstance(st, ast.Assign)
+                             and getattr(st.targets[0], "id", None) == "model_arch"
+                             and isinstance(st.value, ast.Attribute)), None)
+                classes[cls.name] = ([getattr(b, "id", getattr(b, "attr", None)) for b in cls.bases], names, arch)
 
     def vision_only(name: str) -> bool:
         bases = classes.get(name, ([], []))[0]
         return name == "MmprojModel" or any(vision_only(b) for b in bases if b and b != name)
 
+    def arch_of(name: str) -> str | None:  # the class's model_arch, or the first base's that sets one
+        bases, _, arch = classes.get(name, ([], [], None))
+        return arch or next((a for b in bases if b and b != name and (a := arch_of(b))), None)
+
+    gguf = {a: arch_names.get(arch_of(name)) for name, (_, archs, _) in classes.items() if not vision_only(name)
+            for a in archs}
     version = Path(sdist).name.removesuffix(".tar.gz").split("-")[-1]
     return {"release": f"llama.cpp (llama-cpp-python {version})", "source": "conversion/*.py ModelBase.register",
-            "converted": sorted({a for name, (_, archs) in classes.items() if not vision_only(name) for a in archs})}
+            "converted": sorted(gguf),
+            # the GGUF architecture each writes (general.architecture; gguf-py/gguf/constants.py MODEL_ARCH_NAMES)
+            "gguf_arch": dict(sorted((a, n) for a, n in gguf.items() if n))}
 
 
 def main(argv: list[str]) -> int:
