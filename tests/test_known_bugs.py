@@ -151,7 +151,8 @@ def test_engine_flag_adds_the_section_the_json_and_the_verdict(capsys):
     assert report_sections(card("llama-3.1-8b"), None, "m", "vllm==0.33.0")["verdict"].endswith(
         "; nothing needs attention.")
     none = [ln for ln in report(card("llama-3.1-8b"), None, "m", "vllm==0.33.0").splitlines() if ln.startswith("known")]
-    assert none == [f"known bugs     none of the {sum(r['engine'] == 'vllm' for r in KNOWN_BUGS['rows'])} rows for "
+    n = sum(r["engine"] == "vllm" for r in KNOWN_BUGS["rows"])
+    assert none == [f"known bugs     none of the {n} row{'s' if n != 1 else ''} for "
                     f"vLLM applies to this config in 0.33.0 ({KNOWN_BUGS['about']})"]
     assert "known_bugs" not in card_json(gemma)
     assert [r["ref"] for r in card_json(gemma, None, "m", "vllm==0.33.0")["known_bugs"]] == ["vLLM #33911"]

@@ -1108,7 +1108,7 @@
     });
     if (!found.length) {
       var n = KNOWN_BUGS.rows.filter(function (r) { return r.engine === name; }).length;
-      rows = [row(FACT, ["known bugs", "none of the " + n + " rows for " + ENGINE_NAMES[name] + " applies to this config in " + release + " (" + KNOWN_BUGS.about + ")"])];
+      rows = [row(FACT, ["known bugs", "none of the " + n + " row" + (n !== 1 ? "s" : "") + " for " + ENGINE_NAMES[name] + " applies to this config in " + release + " (" + KNOWN_BUGS.about + ")"])];
     }
     return [["bugs", "Known bugs in " + label, rows]];
   }

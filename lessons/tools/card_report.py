@@ -239,7 +239,7 @@ def _bug_section(card: ModelCard, served: int, engine: str | None) -> list[tuple
                  f"{r['applies']}) Do: {r['do']} Read in {r['source']}.", bug=True) for r in found]
     if not found:
         n = sum(r["engine"] == name for r in KNOWN_BUGS["rows"])
-        rows = [_row(FACT, "known bugs", f"none of the {n} rows for {ENGINE_NAMES[name]} applies to this config in "
+        rows = [_row(FACT, "known bugs", f"none of the {n} row{'s' if n != 1 else ''} for {ENGINE_NAMES[name]} applies to this config in "
                                          f"{release} ({KNOWN_BUGS['about']})")]
     return [("bugs", f"Known bugs in {label}", rows)]
 

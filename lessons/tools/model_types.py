@@ -113,8 +113,9 @@ LEGACY_LAYER_TYPES = {"mamba": "linear_attention", "attention": "full_attention"
                       "deepseek_sparse_attention": "indexed_attention", "qwen_sparse_attention": "indexed_attention"}
 # Hybrid plans given under a key of the family's own, as {key: (layer type of a listed layer, of the others,
 # how the key lists them)}: "codes" gives one code per layer, 1 = softmax attention, 0 = linear attention
-# (MiniMax-Text-01's and MiniMax-M1's remote-code attn_type_list, as vLLM 0.33.0 counts it in
-# vllm/config/model.py, get_num_layers_by_block_type; transformers 5.24's MiniMaxConfig reads only layer_types);
+# (MiniMax-Text-01's and MiniMax-M1's remote-code attn_type_list, as vLLM 0.33.0 still counts it in
+# vllm/config/model.py, get_num_layers_by_block_type, though its registry serves neither model since 0.23.0;
+# transformers 5.24's MiniMaxConfig reads only layer_types);
 # "indices" lists the attention layers (Lfm2Config full_attn_idxs, the others "conv", every layer attention when
 # absent; BambaConfig attn_layer_indices, the others Mamba, "linear_attention" in transformers 5.24).
 # "indices1" the same counted from 1 (Kimi-Linear's linear_attn_config.full_attn_layers, configuration_kimi_linear.py);
