@@ -351,6 +351,19 @@ def _discover(root: Path, lessons_dir: Path, order: tuple[str, ...], package: st
     return lessons
 
 
+def without_docstrings(source: str) -> str:
+    """`source` with the lines of every docstring (module, class, function) removed, the rest verbatim:
+    what a hash over code should read, so that a prose fix changes nothing (experiments.real_model.study)."""
+    drop = set()
+    for node in ast.walk(ast.parse(source)):
+        body = getattr(node, "body", None)
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and body and \
+                isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and \
+                isinstance(body[0].value.value, str):
+            drop |= set(range(body[0].lineno, body[0].end_lineno + 1))
+    return "".join(line for n, line in enumerate(source.splitlines(keepends=True), 1) if n not in drop)
+
+
 def _code_of(path: Path) -> str:
     """A helper module's text without its docstring (prose edits change no hash)."""
     source = path.read_text(encoding="utf-8")

