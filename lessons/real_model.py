@@ -3,7 +3,7 @@ r"""
 
 Run it: `python -m lessons.real_model` prints the headline numbers from
 the committed runs; `make real-model` measures them again (CPU, about
-88 minutes on 2 cores, resumable; torch, `gguf` and the model's wheel
+105 minutes on 2 cores, resumable; torch, `gguf` and the model's wheel
 are optional extras the site does not need). Builds on
 `lessons.context_extension` (every way to stretch RoPE) and
 `lessons.measured` (the same methods on tiny models trained from
@@ -60,7 +60,11 @@ first 8,192 positions. Level 2 gives the intervals.
   context to the trained length (or slide a window). On both texts no
   stretching method beat it at 2× or 4×; the best, YaRN ×4, is level with
   it on the prose at 4× (+0.04, interval −0.02 to 0.09) and 0.12 nats
-  worse on code.
+  worse on code. Read on the cut windows too, YaRN's speeds cost 0.126
+  nats on the prose at 4× and the distant context gives back 0.09 of it
+  (0.14 and 0.02 on code): it uses the far context, but not enough to pay
+  for what it costs on short-range text (Level 2, "What the long context
+  buys").
 - **The whole input must be visible at once** (a question about a fact
   far back): this page does not measure that, and its numbers cannot
   rank methods for it. They are next-token losses, averaged over tokens
@@ -86,7 +90,7 @@ the scores of the first 8,192 positions too: 0.1 to 0.11 nats per token
 for YaRN and NTK-aware scaling, 0.25 to 0.27 for the Llama 3 rule and
 2.25 to 2.64 for position interpolation. Reading 32,768 tokens in one
 pass took 277 s on 2 cores; the cut context, seven 8,192-token windows,
-196 s. The whole study is 88 minutes of runs.
+196 s. The whole study is 105 minutes of runs.
 
 **What breaks.**
 
@@ -185,7 +189,7 @@ from lessons.real_model import (
 )
 
 runs = load_runs()
-len(runs), study_minutes(runs)  # → (24, 88)
+len(runs), study_minutes(runs)  # → (28, 105)
 MULTIPLES[2], TEXTS  # → ((8192, 16384), ('prose', 'code'))
 # a uniform guess over the vocabulary
 round(float(np.log(49152)), 1)  # → 10.8
@@ -374,8 +378,8 @@ paired_difference(runs, "code", "ntk-4", "yarn-4", 4)  # → (0.21, 0.12, 0.31)
 
 **Reading it:** below 8K, the gap to zero is each method's cost on text
 the model could already read, and past 8K it stays about the same for
-YaRN and NTK-aware scaling: they keep the model working, they do not
-make the extra context pay. Position interpolation sits 2 to 3 nats up
+YaRN and NTK-aware scaling: they keep the model working, and how much
+the extra context pays under each is read below, with the context cut. Position interpolation sits 2 to 3 nats up
 everywhere; dynamic NTK decoded token by token costs nothing up to 8K
 and drifts up after it; NTK-aware scaling rises in the last quarter, and
 dynamic NTK in one pass (drawn on the prose only) lies exactly on it.
@@ -386,6 +390,51 @@ experiments/real_model/study.py (`METHODS`), turned into speeds by
 `experiments.real_model.torch_forward.rope_table`, times the attention
 factor where the method has one; `paired_difference` compares two runs
 on the same positions.
+
+**What the long context buys, and what the method costs.** A method's
+difference from the cut context mixes two things. YaRN and NTK-aware
+scaling are also read on the baseline's own cut windows (`CUT`: 8,192
+tokens every 4,096), which separates them: the method with the full
+context minus the method with the context cut is what the distant
+context buys under it (negative: it helps), and the method with the
+context cut minus the cut context as trained is what its speeds cost on
+text the model reads within 8,192 tokens. The two add to the difference
+above (`cost_and_gain`).
+
+```python
+from lessons.real_model import cost_and_gain, load_runs
+
+runs = load_runs()
+cost_and_gain(runs, "prose", "yarn-4", 4)
+# → {'gain': (-0.09, -0.14, -0.043), 'cost': (0.126, 0.113, 0.14)}
+cost_and_gain(runs, "code", "yarn-4", 4)
+# → {'gain': (-0.02, -0.039, -0.003), 'cost': (0.14, 0.12, 0.162)}
+cost_and_gain(runs, "prose", "ntk-4", 4)
+# → {'gain': (0.152, 0.051, 0.284), 'cost': (0.116, 0.103, 0.13)}
+cost_and_gain(runs, "code", "ntk-4", 4)
+# → {'gain': (0.215, 0.112, 0.33), 'cost': (0.118, 0.107, 0.131)}
+cost_and_gain(runs, "prose", "yarn-4", 2)
+# → {'gain': (-0.029, -0.074, 0.002), 'cost': (0.121, 0.103, 0.139)}
+cost_and_gain(runs, "prose", "ntk-4", 2)
+# → {'gain': (-0.022, -0.07, 0.008), 'cost': (0.132, 0.115, 0.151)}
+```
+
+At 4× the distant context does help under YaRN: it lowers the loss by
+0.09 nats on the prose (interval −0.14 to −0.043) and by 0.02 on the
+code (−0.039 to −0.003). But YaRN's speeds cost 0.126 and 0.14 nats on
+the same tokens read with the context cut, more than the gain, so YaRN
+stays behind the cut context. Under NTK-aware scaling for
+4× the distant context makes the loss worse, by 0.152 on the prose and
+0.215 on the code, at about the same cost (0.116 and 0.118): YaRN's lead
+over it at 4× (0.23 and 0.21 nats, above) comes from what each does with
+the far positions, not from a smaller cost. At 2× the prose gains of
+both methods have intervals that include zero (YaRN −0.029, −0.074 to
+0.002; NTK-aware −0.022, −0.07 to 0.008). Next-token loss averages over
+tokens that mostly need nearby context, so a gain this small says little
+about retrieval of a fact far back, which this page does not measure.
+These intervals, like all on this page, resample 512-token pieces of one
+window, and neighbouring pieces are correlated: they are narrower than
+intervals over independent documents would be.
 
 **Why it matters.** A stretching method is a way to read a long input
 at all, not a free gain: on a model that was never tuned for it, the
@@ -811,6 +860,7 @@ RUN_LABELS = {
 }
 CORE = ("none", "linear-4", "ntk-4", "dynamic-1", "dynamic-1-cached", "yarn-4", "llama3-4")
 ABLATIONS = ("ntk-2", "ntk-8", "yarn-4-no-attention-factor")  # read on the prose only
+CUT = ("yarn-4", "ntk-4")  # also read on the cut windows (experiments.real_model.study.CUT)
 DEPARTS = 0.1  # nats: a method has departed from the baseline where a 1,024-token stretch is this much worse
 
 
@@ -834,9 +884,12 @@ def load_runs(directory: Path | None = None) -> dict[str, dict]:
 def blocks(runs: dict, text: str, method: str) -> np.ndarray:
     """The loss (nats) of a run as means over 256-position blocks, block k holding query positions
     256k to 256k + 255: `method` (a `RUN_LABELS` key; "truncated" is the baseline) read on
-    `text` over 32,768 tokens, or over n tokens for "method@n" ("dynamic-1@16384")."""
+    `text` over 32,768 tokens, or over n tokens for "method@n" ("dynamic-1@16384"); "cut-" before a
+    method reads it on the baseline's cut windows ("cut-yarn-4": `CUT`)."""
     method, _, length = method.partition("@")
     kind = "truncated__{}__{}__window" if method == BASELINE else "stretch__{}__{}__" + method
+    if method.startswith("cut-"):
+        kind = "truncated__{}__{}__" + method.removeprefix("cut-")
     name = kind.format(text, int(length or LONGEST))
     if name not in runs:
         raise ValueError(f"no run {name}: make real-model writes it")
@@ -871,6 +924,16 @@ def paired_difference(runs: dict, text: str, a: str, b: str, multiple: int, digi
     a_blocks, b_blocks = blocks(runs, text, a), blocks(runs, text, b)
     n = min(len(a_blocks), len(b_blocks))  # a shorter window is compared on the positions it has
     return _interval((a_blocks[:n] - b_blocks[:n])[_span(multiple)], digits)
+
+
+def cost_and_gain(runs: dict, text: str, method: str, multiple: int, digits: int = 3) -> dict[str, tuple]:
+    """What a method costs and what long context buys under it, on the positions of `multiple` (2 or 4):
+    "gain" = method(full context) − method(context cut to 8,192 windows), negative where the distant
+    context helps; "cost" = method(cut) − the cut context as trained, what its speeds cost on text the
+    model reads within its trained length; their sum is the page's method − cut. Each (mean, low, high),
+    `paired_difference`'s interval."""
+    return {"gain": paired_difference(runs, text, method, "cut-" + method, multiple, digits),
+            "cost": paired_difference(runs, text, "cut-" + method, BASELINE, multiple, digits)}
 
 
 def departure(runs: dict, text: str, method: str) -> int | None:

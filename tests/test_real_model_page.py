@@ -130,3 +130,29 @@ def test_the_model_is_named_for_what_the_file_says_it_is():
     assert gguf.LlamaFileType(fields["general.file_type"]).name in level1 and "Q4_1" in level1
     assert fields["llama.context_length"] == 8192 and fields["llama.rope.freq_base"] == 100000.0
     assert "no chat template" in level1 and "Instruct" in level1
+
+
+def test_what_long_context_buys_and_what_each_method_costs():
+    """Issue 38, item 1: the method read on the cut windows splits its difference from the cut context into
+    a gain (full − cut, under the method) and a cost (method cut − cut); the two add up, and each sentence of
+    the page about them holds with its interval."""
+    from lessons.real_model import CUT, cost_and_gain
+
+    runs = load_runs()
+    for text in ("prose", "code"):
+        for method in CUT:
+            for multiple in (2, 4):
+                split = cost_and_gain(runs, text, method, multiple)
+                total = paired_difference(runs, text, method, BASELINE, multiple, 3)[0]
+                assert abs(split["gain"][0] + split["cost"][0] - total) <= 0.0015, (text, method, multiple)
+                assert split["cost"][1] > 0, "every method costs something on the cut windows"
+            # at 1× the cut windows are the full window: no gain, and the cost is the method's cost up to 8,192
+            assert paired_difference(runs, text, method, "cut-" + method, 1, 3)[0] == 0
+    for text in ("prose", "code"):  # at 4×: YaRN's distant context helps, NTK-aware's hurts
+        assert cost_and_gain(runs, text, "yarn-4", 4)["gain"][2] < 0
+        assert cost_and_gain(runs, text, "ntk-4", 4)["gain"][1] > 0
+        yarn = cost_and_gain(runs, text, "yarn-4", 4)
+        assert yarn["cost"][0] > -yarn["gain"][0]  # "more than the gain"
+    for method in CUT:  # at 2× on the prose the gain's interval includes zero
+        low, high = cost_and_gain(runs, "prose", method, 2)["gain"][1:]
+        assert low < 0 < high

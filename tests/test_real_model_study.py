@@ -86,7 +86,11 @@ def test_the_plan_names_are_unique_and_cover_items_2_to_4():
     assert kinds == {"stretch", "layout", "shift", "truncated"}
     longest = {r["method"] for r in runs if r["kind"] == "stretch" and r["length"] == 32768}
     assert longest == set(study.METHODS)
-    assert study.select(runs, ["yarn-4"], ["code"]) == [r for r in runs if r["name"] == "stretch__code__32768__yarn-4"]
+    assert study.select(runs, ["yarn-4"], ["code"]) == [r for r in runs if r["name"] in (
+        "stretch__code__32768__yarn-4", "truncated__code__32768__yarn-4")]
+    # issue 38, item 1: each method in CUT is read on the baseline's cut windows too, on both texts
+    cut = {(r["text"], r["method"]) for r in runs if r["kind"] == "truncated" and "method" in r}
+    assert cut == {(t, m) for t in study.TEXTS for m in study.CUT}
 
 
 # --- with the model ---------------------------------------------------------------------------------

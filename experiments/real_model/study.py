@@ -1,6 +1,6 @@
 """SmolLM2-135M past its trained length: every stretching method, the broken conversion, shifted positions.
 
-    python -m experiments.real_model.study              # what is missing (resumable), 88 min on 2 cores
+    python -m experiments.real_model.study              # what is missing (resumable), 105 min on 2 cores
     python -m experiments.real_model.study --only none yarn-4 --texts prose
     python -m experiments.real_model.study --list       # the plan, one run per line
 
@@ -29,7 +29,9 @@ stretching, and what a method must beat.
 **Budget.** A 32,768-token forward pass takes about 4.6 minutes on 2 cores (attention grows with the
 square of the length), so the plan reads one window per text: the baseline and 7 methods on both
 texts (dynamic NTK in one pass on the prose only: there it is NTK-aware scaling for 4×), 3 ablations on the prose, dynamic NTK in one pass at 16,384 tokens, the broken conversion at
-8,192 tokens and the shifted-position study on 1,024 tokens: 88 minutes of runs in all (measured). Intervals
+8,192 tokens, the shifted-position study on 1,024 tokens, and YaRN and NTK-aware scaling on the baseline's
+cut windows (`CUT`, to split what a method costs from what long context buys): 105 minutes of runs in all
+(measured). Intervals
 are across 512-token pieces of the window (the runs keep 256-token block means), not across
 documents.
 """
@@ -96,6 +98,9 @@ METHODS = {
 }
 CORE = ("none", "yarn-4", "linear-4", "ntk-4", "llama3-4", "dynamic-1-cached", "dynamic-1")  # run in this order
 ABLATIONS = ("ntk-2", "ntk-8", "yarn-4-no-attention-factor")
+# the methods also read with the context cut, on the baseline's windows (issue 38, item 1): method(cut) - cut is
+# what the method costs on short-range text, method(full) - method(cut) what long context buys under it
+CUT = ("yarn-4", "ntk-4")
 
 
 def plan() -> list[dict]:
@@ -109,6 +114,7 @@ def plan() -> list[dict]:
     runs += [dict(kind="stretch", text=t, length=4 * TRAINED, method=m) for m in CORE for t in TEXTS
              if (m, t) != ("dynamic-1", "code")]
     runs += [dict(kind="stretch", text="prose", length=4 * TRAINED, method=m) for m in ABLATIONS]
+    runs += [dict(kind="truncated", text=t, length=4 * TRAINED, method=m) for m in CUT for t in TEXTS]
     for run in runs:
         what = run.get("method") or run.get("layout") or ("offsets" if run["kind"] == "shift" else "window")
         run["name"] = f"{run['kind']}__{run['text']}__{run['length']}__{what}"
@@ -218,11 +224,12 @@ def measure(run: dict, model, tokens: list[int]) -> dict:
         return dict(blocks=block_means(out["nll"]), attention_factor=factor, stat_at=at,
                     entropy=[[round(float(v), 5) for v in layer.reshape(len(at), 4).mean(1)] for layer in out["entropy"]],
                     sink=[[round(float(v), 6) for v in layer.reshape(len(at), 4).mean(1)] for layer in out["sink"]])
-    if run["kind"] == "truncated":
-        cos, sin = rope_table(np.arange(TRAINED), speeds("none", TRAINED)[0])
+    if run["kind"] == "truncated":  # the baseline's windows, read as trained or with a method's speeds
+        inv_freq, factor = speeds(run.get("method", "none"), TRAINED)
+        cos, sin = rope_table(np.arange(TRAINED), inv_freq, factor)
         nll = truncated_nll(lambda window: forward(model.tensors, model.config, window, cos, sin)["nll"], tokens,
                             TRAINED)
-        return dict(blocks=block_means(nll), window=TRAINED, stride=TRAINED // 2)
+        return dict(blocks=block_means(nll), window=TRAINED, stride=TRAINED // 2, attention_factor=factor)
     if run["kind"] == "layout":  # the GGUF's interleaved rows read by half-split RoPE
         cos, sin = rope_table(np.arange(n), speeds("none", n)[0])
         right = forward(model.tensors, model.config, tokens, cos, sin, layout="interleaved")
