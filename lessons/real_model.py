@@ -3,7 +3,7 @@ r"""
 
 Run it: `python -m lessons.real_model` prints the headline numbers from
 the committed runs; `make real-model` measures them again (CPU, about
-105 minutes on 2 cores, resumable; torch, `gguf` and the model's wheel
+122 minutes on 2 cores, resumable; torch, `gguf` and the model's wheel
 are optional extras the site does not need). Builds on
 `lessons.context_extension` (every way to stretch RoPE) and
 `lessons.measured` (the same methods on tiny models trained from
@@ -90,7 +90,7 @@ the scores of the first 8,192 positions too: 0.1 to 0.11 nats per token
 for YaRN and NTK-aware scaling, 0.25 to 0.27 for the Llama 3 rule and
 2.25 to 2.64 for position interpolation. Reading 32,768 tokens in one
 pass took 277 s on 2 cores; the cut context, seven 8,192-token windows,
-196 s. The whole study is 105 minutes of runs.
+196 s. The whole study is 122 minutes of runs.
 
 **What breaks.**
 
@@ -189,7 +189,7 @@ from lessons.real_model import (
 )
 
 runs = load_runs()
-len(runs), study_minutes(runs)  # → (28, 105)
+len(runs), study_minutes(runs)  # → (32, 122)
 MULTIPLES[2], TEXTS  # → ((8192, 16384), ('prose', 'code'))
 # a uniform guess over the vocabulary
 round(float(np.log(49152)), 1)  # → 10.8
@@ -392,9 +392,10 @@ factor where the method has one; `paired_difference` compares two runs
 on the same positions.
 
 **What the long context buys, and what the method costs.** A method's
-difference from the cut context mixes two things. YaRN and NTK-aware
-scaling are also read on the baseline's own cut windows (`CUT`: 8,192
-tokens every 4,096), which separates them: the method with the full
+difference from the cut context mixes two things. Four methods (YaRN,
+NTK-aware scaling, the Llama 3 rule and position interpolation, `CUT`)
+are also read on the baseline's own cut windows (8,192 tokens every
+4,096), which separates them: the method with the full
 context minus the method with the context cut is what the distant
 context buys under it (negative: it helps), and the method with the
 context cut minus the cut context as trained is what its speeds cost on
@@ -413,6 +414,14 @@ cost_and_gain(runs, "prose", "ntk-4", 4)
 # → {'gain': (0.152, 0.051, 0.284), 'cost': (0.116, 0.103, 0.13)}
 cost_and_gain(runs, "code", "ntk-4", 4)
 # → {'gain': (0.215, 0.112, 0.33), 'cost': (0.118, 0.107, 0.131)}
+cost_and_gain(runs, "prose", "llama3-4", 4)
+# → {'gain': (-0.002, -0.053, 0.046), 'cost': (0.426, 0.365, 0.499)}
+cost_and_gain(runs, "code", "llama3-4", 4)
+# → {'gain': (0.075, 0.045, 0.102), 'cost': (0.389, 0.34, 0.445)}
+cost_and_gain(runs, "prose", "linear-4", 4)
+# → {'gain': (0.119, 0.1, 0.139), 'cost': (2.905, 2.762, 3.056)}
+cost_and_gain(runs, "code", "linear-4", 4)
+# → {'gain': (0.138, 0.124, 0.152), 'cost': (2.661, 2.556, 2.778)}
 cost_and_gain(runs, "prose", "yarn-4", 2)
 # → {'gain': (-0.029, -0.074, 0.002), 'cost': (0.121, 0.103, 0.139)}
 cost_and_gain(runs, "prose", "ntk-4", 2)
@@ -427,7 +436,11 @@ stays behind the cut context. Under NTK-aware scaling for
 4× the distant context makes the loss worse, by 0.152 on the prose and
 0.215 on the code, at about the same cost (0.116 and 0.118): YaRN's lead
 over it at 4× (0.23 and 0.21 nats, above) comes from what each does with
-the far positions, not from a smaller cost. At 2× the prose gains of
+the far positions, not from a smaller cost. The Llama 3 rule costs
+0.426 and 0.389 nats, and its distant context gains nothing on the prose
+(−0.002, interval −0.053 to 0.046) and costs 0.075 on the code; position
+interpolation costs 2.905 and 2.661, and its distant context adds 0.119
+and 0.138 more. At 2× the prose gains of
 both methods have intervals that include zero (YaRN −0.029, −0.074 to
 0.002; NTK-aware −0.022, −0.07 to 0.008). Next-token loss averages over
 tokens that mostly need nearby context, so a gain this small says little
@@ -860,7 +873,7 @@ RUN_LABELS = {
 }
 CORE = ("none", "linear-4", "ntk-4", "dynamic-1", "dynamic-1-cached", "yarn-4", "llama3-4")
 ABLATIONS = ("ntk-2", "ntk-8", "yarn-4-no-attention-factor")  # read on the prose only
-CUT = ("yarn-4", "ntk-4")  # also read on the cut windows (experiments.real_model.study.CUT)
+CUT = ("yarn-4", "ntk-4", "llama3-4", "linear-4")  # also read on the cut windows (experiments.real_model.study.CUT)
 DEPARTS = 0.1  # nats: a method has departed from the baseline where a 1,024-token stretch is this much worse
 
 

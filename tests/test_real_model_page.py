@@ -153,6 +153,9 @@ def test_what_long_context_buys_and_what_each_method_costs():
         assert cost_and_gain(runs, text, "ntk-4", 4)["gain"][1] > 0
         yarn = cost_and_gain(runs, text, "yarn-4", 4)
         assert yarn["cost"][0] > -yarn["gain"][0]  # "more than the gain"
-    for method in CUT:  # at 2× on the prose the gain's interval includes zero
+    llama3 = {t: cost_and_gain(runs, t, "llama3-4", 4)["gain"] for t in ("prose", "code")}
+    assert llama3["prose"][1] < 0 < llama3["prose"][2] and llama3["code"][1] > 0  # nothing; a loss on code
+    assert all(cost_and_gain(runs, t, "linear-4", 4)["gain"][1] > 0 for t in ("prose", "code"))  # "adds more"
+    for method in ("yarn-4", "ntk-4"):  # at 2× on the prose the gain's interval includes zero
         low, high = cost_and_gain(runs, "prose", method, 2)["gain"][1:]
         assert low < 0 < high
