@@ -28,7 +28,8 @@ long-context stage, as the file's own name says (`general.name` "Smollm2
 135M 8k Lc100K Mix1 Ep2", `general.finetune` "8k-lc100k-mix1-ep2"; the
 SmolLM2 paper, arXiv:2502.02737, reports extending the context to 8k
 tokens after pretraining), so every method on this page is a second
-extension of a model already extended once.
+extension of a model already extended once. No base (non-Instruct)
+SmolLM2 file was installable here to repeat the runs on.
 
 **When you need it.** When a prompt, a document or a conversation runs
 past a model's trained length and you must choose between cutting it,
