@@ -914,10 +914,14 @@
     var aliased = alias !== null && has(keysOf(c), alias) ? " (" + alias + ", by the config class's attribute_map)" : "";
     return [finiteTrunc(f * keys[first]), "the first of its keys, " + first + aliased + (f !== 1 ? ", times the " + kind + " factor " + fmtG(f, 6) : "")];
   }
+  function unconverted(c) { // engines.unconverted: architectures[0] when llama.cpp's converter has no class for it
+    var a0 = (c.architectures || [])[0];
+    return a0 !== undefined && T.REGISTRIES["llama.cpp"].converted.indexOf(a0) < 0 ? a0 : null;
+  }
   function llamaCppRule(c) {
     var keys = keysOf(c), family = c.model_type;
-    var a0 = (c.architectures || [])[0];
-    if (a0 !== undefined && T.REGISTRIES["llama.cpp"].converted.indexOf(a0) < 0) return [null, "no converter for " + a0];
+    var a0 = unconverted(c);
+    if (a0 !== null) return [null, "no converter for " + a0];
     if (family !== null && has(LLAMA_CPP_FIXED_CONTEXT, family)) return [LLAMA_CPP_FIXED_CONTEXT[family], "fixed by conversion/" + family + ".py"];
     if (LLAMA_CPP_SEQ_OR_WIDTH.indexOf(family) >= 0)
       return has(keys, "seq_length") ? [keys.seq_length, "seq_length"] : [c.width, "the hidden size (no seq_length; conversion/" + family + ".py)"];
@@ -1146,8 +1150,8 @@
       mine.vllm = "not served by " + reg.release + ": its registry (" + reg.source + ") lists " + gone[0] + " among the architectures it served until " + reg.previously[gone[0]] + ", and its transformers backend takes no " + gone[0] + " (" + tb.release + ", " + tb.source + ")";
     if (archs.length && !fallback && !archs.some(function (a) { return sreg.served.indexOf(a) >= 0; }))
       mine.sglang = sreg.release + " has no model of its own for " + archs[0] + " (" + sreg.source + "), and its transformers backend refuses it (" + tb.release + ", which it pins, does not mark " + archs[0] + " compatible: " + tb.source + "; srt/model_loader/utils.py resolve_transformers_arch)";
-    var cpp = T.REGISTRIES["llama.cpp"]; // its converter picks a class by architectures[0] (conversion/base.py)
-    if (archs.length && cpp.converted.indexOf(archs[0]) < 0) mine["llama.cpp"] = cpp.release + "'s converter has no class for " + archs[0] + " (" + cpp.source + "): no GGUF file";
+    var cpp = T.REGISTRIES["llama.cpp"];
+    if (unconverted(c) !== null) mine["llama.cpp"] = cpp.release + "'s converter has no class for " + archs[0] + " (" + cpp.source + "): no GGUF file";
     return Object.assign(otherRefusals(c, served), mine);
   }
   function otherRefusals(c, served) {

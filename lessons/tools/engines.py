@@ -126,11 +126,18 @@ def _sglang_rule(card) -> tuple[int, str]:
     return int(factor * keys[first]), why
 
 
+def unconverted(card) -> str | None:
+    """The config's architecture when llama.cpp's converter has no class for it (it picks one by
+    architectures[0], conversion/base.py), else None: such a model has no GGUF file to serve."""
+    arch = card.architectures[0] if card.architectures else None
+    return arch if arch is not None and arch not in REGISTRIES["llama.cpp"]["converted"] else None
+
+
 def _llama_cpp_rule(card) -> tuple[int | None, str]:
     """(`llama_cpp_context_length`, what decides it in words)."""
     keys, family = dict(card.length_keys), card.model_type
-    if card.architectures and card.architectures[0] not in REGISTRIES["llama.cpp"]["converted"]:
-        return None, f"no converter for {card.architectures[0]}"
+    if unconverted(card):
+        return None, f"no converter for {unconverted(card)}"
     if family in LLAMA_CPP_FIXED_CONTEXT:
         return LLAMA_CPP_FIXED_CONTEXT[family], f"fixed by conversion/{family}.py"
     if family in LLAMA_CPP_SEQ_OR_WIDTH:
@@ -423,8 +430,8 @@ def engine_refusals(card, served: int | None) -> dict[str, str]:
                          f"transformers backend refuses it ({backend['release']}, which it pins, does not mark "
                          f"{archs[0]} compatible: {backend['source']}; srt/model_loader/utils.py "
                          f"resolve_transformers_arch)")
-    cpp = REGISTRIES["llama.cpp"]  # its converter picks a class by architectures[0] (conversion/base.py)
-    if archs and archs[0] not in cpp["converted"]:
+    if unconverted(card):
+        cpp = REGISTRIES["llama.cpp"]
         out["llama.cpp"] = f"{cpp['release']}'s converter has no class for {archs[0]} ({cpp['source']}): no GGUF file"
     return {**_other_refusals(card, served), **out}
 
