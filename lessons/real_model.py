@@ -60,11 +60,11 @@ first 8,192 positions. Level 2 gives the intervals.
 - **Next-token quality on a long input, no training budget:** cut the
   context to the trained length (or slide a window). On both texts no
   stretching method beat it at 2× or 4×; the best, YaRN ×4, is level with
-  it on the prose at 4× (+0.04, interval −0.02 to 0.09) and 0.12 nats
+  it on the prose at 4× (+0.04, interval −0.07 to 0.13) and 0.12 nats
   worse on code. Read on the cut windows too, YaRN's speeds cost 0.126
-  nats on the prose at 4× and the distant context gives back 0.09 of it
-  (0.14 and 0.02 on code): it uses the far context, but not enough to pay
-  for what it costs on short-range text (Level 2, "What the long context
+  nats on the prose at 4× (0.14 on code); the distant context gives back
+  0.09 on average (0.02 on code), a gain not told apart from zero on
+  these texts and smaller than the cost (Level 2, "What the long context
   buys").
 - **The whole input must be visible at once** (a question about a fact
   far back): this page does not measure that, and its numbers cannot
@@ -235,7 +235,8 @@ on the prose, 2.33 nats worse over 2×, and 7.35 nats worse over 4×.
 
 **The math.** A method is compared with the baseline on the same
 positions: the mean paired difference over a stretch $S$, and its 95%
-interval from 512-token pieces of $S$ drawn with replacement:
+interval from runs of 4,096 consecutive positions of $S$ drawn with
+replacement (why runs that long: below):
 
 $$\Delta(S) = \bar{\ell}_{\text{method}}(S) - \bar{\ell}_{\text{cut}}(S)$$
 
@@ -247,18 +248,40 @@ $$\Delta(S) = \bar{\ell}_{\text{method}}(S) - \bar{\ell}_{\text{cut}}(S)$$
 | $\bar{\ell}_{\text{cut}}(S)$ | the cut context's mean loss over the same positions | 1.95 nats |
 | $\Delta(S)$ | negative: the method uses the long context better than cutting it | +2.33 nats |
 
-**In words:** the interval says how much the difference moves when a
-different set of 512-token pieces of the same text is drawn; it says
-nothing about other documents, which this budget did not read.
+**In words:** the interval says how much the difference moves when the
+stretch is rebuilt from other runs of the same text; it says nothing
+about other documents, which this budget did not read (one window per
+text).
 
-**With the numbers:** over 2× on the prose the pieces give +2.33 nats
-with an interval from +1.38 to +3.27: no scaling is worse than cutting
-the context, and its interval is far from zero.
+**With the numbers:** over 2× on the prose the runs give +2.33 nats
+with an interval from +0.35 to +4.31: no scaling is worse than cutting
+the context, and its interval stays clear of zero.
+
+**Why runs of 4,096 positions.** Neighbouring stretches of a text are
+alike: a hard passage raises the loss, and often the gap between two
+methods, for a while. Pooled over every run's difference from the cut
+context (`autocorrelation`), the correlation of one stretch's mean
+difference with the next one's is 0.79 for stretches of 512 positions,
+0.71 for 1,024, 0.45 for 2,048 and 0.14 for 4,096, the first below 0.2
+(`block_length`). Pieces of 512 positions resampled as if independent,
+as this page once did, make intervals too narrow. So each of the 10,000
+draws strings together runs of 16 blocks of 256 positions from random
+starts, wrapping round the end of the stretch (the circular block
+bootstrap of Politis and Romano, 1992). The price is few runs: a 4×
+stretch holds four, so the 0.14 comes from the 4× stretches alone, and
+1× and 2× hold two, so their intervals are rough; the bootstrap's
+narrowing with so few runs is undone by a factor
+$\sqrt{(n-1)/(n-b)}$ for $n$ blocks in runs of $b$
+(`lessons.measured.bootstrap_interval`).
 
 **In Python:**
 
 ```python
 from lessons.real_model import (
+    CORRELATED,
+    PIECES,
+    autocorrelation,
+    block_length,
     departure,
     load_runs,
     loss_at,
@@ -270,8 +293,12 @@ runs = load_runs()
 # → [1.85, 1.95, 1.67]
 [loss_at(runs, "prose", "none", m) for m in (1, 2, 4)]  # → [1.85, 4.28, 9.02]
 paired_difference(runs, "prose", "none", "truncated", 2)
-# → (2.33, 1.38, 3.27)
-paired_difference(runs, "prose", "none", "truncated", 4)  # → (7.35, 6.98, 7.7)
+# → (2.33, 0.35, 4.31)
+paired_difference(runs, "prose", "none", "truncated", 4)
+# → (7.35, 6.67, 7.94)
+# neighbouring stretches of 512, 1,024, 2,048 and 4,096 positions
+[autocorrelation(runs, p) for p in PIECES]  # → [0.79, 0.71, 0.45, 0.14]
+CORRELATED, block_length(runs)  # → (0.2, 4096)
 [departure(runs, t, "none") for t in ("prose", "code")]  # → [10240, 10240]
 departure(runs, "prose", "none") - 8192  # → 2048
 [loss_at(runs, "code", "none", m) for m in (1, 2, 4)]  # → [1.9, 4.24, 8.24]
@@ -287,8 +314,10 @@ context's curve keeps following the text, easier and harder passages
 alike, while no scaling leaves it and does not come back.
 
 **In code:** `loss_at` averages the 256-position blocks of a run over
-1×, 2× or 4×; `paired` gives the paired difference and its interval
-(`lessons.measured.bootstrap_interval`, 10,000 draws); `departure` finds
+1×, 2× or 4×; `paired_difference` gives the paired difference and its
+interval (`lessons.measured.bootstrap_interval` in runs of `RESAMPLED`
+blocks); `autocorrelation` and `block_length` measure how long a run
+must be; `departure` finds
 the first 1,024-token stretch where a method is `DEPARTS` (0.1) nats worse
 than the cut context. The baseline is
 `experiments.real_model.study.truncated_nll`: windows of 8,192 tokens
@@ -367,12 +396,12 @@ versus("code", 4)
 #   'llama3-4': 0.46}
 # the best stretch at 4× against the cut context, with its interval
 paired_difference(runs, "prose", "yarn-4", "truncated", 4)
-# → (0.04, -0.02, 0.09)
+# → (0.04, -0.07, 0.13)
 paired_difference(runs, "code", "yarn-4", "truncated", 4)
-# → (0.12, 0.09, 0.15)
+# → (0.12, 0.08, 0.17)
 # and against the next best, NTK-aware for 4×
-paired_difference(runs, "prose", "ntk-4", "yarn-4", 4)  # → (0.23, 0.12, 0.37)
-paired_difference(runs, "code", "ntk-4", "yarn-4", 4)  # → (0.21, 0.12, 0.31)
+paired_difference(runs, "prose", "ntk-4", "yarn-4", 4)  # → (0.23, 0.01, 0.51)
+paired_difference(runs, "code", "ntk-4", "yarn-4", 4)  # → (0.21, 0.01, 0.47)
 ```
 
 ![Two panels, prose and code: each method's loss minus the cut context's, in 2,048-position stretches, against the position up to 32K; below zero the method uses the long context better than cutting it](figures/real_model.methods.svg)
@@ -404,51 +433,61 @@ text the model reads within 8,192 tokens. The two add to the difference
 above (`cost_and_gain`).
 
 ```python
-from lessons.real_model import cost_and_gain, load_runs
+from lessons.real_model import cost_and_gain, load_runs, paired_difference
 
 runs = load_runs()
 cost_and_gain(runs, "prose", "yarn-4", 4)
-# → {'gain': (-0.09, -0.14, -0.043), 'cost': (0.126, 0.113, 0.14)}
+# → {'gain': (-0.09, -0.197, 0.006), 'cost': (0.126, 0.117, 0.135)}
 cost_and_gain(runs, "code", "yarn-4", 4)
-# → {'gain': (-0.02, -0.039, -0.003), 'cost': (0.14, 0.12, 0.162)}
+# → {'gain': (-0.02, -0.045, 0.001), 'cost': (0.14, 0.114, 0.173)}
 cost_and_gain(runs, "prose", "ntk-4", 4)
-# → {'gain': (0.152, 0.051, 0.284), 'cost': (0.116, 0.103, 0.13)}
+# → {'gain': (0.152, 0.005, 0.383), 'cost': (0.116, 0.107, 0.127)}
 cost_and_gain(runs, "code", "ntk-4", 4)
-# → {'gain': (0.215, 0.112, 0.33), 'cost': (0.118, 0.107, 0.131)}
+# → {'gain': (0.215, -0.022, 0.508), 'cost': (0.118, 0.112, 0.126)}
 cost_and_gain(runs, "prose", "llama3-4", 4)
-# → {'gain': (-0.002, -0.053, 0.046), 'cost': (0.426, 0.365, 0.499)}
+# → {'gain': (-0.002, -0.122, 0.102), 'cost': (0.426, 0.356, 0.513)}
 cost_and_gain(runs, "code", "llama3-4", 4)
-# → {'gain': (0.075, 0.045, 0.102), 'cost': (0.389, 0.34, 0.445)}
+# → {'gain': (0.075, 0.03, 0.107), 'cost': (0.389, 0.335, 0.473)}
 cost_and_gain(runs, "prose", "linear-4", 4)
-# → {'gain': (0.119, 0.1, 0.139), 'cost': (2.905, 2.762, 3.056)}
+# → {'gain': (0.119, 0.077, 0.169), 'cost': (2.905, 2.638, 3.212)}
 cost_and_gain(runs, "code", "linear-4", 4)
-# → {'gain': (0.138, 0.124, 0.152), 'cost': (2.661, 2.556, 2.778)}
+# → {'gain': (0.138, 0.108, 0.16), 'cost': (2.661, 2.492, 2.877)}
 cost_and_gain(runs, "prose", "yarn-4", 2)
-# → {'gain': (-0.029, -0.074, 0.002), 'cost': (0.121, 0.103, 0.139)}
+# → {'gain': (-0.029, -0.06, 0.003), 'cost': (0.121, 0.095, 0.147)}
 cost_and_gain(runs, "prose", "ntk-4", 2)
-# → {'gain': (-0.022, -0.07, 0.008), 'cost': (0.132, 0.115, 0.151)}
+# → {'gain': (-0.022, -0.067, 0.024), 'cost': (0.132, 0.108, 0.157)}
+# YaRN's speeds cost no less than NTK-aware scaling's
+paired_difference(runs, "prose", "cut-yarn-4", "cut-ntk-4", 4, 3)
+# → (0.01, 0.002, 0.019)
+paired_difference(runs, "code", "cut-yarn-4", "cut-ntk-4", 4, 3)
+# → (0.021, -0.002, 0.051)
 ```
 
-At 4× the distant context does help under YaRN: it lowers the loss by
-0.09 nats on the prose (interval −0.14 to −0.043) and by 0.02 on the
-code (−0.039 to −0.003). But YaRN's speeds cost 0.126 and 0.14 nats on
-the same tokens read with the context cut, more than the gain, so YaRN
-stays behind the cut context. Under NTK-aware scaling for
-4× the distant context makes the loss worse, by 0.152 on the prose and
-0.215 on the code, at about the same cost (0.116 and 0.118): YaRN's lead
-over it at 4× (0.23 and 0.21 nats, above) comes from what each does with
-the far positions, not from a smaller cost. The Llama 3 rule costs
-0.426 and 0.389 nats, and its distant context gains nothing on the prose
-(−0.002, interval −0.053 to 0.046) and costs 0.075 on the code; position
-interpolation costs 2.905 and 2.661, and its distant context adds 0.119
-and 0.138 more. At 2× the prose gains of
-both methods have intervals that include zero (YaRN −0.029, −0.074 to
-0.002; NTK-aware −0.022, −0.07 to 0.008). Next-token loss averages over
+At 4× the distant context lowers the loss under YaRN by 0.09 nats on
+the prose and by 0.02 on the code, but resampled in runs of 4,096
+positions neither gain is told apart from zero (intervals −0.197 to
+0.006 and −0.045 to 0.001). The cost is clear: YaRN's speeds cost 0.126
+and 0.14 nats on the same tokens read with the context cut, more than
+the mean gain, so YaRN does not get ahead of the cut context (level on
+the prose, behind on the code, above). Under NTK-aware scaling for 4×
+the distant context makes the loss worse, by 0.152 on the prose
+(interval 0.005 to 0.383); on the code its 0.215 is not told apart from
+zero at this block length (−0.022 to 0.508). Its cost is about YaRN's
+(0.116 and 0.118), and YaRN's own is no smaller (0.01 more on the
+prose, 0.021 on the code, an interval from −0.002 to 0.051), so YaRN's
+lead over it at 4× (0.23 and 0.21 nats, above) comes from what each
+does with the far positions, not from a smaller cost. The Llama 3 rule
+costs 0.426 and 0.389 nats, and its distant context gains nothing on
+the prose (−0.002, interval −0.122 to 0.102) and costs 0.075 on the
+code; position interpolation costs 2.905 and 2.661, and its distant
+context adds 0.119 and 0.138 more. At 2× the prose gains of both
+methods have intervals that include zero (YaRN −0.029, −0.06 to 0.003;
+NTK-aware −0.022, −0.067 to 0.024). Next-token loss averages over
 tokens that mostly need nearby context, so a gain this small says little
 about retrieval of a fact far back, which this page does not measure.
-These intervals, like all on this page, resample 512-token pieces of one
-window, and neighbouring pieces are correlated: they are narrower than
-intervals over independent documents would be.
+Like every interval on this page, these come from one window per text:
+they say how much a number moves within these two texts, nothing about
+other documents.
 
 **Why it matters.** A stretching method is a way to read a long input
 at all, not a free gain: on a model that was never tuned for it, the
@@ -488,7 +527,7 @@ round(yarn_attention_factor(4.0), 3), round(yarn_attention_factor(4.0) ** 2, 3)
 # YaRN without its attention factor, against YaRN with it
 [paired_difference(runs, "prose", "yarn-4-no-attention-factor", "yarn-4", k)
  for k in (1, 2, 4)]
-# → [(0.06, 0.02, 0.09), (0.15, 0.12, 0.19), (0.2, 0.16, 0.23)]
+# → [(0.06, -0.01, 0.13), (0.15, 0.11, 0.19), (0.2, 0.16, 0.24)]
 ```
 
 **In code:** the ablations are the study's "ntk-2", "ntk-8" and
@@ -501,8 +540,9 @@ and the long end: set for 2× it costs 0.04 nats up to 8,192 and is level
 with the cut context over 2× (+0.03), then breaks over 4× (+4.25); set for
 8× it holds over 4× but costs 0.25 up to 8,192. Set it for the longest
 input you serve, not longer. YaRN's attention factor is part of what
-makes YaRN the best stretch here: without it YaRN is 0.06, 0.15 and 0.2
-nats worse over 1×, 2× and 4×.
+makes YaRN the best stretch here: without it YaRN is 0.15 and 0.2 nats
+worse over 2× and 4×; over 1× (+0.06, interval −0.01 to 0.13) the two
+are not told apart at this block length.
 
 ## Dynamic NTK: one pass or token by token
 
@@ -537,19 +577,19 @@ runs = load_runs()
 paired_difference(runs, "prose", "dynamic-1@16384", "none", 1)
 # → (0.04, 0.04, 0.05)
 paired_difference(runs, "code", "dynamic-1@16384", "none", 1)
-# → (0.04, 0.03, 0.05)
+# → (0.04, 0.02, 0.05)
 # and against the cut context over 2×
 paired_difference(runs, "prose", "dynamic-1@16384", "truncated", 2)
-# → (0.03, -0.02, 0.06)
+# → (0.03, -0.01, 0.07)
 paired_difference(runs, "code", "dynamic-1@16384", "truncated", 2)
 # → (0.03, 0.01, 0.06)
 # token by token with a cache: free up to 8,192, then it drifts
 [paired_difference(runs, "prose", "dynamic-1-cached", "truncated", m)
  for m in (1, 2, 4)]
-# → [(0.0, 0.0, 0.0), (0.28, 0.19, 0.37), (1.21, 1.04, 1.39)]
+# → [(0.0, 0.0, 0.0), (0.28, 0.11, 0.45), (1.21, 0.8, 1.62)]
 [paired_difference(runs, "code", "dynamic-1-cached", "truncated", m)
  for m in (1, 2, 4)]
-# → [(0.0, 0.0, 0.0), (0.2, 0.14, 0.27), (1.14, 0.97, 1.33)]
+# → [(0.0, 0.0, 0.0), (0.2, 0.08, 0.32), (1.14, 0.74, 1.58)]
 # one pass over 32,768 tokens is NTK-aware scaling for 4×, number for number
 [paired_difference(runs, "prose", "dynamic-1", "ntk-4", m) for m in (1, 2, 4)]
 # → [(0.0, 0.0, 0.0), (0.0, 0.0, 0.0), (0.0, 0.0, 0.0)]
@@ -590,8 +630,8 @@ from lessons.real_model import layout_cost, load_runs
 
 runs = load_runs()
 # (right, wrong, wrong − right with its interval), nats over 8,192 tokens
-layout_cost(runs, "prose")  # → (1.85, 7.27, (5.42, 4.99, 5.78))
-layout_cost(runs, "code")  # → (1.9, 7.11, (5.21, 4.89, 5.46))
+layout_cost(runs, "prose")  # → (1.85, 7.27, (5.42, 4.89, 5.94))
+layout_cost(runs, "code")  # → (1.9, 7.11, (5.21, 4.97, 5.46))
 ```
 
 **In code:** `layout_cost` reads the layout runs: the same 8,192 tokens
@@ -855,7 +895,9 @@ FIGURE_INPUTS = ("experiments/results/real-model/*.json",)  # the figure build r
 TRAINED_LEN = 8192  # the GGUF's llama.context_length
 LONGEST = 4 * TRAINED_LEN
 BLOCK = 256  # the runs keep the loss as means over blocks of 256 positions
-PIECE = 2  # blocks per resampled unit: the intervals resample 512-token stretches
+RESAMPLED = 16  # blocks per resampled run: the intervals resample 4,096-token runs (`block_length` picks it)
+PIECES = (2, 4, 8, 16)  # the run lengths `block_length` tries, in blocks: 512 to 4,096 positions
+CORRELATED = 0.2  # neighbouring runs count as nearly independent below this lag-1 autocorrelation in size
 MULTIPLES = {1: (0, TRAINED_LEN), 2: (TRAINED_LEN, 2 * TRAINED_LEN), 4: (2 * TRAINED_LEN, LONGEST)}
 TEXTS = ("prose", "code")
 BASELINE = "truncated"  # the context cut to the trained length: what a reader gets without stretching
@@ -921,8 +963,9 @@ def _smoothed(values: np.ndarray, width: int = 8) -> np.ndarray:
 
 
 def _interval(block_diffs: np.ndarray, digits: int) -> tuple[float, float, float]:
-    """`bootstrap_interval` of block differences taken in 512-token pieces (PIECE blocks), rounded."""
-    return tuple(round(v, digits) for v in bootstrap_interval(_smoothed(block_diffs, PIECE)))
+    """`bootstrap_interval` of block differences in order, resampled in circular runs of RESAMPLED blocks
+    (4,096 positions), rounded."""
+    return tuple(round(v, digits) for v in bootstrap_interval(block_diffs, block=RESAMPLED))
 
 
 def loss_at(runs: dict, text: str, method: str, multiple: int, digits: int = 2) -> float:
@@ -933,8 +976,8 @@ def loss_at(runs: dict, text: str, method: str, multiple: int, digits: int = 2) 
 
 def paired_difference(runs: dict, text: str, a: str, b: str, multiple: int, digits: int = 2) -> tuple[float, float, float]:
     """(mean, low, high) of loss(a) − loss(b) over the same positions of the same text: the
-    differences of 512-token stretches, resampled with replacement (`bootstrap_interval`, 95%).
-    Negative: a predicts the text better."""
+    differences of its 256-position blocks, resampled in circular runs of 4,096 positions (RESAMPLED
+    blocks, `bootstrap_interval`, 95%). Negative: a predicts the text better."""
     a_blocks, b_blocks = blocks(runs, text, a), blocks(runs, text, b)
     n = min(len(a_blocks), len(b_blocks))  # a shorter window is compared on the positions it has
     return _interval((a_blocks[:n] - b_blocks[:n])[_span(multiple)], digits)
@@ -964,6 +1007,44 @@ def comparison_holds(runs: dict, ranking: tuple[str, str, str, int]) -> bool:
     over that multiple's positions entirely below zero?"""
     text, better, worse, multiple = ranking
     return paired_difference(runs, text, better, worse, multiple)[2] < 0
+
+
+def differences_from_cut(runs: dict) -> list[np.ndarray]:
+    """The block differences from the cut context of every 32,768-token run of `CORE`, `ABLATIONS` and
+    `CUT` (its cut windows), each over the positions of 1×, 2× and 4× apart (each multiple has its own
+    mean); a method not read on a text is skipped."""
+    series = []
+    for text in TEXTS:
+        for method in (*CORE, *ABLATIONS, *("cut-" + m for m in CUT)):
+            try:
+                diff = blocks(runs, text, method) - blocks(runs, text, BASELINE)
+            except ValueError:
+                continue
+            series += [diff[_span(multiple)] for multiple in MULTIPLES]
+    return series
+
+
+def autocorrelation(runs: dict, piece: int, lag: int = 1) -> float:
+    """Lag-`lag` autocorrelation of the mean differences of stretches of `piece` blocks (piece × 256
+    positions), pooled over `differences_from_cut`: in each series the stretch means less their mean,
+    products of stretches `lag` apart summed over all series, over the summed squares (a series with a
+    larger spread weighs more). A series of fewer than lag + 2 stretches is left out: with its mean
+    taken out, two stretches are always perfectly anticorrelated. NaN when no series varies."""
+    cross = squares = 0.0
+    for diff in differences_from_cut(runs):
+        means = _smoothed(diff, piece)
+        if len(means) < lag + 2:
+            continue
+        dev = means - means.mean()
+        cross += float(dev[:-lag] @ dev[lag:])
+        squares += float(dev @ dev)
+    return round(cross / squares, 2) if squares else float("nan")
+
+
+def block_length(runs: dict, limit: float = CORRELATED) -> int:
+    """The resampling run, in positions: the shortest of PIECES (512 to 4,096 positions) whose neighbouring
+    stretches have a pooled lag-1 `autocorrelation` below `limit` in size; the longest if none has."""
+    return BLOCK * next((p for p in PIECES if abs(autocorrelation(runs, p)) < limit), PIECES[-1])
 
 
 def layout_cost(runs: dict, text: str) -> tuple[float, float, tuple[float, float, float]]:
@@ -1021,6 +1102,7 @@ COMPARISONS: tuple[tuple[str, str, str, int], ...] = (
     *((t, other, "linear-4", m) for t in TEXTS for other in ("ntk-4", "yarn-4", "llama3-4", "dynamic-1-cached")
       for m in (1, 4)),
     *((t, "truncated", "dynamic-1-cached", m) for t in TEXTS for m in (2, 4)),
+    *(("prose", "yarn-4", "yarn-4-no-attention-factor", m) for m in (2, 4)),
 )
 # The page also says no stretching method beat the cut context: over 2× and 4× on both texts, no
 # method's interval lies below zero (tests/test_real_model_page.py).
