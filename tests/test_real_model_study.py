@@ -83,11 +83,14 @@ def test_the_plan_names_are_unique_and_cover_items_2_to_4():
     names = [r["name"] for r in runs]
     assert len(set(names)) == len(names)
     kinds = {r["kind"] for r in runs}
-    assert kinds == {"stretch", "layout", "shift", "truncated"}
+    assert kinds == {"stretch", "layout", "shift", "truncated", "retrieval"}
     longest = {r["method"] for r in runs if r["kind"] == "stretch" and r["length"] == 32768}
     assert longest == set(study.METHODS)
     assert study.select(runs, ["yarn-4"], ["code"]) == [r for r in runs if r["name"] in (
-        "stretch__code__32768__yarn-4", "truncated__code__32768__yarn-4")]
+        "stretch__code__32768__yarn-4", "truncated__code__32768__yarn-4", "retrieval__code__32768__yarn-4")]
+    # issue 38, item 2: the retrieval probe, every method on both texts, and the cut context
+    probe = {r["name"].split("__", 1)[1] for r in runs if r["kind"] == "retrieval"}
+    assert probe == {f"{t}__32768__{m}" for t in study.TEXTS for m in study.RETRIEVAL}
     # issue 38, item 1: each method in CUT is read on the baseline's cut windows too, on both texts
     cut = {(r["text"], r["method"]) for r in runs if r["kind"] == "truncated" and "method" in r}
     assert cut == {(t, m) for t in study.TEXTS for m in study.CUT}
@@ -122,6 +125,66 @@ def test_the_torch_pass_gives_the_numpy_pass_logits_in_both_layouts():
     np.testing.assert_allclose(got["sink"][:, 0], 1.0, rtol=1e-6)
     np.testing.assert_allclose(got["entropy"][:, 0], 0.0, atol=1e-5)
     assert (got["entropy"][:, 1] > 0).all() and (got["entropy"][:, 1] <= np.log(48) + 1e-6).all()
+
+
+@needs_model
+def test_a_prefill_and_its_extension_give_the_whole_pass_logits():
+    """The retrieval probe's cache: keys and values of a prefix, then new tokens read against them, give the
+    one-pass logits of the whole window (with YaRN's speeds and factor), and a shorter prefix of the same
+    cache gives the one-pass logits of that shorter window."""
+    from experiments.real_model.retrieval import extend, prefill
+
+    model = load_gguf()
+    tokens = np.random.default_rng(5).integers(0, 49152, 40)
+    inv_freq, factor = study.speeds("yarn-4", 40)
+    cos, sin = rope_table(np.arange(40), inv_freq, factor)
+    whole = forward(model.tensors, model.config, tokens, cos, sin, logits=True)["logits"]
+    cache = prefill(model.tensors, model.config, tokens, cos, sin)
+    assert len(cache) == 30 and cache[0][0].shape == (3, 40, 64)
+    np.testing.assert_allclose(extend(model.tensors, model.config, cache, 30, tokens[30:], cos[30:], sin[30:]),
+                               whole[30:], atol=1e-4)
+    short = forward(model.tensors, model.config, tokens[:20], cos[:20], sin[:20], logits=True)["logits"]
+    np.testing.assert_allclose(extend(model.tensors, model.config, cache, 12, tokens[12:20], cos[12:20],
+                                      sin[12:20]), short[12:], atol=1e-4)
+
+
+@needs_model
+def test_needles_sit_after_line_breaks_and_the_questions_end_in_their_digits():
+    from experiments.real_model.gguf_model import encode
+    from experiments.real_model.retrieval import (
+        DIGITS, NEEDLE, NEEDLE_AT, NEEDLE_EVERY, QUERY_ROOM, insert_needles, needle_values, newline_ids,
+        question_tokens)
+
+    model = load_gguf()
+    text = encode("A line of filler text.\n" * 3000, model.tokenizer)
+
+    def enc(s):
+        return encode(s, model.tokenizer)
+
+    tokens, needles = insert_needles(text, 8192, enc, newline_ids(model.tokenizer))
+    assert len(tokens) == 8192 and len(needles) == 8192 // NEEDLE_EVERY
+    values = needle_values(len(needles))
+    assert len(set(values)) == len(values) and all(len(v) == DIGITS for v in values)
+    for k, needle in enumerate(needles):
+        assert k * NEEDLE_EVERY + NEEDLE_AT <= needle["start"] < k * NEEDLE_EVERY + NEEDLE_AT + 8
+        assert tokens[needle["start"] - 1] in newline_ids(model.tokenizer)
+        assert tokens[needle["start"]:needle["end"]] == enc(NEEDLE.format(**needle) + "\n")
+        ids, first = question_tokens(needle["key"], needle["value"], enc)
+        assert len(ids) <= QUERY_ROOM and [model.tokenizer["tokens"][i] for i in ids[first:]] == list(needle["value"])
+
+
+def test_an_answer_is_scored_by_its_digits_only():
+    from experiments.real_model.retrieval import score_answer
+
+    ids = [7, 8, 1, 2]  # two prompt tokens, then the answer 1, 2
+    logits = np.zeros((4, 10))
+    logits[1, 1] = logits[2, 2] = 5.0  # rows 1 and 2 score ids[2] and ids[3]
+    logits[3, 9] = 50.0  # the row after the last id is never read
+    got = score_answer(logits, ids, 2)
+    lse = np.log(np.exp(5.0) + 9)
+    assert got == dict(nll=round(2 * (lse - 5.0), 4), exact=True, digits_right=2)
+    logits[2, 3] = 6.0
+    assert score_answer(logits, ids, 2)["digits_right"] == 1 and not score_answer(logits, ids, 2)["exact"]
 
 
 def _main(capsys, *argv):

@@ -52,6 +52,7 @@ from figures_build.project import without_docstrings
 from experiments.run import provenance as suite_provenance
 from experiments.run import write_json
 from experiments.real_model.gguf_model import INSTALL_HINT, encode, load_gguf, model_path
+from experiments.real_model.retrieval import measure_retrieval
 from experiments.real_model.torch_forward import ANGLE_DTYPES, forward, rope_table
 from lessons.context_extension import rope_inv_freq
 from lessons.positional import ntk_scaled_base
@@ -101,6 +102,10 @@ ABLATIONS = ("ntk-2", "ntk-8", "yarn-4-no-attention-factor")
 # the methods also read with the context cut, on the baseline's windows (issue 38, item 1): method(cut) - cut is
 # what the method costs on short-range text, method(full) - method(cut) what long context buys under it
 CUT = ("yarn-4", "ntk-4", "llama3-4", "linear-4")
+# the retrieval probe (issue 38, item 2; experiments.real_model.retrieval): one prefill per method and text, read
+# at 1×, 2× and 4×, and the context cut to the trained length ("window")
+RETRIEVAL = ("none", "yarn-4", "ntk-4", "llama3-4", "linear-4", "window")
+RETRIEVAL_LENGTHS = (TRAINED, 2 * TRAINED, 4 * TRAINED)
 
 
 def plan() -> list[dict]:
@@ -115,6 +120,8 @@ def plan() -> list[dict]:
              if (m, t) != ("dynamic-1", "code")]
     runs += [dict(kind="stretch", text="prose", length=4 * TRAINED, method=m) for m in ABLATIONS]
     runs += [dict(kind="truncated", text=t, length=4 * TRAINED, method=m) for m in CUT for t in TEXTS]
+    runs += [dict(kind="retrieval", text=t, length=4 * TRAINED, **({} if m == "window" else {"method": m}))
+             for t in TEXTS for m in RETRIEVAL]
     for run in runs:
         what = run.get("method") or run.get("layout") or ("offsets" if run["kind"] == "shift" else "window")
         run["name"] = f"{run['kind']}__{run['text']}__{run['length']}__{what}"
@@ -163,13 +170,15 @@ class StudyError(Exception):
 
 
 NUMERIC_CODE = ("torch_forward.py", "gguf_model.py")  # the files a measured number depends on
+RETRIEVAL_CODE = ("retrieval.py",)  # and, for the retrieval probe, its own
 
 
-def code_hash() -> str:
-    """sha256 over NUMERIC_CODE without its docstrings (`figures_build.project.without_docstrings`): editing
-    the study's bookkeeping or a docstring does not void its results; a code change does."""
+def code_hash(files: tuple[str, ...] = NUMERIC_CODE) -> str:
+    """sha256 over `files` (default NUMERIC_CODE) without their docstrings
+    (`figures_build.project.without_docstrings`): editing the study's bookkeeping or a docstring does not void
+    its results; a code change does."""
     digest = hashlib.sha256()
-    for file in NUMERIC_CODE:
+    for file in files:
         digest.update(without_docstrings((HERE / file).read_text(encoding="utf-8")).encode())
     return digest.hexdigest()
 
@@ -178,9 +187,11 @@ def config_hash(run: dict, text_sha: str) -> str:
     """12 hex digits over the run, its speeds (as computed, so a change in `rope_inv_freq` counts),
     the text's checksum, what is kept (BLOCK, STAT_AT, OFFSETS) and `code_hash`."""
     inv_freq, factor = speeds(run.get("method", "none"), run["length"])
-    text = json.dumps(dict(run, speeds=hashlib.sha256(np.ascontiguousarray(inv_freq, np.float64)).hexdigest(),
-                           factor=factor, text_sha=text_sha, block=BLOCK, stat_at=STAT_AT, offsets=OFFSETS,
-                           code=code_hash()), sort_keys=True)
+    key = dict(run, speeds=hashlib.sha256(np.ascontiguousarray(inv_freq, np.float64)).hexdigest(), factor=factor,
+               text_sha=text_sha, block=BLOCK, stat_at=STAT_AT, offsets=OFFSETS, code=code_hash())
+    if run["kind"] == "retrieval":  # its own code and lengths (the other runs' keys are unchanged)
+        key.update(code=code_hash(NUMERIC_CODE + RETRIEVAL_CODE), lengths=RETRIEVAL_LENGTHS)
+    text = json.dumps(key, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:12]
 
 
@@ -230,6 +241,10 @@ def measure(run: dict, model, tokens: list[int]) -> dict:
         nll = truncated_nll(lambda window: forward(model.tensors, model.config, window, cos, sin)["nll"], tokens,
                             TRAINED)
         return dict(blocks=block_means(nll), window=TRAINED, stride=TRAINED // 2, attention_factor=factor)
+    if run["kind"] == "retrieval":  # needles asked for at 1×, 2×, 4×, with the full context or the cut one
+        inv_freq, factor = speeds(run.get("method", "none"), run["length"])
+        return measure_retrieval(model, tokens, lambda s: encode(s, model.tokenizer), inv_freq, factor,
+                                 RETRIEVAL_LENGTHS, window=None if "method" in run else TRAINED)
     if run["kind"] == "layout":  # the GGUF's interleaved rows read by half-split RoPE
         cos, sin = rope_table(np.arange(n), speeds("none", n)[0])
         right = forward(model.tensors, model.config, tokens, cos, sin, layout="interleaved")

@@ -95,9 +95,47 @@ def _attention_stats(q: torch.Tensor, k: torch.Tensor, rows: torch.Tensor) -> tu
     return entropy.mean(0).double().numpy(), p[..., 0].mean(0).double().numpy()
 
 
+def rms_norm(x: torch.Tensor, gain: torch.Tensor, eps: float) -> torch.Tensor:
+    """`lessons.transformer.rms_norm` in torch: x (seq, d) scaled to unit root mean square, times gain (d,)."""
+    return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps) * gain
+
+
+def project(x: torch.Tensor, b: dict, cos: torch.Tensor, sin: torch.Tensor, config: dict,
+            layout: str) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """One block's attention inputs: x (seq, d_model) normalised, projected and rotated.
+
+    b: the block's tensors by GGUF short name ("attn_norm", "attn_q", ...); cos, sin (seq, d_head/2).
+    Returns q (n_heads, seq, d_head), k and v (n_kv_heads, seq, d_head): k rotated, not yet repeated."""
+    n, d = x.shape[0], config["d_head"]
+    h = rms_norm(x, b["attn_norm"], config["rms_eps"])
+    q = _rotate((h @ b["attn_q"].T).view(n, config["n_heads"], d).transpose(0, 1), cos, sin, layout)
+    k = _rotate((h @ b["attn_k"].T).view(n, config["n_kv_heads"], d).transpose(0, 1), cos, sin, layout)
+    v = (h @ b["attn_v"].T).view(n, config["n_kv_heads"], d).transpose(0, 1)
+    return q, k, v
+
+
+def close_block(x: torch.Tensor, out: torch.Tensor, b: dict, config: dict) -> torch.Tensor:
+    """The rest of a block: attention's output (n_heads, seq, d_head) through W_o added to x (seq, d_model),
+    then the SwiGLU MLP on the normalised sum, added too. Returns (seq, d_model)."""
+    x = x + out.transpose(0, 1).reshape(x.shape[0], -1) @ b["attn_output"].T
+    h = rms_norm(x, b["ffn_norm"], config["rms_eps"])
+    return x + (torch.nn.functional.silu(h @ b["ffn_gate"].T) * (h @ b["ffn_up"].T)) @ b["ffn_down"].T
+
+
 def _weights(tensors: dict) -> dict:
     """GGUF tensor name -> torch tensor, sharing memory with the float32 arrays."""
     return {name: torch.from_numpy(w if w.flags.writeable else np.array(w)) for name, w in tensors.items()}
+
+
+def inputs(tensors: dict, config: dict, tokens, cos: np.ndarray, sin: np.ndarray) -> tuple:
+    """(weights as torch tensors, ids (seq,) long, cos, sin (seq, d_head/2) float32 tensors); ValueError
+    when cos and sin do not have one row per token and one column per pair."""
+    ids = torch.as_tensor(np.asarray(tokens), dtype=torch.long)
+    n, d = len(ids), config["d_head"]
+    c, s = torch.from_numpy(np.asarray(cos, np.float32)), torch.from_numpy(np.asarray(sin, np.float32))
+    if c.shape != (n, d // 2):
+        raise ValueError(f"cos and sin must be ({n}, {d // 2}) for {n} tokens, got {tuple(c.shape)}")
+    return _weights(tensors), ids, c, s
 
 
 @torch.inference_mode()
@@ -120,37 +158,23 @@ def forward(tensors: dict, config: dict, tokens, cos: np.ndarray, sin: np.ndarra
     """
     if layout not in ("interleaved", "half"):
         raise ValueError(f"layout must be 'interleaved' or 'half', got {layout!r}")
-    w = _weights(tensors)
-    ids = torch.as_tensor(np.asarray(tokens), dtype=torch.long)
-    n, n_heads, n_kv, d = len(ids), config["n_heads"], config["n_kv_heads"], config["d_head"]
-    c, s = torch.from_numpy(np.asarray(cos, np.float32)), torch.from_numpy(np.asarray(sin, np.float32))
-    if c.shape != (n, d // 2):
-        raise ValueError(f"cos and sin must be ({n}, {d // 2}) for {n} tokens, got {tuple(c.shape)}")
+    w, ids, c, s = inputs(tensors, config, tokens, cos, sin)
+    n, n_heads, n_kv = len(ids), config["n_heads"], config["n_kv_heads"]
     rows = None if stat_rows is None else torch.as_tensor(np.asarray(stat_rows), dtype=torch.long)
     entropy, sink = [], []
-    eps = config["rms_eps"]
-
-    def norm(x, gain):  # `lessons.transformer.rms_norm`, in torch
-        return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps) * gain
-
     x = w["token_embd.weight"][ids]  # (seq, d_model)
     for i in range(config["n_layers"]):
         b = {name.split(".")[2]: t for name, t in w.items() if name.startswith(f"blk.{i}.")}
-        h = norm(x, b["attn_norm"])
-        q = _rotate((h @ b["attn_q"].T).view(n, n_heads, d).transpose(0, 1), c, s, layout)
-        k = _rotate((h @ b["attn_k"].T).view(n, n_kv, d).transpose(0, 1), c, s, layout)
-        v = (h @ b["attn_v"].T).view(n, n_kv, d).transpose(0, 1)
+        q, k, v = project(x, b, c, s, config, layout)
         k, v = (t.repeat_interleave(n_heads // n_kv, dim=0) for t in (k, v))  # transformers' repeat_kv
         if rows is not None:
             e, z = _attention_stats(q, k, rows)
             entropy.append(e)
             sink.append(z)
         out = torch.nn.functional.scaled_dot_product_attention(q[None], k[None], v[None], is_causal=True)[0]
-        x = x + out.transpose(0, 1).reshape(n, n_heads * d) @ b["attn_output"].T
-        h = norm(x, b["ffn_norm"])
-        x = x + (torch.nn.functional.silu(h @ b["ffn_gate"].T) * (h @ b["ffn_up"].T)) @ b["ffn_down"].T
+        x = close_block(x, out, b, config)
     head = w["token_embd.weight"] if config["tied"] else w["output.weight"]
-    x = norm(x, w["output_norm.weight"])
+    x = rms_norm(x, w["output_norm.weight"], config["rms_eps"])
     nll, kept = [], []
     for start in range(0, n, chunk):
         z = x[start:start + chunk] @ head.T  # (rows, vocab)
