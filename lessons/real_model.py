@@ -3,7 +3,7 @@ r"""
 
 Run it: `python -m lessons.real_model` prints the headline numbers from
 the committed runs; `make real-model` measures them again (CPU, about
-122 minutes on 2 cores, resumable; torch, `gguf` and the model's wheel
+131 minutes on 2 cores, resumable; torch, `gguf` and the model's wheel
 are optional extras the site does not need). Builds on
 `lessons.context_extension` (every way to stretch RoPE) and
 `lessons.measured` (the same methods on tiny models trained from
@@ -35,8 +35,8 @@ SmolLM2 file was installable here to repeat the runs on.
 past a model's trained length and you must choose between cutting it,
 stretching the positions with a `rope_scaling` block, or a model trained
 longer; when you convert a checkpoint between formats; when positions get
-large (long cached prefixes, packed batches) or a pipeline computes RoPE
-angles in bfloat16.
+large (long cached prefixes, packed batches), a pipeline computes RoPE
+angles in bfloat16 or a model is cast to bfloat16 after it is built.
 
 **Your options.** Each row is read on the same tokens as the cut context:
 the mean loss difference in nats per token (negative is better) over the
@@ -91,7 +91,7 @@ the scores of the first 8,192 positions too: 0.1 to 0.11 nats per token
 for YaRN and NTK-aware scaling, 0.25 to 0.27 for the Llama 3 rule and
 2.25 to 2.64 for position interpolation. Reading 32,768 tokens in one
 pass took 277 s on 2 cores; the cut context, seven 8,192-token windows,
-196 s. The whole study is 122 minutes of runs.
+196 s. The whole study is 131 minutes of runs.
 
 **What breaks.**
 
@@ -105,11 +105,25 @@ pass took 277 s on 2 cores; the cut context, seven 8,192-token windows,
   with the source's after converting.
 - **RoPE angles in bfloat16.** Rounding the angles to bfloat16 moves a
   logit by 25.71 on a 1,024-token window with no offset at all, and the
-  loss from 2.34 to 3.14 nats; a bfloat16 cos/sin table from float32
-  angles costs much less (0.13).
+  mean loss from 2.34 to 3.14 nats (the kind of error transformers fixed
+  in [huggingface/transformers#29285](https://github.com/huggingface/transformers/pull/29285));
+  a bfloat16 cos/sin table from float32 angles, what transformers 5.24 and
+  vLLM 0.33.0 give a bfloat16 model, costs much less: 0.13 for the worst
+  logit, +0.00016 nats of mean loss.
+- **The speeds buffer cast to bfloat16.** In transformers 5.24,
+  `model.to(torch.bfloat16)` on a built model rounds its `inv_freq`
+  buffer (loading with `dtype=torch.bfloat16` leaves it in float32). On the
+  1,024-token window that moves the worst logit by 0.29 (0.5 on code) and
+  the mean loss by −0.00063 nats: no cost this window can see. Its error
+  grows with the distance between query and key, which the window keeps
+  under 1,024, so longer prompts are not measured here. Load in bfloat16
+  rather than cast afterwards.
 - **Large absolute positions.** With float32 angles, shifting every
-  position by a million moves some logit by 0.39, and by ten million by
-  3.07; float64 angles move nothing beyond the products' rounding.
+  position by a million moves the worst of the window's 1,024 × 49,152
+  logits by 0.39 but the mean loss by only +0.00014 nats; by ten million,
+  3.07 and +0.012. float64 angles move nothing beyond the products'
+  rounding, and vLLM 0.33.0 never meets such positions: its cos/sin table
+  stops at the model's length.
 - **Position interpolation without the fine-tune.** Set for 4×, it
   costs 2.64 nats per token on the prose's first 8,192 positions, where
   the model needed no help.
@@ -192,7 +206,7 @@ from lessons.real_model import (
 )
 
 runs = load_runs()
-len(runs), study_minutes(runs)  # → (32, 122)
+len(runs), study_minutes(runs)  # → (32, 131)
 MULTIPLES[2], TEXTS  # → ((8192, 16384), ('prose', 'code'))
 len(runs["stretch__prose__32768__none"]["result"]["blocks"])  # → 128
 # a uniform guess over the vocabulary of 49,152 ids
@@ -712,7 +726,10 @@ off by a whole radian.
 ```python
 import numpy as np
 
-from lessons.real_model import breaks_at, load_runs, shifted
+from lessons.precision import bf16_round
+from lessons.real_model import (HEAD_DIM, ROPE_BASE, VOCAB, breaks_at, load_runs, precision_cost,
+                                shifted)
+from lessons.rope import rope_frequencies
 
 runs = load_runs()
 [float(np.spacing(np.float32(p))) for p in (1e4, 1e6, 1e7)]
@@ -722,10 +739,10 @@ np.finfo(np.float32).nmant + 1, runs["shift__prose__1024__offsets"]["length"]
 # → (24, 1024)
 round(float(np.degrees(np.spacing(np.float32(1e6)))), 1)  # → 3.6
 # (offset P, loss, largest |logit change|) against float64 at P = 0
-shifted(runs, "prose")["float32"][3]  # → (1000000, 2.342527, 0.394648)
-shifted(runs, "prose")["float32"][4]  # → (10000000, 2.354265, 3.067625)
-shifted(runs, "prose")["bf16-table"][0]  # → (0, 2.34255, 0.132254)
-shifted(runs, "prose")["bf16-angles"][0]  # → (0, 3.139494, 25.708065)
+shifted(runs, "prose")["float32"][3]  # → (1000000, 2.342527, 0.394627)
+shifted(runs, "prose")["float32"][4]  # → (10000000, 2.354265, 3.067649)
+shifted(runs, "prose")["bf16-table"][0]  # → (0, 2.34255, 0.132258)
+shifted(runs, "prose")["bf16-angles"][0]  # → (0, 3.139494, 25.708063)
 # as the prose rounds them
 [round(shifted(runs, "prose")["float32"][i][2], 2) for i in (3, 4)]
 # → [0.39, 3.07]
@@ -742,15 +759,84 @@ round(shifted(runs, "prose")["bf16-table"][0][2], 2)  # → 0.13
 # the smallest change bfloat16 angles make at any offset, either text
 round(min(c for t in ("prose", "code")
           for *_, c in shifted(runs, t)["bf16-angles"]), 2)  # → 25.71
+# the logits the largest change is the worst of, and the losses the mean is over
+runs["shift__prose__1024__offsets"]["length"] * VOCAB  # → 50331648
+# (change of the mean loss in nats, largest |logit change|), float32 angles at P = 10^6 and 10^7
+[precision_cost(runs, "prose", "float32", p) for p in (10**6, 10**7)]
+# → [(0.000141, 0.394627), (0.011879, 3.067649)]
+[precision_cost(runs, "code", "float32", p) for p in (10**6, 10**7)]
+# → [(0.000347, 0.291688), (0.007087, 5.571634)]
+# each bfloat16 case at P = 0, on the prose
+{c: precision_cost(runs, "prose", c, 0) for c in ("bf16-angles", "bf16-table", "bf16-speeds")}
+# → {'bf16-angles': (0.797108, 25.708063), 'bf16-table': (0.000164, 0.132258), 'bf16-speeds': (-0.000626, 0.294793)}
+# bfloat16 speeds at every offset: (P, change of the mean loss, largest |logit change|), prose and code
+[(p, *precision_cost(runs, "prose", "bf16-speeds", p)) for p in (10**4, 10**5, 10**6, 10**7)]
+# → [(10000, -0.000627, 0.294812), (100000, -0.0007, 0.299635), (1000000, 0.000279, 0.578145), (10000000, 0.008509, 2.29115)]
+[(p, *precision_cost(runs, "code", "bf16-speeds", p)) for p in (0, 10**6, 10**7)]
+# → [(0, -0.000411, 0.496184), (1000000, -0.000222, 0.532078), (10000000, 0.00359, 4.327131)]
+# the mean loss changes as the prose rounds them, to two significant digits
+[float(f"{precision_cost(runs, 'prose', c, p)[0]:.2g}")
+ for c, p in (("float32", 10**6), ("float32", 10**7), ("bf16-table", 0), ("bf16-speeds", 0),
+              ("bf16-angles", 0))]
+# → [0.00014, 0.012, 0.00016, -0.00063, 0.8]
+[round(precision_cost(runs, t, "bf16-speeds", 0)[1], 2) for t in ("prose", "code")]  # → [0.29, 0.5]
+# bfloat16 speeds: each pair's speed error, in radians per position (only the fastest, speed 1, is exact)
+theta = rope_frequencies(HEAD_DIM, ROPE_BASE)
+drift = np.abs(bf16_round(theta) - theta)
+round(float((drift / theta).max()), 4), int(np.count_nonzero(drift == 0))  # → (0.0033, 1)
+# the largest error of a relative angle across the window and across the trained length
+[(d, round(float(d * drift.max()), 2)) for d in (1023, 8191)]  # → [(1023, 1.42), (8191, 11.37)]
 ```
 
-![Largest absolute logit change against the offset P added to every position, log-log, for angles in float64, float32, bfloat16 angles and a bfloat16 cos/sin table, on the prose and code windows; float64 stays near 1e-4, float32 grows tenfold per tenfold offset to 3.07 at ten million on the prose, bfloat16 angles sit at 25.71 or more at every offset](figures/real_model.shift.svg)
+![Largest absolute logit change against the offset P added to every position, log-log, for angles in float64 and float32, bfloat16 angles, a bfloat16 cos/sin table and bfloat16 speeds, on the prose and code windows; float64 stays near 1e-4, float32 grows tenfold per tenfold offset to 3.07 at ten million on the prose, bfloat16 angles sit at 25.71 or more at every offset, bfloat16 speeds stay between 0.29 and 0.5 until float32's own error takes over past a million](figures/real_model.shift.svg)
 
 **Reading it:** the float64 line is the floor, the rounding of the float32
 matrix products (about $10^{-4}$); float32 angles leave it by $10^4$ and
 cross 0.1 at $10^6$; a bfloat16 cos/sin table starts at 0.1 to 0.4 at no
-offset and rises with float32's error past that; angles rounded to
-bfloat16 are wrong at every offset, the unshifted window included.
+offset and rises with float32's error past that; bfloat16 speeds are flat,
+0.29 to 0.5, until float32's error joins them; angles rounded to bfloat16
+are wrong at every offset, the unshifted window included.
+
+**The worst logit and the mean.** Each point is the largest change among
+the window's 1,024 × 49,152 logits. The mean loss over its 1,023 next
+tokens says how much of that reaches the predictions on average: float32
+angles shifted by a million move it by +0.00014 nats (0.39 for the worst
+logit), by ten million +0.012 (3.07); a bfloat16 table adds +0.00016 at no
+offset. Angles in bfloat16 are the one case where the mean moves too, by
+0.8 nats before any shift.
+
+**The speeds buffer in bfloat16.** transformers 5.24 computes the speeds
+in float32 (`LlamaRotaryEmbedding.compute_default_rope_parameters` builds
+them with `dtype=torch.float`) and keeps them in a non-persistent buffer,
+`inv_freq`, with a copy, `self.original_inv_freq`. Loading with
+`.from_pretrained(..., dtype=torch.bfloat16)` casts the checkpoint's
+weights only: the buffers are not in the checkpoint and stay float32. But
+`model.to(torch.bfloat16)` or `model.bfloat16()` afterwards rounds every
+floating buffer, the copy included, and the forward's
+`self.inv_freq.to(device=x.device, dtype=torch.float)` restores the dtype,
+not the lost bits (the issues
+[huggingface/transformers#25681](https://github.com/huggingface/transformers/issues/25681)
+and [#29496](https://github.com/huggingface/transformers/issues/29496)
+report the older code's form of it). The case "bf16-speeds" is that
+buffer: the speeds rounded to bfloat16, each off by up to 0.0033 of
+itself, the angles then computed from them in float32. A wrong speed is
+the same at every position, so RoPE stays exactly relative and the offset
+does not matter; the distance does: a relative angle is off by the
+distance times the speed error, up to 1.42 radians across the window's
+1,023 positions and 11.37 across the trained 8,191. On this window that
+moves the worst logit by 0.29 (0.5 on code) and the mean loss by −0.00063
+nats, no cost; this study does not read the long windows where the error
+is largest. In a real bfloat16 model the table is rounded too, so the bug
+comes with "bf16-table" on top.
+
+**Where each case can occur,** read in the released source of each engine:
+
+| Case | What it is | Where it can occur |
+|---|---|---|
+| float32 at a large offset | Angles computed as position times speed in float32, positions far from the start | transformers 5.24: `LlamaRotaryEmbedding.forward` (`models/llama/modeling_llama.py`) computes them for whatever `position_ids` it is given. llama.cpp as llama-cpp-python 0.3.36 vendors it: the CPU rope (`ggml/src/ggml-cpu/ops.cpp`, ggml_rope_cache_init) computes them in float32 for each position on every call, the speeds by repeated multiplication (`theta *= theta_scale`), so its rounding differs from this study's single product but not its grid. Not vLLM 0.33.0: its table (`vllm/model_executor/layers/rotary_embedding/base.py`, `RotaryEmbeddingBase._compute_cos_sin_cache`) is computed in float32 for the positions below max_position only, and forward_static reads its rows by index_select, so offsets of $10^4$ to $10^7$ past the model's length do not arise there |
+| bf16-table | float32 angles; cos and sin rounded to bfloat16 | transformers 5.24 for a bfloat16 model (the same forward ends in `cos.to(dtype=x.dtype)`); vLLM 0.33.0 for a bfloat16 model (`RotaryEmbeddingBase.__init__` stores the table as `cache.to(dtype)`). Not llama.cpp's CPU rope: its cos/sin cache is float32 |
+| bf16-angles | The angle itself rounded to bfloat16 | None of the three releases. Its kind is what transformers' Llama and Gemma rotary code gave inside a bfloat16 autocast before [huggingface/transformers#29285](https://github.com/huggingface/transformers/pull/29285), which moved the angles to float32 (there the autocast matrix product rounded the positions and speeds to bfloat16 too) |
+| bf16-speeds | The speeds rounded to bfloat16, the angles from them in float32 | transformers 5.24 after `model.to(torch.bfloat16)` or `model.bfloat16()` (not after `.from_pretrained(..., dtype=torch.bfloat16)`, which leaves the buffer in float32), with bf16-table on top. Not vLLM 0.33.0: `RotaryEmbeddingBase._compute_inv_freq` builds the speeds in float32 and only the table is kept. Not llama.cpp: `theta_scale = powf(freq_base, -2.0f/n_dims)` is a float32 |
 
 **In code:** `experiments.real_model.torch_forward.rope_table` computes
 each pipeline: "float64"; "float32" (position times speed in float32, as
@@ -759,17 +845,24 @@ transformers 5.24's `LlamaRotaryEmbedding.forward` computes them);
 bfloat16 model gets from that same `forward`, which casts cos and sin to
 the model's dtype, and from vLLM 0.33.0, whose RotaryEmbeddingBase class
 computes its cos/sin cache in float32 and stores it in the model's
-dtype, `vllm/model_executor/layers/rotary_embedding/base.py`);
-"bf16-angles" (the angle itself rounded to bfloat16).
+dtype); "bf16-angles" (the angle itself rounded to bfloat16).
+`experiments.real_model.study.shift_table` adds "bf16-speeds" (the speeds
+rounded to bfloat16, then "float32").
 `experiments.real_model.torch_forward.round_to_bf16` emulates bfloat16
-on the bits, and the tests check it against torch's own conversion.
-`shifted` and `breaks_at` read the results.
+on the bits; the tests check it against torch's own conversion, and
+"bf16-speeds" against transformers 5.24's float32 formula for the buffer
+cast by torch's `.to(torch.bfloat16)`. `shifted`, `precision_cost` and
+`breaks_at` read the results; `lessons.precision` builds each pipeline
+from scratch.
 
 **Why it matters.** "RoPE only sees relative positions" is exact in real
 numbers and approximately true in float32 up to about a million; past
 that, or with angles in bfloat16 at any length, the same prompt at a
 different absolute offset (a long cached prefix, a packed batch, a
-server that never resets positions) gives other logits.
+server that never resets positions) gives other logits. The worst logit
+overstates what a reader sees: at ten million it moves by 3.07 and the
+mean loss by 0.012 nats. Which case you can meet depends on the engine,
+not on the model.
 
 ## Where the model looks
 
@@ -845,7 +938,9 @@ model but does not make one.
   another, worse model when decoded with a cache.
 - The wrong RoPE layout after a conversion costs 5.42 nats per token on
   the prose; bfloat16 angles break the model at any length; float32
-  angles hold RoPE's relative property to an offset of about a million.
+  angles hold RoPE's relative property to an offset of about a million,
+  and at ten million move the mean loss by 0.012 nats while the worst
+  logit moves by 3.07.
 
 ## Self-test questions
 
@@ -1103,6 +1198,15 @@ def shifted(runs: dict, text: str) -> dict[str, list[tuple[int, float, float]]]:
     return out
 
 
+def precision_cost(runs: dict, text: str, precision: str, offset: int) -> tuple[float, float]:
+    """(change of the mean loss in nats, largest |logit change|) of `precision`'s pipeline with every position
+    moved by `offset`, each against float64 angles at P = 0 over the 1,024-token window of `text`: the mean
+    over the window's 1,023 next-token losses beside the worst of its 1,024 × 49,152 logits. 6 decimals."""
+    rows = shifted(runs, text)
+    loss, change = {p: (loss, change) for p, loss, change in rows[precision]}[offset]
+    return round(loss - rows["float64"][0][1], 6), round(change, 6)
+
+
 def breaks_at(runs: dict, text: str, precision: str, tolerance: float = 0.1) -> int | None:
     """The smallest offset P at which `precision`'s angles move some logit by more than `tolerance`
     (None: not up to 10^7)."""
@@ -1217,7 +1321,8 @@ def _shift_figure(runs):
 
     fig, ax = plt.subplots(figsize=(6.4, 4.4), layout="constrained")
     looks = {"float64": Look(GRID, "o", "-"), "float32": Look(INK, "s", "--"),
-             "bf16-table": METHOD_LOOKS["yarn"], "bf16-angles": METHOD_LOOKS["dynamic"]}
+             "bf16-table": METHOD_LOOKS["yarn"], "bf16-angles": METHOD_LOOKS["dynamic"],
+             "bf16-speeds": METHOD_LOOKS["llama3"]}
     for text, hollow in (("prose", False), ("code", True)):
         for precision, rows in shifted(runs, text).items():
             offsets, _, change = zip(*rows, strict=True)

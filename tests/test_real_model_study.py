@@ -14,7 +14,7 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("gguf")
 from experiments.real_model import study  # noqa: E402
 from experiments.real_model.gguf_model import INSTALL_HINT, load_gguf, model_path  # noqa: E402
-from experiments.real_model.torch_forward import forward, rope_table, round_to_bf16  # noqa: E402
+from experiments.real_model.torch_forward import ANGLE_DTYPES, forward, rope_table, round_to_bf16  # noqa: E402
 from lessons.context_extension import dynamic_ntk_base, rope_inv_freq, yarn_attention_factor  # noqa: E402
 from lessons.rope import rope_frequencies  # noqa: E402
 
@@ -45,6 +45,57 @@ def test_rope_tables_in_each_precision():
     np.testing.assert_allclose(cos[1], 1.25 * np.cos(inv_freq), rtol=1e-6)
     with pytest.raises(ValueError, match="precision"):
         rope_table(pos, inv_freq, 1.0, "fp8")
+
+
+def test_bf16_speeds_rounds_the_speeds_and_nothing_else():
+    """Issue 38, item 7: "bf16-speeds" is the float32 table of the speeds rounded to bfloat16, the rounding
+    torch's `.to(torch.bfloat16)` does to transformers 5.24's float32 `inv_freq` buffer (its
+    `compute_default_rope_parameters` formula); every other precision is `rope_table`'s own. A wrong speed
+    is the same at every position, so the table's error grows with the position, not only near 10^6."""
+    inv_freq = study.speeds("none", 16)[0]
+    buffer = 1.0 / (study.BASE ** (torch.arange(0, study.D_HEAD, 2, dtype=torch.float) / study.D_HEAD))
+    np.testing.assert_array_equal(round_to_bf16(inv_freq), buffer.to(torch.bfloat16).float().numpy())
+    assert study.SHIFT_PRECISIONS == (*ANGLE_DTYPES, "bf16-speeds")
+    pos = np.arange(1024) + 10**6
+    for precision in ANGLE_DTYPES:
+        np.testing.assert_array_equal(study.shift_table(pos, inv_freq, precision),
+                                      rope_table(pos, inv_freq, 1.0, precision))
+    got = study.shift_table(pos, inv_freq, "bf16-speeds")
+    np.testing.assert_array_equal(got, rope_table(pos, round_to_bf16(inv_freq), 1.0, "float32"))
+    assert all(a.dtype == np.float32 for a in got)
+    # the speeds are rounded (the fastest, speed 1, is exact), the angles then taken in float32 as usual
+    start = study.shift_table(np.arange(1024), inv_freq, "bf16-speeds")
+    f32 = rope_table(np.arange(1024), inv_freq, 1.0, "float32")
+    np.testing.assert_array_equal(start[0][:, 0], f32[0][:, 0])
+    assert (start[0][1:, 1:] != f32[0][1:, 1:]).any(axis=0).all()  # every other pair moves
+    err = np.abs(start[0] - f32[0]).max(axis=1)
+    assert err[0] == 0 and err[1] < 1e-2 and err[-1] > 0.5  # one position in: one speed error; 1,023: 1,023 of them
+
+
+def test_the_shift_runs_read_every_precision_at_every_offset():
+    """The committed shift runs carry SHIFT_PRECISIONS × OFFSETS in that order, float64 at P = 0 first (the
+    reference, no change), and their config hash covers SHIFT_PRECISIONS: a run made before "bf16-speeds"
+    joined would be stale."""
+    for text in study.TEXTS:
+        path = study.RESULTS / f"shift__{text}__{study.SHIFT_LEN}__offsets.json"
+        record = json.loads(path.read_text(encoding="utf-8"))
+        rows = record["result"]["rows"]
+        assert [(r["precision"], r["offset"]) for r in rows] == [
+            (p, o) for p in study.SHIFT_PRECISIONS for o in study.OFFSETS]
+        assert rows[0]["max_logit_change"] == 0.0
+        run = {k: record[k] for k in ("kind", "text", "length", "name")}
+        assert study.config_hash(run, record["source"]["sha256"]) == record["config_hash"]
+    run = next(r for r in study.plan() if r["kind"] == "shift")
+    before = study.config_hash(run, "0" * 64)
+    saved = study.SHIFT_PRECISIONS
+    try:
+        study.SHIFT_PRECISIONS = ANGLE_DTYPES
+        assert study.config_hash(run, "0" * 64) != before
+        other = next(r for r in study.plan() if r["kind"] == "layout")
+        after = study.config_hash(other, "0" * 64)
+    finally:
+        study.SHIFT_PRECISIONS = saved
+    assert study.config_hash(other, "0" * 64) == after  # the other runs' keys do not depend on it
 
 
 def test_each_method_is_its_rope_parameters_through_rope_inv_freq():

@@ -1,6 +1,6 @@
 """SmolLM2-135M past its trained length: every stretching method, the broken conversion, shifted positions.
 
-    python -m experiments.real_model.study              # what is missing (resumable), 122 min on 2 cores
+    python -m experiments.real_model.study              # what is missing (resumable), 131 min on 2 cores
     python -m experiments.real_model.study --only none yarn-4 --texts prose
     python -m experiments.real_model.study --list       # the plan, one run per line
 
@@ -30,7 +30,7 @@ stretching, and what a method must beat.
 square of the length), so the plan reads one window per text: the baseline and 7 methods on both
 texts (dynamic NTK in one pass on the prose only: there it is NTK-aware scaling for 4×), 3 ablations on the prose, dynamic NTK in one pass at 16,384 tokens, the broken conversion at
 8,192 tokens, the shifted-position study on 1,024 tokens, and four methods on the baseline's cut windows
-(`CUT`, to split what a method costs from what long context buys): 122 minutes of runs in all
+(`CUT`, to split what a method costs from what long context buys): 131 minutes of runs in all
 (measured). Intervals
 are across 512-token pieces of the window (the runs keep 256-token block means), not across
 documents.
@@ -53,7 +53,7 @@ from experiments.run import provenance as suite_provenance
 from experiments.run import write_json
 from experiments.real_model.gguf_model import INSTALL_HINT, encode, load_gguf, model_path
 from experiments.real_model.retrieval import measure_retrieval
-from experiments.real_model.torch_forward import ANGLE_DTYPES, forward, rope_table
+from experiments.real_model.torch_forward import ANGLE_DTYPES, forward, rope_table, round_to_bf16
 from lessons.context_extension import rope_inv_freq
 from lessons.positional import ntk_scaled_base
 
@@ -66,6 +66,10 @@ BLOCK = 256              # the loss is kept as means over blocks of this many po
 STAT_AT = (511, 2047, 6143, 8191, 12287, 16383, 24575, 32767)  # attention is read at the 4 rows ending here
 OFFSETS = (0, 10**4, 10**5, 10**6, 10**7)  # the shifted-position study's constant P
 SHIFT_LEN = 1024
+# the shifted-position study's pipelines: torch_forward's four angle precisions, then the speeds buffer itself
+# rounded to bfloat16 with the angles computed from it in float32 (issue 38, item 7): what `model.to(torch.bfloat16)`
+# leaves in transformers' non-persistent `inv_freq` buffer (`shift_table`)
+SHIFT_PRECISIONS = (*ANGLE_DTYPES, "bf16-speeds")
 
 # name -> (Debian package, file, licence as the package's copyright file states it)
 TEXTS = {
@@ -185,14 +189,27 @@ def code_hash(files: tuple[str, ...] = NUMERIC_CODE) -> str:
 
 def config_hash(run: dict, text_sha: str) -> str:
     """12 hex digits over the run, its speeds (as computed, so a change in `rope_inv_freq` counts),
-    the text's checksum, what is kept (BLOCK, STAT_AT, OFFSETS) and `code_hash`."""
+    the text's checksum, what is kept (BLOCK, STAT_AT, OFFSETS) and `code_hash`; for the shift runs also
+    SHIFT_PRECISIONS, for the retrieval runs their own code and lengths."""
     inv_freq, factor = speeds(run.get("method", "none"), run["length"])
     key = dict(run, speeds=hashlib.sha256(np.ascontiguousarray(inv_freq, np.float64)).hexdigest(), factor=factor,
                text_sha=text_sha, block=BLOCK, stat_at=STAT_AT, offsets=OFFSETS, code=code_hash())
     if run["kind"] == "retrieval":  # its own code and lengths (the other runs' keys are unchanged)
         key.update(code=code_hash(NUMERIC_CODE + RETRIEVAL_CODE), lengths=RETRIEVAL_LENGTHS)
+    if run["kind"] == "shift":  # its pipelines, since "bf16-speeds" joined them (the other runs' keys are unchanged)
+        key.update(precisions=SHIFT_PRECISIONS)
     text = json.dumps(key, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
+def shift_table(positions: np.ndarray, inv_freq: np.ndarray, precision: str) -> tuple[np.ndarray, np.ndarray]:
+    """cos and sin (seq, pairs) of `positions` in one of SHIFT_PRECISIONS: `rope_table`'s precision, or for
+    "bf16-speeds" the speeds rounded to bfloat16 (`round_to_bf16`) and nothing else, the angles then computed
+    from them in float32 as transformers 5.24's `LlamaRotaryEmbedding.forward` does from a bfloat16 buffer
+    (`self.inv_freq.to(dtype=torch.float)` restores the dtype, not the lost bits)."""
+    if precision == "bf16-speeds":
+        return rope_table(positions, round_to_bf16(inv_freq), 1.0, "float32")
+    return rope_table(positions, inv_freq, 1.0, precision)
 
 
 def block_means(nll: np.ndarray) -> list[float]:
@@ -254,9 +271,9 @@ def measure(run: dict, model, tokens: list[int]) -> dict:
     inv_freq = speeds("none", n)[0]
     reference = None
     rows = []
-    for precision in ANGLE_DTYPES:
+    for precision in SHIFT_PRECISIONS:
         for offset in OFFSETS:
-            cos, sin = rope_table(np.arange(n) + offset, inv_freq, 1.0, precision)
+            cos, sin = shift_table(np.arange(n) + offset, inv_freq, precision)
             out = forward(model.tensors, model.config, tokens, cos, sin, logits=True)
             if reference is None:  # float64 angles at P = 0: the first row
                 reference = out
