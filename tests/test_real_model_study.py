@@ -222,6 +222,12 @@ def test_needles_sit_after_line_breaks_and_the_questions_end_in_their_digits():
         assert tokens[needle["start"]:needle["end"]] == enc(NEEDLE.format(**needle) + "\n")
         ids, first = question_tokens(needle["key"], needle["value"], enc)
         assert len(ids) <= QUERY_ROOM and [model.tokenizer["tokens"][i] for i in ids[first:]] == list(needle["value"])
+    # indented code merges each line break with the next line's indentation: the needle goes after it
+    code = encode("if x:\n" + "    y = 1\n" * 4000, model.tokenizer)
+    assert not any(t in newline_ids(model.tokenizer) for t in code[:40])
+    _, needles = insert_needles(code, 8192, enc, newline_ids(model.tokenizer, indented=True))
+    assert all(k * NEEDLE_EVERY + NEEDLE_AT <= n["start"] < k * NEEDLE_EVERY + NEEDLE_AT + 16
+               for k, n in enumerate(needles))
 
 
 def test_an_answer_is_scored_by_its_digits_only():

@@ -261,7 +261,8 @@ def measure(run: dict, model, tokens: list[int]) -> dict:
     if run["kind"] == "retrieval":  # needles asked for at 1×, 2×, 4×, with the full context or the cut one
         inv_freq, factor = speeds(run.get("method", "none"), run["length"])
         return measure_retrieval(model, tokens, lambda s: encode(s, model.tokenizer), inv_freq, factor,
-                                 RETRIEVAL_LENGTHS, window=None if "method" in run else TRAINED)
+                                 RETRIEVAL_LENGTHS, window=None if "method" in run else TRAINED,
+                                 indented=run["text"] == "code")
     if run["kind"] == "layout":  # the GGUF's interleaved rows read by half-split RoPE
         cos, sin = rope_table(np.arange(n), speeds("none", n)[0])
         right = forward(model.tensors, model.config, tokens, cos, sin, layout="interleaved")
