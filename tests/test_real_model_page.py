@@ -371,6 +371,19 @@ def test_what_the_retrieval_probe_shows():
              for a, b in zip(needle_rows(runs, t, "ntk-4"), needle_rows(runs, t, "yarn-4"), strict=True)
              if a["length"] == 32768 and far[0] <= a["distance"] < far[1]]
     assert len(pairs) == 8 and all(a > b for a, b in pairs)
+    # a model blind to the key gives a context's numbers at most 1 in all: YaRN never exceeds it, the cut
+    # context does in 4 of its 6 contexts (texts × lengths)
+    from lessons.real_model import number_mass
+    lengths = (8192, 16384, 32768)
+    assert max(number_mass(runs, t, "yarn-4", n) for t in ("prose", "code") for n in lengths) < 1
+    assert sum(number_mass(runs, t, "window", n) > 1 for t in ("prose", "code") for n in lengths) == 4
+    # over every needle a question sees, neither wins: more exact for the cut context, fewer nats for YaRN
+    for n in (16384, 32768):
+        assert needle_difference(runs, "window", "yarn-4", n, (0, n))[1] > 0
+    # among the stretches at 2×: ahead of the Llama 3 rule, not told apart from NTK-aware
+    assert needle_difference(runs, "llama3-4", "yarn-4", 16384, far)[1] > 0
+    low, high = needle_difference(runs, "ntk-4", "yarn-4", 16384, far)[1:]
+    assert low < 0 < high
     # the cut context's later windows find more than the texts' opening window did at 1×
     assert [retrieved(runs, "window", n, (2048, 8192))[0] for n in (16384, 32768)] == [4, 3]
     # the Llama 3 rule costs even the nearest needle at 1×
@@ -395,3 +408,7 @@ def test_attention_at_equal_temperature():
     assert paired_difference(runs, "prose", "ntk-4-attention-factor", "yarn-4", 2)[2] < 0
     low, high = paired_difference(runs, "prose", "ntk-4-attention-factor", "yarn-4", 4)[1:]
     assert low < 0 < high  # "not resolved at 4×"
+    # against NTK-aware alone over 4×: the ramp alone is not told apart, the factor alone and both help
+    low, high = paired_difference(runs, "prose", "yarn-4-no-attention-factor", "ntk-4", 4)[1:]
+    assert low < 0 < high
+    assert paired_difference(runs, "prose", "yarn-4", "ntk-4", 4)[2] < 0
