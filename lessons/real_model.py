@@ -67,7 +67,7 @@ gives the intervals.
 
 - **Next-token quality on a long input, no training budget:** cut the
   context to the trained length (or slide a window). On both texts no
-  stretching method beat it at 2× or 4×; the best, YaRN ×4, is level with
+  stretching method beat it at 2× or 4×; the closest, YaRN ×4, is level with
   it on the prose at 4× (+0.04, interval −0.07 to 0.13) and 0.12 nats
   worse on code. Read on the cut windows too, YaRN's speeds cost 0.126
   nats on the prose at 4× (0.14 on code); the distant context gives back
@@ -457,12 +457,12 @@ versus("prose", 4)
 versus("code", 4)
 # → {'linear-4': 2.8, 'ntk-4': 0.33, 'dynamic-1-cached': 1.14, 'yarn-4': 0.12,
 #   'llama3-4': 0.46}
-# the best stretch at 4× against the cut context, with its interval
+# the closest stretch at 4× against the cut context, with its interval
 paired_difference(runs, "prose", "yarn-4", "truncated", 4)
 # → (0.04, -0.07, 0.13)
 paired_difference(runs, "code", "yarn-4", "truncated", 4)
 # → (0.12, 0.08, 0.17)
-# and against the next best, NTK-aware for 4×
+# and against the next closest, NTK-aware for 4×
 paired_difference(runs, "prose", "ntk-4", "yarn-4", 4)  # → (0.23, 0.01, 0.51)
 paired_difference(runs, "code", "ntk-4", "yarn-4", 4)  # → (0.21, 0.01, 0.47)
 ```
@@ -637,7 +637,7 @@ needle_difference(runs, "yarn-4", "window", 16384, (0, 8192))
 # → (2.89, 1.76, 3.94)
 needle_difference(runs, "yarn-4", "window", 32768, (0, 8192))
 # → (3.55, 2.22, 4.92)
-# YaRN against the next best at 4×
+# YaRN against the other stretches, at 4× and at 2×
 needle_difference(runs, "ntk-4", "yarn-4", 32768, far)
 # → (13.15, 10.31, 16.15)
 [needle_difference(runs, m, "yarn-4", 16384, far)
@@ -810,7 +810,7 @@ and the long end: set for 2× it costs 0.04 nats up to 8,192 and is level
 with the cut context over 2× (+0.03), then breaks over 4× (+4.25); set for
 8× it holds over 4× but costs 0.25 up to 8,192. Set it for the longest
 input you serve, not longer. YaRN's attention factor is part of what
-makes YaRN the best stretch here: without it YaRN is 0.15 and 0.2 nats
+makes YaRN the stretch closest to the cut context here: without it YaRN is 0.15 and 0.2 nats
 worse over 2× and 4×; over 1× (+0.06, interval −0.01 to 0.13) the two
 are not told apart at this block length. The factor helps NTK-aware
 scaling too: given it, NTK-aware for 4× is 0.05 and 0.07 nats better
@@ -1222,7 +1222,7 @@ make one.
   9.02 nats per token at 4× on the prose against 1.67 with the context
   cut to the last 8,192 tokens.
 - Set for 4× and used without training, YaRN keeps it working to 32,768
-  tokens and is the best stretch here, but no stretch predicted the next
+  tokens and comes closest to the cut context, but no stretch predicted the next
   token better than cutting the context, and each but dynamic NTK with a
   cache costs 0.1 nats or more on the first 8,192 positions.
 - Dynamic NTK is NTK-aware scaling at the prompt's length in one pass, and
