@@ -384,6 +384,12 @@ def test_what_the_retrieval_probe_shows():
     assert needle_difference(runs, "llama3-4", "yarn-4", 16384, far)[1] > 0
     low, high = needle_difference(runs, "ntk-4", "yarn-4", 16384, far)[1:]
     assert low < 0 < high
+    # scored against every other planted number: YaRN puts the right one first for a far needle about as
+    # often as copying one of the 8 at random would (1 in 8 each), the cut context for most it can see
+    from lessons.real_model import found_by_key
+    assert [found_by_key(runs, "yarn-4", n, far) for n in (16384, 32768)] == [(2, 8), (2, 8)]
+    assert found_by_key(runs, "yarn-4", 32768, further) == (0, 16)
+    assert [found_by_key(runs, "window", n, (2048, 8192)) for n in (16384, 32768)] == [(4, 6), (3, 6)]
     # the cut context's later windows find more than the texts' opening window did at 1×
     assert [retrieved(runs, "window", n, (2048, 8192))[0] for n in (16384, 32768)] == [4, 3]
     # the Llama 3 rule costs even the nearest needle at 1×

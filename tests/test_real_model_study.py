@@ -134,14 +134,18 @@ def test_the_plan_names_are_unique_and_cover_items_2_to_4():
     names = [r["name"] for r in runs]
     assert len(set(names)) == len(names)
     kinds = {r["kind"] for r in runs}
-    assert kinds == {"stretch", "layout", "shift", "truncated", "retrieval"}
+    assert kinds == {"stretch", "layout", "shift", "truncated", "retrieval", "binding"}
     longest = {r["method"] for r in runs if r["kind"] == "stretch" and r["length"] == 32768}
     assert longest == set(study.METHODS)
     assert study.select(runs, ["yarn-4"], ["code"]) == [r for r in runs if r["name"] in (
-        "stretch__code__32768__yarn-4", "truncated__code__32768__yarn-4", "retrieval__code__32768__yarn-4")]
+        "stretch__code__32768__yarn-4", "truncated__code__32768__yarn-4", "retrieval__code__32768__yarn-4",
+        "binding__code__32768__yarn-4")]
     # issue 38, item 2: the retrieval probe, every method on both texts, and the cut context
     probe = {r["name"].split("__", 1)[1] for r in runs if r["kind"] == "retrieval"}
     assert probe == {f"{t}__32768__{m}" for t in study.TEXTS for m in study.RETRIEVAL}
+    # and the same probe with every question scored against every other planted number, for YaRN and the cut
+    rivals = {r["name"].split("__", 1)[1] for r in runs if r["kind"] == "binding"}
+    assert rivals == {f"{t}__32768__{m}" for t in study.TEXTS for m in study.BINDING}
     # issue 38, item 1: each method in CUT is read on the baseline's cut windows too, on both texts
     cut = {(r["text"], r["method"]) for r in runs if r["kind"] == "truncated" and "method" in r}
     assert cut == {(t, m) for t in study.TEXTS for m in study.CUT}

@@ -192,7 +192,7 @@ def ask(model, cache, length: int, needle: dict, inv_freq, factor: float, encode
 
 
 def measure_retrieval(model, text_tokens: list[int], encode, inv_freq, factor: float, lengths, window=None,
-                      indented: bool = False) -> dict:
+                      indented: bool = False, rivals: bool = False) -> dict:
     """The probe on one text with one method's speeds: every needle that ends before the question, at each length.
 
     Args:
@@ -202,6 +202,9 @@ def measure_retrieval(model, text_tokens: list[int], encode, inv_freq, factor: f
         window: None (the full context), or a number of tokens: for each L the model reads only the last
             `window` - QUERY_ROOM tokens before the question, from position 0 (the context cut).
         indented: the text is indented code (`newline_ids`).
+        rivals: also score each question's answer with every other asked needle's number in its place
+            (a row's "rival_nll", in the order of the needles): does the model find the number by its key,
+            or copy some planted number?
 
     Returns:
         {"needles": [{"key", "value", "start", "end"}], "rows": [{"length", "key", "distance", "nll", "exact",
@@ -212,11 +215,15 @@ def measure_retrieval(model, text_tokens: list[int], encode, inv_freq, factor: f
     rows = []
 
     def read(length, cache, offset):
-        for needle in needles:
-            if needle["end"] <= length - QUERY_ROOM:
-                score = ask(model, cache, length - QUERY_ROOM, needle, inv_freq, factor, encode, offset)
-                rows.append(dict(length=length, key=needle["key"], distance=length - QUERY_ROOM - needle["start"],
-                                 **score))
+        asked = [needle for needle in needles if needle["end"] <= length - QUERY_ROOM]
+        for needle in asked:
+            score = ask(model, cache, length - QUERY_ROOM, needle, inv_freq, factor, encode, offset)
+            if rivals:
+                score["rival_nll"] = [ask(model, cache, length - QUERY_ROOM, dict(needle, value=other["value"]),
+                                          inv_freq, factor, encode, offset)["nll"]
+                                      for other in asked if other is not needle]
+            rows.append(dict(length=length, key=needle["key"], distance=length - QUERY_ROOM - needle["start"],
+                             **score))
 
     if window is None:
         cos, sin = rope_table(np.arange(longest - QUERY_ROOM), inv_freq, factor)

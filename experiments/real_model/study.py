@@ -1,6 +1,6 @@
 """SmolLM2-135M past its trained length: every stretching method, the broken conversion, shifted positions.
 
-    python -m experiments.real_model.study              # what is missing (resumable), 179 min on 2 cores
+    python -m experiments.real_model.study              # what is missing (resumable), 206 min on 2 cores
     python -m experiments.real_model.study --only none yarn-4 --texts prose
     python -m experiments.real_model.study --list       # the plan, one run per line
 
@@ -32,7 +32,8 @@ texts (dynamic NTK in one pass on the prose only: there it is NTK-aware scaling 
 on the prose, dynamic NTK in one pass at 16,384 tokens, the broken conversion at 8,192 tokens, the
 shifted-position study on 1,024 tokens, four methods on the baseline's cut windows (`CUT`, to split
 what a method costs from what long context buys) and the retrieval probe (`RETRIEVAL`: one prefill
-per method and text, `experiments.real_model.retrieval`): 179 minutes of runs in all (measured, each
+per method and text, `experiments.real_model.retrieval`, and for YaRN and the cut context each question scored
+with every other planted number too, `BINDING`): 206 minutes of runs in all (measured, each
 run's own seconds; runs that shared the 2 cores with another job took longer). The page's intervals
 are block bootstraps over the window (`lessons.real_model`), not across documents.
 """
@@ -115,6 +116,8 @@ CUT = ("yarn-4", "ntk-4", "llama3-4", "linear-4")
 # at 1×, 2× and 4×, and the context cut to the trained length ("window")
 RETRIEVAL = ("none", "yarn-4", "ntk-4", "llama3-4", "linear-4", "window")
 RETRIEVAL_LENGTHS = (TRAINED, 2 * TRAINED, 4 * TRAINED)
+# and each question scored with every other planted number too (a review's question: found by its key, or copied?)
+BINDING = ("yarn-4", "window")
 
 
 def plan() -> list[dict]:
@@ -131,6 +134,8 @@ def plan() -> list[dict]:
     runs += [dict(kind="truncated", text=t, length=4 * TRAINED, method=m) for m in CUT for t in TEXTS]
     runs += [dict(kind="retrieval", text=t, length=4 * TRAINED, **({} if m == "window" else {"method": m}))
              for t in TEXTS for m in RETRIEVAL]
+    runs += [dict(kind="binding", text=t, length=4 * TRAINED, **({} if m == "window" else {"method": m}))
+             for t in TEXTS for m in BINDING]
     for run in runs:
         what = run.get("method") or run.get("layout") or ("offsets" if run["kind"] == "shift" else "window")
         run["name"] = f"{run['kind']}__{run['text']}__{run['length']}__{what}"
@@ -199,7 +204,7 @@ def config_hash(run: dict, text_sha: str) -> str:
     inv_freq, factor = speeds(run.get("method", "none"), run["length"])
     key = dict(run, speeds=hashlib.sha256(np.ascontiguousarray(inv_freq, np.float64)).hexdigest(), factor=factor,
                text_sha=text_sha, block=BLOCK, stat_at=STAT_AT, offsets=OFFSETS, code=code_hash())
-    if run["kind"] == "retrieval":  # its own code and lengths (the other runs' keys are unchanged)
+    if run["kind"] in ("retrieval", "binding"):  # their own code and lengths (the other runs' keys are unchanged)
         key.update(code=code_hash(NUMERIC_CODE + RETRIEVAL_CODE), lengths=RETRIEVAL_LENGTHS)
     if run["kind"] == "shift":  # its pipelines, since "bf16-speeds" joined them (the other runs' keys are unchanged)
         key.update(precisions=SHIFT_PRECISIONS)
@@ -263,11 +268,11 @@ def measure(run: dict, model, tokens: list[int]) -> dict:
         nll = truncated_nll(lambda window: forward(model.tensors, model.config, window, cos, sin)["nll"], tokens,
                             TRAINED)
         return dict(blocks=block_means(nll), window=TRAINED, stride=TRAINED // 2, attention_factor=factor)
-    if run["kind"] == "retrieval":  # needles asked for at 1×, 2×, 4×, with the full context or the cut one
+    if run["kind"] in ("retrieval", "binding"):  # needles asked for at 1×, 2×, 4×, full context or cut
         inv_freq, factor = speeds(run.get("method", "none"), run["length"])
         return measure_retrieval(model, tokens, lambda s: encode(s, model.tokenizer), inv_freq, factor,
                                  RETRIEVAL_LENGTHS, window=None if "method" in run else TRAINED,
-                                 indented=run["text"] == "code")
+                                 indented=run["text"] == "code", rivals=run["kind"] == "binding")
     if run["kind"] == "layout":  # the GGUF's interleaved rows read by half-split RoPE
         cos, sin = rope_table(np.arange(n), speeds("none", n)[0])
         right = forward(model.tensors, model.config, tokens, cos, sin, layout="interleaved")
