@@ -1590,28 +1590,27 @@ CHANCE_NATS = 6 * np.log(10)  # a uniform guess at each of the 6 digits
 BANDS = ((0, 2048), (2048, TRAINED_LEN), (TRAINED_LEN, 2 * TRAINED_LEN), (2 * TRAINED_LEN, LONGEST))
 
 
-def needle_rows(runs: dict, text: str, method: str) -> list[dict]:
+def needle_rows(runs: dict, text: str, method: str, kind: str = "retrieval") -> list[dict]:
     """Every needle asked for in one retrieval run: {"length", "key", "distance" (tokens from the needle to
-    the question), "nll" (nats of its 6 digits), "exact" (greedy decoding writes them), "digits_right"}."""
-    name = f"retrieval__{text}__{LONGEST}__{method}"
+    the question), "nll" (nats of its 6 digits), "exact" (greedy decoding writes them), "digits_right"};
+    kind "binding" reads the runs that also hold "rival_nll" (every other planted number in its place)."""
+    name = f"{kind}__{text}__{LONGEST}__{method}"
     if name not in runs:
         raise ValueError(f"no run {name}: make real-model writes it")
     return runs[name]["result"]["rows"]
 
 
+def _asked(runs: dict, method: str, length: int, band: tuple[int, int], texts, kind: str = "retrieval") -> list:
+    """The `needle_rows` of `texts` asked at `length` about needles `band[0]` to `band[1]` tokens back."""
+    return [r for t in texts for r in needle_rows(runs, t, method, kind)
+            if r["length"] == length and band[0] <= r["distance"] < band[1]]
+
+
 def retrieved(runs: dict, method: str, length: int, band: tuple[int, int], texts=TEXTS) -> tuple[int, int, float]:
     """(needles written exactly, needles asked, mean nats of their digits) for the needles `band[0]` to
     `band[1]` tokens before a question at position `length`, on `texts` together."""
-    rows = [r for t in texts for r in needle_rows(runs, t, method)
-            if r["length"] == length and band[0] <= r["distance"] < band[1]]
+    rows = _asked(runs, method, length, band, texts)
     return sum(r["exact"] for r in rows), len(rows), round(float(np.mean([r["nll"] for r in rows])), 2)
-
-
-def retrieval_grid(runs: dict, methods=RETRIEVAL) -> dict:
-    """{method: {length: {band: `retrieved`}}} over both texts, for every length and the bands a question at
-    that length can reach."""
-    return {m: {n: {b: retrieved(runs, m, n, b) for b in BANDS if b[0] < n - 64}
-                for n in (TRAINED_LEN, 2 * TRAINED_LEN, LONGEST)} for m in methods}
 
 
 def needle_difference(runs: dict, a: str, b: str, length: int, band: tuple[int, int], texts=TEXTS,
@@ -1620,8 +1619,7 @@ def needle_difference(runs: dict, a: str, b: str, length: int, band: tuple[int, 
     from `band` tokens back), both texts together: `bootstrap_interval` over the needles, one by one
     (each is its own key and value, so their scores are taken as independent). Negative: a finds them better."""
     pairs = [ra["nll"] - rb["nll"] for t in texts
-             for ra, rb in zip(needle_rows(runs, t, a), needle_rows(runs, t, b), strict=True)
-             if ra["length"] == length and band[0] <= ra["distance"] < band[1]]
+             for ra, rb in zip(_asked(runs, a, length, band, (t,)), _asked(runs, b, length, band, (t,)), strict=True)]
     return tuple(round(v, digits) for v in bootstrap_interval(pairs))
 
 
@@ -1638,8 +1636,7 @@ def found_by_key(runs: dict, method: str, length: int, band: tuple[int, int], te
     """(needles whose own number costs fewer nats than every other planted number asked in its place, needles
     asked) for the needles `band` tokens before a question at `length`, both texts: the probe with every
     rival scored ("binding" runs, `experiments.real_model.retrieval.measure_retrieval` with rivals)."""
-    rows = [r for t in texts for r in runs[f"binding__{t}__{LONGEST}__{method}"]["result"]["rows"]
-            if r["length"] == length and band[0] <= r["distance"] < band[1]]
+    rows = _asked(runs, method, length, band, texts, kind="binding")
     return sum(r["nll"] < min(r["rival_nll"]) for r in rows), len(rows)
 
 
