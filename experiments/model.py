@@ -62,6 +62,7 @@ class Block(nn.Module):
         self.norm1, self.norm2 = nn.LayerNorm(d_model), nn.LayerNorm(d_model)
         self.W_q, self.W_k, self.W_v, self.W_o = (nn.Linear(d_model, d_model) for _ in range(4))
         self.mlp = nn.Sequential(nn.Linear(d_model, 4 * d_model), nn.GELU(), nn.Linear(4 * d_model, d_model))
+        self.ablated: tuple[int, ...] = ()  # heads whose output is zeroed (the ablations; none in training)
 
     def attention(self, h: torch.Tensor, rope: tuple | None, bias: torch.Tensor | None,
                   record: list | None = None) -> torch.Tensor:
@@ -87,6 +88,9 @@ class Block(nn.Module):
                 scores = scores + bias[..., -COPY:, :]
             scores = scores.masked_fill(causal[-COPY:], float("-inf"))
             record.append((scores, scores.softmax(dim=-1)))
+        if self.ablated:  # an ablation: these heads write nothing
+            out = out.clone()
+            out[:, list(self.ablated)] = 0.0
         out = out.transpose(1, 2).reshape(batch, seq, d)  # heads merged back
         return self.W_o(out)
 

@@ -15,22 +15,32 @@ Models (all trained for the same number of steps, SCHEDULE):
 
 - the five schemes at L = 32: learned, sinusoidal, rope, alibi, nope;
 - controls: learned-randpos and rope-randpos (randomized positions, Ruoss et
-  al. 2023: each training prompt gets a sorted random subset of 0..8L−1),
+  al. 2023, arXiv:2305.16843: each training prompt gets a sorted random subset
+  of 0..16L−1, a range beyond the longest test length; read both at positions
+  0..T−1 and at random positions drawn as in training, the reading "random"),
   rope-oracle (the upper bound of every cell: half the budget at L, then half
-  at 8L with the same tokens per step; trained at 8L from the start, with 8
-  times fewer answers per step, it learned nothing in 4,000 steps), rope-base10 (a base at which 6 of the 8 pairs turn fully
-  within L, as 46 of 64 do in Llama 2 7B: see REAL_BASE);
-- fine-tunes of each seed's rope model, 400 steps at 4L: rope-ft-linear,
-  rope-ft-ntk, rope-ft-yarn (factor 4), rope-ft-dynamic (factor 4) and
-  rope-ft-dynamic-f1 (factor 1, which at 4L has NTK's stretch 4).
+  at 8L with the same tokens per step, one optimizer and one schedule
+  throughout; trained at 8L from the start, with 8 times fewer answers per
+  step, it learned nothing in 4,000 steps), rope-base10 (a base at which 6 of
+  the 8 pairs turn fully within L, as 46 of 64 do in Llama 2 7B: see REAL_BASE);
+- fine-tunes of each seed's rope model at 4L: rope-ft-linear, rope-ft-ntk,
+  rope-ft-yarn (factor 4), rope-ft-dynamic (factor 4) and rope-ft-dynamic-f1
+  (factor 1, which at 4L has NTK's stretch 4). Each is tuned twice from the
+  same weights: 400 steps (the reading "tuned": equal steps) and until its
+  training loss reaches FT_CRITERION (the reading "converged": equal loss,
+  its steps recorded), the latter also read past its length with a stretch
+  that follows the length ("converged-follow": factor 8 at 8L).
 
 The rope and rope-base10 models are also read with every stretching method
-and ablation of STRETCH_EVALS, evaluation only, on the same weights.
+and ablation of STRETCH_EVALS, evaluation only, on the same weights. The
+readings of ABLATED also zero each attention head in turn, and each layer's
+heads together, on the training-distribution prompts (the "ablation" field).
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import hashlib
 import json
 import multiprocessing
@@ -45,7 +55,8 @@ import numpy as np
 import torch
 
 from experiments.model import TinyDecoder, stretched_speeds
-from experiments.tasks import COPY, GRID_PASSAGES, PLACEMENTS, VOCAB_SIZE
+from experiments.tasks import COPY, DISTANCES, GRID_PASSAGES, PLACEMENTS, VOCAB_SIZE
+from figures_build.project import without_docstrings
 from experiments.train import EVAL_SEED, VALIDATION_SEED, evaluate, learned_step, train
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -66,6 +77,11 @@ REAL_BASE = 10.0
 SCHEDULE = dict(steps=4000, batch=32, lr=1e-3, warmup=100, check_every=250)
 LEARNED_AT = 0.98
 FINE_TUNE = dict(multiple=4, steps=400, batch=8, lr=1e-3, warmup=20)  # 10% of the steps, at 4L, same tokens/step
+# the converged fine-tune: the same recipe on a schedule of at most max_steps, stopped at the first check (every
+# check_every steps) where the mean training loss of the last `window` steps is at most `criterion`
+FT_CRITERION = dict(criterion=0.02, window=100, check_every=100, max_steps=3200)
+RANDOM_RANGE = 16  # randomized positions are drawn from 0..16L−1: past the longest test length, 8L
+ABLATION_PROMPTS = 128  # the first 128 of the training-distribution prompts (the same ones for every ablation)
 EVAL = dict(prompts=256, grid_prompts=128, validation_prompts=64)
 QUICK = dict(steps=30, ft_steps=5, prompts=16, grid_prompts=8, check_every=10)
 DEFAULT_SEEDS = (0, 1, 2, 3, 4)
@@ -89,7 +105,7 @@ FINE_TUNES = {
     "rope-ft-dynamic": dict(method="dynamic", factor=4.0),
     "rope-ft-dynamic-f1": dict(method="dynamic", factor=1.0),
 }
-NTK_SWEEP = (2, 3, 5, 8, 13, 29)  # dynamic (factor 4) has stretch 5, 13, 29 at 2L, 4L, 8L
+NTK_SWEEP = (2, 3, 5, 8, 13, 29, 61, 125, 253)  # dynamic (factor 4) has stretch 5, 13, 29 at 2L, 4L, 8L
 # Evaluation-only readings of a trained RoPE model. "factor" None: the stretch follows the length (T / L);
 # a number: fixed at every length (dynamic: the config's factor, its stretch then factor·T/L − factor + 1).
 STRETCH_EVALS = {
@@ -109,7 +125,9 @@ STRETCH_EVALS = {
     **{f"ntk-s{s}": dict(method="ntk", factor=float(s)) for s in NTK_SWEEP},
 }
 BASE10_EVALS = ("default", "linear", "ntk", "yarn", "dynamic", "yarn-printed")
+ABLATED = ("default", "yarn", "yarn-notemp", "yarn-printed", "linear-temp", "ntk")  # readings with head ablations
 CODE = ("tasks.py", "model.py", "train.py")  # the files whose every byte goes into the configuration hash
+# and, without their docstrings, run.py and every lesson module the suite imports (`lesson_modules`)
 
 
 def names() -> list[str]:
@@ -136,23 +154,65 @@ def settings(name: str, quick: bool) -> dict:
         multiple = spec.pop("train_multiple", 1)
         spec.setdefault("rope_base", BASE)
         spec.setdefault("random_positions", False)
+        if spec["random_positions"]:
+            spec["position_range"] = TRAIN_LEN * RANDOM_RANGE
         spec["trained_at"] = TRAIN_LEN * multiple
         if multiple > 1:
-            spec["curriculum"] = f"steps/2 at {TRAIN_LEN} (batch {SCHEDULE['batch']}), then steps/2 at {TRAIN_LEN * multiple}"
+            spec["curriculum"] = (f"steps/2 at {TRAIN_LEN} (batch {SCHEDULE['batch']}), then steps/2 at "
+                                  f"{TRAIN_LEN * multiple}, one optimizer and schedule")
         spec["batch"] = SCHEDULE["batch"] // multiple  # equal tokens per step
         return dict(common, kind="train", **spec)
     spec = dict(FINE_TUNES[name])
     ft = dict(FINE_TUNE, steps=QUICK["ft_steps"] if quick else FINE_TUNE["steps"])
+    converge = dict(FT_CRITERION, max_steps=QUICK["ft_steps"] * 2) if quick else FT_CRITERION
     return dict(common, kind="fine-tune", position="rope", rope_base=BASE, base_model="rope",
                 base_model_hash=config_hash("rope", quick), fine_tune=dict(ft, length=TRAIN_LEN * ft["multiple"]),
-                **spec)
+                converge=converge, **spec)
+
+
+def lesson_modules() -> list[str]:
+    """The lesson modules the suite imports, directly or through one another (read from the import lines)."""
+    def imported(path: Path) -> set[str]:
+        names = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "lessons":
+                names.add(node.module)
+            elif isinstance(node, ast.Import):
+                names |= {alias.name for alias in node.names if alias.name.split(".")[0] == "lessons"}
+        return names
+
+    here = Path(__file__).resolve().parent
+    todo = set().union(*(imported(here / file) for file in (*CODE, "run.py")))
+    seen: set[str] = set()
+    while todo:
+        module = todo.pop()
+        if module not in seen:
+            seen.add(module)
+            todo |= imported(_module_path(module))
+    return sorted(seen)
+
+
+def _module_path(module: str) -> Path:
+    path = ROOT / (module.replace(".", "/") + ".py")
+    return path if path.exists() else ROOT / module.replace(".", "/") / "__init__.py"
+
+
+def _hashed_sources() -> list[tuple[str, str]]:
+    """(name, text) of everything the configuration hash reads: CODE byte for byte, then run.py and
+    the lesson modules without their docstrings (a prose fix re-runs nothing)."""
+    here = Path(__file__).resolve().parent
+    out = [(f"experiments/{file}", (here / file).read_text(encoding="utf-8")) for file in CODE]
+    out.append(("experiments/run.py", without_docstrings((here / "run.py").read_text(encoding="utf-8"))))
+    for module in lesson_modules():
+        out.append((module, without_docstrings(_module_path(module).read_text(encoding="utf-8"))))
+    return out
 
 
 def code_hash() -> str:
-    """sha256 of the experiment code the weights depend on (CODE)."""
+    """sha256 of the code the results depend on (`_hashed_sources`)."""
     digest = hashlib.sha256()
-    for file in CODE:
-        digest.update((Path(__file__).resolve().parent / file).read_bytes())
+    for name, text in _hashed_sources():
+        digest.update(name.encode() + b"\0" + text.encode() + b"\0")
     return digest.hexdigest()
 
 
@@ -179,9 +239,15 @@ def provenance() -> dict:
         numpy_blas = f"{numpy_blas.get('name')} {numpy_blas.get('version')}"
     except Exception:  # noqa: BLE001 - older numpy has no dict mode; the field is informative only
         numpy_blas = "unknown"
-    # dirty: the experiment code differs from the commit (results being written beside it do not count)
-    code = [f"experiments/{file}" for file in (*CODE, "run.py")]
-    return dict(commit=git("rev-parse", "HEAD"), dirty=bool(git("status", "--porcelain", "--", *code)),
+    # dirty: the hashed code differs from the commit's (results, docstrings and other files do not count)
+    dirty = False
+    for name, text in _hashed_sources():
+        path = name if name.startswith("experiments/") else str(_module_path(name).relative_to(ROOT))
+        committed = git("show", f"HEAD:{path}")  # stripped of its last newline, as `git` returns it
+        if committed and path.removeprefix("experiments/") not in CODE:
+            committed = without_docstrings(committed + "\n")
+        dirty |= committed.strip() != text.strip()
+    return dict(commit=git("rev-parse", "HEAD"), dirty=dirty,
                 torch=torch.__version__, numpy=np.__version__, python=platform.python_version(),
                 cpu=cpu, machine=platform.machine(), torch_blas=torch_blas, numpy_blas=numpy_blas,
                 torch_threads=torch.get_num_threads(), code=code_hash())
@@ -198,9 +264,10 @@ def write_json(path: Path, record: dict) -> None:
 # --- models ------------------------------------------------------------------------
 
 def build(config: dict, seed: int) -> TinyDecoder:
-    """A fresh model, its weights drawn from `seed`; position tables have 8L rows."""
+    """A fresh model, its weights drawn from `seed`; position tables have 8L rows (16L with randomized positions)."""
     torch.manual_seed(seed)
-    return TinyDecoder(VOCAB_SIZE, config["position"], max_len=TRAIN_LEN * MULTIPLES[-1], trained_len=TRAIN_LEN,
+    rows = config.get("position_range") or TRAIN_LEN * MULTIPLES[-1]
+    return TinyDecoder(VOCAB_SIZE, config["position"], max_len=rows, trained_len=TRAIN_LEN,
                        rope_base=config["rope_base"], **SHAPE)
 
 
@@ -229,7 +296,7 @@ def trained(name: str, seed: int, quick: bool, directory: Path, force: bool) -> 
     length, schedule = config["trained_at"], config["schedule"]
     positions = None
     if config["random_positions"]:
-        positions = (TRAIN_LEN * MULTIPLES[-1], torch.Generator().manual_seed(POSITION_SEED + seed))
+        positions = (config["position_range"], torch.Generator().manual_seed(POSITION_SEED + seed))
 
     def check(m):  # validation accuracy at the trained length
         return evaluate(m, length, EVAL["validation_prompts"], seed=VALIDATION_SEED)["accuracy"]
@@ -240,11 +307,10 @@ def trained(name: str, seed: int, quick: bool, directory: Path, force: bool) -> 
                                schedule["warmup"], check=check, check_every=schedule["check_every"],
                                positions=positions)
     else:  # the oracle: the first half of the budget at L, the second at its length (equal tokens per step)
-        half = schedule["steps"] // 2
-        losses, _ = train(model, TRAIN_LEN, half, SCHEDULE["batch"], schedule["lr"], generator, schedule["warmup"])
-        more, checks = train(model, length, schedule["steps"] - half, config["batch"], schedule["lr"], generator,
-                             schedule["warmup"], check=check, check_every=schedule["check_every"])
-        losses, checks = losses + more, [(half + step, value) for step, value in checks]
+        half = schedule["steps"] // 2 + 1  # the step that first meets the longer prompts
+        losses, checks = train(model, TRAIN_LEN, schedule["steps"], SCHEDULE["batch"], schedule["lr"], generator,
+                               schedule["warmup"], check=check, check_every=schedule["check_every"],
+                               switch=(half, length, config["batch"]))
     record = dict(steps=len(losses), learned_step=learned_step(checks, LEARNED_AT), checks=checks,
                   loss_curve=loss_curve(losses), loss_first=round(float(np.mean(losses[:50])), 4),
                   loss_last=round(float(np.mean(losses[-50:])), 4))
@@ -283,22 +349,46 @@ def speeds_for(model: TinyDecoder, spec: dict, length: int) -> None:
                                             **kwargs))
 
 
-def measure(model: TinyDecoder, config: dict, spec: dict | None = None) -> dict:
-    """Every metric at every evaluation length: the training distribution (with attention diagnostics)
-    and each retrieval-grid cell; `spec` sets RoPE speeds first (None: the model as it is)."""
+def measure(model: TinyDecoder, config: dict, spec: dict | None = None, ablate: bool = False,
+            max_position: int | None = None) -> dict:
+    """Every metric at every evaluation length: the training distribution (with attention diagnostics),
+    each retrieval-grid cell and each distance-grid (gap) cell; `spec` sets RoPE speeds first (None: the
+    model as it is); `ablate` adds the head ablations; `max_position` reads at random positions."""
     table = {}
+    prompts = config["eval"]["prompts"]
     for length in config["eval_lengths"]:
         if spec is not None:
             speeds_for(model, spec, length)
-        cell = evaluate(model, length, config["eval"]["prompts"], diagnostics=True)
+        cell = evaluate(model, length, prompts, diagnostics=True, max_position=max_position)
         cell["grid"] = {}
         for placement in PLACEMENTS:
             for passage in GRID_PASSAGES:
                 if passage <= length - 1 - COPY:
                     cell["grid"][f"{placement}-{passage}"] = evaluate(model, length, config["eval"]["grid_prompts"],
-                                                                      placement, passage)
+                                                                      placement, passage, max_position=max_position)
+        for distance in DISTANCES:
+            if distance < length - 1 - COPY:  # d = T − 1 − b is far-8's cell
+                cell["grid"][f"gap-{distance}"] = evaluate(model, length, config["eval"]["grid_prompts"], "gap",
+                                                           distance=distance, max_position=max_position)
+        if ablate:
+            cell["ablation"] = ablations(model, length, min(prompts, ABLATION_PROMPTS))
         table[str(length)] = {k: round(v, 6) if isinstance(v, float) else v for k, v in cell.items()}
     return table
+
+
+def ablations(model: TinyDecoder, length: int, prompts: int) -> dict:
+    """Accuracy on the first `prompts` training-distribution prompts with nothing zeroed ("none"), each
+    head zeroed alone ("layer.head", from 0) and each layer's heads zeroed together ("layer.*")."""
+    out = {"none": round(evaluate(model, length, prompts)["accuracy"], 6)}
+    for layer, block in enumerate(model.blocks):
+        for heads, key in [((h,), f"{layer}.{h}") for h in range(block.n_heads)] + \
+                [(tuple(range(block.n_heads)), f"{layer}.*")]:
+            block.ablated = heads
+            try:
+                out[key] = round(evaluate(model, length, prompts)["accuracy"], 6)
+            finally:
+                block.ablated = ()
+    return out
 
 
 def run_one(name: str, seed: int, quick: bool, checkpoints: Path, force: bool) -> dict:
@@ -313,26 +403,42 @@ def run_one(name: str, seed: int, quick: bool, checkpoints: Path, force: bool) -
             chosen = STRETCH_EVALS if name == "rope" else {k: STRETCH_EVALS[k] for k in BASE10_EVALS} \
                 if name == "rope-base10" else {"default": STRETCH_EVALS["default"]}
             for key, spec in chosen.items():
-                evals[key] = dict(spec=spec, lengths=measure(model, config, spec))
+                ablate = key in ABLATED and name in ("rope", "rope-randpos")
+                evals[key] = dict(spec=spec, lengths=measure(model, config, spec, ablate=ablate))
         else:
-            evals["default"] = dict(spec=None, lengths=measure(model, config))
+            evals["default"] = dict(spec=None, lengths=measure(model, config, ablate=True))
         seeds = dict(init=seed, train_prompts=seed, validation=VALIDATION_SEED, eval=EVAL_SEED)
         if config["random_positions"]:
             seeds["positions"] = POSITION_SEED + seed
+            spec = STRETCH_EVALS["default"] if config["position"] == "rope" else None
+            evals["random"] = dict(spec=spec, positions=f"sorted random subsets of 0..{config['position_range'] - 1}",
+                                   lengths=measure(model, config, spec, max_position=config["position_range"]))
     else:
-        model, base_training = trained("rope", seed, quick, checkpoints, False)
-        ft, method, factor = config["fine_tune"], config["method"], config["factor"]
-
-        def tune_speeds(m, length):  # the speeds at the fine-tune length (dynamic: its own rule)
-            speeds_for(m, dict(method=method, factor=factor), length)
-
-        tune_speeds(model, ft["length"])
-        losses, _ = train(model, ft["length"], ft["steps"], ft["batch"], ft["lr"],
-                          torch.Generator().manual_seed(FINE_TUNE_SEED + seed), ft["warmup"])
-        training = dict(steps=len(losses), loss_curve=loss_curve(losses, 20), loss_first=round(float(np.mean(
-            losses[:20])), 4), loss_last=round(float(np.mean(losses[-20:])), 4), base_model_steps=base_training["steps"])
+        base, base_training = trained("rope", seed, quick, checkpoints, False)
+        ft, method, factor, converge = config["fine_tune"], config["method"], config["factor"], config["converge"]
         spec = dict(method=method, factor=factor)
-        evals["tuned"] = dict(spec=spec, lengths=measure(model, config, spec))
+        training = dict(base_model_steps=base_training["steps"])
+        for reading, steps in (("tuned", ft["steps"]), ("converged", converge["max_steps"])):
+            model = build(config, seed)
+            model.load_state_dict(base.state_dict())
+            speeds_for(model, spec, ft["length"])  # the speeds at the fine-tune length (dynamic: its own rule)
+
+            def converged(losses, window=converge["window"], criterion=converge["criterion"]):
+                return len(losses) >= window and float(np.mean(losses[-window:])) <= criterion
+
+            losses, _ = train(model, ft["length"], steps, ft["batch"], ft["lr"],
+                              torch.Generator().manual_seed(FINE_TUNE_SEED + seed), ft["warmup"],
+                              check_every=converge["check_every"],
+                              stop=converged if reading == "converged" else None)
+            training[reading] = dict(steps=len(losses), loss_curve=loss_curve(losses, 20),
+                                     loss_first=round(float(np.mean(losses[:20])), 4),
+                                     loss_last=round(float(np.mean(losses[-20:])), 4),
+                                     loss_window=round(float(np.mean(losses[-converge["window"]:])), 4),
+                                     reached=converged(losses))
+            evals[reading] = dict(spec=spec, lengths=measure(model, config, spec))
+            if reading == "converged" and method != "dynamic":  # past its length, a stretch that follows it
+                follow = dict(method=method)
+                evals["converged-follow"] = dict(spec=follow, lengths=measure(model, config, follow))
         seeds = dict(init=seed, train_prompts=seed, fine_tune_prompts=FINE_TUNE_SEED + seed,
                      validation=VALIDATION_SEED, eval=EVAL_SEED)
     return dict(name=name, seed=seed, config=config, config_hash=config_hash(name, quick), seeds=seeds,

@@ -29,6 +29,14 @@ What the layout is for (each a flaw of the earlier, fixed layout):
   fact is 8 tokens back whatever T is: only absolute positions grow); `far`
   puts all filler between passage and copy and copies its first b tokens
   (d = T − 1 − b: the fact is as far back as the prompt allows).
+- **The distance grid.** At a fixed length, near and far move the fact but
+  not the question, so they cannot say whether a scheme fails by where the
+  fact sits or by how far back it is. `gap` cells (passage b, the copied
+  stretch alone) put the fact exactly d tokens back, for d in DISTANCES,
+  with the copy at the end as always: with near (d = b) and far
+  (d = T − 1 − b) they give every (T, d) with d in 8, 23, 55, 119, 247. Along
+  a row of fixed d the question moves with T and the distance stays; along
+  a column of fixed T the distance changes and the question stays.
 
 Token ids: 0 is BOS, 1..N_FILLER are filler, the rest are passage tokens, all
 interchangeable.
@@ -46,6 +54,7 @@ FIRST_CONTENT = 1 + N_FILLER
 NO_ANSWER = -100             # the target where nothing is scored (torch's cross_entropy ignore_index)
 PLACEMENTS = ("near", "far")  # the retrieval grid's two distances (see the module docstring)
 GRID_PASSAGES = (8, 23)      # the grid's passage sizes: the copied stretch alone, and the most that fits at L = 32
+DISTANCES = (23, 55, 119)    # the gap cells' distances: far's distance at L, 2L and 4L, asked at every longer length
 
 
 def check_length(length: int) -> None:
@@ -85,7 +94,7 @@ def _assemble(passage: torch.Tensor, sizes: torch.Tensor, start: torch.Tensor, b
 
 
 def copy_batch(batch: int, length: int, generator: torch.Generator, placement: str | None = None,
-               passage: int | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+               passage: int | None = None, distance: int | None = None) -> tuple[torch.Tensor, torch.Tensor]:
     """A batch of copy prompts of `length` tokens and their targets.
 
     Args:
@@ -94,8 +103,9 @@ def copy_batch(batch: int, length: int, generator: torch.Generator, placement: s
         generator: the seeded source of randomness (the same state gives the same batch).
         placement: None for the training distribution (a uniform in b..T−1−b, the filler split
             uniformly between before and after the passage, s uniform), or one of PLACEMENTS for
-            a retrieval-grid cell, with `passage` = a.
+            a retrieval-grid cell, with `passage` = a, or "gap" for a distance-grid cell.
         passage: a, for a grid cell (one of GRID_PASSAGES, or any b ≤ a ≤ T − 1 − b).
+        distance: d, for a "gap" cell (passage b copied whole, b ≤ d ≤ T − 1 − b).
 
     Returns:
         (tokens, targets): tokens (batch, T) int64; targets (batch, T) int64: at each scored
@@ -108,6 +118,11 @@ def copy_batch(batch: int, length: int, generator: torch.Generator, placement: s
         sizes = torch.randint(COPY, room + 1, (batch,), generator=generator)
         start = (torch.rand(batch, generator=generator) * (sizes - COPY + 1)).long()
         before = (torch.rand(batch, generator=generator) * (room - sizes + 1)).long()
+    elif placement == "gap":
+        if distance is None or not COPY <= distance <= room:
+            raise ValueError(f"a gap cell needs {COPY} <= distance <= {room}; got {distance!r}")
+        sizes, start = torch.full((batch,), COPY), torch.zeros(batch, dtype=torch.long)
+        before = torch.full((batch,), room - distance)  # the fact starts T − 1 − b − d tokens after BOS
     else:
         if placement not in PLACEMENTS or passage is None or not COPY <= passage <= room:
             raise ValueError(f"a grid cell needs placement in {PLACEMENTS} and {COPY} <= passage <= {room}; "
