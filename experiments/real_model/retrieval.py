@@ -10,8 +10,8 @@ against the cached keys and values of those L tokens (a causal model's keys and 
 0..L-1 do not depend on what comes after them, and every method here except dynamic NTK gives each
 position the same speeds at any length).
 
-Two scores per needle: the log-likelihood of its 6 digits given the question (nats; a uniform guess
-over the ten digits pays 6 · ln 10 = 13.8) and greedy exact match (every digit is the model's top
+Two scores per needle: the log-likelihood of its 6 digits given the question (nats; the values are
+100000..999999, so a uniform guess over them pays ln 900,000 = 13.71) and greedy exact match (every digit is the model's top
 choice after the right digits before it: what greedy decoding would write).
 
 The forward pass is `experiments.real_model.torch_forward`'s blocks (`project`, `close_block`), split in two: `prefill` keeps each
