@@ -1,40 +1,22 @@
-"""The suite: train every model for every seed, evaluate it at L, 2L, 4L, 8L, write one JSON per model and seed.
+"""The suite: train every model for every seed, read it at L, 2L, 4L, 8L, write one JSON per model and seed.
 
     python -m experiments.run                      # everything missing, seeds 0..4, two processes
-    python -m experiments.run --only rope rope-ft-ntk
-    python -m experiments.run --seeds 7 --out /tmp/seed7
-    python -m experiments.run --quick --out /tmp/quick   # a few steps of everything: checks the plumbing only
+    python -m experiments.run --only rope rope-ft-ntk --seeds 7 --out /tmp/seed7
+    python -m experiments.run --quick --out /tmp/quick   # a few steps of everything: the plumbing only
 
-What is kept: a result whose JSON exists with the same configuration hash is
-skipped (the suite resumes where it stopped); `--force` retrains and
-re-evaluates everything. Trained weights are kept in .cache/experiments/
-(not committed) under a name that carries the configuration hash, so a
-changed setting or a changed line of experiments/ never reuses them.
+A result whose JSON has today's configuration hash is kept (the suite resumes); `--force` redoes all.
+Weights are kept in .cache/experiments/ (not committed) under a name that carries the hash.
 
-Models (all trained for the same number of steps, SCHEDULE):
-
-- the five schemes at L = 32: learned, sinusoidal, rope, alibi, nope;
-- controls: learned-randpos and rope-randpos (randomized positions, Ruoss et
-  al. 2023, arXiv:2305.16843: each training prompt gets a sorted random subset
-  of 0..16L−1, a range beyond the longest test length; read both at positions
-  0..T−1 and at random positions drawn as in training, the reading "random"),
-  rope-oracle (the upper bound of every cell: half the budget at L, then half
-  at 8L with the same tokens per step, one optimizer and one schedule
-  throughout; trained at 8L from the start, with 8 times fewer answers per
-  step, it learned nothing in 4,000 steps), rope-base10 (a base at which 6 of
-  the 8 pairs turn fully within L, as 46 of 64 do in Llama 2 7B: see REAL_BASE);
-- fine-tunes of each seed's rope model at 4L: rope-ft-linear, rope-ft-ntk,
-  rope-ft-yarn (factor 4), rope-ft-dynamic (factor 4) and rope-ft-dynamic-f1
-  (factor 1, which at 4L has NTK's stretch 4). Each is tuned twice from the
-  same weights: 400 steps (the reading "tuned": equal steps) and until its
-  training loss reaches FT_CRITERION (the reading "converged": equal loss,
-  its steps recorded), the latter also read past its length with a stretch
-  that follows the length ("converged-follow": factor 8 at 8L).
-
-The rope and rope-base10 models are also read with every stretching method
-and ablation of STRETCH_EVALS, evaluation only, on the same weights. The
-readings of ABLATED also zero each attention head in turn, and each layer's
-heads together, on the training-distribution prompts (the "ablation" field).
+Models (one budget, SCHEDULE): the five schemes at L = 32 (learned, sinusoidal, rope, alibi, nope);
+controls: learned-randpos and rope-randpos (Ruoss et al. 2023, arXiv:2305.16843: sorted random subsets
+of 0..16L−1, past the longest test length; read at 0..T−1 and, reading "random", at positions drawn as in
+training), rope-oracle (half the budget at L, half at 8L, same tokens per step, one optimizer and
+schedule; trained at 8L from the start it learned nothing), rope-base10 (see REAL_BASE); fine-tunes of
+each rope model at 4L (rope-ft-*: linear, ntk, yarn and dynamic at factor 4, dynamic-f1 at factor 1),
+tuned 400 steps (reading "tuned": equal steps) and, from the same weights, until FT_CRITERION ("converged":
+equal loss), the latter also read with a stretch that follows the length ("converged-follow").
+rope and rope-base10 are also read with every method of STRETCH_EVALS (evaluation only); the readings
+of ABLATED also zero each head, and each layer's heads, in turn (the "ablation" field).
 """
 
 from __future__ import annotations
@@ -326,12 +308,9 @@ def trained(name: str, seed: int, quick: bool, directory: Path, force: bool) -> 
 def speeds_for(model: TinyDecoder, spec: dict, length: int) -> None:
     """Give a RoPE model the speeds `spec` (an entry of STRETCH_EVALS) prescribes at `length`.
 
-    With a KV cache ("cache"), dynamic scaling rotates each key with the speeds of the step that
-    cached it: "prompt" prefills the prompt up to the copy in one pass (every key there at the
-    speeds for length T − b) and decodes the copy token by token; "stream" prefills L tokens and
-    decodes every later token one by one (a conversation that grew past L). A causal model read
-    once with position p at the speeds of step max(p + 1, prefill) gives exactly the logits of
-    that decode, so the speeds become a table with a row per position.
+    With a KV cache ("cache") each key keeps the speeds of the step that cached it: "prompt" prefills
+    up to the copy (T − b) and decodes the copy; "stream" prefills L tokens and decodes the rest. Position
+    p read at the speeds of step max(p + 1, prefill) gives that decode's logits: a table, a row per position.
     """
     method = spec["method"]
     factor = spec.get("factor") or max(1.0, length / TRAIN_LEN)

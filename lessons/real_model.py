@@ -341,7 +341,7 @@ stretch holds four, so the 0.14 comes from the 4× stretches alone, and
 1× and 2× hold two, so their intervals are rough; the bootstrap's
 narrowing with so few runs is undone by a factor
 $\sqrt{(n-1)/(n-b)}$ for $n$ blocks in runs of $b$
-(`lessons.measured.bootstrap_interval`).
+(`bootstrap_interval`, in lessons/tools/intervals.py).
 
 **How far to trust them.** Not far. With four stretches per series the
 lag-1 estimate is biased low, so 0.14 does not show that neighbouring
@@ -355,7 +355,7 @@ interval from 0.01) may not hold on another document.
 **In Python:**
 
 ```python
-from lessons.measured import BOOTSTRAP_DRAWS
+from lessons.tools.intervals import BOOTSTRAP_DRAWS
 from lessons.real_model import (
     BLOCK,
     CORRELATED,
@@ -399,7 +399,7 @@ alike, while no scaling leaves it and does not come back.
 
 **In code:** `loss_at` averages the 256-position blocks of a run over
 1×, 2× or 4×; `paired_difference` gives the paired difference and its
-interval (`lessons.measured.bootstrap_interval` in runs of `RESAMPLED`
+interval (`bootstrap_interval`, lessons/tools/intervals.py, in runs of `RESAMPLED`
 blocks); `autocorrelation` and `block_length` measure how long a run
 must be; `departure` finds
 the first 1,024-token stretch where a method is `DEPARTS` (0.1) nats worse
@@ -1511,7 +1511,7 @@ from pathlib import Path
 import numpy as np
 
 from lessons._palette import GRID, INK, METHOD_LOOKS, Look, legend_beside
-from lessons.measured import bootstrap_interval
+from lessons.tools.intervals import bootstrap_interval
 
 # ---------------------------------------------------------------------------
 # 1. The committed runs: one JSON per run (experiments/results/real-model/)

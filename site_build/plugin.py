@@ -49,6 +49,7 @@ from site_build.config import PrimerConfig
 from site_build.content import KINDS, challenges, gets_content_visibility, kind_of, labs
 from site_build.markdown.context import PageContext
 from site_build.markdown.diagrams import CLIENT_SCRIPT, Diagrams
+from site_build.markdown.evidence import EvidenceExtension
 from site_build.markdown.levels import LevelsExtension
 from site_build.markdown.links import LinkExtension, check_lesson_links
 from site_build.markdown.math import Katex, KatexExtension
@@ -442,10 +443,10 @@ class PrimerPlugin(BasePlugin[PrimerConfig]):
             self.diagrams.prepare(sources)
         config.markdown_extensions = [e for e in config.markdown_extensions
                                       if not isinstance(e, (KatexExtension, LinkExtension, LevelsExtension, SectionsExtension,
-                                                            ReportExtension))]
+                                                            ReportExtension, EvidenceExtension))]
         config.markdown_extensions += [KatexExtension(self.katex, self._page_context), LinkExtension(self._page_context),
                                        LevelsExtension(self._page_context), SectionsExtension(self._page_context),
-                                       ReportExtension(self._page_context)]
+                                       ReportExtension(self._page_context), EvidenceExtension(self._page_context)]
 
 
 def _nav_section(sections: dict[str, list], path: tuple[str, ...]) -> list:

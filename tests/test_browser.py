@@ -248,6 +248,24 @@ def _contrast(page, selector: str) -> float:
     )
 
 
+@pytest.mark.parametrize("width", [1280, 390])
+def test_an_evidence_marker_opens_its_evidence_on_focus(page, site, width):
+    """A claim's ⟨id⟩ (site_build/markdown/evidence.py): focused (a tap, or Tab), the marker shows the
+    ranking, ablation or source behind it, inside the window."""
+    page.set_viewport_size({"width": width, "height": 800})
+    visit(page, site, "lessons/measured/")
+    marker = page.locator("sup.primer-evidence").first
+    assert marker.count() and page.locator("sup.primer-evidence").count() >= 20
+    marker.scroll_into_view_if_needed()
+    marker.focus()
+    shown = page.evaluate("""() => {
+        const el = document.activeElement, after = getComputedStyle(el, "::after");
+        return {text: after.content, width: parseFloat(after.width), left: el.getBoundingClientRect().left};
+    }""")
+    assert "ranking" in shown["text"] and "[" in shown["text"], shown
+    assert shown["left"] + shown["width"] <= width, shown
+
+
 def test_dark_mode_switches_the_palette_and_math_stays_readable(page, site):
     path = f"lessons/{SLUGS[0]}/"
     visit(page, site, path)

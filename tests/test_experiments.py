@@ -24,16 +24,35 @@ def check_record(record: dict) -> None:
     assert set(record["provenance"]) >= {"commit", "torch", "numpy", "python", "cpu", "torch_blas", "numpy_blas",
                                          "code"}
     assert set(record["seeds"]) >= {"init", "validation", "eval"}
-    assert record["training"]["loss_curve"] and record["wall_seconds"] >= 0
-    assert record["evals"]
+    training = record["training"]
+    if record["config"]["kind"] == "fine-tune":  # tuned for equal steps and to the loss criterion, from one base
+        assert training["tuned"]["steps"] == record["config"]["fine_tune"]["steps"]
+        assert training["converged"]["steps"] <= record["config"]["converge"]["max_steps"]
+        assert all(training[k]["loss_curve"] for k in ("tuned", "converged"))
+        assert {"tuned", "converged"} <= set(record["evals"])
+    else:
+        assert training["loss_curve"]
+    assert record["wall_seconds"] >= 0 and record["evals"]
+    if record["config"].get("random_positions"):  # scored both ways: at 0..T-1 and as trained
+        assert {"default", "random"} <= set(record["evals"])
     for reading in record["evals"].values():
         assert set(reading["lengths"]) == LENGTH_KEYS
-        for cell in reading["lengths"].values():
+        for length, cell in reading["lengths"].items():
             assert 0.0 <= cell["accuracy"] <= 1.0 and cell["nll"] >= 0.0 and math.isfinite(cell["margin"])
             assert np.array(cell["entropy"]).shape == np.array(cell["max_logit"]).shape == (2, 4)
-            # at L = 32 both grid passages fit; 23 is the most that fits there
-            assert set(cell["grid"]) == GRID_KEYS
+            assert np.array(cell["key_weight"]).shape == (2, 4)
+            # every prompt's outcome is kept, and they add up to the accuracy
+            right = [int(c) for c in cell["right"]]
+            assert len(right) == record["config"]["eval"]["prompts"] and max(right) <= 7
+            assert math.isclose(sum(right) / (7 * len(right)), cell["accuracy"], abs_tol=1e-6)
+            # at L = 32 both grid passages fit; 23 is the most that fits there; a gap cell for each distance
+            # strictly between near's 8 and far's T − 9
+            gaps = {f"gap-{d}" for d in (23, 55, 119) if d < int(length) - 9}
+            assert set(cell["grid"]) == GRID_KEYS | gaps
             assert all(0.0 <= c["accuracy"] <= 1.0 for c in cell["grid"].values())
+            if "ablation" in cell:
+                assert set(cell["ablation"]) == {"none", "0.*", "1.*"} | {f"{la}.{h}" for la in (0, 1)
+                                                                         for h in range(4)}
 
 
 def test_the_task_separates_role_distance_and_length():
@@ -64,6 +83,12 @@ def test_the_task_separates_role_distance_and_length():
         assert (fact_distance(near) == COPY).all() and (fact_distance(far) == length - 1 - COPY).all()
     with pytest.raises(ValueError, match="grid cell"):
         copy_batch(2, 32, g, "near", 24)
+    # the distance grid: a gap cell puts the fact exactly d back, the copy at the end as always
+    for length, distance in ((64, 23), (128, 55), (256, 119), (256, 8), (256, 247)):
+        gap, _ = copy_batch(8, length, g, "gap", distance=distance)
+        assert (fact_distance(gap) == distance).all()
+    with pytest.raises(ValueError, match="gap cell"):
+        copy_batch(2, 64, g, "gap", distance=56)
     # the same seed gives the same prompts
     a = copy_batch(4, 32, torch.Generator().manual_seed(3))
     b = copy_batch(4, 32, torch.Generator().manual_seed(3))
@@ -247,3 +272,74 @@ def test_committed_results_come_from_the_current_suite():
         record = json.loads(path.read_text(encoding="utf-8"))
         assert record["config_hash"] == run.config_hash(record["name"], False), (
             f"{path.name} was made by another configuration or code version: run `make experiments`")
+        assert record["provenance"]["dirty"] is False, f"{path.name} was made by code no commit holds"
+
+
+def test_random_evaluation_positions_are_drawn_as_in_training_and_the_same_for_every_model():
+    torch = pytest.importorskip("torch")
+    from experiments.model import TinyDecoder
+    from experiments.tasks import VOCAB_SIZE
+    from experiments.train import evaluate, random_positions
+
+    where = random_positions(4, 64, 512, torch.Generator().manual_seed(0))
+    assert where.shape == (4, 64) and (where.diff(dim=1) > 0).all() and 0 <= where.min() and where.max() < 512
+    torch.manual_seed(0)
+    model = TinyDecoder(VOCAB_SIZE, "learned", max_len=512, trained_len=32)
+    a, b = (evaluate(model, 64, 8, max_position=512) for _ in range(2))
+    contiguous = evaluate(model, 64, 8)
+    assert a == b and a["nll"] != contiguous["nll"]
+
+
+def test_a_zeroed_head_writes_nothing_and_is_restored():
+    torch = pytest.importorskip("torch")
+    from experiments import run
+    from experiments.model import TinyDecoder
+    from experiments.tasks import VOCAB_SIZE, copy_batch
+
+    torch.manual_seed(0)
+    model = TinyDecoder(VOCAB_SIZE, "rope", max_len=64, trained_len=32)
+    tokens, _ = copy_batch(2, 32, torch.Generator().manual_seed(0))
+    before = model(tokens)
+    model.blocks[1].ablated = (0, 1, 2, 3)
+    zeroed = model(tokens)
+    model.blocks[1].ablated = ()
+    assert torch.equal(model(tokens), before) and not torch.allclose(zeroed, before)
+    # with every head of the last layer zeroed its attention adds only W_o's bias: the same for every token
+    block = model.blocks[1]
+    block.ablated = (0, 1, 2, 3)
+    h = torch.randn(1, 5, 64)
+    out = block.attention(h, model.rope_tables(torch.arange(5.0)), None)
+    assert torch.allclose(out, block.W_o.bias.expand_as(out))
+    block.ablated = ()
+    table = run.ablations(model, 32, 8)
+    assert set(table) == {"none", "0.*", "1.*"} | {f"{la}.{h}" for la in (0, 1) for h in range(4)}
+    assert all(b.ablated == () for b in model.blocks)
+
+
+def test_the_answer_key_weight_reads_the_key_after_the_earlier_occurrence():
+    torch = pytest.importorskip("torch")
+    from experiments.tasks import COPY, copy_batch
+    from experiments.train import key_weight
+
+    tokens, targets = copy_batch(3, 40, torch.Generator().manual_seed(1), "gap", distance=20)
+    keep = torch.ones(3, COPY, dtype=torch.bool)
+    weights = torch.zeros(3, 2, COPY, 40)
+    for row in range(COPY):  # head 1 of one layer looks exactly at the answer's key, head 0 at the query itself
+        weights[:, 1, row, 40 - COPY + row - 20 + 1] = 1.0
+        weights[:, 0, row, 40 - COPY + row] = 1.0
+    got = key_weight([(None, weights)], tokens, keep)
+    assert got.shape == (1, 2) and got[0, 1] == 3 * COPY and got[0, 0] == 0
+    # and that key holds the answer
+    place = 40 - COPY
+    assert tokens[0, place - 20 + 1] == targets[0, place]
+
+
+def test_the_hash_reads_run_py_and_the_lessons_without_docstrings():
+    pytest.importorskip("torch")
+    from experiments import run
+
+    assert {"lessons.alibi", "lessons.context_extension", "lessons.positional"} <= set(run.lesson_modules())
+    sources = dict(run._hashed_sources())
+    assert "experiments/run.py" in sources and '"""The suite' not in sources["experiments/run.py"]
+    assert "def settings(" in sources["experiments/run.py"]
+    assert "def rope_inv_freq(" in sources["lessons.context_extension"]

@@ -13,8 +13,10 @@ import pytest
 from figures_build import reading as _prose
 from lessons import measured
 from lessons.context_extension import dynamic_ntk_stretch
-from lessons.measured import (RANKINGS, bootstrap_interval, eval_lengths, interval, load_results, paired,
+from lessons.measured import (RANKINGS, eval_lengths, interval, load_results, paired,
                               ranking_holds, reproduces, values)
+from lessons.tools import intervals
+from lessons.tools.intervals import bootstrap_interval
 
 REPRODUCTION = Path(__file__).resolve().parents[1] / "experiments" / "reproduction"
 
@@ -120,3 +122,89 @@ def test_a_rerun_of_one_more_seed_reproduces_the_rankings_at_2L():
     assert at_2L
     failed = [r for r in at_2L if not reproduces(other, r)]
     assert not failed, f"rankings at 2L the re-run does not reproduce: {failed}"
+
+
+# --- the claims ledger ---------------------------------------------------------------------------------
+
+CAUSAL = re.compile(r"\b(because|keeps?|kept|so that|why)\b", re.I)
+MARKER = re.compile(r"⟨([a-z][a-z-]*)⟩")
+
+
+def prose_sentences(doc: str) -> list[str]:
+    """The page's sentences outside code, mermaid, headings and the papers list: paragraphs joined,
+    split after a full stop; a table row's cells and a list item are sentences of their own; the bold
+    labels of the page format ("**Why it matters.**") are structure, not claims."""
+    doc = re.sub(r"```.*?```", "", doc, flags=re.S)
+    doc = doc.split("## The papers behind this lesson")[0]
+    out = []
+    for block in re.split(r"\n\s*\n", doc):
+        lines = [ln.strip() for ln in block.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
+        if not lines:
+            continue
+        if lines[0].startswith("|"):
+            out += [cell.strip() for ln in lines for cell in ln.strip("|").split("|")]
+            continue
+        text = " ".join(lines)
+        text = re.sub(r"`[^`]*`", "", text)
+        text = re.sub(r"\*\*[^*]+[.:]\*\*", "", text)
+        text = re.sub(r'\?\?\? question "[^"]*"', "", text)
+        out += [part for item in re.split(r"(?:^|\s)- ", text) for part in re.split(r"(?<=[.!?])\s+", item)]
+    return [s for s in out if s.strip()]
+
+
+def claims_without_evidence(doc: str) -> list[str]:
+    """Sentences with causal wording and no ⟨id⟩ of the ledger."""
+    return [s for s in prose_sentences(doc) if CAUSAL.search(MARKER.sub("", s))
+            and not any(key in measured.EVIDENCE for key in MARKER.findall(s))]
+
+
+def test_every_causal_sentence_names_its_evidence_and_each_evidence_holds():
+    doc = measured.__doc__
+    assert not claims_without_evidence(doc), claims_without_evidence(doc)
+    used = set(MARKER.findall(doc))
+    assert used == set(measured.EVIDENCE), (used ^ set(measured.EVIDENCE))
+    results = load_results()
+    failing = [key for key in measured.EVIDENCE if not measured.evidence_holds(results, key)]
+    assert not failing, f"evidence that no longer shows what it is cited for: {failing}"
+    assert all(measured.evidence_label(key, results) for key in measured.EVIDENCE)
+
+
+def test_a_causal_sentence_without_evidence_is_caught():
+    planted = measured.__doc__.replace("## In 20 seconds", "YaRN wins because its ramp keeps pair 0.\n\n"
+                                                           "## In 20 seconds")
+    assert claims_without_evidence(planted) == ["YaRN wins because its ramp keeps pair 0."]
+    marked = planted.replace("keeps pair 0.", "keeps pair 0 ⟨ramp⟩.")
+    assert not claims_without_evidence(marked)
+    unknown = planted.replace("keeps pair 0.", "keeps pair 0 ⟨no-such-evidence⟩.")
+    assert claims_without_evidence(unknown)
+
+
+def test_evidence_that_stops_holding_is_caught(monkeypatch):
+    results = load_results()
+    # a ranking the other way round, an ablation of nothing, an equivalence far outside its margin
+    monkeypatch.setitem(measured.EVIDENCE, "ramp", ("ranking", ("rope:yarn-printed", "rope:yarn", 64, "accuracy",
+                                                                None)))
+    monkeypatch.setitem(measured.EVIDENCE, "layers", ("ablation", ("rope", 32, "none")))
+    monkeypatch.setitem(measured.EVIDENCE, "ntk-tie", ("equivalence", ("rope:yarn", "rope:linear", 64)))
+    assert not any(measured.evidence_holds(results, k) for k in ("ramp", "layers", "ntk-tie"))
+
+
+def test_headline_cells_have_two_level_intervals_at_least_as_wide_as_seeds_alone():
+    results = load_results()
+    rows = measured.headline(results)
+    assert len(rows) == len(measured.HEADLINE)
+    for (ref, n, cell), (mean, low, high) in zip(measured.HEADLINE, rows, strict=True):
+        assert low <= mean <= high
+        assert mean == pytest.approx(float(values(results, ref, n, cell=cell).mean()), abs=0.006)
+
+
+def test_t_quantiles_and_intervals():
+    # textbook values of Student's t (two-sided 95% and 90%, 4 degrees of freedom; 1 and 30)
+    assert intervals.t_quantile(0.975, 4) == pytest.approx(2.776445, abs=1e-5)
+    assert intervals.t_quantile(0.95, 4) == pytest.approx(2.131847, abs=1e-5)
+    assert intervals.t_quantile(0.975, 1) == pytest.approx(12.706205, abs=1e-4)
+    assert intervals.t_quantile(0.975, 30) == pytest.approx(2.042272, abs=1e-5)
+    mean, low, high = intervals.t_interval([0.9, 0.7, 0.5, 0.8, 0.6], digits=6)
+    assert mean == pytest.approx(0.7) and high - mean == pytest.approx(2.776445 * 0.158114 / 5 ** 0.5, abs=1e-4)
+    assert intervals.equivalent([0.01, -0.01, 0.0, 0.02, -0.02]) and not intervals.equivalent([0.1, 0.12, 0.08, 0.1,
+                                                                                              0.11])

@@ -11,7 +11,7 @@ import pytest
 
 from figures_build import reading as _prose
 from lessons import real_model
-from lessons.measured import bootstrap_interval
+from lessons.tools.intervals import bootstrap_interval
 from lessons.real_model import (BASELINE, BLOCK, CORRELATED, LONGEST, COMPARISONS, PIECES, RESAMPLED, autocorrelation,
                                 block_length, blocks, departure, load_runs, loss_at, paired_difference,
                                 comparison_holds)

@@ -243,6 +243,19 @@ def test_a_formula_katex_cannot_typeset_stops_mkdocs_build_with_one_line_naming_
     assert len(our_errors(result)) == 1 and "Traceback" not in result.stderr, "one line, not a traceback:\n" + result.stderr
 
 
+def test_an_evidence_marker_the_ledger_lacks_stops_the_build_naming_the_lesson(tmp_path):
+    """⟨id⟩ after a claim (site_build/markdown/evidence.py) must name an entry of the lesson's EVIDENCE."""
+    broken = lesson("beta", "alpha").replace("The beta lesson in one sentence,", "The beta lesson ⟨nosuch⟩,", 1)
+    assert "⟨nosuch⟩" in broken
+    project = make_project(tmp_path, {"beta": broken, "alpha": lesson("alpha", "beta")}, order=["beta", "alpha"],
+                           site=True, notebook=False)
+    result = mkdocs_build(project)
+    assert result.returncode != 0
+    assert re.search(r"lessons/beta\.py: ⟨nosuch⟩ names no entry of the page's EVIDENCE", result.stderr + result.stdout), \
+        result.stderr
+    assert "Traceback" not in result.stderr
+
+
 def our_errors(result: subprocess.CompletedProcess) -> list[str]:
     """The build's ERROR lines, without MkDocs' own "Error reading page 'x.md':" lead-in."""
     return [line for line in result.stderr.splitlines()

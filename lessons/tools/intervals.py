@@ -1,0 +1,104 @@
+"""Intervals for a handful of measurements: Student's t over seeds, the percentile bootstrap, the
+circular block bootstrap for a correlated series, a bootstrap over seeds and prompts together, and a
+test of equivalence.
+
+`lessons.measured` quotes every reading of its five seeds with `t_interval` and states "do as well"
+only when `equivalent` passes; `lessons.real_model` resamples a text's losses in runs with
+`bootstrap_interval`. No scipy: the t quantile integrates the density itself.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+BOOTSTRAP_DRAWS = 10_000
+BOOTSTRAP_SEED = 0
+
+
+def bootstrap_interval(samples, level: float = 0.95, block: int = 1) -> tuple[float, float, float]:
+    """(mean, low, high): the mean over seeds and its percentile bootstrap interval.
+
+    Seeds are resampled with replacement (BOOTSTRAP_DRAWS draws, a fixed generator), so the
+    interval covers training randomness: the evaluation prompts are the same for every seed.
+    With `block` > 1 the samples are a series whose neighbours are correlated (the loss along one
+    text, `lessons.real_model`), and each draw strings together runs of `block` consecutive
+    samples from random starts, wrapping past the end to the start (the circular block bootstrap of
+    Politis and Romano, 1992), so the interval keeps the correlation within a run. Its bounds are
+    then moved away from the mean by √((n − 1) / (n − block)) for n samples: on independent samples
+    the circular bootstrap's variance of the mean is (1 − block/n) of the true one (a half with two
+    runs per draw), the one-by-one bootstrap's (1 − 1/n), and the factor puts the two on a par.
+
+    Args:
+        samples: (seeds,) values, one per training seed, or a series in order.
+        level: the interval's coverage.
+        block: samples per resampled run; 1 resamples them one by one.
+
+    Returns:
+        three floats.
+    """
+    samples = np.asarray(samples, dtype=float)
+    n = len(samples)
+    rng = np.random.default_rng(BOOTSTRAP_SEED)
+    starts = rng.integers(0, n, size=(BOOTSTRAP_DRAWS, -(-n // block)))
+    index = (starts[:, :, None] + np.arange(block)).reshape(BOOTSTRAP_DRAWS, -1)[:, :n] % n
+    means = samples[index].mean(axis=1)
+    low, high = np.quantile(means, [(1 - level) / 2, (1 + level) / 2])
+    mean = float(samples.mean())
+    if block > 1:
+        widen = np.sqrt((n - 1) / (n - block))
+        low, high = mean - (mean - low) * widen, mean + (high - mean) * widen
+    return mean, float(low), float(high)
+
+
+def two_level_interval(table: np.ndarray, level: float = 0.95, digits: int = 2) -> tuple[float, float, float]:
+    """(mean, low, high) of a (seeds, prompts) table, seeds and prompts both resampled.
+
+    Every seed meets the same prompts (a crossed design), so each draw takes S seeds and P prompts
+    with replacement, independently, and averages the S × P block: the interval covers other
+    trainings and other prompt sets. A difference of two readings is the difference of their tables.
+    """
+    rng = np.random.default_rng(BOOTSTRAP_SEED)
+    seeds, prompts = table.shape
+    by_seed = np.empty(BOOTSTRAP_DRAWS)
+    for draw in range(BOOTSTRAP_DRAWS):
+        rows = rng.integers(0, seeds, seeds)
+        by_seed[draw] = table[rows][:, rng.integers(0, prompts, prompts)].mean()
+    low, high = np.quantile(by_seed, [(1 - level) / 2, (1 + level) / 2])
+    return round(float(table.mean()), digits), round(float(low), digits), round(float(high), digits)
+
+
+def t_quantile(p: float, df: int) -> float:
+    """Student's t quantile for 0.5 < p < 1 and df >= 1: the t density integrated (Simpson, 20,001 points
+    on [0, x]) and the integral solved for p by bisection; no scipy."""
+    norm = math.exp(math.lgamma((df + 1) / 2) - math.lgamma(df / 2)) / math.sqrt(df * math.pi)
+
+    def cdf(x):
+        grid = np.linspace(0.0, x, 20_001)
+        f = norm * (1 + grid ** 2 / df) ** (-(df + 1) / 2)
+        h = grid[1] - grid[0]
+        return 0.5 + h / 3 * (f[0] + f[-1] + 4 * f[1:-1:2].sum() + 2 * f[2:-1:2].sum())
+
+    low, high = 0.0, 1000.0
+    for _ in range(60):
+        mid = (low + high) / 2
+        low, high = (mid, high) if cdf(mid) < p else (low, mid)
+    return (low + high) / 2
+
+
+def t_interval(samples, level: float = 0.95, digits: int = 2) -> tuple[float, float, float]:
+    """(mean, low, high): mean ± t quantile · sd / √n over `samples` (one per seed)."""
+    samples = np.asarray(samples, dtype=float)
+    n, mean = len(samples), float(samples.mean())
+    half = t_quantile((1 + level) / 2, n - 1) * float(samples.std(ddof=1)) / math.sqrt(n)
+    return round(mean, digits), round(mean - half, digits), round(mean + half, digits)
+
+
+EQUIVALENCE_MARGIN = 0.05  # "not told apart" claims: two readings within 0.05 of exact match, said before looking
+
+
+def equivalent(samples, margin: float = EQUIVALENCE_MARGIN) -> bool:
+    """Two one-sided t tests at 5% (TOST): does the 90% t interval of the paired differences lie in ±margin?"""
+    _, low, high = t_interval(samples, level=0.90, digits=6)
+    return -margin < low and high < margin
