@@ -13,13 +13,17 @@ positions), `lessons.alibi` (ALiBi and NoPE) and `lessons.context_extension`
 **In one sentence.** Small decoders trained at 32 tokens on a copy task,
 five seeds each, show what breaks past the trained length and which
 detail of each method decides it: a learned table answers only while the
-fact sits on its trained rows ⟨learned-rows⟩; RoPE and ALiBi fall as the
-prompt grows, wherever the fact sits ⟨rope-length⟩ ⟨alibi-length⟩; of the
-ways to stretch RoPE without training only YaRN holds to 8L, carried by
-its released code's ramp at every length and by its temperature at 8L
-(each removed in an ablation ⟨ramp⟩ ⟨temperature⟩); and a fine-tune holds
-past its length only when the stretch is set for the longer prompt
-⟨follow⟩.
+fact sits at the start of the prompt, where facts sat in training
+⟨learned-rows⟩; ALiBi falls as the prompt grows, wherever the fact sits
+⟨alibi-length⟩; RoPE does both, keeping a fact at the start better than
+any other and losing even that one as the prompt grows ⟨rope-start⟩
+⟨rope-start-length⟩; of the ways to stretch RoPE without training only
+YaRN keeps most of the task to 8L, there mostly on far facts ⟨yarn-near⟩,
+and its released code's ramp and its temperature are what an ablation of
+each takes away ⟨ramp⟩ ⟨ramp-long⟩ ⟨temperature⟩; past its tuning length,
+a fine-tune with a fixed factor keeps the task only with NTK-aware
+scaling, and raising the factor to the served length rescues YaRN and
+position interpolation ⟨ntk-fixed⟩ ⟨follow⟩.
 
 **When you need it.** When you weigh claims such as "ALiBi extrapolates",
 "dynamic NTK beats a raised base" or "YaRN works without fine-tuning" and
@@ -29,50 +33,57 @@ long-context evaluation looks fine on average and you wonder whether the
 failures depend on where the fact sits or on how long the prompt is.
 
 **Your options.** Every number is exact-match accuracy, the mean over five
-seeds and the same prompts, with a 95% interval that resamples both seeds
-and prompts, at twice (2L) or eight times (8L) the trained length; Level 2
+seeds and the same prompts, with a 95% interval that counts both the
+seeds and the prompts as drawn from many, at twice (2L) or eight times (8L) the trained length; Level 2
 names the comparison behind each verdict.
 
 | Option | What it does | What it gives you here | What it costs | Where it lives |
 |---|---|---|---|---|
-| Learned table | One trained vector per position, up to L | 0.34 [0.28, 0.39] at 2L; 0.87 [0.81, 0.93] at 8L when the fact sits in the first positions | Rows past L are never trained: a fact there is lost | GPT-2's `n_positions`, BERT's `max_position_embeddings` |
+| Learned table | One trained vector per position, up to L | 0.34 [0.28, 0.39] at 2L; 0.87 [0.77, 0.96] at 8L when the fact sits in the first positions | Rows past L are never trained: a fact there is lost | GPT-2's `n_positions`, BERT's `max_position_embeddings` |
 | Sinusoidal codes | Fixed codes added to the input | 0.28 [0.23, 0.32] at 2L | Codes past L were never seen in training | The 2017 Transformer |
-| RoPE as trained | Rotates queries and keys by position | 0.28 [0.21, 0.36] at 2L, 0.01 [0.0, 0.01] at 8L | Angles past L were never seen | `rope_theta` |
-| ALiBi | A distance penalty per head | 0.85 [0.83, 0.88] at 2L, 0.19 [0.11, 0.26] at 8L | Falls as the prompt grows, the fact near or far | BLOOM, MPT (`alibi_bias_max`) |
-| NoPE | No positions; only the causal mask | Did not learn the task in the budget: 0.22 [0.17, 0.28] at L | Nothing to stretch | Llama 4 and SmolLM3 layers (`no_rope_layers`) |
-| Randomized positions | RoPE trained at sorted random positions from 0 to 16L − 1 | Read as trained, 0.63 [0.6, 0.66] at 2L and 0.05 at 8L; read at positions 0 to T − 1, 0.11 even at L | Never reached 98% in the budget, and must be read at positions like its training's | Ruoss et al. 2023; no common config key |
-| Position interpolation | Divides every pair's speed by the stretch | 0.35 [0.27, 0.42] at 2L untrained; fine-tuned at 4L to a settled loss, 1.0 [0.99, 1.0] there and 0.06 [0.04, 0.09] at 8L | A longer fine-tune (2,000 to 2,200 steps to settle, against 500 to 1,100 for the others); it slows the fastest pair too | `rope_type` linear |
-| NTK-aware | Raises the base | 0.56 [0.47, 0.66] at 2L untrained; 0.84 [0.81, 0.88] at 8L after the fine-tune at 4L | Its stretch is a dial: more helps longer prompts and costs some accuracy at L | a larger `rope_theta` |
-| YaRN | Keeps fast pairs, divides slow ones, sharpens attention ⟨yarn-formula⟩ | 0.96 [0.93, 0.99] at 2L and 0.71 [0.63, 0.78] at 8L untrained; after the fine-tune at 4L, 0.99 [0.98, 0.99] at 8L with the factor set for 8L | The released code's ramp matters: the paper's printed one gives 0.46 [0.38, 0.54] at 2L ⟨ramp⟩; a tuned factor kept past its length gives 0.09 at 8L ⟨follow⟩ | `rope_type` yarn |
-| Dynamic NTK | Raises the base with the current length | 0.86 [0.79, 0.91] at 2L untrained; 0.82 [0.75, 0.88] with a KV cache | Keys cached at another length: 0.64 [0.55, 0.74] when a conversation grows past L token by token | `rope_type` dynamic |
+| RoPE as trained | Rotates queries and keys by position | 0.28 [0.16, 0.39] at 2L, 0.01 [0.0, 0.01] at 8L | Angles past L were never seen | `rope_theta` |
+| ALiBi | A distance penalty per head | 0.85 [0.83, 0.88] at 2L, 0.19 [0.06, 0.31] at 8L | Falls as the prompt grows, the fact near or far | BLOOM, MPT (`alibi_bias_max`) |
+| NoPE | No positions; only the causal mask | Did not learn the task in the budget: 0.22 [0.15, 0.29] at L | Nothing to stretch | Llama 4 and SmolLM3 layers (`no_rope_layers`) |
+| Randomized positions | RoPE trained at sorted random positions from 0 to 16L − 1 | Read as trained, 0.9 at L, 0.63 [0.6, 0.66] at 2L and 0.05 at 8L; read at positions 0 to T − 1, 0.11 even at L | Must be read at positions like its training's; at 8L those are eight times as packed as in training | Ruoss et al. 2023; no common config key |
+| Position interpolation | Divides every pair's speed by the stretch | 0.35 [0.23, 0.47] at 2L untrained; fine-tuned at 4L to a settled loss, 1.0 [0.99, 1.0] there and 0.06 [0.03, 0.1] at 8L | A longer fine-tune: at 400 steps its loss is still 0.25 to 0.39, where the others' is at most 0.021, and it first reaches 0.02 after 2,000 to 2,200 steps; it slows the fastest pair too | `rope_type` linear |
+| NTK-aware | Raises the base | 0.56 [0.42, 0.7] at 2L untrained; 0.84 [0.8, 0.88] at 8L after the fine-tune at 4L | Its stretch is a dial: more helps longer prompts and costs some accuracy at L | a larger `rope_theta` |
+| YaRN | Keeps fast pairs, divides slow ones, sharpens attention ⟨yarn-formula⟩ | 0.96 [0.92, 1.0] at 2L and 0.71 [0.6, 0.82] at 8L untrained (at 8L, 0.43 for a fact 8 tokens back); after the fine-tune at 4L, 0.99 [0.98, 0.99] at 8L with the factor set for 8L | The released code's ramp matters: the paper's printed one gives 0.46 [0.33, 0.59] at 2L ⟨ramp⟩; a tuned factor kept past its length gives 0.09 at 8L ⟨follow⟩ | `rope_type` yarn |
+| Dynamic NTK | Raises the base with the current length | 0.86 [0.77, 0.94] at 2L untrained; 0.82 [0.73, 0.91] with a KV cache | Keys cached at another length: 0.64 [0.49, 0.79] when a conversation grows past L token by token | `rope_type` dynamic |
 
 **How to choose.**
 
 - A RoPE checkpoint read at up to 8L, no training budget: YaRN with the
   released code's ramp and temperature (0.71 at 8L; no other method
   without training passes 0.12 there, NTK-aware at every stretch up to
-  253 included ⟨yarn-eight⟩). At 2L a raised base at stretch 29 does as
-  well (equivalent within 0.05 ⟨ntk-tie⟩). At a realistic base, where most
-  pairs turn within L, YaRN gives only 0.31 at 2L: measure your own
-  checkpoint before trusting either.
+  253 included ⟨yarn-eight⟩), but test near facts: at 8L it finds a fact
+  8 tokens back 0.43 of the time ⟨yarn-near⟩. At 2L the best stretch of
+  a raised base in the sweep (29, picked on these prompts) is within 0.05
+  of YaRN ⟨ntk-tie⟩, and the same base loses 0.04 at L and answers 0.41
+  at 4L. At a realistic base, where most pairs turn within L, YaRN gives
+  only 0.31 at 2L: measure your own checkpoint before trusting either.
 - "Dynamic beats a raised base" is a statement about the stretch, not the
   method: at 2L dynamic NTK is exactly NTK-aware scaling at stretch 5, and
-  a raised base at stretch 5 scores the same 0.86. Choose the stretch, then
-  choose whether it follows the length.
+  a raised base at stretch 5 scores the same 0.86 ⟨dynamic-stretch⟩.
+  Choose the stretch, then choose whether it follows the length.
 - A fine-tune budget: tune until the loss settles, not for a fixed number
-  of steps (position interpolation took 2,000 to 2,200 steps to reach the
-  loss YaRN reached in 500 to 700), and past the tuning length set the
-  factor for the served length: tuned at 4L with factor 4, YaRN answers
-  0.09 at 8L and, with factor 8, 0.99 ⟨follow⟩.
+  of steps (at 400 steps position interpolation's loss is still 0.25 to
+  0.39, NTK-aware's and YaRN's below 0.02), and past the tuning length
+  raise the factor to the served length, never below the tuned one: tuned
+  at 4L with factor 4, YaRN answers 0.09 at 8L and, with factor 8, 0.99
+  ⟨follow⟩; NTK-aware keeps 0.84 with its factor fixed and 0.95 raised
+  ⟨follow-ntk⟩; position interpolation read at L with factor 1 answers
+  0.0 ⟨follow-below⟩.
 - Evaluate with the fact at several distances and the prompt at several
-  lengths: the learned table fails when the fact leaves its trained rows,
-  RoPE and ALiBi as the prompt grows at every distance, and an average
-  hides which.
+  lengths: the learned table fails when the fact leaves the start of the
+  prompt, ALiBi as the prompt grows, RoPE by both, and an average hides
+  which ⟨learned-rows⟩ ⟨alibi-length⟩ ⟨rope-start⟩.
 
 **What it costs.** The suite, 70 runs (14 models, five seeds), took 29
-minutes on 2 cores, 58 core-minutes added up. Every scheme trains for the
-same 4,000 steps of 1,024 tokens; a fine-tune of 400 steps is a tenth of
-the training steps and 2.5% of its scored answers. The stretching methods
+minutes on 2 cores, 53 core-minutes of run time added up. Every scheme
+trains for the same 4,000 steps of 1,024 tokens; a fine-tune of 400 steps
+is a tenth of the training steps and 2.5% of its scored answers, and
+position interpolation's settled one, 2,000 to 2,200 steps, about half the
+training steps. The stretching methods
 cost nothing at run time here except dynamic NTK with a cache, which loses
 0.04 at 2L.
 
@@ -94,11 +105,11 @@ cost nothing at run time here except dynamic NTK with a cache, which loses
   (0.01) when it does not.
 - **Scoring a control as it was never trained.** RoPE trained at random
   positions answers 0.11 at L when read at positions 0 to 31, and 0.9 when
-  read at positions drawn as in its training.
+  read at positions drawn as in its training ⟨randpos⟩.
 - **Believing one seed, or a median.** Two of the five oracle seeds fell at
   8L (0.42 and 0.64); every number here is a mean over five seeds with its
   interval, and a ranking is stated only when its paired interval excludes
-  zero.
+  zero ⟨rule⟩.
 
 **In the wild.** The configurations map to config keys that real models set
 (`lessons.model_card` decodes them): learned tables in GPT-2 and BERT, ALiBi
@@ -200,18 +211,19 @@ text.
 ## How two numbers are compared
 
 **Tiny worked example.** YaRN scores 0.96 at 2L and dynamic NTK 0.86. Both
-read the same five trained models, so the comparison is made seed by seed:
+read the same five trained models, so the comparison is taken seed by seed:
 five differences, one per seed, their mean +0.10, and a 95% t interval
 around it, mean ± 2.776 standard errors (Student's t with 4 degrees of
 freedom), 0.05 to 0.15. Zero is outside it, so the page may say YaRN beats
 dynamic NTK at 2L. Where zero is inside, the two are not told apart; the
 page says two readings *do as well* only when a test of equivalence
 passes: the 90% t interval of the differences lies within ±0.05 (two
-one-sided tests at 5%, the margin chosen before looking). The headline
-cells of Level 1 resample seeds and prompts together (every seed meets the
-same prompts, so each draw takes five seeds and 256 prompts with
-replacement): an interval that covers other trainings and other prompt
-sets.
+one-sided tests at 5%, with a margin of 0.05 of exact match) ⟨rule⟩. The
+headline cells of Level 1 count the prompts as a sample too: every seed
+meets the same 256 prompts, so a two-way table of seeds and prompts gives
+the mean's variance from both (its mean squares), and the interval uses a
+t quantile with Satterthwaite's degrees of freedom; it is never narrower
+than the seeds' t interval alone by more than rounding.
 
 **The math.**
 
@@ -255,15 +267,15 @@ paired(results, "rope:yarn", "rope:dynamic", 64)  # → (0.1, 0.05, 0.15)
 len(RANKINGS), all(ranking_holds(results, r) for r in RANKINGS)  # → (15, True)
 len(HEADLINE)  # → 21
 headline(results)[:6]
-# → [(0.34, 0.28, 0.39), (0.87, 0.81, 0.93), (0.28, 0.23, 0.32), (0.28, 0.21,
-#   0.36), (0.01, 0.0, 0.01), (0.85, 0.83, 0.88)]
+# → [(0.34, 0.28, 0.39), (0.87, 0.77, 0.96), (0.28, 0.23, 0.32), (0.28, 0.16,
+#   0.39), (0.01, 0.0, 0.01), (0.85, 0.83, 0.88)]
 headline(results)[6:12]
-# → [(0.19, 0.11, 0.26), (0.22, 0.17, 0.28), (0.63, 0.6, 0.66), (0.35, 0.27,
-#   0.42), (1.0, 0.99, 1.0), (0.06, 0.04, 0.09)]
+# → [(0.19, 0.06, 0.31), (0.22, 0.15, 0.29), (0.63, 0.6, 0.66), (0.35, 0.23,
+#   0.47), (1.0, 0.99, 1.0), (0.06, 0.03, 0.1)]
 headline(results)[12:]
-# → [(0.56, 0.47, 0.66), (0.84, 0.81, 0.88), (0.96, 0.93, 0.99), (0.71, 0.63,
-#   0.78), (0.99, 0.98, 0.99), (0.46, 0.38, 0.54), (0.86, 0.79, 0.91), (0.82,
-#   0.75, 0.88), (0.64, 0.55, 0.74)]
+# → [(0.56, 0.42, 0.7), (0.84, 0.8, 0.88), (0.96, 0.92, 1.0), (0.71, 0.6,
+#   0.82), (0.99, 0.98, 0.99), (0.46, 0.33, 0.59), (0.86, 0.77, 0.94), (0.82,
+#   0.73, 0.91), (0.64, 0.49, 0.79)]
 ```
 
 **In code:** lessons/tools/intervals.py holds the statistics: `t_interval`
@@ -272,13 +284,14 @@ quotes a reading with it; `paired` does the same for a difference of two
 readings of the same seeds; `RANKINGS` lists every ranking this page
 states, and `ranking_holds` checks each one's interval excludes zero (the
 tests fail if a re-run reverses one); `equivalent` is the test of
-equivalence; `two_level_interval` resamples seeds and prompts, and
+equivalence; `two_level_interval` gives the seeds-and-prompts interval,
+and
 `headline` gives it for each cell of `HEADLINE`, Level 1's table in order.
 
 **Why it matters.** With five seeds, an unpaired comparison of two means
 can hide a consistent gap or invent one; pairing by seed removes what the
-two readings share, the trained weights, and resampling the prompts adds
-what a fixed prompt set hides.
+two readings share, the trained weights, and counting the prompts as a
+sample adds what a fixed prompt set hides ⟨rule⟩.
 
 ## Five schemes at one budget
 
@@ -290,7 +303,7 @@ sinusoidal codes in none (0.95 to 0.97 at the end), NoPE in none. Past L,
 ALiBi answers 0.85 at 2L, the learned table 0.34, RoPE and sinusoidal codes
 0.28; at 8L every scheme is below 0.2. In every scheme the answer needs
 both layers: zeroing the second layer's four heads leaves RoPE at 0.0 at
-L, zeroing the first leaves it at 0.04 ⟨layers⟩.
+L, zeroing the first leaves it at 0.04 ⟨layers⟩ ⟨layers-first⟩.
 
 **In Python:**
 
@@ -355,17 +368,20 @@ layers, and says nothing about whether NoPE generalises.
 
 **Tiny worked example.** With an 8-token passage at 2L, the learned table
 finds the fact 0.94 of the time when it sits at the start of the prompt
-(55 tokens back, on trained rows) and 0.03 when it sits 8 or 23 tokens
-back (on untrained rows). The distance grid separates the two readings of
-that: at 4L the learned table finds a fact 119 tokens back 0.91 of the
-time and one 55 tokens back 0.02; only the first sits on trained rows.
-RoPE and ALiBi instead fall as the prompt grows at every distance: a fact
-8 tokens back is found 1.0, 0.04, 0.01 and 0.0 of the time by RoPE at L,
-2L, 4L and 8L, and 1.0, 0.85, 0.29 and 0.09 by ALiBi. At a fixed length
-RoPE does best with the fact farthest back (0.74 at 55 tokens against 0.04
-at 8, at 2L); ALiBi's distances are closer together and not in one
-order: at 4L a fact 55 back beats one 8 back, at 8L the five distances lie
-between 0.05 and 0.11.
+(rows 1 to 8, 55 tokens back) and 0.03 when it sits 8 or 23 tokens back
+(rows past 32). The distance grid separates the two readings of that: at
+4L the learned table finds a fact 119 tokens back 0.91 of the time and one
+55 tokens back 0.02; only the first sits at the start. Past L the grid
+puts a fact at the start (rows 1 to 8) or past row 32, never in between,
+so it says nothing about rows 9 to 31. ALiBi instead falls as the prompt
+grows at every distance: a fact 8 tokens back is found 1.0, 0.85, 0.29 and
+0.09 of the time at L, 2L, 4L and 8L, and its distances are close together
+and in no fixed order: at 4L a fact 55 back beats one 8 back, at 8L the
+five lie between 0.05 and 0.11. RoPE does both: at one length it keeps a
+fact at the start far better than any other (0.37 against 0.04 at 4L, 55
+tokens back) ⟨rope-start⟩, while between two facts not at the start the
+distance is not told apart; and even the fact at the start falls as the
+prompt grows (0.74, 0.37 and 0.11 at 2L, 4L and 8L) ⟨rope-start-length⟩.
 
 **In Python:**
 
@@ -387,8 +403,14 @@ learned[256, 247], learned[256, 119]
 rope, alibi = distance_grid(results, "rope"), distance_grid(results, "alibi")
 [rope[n, 8][0] for n in (32, 64, 128, 256)]  # → [1.0, 0.04, 0.01, 0.0]
 [alibi[n, 8][0] for n in (32, 64, 128, 256)]  # → [1.0, 0.85, 0.29, 0.09]
-rope[64, 55][0], rope[64, 8][0]  # → (0.74, 0.04)
-cell_difference(results, "rope", 64, "far-8", "near-8")  # → (0.7, 0.51, 0.9)
+[rope[n, n - 9][0] for n in (64, 128, 256)], rope[128, 55][0]
+# → ([0.74, 0.37, 0.11], 0.04)
+cell_difference(results, "rope", 128, "far-8", "gap-55")
+# → (0.33, 0.23, 0.43)
+cell_difference(results, "rope", (64, 256), "far-8", "far-8")
+# → (0.63, 0.41, 0.85)
+cell_difference(results, "rope", 64, "gap-23", "near-8")
+# → (0.24, -0.02, 0.49)
 cell_difference(results, "alibi", 128, "gap-55", "near-8")
 # → (0.17, 0.09, 0.26)
 [alibi[256, d][0] for d in (8, 23, 55, 119, 247)]
@@ -397,22 +419,26 @@ alibi_far_penalty(4, 32), alibi_far_penalty(4, 256)
 # → ((0.125, 8.0), (1.0, 64.0))
 ```
 
-![Three panels, the learned table, RoPE and ALiBi: exact-match accuracy against prompt length, one line for each distance of the fact (8, 23, 55, 119 and 247 tokens back), means over five seeds with 95% intervals; the learned table stays high only on the line whose fact sits on the first rows, RoPE and ALiBi fall with length on every line](figures/measured.grid.svg)
+![Three panels, the learned table, RoPE and ALiBi: exact-match accuracy against prompt length, one line for each distance of the fact (8, 23, 55, 119 and 247 tokens back), means over five seeds with 95% intervals; the learned table is high only in the cell where the fact sits at the start of the prompt, RoPE is highest there and falls with length, ALiBi falls with length on every line](figures/measured.grid.svg)
 
 **Reading it:** for the learned table the fact's position decides: it is
-found when it sits on the first L rows, at any distance up to 247, and lost
-on the rows after, at any distance down to 8 ⟨learned-rows⟩. RoPE and
-ALiBi fall with the length of the prompt at every distance ⟨rope-length⟩
-⟨alibi-length⟩; at one length, RoPE favours the far fact, by 0.7
-[0.51, 0.9] at 2L ⟨rope-far⟩, and ALiBi's distances differ by less and in
-no fixed order (a fact 55 back beats one 8 back by 0.17 [0.09, 0.26] at
-4L; at 8L the five lie between 0.05 and 0.11). An earlier version of this
+found when it sits at the start of the prompt, where facts sat in
+training, at any distance up to 247, and lost past row 32, at any distance
+down to 8 ⟨learned-rows⟩. ALiBi falls with the length of the prompt at
+every distance ⟨alibi-length⟩, and its distances differ by less and in no
+fixed order (a fact 55 back beats one 8 back by 0.17 [0.09, 0.26] at 4L;
+at 8L the five lie between 0.05 and 0.11). RoPE fails both ways: at 4L a
+fact at the start beats one 55 back that is not by 0.33 [0.23, 0.43]
+⟨rope-start⟩, and the fact at the start is found 0.63 [0.41, 0.85] less
+often at 8L than at 2L ⟨rope-start-length⟩; between two facts not at the
+start, 23 and 8 back at 2L, the difference, 0.24 [−0.02, 0.49], is not
+told apart. An earlier version of this
 page read one cell, 4L with 23 passage tokens, where ALiBi's near and far
 were not told apart, as "ALiBi fails by total length, not by where the
 fact is"; at 2L and 8L the two placements then ranked in opposite
 directions, and only the grid over lengths shows what all its columns
-share. What makes each
-scheme behave so is not tested here; ALiBi's gentlest head (slope 1/256)
+share ⟨alibi-length⟩. The mechanism behind each scheme's pattern is not
+tested here; ALiBi's gentlest head (slope 1/256)
 subtracts only 0.125 from a key L back and 1.0 from one 8L back, which is
 consistent with, not a proof of, its attention spreading over filler.
 
@@ -423,10 +449,11 @@ distance.
 
 **Why it matters.** The earlier suite's layout put the passage at fixed
 places, so a learned table seemed to "find facts in the first L positions";
-with the passage anywhere and the distance set, the grids show what it needs
-is the fact on trained rows, wherever the question is, and that for RoPE
-and ALiBi the prompt's length, not where the fact sits, is what they fail
-by.
+with the passage anywhere and the distance set, the grids show that the
+learned table needs the fact where facts sat in training, that ALiBi fails
+by the prompt's length, and that RoPE fails by both, so "position or
+distance" has a different answer per scheme ⟨learned-rows⟩ ⟨alibi-length⟩
+⟨rope-start⟩.
 
 ## Controls: an oracle, randomized positions, a realistic base
 
@@ -442,7 +469,7 @@ where it beats RoPE as trained by 0.35, and 0.05 at 8L (the learned
 table's, 0.76 at L). A RoPE model at *base 10*, where 6 of its 8 pairs
 turn fully within L as 46 of 64 do in Llama 2 7B, learns the task, and no
 method rescues it without training: YaRN gives 0.31 at 2L, against 0.96
-at base 10,000.
+at base 10,000 ⟨base-ten⟩.
 
 **In Python:**
 
@@ -491,24 +518,31 @@ slowest  # → [13.3, 1.5, 620.9]
 ![Exact-match accuracy against prompt length for RoPE, RoPE with randomized positions read at positions 0 to T − 1 and read as trained, the learned table with randomized positions read as trained, and the RoPE oracle, means over five seeds with 95% intervals; randomized positions read as trained stay above RoPE to 4L, read at 0 to T − 1 they stay low everywhere](figures/measured.controls.svg)
 
 **Reading it:** the oracle shows the task is learnable at 8L by this model
-(three seeds of five at 0.99 or more). Randomized positions learned the
-task as they were trained (0.90 at L; neither model reached the 98%
-criterion in the budget) and hold it better than RoPE as trained at 2L
-⟨randpos⟩, but not to 8L, though every position an 8L prompt uses was in
-their training range; read at positions 0 … T − 1, which they never saw
-packed so close, they fail even at L.
+(three seeds of five at 0.99 or more; its interval runs past 1, two seeds
+having fallen: read the seeds). Randomized positions learned the task as
+they were trained (0.90 at L) and hold it better than RoPE as trained at
+2L ⟨randpos⟩, but not to 8L. That does not say length breaks them: an 8L
+prompt takes 256 of the 512 positions, eight times as packed as the 32 a
+training prompt took, so at 8L this control cannot tell the length from
+the packing (a range of 128L would keep the packing) ⟨randpos-packing⟩,
+and read at
+positions 0 … T − 1, packed closer still, they fail even at L. Their
+validation during training was read at 0 … T − 1, so the steps at which
+they "learned" are not recorded.
 
 **In code:** the models are experiments/run.py's `rope-oracle`,
 `rope-randpos`, `learned-randpos` and `rope-base10`; the reading
 `rope-randpos:random` draws each prompt's positions as training did;
-`paired` compares models trained from the same seeds.
+`paired` compares models trained from the same seeds, matched by seed
+rather than sharing weights.
 
 **Why it matters.** A control scored as it was never trained says nothing
 about the method. And the base-10 control matches a real model's share of
 pairs that turn within L (6 of 8 against 46 of 64) but not its slowest
 wavelength (1.5L against Llama 2's 13.3L and 620.9L at base 10,000); no
 geometry of this toy matches both, so the no-training results below are
-the favourable case, and a real checkpoint should be measured.
+the favourable case, and a real checkpoint should be measured
+⟨base-ten⟩.
 
 ## Stretching RoPE without training
 
@@ -638,10 +672,10 @@ and it multiplies the scores by a temperature, (0.1 ln s + 1)²
 released code's ramp (linear in the pair index) keeps pair 0 whole and
 applies half the change to pair 1; the ramp printed in the paper (linear in the
 number of turns) keeps only 13% and 2% of them ⟨yarn-formula⟩. Both leave the other six
-pairs identical. Swap the ramp and YaRN falls from 0.96 to 0.46 at 2L;
-remove the temperature and it falls from 0.71 to 0.4 at 8L, while the
-temperature added to position interpolation or NTK-aware changes them by
-at most 0.03. In Llama 2 7B's geometry (d_head 128, L = 4,096) the two
+pairs identical. Swap the ramp and YaRN falls from 0.96 to 0.46 at 2L
+⟨ramp⟩; remove the temperature and it falls from 0.71 to 0.4 at 8L
+⟨temperature⟩, while the temperature added to position interpolation or
+NTK-aware changes them by at most 0.03. In Llama 2 7B's geometry (d_head 128, L = 4,096) the two
 ramps are not this close to each other: both keep the 21 fastest pairs
 whole and they differ on 25 others, by up to 1.73 times at factor 4
 ⟨ramp-geometry⟩.
@@ -680,11 +714,13 @@ kept, differ, ratio = ramp_difference(128, 10000.0, 4096, 4.0)
 kept, differ, round(ratio, 2)  # → (21, 25, 1.73)
 ```
 
-![Bars of exact-match accuracy at 2L, 4L and 8L for YaRN with the released ramp and temperature, without temperature, with the printed ramp with and without temperature, position interpolation with and without YaRN's temperature, and NTK-aware with and without it; the released ramp carries YaRN at every length, the temperature matters at 8L](figures/measured.yarn_parts.svg)
+![Bars of exact-match accuracy at 2L, 4L and 8L for YaRN with the released ramp and temperature, without temperature, with the printed ramp with and without temperature, position interpolation with and without YaRN's temperature, and NTK-aware with and without it; YaRN with the released ramp stays highest at every length, and without the temperature it drops at 8L](figures/measured.yarn_parts.svg)
 
 **Reading it:** the ramp is what separates YaRN from the rest at 2L
-⟨ramp⟩; the temperature adds at most 0.01 there and 0.31 at 8L
-⟨temperature⟩. Neither part alone rescues another method.
+⟨ramp⟩ and at 8L ⟨ramp-long⟩; the temperature adds 0.01 [−0.0, 0.02]
+at 2L, not told apart, and 0.31 at 8L ⟨temperature⟩. YaRN's temperature
+added to position interpolation or NTK-aware changes them by at most 0.03
+at 2L.
 
 **In code:** `yarn_printed_ramp` (in `lessons.context_extension`) is Eq. 11
 as printed; `ramp_difference` compares the two ramps' speeds in any
@@ -697,23 +733,29 @@ and 1, so the 0.5 is what those two pairs' speeds are worth here
 training. That is not a statement about real models: where the ramps
 differ on 25 middle pairs, as in Llama 2 7B, no measurement here says
 what either is worth (`papers.peng2023_yarn` compares them for Llama 2).
-And YaRN's lead at 2L is not unique to its mechanism: a raised base at
-stretch 29 does as well there ⟨ntk-tie⟩; past 2L no stretch of a raised
-base comes close ⟨yarn-eight⟩.
+And YaRN's lead at 2L is not unique to its mechanism: the best stretch of
+a raised base in the sweep, picked on these prompts, is within 0.05 of it
+there ⟨ntk-tie⟩; past 2L no stretch of a raised base comes close
+⟨yarn-eight⟩.
 
 ## A fine-tune at four times the length, to a settled loss
 
 **Tiny worked example.** Each seed's RoPE model is trained further on
 prompts of 128 tokens with stretch 4, twice from the same weights: for 400
 steps (equal steps), and until the mean training loss of the last 100
-steps falls to 0.02 (equal loss). NTK-aware, YaRN and dynamic NTK settle
-in 500 to 1,100 steps; position interpolation needs 2,000 to 2,200, and at
-400 steps its loss is still 0.25 to 0.39, which is most of its old deficit:
-settled, it is level with NTK-aware at 4L and 0.08 behind at 2L. Read at 8L
-with the tuned factor, all methods but the NTK family fall (position
-interpolation 0.06, YaRN 0.09, NTK-aware 0.84, dynamic NTK at factor 1
-0.95); read at 8L with the factor set for 8L, each holds: YaRN 0.99,
-NTK-aware 0.95, position interpolation 0.74.
+steps falls to 0.02 (equal loss), on a schedule that spans 3,200 steps.
+At 400 steps NTK-aware, YaRN and dynamic NTK are already near or below
+that loss (0.0022 to 0.0208); position interpolation is at 0.25 to 0.39
+and first reaches it after 2,000 to 2,200 steps (the others stop at 500 to
+1,100, on the longer schedule's higher learning rate). Settled, position
+interpolation is level with NTK-aware at 4L and 0.08 behind at 2L. Read
+at 8L with the tuned factor, position interpolation falls to 0.06 and
+YaRN to 0.09, while NTK-aware keeps 0.84 ⟨ntk-fixed⟩; dynamic NTK, whose factor
+follows the length by its own rule, keeps 0.95 at factor 1 (there it is
+exactly NTK-aware with a raised factor) and 0.88 at factor 4. Read at 8L
+with the factor raised to 8, YaRN answers 0.99, NTK-aware 0.95 and
+position interpolation recovers to 0.74; read below 4L with a factor
+below the tuned one, position interpolation answers 0.0 at L.
 
 **In Python:**
 
@@ -736,6 +778,11 @@ settle_steps(results, "rope-ft-linear"), settle_steps(results, "rope-ft-yarn")
 [max(settle_steps(results, f"rope-ft-{m}")) for m in ("ntk", "dynamic")]
 # → [1000, 1100]
 tune_loss(results, "rope-ft-linear", "tuned")  # → (0.2536, 0.3862)
+[
+    tune_loss(results, f"rope-ft-{m}", "tuned")
+    for m in ("ntk", "yarn", "dynamic")
+]
+# → [(0.0083, 0.0177), (0.0022, 0.0093), (0.0103, 0.0208)]
 tune_loss(results, "rope-ft-linear", "converged")  # → (0.0111, 0.0182)
 (
     paired(results, "rope-ft-ntk", "rope-ft-linear", 64),
@@ -744,9 +791,9 @@ tune_loss(results, "rope-ft-linear", "converged")  # → (0.0111, 0.0182)
 # → ((0.21, 0.17, 0.25), (0.08, 0.02, 0.14))
 paired(results, "rope-ft-ntk:converged", "rope-ft-linear:converged", 128)
 # → (0.0, -0.0, 0.0)
-tuned = ("linear", "yarn", "ntk", "dynamic-f1")
+tuned = ("linear", "yarn", "ntk", "dynamic-f1", "dynamic")
 [interval(results, f"rope-ft-{m}:converged", 256)[0] for m in tuned]
-# → [0.06, 0.09, 0.84, 0.95]
+# → [0.06, 0.09, 0.84, 0.95, 0.88]
 [
     interval(results, f"rope-ft-{m}:converged-follow", 256)[0]
     for m in ("yarn", "ntk", "linear")
@@ -758,13 +805,16 @@ paired(
 # → (0.89, 0.84, 0.94)
 paired(results, "rope-ft-dynamic-f1", "rope-ft-ntk", 256)
 # → (0.1, 0.07, 0.13)
+interval(results, "rope-ft-linear:converged-follow", 32)[0]  # → 0.0
 ```
 
 ![Exact-match accuracy against prompt length after a fine-tune at 128 tokens run until its loss settled, for position interpolation, NTK-aware, YaRN, dynamic NTK at factor 4 and at factor 1, each read with its tuned factor, and YaRN and position interpolation read with a factor that follows the length, next to the RoPE model as trained](figures/measured.fine_tuned.svg)
 
 **Reading it:** a fine-tune at a fixed factor moves the cliff to the
-length it used; the raised base keeps most of the task at twice that
-length, and a factor that follows the prompt keeps more ⟨follow⟩.
+length it used, except with a raised base, which keeps most of the task
+at twice that length ⟨ntk-fixed⟩; a factor raised to the prompt's length
+keeps more ⟨follow⟩ ⟨follow-ntk⟩, and a factor lowered below the tuned
+one breaks position interpolation ⟨follow-below⟩.
 
 **In code:** `settle_steps` reads how many steps each seed's fine-tune took
 to settle, `tune_loss` its final loss, `answers` the scored answers of a
@@ -772,10 +822,10 @@ training; the readings are `rope-ft-<method>` (400 steps),
 `rope-ft-<method>:converged` and `rope-ft-<method>:converged-follow`.
 
 **Why it matters.** This is the position-interpolation paper's result at
-toy scale, a short fine-tune makes the stretch work
+toy scale, a fine-tune of enough steps makes the stretch work
 (`papers.chen2023_interpolation`), and its limit: a fixed factor is a new
-trained length with a new cliff, which a factor set for the longer prompt
-removes. Compared at equal steps, fine-tuning with position interpolation
+trained length with a new cliff, which raising the factor for the longer
+prompt lowers ⟨follow⟩. Compared at equal steps, fine-tuning with position interpolation
 looked far worse than with NTK-aware scaling; at equal loss the gap at 2L
 shrinks from 0.21 to 0.08 and the one at 4L goes, while the one at 8L
 stays. The YaRN paper reports fine-tuning with NTK-aware scaling as worse
@@ -855,7 +905,7 @@ is answered by its ablations (the YaRN section), not by this correlation.
 **Tiny worked example.** Every model has 2 layers, width 64, 4 heads of
 width 16, one task and L = 32. At base 10,000 only 2 of its 8 pairs turn
 fully in training, which made the no-training stretches look better than
-at a realistic base (the controls section); NoPE did not learn the task in
+at a realistic base (the controls section) ⟨base-ten⟩; NoPE did not learn the task in
 4,000 steps, so nothing here speaks for or against it; randomized
 positions learned it only as they were trained.
 
@@ -874,48 +924,53 @@ from lessons.measured import (
 results = load_results()
 learned_steps(results, "nope"), learned_steps(results, "sinusoidal")
 # → ([None, None, None, None, None], [None, None, None, None, None])
-round(total_seconds(results) / 60), round(suite_minutes())  # → (55, 29)
+round(total_seconds(results) / 60), round(suite_minutes())  # → (57, 29)
 int((rope_wavelengths(rope_frequencies(16, 10000.0)) <= 32).sum())  # → 2
 ```
 
 **In code:** `learned_steps`, `total_seconds` and `suite_minutes` read the
-JSON; experiments/run.py holds the schedule. The committed results were
-made on an Intel Xeon (each JSON names its CPU); the same code on an AMD
+JSON; experiments/run.py holds the schedule. The committed results come
+from an Intel Xeon (each JSON names its CPU); the same code on an AMD
 EPYC trains differently in the last digits, the difference grows over
 training, and a re-run on another CPU can move the second decimal.
 
-**Why it matters.** What carries over is the shape of each mechanism (which
-methods leave the fast pairs alone, which fail by position and which by length);
-the magnitudes belong to this toy, and a real checkpoint should be
-measured at the length it will serve.
+**Why it matters.** Nothing here tests how these results transfer to
+larger models: the page describes mechanisms in a 2-layer toy with one geometry,
+and a real checkpoint should be measured at the length it will serve ⟨base-ten⟩
+⟨ramp-geometry⟩.
 
 ## In 20 seconds
 
-- Past its length, a learned table fails by where the fact sits, RoPE and
-  ALiBi by how long the prompt is; the distance grid tells them apart.
-- Without training, YaRN holds RoPE to 8L (0.71); its released ramp and,
-  at 8L, its temperature carry it (ablations), and the printed ramp gives
-  0.46 at 2L.
-- Dynamic NTK is NTK-aware at a larger stretch, and a KV cache costs it.
-- A fine-tune holds past its length when its factor follows the prompt
-  (YaRN 0.99 at 8L); compare fine-tunes at equal loss, not equal steps.
+- Past its length, a learned table fails by where the fact sits, ALiBi by
+  how long the prompt is, RoPE by both; the distance grid tells them apart
+  ⟨learned-rows⟩ ⟨alibi-length⟩ ⟨rope-start⟩.
+- Without training, YaRN keeps RoPE at 0.71 to 8L, mostly on far facts;
+  an ablation of its released ramp or, at 8L, of its temperature takes
+  that away ⟨ramp⟩ ⟨temperature⟩, and the printed ramp gives 0.46 at 2L.
+- Dynamic NTK is NTK-aware at a larger stretch, and a KV cache costs it
+  ⟨dynamic-stretch⟩ ⟨cache⟩.
+- Past its tuning length a fine-tune needs a raised base or a factor
+  raised to the prompt (YaRN 0.99 at 8L) ⟨ntk-fixed⟩ ⟨follow⟩; compare
+  fine-tunes at equal loss, not equal steps.
 - A control counts only when read as it was trained: randomized positions
-  answer 0.9 at L read so, 0.11 read at 0 to T − 1.
+  answer 0.9 at L read so, 0.11 read at 0 to T − 1 ⟨randpos⟩.
 - Every number is a mean over five seeds with a t interval, Level 1's also
   over prompts, and a ranking is stated only when its paired interval
-  excludes zero.
+  excludes zero ⟨rule⟩.
 
 ## Self-test questions
 
 ??? question "Why does a learned table find a fact 247 tokens back but miss one 119 tokens back?"
     The far fact sits in the first positions, whose rows were trained; the
-    nearer one sits on rows past 32, which never were. The question's own
-    row matters less: the copy looks up the fact by its content.
+    nearer one sits on rows past 32, which never were. Whether the
+    question's own row matters is not tested here: past L it always sits
+    on untrained rows.
 
 ??? question "Does ALiBi fail by where the fact is or by the prompt's length?"
     By the length: at every distance of the fact its accuracy falls as the
     prompt grows, while at one length the distances differ less and in no
     fixed order. One grid cell cannot show this; the grid over lengths can.
+    RoPE, by contrast, fails both ways.
 
 ??? question "Is dynamic NTK better than a raised base?"
     Not as a mechanism: read in one pass it is NTK-aware scaling at stretch
@@ -1079,33 +1134,31 @@ def paired(results: dict[str, list[dict]], a: str, b: str, length: int, metric: 
     return _rounded(ranked_difference(results, (a, b, length, metric, cell)), digits)
 
 
-# The rankings the page states: (better, worse, length, metric, cell). Each is checked by
-# `ranking_holds` on the committed results (its paired interval excludes zero), and those at 2L on a
-# re-run of one more seed (`reproduces`).
-RANKINGS = (
-    ("alibi", "learned", 64, "accuracy", None),
-    ("alibi", "rope", 64, "accuracy", None),
-    ("learned", "learned", 64, "accuracy", ("far-8", "near-8")),
-    ("rope", "rope", 64, "accuracy", ("far-8", "near-8")),
-    ("rope:yarn", "rope:dynamic", 64, "accuracy", None),
-    ("rope:dynamic", "rope:ntk", 64, "accuracy", None),
-    ("rope:ntk", "rope:linear", 64, "accuracy", None),
-    ("rope:dynamic", "rope:dynamic-cache", 64, "accuracy", None),
-    ("rope:dynamic-cache", "rope:dynamic-stream", 64, "accuracy", None),
-    ("rope:yarn", "rope:yarn-printed", 64, "accuracy", None),
-    ("rope:yarn", "rope:yarn-notemp", 256, "accuracy", None),
-    ("rope-ft-ntk", "rope-ft-linear", 64, "accuracy", None),
-    ("rope-ft-ntk", "rope-ft-linear", 256, "accuracy", None),
-    ("rope-ft-ntk", "rope-ft-yarn", 256, "accuracy", None),
-    ("rope-ft-dynamic-f1", "rope-ft-ntk", 256, "accuracy", None),
-)
+# The page's claims (lessons/claims/measured.json): the rankings it states, each checked by `ranking_holds`
+# on the committed results and those at 2L on a re-run of one more seed (`reproduces`); the claims ledger
+# (EVIDENCE: every sentence that ranks, explains or advises names its evidence as ⟨id⟩, and
+# tests/test_measured.py checks each holds and that no causal sentence goes without one; the site shows
+# each beside its sentence); and Level 1's table cell by cell (HEADLINE).
+CLAIMS = json.loads((Path(__file__).resolve().parent / "claims" / "measured.json").read_text(encoding="utf-8"))
+
+
+def _tuples(value):
+    """JSON's lists back into the tuples a spec holds (a cell pair, a pair of lengths, a whole spec)."""
+    return tuple(_tuples(v) for v in value) if isinstance(value, list) else value
+
+
+RANKINGS = _tuples(CLAIMS["rankings"])
+EVIDENCE = {key: (kind, _tuples(spec)) for key, (kind, spec) in CLAIMS["evidence"].items()}
+HEADLINE = _tuples(CLAIMS["headline"])
 
 
 def ranked_difference(results: dict[str, list[dict]], ranking: tuple) -> np.ndarray:
-    """better − worse per seed for a ranking; a cell pair (a, b) compares two grid cells of one model."""
+    """better − worse per seed for a ranking; a cell pair (a, b) compares two grid cells of one model, at
+    one length or, with a pair of lengths, at the first and the second."""
     better, worse, length, metric, cell = ranking
     if isinstance(cell, tuple):
-        return values(results, better, length, metric, cell[0]) - values(results, worse, length, metric, cell[1])
+        first, second = length if isinstance(length, tuple) else (length, length)
+        return values(results, better, first, metric, cell[0]) - values(results, worse, second, metric, cell[1])
     if seeds_of(results, _split(better)[0]) != seeds_of(results, _split(worse)[0]):
         raise ValueError(f"{better} and {worse} have different seeds")
     return values(results, better, length, metric, cell) - values(results, worse, length, metric, cell)
@@ -1254,18 +1307,6 @@ def outcomes(results: dict[str, list[dict]], reference: str, length: int, cell: 
     return np.array([[int(c) / 7 for c in _cell(r, reading, length, cell)["right"]] for r in results[name]])
 
 
-# Level 1's table, cell by cell in its order: (reading, length, grid cell or None)
-HEADLINE = (
-    ("learned", 64, None), ("learned", 256, "far-8"), ("sinusoidal", 64, None), ("rope", 64, None),
-    ("rope", 256, None), ("alibi", 64, None), ("alibi", 256, None), ("nope", 32, None),
-    ("rope-randpos:random", 64, None), ("rope:linear", 64, None), ("rope-ft-linear:converged", 128, None),
-    ("rope-ft-linear:converged", 256, None), ("rope:ntk", 64, None), ("rope-ft-ntk:converged", 256, None),
-    ("rope:yarn", 64, None), ("rope:yarn", 256, None), ("rope-ft-yarn:converged-follow", 256, None),
-    ("rope:yarn-printed", 64, None), ("rope:dynamic", 64, None), ("rope:dynamic-cache", 64, None),
-    ("rope:dynamic-stream", 64, None),
-)
-
-
 def headline(results: dict[str, list[dict]]) -> list[tuple[float, float, float]]:
     """Level 1's numbers: `two_level_interval` of every HEADLINE cell, in order."""
     return [two_level_interval(outcomes(results, ref, n, cell)) for ref, n, cell in HEADLINE]
@@ -1297,35 +1338,6 @@ def tune_loss(results: dict[str, list[dict]], name: str, reading: str) -> tuple[
     return tuple(f(r["training"][reading]["loss_window"] for r in results[name]) for f in (min, max))
 
 
-# The claims ledger. Every sentence of the page that ranks, explains or advises names its evidence
-# as ⟨id⟩; an id is a ranking (better, worse, length, metric, cell: paired by seed), a fall with length
-# (reading, shorter, longer: at every distance of the fact both lengths hold, the shorter one ahead), an
-# ablation (reading, length, heads zeroed: the accuracy it costs), an equivalence (a, b, length: TOST
-# within EQUIVALENCE_MARGIN) or a source. tests/test_measured.py checks each holds and that no sentence with
-# causal wording goes without one; the site shows each beside its sentence.
-EVIDENCE = {
-    "learned-rows": ("ranking", ("learned", "learned", 128, "accuracy", ("far-8", "gap-55"))),
-    "rope-length": ("length", ("rope", 32, 64)),
-    "alibi-length": ("length", ("alibi", 64, 128)),
-    "rope-far": ("ranking", ("rope", "rope", 64, "accuracy", ("far-8", "near-8"))),
-    "ramp": ("ranking", ("rope:yarn", "rope:yarn-printed", 64, "accuracy", None)),
-    "temperature": ("ranking", ("rope:yarn", "rope:yarn-notemp", 256, "accuracy", None)),
-    "follow": ("ranking", ("rope-ft-yarn:converged-follow", "rope-ft-yarn:converged", 256, "accuracy", None)),
-    "yarn-eight": ("ranking", ("rope:yarn", "rope:ntk-s253", 256, "accuracy", None)),
-    "ntk-tie": ("equivalence", ("rope:yarn", "rope:ntk-s29", 64)),
-    "layers": ("ablation", ("rope", 32, "1.*")),
-    "randpos": ("ranking", ("rope-randpos:random", "rope", 64, "accuracy", None)),
-    "dynamic-stretch": ("ranking", ("rope:dynamic", "rope:ntk", 64, "accuracy", None)),
-    "cache": ("ranking", ("rope:dynamic", "rope:dynamic-cache", 64, "accuracy", None)),
-    "ft-ntk": ("ranking", ("rope-ft-ntk:converged", "rope-ft-linear:converged", 256, "accuracy", None)),
-    "yarn-formula": ("source", "YaRN's ramp and temperature as Peng et al. 2023 (arXiv:2309.00071, §3) print them "
-                               "and as transformers 5.24 computes them (_compute_yarn_parameters), taught pair by "
-                               "pair in lessons.context_extension (rope_inv_freq, yarn_printed_ramp)"),
-    "ramp-geometry": ("source", "ramp_difference on this page: the released and the printed ramp's speeds, pair by "
-                                "pair, for any head width, base and trained length"),
-}
-
-
 def _evidence(results: dict[str, list[dict]], key: str) -> tuple[str, list[tuple[str, np.ndarray]], bool]:
     """(what evidence `key` is, [(a part's name, its per-seed values)], whether it holds)."""
     kind, spec = EVIDENCE[key]
@@ -1334,14 +1346,15 @@ def _evidence(results: dict[str, list[dict]], key: str) -> tuple[str, list[tuple
     if kind == "ranking":
         better, worse, length, metric, cell = spec
         where = f", cell {cell[0]} − cell {cell[1]}" if isinstance(cell, tuple) else ""
-        return (f"ranking, paired by seed: {better} − {worse}{where} at {at[length]}, {metric}",
+        length = " and ".join(at[n] for n in length) if isinstance(length, tuple) else at[length]
+        return (f"ranking, matched by seed: {better} − {worse}{where} at {length}, {metric}",
                 [("", ranked_difference(results, spec))], ranking_holds(results, spec))
     if kind == "length":  # each distance both lengths measure: accuracy at the shorter minus at the longer
         ref, short, long = spec
         parts = [(f"fact {d} back ", values(results, ref, short, cell=distance_cell(short, d)) -
                   values(results, ref, long, cell=distance_cell(long, d)))
                  for d in GRID_DISTANCES if distance_cell(short, d) and distance_cell(long, d)]
-        return (f"ranking, paired by seed: {ref} at {at[short]} minus at {at[long]}", parts,
+        return (f"ranking, matched by seed: {ref} at {at[short]} minus at {at[long]}", parts,
                 all(t_interval(v, digits=6)[1] > 0 for _, v in parts))
     if kind == "ablation":
         ref, length, zeroed = spec
@@ -1587,7 +1600,7 @@ def demo() -> None:
 
     results = load_results()
     ns = eval_lengths(results)
-    banner("Exact-match accuracy, mean over seeds (95% bootstrap interval)")
+    banner("Exact-match accuracy, mean over seeds (95% t interval)")
     rows = []
     for name, records in results.items():
         readings = records[0]["evals"]

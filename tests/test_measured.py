@@ -126,7 +126,9 @@ def test_a_rerun_of_one_more_seed_reproduces_the_rankings_at_2L():
 
 # --- the claims ledger ---------------------------------------------------------------------------------
 
-CAUSAL = re.compile(r"\b(because|keeps?|kept|so that|why)\b", re.I)
+# causal or advising wording: such a sentence names its evidence (the issue's words and the review's)
+CAUSAL = re.compile(r"\b(because|keeps?|kept|so that|why|carr(?:y|ies|ied)|decides?|makes?|made|removes?|"
+                    r"rescues?|only when|should|fails? by)\b", re.I)
 MARKER = re.compile(r"⟨([a-z][a-z-]*)⟩")
 
 
@@ -196,6 +198,20 @@ def test_headline_cells_have_two_level_intervals_at_least_as_wide_as_seeds_alone
     for (ref, n, cell), (mean, low, high) in zip(measured.HEADLINE, rows, strict=True):
         assert low <= mean <= high
         assert mean == pytest.approx(float(values(results, ref, n, cell=cell).mean()), abs=0.006)
+        _, seed_low, seed_high = interval(results, ref, n, cell=cell)
+        assert high - low >= seed_high - seed_low - 0.011, (ref, n, cell)  # rounding to 2 digits aside
+
+
+def test_the_two_level_interval_counts_prompts_and_seeds():
+    rng = np.random.default_rng(0)
+    prompts = rng.normal(0.0, 0.3, 200)  # the prompts differ a lot, the seeds hardly
+    table = 0.5 + prompts[None, :] + rng.normal(0.0, 0.01, (5, 1)) + rng.normal(0.0, 0.05, (5, 200))
+    mean, low, high = intervals.two_level_interval(table, digits=6)
+    _, seed_low, seed_high = intervals.t_interval(table.mean(axis=1), digits=6)
+    assert high - low > 3 * (seed_high - seed_low)  # the seeds alone would claim far too much
+    # with the prompts the same for every seed and no prompt effect, it is the seeds' t interval
+    flat = np.repeat(np.array([0.2, 0.4, 0.6, 0.8, 1.0])[:, None], 50, axis=1)
+    assert intervals.two_level_interval(flat, digits=6) == intervals.t_interval(flat.mean(axis=1), digits=6)
 
 
 def test_t_quantiles_and_intervals():

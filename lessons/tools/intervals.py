@@ -1,6 +1,6 @@
 """Intervals for a handful of measurements: Student's t over seeds, the percentile bootstrap, the
-circular block bootstrap for a correlated series, a bootstrap over seeds and prompts together, and a
-test of equivalence.
+circular block bootstrap for a correlated series, an interval over seeds and prompts together (a
+crossed two-way design), and a test of equivalence.
 
 `lessons.measured` quotes every reading of its five seeds with `t_interval` and states "do as well"
 only when `equivalent` passes; `lessons.real_model` resamples a text's losses in runs with
@@ -53,20 +53,28 @@ def bootstrap_interval(samples, level: float = 0.95, block: int = 1) -> tuple[fl
 
 
 def two_level_interval(table: np.ndarray, level: float = 0.95, digits: int = 2) -> tuple[float, float, float]:
-    """(mean, low, high) of a (seeds, prompts) table, seeds and prompts both resampled.
+    """(mean, low, high) of a (seeds, prompts) table whose every seed met the same prompts (a crossed design).
 
-    Every seed meets the same prompts (a crossed design), so each draw takes S seeds and P prompts
-    with replacement, independently, and averages the S × P block: the interval covers other
-    trainings and other prompt sets. A difference of two readings is the difference of their tables.
+    The mean's variance has a part from seeds, one from prompts and one from their interaction; from the
+    two-way table's mean squares (seeds MS_s, prompts MS_p, residual MS_e) it is estimated as
+    (MS_s + MS_p − MS_e) / (S · P), and the interval is mean ± t · √variance with Satterthwaite's degrees of
+    freedom (about S − 1 when seeds dominate, more when prompts do). Where that estimate is not positive
+    the seeds' part alone is used, MS_s / (S · P) with S − 1 degrees of freedom.
     """
-    rng = np.random.default_rng(BOOTSTRAP_SEED)
+    table = np.asarray(table, dtype=float)
     seeds, prompts = table.shape
-    by_seed = np.empty(BOOTSTRAP_DRAWS)
-    for draw in range(BOOTSTRAP_DRAWS):
-        rows = rng.integers(0, seeds, seeds)
-        by_seed[draw] = table[rows][:, rng.integers(0, prompts, prompts)].mean()
-    low, high = np.quantile(by_seed, [(1 - level) / 2, (1 + level) / 2])
-    return round(float(table.mean()), digits), round(float(low), digits), round(float(high), digits)
+    mean = float(table.mean())
+    rows, cols = table.mean(axis=1), table.mean(axis=0)
+    ms_s = prompts * float(((rows - mean) ** 2).sum()) / (seeds - 1)
+    ms_p = seeds * float(((cols - mean) ** 2).sum()) / (prompts - 1)
+    ms_e = float(((table - rows[:, None] - cols[None, :] + mean) ** 2).sum()) / ((seeds - 1) * (prompts - 1))
+    combined = ms_s + ms_p - ms_e
+    if combined > 0:
+        df = combined ** 2 / (ms_s ** 2 / (seeds - 1) + ms_p ** 2 / (prompts - 1) + ms_e ** 2 / ((seeds - 1) * (prompts - 1)))
+    else:
+        combined, df = ms_s, seeds - 1
+    half = t_quantile((1 + level) / 2, max(1, int(df))) * math.sqrt(combined / (seeds * prompts)) if combined else 0.0
+    return round(mean, digits), round(mean - half, digits), round(mean + half, digits)
 
 
 def t_quantile(p: float, df: int) -> float:
