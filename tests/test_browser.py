@@ -260,10 +260,13 @@ def test_an_evidence_marker_opens_its_evidence_on_focus(page, site, width):
     marker.focus()
     shown = page.evaluate("""() => {
         const el = document.activeElement, after = getComputedStyle(el, "::after");
-        return {text: after.content, width: parseFloat(after.width), left: el.getBoundingClientRect().left};
+        // on a phone a block in the text, as wide as the column; else a box that starts at the tag
+        const inText = after.position === "static", column = el.closest("p, li, td").getBoundingClientRect();
+        return {text: after.content, width: parseFloat(after.width), display: after.display,
+                left: inText ? column.left : el.getBoundingClientRect().left};
     }""")
     assert "ranking" in shown["text"] and "[" in shown["text"], shown
-    assert shown["left"] + shown["width"] <= width, shown
+    assert 0 <= shown["left"] and shown["left"] + shown["width"] <= width, shown
 
 
 def test_dark_mode_switches_the_palette_and_math_stays_readable(page, site):
