@@ -1,22 +1,16 @@
 """The suite: train every model for every seed, read it at L, 2L, 4L, 8L, write one JSON per model and seed.
 
     python -m experiments.run                      # everything missing, seeds 0..4, two processes
-    python -m experiments.run --only rope rope-ft-ntk --seeds 7 --out /tmp/seed7
-    python -m experiments.run --quick --out /tmp/quick   # a few steps of everything: the plumbing only
+    python -m experiments.run --only rope --seeds 7 --out /tmp/seed7   # --quick: a few steps of all
 
 A result whose JSON has today's configuration hash is kept (the suite resumes); `--force` redoes all.
 Weights are kept in .cache/experiments/ (not committed) under a name that carries the hash.
-
-Models (one budget, SCHEDULE): the five schemes at L = 32 (learned, sinusoidal, rope, alibi, nope);
-controls: learned-randpos and rope-randpos (Ruoss et al. 2023, arXiv:2305.16843: sorted random subsets
-of 0..16L−1, past the longest test length; read at 0..T−1 and, reading "random", at positions drawn as in
-training), rope-oracle (half the budget at L, half at 8L, same tokens per step, one optimizer and
-schedule; trained at 8L from the start it learned nothing), rope-base10 (see REAL_BASE); fine-tunes of
-each rope model at 4L (rope-ft-*: linear, ntk, yarn and dynamic at factor 4, dynamic-f1 at factor 1),
-tuned 400 steps (reading "tuned": equal steps) and, from the same weights, until FT_CRITERION ("converged":
-equal loss), the latter also read with a stretch that follows the length ("converged-follow").
-rope and rope-base10 are also read with every method of STRETCH_EVALS (evaluation only); the readings
-of ABLATED also zero each head, and each layer's heads, in turn (the "ablation" field).
+Models (one budget, SCHEDULE): the five schemes at L = 32; controls: learned-randpos and rope-randpos
+(Ruoss et al. 2023, arXiv:2305.16843: positions from 0..16L−1; reading "random" reads them as trained),
+rope-oracle (half the budget at 8L, one optimizer), rope-base10 (REAL_BASE) and rope-d64 (WIDE); fine-tunes
+of each rope model at 4L (rope-ft-*), for 400 steps ("tuned") and until FT_CRITERION ("converged", also
+read with a factor that follows the length, "converged-follow"). READINGS lists each RoPE model's
+readings (STRETCH_EVALS); those of ABLATED also zero each head, and each layer's heads, in turn.
 """
 
 from __future__ import annotations
@@ -54,6 +48,11 @@ BASE = 10000.0                 # rope_theta of every RoPE model but rope-base10
 # turning fully within its trained length (wavelength <= L); at d_head 16 and L = 32, base 10 gives 6 of 8
 # (base 10,000 gives 2 of 8). tests/test_experiments.py computes both counts.
 REAL_BASE = 10.0
+# rope-d64, a second geometry: heads of 64 (2 of them, width 128) at base 78, where the slowest pair's wavelength
+# is 13.4 L, as Llama 2 7B's is 13.3 L (12 of 32 pairs turn within L, where Llama 2 turns 46 of 64: at L = 32 no
+# base matches both; tests/test_experiments.py computes the numbers)
+WIDE = dict(d_model=128, n_heads=2, n_layers=2)
+WIDE_BASE = 78.0
 # One budget for every scheme: no early stop. The step at which validation accuracy first reached
 # LEARNED_AT (checked every check_every steps) is recorded as the scheme's convergence.
 SCHEDULE = dict(steps=4000, batch=32, lr=1e-3, warmup=100, check_every=250)
@@ -79,6 +78,7 @@ MODELS = {
     "rope-randpos": dict(position="rope", random_positions=True),
     "rope-oracle": dict(position="rope", train_multiple=MULTIPLES[-1]),
     "rope-base10": dict(position="rope", rope_base=REAL_BASE),
+    "rope-d64": dict(position="rope", rope_base=WIDE_BASE, shape=WIDE),
 }
 FINE_TUNES = {
     "rope-ft-linear": dict(method="linear", factor=4.0),
@@ -107,6 +107,8 @@ STRETCH_EVALS = {
     **{f"ntk-s{s}": dict(method="ntk", factor=float(s)) for s in NTK_SWEEP},
 }
 BASE10_EVALS = ("default", "linear", "ntk", "yarn", "dynamic", "yarn-printed")
+WIDE_EVALS = BASE10_EVALS + ("yarn-notemp",) + tuple(f"ntk-s{s}" for s in NTK_SWEEP)
+READINGS = {"rope": tuple(STRETCH_EVALS), "rope-base10": BASE10_EVALS, "rope-d64": WIDE_EVALS}
 ABLATED = ("default", "yarn", "yarn-notemp", "yarn-printed", "linear-temp", "ntk")  # readings with head ablations
 CODE = ("tasks.py", "model.py", "train.py")  # the files whose every byte goes into the configuration hash
 # and, without their docstrings, run.py and every lesson module the suite imports (`lesson_modules`)
@@ -136,6 +138,7 @@ def settings(name: str, quick: bool) -> dict:
         multiple = spec.pop("train_multiple", 1)
         spec.setdefault("rope_base", BASE)
         spec.setdefault("random_positions", False)
+        spec.update(spec.pop("shape", {}))  # a shape of its own replaces SHAPE's
         if spec["random_positions"]:
             spec["position_range"] = TRAIN_LEN * RANDOM_RANGE
         spec["trained_at"] = TRAIN_LEN * multiple
@@ -250,7 +253,7 @@ def build(config: dict, seed: int) -> TinyDecoder:
     torch.manual_seed(seed)
     rows = config.get("position_range") or TRAIN_LEN * MULTIPLES[-1]
     return TinyDecoder(VOCAB_SIZE, config["position"], max_len=rows, trained_len=TRAIN_LEN,
-                       rope_base=config["rope_base"], **SHAPE)
+                       rope_base=config["rope_base"], **{key: config[key] for key in SHAPE})
 
 
 def checkpoint(name: str, seed: int, quick: bool, directory: Path) -> Path:
@@ -264,10 +267,7 @@ def loss_curve(losses: list[float], every: int = 50) -> list[float]:
 
 
 def trained(name: str, seed: int, quick: bool, directory: Path, force: bool) -> tuple[TinyDecoder, dict | None]:
-    """The model `name` trained for `seed`: loaded when its checkpoint exists (and not `force`), else trained.
-
-    Returns (model, training record or None when loaded); the record is kept beside the weights.
-    """
+    """(model, training record) of `name` for `seed`: loaded from its checkpoint (unless `force`), else trained."""
     config = settings(name, quick)
     model = build(config, seed)
     path = checkpoint(name, seed, quick, directory)
@@ -330,9 +330,8 @@ def speeds_for(model: TinyDecoder, spec: dict, length: int) -> None:
 
 def measure(model: TinyDecoder, config: dict, spec: dict | None = None, ablate: bool = False,
             max_position: int | None = None) -> dict:
-    """Every metric at every evaluation length: the training distribution (with attention diagnostics),
-    each retrieval-grid cell and each distance-grid (gap) cell; `spec` sets RoPE speeds first (None: the
-    model as it is); `ablate` adds the head ablations; `max_position` reads at random positions."""
+    """Every metric at every length, training layout and grid cells; `spec` sets RoPE speeds first (None: as
+    it is); `ablate` adds the head ablations; `max_position` reads at random positions."""
     table = {}
     prompts = config["eval"]["prompts"]
     for length in config["eval_lengths"]:
@@ -379,8 +378,7 @@ def run_one(name: str, seed: int, quick: bool, checkpoints: Path, force: bool) -
     if config["kind"] == "train":
         model, training = trained(name, seed, quick, checkpoints, force)
         if config["position"] == "rope":
-            chosen = STRETCH_EVALS if name == "rope" else {k: STRETCH_EVALS[k] for k in BASE10_EVALS} \
-                if name == "rope-base10" else {"default": STRETCH_EVALS["default"]}
+            chosen = {k: STRETCH_EVALS[k] for k in READINGS.get(name, ("default",))}
             for key, spec in chosen.items():
                 ablate = key in ABLATED and name in ("rope", "rope-randpos")
                 evals[key] = dict(spec=spec, lengths=measure(model, config, spec, ablate=ablate))
@@ -490,7 +488,7 @@ def main(argv=None) -> None:
     if unknown:
         _fail(f"unknown name {unknown[0]!r}; accepted: {', '.join(names())}")
     # trained models first, longest first (the fine-tunes reuse the rope checkpoints)
-    order = ["rope-oracle", "nope", "rope-randpos", "learned-randpos"]
+    order = ["rope-d64", "rope-oracle", "nope", "rope-randpos", "learned-randpos"]
     first = sorted((n for n in chosen if n in MODELS), key=lambda n: (n not in order, order.index(n) if n in order
                                                                       else 0))
     if any(n in FINE_TUNES for n in chosen) and "rope" not in first:

@@ -39,8 +39,9 @@ def check_record(record: dict) -> None:
         assert set(reading["lengths"]) == LENGTH_KEYS
         for length, cell in reading["lengths"].items():
             assert 0.0 <= cell["accuracy"] <= 1.0 and cell["nll"] >= 0.0 and math.isfinite(cell["margin"])
-            assert np.array(cell["entropy"]).shape == np.array(cell["max_logit"]).shape == (2, 4)
-            assert np.array(cell["key_weight"]).shape == (2, 4)
+            heads = (record["config"]["n_layers"], record["config"]["n_heads"])
+            assert np.array(cell["entropy"]).shape == np.array(cell["max_logit"]).shape == heads
+            assert np.array(cell["key_weight"]).shape == heads
             # every prompt's outcome is kept, and they add up to the accuracy
             right = [int(c) for c in cell["right"]]
             assert len(right) == record["config"]["eval"]["prompts"] and max(right) <= 7
@@ -52,7 +53,7 @@ def check_record(record: dict) -> None:
             assert all(0.0 <= c["accuracy"] <= 1.0 for c in cell["grid"].values())
             if "ablation" in cell:
                 assert set(cell["ablation"]) == {"none", "0.*", "1.*"} | {f"{la}.{h}" for la in (0, 1)
-                                                                         for h in range(4)}
+                                                                         for h in range(heads[1])}
 
 
 def test_the_task_separates_role_distance_and_length():
@@ -219,6 +220,15 @@ def test_the_real_base_matches_llama2s_share_of_turning_pairs():
     default = int((rope_wavelengths(rope_frequencies(16, run.BASE)) <= run.TRAIN_LEN).sum())
     assert (llama2, ours, default) == (46, 6, 2)
     assert abs(ours / 8 - llama2 / 64) < 1 / 16
+    # the second geometry matches Llama 2's slowest wavelength instead (13.4 L against 13.3 L), and then turns
+    # 12 of its 32 pairs within L: at L = 32 no base gives both (base 10 at d_head 64 turns 23 but reaches 1.8 L)
+    d_head = run.WIDE["d_model"] // run.WIDE["n_heads"]
+    wide = rope_wavelengths(rope_frequencies(d_head, run.WIDE_BASE))
+    llama = rope_wavelengths(rope_frequencies(128, 10000.0))
+    assert d_head == 64 and round(wide.max() / run.TRAIN_LEN, 1) == 13.4 and round(llama.max() / 4096, 1) == 13.3
+    assert int((wide <= run.TRAIN_LEN).sum()) == 12
+    ten = rope_wavelengths(rope_frequencies(64, 10.0))
+    assert int((ten <= run.TRAIN_LEN).sum()) == 23 and round(ten.max() / run.TRAIN_LEN, 1) == 1.8
 
 
 @pytest.mark.parametrize("args, needle", [(["--only", "rope-xl"], "accepted: learned, sinusoidal"),
