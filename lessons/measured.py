@@ -3,7 +3,7 @@ r"""
 
 Run it: `python -m lessons.measured` prints every result with its interval
 and every ranking this page states; `make experiments` trains the models
-again (CPU, about 29 minutes on 2 cores, resumable; torch is an optional
+again (CPU, about 35 minutes on 2 cores, resumable; torch is an optional
 extra). Builds on `lessons.positional` (learned, sinusoidal and RoPE
 positions), `lessons.alibi` (ALiBi and NoPE) and `lessons.context_extension`
 (every way to stretch RoPE).
@@ -17,10 +17,11 @@ fact sits at the start of the prompt, where facts sat in training
 ⟨learned-rows⟩; ALiBi falls as the prompt grows, wherever the fact sits
 ⟨alibi-length⟩; RoPE does both, keeping a fact at the start better than
 any other and losing even that one as the prompt grows ⟨rope-start⟩
-⟨rope-start-length⟩; of the ways to stretch RoPE without training only
-YaRN keeps most of the task to 8L, there mostly on far facts ⟨yarn-near⟩,
-and its released code's ramp and its temperature are what an ablation of
-each takes away ⟨ramp⟩ ⟨ramp-long⟩ ⟨temperature⟩; past its tuning length,
+⟨rope-start-length⟩; of the ways to stretch RoPE without training YaRN
+alone keeps most of the task to 8L at one setting, there mostly on far
+facts ⟨yarn-near⟩; its released code's ramp is what an ablation takes
+away in both geometries tried ⟨ramp⟩ ⟨ramp-long⟩ ⟨wide-ramp⟩, its
+temperature in one of them ⟨temperature⟩ ⟨wide-temp⟩; past its tuning length,
 a fine-tune with a fixed factor keeps the task only with NTK-aware
 scaling, and raising the factor to the served length rescues YaRN and
 position interpolation ⟨ntk-fixed⟩ ⟨follow⟩.
@@ -53,9 +54,11 @@ names the comparison behind each verdict.
 **How to choose.**
 
 - A RoPE checkpoint read at up to 8L, no training budget: YaRN with the
-  released code's ramp and temperature (0.71 at 8L; no other method
-  without training passes 0.12 there, NTK-aware at every stretch up to
-  253 included ⟨yarn-eight⟩), but test near facts: at 8L it finds a fact
+  released code's ramp and temperature (0.71 at 8L; in the toy geometry no
+  other method without training passes 0.12 there, NTK-aware at every
+  stretch up to 253 included ⟨yarn-eight⟩; with heads of 64 at base 78 a
+  raised base picked for each length comes close, 0.78 at 8L, but loses
+  0.32 at L ⟨wide-ntk⟩ ⟨wide-ntk-cost⟩), but test near facts: at 8L it finds a fact
   8 tokens back 0.43 of the time ⟨yarn-near⟩. At 2L the best stretch of
   a raised base in the sweep (29, picked on these prompts) is within 0.05
   of YaRN ⟨ntk-tie⟩, and the same base loses 0.04 at L and answers 0.41
@@ -78,8 +81,8 @@ names the comparison behind each verdict.
   prompt, ALiBi as the prompt grows, RoPE by both, and an average hides
   which ⟨learned-rows⟩ ⟨alibi-length⟩ ⟨rope-start⟩.
 
-**What it costs.** The suite, 70 runs (14 models, five seeds), took 29
-minutes on 2 cores, 53 core-minutes of run time added up. Every scheme
+**What it costs.** The suite, 75 runs (15 models, five seeds), took 35
+minutes on 2 cores, 69 core-minutes of run time added up. Every scheme
 trains for the same 4,000 steps of 1,024 tokens; a fine-tune of 400 steps
 is a tenth of the training steps and 2.5% of its scored answers, and
 position interpolation's settled one, 2,000 to 2,200 steps, about half the
@@ -99,7 +102,8 @@ cost nothing at run time here except dynamic NTK with a cache, which loses
   two differ only in the two fastest pairs; in Llama 2 7B's geometry both
   keep the 21 fastest pairs whole and differ on 25 others, by up to 1.73
   times at factor 4 ⟨ramp-geometry⟩, so what the ramp is worth there is not
-  measured here.
+  measured here; with heads of 64, where they differ on 12 pairs, the
+  printed ramp gives 0.34 against 0.91 at 2L ⟨wide-ramp⟩.
 - **Blaming distance.** At 8L a learned table finds a fact 247 tokens back
   (0.87) when it sits on trained rows, and misses one 119 tokens back
   (0.01) when it does not.
@@ -192,7 +196,7 @@ from lessons.measured import (
 
 results = load_results()
 eval_lengths(results)  # → [32, 64, 128, 256]
-len(results), sum(len(runs) for runs in results.values())  # → (14, 70)
+len(results), sum(len(runs) for runs in results.values())  # → (15, 75)
 seeds_of(results, "rope")  # → [0, 1, 2, 3, 4]
 [round(v, 2) for v in uniform_guesser(results)]  # → [0.07, 2.69]
 ```
@@ -738,6 +742,91 @@ a raised base in the sweep, picked on these prompts, is within 0.05 of it
 there ⟨ntk-tie⟩; past 2L no stretch of a raised base comes close
 ⟨yarn-eight⟩.
 
+## A second geometry: heads of 64
+
+**Tiny worked example.** The toy's heads of 16 at base 10,000 turn 2 of
+their 8 pairs fully within L, and its slowest pair's wavelength is 620.9L;
+at base 10 it turns 6 of 8, as Llama 2 7B turns 46 of 64, but its slowest
+wavelength is 1.5L against Llama 2's 13.3L. A model with two heads of 64
+(width 128) at base 78 matches the other number instead: its slowest
+wavelength is 13.4L, and 12 of its 32 pairs turn within L. No base matches
+both at L = 32, and none gives YaRN's ramps the shape they have in Llama 2:
+a pair must turn 32 times within L to be kept whole, which no pair does in
+32 tokens, so here the two ramps differ on pairs 0 to 11 (by up to 2.87
+times at factor 4) ⟨yarn-formula⟩ ⟨ramp-geometry⟩. Trained and read like the toy, this model agrees with
+it on the ramp and disagrees on the rest: the printed ramp falls from
+YaRN's 0.91 to 0.34 at 2L; YaRN's temperature changes nothing at 8L (0.83
+with it, 0.81 without); and a raised base, which in the toy never passed
+0.12 at 8L, turns over at every length here, its best stretch reaching
+0.96 at 2L (s = 8, above YaRN) and 0.78 at 8L (s = 125, not told apart
+from YaRN's 0.83), while costing at L what YaRN does not (0.81 and 0.68
+there, against 1.0).
+
+**In Python:**
+
+```python
+from lessons.measured import (
+    equivalent,
+    interval,
+    load_results,
+    ntk_sweep,
+    paired,
+    ramp_difference,
+    values,
+)
+
+results = load_results()
+ramp_difference(64, 78.0, 32, 4.0)[:2]  # → (0, 12)
+round(ramp_difference(64, 78.0, 32, 4.0)[2], 2)  # → 2.87
+wide = "rope-d64"
+[interval(results, f"{wide}:yarn", n)[0] for n in (64, 128, 256)]
+# → [0.91, 0.82, 0.83]
+interval(results, f"{wide}:yarn-printed", 64)  # → (0.34, 0.28, 0.39)
+paired(results, f"{wide}:yarn", f"{wide}:yarn-printed", 64)
+# → (0.57, 0.5, 0.64)
+[interval(results, f"{wide}:{r}", 256)[0] for r in ("yarn", "yarn-notemp")]
+# → [0.83, 0.81]
+equivalent(
+    values(results, f"{wide}:yarn", 256)
+    - values(results, f"{wide}:yarn-notemp", 256)
+)
+# → True
+best = [
+    max(ntk_sweep(results, n, wide), key=lambda p: p[1]) for n in (64, 256)
+]
+[(s, round(mean, 2)) for s, mean, _, _ in best]
+# → [(8.0, 0.96), (125.0, 0.78)]
+paired(results, f"{wide}:ntk-s8", f"{wide}:yarn", 64)  # → (0.05, 0.03, 0.07)
+paired(results, f"{wide}:yarn", f"{wide}:ntk-s125", 256)
+# → (0.05, -0.05, 0.15)
+[interval(results, f"{wide}:ntk-s{s}", 32)[0] for s in (8, 125)]
+# → [0.81, 0.68]
+[interval(results, f"{wide}:dynamic", n)[0] for n in (64, 256)]
+# → [0.91, 0.55]
+```
+
+![Exact-match accuracy against the stretch of a raised base from 2 to 253 on a log scale, at 2L, 4L and 8L, for the model with heads of 64 at base 78, with dynamic NTK's reading at each length drawn as a star on the NTK-aware curve; every curve rises and then falls](figures/measured.wide_sweep.svg)
+
+**Reading it:** the two geometries agree that YaRN's released ramp, not
+the printed one, carries it without training ⟨ramp⟩ ⟨wide-ramp⟩, and that
+dynamic NTK is a point of the NTK sweep. They disagree on the temperature,
+which matters at 8L in the toy ⟨temperature⟩ and is equivalent to none
+here ⟨wide-temp⟩, and on the raised base, which here reaches YaRN at 2L
+and 8L at a stretch picked per length ⟨wide-ntk⟩ but pays for it at L
+⟨wide-ntk-cost⟩, and whose sweep turns over at every length.
+
+**In code:** the model is experiments/run.py's `rope-d64` (WIDE, WIDE_BASE),
+read with every reading of `READINGS["rope-d64"]`; `ntk_sweep` takes the
+model's name.
+
+**Why it matters.** An explanation read off one geometry can be that
+geometry's: the temperature's 0.31 at 8L in the toy is 0.02 here. What both
+geometries show, and what a reader may carry to a real model as a
+hypothesis to measure, is that YaRN's released ramp is what an ablation
+takes YaRN apart at ⟨ramp⟩ ⟨wide-ramp⟩; how much it is worth, and
+whether a raised base can match it, depends on the model's speeds
+⟨yarn-eight⟩ ⟨wide-ntk⟩.
+
 ## A fine-tune at four times the length, to a settled loss
 
 **Tiny worked example.** Each seed's RoPE model is trained further on
@@ -902,8 +991,9 @@ is answered by its ablations (the YaRN section), not by this correlation.
 
 ## What this scale cannot tell you
 
-**Tiny worked example.** Every model has 2 layers, width 64, 4 heads of
-width 16, one task and L = 32. At base 10,000 only 2 of its 8 pairs turn
+**Tiny worked example.** Every model has 2 layers and is trained on one
+task at L = 32; all but one have width 64 and 4 heads of width 16, and the
+one with two heads of 64 already changes which explanations hold. At base 10,000 only 2 of its 8 pairs turn
 fully in training, which made the no-training stretches look better than
 at a realistic base (the controls section) ⟨base-ten⟩; NoPE did not learn the task in
 4,000 steps, so nothing here speaks for or against it; randomized
@@ -924,7 +1014,7 @@ from lessons.measured import (
 results = load_results()
 learned_steps(results, "nope"), learned_steps(results, "sinusoidal")
 # → ([None, None, None, None, None], [None, None, None, None, None])
-round(total_seconds(results) / 60), round(suite_minutes())  # → (57, 29)
+round(total_seconds(results) / 60), round(suite_minutes())  # → (69, 35)
 int((rope_wavelengths(rope_frequencies(16, 10000.0)) <= 32).sum())  # → 2
 ```
 
@@ -945,8 +1035,9 @@ and a real checkpoint should be measured at the length it will serve ⟨base-ten
   how long the prompt is, RoPE by both; the distance grid tells them apart
   ⟨learned-rows⟩ ⟨alibi-length⟩ ⟨rope-start⟩.
 - Without training, YaRN keeps RoPE at 0.71 to 8L, mostly on far facts;
-  an ablation of its released ramp or, at 8L, of its temperature takes
-  that away ⟨ramp⟩ ⟨temperature⟩, and the printed ramp gives 0.46 at 2L.
+  an ablation of its released ramp takes that away in both geometries
+  tried, of its temperature only in the toy's ⟨ramp⟩ ⟨wide-ramp⟩
+  ⟨temperature⟩ ⟨wide-temp⟩, and the printed ramp gives 0.46 at 2L.
 - Dynamic NTK is NTK-aware at a larger stretch, and a KV cache costs it
   ⟨dynamic-stretch⟩ ⟨cache⟩.
 - Past its tuning length a fine-tune needs a raised base or a factor
@@ -980,8 +1071,9 @@ and a real checkpoint should be measured at the length it will serve ⟨base-ten
 ??? question "What part of YaRN does the work here, and does it carry over?"
     The released code's ramp (0.96 against 0.46 at 2L with the printed
     ramp) and at 8L the temperature (0.71 against 0.4 without it), each an
-    ablation. In this geometry the ramps differ in two pairs; in Llama 2's
-    in 25, so the size of the effect there is not known from this page.
+    ablation. With heads of 64 the ramp matters as much and the temperature
+    not at all; in Llama 2's geometry the ramps differ in 25 pairs, so the
+    size of either effect there is not known from this page.
 
 ??? question "Does this page show that NoPE cannot generalise?"
     No: NoPE did not learn the task at the trained length with 2 layers and
@@ -1467,6 +1559,9 @@ def figures() -> dict:
                                ["dynamic NTK, factor 1", "YaRN, factor follows T", "position interp., factor follows T"],
                                "RoPE stretched, fine-tuned at 4L until its loss settled")
     out["ntk_sweep"] = _ntk_sweep_figure(results)
+    if "rope-d64" in results:
+        out["wide_sweep"] = _ntk_sweep_figure(results, "rope-d64", "Heads of 64 at base 78: NTK-aware at every\n"
+                                              "stretch, dynamic NTK one of its points")
     out["yarn_parts"] = _yarn_parts_figure(results)
     out["attention"] = _attention_figure(results)
     return out
@@ -1524,31 +1619,33 @@ def _attention_figure(results):
     return fig
 
 
-def ntk_sweep(results: dict[str, list[dict]], length: int) -> list[tuple[float, float, float, float]]:
-    """[(s, mean, low, high)] for NTK-aware scaling at every stretch s the suite read at `length`
-    (the fixed sweep, "rope:ntk-s…", and s = length / L, "rope:ntk"), sorted by s."""
+def ntk_sweep(results: dict[str, list[dict]], length: int,
+              model: str = "rope") -> list[tuple[float, float, float, float]]:
+    """[(s, mean, low, high)] for NTK-aware scaling of RoPE model `model` at every stretch s the suite read at
+    `length` (the fixed sweep, "rope:ntk-s…", and s = length / L, "rope:ntk"), sorted by s."""
     trained = eval_lengths(results)[0]
-    points = {float(length / trained): "rope:ntk"}
-    for reading in results["rope"][0]["evals"]:
+    points = {float(length / trained): f"{model}:ntk"}
+    for reading in results[model][0]["evals"]:
         if reading.startswith("ntk-s"):
-            points[float(reading[5:])] = f"rope:{reading}"
+            points[float(reading[5:])] = f"{model}:{reading}"
     return [(s, *t_interval(values(results, ref, length), digits=6)) for s, ref in sorted(points.items())]
 
 
 _SWEEP_LOOKS = (("o", "-"), ("s", "--"), ("^", "-."))
 
 
-def _ntk_sweep_figure(results):
+def _ntk_sweep_figure(results, model="rope",
+                      title="NTK-aware scaling at every stretch;\ndynamic NTK is one of its points"):
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(6.4, 5.0), layout="constrained")
     trained = eval_lengths(results)[0]
     # one line per read length (not a method: the cycle's colours, the sweep's own markers and dashes)
     for colour, (marker, dash), length in zip(CYCLE, _SWEEP_LOOKS, eval_lengths(results)[1:], strict=False):
-        s, mean, low, high = (np.array(v) for v in zip(*ntk_sweep(results, length), strict=True))
+        s, mean, low, high = (np.array(v) for v in zip(*ntk_sweep(results, length, model), strict=True))
         ax.plot(s, mean, color=colour, marker=marker, ls=dash, ms=5, label=f"NTK-aware at {length // trained}L")
         ax.fill_between(s, low, high, color=colour, alpha=0.15, lw=0)
-        dynamic = float(values(results, "rope:dynamic", length).mean())
+        dynamic = float(values(results, f"{model}:dynamic", length).mean())
         ax.plot([dynamic_ntk_stretch(4.0, length, trained)], [dynamic], marker="*", ms=14, ls="none",
                 color=colour, markeredgecolor=INK,
                 label=f"dynamic NTK (factor 4) at {length // trained}L")
@@ -1556,7 +1653,7 @@ def _ntk_sweep_figure(results):
     ax.set_xlabel("stretch s of the raised base (log scale)")
     ax.set_ylabel("exact-match accuracy")
     ax.set_ylim(-0.03, 1.03)
-    ax.set_title("NTK-aware scaling at every stretch;\ndynamic NTK is one of its points")
+    ax.set_title(title)
     fig.legend(loc="outside lower center", ncols=2)
     return fig
 
