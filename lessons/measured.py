@@ -1461,13 +1461,18 @@ def _evidence(results: dict[str, list[dict]], key: str) -> tuple[str, list[tuple
     return f"source: {spec}", [], True
 
 
-def evidence_label(key: str, results: dict[str, list[dict]] | None = None) -> str:
+def evidence_label(key: str, results: dict[str, list[dict]]) -> str:
     """One line naming the evidence `key` of EVIDENCE and its interval(s), as the site shows it."""
-    results = load_results() if results is None else results
     what, parts, _ = _evidence(results, key)
     level = 0.90 if EVIDENCE[key][0] == "equivalence" else 0.95
     shown = "; ".join("{}{:+.2f} [{:.2f}, {:.2f}]".format(name, *t_interval(v, level=level)) for name, v in parts)
     return f"{what}: {shown}" if shown else what
+
+
+def evidence_labels() -> dict[str, str]:
+    """{id: `evidence_label`} for the whole ledger, the results read once (what the site shows)."""
+    results = load_results()
+    return {key: evidence_label(key, results) for key in EVIDENCE}
 
 
 def evidence_holds(results: dict[str, list[dict]], key: str) -> bool:

@@ -169,6 +169,7 @@ def test_every_causal_sentence_names_its_evidence_and_each_evidence_holds():
     failing = [key for key in measured.EVIDENCE if not measured.evidence_holds(results, key)]
     assert not failing, f"evidence that no longer shows what it is cited for: {failing}"
     assert all(measured.evidence_label(key, results) for key in measured.EVIDENCE)
+    assert measured.evidence_labels() == {key: measured.evidence_label(key, results) for key in measured.EVIDENCE}
 
 
 def test_a_causal_sentence_without_evidence_is_caught():

@@ -1,7 +1,7 @@
 """The evidence beside a claim, as a Markdown tree processor.
 
 A lesson that keeps a claims ledger (`lessons.measured`: `EVIDENCE` and
-`evidence_label`) writes `⟨id⟩` after a sentence that ranks, explains or
+`evidence_labels`) writes `⟨id⟩` after a sentence that ranks, explains or
 advises. On the page each marker becomes a small superscript that names its
 evidence (a ranking with its interval, an ablation with its drop, or a cited
 source), shown beside it on hover and on focus (a tap on a phone; the
@@ -30,8 +30,9 @@ def _split(text: str, label) -> tuple[str, list[etree.Element]]:
     parts = MARKER.split(text)
     out = []
     for key, after in zip(parts[1::2], parts[2::2], strict=True):
-        sup = etree.Element("sup", {"class": CLASS, "tabindex": "0", "data-evidence": label(key),
-                                    "aria-label": f"evidence: {label(key)}"})
+        text = label(key)
+        sup = etree.Element("sup", {"class": CLASS, "tabindex": "0", "data-evidence": text,
+                                    "aria-label": f"evidence: {text}"})
         sup.text = key
         sup.tail = after
         out.append(sup)
@@ -47,10 +48,14 @@ class _Evidence(PageTreeprocessor):
         module = importlib.import_module(f"{lesson.package}.{lesson.slug}")
         ledger = getattr(module, "EVIDENCE", None)
 
+        labels: dict[str, str] = {}
+
         def label(key: str) -> str:
             if ledger is None or key not in ledger:
                 raise PluginError(f"{page_source(self.context)}: ⟨{key}⟩ names no entry of the page's EVIDENCE")
-            return module.evidence_label(key)
+            if not labels:  # the page's whole ledger at once, from one reading of its results
+                labels.update(module.evidence_labels())
+            return labels[key]
 
         for el in list(root.iter()):
             if el.tag in SKIP:
