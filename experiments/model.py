@@ -112,10 +112,13 @@ class TinyDecoder(nn.Module):
         trained_len: the training length L (RoPE's `max_position_embeddings`).
         d_model, n_heads, n_layers: the shape (d_head = d_model / n_heads, even).
         rope_base: RoPE's base (`rope_theta`).
+        scaled_tokens: token vectors drawn with std d_model^-1/2 and multiplied by sqrt(d_model)
+            (True), or GPT-2's std 0.02 unscaled (False); None: True for "sinusoidal" only.
     """
 
     def __init__(self, vocab_size: int, position: str, max_len: int, trained_len: int,
-                 d_model: int = 64, n_heads: int = 4, n_layers: int = 2, rope_base: float = 10000.0):
+                 d_model: int = 64, n_heads: int = 4, n_layers: int = 2, rope_base: float = 10000.0,
+                 scaled_tokens: bool | None = None):
         super().__init__()
         if position not in POSITIONS:
             raise ValueError(f"position must be one of {POSITIONS}, got {position!r}")
@@ -126,8 +129,10 @@ class TinyDecoder(nn.Module):
         # sqrt(d_model / 2) and would drown such small vectors (a first suite run of that model never
         # learned). There we follow the 2017 paper (§3.4) as fairseq implements it: init std d^-1/2 and
         # token vectors multiplied by sqrt(d_model), so content and position have comparable norms.
-        self.embed_scale = math.sqrt(d_model) if position == "sinusoidal" else 1.0
-        nn.init.normal_(self.embed.weight, std=d_model ** -0.5 if position == "sinusoidal" else 0.02)
+        # `scaled_tokens` gives another scheme the same token vectors (a control); None: sinusoidal only.
+        scaled = position == "sinusoidal" if scaled_tokens is None else scaled_tokens
+        self.embed_scale = math.sqrt(d_model) if scaled else 1.0
+        nn.init.normal_(self.embed.weight, std=d_model ** -0.5 if scaled else 0.02)
         if position == "learned":
             self.W_pos = nn.Embedding(max_len, d_model)
             nn.init.normal_(self.W_pos.weight, std=0.02)

@@ -7,22 +7,20 @@ A result whose JSON has today's configuration hash is kept (the suite resumes); 
 Weights are kept in .cache/experiments/ (not committed) under a name that carries the hash.
 Models (one budget, SCHEDULE): the five schemes at L = 32; controls: learned-randpos and rope-randpos
 (Ruoss et al. 2023, arXiv:2305.16843: positions from 0..16L−1; reading "random" reads them as trained),
-rope-oracle (half the budget at 8L, one optimizer), rope-base10 (REAL_BASE) and rope-d64 (WIDE); fine-tunes
-of each rope model at 4L (rope-ft-*), for 400 steps ("tuned") and until FT_CRITERION ("converged", also
-read with a factor that follows the length, "converged-follow"). READINGS lists each RoPE model's
+rope-oracle (half the budget at 8L, one optimizer), rope-base10 (REAL_BASE), rope-d64 (WIDE), learned-scaled,
+alibi-h8 and nope-l4; fine-tunes of each rope model at 4L (rope-ft-*), for 400 steps ("tuned") and on the
+shortest schedule of FT_LADDER that ends at its criterion ("converged", also read with a factor that follows
+the length, "converged-follow"). READINGS lists each RoPE model's
 readings (STRETCH_EVALS); those of ABLATED also zero each head, and each layer's heads, in turn.
 """
 
 from __future__ import annotations
 
 import argparse
-import ast
 import hashlib
 import json
 import multiprocessing
 import os
-import platform
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -31,11 +29,10 @@ import numpy as np
 import torch
 
 from experiments.model import TinyDecoder, stretched_speeds
+from experiments.provenance import ROOT, code_hash, provenance, write_json
 from experiments.tasks import COPY, DISTANCES, GRID_PASSAGES, PLACEMENTS, VOCAB_SIZE
-from figures_build.project import without_docstrings
 from experiments.train import EVAL_SEED, VALIDATION_SEED, evaluate, learned_step, train
 
-ROOT = Path(__file__).resolve().parents[1]
 RESULTS = Path(__file__).resolve().parent / "results"
 CHECKPOINTS = ROOT / ".cache" / "experiments"
 
@@ -58,9 +55,9 @@ WIDE_BASE = 78.0
 SCHEDULE = dict(steps=4000, batch=32, lr=1e-3, warmup=100, check_every=250)
 LEARNED_AT = 0.98
 FINE_TUNE = dict(multiple=4, steps=400, batch=8, lr=1e-3, warmup=20)  # 10% of the steps, at 4L, same tokens/step
-# the converged fine-tune: the same recipe on a schedule of at most max_steps, stopped at the first check (every
-# check_every steps) where the mean training loss of the last `window` steps is at most `criterion`
-FT_CRITERION = dict(criterion=0.02, window=100, check_every=100, max_steps=3200)
+# the converged fine-tune: the same recipe, each time from the base model, on schedules of 400, 800, ... steps
+# (each decays to its own end); the first whose last `window` steps have a mean loss at most `criterion` is kept
+FT_LADDER = dict(criterion=0.02, window=100, schedules=(400, 800, 1600, 3200))
 RANDOM_RANGE = 16  # randomized positions are drawn from 0..16L−1: past the longest test length, 8L
 ABLATION_PROMPTS = 128  # the first 128 of the training-distribution prompts (the same ones for every ablation)
 EVAL = dict(prompts=256, grid_prompts=128, validation_prompts=64)
@@ -79,6 +76,11 @@ MODELS = {
     "rope-oracle": dict(position="rope", train_multiple=MULTIPLES[-1]),
     "rope-base10": dict(position="rope", rope_base=REAL_BASE),
     "rope-d64": dict(position="rope", rope_base=WIDE_BASE, shape=WIDE),
+    # controls for the scheme comparison: the learned table with the sinusoidal model's token vectors,
+    # ALiBi with 8 heads (slopes 1/2 .. 1/256, the paper's 8-head set) and NoPE with 4 layers
+    "learned-scaled": dict(position="learned", scaled_tokens=True),
+    "alibi-h8": dict(position="alibi", shape=dict(SHAPE, n_heads=8)),
+    "nope-l4": dict(position="none", shape=dict(SHAPE, n_layers=4)),
 }
 FINE_TUNES = {
     "rope-ft-linear": dict(method="linear", factor=4.0),
@@ -110,8 +112,6 @@ BASE10_EVALS = ("default", "linear", "ntk", "yarn", "dynamic", "yarn-printed")
 WIDE_EVALS = BASE10_EVALS + ("yarn-notemp",) + tuple(f"ntk-s{s}" for s in NTK_SWEEP)
 READINGS = {"rope": tuple(STRETCH_EVALS), "rope-base10": BASE10_EVALS, "rope-d64": WIDE_EVALS}
 ABLATED = ("default", "yarn", "yarn-notemp", "yarn-printed", "linear-temp", "ntk")  # readings with head ablations
-CODE = ("tasks.py", "model.py", "train.py")  # the files whose every byte goes into the configuration hash
-# and, without their docstrings, run.py and every lesson module the suite imports (`lesson_modules`)
 
 
 def names() -> list[str]:
@@ -138,6 +138,7 @@ def settings(name: str, quick: bool) -> dict:
         multiple = spec.pop("train_multiple", 1)
         spec.setdefault("rope_base", BASE)
         spec.setdefault("random_positions", False)
+        spec.setdefault("scaled_tokens", spec["position"] == "sinusoidal")
         spec.update(spec.pop("shape", {}))  # a shape of its own replaces SHAPE's
         if spec["random_positions"]:
             spec["position_range"] = TRAIN_LEN * RANDOM_RANGE
@@ -149,101 +150,16 @@ def settings(name: str, quick: bool) -> dict:
         return dict(common, kind="train", **spec)
     spec = dict(FINE_TUNES[name])
     ft = dict(FINE_TUNE, steps=QUICK["ft_steps"] if quick else FINE_TUNE["steps"])
-    converge = dict(FT_CRITERION, max_steps=QUICK["ft_steps"] * 2) if quick else FT_CRITERION
+    converge = dict(FT_LADDER, schedules=(QUICK["ft_steps"], QUICK["ft_steps"] * 2)) if quick else FT_LADDER
     return dict(common, kind="fine-tune", position="rope", rope_base=BASE, base_model="rope",
                 base_model_hash=config_hash("rope", quick), fine_tune=dict(ft, length=TRAIN_LEN * ft["multiple"]),
                 converge=converge, **spec)
-
-
-def lesson_modules() -> list[str]:
-    """The lesson modules the suite imports, directly or through one another (read from the import lines)."""
-    def imported(path: Path) -> set[str]:
-        names = set()
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "lessons":
-                names.add(node.module)
-            elif isinstance(node, ast.Import):
-                names |= {alias.name for alias in node.names if alias.name.split(".")[0] == "lessons"}
-        return names
-
-    here = Path(__file__).resolve().parent
-    todo = set().union(*(imported(here / file) for file in (*CODE, "run.py")))
-    seen: set[str] = set()
-    while todo:
-        module = todo.pop()
-        if module not in seen:
-            seen.add(module)
-            todo |= imported(_module_path(module))
-    return sorted(seen)
-
-
-def _module_path(module: str) -> Path:
-    path = ROOT / (module.replace(".", "/") + ".py")
-    return path if path.exists() else ROOT / module.replace(".", "/") / "__init__.py"
-
-
-def _hashed_sources() -> list[tuple[str, str]]:
-    """(name, text) of everything the configuration hash reads: CODE byte for byte, then run.py and
-    the lesson modules without their docstrings (a prose fix re-runs nothing)."""
-    here = Path(__file__).resolve().parent
-    out = [(f"experiments/{file}", (here / file).read_text(encoding="utf-8")) for file in CODE]
-    out.append(("experiments/run.py", without_docstrings((here / "run.py").read_text(encoding="utf-8"))))
-    for module in lesson_modules():
-        out.append((module, without_docstrings(_module_path(module).read_text(encoding="utf-8"))))
-    return out
-
-
-def code_hash() -> str:
-    """sha256 of the code the results depend on (`_hashed_sources`)."""
-    digest = hashlib.sha256()
-    for name, text in _hashed_sources():
-        digest.update(name.encode() + b"\0" + text.encode() + b"\0")
-    return digest.hexdigest()
 
 
 def config_hash(name: str, quick: bool) -> str:
     """12 hex digits of sha256 over `settings` and `code_hash`: in every JSON and checkpoint name."""
     text = json.dumps(dict(settings(name, quick), name=name, code=code_hash()), sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:12]
-
-
-def provenance() -> dict:
-    """Where a result came from: the commit, library versions, the CPU and the BLAS."""
-    def git(*args):
-        try:
-            return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, timeout=10).stdout.strip()
-        except (OSError, subprocess.SubprocessError):
-            return ""
-    cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
-                if line.startswith("model name")), platform.processor()) if Path("/proc/cpuinfo").exists() \
-        else platform.processor()
-    torch_blas = next((part.split("=", 1)[1] for line in torch.__config__.show().splitlines()
-                       for part in line.replace(",", " ").split() if part.startswith("BLAS_INFO=")), "unknown")
-    try:
-        numpy_blas = np.show_config(mode="dicts")["Build Dependencies"]["blas"]
-        numpy_blas = f"{numpy_blas.get('name')} {numpy_blas.get('version')}"
-    except Exception:  # noqa: BLE001 - older numpy has no dict mode; the field is informative only
-        numpy_blas = "unknown"
-    # dirty: the hashed code differs from the commit's (results, docstrings and other files do not count)
-    dirty = False
-    for name, text in _hashed_sources():
-        path = name if name.startswith("experiments/") else str(_module_path(name).relative_to(ROOT))
-        committed = git("show", f"HEAD:{path}")  # stripped of its last newline, as `git` returns it
-        if committed and path.removeprefix("experiments/") not in CODE:
-            committed = without_docstrings(committed + "\n")
-        dirty |= committed.strip() != text.strip()
-    return dict(commit=git("rev-parse", "HEAD"), dirty=dirty,
-                torch=torch.__version__, numpy=np.__version__, python=platform.python_version(),
-                cpu=cpu, machine=platform.machine(), torch_blas=torch_blas, numpy_blas=numpy_blas,
-                torch_threads=torch.get_num_threads(), code=code_hash())
-
-
-def write_json(path: Path, record: dict) -> None:
-    """Write beside, then rename: an interrupted run leaves no partial JSON."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(path.name + ".partial")
-    partial.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
-    os.replace(partial, path)
 
 
 # --- models ------------------------------------------------------------------------
@@ -253,7 +169,8 @@ def build(config: dict, seed: int) -> TinyDecoder:
     torch.manual_seed(seed)
     rows = config.get("position_range") or TRAIN_LEN * MULTIPLES[-1]
     return TinyDecoder(VOCAB_SIZE, config["position"], max_len=rows, trained_len=TRAIN_LEN,
-                       rope_base=config["rope_base"], **{key: config[key] for key in SHAPE})
+                       rope_base=config["rope_base"], scaled_tokens=config.get("scaled_tokens"),
+                       **{key: config[key] for key in SHAPE})
 
 
 def checkpoint(name: str, seed: int, quick: bool, directory: Path) -> Path:
@@ -280,8 +197,9 @@ def trained(name: str, seed: int, quick: bool, directory: Path, force: bool) -> 
     if config["random_positions"]:
         positions = (config["position_range"], torch.Generator().manual_seed(POSITION_SEED + seed))
 
-    def check(m):  # validation accuracy at the trained length
-        return evaluate(m, length, EVAL["validation_prompts"], seed=VALIDATION_SEED)["accuracy"]
+    def check(m):  # validation accuracy at the trained length, at positions drawn as in training
+        return evaluate(m, length, EVAL["validation_prompts"], seed=VALIDATION_SEED,
+                        max_position=config.get("position_range"))["accuracy"]
 
     generator = torch.Generator().manual_seed(seed)
     if length == TRAIN_LEN:
@@ -394,28 +312,31 @@ def run_one(name: str, seed: int, quick: bool, checkpoints: Path, force: bool) -
         base, base_training = trained("rope", seed, quick, checkpoints, False)
         ft, method, factor, converge = config["fine_tune"], config["method"], config["factor"], config["converge"]
         spec = dict(method=method, factor=factor)
-        training = dict(base_model_steps=base_training["steps"])
-        for reading, steps in (("tuned", ft["steps"]), ("converged", converge["max_steps"])):
+        training = dict(base_model_steps=base_training["steps"], ladder=[])
+        for steps in (ft["steps"], *(s for s in converge["schedules"] if s != ft["steps"])):
             model = build(config, seed)
             model.load_state_dict(base.state_dict())
             speeds_for(model, spec, ft["length"])  # the speeds at the fine-tune length (dynamic: its own rule)
-
-            def converged(losses, window=converge["window"], criterion=converge["criterion"]):
-                return len(losses) >= window and float(np.mean(losses[-window:])) <= criterion
-
             losses, _ = train(model, ft["length"], steps, ft["batch"], ft["lr"],
-                              torch.Generator().manual_seed(FINE_TUNE_SEED + seed), ft["warmup"],
-                              check_every=converge["check_every"],
-                              stop=converged if reading == "converged" else None)
-            training[reading] = dict(steps=len(losses), loss_curve=loss_curve(losses, 20),
-                                     loss_first=round(float(np.mean(losses[:20])), 4),
-                                     loss_last=round(float(np.mean(losses[-20:])), 4),
-                                     loss_window=round(float(np.mean(losses[-converge["window"]:])), 4),
-                                     reached=converged(losses))
-            evals[reading] = dict(spec=spec, lengths=measure(model, config, spec))
-            if reading == "converged" and method != "dynamic":  # past its length, a stretch that follows it
-                follow = dict(method=method)
-                evals["converged-follow"] = dict(spec=follow, lengths=measure(model, config, follow))
+                              torch.Generator().manual_seed(FINE_TUNE_SEED + seed), ft["warmup"])
+            window = round(float(np.mean(losses[-converge["window"]:])), 4)
+            reached = window <= converge["criterion"]
+            record = dict(steps=len(losses), loss_curve=loss_curve(losses, 20),
+                          loss_first=round(float(np.mean(losses[:20])), 4),
+                          loss_last=round(float(np.mean(losses[-20:])), 4), loss_window=window, reached=reached)
+            training["ladder"].append(dict(steps=steps, loss_window=window))
+            readings = (["tuned"] if steps == ft["steps"] else []) + \
+                (["converged"] if reached or steps == converge["schedules"][-1] else [])
+            if not readings:
+                continue
+            lengths = measure(model, config, spec)
+            for reading in readings:
+                training[reading], evals[reading] = record, dict(spec=spec, lengths=lengths)
+            if "converged" in readings:
+                if method != "dynamic":  # past its length, a stretch that follows it
+                    follow = dict(method=method)
+                    evals["converged-follow"] = dict(spec=follow, lengths=measure(model, config, follow))
+                break
         seeds = dict(init=seed, train_prompts=seed, fine_tune_prompts=FINE_TUNE_SEED + seed,
                      validation=VALIDATION_SEED, eval=EVAL_SEED)
     return dict(name=name, seed=seed, config=config, config_hash=config_hash(name, quick), seeds=seeds,
@@ -488,7 +409,8 @@ def main(argv=None) -> None:
     if unknown:
         _fail(f"unknown name {unknown[0]!r}; accepted: {', '.join(names())}")
     # trained models first, longest first (the fine-tunes reuse the rope checkpoints)
-    order = ["rope-d64", "rope-oracle", "nope", "rope-randpos", "learned-randpos"]
+    order = ["rope-d64", "rope", "nope-l4", "rope-oracle", "rope-base10", "alibi-h8", "alibi", "rope-randpos",
+             "learned-randpos"]
     first = sorted((n for n in chosen if n in MODELS), key=lambda n: (n not in order, order.index(n) if n in order
                                                                       else 0))
     if any(n in FINE_TUNES for n in chosen) and "rope" not in first:

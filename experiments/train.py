@@ -32,7 +32,7 @@ def random_positions(batch: int, length: int, max_position: int, generator: torc
 def train(model: torch.nn.Module, length: int, steps: int, batch: int, lr: float, generator: torch.Generator,
           warmup: int = 100, on_step=None, check=None, check_every: int = 250,
           positions: tuple[int, torch.Generator] | None = None,
-          switch: tuple[int, int, int] | None = None, stop=None) -> tuple[list[float], list[tuple[int, float]]]:
+          switch: tuple[int, int, int] | None = None) -> tuple[list[float], list[tuple[int, float]]]:
     """Train `model` in place on `steps` batches of copy prompts of `length` tokens.
 
     AdamW (no weight decay), the learning rate warmed up linearly over `warmup`
@@ -54,8 +54,6 @@ def train(model: torch.nn.Module, length: int, steps: int, batch: int, lr: float
         switch: None, or (step, length, batch): from that step on, prompts of the new length
             in batches of the new size, with the same optimizer and one schedule throughout
             (the oracle's curriculum).
-        stop: None, or a function (losses so far) -> bool called every `check_every` steps: True
-            ends training there (the converged fine-tune; the schedule still spans `steps`).
 
     Returns:
         (losses, checks): the loss of every step, and [(step, check value)].
@@ -89,8 +87,6 @@ def train(model: torch.nn.Module, length: int, steps: int, batch: int, lr: float
         if check is not None and (step % check_every == 0 or step == steps):
             checks.append((step, float(check(model))))
             model.train()
-        if stop is not None and step % check_every == 0 and stop(losses):
-            break
     return losses, checks
 
 
@@ -178,7 +174,7 @@ def evaluate(model: torch.nn.Module, length: int, n_prompts: int, placement: str
         hits = (logits.argmax(dim=-1) == targets) & scored  # (batch, length)
         per_prompt.extend(hits.sum(dim=1).tolist())
         picked, answers = logits[scored], targets[scored]  # (n, vocab), (n,)
-        right += int((picked.argmax(dim=-1) == answers).sum())
+        right += int(hits.sum())
         total += int(scored.sum())
         nll += float(F.cross_entropy(picked, answers, reduction="sum"))
         answer_logit = picked.gather(1, answers[:, None])[:, 0]
