@@ -30,7 +30,7 @@ nothing in the logs.
 |---|---|---|---|---|
 | Full cache | Keeps every key and value | Exactly what the model was trained for | Memory grows with the stream; past the trained length, `lessons.context_extension` | The default |
 | Window only | Keeps the most recent tokens, evicts the rest | Fixed memory | Breaks as soon as the first tokens leave (Xiao et al., 2023, §3.1) | A rolling cache; `sliding_window` in a model trained with it |
-| StreamingLLM | Keeps the first few tokens and a recent window, numbers positions inside the cache | Fixed memory and a stable model over long streams (reported up to 4 million tokens, Xiao et al., abstract), no training | Forgets the middle: a streaming, not a long-context, method | mit-han-lab/streaming-llm; not in transformers 5.24 |
+| StreamingLLM | Keeps the first few tokens and a recent window, numbers positions inside the cache | Fixed memory and a stable model over long streams (reported up to 4 million tokens, Xiao et al., abstract), no training | Forgets the middle: a streaming, not a long-context, method | mit-han-lab/streaming-llm; for transformers, the Hub repository transformers-community/sink_cache (a custom generate: SinkCache left the library in 4.53) |
 | Learned sink (gpt-oss) | One trained logit per head joins every softmax row | A place to park weight that no eviction can remove | One number per head and layer; the kernel must support it | The weights (`sinks` in each attention layer); kernels' `s_aux` or `learnable_sink` argument |
 
 **How to choose.**
@@ -51,7 +51,12 @@ nothing in the logs.
 - Training a new model: a learned sink per head costs a few numbers and
   gives the weight a place no cache evicts; Xiao et al. report that a model
   pretrained with one dedicated sink token at the start of every sample
-  streams well keeping only that token (§3.3).
+  streams well keeping only that token (§3.3). The same section tried
+  SoftMax-off-by-one, an extra logit 0 in every softmax (their "Zero
+  Sink"), which is gpt-oss's sink with its logit fixed at 0 (Level 2);
+  their 160M-parameter model trained so still needed other first tokens
+  kept (reported perplexity 29,214 with none kept, 18.01 with four,
+  Table 3).
 
 **What it costs.** A StreamingLLM cache holds the sink tokens plus the
 window, whatever the stream's length. gpt-oss-20b has 1,536 sink logits (64
@@ -89,16 +94,23 @@ entry.
   [#1797](https://github.com/Dao-AILab/flash-attention/issues/1797)), so
   users reported fine-tuning in eager attention instead
   ([#1895](https://github.com/Dao-AILab/flash-attention/issues/1895)).
-- **A window one key too wide.** A config's `sliding_window` of 128 means
-  128 keys, the query's own included; FlashAttention's `window_size` counts
-  keys to the left of the query, so the same window is (127, 0). Passing the
-  config's number unchanged lets every query see one key more than in
-  training: huggingface/transformers issue
+- **A window one key too wide.** In transformers a config's
+  `sliding_window` of 128 means 128 keys, the query's own included
+  (masking_utils.py, sliding_window_overlay), and so does gpt-oss's
+  reference code (openai/gpt-oss, gpt_oss/torch/model.py, sdpa): gpt-oss
+  was trained with 128. FlashAttention's `window_size` counts keys to the
+  left of the query, so the same window is (127, 0). Passing the config's
+  number unchanged lets every query see one key more than that count:
+  huggingface/transformers issue
   [#39408](https://github.com/huggingface/transformers/issues/39408),
   NVIDIA-NeMo/Megatron-Bridge pull request
   [#2656](https://github.com/NVIDIA-NeMo/Megatron-Bridge/pull/2656) (which
   changed gpt-oss from (128, 0) to (127, 0)), and xformers issue
-  [#923](https://github.com/facebookresearch/xformers/issues/923).
+  [#923](https://github.com/facebookresearch/xformers/issues/923). The
+  count is a convention, not a law: Mistral 7B's paper lets position $i$
+  attend to positions $i - W$ to $i$, $W + 1$ of them (Jiang et al., 2023,
+  §2), so for Mistral "one key too many" depends on whose count you follow
+  (Level 2, last section).
 
 **In the wild.** openai/gpt-oss-20b's config.json (as copied in the model
 card gallery) sets `sliding_window` 128 and `layer_types` alternating sliding
@@ -113,8 +125,22 @@ implementation is switched to the first of them with a warning
 (modeling_utils.py, _check_and_adjust_attn_implementation). Its flex
 attention path adds the sinks by rescaling with the log-sum-exp and refuses
 to run them on a CPU (integrations/flex_attention.py,
-flex_attention_forward). StreamingLLM is not in transformers 5.24
-(cache_utils.py has no SinkCache); a vLLM pull request for it
+flex_attention_forward). transformers' built-in SinkCache is gone: in
+4.53.0 its constructor only raises an error saying it "has been moved as a
+custom_generate repository on the Hub", and 5.0.0 and 5.24.0 have no
+SinkCache at all (cache_utils.py). StreamingLLM now runs through that Hub
+repository, transformers-community/sink_cache, whose README says it
+matches the SinkCache of transformers before 4.53 (4 sink tokens and a
+window of 256 by default): call
+`model.generate(..., custom_generate="transformers-community/sink_cache",
+trust_remote_code=True)`, which in 5.24 downloads and runs that
+repository's custom_generate/generate.py in place of the library's loop
+(generation/utils.py, GenerationMixin.generate and load_custom_generate).
+A discussion on that repository
+([#2](https://huggingface.co/transformers-community/sink_cache/discussions/2))
+reports that with transformers 4.52 the query keeps its place in the text
+while the cache re-rotates kept keys to their slots: a mix of the two
+numberings of the second failure above. A vLLM pull request for StreamingLLM
 ([#3515](https://github.com/vllm-project/vllm/pull/3515)) was closed
 unmerged. `lessons.real_model` measures how much weight a real model puts on
 its first token as a prompt grows.
@@ -366,6 +392,17 @@ $n$ keys all scoring 0, the sink's share is $1 / (1 + n e^{-\sigma_h})$: the
 same logit takes less as more keys compete, which matters in gpt-oss, whose
 sliding layers see at most 128 keys and whose full layers see them all.
 
+**At logit 0 it is StreamingLLM's zero sink.** Set $\sigma_h = 0$ and the
+denominator becomes $1 + \sum_k e^{s_k}$: SoftMax-off-by-one,
+$\operatorname{SoftMax}_1(x)_i = e^{x_i} / (1 + \sum_j e^{x_j})$, which
+Xiao et al. (2023, §3.3, eq. 2) pretrain as their "Zero Sink" and call
+equivalent to a token with all-zero key and value, the extra key above at
+score 0. gpt-oss's sink is that ablation with the fixed 0 replaced by a
+logit learned per head (the `sinks` parameter of GptOssAttention,
+transformers 5.24.0). Xiao et al. report that the zero sink alone did not
+make the first tokens unnecessary (Table 3); whether a learned logit does
+is not something they tested.
+
 **In Python:**
 
 ```python
@@ -397,6 +434,13 @@ round(float(np.e / (2 * np.e + 1)), 3), round(float(2 * np.e + 1), 3)
 sink_share(0.0, 1), round(sink_share(np.log(4096), 4096), 3)  # → (0.5, 0.5)
 round(float(np.log(4096)), 1)  # → 8.3
 sink_parameter_count(_gallery_config("gpt-oss-20b"))  # → 1536
+# sink logit 0 = SoftMax-off-by-one (StreamingLLM's "Zero Sink")
+from lessons.attention_sinks import softmax_off_by_one
+_, w0 = sink_attention(Q, K, V, [0.0, 0.0])
+bool(np.allclose(w0, softmax_off_by_one(Q @ K.swapaxes(1, 2) / 2)))
+# → True
+softmax_off_by_one([0.0]).tolist(), bool(np.all(w0.sum(-1) < 1))
+# → ([0.5], True)
 ```
 
 ![The weight a sink takes against its logit, with every key scoring 0, for 1, 16, 128 and 4,096 keys in view: four S-shaped curves, each further right as the number of keys grows](figures/attention_sinks.sink_share.svg)
@@ -410,7 +454,9 @@ meets both regimes.
 **In code:** `sink_attention` is gpt-oss's attention in numpy (grouped
 key-value heads included); `sink_as_extra_key` builds the same thing as
 plain attention with one more key; `sink_share` is the closed form for equal
-scores; `sink_parameter_count` counts the logits in a config.
+scores; `softmax_off_by_one` is StreamingLLM's zero sink, which
+`sink_attention` gives at logit 0; `sink_parameter_count` counts the logits
+in a config.
 tests/test_attention_sinks.py checks `sink_attention` against
 eager_attention_forward from transformers 5.24.0, run on a GptOssAttention
 with known sinks, with a causal and a sliding-window mask built by
@@ -436,6 +482,21 @@ FlashAttention's `window_size` = (left, right) lets query $i$ see keys $i -
 five keys. The first four queries see at most four keys either way and get
 identical outputs; every later one differs.
 
+**Whose count?** The right mask is the one the model was trained with, and
+sources differ. gpt-oss's reference code masks every key $j \le i - W$
+(openai/gpt-oss, gpt_oss/torch/model.py, sdpa): $W$ keys, the count of
+transformers. Mistral 7B's paper lets position $i$ attend to positions
+$i - W$ to $i$ (Jiang et al., 2023, §2): $W + 1$ keys, the (4, 0) mask
+above, although its Figure 1 caption says "at most W tokens". Mistral's
+reference code does both: reading a prompt it builds the band
+$i - W \le j \le i$ (mistralai/mistral-inference, one_file_ref.py as
+stored at commit c18d5b9, Transformer.forward), and generating it keeps a
+rolling cache of $W$ slots, so $W$ keys, its own included
+(Attention.forward). transformers gives Mistral 7B's `sliding_window` of
+4,096 exactly 4,096 keys. "One key more than in training" is therefore
+true for gpt-oss; for Mistral 7B it depends on which of its authors' counts
+you take for the training one.
+
 **In Python:**
 
 ```python
@@ -445,17 +506,22 @@ from lessons.attention_sinks import (
     flash_window_size,
     flash_window_mask,
     sink_attention,
+    _gallery_config,
 )
 causal_window_mask(12, 4)[9].nonzero()[0].tolist()  # → [6, 7, 8, 9]
 flash_window_size(4), flash_window_size(128)  # → ((3, 0), (127, 0))
 right = flash_window_mask(12, flash_window_size(4))
 bool(np.array_equal(right, causal_window_mask(12, 4)))  # → True
-wrong = flash_window_mask(12, (4, 0))
-wrong[9].nonzero()[0].tolist()  # → [5, 6, 7, 8, 9]
+wide = flash_window_mask(12, (4, 0))
+wide[9].nonzero()[0].tolist()  # → [5, 6, 7, 8, 9]
+# Mistral's prefill band: torch.triu(causal, diagonal=-W) in numpy
+band = np.triu(np.tril(np.ones((12, 12), bool)), -4)
+bool(np.array_equal(band, wide))  # → True
+_gallery_config("mistral-7b")["sliding_window"]  # → 4096
 Q, K, V = np.random.default_rng(0).standard_normal((3, 4, 12, 8))
 sinks = np.array([-1.0, 0.0, 1.5, 3.0])
 a, _ = sink_attention(Q, K, V, sinks, causal_window_mask(12, 4))
-b, _ = sink_attention(Q, K, V, sinks, wrong)
+b, _ = sink_attention(Q, K, V, sinks, wide)
 float(np.max(np.abs(a[:, :4] - b[:, :4])))  # → 0.0
 round(float(np.max(np.abs(a - b))), 2)  # → 0.88
 ```
@@ -465,13 +531,16 @@ round(float(np.max(np.abs(a - b))), 2)  # → 0.88
 when $j > i - w$), checked against that function's own mask in
 tests/test_attention_sinks.py; `flash_window_size` converts it the way
 transformers 5.24.0 does for FlashAttention
-(modeling_flash_attention_utils.py, _process_flash_attention_kwargs);
-`flash_window_mask` is what a (left, right) window lets through.
+(modeling_flash_attention_utils.py, _process_flash_attention_kwargs, which
+passes $(w - 1, w - 1)$ with `causal` on, so the right side is cut to 0);
+`flash_window_mask` is what a (left, right) window lets through, and with
+$(W, 0)$ it is the $W + 1$ band of Mistral's paper.
 
 **Why it matters.** The error is one key, only for queries past the window,
 and only on the engine with the other convention: short tests pass, and long
 prompts drift. In gpt-oss it happens in every sliding layer, where the sink
-competes with the window's keys.
+competes with the window's keys. Which side is wrong is set by the model's
+training code, not by any one library.
 
 ## In 20 seconds
 
@@ -485,8 +554,11 @@ competes with the window's keys.
   denominator, equal to an always-visible key with a fixed score and no
   value (checked against its transformers code).
 - Every kernel serving gpt-oss must add that term, and must agree on what a
-  window of $w$ means: `sliding_window` $w$ is FlashAttention's
-  $(w - 1, 0)$.
+  window of $w$ means: in transformers' count, which is gpt-oss's,
+  `sliding_window` $w$ is FlashAttention's $(w - 1, 0)$; Mistral 7B's paper
+  counts $w + 1$ positions.
+- At logit 0 the learned sink is SoftMax-off-by-one, the "Zero Sink" that
+  StreamingLLM's authors pretrained (§3.3).
 
 ## Self-test questions
 
@@ -504,8 +576,11 @@ competes with the window's keys.
     key a weight of 1.
 
 ??? question "A config says sliding_window 4096. What window_size should a FlashAttention call get?"
-    (4095, 0): FlashAttention counts the keys to the left of the query, and
-    the config's window includes the query itself.
+    (4095, 0) if the window counts the query itself, as transformers and
+    gpt-oss's reference code count it: FlashAttention counts only the keys
+    to the left. Mistral 7B v0.1's config says 4096 too, and its paper's
+    text (positions $i - 4096$ to $i$) would give (4096, 0): check which
+    count the model was trained with.
 
 ## The papers behind this lesson
 
@@ -514,7 +589,12 @@ competes with the window's keys.
   [arXiv:2309.17453](https://arxiv.org/abs/2309.17453). Named the attention
   sink (§3.1), introduced the rolling cache of sink tokens plus a recent
   window with positions inside the cache (§3.2), and pretraining with a
-  dedicated sink token (§3.3).
+  dedicated sink token, compared with SoftMax-off-by-one, their "Zero
+  Sink" (§3.3).
+- Jiang et al. (2023), *Mistral 7B*,
+  [arXiv:2310.06825](https://arxiv.org/abs/2310.06825). Sliding-window
+  attention over positions $i - W$ to $i$ and a rolling cache of $W$ slots
+  (§2): the $W + 1$ count of the last section.
 - Beltagy, Peters and Cohan (2020), *Longformer: The Long-Document
   Transformer*, [arXiv:2004.05150](https://arxiv.org/abs/2004.05150).
   Sliding-window attention, whose window the last section counts.
@@ -524,7 +604,12 @@ competes with the window's keys.
 - The gpt-oss attention in transformers (models/gpt_oss/modeling_gpt_oss.py,
   eager_attention_forward): the sink in six lines.
 - The StreamingLLM code (the mit-han-lab/streaming-llm repository on GitHub),
-  whose cache keeps keys before rotation.
+  whose cache keeps keys before rotation, and the Hub repository
+  transformers-community/sink_cache, StreamingLLM for transformers since
+  4.53.
+- Evan Miller (2023), *Attention Is Off By One*
+  (https://www.evanmiller.org/attention-is-off-by-one.html): the
+  SoftMax-off-by-one proposal that StreamingLLM's zero sink tests.
 - `lessons.real_model` for the weight a real model puts on its first token at
   growing lengths, and `lessons.alibi` for sliding windows next to other
   position schemes.
@@ -701,6 +786,19 @@ def sink_share(sink: float, n_keys: int, score: float = 0.0) -> float:
     """The weight the sink takes from a query whose n_keys scores all equal `score`: e^s / (e^s + n·e^x)."""
     n_keys = _checks.count(n_keys, "n_keys")
     return float(1.0 / (1.0 + n_keys * np.exp(score - sink)))
+
+
+def softmax_off_by_one(scores) -> np.ndarray:
+    """SoftMax-off-by-one along the last axis: e^(x_i) / (1 + Σ_j e^(x_j)), shape like scores.
+
+    StreamingLLM's "Zero Sink" (Xiao et al., 2023, §3.3, eq. 2): a fixed
+    extra logit 0 in every denominator, so the weights add up to less than 1;
+    gpt-oss's sink with σ_h = 0. scores: any shape, −inf allowed (weight 0).
+    """
+    s = np.asarray(scores, dtype=float)
+    top = np.maximum(s.max(axis=-1, keepdims=True), 0.0)  # the extra logit 0 joins the max
+    e = np.exp(s - top)  # e^(x_j − top)
+    return e / (np.exp(-top) + e.sum(axis=-1, keepdims=True))  # 1 becomes e^(0 − top)
 
 
 def causal_window_mask(seq_len: int, window: int) -> np.ndarray:

@@ -127,3 +127,35 @@ def test_visibility_and_eviction():
 
 def test_gpt_oss_sink_count_from_the_gallery():
     assert sk.sink_parameter_count(sk._gallery_config("gpt-oss-20b")) == 64 * 24
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 3), st.integers(1, 8), st.integers(0, 1000))
+def test_a_sink_logit_of_zero_is_softmax_off_by_one(n_heads, seq_len, seed):
+    # StreamingLLM's "Zero Sink" (arXiv:2309.17453, §3.3, eq. 2): e^x_i / (1 + Σ_j e^x_j)
+    Q, K, V = sk._example_qkv(n_heads, seq_len, 4, seed)
+    mask = sk.causal_window_mask(seq_len, 3)
+    scores = np.where(mask, Q @ np.swapaxes(K, -1, -2) / 2, -np.inf)  # d = 4: scale 1/2
+    _, w = sk.sink_attention(Q, K, V, [0.0] * n_heads, mask)
+    by_hand = np.exp(scores) / (1 + np.exp(scores).sum(-1, keepdims=True))  # small scores: no overflow here
+    np.testing.assert_allclose(sk.softmax_off_by_one(scores), by_hand, atol=1e-12)
+    np.testing.assert_allclose(w, by_hand, atol=1e-12)
+    # large scores: the shifted form must not overflow and still leave the extra 1 in the denominator
+    big = sk.softmax_off_by_one([800.0, 800.0 + np.log(3.0)])
+    np.testing.assert_allclose(big, [0.25, 0.75], atol=1e-12)
+    assert sk.softmax_off_by_one([0.0, 0.0]).tolist() == pytest.approx([1 / 3, 1 / 3])
+
+
+def test_mistral_reference_counts_w_plus_one_reading_a_prompt_and_w_generating():
+    """Mistral 7B's reference code (mistralai/mistral-inference one_file_ref.py): the prompt's mask is
+    torch.triu(causal, diagonal=-W), keys i - W .. i; generation writes position p to slot p % W of a
+    W-slot cache and reads it back. The first is FlashAttention's (W, 0), the second transformers' W."""
+    n, w = 12, 4
+    prefill = np.triu(np.tril(np.ones((n, n), dtype=bool)), -w)
+    np.testing.assert_array_equal(prefill, sk.flash_window_mask(n, (w, 0)))
+    assert prefill.sum(-1).max() == w + 1
+    slots = [None] * w  # the rolling buffer: which position each slot holds
+    for p in range(n):
+        slots[p % w] = p
+        seen = sorted(s for s in slots if s is not None)
+        assert seen == sk.causal_window_mask(n, w)[p].nonzero()[0].tolist()
