@@ -300,14 +300,25 @@ $$
 \lvert r_q \rvert, \lvert r_k \rvert \le \tfrac12 \operatorname{ulp}\big((m+\Delta)\,\theta_i\big),
 $$
 
-so that
+and two more roundings can join them: positions rounded to $b_p$ bits move
+each angle by $\theta_i$ times half their ulp, and a cos/sin table rounded
+to $b_t$ bits turns each angle by up to $2^{-b_t}$. The bound the code
+computes adds all four:
 
 $$
-\lvert \text{error}_i \rvert \le \Delta\,\theta_i\,\varepsilon(\theta) + \operatorname{ulp}\big((m+\Delta)\,\theta_i\big)
+\begin{aligned}
+\lvert \text{error}_i \rvert \le \min\Big(\pi,\;
+&\underbrace{\Delta\,\theta_i\,\varepsilon(\theta)}_{\text{speed}}
++ \underbrace{\operatorname{ulp}_{a}\big((m+\Delta)\,\theta_i\,(1 + \varepsilon(\theta))\big)}_{\text{angles}} \\
+&+ \underbrace{\theta_i \operatorname{ulp}_{p}(m+\Delta)}_{\text{positions}}
++ \underbrace{2^{1 - b_t}}_{\text{table}}\Big)
+\end{aligned}
 $$
 
-which is the section's $\Delta\theta\varepsilon(\theta) + \operatorname{ulp}(m\theta)$
-whenever the offset is small next to the position.
+The positions term is 0 when positions are exact, as in both engines; the
+angles term is taken at the larger stored angle. With small offsets the two
+first terms are the section's $\Delta\theta\varepsilon(\theta) +
+\operatorname{ulp}(m\theta)$.
 
 **Symbols**
 
@@ -316,23 +327,25 @@ whenever the offset is small next to the position.
 | $m$ | the key's absolute position | 130,001 |
 | $\Delta$ | how many tokens later the query is | 16 |
 | $\theta_i$ | pair $i$'s speed, radians per token | 0.81 (pair 1) |
-| $\varepsilon(\theta)$ | the largest relative rounding of a stored speed | $2^{-24}$ (float32), $2^{-8}$ (bfloat16) |
+| $\varepsilon(\theta)$ | the largest relative error of a stored speed: one rounding, or measured | $2^{-24}$ (float32), $2^{-8}$ (bfloat16) |
 | $r_q$, $r_k$ | the rounding of each angle | up to half an ulp |
-| $\operatorname{ulp}(m\theta_i)$ | the spacing between angles the format holds near $m\theta_i$ | $2^{-7}$ near 105,900 in float32 |
+| $\operatorname{ulp}_{a}(x)$ | the spacing between angles the angle's format holds near $x$ | $2^{-7}$ near 105,900 in float32 |
+| $\operatorname{ulp}_{p}(x)$ | the same for the positions' format; 0 for exact positions | 0 |
+| $b_\theta$, $b_p$, $b_t$ | significant bits of the stored speeds, positions, cos and sin | 24, exact, 24 |
 
 **In words:** "the speed's error is shared by both angles, so only
 the distance Δ multiplies it; the rounding of each angle is not shared, so it
-stays as large as the angle's last digit, however close the two tokens are."
-Rounded positions add θ·ulp(m) the same way, and a rounded cos/sin table
-turns each angle by up to one part in $2^b$ of a radian. Past π the error is
-a random angle, so the bound stops there.
+stays as large as the angle's last digit, however close the two tokens are;
+rounded positions and a rounded table add their own fixed share." Past π the
+error is a random angle, so the bound stops there.
 
 **With the numbers:** for the example, $16 \cdot 0.81 \cdot 2^{-24}$ (the
-float32 speed) plus $2^{-7}$ (the angle's ulp) plus $2^{-23}$ (the float32
-cos and sin) is 0.007813 radians, and over all pairs the largest measured error
-is 0.34 of the largest bound. For a key at 10,000,001 (inside Llama 4 Scout's claimed
-length) the fastest pair's angle (θ = 1) is about 10,000,001 radians, where
-float32 numbers are 1 apart: float32 angles are no longer accurate there.
+float32 speed) plus $2^{-7}$ (the angle's ulp) plus 0 (exact positions)
+plus $2^{-23}$ (the float32 cos and sin) is 0.007813 radians, and over all
+pairs the largest measured error is 0.34 of the largest bound. For a key
+at 10,000,001 (inside Llama 4 Scout's claimed length) the fastest pair's
+angle (θ = 1) is 10,000,001 radians, ten million, where float32 numbers are
+1 apart: float32 angles are no longer accurate there.
 
 **In Python:** `relative_angle_error` is the bound; `measured_angle_error`
 computes the error each pipeline really makes, pair by pair.
@@ -356,16 +369,64 @@ got16 = np.abs(
     measured_angle_error(theta, 16, 130_001, "bf16-inv-freq"))
 bool(np.all(got16 <= b16)), round(float(got16.max()), 3)
 # → (True, 0.029)
-float(format_ulp(10_000_001, 24))  # → 1.0
+# Llama 4 Scout's fastest pair at position 10,000,001: its angle, its ulp
+from lessons.precision import atlas_speeds
+scout, _ = atlas_speeds(atlas_models()["Llama 4 Scout"])
+angle = float(scout[0]) * 10_000_001
+angle, float(format_ulp(angle, 24))  # → (10000001.0, 1.0)
+# the four terms of the displayed bound, for pair 1
+from lessons.precision import angle_error_terms
+terms = angle_error_terms(theta, 16, 130_001)
+{k: round(float(v[1]), 9) for k, v in terms.items()}
+# → {'speed': 7.77e-07, 'angles': 0.0078125,
+#   'positions': 0.0, 'table': 1.19e-07}
+bool(np.array_equal(sum(terms.values()), bound))  # → True
+```
+
+**θ rounded once.** $\varepsilon(\theta) = 2^{-b_\theta}$ assumes the stored
+speed is the exact one rounded once, which is what this page's pipelines do
+(they round float64 speeds to float32). An engine computes θ in float32 in
+steps: transformers 5.24 takes $2i/d$, the power and the reciprocal
+(modeling_rope_utils.py, _compute_default_rope_parameters), each rounded,
+and a scaled RoPE rounds again. Its speeds can be off by several roundings:
+pass their measured relative error as $\varepsilon(\theta)$ (`theta_error`).
+
+For a head width of 96 at base 10,000 (Phi-3.5-mini's, from the gallery,
+before its LongRoPE factors), θ computed that way is off by more than three
+roundings, and at an offset of 131,071 the once-rounded bound is too small;
+with the measured error it holds:
+
+```python
+import numpy as np
+from lessons.layer_schemes import gallery_text_config
+from lessons.precision import (
+    float32_speeds, measured_angle_error, relative_angle_error)
+phi = gallery_text_config("phi-3.5-mini")
+d, base = phi["hidden_size"] // phi["num_attention_heads"], phi["rope_theta"]
+d, base  # → (96, 10000.0)
+exact = 1.0 / base ** (np.arange(0, d, 2) / d)
+stored = float32_speeds(d, base)
+err = np.abs(stored / exact - 1)
+bool(err.max() > 3 * 2.0**-24)  # → True
+got = np.abs(measured_angle_error(
+    stored, 131_071, 1, "float32", exact_theta=exact))
+bool(np.all(got <= relative_angle_error(exact, 131_071, 1)))  # → False
+fixed = relative_angle_error(exact, 131_071, 1, theta_error=err)
+bool(np.all(got <= fixed))  # → True
 ```
 
 The tests hold the bound above the measured error for every pair of the
 five atlas models, three pipelines (float32, bfloat16 speeds, bfloat16
 positions) and twenty (position, offset) cases, and check that for every
 model and pipeline some case reaches at least a third of the bound: a bound,
-not a loose one.
+not a loose one. They hold it too for speeds computed in steps
+(`float32_speeds`) given their measured error, and show the once-rounded
+bound failing for them.
 
-**In code:** `relative_angle_error`, `measured_angle_error`, `format_ulp`.
+**In code:** `relative_angle_error` sums the four terms that
+`angle_error_terms` returns (tests/test_precision.py checks that they are
+the displayed formula's four); `measured_angle_error`, `format_ulp`,
+`float32_speeds`.
 
 **Why it matters.** The formula says which knob to turn: a better format
 for the speeds shrinks an error that grows with the distance Δ; a better
@@ -509,8 +570,10 @@ such errors do to the logits of a real model, see `lessons.real_model`.
   stores the cos/sin table in the model's dtype, transformers casts cos and
   sin to it after computing them: a bfloat16 model gets a bfloat16 table
   from either.
-- The relative angle's error is about Δ·θ·ε(θ) + ulp(m·θ): the speed's
-  format matters for distant tokens, the angle's format for late positions.
+- The relative angle's error is about Δ·θ·ε(θ) + ulp(m·θ), plus fixed
+  terms for rounded positions and a rounded table: the speed's format
+  matters for distant tokens, the angle's format for late positions, and
+  ε(θ) is one rounding only if θ was rounded once.
 - In the atlas, a bfloat16 table costs a flat few thousandths of a radian;
   bfloat16 positions or speeds are wrong at any length a current model claims.
 
@@ -534,9 +597,12 @@ such errors do to the logits of a real model, see `lessons.real_model`.
     at long range for the fast pairs.
 
 ??? question "At Llama 4 Scout's claimed 10M tokens, are float32 angles still exact?"
-    No. Near a million radians, the gap between neighbouring float32 numbers
-    is a sizeable fraction of a radian, so the fastest pairs' angles are off
-    by tenths of a radian; the atlas shows it. Computing the angles in
+    No. The fastest pair turns one radian per token, so at position
+    10,000,001 its angle is ten million radians, where neighbouring float32
+    numbers are a whole radian apart (`format_ulp` gives 1.0 for that
+    angle, above): each
+    angle can be off by up to half a radian, and the atlas measures tenths
+    of a radian. Computing the angles in
     float64 (53 bits) would shrink that gap $2^{29}$ = 536,870,912 times.
 
 ## The papers behind this lesson
@@ -711,42 +777,79 @@ def relative_errors(inv_freq, position, offset: int, pipeline: str, attention_fa
 
 
 # ---------------------------------------------------------------------------
-# 3. The error, predicted: Δ·θ·ε(θ) + ulp(m·θ)
+# 3. The error, predicted: speed + angles + positions + table
 # ---------------------------------------------------------------------------
+
+
+ANGLE_ERROR_TERMS = ("speed", "angles", "positions", "table")  # the page's bound, term by term, in order
+
+
+def angle_error_terms(theta, offset: int, position, theta_bits: int = FLOAT32_BITS,
+                      angle_bits: int = FLOAT32_BITS, position_bits: int | None = None,
+                      table_bits: int = FLOAT32_BITS, theta_error=None) -> dict[str, np.ndarray]:
+    """The bound's four terms for the relative angle, {name: (d/2,)}, named as ANGLE_ERROR_TERMS.
+
+    theta: (d/2,) speeds. "speed": Δ·θ·ε_θ, where ε_θ bounds the stored speed's relative error
+    |θ̂/θ − 1|: theta_error (a number or (d/2,)) when given, else one rounding to theta_bits
+    significant bits, 2^-theta_bits; both angles inherit it, the difference keeps Δ times it.
+    "angles": each angle rounded to angle_bits bits, half an ulp each, at the larger stored angle
+    (m + Δ)·θ·(1 + ε_θ). "positions": θ·ulp(m + Δ) for positions rounded to position_bits bits,
+    0 when exact (None). "table": cos and sin rounded to table_bits bits turn each angle by up to
+    2^-table_bits, 2^(1 − table_bits) for the two.
+    """
+    theta = np.abs(_checks.vector(theta, "theta"))
+    top = float(position) + offset  # the later position sets the ulps
+    if theta_error is None:
+        eps = 2.0 ** -_checks.count(theta_bits, "theta_bits")
+    else:
+        eps = np.abs(np.asarray(theta_error, dtype=float))
+    rounded = position_bits is not None
+    return {"speed": offset * theta * eps,
+            "angles": format_ulp(top * theta * (1 + eps), angle_bits),
+            "positions": theta * format_ulp(top, position_bits) if rounded else np.zeros_like(theta),
+            "table": np.full_like(theta, 2.0 ** (1 - _checks.count(table_bits, "table_bits")))}
 
 
 def relative_angle_error(theta, offset: int, position, theta_bits: int = FLOAT32_BITS,
                          angle_bits: int = FLOAT32_BITS, position_bits: int | None = None,
-                         table_bits: int = FLOAT32_BITS) -> np.ndarray:
-    """The predicted error of the relative angle, per pair: Δ·θ·ε(θ) + ulp(m·θ), (d/2,), at most π.
+                         table_bits: int = FLOAT32_BITS, theta_error=None) -> np.ndarray:
+    """The predicted error of the relative angle, per pair, (d/2,): min(π, speed + angles +
+    positions + table), the four terms of `angle_error_terms` (same arguments).
 
-    theta: (d/2,) speeds. θ stored with theta_bits significant bits is off by at most ε(θ) =
-    2^-theta_bits of itself, and both angles inherit it: the difference keeps Δ·θ·ε(θ). Each angle
-    (m + Δ)·θ and m·θ is rounded to angle_bits bits, half an ulp each: together up to one
-    ulp(m·θ). Positions rounded to position_bits bits (None: exact) add θ·ulp(m) the same way, and
-    cos and sin rounded to table_bits bits turn each angle by up to 2^-table_bits. An error past π
-    is a random angle, so the bound stops there. A bound on the size, not the sign.
+    An error past π is a random angle, so the bound stops there. A bound on the size, not the sign.
+    By default it assumes θ rounded once from its exact value; for speeds an engine computes in
+    float32 in several steps (`float32_speeds`), pass their measured relative error as theta_error.
     """
-    theta = np.abs(_checks.vector(theta, "theta"))
-    top = float(position) + offset  # the later position sets the ulps
-    eps = 2.0 ** -_checks.count(theta_bits, "theta_bits")
-    # the stored angle may be the rounded θ times m: take the ulp where the largest such angle lies
-    error = offset * theta * eps + format_ulp(top * theta * (1 + eps), angle_bits)
-    if position_bits is not None:
-        error = error + theta * format_ulp(top, position_bits)
-    return np.minimum(error + 2.0 ** (1 - _checks.count(table_bits, "table_bits")), np.pi)
+    terms = angle_error_terms(theta, offset, position, theta_bits, angle_bits, position_bits, table_bits,
+                              theta_error)
+    return np.minimum(sum(terms[name] for name in ANGLE_ERROR_TERMS), np.pi)
 
 
-def measured_angle_error(theta, offset: int, position, pipeline: str) -> np.ndarray:
+def float32_speeds(head_dim: int, base: float) -> np.ndarray:
+    """θ_i = 1 / base^(2i/d), i = 0 .. d/2 − 1, computed in float32 step by step, (d/2,).
+
+    As transformers 5.24 computes default speeds (modeling_rope_utils.py,
+    _compute_default_rope_parameters): the exponent 2i/d, the power and the reciprocal are each
+    rounded to float32, so θ is rounded three times, not once. numpy's float32 power stands in for
+    torch's (they may differ in the last bit). Returned as float64 holding the float32 values.
+    """
+    d = _checks.even_width(head_dim, "head_dim")
+    exponent = np.arange(0, d, 2, dtype=np.float32) / np.float32(d)  # 2i/d, rounded
+    return (np.float32(1.0) / np.float32(base) ** exponent).astype(np.float64)
+
+
+def measured_angle_error(theta, offset: int, position, pipeline: str, exact_theta=None) -> np.ndarray:
     """The relative angle's error per pair for a pipeline that rotates exactly (float32,
     bf16-positions, bf16-inv-freq): the angle of the key at `position` subtracted from the query's at
-    position + offset, minus Δ·θ in float64, (d/2,)."""
+    position + offset, minus Δ·θ in float64, (d/2,). exact_theta: the true speeds when `theta` holds
+    an engine's stored ones (`float32_speeds`); by default theta itself, rounded once by the pipeline."""
     theta = _checks.vector(theta, "theta")
+    exact = theta if exact_theta is None else _checks.vector(exact_theta, "exact_theta")
     if pipeline not in ("float32", "bf16-positions", "bf16-inv-freq"):
         raise ValueError(f"pipeline must rotate exactly (float32, bf16-positions or bf16-inv-freq); got {pipeline!r}")
     cos, sin = pipeline_cos_sin([float(position) + offset, float(position)], theta, pipeline)  # (2, d/2)
     angle = np.arctan2(sin, cos)
-    return np.angle(np.exp(1j * (angle[0] - angle[1] - offset * theta)))  # wrapped to (−π, π]
+    return np.angle(np.exp(1j * (angle[0] - angle[1] - offset * exact)))  # wrapped to (−π, π]
 
 
 # ---------------------------------------------------------------------------

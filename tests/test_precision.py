@@ -4,6 +4,7 @@ tests/reference/_precision_reference.py) and against its own error bound."""
 from __future__ import annotations
 
 import json
+import re
 import sys
 import time
 from pathlib import Path
@@ -12,14 +13,19 @@ import numpy as np
 import pytest
 
 from lessons.context_extension import rope_inv_freq
+import lessons.precision as precision_page
 from lessons.precision import (
+    ANGLE_ERROR_TERMS,
     ATLAS_OFFSETS,
     ATLAS_PIPELINES,
     BF16_BITS,
     atlas_by_offset,
     atlas_models,
     atlas_table,
+    angle_error_terms,
+    atlas_speeds,
     bf16_round,
+    float32_speeds,
     format_ulp,
     largest_exact_integer,
     measured_angle_error,
@@ -122,3 +128,66 @@ def test_by_offset_the_speeds_error_grows_and_the_engines_stay_flat():
     for pipeline in ("float32", "bf16-table", "bf16-qk"):
         column = [r[1 + ATLAS_PIPELINES.index(pipeline)] for r in rows]
         assert max(column) < 3 * min(column), pipeline
+
+
+
+def _displayed_bound() -> str:
+    """The page's display formula for the bound: the $$ block with the underbraced terms."""
+    blocks = re.findall(r"\$\$(.*?)\$\$", precision_page.__doc__, flags=re.S)
+    found = [b for b in blocks if r"\underbrace" in b and r"\min" in b]
+    assert len(found) == 1, f"expected one displayed bound with underbraced terms, found {len(found)}"
+    return found[0]
+
+
+def test_the_displayed_bound_has_the_terms_the_code_adds():
+    """The formula on the page names every term relative_angle_error adds, in order, and each term is the
+    expression the formula writes under its name."""
+    formula = _displayed_bound()
+    labels = re.findall(r"\}_\{\\text\{(\w+)\}\}", formula)
+    assert labels == list(ANGLE_ERROR_TERMS), labels
+    assert r"\min\Big(\pi" in formula
+    theta = np.geomspace(1.0, 1e-6, 32)
+    for offset, position, bits in ((16, 130_001, {}), (4096, 1001, {"position_bits": BF16_BITS}),
+                                   (1, 10_000_001, {"theta_bits": BF16_BITS, "table_bits": BF16_BITS})):
+        terms = angle_error_terms(theta, offset, position, **bits)
+        assert list(terms) == labels
+        eps = 2.0 ** -bits.get("theta_bits", 24)
+        top = position + offset
+        # the formula, term by term, written out again here
+        want = {"speed": offset * theta * eps,
+                "angles": format_ulp(top * theta * (1 + eps), 24),
+                "positions": theta * format_ulp(top, bits["position_bits"]) if "position_bits" in bits
+                else np.zeros_like(theta),
+                "table": np.full_like(theta, 2.0 ** (1 - bits.get("table_bits", 24)))}
+        for name in labels:
+            np.testing.assert_array_equal(terms[name], want[name], err_msg=name)
+        np.testing.assert_array_equal(relative_angle_error(theta, offset, position, **bits),
+                                      np.minimum(sum(want.values()), np.pi))
+
+
+def test_speeds_rounded_in_steps_need_their_measured_error():
+    """float32_speeds rounds θ three times (2i/d, the power, the reciprocal). Given that measured error the
+    bound holds for every atlas width and base and for a width of 96; the once-rounded bound does not."""
+    cases = {(m["head_dim"], m["rope_parameters"]["rope_theta"]) for m in atlas_models().values()} | {(96, 1e4)}
+    once_fails = set()
+    for d, base in sorted(cases):
+        exact = 1.0 / base ** (np.arange(0, d, 2) / d)
+        stored = float32_speeds(d, base)
+        err = np.abs(stored / exact - 1)
+        assert err.max() < 8 * 2.0**-24  # a few roundings, not a wrong formula
+        for position in (1, 1001, 130001, 10_000_001):
+            for offset in ATLAS_OFFSETS:
+                got = np.abs(measured_angle_error(stored, offset, position, "float32", exact_theta=exact))
+                bound = relative_angle_error(exact, offset, position, theta_error=err)
+                assert np.all(got <= bound * (1 + 1e-9)), (d, base, position, offset)
+                if np.any(got > relative_angle_error(exact, offset, position) * (1 + 1e-9)):
+                    once_fails.add(d)
+    assert 96 in once_fails  # 2i/96 is not exact in binary: the exponent's rounding is amplified by ln(base)
+
+
+def test_scouts_fastest_angle_at_ten_million_is_a_whole_ulp():
+    scout, _ = atlas_speeds(atlas_models()["Llama 4 Scout"])
+    angle = scout[0] * 10_000_001
+    assert scout[0] == 1.0 and 2**23 <= angle < 2**24  # ten million radians, not one million
+    assert float(format_ulp(angle, 24)) == 1.0
+    assert atlas_models()["Llama 4 Scout"]["length"] > 10_000_001
