@@ -97,8 +97,8 @@ entry.
 - **A window one key too wide.** In transformers a config's
   `sliding_window` of 128 means 128 keys, the query's own included
   (masking_utils.py, sliding_window_overlay), and so does gpt-oss's
-  reference code (openai/gpt-oss, gpt_oss/torch/model.py, sdpa): gpt-oss
-  was trained with 128. FlashAttention's `window_size` counts keys to the
+  reference code (openai/gpt-oss, gpt_oss/torch/model.py, sdpa): its
+  authors count 128 too. FlashAttention's `window_size` counts keys to the
   left of the query, so the same window is (127, 0). Passing the config's
   number unchanged lets every query see one key more than that count:
   huggingface/transformers issue
@@ -493,9 +493,9 @@ $i - W \le j \le i$ (mistralai/mistral-inference, one_file_ref.py as
 stored at commit c18d5b9, Transformer.forward), and generating it keeps a
 rolling cache of $W$ slots, so $W$ keys, its own included
 (Attention.forward). transformers gives Mistral 7B's `sliding_window` of
-4,096 exactly 4,096 keys. "One key more than in training" is therefore
-true for gpt-oss; for Mistral 7B it depends on which of its authors' counts
-you take for the training one.
+4,096 exactly 4,096 keys. "One key more than the model expects" therefore
+holds for gpt-oss by its authors' own code; for Mistral 7B it depends on
+which of its authors' two counts you take.
 
 **In Python:**
 
