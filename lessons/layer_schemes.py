@@ -10,28 +10,33 @@ then reads all of this from a config.
 ## Level 1: the practitioner's guide
 
 **In one sentence.** Recent models do not use one position scheme throughout:
-some layers rotate and some do not (Llama 4, SmolLM3, Command R7B), local and
-global layers use different bases and different scaling (Gemma 2 and 3, gpt-oss),
-many rotate only part of each head, in one of three incompatible pairings, and
-DeepSeek's latent attention rotates a separate 64-wide slice so that it can cache
-a compressed key.
+some layers rotate and some do not (Llama 4, SmolLM3, Command R7B); many
+alternate local and global layers, but only Gemma 3 gives the two kinds
+different bases and scales the global ones alone (Gemma 4 gives its global
+layers a larger base and partial rotary; Gemma 2 keeps one base, gpt-oss one
+YaRN block for every layer); some multiply the query by a temperature that grows
+with position (Llama 4 on its NoPE layers, Ministral 3 and Mistral 4 on every
+layer); many rotate only part of each head, in one of three incompatible
+pairings; and DeepSeek's latent attention rotates a separate 64-wide slice so
+that it can cache a compressed key.
 
 **When you need it.** When you serve, convert or port one of these models (a new
 engine, a GGUF or MLX conversion, a custom kernel), or set a context-scaling
 block by hand. The symptom of a mistake here is rarely a crash: the model stays
 fluent at short prompts and drifts as the prompt grows, or answers slightly worse
-everywhere. Each mistake below lets a model load and run, and each except the
-last was reported in a real project (linked).
+everywhere. Each mistake below lets a model load and run; each links the thread
+where it was reported or fixed, or says that the searches found none.
 
 **Your options.**
 
 | Option | What it does | What it gives you | What it costs | Where it lives |
 |---|---|---|---|---|
 | NoPE every fourth layer | Those layers skip RoPE and see the whole context | Layers whose behaviour does not depend on trained angle ranges | A per-layer list to read the right way round | `no_rope_layers`, `no_rope_layer_interval` (Llama 4, SmolLM3) |
-| Query temperature on NoPE layers | Multiplies the query by a factor that grows with position | Sharper attention over very long contexts | One more position-dependent number to reproduce exactly | `attn_temperature_tuning`, `floor_scale`, `attn_scale` (Llama 4) |
+| Query temperature on NoPE layers | Multiplies the query by a factor that grows with position | Sharper attention over very long contexts | One more position-dependent number to reproduce exactly; engines disagree on when it is on | `attn_temperature_tuning`, `floor_scale`, `attn_scale` (Llama 4); in vLLM the generation config or `--max-model-len` above 32,768 |
+| Query temperature on every layer | Multiplies every layer's query, rotated ones included, by a factor that grows from the trained length on | The same sharpening in a model without NoPE layers | A key vLLM reads only from Mistral's own params.json | `llama_4_scaling_beta`, `original_max_position_embeddings` in `rope_parameters` (Ministral 3, Mistral 4) |
 | Chunked RoPE layers | RoPE layers attend only within fixed chunks | Cheap RoPE layers that never meet a long distance | The NoPE layers alone carry long-range reading | `attention_chunk_size` (Llama 4) |
 | RoPE only on local layers | Sliding-window layers rotate; global layers do not | Global layers free of angles | A per-layer-type rule in the model code | Cohere2 (`sliding_window`, `sliding_window_pattern`) |
-| Two bases | Local layers keep a small base, global layers a large one and the scaling | Sharp local order and slow global angles | Two rotary tables; scaling must reach only the global ones | `rope_local_base_freq`, `rope_theta`, `sliding_window` (Gemma 3) |
+| Two bases | Local layers keep a small base, global layers a large one and the scaling | Sharp local order and slow global angles | Two rotary tables; scaling must reach only the global ones | `rope_local_base_freq`, `rope_theta`, `sliding_window` (Gemma 3; Gemma 4's global layers add partial rotary) |
 | Partial rotary | Only part of each head turns | Dimensions that carry content with no position | Three incompatible pairings to get right | `partial_rotary_factor`, `rotary_pct`, `rotary_dim` |
 | Decoupled RoPE (MLA) | A separate rotated slice beside a compressed latent | A cache of 576 numbers per token and layer in DeepSeek-V3 | A second query and key path | `qk_rope_head_dim`, `kv_lora_rank` (DeepSeek-V2, V3) |
 
@@ -40,6 +45,10 @@ last was reported in a real project (linked).
 - You serve a model: nothing to choose, but check that your engine reproduces
   each layer's plan. Compare the per-layer table of `lessons.model_card`'s
   decoder with your engine's log or code.
+- You compare two engines on one model: neither one is the judge. transformers
+  5.24, vLLM 0.33.0 and llama.cpp differ on when Llama 4's temperature is on and
+  which position it counts, and vLLM reads Mistral's `llama_4_scaling_beta` only
+  from Mistral's own params.json. Level 2's table says who does what.
 - You convert a checkpoint: read which pairing the source code uses for its
   rotated part, and whether the rotation covers the whole head, before you
   write a single weight.
@@ -67,12 +76,16 @@ over its 61 layers that is 70,272 bytes per token.
   ([vllm-project/vllm#29111](https://github.com/vllm-project/vllm/pull/29111));
   llama.cpp users reported the two structures disagreeing
   ([ggml-org/llama.cpp#14367](https://github.com/ggml-org/llama.cpp/issues/14367)),
-  and the converse, global layers left unscaled, was fixed in mlx-vlm
-  ([Blaizzy/mlx-vlm#1709](https://github.com/Blaizzy/mlx-vlm/pull/1709)). Fix:
+  and the converse, global layers left unscaled, was reported with a fix for
+  mlx-vlm that was closed without merging
+  ([Blaizzy/mlx-vlm#1709](https://github.com/Blaizzy/mlx-vlm/pull/1709); no merged
+  fix found there) and fixed in mlxcel
+  ([lablup/mlxcel#1386](https://github.com/lablup/mlxcel/pull/1386)). Fix:
   one rotary table per layer type, scaling only where the reference code puts it.
-- **Partial rotary read as full rotary.** GLM's config class fills in
+- **Partial rotary read as full rotary.** GLM's config classes fill in
   `partial_rotary_factor` 0.5 even when the config.json does not say it
-  (transformers 5.24 configuration_glm.py); an engine that rotates the whole
+  (transformers 5.24 configuration_glm.py, configuration_glm4.py,
+  configuration_glm4_moe.py); an engine that rotates the whole
   head rotates twice the dimensions
   ([ml-explore/mlx-lm#1698](https://github.com/ml-explore/mlx-lm/pull/1698)).
   Fix: read the factor through the model's own config class.
@@ -82,8 +95,10 @@ over its 61 layers that is 70,272 bytes per token.
   layout against a contiguous kernel
   ([apple/coreai-models#66](https://github.com/apple/coreai-models/issues/66)),
   and for speeds computed over the head width instead of the rotary width
-  ([pie-project/pie#603](https://github.com/pie-project/pie/pull/603)). Fix:
-  compare the rotated q and k (not only the cos/sin table) with the reference.
+  ([pie-project/pie#603](https://github.com/pie-project/pie/pull/603)). The
+  family name does not settle it: GLM-4 interleaves, GLM-4.5 (glm4_moe) splits
+  halves (no thread found). Fix: compare the rotated q and k (not only the
+  cos/sin table) with the family's own code.
 - **The rotated slice's layout.** DeepSeek-V3 checkpoints pair the rotated slice
   interleaved; transformers 5.24 rotates it with a function that writes the
   result de-interleaved, which is harmless because q and k move alike; the
@@ -95,14 +110,37 @@ over its 61 layers that is 70,272 bytes per token.
   NoPE layers too; TensorRT-LLM's first Llama 4 support had to add a way to skip
   it ([NVIDIA/TensorRT-LLM#3382](https://github.com/NVIDIA/TensorRT-LLM/pull/3382)).
   Fix: read `no_rope_layers` as transformers does (1 means the layer uses RoPE).
-- **A temperature that counts the wrong positions.** transformers 5.24 computes
-  Llama 4's temperature from the cache length plus the token's index, not from
-  position ids; below position 8,191 it is exactly 1, so a short test cannot
-  tell a right engine from a wrong one. Fix: test past 8,191 tokens.
+- **A temperature that counts other positions.** transformers 5.24 computes
+  Llama 4's temperature from the cache length plus the token's index
+  (Llama4TextAttention.forward), so a row of a left-padded batch reaches each
+  step as many tokens early as it has padding; vLLM 0.33.0 and llama.cpp count
+  position ids (models/llama4.py; src/llama-graph.cpp). Below position 8,191
+  every count gives exactly 1, so a short test cannot tell them apart (no thread
+  found). Fix: test past 8,191 tokens, with padding.
+- **A temperature the server leaves off.** vLLM 0.33.0 applies Llama 4's
+  temperature only when the generation config says so or `--max-model-len` is
+  above 32,768 ([vllm-project/vllm#16439](https://github.com/vllm-project/vllm/pull/16439));
+  transformers 5.24 and llama.cpp always do. At `--max-model-len` 32,768 the
+  queries at positions 8,191 to 32,767 get 1 in vLLM and up to 1.1609 in
+  transformers. Fix: set the switch (`--override-generation-config
+  '{"attn_temperature_tuning": true}'`) and say which rule you compare against.
+- **Mistral's multiplier dropped.** Ministral 3 and Mistral 4 keep
+  `llama_4_scaling_beta` in `rope_parameters`, where transformers 5.24 reads it;
+  vLLM 0.33.0 reads the multiplier only from the "llama_4_scaling" block of a
+  Mistral-format params.json (transformers_utils/configs/mistral.py), the format
+  `--config-format auto` picks when the repository holds consolidated weights.
+  Served from a config.json alone, every query keeps 1 where transformers puts
+  1.0693 from position 16,384 on (read in the source, not run; no thread found).
+  Fix: serve the Mistral-format files, or compare the query past 16,384 tokens.
 
 **In the wild.** Llama 4 Scout: 12 NoPE layers of 48, RoPE layers in chunks of
 `attention_chunk_size` 8,192, temperature `floor_scale` 8,192 and `attn_scale`
-0.1 (its config.json, as recorded in lessons/gallery/llama-4-scout.json).
+0.1, and `attn_temperature_tuning` 4 (its config.json, as recorded in
+lessons/gallery/llama-4-scout.json): 4 is what transformers' class defaulted to
+at the release ([huggingface/transformers#37479](https://github.com/huggingface/transformers/issues/37479)),
+and transformers 5.24's Llama4TextConfig now refuses it, expecting true or false.
+Meta's Llama 4 blog reports the design (iRoPE): interleaved attention layers
+without positional embeddings, and temperature scaling of attention at inference time.
 SmolLM3-3B: 9 NoPE layers of 36, no window (its config.json's `no_rope_layers`).
 Command R7B: RoPE only on its 24 sliding layers, window 4,096 (its config.json
 as reconstructed in lessons/gallery/command-r7b.json; the rule is transformers
@@ -110,16 +148,25 @@ as reconstructed in lessons/gallery/command-r7b.json; the rule is transformers
 Gemma 3 4B: 29 sliding layers of 34 with a window of 1,024, base 10,000 there
 and 1,000,000 with linear factor 8 on the 5 global layers (google/gemma-3-4b-it
 config.json; the two bases are Gemma3TextConfig's defaults in transformers 5.24). Gemma 2 9B: alternating, window
-4,096, one base. gpt-oss-20b: alternating, window 128, and one YaRN block that
-transformers 5.24 applies to every layer (modeling_gpt_oss.py builds one rotary
-embedding for the model). Mistral 7B v0.1: a window of 4,096 in every layer.
-DeepSeek-V3: MLA with a 64-wide rotated slice. GLM-4 (transformers glm): half of
-each head, interleaved (configuration_glm.py's default factor 0.5). GPT-NeoX:
+4,096, one base for both kinds (modeling_gemma2.py builds one rotary embedding).
+gpt-oss-20b: alternating, window 128, and one YaRN block for every layer, local
+ones included, in transformers 5.24 (modeling_gpt_oss.py builds one rotary
+embedding) as in OpenAI's reference code (gpt_oss/torch/model.py gives every
+AttentionBlock the same RotaryEmbedding). Mistral 7B v0.1: a window of 4,096 in
+every layer. Ministral 3: every layer rotates, and every layer's query takes
+Mistral's temperature with β 0.1 from F = 16,384 (Ministral3Config's defaults
+in transformers 5.24); Mistral 4 does the same in MLA layers, from 8,192.
+DeepSeek-V3: MLA with a 64-wide rotated slice. GLM-4 (transformers glm and
+glm4): half of each head, interleaved (their config classes' default factor
+0.5); GLM-4.5 and 4.6 (glm4_moe): half of each head too, but half-split. GPT-NeoX:
 half-split, with `rotary_pct` 0.25 by its config class's default.
-Gemma 4: proportional RoPE on its global layers.
+Gemma 4: base 10,000 on its local layers, and on its global layers base
+1,000,000 with proportional RoPE turning a quarter of the pairs of a 512-wide head
+(Gemma4TextConfig's defaults in transformers 5.24).
 
 **Go deeper.** Level 2 builds each mechanism from scratch and checks it against
-transformers' own code: per-layer plans and Llama 4's temperature, why a local
+transformers' own code: per-layer plans, Llama 4's and Mistral's query
+temperatures and each engine's switches, why a local
 layer must keep its trained speeds, the three pairings of partial rotary and
 p-RoPE, and why MLA needs its RoPE apart. If you only needed to know what to check,
 you can stop here.
@@ -140,7 +187,8 @@ names the position, so a layer with no positions can still learn where it is
 from the causal mask alone (built in `lessons.alibi`). Which layers go without
 is one entry per layer in `no_rope_layers` (1 means the layer rotates). Llama 4's NoPE layers
 also scale their query by a temperature: 1 up to position 8,190, then 1.0693 at
-8,191 and 1.2565 at 100,000.
+8,191 and 1.2565 at 100,000. Ministral 3 scales every layer's query by the same
+kind of staircase counted without the + 1: 1 up to 16,383, then 1.0693.
 
 ```mermaid
 flowchart TB
@@ -154,8 +202,8 @@ flowchart TB
 
 **Reading it:** one config decides, layer by layer, whether q and k turn and how
 far back a layer may look. In Llama 4 the two choices are tied: the RoPE layers
-are the chunked ones and the NoPE layers the global ones, and only the global
-ones get the temperature.
+are the chunked ones and the NoPE layers the global ones, and in Llama 4 only
+those global NoPE layers get the temperature (Mistral's copy reaches every layer).
 
 **The math.** Llama 4's query multiplier on a NoPE layer (transformers 5.24,
 models/llama4/modeling_llama4.py, Llama4TextAttention.forward, applied when
@@ -167,21 +215,32 @@ $$
 \qquad w = \frac{e^{\tau g}}{e^{\tau g} + n - 1}
 $$
 
+Mistral's copy (transformers 5.24 models/ministral3 and models/mistral4,
+get_llama_4_attn_scale, on every layer's whole query after RoPE, from position ids):
+
+$$
+\tau_{\text{M}}(p) = 1 + \beta \,\ln\!\Big(1 + \Big\lfloor \frac{p}{F} \Big\rfloor\Big)
+$$
+
 **Symbols**
 
 | Symbol | Meaning here | In the example |
 |---|---|---|
-| $p$ | the query's position, counted from the cache length | 100,000 |
-| $F$ | `floor_scale`: the step length in tokens | 8,192 |
+| $p$ | the query's position (transformers: from the cache length) | 100,000 |
+| $F$ | the step length in tokens: Llama 4's `floor_scale`, Mistral's `original_max_position_embeddings` | 8,192; 16,384 (Ministral 3) |
 | $s$ | `attn_scale` | 0.1 |
 | $\tau(p)$ | the number the query is multiplied by | 1.2565 |
 | $g$ | how far one key's score beats the others | 5 |
 | $n$ | keys the query sees | 100,001 |
 | $w$ | that key's softmax weight | 0.0053 with $\tau$, 0.0015 without |
+| $\beta$ | Mistral's `llama_4_scaling_beta` | 0.1 |
+| $\tau_{\text{M}}(p)$ | Mistral's multiplier | 1.0693 at 16,384 |
 
 **In words:** "the query is left alone for the first $F - 1$ positions, then
 grows by $s \ln 2$, and after that by the logarithm of how many blocks of $F$
-tokens lie behind it; multiplying the query multiplies every score margin."
+tokens lie behind it; multiplying the query multiplies every score margin.
+Mistral's copy drops the + 1, so its query is left alone for the first $F$
+positions, and it multiplies every layer."
 
 **With the numbers:** at $p$ = 100,000, $\lfloor 100{,}001 / 8{,}192 \rfloor$ =
 12, so $\tau = 1 + 0.1 \ln 13$ = 1.2565. A key that beats 100,000 equal others
@@ -189,18 +248,56 @@ by 5 gets weight 0.0015 without the temperature and 0.0053 with it: the
 temperature keeps a clear winner from drowning as the context grows. The code
 cites Scalable-Softmax (Nakanishi, 2025) for the idea.
 
+**Each engine's switches.** The formula is the same everywhere; when it is on,
+and which position it counts, is not (read in each release's source):
+
+| Engine | Llama 4's temperature is on | it counts | Mistral's $\beta$ is read from | it counts |
+|---|---|---|---|---|
+| transformers 5.24 | when `attn_temperature_tuning` is true, its default | cache length + index | `rope_parameters` | position ids |
+| vLLM 0.33.0 | when the generation config says so, else when `--max-model-len` is above 32,768 | position ids | a Mistral-format params.json only | position ids |
+| llama.cpp (llama-cpp-python 0.3.36) | always, for a chunked Llama 4 GGUF (8,192 and 0.1 fixed) | position ids | the GGUF's temperature scale; $F$ its YaRN original length (mistral3.cpp) or temperature length (deepseek2.cpp) | position ids |
+| Meta's reference (llama-models) | when params.json says so; off by default | cache index | (not a Mistral engine) | |
+
+The files: transformers models/llama4/modeling_llama4.py (Llama4TextAttention.forward)
+and models/ministral3, models/mistral4 (get_llama_4_attn_scale); vLLM
+models/llama4.py (Llama4ForCausalLM.__init__ sets the switch), models/mistral.py
+and models/deepseek_v2.py; llama.cpp src/models/llama4.cpp, mistral3.cpp and
+deepseek2.cpp, with the multiplier built in src/llama-graph.cpp; Meta's
+models/llama4/args.py and model.py. Which rule is the model's own? Meta's blog
+reports it as temperature scaling at inference time, and Meta's code leaves it
+off unless params.json turns it on; the published
+config.json says 4, which transformers 5.24 refuses (tests/data/layer_schemes_vectors.json
+records the error). This page computes the rule itself, `llama4_attn_temperature`,
+and each engine's choice by name, `llama4_served_temperature`.
+
 **In Python:**
 
 ```python
+import numpy as np
 from lessons.alibi import mask_position_signal
 from lessons.layer_schemes import (gallery_text_config, layer_plan,
-                                   llama4_attn_temperature, top_key_weight)
+                                   llama4_attn_temperature,
+                                   llama4_served_temperature,
+                                   mistral_attn_scale, top_key_weight)
 [round(float(v), 3) for v in mask_position_signal(4)]
 # → [1.0, 0.5, 0.333, 0.25]
 t = llama4_attn_temperature([8190, 8191, 100_000, 10_485_759])
 [round(float(v), 4) for v in t]  # → [1.0, 1.0693, 1.2565, 1.7155]
 round(top_key_weight(5, 100_001), 4)  # → 0.0015
 round(top_key_weight(5, 100_001, t[2]), 4)  # → 0.0053
+p = [8190, 8191, 16383, 24575, 32767]
+llama4_served_temperature(p, "transformers 5.24").round(4).tolist()
+# → [1.0, 1.0693, 1.1099, 1.1386, 1.1609]
+llama4_served_temperature(p, "vLLM 0.33.0", max_model_len=32768).tolist()
+# → [1.0, 1.0, 1.0, 1.0, 1.0]
+on = llama4_served_temperature(p, "vLLM 0.33.0", max_model_len=32769)
+on.round(4).tolist()  # → [1.0, 1.0693, 1.1099, 1.1386, 1.1609]
+# a row left-padded by 100 tokens: transformers counts the padding too
+padded = llama4_served_temperature(np.arange(9000) + 100, "transformers 5.24")
+int(np.argmax(padded > 1))  # → 8091
+[round(float(v), 4) for v in mistral_attn_scale([16383, 16384, 262143])]
+# → [1.0, 1.0693, 1.2773]
+gallery_text_config("llama-4-scout")["attn_temperature_tuning"]  # → 4
 scout = layer_plan(gallery_text_config("llama-4-scout"))
 [i for i, layer in enumerate(scout) if not layer["rope"]][:4]
 # → [3, 7, 11, 15]
@@ -225,18 +322,23 @@ layers and leave every fourth layer global with no positions, Llama 4 through
 its NoPE list and Command R7B through a layer-type rule. SmolLM3 has no window at all, and Mistral
 has nothing but windows.
 
-![Llama 4's query multiplier against position on a log scale: flat at 1 until position 8,191, then a staircase rising to about 1.7 at ten million tokens](figures/layer_schemes.temperature.svg)
+![Two query multipliers against position on a log scale: Llama 4's, on its NoPE layers, flat at 1 until position 8,191, then a staircase rising to about 1.7 at ten million tokens; Ministral 3's, on every layer, flat until 16,384 and rising to about 1.28 at 262,144](figures/layer_schemes.temperature.svg)
 
-**Reading it:** nothing happens for the first 8,191 positions, which is why a
-test on short prompts cannot catch an engine that computes the temperature
-wrongly. After that the steps come every 8,192 tokens and grow more slowly,
-like the logarithm.
+**Reading it:** Llama 4's curve is flat for the first 8,191 positions and
+Ministral 3's for the first 16,384, which is why a test on short prompts cannot
+catch an engine that computes either one wrongly or leaves it off. After that
+the steps come every $F$ tokens and grow more slowly, like the logarithm.
+Ministral 3's curve stops at the 262,144 positions its config class allows.
 
 **In code:** `layer_plan` reads a config's layer plan as transformers 5.24 does
 (tested against every model's own classes through the decoder's reference
 vectors); `llama4_attn_temperature` is checked against Llama4TextAttention's
-forward pass at positions from 0 to 24,579; `top_key_weight` is the softmax of
-one winner among equals.
+forward pass at positions from 0 to 24,579; `mistral_attn_scale` against
+ministral3's and mistral4's get_llama_4_attn_scale and what
+Ministral3Attention.forward multiplies the query by; `llama4_temperature_on`
+and `llama4_served_temperature` give each of `LLAMA4_ENGINES` its switch and its
+count, as read in the source (not run); `top_key_weight` is the softmax of one
+winner among equals.
 
 **Why it matters.** A NoPE layer's only position signal is the mask and the
 temperature, so it is exactly the layer whose behaviour depends on absolute
@@ -248,6 +350,19 @@ ignores a constant offset.
 **Everyday picture.** A reading lamp and a ceiling light. The lamp lights only
 the page in front of you, and it never needs to be brighter because the room is
 bigger; turn it down because the room grew and you can no longer read the page.
+
+**Which models do this.** Of the models that alternate local and global
+layers, only Gemma 3 gives the two kinds different bases and scales the global
+ones alone. Gemma 2 keeps one base for both, gpt-oss one base and one YaRN block
+for every layer (`layer_plan` below finds one base in each), and Gemma 4's global
+layers differ by base and by partial rotary (the next section), not by a
+scaling block. The Gemma 3 report describes the design: five local layers with
+a 1,024-token window per global layer, base 10k on the local layers and 1M on
+the global ones, and the global layers alone stretched by position
+interpolation with a factor of 8 (reported by the Gemma 3 report,
+arXiv:2503.19786, section 2). The gpt-oss model card reports bands of 128
+tokens alternating with dense layers and YaRN for its 131,072-token context
+(arXiv:2508.10925).
 
 **Tiny worked example.** Gemma 3's local layers see 1,024 tokens
 (google/gemma-3-4b-it config.json `sliding_window`; their base is
@@ -310,6 +425,12 @@ float(window_angles(local, 1024)[0])  # → 1023.0
 int((window_angles(local, 1024) > 2 * np.pi).sum())  # → 71
 bool(np.allclose(angle_table(8, leaked), angle_table(1, local)))  # → True
 round(local_score_change(local, leaked, 1024), 2)  # → 1.68
+from lessons.layer_schemes import gallery_text_config, layer_plan
+bases = {s: sorted({x["base"] for x in layer_plan(gallery_text_config(s))})
+         for s in ("gemma-2-9b", "gemma-3-4b", "gpt-oss-20b")}
+bases
+# → {'gemma-2-9b': [10000.0], 'gemma-3-4b': [10000.0, 1000000.0],
+#   'gpt-oss-20b': [150000.0]}
 ```
 
 ![The score of a key identical to the query against distance for a Gemma 3 local layer: as trained it falls quickly over the first ten tokens; with linear scaling by 8 leaked in, the same curve is stretched eight times along the distance axis](figures/layer_schemes.local_window.svg)
@@ -339,15 +460,16 @@ neighbours together, first half with second half, or only the first two chairs
 of each half. Same guests, same tables, different conversations.
 
 **Tiny worked example.** A head of width 8 with `partial_rotary_factor` 0.5.
-NeoX-style turns dimensions 0 to 3, pairing 0 with 2 and 1 with 3. GLM turns the
-same four, pairing 0 with 1 and 2 with 3. Proportional (Gemma 4) pairs across the
+NeoX-style turns dimensions 0 to 3, pairing 0 with 2 and 1 with 3. The
+interleaved pairing (transformers glm and glm4) turns the same four, pairing 0
+with 1 and 2 with 3. Proportional (Gemma 4) pairs across the
 whole head, 0 with 4 and 1 with 5, and lets the other pairs stand still. On the
 same weights at the same position the three give different vectors.
 
 ```mermaid
 flowchart TB
   H["head: 8 dims,<br/>factor 0.5"] --> N["NeoX: dims 0-3,<br/>pairs (0,2) (1,3),<br/>speeds over 4"]
-  H --> G["GLM: dims 0-3,<br/>pairs (0,1) (2,3),<br/>speeds over 4"]
+  H --> G["interleaved: dims 0-3,<br/>pairs (0,1) (2,3),<br/>speeds over 4"]
   H --> P["proportional:<br/>pairs (0,4) (1,5),<br/>speeds over 8"]
   N --> R["dims 4-7<br/>pass through"]
   G --> R
@@ -364,7 +486,7 @@ but not the pairing produces a different model.
 $$
 \begin{aligned}
 \text{NeoX: } &(j,\ j + r/2),\ \theta_i = b^{-2i/r},\ i \lt r/2 \\
-\text{GLM: } &(2i,\ 2i + 1),\ \theta_i = b^{-2i/r},\ i \lt r/2 \\
+\text{interleaved: } &(2i,\ 2i + 1),\ \theta_i = b^{-2i/r},\ i \lt r/2 \\
 \text{proportional: } &(j,\ j + d/2),\ \theta_i = b^{-2i/d} \text{ for } i \lt \rho d/2,\ \text{else } 0
 \end{aligned}
 $$
@@ -377,9 +499,9 @@ $$
 | $\rho$ | `partial_rotary_factor` | 0.5 |
 | $r$ | rotary width | 4 |
 | $b$ | the base, `rope_theta` | 10,000 |
-| $\theta_i$ | pair $i$'s speed | 1 and 0.01 (NeoX, GLM); 1 and 0.1 (proportional) |
+| $\theta_i$ | pair $i$'s speed | 1 and 0.01 (NeoX, interleaved); 1 and 0.1 (proportional) |
 
-**In words:** "NeoX and GLM rotate the first $r$ dimensions with speeds spread
+**In words:** "NeoX and interleaved rotate the first $r$ dimensions with speeds spread
 over $r$, pairing halves or neighbours; proportional keeps full-head pairs and
 the full-head speeds, and simply stops the slow ones."
 
@@ -394,21 +516,39 @@ factor NeoX-style and the 64 pairs spread over the whole range instead, the
 slowest with a wavelength of over 5 million tokens: the same key, a different
 model.
 
+The family's name does not tell the pairing. In transformers 5.24 glm and glm4
+turn even with odd dimensions (rotate_half over x[..., 0::2] and x[..., 1::2],
+cos repeated pairwise), while glm4_moe, the code of GLM-4.5 and GLM-4.6, keeps
+the same default share of 0.5 but splits the rotary part in halves like NeoX
+(modeling_glm4_moe.py). `PAIRING_BY_MODEL_TYPE` holds each family's pairing and
+default share, checked against each family's own rotary class:
+
+| model_type | Models | Share that turns by default | Pairing |
+|---|---|---|---|
+| gpt_neox | GPT-NeoX, Pythia | 0.25 (`rotary_pct`) | neox |
+| glm | GLM-4-9B-chat in transformers' format | 0.5 | interleaved |
+| glm4 | GLM-4-0414 | 0.5 | interleaved |
+| glm4_moe | GLM-4.5, GLM-4.6 | 0.5 | neox |
+| gemma4 (global layers) | Gemma 4 | 0.25 | proportional |
+
 **In Python:**
 
 ```python
 import numpy as np
 from lessons.context_extension import rope_inv_freq
-from lessons.layer_schemes import (partial_partner, partial_rotary,
-                                   slowest_wavelength)
+from lessons.layer_schemes import (PAIRING_BY_MODEL_TYPE, partial_partner,
+                                   partial_rotary, slowest_wavelength)
 partial_partner(8, 0.5, "neox").tolist()  # → [2, 3, 0, 1, -1, -1, -1, -1]
-partial_partner(8, 0.5, "glm").tolist()  # → [1, 0, 3, 2, -1, -1, -1, -1]
+partial_partner(8, 0.5, "interleaved").tolist()
+# → [1, 0, 3, 2, -1, -1, -1, -1]
 partial_partner(8, 0.5, "proportional").tolist()
 # → [4, 5, -1, -1, 0, 1, -1, -1]
 x = np.random.default_rng(0).standard_normal((3, 8))
 out = {p: partial_rotary(x, [0, 1, 2], 0.5, pairing=p)
-       for p in ("neox", "glm", "proportional")}
-round(float(np.abs(out["neox"] - out["glm"]).max()), 3)  # → 1.057
+       for p in ("neox", "interleaved", "proportional")}
+round(float(np.abs(out["neox"] - out["interleaved"]).max()), 3)  # → 1.057
+PAIRING_BY_MODEL_TYPE["glm4"], PAIRING_BY_MODEL_TYPE["glm4_moe"]
+# → (('interleaved', 0.5), ('neox', 0.5))
 prop, _ = rope_inv_freq(512, {"rope_type": "proportional",
                               "rope_theta": 1e6,
                               "partial_rotary_factor": 0.25})
@@ -424,7 +564,7 @@ round(slowest_wavelength(prop))  # → 188
 round(slowest_wavelength(neox))  # → 5063256
 ```
 
-![Which dimensions of a 16-wide head turn together with partial_rotary_factor 0.25: NeoX pairs dimensions 0 with 2 and 1 with 3; GLM pairs 0 with 1 and 2 with 3; proportional pairs 0 with 8 and 1 with 9; every other dimension passes through](figures/layer_schemes.pairings.svg)
+![Which dimensions of a 16-wide head turn together with partial_rotary_factor 0.25: NeoX pairs dimensions 0 with 2 and 1 with 3; interleaved pairs 0 with 1 and 2 with 3; proportional pairs 0 with 8 and 1 with 9; every other dimension passes through](figures/layer_schemes.pairings.svg)
 
 **Reading it:** filled dots turn, hollow dots pass through, and an arc joins two
 dimensions that turn together. All three rows turn four dimensions of sixteen,
@@ -436,7 +576,8 @@ another scores every key wrongly.
 rotary part and `lessons.context_extension.rope_inv_freq` for proportional's
 speeds; each pairing is checked against transformers 5.24 (gpt_neox's and glm's
 apply_rotary_pos_emb with their rotary classes, gemma4's with the proportional
-speeds) in tests/test_layer_schemes.py. `partial_partner` and
+speeds) in tests/test_layer_schemes.py, and `PAIRING_BY_MODEL_TYPE` against
+gpt_neox's, glm's, glm4's and glm4_moe's own classes at their default shares. `partial_partner` and
 `slowest_wavelength` give the pairs and the slowest turning pair.
 
 **Why it matters.** A conversion can copy every weight and every config value
@@ -511,12 +652,21 @@ would take 40,960. transformers 5.24 (models/deepseek_v3/modeling_deepseek_v3.py
 DeepseekV3Attention.forward) caches the latent after its normalisation and the
 rotated key after rotation, rotating with apply_rotary_pos_emb_interleave when
 `rope_interleave` is true (DeepseekV3Config's default): interleaved pairs,
-written back de-interleaved.
+written back de-interleaved. The DeepSeek-V3 report gives the same widths and
+reports stretching the context with YaRN on the decoupled shared key, with
+$\sqrt{t} = 0.1 \ln s + 1$ for $s$ = 40 (reported by arXiv:2412.19437,
+section 4). The new speeds reach only the 64 rotated dimensions, since nothing
+else turns, but the temperature does not stay there: transformers 5.24
+(yarn_apply_mscale on DeepseekV3Attention's scaling), vLLM 0.33.0
+(models/deepseek_v2.py) and llama.cpp (src/models/deepseek2.cpp) multiply the
+whole softmax scale by mscale² = 1.8739, the content score and the rotated
+score alike (`lessons.context_extension.deepseek_softmax_multiplier`).
 
 **In Python:**
 
 ```python
 import numpy as np
+from lessons.context_extension import deepseek_softmax_multiplier
 from lessons.layer_schemes import (deepseek_rotary, fold_error,
                                    mla_cache_numbers, mha_cache_numbers)
 from lessons.rope import apply_rope_interleaved
@@ -534,6 +684,7 @@ mla_cache_numbers(512, 64), mha_cache_numbers(128, 192, 128)
 # → (576, 40960)
 round(40960 / 576, 1)  # → 71.1
 mla_cache_numbers(512, 64) * 61 * 2  # → 70272
+round(deepseek_softmax_multiplier(40, mscale_all_dim=1.0), 4)  # → 1.8739
 ```
 
 ![Numbers cached per token and layer at DeepSeek-V3's widths on a log scale: 40,960 for keys and values of 128 heads, against 512 for MLA's latent and 64 for its shared rotated key](figures/layer_schemes.mla_cache.svg)
@@ -557,11 +708,14 @@ or the positions.
 - Per layer: some layers skip RoPE (Llama 4, SmolLM3 every fourth; Cohere2 its
   global layers), and a NoPE layer still reads position from the causal mask.
 - Llama 4 multiplies the NoPE layers' query by 1 + 0.1·ln(1 + ⌊(p+1)/8192⌋),
-  exactly 1 before position 8,191.
+  exactly 1 before position 8,191; vLLM 0.33.0 leaves it off up to
+  `--max-model-len` 32,768 unless told. Ministral 3 and Mistral 4 multiply every
+  layer's query by 1 + β·ln(1 + ⌊p/F⌋), from p = F on.
 - Local layers never see past their window, so context scaling must not reach
   them (Gemma 3); leaking it makes them misread every distance.
-- Partial rotary has three pairings (NeoX, GLM, proportional); p-RoPE keeps the
-  fastest pairs and stops the slowest.
+- Partial rotary has three pairings (NeoX, interleaved, proportional), and the
+  family name does not fix it (GLM-4 interleaves, GLM-4.5 splits halves);
+  p-RoPE keeps the fastest pairs and stops the slowest.
 - MLA keeps RoPE on a separate 64-wide slice so that the up-projection can fold
   into the query; its cache is 576 numbers per token and layer.
 
@@ -583,9 +737,31 @@ or the positions.
     latent; the keys would have to be rebuilt.
 
 ??? question "At which position does Llama 4's query temperature first differ from 1?"
-    At position 8,191, where ⌊(p + 1)/8,192⌋ first reaches 1.
+    At position 8,191, where ⌊(p + 1)/8,192⌋ first reaches 1. Mistral's copy
+    has no + 1: with F = 16,384 it first differs at 16,384.
+
+??? question "You serve Llama 4 with vLLM 0.33.0 at --max-model-len 32,768 and compare with transformers 5.24. What multiplies the NoPE queries at position 20,000?"
+    1 in vLLM, whose rule turns the temperature on only above 32,768 unless
+    the generation config says so; 1 + 0.1 ln 3 = 1.1099 in transformers,
+    which always applies it.
 
 ## The papers behind this lesson
+
+- Gemma Team (2025), *Gemma 3 Technical Report*,
+  [arXiv:2503.19786](https://arxiv.org/abs/2503.19786). Reports the five local
+  layers per global one with a 1,024-token window, base 10k local and 1M global,
+  and position interpolation by 8 on the global layers only.
+- Meta AI (2025-04-05), *The Llama 4 herd: The beginning of a new era of natively
+  multimodal AI innovation*,
+  [ai.meta.com/blog/llama-4-multimodal-intelligence](https://ai.meta.com/blog/llama-4-multimodal-intelligence/).
+  Reports iRoPE: interleaved layers without positional embeddings, and an
+  attention temperature applied at inference time.
+- DeepSeek-AI (2024), *DeepSeek-V3 Technical Report*,
+  [arXiv:2412.19437](https://arxiv.org/abs/2412.19437). Reports the MLA widths
+  this page uses and YaRN on the decoupled shared key, $s$ = 40.
+- OpenAI (2025), *gpt-oss-120b & gpt-oss-20b Model Card*,
+  [arXiv:2508.10925](https://arxiv.org/abs/2508.10925). Reports the alternating
+  128-token bands and dense layers, and YaRN to 131,072 tokens.
 
 - DeepSeek-AI (2024), *DeepSeek-V2: A Strong, Economical, and Efficient
   Mixture-of-Experts Language Model*,
@@ -606,9 +782,13 @@ or the positions.
 ## Further reading
 
 - transformers 5.24's source: models/llama4/modeling_llama4.py (the temperature),
-  models/gemma3/configuration_gemma3.py (the two bases), models/glm and
-  models/gpt_neox (the partial pairings), modeling_rope_utils.py (proportional),
+  models/ministral3 and models/mistral4 (Mistral's multiplier),
+  models/gemma3/configuration_gemma3.py (the two bases), models/glm, glm4,
+  glm4_moe and gpt_neox (the partial pairings), modeling_rope_utils.py (proportional),
   models/deepseek_v3/modeling_deepseek_v3.py (MLA's rotary slice).
+- vLLM 0.33.0's models/llama4.py and models/mistral.py, llama.cpp's
+  src/models/llama4.cpp and mistral3.cpp (in the llama-cpp-python 0.3.36 sdist),
+  and meta-llama/llama-models models/llama4/: each engine's switches.
 - `lessons.model_card` reads every key on this page from a config and prints
   each layer's plan.
 """
@@ -694,6 +874,54 @@ def llama4_attn_temperature(positions, attn_scale: float = 0.1, floor_scale: int
     return 1.0 + attn_scale * np.log1p(np.floor((p + 1.0) / floor_scale))
 
 
+# Who multiplies Llama 4's NoPE queries, read in each release's source (llama4_temperature_on)
+LLAMA4_ENGINES = ("transformers 5.24", "vLLM 0.33.0", "llama.cpp", "Meta reference")
+
+
+def llama4_temperature_on(engine: str, max_model_len: int | None = None, setting: bool | None = None) -> bool:
+    """Whether `engine` applies Llama 4's query temperature at all (one of LLAMA4_ENGINES).
+
+    setting: the switch the engine reads, None when absent. transformers 5.24: the config's
+    attn_temperature_tuning, true when absent (configuration_llama4.py). vLLM 0.33.0: the generation
+    config's attn_temperature_tuning (or --override-generation-config), else max_model_len > 32,768;
+    it overwrites the config.json value (models/llama4.py, Llama4ForCausalLM.__init__). llama.cpp
+    (llama-cpp-python 0.3.36): no switch, on for every chunked Llama 4 GGUF (src/models/llama4.cpp).
+    Meta's reference (meta-llama/llama-models models/llama4/args.py): params.json's, false when absent.
+    """
+    _checks.one_of(engine, "engine", LLAMA4_ENGINES)
+    if setting is not None:
+        return bool(setting) if engine != "llama.cpp" else True
+    if engine == "vLLM 0.33.0":
+        return _checks.count(max_model_len, "max_model_len") > 32768
+    return engine != "Meta reference"
+
+
+def llama4_served_temperature(positions, engine: str, max_model_len: int | None = None,
+                              setting: bool | None = None) -> np.ndarray:
+    """The multiplier `engine` puts on a NoPE layer's queries at (n,) positions: (n,) floats,
+    `llama4_attn_temperature` where `llama4_temperature_on`, else 1. The positions are what the engine
+    counts: the cache index in transformers and Meta's code (left padding included), position ids in
+    vLLM and llama.cpp."""
+    p = np.asarray(positions, dtype=float)
+    return llama4_attn_temperature(p) if llama4_temperature_on(engine, max_model_len, setting) else np.ones_like(p)
+
+
+def mistral_attn_scale(positions, llama_4_scaling_beta: float = 0.1,
+                       original_max_position_embeddings: int = 16384) -> np.ndarray:
+    """Mistral's query multiplier: 1 + β · ln(1 + ⌊p / F⌋), β = llama_4_scaling_beta.
+
+    positions: (n,) position ids p; F = original_max_position_embeddings (16,384 and β 0.1 are
+    Ministral3Config's defaults, 8,192 Mistral4Config's). Returns (n,) floats: 1 below F, then a
+    step every F tokens. Unlike Llama 4's rule there is no + 1 (the first step is at p = F) and it
+    multiplies the whole query of every layer, after RoPE (transformers 5.24 ministral3 and mistral4
+    get_llama_4_attn_scale, from position_ids; vLLM 0.33.0 models/mistral.py, MistralAttention).
+    """
+    p = np.asarray(positions, dtype=float)
+    F = _checks.count(original_max_position_embeddings, "original_max_position_embeddings")
+    # 1 + β · ln(1 + ⌊p / F⌋)
+    return 1.0 + llama_4_scaling_beta * np.log1p(np.floor(p / F))
+
+
 def top_key_weight(margin: float, n_keys: int, temperature: float = 1.0) -> float:
     """Softmax weight of one key whose score beats n_keys − 1 equal others by `margin`, after the
     query is multiplied by `temperature` (so the margin is too): e^(τs) / (e^(τs) + n − 1)."""
@@ -734,7 +962,13 @@ def local_score_change(inv_freq: np.ndarray, scaled_inv_freq: np.ndarray, window
 # 3. Partial rotary: three pairings
 # ---------------------------------------------------------------------------
 
-PARTIAL_PAIRINGS = ("neox", "glm", "proportional")
+PARTIAL_PAIRINGS = ("neox", "interleaved", "proportional")
+# Which pairing each family's code uses on its rotated part (transformers 5.24 modeling_<type>.py:
+# rotate_half over the two halves, or over x[..., 0::2] and x[..., 1::2] with cos repeated pairwise).
+# The name "GLM" does not pin a pairing: glm and glm4 interleave, glm4_moe (GLM-4.5, 4.6) splits halves.
+# {model_type: (pairing, the share that turns when the config says none)}
+PAIRING_BY_MODEL_TYPE = {"gpt_neox": ("neox", 0.25), "glm": ("interleaved", 0.5), "glm4": ("interleaved", 0.5),
+                         "glm4_moe": ("neox", 0.5)}
 
 
 def partial_rotary(x: np.ndarray, positions, partial_rotary_factor: float, base: float = 10000.0,
@@ -742,8 +976,8 @@ def partial_rotary(x: np.ndarray, positions, partial_rotary_factor: float, base:
     """RoPE on part of each head, in one of three pairings, for x (seq, d) at (seq,) positions.
 
     "neox": the first r = d · factor dimensions turn in half-split pairs (j, j + r/2) at
-    base^(−2i/r); the rest pass through (transformers gpt_neox, Phi, most families).
-    "glm": the same r dimensions and speeds in interleaved pairs (2i, 2i + 1) (transformers glm).
+    base^(−2i/r); the rest pass through (transformers gpt_neox, glm4_moe, Phi, most families).
+    "interleaved": the same r dimensions and speeds in pairs (2i, 2i + 1) (transformers glm, glm4).
     "proportional": every dimension stays paired half-split over the whole head, (j, j + d/2);
     the first factor · d/2 pairs turn at base^(−2i/d) and the others stand still (Gemma 4's
     global layers; `lessons.context_extension.rope_inv_freq` computes the speeds).
@@ -876,12 +1110,14 @@ def _layer_map_figure(plt):
 def _temperature_figure(plt):
     fig, ax = plt.subplots(figsize=(6.4, 3.4), layout="constrained")
     p = np.unique(np.geomspace(1, 10485760, 4000).astype(int))
-    ax.plot(p, llama4_attn_temperature(p), color=SCHEME_LOOKS["nope"].colour, ls="-")
-    ax.axvline(8191, color=MUTED, ls=":")
-    ax.text(8191 * 1.15, 1.55, "first step:\nposition 8,191", color=MUTED)
+    ax.plot(p, llama4_attn_temperature(p), **SCHEME_LOOKS["nope"].line(marker=None))
+    m = p[p < 262144]  # Ministral3Config's max_position_embeddings
+    ax.plot(m, mistral_attn_scale(m), **SCHEME_LOOKS["rope"].line(marker=None))
+    ax.text(2, 1.5, "Llama 4, NoPE layers (dash-dot):\n1 + 0.1 ln(1 + ⌊(p+1)/8192⌋)", color=SCHEME_LOOKS["nope"].colour)
+    ax.text(2, 1.25, "Ministral 3, every layer (solid):\n1 + 0.1 ln(1 + ⌊p/16384⌋)", color=SCHEME_LOOKS["rope"].colour)
     ax.set_xscale("log")
     ax.set(xlabel="query position p", ylabel="query multiplier",
-           title="Llama 4's NoPE layers: the query grows with position")
+           title="Query temperatures: the first step at 8,191 and at 16,384")
     return fig
 
 
@@ -904,7 +1140,7 @@ def _local_figure(plt):
 def _pairings_figure(plt):
     d, factor = 16, 0.25
     fig, ax = plt.subplots(figsize=(6.4, 3.4), layout="constrained")
-    names = {"neox": "NeoX: half-split\nin the rotary part", "glm": "GLM: interleaved\nin the rotary part",
+    names = {"neox": "half-split in the\nrotary part (NeoX)", "interleaved": "interleaved in the\nrotary part",
              "proportional": "proportional:\nhalf-split, whole head"}
     for row, pairing in enumerate(PARTIAL_PAIRINGS):
         partner = partial_partner(d, factor, pairing)
@@ -963,6 +1199,11 @@ def demo() -> None:
         f"{np.round(mask_position_signal(4), 3)} at positions 0..3: a NoPE layer can read where it is.")
     t = llama4_attn_temperature([8190, 8191, 100_000])
     say(f"Llama 4's NoPE-layer query multiplier at positions 8,190, 8,191 and 100,000: {np.round(t, 4)}.")
+    p = [8191, 24575, 32767]
+    table(["engine, --max-model-len 32,768", "multiplier at 8,191 / 24,575 / 32,767"],
+          [(e, np.round(llama4_served_temperature(p, e, max_model_len=32768), 4)) for e in LLAMA4_ENGINES])
+    say(f"Mistral's copy, every layer, F = 16,384: {np.round(mistral_attn_scale([16383, 16384]), 4)} "
+        f"at positions 16,383 and 16,384.")
 
     banner("2. Local layers never see past their window")
     c = GEMMA3_LOCAL
@@ -974,6 +1215,7 @@ def demo() -> None:
     banner("3. Partial rotary: three pairings")
     for pairing in PARTIAL_PAIRINGS:
         say(f"{pairing:>12}: partners {partial_partner(8, 0.5, pairing)}")
+    say(f"By family: {PAIRING_BY_MODEL_TYPE} (glm4_moe is GLM-4.5's code).")
 
     banner("4. MLA: why RoPE is decoupled")
     table(["scheme", "largest error of the folded score"], [(s, gap_text(fold_error(s))) for s in FOLD_SCHEMES])

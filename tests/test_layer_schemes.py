@@ -1,6 +1,7 @@
 """lessons.layer_schemes against transformers 5.24's own code (committed vectors, no torch):
 tests/data/layer_schemes_vectors.json (Llama 4's query temperature, DeepSeek-V3's rotary slice,
-partial rotary in three pairings; tests/reference/_layer_schemes_reference.py writes it),
+partial rotary in three pairings, each family's own pairing, Mistral's llama_4_scaling_beta, whether
+Llama4TextConfig takes Scout's published switch; tests/reference/_layer_schemes_reference.py writes it),
 tests/data/gallery_vectors.json (which layers rotate, and their layer types) and
 tests/data/reference_vectors.json (Gemma 3's two bases, Gemma 4's proportional speeds: already
 there, so this file reads them rather than adding copies). Closed forms for the rest."""
@@ -47,6 +48,58 @@ def test_temperature_first_step_is_at_floor_scale_minus_one():
     assert t[0] == 1.0 and t[1] == pytest.approx(1 + 0.1 * math.log(2))
 
 
+@pytest.mark.parametrize("record", VECTORS["mistral_scale"], ids=lambda r: f"F{r['original_max_position_embeddings']}")
+def test_mistral_scale_matches_get_llama_4_attn_scale_and_the_forward_pass(record):
+    ours = ls.mistral_attn_scale(record["positions"], record["beta"], record["original_max_position_embeddings"])
+    _close(ours, record["scale"])
+    _close(ours, record["forward_scale"])  # what Ministral3Attention.forward multiplies the query by
+
+
+def test_mistral_steps_at_F_and_llama4_at_F_minus_one():
+    """The two rules differ by the + 1: Llama 4 counts p + 1, Mistral p."""
+    assert ls.mistral_attn_scale([16383])[0] == 1.0 < ls.mistral_attn_scale([16384])[0]
+    assert ls.llama4_attn_temperature([16383], floor_scale=16384)[0] > 1.0
+    assert ls.mistral_attn_scale([16384])[0] == pytest.approx(1 + 0.1 * math.log(2))
+
+
+def test_engines_disagree_on_llama4_temperature_at_max_model_len_32768():
+    """vLLM 0.33.0 switches it on only past 32,768 (or when the generation config says so);
+    transformers 5.24 and llama.cpp always; Meta's reference only when params.json says so."""
+    p = np.arange(8191, 32768)
+    on = ls.llama4_attn_temperature(p)
+    assert np.all(ls.llama4_served_temperature(p, "vLLM 0.33.0", max_model_len=32768) == 1.0)
+    np.testing.assert_array_equal(ls.llama4_served_temperature(p, "transformers 5.24"), on)
+    np.testing.assert_array_equal(ls.llama4_served_temperature(p, "llama.cpp", setting=False), on)
+    np.testing.assert_array_equal(ls.llama4_served_temperature(p, "vLLM 0.33.0", max_model_len=32769), on)
+    np.testing.assert_array_equal(ls.llama4_served_temperature(p, "vLLM 0.33.0", 32768, setting=True), on)
+    assert not ls.llama4_temperature_on("Meta reference")
+    assert not ls.llama4_temperature_on("vLLM 0.33.0", max_model_len=10**6, setting=False)
+    assert on.max() == pytest.approx(1 + 0.1 * math.log(5))  # position 32,767
+
+
+def test_transformers_refuses_scouts_published_switch():
+    record = VECTORS["llama4_switch"][0]
+    assert ls.gallery_text_config("llama-4-scout")["attn_temperature_tuning"] == record["value"] == 4
+    assert record["accepted"] is False and "expected bool" in record["error"]
+
+
+@pytest.mark.parametrize("record", VECTORS["by_model"], ids=lambda r: r["model_type"])
+def test_pairing_by_model_type_matches_the_familys_own_code(record):
+    x = np.asarray(record["input"])
+    pairing, share = ls.PAIRING_BY_MODEL_TYPE[record["model_type"]]
+    assert record["partial_rotary_factor"] == share  # the config class's default
+    _close(ls.partial_rotary(x, record["positions"], record["partial_rotary_factor"], record["base"], pairing),
+           record["output"])
+
+
+def test_glm4_moe_is_not_read_as_interleaved():
+    """GLM-4.5's family keeps glm's 0.5 share but splits halves: the interleaved reading is wrong."""
+    record = next(r for r in VECTORS["by_model"] if r["model_type"] == "glm4_moe")
+    wrong = ls.partial_rotary(np.asarray(record["input"]), record["positions"], 0.5, record["base"], "interleaved")
+    assert record["partial_rotary_factor"] == 0.5
+    assert np.max(np.abs(wrong - np.asarray(record["output"]))) > 0.1
+
+
 @pytest.mark.parametrize("record", VECTORS["deepseek_rotary"], ids=["deepseek_v3"])
 def test_deepseek_rotary_matches_apply_rotary_pos_emb_interleave(record):
     _close(ls.deepseek_rotary(np.asarray(record["input"]), record["positions"], record["base"]), record["output"])
@@ -70,7 +123,7 @@ def test_partial_rotary_matches_transformers(record):
 
 def test_the_three_pairings_differ_on_the_same_weights():
     rows = {r["pairing"]: np.asarray(r["output"]) for r in VECTORS["partial"] if r["partial_rotary_factor"] == 0.5}
-    pairs = [("neox", "glm"), ("neox", "proportional"), ("glm", "proportional")]
+    pairs = [("neox", "interleaved"), ("neox", "proportional"), ("interleaved", "proportional")]
     assert all(np.max(np.abs(rows[a] - rows[b])) > 0.1 for a, b in pairs)
 
 

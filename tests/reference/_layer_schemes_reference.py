@@ -10,7 +10,12 @@ extends its failures with live_check(). Each record holds its seeded input, so `
   function swapped for one that records the query it is handed (divided by q_proj's output);
 - DeepSeek-V3's rotary slice: apply_rotary_pos_emb_interleave with DeepseekV3RotaryEmbedding's cos/sin;
 - partial rotary: GPT-NeoX's and GLM's apply_rotary_pos_emb with their own rotary classes, and
-  Gemma 4's apply_rotary_pos_emb with the proportional speeds of modeling_rope_utils.
+  Gemma 4's apply_rotary_pos_emb with the proportional speeds of modeling_rope_utils;
+- each family's own pairing at its config class's default factor (gpt_neox, glm, glm4, glm4_moe:
+  lessons.layer_schemes.PAIRING_BY_MODEL_TYPE names the pairing the lesson expects);
+- Mistral's llama_4_scaling_beta: get_llama_4_attn_scale of ministral3 and mistral4, and the query
+  Ministral3Attention.forward hands to attention (RoPE made the identity, so the ratio is the scale);
+- whether Llama4TextConfig accepts Scout's published "attn_temperature_tuning": 4.
 Gemma 3's two bases and the proportional speeds themselves are in reference_vectors.json already.
 """
 
@@ -32,8 +37,14 @@ TEMPERATURE_CASES = [  # (floor_scale, attn_scale, first position, length)
     (8192, 0.1, 3 * 8192 - 4, 8),
     (4, 0.25, 0, 40),
 ]
-PARTIAL = [("neox", 0.5, 10000.0), ("glm", 0.5, 10000.0), ("proportional", 0.5, 10000.0),
-           ("neox", 0.25, 500.0), ("glm", 0.25, 500.0), ("proportional", 0.25, 500.0)]
+PARTIAL = [("neox", 0.5, 10000.0), ("interleaved", 0.5, 10000.0), ("proportional", 0.5, 10000.0),
+           ("neox", 0.25, 500.0), ("interleaved", 0.25, 500.0), ("proportional", 0.25, 500.0)]
+BY_MODEL = ("gpt_neox", "glm", "glm4", "glm4_moe")
+MISTRAL_CASES = [  # (beta, original_max_position_embeddings, first position, length)
+    (0.1, 16384, 16380, 8),  # Ministral3Config's defaults: the first step at 16,384
+    (0.1, 8192, 3 * 8192 - 3, 6),  # Mistral4Config's F
+    (0.25, 4, 0, 40),
+]
 RTOL = 1e-5  # float32 library against float64 lessons: values of order 1, angles up to 100 rad
 
 
@@ -50,6 +61,30 @@ def versions() -> dict:
     return {"transformers": transformers.__version__, "torch": torch.__version__}
 
 
+def query_scale(m, attn, forward_kwargs: dict, length: int) -> list[float]:
+    """What attn's forward multiplies the query by, one number per position: the forward runs on seeded
+    hidden states with module m's eager attention swapped for one that records the query it is handed
+    (1, heads, seq, head_dim), which is then divided by q_proj's output."""
+    import torch
+
+    seen = {}
+
+    def record(module, query, key, value, mask, **kwargs):
+        seen["query"] = query
+        return torch.zeros(1, query.shape[2], query.shape[1], query.shape[3]), None
+
+    original, m.eager_attention_forward = m.eager_attention_forward, record
+    try:
+        torch.manual_seed(0)
+        h = torch.randn(1, length, attn.q_proj.in_features)
+        with torch.no_grad():
+            attn(h, attention_mask=None, **forward_kwargs)
+            plain = attn.q_proj(h).view(1, length, -1, attn.head_dim).transpose(1, 2)
+    finally:
+        m.eager_attention_forward = original
+    return [float(r) for r in (seen["query"] / plain)[0, 0, :, 0]]
+
+
 def transformers_temperature(floor_scale: int, attn_scale: float, start: int, length: int) -> list[float]:
     """Llama4TextAttention.forward on layer 3 (a NoPE layer), positions start..start+length-1
     (the cache holds `start` tokens, as the forward counts positions from the cache length)."""
@@ -64,26 +99,10 @@ def transformers_temperature(floor_scale: int, attn_scale: float, start: int, le
     config._attn_implementation = "eager"
     attn = m.Llama4TextAttention(config, layer_idx=3).eval()
     assert not attn.use_rope
-    seen = {}
-
-    def record(module, query, key, value, mask, **kwargs):
-        seen["query"] = query  # (1, heads, seq, head_dim)
-        return torch.zeros(1, query.shape[2], query.shape[1], query.shape[3]), None
-
-    original, m.eager_attention_forward = m.eager_attention_forward, record
-    try:
-        torch.manual_seed(0)
-        h = torch.randn(1, length, 16)
-        cache = DynamicCache(config=config)
-        if start:
-            cache.update(torch.zeros(1, 2, start, 8), torch.zeros(1, 2, start, 8), 3)
-        with torch.no_grad():
-            attn(h, position_embeddings=None, attention_mask=None, cache=cache)
-            plain = attn.q_proj(h).view(1, length, 2, 8).transpose(1, 2)
-    finally:
-        m.eager_attention_forward = original
-    ratio = (seen["query"] / plain)[0, 0, :, 0]  # one number per position
-    return [float(r) for r in ratio]
+    cache = DynamicCache(config=config)
+    if start:
+        cache.update(torch.zeros(1, 2, start, 8), torch.zeros(1, 2, start, 8), 3)
+    return query_scale(m, attn, {"position_embeddings": None, "cache": cache}, length)
 
 
 def transformers_deepseek(x) -> list:
@@ -113,7 +132,7 @@ def transformers_partial(x, pairing: str, factor: float, base: float) -> list:
 
         config = GPTNeoXConfig(hidden_size=2 * d, num_attention_heads=2, rotary_pct=factor, rotary_emb_base=base)
         cos, sin = GPTNeoXRotaryEmbedding(config)(t, ids)
-    elif pairing == "glm":
+    elif pairing == "interleaved":
         from transformers import GlmConfig
         from transformers.models.glm.modeling_glm import GlmRotaryEmbedding, apply_rotary_pos_emb
 
@@ -137,6 +156,68 @@ def transformers_partial(x, pairing: str, factor: float, base: float) -> list:
     return q[0].tolist()
 
 
+def transformers_by_model(x, model_type: str) -> dict:
+    """One family's rotary class and apply_rotary_pos_emb at its config class's default factor."""
+    import importlib
+
+    import torch
+    from transformers import AutoConfig
+
+    t = torch.tensor(x, dtype=torch.float32)[None]  # (1, heads, seq, d)
+    d, ids = SHAPE[-1], torch.tensor([POSITIONS])
+    small = {"hidden_size": 2 * d, "num_attention_heads": 2, "num_key_value_heads": 2, "head_dim": d,
+             "num_hidden_layers": 1, "intermediate_size": 32}
+    if model_type == "gpt_neox":
+        small = {"hidden_size": 2 * d, "num_attention_heads": 2, "num_hidden_layers": 1, "intermediate_size": 32}
+    if model_type == "glm4_moe":
+        small |= {"moe_intermediate_size": 8, "n_routed_experts": 4, "num_experts_per_tok": 2}
+    config = AutoConfig.for_model(model_type, **small)
+    m = importlib.import_module(f"transformers.models.{model_type}.modeling_{model_type}")
+    rotary = next(getattr(m, n) for n in dir(m) if n.endswith("RotaryEmbedding"))
+    cos, sin = rotary(config)(t, ids)
+    q, _ = m.apply_rotary_pos_emb(t, t, cos, sin)
+    return {"model_type": model_type, "partial_rotary_factor": config.rope_parameters["partial_rotary_factor"],
+            "base": config.rope_parameters["rope_theta"], "positions": POSITIONS, "output": q[0].tolist()}
+
+
+def transformers_mistral_scale(beta: float, original: int, start: int, length: int) -> dict:
+    """get_llama_4_attn_scale (ministral3's, and mistral4's copy checked equal) at positions
+    start..start+length-1, and the ratio of the query Ministral3Attention.forward hands to attention
+    to q_proj's output, with cos 1 and sin 0 so that RoPE leaves the query as it is."""
+    import torch
+    from transformers import Ministral3Config
+    from transformers.models.ministral3 import modeling_ministral3 as m
+    from transformers.models.mistral4.modeling_mistral4 import get_llama_4_attn_scale as mistral4_scale
+
+    ids = torch.arange(start, start + length)[None]  # (1, seq)
+    scale = m.get_llama_4_attn_scale(ids, beta, original)  # (1, 1, seq, 1)
+    assert torch.equal(scale, mistral4_scale(ids, beta, original))
+    config = Ministral3Config(hidden_size=16, num_attention_heads=2, num_key_value_heads=2, head_dim=8,
+                              num_hidden_layers=1, intermediate_size=32, max_position_embeddings=16 * original,
+                              rope_parameters={
+                                  "rope_type": "yarn", "rope_theta": 1e6, "factor": 16.0,
+                                  "original_max_position_embeddings": original, "beta_fast": 32.0,
+                                  "beta_slow": 1.0, "mscale": 1.0, "mscale_all_dim": 1.0,
+                                  "llama_4_scaling_beta": beta})
+    config._attn_implementation = "eager"
+    attn = m.Ministral3Attention(config, layer_idx=0).eval()
+    identity = (torch.ones(1, length, 8), torch.zeros(1, length, 8))  # RoPE at angle 0
+    return {"beta": beta, "original_max_position_embeddings": original, "positions": ids[0].tolist(),
+            "scale": [float(v) for v in scale.flatten()],
+            "forward_scale": query_scale(m, attn, {"position_embeddings": identity, "position_ids": ids}, length)}
+
+
+def llama4_switch() -> dict:
+    """Whether transformers' Llama4TextConfig accepts Scout's published attn_temperature_tuning 4."""
+    from transformers import Llama4TextConfig
+
+    try:
+        Llama4TextConfig(attn_temperature_tuning=4)
+    except Exception as error:  # noqa: BLE001 - the class's own refusal is the record
+        return {"value": 4, "accepted": False, "error": str(error).strip().splitlines()[-1].strip()}
+    return {"value": 4, "accepted": True, "error": None}
+
+
 def records() -> dict:
     x = seeded_input()
     return {
@@ -147,6 +228,9 @@ def records() -> dict:
         "partial": [{"pairing": pairing, "partial_rotary_factor": factor, "base": base, "positions": POSITIONS,
                      "input": x.tolist(), "output": transformers_partial(x, pairing, factor, base)}
                     for pairing, factor, base in PARTIAL],
+        "by_model": [{"input": x.tolist(), **transformers_by_model(x, t)} for t in BY_MODEL],
+        "mistral_scale": [transformers_mistral_scale(*case) for case in MISTRAL_CASES],
+        "llama4_switch": [llama4_switch()],
     }
 
 
@@ -154,18 +238,22 @@ def lesson_answer(kind: str, record: dict):
     """The lesson's numbers for one record, as a numpy array."""
     import numpy as np
 
-    from lessons.layer_schemes import deepseek_rotary, llama4_attn_temperature, partial_rotary
+    from lessons.layer_schemes import (PAIRING_BY_MODEL_TYPE, deepseek_rotary, llama4_attn_temperature,
+                                       mistral_attn_scale, partial_rotary)
 
     if kind == "temperature":
         return llama4_attn_temperature(record["positions"], record["attn_scale"], record["floor_scale"])
+    if kind == "mistral_scale":
+        return mistral_attn_scale(record["positions"], record["beta"], record["original_max_position_embeddings"])
     x = np.asarray(record["input"])
     if kind == "deepseek_rotary":
         return deepseek_rotary(x, record["positions"], record["base"])
-    return partial_rotary(x, record["positions"], record["partial_rotary_factor"], record["base"], record["pairing"])
+    pairing = PAIRING_BY_MODEL_TYPE[record["model_type"]][0] if kind == "by_model" else record["pairing"]
+    return partial_rotary(x, record["positions"], record["partial_rotary_factor"], record["base"], pairing)
 
 
 def want(kind: str, record: dict):
-    return record["scale"] if kind == "temperature" else record["output"]
+    return record["scale"] if kind in ("temperature", "mistral_scale") else record["output"]
 
 
 def mismatches(data: dict) -> list[str]:
@@ -174,24 +262,33 @@ def mismatches(data: dict) -> list[str]:
     import numpy as np
 
     out = []
-    for kind in ("temperature", "deepseek_rotary", "partial"):
+    for kind in CHECKED:
         for record in data[kind]:
             ref = np.asarray(want(kind, record))
             err = float(np.max(np.abs(lesson_answer(kind, record) - ref)) / np.max(np.abs(ref)))
             if not err <= RTOL:
-                out.append(f"layer_schemes {kind} {record.get('pairing', '')} {record['positions'][:2]}...: "
+                name = record.get("pairing", record.get("model_type", ""))
+                out.append(f"layer_schemes {kind} {name} {record['positions'][:2]}...: "
                            f"relative error {err:.1e}")
+    out += [f"layer_schemes mistral_scale {r['positions'][:2]}...: the forward pass and the function differ"
+            for r in data["mistral_scale"] if not np.allclose(r["forward_scale"], r["scale"], rtol=RTOL)]
     return out
+
+
+CHECKED = ("temperature", "deepseek_rotary", "partial", "by_model", "mistral_scale")
 
 
 def write() -> None:
     v = versions()
     data = {"about": "Llama 4's NoPE-layer query temperature (Llama4TextAttention.forward), DeepSeek-V3's "
                      "rotary slice (apply_rotary_pos_emb_interleave), partial rotary in GPT-NeoX's, GLM's and "
-                     "Gemma 4's proportional pairing, each from transformers' own code in float32, written by "
-                     "tests/reference/_layer_schemes_reference.py", "versions": v, **records()}
+                     "Gemma 4's proportional pairing, each family's own pairing (gpt_neox, glm, glm4, glm4_moe), "
+                     "Mistral's llama_4_scaling_beta (get_llama_4_attn_scale, Ministral3Attention.forward) and "
+                     "whether Llama4TextConfig accepts attn_temperature_tuning 4, each from transformers' own "
+                     "code in float32, written by tests/reference/_layer_schemes_reference.py",
+            "versions": v, **records()}
     lines = ["{", f' "about": {json.dumps(data["about"])},', f' "versions": {json.dumps(v)},']
-    kinds = ("temperature", "deepseek_rotary", "partial")
+    kinds = (*CHECKED, "llama4_switch")
     for kind in kinds:
         rows = ",\n".join("  " + json.dumps(r, separators=(",", ":")) for r in data[kind])
         lines.append(f' "{kind}": [\n{rows}\n ]' + ("" if kind == kinds[-1] else ","))
@@ -202,5 +299,6 @@ def write() -> None:
 def live_check() -> list[str]:
     """Recompute every record with the installed transformers and compare the lesson with it."""
     failures = mismatches({"about": "", **records()})
-    print(f"layer_schemes: {'ok' if not failures else 'FAIL'} temperature, DeepSeek rotary, partial rotary")
+    print(f"layer_schemes: {'ok' if not failures else 'FAIL'} temperature, DeepSeek rotary, partial rotary, "
+          "pairing by family, Mistral's scale")
     return failures
