@@ -520,8 +520,12 @@ The family's name does not tell the pairing. In transformers 5.24 glm and glm4
 turn even with odd dimensions (rotate_half over x[..., 0::2] and x[..., 1::2],
 cos repeated pairwise), while glm4_moe, the code of GLM-4.5 and GLM-4.6, keeps
 the same default share of 0.5 but splits the rotary part in halves like NeoX
-(modeling_glm4_moe.py). `PAIRING_BY_MODEL_TYPE` holds each family's pairing and
-default share, checked against each family's own rotary class:
+(modeling_glm4_moe.py). Here the engines agree: vLLM 0.33.0 turns glm4 with
+is_neox_style false and glm4_moe with the NeoX default, filling in 0.5 for both
+(models/glm4.py, models/glm4_moe.py), and llama.cpp gives GLM4 its interleaved
+type and GLM4_MOE the NeoX type (src/llama-model.cpp, llama_model_rope_type).
+`PAIRING_BY_MODEL_TYPE` holds each family's pairing and default share, checked
+against each family's own rotary class:
 
 | model_type | Models | Share that turns by default | Pairing |
 |---|---|---|---|
