@@ -530,9 +530,9 @@ against each family's own rotary class:
 | model_type | Models | Share that turns by default | Pairing |
 |---|---|---|---|
 | gpt_neox | GPT-NeoX, Pythia | 0.25 (`rotary_pct`) | neox |
-| glm | GLM-4-9B-chat in transformers' format | 0.5 | interleaved |
+| glm | GLM-4-9B-chat (the class's example checkpoint, THUDM/glm-4-9b-chat) | 0.5 | interleaved |
 | glm4 | GLM-4-0414 | 0.5 | interleaved |
-| glm4_moe | GLM-4.5, GLM-4.6 | 0.5 | neox |
+| glm4_moe | GLM-4.5 (the example checkpoint, zai-org/GLM-4.5), GLM-4.6 | 0.5 | neox |
 | gemma4 (global layers) | Gemma 4 | 0.25 | proportional |
 
 **In Python:**
