@@ -10,17 +10,21 @@ masks), `lessons.transformer` (a whole decoder with a cache) and
 
 **In one sentence.** Every token carries a position id next to its token id, and
 whenever tokens are batched with padding, packed several documents to a row, split
-into chunks or read back from a cache, someone has to compute those ids again, and
-cut attention to match; RoPE forgives an id that is off by the same amount for every
-token of a sequence, and nothing else.
+into chunks, read back from a cache, shifted when the context is full, drafted ahead
+or sharded across GPUs, someone has to compute those ids again, and cut attention to
+match; RoPE forgives an id that is off by the same amount for every token of a
+sequence, and nothing else.
 
 **When you need it.** Batched generation with left padding (the padded prompts
 answer differently from the same prompts sent one at a time); fine-tuning with
 packed examples (the loss is suspiciously good, or the model learns to continue one
 example with the next); a server with chunked prefill, prefix caching or a sliding
 window (output turns to garbage after a chunk boundary, after a cache hit, or once
-the conversation is longer than the window). The tell-tale sign in every case: the
-same text gives different logits depending on what it was batched with.
+the conversation is longer than the window); a chat in llama.cpp that runs past its
+context and starts rambling after the shift; speculative decoding whose acceptance
+rate drops on prompts with images; long-context training split across GPUs whose loss
+is worse than on one. The tell-tale sign in every case: the same text gives different
+logits depending on what it was batched, cached or sharded with.
 
 **Your options.**
 
@@ -31,7 +35,10 @@ same text gives different logits depending on what it was batched with.
 | Packing with reset ids and a cut | Puts several examples in one row, ids restart per example, attention stays inside each | No padding at all | A kernel or mask that knows the boundaries | DataCollatorWithFlattening; `cu_seqlens` for varlen attention |
 | Chunked prefill | Runs a long prompt in pieces against the cache of the earlier pieces | Bounded memory per step; decoding can interleave | Each piece must start at the cached length | vLLM and SGLang schedulers; `cache_position` in transformers |
 | Prefix caching | Reuses the keys and values of a prompt prefix seen before | Skips recomputing a shared system prompt | The new tokens must start at the cached length | vLLM's and SGLang's prefix caches |
-| Sliding-window ring buffer | Keeps only the last `sliding_window` keys, writing each into slot position mod window | Memory bounded by the window | Slot order is not position order | Mistral, Gemma's local layers |
+| Sliding-window cache | Keeps only the last `sliding_window` keys of a layer | Memory bounded by the window | Each engine stores them its own way: Mistral's reference code writes slot p mod W; transformers slices or rolls; vLLM frees whole blocks | `sliding_window` (Mistral, Gemma's local layers) |
+| Context shift (K-shift) | When the context is full, drops a span of cached keys after the first `n_keep` and turns the later ones back to close the gap | Generation goes on past the context without a new prefill | Later keys still carry what they read from the dropped span; refused for M-RoPE and for sliding-window layers unless the whole cache is kept | llama.cpp `--context-shift`, `--keep` (off by default) |
+| Speculative decoding | A drafter proposes tokens, the model checks them in one pass | Several tokens per step | Drafts must continue the count (cached length + i); a tree gives siblings one id and a tree mask | vLLM `--speculative-config` (chains); Medusa, EAGLE trees |
+| Context parallelism, load-balanced | Cuts a long sequence into 2N chunks, rank r keeps chunks r and 2N − 1 − r | Equal attention work per GPU | Each rank's ids are global and not contiguous | Megatron-LM `--context-parallel-size`; transformers Trainer with accelerate's cp_size |
 
 **How to choose.**
 
@@ -45,15 +52,28 @@ same text gives different logits depending on what it was batched with.
   model or write a runner, start every new chunk at the cached length.
 - A model that reads absolute positions (a learned table, LongRoPE, dynamic NTK,
   Llama 4's temperature): treat every offset as a bug, even the constant ones RoPE
-  would forgive.
+  would forgive; with Llama 4 on vLLM, say whether you want the temperature
+  (`--override-generation-config '{"attn_temperature_tuning": true}'`) rather than
+  let `--max-model-len` decide.
+- Chatting past the context in llama.cpp: the shift keeps the first `--keep` tokens
+  and forgets half of the rest; put what must survive (the system prompt) there, or
+  start a new context.
+- Speculative decoding on a vision-language model: check the acceptance rate with
+  and without images before trusting the speed-up.
+- Training with context parallelism: build the position ids for the whole sequence
+  before it is sharded, and shard them with the tokens.
 
 **What it costs.** The ids cost one running count per token. What padding wastes
 is the real cost: a batch of prompts of 12, 40, 7 and 25 tokens padded to 40 spends
 48% of its slots on padding (computed on this page). Packing removes that; the pull
 request that added packing with position ids to transformers reports 1,746 against
 1,269 tokens per second for Llama 2 7B on 8 GPUs (huggingface/transformers #31629,
-its first results table). A ring buffer holds `sliding_window` keys per layer
-instead of the whole context: 4,096 for Mistral 7B.
+its first results table). A sliding-window cache holds `sliding_window` keys per layer
+instead of the whole context: 4,096 for Mistral 7B. A context shift costs one
+rotation of every remaining cached key per RoPE layer, instead of a prefill of the
+kept text. One tree-verification pass checks every path of a draft tree at once.
+Load-balanced sharding gives 16 tokens on 4 ranks 34 causal (query, key) pairs per
+rank, against 10 to 58 for plain contiguous shards (computed below).
 
 **What breaks.**
 
@@ -70,10 +90,22 @@ instead of the whole context: 4,096 for Mistral 7B.
   start at the cached length.
 - **Position read from the ring buffer.** Once the window wraps, the number of filled
   slots stops growing; a query numbered from it falls behind its keys.
+- **A context shift with the wrong speeds.** The turn back must use each layer's own
+  base: Gemma 3 output gibberish after a shift that turned its local layers' keys
+  with the global base (llama.cpp #12357, fixed in #12373).
+- **Drafts written to the wrong slot.** vLLM 0.33.0's EAGLE and MTP drafters take the
+  cache slot from the time row of M-RoPE ids, which lags the token count after an
+  image: drafts land inside the image (vLLM #54498, open). Fix: slots from the
+  sequence length.
+- **Shards numbered from 0.** A rank that numbers its own tokens 0, 1, 2, ... turns
+  its queries and keys at the wrong ids. Fix: global ids, sharded with the tokens.
 - **Anything that reads the absolute position.** A learned table, LongRoPE's switch
   from short to long factors, dynamic NTK's base and Llama 4's query temperature all
   change with the id itself, so they break even where RoPE would not, and cached keys
-  computed before a switch no longer match queries computed after it.
+  computed before a switch no longer match queries computed after it. transformers
+  5.24's own left-padded `generate` moves Llama 4's temperature by the padding; vLLM
+  0.33.0 reads the ids but turns the temperature off at `--max-model-len` 32,768 and
+  below unless the generation config says otherwise.
 
 **In the wild.** transformers 5.24 builds the ids from the mask when `generate`
 starts (GenerationMixin._prepare_position_ids_for_generation in generation/utils.py:
@@ -92,11 +124,23 @@ find_packed_sequence_indices in masking_utils.py). The scaling rules that depend
 `max(position_ids) + 1` over the whole batch (the dynamic_rope_update decorator in
 modeling_rope_utils.py), and Llama 4's NoPE layers compute their temperature from
 the token's index in the cache, not from `position_ids`
-(Llama4TextAttention.forward, models/llama4/modeling_llama4.py).
+(Llama4TextAttention.forward, models/llama4/modeling_llama4.py). No engine writes
+slot p mod W: transformers 5.24's sliding-window cache layers slice or roll (cache_utils.py),
+vLLM 0.33.0 frees whole blocks outside the window (SlidingWindowManager,
+v1/core/single_type_kv_cache_manager.py); the mod-W ring is Mistral's reference code
+(mistral-inference 1.6.0, cache.py). llama.cpp (llama-cpp-python 0.3.36's vendored
+copy) shifts the context in llama-cli and llama-server when `--context-shift` is on
+(tools/completion/completion.cpp, tools/server/server-context.cpp). vLLM 0.33.0 drafts
+chains, not trees (v1/spec_decode/llm_base_proposer.py), and refuses M-RoPE for
+draft-model and parallel drafting. transformers 5.24's Trainer builds `position_ids`
+0..n−1 before it shards a batch for context parallelism, if the batch has none, and
+shards them with the tokens (Trainer._prepare_context_parallel_inputs, trainer.py).
 
 **Go deeper.** Level 2 builds each rule from scratch: ids from a mask, packing and
-its two halves, chunks and cache hits, the ring buffer, then proves which mistakes
-RoPE forgives and measures all of them in one table, each row linked to a bug report.
+its two halves, chunks and cache hits, the sliding window, then proves which mistakes
+RoPE forgives, builds the serving cases on it (the context shift, draft trees,
+context-parallel shards) and measures all of them in one table, each row linked to a
+bug report.
 If you only needed the checklist above, you can stop here.
 
 ## Level 2: how it works, from scratch
@@ -250,17 +294,27 @@ reports wrong ids in its own chunked prefill path: they were set from the cache
 positions of the chunk being prefilled, and the outputs went wrong
 (huggingface/transformers #43082).
 
-## A sliding-window ring buffer: slot is not position
+## A sliding-window cache: slot is not position
 
 **Everyday picture.** A whiteboard with room for four lines: when it is full you
 wipe the oldest line and write there. The line at the top is not the first line of
 the lecture.
 
-**Tiny worked example.** Window 4: token 9 is written into slot 9 mod 4 = 1. The
-buffer then holds tokens 8, 9, 6 and 7 in slots 0 to 3. Their keys were turned at
-8, 9, 6 and 7 when written, so reading the slots out of order changes nothing. A
-runner that takes "filled slots minus one" for the next query's id gives token 9 the
-id 3.
+**Tiny worked example.** Window 4, after token 9: the query reads the keys of tokens
+6 to 9, its own included. Three codes store them three ways.
+
+| Who | Where token p's key goes | The buffer after token 9 |
+|---|---|---|
+| Mistral's reference code (mistral-inference 1.6.0, cache.py, BufferCache) | slot p mod 4: a ring | tokens 8, 9, 6, 7 in slots 0 to 3 |
+| transformers 5.24 (cache_utils.py) | appended; DynamicSlidingWindowLayer.update then keeps the last 3 (a slice), StaticSlidingWindowLayer.update rolls the 4 slots left by one and writes the last | tokens 6, 7, 8, 9 in order |
+| vLLM 0.33.0 (v1/core/single_type_kv_cache_manager.py) | its block at p // block_size, in order; SlidingWindowManager frees whole blocks that left the window | the blocks that hold 6 to 9, in order |
+
+The keys were turned at 8, 9, 6 and 7 when written, so reading Mistral's ring out of
+order changes nothing. A runner that takes "filled slots minus one" for the next
+query's id gives token 9 the id 3. vLLM frees by blocks: after 10,000 tokens at
+window 4,096 it may skip 5,905 (the computed tokens minus the window plus one,
+get_num_skipped_tokens), which frees 369 blocks of 16 and keeps the one the window
+starts in.
 
 **In Python:**
 
@@ -270,6 +324,10 @@ from lessons.position_ids import ring_buffer_attention
 from lessons.attention_sinks import causal_window_mask
 from lessons.position_ids import attend
 [p % 4 for p in range(10)]  # → [0, 1, 2, 3, 0, 1, 2, 3, 0, 1]
+# transformers' static layer, at token 10: roll, then write the last slot
+np.roll([6, 7, 8, 9], -1).tolist()  # → [7, 8, 9, 6]
+skipped = 10_000 - 4096 + 1
+skipped, skipped // 16  # → (5905, 369)
 q, k, v = np.random.default_rng(0).standard_normal((3, 12, 128))
 ids = np.arange(12)
 want = attend(q, k, v, ids, ids, causal_window_mask(12, 5))
@@ -279,12 +337,14 @@ float(np.abs(slots - want).max()) < 1e-12  # → True
 round(float(np.abs(bug - want).max()), 2)  # → 0.68
 ```
 
-**In code:** `ring_buffer_attention` decodes through a ring of slots;
+**In code:** `ring_buffer_attention` decodes through Mistral's ring of slots;
 `lessons.attention_sinks.causal_window_mask` is the same window as a mask over the
-whole sequence.
+whole sequence, which is what transformers' and vLLM's in-order storage amounts to.
 
 **Why it matters.** Keys are turned before they are cached, so slot order is
-harmless and only the new query's id matters. The slot arithmetic itself is a
+harmless and only the new query's id matters. Earlier versions of this page gave the
+ring at p mod W to the engines; it is Mistral's reference code, and transformers and
+vLLM keep their keys in position order. The slot arithmetic itself is a
 source of bugs too: a transformers pull request fixed reads and writes at the
 wrong slots after the buffer wraps (huggingface/transformers #47708).
 
@@ -348,6 +408,223 @@ a learned table, LongRoPE's switch, dynamic NTK's base (transformers takes the
 length as the largest id plus one) and Llama 4's temperature, which moves once an id
 reaches 8,191.
 
+## A full context: the shift that turns cached keys back
+
+**Everyday picture.** A notebook with a fixed number of pages: when it is full you
+keep the first page (the instructions), tear out the older half of the rest and
+renumber what is left, so that the next line gets the next free page number.
+
+**Tiny worked example.** A context of 12 in llama.cpp, full after 12 tokens, with
+`--keep 2`. llama-cli discards half of what is not kept: (12 − 2) // 2 = 5 tokens,
+ids 2 to 6 (llama_memory_seq_rm), then moves ids 7 to 11 down by 5
+(llama_memory_seq_add), and the next token gets id 7. The keys in the cache were
+turned at 7 to 11 when they were written; the K-shift graph turns each of them once
+more, by −5·θ, so that it reads as a key turned at 2 to 6 (build_rope_shift in
+src/llama-kv-cache.cpp). Because rotations add, that equals turning the stored
+vector at its new id from scratch.
+
+| Cache slot | 0 | 1 | 2 to 6 | 7 | 8 | 9 | 10 | 11 |
+|---|---|---|---|---|---|---|---|---|
+| id before | 0 | 1 | 2 to 6 | 7 | 8 | 9 | 10 | 11 |
+| id after | 0 | 1 | dropped | 2 | 3 | 4 | 5 | 6 |
+
+**The math.**
+
+$$
+R_{-\delta}\,(R_p\,k) = R_{p-\delta}\,k
+$$
+
+**Symbols**
+
+| Symbol | Meaning here | In the example |
+|---|---|---|
+| $k$ | a key as the layer computed it, before RoPE | one 128-wide row |
+| $R_p$ | RoPE's rotation at id $p$ (one angle $p\,\theta_i$ per pair) | $p$ = 7 |
+| $\delta$ | `n_discard`, how many ids were dropped | 5 |
+
+**In words:** "turning a cached key back by the gap gives the key the layer would
+have computed at its new id."
+
+**In Python:**
+
+```python
+import numpy as np
+from lessons.position_ids import context_shift, rope_at
+from lessons.positional import rope_frequencies
+(12 - 2) // 2  # → 5
+raw = np.random.default_rng(0).standard_normal((12, 128))
+ids = np.arange(12)
+keys, new = context_shift(rope_at(raw, ids), ids, n_keep=2, n_discard=5)
+new.tolist()  # → [0, 1, 2, 3, 4, 5, 6]
+kept = [0, 1, 7, 8, 9, 10, 11]
+float(np.abs(keys - rope_at(raw[kept], new)).max()) < 1e-12  # → True
+# a local layer (base 10,000) turned back with the global base
+local = rope_frequencies(128, 10_000.0)
+glob = rope_frequencies(128, 1_000_000.0)
+wrong, _ = context_shift(rope_at(raw, ids, local), ids, 2, 5, glob)
+round(float(np.abs(wrong - rope_at(raw[kept], new, local)).max()), 2)
+# → 2.07
+```
+
+**In code:** `context_shift` drops the span and turns the later keys back, on one
+layer's cache.
+
+**Why it matters.** The rotation makes the positions right, and only the positions.
+What it cannot do, by the same equation: (1) a layer must be turned back with its own
+speeds, so a local/global model with two bases (Gemma 3: 10,000 on local layers,
+1,000,000 on global ones, as `lessons.layer_schemes` reads them) needs the shift per
+layer; llama.cpp's first Gemma 3 shift used the global base everywhere and the model
+output gibberish (llama.cpp #12357, fixed in #12373; 0.3.36 reads each layer's base,
+llama_model::get_rope_freq_base). (2) A local layer's cache keeps only the last
+window; once tokens have left it there is nothing to shift, so llama.cpp 0.3.36
+allows the shift on a model with sliding-window layers only when both caches are the
+same size, as with `--swa-full` (llama_kv_cache_iswa::get_can_shift; the pull request
+that added the small cache, #13194, says so), and refuses M-RoPE outright
+(llama_kv_cache::get_can_shift). (3) A learned position table added the position to
+the input at the first layer; no operation on cached keys moves it. ALiBi needs no
+turn: llama.cpp computes its bias −|i − j| from the cells' shifted positions when it
+builds the mask (set_input_kq_mask). (4) A NoPE layer has nothing to turn, but Llama
+4's temperature reads the new, smaller ids. (5) Every key above the first layer was
+computed from hidden states that had read the dropped tokens: the shift renumbers
+that content, it does not remove it. The shift is off by default in this release
+(`ctx_shift = false`, common/common.h; `--context-shift` turns it on).
+
+## Speculative decoding: drafts continue the count, siblings share an id
+
+**Everyday picture.** A chess player thinking ahead: "if I play this, then that";
+each imagined move is move 10, 11, 12 of the game, and two alternatives for move 10
+are both move 10.
+
+**Tiny worked example.** Nine tokens are cached (ids 0 to 8) and the model has just
+sampled token 9, not yet cached. A chain of three drafts continues the count: ids
+9, 10, 11, 12 for the sampled token and its drafts, as a plain decode would give
+them (vLLM 0.33.0 drafts chains; its verification pass numbers them from the cached
+length). A tree keeps two candidates for the next token and one continuation of
+each: nodes 9, a, b, a′, b′ with parents −, 9, 9, a, b. Siblings a and b are both
+the next token, so both get id 10; a′ and b′ get 11. One verification pass reads the
+cache and the tree under a tree mask: each node sees the cache, its ancestors and
+itself (Medusa's reference code, generate_medusa_buffers and tree_decoding in
+medusa/model/utils.py: ids are the input length plus the depth).
+
+**In Python:**
+
+```python
+from lessons.position_ids import tree_position_ids, tree_mask
+tree_position_ids([-1, 0, 1, 2], cached_length=9).tolist()  # → [9, 10, 11, 12]
+parents = [-1, 0, 0, 1, 2]
+tree_position_ids(parents, cached_length=9).tolist()  # → [9, 10, 10, 11, 11]
+tree_mask(parents).astype(int).tolist()
+# → [[1, 0, 0, 0, 0], [1, 1, 0, 0, 0], [1, 0, 1, 0, 0], [1, 1, 0, 1, 0],
+#   [1, 0, 1, 0, 1]]
+# an M-RoPE prompt: 3 text tokens, a 16 × 16-patch image, 2 text tokens
+from lessons.multimodal_rope import get_rope_index, mm_token_types
+types = mm_token_types(("text", 3), ("image", (1, 16, 16)), ("text", 2))
+ids, rope_delta = get_rope_index(types, image_grid_thw=[(1, 16, 16)])
+len(types), rope_delta  # → (69, -56)
+```
+
+![Left: the draft tree's attention mask drawn as a grid whose axes are the nodes' position ids 9, 10, 10, 11, 11, each node reading the root, its parent and itself. Right: causal query-key pairs per rank for 16 tokens on 4 context-parallel ranks: 10, 26, 42 and 58 with contiguous shards, 34 on every rank with zigzag shards](figures/position_ids.serving.svg)
+
+**Reading it:** on the left, the tick labels are the tree's ids: the two nodes at 10
+are siblings and neither reads the other; each node at 11 reads only its own parent.
+The right panel belongs to the next section.
+
+**In code:** `tree_position_ids` numbers the nodes by depth and `tree_mask` builds
+the mask; tests/test_position_ids.py checks that every root-to-leaf path of a tree
+gets the outputs and the ids of a plain decode of that path.
+
+**Why it matters.** Numbering the tree's nodes in order (9, 10, 11, 12, 13) gives a′
+the id 12 while its parent sits at 10: the conformance table below measures the
+damage, and a review of TensorRT-LLM's dynamic-tree pull request caught position
+offsets that ignored which parent a node hangs from (TensorRT-LLM #12962); SGLang
+fixed EAGLE draft steps that ran one id ahead (sglang #25015). M-RoPE drafters need
+the three rows too, and one more number: the cache slot. After the image above the
+prompt holds 69 tokens but its ids stop at 12 (`rope_delta` −56, from
+`lessons.multimodal_rope`); vLLM 0.33.0's EAGLE and MTP drafters take each draft's
+slot from the time row of its ids (`positions[0]` in
+SpecDecodeBaseProposer._update_positions_dependent_metadata,
+v1/spec_decode/llm_base_proposer.py), which puts the draft 56 slots early, inside
+the image; the reporter measured the acceptance length falling behind, more with
+more draft steps (vLLM #54498, open; fixes proposed in #54519, closed, and #54716).
+The same function copies the time row over the other two; for a drafted text token
+the three rows are equal anyway. vLLM's draft-model and parallel drafting refuse an
+M-RoPE drafter outright (_raise_if_mrope).
+
+## Context parallelism: each rank holds ids from both ends
+
+**Everyday picture.** Dealing a deck to two players so that each gets as many high
+cards as low ones: the first player takes the top and the bottom, the second the
+middle.
+
+**Tiny worked example.** Twelve tokens on 2 ranks. Causal attention makes late
+queries costlier (a query at id p reads p + 1 keys), so plain halves give rank 0 21
+(query, key) pairs and rank 1 57. Cut into 2 × 2 = 4 chunks of 3 instead: rank 0
+keeps chunks 0 and 3 (ids 0, 1, 2, 9, 10, 11), rank 1 chunks 1 and 2 (ids 3 to 8),
+39 pairs each. The ids on rank 0 jump from 2 to 9: every rank must turn its queries
+and keys at these global ids, and mask by global id, while ring attention passes the
+keys and values from rank to rank (Liu et al. 2023 for the ring; the zigzag split is
+Megatron-LM's get_pos_emb_on_this_cp_rank, chunks r and 2N − 1 − r, and
+ring-flash-attention's zigzag tests).
+
+**In Python:**
+
+```python
+import numpy as np
+from lessons.position_ids import shard_position_ids, ring_attention, attend
+from lessons.attention import causal_mask
+[shard_position_ids(12, 2, r).tolist() for r in range(2)]
+# → [[0, 1, 2, 9, 10, 11], [3, 4, 5, 6, 7, 8]]
+def work(seq_len, n_ranks, zigzag=True):
+    return [int((shard_position_ids(seq_len, n_ranks, r, zigzag) + 1).sum())
+            for r in range(n_ranks)]
+work(12, 2, zigzag=False), work(12, 2)  # → ([21, 57], [39, 39])
+work(16, 4, zigzag=False), work(16, 4)
+# → ([10, 26, 42, 58], [34, 34, 34, 34])
+q, k, v = np.random.default_rng(0).standard_normal((3, 12, 128))
+ids = np.arange(12)
+whole = attend(q, k, v, ids, ids, causal_mask(12))
+float(np.abs(ring_attention(q, k, v, n_ranks=2) - whole).max()) < 1e-12
+# → True
+shard_local = ring_attention(q, k, v, n_ranks=2, local_ids=True)
+round(float(np.abs(shard_local - whole).max()), 2)  # → 0.51
+```
+
+**Reading it:** the right panel of the figure above: with contiguous shards the last
+rank does almost six times the first one's work; with zigzag shards every rank does
+34.
+
+**In code:** `shard_position_ids` gives a rank's global ids; `ring_attention` runs
+each rank's queries against every rank's keys in turn, merging the partial softmaxes
+by their running maximum and sum, and equals attention over the whole sequence.
+
+**Why it matters.** The ids a rank holds are not 0, 1, 2, ...: they must be computed
+for the whole sequence and sharded with the tokens. transformers 5.24's Trainer does
+that (it builds `position_ids` before sharding, Trainer._prepare_context_parallel_inputs);
+Megatron-LM slices its table of angles the same way. Threads: a question on whether
+Megatron's per-rank RoPE slicing is right (Megatron-LM #560); TransformerEngine's
+JAX ring attention generated default segment positions that were not sharded to
+match (TransformerEngine #2349, fixed); three-row M-RoPE ids sharded on the wrong
+axis (NVIDIA-NeMo/Automodel #1482, fixed; Megatron-LM #1612 for Megatron's M-RoPE
+slicing).
+
+## Packing with three-row ids
+
+**Tiny worked example.** Packing a vision-language batch resets three rows of ids
+per example instead of one, and the cut between examples is read from them the same
+way; [Multimodal RoPE](multimodal_rope.md) builds those ids and works through the
+packed case in its section on packing.
+
+**In Python:**
+
+```python
+from lessons.position_ids import packed_position_ids
+# one row of the three: each row restarts the same way for text
+packed_position_ids([3, 2]).tolist()  # → [0, 1, 2, 0, 1]
+```
+
+**Why it matters.** Everything above holds row by row; what changes is that an image
+advances the ids by less than its token count, which that lesson computes.
+
 ## The conformance table, measured
 
 **Everyday picture.** A crash-test lab: the same car, the same dummy, one defect at
@@ -358,7 +635,11 @@ sentence of 12 random query, key and value rows. The reference is the sentence
 alone at ids 0 to 11. Each scenario runs the sentence padded, packed, chunked,
 cached or through a ring buffer, once set up right and once with a classic bug, and
 reports the largest difference between the sentence's attention outputs and the
-reference. The last three rows change the scheme: Llama 4's NoPE temperature, a
+reference. The serving rows run the three sections above: a context shift (keep 2,
+drop 4) on a local layer of base 10,000, against the kept text attended afresh at its
+new ids; a draft tree over the sentence's last three tokens with two siblings, against
+the plain decode; two zigzag ranks. The last six rows change the scheme: four for
+Llama 4's NoPE temperature (`lessons.layer_schemes.llama4_attn_temperature`), then a
 dynamic NTK block (factor 2, trained length 4,096, put on Llama 3.1's head and base
 for the test) and Phi-3.5-mini's LongRoPE factors.
 
@@ -378,7 +659,16 @@ for the test) and Phi-3.5-mini's LongRoPE factors.
 | prefix-cache hit, new ids from 0 | RoPE | 4.5e-01 | bug, breaks | [vllm-metal #144](https://github.com/vllm-project/vllm-metal/pull/144) |
 | ring buffer, keys read in slot order | RoPE | < 1e-12 | correct: rounding | |
 | ring buffer, query id = filled slots − 1 | RoPE | 6.8e-01 | bug, breaks | no thread found |
-| Llama 4 NoPE temperature, offset 8,192 | NoPE + temperature | 9.6e-02 | bug, breaks | no thread found |
+| context shift, local keys turned back at their own base | RoPE | < 1e-12 | correct: rounding | |
+| context shift, local keys turned back at the global base | RoPE | 2.9e-01 | bug, breaks | [llama.cpp #12357](https://github.com/ggml-org/llama.cpp/issues/12357) |
+| draft tree, siblings share an id | RoPE | < 1e-12 | correct: rounding | |
+| draft tree, nodes numbered in order | RoPE | 4.5e-02 | bug, breaks | [TensorRT-LLM #12962](https://github.com/NVIDIA/TensorRT-LLM/pull/12962) |
+| context parallel, 2 ranks, global ids | RoPE | < 1e-12 | correct: rounding | |
+| context parallel, 2 ranks, ids from 0 on each rank | RoPE | 5.1e-01 | bug, breaks | [TransformerEngine #2349](https://github.com/NVIDIA/TransformerEngine/pull/2349) |
+| left padding 8,192, temperature from the ids (vLLM) | Llama 4 NoPE | < 1e-12 | correct: rounding | |
+| left padding 8,192, temperature from the cache index (transformers) | Llama 4 NoPE | 9.6e-02 | bug, breaks | no thread found |
+| ids 8,191 on, vLLM, max_model_len 65,536: temperature on | Llama 4 NoPE | < 1e-12 | correct: rounding | |
+| ids 8,191 on, vLLM, max_model_len 32,768: temperature off | Llama 4 NoPE | 9.6e-02 | engines differ | [vLLM #16439](https://github.com/vllm-project/vllm/pull/16439) |
 | dynamic NTK, cached keys keep the old base | dynamic NTK | 3.8e-02 | bug, breaks | [transformers #25104](https://github.com/huggingface/transformers/issues/25104) |
 | LongRoPE, cached keys keep the short factors | LongRoPE | 1.0e-01 | bug, breaks | [transformers #33129](https://github.com/huggingface/transformers/pull/33129) |
 
@@ -395,8 +685,38 @@ transformers' chunked prefill setting the wrong ids (#43082); a vllm-metal pull
 request restoring the cache offset after a prefix hit so that the ids continue
 (#144); the dynamic NTK issue on cached keys turned with an older base (#25104); and
 Phi-3's fix that recomputes the cache when the sequence crosses its original length
-(#33129). For the ring buffer's query id and for Llama 4's temperature under an
-offset, the searches found no thread in transformers, vLLM, llama.cpp or SGLang.
+(#33129); Gemma 3 turning to gibberish after llama.cpp's context shift (#12357); a
+review of TensorRT-LLM's dynamic-tree pull request catching position offsets that
+ignored the selected parents (#12962, closed); TransformerEngine's JAX ring attention
+fixing default segment positions that were not sharded to match the tokens (#2349);
+and vLLM's pull request that turns Llama 4's temperature on by default only past
+32K (#16439). For the ring buffer's query id and for Llama 4's temperature under
+left padding, the searches found no thread in transformers, vLLM, llama.cpp or
+SGLang.
+
+The four Llama 4 rows measure one NoPE layer whose query is multiplied by the
+temperature, and where the engines take its position from. vLLM 0.33.0 reads the
+position ids (Llama4Attention._get_attn_scale(positions), model_executor/models/llama4.py),
+so padding cannot move it; transformers 5.24 counts from the cache's length,
+`cache.get_seq_length(layer) + arange(n)` in Llama4TextAttention.forward, neither
+`position_ids` nor `cache_position`, and every row of a left-padded batch shares
+that count: a row padded by 8,192 gets the temperature of its id plus 8,192. This is
+transformers' own `generate`, not a misuse of it: tests/reference/_position_ids_reference.py
+runs it on a tiny random Llama 4 (`floor_scale` 4, `attn_scale` 0.5, a row padded by
+5) and records that the padded row's logits leave the prompt's own ones with the
+temperature on and agree to float32 rounding with it off (tests/test_position_ids.py
+holds the two records on either side of 1e-2 and 1e-4). The last two Llama 4 rows
+put the sentence at ids 8,191 to 8,202 and compare vLLM with transformers there:
+transformers turns the temperature on whenever the config's
+`attn_temperature_tuning` is true, its default (configuration_llama4.py); vLLM sets
+it from the generation config's key and, without one, from `max_model_len > 32768`
+(Llama4ForCausalLM.__init__). At `--max-model-len` 32,768 vLLM multiplies by 1 where
+transformers multiplies by 1.069 from id 8,191, by 1.139 at 32,766 and by 1.161 at
+32,767 (computed below). Meta's reference code (llama-models, models/llama4/model.py)
+counts from `start_pos`, one start for the whole batch, and its ModelArgs leave the
+temperature off unless asked ("inference-time temperature tuning (useful for very long
+context)"): neither engine's default is the authors', which is why the row says
+"engines differ" and not "bug".
 
 **In Python:**
 
@@ -404,20 +724,27 @@ offset, the searches found no thread in transformers, vLLM, llama.cpp or SGLang.
 from lessons.position_ids import conformance_table
 from lessons._show import gap_text
 rows = conformance_table()
-len(rows), sum(r["bug"] for r in rows)  # → (17, 11)
+len(rows), sum(r["bug"] for r in rows), sum(r["differ"] for r in rows)
+# → (26, 14, 1)
 [gap_text(r["gap"]) for r in rows]
 # → ['< 1e-12', '< 1e-12', '< 1e-12', '5.2e+00', '< 1e-12', '2.6e+00',
 #   '< 1e-12', '2.6e+00', '< 1e-12', '6.8e-01', '< 1e-12', '4.5e-01',
-#   '< 1e-12', '6.8e-01', '9.6e-02', '3.8e-02', '1.0e-01']
-max(r["gap"] for r in rows if not r["bug"]) < 1e-12  # → True
+#   '< 1e-12', '6.8e-01', '< 1e-12', '2.9e-01', '< 1e-12', '4.5e-02',
+#   '< 1e-12', '5.1e-01', '< 1e-12', '9.6e-02', '< 1e-12', '9.6e-02',
+#   '3.8e-02', '1.0e-01']
+ok = [r["gap"] for r in rows if not r["bug"] and not r["differ"]]
+max(ok) < 1e-12  # → True
 min(r["gap"] for r in rows if r["gap"] >= 1e-12) > 0.03  # → True
+from lessons.layer_schemes import llama4_attn_temperature
+llama4_attn_temperature([8190, 8191, 32766, 32767]).round(3).tolist()
+# → [1.0, 1.069, 1.139, 1.161]
 ```
 
-![Horizontal bars on a log scale, one per scenario: the correct setups and the two forgiven bugs are drawn at the rounding bound 1e-12, while the breaking bugs reach between 0.04 and 5](figures/position_ids.conformance.svg)
+![Horizontal bars on a log scale, one per scenario: the correct setups and the two forgiven bugs are drawn at the rounding bound 1e-12, the breaking bugs reach between 0.04 and 5, and the one row where vLLM and transformers differ by design, dotted grey, reaches 0.1](figures/position_ids.conformance.svg)
 
 **Reading it:** one bar per row of the table, on a log scale; hatched bars are the
 correct setups, blue ones the bugs RoPE forgives, red ones the bugs that break the
-output. The dashed line at 1e-9 separates rounding from real change: nothing sits
+output, the dotted grey one the difference between two engines' defaults. The dashed line at 1e-9 separates rounding from real change: nothing sits
 near it, the gaps are either rounding or at least 0.03. A rounding gap is drawn
 and written as its bound, below 1e-12, never as its digits: those depend on the
 order in which the matrix kernels sum, and OpenBLAS picks its kernels for the CPU
@@ -430,7 +757,7 @@ and `ring_buffer_attention`; tests/test_position_ids.py holds the verdicts (corr
 and forgiven rows below 1e-12, the others above 0.01).
 
 **Why it matters.** "RoPE is relative, so ids don't matter" is true for exactly two
-of the eleven bugs. The others break the output by amounts a model notices, which
+of the fourteen bugs. The others break the output by amounts a model notices, which
 is why they keep being reported.
 
 ## In 20 seconds
@@ -442,7 +769,11 @@ is why they keep being reported.
 - RoPE forgives one offset for every token of a sequence, to rounding; an offset that
   differs between queries and keys breaks it.
 - Anything that reads the id itself (learned tables, LongRoPE, dynamic NTK, Llama 4's
-  temperature) breaks under any offset.
+  temperature) breaks under any offset; transformers' padded `generate` moves Llama
+  4's temperature, and vLLM turns it off at `--max-model-len` 32,768 and below.
+- Serving adds three more counts: a context shift turns cached keys back by the gap
+  (each layer with its own base), drafts continue from the cached length with
+  siblings sharing an id, and context-parallel ranks hold global ids from both ends.
 
 ## Self-test questions
 
@@ -461,7 +792,16 @@ is why they keep being reported.
 
 ??? question "A ring buffer of 4 slots holds tokens 8, 9, 6 and 7. Which id does the next query get?"
     10, its position in the sequence; the slot it will be written to (2) and the
-    number of filled slots (4) are not ids.
+    number of filled slots (4) are not ids. (That ring is Mistral's reference code;
+    transformers and vLLM keep the window in order, and the answer is the same.)
+
+??? question "llama.cpp shifts a full context of 12 with --keep 2. Which id does the next token get, and what happens to the key cached at id 9?"
+    7: five ids (2 to 6) are dropped and 7 to 11 move down by 5. The key at 9 is turned
+    by −5·θ and then reads as a key turned at 4, with the base of its own layer.
+
+??? question "Nine tokens are cached. A draft tree has two candidates for the next token after the sampled one. Which ids do the candidates get?"
+    Both 10: the sampled token is 9 (the cached length), and siblings are the same
+    distance from it. The tree mask keeps them from reading each other.
 
 ## The papers behind this lesson
 
@@ -474,10 +814,24 @@ is why they keep being reported.
   positions and a block mask, so that packed examples do not read each other.
 - Jiang et al. (2023), *Mistral 7B*,
   [arXiv:2310.06825](https://arxiv.org/abs/2310.06825). Sliding-window attention
-  with a rolling buffer cache that writes position i into slot i mod W.
+  with a rolling buffer cache that writes position i into slot i mod W, as its
+  reference code does; transformers and vLLM do not.
 - Agrawal et al. (2023), *SARATHI: Efficient LLM Inference by Piggybacking Decodes
   with Chunked Prefills*, [arXiv:2308.16369](https://arxiv.org/abs/2308.16369).
   Splits a prompt's prefill into chunks that share steps with decoding.
+- Leviathan, Kalman and Matias (2022), *Fast Inference from Transformers via
+  Speculative Decoding*, [arXiv:2211.17192](https://arxiv.org/abs/2211.17192). A small
+  model drafts, the large one checks the drafts in one pass.
+- Miao et al. (2023), *SpecInfer: Accelerating Generative Large Language Model
+  Serving with Tree-based Speculative Inference and Verification*,
+  [arXiv:2305.09781](https://arxiv.org/abs/2305.09781). Verifies a tree of drafts in
+  one pass under a mask that follows the tree.
+- Cai et al. (2024), *Medusa: Simple LLM Inference Acceleration Framework with
+  Multiple Decoding Heads*, [arXiv:2401.10774](https://arxiv.org/abs/2401.10774).
+  Draft heads and tree attention; its reference code numbers a node by its depth.
+- Liu, Zaharia and Abbeel (2023), *Ring Attention with Blockwise Transformers for
+  Near-Infinite Context*, [arXiv:2310.01889](https://arxiv.org/abs/2310.01889).
+  Shards the sequence across devices and passes keys and values round a ring.
 
 ## Further reading
 
@@ -487,9 +841,16 @@ is why they keep being reported.
 - `lessons.rope` for the rotation and its cache, `lessons.transformer` for a
   decoder's cache, `lessons.context_extension` for the scaling rules this page
   shows reading the id.
+- The engines' source, as read for this page: llama.cpp in the llama-cpp-python
+  0.3.36 sdist (vendor/llama.cpp: src/llama-kv-cache.cpp, src/llama-kv-cache-iswa.cpp,
+  tools/completion/completion.cpp, tools/server/server-context.cpp), vLLM 0.33.0
+  (model_executor/models/llama4.py, v1/spec_decode/llm_base_proposer.py,
+  v1/core/single_type_kv_cache_manager.py), transformers 5.24.0 (cache_utils.py,
+  models/llama4/modeling_llama4.py, trainer.py), mistral-inference 1.6.0's cache.py.
 - Where this page goes beyond the packing post: left padding, chunks and cache
-  hits, the ring buffer, which mistakes RoPE forgives and why, and the measured
-  table with a bug report for each row.
+  hits, the sliding window, the context shift, draft trees, context-parallel shards,
+  which mistakes RoPE forgives and why, and the measured table with a bug report for
+  each row.
 """
 
 from __future__ import annotations
@@ -642,7 +1003,91 @@ def ring_buffer_attention(q, k, v, window: int, position_from_slots: bool) -> np
 
 
 # ---------------------------------------------------------------------------
-# 4. The conformance table: each scenario, right and with a classic bug
+# 4. Serving: a context shift, draft trees, context-parallel shards
+# ---------------------------------------------------------------------------
+
+
+def context_shift(keys, positions, n_keep: int, n_discard: int, theta=LLAMA31_THETA):
+    """llama.cpp's context shift on one layer's cached keys, already turned at their ids.
+
+    keys (n, d), positions (n,). Drops the keys at ids n_keep .. n_keep + n_discard − 1
+    (llama_memory_seq_rm), then turns each later key by −n_discard·θ so that it reads as if
+    computed at p − n_discard (llama_memory_seq_add; the K-shift graph, build_rope_shift in
+    src/llama-kv-cache.cpp). Returns (keys (m, d), positions (m,)), m = n − n_discard.
+    """
+    keys, positions = np.asarray(keys, dtype=float), np.asarray(positions)
+    kept = (positions < n_keep) | (positions >= n_keep + n_discard)
+    moved = positions[kept] >= n_keep + n_discard  # (m,) the keys after the gap
+    out = keys[kept].copy()
+    # R(−n_discard·θ) R(p·θ) = R((p − n_discard)·θ): one more turn, backwards
+    out[moved] = rope_at(out[moved], np.full(moved.sum(), -n_discard), theta)
+    return out, positions[kept] - n_discard * moved
+
+
+def tree_position_ids(parents, cached_length: int) -> np.ndarray:
+    """Ids of a draft tree's nodes, (n,) ints: cached_length + depth. parents (n,): each node's
+    parent index, −1 for the root (the token sampled last, not yet cached); parents come first.
+    Siblings share an id; a chain (−1, 0, 1, ...) gets cached_length + 0, 1, 2, ... like a plain decode."""
+    depth = []
+    for i, parent in enumerate(np.asarray(parents).tolist()):
+        if not -1 <= parent < i:
+            raise ValueError(f"node {i}: its parent {parent} must come before it (or be −1)")
+        depth.append(0 if parent < 0 else depth[parent] + 1)
+    return cached_length + np.asarray(depth)
+
+
+def tree_mask(parents) -> np.ndarray:
+    """Tree attention among draft nodes: (n, n) bools, True where node i may read node j,
+    j being i or one of its ancestors. With the cached keys (all readable) on the left, it is
+    the mask one verification pass uses for every path of the tree at once."""
+    parents = np.asarray(parents)
+    tree_position_ids(parents, 0)  # checks the order
+    allowed = np.eye(parents.size, dtype=bool)
+    for i, parent in enumerate(parents.tolist()):
+        if parent >= 0:
+            allowed[i] |= allowed[parent]  # a node reads what its parent reads, and itself
+    return allowed
+
+
+def shard_position_ids(seq_len: int, n_ranks: int, rank: int, zigzag: bool = True) -> np.ndarray:
+    """Global ids one context-parallel rank holds, (seq_len / n_ranks,) ints. zigzag: the sequence
+    in 2·n_ranks chunks, rank r holding chunks r and 2·n_ranks − 1 − r (Megatron-LM's
+    get_pos_emb_on_this_cp_rank, ring-flash-attention's zigzag tests), so that every rank gets as
+    many causal (query, key) pairs; otherwise chunk r of n_ranks."""
+    n_chunks = 2 * n_ranks if zigzag else n_ranks
+    if seq_len % n_chunks or not 0 <= rank < n_ranks:
+        raise ValueError(f"seq_len {seq_len} must split into {n_chunks} chunks, rank in 0..{n_ranks - 1}")
+    chunks = np.arange(seq_len).reshape(n_chunks, -1)  # (chunks, seq_len / chunks)
+    return np.concatenate([chunks[rank], chunks[n_chunks - 1 - rank]]) if zigzag else chunks[rank]
+
+
+def ring_attention(q, k, v, n_ranks: int, local_ids: bool = False, theta=LLAMA31_THETA) -> np.ndarray:
+    """Causal attention computed shard by shard, as ring attention passes keys and values round
+    the ranks: each rank's queries meet every rank's keys in turn, turned at their global ids and
+    masked by global id (key id ≤ query id); the partial softmaxes are merged by their running
+    maximum and sum. local_ids: each rank numbers its own tokens 0, 1, ... (the bug).
+    q, k, v (n, d); returns the (n, d) outputs in sequence order."""
+    n, d = q.shape
+    shards = [shard_position_ids(n, n_ranks, r) for r in range(n_ranks)]
+    rope_ids = [np.arange(s.size) if local_ids else s for s in shards]
+    out = np.zeros((n, d))
+    for r, mine in enumerate(shards):
+        q_r = rope_at(q[mine], rope_ids[r], theta)
+        top, total, acc = np.full(mine.size, -np.inf), np.zeros(mine.size), np.zeros((mine.size, d))
+        for step in range(n_ranks):  # step 0: the rank's own keys; then the neighbours' in turn
+            s = (r - step) % n_ranks
+            scores = q_r @ rope_at(k[shards[s]], rope_ids[s], theta).T / np.sqrt(d)
+            scores = np.where(shards[s][None, :] <= mine[:, None], scores, -np.inf)
+            new_top = np.maximum(top, scores.max(axis=1))
+            w = np.exp(scores - new_top[:, None])  # (n_r, n_s)
+            fade = np.exp(top - new_top)  # rescale what earlier steps summed
+            total, acc, top = total * fade + w.sum(axis=1), acc * fade[:, None] + w @ v[shards[s]], new_top
+        out[mine] = acc / total[:, None]
+    return out
+
+
+# ---------------------------------------------------------------------------
+# 5. The conformance table: each scenario, right and with a classic bug
 # ---------------------------------------------------------------------------
 
 THREADS = {
@@ -655,7 +1100,13 @@ THREADS = {
     "prefix": "https://github.com/vllm-project/vllm-metal/pull/144",
     "dynamic": "https://github.com/huggingface/transformers/issues/25104",
     "longrope": "https://github.com/huggingface/transformers/pull/33129",
+    "kshift": "https://github.com/ggml-org/llama.cpp/issues/12357",
+    "tree": "https://github.com/NVIDIA/TensorRT-LLM/pull/12962",
+    "cp": "https://github.com/NVIDIA/TransformerEngine/pull/2349",
+    "vllm-gate": "https://github.com/vllm-project/vllm/pull/16439",
 }
+DIFFER = {"vllm-gate"}  # rows where two engines differ by design, neither being a bug
+LLAMA4_PAD = 8192  # left padding before a prompt in a batch with one 8,192 tokens longer
 
 
 def _max_gap(a: np.ndarray, b: np.ndarray) -> float:
@@ -725,10 +1176,21 @@ def _absolute_rows(q, k, v, seed: int) -> list[tuple]:
     n, d = q.shape
     ids, allowed = np.arange(n), causal_mask(n)
     rows = []
-    # Llama 4's NoPE layers: the same sentence 8,192 slots further into the cache
-    alone = attend(q, k, v, ids, ids, allowed, theta=None, q_scale=llama4_attn_temperature(ids))
-    shifted = attend(q, k, v, ids, ids, allowed, theta=None, q_scale=llama4_attn_temperature(ids + 8192))
-    rows.append(("Llama 4 NoPE temperature, offset 8,192", "NoPE + temperature", _max_gap(shifted, alone), "-"))
+
+    def nope(scale):  # a Llama 4 NoPE layer: no rotation, each query times its temperature
+        return attend(q, k, v, ids, ids, allowed, theta=None, q_scale=scale)
+
+    # left padding: vLLM 0.33.0 reads the position ids, transformers 5.24 the index in the cache
+    alone = nope(llama4_attn_temperature(ids))
+    for label, at, key in (("the ids (vLLM)", ids, None), ("the cache index (transformers)", ids + LLAMA4_PAD, "-")):
+        rows.append((f"left padding 8,192, temperature from {label}", "Llama 4 NoPE",
+                     _max_gap(nope(llama4_attn_temperature(at)), alone), key))
+    # the sentence at ids 8,191 on: transformers 5.24 scales; vLLM 0.33.0 only past max_model_len 32,768
+    far = llama4_attn_temperature(ids + 8191)
+    for label, scale, key in (("65,536: temperature on", far, None),
+                              ("32,768: temperature off", np.ones(n), "vllm-gate")):
+        rows.append((f"ids 8,191 on, vLLM, max_model_len {label}", "Llama 4 NoPE",
+                     _max_gap(nope(scale), nope(far)), key))
     # dynamic NTK: keys cached while the prompt fit (trained base), reused after it grew
     trained, grown, dd = 4096, 4224, 128
     base = LLAMA31_8B["rope_parameters"]["rope_theta"]
@@ -758,26 +1220,61 @@ def _absolute_rows(q, k, v, seed: int) -> list[tuple]:
     return rows
 
 
+def _serving_rows(q, k, v, ref, seed: int) -> list[tuple]:
+    n, d = q.shape
+    rows = []
+    # context shift, keep 2, drop 4, on a local layer (base 10,000; the global ones: 1,000,000,
+    # Gemma 3's two bases): against the kept text attended afresh at its new ids
+    local, other = rope_frequencies(d, 10_000.0), rope_frequencies(d, 1_000_000.0)
+    kept = np.r_[0:2, 6:n]
+    new = np.arange(kept.size)
+    fresh = attend(q[kept], k[kept], v[kept], new, new, causal_mask(kept.size), local)
+    for label, speeds, key in (("their own base", local, None), ("the global base", other, "kshift")):
+        keys, _ = context_shift(rope_at(k, np.arange(n), local), np.arange(n), 2, 4, speeds)
+        out = attend(rope_at(q[kept], new, local), keys, v[kept], None, None, causal_mask(kept.size), None)
+        rows.append((f"context shift, local keys turned back at {label}", "RoPE", _max_gap(out, fresh), key))
+    # a draft tree after n − 3 cached tokens: the sentence's last three on one path, two siblings
+    L, parents = n - 3, [-1, 0, 0, 1, 2]
+    xq, xk, xv = _tokens(2, d, seed + 6)  # the siblings' vectors
+
+    def order(a, x):  # the tree's rows: root, the path's two, then each sibling after its own
+        return np.vstack([a[L], a[L + 1], x[0], a[L + 2], x[1]])
+
+    allowed = np.hstack([np.ones((5, L), bool), tree_mask(parents)])  # cache, then the tree
+    for label, ids, key in (("siblings share an id", tree_position_ids(parents, L), None),
+                            ("nodes numbered in order", L + np.arange(5), "tree")):
+        out = attend(order(q, xq), np.vstack([k[:L], order(k, xk)]), np.vstack([v[:L], order(v, xv)]),
+                     ids, np.r_[np.arange(L), ids], allowed)
+        rows.append((f"draft tree, {label}", "RoPE", _max_gap(out[[0, 1, 3]], ref[L:]), key))
+    for label, local_ids, key in (("global ids", False, None), ("ids from 0 on each rank", True, "cp")):
+        rows.append((f"context parallel, 2 ranks, {label}", "RoPE",
+                     _max_gap(ring_attention(q, k, v, 2, local_ids), ref), key))
+    return rows
+
+
 def conformance_table(n: int = 12, pad: int = 5, other: int = 7, seed: int = 0) -> list[dict]:
     """Every scenario run right and with each classic bug, against the sentence attended alone.
 
     One head, d = 128, Llama 3.1 8B's speeds; the sentence is n random (q, k, v) rows (seeded).
     Each row: scenario, scheme, gap (largest |output − reference| over the sentence's outputs),
-    bug (False for the correct setup), thread (the URL of a tracker thread about that bug; None for a
-    correct setup, or a bug for which no thread was found).
+    bug (False for the correct setup), differ (True where two engines differ by design: the gap is
+    then between them), thread (the URL of a tracker thread about that bug or difference; None for
+    a correct setup, or a bug for which no thread was found). The context-shift rows' reference is
+    the kept text attended afresh, the vLLM rows' is transformers 5.24 on the same ids.
     """
     n = _checks.count(n, "n", 8)
     q, k, v = _tokens(n, LLAMA31_THETA.size * 2, seed)
     ids = np.arange(n)
     ref = attend(q, k, v, ids, ids, causal_mask(n))  # the sentence alone: ids 0..n−1, causal
     rows = (_padding_rows(q, k, v, ref, pad, seed) + _packing_rows(q, k, v, ref, other, seed)
-            + _cache_rows(q, k, v, ref, seed) + _absolute_rows(q, k, v, seed))
-    return [dict(scenario=s, scheme=scheme, gap=gap, bug=key is not None, thread=THREADS.get(key))
-            for s, scheme, gap, key in rows]
+            + _cache_rows(q, k, v, ref, seed) + _serving_rows(q, k, v, ref, seed)
+            + _absolute_rows(q, k, v, seed))
+    return [dict(scenario=s, scheme=scheme, gap=gap, bug=key is not None and key not in DIFFER,
+                 differ=key in DIFFER, thread=THREADS.get(key)) for s, scheme, gap, key in rows]
 
 
 # ---------------------------------------------------------------------------
-# 5. A whole decoder with explicit ids and mask (the lab's model)
+# 6. A whole decoder with explicit ids and mask (the lab's model)
 # ---------------------------------------------------------------------------
 
 
@@ -817,7 +1314,7 @@ def padded_batch_mask(n_pad: int, n: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 # ---------------------------------------------------------------------------
-# 6. Figures (figures_build turns each into docs/figures/position_ids.<name>.svg)
+# 7. Figures (figures_build turns each into docs/figures/position_ids.<name>.svg)
 # ---------------------------------------------------------------------------
 
 
@@ -852,34 +1349,53 @@ def figures() -> dict:
     a1.set_ylabel("query id")
     figs["masks"] = fig
 
+    # a draft tree after 9 cached tokens, and the work each context-parallel rank does
+    parents = [-1, 0, 0, 1, 2]
+    fig, (a1, a2) = plt.subplots(1, 2, figsize=(6.4, 3.0), layout="constrained")
+    _grid(a1, tree_mask(parents), tree_position_ids(parents, 9), "draft tree, 9 cached")
+    a1.set_ylabel("query id")
+    ranks = np.arange(4)
+    for dy, zigzag, colour, hatch, name in ((-0.2, False, RED, "", "contiguous"), (0.2, True, GREEN, "//", "zigzag")):
+        pairs = [int((shard_position_ids(16, 4, r, zigzag) + 1).sum()) for r in ranks]  # keys read, summed
+        a2.barh(ranks + dy, pairs, height=0.4, color=colour, hatch=hatch, edgecolor=GRID, lw=0.5, label=name)
+    a2.set_yticks(ranks, [f"rank {r}" for r in ranks])
+    a2.invert_yaxis()
+    a2.set_xlabel("causal (query, key) pairs")
+    a2.set_title("16 tokens, 4 ranks")
+    fig.legend(loc="outside lower center", ncols=2, frameon=False)
+    figs["serving"] = fig
+
     rows = conformance_table()
-    fig, ax = plt.subplots(figsize=(6.4, 7.6), layout="constrained")
+    fig, ax = plt.subplots(figsize=(6.4, 0.45 * len(rows) + 0.8), layout="constrained")
     floor = 1e-17  # where the bars start, on the log scale
     y = np.arange(len(rows))[::-1]
     for yi, r in zip(y, rows, strict=True):
-        colour = GREEN if not r["bug"] else (RED if r["gap"] > 1e-9 else BLUE)
+        colour = MUTED if r["differ"] else GREEN if not r["bug"] else (RED if r["gap"] > 1e-9 else BLUE)
         # a rounding gap is drawn at its bound: its digits are the CPU's kernels', not the lesson's
         drawn = max(r["gap"], ROUNDING)
-        ax.barh(yi, drawn, left=floor, color=colour, hatch="" if r["bug"] else "//", edgecolor=GRID, lw=0.5)
+        hatch = ".." if r["differ"] else "" if r["bug"] else "//"
+        ax.barh(yi, drawn, left=floor, color=colour, hatch=hatch, edgecolor=GRID, lw=0.5)
         ax.text(drawn * 3, yi, f"{r['gap']:.0e}" if r["gap"] >= ROUNDING else gap_text(r["gap"]), va="center")
-    names = [r["scenario"] if r["scheme"] == "RoPE" else f"{r['scheme']}: {r['scenario'].split(', ', 1)[-1]}"
+    names = [r["scenario"] if r["scheme"] in ("RoPE", "Llama 4 NoPE")
+             else f"{r['scheme']}: {r['scenario'].split(', ', 1)[-1]}"
              for r in rows]
     ax.set_yticks(y, names)
     ax.set_xscale("log")
     ax.set_xlim(floor, 1e4)
     ax.set_xticks([1e-15, 1e-9, 1e-3, 1e3])
     ax.axvline(1e-9, color=MUTED, ls="--", lw=1)
-    ax.set_xlabel("largest |output − the sentence alone|")
+    ax.set_xlabel("largest |output − reference|")
     fig.legend(handles=[Patch(facecolor=GREEN, hatch="//", edgecolor=GRID, label="correct"),
                        Patch(facecolor=BLUE, edgecolor=GRID, label="bug, forgiven"),
-                       Patch(facecolor=RED, edgecolor=GRID, label="bug, breaks")],
-              loc="outside lower center", ncols=3, frameon=False)
+                       Patch(facecolor=RED, edgecolor=GRID, label="bug, breaks"),
+                       Patch(facecolor=MUTED, hatch="..", edgecolor=GRID, label="engines differ")],
+              loc="outside lower center", ncols=4, frameon=False)
     figs["conformance"] = fig
     return figs
 
 
 # ---------------------------------------------------------------------------
-# 7. Narrated walkthrough
+# 8. Narrated walkthrough
 # ---------------------------------------------------------------------------
 
 
@@ -891,9 +1407,16 @@ def demo() -> None:
     ids = packed_position_ids([3, 2, 4])
     say(f"lengths 3, 2, 4 -> ids {ids.tolist()}, cu_seqlens {cu_seqlens_from_position_ids(ids).tolist()}, "
         f"documents {document_ids_from_position_ids(ids)[0].tolist()}")
-    banner("3. The conformance table (one head, Llama 3.1 8B's speeds)")
+    banner("3. Serving: a context shift, a draft tree, context-parallel shards")
+    _, new = context_shift(np.zeros((12, 128)), np.arange(12), n_keep=2, n_discard=5)
+    say(f"context of 12, keep 2, drop 5 -> the kept keys' ids {new.tolist()}, the next token gets {new.size}")
+    say(f"draft tree after 9 cached, parents [-1, 0, 0, 1, 2] -> ids {tree_position_ids([-1, 0, 0, 1, 2], 9).tolist()}")
+    say(f"12 tokens on 2 zigzag ranks -> {[shard_position_ids(12, 2, r).tolist() for r in range(2)]}")
+    banner("4. The conformance table (one head, Llama 3.1 8B's speeds)")
     table(["scenario", "scheme", "largest gap"], [(r["scenario"], r["scheme"], gap_text(r["gap"]))
                                                   for r in conformance_table()])
+    say("Llama 4's temperature: vLLM 0.33.0 reads the ids but is off at max_model_len <= 32,768; "
+        "transformers 5.24 is on and counts the cache index, so left padding moves it.")
     takeaway("A constant offset is invisible to RoPE; an offset that differs between queries and keys, "
              "or anything that reads the absolute position, is not.")
 

@@ -9,6 +9,10 @@ read in transformers 5.24.0:
 - DataCollatorWithFlattening (data/data_collator.py): packed ids and cu_seq_lens
 - prepare_fa_kwargs_from_position_ids (modeling_flash_attention_utils.py): cu_seqlens from ids
 - find_packed_sequence_indices (masking_utils.py): document index of each token from ids
+
+and one behaviour of transformers' own `generate`: a left-padded row of a tiny random Llama 4
+(Llama4ForCausalLM) against the same prompt alone, with the NoPE layers' temperature on and off
+(Llama4TextAttention.forward counts the temperature's positions from the cache's length).
 """
 
 from __future__ import annotations
@@ -73,22 +77,54 @@ def transformers_read_ids(ids: list) -> dict:
     return {"cu_seqlens": cu.tolist(), "documents": None if docs is None else docs[0].tolist()}
 
 
+# Llama 4 with a short temperature step (floor_scale 4, attn_scale 0.5) so that a padding of 5 crosses it
+LLAMA4 = dict(vocab_size=64, hidden_size=32, intermediate_size=64, intermediate_size_mlp=64, num_hidden_layers=2,
+              num_attention_heads=2, num_key_value_heads=1, head_dim=16, num_local_experts=1, moe_layers=[],
+              no_rope_layers=[1, 0], attention_chunk_size=64, floor_scale=4, attn_scale=0.5, use_qk_norm=False,
+              initializer_range=0.5, pad_token_id=0, bos_token_id=1, eos_token_id=2, max_position_embeddings=64)
+LLAMA4_PROMPT, LLAMA4_OTHER = [5, 9, 13, 7, 11, 3], list(range(3, 14))  # 6 and 11 tokens: padding 5
+
+
+def transformers_llama4_padding(tuning: bool) -> float:
+    """Largest |logit difference| over 3 greedy steps of `generate`: the 6-token prompt left-padded
+    by 5 in a batch with an 11-token one, against the prompt alone (the ids come from the mask)."""
+    import torch
+    from transformers import Llama4ForCausalLM, Llama4TextConfig
+
+    torch.manual_seed(0)
+    config = Llama4TextConfig(**LLAMA4, attn_temperature_tuning=tuning)
+    config._attn_implementation = "eager"
+    model = Llama4ForCausalLM(config).eval()
+    pad = len(LLAMA4_OTHER) - len(LLAMA4_PROMPT)
+    batch = torch.tensor([LLAMA4_OTHER, [0] * pad + LLAMA4_PROMPT])
+    mask = torch.tensor([[1] * len(LLAMA4_OTHER), [0] * pad + [1] * len(LLAMA4_PROMPT)])
+    kw = dict(max_new_tokens=3, do_sample=False, output_logits=True, return_dict_in_generate=True)
+    padded = model.generate(batch, attention_mask=mask, **kw).logits
+    alone = model.generate(torch.tensor([LLAMA4_PROMPT]), attention_mask=torch.ones(1, len(LLAMA4_PROMPT),
+                                                                                   dtype=torch.long), **kw).logits
+    return max(float((p[1] - a[0]).abs().max()) for p, a in zip(padded, alone, strict=True))
+
+
 def records() -> dict:
     return {
         "mask_ids": [{"mask": m, "position_ids": transformers_mask_ids(m)} for m in MASKS],
         "packs": [{"lengths": n, "start": s, **transformers_pack(n, s)} for n, s in PACKS],
         "read_ids": [{"position_ids": r, **transformers_read_ids(r)} for r in ID_ROWS],
+        "llama4_padding": [{"floor_scale": LLAMA4["floor_scale"], "attn_scale": LLAMA4["attn_scale"],
+                            "padding": len(LLAMA4_OTHER) - len(LLAMA4_PROMPT), "temperature": tuning,
+                            "largest_logit_gap": transformers_llama4_padding(tuning)} for tuning in (False, True)],
     }
 
 
 def write() -> None:
     out = {"about": "Position ids from an attention mask (GenerationMixin._prepare_position_ids_for_generation), "
                     "packed ids and cu_seq_lens (DataCollatorWithFlattening), cu_seqlens and document indices read "
-                    "back from ids (prepare_fa_kwargs_from_position_ids, find_packed_sequence_indices), computed by "
+                    "back from ids (prepare_fa_kwargs_from_position_ids, find_packed_sequence_indices), and a "
+                    "left-padded Llama 4 generate against the prompt alone (temperature off, on), computed by "
                     "the transformers library, written by tests/reference/_position_ids_reference.py",
            "versions": versions(), **records()}
     lines = ["{", f' "about": {json.dumps(out["about"])},', f' "versions": {json.dumps(out["versions"])},']
-    keys = ("mask_ids", "packs", "read_ids")
+    keys = ("mask_ids", "packs", "read_ids", "llama4_padding")
     for key in keys:
         rows = ",\n".join("  " + json.dumps(r, separators=(",", ":")) for r in out[key])
         lines.append(f' "{key}": [\n{rows}\n ]' + ("" if key == keys[-1] else ","))
@@ -120,8 +156,17 @@ def mismatches(stored: dict) -> list[str]:
     return failures
 
 
+def llama4_padding_problems(stored: dict) -> list[str]:
+    """transformers' padded generate against the prompt alone: float32 rounding with the temperature
+    off (below 1e-4), a real change with it on (above 1e-2), which the padding alone causes."""
+    gaps = {r["temperature"]: r["largest_logit_gap"] for r in stored["llama4_padding"]}
+    problems = [] if gaps[False] < 1e-4 else [f"temperature off: padded row moved by {gaps[False]:.1e}"]
+    return problems + ([] if gaps[True] > 1e-2 else [f"temperature on: padded row moved only {gaps[True]:.1e}"])
+
+
 def live_check() -> list[str]:
-    failures = mismatches(records())
-    print(f"{'FAIL' if failures else 'ok  '} posids position ids from masks, packs and ids against "
-          f"transformers {versions()['transformers']}" + (f": {failures}" if failures else ""))
+    live = records()
+    failures = mismatches(live) + llama4_padding_problems(live)
+    print(f"{'FAIL' if failures else 'ok  '} posids position ids from masks, packs and ids, Llama 4's padded "
+          f"generate, against transformers {versions()['transformers']}" + (f": {failures}" if failures else ""))
     return failures
