@@ -33,6 +33,8 @@ to copy them exactly.
 | M-RoPE in sections (Qwen2-VL) | Three ids per token; the first pairs follow time, the next height, the last width | 2-D layout inside an image; an image advances ids by its side only | The engine must build ids from the whole prompt and keep an offset for decoding | `mrope_section` in `rope_parameters` (16, 24, 24 of 64 pairs) |
 | M-RoPE with absolute time (Qwen2.5-VL) | A video's time id counts seconds, not frames | The same clip at another frame rate gets the same time ids | The time ids of long videos reach far; the engine needs seconds per frame | `tokens_per_second` in `vision_config`; `second_per_grid_ts` from the processor |
 | Interleaved MRoPE (Qwen3-VL) | Time, height and width pairs alternate across the head | Each axis gets fast and slow pairs | A different pair layout: kernels written for sections give wrong images | `mrope_interleaved` true in `rope_parameters` (sections 24, 20, 20) |
+| Time as text (Qwen3-VL video) | Each frame is its own one-step grid after a "<t seconds>" label written in text | Time reads like any text; no seconds in the ids | Labels and frame markers cost tokens and ids every frame | Qwen3VLProcessor; no `tokens_per_second` in Qwen3-VL's vision config |
+| TM-RoPE (Qwen2.5-Omni, Qwen3-Omni) | A video's and its audio's time ids both count fixed steps of time | Sound and picture of one moment share a time id | 25 time ids a second of video in Qwen2.5-Omni | `position_id_per_seconds` in the Omni configs |
 
 **How to choose.** Start from what you are doing with the model.
 
@@ -54,7 +56,8 @@ for three ids and each pair keeps one of them. In context, an image costs one to
 at 1,344 × 896; a video of 20 frames at 336 × 336 costs 1,440 tokens. In
 position ids it costs far less: the same three inputs move the count by 16, 48
 and 12. A prompt of ten 448 × 448 images with 50 text tokens around each
-uses 0.23 position ids per token (all computed in Level 2). Qwen3-VL's
+uses 0.23 position ids per token (all computed in Level 2), 0.27 at Qwen3-VL's
+16-pixel patches. Qwen3-VL's
 vision config defaults to 16-pixel patches (transformers 5.24's
 Qwen3VLVisionConfig), so there a token covers 32 × 32 pixels and the same
 448 × 448 image costs 196 tokens and 14 ids.
@@ -86,14 +89,27 @@ Qwen3VLVisionConfig), so there a token covers 32 × 32 pixels and the same
   layouts, so the bug hides: MNN's Qwen3-VL ran with the Qwen2.5-VL layout
   and looped forever on images
   ([MNN pull request 4133](https://github.com/alibaba/MNN/pull/4133)).
-- **Video time ids.** Qwen2.5-VL's time ids depend on seconds per frame; with
-  transformers 5.3.0 a video's position ids were reported wrong
-  ([transformers issue 45381](https://github.com/huggingface/transformers/issues/45381),
-  fixed by [pull request 45400](https://github.com/huggingface/transformers/pull/45400)).
-  Check an engine's ids for a video against transformers' before you trust
-  video answers. Level 2 shows a long video after which transformers 5.24
-  resumes the text below the video's last time id while vLLM 0.33.0 resumes it
-  after, so the two give the same prompt different ids.
+- **Text numbered on top of the video before it.** The Qwen team's code
+  resumes the text after an image or a video at the largest id that image or
+  video used + 1 (the pull request that added Qwen2.5-VL to transformers,
+  [35569](https://github.com/huggingface/transformers/pull/35569): "the text
+  start position_ids as the max vision position_ids plus 1"); transformers
+  5.0.0 and 5.2.0 and vLLM 0.33.0 do the same. transformers 5.3.0 rewrote
+  get_rope_index and resumes at the start + max(h′, w′) instead, through
+  5.24.0: the same for an image, but after a video whose time ids outrun its
+  sides the text takes ids its frames already hold on the time axis (Level 2
+  shows it on a 10-second clip). The reporter of
+  [transformers issue 45381](https://github.com/huggingface/transformers/issues/45381)
+  calls 5.2.0's output correct; the fix,
+  [pull request 45400](https://github.com/huggingface/transformers/pull/45400),
+  moved where 5.3's time ids start, not where the text resumes. Check an
+  engine's video ids against vLLM's or transformers 5.2.0's, not 5.24's.
+- **Seconds per step cut to whole seconds.** transformers 5.0.0 to 5.3.0 turn
+  `second_per_grid_ts` into an integer before multiplying, so a video sampled
+  at 4 frames a second (0.5 s per step) gets one time id for all its frames
+  ([lmms-eval issue 1393](https://github.com/EvolvingLMMs-Lab/lmms-eval/issues/1393));
+  [transformers pull request 48669](https://github.com/huggingface/transformers/pull/48669)
+  keeps the fraction, as vLLM 0.33.0 does, and 5.24.0 has it.
 
 **In the wild.** Qwen2-VL's config names `rope_type` mrope with
 `mrope_section` 16, 24, 24 and `rope_theta` 1,000,000 (Qwen/Qwen2-VL-7B-Instruct
@@ -113,13 +129,21 @@ For example, to support 1M context with 256K context length, set factor=2 or
 pull request adding M-RoPE with YaRN tested a block with `factor` 3 and the
 comment that MRoPE takes a smaller factor than plain RoPE
 ([vLLM pull request 25384](https://github.com/vllm-project/vllm/pull/25384)).
+For video, Qwen3-VL drops `tokens_per_second`: its processor writes a
+"<t seconds>" label before each frame, and transformers 5.24's get_rope_index
+splits every video grid into one-frame grids (modeling_qwen3_vl.py,
+processing_qwen3_vl.py). Qwen2.5-Omni's `position_id_per_seconds` (25 by
+default in transformers 5.24) gives video and audio one time scale, 40 ms per
+time id as its report describes TM-RoPE.
 
 **Go deeper.** Level 2 builds the three ids from scratch: how transformers'
 get_rope_index numbers an image and the text after it, what `rope_deltas` does
 when generating, how Qwen2.5-VL turns seconds into time ids, which pairs each
 axis gets in sections and when interleaved, and what an image costs in tokens
-and in ids. The position ids and the cos/sin tables are checked against
-transformers 5.24's own code.
+and in ids, how fast each scheme for video time spends ids, and how to pack
+multimodal samples. The position ids are checked against the functions of
+vLLM 0.33.0 and of transformers 5.2.0 and 5.24.0, the cos/sin tables against
+transformers 5.24.
 If you only needed to serve these models safely, you can stop here.
 
 ## Level 2: how it works, from scratch
@@ -205,14 +229,16 @@ broken one, so a port must be tested with pictures.
 
 **Everyday picture.** A photo album interleaves captions and photos. Number the
 captions 1, 2, 3; give the photo that follows coordinates "album page 4, row r,
-column c"; the next caption then continues after the photo's last row or
-column, not after its last tile. The album needs fewer page numbers than it has
-tiles.
+column c"; the next caption then continues after the largest number the
+photo used, not after its last tile. The album needs fewer page numbers than
+it has tiles.
 
 **Tiny worked example.** The running prompt: text at ids 0, 1, 2. The image
 starts at 3; its 24 tokens go row by row, with time id 3 (a still image has one
 time step), height ids 3 to 6 (its 4 rows) and width ids 3 to 8 (its 6 columns).
-The text after it continues at 3 + max(4, 6) = 9: ids 9, 10, 11, 12. The prompt
+The text after it continues after the largest id the image used: 8 + 1 = 9,
+ids 9, 10, 11, 12. For an image that is always its start plus its longer
+side, 3 + max(4, 6). The prompt
 has 31 tokens but its largest id is 12, so `rope_deltas` = 12 + 1 − 31 = −18.
 The first generated token sits at cache position 31 and gets id 31 − 18 = 13,
 on all three axes.
@@ -222,13 +248,13 @@ flowchart TB
     A["image, 112 × 168 pixels"] --> B["8 × 12 patches<br/>of 14 × 14 pixels"]
     B --> C["merge 2 × 2:<br/>4 × 6 = 24 tokens"]
     C --> D["ids: time 3,<br/>rows 3 to 6, columns 3 to 8"]
-    D --> E["text resumes at<br/>3 + max(4, 6) = 9"]
+    D --> E["text resumes at the largest<br/>id + 1 = 8 + 1 = 9"]
     E --> F["rope_deltas = 12 + 1 − 31 = −18:<br/>generated token 31 gets id 13"]
 ```
 
 **Reading it:** the image's pixels become patches, patches become tokens, and
-tokens get ids from their row and column; the text after the image restarts
-from the image's first id plus its longer side, and the offset between the
+tokens get ids from their row and column; the text after the image goes on
+from the largest id the image used plus one, and the offset between the
 largest id and the prompt length is kept for every token generated later.
 
 **The math.** For an image or video of $t \times h' \times w'$ merged tokens
@@ -236,7 +262,7 @@ starting at id $s$, the token at temporal step $k$, row $r$ and column $c$ gets
 
 $$
 (p_{\text{T}}, p_{\text{H}}, p_{\text{W}}) = (s + \lfloor k \, \delta \rfloor,\; s + r,\; s + c),
-\qquad s_{\text{next}} = s + \max(h', w'),
+\qquad s_{\text{next}} = 1 + \max_{\text{its tokens}} \max(p_{\text{T}}, p_{\text{H}}, p_{\text{W}}),
 $$
 
 $$
@@ -258,11 +284,13 @@ $$
 | $p_{\text{gen}}$ | its id, the same on all three axes | 13 |
 
 **In words:** "an image's tokens take the start id plus their row and column;
-the next text starts after the image's longer side; a generated token's id is
+the next text starts one past the largest id the image used, on any of the
+three rows; a generated token's id is
 its place in the cache plus one fixed offset, which is negative as soon as the
 prompt has an image."
 
-**With the numbers:** $s_{\text{next}} = 3 + \max(4, 6) = 9$; the last text
+**With the numbers:** the image's largest id is its last column, $3 + 5 = 8$,
+so $s_{\text{next}} = 9 = 3 + \max(4, 6)$; the last text
 token has id 12, so $\Delta = 12 + 1 - 31 = -18$ and $p_{\text{gen}} = 31 - 18
 = 13$.
 
@@ -304,14 +332,17 @@ id steps up once per row of 6 tokens, and the width id saw-tooths across each
 row. The text after the image resumes at 9, far below its token index of 27,
 and the generated tokens (diamonds) continue at 13, 14, 15.
 
-**In code:** `get_rope_index` is transformers 5.24's get_rope_index of
-Qwen2VLModel and Qwen2_5_VLModel in numpy, for one sequence;
-`vision_position_ids` numbers one image or video; `decode_position_ids` gives
-generated tokens their ids; `mm_token_types` builds the token-type row from a
-list of parts. tests/test_multimodal_rope.py compares `get_rope_index` with
-transformers' on six prompts with images and videos
-(tests/data/multimodal_rope_vectors.json; the reference calls the method
-unbound on a stub holding only the config values it reads).
+**In code:** `get_rope_index` is get_rope_index of Qwen2VLModel and
+Qwen2_5_VLModel in numpy, for one sequence, with the Qwen team's rule for
+where the text resumes (the next section); `vision_position_ids` numbers one
+image or video; `decode_position_ids` gives generated tokens their ids;
+`mm_token_types` builds the token-type row from a list of parts.
+tests/test_multimodal_rope.py compares `get_rope_index` with vLLM 0.33.0's
+get_mrope_input_positions and transformers 5.2.0's get_rope_index on nine
+prompts (tests/data/multimodal_rope_resume_vectors.json), and, with
+`resume` set to "transformers_5_24", with transformers 5.24's on seven
+(tests/data/multimodal_rope_vectors.json). The reference script calls each
+library's function alone on a stub holding only the config values it reads.
 
 **Why it matters.** Every engine bug of Level 1 is a broken step of this
 diagram: a chunk numbered by token index, a prefix-cache hit that restarts at
@@ -356,7 +387,8 @@ moment gets the same id whatever the frame rate."
 
 **With the numbers:** a 10-second clip, 20 frames of 336 × 336 pixels, is a
 10 × 24 × 24 patch grid: 1,440 tokens in 10 temporal steps of 12 × 12
-tokens. After 5 text tokens its time ids run from 5 to 5 + 9 · 2 = 23.
+tokens. After 5 text tokens its time ids run from 5 to 5 + 9 · 2 = 23, and
+the text after it resumes at 24.
 
 **In Python:**
 
@@ -374,48 +406,78 @@ v2, d2 = get_rope_index(kinds, [], [clip], tokens_per_second=2,
                         second_per_grid_ts=[1.0])  # Qwen2.5-VL
 sorted(set(v1[0, 5:1445].tolist()))[-3:]  # → [12, 13, 14]
 sorted(set(v2[0, 5:1445].tolist()))[-3:]  # → [19, 21, 23]
-v2[0, -3:].tolist(), d2  # → ([17, 18, 19], -1424)
-int(decode_position_ids(d2, cache_length=1448)[0, 0])  # → 24
+v2[0, -3:].tolist(), d2  # → ([24, 25, 26], -1421)
+int(decode_position_ids(d2, cache_length=1448)[0, 0])  # → 27
 ```
 
-The last two lines show what transformers 5.24 computes after a video whose
-time ids outrun its longer side: the text after the clip resumes at 5 + 12 =
-17, below the clip's last time id 23, and the first generated token jumps to
-24, because `rope_deltas` is taken from the largest id of all. vLLM 0.33.0
-resumes the text at the largest id so far plus one instead
-(get_mrope_input_positions in vllm/model_executor/models/qwen2_5_vl.py and
-qwen2_vl.py, read, not run), as the Qwen2.5-VL docstring added with the model
-described it (transformers pull request
-[35569](https://github.com/huggingface/transformers/pull/35569)). The same
-prompt then gets other ids in the two libraries from the text after the clip
-on, generated tokens included:
+The text after the clip resumes one past the clip's largest id, 23 + 1 = 24,
+and the first generated token follows at 27. That is the rule the Qwen team
+wrote with the model: its get_rope_index computes each start as
+`llm_pos_ids_list[-1].max() + 1`, and its docstring says "we calculate the text
+start position_ids as the max vision position_ids plus 1" (transformers pull
+request [35569](https://github.com/huggingface/transformers/pull/35569), which
+added Qwen2.5-VL; Qwen2-VL's docstring in transformers 5.0.0 says the same).
+The page takes that rule as the one the model was trained with. Who does what,
+each read in the released source:
+
+| Code | After an image or video, text resumes at | Where |
+|---|---|---|
+| The Qwen team (pull request 35569) | its largest id + 1 | get_rope_index |
+| transformers 5.0.0, 5.2.0 | its largest id + 1 | get_rope_index in modeling_qwen2_vl.py and modeling_qwen2_5_vl.py |
+| transformers 5.3.0 to 5.24.0 | its start + max(h′, w′) | the same functions: `current_pos += max(grid_thw[1], grid_thw[2]) // spatial_merge_size` |
+| vLLM 0.33.0 | its largest id + 1 | get_mrope_input_positions in model_executor/models/qwen2_vl.py and qwen2_5_vl.py |
+| transformers 5.24.0, Qwen2.5-Omni | its largest id + 1 | get_rope_index in modeling_qwen2_5_omni.py |
+
+An earlier version of this page took transformers 5.24 as the reference,
+taught "text resumes at start + max(h′, w′)" and listed vLLM's rule as a
+difference without judging it. It was transformers that had changed: 5.3.0
+rewrote get_rope_index around a running position, and the reporter of
+[issue 45381](https://github.com/huggingface/transformers/issues/45381) calls
+5.2.0's output correct. On this clip 5.24's rule puts the text at 17 to 19,
+inside the clip's time ids, which reach 23: two of the three text tokens share
+a time id with a frame (the clip's steps 6 and 7), and Qwen2-VL's numbering
+does the same to a longer video:
 
 ```python
 from lessons.multimodal_rope import (
-    decode_position_ids, get_rope_index, mm_token_types)
+    RESUME_RULES, get_rope_index, mm_token_types)
 
 kinds = mm_token_types(("text", 5), ("video", (10, 24, 24)), ("text", 3))
-ids, delta = get_rope_index(kinds, [], [(10, 24, 24)], tokens_per_second=2,
-                            second_per_grid_ts=[1.0], resume="max_id")
-ids[0, -3:].tolist(), delta  # → ([24, 25, 26], -1421)
-int(decode_position_ids(delta, cache_length=1448)[0, 0])  # → 27
+old, d_old = get_rope_index(kinds, [], [(10, 24, 24)], tokens_per_second=2,
+                            second_per_grid_ts=[1.0],
+                            resume="transformers_5_24")
+old[0, -3:].tolist(), d_old  # → ([17, 18, 19], -1424)
+frames = set(old[0, 5:1445].tolist())
+sorted(frames & set(old[0, -3:].tolist()))  # → [17, 19]
+k2 = mm_token_types(("text", 2), ("video", (32, 8, 8)), ("text", 3))
+[int(get_rope_index(k2, [], [(32, 8, 8)], resume=r)[0][0, -3])
+ for r in RESUME_RULES]  # → [34, 6]
 ```
 
-For images, and for videos whose time ids stay below the longer side, the two
-rules agree (the test checks it on every image prompt of the reference set).
-The lesson follows transformers 5.24 by default and flags the difference
-rather than judging it.
+The last line is a 32-step Qwen2-VL video of 4 × 4 tokens after 2 text
+tokens: the Qwen team's rule and vLLM resume at 34, transformers 5.3 to 5.24
+at 6, below 28 of the video's 32 time ids. For images, and for videos whose
+time ids stay below their longer side, the two rules agree (the test checks
+it on every image prompt of the 5.24 reference set). Where they differ,
+`rope_deltas` still comes from the largest id, so 5.24's generated tokens jump
+from 19 to 24.
 
 **In code:** `get_rope_index` with `tokens_per_second` and
-`second_per_grid_ts` set is the Qwen2.5-VL rule, and `resume` picks where the
-text goes on; `vision_position_ids` floors
-$k \cdot \delta$ in float32 as transformers does. The test covers videos at
-half a second and two thirds of a second per step.
+`second_per_grid_ts` set is the Qwen2.5-VL rule; `resume` is
+"max_plus_one" (the Qwen team's, the default) or "transformers_5_24";
+`vision_position_ids` floors $k \cdot \delta$ in float32 as transformers
+5.24 does. tests/test_multimodal_rope.py pins the default against vLLM
+0.33.0 and transformers 5.2.0, including this clip and the 32-step video, and
+"transformers_5_24" against 5.24. It covers videos at half a second and two
+thirds of a second per step against vLLM and 5.24; transformers 5.0.0 to 5.3.0
+cut those steps to 0 s (What breaks, Level 1).
 
 **Why it matters.** An engine must pass the seconds per step through to the
 position code; without them every video is numbered as if at one step per
 second, and questions about when something happens get answers in the wrong
-units. The same number also makes long videos reach high time ids quickly.
+units. The same number also makes long videos reach high time ids quickly,
+which is exactly when where the text resumes matters: numbered on top of the
+frames, a question asked after a video sits, on the time axis, inside it.
 
 ## Which pairs follow which id: sections and interleaved MRoPE
 
@@ -546,11 +608,17 @@ frames; the position ids grow only with its longer side."
 
 **With the numbers:** a 1,344 × 896 image is 48 × 32 tokens, 1,536 in all,
 and moves the ids by 48. A prompt of ten 448 × 448 images, each after 50 text
-tokens, and 50 more text tokens at the end holds 3,110 tokens but ends at about
-0.23 ids per token; a million tokens of such prompts would reach about 228,296
-ids, under the 262,144 Qwen3-VL was trained to. A text-only million tokens
-reaches a million ids. How far the ids reach, not how many tokens there are,
-decides what a YaRN `factor` must cover, which is the README's point.
+tokens, and 50 more text tokens at the end holds 3,110 tokens with Qwen2-VL's
+14-pixel patches and ends at about 0.23 ids per token: 228,296 ids per million
+tokens. Qwen3-VL cuts 16-pixel patches, so the same prompt holds 2,510 tokens
+(196 per image) and spends 0.27 ids per token: a million tokens of such
+prompts reach 274,900 ids, 1.05 times the 262,144 Qwen3-VL was trained to.
+An earlier version of this page put the 14-pixel count beside Qwen3-VL's
+trained length and concluded that such a million tokens stays inside it; with
+Qwen3-VL's own patches it does not, though a small stretch covers it. A
+text-only million tokens reaches a million ids, 3.81 times the trained length.
+How far the ids reach, not how many tokens there are, decides what a YaRN
+`factor` must cover, which is the README's point.
 
 **In Python:**
 
@@ -571,6 +639,12 @@ g3 = vision_grid_thw(448, 448, patch_size=16)  # Qwen3-VL's patches
 vision_token_count(g3), vision_id_advance(g3)  # → (196, 14)
 rate = ids_per_token(parts)
 round(rate, 2), round(rate * 1_000_000)  # → (0.23, 228296)
+parts3 = [("text", 50), ("image", g3)] * 10 + [("text", 50)]
+mm_token_types(*parts3).size  # → 2510
+rate3 = ids_per_token(parts3)
+round(rate3, 2), round(rate3 * 1_000_000)  # → (0.27, 274900)
+round(rate3 * 1_000_000 / 262_144, 2), round(1_000_000 / 262_144, 2)
+# → (1.05, 3.81)
 ```
 
 ![Tokens and position ids of a square image against its side in pixels, on log axes: the token count rises with the square of the side, the ids advanced rise in proportion to it](figures/multimodal_rope.image_cost.svg)
@@ -588,20 +662,221 @@ context limit by tokens, and plan position scaling by ids. A vision-heavy
 prompt can fill the cache long before its ids leave the trained range, and
 the two never match the way they do for text.
 
+## Video time on the position axis: ids, text, or a diagonal
+
+**Everyday picture.** Three ways to keep the time in a photo album of a
+holiday film: stamp each photo with its second (the number grows with the
+film's length), write a caption "12.2 seconds" before each photo (the caption
+costs space on every page), or just number the photos (cheap, but blind to
+the frame rate). Each spends page numbers at its own pace.
+
+**Tiny worked example.** One second of video, sampled at 2 frames a second,
+is one temporal step of 2 frames; take 16 × 16 tokens per step. Qwen2-VL
+moves the time id by 1 per step, Qwen2.5-VL by `tokens_per_second` × 1 s = 2,
+Qwen2.5-Omni's TM-RoPE by 25 (`position_id_per_seconds`), VideoRoPE by its
+spacing δ = 2. Qwen3-VL puts no time in the ids at all: each step becomes a
+"<0.2 seconds>" label (6 text tokens), a frame marker, a one-step frame that
+moves the ids by 16, and an end marker: 6 + 1 + 16 + 1 = 24 ids a step, and
+6 + 2 + 256 = 264 tokens. Text after a minute of each (60 steps) starts at:
+
+| Scheme | Time of a video lives in | Ids a minute | Ids per million video tokens | Source |
+|---|---|---|---|---|
+| One id per token | the token count | 15,360 | 1,000,000 | plain RoPE |
+| M-RoPE (Qwen2-VL) | time id = step | 60 | 3,906 | get_rope_index, Qwen2-VL |
+| Absolute time (Qwen2.5-VL) | time id = 2 per second | 119 | 7,747 | get_rope_index, Qwen2.5-VL, `tokens_per_second` 2 |
+| TM-RoPE (Qwen2.5-Omni) | time id = 25 per second | 1,476 | 96,094 | modeling_qwen2_5_omni.py get_rope_index |
+| Time as text (Qwen3-VL) | "<t seconds>" labels | 1,490 | 93,770 | modeling_qwen3_vl.py get_rope_index, processing_qwen3_vl.py |
+| VideoRoPE | time id = 2 per step, diagonal layout | 119 | 7,747 | Wei et al. 2025, get_t_scale_rope_index |
+| MRoPE-I, spatial reset | labels, as Qwen3-VL | 1,490 | 93,770 | Huang et al. 2025, pos_design/mrope_i.py |
+
+**The math.** For $S$ steps of $h' \times w'$ tokens, text after the video
+starts (with the largest id + 1) at
+
+$$
+\text{ids} = \begin{cases}
+\max(S, h', w') & \text{M-RoPE} \\
+\max(\lfloor (S - 1)\,\tau \, \Delta t \rfloor + 1, h', w') & \text{time scaled by } \tau \\
+(S - 1)\,\delta + 1 & \text{VideoRoPE} \\
+\sum_{k=0}^{S-1} \big(\ell_k + 2 + \max(h', w')\big) & \text{time as text}
+\end{cases}
+$$
+
+**Symbols**
+
+| Symbol | Meaning here | In the example |
+|---|---|---|
+| $S$ | temporal steps (2 frames each) | 60 |
+| $h', w'$ | token rows and columns of one step | 16, 16 |
+| $\tau$ | time ids per second: `tokens_per_second` or `position_id_per_seconds` | 2, 25 |
+| $\delta$ | VideoRoPE's time ids per step | 2 |
+| $\Delta t$ | seconds per step | 1 |
+| $\ell_k$ | tokens of step $k$'s "<t seconds>" label | 6 or 7 |
+
+**In words:** "M-RoPE spends an id per step, time-scaled schemes an id per
+fraction of a second, and Qwen3-VL a label, two markers and a frame's side
+per step; none of them spends an id per token."
+
+**With the numbers:** Qwen2.5-VL reaches $(60 - 1) \cdot 2 \cdot 1 + 1 = 119$;
+Qwen3-VL's labels are 6 tokens for the first 10 seconds and 7 after, so
+$10 \cdot 6 + 50 \cdot 7 + 60 \cdot 18 = 1{,}490$. Per million tokens of
+video, TM-RoPE reaches 96,094 ids and Qwen3-VL 93,770, well inside Qwen3-VL's
+trained 262,144, and plain RoPE a million.
+
+**In Python:**
+
+```python
+from lessons.multimodal_rope import (
+    VIDEO_SCHEMES, get_rope_index, mm_token_types,
+    qwen3_vl_timestamp_tokens, spatial_reset_position_ids,
+    video_id_budget, videorope_position_ids)
+
+[qwen3_vl_timestamp_tokens(t) for t in (0.25, 12.25, 123.25)]
+# → [6, 7, 8]
+budget = {s: video_id_budget(s) for s in VIDEO_SCHEMES}
+[ids for tokens, ids in budget.values()]
+# → [15360, 60, 119, 1476, 1490, 119]
+[round(ids / tokens * 1e6) for tokens, ids in budget.values()]
+# → [1000000, 3906, 7747, 96094, 93770, 7747]
+budget["timestamps in text (Qwen3-VL)"][0]  # → 15890
+n = {s: ids for s, (tokens, ids) in budget.items()}
+q3v = n["timestamps in text (Qwen3-VL)"]
+(round(q3v / n["M-RoPE (Qwen2-VL)"], 1),
+ round(q3v / n["absolute time (Qwen2.5-VL)"], 1),
+ round(n["one id per token"] / q3v, 1),
+ n["one id per token"] // n["M-RoPE (Qwen2-VL)"])  # → (24.8, 12.5, 10.3, 256)
+ids, after = videorope_position_ids(5, (2, 4, 6))
+ids.tolist(), after
+# → ([[5, 5, 5, 5, 5, 5, 7, 7, 7, 7, 7, 7],
+#   [5, 5, 5, 6, 6, 6, 7, 7, 7, 8, 8, 8],
+#   [4, 5, 6, 4, 5, 6, 6, 7, 8, 6, 7, 8]], 8)
+frame = mm_token_types(("text", 10), ("video", (1, 32, 32)), ("text", 2))
+q3, _ = get_rope_index(frame, [], [(1, 32, 32)])
+int(q3[0, -1]), spatial_reset_position_ids(10, (1, 32, 32))[1]  # → (27, 27)
+```
+
+Three facts behind the rows, each read in transformers 5.24: Qwen3-VL's
+get_rope_index repeats each video grid once per step with $t = 1$
+(`torch.repeat_interleave`), and its processor writes each step's time as
+"<t seconds>" to one decimal, the middle of the step's two frames;
+Qwen3VLVisionConfig has no `tokens_per_second`. Qwen2.5-Omni's get_rope_index
+multiplies the step by the seconds per step and `position_id_per_seconds`
+(25 by default; its processor samples 2 frames a second), so its report's
+"40 ms per temporal ID" (reported by Xu et al. 2025) holds for video and
+audio alike; Qwen3-Omni's processor defaults `position_id_per_seconds` to 13
+while its config class keeps 25, and get_rope_index reads the config. The two
+papers' rows come from their authors' code: VideoRoPE's get_t_scale_rope_index
+(Wiselnn570/VideoRoPE, scale_factor 2) adds the centred row and column to
+the time id, so height and width lie on a diagonal, and resumes the text at
+the last time id + 1 (its ids 4 to 8 above); the MRoPE-I paper's spatial reset
+(JJJYmmm/Multimodal-RoPEs, pos_design/mrope_i.py) counts height and width from
+0 in each frame and places the end marker past the frame's side, which lands
+the next text where Qwen3-VL's does (27 for both above). Its temporal stride
+of 2 never shows on one-step frames. VideoRoPE's text, by its authors'
+choice, starts at the last time id + 1 while the last frame's height and
+width ids run past it (8 above).
+
+![Horizontal bars, log scale, of the position ids one minute of video (60 steps of 16 by 16 tokens) moves the text after it, per scheme: one id per token 15,360; TM-RoPE 1,476 and Qwen3-VL's text timestamps 1,490; Qwen2.5-VL's absolute time and VideoRoPE 119; Qwen2-VL's M-RoPE 60](figures/multimodal_rope.video_time_ids.svg)
+
+**Reading it:** one bar per scheme, each labelled with its count; the scale
+is logarithmic, so each grid line is ten times the last. The schemes fall into
+three groups: one id per token; the two that spend an id per 40 ms or a label
+and a frame's side per step (Qwen3-VL 10.3 times fewer); and the three that
+spend one or two ids per step, 12.5 to 24.8 times fewer than Qwen3-VL.
+
+**In code:** `video_id_budget` numbers one video in each scheme of
+`VIDEO_SCHEMES` and returns its tokens and ids; `qwen3_vl_video_parts` lays a
+video out as Qwen3-VL's processor does, with `qwen3_vl_timestamp_tokens` for
+the labels (counted with Qwen's BPE ranks as dashscope 2.0.2 ships them:
+"<", each digit, ".", " seconds", ">"); `videorope_position_ids` and
+`spatial_reset_position_ids` are the two papers' layouts. The Qwen3-VL layout
+is checked against transformers 5.24's own get_rope_index, which is handed the
+unsplit grid (tests/test_multimodal_rope.py).
+
+**Why it matters.** The trained length and a YaRN `factor` are counted in
+ids, and for the same minute of video the schemes differ among themselves by
+up to 24.8 times, and from plain RoPE by up to 256 times. Carrying time as
+text (or at 25 ids a second) fills the trained range 12.5 to 24.8 times faster
+than the M-RoPE schedules do, yet 10.3 times slower than the token count.
+
+## Packing multimodal samples: four rows that restart
+
+**Everyday picture.** Two photo albums glued into one binder keep their own
+page numbers. A reader finds where the second album begins by a page "1" after
+a page "12"; the photos' grid coordinates cannot tell him, because every
+photo's first tile says "row 0" as well.
+
+**Tiny worked example.** Sample A is 2 text tokens, a 2 × 2-token image and 1
+text token (7 tokens); sample B opens with a 2 × 3-token image and ends with
+2 text tokens (8 tokens). Packed into one row of 15 tokens, each sample keeps
+its own M-RoPE ids from 0, and a fourth row, the text position 0 to 6 then 0
+to 7, marks where B begins. Read off the time row instead, B's image (time id
+0 six times) and A's image look like new documents at nearly every token: 12
+"documents" instead of 2.
+
+**In Python:**
+
+```python
+from lessons.multimodal_rope import packed_mrope_position_ids
+from lessons.position_ids import document_ids_from_position_ids
+
+a = [("text", 2), ("image", (1, 4, 4)), ("text", 1)]
+b = [("image", (1, 4, 6)), ("text", 2)]
+ids = packed_mrope_position_ids([a, b])
+ids.shape  # → (4, 15)
+ids[:, 7:].tolist()
+# → [[0, 1, 2, 3, 4, 5, 6, 7], [0, 0, 0, 0, 0, 0, 3, 4],
+#   [0, 0, 0, 1, 1, 1, 3, 4], [0, 1, 2, 0, 1, 2, 3, 4]]
+int(document_ids_from_position_ids(ids[0]).max()) + 1  # → 2
+int(document_ids_from_position_ids(ids[1]).max()) + 1  # → 12
+```
+
+Where this lives: transformers 5.24's Qwen2VLTextModel.forward takes packed
+ids as 4 rows (the text row first, then time, height and width) and, given no
+attention mask, cuts attention where the text row restarts; 3 rows are taken
+as one sequence. Its
+DataCollatorWithFlattening writes one row that restarts per example and
+knows nothing of images. Trainers that pack Qwen-VL samples build the rows
+themselves: LLaMA-Factory computes the M-RoPE ids per packed sub-sequence and
+joins them ([pull request 10783](https://github.com/hiyouga/LlamaFactory/pull/10783));
+NeMo Automodel's VLM packing emitted a plain 0 to n − 1 per sample until
+[pull request 2172](https://github.com/NVIDIA-NeMo/Automodel/pull/2172)
+passed it the model's get_rope_index; a review of axolotl's open VLM packing
+([pull request 3817](https://github.com/axolotl-ai-cloud/axolotl/pull/3817))
+notes that its 2-D ids make Qwen-VL models skip get_rope_index and the cut.
+TRL does not pack vision datasets; its open
+[pull request 7081](https://github.com/huggingface/trl/pull/7081) adds
+padding-free vision training and refuses models with multimodal RoPE.
+
+**In code:** `packed_mrope_position_ids` numbers each sample with
+`get_rope_index` and stacks the restarting text row on top;
+`document_ids_from_position_ids` (`lessons.position_ids`) is transformers'
+rule for finding documents in packed ids. The test checks that each sample's
+slice equals the sample numbered alone.
+
+**Why it matters.** A packed multimodal batch needs both: ids that restart
+per sample, or B's text is numbered after A's images, and a boundary the model
+can find, or B attends to A. The time row cannot serve as the boundary, since
+an image's tokens share one time id.
+
 ## In 20 seconds
 
 - M-RoPE gives each token three ids (time, height, width) and splits each
   head's rotary pairs between them; text tokens carry three equal ids, so on
   text it is plain RoPE.
-- transformers' get_rope_index numbers an image by its rows and columns and
-  resumes the text after its longer side; `rope_deltas`, the largest id + 1
-  minus the prompt length, shifts every generated token.
-- Qwen2.5-VL counts a video's time in seconds (`tokens_per_second`); Qwen3-VL
-  interleaves the pairs so every axis gets short and long waves
-  (`mrope_interleaved`).
+- get_rope_index numbers an image by its rows and columns and resumes the
+  text at the largest id so far + 1 (the Qwen team's rule, vLLM's and
+  transformers 5.0 to 5.2's); transformers 5.3 to 5.24 resume at the start +
+  the longer side, which puts text on top of a long video's time ids.
+  `rope_deltas`, the largest id + 1 minus the prompt length, shifts every
+  generated token.
+- Qwen2.5-VL counts a video's time in seconds (`tokens_per_second`), TM-RoPE
+  at 25 ids a second; Qwen3-VL writes the time as text and interleaves the
+  pairs so every axis gets short and long waves (`mrope_interleaved`). A
+  minute of video costs 60 to 1,490 ids, against 15,360 tokens.
 - An image costs tokens by its area and ids by its side: 256 tokens and 16 ids
   at 448 × 448. Chunked prefill, prefix caches and decoding must all carry the
-  ids of the whole prompt.
+  ids of the whole prompt; packing needs the ids to restart per sample, with a
+  fourth, text row to mark where each begins.
 
 ## Self-test questions
 
@@ -623,6 +898,13 @@ the two never match the way they do for text.
     are too large. The ids must be computed for the whole prompt once and
     sliced per chunk, as vLLM's chunked-prefill fix does.
 
+??? question "After 5 text tokens, a 10-step Qwen2.5-VL clip (time ids 5 to 23, sides 12) and 3 text tokens: where does the text resume, and what goes wrong at 17?"
+    At 24, one past the largest id the clip used, as the Qwen team's code,
+    transformers 5.2.0 and vLLM 0.33.0 number it. transformers 5.3 to 5.24
+    resume at 5 + 12 = 17, so the text tokens 17 and 19 share time ids with
+    two of the clip's frames, and the question reads, on the time axis, as if
+    it were asked in the middle of the video.
+
 ??? question "Why does interleaving Qwen2-VL's split 16, 24, 24 not reproduce Qwen2-VL?"
     It is another layout, and with transformers' stride of three the counts
     change too: height and width take every third pair only up to the 64th, so
@@ -631,11 +913,12 @@ the two never match the way they do for text.
 
 ??? question "Why does Qwen3-VL recommend a YaRN factor of 2 or 3 rather than 4 to reach 1M tokens from 256K?"
     YaRN stretches the range of ids the model sees, and an image moves the ids
-    by its side, not its token count: ten 448 × 448 images with text around
-    them use about 0.23 ids per token. A million tokens of mixed content reach
-    far fewer than a million ids, so a factor of 4 stretches more than needed;
-    the README's own reason is that interleaved MRoPE's ids grow more slowly
-    than plain RoPE's.
+    by its side, not its token count: at Qwen3-VL's 16-pixel patches, ten
+    448 × 448 images with text around them use 0.27 ids per token, so a
+    million tokens of such prompts reach 274,900 ids, 1.05 times the trained
+    262,144, where text alone would need 3.81. A factor of 4 stretches more
+    than mixed content needs; the README's own reason is that interleaved
+    MRoPE's ids grow more slowly than plain RoPE's.
 
 ## The papers behind this lesson
 
@@ -650,6 +933,18 @@ the two never match the way they do for text.
   [arXiv:2511.21631](https://arxiv.org/abs/2511.21631). Interleaved MRoPE,
   reported to balance the frequencies each axis gets, with text time stamps
   for video.
+- Xu et al. (2025), *Qwen2.5-Omni Technical Report*,
+  [arXiv:2503.20215](https://arxiv.org/abs/2503.20215). TM-RoPE: video and
+  audio on one time axis, reported as 40 ms per time id.
+- Wei et al. (2025), *VideoRoPE: What Makes for Good Video Rotary Position
+  Embedding?*, [arXiv:2502.05173](https://arxiv.org/abs/2502.05173).
+  Low-frequency time pairs, a diagonal layout for height and width, and an
+  adjustable time spacing δ (2 in its code).
+- Huang et al. (2025), *Revisiting Multimodal Positional Encoding in
+  Vision-Language Models*, [arXiv:2510.23095](https://arxiv.org/abs/2510.23095).
+  MRoPE-Interleave and Multi-Head RoPE, with a spatial reset of each frame's
+  height and width ids; reported gains on image, video and grounding
+  benchmarks.
 - Su et al. (2021), *RoFormer: Enhanced Transformer with Rotary Position
   Embedding*, [arXiv:2104.09864](https://arxiv.org/abs/2104.09864)
   (companion: `papers.su2021_roformer`). The rotation every axis here reuses.
@@ -665,13 +960,24 @@ the two never match the way they do for text.
   compute_3d_position_ids, Qwen2VLRotaryEmbedding), models/qwen2_5_vl/ (the
   same with `tokens_per_second`), models/qwen3_vl/modeling_qwen3_vl.py
   (Qwen3VLTextRotaryEmbedding.recomposition_frequencies).
+- transformers 5.2.0 and 5.3.0 source, the same get_rope_index before and
+  after the resume rule changed; models/qwen2_5_omni/modeling_qwen2_5_omni.py
+  and models/qwen3_vl/processing_qwen3_vl.py in 5.24 for TM-RoPE and the
+  timestamps.
+- vLLM 0.33.0 source: vllm/model_executor/models/qwen2_vl.py and
+  qwen2_5_vl.py (iter_mm_grid_thw, get_mrope_input_positions), qwen3_vl.py
+  (_get_mrope_input_positions, one grid per frame).
+- The authors' code of the two papers: Wiselnn570/VideoRoPE
+  (videorope-transformer/modeling_videorope.py) and JJJYmmm/Multimodal-RoPEs
+  (multimodal_ropes/pos_design/).
 - The QwenLM/Qwen3-VL README, "Processing Long Texts": the YaRN block and the
   factor advice.
 - Where this page goes beyond the usual anchors: the Hugging Face
   documentation names the M-RoPE keys; this page builds get_rope_index,
-  `rope_deltas`, the time scaling and the interleaved layout from scratch and
-  checks each against transformers' own functions, and computes the token and
-  id costs of images and video.
+  `rope_deltas`, the time scaling and the interleaved layout from scratch,
+  checks each against vLLM's and two transformers releases' own functions,
+  says which release does what where they disagree, and computes the token
+  and id costs of images and of video in six schemes.
 """
 from __future__ import annotations
 
@@ -719,8 +1025,9 @@ def vision_token_count(grid_thw, spatial_merge_size: int = 2) -> int:
 
 
 def vision_id_advance(grid_thw, spatial_merge_size: int = 2) -> int:
-    """How far the running position moves past one image or video in transformers 5.24's
-    get_rope_index: the larger merged side, max(h, w) / merge, whatever the token count."""
+    """How far one image moves the running position: its larger merged side, max(h, w) / merge,
+    whatever its token count. For an image (or a video whose time ids stay below that side)
+    this is where the largest id + 1 lands; transformers 5.3-5.24 apply it to long videos too."""
     _, h, w = (int(v) for v in grid_thw)
     return max(h, w) // spatial_merge_size
 
@@ -745,11 +1052,14 @@ def vision_position_ids(start: int, grid_thw, spatial_merge_size: int = 2,
     return np.stack([T, H, W]).reshape(3, -1) + start  # (3, t·h'·w')
 
 
+RESUME_RULES = ("max_plus_one", "transformers_5_24")
+
+
 def get_rope_index(token_types, image_grid_thw=(), video_grid_thw=(), spatial_merge_size: int = 2,
                    tokens_per_second: float | None = None, second_per_grid_ts=None,
-                   resume: str = "longer_side") -> tuple[np.ndarray, int]:
-    """M-RoPE position ids for one sequence, as transformers 5.24's get_rope_index of
-    Qwen2-VL (tokens_per_second None) and Qwen2.5-VL (tokens_per_second set).
+                   resume: str = "max_plus_one") -> tuple[np.ndarray, int]:
+    """M-RoPE position ids for one sequence: get_rope_index of Qwen2-VL (tokens_per_second None)
+    and Qwen2.5-VL (tokens_per_second set), as the Qwen team wrote it.
 
     Args:
         token_types: (n,) 0 text, 1 image, 2 video per token (transformers' mm_token_type_ids).
@@ -757,17 +1067,17 @@ def get_rope_index(token_types, image_grid_thw=(), video_grid_thw=(), spatial_me
         spatial_merge_size: patches merged per side into one token (2 in every Qwen VL config).
         tokens_per_second: Qwen2.5-VL's vision_config key; None means Qwen2-VL (time step 1).
         second_per_grid_ts: seconds per temporal patch, one per video (Qwen2.5-VL; default 1).
-        resume: where the ids go on after an image or video: "longer_side" (transformers 5.24:
-            its start + max(h, w) / merge) or "max_id" (its largest id + 1, on any row: vLLM
-            0.33.0's get_mrope_input_positions, read in vllm/model_executor/models/qwen2_5_vl.py).
-            The two agree unless a video's time ids outrun its longer side.
+        resume: where the ids go on after an image or video. "max_plus_one": its largest id + 1,
+            on any row (the authors' rule, PR 35569; transformers 5.0-5.2; vLLM 0.33.0's
+            get_mrope_input_positions). "transformers_5_24": its start + max(h, w) / merge
+            (transformers 5.3-5.24), which puts text below a long video's last time ids.
 
     Returns:
         (position_ids, rope_delta): (3, n) int ids (time, height, width) and
         max id + 1 − n, the shift every generated token's position gets.
     """
     token_types = np.asarray(token_types)
-    _checks.one_of(resume, "resume", ("longer_side", "max_id"))
+    _checks.one_of(resume, "resume", RESUME_RULES)
     grids = {IMAGE: iter(image_grid_thw), VIDEO: iter(video_grid_thw)}
     seconds = iter(second_per_grid_ts if second_per_grid_ts is not None else itertools.repeat(1.0))
     pieces, current = [], 0
@@ -786,9 +1096,9 @@ def get_rope_index(token_types, image_grid_thw=(), video_grid_thw=(), spatial_me
             raise ValueError(f"a run of {length} vision tokens does not match grid {tuple(grid)} "
                              f"({ids.shape[1]} tokens at merge {spatial_merge_size})")
         pieces.append(ids)
-        if resume == "max_id":  # vLLM 0.33.0: past every id the image or video used
+        if resume == "max_plus_one":  # past every id the image or video used, on all three rows
             current = int(ids.max()) + 1
-        else:  # transformers 5.24: the larger merged side
+        else:  # transformers 5.3-5.24: the larger merged side, whatever the time ids reached
             current += vision_id_advance(grid, spatial_merge_size)
     position_ids = np.concatenate(pieces, axis=1)  # (3, n)
     return position_ids, int(position_ids.max()) + 1 - token_types.size
@@ -872,7 +1182,102 @@ def ids_per_token(parts) -> float:
 
 
 # ---------------------------------------------------------------------------
-# 4. Figures (figures_build turns each into docs/figures/multimodal_rope.<name>.svg)
+# 4. Video time on the position axis: timestamps in text, TM-RoPE, VideoRoPE, MRoPE-I
+# ---------------------------------------------------------------------------
+
+def qwen3_vl_timestamp_tokens(seconds: float) -> int:
+    """Text tokens of one Qwen3-VL frame label "<t seconds>", t to one decimal (transformers 5.24's
+    Qwen3VLProcessor): "<", one token per digit, ".", " seconds", ">" (Qwen's pre-tokenizer splits
+    every digit; counted with the BPE ranks dashscope 2.0.2 ships as qwen.tiktoken)."""
+    return 3 + len(f"{seconds:.1f}")  # the digits and the point, plus "<", " seconds", ">"
+
+
+def qwen3_vl_video_parts(grid_thw, seconds_per_step: float = 1.0) -> list:
+    """One video as Qwen3-VL's processor lays it out, as parts: per temporal step a "<t seconds>"
+    label and <|vision_start|> (text), a one-frame grid (1, h, w), <|vision_end|> (text). t is the
+    middle of the step's two frames, (k + 1/4) · seconds_per_step (_calculate_timestamps)."""
+    t, h, w = (int(v) for v in grid_thw)
+    parts = []
+    for k in range(t):
+        label = qwen3_vl_timestamp_tokens((k + 0.25) * seconds_per_step)
+        parts += [("text", label + 1), ("video", (1, h, w)), ("text", 1)]
+    return parts
+
+
+def videorope_position_ids(start: int, grid_thw, delta: int = 2,
+                           spatial_merge_size: int = 2) -> tuple[np.ndarray, int]:
+    """(3, t·h'·w') ids of one video in VideoRoPE's layout, and the id the text after it gets.
+
+    Time: start + δ·k. Height and width: the time id plus the row or column counted from the
+    frame's middle, r − ⌊(h' − 1)/2⌋ (the diagonal layout). The text resumes at the last time
+    id + 1 (get_t_scale_rope_index in Wiselnn570/VideoRoPE, whose scale_factor δ is 2).
+    """
+    m = spatial_merge_size
+    t, h, w = int(grid_thw[0]), int(grid_thw[1]) // m, int(grid_thw[2]) // m
+    T, R, C = np.meshgrid(start + delta * np.arange(t), np.arange(h) - (h - 1) // 2,
+                          np.arange(w) - (w - 1) // 2, indexing="ij")  # each (t, h', w')
+    return np.stack([T, T + R, T + C]).reshape(3, -1), int(T.max()) + 1
+
+
+def spatial_reset_position_ids(start: int, grid_thw, spatial_merge_size: int = 2) -> tuple[np.ndarray, int]:
+    """(3, h'·w' + 1) ids of one frame and its <|vision_end|> in the spatial-reset layout of the
+    MRoPE-I paper, and the id the text after it gets: time = start, height and width count from
+    0, <|vision_end|> takes start + max(h', w') (pos_design/mrope_i.py, JJJYmmm/Multimodal-RoPEs)."""
+    ids = vision_position_ids(0, grid_thw, spatial_merge_size)  # (3, h'·w'), time row all 0
+    end = start + int(ids.max()) + 1
+    ids[0] += start
+    return np.concatenate([ids, np.full((3, 1), end)], axis=1), end + 1
+
+
+VIDEO_SCHEMES = ("one id per token", "M-RoPE (Qwen2-VL)", "absolute time (Qwen2.5-VL)",
+                 "TM-RoPE (Qwen2.5-Omni)", "timestamps in text (Qwen3-VL)", "VideoRoPE")
+
+
+def video_id_budget(scheme: str, steps: int = 60, side: int = 16, seconds_per_step: float = 1.0,
+                    tokens_per_second: float = 2, position_id_per_seconds: float = 25) -> tuple[int, int]:
+    """(tokens, ids) one video of `steps` temporal steps of side × side merged tokens costs: the
+    tokens it puts in the context (timestamps and frame markers included) and the id the text
+    after it starts at, for a scheme of VIDEO_SCHEMES. Qwen2.5-VL at tokens_per_second,
+    Qwen2.5-Omni at position_id_per_seconds (25: transformers 5.24's default), VideoRoPE at δ = 2."""
+    _checks.one_of(scheme, "scheme", VIDEO_SCHEMES)
+    grid = (steps, 2 * side, 2 * side)
+    if scheme == "VideoRoPE":
+        ids, after = videorope_position_ids(0, grid)
+        return ids.shape[1], after
+    parts = [("video", grid)]
+    if scheme == "timestamps in text (Qwen3-VL)":
+        parts = qwen3_vl_video_parts(grid, seconds_per_step)
+    tps = {"absolute time (Qwen2.5-VL)": tokens_per_second,
+           "TM-RoPE (Qwen2.5-Omni)": position_id_per_seconds}.get(scheme)
+    kinds = mm_token_types(*parts, ("text", 1))
+    ids, _ = get_rope_index(kinds, [], [g for k, g in parts if k == "video"], tokens_per_second=tps,
+                            second_per_grid_ts=[seconds_per_step])
+    n = kinds.size - 1
+    return n, n if scheme == "one id per token" else int(ids[0, -1])
+
+
+# ---------------------------------------------------------------------------
+# 5. Packing multimodal samples: four rows that restart
+# ---------------------------------------------------------------------------
+
+def packed_mrope_position_ids(samples) -> np.ndarray:
+    """(4, n) ids of several samples packed into one row, each a list of parts (Qwen2-VL numbering).
+
+    Row 0 is each token's text position, restarting at 0 in every sample: transformers 5.24's
+    Qwen2VLTextModel reads it to cut attention between samples when it is handed 4 rows.
+    Rows 1-3 are the sample's own M-RoPE ids (time, height, width), restarting too.
+    """
+    rows = []
+    for parts in samples:
+        kinds = mm_token_types(*parts)
+        ids, _ = get_rope_index(kinds, [g for k, g in parts if k == "image"],
+                                [g for k, g in parts if k == "video"])
+        rows.append(np.vstack([np.arange(kinds.size), ids]))  # (4, len)
+    return np.concatenate(rows, axis=1)
+
+
+# ---------------------------------------------------------------------------
+# 6. Figures (figures_build turns each into docs/figures/multimodal_rope.<name>.svg)
 # ---------------------------------------------------------------------------
 
 # The page's running example: 3 text tokens, a 112 x 168-pixel image (patch grid 1 x 8 x 12), 4 text tokens
@@ -881,7 +1286,7 @@ LOOKS = {"time": (BLUE, "o", "-"), "height": (RED, "s", "--"), "width": (GREEN, 
 
 
 def figures() -> dict:
-    """The page's three figures as {name: matplotlib Figure}; nothing is saved or shown."""
+    """The page's four figures as {name: matplotlib Figure}; nothing is saved or shown."""
     import matplotlib.pyplot as plt
 
     figs = {}
@@ -928,11 +1333,22 @@ def figures() -> dict:
     ax.minorticks_off()
     ax.legend(frameon=False)
     figs["image_cost"] = fig
+
+    fig, ax = plt.subplots(figsize=(6.4, 3.4), layout="constrained")
+    counts = [video_id_budget(s)[1] for s in VIDEO_SCHEMES]  # one minute: 60 steps of 16 x 16 tokens
+    ax.barh(np.arange(len(counts)), counts, color=BLUE, height=0.6)
+    for i, c in enumerate(counts):
+        ax.text(c * 1.15, i, f"{c:,}", va="center")
+    ax.set_yticks(np.arange(len(counts)), VIDEO_SCHEMES)
+    ax.invert_yaxis()
+    ax.set(xscale="log", xlim=(10, 2e5), xlabel="position ids one minute of video moves the text after it",
+           title="One minute of video, six ways to number it")
+    figs["video_time_ids"] = fig
     return figs
 
 
 # ---------------------------------------------------------------------------
-# 5. Demo
+# 7. Demo
 # ---------------------------------------------------------------------------
 
 def demo() -> None:

@@ -1,8 +1,12 @@
-"""lessons.multimodal_rope against transformers 5.24's own code (committed vectors, no torch
-needed: tests/reference/_multimodal_rope_reference.py wrote them): get_rope_index of Qwen2-VL
-and Qwen2.5-VL, and the cos/sin tables of the section split (Qwen2VLRotaryEmbedding) and the
-interleaved layout (Qwen3VLTextRotaryEmbedding). Plus closed forms: text-only M-RoPE is plain
-RoPE, each layout gives every axis its section's pair count, generated ids continue at max + 1."""
+"""lessons.multimodal_rope against the engines' own code (committed vectors, no torch needed:
+tests/reference/_multimodal_rope_reference.py wrote them). The default numbering (text resumes
+at the largest id + 1, the Qwen team's rule) against vLLM 0.33.0's get_mrope_input_positions and
+transformers 5.2.0's get_rope_index; resume="transformers_5_24" against transformers 5.24's
+get_rope_index of Qwen2-VL, Qwen2.5-VL and Qwen3-VL, kept as the witness of 5.3-5.24's rule; the
+cos/sin tables of the section split (Qwen2VLRotaryEmbedding) and the interleaved layout
+(Qwen3VLTextRotaryEmbedding). Plus closed forms: text-only M-RoPE is plain RoPE, each layout
+gives every axis its section's pair count, generated ids continue at max + 1, the video-time
+schemes' id counts, packed samples restart."""
 
 from __future__ import annotations
 
@@ -16,18 +20,42 @@ from lessons import multimodal_rope as mm
 from lessons.rope import apply_rope_half
 
 DATA = json.loads((Path(__file__).parent / "data" / "multimodal_rope_vectors.json").read_text(encoding="utf-8"))
+RESUME = json.loads((Path(__file__).parent / "data" / "multimodal_rope_resume_vectors.json").read_text(encoding="utf-8"))
 
 
 def _grids(parts, kind):
     return [g for k, g in parts if k == kind]
 
 
-@pytest.mark.parametrize("record", DATA["rope_index"], ids=lambda r: r["name"])
-def test_get_rope_index_matches_transformers(record):
+def _rope_index(record, **kw):
     parts = record["parts"]
-    ids, delta = mm.get_rope_index(mm.mm_token_types(*parts), _grids(parts, "image"), _grids(parts, "video"),
-                                   tokens_per_second=record.get("tokens_per_second"),
-                                   second_per_grid_ts=record.get("second_per_grid_ts"))
+    return mm.get_rope_index(mm.mm_token_types(*parts), _grids(parts, "image"), _grids(parts, "video"),
+                             tokens_per_second=record.get("tokens_per_second"),
+                             second_per_grid_ts=record.get("second_per_grid_ts"), **kw)
+
+
+@pytest.mark.parametrize("record", RESUME["rope_index"], ids=lambda r: f"{r['witness']}: {r['name']}")
+def test_get_rope_index_follows_the_authors_rule_as_vllm_and_transformers_5_2_number_it(record):
+    ids, delta = _rope_index(record)  # the default: resume at the largest id + 1
+    np.testing.assert_array_equal(ids, record["position_ids"])  # integers: exact
+    if record["witness"] == "transformers_5_2_0" and record["model"] == "qwen2_vl":
+        assert record["rope_delta"] == max(delta, 0)  # 5.2.0's Qwen2-VL clamps the offset at 0
+    else:
+        assert delta == record["rope_delta"]
+
+
+def test_the_authors_rule_has_both_witnesses_on_the_videos_that_tell_the_rules_apart():
+    assert RESUME["versions"]["vllm"] == "0.33.0" and RESUME["versions"]["transformers"] == "5.2.0"
+    apart = {r["name"] for r in RESUME["rope_index"]
+             if not np.array_equal(_rope_index(r, resume="transformers_5_24")[0], r["position_ids"])}
+    for name in apart - {"Qwen2.5-VL: videos at 0.5 s and 2/3 s per temporal patch"}:  # 5.2.0 cuts 0.5 s to 0
+        assert {r["witness"] for r in RESUME["rope_index"] if r["name"] == name} == {"vllm", "transformers_5_2_0"}
+    assert len(apart) >= 6 and any("32-step" in name for name in apart) and any("clip" in name for name in apart)
+
+
+@pytest.mark.parametrize("record", DATA["rope_index"], ids=lambda r: r["name"])
+def test_the_transformers_5_24_rule_matches_transformers_5_24(record):
+    ids, delta = _rope_index(record, resume="transformers_5_24")
     np.testing.assert_array_equal(ids, record["position_ids"])  # integers: exact
     assert delta == record["rope_delta"]
 
@@ -45,7 +73,8 @@ def test_cos_sin_match_the_rotary_classes(record):
 
 
 def test_the_records_exercise_both_layouts_and_both_models():
-    assert {r["model"] for r in DATA["rope_index"]} == {"qwen2_vl", "qwen2_5_vl"}
+    assert {r["model"] for r in DATA["rope_index"]} == {"qwen2_vl", "qwen2_5_vl", "qwen3_vl"}
+    assert DATA["versions"]["transformers"] == "5.24.0"
     assert {r["interleaved"] for r in DATA["cos_sin"]} == {True, False}
     # at least one case where the layouts would disagree: ids differ across the three rows
     for r in DATA["cos_sin"]:
@@ -120,19 +149,80 @@ def test_costs():
 @pytest.mark.parametrize("record", [r for r in DATA["rope_index"] if all(k != "video" for k, _ in r["parts"])],
                          ids=lambda r: r["name"])
 def test_both_resume_rules_agree_without_video(record):
-    parts = record["parts"]
-    ids, delta = mm.get_rope_index(mm.mm_token_types(*parts), _grids(parts, "image"), resume="max_id")
+    ids, delta = _rope_index(record)
     np.testing.assert_array_equal(ids, record["position_ids"])
     assert delta == record["rope_delta"]
 
 
-def test_the_resume_rules_differ_after_a_video_whose_time_outruns_its_side():
-    record = next(r for r in DATA["rope_index"] if "long video" in r["name"])
-    parts = record["parts"]
-    kw = dict(tokens_per_second=record["tokens_per_second"], second_per_grid_ts=record["second_per_grid_ts"])
-    side, _ = mm.get_rope_index(mm.mm_token_types(*parts), [], _grids(parts, "video"), **kw)
-    most, _ = mm.get_rope_index(mm.mm_token_types(*parts), [], _grids(parts, "video"), resume="max_id", **kw)
-    video = np.flatnonzero(mm.mm_token_types(*parts) == mm.VIDEO)
-    after = video[-1] + 1
-    assert most[0, after] == most[:, video].max() + 1  # vLLM's rule: past every id used
-    assert side[0, after] < side[:, video].max()  # transformers 5.24: below the video's last time id
+def test_qwen3_vl_frames_resume_alike_under_both_rules_and_match_its_processor_layout():
+    record = next(r for r in DATA["rope_index"] if r["model"] == "qwen3_vl")
+    np.testing.assert_array_equal(_rope_index(record)[0], record["position_ids"])
+    # the lesson's processor layout: vision_end + label + vision_start between frames, as the record holds
+    layout = [("text", 2), ("image", (1, 6, 4)), ("text", 1), *mm.qwen3_vl_video_parts((3, 4, 6)), ("text", 2)]
+    np.testing.assert_array_equal(mm.mm_token_types(*layout), mm.mm_token_types(*record["parts"]))
+
+
+def test_the_5_24_rule_puts_text_on_the_time_ids_of_the_video_before_it():
+    record = next(r for r in RESUME["rope_index"] if "clip" in r["name"])
+    kinds = mm.mm_token_types(*record["parts"])
+    video = np.flatnonzero(kinds == mm.VIDEO)
+    after = np.arange(video[-1] + 1, kinds.size)
+    new, _ = _rope_index(record)
+    old, _ = _rope_index(record, resume="transformers_5_24")
+    assert new[0, after[0]] == new[:, video].max() + 1 == 24  # past every id the clip used
+    assert not set(new[0, after]) & set(new[0, video])
+    assert sorted(set(old[0, after]) & set(old[0, video])) == [17, 19]  # text on two frames' time ids
+
+
+def test_timestamp_labels_count_as_qwens_bpe_splits_them():
+    # counted with the BPE ranks of dashscope 2.0.2's qwen.tiktoken: "<", digits, ".", " seconds", ">"
+    assert [mm.qwen3_vl_timestamp_tokens(t) for t in (0.25, 9.25, 12.25, 59.25, 123.25)] == [6, 6, 7, 7, 8]
+
+
+def test_video_id_budgets_follow_their_closed_forms():
+    steps, side = 60, 16
+    labels = sum(mm.qwen3_vl_timestamp_tokens(k + 0.25) for k in range(steps))
+    want = {"one id per token": steps * side * side, "M-RoPE (Qwen2-VL)": max(steps, side),
+            "absolute time (Qwen2.5-VL)": (steps - 1) * 2 + 1, "TM-RoPE (Qwen2.5-Omni)": (steps - 1) * 25 + 1,
+            "timestamps in text (Qwen3-VL)": labels + steps * (side + 2), "VideoRoPE": (steps - 1) * 2 + 1}
+    assert {s: mm.video_id_budget(s, steps, side)[1] for s in mm.VIDEO_SCHEMES} == want
+    assert mm.video_id_budget("timestamps in text (Qwen3-VL)", steps, side)[0] == labels + steps * (side**2 + 2)
+    # a short clip: M-RoPE's ids are the frame's side, not its steps
+    assert mm.video_id_budget("M-RoPE (Qwen2-VL)", 3, side)[1] == side
+
+
+def test_videorope_follows_its_authors_layout():
+    ids, after = mm.videorope_position_ids(5, (2, 4, 6))  # 2 steps of 2 x 3 tokens, delta 2
+    t = np.repeat([5, 7], 6)
+    np.testing.assert_array_equal(ids[0], t)
+    np.testing.assert_array_equal(ids[1], t + np.tile(np.repeat([0, 1], 3), 2))  # r - (2 - 1) // 2
+    np.testing.assert_array_equal(ids[2], t + np.tile([-1, 0, 1], 4))  # c - (3 - 1) // 2
+    assert after == 8  # the last time id + 1
+
+
+def test_spatial_reset_resumes_where_qwen3_vl_does():
+    for h, w in ((32, 32), (8, 12), (12, 4)):
+        ids, after = mm.spatial_reset_position_ids(10, (1, h, w))
+        assert ids[1:, :-1].min() == 0 and set(ids[0, :-1]) == {10}  # height and width from 0, time = start
+        kinds = mm.mm_token_types(("text", 10), ("video", (1, h, w)), ("text", 2))  # frame, <|vision_end|>, text
+        q3, _ = mm.get_rope_index(kinds, [], [(1, h, w)])
+        assert after == q3[0, -1] and ids[0, -1] == q3[0, -2]
+
+
+def test_packed_samples_restart_and_keep_their_own_ids():
+    from lessons.position_ids import document_ids_from_position_ids
+
+    a = [("text", 2), ("image", (1, 4, 4)), ("text", 1)]
+    b = [("image", (1, 4, 6)), ("text", 2)]
+    c = [("text", 3), ("video", (3, 4, 4)), ("text", 1)]
+    ids = mm.packed_mrope_position_ids([a, b, c])
+    start = 0
+    for parts in (a, b, c):
+        alone, _ = mm.get_rope_index(mm.mm_token_types(*parts), _grids(parts, "image"), _grids(parts, "video"))
+        n = alone.shape[1]
+        np.testing.assert_array_equal(ids[1:, start:start + n], alone)
+        np.testing.assert_array_equal(ids[0, start:start + n], np.arange(n))
+        start += n
+    assert start == ids.shape[1]
+    assert document_ids_from_position_ids(ids[0]).max() + 1 == 3  # the text row finds the three samples
+    assert document_ids_from_position_ids(ids[1]).max() + 1 > 3  # the time row does not

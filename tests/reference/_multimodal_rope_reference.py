@@ -1,21 +1,35 @@
-"""Reference vectors for lessons/multimodal_rope.py, from transformers' own code.
+"""Reference vectors for lessons/multimodal_rope.py, from transformers' and vLLM's own code.
 
-Run under the reference venv (.venv-ref: torch + transformers 5.24):
+Two files, each recording the release it comes from:
 
-    .venv-ref/bin/python -c "import sys; sys.path.insert(0,'tests/reference'); \
-import _multimodal_rope_reference as r; r.write()"
+- tests/data/multimodal_rope_vectors.json, from transformers 5.24 (`write()`, under the reference
+  venv .venv-ref: torch + transformers 5.24):
 
-What is called, all without weights:
-- get_rope_index of Qwen2VLModel and Qwen2_5_VLModel (transformers 5.24), called unbound on a
-  stub: a SimpleNamespace holding the only attributes the method reads
-  (config.vision_config.spatial_merge_size and tokens_per_second) and the class's own
-  get_vision_position_ids bound to it. No model is built.
-- the rotary classes Qwen2VLRotaryEmbedding (sections) and Qwen3VLTextRotaryEmbedding
-  (interleaved; its recomposition_frequencies is what older releases called
-  apply_interleaved_mrope), built from a small text config: they hold buffers, no weights.
+      .venv-ref/bin/python -c "import sys; sys.path.insert(0,'tests/reference'); \
+  import _multimodal_rope_reference as r; r.write()"
 
-`write()` writes tests/data/multimodal_rope_vectors.json; `live_check()` recomputes it and
-compares the lesson's numpy functions with the live library (check_live.py calls it).
+  get_rope_index of Qwen2VLModel, Qwen2_5_VLModel and Qwen3VLModel, called unbound on a stub (a
+  SimpleNamespace holding the only config values the method reads, with the class's own
+  get_vision_position_ids bound to it; no model is built), and the rotary classes
+  Qwen2VLRotaryEmbedding (sections) and Qwen3VLTextRotaryEmbedding (interleaved), built from a
+  small text config: they hold buffers, no weights. 5.24 resumes the text after an image or
+  video at start + max(h, w) / merge: kept as the witness of that rule (releases 5.3-5.24).
+- tests/data/multimodal_rope_resume_vectors.json, the rule the Qwen team wrote (text resumes at
+  the largest id + 1), from two witnesses (`write_resume()`, in a venv with torch and
+  transformers 5.2.0, e.g. python3 -m venv /tmp/ref52; VLLM_SRC = an unzipped vllm 0.33.0 wheel):
+
+      VLLM_SRC=/tmp/vllm /tmp/ref52/bin/python -c "import sys; sys.path.insert(0,'tests/reference'); \
+  import _multimodal_rope_reference as r; r.write_resume()"
+
+  transformers 5.2.0's get_rope_index (which finds images and videos from
+  <|vision_start|> tokens, so every vision run here follows text), and vLLM 0.33.0's
+  get_mrope_input_positions and iter_mm_grid_thw of Qwen2VLForConditionalGeneration and
+  Qwen2_5_VLForConditionalGeneration: the two methods' source is read from the wheel's
+  vllm/model_executor/models/qwen2_vl.py and qwen2_5_vl.py and compiled alone (numpy and torch
+  are all they use), nothing else of vLLM is imported.
+
+`live_check()` recomputes the 5.24 file and compares the lesson's numpy functions with the live
+library (check_live.py calls it), with the resume rule of the release it finds.
 """
 
 from __future__ import annotations
@@ -48,6 +62,13 @@ INDEX_CASES = [
     {"name": "Qwen2.5-VL: a long video, tokens_per_second 4 (transformers' default)", "model": "qwen2_5_vl",
      "tokens_per_second": 4, "second_per_grid_ts": [1.0],
      "parts": [["text", 4], ["video", [8, 4, 6]], ["text", 3]]},
+    # Qwen3-VL: transformers gets the whole video's grid and splits it into one-frame grids itself;
+    # the parts are the layout its processor writes: per frame "<t seconds>" + <|vision_start|>
+    # (text), the frame, <|vision_end|> (text)
+    {"name": "Qwen3-VL: an image, then a 3-step video with timestamps", "model": "qwen3_vl",
+     "video_grid_thw": [[3, 4, 6]],
+     "parts": [["text", 2], ["image", [1, 6, 4]], ["text", 8], ["video", [1, 4, 6]], ["text", 8],
+               ["video", [1, 4, 6]], ["text", 8], ["video", [1, 4, 6]], ["text", 3]]},
 ]
 
 # cos/sin of the rotary classes on the ids of an index case (+ an offset, to reach larger angles)
@@ -83,13 +104,15 @@ def transformers_rope_index(case: dict) -> dict:
     from transformers.models.qwen2_5_vl.modeling_qwen2_5_vl import Qwen2_5_VLModel
     from transformers.models.qwen2_vl.modeling_qwen2_vl import Qwen2VLModel
 
-    cls = {"qwen2_vl": Qwen2VLModel, "qwen2_5_vl": Qwen2_5_VLModel}[case["model"]]
+    from transformers.models.qwen3_vl.modeling_qwen3_vl import Qwen3VLModel
+
+    cls = {"qwen2_vl": Qwen2VLModel, "qwen2_5_vl": Qwen2_5_VLModel, "qwen3_vl": Qwen3VLModel}[case["model"]]
     vision = types.SimpleNamespace(spatial_merge_size=2, tokens_per_second=case.get("tokens_per_second"))
     stub = types.SimpleNamespace(config=types.SimpleNamespace(vision_config=vision))
     stub.get_vision_position_ids = types.MethodType(cls.get_vision_position_ids, stub)
     kinds = torch.tensor([_tokens(case["parts"])])
     images = [g for k, g in case["parts"] if k == "image"]
-    videos = [g for k, g in case["parts"] if k == "video"]
+    videos = case.get("video_grid_thw", [g for k, g in case["parts"] if k == "video"])
     kwargs = {}
     if case["model"] == "qwen2_5_vl":  # the processor hands these over as a float tensor
         kwargs["second_per_grid_ts"] = torch.tensor(case["second_per_grid_ts"], dtype=torch.float32)
@@ -161,12 +184,164 @@ def write() -> None:
           f"{len(out['cos_sin'])} cos/sin tables, transformers {out['versions']['transformers']}")
 
 
+# --- the authors' rule, from transformers 5.2.0 and vLLM 0.33.0 ---------------------------------
+RESUME_DATA = ROOT / "tests" / "data" / "multimodal_rope_resume_vectors.json"
+# Every vision run follows text (5.2.0 finds them from <|vision_start|>). "witnesses" names who is
+# asked: 5.2.0 casts seconds per step to an integer before multiplying (0.5 s -> 0), so the
+# fractional case asks vLLM only.
+RESUME_CASES = [
+    {"name": "Qwen2-VL: text, one 4x4-patch image, text", "model": "qwen2_vl",
+     "parts": [["text", 3], ["image", [1, 4, 4]], ["text", 2]]},
+    {"name": "Qwen2-VL: a wide image, text, a 3-step video, text", "model": "qwen2_vl",
+     "parts": [["text", 2], ["image", [1, 4, 6]], ["text", 3], ["video", [3, 4, 4]], ["text", 2]]},
+    {"name": "Qwen2-VL: a tall image, text, a wide image, text", "model": "qwen2_vl",
+     "parts": [["text", 1], ["image", [1, 8, 4]], ["text", 4], ["image", [1, 6, 10]], ["text", 1]]},
+    {"name": "Qwen2-VL: a 32-step video of 8x8 patches (transformers #45381's shape)", "model": "qwen2_vl",
+     "parts": [["text", 2], ["video", [32, 8, 8]], ["text", 3]]},
+    {"name": "Qwen2.5-VL: video at 1 s per temporal patch, tokens_per_second 2", "model": "qwen2_5_vl",
+     "tokens_per_second": 2, "second_per_grid_ts": [1.0],
+     "parts": [["text", 2], ["video", [3, 4, 4]], ["text", 2]]},
+    {"name": "Qwen2.5-VL: image, then videos at 1 s and 2 s per temporal patch", "model": "qwen2_5_vl",
+     "tokens_per_second": 2, "second_per_grid_ts": [1.0, 2.0],
+     "parts": [["text", 1], ["image", [1, 6, 4]], ["text", 2], ["video", [4, 4, 4]], ["text", 1],
+               ["video", [5, 2, 4]], ["text", 3]]},
+    {"name": "Qwen2.5-VL: a long video, tokens_per_second 4", "model": "qwen2_5_vl",
+     "tokens_per_second": 4, "second_per_grid_ts": [1.0],
+     "parts": [["text", 4], ["video", [8, 4, 6]], ["text", 3]]},
+    {"name": "Qwen2.5-VL: the lesson's 10-second clip, 20 frames of 336 x 336", "model": "qwen2_5_vl",
+     "tokens_per_second": 2, "second_per_grid_ts": [1.0],
+     "parts": [["text", 5], ["video", [10, 24, 24]], ["text", 3]]},
+    {"name": "Qwen2.5-VL: videos at 0.5 s and 2/3 s per temporal patch", "model": "qwen2_5_vl",
+     "tokens_per_second": 2, "second_per_grid_ts": [0.5, 2.0 / 3.0], "witnesses": ["vllm"],
+     "parts": [["text", 1], ["image", [1, 6, 4]], ["text", 2], ["video", [4, 4, 4]], ["text", 1],
+               ["video", [5, 2, 4]], ["text", 3]]},
+]
+# Qwen2-VL's token ids (its config.json and tokenizer): <|vision_start|>, <|image_pad|>, <|video_pad|>
+VISION_START, IMAGE_PAD, VIDEO_PAD, TEXT = 151652, 151655, 151656, 9707
+
+
+def _input_ids(parts) -> list[int]:
+    """Token ids for one case: text is TEXT, except <|vision_start|> just before each vision run."""
+    out = []
+    for k, what in parts:
+        if k == "text":
+            out += [TEXT] * what
+        else:
+            out[-1] = VISION_START
+            out += [IMAGE_PAD if k == "image" else VIDEO_PAD] * (what[0] * what[1] * what[2] // 4)
+    return out
+
+
+def transformers52_rope_index(case: dict) -> dict:
+    """transformers 5.2.0's get_rope_index on one case, called unbound on a config stub."""
+    import torch
+    from transformers.models.qwen2_5_vl.modeling_qwen2_5_vl import Qwen2_5_VLModel
+    from transformers.models.qwen2_vl.modeling_qwen2_vl import Qwen2VLModel
+
+    vision = types.SimpleNamespace(spatial_merge_size=2, tokens_per_second=case.get("tokens_per_second"))
+    config = types.SimpleNamespace(vision_config=vision, image_token_id=IMAGE_PAD, video_token_id=VIDEO_PAD,
+                                   vision_start_token_id=VISION_START)
+    stub = types.SimpleNamespace(config=config)
+    images = [g for k, g in case["parts"] if k == "image"]
+    videos = [g for k, g in case["parts"] if k == "video"]
+    kwargs = dict(image_grid_thw=torch.tensor(images) if images else None,
+                  video_grid_thw=torch.tensor(videos) if videos else None)
+    if case["model"] == "qwen2_5_vl":
+        kwargs["second_per_grid_ts"] = torch.tensor(case["second_per_grid_ts"], dtype=torch.float32)
+    cls = {"qwen2_vl": Qwen2VLModel, "qwen2_5_vl": Qwen2_5_VLModel}[case["model"]]
+    pos, delta = cls.get_rope_index(stub, torch.tensor([_input_ids(case["parts"])]), **kwargs)
+    return {"position_ids": pos[:, 0].tolist(), "rope_delta": int(delta[0, 0])}
+
+
+def _vllm_methods(model: str):
+    """iter_mm_grid_thw and get_mrope_input_positions of vLLM's Qwen2(.5)-VL class, compiled alone
+    from the wheel's source (VLLM_SRC: the unzipped wheel)."""
+    import ast
+    import os
+    from collections.abc import Iterator
+
+    import numpy as np
+    import torch
+
+    path = Path(os.environ["VLLM_SRC"]) / "vllm" / "model_executor" / "models" / f"{model}.py"
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    cls = {"qwen2_vl": "Qwen2VLForConditionalGeneration", "qwen2_5_vl": "Qwen2_5_VLForConditionalGeneration"}[model]
+    body = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == cls).body
+    wanted = [n for n in body if isinstance(n, ast.FunctionDef)
+              and n.name in ("iter_mm_grid_thw", "get_mrope_input_positions")]
+    namespace = {"np": np, "torch": torch, "Iterator": Iterator, "MultiModalFeatureSpec": object}
+    exec(compile(ast.Module(body=wanted, type_ignores=[]), str(path), "exec"), namespace)
+    return namespace["iter_mm_grid_thw"], namespace["get_mrope_input_positions"]
+
+
+def vllm_rope_index(case: dict) -> dict:
+    """vLLM 0.33.0's get_mrope_input_positions on one case: one feature per image or video, with
+    its offset in the prompt and its grid (and seconds per step) as the processor hands them over."""
+    import torch
+
+    iter_grids, positions = _vllm_methods(case["model"])
+    vision = types.SimpleNamespace(spatial_merge_size=2)
+    if case.get("tokens_per_second") is not None:
+        vision.tokens_per_second = case["tokens_per_second"]
+    seconds = iter(case.get("second_per_grid_ts", []))
+    features, offset = [], 0
+    for k, what in case["parts"]:
+        if k != "text":
+            data = {f"{k}_grid_thw": types.SimpleNamespace(data=torch.tensor(what))}
+            if k == "video" and case["model"] == "qwen2_5_vl":
+                data["second_per_grid_ts"] = types.SimpleNamespace(
+                    data=torch.tensor(next(seconds), dtype=torch.float32))
+            features.append(types.SimpleNamespace(modality=k, data=data,
+                                                  mm_position=types.SimpleNamespace(offset=offset)))
+        offset += what if k == "text" else what[0] * what[1] * what[2] // 4
+    stub = types.SimpleNamespace(config=types.SimpleNamespace(vision_config=vision))
+    stub.iter_mm_grid_thw = types.MethodType(iter_grids, stub)
+    pos, delta = positions(stub, _input_ids(case["parts"]), features)
+    return {"position_ids": pos.tolist(), "rope_delta": int(delta)}
+
+
+def write_resume() -> None:
+    """Write tests/data/multimodal_rope_resume_vectors.json from transformers 5.2.0 and vLLM 0.33.0."""
+    import os
+
+    import torch
+    import transformers
+
+    meta = (Path(os.environ["VLLM_SRC"]) / "vllm-0.33.0.dist-info" / "METADATA").read_text(encoding="utf-8")
+    vllm_version = next(line.split(": ")[1] for line in meta.splitlines() if line.startswith("Version: "))
+    assert transformers.__version__ == "5.2.0" and vllm_version == "0.33.0", (transformers.__version__, vllm_version)
+    rows = []
+    for case in RESUME_CASES:
+        asked = case.get("witnesses", ["transformers_5_2_0", "vllm"])
+        for who in asked:
+            got = (transformers52_rope_index if who == "transformers_5_2_0" else vllm_rope_index)(case)
+            rows.append({**{k: v for k, v in case.items() if k != "witnesses"}, "witness": who, **got})
+    about = ("M-RoPE position ids under the rule the Qwen team wrote (text resumes at the largest id + 1), from "
+             "transformers 5.2.0's get_rope_index (Qwen2VLModel, Qwen2_5_VLModel) and vLLM 0.33.0's "
+             "get_mrope_input_positions (Qwen2VLForConditionalGeneration, Qwen2_5_VLForConditionalGeneration), "
+             "written by tests/reference/_multimodal_rope_reference.py (write_resume). 5.2.0 truncates seconds "
+             "per temporal patch to an integer, so the fractional case is vLLM's only; 5.2.0's Qwen2-VL returns "
+             "rope_delta clamped at 0 (max(..., 0)), its Qwen2.5-VL does not.")
+    out = {"about": about, "versions": {"transformers": transformers.__version__, "vllm": vllm_version,
+                                        "torch": torch.__version__}}
+    text = json.dumps(out, indent=1)[:-2] + ',\n "rope_index": [\n'
+    text += ",\n".join("  " + json.dumps(r, separators=(",", ":")) for r in rows) + "\n ]\n}\n"
+    RESUME_DATA.write_text(text, encoding="utf-8")
+    print(f"wrote {RESUME_DATA.relative_to(ROOT)}: {len(rows)} records, transformers {transformers.__version__}, "
+          f"vLLM {vllm_version}")
+
+
 def live_check(atol: float = 2e-5) -> list[str]:
     """Compare the lesson with the live library; returns failure strings (empty when all agree)."""
     import numpy as np
 
     from lessons.multimodal_rope import get_rope_index, mm_token_types, mrope_cos_sin
 
+    import transformers
+
+    # transformers 5.3 to 5.24 resume after an image or video at start + max(h, w) / merge
+    major, minor = (int(v) for v in transformers.__version__.split(".")[:2])
+    rule = "transformers_5_24" if (major, minor) >= (5, 3) else "max_plus_one"
     failures = []
     for case in INDEX_CASES:
         want = transformers_rope_index(case)
@@ -174,7 +349,7 @@ def live_check(atol: float = 2e-5) -> list[str]:
         ids, delta = get_rope_index(mm_token_types(*parts), [g for k, g in parts if k == "image"],
                                     [g for k, g in parts if k == "video"],
                                     tokens_per_second=case.get("tokens_per_second"),
-                                    second_per_grid_ts=case.get("second_per_grid_ts"))
+                                    second_per_grid_ts=case.get("second_per_grid_ts"), resume=rule)
         ok = np.array_equal(ids, want["position_ids"]) and delta == want["rope_delta"]
         print(f"{'ok  ' if ok else 'FAIL'} mrope  {case['name']}")
         if not ok:
