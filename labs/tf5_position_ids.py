@@ -22,13 +22,17 @@
 # the ids and the mask right, all three ways agree to rounding for both models;
 # a constant offset (left padding without ids, packed ids that keep counting
 # while attention is cut) costs RoPE nothing but breaks the learned table; and
-# packing without cutting attention breaks both.
+# packing without cutting attention breaks both. A last claim leaves the tiny
+# decoder for a vision-language prompt: after a video, Qwen's multimodal ids
+# must send the text past every id the video used.
 #
 # Run it with `python labs/tf5_position_ids.py`: it exits 0 when every claim
 # holds and 1, naming the claim, when one does not. It exercises
 # [Position ids in practice: padding, packing and caches](../../lessons/position_ids/)
 # (the ids, the masks and a decoder that takes both) on the model of
-# [A tiny decoder in numpy, with any position scheme](../../lessons/transformer/).
+# [A tiny decoder in numpy, with any position scheme](../../lessons/transformer/),
+# and the video numbering of
+# [Positions for images and video: multimodal RoPE](../../lessons/multimodal_rope/).
 # Download it as a notebook, [tf5_position_ids.ipynb](tf5_position_ids.ipynb), or
 # as a script, [tf5_position_ids.py](tf5_position_ids.py).
 
@@ -140,6 +144,30 @@ plt.show()
 # counting while attention is cut leave RoPE at rounding and move the learned
 # table by whole logits. The two cases where attention is not cut move both.
 
+# %% [markdown]
+# ## Claim 6: after a video, the text resumes past every id the video used
+#
+# Qwen2.5-VL gives each video token three ids (time, row, column) and counts a
+# video's time in seconds, so a 10-second clip of 12 × 12 tokens per step
+# reaches time id 23 after 5 text tokens while its rows and columns stop at
+# 16. The Qwen team's code (transformers pull request 35569), transformers
+# 5.0.0 to 5.2.0 and vLLM 0.33.0 resume the text at the largest id + 1;
+# transformers 5.3.0 to 5.24.0 resume at the start + the longer side, 17, on
+# top of the clip's time ids. The lab numbers the prompt with the lesson's
+# `get_rope_index` and checks where the text lands.
+
+# %%
+from lessons.multimodal_rope import VIDEO, get_rope_index, mm_token_types
+
+CLIP = (10, 24, 24)  # 20 frames of 336 x 336 pixels: 10 steps of 12 x 12 tokens
+kinds = mm_token_types(("text", 5), ("video", CLIP), ("text", 3))
+mm_ids, _ = get_rope_index(kinds, [], [CLIP], tokens_per_second=2, second_per_grid_ts=[1.0])  # (3, 1448)
+video = kinds == VIDEO
+after = mm_ids[:, np.flatnonzero(video)[-1] + 1:]  # the 3 text tokens after the clip
+shared = sorted(set(after[0].tolist()) & set(mm_ids[0, video].tolist()))
+print(f"the clip's ids reach {mm_ids[:, video].max()}; the text after it gets {after[0].tolist()}; "
+      f"time ids it shares with the clip: {shared}")
+
 # %%
 from labs._lab import verdict
 
@@ -156,4 +184,6 @@ verdict({
     f"attention not cut (reset ids with a causal mask, or ids never reset and the cut read from them): "
     f"both models off by more than {BROKEN}":
         all(gap[c, p] > BROKEN for c in labels[3:5] for p in models),
+    "M-RoPE after a video: the text resumes at the clip's largest id + 1 and shares no time id with its frames":
+        after[0, 0] == mm_ids[:, video].max() + 1 and not shared,
 })

@@ -152,6 +152,11 @@ PLANTS: tuple[Plant, ...] = (
           "softmax(np.where(allowed, scores, -np.inf))",
           "softmax(np.where(allowed & document_mask(document_ids_from_position_ids(ids)[0]), scores, -np.inf))",
           "the model also cuts wherever the ids restart, so a plain causal mask no longer leaks"),
+    Plant("tf5_position_ids", ("M-RoPE after a video: the text resumes at the clip's largest id + 1",),
+          "lessons.multimodal_rope", "get_rope_index",
+          "current = int(ids.max()) + 1", "current += vision_id_advance(grid, spatial_merge_size)",
+          "the text after an image or video resumes at its start + max(h', w') (transformers 5.3-5.24), "
+          "below a long video's last time ids"),
 )
 
 
