@@ -561,10 +561,13 @@ differently (each claim below is its paper's abstract):
   distance per head, such as a logarithmic one; reported by its authors to
   extrapolate well on three language-modelling datasets.
 - **FIRE** (Li et al., 2023, [arXiv:2310.04418](https://arxiv.org/abs/2310.04418))
-  learns the bias as a small network of the distance divided by the query's
-  position, so every distance falls in a fixed range at any length; reported
-  to generalise to longer contexts better than the other schemes it tested,
-  and shown to be able to represent T5's bias, ALiBi and Kerple.
+  learns the bias as a small network $f_\theta$ of
+  $\psi(i - j) / \psi(\max(L, i))$, where $\psi(x) = \log(cx + 1)$ with a learned
+  $c$ and $L$ is a learned threshold (§3.2–3.3): a log-compressed distance
+  divided by the log of the query's position, or of $L$ while the query is
+  short, so the input stays in $[0, 1]$ at any length; reported to generalise
+  to longer contexts better than the other schemes it tested, and shown to be
+  able to represent T5's bias, ALiBi and Kerple.
 - **xPos** (Sun et al., 2022, [arXiv:2212.10554](https://arxiv.org/abs/2212.10554))
   keeps RoPE's rotation and adds a per-pair exponential scale to q and k, so
   scores decay with distance; reported to improve extrapolation, together
@@ -574,8 +577,12 @@ differently (each claim below is its paper's abstract):
   count words or sentences instead of tokens; reported to solve counting and
   selective-copy tasks where token positions fail.
 
-What shipped: of the 24 decoders in the model-card gallery, 21 use RoPE, 2
-ALiBi and 1 a learned table; none uses T5's buckets. In transformers 5.24.0
+What shipped: of the 24 decoders in the model-card gallery, 21 use RoPE in
+at least one layer, 2 ALiBi and 1 a learned table; none uses T5's buckets.
+The count reads each config's keys (`position_scheme_of`: a key that names
+rope or rotary means RoPE), so a hybrid counts as RoPE; which of them also
+have layers with no position code, `lessons.layer_schemes` counts layer by
+layer (`gallery_rope_layers`). In transformers 5.24.0
 nine configuration classes define `relative_attention_num_buckets` (T5, mT5,
 UMT5, LongT5, Switch Transformers, UDOP, Pix2Struct, Pop2Piano, MPNet), all
 encoder–decoder or encoder models, and a search of its source finds none of
@@ -598,7 +605,7 @@ show.
 - T5 learns one bias per head for each of 32 distance buckets, exact up to
   15 and shared from 113 on; of the relative biases proposed since (Kerple,
   FIRE, xPos, CoPE), none is in the gallery's 24 decoders, 21 of which use
-  RoPE.
+  RoPE in at least one layer.
 
 ## Self-test questions
 

@@ -275,8 +275,8 @@ and each engine's choice by name, `llama4_served_temperature`.
 ```python
 import numpy as np
 from lessons.alibi import mask_position_signal
-from lessons.layer_schemes import (gallery_text_config, layer_plan,
-                                   llama4_attn_temperature,
+from lessons.layer_schemes import (gallery_rope_layers, gallery_text_config,
+                                   layer_plan, llama4_attn_temperature,
                                    llama4_served_temperature,
                                    mistral_attn_scale, top_key_weight)
 [round(float(v), 3) for v in mask_position_signal(4)]
@@ -311,6 +311,11 @@ plans = {s: layer_plan(gallery_text_config(s))
 cohere = layer_plan(gallery_text_config("command-r7b"))
 all(layer["rope"] == (layer["window"] is not None) for layer in cohere)
 # → True
+rope_decoders = gallery_rope_layers()
+{k: len(v) for k, v in rope_decoders.items()}
+# → {'every layer': 17, 'some layers': 4}
+rope_decoders["some layers"]
+# → ['command-r7b', 'llama-4-scout', 'qwen3-next-80b', 'smollm3-3b']
 ```
 
 ![Seven models' layers side by side: Llama 4 Scout, SmolLM3 and Command R7B have a NoPE layer every fourth layer; Gemma 3 has short local bars with a tall global one every sixth layer; Gemma 2 and gpt-oss alternate short and tall; Mistral 7B's layers are all short](figures/layer_schemes.layer_map.svg)
@@ -320,7 +325,11 @@ if it does not; a tall bar sees the whole context, a short one only its window
 or chunk. Llama 4 and Command R7B look alike: both rotate only their local
 layers and leave every fourth layer global with no positions, Llama 4 through
 its NoPE list and Command R7B through a layer-type rule. SmolLM3 has no window at all, and Mistral
-has nothing but windows.
+has nothing but windows. Of the gallery's decoders that rotate at all, 17
+rotate in every layer and 4 are hybrids with layers that carry no position code:
+the three above with NoPE layers, and Qwen3-Next, whose linear-attention layers
+(three in every four) have none and whose full-attention layers turn a quarter of
+each head (`gallery_rope_layers`).
 
 ![Two query multipliers against position on a log scale: Llama 4's, on its NoPE layers, flat at 1 until position 8,191, then a staircase rising to about 1.7 at ten million tokens; Ministral 3's, on every layer, flat until 16,384 and rising to about 1.28 at 262,144](figures/layer_schemes.temperature.svg)
 
@@ -806,11 +815,11 @@ import numpy as np
 from lessons import _checks
 from lessons._palette import BLUE, GREEN, METHOD_LOOKS, MUTED, ORANGE, SCHEME_LOOKS
 from lessons._show import banner, gap_text, say, table, takeaway
-from lessons.alibi import mask_position_signal, nope_layers
+from lessons.alibi import mask_position_signal, nope_layers, position_scheme_of
 from lessons.context_extension import _gallery_config, rope_inv_freq
 from lessons.positional import angle_table
 from lessons.rope import apply_rope_half, apply_rope_interleaved, half_split_table, rotate_with_table
-from lessons.tools.model_types import periodic_layer_types
+from lessons.tools.model_types import first_set, gallery, periodic_layer_types
 
 # ---------------------------------------------------------------------------
 # 1. Different schemes in different layers
@@ -838,10 +847,12 @@ def layer_plan(text: dict) -> list[dict]:
     attention_chunk_size; cohere2 makes every sliding_window_pattern-th layer (4) full and rotates
     only its sliding layers; gemma3_text makes every sliding_window_pattern-th layer (6) full, with
     rope_local_base_freq (10,000) on the sliding ones; gemma2 alternates sliding and full from
-    layer 0; gpt_oss lists layer_types; mistral slides every layer.
+    layer 0; gpt_oss lists layer_types; qwen3_next gives positions (partial RoPE) only to every
+    full_attention_interval-th layer (4), its linear-attention layers none; mistral slides every layer.
     """
     kind = text.get("model_type")
-    n = _checks.count(text["num_hidden_layers"], "num_hidden_layers")
+    key, n = first_set(text, ("num_hidden_layers", "n_layer"))  # GPT-J names it n_layer
+    n = _checks.count(n, key or "num_hidden_layers")
     theta = float(text.get("rope_theta", 10000.0))
     window = text.get("sliding_window")
     if kind in ("llama4_text", "smollm3"):
@@ -850,7 +861,7 @@ def layer_plan(text: dict) -> list[dict]:
         chunk = text.get("attention_chunk_size", 8192) if kind == "llama4_text" else None
         return [{"rope": i not in nope, "window": None if i in nope else chunk, "base": None if i in nope else theta}
                 for i in range(n)]
-    if kind in ("cohere2", "gemma3_text", "gemma2", "gpt_oss"):
+    if kind in ("cohere2", "gemma3_text", "gemma2", "gpt_oss", "qwen3_next"):
         types = text.get("layer_types") or periodic_layer_types(text, n)
         local_base = float(text.get("rope_local_base_freq", 10000.0)) if kind == "gemma3_text" else theta
         if kind == "gemma3_text":
@@ -858,11 +869,25 @@ def layer_plan(text: dict) -> list[dict]:
         plan = []
         for t in types:
             sliding = t == "sliding_attention"
-            rope = sliding or kind != "cohere2"
+            rope = (sliding or kind != "cohere2") and t != "linear_attention"
             plan.append({"rope": rope, "window": window if sliding else None,
                          "base": (local_base if sliding else theta) if rope else None})
         return plan
     return [{"rope": True, "window": window, "base": theta} for _ in range(n)]
+
+
+def gallery_rope_layers() -> dict[str, list[str]]:
+    """The gallery's decoders that rotate q and k, split by `layer_plan`: {"every layer": slugs,
+    "some layers": slugs} (the second, hybrids, also have layers with no position code)."""
+    out: dict[str, list[str]] = {"every layer": [], "some layers": []}
+    for slug, entry in sorted(gallery().items()):
+        config = entry["config"]
+        if any(a.endswith("MaskedLM") for a in config.get("architectures", [])):
+            continue  # an encoder, not a decoder
+        if position_scheme_of(config) == "RoPE":
+            rope = [layer["rope"] for layer in layer_plan(gallery_text_config(slug))]
+            out["every layer" if all(rope) else "some layers"].append(slug)
+    return out
 
 
 def llama4_attn_temperature(positions, attn_scale: float = 0.1, floor_scale: int = 8192) -> np.ndarray:
