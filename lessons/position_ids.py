@@ -95,8 +95,8 @@ rank, against 10 to 58 for plain contiguous shards (computed below).
   with the global base (llama.cpp #12357, fixed in #12373).
 - **Drafts written to the wrong slot.** vLLM 0.33.0's EAGLE and MTP drafters take the
   cache slot from the time row of M-RoPE ids, which lags the token count after an
-  image: drafts land inside the image (vLLM #54498, open). Fix: slots from the
-  sequence length.
+  image: drafts land inside the image (vLLM #54498, open). The proposed fix takes
+  the slot from the sequence length (#54716).
 - **Shards numbered from 0.** A rank that numbers its own tokens 0, 1, 2, ... turns
   its queries and keys at the wrong ids. Fix: global ids, sharded with the tokens.
 - **Anything that reads the absolute position.** A learned table, LongRoPE's switch
@@ -124,13 +124,13 @@ find_packed_sequence_indices in masking_utils.py). The scaling rules that depend
 `max(position_ids) + 1` over the whole batch (the dynamic_rope_update decorator in
 modeling_rope_utils.py), and Llama 4's NoPE layers compute their temperature from
 the token's index in the cache, not from `position_ids`
-(Llama4TextAttention.forward, models/llama4/modeling_llama4.py). No engine writes
-slot p mod W: transformers 5.24's sliding-window cache layers slice or roll (cache_utils.py),
-vLLM 0.33.0 frees whole blocks outside the window (SlidingWindowManager,
+(Llama4TextAttention.forward, models/llama4/modeling_llama4.py). Neither transformers
+nor vLLM writes slot p mod W: transformers 5.24's sliding-window cache layers slice or
+roll (cache_utils.py), vLLM 0.33.0 frees whole blocks outside the window (SlidingWindowManager,
 v1/core/single_type_kv_cache_manager.py); the mod-W ring is Mistral's reference code
 (mistral-inference 1.6.0, cache.py). llama.cpp (llama-cpp-python 0.3.36's vendored
-copy) shifts the context in llama-cli and llama-server when `--context-shift` is on
-(tools/completion/completion.cpp, tools/server/server-context.cpp). vLLM 0.33.0 drafts
+copy) shifts the context in llama-completion and llama-server when `--context-shift`
+is on (tools/completion/completion.cpp, tools/server/server-context.cpp). vLLM 0.33.0 drafts
 chains, not trees (v1/spec_decode/llm_base_proposer.py), and refuses M-RoPE for
 draft-model and parallel drafting. transformers 5.24's Trainer builds `position_ids`
 0..n−1 before it shards a batch for context parallelism, if the batch has none, and
@@ -415,7 +415,7 @@ keep the first page (the instructions), tear out the older half of the rest and
 renumber what is left, so that the next line gets the next free page number.
 
 **Tiny worked example.** A context of 12 in llama.cpp, full after 12 tokens, with
-`--keep 2`. llama-cli discards half of what is not kept: (12 − 2) // 2 = 5 tokens,
+`--keep 2`. llama-completion discards half of what is not kept: (12 − 2) // 2 = 5 tokens,
 ids 2 to 6 (llama_memory_seq_rm), then moves ids 7 to 11 down by 5
 (llama_memory_seq_add), and the next token gets id 7. The keys in the cache were
 turned at 7 to 11 when they were written; the K-shift graph turns each of them once
@@ -483,7 +483,7 @@ that added the small cache, #13194, says so), and refuses M-RoPE outright
 (llama_kv_cache::get_can_shift). (3) A learned position table added the position to
 the input at the first layer; no operation on cached keys moves it. ALiBi needs no
 turn: llama.cpp computes its bias −|i − j| from the cells' shifted positions when it
-builds the mask (set_input_kq_mask). (4) A NoPE layer has nothing to turn, but Llama
+builds the mask (set_input_kq_mask_impl in src/llama-kv-cache.cpp). (4) A NoPE layer has nothing to turn, but Llama
 4's temperature reads the new, smaller ids. (5) Every key above the first layer was
 computed from hidden states that had read the dropped tokens: the shift renumbers
 that content, it does not remove it. The shift is off by default in this release
@@ -498,8 +498,8 @@ are both move 10.
 **Tiny worked example.** Nine tokens are cached (ids 0 to 8) and the model has just
 sampled token 9, not yet cached. A chain of three drafts continues the count: ids
 9, 10, 11, 12 for the sampled token and its drafts, as a plain decode would give
-them (vLLM 0.33.0 drafts chains; its verification pass numbers them from the cached
-length). A tree keeps two candidates for the next token and one continuation of
+them (vLLM 0.33.0 drafts chains, and its runner numbers every scheduled token, drafts
+included, from the computed length: GPUModelRunner._prepare_inputs). A tree keeps two candidates for the next token and one continuation of
 each: nodes 9, a, b, a′, b′ with parents −, 9, 9, a, b. Siblings a and b are both
 the next token, so both get id 10; a′ and b′ get 11. One verification pass reads the
 cache and the tree under a tree mask: each node sees the cache, its ancestors and
@@ -611,8 +611,8 @@ slicing).
 
 **Tiny worked example.** Packing a vision-language batch resets three rows of ids
 per example instead of one, and the cut between examples is read from them the same
-way; [Multimodal RoPE](multimodal_rope.md) builds those ids and works through the
-packed case in its section on packing.
+way; `lessons.multimodal_rope` builds those ids and works through the packed case
+in its section on packing.
 
 **In Python:**
 
@@ -683,7 +683,7 @@ model that cuts nothing, whose proposed fix adds the cut too (#201 and pull requ
 #204, a huggingface repository but not one of the four trackers); an issue on
 transformers' chunked prefill setting the wrong ids (#43082); a vllm-metal pull
 request restoring the cache offset after a prefix hit so that the ids continue
-(#144); the dynamic NTK issue on cached keys turned with an older base (#25104); and
+(#144); the dynamic NTK issue on cached keys turned with an older base (#25104);
 Phi-3's fix that recomputes the cache when the sequence crosses its original length
 (#33129); Gemma 3 turning to gibberish after llama.cpp's context shift (#12357); a
 review of TensorRT-LLM's dynamic-tree pull request catching position offsets that
@@ -713,10 +713,11 @@ it from the generation config's key and, without one, from `max_model_len > 3276
 (Llama4ForCausalLM.__init__). At `--max-model-len` 32,768 vLLM multiplies by 1 where
 transformers multiplies by 1.069 from id 8,191, by 1.139 at 32,766 and by 1.161 at
 32,767 (computed below). Meta's reference code (llama-models, models/llama4/model.py)
-counts from `start_pos`, one start for the whole batch, and its ModelArgs leave the
-temperature off unless asked ("inference-time temperature tuning (useful for very long
-context)"): neither engine's default is the authors', which is why the row says
-"engines differ" and not "bug".
+counts from `start_pos`, one start for the whole batch, and its ModelArgs default
+leaves the temperature off ("inference-time temperature tuning (useful for very long
+context)"). The authors present it as an inference-time option, not as part of
+training: transformers' default differs from their code's, vLLM's follows the
+context length, and the row says "engines differ", not "bug".
 
 **In Python:**
 
