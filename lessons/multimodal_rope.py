@@ -56,11 +56,13 @@ for three ids and each pair keeps one of them. In context, an image costs one to
 at 1,344 × 896; a video of 20 frames at 336 × 336 costs 1,440 tokens. In
 position ids it costs far less: the same three inputs move the count by 16, 48
 and 12. A prompt of ten 448 × 448 images with 50 text tokens around each
-uses 0.23 position ids per token (all computed in Level 2), 0.27 at Qwen3-VL's
-16-pixel patches. Qwen3-VL's
+uses 0.23 position ids per token (all computed in Level 2). Qwen3-VL's
 vision config defaults to 16-pixel patches (transformers 5.24's
-Qwen3VLVisionConfig), so there a token covers 32 × 32 pixels and the same
-448 × 448 image costs 196 tokens and 14 ids.
+Qwen3VLVisionConfig), so there a token covers 32 × 32 pixels, the same
+448 × 448 image costs 196 tokens and 14 ids, and the ten-image prompt spends
+0.27 ids per token. A minute of video costs 60 to 1,490 ids depending on
+where the scheme keeps time, against 15,360 tokens at 16 × 16 tokens a
+second.
 
 **What breaks.**
 
@@ -100,10 +102,12 @@ Qwen3VLVisionConfig), so there a token covers 32 × 32 pixels and the same
   sides the text takes ids its frames already hold on the time axis (Level 2
   shows it on a 10-second clip). The reporter of
   [transformers issue 45381](https://github.com/huggingface/transformers/issues/45381)
-  calls 5.2.0's output correct; the fix,
+  calls 5.2.0's output correct. 5.3.0 also gave every frame of a video one
+  time id, its start times the interval; the fix,
   [pull request 45400](https://github.com/huggingface/transformers/pull/45400),
-  moved where 5.3's time ids start, not where the text resumes. Check an
-  engine's video ids against vLLM's or transformers 5.2.0's, not 5.24's.
+  gave each step its own time id again and left the new resume rule in place.
+  Check an engine's video ids against vLLM 0.33.0's (or, at whole seconds per
+  step, transformers 5.2.0's), not 5.24's.
 - **Seconds per step cut to whole seconds.** transformers 5.0.0 to 5.3.0 turn
   `second_per_grid_ts` into an integer before multiplying, so a video sampled
   at 4 frames a second (0.5 s per step) gets one time id for all its frames
@@ -136,8 +140,9 @@ processing_qwen3_vl.py). Qwen2.5-Omni's `position_id_per_seconds` (25 by
 default in transformers 5.24) gives video and audio one time scale, 40 ms per
 time id as its report describes TM-RoPE.
 
-**Go deeper.** Level 2 builds the three ids from scratch: how transformers'
-get_rope_index numbers an image and the text after it, what `rope_deltas` does
+**Go deeper.** Level 2 builds the three ids from scratch: how the Qwen
+team's get_rope_index numbers an image and the text after it, which releases
+of transformers changed that, what `rope_deltas` does
 when generating, how Qwen2.5-VL turns seconds into time ids, which pairs each
 axis gets in sections and when interleaved, and what an image costs in tokens
 and in ids, how fast each scheme for video time spends ids, and how to pack
@@ -435,18 +440,20 @@ rewrote get_rope_index around a running position, and the reporter of
 [issue 45381](https://github.com/huggingface/transformers/issues/45381) calls
 5.2.0's output correct. On this clip 5.24's rule puts the text at 17 to 19,
 inside the clip's time ids, which reach 23: two of the three text tokens share
-a time id with a frame (the clip's steps 6 and 7), and Qwen2-VL's numbering
+a time id with a frame (the clip's steps 6 and 7, counting from 0), and
+Qwen2-VL's numbering
 does the same to a longer video:
 
 ```python
 from lessons.multimodal_rope import (
-    RESUME_RULES, get_rope_index, mm_token_types)
+    RESUME_RULES, decode_position_ids, get_rope_index, mm_token_types)
 
 kinds = mm_token_types(("text", 5), ("video", (10, 24, 24)), ("text", 3))
 old, d_old = get_rope_index(kinds, [], [(10, 24, 24)], tokens_per_second=2,
                             second_per_grid_ts=[1.0],
                             resume="transformers_5_24")
 old[0, -3:].tolist(), d_old  # → ([17, 18, 19], -1424)
+int(decode_position_ids(d_old, cache_length=1448)[0, 0])  # → 24
 frames = set(old[0, 5:1445].tolist())
 sorted(frames & set(old[0, -3:].tolist()))  # → [17, 19]
 k2 = mm_token_types(("text", 2), ("video", (32, 8, 8)), ("text", 3))
@@ -456,7 +463,7 @@ k2 = mm_token_types(("text", 2), ("video", (32, 8, 8)), ("text", 3))
 
 The last line is a 32-step Qwen2-VL video of 4 × 4 tokens after 2 text
 tokens: the Qwen team's rule and vLLM resume at 34, transformers 5.3 to 5.24
-at 6, below 28 of the video's 32 time ids. For images, and for videos whose
+at 6, inside the video's time ids, which run from 2 to 33. For images, and for videos whose
 time ids stay below their longer side, the two rules agree (the test checks
 it on every image prompt of the 5.24 reference set). Where they differ,
 `rope_deltas` still comes from the largest id, so 5.24's generated tokens jump
@@ -587,10 +594,12 @@ of $F$ frames:
 
 $$
 n_{\text{tokens}} = \frac{F}{2} \cdot \frac{H}{28} \cdot \frac{W}{28}, \qquad
-\text{ids advanced} = \frac{\max(H, W)}{28} ,
+\text{ids advanced} = \max\Big(\frac{F}{2}, \frac{H}{28}, \frac{W}{28}\Big) ,
 $$
 
-with $F/2$ replaced by 1 for a still image. Only $n_{\text{tokens}}$ counts
+with $F/2$ replaced by 1 for a still image, and the time term by the largest
+time id + 1 when time is counted in seconds (the next section). Only
+$n_{\text{tokens}}$ counts
 against the context limit and fills the cache; the ids are what RoPE, and a
 YaRN `factor`, see.
 
@@ -604,7 +613,8 @@ YaRN `factor`, see.
 | $n_{\text{tokens}}$ | tokens in the context | 256 |
 
 **In words:** "tokens grow with the area of the picture and the number of
-frames; the position ids grow only with its longer side."
+frames; the position ids grow only with its longer side, or with the number
+of steps of a video that has more steps than the side."
 
 **With the numbers:** a 1,344 × 896 image is 48 × 32 tokens, 1,536 in all,
 and moves the ids by 48. A prompt of ten 448 × 448 images, each after 50 text
@@ -1368,8 +1378,18 @@ def demo() -> None:
     for interleaved in (False, True):
         axis = mrope_axis_of_pair([24, 20, 20], interleaved)
         say(("interleaved: " if interleaved else "sections:    ") + "".join("THW"[a] for a in axis))
+    banner("4. After a video: where the text resumes (10 steps, 2 time ids a second)")
+    kinds = mm_token_types(("text", 5), ("video", (10, 24, 24)), ("text", 3))
+    for rule in RESUME_RULES:
+        ids, _ = get_rope_index(kinds, [], [(10, 24, 24)], tokens_per_second=2, second_per_grid_ts=[1.0],
+                                resume=rule)
+        say(f"{rule:>18}: the clip's time ids reach {ids[0, 5:1445].max()}, the text after it gets "
+            f"{ids[0, -3:].tolist()}")
+    banner("5. One minute of video (60 steps of 16 x 16 tokens): tokens and ids")
+    table(["scheme", "tokens", "ids"], [(name, *video_id_budget(name)) for name in VIDEO_SCHEMES])
     takeaway("Text tokens carry three equal ids, so M-RoPE turns them exactly like plain RoPE; "
-             "images move the count by their side, not their token count.")
+             "images move the count by their side, not their token count; after a video the text "
+             "resumes past every id the video used.")
 
 
 if __name__ == "__main__":
