@@ -639,7 +639,8 @@ reference. The serving rows run the three sections above: a context shift (keep 
 drop 4) on a local layer of base 10,000, against the kept text attended afresh at its
 new ids; a draft tree over the sentence's last three tokens with two siblings, against
 the plain decode; two zigzag ranks. The last six rows change the scheme: four for
-Llama 4's NoPE temperature (`lessons.layer_schemes.llama4_attn_temperature`), then a
+Llama 4's NoPE temperature, each engine's as `lessons.layer_schemes.llama4_served_temperature`
+gives it, then a
 dynamic NTK block (factor 2, trained length 4,096, put on Llama 3.1's head and base
 for the test) and Phi-3.5-mini's LongRoPE factors.
 
@@ -864,7 +865,7 @@ from lessons._show import ROUNDING, banner, gap_text, say, table, takeaway
 from lessons.attention import causal_mask, merge_heads, scaled_dot_product_attention, split_heads
 from lessons.attention_sinks import causal_window_mask
 from lessons.context_extension import LLAMA31_8B, _phi35_factors, dynamic_ntk_base, rope_inv_freq
-from lessons.layer_schemes import llama4_attn_temperature
+from lessons.layer_schemes import llama4_served_temperature
 from lessons.notation import softmax
 from lessons.positional import angle_table, rope_frequencies
 from lessons.rope import apply_rotary_emb, half_split_table, rotate_with_table
@@ -1182,16 +1183,19 @@ def _absolute_rows(q, k, v, seed: int) -> list[tuple]:
         return attend(q, k, v, ids, ids, allowed, theta=None, q_scale=scale)
 
     # left padding: vLLM 0.33.0 reads the position ids, transformers 5.24 the index in the cache
-    alone = nope(llama4_attn_temperature(ids))
-    for label, at, key in (("the ids (vLLM)", ids, None), ("the cache index (transformers)", ids + LLAMA4_PAD, "-")):
+    hf, vllm = "transformers 5.24", "vLLM 0.33.0"
+    alone = nope(llama4_served_temperature(ids, hf))
+    for label, scale, key in (
+            ("the ids (vLLM)", llama4_served_temperature(ids, vllm, setting=True), None),
+            ("the cache index (transformers)", llama4_served_temperature(ids + LLAMA4_PAD, hf), "-")):
         rows.append((f"left padding 8,192, temperature from {label}", "Llama 4 NoPE",
-                     _max_gap(nope(llama4_attn_temperature(at)), alone), key))
+                     _max_gap(nope(scale), alone), key))
     # the sentence at ids 8,191 on: transformers 5.24 scales; vLLM 0.33.0 only past max_model_len 32,768
-    far = llama4_attn_temperature(ids + 8191)
-    for label, scale, key in (("65,536: temperature on", far, None),
-                              ("32,768: temperature off", np.ones(n), "vllm-gate")):
+    far = nope(llama4_served_temperature(ids + 8191, hf))
+    for label, max_len, key in (("65,536: temperature on", 65536, None),
+                                ("32,768: temperature off", 32768, "vllm-gate")):
         rows.append((f"ids 8,191 on, vLLM, max_model_len {label}", "Llama 4 NoPE",
-                     _max_gap(nope(scale), nope(far)), key))
+                     _max_gap(nope(llama4_served_temperature(ids + 8191, vllm, max_len)), far), key))
     # dynamic NTK: keys cached while the prompt fit (trained base), reused after it grew
     trained, grown, dd = 4096, 4224, 128
     base = LLAMA31_8B["rope_parameters"]["rope_theta"]
