@@ -609,10 +609,13 @@ slicing).
 
 ## Packing with three-row ids
 
-**Tiny worked example.** Packing a vision-language batch resets three rows of ids
-per example instead of one, and the cut between examples is read from them the same
-way; `lessons.multimodal_rope` builds those ids and works through the packed case
-in its section on packing.
+**Tiny worked example.** Packing a vision-language batch restarts each sample's
+three M-RoPE rows (time, height, width) at 0. The cut between samples cannot be read
+from those rows, since every image's first tile also has ids 0; transformers 5.24
+(`Qwen2VLTextModel.forward`) takes a fourth row, the plain text position, and cuts
+attention where it restarts. `lessons.multimodal_rope` builds the four rows and works
+through a packed pair in its section "Packing multimodal samples: four rows that
+restart", with the trainers that do or do not pack this way.
 
 **In Python:**
 
@@ -622,8 +625,9 @@ from lessons.position_ids import packed_position_ids
 packed_position_ids([3, 2]).tolist()  # → [0, 1, 2, 0, 1]
 ```
 
-**Why it matters.** Everything above holds row by row; what changes is that an image
-advances the ids by less than its token count, which that lesson computes.
+**Why it matters.** The one-row rules above hold for each of the four rows; what
+changes is where the cut is read, and that an image advances the ids by less than its
+token count, which that lesson computes.
 
 ## The conformance table, measured
 
