@@ -632,6 +632,40 @@ warning        the config does not say how long the model was trained: its limit
 read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
 ```
 
+**Ministral 3 and `--config-format hf`.** Ministral 3 multiplies every
+layer's query by 1 + β·ln(1 + ⌊p / 16,384⌋), β being `llama_4_scaling_beta` in
+its RoPE block (transformers 5.24 modeling_ministral3.py). vLLM 0.33.0 scales
+queries only by `config.llama_4_scaling` (vllm/model_executor/models/mistral.py,
+`MistralAttention.__init__`), a block that reaches the config only from
+Mistral's params.json (vllm/transformers_utils/configs/mistral.py,
+adapt_config_dict, passes it on); no file of that release reads
+`llama_4_scaling_beta`. Served from config.json (`--config-format hf`, or a
+repo without params.json), no query is scaled; the report says so for any
+config with that key:
+
+```python
+from lessons.model_card import explain
+from lessons.tools.engines import engine_notes
+
+ministral = {
+    "model_type": "ministral3",
+    "head_dim": 128,
+    "num_attention_heads": 32,
+    "hidden_size": 4096,
+    "max_position_embeddings": 262144,
+    "rope_parameters": {
+        "rope_type": "yarn",
+        "rope_theta": 1e6,
+        "factor": 16.0,
+        "original_max_position_embeddings": 16384,
+        "llama_4_scaling_beta": 0.1,
+    },
+}
+card = explain(ministral)
+card.multipliers[-1]["value"]  # → '1 + 0.1·ln(1 + floor(p / 16384))'
+any("no query is scaled" in n for n in engine_notes(card, None))  # → True
+```
+
 ### Command R v01 (35B)
 
 `CohereForAI/c4ai-command-r-v01`: Trained on long inputs by Cohere's account (llama.cpp's converter comment: 'max_position_embeddings = 8192 in config.json but model was actually trained on 128k'), yet the config states 8,192 and a base of 8,000,000 with no scaling entry: the engines serve 8,192 unless told otherwise. Cohere turns interleaved pairs (modeling_cohere.py).
@@ -982,6 +1016,33 @@ engine         llama.cpp: llama-server -m model.gguf -c 10485760
 engine note    llama.cpp: the llama3 speeds are written into the GGUF file (rope_freqs); no flag is needed
 warning        rope_type 'llama3' should have high_freq_factor > low_freq_factor, got 1 <= 1: no pair is blended, waves longer than 8192 positions are divided by 16
 read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
+```
+
+**vLLM's own switch for the temperature.** transformers 5.24 applies the
+temperature whenever `attn_temperature_tuning` is set (modeling_llama4.py),
+and llama.cpp whenever the file has chunked attention, with a fixed floor of
+8,192 (src/models/llama4.cpp, load_arch_hparams). vLLM 0.33.0 decides it
+anew, over the config.json value: on if the generation config says so, else
+only when `--max-model-len` is above 32,768
+(vllm/model_executor/models/llama4.py, `Llama4ForCausalLM.__init__`). Served
+at 32,768 or less, positions 8,191 on get no temperature there unless the
+command says
+`--override-generation-config '{"attn_temperature_tuning": true}'` (a JSON
+dict, vllm/engine/arg_utils.py); the report adds that flag, and a note, at
+those lengths only:
+
+```python
+from lessons.model_card import explain, gallery
+from lessons.tools.card_report import card_json
+from lessons.tools.engines import VLLM_TEMPERATURE_LEN
+
+scout = explain(gallery()["llama-4-scout"]["config"])
+VLLM_TEMPERATURE_LEN  # → 32768
+[
+    "attn_temperature_tuning" in card_json(scout, n)["commands"]["vllm"]
+    for n in (VLLM_TEMPERATURE_LEN, VLLM_TEMPERATURE_LEN + 1)
+]
+# → [True, False]
 ```
 
 
@@ -1709,15 +1770,18 @@ read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 
   `_apply_dict_overrides`), `vllm/transformers_utils/config.py`
   (`patch_rope_parameters`, `config.update`),
   `model_executor/layers/rotary_embedding/phi3_long_rope_scaled_rope.py` and
-  `dynamic_ntk_scaling_rope.py`, `model_executor/models/chatglm.py` and
-  `registry.py`, `engine/arg_utils.py` and `envs.py` (flags and variables),
-  `entrypoints/cli/serve.py`. SGLang 0.5.23 (wheel):
+  `dynamic_ntk_scaling_rope.py`, `model_executor/models/chatglm.py`,
+  `llama4.py`, `mistral.py` and `registry.py`,
+  `transformers_utils/configs/mistral.py`, `engine/arg_utils.py` and
+  `envs.py` (flags and variables), `entrypoints/cli/serve.py`. SGLang 0.5.23
+  (wheel):
   `srt/utils/hf_transformers/common.py` (`get_context_length`) and
   `config.py` (the override merge), `srt/configs/model_config.py`
   (`_derive_context_length`), `srt/arg_groups/fields/*.py`, `environ.py`,
   `srt/models/baichuan.py` and `chatglm.py`, `launch_server.py`. llama.cpp as
   vendored in llama-cpp-python 0.3.36 (sdist): `src/llama-model.cpp`,
-  `src/llama-context.cpp`, `common/common.h`, `common/arg.cpp`,
+  `src/models/llama4.cpp`, `src/llama-context.cpp`, `common/common.h`,
+  `common/arg.cpp`,
   `conversion/base.py` (`set_gguf_parameters`) and the family converters
   `conversion/falcon.py`, `bloom.py`, `chatglm.py`, `command_r.py`,
   `tools/server/CMakeLists.txt`. transformers 5.24 (wheel): the

@@ -464,5 +464,12 @@ EDGE_CASES = [
     {"model_type": "llama4", "text_config": {**_BASE, "model_type": "llama4_text", "attn_scale": 0.25,
                                              "floor_scale": 4096, "attn_temperature_tuning": True}},
     {"model_type": "llama4", "text_config": {**_BASE, "model_type": "llama4_text", "attn_temperature_tuning": False}},
+    # each engine's own switches: vLLM 0.33.0 turns Llama 4's temperature on only past 32,768 (the default 16,384 gets
+    # the note and the flag, the served 32,771 neither); Ministral 3's beta, nested as published (the Mistral-format note)
+    {"model_type": "llama4", "text_config": {**_BASE, "model_type": "llama4_text", "max_position_embeddings": 16384}},
+    {"model_type": "mistral3", "architectures": ["Mistral3ForConditionalGeneration"], "text_config": {
+        **{k: v for k, v in _BASE.items() if k != "max_position_embeddings"}, "model_type": "ministral3",
+        "max_position_embeddings": 262144, "rope_parameters": {"rope_type": "yarn", "rope_theta": 1e6, "factor": 16.0,
+        "original_max_position_embeddings": 16384, "llama_4_scaling_beta": 0.1}}},
     {"model_type": "gpt_oss", "head_dim": 64, "num_attention_heads": 2, "hidden_size": 128, "num_hidden_layers": 2},
 ]

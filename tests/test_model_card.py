@@ -321,6 +321,51 @@ def test_multipliers_list_every_factor_with_its_layers():
     assert any(m["value"] == deepseek.softmax_multiplier for m in deepseek.multipliers)
 
 
+MINISTRAL3 = {"model_type": "mistral3", "architectures": ["Mistral3ForConditionalGeneration"], "text_config": {
+    **{k: v for k, v in LLAMA.items() if k != "rope_theta"}, "model_type": "ministral3", "num_hidden_layers": 4,
+    "max_position_embeddings": 262144, "rope_parameters": {"rope_type": "yarn", "rope_theta": 1e6, "factor": 16.0,
+                                                           "original_max_position_embeddings": 16384,
+                                                           "llama_4_scaling_beta": 0.1}}}
+
+
+def test_vllm_turns_llama4s_temperature_on_only_past_32768():
+    """vLLM 0.33.0 models/llama4.py Llama4ForCausalLM.__init__: attn_temperature_tuning from the generation config,
+    else max_model_len > 32768 (over config.json's); at 32,768 and below the note and the flag that turns it on
+    (--override-generation-config, engine/arg_utils.py: a JSON dict), above it neither."""
+    scout = explain(GALLERY["llama-4-scout"]["config"])
+    flag = "--override-generation-config '{\"attn_temperature_tuning\": true}'"
+    for served in (8192, 32768):
+        text = report(scout, served, "org/model")
+        assert f"vllm serve org/model --max-model-len {served} {flag}\n" in text
+        (note,) = [line for line in text.splitlines() if "attn_temperature_tuning is true" in line]
+        assert note.startswith("engine note    vLLM: Llama 4's query temperature is on only if") and "> 32,768" in note
+        assert "transformers 5.24 applies it from position 8,191, llama.cpp from 8,191" in note
+        assert card_json(scout, served)["commands"]["vllm"].endswith(flag)
+    for served in (32769, None):  # None: vLLM's own length, 10,485,760
+        text = report(scout, served, "org/model")
+        assert "attn_temperature_tuning" not in text and "--override-generation-config" not in text
+    off = json.loads(json.dumps(GALLERY["llama-4-scout"]["config"]))
+    off["text_config"]["attn_temperature_tuning"] = False  # no temperature in transformers: nothing to turn on
+    assert "attn_temperature_tuning" not in report(explain(off), 32768)
+    assert "--override-generation-config" not in report(explain(LLAMA), 4096)
+
+
+def test_vllm_drops_ministral3s_query_multiplier_from_config_json():
+    """vLLM 0.33.0 reads no llama_4_scaling_beta: models/mistral.py MistralAttention.__init__ scales queries by
+    config.llama_4_scaling, which transformers_utils/configs/mistral.py passes on from params.json only."""
+    for config in (MINISTRAL3, MINISTRAL3["text_config"]):
+        notes = [line for line in report(explain(config)).splitlines() if line.startswith("engine note")]
+        (note,) = [n for n in notes if "llama_4_scaling" in n]
+        assert "config.llama_4_scaling (vLLM 0.33.0 models/mistral.py MistralAttention.__init__)" in note
+        assert "(--config-format hf, or no params.json) no query is scaled" in note
+    (mistral_format, beta_note) = [line for line in report(explain(MINISTRAL3)).splitlines()
+                                   if line.startswith("engine note")]
+    assert mistral_format.endswith("serve what this config says, all but its query multiplier (next note)")
+    assert "llama_4_scaling" in beta_note
+    mistral = report(explain(GALLERY["mistral-7b"]["config"]))
+    assert mistral.count("engine note") == 1 and "llama_4_scaling" not in mistral and "next note" not in mistral
+
+
 def test_families_whose_layers_differ_by_type():
     """Read as transformers 5.24 reads them: configuration_modernbert.py, modeling_cohere2.py
     (RoPE only where the layer has a window), modeling_qwen3_next.py (RoPE only in full attention)."""

@@ -83,3 +83,39 @@ def test_javascript_formats_numbers_as_python_does(tmp_path):
     got = json.loads(done.stdout)
     wrong = [(op, text, p, want, js) for (op, text, p, want), js in zip(cases, got, strict=True) if js != want]
     assert not wrong, f"{len(wrong)} of {len(cases)} differ from Python, e.g. (op, value, digits, python, js): {wrong[:5]}"
+
+
+# Loads the decoder the same way, then prints its report for each [config JSON text, served length].
+REPORTS = SCRIPT.split("const run = {")[0] + r"""
+process.stdout.write(JSON.stringify(cases.map(([text, served]) => M.report(M.parse(text), served, "org/model"))));
+"""
+
+
+def test_javascript_engine_switches_match_python(tmp_path):
+    """The engine notes of each engine's own switches (lessons/tools/engines.py): Llama 4's temperature gate in
+    vLLM 0.33.0 (on only past --max-model-len 32,768: the note and the flag at 32,768, neither at 32,769) and
+    Ministral 3's llama_4_scaling_beta, which vLLM reads only from params.json; the report of
+    docs/javascripts/model_card.js is the Python report, line for line."""
+    from lessons.model_card import explain
+    from lessons.tools.card_report import report
+    from lessons.tools.model_types import gallery
+    from tests.test_model_card import MINISTRAL3
+
+    scout = gallery()["llama-4-scout"]["config"]
+    small = {"model_type": "llama4", "text_config": {"model_type": "llama4_text", "num_hidden_layers": 8,
+             "head_dim": 128, "hidden_size": 1024, "num_attention_heads": 8, "max_position_embeddings": 16384,
+             "floor_scale": 4096}}
+    cases = [(scout, 32768), (scout, 32769), (scout, None), (small, None), (small, 32769),
+             (MINISTRAL3, None), (MINISTRAL3["text_config"], 32768), (gallery()["mistral-7b"]["config"], None)]
+    want = [report(explain(config), served, "org/model") for config, served in cases]
+    assert sum("--override-generation-config" in w for w in want) == 2  # scout at 32,768, small at 16,384
+    assert sum("reads llama_4_scaling_beta" in w for w in want) == 2
+    tables = tmp_path / "tables.json"
+    tables.write_text(json.dumps(browser_tables()), encoding="utf-8")
+    done = subprocess.run([NODE, "-e", REPORTS, str(tables), str(ROOT / "docs" / "javascripts" / "model_card.js")],
+                          input=json.dumps([[json.dumps(c), n] for c, n in cases]), capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    for (config, served), python, js in zip(cases, want, json.loads(done.stdout), strict=True):
+        differ = [(p, j) for p, j in zip(python.splitlines(), js.splitlines(), strict=False) if p != j]
+        assert python == js, f"{config['model_type']} served {served}: first differing line (python, js): {differ[:1]}"

@@ -1209,10 +1209,16 @@
     var arch = has(gg, a0) ? gg[a0] : null, fileLen = llamaCppLen(c);
     if (!block && arch && served > (fileLen || served)) flags += " --override-kv " + arch + ".context_length=int:" + served;
     out["llama.cpp"] = flags;
+    if (out.vllm && temperatureOff(c, served)) out.vllm += " " + T.VLLM_TEMPERATURE_ON;
     Object.keys(refused).forEach(function (k) { out[k] = null; });
     return out;
   }
+  function temperatureOff(c, served) { // engines.py _temperature_off: Llama 4's temperature where vLLM leaves it off
+    var m = c.multipliers.filter(function (m) { return m.name === "query temperature (Llama 4, NoPE layers)"; });
+    return m.length && served && served <= T.VLLM_TEMPERATURE_LEN ? m[0] : null;
+  }
   function engineNotes(c, served) {
+    var beta = c.rope.some(function (g) { return !none(get(g.parameters, "llama_4_scaling_beta")); });  // Ministral 3's
     var vreg = T.REGISTRIES.vllm, sreg = T.REGISTRIES.sglang, compat = T.REGISTRIES.transformers_backend.compatible, archs = c.architectures || [];
     var nativeV = archs.some(function (b) { return vreg.served.indexOf(b) >= 0; }), out0 = [];
     var backend = archs.filter(function (a) { return vreg.transformers_backend.indexOf(a) >= 0 || (has(vreg.previously, a) && compat.indexOf(a) >= 0 && !nativeV); });
@@ -1221,7 +1227,17 @@
       out0.push("SGLang: no model of its own for " + archs[0] + " in " + sreg.release + " (" + sreg.source + "); it falls back to its transformers backend");
     if (c.model_type !== null && T.MISTRAL_FORMAT_TYPES.indexOf(c.model_type) >= 0)
       out0.push("vLLM: a repo that also ships Mistral's own format (params.json and consolidated*.safetensors) is read from params.json, not config.json (" + VLLM_RELEASE +
-        " transformers_utils/config.py get_config, --config-format auto): its max_position_embeddings sets the length (else this config's, else 128,000); add --config-format hf to serve what this config says");
+        " transformers_utils/config.py get_config, --config-format auto): its max_position_embeddings sets the length (else this config's, else 128,000); add --config-format hf to serve what this config says" +
+        (beta ? ", all but its query multiplier (next note)" : ""));
+    if (beta)
+      out0.push("vLLM: queries are scaled only by config.llama_4_scaling (" + VLLM_RELEASE + " models/mistral.py MistralAttention.__init__), which only Mistral's params.json sets " +
+        "(transformers_utils/configs/mistral.py adapt_config_dict); no file of the wheel reads llama_4_scaling_beta: from config.json (--config-format hf, or no params.json) no query is scaled; " +
+        "transformers 5.24 scales them all");
+    var temperature = temperatureOff(c, served);
+    if (temperature)
+      out0.push("vLLM: Llama 4's query temperature is on only if the generation config's attn_temperature_tuning is true or --max-model-len > " + fmtComma(T.VLLM_TEMPERATURE_LEN) +
+        ", over config.json's (" + VLLM_RELEASE + " models/llama4.py Llama4ForCausalLM.__init__); transformers 5.24 applies it from position " + fmtComma(temperature.starts_at) +
+        ", llama.cpp from 8,191 (src/models/llama4.cpp): the command sets it");
     var notes = out0, scaled = c.rope.filter(function (g) { return g.rope_type !== "default"; }), kind = scaled.length ? scaled[0].rope_type : null;
     if (kind === "longrope" && c.trained_length) {
       var past = !!(served && served > c.trained_length);

@@ -27,10 +27,9 @@ VLLM_LENGTH_KEYS = ("max_position_embeddings", "n_positions", "max_seq_len", "se
                     "max_target_positions", "max_sequence_length", "max_seq_length", "seq_len")
 VLLM_FALLBACK_LENGTH = 2048
 VLLM_UNSCALED = ("su", "longrope", "llama3", "yarn", "deepseek_yarn", "deepseek_llama_scaling")
-# SGLang 0.5.23 (sglang/srt/utils/hf_transformers/common.py, get_context_length): the first of these keys
-# that is set, times the RoPE block's factor unless the block has original_max_position_embeddings (which
-# transformers 5.24's standardize_rope_params adds to every llama3, yarn and longrope block) or is llama3;
-# 2,048 when none is set.
+# SGLang 0.5.23 (sglang/srt/utils/hf_transformers/common.py, get_context_length): the first of these keys that is set,
+# times the RoPE block's factor unless the block has original_max_position_embeddings (which transformers 5.24's
+# standardize_rope_params adds to every llama3, yarn and longrope block) or is llama3; 2,048 when none is set.
 SGLANG_RELEASE = "SGLang 0.5.23"
 SGLANG_LENGTH_KEYS = ("max_sequence_length", "seq_length", "max_seq_len", "model_max_length", "max_position_embeddings")
 # llama.cpp as vendored in llama-cpp-python 0.3.36: the converter (conversion/base.py, set_gguf_parameters)
@@ -48,6 +47,9 @@ LLAMA_CPP_SEQ_OR_WIDTH = ("bloom", "chatglm")
 # when the repo has consolidated*.safetensors (transformers_utils/config.py get_config; repo_utils.py
 # is_mistral_model_repo) and takes the length from params.json (_maybe_retrieve_max_pos_from_hf: 128,000 at last).
 MISTRAL_FORMAT_TYPES = ("mistral", "mixtral", "mistral3", "ministral", "pixtral")
+# vLLM 0.33.0 models/llama4.py Llama4ForCausalLM.__init__ sets Llama 4's attn_temperature_tuning, over config.json's,
+# from the generation config (--override-generation-config merged in), else max_model_len > VLLM_TEMPERATURE_LEN
+VLLM_TEMPERATURE_LEN, VLLM_TEMPERATURE_ON = 32768, "--override-generation-config '{\"attn_temperature_tuning\": true}'"
 LLAMA_CPP_MAX_CONTEXT = 2**31 - 1  # -c is read with std::stoi (common/arg.cpp): a 32-bit int
 ENGINE_LENGTH_KEYS = tuple(dict.fromkeys((*VLLM_LENGTH_KEYS, *SGLANG_LENGTH_KEYS, *LLAMA_CPP_LENGTH_KEYS,
                                           "original_max_position_embeddings")))
@@ -155,12 +157,11 @@ def _llama_cpp_rule(card) -> tuple[int | None, str]:
 def vllm_length_limit(card) -> int:
     """The longest `--max-model-len` vLLM accepts for this config without VLLM_ALLOW_LONG_MAX_MODEL_LEN=1.
 
-    vLLM 0.33.0's derived length (vllm/config/model.py, `_get_and_verify_max_len`): the smallest
-    of VLLM_LENGTH_KEYS the config sets, replaced by `model_max_length` when that is set, 2,048
-    when none is; then, unless the model type contains "gemma3" (whose length is already the
-    scaled one), times the `factor` of the last RoPE block whose type is not in VLLM_UNSCALED
-    (linear, dynamic). YaRN, LongRoPE and the Llama 3 rule leave the length as the config states
-    it. A longer `--max-model-len` is refused unless `model_max_length` allows it.
+    vLLM 0.33.0's derived length (vllm/config/model.py, `_get_and_verify_max_len`): the smallest of VLLM_LENGTH_KEYS
+    the config sets, replaced by `model_max_length` when that is set, 2,048 when none is; then, unless the model
+    type contains "gemma3" (whose length is already the scaled one), times the `factor` of the last RoPE block whose
+    type is not in VLLM_UNSCALED (linear, dynamic). YaRN, LongRoPE and the Llama 3 rule leave the length as the
+    config states it. A longer `--max-model-len` is refused unless `model_max_length` allows it.
     """
     return _vllm_limit(card)[0]
 
@@ -169,8 +170,8 @@ def vllm_max_model_len(card) -> int:
     """The length vLLM 0.33.0 serves this config at when `--max-model-len` is not given.
 
     `vllm_length_limit`, except for a LongRoPE model, which vLLM starts at the config's
-    `original_max_position_embeddings` (vLLM PR #27431: the long factors would slow every
-    shorter prompt); a longer `--max-model-len` then switches to the long list for every prompt.
+    `original_max_position_embeddings` (vLLM PR #27431: the long factors would slow every shorter prompt); a longer
+    `--max-model-len` then switches to the long list for every prompt.
     """
     return _vllm_default(card)[0]
 
@@ -196,9 +197,8 @@ def served_from(card) -> dict[str, str]:
 def served_lengths(card) -> dict[str, int | None]:
     """The length each engine serves by default: {"transformers", "vllm", "sglang", "llama.cpp"}.
 
-    transformers is None: it caps no length and computes whatever it is given (a learned table
-    past its rows raises an index error there). The others: `vllm_max_model_len`,
-    `sglang_context_length`, `llama_cpp_context_length`.
+    transformers is None: it caps no length and computes whatever it is given (a learned table past its rows raises
+    an index error there). The others: `vllm_max_model_len`, `sglang_context_length`, `llama_cpp_context_length`.
     """
     return {"transformers": None, "vllm": vllm_max_model_len(card), "sglang": sglang_context_length(card),
             "llama.cpp": llama_cpp_context_length(card)}
@@ -225,10 +225,10 @@ def _dumps(value) -> str:
 def scaling_override(card, served: int | None) -> dict | None:
     """The RoPE block to add when the config has none for the length you serve.
 
-    A model with one plain RoPE setup, served past its trained length, needs a scaling
-    entry (`lessons.context_extension`); this is YaRN with factor served ÷ trained, the
-    one Qwen2.5's model card tells readers to add. An engine override replaces the whole
-    block in vLLM (`config.update`, vllm/transformers_utils/config.py), so the base is repeated.
+    A model with one plain RoPE setup, served past its trained length, needs a scaling entry
+    (`lessons.context_extension`); this is YaRN with factor served ÷ trained, the one Qwen2.5's model card tells
+    readers to add. An engine override replaces the whole block in vLLM (`config.update`,
+    vllm/transformers_utils/config.py), so the base is repeated.
 
     Returns:
         a transformers-5 `rope_parameters` dict, or None when no block is needed or one
@@ -327,18 +327,16 @@ def _length_needed(card, served: int, engine: str) -> tuple[int | None, str, dic
 
 
 def _override(card, served: int, keys: tuple[str, ...], block: dict | None = None) -> str:
-    """An engine's config override as one JSON argument: every length key of `keys` the config
-    sets raised to `served` (max_position_embeddings when it sets none), the RoPE block when one
-    is added, under `text_config` when the config keeps its keys there (vLLM 0.33.0 updates a
-    nested config key by key, `_apply_dict_overrides` in vllm/config/model.py; SGLang 0.5.23
-    likewise, sglang/srt/utils/hf_transformers/config.py)."""
+    """An engine's config override as one JSON argument: every length key of `keys` the config sets raised to
+    `served` (max_position_embeddings when it sets none), the RoPE block when one is added, under `text_config` when
+    the config keeps its keys there (vLLM 0.33.0 updates a nested config key by key, `_apply_dict_overrides` in
+    vllm/config/model.py; SGLang 0.5.23 likewise, sglang/srt/utils/hf_transformers/config.py)."""
     found = [k for k, _ in card.length_keys if k in keys]
     values = ({"rope_parameters": block} if block else {}) | ({k: served for k in found} or {"max_position_embeddings": served})
     return _dumps({"text_config": values} if card.nested else values)
 
 
-def engine_commands(card, served: int | None, model: str = "MODEL",
-                    gguf: str = "model.gguf") -> dict[str, str | None]:
+def engine_commands(card, served: int | None, model: str = "MODEL", gguf: str = "model.gguf") -> dict[str, str | None]:
     """A command line per engine that serves the card's setup at `served` positions.
 
     Args:
@@ -352,15 +350,15 @@ def engine_commands(card, served: int | None, model: str = "MODEL",
         None where the engine cannot serve that length (`engine_refusals` says why);
         transformers is always None: it has no length setting.
 
-    vLLM 0.33.0 refuses a `--max-model-len` past `vllm_length_limit` unless the config's
-    length is raised with `--hf-overrides` (used for a YaRN, LongRoPE or Llama 3 block,
-    which vLLM does not multiply, and with the block of `scaling_override`) or
-    VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 is set. SGLang 0.5.23 refuses a `--context-length`
+    vLLM 0.33.0 refuses a `--max-model-len` past `vllm_length_limit` unless the config's length is raised with
+    `--hf-overrides` (used for a YaRN, LongRoPE or Llama 3 block, which vLLM does not multiply, and with the block
+    of `scaling_override`) or VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 is set. SGLang 0.5.23 refuses a `--context-length`
     past `sglang_context_length` unless SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 is set
-    (`_derive_context_length`, sglang/srt/configs/model_config.py) or
-    `--json-model-override-args` raises the length (applied before the length is derived).
-    llama.cpp reads base and scaling from the GGUF file; `--rope-scaling` knows none,
-    linear and yarn (common/arg.cpp). A position table has no rows past its end.
+    (`_derive_context_length`, sglang/srt/configs/model_config.py) or `--json-model-override-args` raises the length
+    (applied before the length is derived). llama.cpp reads base and scaling from the GGUF file; `--rope-scaling`
+    knows none, linear and yarn (common/arg.cpp). A position table has no rows past its end. For Llama 4 at a length
+    vLLM leaves its query temperature off (VLLM_TEMPERATURE_LEN), vLLM's command adds VLLM_TEMPERATURE_ON, as
+    transformers and llama.cpp apply it.
     """
     out: dict[str, str | None] = {"transformers": None, "vllm": None, "sglang": None, "llama.cpp": None}
     refused = engine_refusals(card, served)
@@ -401,8 +399,7 @@ def engine_commands(card, served: int | None, model: str = "MODEL",
         factor = scaled[0].parameters.get("factor")
         if factor is None:  # transformers' fallback, as rope_inv_freq takes it: the config limit over the trained length
             factor = card.max_length / card.trained_length
-        flags += (f" --rope-scaling yarn --rope-scale {factor:g}"
-                  f" --yarn-orig-ctx {card.trained_length}")
+        flags += f" --rope-scaling yarn --rope-scale {factor:g} --yarn-orig-ctx {card.trained_length}"
     # llama-server caps each slot at the file's context_length (tools/server/server-context.cpp, n_ctx_slot)
     # unless YaRN is given at a scale other than the file's (llama-context.cpp llama_init_from_model then sets
     # it to --yarn-orig-ctx / scale): past the file's length with the file's own scaling, raise the length
@@ -410,6 +407,8 @@ def engine_commands(card, served: int | None, model: str = "MODEL",
     if block is None and arch and served > (llama_cpp_context_length(card) or served):
         flags += f" --override-kv {arch}.context_length=int:{served}"
     out["llama.cpp"] = flags
+    if out["vllm"] and _temperature_off(card, served):
+        out["vllm"] += f" {VLLM_TEMPERATURE_ON}"
     return {k: None if k in refused else v for k, v in out.items()}
 
 
@@ -462,9 +461,15 @@ def _other_refusals(card, served: int | None) -> dict[str, str]:
     return out
 
 
+def _temperature_off(card, served: int | None) -> dict | None:
+    """Llama 4's query temperature (a card multiplier) when vLLM leaves it off at `served` (VLLM_TEMPERATURE_LEN)."""
+    return next((m for m in card.multipliers if m["name"] == "query temperature (Llama 4, NoPE layers)"
+                 and served and served <= VLLM_TEMPERATURE_LEN), None)
+
+
 def engine_notes(card, served: int | None) -> list[str]:
     """What each engine then does with the model and its RoPE speeds, in words (one line each)."""
-    notes = []
+    notes, beta = [], any(g.parameters.get("llama_4_scaling_beta") is not None for g in card.rope)  # Ministral 3's
     vllm, sglang, compatible = REGISTRIES["vllm"], REGISTRIES["sglang"], REGISTRIES["transformers_backend"]["compatible"]
     archs = card.architectures
     by_backend = [a for a in archs if a in vllm["transformers_backend"]
@@ -479,7 +484,18 @@ def engine_notes(card, served: int | None) -> list[str]:
         notes.append(f"vLLM: a repo that also ships Mistral's own format (params.json and consolidated*.safetensors) "
                      f"is read from params.json, not config.json ({VLLM_RELEASE} transformers_utils/config.py "
                      "get_config, --config-format auto): its max_position_embeddings sets the length (else this "
-                     "config's, else 128,000); add --config-format hf to serve what this config says")
+                     "config's, else 128,000); add --config-format hf to serve what this config says"
+                     + (", all but its query multiplier (next note)" if beta else ""))
+    if beta:
+        notes.append(f"vLLM: queries are scaled only by config.llama_4_scaling ({VLLM_RELEASE} models/mistral.py "
+                     "MistralAttention.__init__), which only Mistral's params.json sets (transformers_utils/configs/"
+                     "mistral.py adapt_config_dict); no file of the wheel reads llama_4_scaling_beta: from config.json "
+                     "(--config-format hf, or no params.json) no query is scaled; transformers 5.24 scales them all")
+    if (temperature := _temperature_off(card, served)) is not None:
+        notes.append(f"vLLM: Llama 4's query temperature is on only if the generation config's attn_temperature_tuning "
+                     f"is true or --max-model-len > {VLLM_TEMPERATURE_LEN:,}, over config.json's ({VLLM_RELEASE} "
+                     f"models/llama4.py Llama4ForCausalLM.__init__); transformers 5.24 applies it from position "
+                     f"{temperature['starts_at']:,}, llama.cpp from 8,191 (src/models/llama4.cpp): the command sets it")
     scaled = [g for g in card.rope if g.rope_type != "default"]
     kind = scaled[0].rope_type if scaled else None
     if kind == "longrope" and card.trained_length:
