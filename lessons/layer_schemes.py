@@ -11,10 +11,10 @@ then reads all of this from a config.
 
 **In one sentence.** Recent models do not use one position scheme throughout:
 some layers rotate and some do not (Llama 4, SmolLM3, Command R7B); many
-alternate local and global layers, but only Gemma 3 gives the two kinds
-different bases and scales the global ones alone (Gemma 4 gives its global
-layers a larger base and partial rotary; Gemma 2 keeps one base, gpt-oss one
-YaRN block for every layer); some multiply the query by a temperature that grows
+alternate local and global layers, some giving the two kinds different bases
+(Gemma 3, Gemma 4, MiMo-V2-Flash) and some scaling the global ones alone
+(Gemma 3, OLMo 3), while Gemma 2 keeps one base and gpt-oss one YaRN block for
+every layer; some multiply the query by a temperature that grows
 with position (Llama 4 on its NoPE layers, Ministral 3 and Mistral 4 on every
 layer); many rotate only part of each head, in one of three incompatible
 pairings; and DeepSeek's latent attention rotates a separate 64-wide slice so
@@ -36,7 +36,7 @@ where it was reported or fixed, or says that the searches found none.
 | Query temperature on every layer | Multiplies every layer's query, rotated ones included, by a factor that grows from the trained length on | The same sharpening in a model without NoPE layers | A key vLLM reads only from Mistral's own params.json | `llama_4_scaling_beta`, `original_max_position_embeddings` in `rope_parameters` (Ministral 3, Mistral 4) |
 | Chunked RoPE layers | RoPE layers attend only within fixed chunks | Cheap RoPE layers that never meet a long distance | The NoPE layers alone carry long-range reading | `attention_chunk_size` (Llama 4) |
 | RoPE only on local layers | Sliding-window layers rotate; global layers do not | Global layers free of angles | A per-layer-type rule in the model code | Cohere2 (`sliding_window`, `sliding_window_pattern`) |
-| Two bases | Local layers keep a small base, global layers a large one and the scaling | Sharp local order and slow global angles | Two rotary tables; scaling must reach only the global ones | `rope_local_base_freq`, `rope_theta`, `sliding_window` (Gemma 3; Gemma 4's global layers add partial rotary) |
+| Two bases | Local layers keep a small base, global layers a large one and the scaling | Sharp local order and slow global angles | Two rotary tables; scaling must reach only the global ones | `rope_local_base_freq`, `rope_theta`, `sliding_window` (Gemma 3); `rope_parameters` per layer type (Gemma 4, MiMo-V2-Flash; OLMo 3 keeps one base and scales only its global layers) |
 | Partial rotary | Only part of each head turns | Dimensions that carry content with no position | Three incompatible pairings to get right | `partial_rotary_factor`, `rotary_pct`, `rotary_dim` |
 | Decoupled RoPE (MLA) | A separate rotated slice beside a compressed latent | A cache of 576 numbers per token and layer in DeepSeek-V3 | A second query and key path | `qk_rope_head_dim`, `kv_lora_rank` (DeepSeek-V2, V3) |
 
@@ -53,7 +53,8 @@ where it was reported or fixed, or says that the searches found none.
   rotated part, and whether the rotation covers the whole head, before you
   write a single weight.
 - You extend the context: put the scaling block only where the model's code puts
-  it. In Gemma 3 that is the global layers only.
+  it. In Gemma 3 and OLMo 3 that is the global layers only; ModernBERT's config
+  class sends it to both kinds (Level 2's table, from transformers 5.24).
 - You design a model: the schemes on this page are what the current open models
   chose; this page explains what each does, not which one wins.
 
@@ -120,10 +121,14 @@ over its 61 layers that is 70,272 bytes per token.
 - **A temperature the server leaves off.** vLLM 0.33.0 applies Llama 4's
   temperature only when the generation config says so or `--max-model-len` is
   above 32,768 ([vllm-project/vllm#16439](https://github.com/vllm-project/vllm/pull/16439));
-  transformers 5.24 and llama.cpp always do. At `--max-model-len` 32,768 the
-  queries at positions 8,191 to 32,767 get 1 in vLLM and up to 1.1609 in
-  transformers. Fix: set the switch (`--override-generation-config
-  '{"attn_temperature_tuning": true}'`) and say which rule you compare against.
+  llama.cpp always does. transformers 5.24 does whenever a config it accepts has
+  `attn_temperature_tuning` true or absent; Scout's published 4 is not one of
+  them (Llama4TextConfig raises "expected bool"), so the file must be edited to
+  load at all, and setting the key to true keeps the temperature. At
+  `--max-model-len` 32,768 the queries at positions 8,191 to 32,767 get 1 in vLLM
+  and up to 1.1609 in transformers with the key true. Fix: set the switch
+  (`--override-generation-config '{"attn_temperature_tuning": true}'`) and say
+  which rule you compare against.
 - **Mistral's multiplier dropped.** Ministral 3 and Mistral 4 keep
   `llama_4_scaling_beta` in `rope_parameters`, where transformers 5.24 reads it;
   vLLM 0.33.0 reads the multiplier only from the "llama_4_scaling" block of a
@@ -138,7 +143,9 @@ over its 61 layers that is 70,272 bytes per token.
 0.1, and `attn_temperature_tuning` 4 (its config.json, as recorded in
 lessons/gallery/llama-4-scout.json): 4 is what transformers' class defaulted to
 at the release ([huggingface/transformers#37479](https://github.com/huggingface/transformers/issues/37479)),
-and transformers 5.24's Llama4TextConfig now refuses it, expecting true or false.
+and transformers 5.24's Llama4TextConfig now refuses it, expecting true or false:
+5.24 cannot load that config.json as published. Edit the key to true (the
+temperature on, as 4 meant) or false before loading; removing it also gives true.
 Meta's Llama 4 blog reports the design (iRoPE): interleaved attention layers
 without positional embeddings, and temperature scaling of attention at inference time.
 SmolLM3-3B: 9 NoPE layers of 36, no window (its config.json's `no_rope_layers`).
@@ -253,10 +260,10 @@ and which position it counts, is not (read in each release's source):
 
 | Engine | Llama 4's temperature is on | it counts | Mistral's $\beta$ is read from | it counts |
 |---|---|---|---|---|
-| transformers 5.24 | when `attn_temperature_tuning` is true, its default | cache length + index | `rope_parameters` | position ids |
+| transformers 5.24 | when `attn_temperature_tuning` is true or absent; Scout's published 4 does not load until edited to true or false | cache length + index | `rope_parameters` | position ids |
 | vLLM 0.33.0 | when the generation config says so, else when `--max-model-len` is above 32,768 | position ids | a Mistral-format params.json only | position ids |
 | llama.cpp (llama-cpp-python 0.3.36) | always, for a chunked Llama 4 GGUF (8,192 and 0.1 fixed) | position ids | the GGUF's temperature scale; $F$ its YaRN original length (mistral3.cpp) or temperature length (deepseek2.cpp) | position ids |
-| Meta's reference (llama-models) | when params.json says so; off by default | cache index | (not a Mistral engine) | |
+| Meta's reference (llama-models) | when params.json says so; off by default | cache index, which is the position: its generate pads on the right | (not a Mistral engine) | |
 
 The files: transformers models/llama4/modeling_llama4.py (Llama4TextAttention.forward)
 and models/ministral3, models/mistral4 (get_llama_4_attn_scale); vLLM
@@ -267,8 +274,10 @@ models/llama4/args.py and model.py. Which rule is the model's own? Meta's blog
 reports it as temperature scaling at inference time, and Meta's code leaves it
 off unless params.json turns it on; the published
 config.json says 4, which transformers 5.24 refuses (tests/data/layer_schemes_vectors.json
-records the error). This page computes the rule itself, `llama4_attn_temperature`,
-and each engine's choice by name, `llama4_served_temperature`.
+records the error), so a transformers run of Scout is a run of an edited config,
+and its temperature is whatever the edit chose. This page computes the rule
+itself, `llama4_attn_temperature`, and each engine's choice by name,
+`llama4_served_temperature` (which refuses the 4 for transformers too).
 
 **In Python:**
 
@@ -346,8 +355,13 @@ forward pass at positions from 0 to 24,579; `mistral_attn_scale` against
 ministral3's and mistral4's get_llama_4_attn_scale and what
 Ministral3Attention.forward multiplies the query by; `llama4_temperature_on`
 and `llama4_served_temperature` give each of `LLAMA4_ENGINES` its switch and its
-count, as read in the source (not run); `top_key_weight` is the softmax of one
-winner among equals.
+count, and are tested against what the reference script reads out of the
+engines' released files: vLLM 0.33.0's gate in Llama4ForCausalLM.__init__
+(parsed: `max_model_len > 32768`, the generation config's key) and its
+_get_attn_scale (compiled alone from models/llama4.py and run), and the
+constants llama.cpp's src/models/llama4.cpp sets (8,192, 0.1, offset 1, no GGUF
+key) with the expression of llm_graph_input_attn_temp::set_input (evaluated);
+`top_key_weight` is the softmax of one winner among equals.
 
 **Why it matters.** A NoPE layer's only position signal is the mask and the
 temperature, so it is exactly the layer whose behaviour depends on absolute
@@ -360,12 +374,32 @@ ignores a constant offset.
 the page in front of you, and it never needs to be brighter because the room is
 bigger; turn it down because the room grew and you can no longer read the page.
 
-**Which models do this.** Of the models that alternate local and global
-layers, only Gemma 3 gives the two kinds different bases and scales the global
-ones alone. Gemma 2 keeps one base for both, gpt-oss one base and one YaRN block
-for every layer (`layer_plan` below finds one base in each), and Gemma 4's global
-layers differ by base and by partial rotary (the next section), not by a
-scaling block. The Gemma 3 report describes the design: five local layers with
+**Which models do this.** Models that alternate local and global layers split
+two ways: whether the two kinds have different bases, and whether a
+`rope_scaling` block reaches only the global kind. transformers 5.24's config
+classes answer differently (their defaults, `LOCAL_GLOBAL`, checked against
+what each class returns in tests/data/layer_schemes_vectors.json):
+
+| Model | model_type | Local base | Global base | A `rope_scaling` block reaches |
+|---|---|---|---|---|
+| Gemma 3 | gemma3_text | 10,000 | 1,000,000 | the global layers only |
+| OLMo 3 | olmo3 | 500,000 | 500,000 | the global layers only |
+| MiMo-V2-Flash | mimo_v2_flash | 10,000 | 5,000,000 | no such block: `rope_parameters` per layer type |
+| Gemma 4 | gemma4_text | 10,000 | 1,000,000 | no such block: `rope_parameters` per layer type |
+| ModernBERT (an encoder) | modernbert | 10,000 | 160,000 | both kinds |
+| Gemma 2 | gemma2 | 10,000 | 10,000 | both kinds: one rotary table |
+| gpt-oss | gpt_oss | 150,000 | 150,000 | both kinds: one YaRN block |
+
+So Gemma 3 is the one that does both; OLMo 3 scales its global layers alone
+with one base (configuration_olmo3.py puts `rope_scaling` into
+`rope_parameters["full_attention"]`), MiMo-V2-Flash and Gemma 4 have two bases
+written per layer type (MiMo turns a third of each head in both kinds; Gemma 4's
+global layers add proportional partial rotary, the next section), and
+ModernBERT, an encoder, has two bases but sends a scaling block to both. For the
+gallery's Gemma 2, Gemma 3, gpt-oss and ModernBERT the bases are also read from
+their config.json below (`layer_plan`, and ModernBERT's own keys). Earlier
+versions of this page said only Gemma 3 has two bases; the table is why that
+was wrong. The Gemma 3 report describes the design: five local layers with
 a 1,024-token window per global layer, base 10k on the local layers and 1M on
 the global ones, and the global layers alone stretched by position
 interpolation with a factor of 8 (reported by the Gemma 3 report,
@@ -440,6 +474,13 @@ bases = {s: sorted({x["base"] for x in layer_plan(gallery_text_config(s))})
 bases
 # → {'gemma-2-9b': [10000.0], 'gemma-3-4b': [10000.0, 1000000.0],
 #   'gpt-oss-20b': [150000.0]}
+bert = gallery_text_config("modernbert-base")
+bert["local_rope_theta"], bert["global_rope_theta"]  # → (10000.0, 160000.0)
+from lessons.layer_schemes import LOCAL_GLOBAL
+[t for t, (local, glob, _) in LOCAL_GLOBAL.items() if local != glob]
+# → ['gemma3_text', 'mimo_v2_flash', 'gemma4_text', 'modernbert']
+[t for t, (_, _, reach) in LOCAL_GLOBAL.items() if reach == "global"]
+# → ['gemma3_text', 'olmo3']
 ```
 
 ![The score of a key identical to the query against distance for a Gemma 3 local layer: as trained it falls quickly over the first ten tokens; with linear scaling by 8 leaked in, the same curve is stretched eight times along the distance axis](figures/layer_schemes.local_window.svg)
@@ -455,7 +496,7 @@ previous token now looks eight tokens back.
 two bases come from `lessons.context_extension.rope_inv_freq` and are checked
 against Gemma3RotaryEmbedding through tests/data/reference_vectors.json
 (tests/reference/_reference.py, LAYER_TYPE_CONFIGS); `layer_plan` gives each
-layer its base.
+layer its base; `LOCAL_GLOBAL` is the table above.
 
 **Why it matters.** Context extension is a fix for long distances, and a local
 layer never has any. A scaling rule that reaches it does no good and changes
@@ -725,7 +766,8 @@ or the positions.
   `--max-model-len` 32,768 unless told. Ministral 3 and Mistral 4 multiply every
   layer's query by 1 + β·ln(1 + ⌊p/F⌋), from p = F on.
 - Local layers never see past their window, so context scaling must not reach
-  them (Gemma 3); leaking it makes them misread every distance.
+  them (Gemma 3, OLMo 3); leaking it makes them misread every distance. Two bases
+  are Gemma 3's, Gemma 4's and MiMo-V2-Flash's (and ModernBERT's).
 - Partial rotary has three pairings (NeoX, interleaved, proportional), and the
   family name does not fix it (GLM-4 interleaves, GLM-4.5 splits halves);
   p-RoPE keeps the fastest pairs and stops the slowest.
@@ -756,7 +798,8 @@ or the positions.
 ??? question "You serve Llama 4 with vLLM 0.33.0 at --max-model-len 32,768 and compare with transformers 5.24. What multiplies the NoPE queries at position 20,000?"
     1 in vLLM, whose rule turns the temperature on only above 32,768 unless
     the generation config says so; 1 + 0.1 ln 3 = 1.1099 in transformers,
-    which always applies it.
+    which applies it whenever the config it loads has the key true or absent
+    (Scout's published 4 must first be edited, to true to keep it).
 
 ## The papers behind this lesson
 
@@ -796,7 +839,9 @@ or the positions.
 
 - transformers 5.24's source: models/llama4/modeling_llama4.py (the temperature),
   models/ministral3 and models/mistral4 (Mistral's multiplier),
-  models/gemma3/configuration_gemma3.py (the two bases), models/glm, glm4,
+  models/gemma3/configuration_gemma3.py (the two bases), models/olmo3,
+  mimo_v2_flash, gemma4 and modernbert configuration files (who has two bases,
+  where a scaling block goes), models/glm, glm4,
   glm4_moe and gpt_neox (the partial pairings), modeling_rope_utils.py (proportional),
   models/deepseek_v3/modeling_deepseek_v3.py (MLA's rotary slice).
 - vLLM 0.33.0's models/llama4.py and models/mistral.py, llama.cpp's
@@ -911,13 +956,16 @@ def llama4_temperature_on(engine: str, max_model_len: int | None = None, setting
     """Whether `engine` applies Llama 4's query temperature at all (one of LLAMA4_ENGINES).
 
     setting: the switch the engine reads, None when absent. transformers 5.24: the config's
-    attn_temperature_tuning, true when absent (configuration_llama4.py). vLLM 0.33.0: the generation
+    attn_temperature_tuning, true when absent (configuration_llama4.py); anything but true or false
+    raises ValueError, as Llama4TextConfig refuses Scout's published 4. vLLM 0.33.0: the generation
     config's attn_temperature_tuning (or --override-generation-config), else max_model_len > 32,768;
     it overwrites the config.json value (models/llama4.py, Llama4ForCausalLM.__init__). llama.cpp
     (llama-cpp-python 0.3.36): no switch, on for every chunked Llama 4 GGUF (src/models/llama4.cpp).
     Meta's reference (meta-llama/llama-models models/llama4/args.py): params.json's, false when absent.
     """
     _checks.one_of(engine, "engine", LLAMA4_ENGINES)
+    if engine == "transformers 5.24" and setting is not None and not isinstance(setting, bool):
+        raise ValueError(f"transformers 5.24 expects attn_temperature_tuning true or false, got {setting!r}")
     if setting is not None:
         return bool(setting) if engine != "llama.cpp" else True
     if engine == "vLLM 0.33.0":
@@ -929,8 +977,9 @@ def llama4_served_temperature(positions, engine: str, max_model_len: int | None 
                               setting: bool | None = None) -> np.ndarray:
     """The multiplier `engine` puts on a NoPE layer's queries at (n,) positions: (n,) floats,
     `llama4_attn_temperature` where `llama4_temperature_on`, else 1. The positions are what the engine
-    counts: the cache index in transformers and Meta's code (left padding included), position ids in
-    vLLM and llama.cpp."""
+    counts: the cache index in transformers (left padding included), position ids in vLLM and
+    llama.cpp; Meta's code counts the cache index too, but right-pads (generation.py), so there it
+    is each token's position."""
     p = np.asarray(positions, dtype=float)
     return llama4_attn_temperature(p) if llama4_temperature_on(engine, max_model_len, setting) else np.ones_like(p)
 
@@ -961,6 +1010,15 @@ def top_key_weight(margin: float, n_keys: int, temperature: float = 1.0) -> floa
 # ---------------------------------------------------------------------------
 # 2. Local and global layers, two bases
 # ---------------------------------------------------------------------------
+
+
+# Local and global layers in transformers 5.24's config classes, their defaults (each class's
+# convert_rope_params_to_dict; tests/data/layer_schemes_vectors.json "local_global" holds what the
+# classes return): {model_type: (local base, global base, the layers a rope_scaling block reaches:
+# "global", "both", or None where the class takes rope_parameters per layer type and no such block)}
+LOCAL_GLOBAL = {"gemma3_text": (1e4, 1e6, "global"), "olmo3": (5e5, 5e5, "global"),
+                "mimo_v2_flash": (1e4, 5e6, None), "gemma4_text": (1e4, 1e6, None),
+                "modernbert": (1e4, 1.6e5, "both"), "gemma2": (1e4, 1e4, "both"), "gpt_oss": (1.5e5, 1.5e5, "both")}
 
 
 def window_angles(inv_freq: np.ndarray, window: int) -> np.ndarray:

@@ -1,7 +1,9 @@
 """lessons.layer_schemes against transformers 5.24's own code (committed vectors, no torch):
 tests/data/layer_schemes_vectors.json (Llama 4's query temperature, DeepSeek-V3's rotary slice,
 partial rotary in three pairings, each family's own pairing, Mistral's llama_4_scaling_beta, whether
-Llama4TextConfig takes Scout's published switch; tests/reference/_layer_schemes_reference.py writes it),
+Llama4TextConfig takes Scout's published switch, each local/global config class's bases and where its
+scaling goes, and Llama 4's temperature gate and constants read out of vLLM 0.33.0's and llama.cpp's
+released source; tests/reference/_layer_schemes_reference.py writes it),
 tests/data/gallery_vectors.json (which layers rotate, and their layer types) and
 tests/data/reference_vectors.json (Gemma 3's two bases, Gemma 4's proportional speeds: already
 there, so this file reads them rather than adding copies). Closed forms for the rest."""
@@ -64,7 +66,8 @@ def test_mistral_steps_at_F_and_llama4_at_F_minus_one():
 
 def test_engines_disagree_on_llama4_temperature_at_max_model_len_32768():
     """vLLM 0.33.0 switches it on only past 32,768 (or when the generation config says so);
-    transformers 5.24 and llama.cpp always; Meta's reference only when params.json says so."""
+    llama.cpp always, transformers 5.24 with the key true or absent; Meta's reference only when
+    params.json says so."""
     p = np.arange(8191, 32768)
     on = ls.llama4_attn_temperature(p)
     assert np.all(ls.llama4_served_temperature(p, "vLLM 0.33.0", max_model_len=32768) == 1.0)
@@ -78,9 +81,72 @@ def test_engines_disagree_on_llama4_temperature_at_max_model_len_32768():
 
 
 def test_transformers_refuses_scouts_published_switch():
+    """Llama4TextConfig refuses the published 4, and so does the lesson's transformers switch."""
     record = VECTORS["llama4_switch"][0]
     assert ls.gallery_text_config("llama-4-scout")["attn_temperature_tuning"] == record["value"] == 4
     assert record["accepted"] is False and "expected bool" in record["error"]
+    with pytest.raises(ValueError, match="true or false"):
+        ls.llama4_temperature_on("transformers 5.24", setting=record["value"])
+    assert ls.llama4_temperature_on("transformers 5.24", setting=True)  # the edited config
+    assert not ls.llama4_temperature_on("transformers 5.24", setting=False)
+
+
+ENGINES = {r["engine"]: r for r in VECTORS["engine_switches"]}
+
+
+def test_vllm_gate_is_the_one_in_its_source():
+    """vLLM 0.33.0's models/llama4.py, parsed by the reference script: the generation config's key,
+    else max_model_len compared with a threshold; _get_attn_scale compiled from the file and run."""
+    r = ENGINES["vLLM"]
+    vllm = r["release"]
+    assert vllm in ls.LLAMA4_ENGINES and r["reads"].endswith(".max_model_len") and r["operator"] == ">"
+    threshold = r["threshold"]
+    assert not ls.llama4_temperature_on(vllm, max_model_len=threshold)
+    assert ls.llama4_temperature_on(vllm, max_model_len=threshold + 1)
+    assert ls.llama4_temperature_on(vllm, max_model_len=threshold, setting=True)
+    assert not ls.llama4_temperature_on(vllm, max_model_len=threshold + 1, setting=False)
+    from lessons.tools.engines import VLLM_TEMPERATURE_LEN, VLLM_TEMPERATURE_ON
+    assert VLLM_TEMPERATURE_LEN == threshold  # the decoder's command notes use the same gate
+    switch = f"--override-generation-config '{{\"{r['generation_config_key']}\": true}}'"
+    assert VLLM_TEMPERATURE_ON == switch
+    assert switch in " ".join(ls.__doc__.split())  # the page's fix, as printed
+    # vLLM counts position ids (Llama4Attention.forward's `positions`), from the getattr fallbacks
+    assert r["counts"] == "positions" and r["defaults"] == {"floor_scale": 8192.0, "attn_scale": 0.1}
+    _close(ls.llama4_served_temperature(r["positions"], vllm, max_model_len=threshold + 1), r["scale"])
+
+
+def test_llama_cpp_constants_are_the_ones_in_its_source():
+    """llama-cpp-python 0.3.36's src/models/llama4.cpp: fixed constants, no GGUF key for the
+    temperature, and set_input's expression evaluated at each position id."""
+    r = ENGINES["llama.cpp"]
+    assert f"llama.cpp ({r['release']})" in ls.__doc__
+    assert not [k for k in r["keys_read"] if "TEMP" in k]  # nothing in the GGUF turns it off
+    assert ls.llama4_temperature_on("llama.cpp", setting=False)
+    assert r["counts"] == "ubatch->pos[i]"
+    pos = np.arange(0, 100_000, 7.0)
+    want = eval(r["formula"].replace("std::", "np."), {"np": np, "pos": pos, "f_attn_temp_offset": r["offset"],
+                                                         "n_attn_temp_floor_scale": r["floor_scale"],
+                                                         "f_attn_temp_scale": r["attn_scale"]})
+    np.testing.assert_allclose(ls.llama4_served_temperature(pos, "llama.cpp"), want, rtol=1e-7)
+
+
+def test_local_global_table_is_what_the_config_classes_return():
+    """LOCAL_GLOBAL against transformers 5.24's seven config classes, and the page's table against it."""
+    got = {r["model_type"]: (r["local_base"], r["global_base"], r["scaling_reaches"]) for r in VECTORS["local_global"]}
+    assert got == ls.LOCAL_GLOBAL
+    lines = ls.__doc__.splitlines()
+    start = lines.index("| Model | model_type | Local base | Global base | A `rope_scaling` block reaches |") + 2
+    reach = {"global": "the global layers only", "both": "both kinds", None: "no such block"}
+    rows = {}
+    for line in lines[start:]:
+        if not line.startswith("|"):
+            break
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        rows[cells[1]] = cells
+    assert list(rows) == list(ls.LOCAL_GLOBAL)
+    for model_type, (local, glob, where) in ls.LOCAL_GLOBAL.items():
+        cells = rows[model_type]
+        assert cells[2:4] == [f"{local:,.0f}", f"{glob:,.0f}"] and cells[4].startswith(reach[where]), cells
 
 
 @pytest.mark.parametrize("record", VECTORS["by_model"], ids=lambda r: r["model_type"])

@@ -15,8 +15,24 @@ extends its failures with live_check(). Each record holds its seeded input, so `
   lessons.layer_schemes.PAIRING_BY_MODEL_TYPE names the pairing the lesson expects);
 - Mistral's llama_4_scaling_beta: get_llama_4_attn_scale of ministral3 and mistral4, and the query
   Ministral3Attention.forward hands to attention (RoPE made the identity, so the ratio is the scale);
-- whether Llama4TextConfig accepts Scout's published "attn_temperature_tuning": 4.
+- whether Llama4TextConfig accepts Scout's published "attn_temperature_tuning": 4;
+- local and global layers in seven config classes (gemma3_text, olmo3, mimo_v2_flash, gemma4_text,
+  modernbert, gemma2, gpt_oss): each kind's default base, and which kinds a rope_scaling block reaches.
 Gemma 3's two bases and the proportional speeds themselves are in reference_vectors.json already.
+
+"engine_switches" is read out of two engines' released source, not run (`engine_switches()`), and
+needs their files: VLLM_SRC, an unzipped vllm 0.33.0 wheel (the directory holding vllm/ and
+vllm-0.33.0.dist-info/), and LLAMA_CPP_SRC, the unpacked llama-cpp-python 0.3.36 sdist:
+
+    VLLM_SRC=/tmp/vllm LLAMA_CPP_SRC=/tmp/llama_cpp_python-0.3.36 .venv-ref/bin/python -c \
+        "import sys; sys.path.insert(0, 'tests/reference'); import _layer_schemes_reference as r; r.write()"
+
+Without them write() keeps the records already in the file. vLLM: the gate in
+Llama4ForCausalLM.__init__ (models/llama4.py: the generation config's key, else a comparison of
+max_model_len with a threshold), parsed with ast, and Llama4Attention._get_attn_scale compiled
+alone from the file and run on positions (torch is all it uses). llama.cpp: the constants
+src/models/llama4.cpp sets, the GGUF keys it reads, and the multiplier's expression in
+llm_graph_input_attn_temp::set_input (src/llama-graph.cpp), read with regular expressions.
 """
 
 from __future__ import annotations
@@ -218,6 +234,109 @@ def llama4_switch() -> dict:
     return {"value": 4, "accepted": True, "error": None}
 
 
+LOCAL_GLOBAL_TYPES = ("gemma3_text", "olmo3", "mimo_v2_flash", "gemma4_text", "modernbert", "gemma2", "gpt_oss")
+
+
+def local_global(model_type: str) -> dict:
+    """A config class's defaults for its local (sliding) and global (full) layers: each kind's base,
+    and which kinds a legacy rope_scaling block (linear, factor 8) reaches once the class has read it:
+    "global", "both", or None when the class keeps the block whole instead of splitting it per kind
+    (it takes rope_parameters per layer type only). A flat rope_parameters is one rotary for every layer."""
+    from transformers import AutoConfig
+
+    plain = AutoConfig.for_model(model_type).rope_parameters
+    scaled = AutoConfig.for_model(model_type, rope_scaling={"rope_type": "linear", "factor": 8.0}).rope_parameters
+    kinds = ("sliding_attention", "full_attention")
+    if set(kinds) <= set(plain):
+        local, glob = (plain[k]["rope_theta"] for k in kinds)
+        hit = [k for k in kinds if set(kinds) <= set(scaled) and scaled[k].get("factor") == 8.0]
+    else:
+        local = glob = plain["rope_theta"]
+        hit = list(kinds) if scaled.get("factor") == 8.0 else []
+    reach = {0: None, 1: "global" if hit == ["full_attention"] else "local", 2: "both"}[len(hit)]
+    return {"model_type": model_type, "local_base": local, "global_base": glob, "scaling_reaches": reach}
+
+
+def _release(path: Path) -> str:
+    """The Version: line of a wheel's METADATA or an sdist's PKG-INFO."""
+    return next(line.split(": ", 1)[1] for line in path.read_text(encoding="utf-8").splitlines()
+                if line.startswith("Version: "))
+
+
+def vllm_llama4_gate(src: Path) -> dict:
+    """vLLM's Llama 4 switch, read from vllm/model_executor/models/llama4.py: the key of the generation
+    config that sets attn_temperature_tuning, the default it falls back to (a comparison: what, which
+    operator, which threshold), and what _get_attn_scale returns at positions around its steps, run
+    on the config's defaults (the getattr fallbacks of Llama4Attention.__init__)."""
+    import ast
+
+    import numpy as np
+    import torch
+
+    path = src / "vllm" / "model_executor" / "models" / "llama4.py"
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
+    init = next(f for f in classes["Llama4ForCausalLM"].body if isinstance(f, ast.FunctionDef) and f.name == "__init__")
+    assigns = [n for n in ast.walk(init) if isinstance(n, ast.Assign)]
+    default = next(a for a in assigns if ast.unparse(a.targets[0]) == "default_attn_temperature_tuning").value
+    switch = next(a for a in assigns if ast.unparse(a.targets[0]).endswith("hf_config.attn_temperature_tuning")).value
+    assert isinstance(default, ast.Compare) and len(default.ops) == 1, ast.unparse(default)
+    assert ast.unparse(switch.func) == "gen_config.get" and ast.unparse(switch.args[1]) == "default_attn_temperature_tuning"
+    attention = classes["Llama4Attention"].body
+    fallbacks = {a.targets[0].attr: a.value.args[2].value for a in ast.walk(next(
+        f for f in attention if isinstance(f, ast.FunctionDef) and f.name == "__init__"))
+        if isinstance(a, ast.Assign) and isinstance(a.value, ast.Call) and ast.unparse(a.value.func) == "getattr"
+        and isinstance(a.targets[0], ast.Attribute) and a.targets[0].attr in ("floor_scale", "attn_scale")}
+    method = next(f for f in attention if isinstance(f, ast.FunctionDef) and f.name == "_get_attn_scale")
+    namespace = {"torch": torch}
+    exec(compile(ast.Module(body=[method], type_ignores=[]), str(path), "exec"), namespace)
+    positions = [0, 8190, 8191, 16382, 16383, 32767, 100_000, 10_485_759]
+    stub = type("Stub", (), fallbacks)()
+    scale = namespace["_get_attn_scale"](stub, torch.tensor(positions))  # int64 ids, as vLLM passes them
+    forward = next(f for f in attention if isinstance(f, ast.FunctionDef) and f.name == "forward")
+    calls = [ast.unparse(c.args[0]) for c in ast.walk(forward) if isinstance(c, ast.Call)
+             and ast.unparse(c.func) == "self._get_attn_scale"]
+    return {"engine": "vLLM", "release": f"vLLM {_release(src / 'vllm-0.33.0.dist-info' / 'METADATA')}",
+            "file": "vllm/model_executor/models/llama4.py", "function": "Llama4ForCausalLM.__init__",
+            "generation_config_key": switch.args[0].value, "reads": ast.unparse(default.left),
+            "operator": {ast.Gt: ">", ast.GtE: ">=", ast.Lt: "<", ast.LtE: "<="}[type(default.ops[0])],
+            "threshold": default.comparators[0].value, "defaults": fallbacks,
+            "counts": calls[0] if len(calls) == 1 else calls, "positions": positions,
+            "scale": [float(v) for v in np.asarray(scale).ravel()]}
+
+
+def llama_cpp_llama4(src: Path) -> dict:
+    """llama.cpp's Llama 4 temperature, read from the sdist's vendor/llama.cpp: the constants
+    src/models/llama4.cpp sets when the model is chunked, the GGUF keys its load_arch_hparams reads,
+    and the multiplier's expression in llm_graph_input_attn_temp::set_input (src/llama-graph.cpp)."""
+    import re
+
+    root = src / "vendor" / "llama.cpp"
+    model = (root / "src" / "models" / "llama4.cpp").read_text(encoding="utf-8")
+    hparams = model.split("load_arch_tensors")[0]
+
+    def number(name):
+        return float(re.search(rf"hparams\.{name}\s*=\s*([0-9.]+)f?;", hparams).group(1))
+
+    graph = (root / "src" / "llama-graph.cpp").read_text(encoding="utf-8")
+    set_input = graph.split("void llm_graph_input_attn_temp::set_input")[1].split("\n}\n")[0]
+    return {"engine": "llama.cpp", "release": f"llama-cpp-python {_release(src / 'PKG-INFO')}",
+            "file": "vendor/llama.cpp/src/models/llama4.cpp", "floor_scale": number("n_attn_temp_floor_scale"),
+            "attn_scale": number("f_attn_temp_scale"), "offset": number("f_attn_temp_offset"),
+            "keys_read": sorted(set(re.findall(r"get_key\w*\((LLM_KV_\w+)", hparams))),
+            "counts": re.search(r"const float pos = (.*?);", set_input).group(1),
+            "formula": " ".join(re.search(r"attn_scale_data\[i\] = (.*?);", set_input, re.S).group(1).split())}
+
+
+def engine_switches() -> list[dict] | None:
+    """The two engines' records, from VLLM_SRC and LLAMA_CPP_SRC; None when either is not set."""
+    import os
+
+    if not (os.environ.get("VLLM_SRC") and os.environ.get("LLAMA_CPP_SRC")):
+        return None
+    return [vllm_llama4_gate(Path(os.environ["VLLM_SRC"])), llama_cpp_llama4(Path(os.environ["LLAMA_CPP_SRC"]))]
+
+
 def records() -> dict:
     x = seeded_input()
     return {
@@ -231,6 +350,7 @@ def records() -> dict:
         "by_model": [{"input": x.tolist(), **transformers_by_model(x, t)} for t in BY_MODEL],
         "mistral_scale": [transformers_mistral_scale(*case) for case in MISTRAL_CASES],
         "llama4_switch": [llama4_switch()],
+        "local_global": [local_global(t) for t in LOCAL_GLOBAL_TYPES],
     }
 
 
@@ -272,6 +392,11 @@ def mismatches(data: dict) -> list[str]:
                            f"relative error {err:.1e}")
     out += [f"layer_schemes mistral_scale {r['positions'][:2]}...: the forward pass and the function differ"
             for r in data["mistral_scale"] if not np.allclose(r["forward_scale"], r["scale"], rtol=RTOL)]
+    from lessons.layer_schemes import LOCAL_GLOBAL
+
+    out += [f"layer_schemes local_global {r['model_type']}: the class gives {r}, LOCAL_GLOBAL says "
+            f"{LOCAL_GLOBAL.get(r['model_type'])}" for r in data.get("local_global", [])
+            if LOCAL_GLOBAL.get(r["model_type"]) != (r["local_base"], r["global_base"], r["scaling_reaches"])]
     return out
 
 
@@ -284,11 +409,19 @@ def write() -> None:
                      "rotary slice (apply_rotary_pos_emb_interleave), partial rotary in GPT-NeoX's, GLM's and "
                      "Gemma 4's proportional pairing, each family's own pairing (gpt_neox, glm, glm4, glm4_moe), "
                      "Mistral's llama_4_scaling_beta (get_llama_4_attn_scale, Ministral3Attention.forward) and "
-                     "whether Llama4TextConfig accepts attn_temperature_tuning 4, each from transformers' own "
-                     "code in float32, written by tests/reference/_layer_schemes_reference.py",
+                     "whether Llama4TextConfig accepts attn_temperature_tuning 4, and each local/global config class's "
+                     "bases and where its rope_scaling goes, each from transformers' own code in float32; and "
+                     "engine_switches, Llama 4's temperature gate and constants read from vLLM 0.33.0's "
+                     "models/llama4.py and llama-cpp-python 0.3.36's src/models/llama4.cpp (each record names "
+                     "its release), written by tests/reference/_layer_schemes_reference.py",
             "versions": v, **records()}
+    engines = engine_switches()
+    if engines is None:  # no engine sources given: keep the records already written
+        engines = json.loads(DATA.read_text(encoding="utf-8"))["engine_switches"]
+        print("engine_switches kept from the file (set VLLM_SRC and LLAMA_CPP_SRC to read them again)")
+    data["engine_switches"] = engines
     lines = ["{", f' "about": {json.dumps(data["about"])},', f' "versions": {json.dumps(v)},']
-    kinds = (*CHECKED, "llama4_switch")
+    kinds = (*CHECKED, "llama4_switch", "local_global", "engine_switches")
     for kind in kinds:
         rows = ",\n".join("  " + json.dumps(r, separators=(",", ":")) for r in data[kind])
         lines.append(f' "{kind}": [\n{rows}\n ]' + ("" if kind == kinds[-1] else ","))
