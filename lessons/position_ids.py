@@ -125,10 +125,16 @@ find_packed_sequence_indices in masking_utils.py). The scaling rules that depend
 modeling_rope_utils.py), and Llama 4's NoPE layers compute their temperature from
 the token's index in the cache, not from `position_ids`
 (Llama4TextAttention.forward, models/llama4/modeling_llama4.py). Neither transformers
-nor vLLM writes slot p mod W: transformers 5.24's sliding-window cache layers slice or
-roll (cache_utils.py), vLLM 0.33.0 frees whole blocks outside the window (SlidingWindowManager,
-v1/core/single_type_kv_cache_manager.py); the mod-W ring is Mistral's reference code
-(mistral-inference 1.6.0, cache.py). llama.cpp (llama-cpp-python 0.3.36's vendored
+nor vLLM writes a sliding window's keys at slot p mod W: transformers 5.24's
+sliding-window cache layers slice or roll (cache_utils.py), vLLM 0.33.0 frees whole
+blocks outside the window (SlidingWindowManager, v1/core/single_type_kv_cache_manager.py);
+the mod-W window ring is Mistral's reference code (mistral-inference 1.6.0, cache.py).
+vLLM 0.33.0 does have a ring at slot p mod its capacity (CircularBufferSpec in
+v1/kv_cache_interface.py, CircularBufferManager in single_type_kv_cache_manager.py, one
+block per request), for another cache: the raw keys of the group a compressed-attention
+layer is still compressing, in its deepseek_v41 (compressor.py), qwen4_exp
+(common/qsa_cache.py), glm5next (common/attention.py) and step5 (nvidia/csa_tail_ring.py)
+models. llama.cpp (llama-cpp-python 0.3.36's vendored
 copy) shifts the context in llama-completion and llama-server when `--context-shift`
 is on (tools/completion/completion.cpp, tools/server/server-context.cpp). vLLM 0.33.0 drafts
 chains, not trees (v1/spec_decode/llm_base_proposer.py), and refuses M-RoPE for
@@ -313,8 +319,9 @@ The keys were turned at 8, 9, 6 and 7 when written, so reading Mistral's ring ou
 order changes nothing. A runner that takes "filled slots minus one" for the next
 query's id gives token 9 the id 3. vLLM frees by blocks: after 10,000 tokens at
 window 4,096 it may skip 5,905 (the computed tokens minus the window plus one,
-get_num_skipped_tokens), which frees 369 blocks of 16 and keeps the one the window
-starts in.
+minus extra_retained_tokens, 0 unless multi-module speculative decoding asks to
+keep more: get_num_skipped_tokens), which frees 369 blocks of 16 and keeps the one
+the window starts in.
 
 **In Python:**
 
@@ -343,8 +350,11 @@ whole sequence, which is what transformers' and vLLM's in-order storage amounts 
 
 **Why it matters.** Keys are turned before they are cached, so slot order is
 harmless and only the new query's id matters. Earlier versions of this page gave the
-ring at p mod W to the engines; it is Mistral's reference code, and transformers and
-vLLM keep their keys in position order. The slot arithmetic itself is a
+ring at p mod W to the engines; for a window it is Mistral's reference code, and
+transformers and vLLM keep a window's keys in position order. (vLLM 0.33.0's own ring,
+CircularBufferManager, holds a compressed-attention layer's unfinished group, not a
+window; "In the wild" names the models. An earlier fix of this page said vLLM has
+no ring at all.) The slot arithmetic itself is a
 source of bugs too: a transformers pull request fixed reads and writes at the
 wrong slots after the buffer wraps (huggingface/transformers #47708).
 
@@ -414,19 +424,30 @@ reaches 8,191.
 keep the first page (the instructions), tear out the older half of the rest and
 renumber what is left, so that the next line gets the next free page number.
 
-**Tiny worked example.** A context of 12 in llama.cpp, full after 12 tokens, with
-`--keep 2`. llama-completion discards half of what is not kept: (12 − 2) // 2 = 5 tokens,
-ids 2 to 6 (llama_memory_seq_rm), then moves ids 7 to 11 down by 5
-(llama_memory_seq_add), and the next token gets id 7. The keys in the cache were
-turned at 7 to 11 when they were written; the K-shift graph turns each of them once
-more, by −5·θ, so that it reads as a key turned at 2 to 6 (build_rope_shift in
+**Tiny worked example.** A context of 12 in llama.cpp with `--keep 2`, for a
+model whose vocabulary adds a BOS token (Llama's does). llama-completion shifts
+before the token that would fill the context, once `n_past + 1 >= n_ctx`
+(tools/completion/completion.cpp), so with 11 tokens cached, ids 0 to 10: the
+twelfth slot is never filled. It keeps `--keep` tokens plus the BOS, n_keep = 3,
+and discards half of the rest: n_left = 11 − 3 = 8, n_discard = 8 // 2 = 4, ids
+3 to 6 (llama_memory_seq_rm), then moves ids 7 to 10 down by 4
+(llama_memory_seq_add), and the next token gets id 7. llama-server does the
+same arithmetic here (tools/server/server-context.cpp, pre_decode: it shifts at
+`n_tokens() + 1 >= n_ctx`, adds 1 to n_keep for a BOS and caps it at
+n_ctx − 4). Without a BOS, n_keep is 2 and n_discard still ⌊9/2⌋ = 4: ids 2 to 5
+go and the next id is 7 again. The keys in the cache were turned at 7 to 10 when
+they were written; the K-shift graph turns each of them once more, by −4·θ, so
+that it reads as a key turned at 3 to 6 (build_rope_shift in
 src/llama-kv-cache.cpp). Because rotations add, that equals turning the stored
-vector at its new id from scratch.
+vector at its new id from scratch. (An earlier version of this example shifted
+with 12 tokens cached and dropped 5 ids; llama.cpp shifts one token earlier and
+counts the BOS in n_keep. tests/test_position_ids.py checks
+`llama_cpp_shift_plan` against the expressions read out of both tools' source.)
 
-| Cache slot | 0 | 1 | 2 to 6 | 7 | 8 | 9 | 10 | 11 |
+| Cache slot | 0 (BOS) | 1 | 2 | 3 to 6 | 7 | 8 | 9 | 10 |
 |---|---|---|---|---|---|---|---|---|
-| id before | 0 | 1 | 2 to 6 | 7 | 8 | 9 | 10 | 11 |
-| id after | 0 | 1 | dropped | 2 | 3 | 4 | 5 | 6 |
+| id before | 0 | 1 | 2 | 3 to 6 | 7 | 8 | 9 | 10 |
+| id after | 0 | 1 | 2 | dropped | 3 | 4 | 5 | 6 |
 
 **The math.**
 
@@ -440,7 +461,7 @@ $$
 |---|---|---|
 | $k$ | a key as the layer computed it, before RoPE | one 128-wide row |
 | $R_p$ | RoPE's rotation at id $p$ (one angle $p\,\theta_i$ per pair) | $p$ = 7 |
-| $\delta$ | `n_discard`, how many ids were dropped | 5 |
+| $\delta$ | `n_discard`, how many ids were dropped | 4 |
 
 **In words:** "turning a cached key back by the gap gives the key the layer would
 have computed at its new id."
@@ -449,24 +470,30 @@ have computed at its new id."
 
 ```python
 import numpy as np
-from lessons.position_ids import context_shift, rope_at
+from lessons.position_ids import context_shift, llama_cpp_shift_plan, rope_at
 from lessons.positional import rope_frequencies
-(12 - 2) // 2  # → 5
-raw = np.random.default_rng(0).standard_normal((12, 128))
-ids = np.arange(12)
-keys, new = context_shift(rope_at(raw, ids), ids, n_keep=2, n_discard=5)
+plan = llama_cpp_shift_plan(n_ctx=12, keep=2)
+plan
+# → {'cached': 11, 'n_keep': 3, 'n_left': 8, 'n_discard': 4, 'next_id': 7}
+llama_cpp_shift_plan(12, 2, add_bos=False)["n_discard"]  # → 4
+llama_cpp_shift_plan(12, 2, server=True) == plan  # → True
+raw = np.random.default_rng(0).standard_normal((11, 128))
+ids = np.arange(11)
+keep, drop = plan["n_keep"], plan["n_discard"]
+keys, new = context_shift(rope_at(raw, ids), ids, keep, drop)
 new.tolist()  # → [0, 1, 2, 3, 4, 5, 6]
-kept = [0, 1, 7, 8, 9, 10, 11]
+kept = [0, 1, 2, 7, 8, 9, 10]
 float(np.abs(keys - rope_at(raw[kept], new)).max()) < 1e-12  # → True
 # a local layer (base 10,000) turned back with the global base
 local = rope_frequencies(128, 10_000.0)
 glob = rope_frequencies(128, 1_000_000.0)
-wrong, _ = context_shift(rope_at(raw, ids, local), ids, 2, 5, glob)
+wrong, _ = context_shift(rope_at(raw, ids, local), ids, keep, drop, glob)
 round(float(np.abs(wrong - rope_at(raw[kept], new, local)).max()), 2)
-# → 2.07
+# → 1.61
 ```
 
-**In code:** `context_shift` drops the span and turns the later keys back, on one
+**In code:** `llama_cpp_shift_plan` says when llama.cpp shifts and how many ids
+it drops; `context_shift` drops the span and turns the later keys back, on one
 layer's cache.
 
 **Why it matters.** The rotation makes the positions right, and only the positions.
@@ -611,9 +638,13 @@ slicing).
 
 **Tiny worked example.** Packing a vision-language batch restarts each sample's
 three M-RoPE rows (time, height, width) at 0. The cut between samples cannot be read
-from those rows, since every image's first tile also has ids 0; transformers 5.24
-(`Qwen2VLTextModel.forward`) takes a fourth row, the plain text position, and cuts
-attention where it restarts. `lessons.multimodal_rope` builds the four rows and works
+from those rows: inside an image the time id repeats and the height and width ids
+jump back at each new row of tiles, so the rule transformers uses on one row (a new
+document wherever an id is not its neighbour plus one) cuts inside every image; in
+the example below, a time row with a 2 × 2 image after two text tokens reads as five
+documents. (An earlier version of this page blamed ids 0 on every image's first tile;
+sample A's image starts at 2.) transformers 5.24 (`Qwen2VLTextModel.forward`) takes
+a fourth row, the plain text position, and cuts attention where it restarts. `lessons.multimodal_rope` builds the four rows and works
 through a packed pair in its section "Packing multimodal samples: four rows that
 restart", with the trainers that do or do not pack this way.
 
@@ -623,6 +654,10 @@ restart", with the trainers that do or do not pack this way.
 from lessons.position_ids import packed_position_ids
 # one row of the three: each row restarts the same way for text
 packed_position_ids([3, 2]).tolist()  # → [0, 1, 2, 0, 1]
+from lessons.position_ids import document_ids_from_position_ids
+# a time row: 2 text tokens, a 2 × 2 image (time id 2), text again at 4
+document_ids_from_position_ids([0, 1, 2, 2, 2, 2, 4])[0].tolist()
+# → [0, 0, 0, 1, 2, 3, 4]
 ```
 
 **Why it matters.** The one-row rules above hold for each of the four rows; what
@@ -639,9 +674,10 @@ sentence of 12 random query, key and value rows. The reference is the sentence
 alone at ids 0 to 11. Each scenario runs the sentence padded, packed, chunked,
 cached or through a ring buffer, once set up right and once with a classic bug, and
 reports the largest difference between the sentence's attention outputs and the
-reference. The serving rows run the three sections above: a context shift (keep 2,
-drop 4) on a local layer of base 10,000, against the kept text attended afresh at its
-new ids; a draft tree over the sentence's last three tokens with two siblings, against
+reference. The serving rows run the three sections above: a context shift on a
+local layer of base 10,000 (llama.cpp's own numbers for the 12 tokens in a context of
+13 with `--keep 2` and a BOS: n_keep 3, n_discard 4), against the kept text attended
+afresh at its new ids; a draft tree over the sentence's last three tokens with two siblings, against
 the plain decode; two zigzag ranks. The last six rows change the scheme: four for
 Llama 4's NoPE temperature, each engine's as `lessons.layer_schemes.llama4_served_temperature`
 gives it, then a
@@ -665,14 +701,14 @@ for the test) and Phi-3.5-mini's LongRoPE factors.
 | ring buffer, keys read in slot order | RoPE | < 1e-12 | correct: rounding | |
 | ring buffer, query id = filled slots − 1 | RoPE | 6.8e-01 | bug, breaks | no thread found |
 | context shift, local keys turned back at their own base | RoPE | < 1e-12 | correct: rounding | |
-| context shift, local keys turned back at the global base | RoPE | 2.9e-01 | bug, breaks | [llama.cpp #12357](https://github.com/ggml-org/llama.cpp/issues/12357) |
+| context shift, local keys turned back at the global base | RoPE | 2.5e-01 | bug, breaks | [llama.cpp #12357](https://github.com/ggml-org/llama.cpp/issues/12357) |
 | draft tree, siblings share an id | RoPE | < 1e-12 | correct: rounding | |
 | draft tree, nodes numbered in order | RoPE | 4.5e-02 | bug, breaks | [TensorRT-LLM #12962](https://github.com/NVIDIA/TensorRT-LLM/pull/12962) |
 | context parallel, 2 ranks, global ids | RoPE | < 1e-12 | correct: rounding | |
 | context parallel, 2 ranks, ids from 0 on each rank | RoPE | 5.1e-01 | bug, breaks | [TransformerEngine #2349](https://github.com/NVIDIA/TransformerEngine/pull/2349) |
 | left padding 8,192, temperature from the ids (vLLM) | Llama 4 NoPE | < 1e-12 | correct: rounding | |
 | left padding 8,192, temperature from the cache index (transformers) | Llama 4 NoPE | 9.6e-02 | bug, breaks | no thread found |
-| ids 8,191 on, vLLM, max_model_len 65,536: temperature on | Llama 4 NoPE | < 1e-12 | correct: rounding | |
+| ids 8,191 on, vLLM, max_model_len 65,536: temperature on | Llama 4 NoPE | < 1e-12 | engines agree | |
 | ids 8,191 on, vLLM, max_model_len 32,768: temperature off | Llama 4 NoPE | 9.6e-02 | engines differ | [vLLM #16439](https://github.com/vllm-project/vllm/pull/16439) |
 | dynamic NTK, cached keys keep the old base | dynamic NTK | 3.8e-02 | bug, breaks | [transformers #25104](https://github.com/huggingface/transformers/issues/25104) |
 | LongRoPE, cached keys keep the short factors | LongRoPE | 1.0e-01 | bug, breaks | [transformers #33129](https://github.com/huggingface/transformers/pull/33129) |
@@ -700,9 +736,13 @@ left padding, the searches found no thread in transformers, vLLM, llama.cpp or
 SGLang.
 
 The four Llama 4 rows measure one NoPE layer whose query is multiplied by the
-temperature, and where the engines take its position from. vLLM 0.33.0 reads the
-position ids (Llama4Attention._get_attn_scale(positions), model_executor/models/llama4.py),
-so padding cannot move it; transformers 5.24 counts from the cache's length,
+temperature, and where the engines take its position from. The two padding rows
+are graded against the authors' code: Meta's reference (llama-models,
+models/llama4/generation.py) pads every prompt on the right (`tokens[k, :len(t)]`)
+and counts from `start_pos`, so its count is each token's own position and padding
+cannot move it. vLLM 0.33.0 reads the position ids
+(Llama4Attention._get_attn_scale(positions), model_executor/models/llama4.py) and
+gives the same numbers; transformers 5.24 counts from the cache's length,
 `cache.get_seq_length(layer) + arange(n)` in Llama4TextAttention.forward, neither
 `position_ids` nor `cache_position`, and every row of a left-padded batch shares
 that count: a row padded by 8,192 gets the temperature of its id plus 8,192. This is
@@ -711,18 +751,19 @@ runs it on a tiny random Llama 4 (`floor_scale` 4, `attn_scale` 0.5, a row padde
 5) and records that the padded row's logits leave the prompt's own ones with the
 temperature on and agree to float32 rounding with it off (tests/test_position_ids.py
 holds the two records on either side of 1e-2 and 1e-4). The last two Llama 4 rows
-put the sentence at ids 8,191 to 8,202 and compare vLLM with transformers there:
-transformers turns the temperature on whenever the config's
-`attn_temperature_tuning` is true, its default (configuration_llama4.py); vLLM sets
-it from the generation config's key and, without one, from `max_model_len > 32768`
-(Llama4ForCausalLM.__init__). At `--max-model-len` 32,768 vLLM multiplies by 1 where
+put the sentence at ids 8,191 to 8,202 and compare vLLM with transformers there,
+with no judge: whether the temperature is on at all is the authors' switch
+(Meta's ModelArgs leaves it off, "inference-time temperature tuning (useful for
+very long context)", and params.json may turn it on), so these two rows say only
+whether the engines agree. transformers turns the temperature on whenever a config
+it accepts has `attn_temperature_tuning` true or absent (configuration_llama4.py;
+Scout's published 4 is refused, so these rows assume the key edited to true, as
+`lessons.layer_schemes` explains); vLLM sets it from the generation config's key
+and, without one, from `max_model_len > 32768` (Llama4ForCausalLM.__init__). At
+`--max-model-len` 65,536 the two agree; at 32,768 vLLM multiplies by 1 where
 transformers multiplies by 1.069 from id 8,191, by 1.139 at 32,766 and by 1.161 at
-32,767 (computed below). Meta's reference code (llama-models, models/llama4/model.py)
-counts from `start_pos`, one start for the whole batch, and its ModelArgs default
-leaves the temperature off ("inference-time temperature tuning (useful for very long
-context)"). The authors present it as an inference-time option, not as part of
-training: transformers' default differs from their code's, vLLM's follows the
-context length, and the row says "engines differ", not "bug".
+32,767 (computed below). (An earlier version graded the 65,536 row "correct"
+against transformers; it now reads "engines agree".)
 
 **In Python:**
 
@@ -732,10 +773,11 @@ from lessons._show import gap_text
 rows = conformance_table()
 len(rows), sum(r["bug"] for r in rows), sum(r["differ"] for r in rows)
 # → (26, 14, 1)
+sum(r["agree"] for r in rows)  # → 1
 [gap_text(r["gap"]) for r in rows]
 # → ['< 1e-12', '< 1e-12', '< 1e-12', '5.2e+00', '< 1e-12', '2.6e+00',
 #   '< 1e-12', '2.6e+00', '< 1e-12', '6.8e-01', '< 1e-12', '4.5e-01',
-#   '< 1e-12', '6.8e-01', '< 1e-12', '2.9e-01', '< 1e-12', '4.5e-02',
+#   '< 1e-12', '6.8e-01', '< 1e-12', '2.5e-01', '< 1e-12', '4.5e-02',
 #   '< 1e-12', '5.1e-01', '< 1e-12', '9.6e-02', '< 1e-12', '9.6e-02',
 #   '3.8e-02', '1.0e-01']
 ok = [r["gap"] for r in rows if not r["bug"] and not r["differ"]]
@@ -746,11 +788,12 @@ llama4_attn_temperature([8190, 8191, 32766, 32767]).round(3).tolist()
 # → [1.0, 1.069, 1.139, 1.161]
 ```
 
-![Horizontal bars on a log scale, one per scenario: the correct setups and the two forgiven bugs are drawn at the rounding bound 1e-12, the breaking bugs reach between 0.04 and 5, and the one row where vLLM and transformers differ by design, dotted grey, reaches 0.1](figures/position_ids.conformance.svg)
+![Horizontal bars on a log scale, one per scenario: the correct setups and the two forgiven bugs are drawn at the rounding bound 1e-12, the breaking bugs reach between 0.04 and 5, and the two rows that compare vLLM with transformers, dotted grey, sit at the rounding bound where they agree and at 0.1 where they differ by design](figures/position_ids.conformance.svg)
 
 **Reading it:** one bar per row of the table, on a log scale; hatched bars are the
 correct setups, blue ones the bugs RoPE forgives, red ones the bugs that break the
-output, the dotted grey one the difference between two engines' defaults. The dashed line at 1e-9 separates rounding from real change: nothing sits
+output, the dotted grey ones two engines compared with no judge (they agree at
+65,536 and differ at 32,768). The dashed line at 1e-9 separates rounding from real change: nothing sits
 near it, the gaps are either rounding or at least 0.03. A rounding gap is drawn
 and written as its bound, below 1e-12, never as its digits: those depend on the
 order in which the matrix kernels sum, and OpenBLAS picks its kernels for the CPU
@@ -801,9 +844,12 @@ is why they keep being reported.
     number of filled slots (4) are not ids. (That ring is Mistral's reference code;
     transformers and vLLM keep the window in order, and the answer is the same.)
 
-??? question "llama.cpp shifts a full context of 12 with --keep 2. Which id does the next token get, and what happens to the key cached at id 9?"
-    7: five ids (2 to 6) are dropped and 7 to 11 move down by 5. The key at 9 is turned
-    by −5·θ and then reads as a key turned at 4, with the base of its own layer.
+??? question "llama.cpp shifts a full context of 12 with --keep 2, for a model with a BOS token. Which id does the next token get, and what happens to the key cached at id 9?"
+    7. The shift comes with 11 tokens cached (at n_past + 1 = n_ctx), and n_keep is
+    3 (the BOS counts), so ⌊(11 − 3)/2⌋ = 4 ids (3 to 6) are dropped and 7 to 10 move
+    down by 4. The key at 9 is turned by −4·θ and then reads as a key turned at 5,
+    with the base of its own layer. (Without a BOS: ids 2 to 5 go, and the answers
+    are the same.)
 
 ??? question "Nine tokens are cached. A draft tree has two candidates for the next token after the sampled one. Which ids do the candidates get?"
     Both 10: the sampled token is 9 (the cached length), and siblings are the same
@@ -821,7 +867,7 @@ is why they keep being reported.
 - Jiang et al. (2023), *Mistral 7B*,
   [arXiv:2310.06825](https://arxiv.org/abs/2310.06825). Sliding-window attention
   with a rolling buffer cache that writes position i into slot i mod W, as its
-  reference code does; transformers and vLLM do not.
+  reference code does; transformers' and vLLM's sliding-window caches do not.
 - Agrawal et al. (2023), *SARATHI: Efficient LLM Inference by Piggybacking Decodes
   with Chunked Prefills*, [arXiv:2308.16369](https://arxiv.org/abs/2308.16369).
   Splits a prompt's prefill into chunks that share steps with decoding.
@@ -1002,8 +1048,7 @@ def ring_buffer_attention(q, k, v, window: int, position_from_slots: bool) -> np
         ring_k[slot], ring_v[slot], ring_ids[slot] = rope_at(k[p : p + 1], [p])[0], v[p], p
         filled = ring_ids >= 0
         q_id = min(p, window - 1) if position_from_slots else p
-        q_rot = rope_at(q[p : p + 1], [q_id])
-        scores = q_rot @ ring_k[filled].T / np.sqrt(d)  # keys in slot order
+        scores = rope_at(q[p : p + 1], [q_id]) @ ring_k[filled].T / np.sqrt(d)  # keys in slot order
         rows.append(softmax(scores) @ ring_v[filled])
     return np.vstack(rows)
 
@@ -1011,6 +1056,23 @@ def ring_buffer_attention(q, k, v, window: int, position_from_slots: bool) -> np
 # ---------------------------------------------------------------------------
 # 4. Serving: a context shift, draft trees, context-parallel shards
 # ---------------------------------------------------------------------------
+
+
+def llama_cpp_shift_plan(n_ctx: int, keep: int, add_bos: bool = True, server: bool = False) -> dict:
+    """When llama.cpp shifts a full context and by how much, decoding one token per step.
+
+    n_ctx: the context; keep: the --keep flag (0 .. prompt length); add_bos: the vocabulary adds a
+    BOS token. llama-completion (tools/completion/completion.cpp) shifts once n_past + 1 >= n_ctx,
+    with n_keep = keep + add_bos; llama-server (server-context.cpp, pre_decode) at n_tokens + 1 >=
+    n_ctx, adds 1 for a BOS, caps n_keep at n_ctx − 4 and clamps n_discard to n_left − 1. Both:
+    n_left = cached − n_keep, n_discard = n_left // 2. Returns {"cached", "n_keep", "n_left",
+    "n_discard", "next_id"}: tokens cached at the shift, and the id the next token gets after it.
+    """
+    cached, n_keep = _checks.count(n_ctx, "n_ctx", 8) - 1, _checks.count(keep, "keep", 0) + int(add_bos)
+    n_keep = min(n_ctx - 4, n_keep) if server else n_keep
+    n_left = cached - n_keep
+    n_discard = min(max(n_left // 2, 0), max(0, n_left - 1)) if server else n_left // 2
+    return dict(cached=cached, n_keep=n_keep, n_left=n_left, n_discard=n_discard, next_id=cached - n_discard)
 
 
 def context_shift(keys, positions, n_keep: int, n_discard: int, theta=LLAMA31_THETA):
@@ -1111,7 +1173,8 @@ THREADS = {
     "cp": "https://github.com/NVIDIA/TransformerEngine/pull/2349",
     "vllm-gate": "https://github.com/vllm-project/vllm/pull/16439",
 }
-DIFFER = {"vllm-gate"}  # rows where two engines differ by design, neither being a bug
+# rows that compare two engines, neither being the judge: they differ by design, or agree
+DIFFER, AGREE = {"vllm-gate"}, {"vllm-on"}
 LLAMA4_PAD = 8192  # left padding before a prompt in a batch with one 8,192 tokens longer
 
 
@@ -1196,7 +1259,7 @@ def _absolute_rows(q, k, v, seed: int) -> list[tuple]:
                      _max_gap(nope(scale), alone), key))
     # the sentence at ids 8,191 on: transformers 5.24 scales; vLLM 0.33.0 only past max_model_len 32,768
     far = nope(llama4_served_temperature(ids + 8191, hf))
-    for label, max_len, key in (("65,536: temperature on", 65536, None),
+    for label, max_len, key in (("65,536: temperature on", 65536, "vllm-on"),
                                 ("32,768: temperature off", 32768, "vllm-gate")):
         rows.append((f"ids 8,191 on, vLLM, max_model_len {label}", "Llama 4 NoPE",
                      _max_gap(nope(llama4_served_temperature(ids + 8191, vllm, max_len)), far), key))
@@ -1232,14 +1295,15 @@ def _absolute_rows(q, k, v, seed: int) -> list[tuple]:
 def _serving_rows(q, k, v, ref, seed: int) -> list[tuple]:
     n, d = q.shape
     rows = []
-    # context shift, keep 2, drop 4, on a local layer (base 10,000; the global ones: 1,000,000,
-    # Gemma 3's two bases): against the kept text attended afresh at its new ids
+    # llama.cpp's shift of the sentence in a context of n + 1 (--keep 2, a BOS), on a local layer (base
+    # 10,000; the global ones: 1,000,000, Gemma 3's two bases): against the kept text attended afresh
     local, other = rope_frequencies(d, 10_000.0), rope_frequencies(d, 1_000_000.0)
-    kept = np.r_[0:2, 6:n]
+    keep, drop = (llama_cpp_shift_plan(n + 1, 2)[key] for key in ("n_keep", "n_discard"))
+    kept = np.r_[0:keep, keep + drop:n]
     new = np.arange(kept.size)
     fresh = attend(q[kept], k[kept], v[kept], new, new, causal_mask(kept.size), local)
     for label, speeds, key in (("their own base", local, None), ("the global base", other, "kshift")):
-        keys, _ = context_shift(rope_at(k, np.arange(n), local), np.arange(n), 2, 4, speeds)
+        keys, _ = context_shift(rope_at(k, np.arange(n), local), np.arange(n), keep, drop, speeds)
         out = attend(rope_at(q[kept], new, local), keys, v[kept], None, None, causal_mask(kept.size), None)
         rows.append((f"context shift, local keys turned back at {label}", "RoPE", _max_gap(out, fresh), key))
     # a draft tree after n − 3 cached tokens: the sentence's last three on one path, two siblings
@@ -1266,10 +1330,12 @@ def conformance_table(n: int = 12, pad: int = 5, other: int = 7, seed: int = 0) 
 
     One head, d = 128, Llama 3.1 8B's speeds; the sentence is n random (q, k, v) rows (seeded).
     Each row: scenario, scheme, gap (largest |output − reference| over the sentence's outputs),
-    bug (False for the correct setup), differ (True where two engines differ by design: the gap is
-    then between them), thread (the URL of a tracker thread about that bug or difference; None for
-    a correct setup, or a bug for which no thread was found). The context-shift rows' reference is
-    the kept text attended afresh, the vLLM rows' is transformers 5.24 on the same ids.
+    bug (False for the correct setup), differ and agree (True where two engines are compared, neither
+    the judge: the gap is between them), thread (the URL of a tracker thread about that bug or
+    difference; None for a correct setup, or a bug for which no thread was found). The context-shift
+    rows' reference is the kept text attended afresh; the Llama 4 padding rows' is the sentence alone,
+    as Meta's reference code numbers it (it pads on the right); the two max_model_len rows compare
+    vLLM 0.33.0 with transformers 5.24 (the key true) on the same ids.
     """
     n = _checks.count(n, "n", 8)
     q, k, v = _tokens(n, LLAMA31_THETA.size * 2, seed)
@@ -1278,8 +1344,8 @@ def conformance_table(n: int = 12, pad: int = 5, other: int = 7, seed: int = 0) 
     rows = (_padding_rows(q, k, v, ref, pad, seed) + _packing_rows(q, k, v, ref, other, seed)
             + _cache_rows(q, k, v, ref, seed) + _serving_rows(q, k, v, ref, seed)
             + _absolute_rows(q, k, v, seed))
-    return [dict(scenario=s, scheme=scheme, gap=gap, bug=key is not None and key not in DIFFER,
-                 differ=key in DIFFER, thread=THREADS.get(key)) for s, scheme, gap, key in rows]
+    return [dict(scenario=s, scheme=scheme, gap=gap, bug=key is not None and key not in DIFFER | AGREE,
+                 differ=key in DIFFER, agree=key in AGREE, thread=THREADS.get(key)) for s, scheme, gap, key in rows]
 
 
 # ---------------------------------------------------------------------------
@@ -1379,10 +1445,10 @@ def figures() -> dict:
     floor = 1e-17  # where the bars start, on the log scale
     y = np.arange(len(rows))[::-1]
     for yi, r in zip(y, rows, strict=True):
-        colour = MUTED if r["differ"] else GREEN if not r["bug"] else (RED if r["gap"] > 1e-9 else BLUE)
+        colour = MUTED if r["differ"] or r["agree"] else GREEN if not r["bug"] else (RED if r["gap"] > 1e-9 else BLUE)
         # a rounding gap is drawn at its bound: its digits are the CPU's kernels', not the lesson's
         drawn = max(r["gap"], ROUNDING)
-        hatch = ".." if r["differ"] else "" if r["bug"] else "//"
+        hatch = ".." if r["differ"] or r["agree"] else "" if r["bug"] else "//"
         ax.barh(yi, drawn, left=floor, color=colour, hatch=hatch, edgecolor=GRID, lw=0.5)
         ax.text(drawn * 3, yi, f"{r['gap']:.0e}" if r["gap"] >= ROUNDING else gap_text(r["gap"]), va="center")
     names = [r["scenario"] if r["scheme"] in ("RoPE", "Llama 4 NoPE")
@@ -1397,7 +1463,7 @@ def figures() -> dict:
     fig.legend(handles=[Patch(facecolor=GREEN, hatch="//", edgecolor=GRID, label="correct"),
                        Patch(facecolor=BLUE, edgecolor=GRID, label="bug, forgiven"),
                        Patch(facecolor=RED, edgecolor=GRID, label="bug, breaks"),
-                       Patch(facecolor=MUTED, hatch="..", edgecolor=GRID, label="engines differ")],
+                       Patch(facecolor=MUTED, hatch="..", edgecolor=GRID, label="two engines compared")],
               loc="outside lower center", ncols=4, frameon=False)
     figs["conformance"] = fig
     return figs
@@ -1417,15 +1483,17 @@ def demo() -> None:
     say(f"lengths 3, 2, 4 -> ids {ids.tolist()}, cu_seqlens {cu_seqlens_from_position_ids(ids).tolist()}, "
         f"documents {document_ids_from_position_ids(ids)[0].tolist()}")
     banner("3. Serving: a context shift, a draft tree, context-parallel shards")
-    _, new = context_shift(np.zeros((12, 128)), np.arange(12), n_keep=2, n_discard=5)
-    say(f"context of 12, keep 2, drop 5 -> the kept keys' ids {new.tolist()}, the next token gets {new.size}")
+    plan = llama_cpp_shift_plan(12, 2)
+    _, new = context_shift(np.zeros((11, 128)), np.arange(11), plan["n_keep"], plan["n_discard"])
+    say(f"context of 12, --keep 2 and a BOS: llama.cpp shifts at {plan['cached']} cached, keeps {plan['n_keep']}, "
+        f"drops {plan['n_discard']} -> ids {new.tolist()}, the next token gets {plan['next_id']}")
     say(f"draft tree after 9 cached, parents [-1, 0, 0, 1, 2] -> ids {tree_position_ids([-1, 0, 0, 1, 2], 9).tolist()}")
     say(f"12 tokens on 2 zigzag ranks -> {[shard_position_ids(12, 2, r).tolist() for r in range(2)]}")
     banner("4. The conformance table (one head, Llama 3.1 8B's speeds)")
     table(["scenario", "scheme", "largest gap"], [(r["scenario"], r["scheme"], gap_text(r["gap"]))
                                                   for r in conformance_table()])
     say("Llama 4's temperature: vLLM 0.33.0 reads the ids but is off at max_model_len <= 32,768; "
-        "transformers 5.24 is on and counts the cache index, so left padding moves it.")
+        "transformers 5.24 (the key true) is on and counts the cache index, so left padding moves it.")
     takeaway("A constant offset is invisible to RoPE; an offset that differs between queries and keys, "
              "or anything that reads the absolute position, is not.")
 

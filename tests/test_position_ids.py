@@ -8,6 +8,7 @@ rounding is about 1e-16 per operation); a gap above 0.01 is a real change."""
 from __future__ import annotations
 
 import json
+import re
 import sys
 
 import numpy as np
@@ -17,7 +18,8 @@ from lessons.attention import causal_mask
 from lessons.layer_schemes import llama4_attn_temperature
 from lessons.positional import rope_frequencies
 from lessons.position_ids import (LLAMA31_THETA, attend, conformance_table, context_shift, cu_seqlens_from_position_ids,
-                                  document_ids_from_position_ids, document_mask, forward_with_ids, packed_position_ids,
+                                  document_ids_from_position_ids, document_mask, forward_with_ids,
+                                  llama_cpp_shift_plan, packed_position_ids,
                                   position_ids_from_mask, ring_attention, rope_at, shard_position_ids, tree_mask,
                                   tree_position_ids)
 from lessons.transformer import TINY, TinyGPT, demo_tokens
@@ -123,6 +125,53 @@ def test_context_shift_is_recomputing_the_keys_at_their_new_ids():
     assert np.abs(keys - rope_at(raw[np.r_[0:3, 10:20]], new, local)).max() > CHANGED
 
 
+def _python(expr: str) -> str:
+    """One of llama.cpp's C++ expressions as Python, for a step that decodes one token and a request
+    with no n_discard of its own: names mapped, std:: dropped, integer division, a ternary turned."""
+    for c, py in (("(int) embd.size()", "1"), ("slot.prompt.n_tokens()", "n_past"), ("slot.n_ctx", "n_ctx"),
+                  ("params.n_keep", "n_keep"), ("slot.task->params.n_discard", "0"), ("std::", ""), ("/", "//")):
+        expr = expr.replace(c, py)
+    ternary = re.fullmatch(r"(.+?) \? (.+?) : (.+)", expr)
+    return f"({ternary[2]}) if ({ternary[1]}) else ({ternary[3]})" if ternary else expr
+
+
+def _run_llama_cpp(tool: dict, n_ctx: int, keep: int, add_bos: bool) -> dict:
+    """The shift as the tool's own expressions compute it (tests/data/position_ids_vectors.json,
+    read from llama-cpp-python 0.3.36's source): the first n_past that triggers, n_keep, n_left, n_discard."""
+    env = {"n_ctx": n_ctx, "n_keep": keep, "add_bos": int(add_bos), "min": min, "max": max,
+           "clamp": lambda x, low, high: max(low, min(x, high))}
+    if add_bos or "add_bos" in tool["keep"]:  # the server adds its 1 under `if (add_bos_token)`
+        exec(_python(tool["keep"]), env)
+    if "cap" in tool:
+        env["n_keep"] = eval(_python(tool["cap"]), env)
+    env["n_past"] = next(n for n in range(n_ctx + 1) if eval(_python(tool["trigger"]), {**env, "n_past": n}))
+    env["n_left"] = eval(_python(tool["n_left"]), env)
+    env["n_discard"] = eval(_python(tool["n_discard"]), env)
+    if "clamp" in tool:
+        env["n_discard"] = eval(_python(tool["clamp"]), env)
+    return dict(cached=env["n_past"], n_keep=env["n_keep"], n_left=env["n_left"], n_discard=env["n_discard"],
+                next_id=env["n_past"] - env["n_discard"])
+
+
+def test_llama_cpp_shift_plan_is_the_tools_own_arithmetic(stored):
+    """llama_cpp_shift_plan against llama-completion's and llama-server's expressions, read from their
+    source by tests/reference/_position_ids_reference.py, for every context from 8 to 40 tokens and
+    every --keep up to a prompt's length (llama-completion takes at most n_ctx − 4 tokens; the server
+    caps n_keep, so larger values are tried there), with and without a BOS."""
+    record = stored["llama_cpp_shift"][0]
+    assert record["release"] == "llama-cpp-python 0.3.36"
+    import lessons.position_ids as lesson
+    assert record["release"] in lesson.__doc__
+    for name in ("completion", "server"):
+        for n_ctx in range(8, 41):
+            for keep in range(n_ctx - (3 if name == "completion" else 1)):
+                for add_bos in (False, True):
+                    got = llama_cpp_shift_plan(n_ctx, keep, add_bos, server=name == "server")
+                    assert got == _run_llama_cpp(record[name], n_ctx, keep, add_bos), (name, n_ctx, keep, add_bos)
+    # the page's example: 11 cached, the BOS kept, ids 3 to 6 dropped, the next token at 7
+    assert llama_cpp_shift_plan(12, 2) == dict(cached=11, n_keep=3, n_left=8, n_discard=4, next_id=7)
+
+
 def test_every_path_of_a_draft_tree_is_a_plain_decode():
     """One verification pass over the tree (ids cached length + depth, tree mask) gives each
     root-to-leaf path the outputs a plain decode of that path gives, and its ids."""
@@ -175,6 +224,8 @@ def test_conformance_verdicts():
     rows = {(r["scenario"], r["scheme"]): r for r in conformance_table()}
     differ = [r for r in rows.values() if r["differ"]]
     assert differ and all(r["gap"] > CHANGED and not r["bug"] and r["thread"] for r in differ), differ
+    agree = [r for r in rows.values() if r["agree"]]  # two engines compared, no judge: equal here
+    assert agree and all(r["gap"] < ROUNDING and not r["bug"] and not r["differ"] for r in agree), agree
     correct = [r for r in rows.values() if not r["bug"] and not r["differ"]]
     assert correct and all(r["gap"] < ROUNDING for r in correct), correct
     harmless = {("left padding, ids 0..n−1 (none passed)", "RoPE"), ("packing, ids not reset, attention cut", "RoPE")}
@@ -204,7 +255,8 @@ def test_the_pages_table_is_the_conformance_table():
     rows = conformance_table()
     assert len(cells) == len(rows)
     for got, r in zip(cells, rows, strict=True):
-        verdict = ("engines differ" if r["differ"] else "correct: rounding" if not r["bug"]
+        verdict = ("engines differ" if r["differ"] else "engines agree" if r["agree"]
+                   else "correct: rounding" if not r["bug"]
                    else "bug, forgiven: rounding" if r["gap"] < BOUND else "bug, breaks")
         flagged = r["bug"] or r["differ"]
         thread = "" if not flagged else ("no thread found" if r["thread"] is None else f"({r['thread']})")

@@ -13,6 +13,16 @@ read in transformers 5.24.0:
 and one behaviour of transformers' own `generate`: a left-padded row of a tiny random Llama 4
 (Llama4ForCausalLM) against the same prompt alone, with the NoPE layers' temperature on and off
 (Llama4TextAttention.forward counts the temperature's positions from the cache's length).
+
+"llama_cpp_shift" is read out of llama.cpp's released source, not run: the expressions of its
+context shift (when it triggers, n_keep with a BOS, n_left, n_discard) in llama-completion
+(tools/completion/completion.cpp) and llama-server (tools/server/server-context.cpp, pre_decode),
+from LLAMA_CPP_SRC, the unpacked llama-cpp-python 0.3.36 sdist (its vendor/llama.cpp):
+
+    LLAMA_CPP_SRC=/tmp/llama_cpp_python-0.3.36 .venv-ref/bin/python -c \
+        "import sys; sys.path.insert(0, 'tests/reference'); import _position_ids_reference as r; r.write()"
+
+Without it write() keeps the record already in the file.
 """
 
 from __future__ import annotations
@@ -105,6 +115,37 @@ def transformers_llama4_padding(tuning: bool) -> float:
     return max(float((p[1] - a[0]).abs().max()) for p, a in zip(padded, alone, strict=True))
 
 
+def llama_cpp_shift(src: Path) -> dict:
+    """The C++ expressions of llama.cpp's context shift, as written in the two tools (regular
+    expressions over the files; a release that rewrites them makes this fail, not guess)."""
+    import re
+
+    root = src / "vendor" / "llama.cpp" / "tools"
+    release = next(line.split(": ", 1)[1] for line in (src / "PKG-INFO").read_text(encoding="utf-8").splitlines()
+                   if line.startswith("Version: "))
+
+    def find(pattern, text):
+        return " ".join(re.search(pattern, text, re.S).group(1).split())
+
+    cli = (root / "completion" / "completion.cpp").read_text(encoding="utf-8")
+    shift = cli.split("infinite text generation via context shifting")[1].split("n_past -= n_discard")[0]
+    server = (root / "server" / "server-context.cpp").read_text(encoding="utf-8")
+    pre = server.split("void pre_decode()")[1].split("slot.truncated = true")[0]
+    return {"release": f"llama-cpp-python {release}",
+            "completion": {"file": "tools/completion/completion.cpp",
+                           "trigger": find(r"if \((.+?)\) \{", shift),
+                           "keep": find(r"else \{\s*(params\.n_keep \+= \w+);", cli),
+                           "n_left": find(r"const int n_left\s*=\s*(.+?);", shift),
+                           "n_discard": find(r"const int n_discard\s*=\s*(.+?);", shift)},
+            "server": {"file": "tools/server/server-context.cpp",
+                       "trigger": find(r"SLOT_STATE_GENERATING && (.+?)\) \{", pre),
+                       "keep": find(r"if \(add_bos_token\) \{\s*(n_keep \+= \d+);", pre),
+                       "cap": find(r"n_keep = (std::min\(.+?\));", pre),
+                       "n_left": find(r"const int n_left\s*=\s*(.+?);", pre),
+                       "n_discard": find(r"int\s+n_discard\s*=\s*(.+?);", pre),
+                       "clamp": find(r"n_discard = (std::clamp\(.+?\));", pre)}}
+
+
 def records() -> dict:
     return {
         "mask_ids": [{"mask": m, "position_ids": transformers_mask_ids(m)} for m in MASKS],
@@ -121,10 +162,18 @@ def write() -> None:
                     "packed ids and cu_seq_lens (DataCollatorWithFlattening), cu_seqlens and document indices read "
                     "back from ids (prepare_fa_kwargs_from_position_ids, find_packed_sequence_indices), and a "
                     "left-padded Llama 4 generate against the prompt alone (temperature off, on), computed by "
-                    "the transformers library, written by tests/reference/_position_ids_reference.py",
+                    "the transformers library; and llama_cpp_shift, the C++ expressions of llama.cpp's context "
+                    "shift read from llama-cpp-python 0.3.36's llama-completion and llama-server (its release "
+                    "named); written by tests/reference/_position_ids_reference.py",
            "versions": versions(), **records()}
+    import os
+
+    if os.environ.get("LLAMA_CPP_SRC"):
+        out["llama_cpp_shift"] = [llama_cpp_shift(Path(os.environ["LLAMA_CPP_SRC"]))]
+    else:  # no llama.cpp source given: keep the record already written
+        out["llama_cpp_shift"] = json.loads(DATA.read_text(encoding="utf-8"))["llama_cpp_shift"]
     lines = ["{", f' "about": {json.dumps(out["about"])},', f' "versions": {json.dumps(out["versions"])},']
-    keys = ("mask_ids", "packs", "read_ids", "llama4_padding")
+    keys = ("mask_ids", "packs", "read_ids", "llama4_padding", "llama_cpp_shift")
     for key in keys:
         rows = ",\n".join("  " + json.dumps(r, separators=(",", ":")) for r in out[key])
         lines.append(f' "{key}": [\n{rows}\n ]' + ("" if key == keys[-1] else ","))
