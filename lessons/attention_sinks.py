@@ -121,8 +121,13 @@ In that release GptOssPreTrainedModel declares no SDPA support, lists four
 compatible flash kernels (kernels-community/vllm-flash-attn3,
 flash_attention_4, kernels-community/metal-flash-sdpa and
 kernels-community/aiter-flash-attn), and a request for another flash
-implementation is switched to the first of them with a warning
-(modeling_utils.py, _check_and_adjust_attn_implementation). Its flex
+implementation is switched, with a warning, to the first of them that ships
+builds for the current device (modeling_utils.py,
+_check_and_adjust_attn_implementation, with the devices of
+FLASH_ATTN_KERNEL_DEVICES in modeling_flash_attention_utils.py: the vLLM kernel
+and flash_attention_4 on CUDA, metal-flash-sdpa on Apple's MPS, aiter on ROCm),
+or to the first listed if none does. (An earlier version said the first listed,
+whatever the device.) Its flex
 attention path adds the sinks by rescaling with the log-sum-exp and refuses
 to run them on a CPU (integrations/flex_attention.py,
 flex_attention_forward). transformers' built-in SinkCache is gone: in

@@ -387,9 +387,12 @@ bool(np.array_equal(sum(terms.values()), bound))  # → True
 speed is the exact one rounded once, which is what this page's pipelines do
 (they round float64 speeds to float32). An engine computes θ in float32 in
 steps: transformers 5.24 takes $2i/d$, the power and the reciprocal
-(modeling_rope_utils.py, _compute_default_rope_parameters), each rounded,
-and a scaled RoPE rounds again. Its speeds can be off by several roundings:
-pass their measured relative error as $\varepsilon(\theta)$ (`theta_error`).
+(each model's rotary class, e.g. LlamaRotaryEmbedding.compute_default_rope_parameters
+in models/llama/modeling_llama.py), each rounded, and a scaled RoPE rounds again
+(modeling_rope_utils.py). Such speeds can be off by several roundings: pass
+their measured relative error as $\varepsilon(\theta)$ (`theta_error`). (An
+earlier version cited a _compute_default_rope_parameters in
+modeling_rope_utils.py, which 5.24 does not have.)
 
 For a head width of 96 at base 10,000 (Phi-3.5-mini's, from the gallery,
 before its LongRoPE factors), θ computed that way is off by more than three
@@ -424,8 +427,9 @@ not a loose one. They hold it too for speeds computed in steps
 bound failing for them.
 
 **In code:** `relative_angle_error` sums the four terms that
-`angle_error_terms` returns (tests/test_precision.py checks that they are
-the displayed formula's four); `measured_angle_error`, `format_ulp`,
+`angle_error_terms` returns (tests/test_precision.py reads the displayed
+formula's LaTeX, checks that its four terms are joined by + under min(π, ·),
+and evaluates each as written against the code's); `measured_angle_error`, `format_ulp`,
 `float32_speeds`.
 
 **Why it matters.** The formula says which knob to turn: a better format
@@ -828,10 +832,11 @@ def relative_angle_error(theta, offset: int, position, theta_bits: int = FLOAT32
 def float32_speeds(head_dim: int, base: float) -> np.ndarray:
     """θ_i = 1 / base^(2i/d), i = 0 .. d/2 − 1, computed in float32 step by step, (d/2,).
 
-    As transformers 5.24 computes default speeds (modeling_rope_utils.py,
-    _compute_default_rope_parameters): the exponent 2i/d, the power and the reciprocal are each
-    rounded to float32, so θ is rounded three times, not once. numpy's float32 power stands in for
-    torch's (they may differ in the last bit). Returned as float64 holding the float32 values.
+    As transformers 5.24 computes default speeds (each rotary class's static method, e.g.
+    LlamaRotaryEmbedding.compute_default_rope_parameters): the exponent 2i/d, the power and the
+    reciprocal are each rounded to float32, so θ is rounded three times, not once. numpy's float32
+    power stands in for torch's (they may differ in the last bit). Returned as float64 holding the
+    float32 values.
     """
     d = _checks.even_width(head_dim, "head_dim")
     exponent = np.arange(0, d, 2, dtype=np.float32) / np.float32(d)  # 2i/d, rounded

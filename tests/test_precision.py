@@ -139,13 +139,48 @@ def _displayed_bound() -> str:
     return found[0]
 
 
+def _underbraces(formula: str) -> tuple[list[tuple[str, str]], str]:
+    """The displayed formula's underbraced terms as (label, LaTeX body), and the formula with each
+    term replaced by T (its skeleton: the operators that join the terms)."""
+    terms, skeleton, i = [], "", 0
+    while (start := formula.find(r"\underbrace{", i)) >= 0:
+        depth, j = 0, start + len(r"\underbrace")
+        for j in range(j, len(formula)):  # the body ends where its braces balance
+            depth += {"{": 1, "}": -1}.get(formula[j], 0)
+            if depth == 0:
+                break
+        label = re.match(r"_\{\\text\{(\w+)\}\}", formula[j + 1:])
+        terms.append((label[1], formula[start + len(r"\underbrace{"):j]))
+        skeleton += formula[i:start] + "T"
+        i = j + 1 + label.end()
+    return terms, skeleton + formula[i:]
+
+
+def _latex_to_python(body: str) -> str:
+    """One underbraced term in Python: ulp_a(x), ulp_p(x), theta, D (Δ), m, eps (ε(θ)), b_t, with the
+    products the LaTeX leaves implicit written out."""
+    for latex, py in ((r"\varepsilon(\theta)", "eps"), (r"\theta_i", "theta"), (r"\Delta", "D"),
+                      (r"\big(", "("), (r"\big)", ")"), (r"\,", " ")):
+        body = body.replace(latex, py)
+    body = re.sub(r"\\operatorname\{(\w+)\}_\{(\w)\}", r"\1_\2", body)
+    body = re.sub(r"\^\{([^}]*)\}", r"**(\1)", body)
+    assert "\\" not in body and "{" not in body, body  # nothing left untranslated
+    return re.sub(r"(?<=[\w)])\s+(?=[\w(])", "*", body).strip()
+
+
 def test_the_displayed_bound_has_the_terms_the_code_adds():
-    """The formula on the page names every term relative_angle_error adds, in order, and each term is the
-    expression the formula writes under its name."""
+    """The formula on the page names every term relative_angle_error adds, in order, joins them by +
+    under min(π, ...), and each term, evaluated as displayed, is the term the code computes."""
     formula = _displayed_bound()
     labels = re.findall(r"\}_\{\\text\{(\w+)\}\}", formula)
     assert labels == list(ANGLE_ERROR_TERMS), labels
     assert r"\min\Big(\pi" in formula
+    displayed, skeleton = _underbraces(formula)
+    assert [name for name, _ in displayed] == labels
+    for noise in (r"\begin{aligned}", r"\end{aligned}", "&", "\\\\", r"\;", r"\Big", " ", "\n"):
+        skeleton = skeleton.replace(noise, "")
+    assert skeleton == r"\lvert\text{error}_i\rvert\le\min(\pi,T+T+T+T)", skeleton
+    code = {name: _latex_to_python(body) for name, body in displayed}
     theta = np.geomspace(1.0, 1e-6, 32)
     for offset, position, bits in ((16, 130_001, {}), (4096, 1001, {"position_bits": BF16_BITS}),
                                    (1, 10_000_001, {"theta_bits": BF16_BITS, "table_bits": BF16_BITS})):
@@ -163,6 +198,18 @@ def test_the_displayed_bound_has_the_terms_the_code_adds():
             np.testing.assert_array_equal(terms[name], want[name], err_msg=name)
         np.testing.assert_array_equal(relative_angle_error(theta, offset, position, **bits),
                                       np.minimum(sum(want.values()), np.pi))
+        # the page's own terms, evaluated as displayed, with the example's formats, on one more pair
+        # whose larger angle sits just under 8, where the angles term's (1 + ε(θ)) moves the ulp
+        edge = np.append(theta, 8 * (1 - 2.0 ** -12) / top)
+        terms, p_bits = angle_error_terms(edge, offset, position, **bits), bits.get("position_bits")
+        names = {"theta": edge, "D": offset, "m": position, "eps": eps, "b_t": bits.get("table_bits", 24),
+                 "ulp_a": lambda x: format_ulp(x, 24),
+                 "ulp_p": lambda x: format_ulp(x, p_bits) if p_bits else np.zeros_like(x)}
+        shown = {name: np.broadcast_to(eval(code[name], names), edge.shape) for name in labels}
+        for name in labels:
+            np.testing.assert_allclose(terms[name], shown[name], rtol=1e-15, atol=0, err_msg=code[name])
+        np.testing.assert_allclose(relative_angle_error(edge, offset, position, **bits),
+                                   np.minimum(sum(shown.values()), np.pi), rtol=1e-15, atol=0)
 
 
 def test_speeds_rounded_in_steps_need_their_measured_error():
