@@ -55,9 +55,9 @@ logits depending on what it was batched, cached or sharded with.
   would forgive; with Llama 4 on vLLM, say whether you want the temperature
   (`--override-generation-config '{"attn_temperature_tuning": true}'`) rather than
   let `--max-model-len` decide.
-- Chatting past the context in llama.cpp: the shift keeps the first `--keep` tokens
-  and forgets half of the rest; put what must survive (the system prompt) there, or
-  start a new context.
+- Chatting past the context in llama.cpp: one token before the context is full,
+  the shift keeps the first `--keep` tokens (plus the BOS) and forgets half of the
+  rest; put what must survive (the system prompt) there, or start a new context.
 - Speculative decoding on a vision-language model: check the acceptance rate with
   and without images before trusting the speed-up.
 - Training with context parallelism: build the position ids for the whole sequence
