@@ -145,7 +145,7 @@ lessons/gallery/llama-4-scout.json): 4 is what transformers' class defaulted to
 at the release ([huggingface/transformers#37479](https://github.com/huggingface/transformers/issues/37479)),
 and transformers 5.24's Llama4TextConfig now refuses it, expecting true or false:
 5.24 cannot load that config.json as published. Edit the key to true (the
-temperature on, as 4 meant) or false before loading; removing it also gives true.
+temperature on) or false before loading; removing it also gives true.
 Meta's Llama 4 blog reports the design (iRoPE): interleaved attention layers
 without positional embeddings, and temperature scaling of attention at inference time.
 SmolLM3-3B: 9 NoPE layers of 36, no window (its config.json's `no_rope_layers`).

@@ -643,8 +643,9 @@ jump back at each new row of tiles, so the rule transformers uses on one row (a 
 document wherever an id is not its neighbour plus one) cuts inside every image; in
 the example below, a time row with a 2 × 2 image after two text tokens reads as five
 documents. (An earlier version of this page blamed ids 0 on every image's first tile;
-sample A's image starts at 2.) transformers 5.24 (`Qwen2VLTextModel.forward`) takes
-a fourth row, the plain text position, and cuts attention where it restarts. `lessons.multimodal_rope` builds the four rows and works
+an image after text starts at a later id, 2 here.) transformers 5.24 (`Qwen2VLTextModel.forward`) takes
+a fourth row, the plain text position, and cuts attention where it restarts.
+`lessons.multimodal_rope` builds the four rows and works
 through a packed pair in its section "Packing multimodal samples: four rows that
 restart", with the trainers that do or do not pack this way.
 
