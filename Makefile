@@ -5,7 +5,7 @@ MKDOCS  := NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs
 PYTEST  := $(PY) -m pytest
 ADDR    ?= 127.0.0.1:8000
 
-.PHONY: help setup serve build site figures test test-fast test-browser test-kernels bench bench-pages screenshots reference experiments real-model clean
+.PHONY: help setup serve build site figures test test-fast test-browser test-kernels bench bench-pages screenshots reference reference-resume experiments real-model clean
 
 help:
 	@echo "make serve         set up, build the figures, serve the site at http://$(ADDR)"
@@ -17,6 +17,7 @@ help:
 	@echo "make bench-pages   page-load benchmark in headless Chromium (medians, ratios, bytes)"
 	@echo "make screenshots   build the site, then picture each page at 390 and 1280 px, light and dark, in build/screenshots/"
 	@echo "make reference     check the reference vectors (RoPE scaling, ALiBi, RoPE layouts, SmolLM2's logits) live against transformers"
+	@echo "make reference-resume  remake the M-RoPE resume vectors from transformers 5.2.0 and vLLM 0.33.0 (downloads its wheel)"
 	@echo "make experiments   train and read the tiny decoders (CPU, ~35 min on 2 cores, resumable; FORCE=1 redoes all)"
 	@echo "make real-model    SmolLM2-135M past its trained length: every stretching method (CPU, ~206 min on 2 cores, resumable; FORCE=1 redoes all)"
 	@echo "make clean         remove generated files (site, figures, caches)"
@@ -110,6 +111,24 @@ screenshots: build .venv/.test-installed
 
 reference: .venv-ref/.installed
 	.venv-ref/bin/python tests/reference/check_live.py
+
+# The M-RoPE resume rule's other witnesses (lessons/multimodal_rope.py): transformers 5.2.0, before 5.3 changed
+# the rule, and vLLM 0.33.0's own get_mrope_input_positions, read from its wheel (about 450 MB, kept in .cache;
+# only the two model files and the version are unpacked). Writes tests/data/multimodal_rope_resume_vectors.json.
+VLLM_SRC := .cache/vllm-0.33.0
+.venv-ref52/.installed: Makefile
+	test -x .venv-ref52/bin/python || python3 -m venv .venv-ref52
+	.venv-ref52/bin/pip --disable-pip-version-check -q install numpy torch==2.13.0 transformers==5.2.0
+	touch $@
+
+reference-resume: .venv-ref52/.installed
+	test -f $(VLLM_SRC)/vllm-0.33.0.dist-info/METADATA || ( \
+	  .venv-ref52/bin/pip --disable-pip-version-check -q download --no-deps -d .cache/wheels vllm==0.33.0 && \
+	  python3 -c "import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); \
+	    z.extractall(sys.argv[2], [n for n in z.namelist() if n.endswith(('models/qwen2_vl.py', \
+	    'models/qwen2_5_vl.py', 'dist-info/METADATA'))])" .cache/wheels/vllm-0.33.0-*.whl $(VLLM_SRC) )
+	VLLM_SRC=$(VLLM_SRC) .venv-ref52/bin/python -c "import sys; sys.path.insert(0, 'tests/reference'); \
+	  import _multimodal_rope_reference as r; r.write_resume()"
 
 # --- measured experiments (torch CPU; an optional extra, never part of make test) --
 # Resumable: a result whose JSON holds today's configuration hash is kept. FORCE=1 retrains everything.
