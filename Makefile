@@ -18,7 +18,7 @@ help:
 	@echo "make screenshots   build the site, then picture each page at 390 and 1280 px, light and dark, in build/screenshots/"
 	@echo "make reference     check the reference vectors (RoPE scaling, ALiBi, RoPE layouts, SmolLM2's logits) live against transformers"
 	@echo "make reference-resume  remake the M-RoPE resume vectors from transformers 5.2.0 and vLLM 0.33.0 (downloads its wheel)"
-	@echo "make experiments   train and read the tiny decoders (CPU, ~35 min on 2 cores, resumable; FORCE=1 redoes all)"
+	@echo "make experiments   train and read the tiny decoders (CPU, under an hour on 2 cores, resumable; FORCE=1 redoes all)"
 	@echo "make real-model    SmolLM2-135M past its trained length: every stretching method (CPU, ~206 min on 2 cores, resumable; FORCE=1 redoes all)"
 	@echo "make clean         remove generated files (site, figures, caches)"
 
