@@ -48,7 +48,9 @@ to copy them exactly.
   the model's README (below), not from the token ratio.
 - Writing your own decoding loop: keep the model's `rope_deltas` from the
   prompt and add it to every generated token's position; start a new prompt
-  with new deltas.
+  with new deltas. On transformers 5.2.0's Qwen2-VL compute them yourself
+  (the largest prompt id + 1 minus the prompt length): its get_rope_index
+  clamps them at 0.
 
 **What it costs.** Next to nothing in compute: the cos/sin table is built
 for three ids and each pair keeps one of them. In context, an image costs one token per 28 × 28 pixels
@@ -60,9 +62,9 @@ uses 0.23 position ids per token (all computed in Level 2). Qwen3-VL's
 vision config defaults to 16-pixel patches (transformers 5.24's
 Qwen3VLVisionConfig), so there a token covers 32 × 32 pixels, the same
 448 × 448 image costs 196 tokens and 14 ids, and the ten-image prompt spends
-0.27 ids per token. A minute of video costs 60 to 1,490 ids depending on
-where the scheme keeps time, against 15,360 tokens at 16 × 16 tokens a
-second.
+0.27 ids per token. A minute of video costs 62 to 1,490 ids depending on
+where the scheme keeps time, against 15,360 video tokens at 16 × 16 tokens
+a second.
 
 **What breaks.**
 
@@ -96,24 +98,49 @@ second.
   video used + 1 (the pull request that added Qwen2.5-VL to transformers,
   [35569](https://github.com/huggingface/transformers/pull/35569): "the text
   start position_ids as the max vision position_ids plus 1"); transformers
-  5.0.0 and 5.2.0 and vLLM 0.33.0 do the same. transformers 5.3.0 rewrote
+  5.0.0 to 5.2.0 and vLLM 0.33.0 do the same. transformers 5.3.0 rewrote
   get_rope_index and resumes at the start + max(h′, w′) instead, through
   5.24.0: the same for an image, but after a video whose time ids outrun its
   sides the text takes ids its frames already hold on the time axis (Level 2
   shows it on a 10-second clip). The reporter of
   [transformers issue 45381](https://github.com/huggingface/transformers/issues/45381)
-  calls 5.2.0's output correct. 5.3.0 also gave every frame of a video one
-  time id, its start times the interval; the fix,
-  [pull request 45400](https://github.com/huggingface/transformers/pull/45400),
-  gave each step its own time id again and left the new resume rule in place.
-  Check an engine's video ids against vLLM 0.33.0's (or, at whole seconds per
-  step, transformers 5.2.0's), not 5.24's.
-- **Seconds per step cut to whole seconds.** transformers 5.0.0 to 5.3.0 turn
-  `second_per_grid_ts` into an integer before multiplying, so a video sampled
-  at 4 frames a second (0.5 s per step) gets one time id for all its frames
-  ([lmms-eval issue 1393](https://github.com/EvolvingLMMs-Lab/lmms-eval/issues/1393));
+  calls 5.2.0's output correct. The rewrite broke more in 5.3.0 to 5.5.x
+  (read in the wheels' get_vision_position_ids): every frame of a video got
+  one time id, its start times the interval, and a multi-step video's height
+  ids were shuffled (repeat_interleave over all its frames); a Qwen2.5-VL
+  still image got the time id start × `tokens_per_second`
+  ([issue 45325](https://github.com/huggingface/transformers/issues/45325),
+  fixed in 5.5.4). [Pull request 45400](https://github.com/huggingface/transformers/pull/45400),
+  first released in 5.6.0, gave each step its own time id again and left the
+  new resume rule in place. Check an engine's prompt ids against vLLM
+  0.33.0's (or, at whole seconds per step, transformers 5.2.0's), not 5.24's;
+  for the ids of generated tokens 5.2.0 is no witness (next item).
+- **A clamped offset (transformers 5.2.0, Qwen2-VL).** 5.2.0's
+  Qwen2VLModel.get_rope_index returns `rope_deltas` as max(…, 0), and
+  every image makes the true offset negative. generate() on a fresh prompt
+  never reads it (it carries the prompt's last ids forward, one per token),
+  but generate() handed the prompt's cache (a chat that keeps its cache
+  between turns), or a forward call given the cache and no position ids,
+  numbers the next token by its cache index: 31 instead of 13 after the
+  running example of Level 2, measured on a tiny Qwen2-VL. 5.0.0, 5.1.0 and
+  5.3.0 on do not clamp, nor does 5.2.0's Qwen2.5-VL; no thread found.
+- **Seconds per step cut to whole seconds.** transformers 5.0.0 to 5.17.0
+  turn `second_per_grid_ts` into an integer before multiplying (5.0.0 to
+  5.2.0 by `torch.as_tensor(…, dtype=range_tensor.dtype)`, 5.3.0 to 5.17.0
+  by int(next(second_per_grid_ts)); read in the wheels of 5.0.0 to 5.8.0,
+  5.12.0, 5.16.0, 5.16.1 and 5.17.0), so a video sampled at 4 frames a
+  second (0.5 s per step) gets one time id for all its frames
+  ([lmms-eval issue 1393](https://github.com/EvolvingLMMs-Lab/lmms-eval/issues/1393)).
   [transformers pull request 48669](https://github.com/huggingface/transformers/pull/48669)
-  keeps the fraction, as vLLM 0.33.0 does, and 5.24.0 has it.
+  keeps the fraction; 5.18.0 is the first release without the cast, and
+  5.19.0, 5.20.0 and 5.24.0 have none either.
+- **One time id lower in float64.** vLLM 0.33.0 forms the step
+  `t_factor = second_per_grid_ts × tokens_per_second` in Python floats
+  (iter_mm_grid_thw) and floors k × t_factor in float64
+  (get_mrope_input_positions); transformers 5.18.0 to 5.24.0 multiply in
+  float32 (get_vision_position_ids), as the Qwen team's code did
+  (transformers 4.49.0). At 0.7 or 1.3 s per step every fifth step gets a
+  time id one lower in vLLM (Level 2); no thread found.
 
 **In the wild.** Qwen2-VL's config names `rope_type` mrope with
 `mrope_section` 16, 24, 24 and `rope_theta` 1,000,000 (Qwen/Qwen2-VL-7B-Instruct
@@ -147,8 +174,9 @@ when generating, how Qwen2.5-VL turns seconds into time ids, which pairs each
 axis gets in sections and when interleaved, and what an image costs in tokens
 and in ids, how fast each scheme for video time spends ids, and how to pack
 multimodal samples. The position ids are checked against the functions of
-vLLM 0.33.0 and of transformers 5.2.0 and 5.24.0, the cos/sin tables against
-transformers 5.24.
+vLLM 0.33.0 and of transformers 5.2.0 and 5.24.0, the first generated
+token's ids against 5.2.0's and 5.24.0's generate(), the cos/sin tables
+against transformers 5.24.
 If you only needed to serve these models safely, you can stop here.
 
 ## Level 2: how it works, from scratch
@@ -343,9 +371,9 @@ where the text resumes (the next section); `vision_position_ids` numbers one
 image or video; `decode_position_ids` gives generated tokens their ids;
 `mm_token_types` builds the token-type row from a list of parts.
 tests/test_multimodal_rope.py compares `get_rope_index` with vLLM 0.33.0's
-get_mrope_input_positions and transformers 5.2.0's get_rope_index on nine
+get_mrope_input_positions and transformers 5.2.0's get_rope_index on eleven
 prompts (tests/data/multimodal_rope_resume_vectors.json), and, with
-`resume` set to "transformers_5_24", with transformers 5.24's on seven
+`resume` set to "transformers_5_24", with transformers 5.24's on eight
 (tests/data/multimodal_rope_vectors.json). The reference script calls each
 library's function alone on a stub holding only the config values it reads.
 
@@ -423,61 +451,136 @@ start position_ids as the max vision position_ids plus 1" (transformers pull
 request [35569](https://github.com/huggingface/transformers/pull/35569), which
 added Qwen2.5-VL; Qwen2-VL's docstring in transformers 5.0.0 says the same).
 The page takes that rule as the one the model was trained with. Who does what,
-each read in the released source:
+each read in the released source; the last column is the id the running
+example's first generated token gets from `rope_deltas` (computed below):
 
-| Code | After an image or video, text resumes at | Where |
-|---|---|---|
-| The Qwen team (pull request 35569) | its largest id + 1 | get_rope_index |
-| transformers 5.0.0, 5.2.0 | its largest id + 1 | get_rope_index in modeling_qwen2_vl.py and modeling_qwen2_5_vl.py |
-| transformers 5.3.0 to 5.24.0 | its start + max(h′, w′) | the same functions: `current_pos += max(grid_thw[1], grid_thw[2]) // spatial_merge_size` |
-| vLLM 0.33.0 | its largest id + 1 | get_mrope_input_positions in model_executor/models/qwen2_vl.py and qwen2_5_vl.py |
-| transformers 5.24.0, Qwen2.5-Omni | its largest id + 1 | get_rope_index in modeling_qwen2_5_omni.py |
+| Code | Text after an image or video resumes at | Seconds per step | First generated token | Where |
+|---|---|---|---|---|
+| The Qwen team (pull request 35569) | its largest id + 1 | kept (float32) | 13 | get_rope_index, as released in transformers 4.49.0 |
+| transformers 5.0.0, 5.1.0 | its largest id + 1 | cut to whole seconds | 13 | get_rope_index in modeling_qwen2_vl.py and modeling_qwen2_5_vl.py |
+| transformers 5.2.0 | its largest id + 1 | cut to whole seconds | 31 in Qwen2-VL (`rope_deltas` clamped at 0), 13 in Qwen2.5-VL | the same; max(…, 0) in Qwen2VLModel.get_rope_index |
+| transformers 5.3.0 to 5.5.x | its start + max(h′, w′) | cut to whole seconds | not modelled: frames and Qwen2.5-VL images numbered wrongly too (Level 1) | get_rope_index, get_vision_position_ids |
+| transformers 5.6.0 to 5.17.0 | its start + max(h′, w′) | cut to whole seconds | 13 | the same: `current_pos += max(grid_thw[1], grid_thw[2]) // spatial_merge_size` |
+| transformers 5.18.0 to 5.24.0 | its start + max(h′, w′) | kept (float32) | 13 | the same |
+| vLLM 0.33.0 | its largest id + 1 | kept (float64) | 13 | get_mrope_input_positions in model_executor/models/qwen2_vl.py and qwen2_5_vl.py |
+| transformers 5.24.0, Qwen2.5-Omni | its largest id + 1 | kept | another model | get_rope_index in modeling_qwen2_5_omni.py |
+
+```python
+from lessons.multimodal_rope import (
+    RELEASES, decode_position_ids, mm_token_types, rope_index_as)
+
+kinds = mm_token_types(("text", 3), ("image", (1, 8, 12)), ("text", 4))
+first = {c: int(decode_position_ids(rope_index_as(c, kinds, [(1, 8, 12)])[1],
+                                    cache_length=31)[0, 0]) for c in RELEASES}
+list(first.values())  # → [13, 13, 31, 13, 13, 13]
+ids, d = rope_index_as("transformers 5.2.0", kinds, [(1, 8, 12)],
+                       tokens_per_second=2)  # the same image, Qwen2.5-VL
+31 + d  # → 13
+```
+
+The column is what a decoding step gets when it adds `rope_deltas` to the
+cache position, as vLLM 0.33.0 always does (gpu_model_runner.py hands
+MRotaryEmbedding.get_next_input_positions_tensor the request's
+mrope_position_delta). transformers does so only on some paths.
+Measured on a tiny random Qwen2-VL with 5.2.0 and with 5.24.0 (the
+"generate" records of both vectors files): generate() on a fresh prompt
+carries the prompt's last ids forward by one per token and gets 13 in both
+releases; generate() handed the prompt's cache takes cache position +
+`rope_deltas`, 31 in 5.2.0 and 13 in 5.24.0. An earlier version of this page
+named transformers 5.2.0 as a witness without this caveat.
 
 An earlier version of this page took transformers 5.24 as the reference,
 taught "text resumes at start + max(h′, w′)" and listed vLLM's rule as a
 difference without judging it. It was transformers that had changed: 5.3.0
 rewrote get_rope_index around a running position, and the reporter of
 [issue 45381](https://github.com/huggingface/transformers/issues/45381) calls
-5.2.0's output correct. On this clip 5.24's rule puts the text at 17 to 19,
-inside the clip's time ids, which reach 23: two of the three text tokens share
-a time id with a frame (the clip's steps 6 and 7, counting from 0), and
-Qwen2-VL's numbering
-does the same to a longer video:
+5.2.0's output correct. On this clip the rule of 5.6.0 to 5.24.0 puts the
+text at 17 to 19, inside the clip's time ids, which reach 23: two of the
+three text tokens share a time id with a frame (the clip's steps 6 and 7,
+counting from 0), and Qwen2-VL's numbering does the same to a longer video:
 
 ```python
 from lessons.multimodal_rope import (
-    RESUME_RULES, decode_position_ids, get_rope_index, mm_token_types)
+    RESUME_RULES, decode_position_ids, get_rope_index, mm_token_types,
+    rope_index_as)
 
 kinds = mm_token_types(("text", 5), ("video", (10, 24, 24)), ("text", 3))
 old, d_old = get_rope_index(kinds, [], [(10, 24, 24)], tokens_per_second=2,
                             second_per_grid_ts=[1.0],
                             resume="transformers_5_24")
 old[0, -3:].tolist(), d_old  # → ([17, 18, 19], -1424)
+int(old[0, -1]) + 1  # → 20
 int(decode_position_ids(d_old, cache_length=1448)[0, 0])  # → 24
 frames = set(old[0, 5:1445].tolist())
 sorted(frames & set(old[0, -3:].tolist()))  # → [17, 19]
 k2 = mm_token_types(("text", 2), ("video", (32, 8, 8)), ("text", 3))
 [int(get_rope_index(k2, [], [(32, 8, 8)], resume=r)[0][0, -3])
  for r in RESUME_RULES]  # → [34, 6]
+firsts = {}
+for c in ("transformers 5.18.0 to 5.24.0", "transformers 5.2.0"):
+    ids2, d2 = rope_index_as(c, k2, [], [(32, 8, 8)])
+    firsts[c] = int(ids2[0, -1]) + 1, k2.size + d2  # generate(), cache
+list(firsts.values())  # → [(9, 34), (37, 517)]
 ```
 
 The last line is a 32-step Qwen2-VL video of 4 × 4 tokens after 2 text
-tokens: the Qwen team's rule and vLLM resume at 34, transformers 5.3 to 5.24
-at 6, inside the video's time ids, which run from 2 to 33. For images, and for videos whose
-time ids stay below their longer side, the two rules agree (the test checks
-it on every image prompt of the 5.24 reference set). Where they differ,
-`rope_deltas` still comes from the largest id, so 5.24's generated tokens jump
-from 19 to 24.
+tokens: the Qwen team's rule and vLLM resume at 34, transformers 5.3.0 to
+5.24.0 at 6; from 5.6.0 that is inside the video's time ids, which run from
+2 to 33 (in 5.3.0 to 5.5.x all 32 steps share time id 2). For images,
+and for videos whose time ids stay below their longer side, the two rules
+agree (the test checks it on every image prompt of the 5.24 reference set).
+Where they differ, `rope_deltas` still comes from the largest id, so after
+the clip 5.24's generate() goes on at 20 while a step that adds
+`rope_deltas` to the cache position jumps to 24 (an earlier version of this
+page gave the jump alone, as if generate() made it). After the 32-step video
+the last lines give 5.24 9 from generate() and 34 from the cache, 5.2.0 37
+and 517 (its cache index, the clamp again); the test holds both pairs against
+the two releases' generate() records.
+
+Where the seconds per step are not whole, the codes part ways again.
+transformers 5.0.0 to 5.17.0 cut them to whole seconds (`whole_seconds`
+reproduces 5.2.0's ids, tested at 0.5, 2/3, 0.7 and 1.3 s); vLLM floors
+k × `tokens_per_second` × seconds in float64, transformers 5.18.0 to 5.24.0
+in float32 (`time_float` picks one). A 12-step video at 0.7 s per step and 2
+time ids a second, after 2 text tokens:
+
+```python
+from lessons.multimodal_rope import (
+    TIME_FLOATS, get_rope_index, mm_token_types)
+
+k3 = mm_token_types(("text", 2), ("video", (12, 4, 4)), ("text", 2))
+steps = {f: get_rope_index(k3, [], [(12, 4, 4)], tokens_per_second=2,
+                           second_per_grid_ts=[0.7], time_float=f)[0]
+         for f in TIME_FLOATS}  # ids; row 0 at 2, 6, ... is each step's time
+steps = {f: ids[0, 2:50:4] for f, ids in steps.items()}
+steps["float32"].tolist()
+# → [2, 3, 4, 6, 7, 9, 10, 11, 13, 14, 16, 17]
+steps["float64"].tolist()
+# → [2, 3, 4, 6, 7, 8, 10, 11, 13, 14, 15, 17]
+cut, _ = get_rope_index(k3, [], [(12, 4, 4)], tokens_per_second=2,
+                        second_per_grid_ts=[0.7], whole_seconds=True)
+sorted(set(cut[0, 2:50].tolist()))  # → [2]
+```
+
+Step 5 is 5 × 1.4 = 7 exactly: float32 rounds the product up to 7, float64
+keeps 6.99999988 and floors it to 6, so vLLM's step 5 and step 10 sit one
+time id lower (tested against vLLM's function at 0.7 and 1.3 s per step).
+The default here is float32, the Qwen team's and transformers' arithmetic.
+An earlier version of this page said pull request 48669 keeps the fraction
+"as vLLM 0.33.0 does", which holds only where the two floors agree.
 
 **In code:** `get_rope_index` with `tokens_per_second` and
 `second_per_grid_ts` set is the Qwen2.5-VL rule; `resume` is
 "max_plus_one" (the Qwen team's, the default) or "transformers_5_24";
-`vision_position_ids` floors $k \cdot \delta$ in float32 as transformers
-5.24 does. tests/test_multimodal_rope.py pins the default against vLLM
-0.33.0 and transformers 5.2.0, including this clip and the 32-step video, and
-"transformers_5_24" against 5.24. It covers videos at half a second and two
-thirds of a second per step against vLLM and 5.24; transformers 5.0.0 to 5.3.0
-cut those steps to 0 s (What breaks, Level 1).
+`time_float` is "float32" (the default) or "float64" (vLLM), and
+`whole_seconds` cuts the seconds as transformers 5.0.0 to 5.17.0 do;
+`vision_position_ids` floors $k \cdot \delta$; `rope_index_as` numbers a
+prompt with the switches of one code of `RELEASES`, 5.2.0's clamp included.
+tests/test_multimodal_rope.py pins each witness against its code: vLLM
+0.33.0 and transformers 5.2.0 record by record (this clip, the 32-step
+video, 0.5, 2/3, 0.7 and 1.3 s per step included), transformers 5.24 against
+"transformers 5.18.0 to 5.24.0", and the generated tokens against both
+releases' generate().
 
 **Why it matters.** An engine must pass the seconds per step through to the
 position code; without them every video is numbered as if at one step per
@@ -521,11 +624,16 @@ until height's and width's shares are used up; the rest go to time."
 
 **With the numbers:** Qwen3-VL's sections 24, 20, 20 over 64 pairs give height
 the pairs 1, 4, ..., 58 and width 2, 5, ..., 59, twenty each; time gets the
-other 24, ending with 60 to 63. With base 1,000,000 and head width 128, the
-sections layout leaves time only wavelengths from 6.3 to 900 ids and width only
-from 83,788 ids up; interleaved, every axis reaches from under 10 ids to more
-than 1,000,000. Qwen2-VL's own split 16, 24, 24 is worse for the image axes:
-its fastest width pair turns by 0.0084 radians across an image 48 tokens wide.
+other 24, ending with 60 to 63. Qwen3-VL's base is 5,000,000 (`rope_theta`
+in the published config.json of Qwen/Qwen3-VL-8B-Instruct, as public copies
+of it record; transformers 5.24's Qwen3VLTextConfig falls back to 500,000
+when a config has none). With that base and head width 128, the sections
+layout leaves time only wavelengths from 6.3 to 1,606 ids and width only from
+253,350 ids up; interleaved, every axis reaches from under 11 ids to more
+than 7,000,000. An earlier version of this page used Qwen2-VL's base,
+1,000,000, for Qwen3-VL. Qwen2-VL's own split 16, 24, 24 at its own base is
+worse for the image axes: its fastest width pair turns by 0.0084 radians
+across an image 48 tokens wide.
 
 **In Python:**
 
@@ -537,15 +645,16 @@ from lessons.multimodal_rope import (
 
 "".join("THW"[a] for a in mrope_axis_of_pair([3, 3, 3], True))
 # → 'THWTHWTHW'
-theta, _ = rope_inv_freq(128, {"rope_theta": 1000000.0})
+theta, _ = rope_inv_freq(128, {"rope_theta": 5000000.0})  # Qwen3-VL
 r = axis_wavelength_range(theta, [24, 20, 20])
 round(r["time"][0], 1), round(r["time"][1]), round(r["width"][0])
-# → (6.3, 900, 83788)
+# → (6.3, 1606, 253350)
 r = axis_wavelength_range(theta, [24, 20, 20], interleaved=True)
-max(a for a, b in r.values()) < 10, min(b for a, b in r.values()) > 1e6
+max(a for a, b in r.values()) < 11, min(b for a, b in r.values()) > 7e6
 # → (True, True)
+theta2, _ = rope_inv_freq(128, {"rope_theta": 1000000.0})  # Qwen2-VL
 axis = mrope_axis_of_pair([16, 24, 24])
-round(float(theta[axis == 2].max() * 47), 4)  # → 0.0084
+round(float(theta2[axis == 2].max() * 47), 4)  # → 0.0084
 np.bincount(mrope_axis_of_pair([16, 24, 24], True)).tolist()
 # → [22, 21, 21]
 ```
@@ -556,7 +665,7 @@ and 21, because height's and width's strides run past the last pair (the
 test checks this layout against transformers' own cos/sin table). The two
 layouts are different models, not two ways to compute one.
 
-![Wavelength of each of the 64 rotary pairs on a log scale, coloured by the axis it follows: in sections 24/20/20 time holds the short waves, height the middle and width the long ones; interleaved, every axis has pairs from the shortest to the longest wavelength](figures/multimodal_rope.pair_axes.svg)
+![Wavelength of each of the 64 rotary pairs at Qwen3-VL's base 5,000,000 on a log scale, coloured by the axis it follows: in sections 24/20/20 time holds the short waves, height the middle and width the long ones; interleaved, every axis has pairs from the shortest to the longest wavelength](figures/multimodal_rope.pair_axes.svg)
 
 **Reading it:** each marker is one pair, its height its wavelength in ids.
 In the top panel the three axes sit in three separate bands: time only short
@@ -687,29 +796,40 @@ Qwen2.5-Omni's TM-RoPE by 25 (`position_id_per_seconds`), VideoRoPE by its
 spacing δ = 2. Qwen3-VL puts no time in the ids at all: each step becomes a
 "<0.2 seconds>" label (6 text tokens), a frame marker, a one-step frame that
 moves the ids by 16, and an end marker: 6 + 1 + 16 + 1 = 24 ids a step, and
-6 + 2 + 256 = 264 tokens. Text after a minute of each (60 steps) starts at:
+6 + 2 + 256 = 264 tokens. The other schemes put one
+<|vision_start|>, <|vision_end|> pair around the whole video, two ids and
+two tokens, counted here as Qwen3-VL's are (Qwen2.5-Omni's get_rope_index
+numbers the pair explicitly). Text after a minute of each (60 steps) starts
+at:
 
-| Scheme | Time of a video lives in | Ids a minute | Ids per million video tokens | Source |
+| Scheme | Time of a video lives in | Ids a minute | Ids per million tokens | Source |
 |---|---|---|---|---|
-| One id per token | the token count | 15,360 | 1,000,000 | plain RoPE |
-| M-RoPE (Qwen2-VL) | time id = step | 60 | 3,906 | get_rope_index, Qwen2-VL |
-| Absolute time (Qwen2.5-VL) | time id = 2 per second | 119 | 7,747 | get_rope_index, Qwen2.5-VL, `tokens_per_second` 2 |
-| TM-RoPE (Qwen2.5-Omni) | time id = 25 per second | 1,476 | 96,094 | modeling_qwen2_5_omni.py get_rope_index |
+| One id per token | the token count | 15,362 | 1,000,000 | plain RoPE |
+| M-RoPE (Qwen2-VL) | time id = step | 62 | 4,036 | get_rope_index, Qwen2-VL |
+| Absolute time (Qwen2.5-VL) | time id = 2 per second | 121 | 7,877 | get_rope_index, Qwen2.5-VL, `tokens_per_second` 2 |
+| TM-RoPE (Qwen2.5-Omni) | time id = 25 per second | 1,478 | 96,211 | modeling_qwen2_5_omni.py get_rope_index |
 | Time as text (Qwen3-VL) | "<t seconds>" labels | 1,490 | 93,770 | modeling_qwen3_vl.py get_rope_index, processing_qwen3_vl.py |
-| VideoRoPE | time id = 2 per step, diagonal layout | 119 | 7,747 | Wei et al. 2025, get_t_scale_rope_index |
+| VideoRoPE | time id = 2 per step, diagonal layout | 121 | 7,877 | Wei et al. 2025, get_t_scale_rope_index |
 | MRoPE-I, spatial reset | labels, as Qwen3-VL | 1,490 | 93,770 | Huang et al. 2025, pos_design/mrope_i.py |
+
+An earlier version of this page counted the markers for Qwen3-VL only (and
+gave Qwen2.5-Omni 1,476), said "six schemes" over seven rows, and wrote
+MRoPE-I's row down from one frame; every row is now computed for the same
+minute.
 
 **The math.** For $S$ steps of $h' \times w'$ tokens, text after the video
 starts (with the largest id + 1) at
 
 $$
 \text{ids} = \begin{cases}
-\max(S, h', w') & \text{M-RoPE} \\
-\max(\lfloor (S - 1)\,\tau \, \Delta t \rfloor + 1, h', w') & \text{time scaled by } \tau \\
-(S - 1)\,\delta + 1 & \text{VideoRoPE} \\
-\sum_{k=0}^{S-1} \big(\ell_k + 2 + \max(h', w')\big) & \text{time as text}
+\max(S, h', w') + 2 & \text{M-RoPE} \\
+\max(\lfloor (S - 1)\,\tau \, \Delta t \rfloor + 1, h', w') + 2 & \text{time scaled by } \tau \\
+(S - 1)\,\delta + 3 & \text{VideoRoPE} \\
+\sum_{k=0}^{S-1} \big(\ell_k + 2 + \max(h', w')\big) & \text{time as text, MRoPE-I}
 \end{cases}
 $$
+
+(the + 2 and + 3 hold the markers around the video).
 
 **Symbols**
 
@@ -726,11 +846,12 @@ $$
 fraction of a second, and Qwen3-VL a label, two markers and a frame's side
 per step; none of them spends an id per token."
 
-**With the numbers:** Qwen2.5-VL reaches $(60 - 1) \cdot 2 \cdot 1 + 1 = 119$;
-Qwen3-VL's labels are 6 tokens for the first 10 seconds and 7 after, so
-$10 \cdot 6 + 50 \cdot 7 + 60 \cdot 18 = 1{,}490$. Per million tokens of
-video, TM-RoPE reaches 96,094 ids and Qwen3-VL 93,770, well inside Qwen3-VL's
-trained 262,144, and plain RoPE a million.
+**With the numbers:** Qwen2.5-VL reaches $(60 - 1) \cdot 2 \cdot 1 + 1 + 2 =
+121$; Qwen3-VL's labels are 6 tokens for the first 10 seconds and 7 after, so
+$10 \cdot 6 + 50 \cdot 7 + 60 \cdot 18 = 1{,}490$, and MRoPE-I's spatial
+reset lands on the same count. Per million tokens of video, TM-RoPE reaches
+96,211 ids and Qwen3-VL 93,770, well inside Qwen3-VL's trained 262,144, and
+plain RoPE a million.
 
 **In Python:**
 
@@ -743,17 +864,18 @@ from lessons.multimodal_rope import (
 [qwen3_vl_timestamp_tokens(t) for t in (0.25, 12.25, 123.25)]
 # → [6, 7, 8]
 budget = {s: video_id_budget(s) for s in VIDEO_SCHEMES}
+len(VIDEO_SCHEMES)  # → 7
 [ids for tokens, ids in budget.values()]
-# → [15360, 60, 119, 1476, 1490, 119]
+# → [15362, 62, 121, 1478, 1490, 121, 1490]
 [round(ids / tokens * 1e6) for tokens, ids in budget.values()]
-# → [1000000, 3906, 7747, 96094, 93770, 7747]
+# → [1000000, 4036, 7877, 96211, 93770, 7877, 93770]
 budget["timestamps in text (Qwen3-VL)"][0]  # → 15890
 n = {s: ids for s, (tokens, ids) in budget.items()}
 q3v = n["timestamps in text (Qwen3-VL)"]
 (round(q3v / n["M-RoPE (Qwen2-VL)"], 1),
  round(q3v / n["absolute time (Qwen2.5-VL)"], 1),
  round(n["one id per token"] / q3v, 1),
- n["one id per token"] // n["M-RoPE (Qwen2-VL)"])  # → (24.8, 12.5, 10.3, 256)
+ n["one id per token"] // n["M-RoPE (Qwen2-VL)"])  # → (24.0, 12.3, 10.3, 247)
 ids, after = videorope_position_ids(5, (2, 4, 6))
 ids.tolist(), after
 # → ([[5, 5, 5, 5, 5, 5, 7, 7, 7, 7, 7, 7],
@@ -774,10 +896,17 @@ multiplies the step by the seconds per step and `position_id_per_seconds`
 "40 ms per temporal ID" (reported by Xu et al. 2025) holds for video and
 audio alike; Qwen3-Omni's processor defaults `position_id_per_seconds` to 13
 while its config class keeps 25, and get_rope_index reads the config. The two
-papers' rows come from their authors' code: VideoRoPE's get_t_scale_rope_index
-(Wiselnn570/VideoRoPE, scale_factor 2) adds the centred row and column to
-the time id, so height and width lie on a diagonal, and resumes the text at
-the last time id + 1 (its ids 4 to 8 above); the MRoPE-I paper's spatial reset
+papers' rows come from their authors' code. VideoRoPE's
+get_t_scale_rope_index (Wiselnn570/VideoRoPE,
+videorope-transformer/modeling_videorope.py) defaults its spacing,
+scale_factor, to 1.0, but the model's forward and
+prepare_inputs_for_generation call it with 2.0 whenever which_rope is
+"videorope", and the authors' evaluation scripts run their VideoRoPE
+checkpoint at 2.0 (scripts/video_mme_qwen2_vl_auto.sh): the page takes
+δ = 2, the spacing the released model was trained and evaluated with (an
+earlier version called 2 the function's own). It adds the centred row and
+column to the time id, so height and width lie on a diagonal, and resumes
+the text at the last time id + 1 (its ids 4 to 8 above); the MRoPE-I paper's spatial reset
 (JJJYmmm/Multimodal-RoPEs, pos_design/mrope_i.py) counts height and width from
 0 in each frame and places the end marker past the frame's side, which lands
 the next text where Qwen3-VL's does (27 for both above). Its temporal stride
@@ -785,27 +914,28 @@ of 2 never shows on one-step frames. VideoRoPE's text, by its authors'
 choice, starts at the last time id + 1 while the last frame's height and
 width ids run past it (8 above).
 
-![Horizontal bars, log scale, of the position ids one minute of video (60 steps of 16 by 16 tokens) moves the text after it, per scheme: one id per token 15,360; TM-RoPE 1,476 and Qwen3-VL's text timestamps 1,490; Qwen2.5-VL's absolute time and VideoRoPE 119; Qwen2-VL's M-RoPE 60](figures/multimodal_rope.video_time_ids.svg)
+![Horizontal bars, log scale, of the position ids one minute of video (60 steps of 16 by 16 tokens, markers included) moves the text after it, per scheme: one id per token 15,362; TM-RoPE 1,478, Qwen3-VL's text timestamps and MRoPE-I 1,490; Qwen2.5-VL's absolute time and VideoRoPE 121; Qwen2-VL's M-RoPE 62](figures/multimodal_rope.video_time_ids.svg)
 
 **Reading it:** one bar per scheme, each labelled with its count; the scale
 is logarithmic, so each grid line is ten times the last. The schemes fall into
-three groups: one id per token; the two that spend an id per 40 ms or a label
-and a frame's side per step (Qwen3-VL 10.3 times fewer); and the three that
-spend one or two ids per step, 12.5 to 24.8 times fewer than Qwen3-VL.
+three groups: one id per token; the three that spend an id per 40 ms or a
+label and a frame's side per step (Qwen3-VL 10.3 times fewer); and the three
+that spend one or two ids per step, 12.3 to 24.0 times fewer than Qwen3-VL.
 
 **In code:** `video_id_budget` numbers one video in each scheme of
 `VIDEO_SCHEMES` and returns its tokens and ids; `qwen3_vl_video_parts` lays a
 video out as Qwen3-VL's processor does, with `qwen3_vl_timestamp_tokens` for
 the labels (counted with Qwen's BPE ranks as dashscope 2.0.2 ships them:
 "<", each digit, ".", " seconds", ">"); `videorope_position_ids` and
-`spatial_reset_position_ids` are the two papers' layouts. The Qwen3-VL layout
+`spatial_reset_position_ids` are the two papers' layouts, the second chained
+frame by frame for MRoPE-I's row. The Qwen3-VL layout
 is checked against transformers 5.24's own get_rope_index, which is handed the
 unsplit grid (tests/test_multimodal_rope.py).
 
 **Why it matters.** The trained length and a YaRN `factor` are counted in
 ids, and for the same minute of video the schemes differ among themselves by
-up to 24.8 times, and from plain RoPE by up to 256 times. Carrying time as
-text (or at 25 ids a second) fills the trained range 12.5 to 24.8 times faster
+up to 24.0 times, and from plain RoPE by up to 247 times. Carrying time as
+text (or at 25 ids a second) fills the trained range 12.3 to 24.0 times faster
 than the M-RoPE schedules do, yet 10.3 times slower than the token count.
 
 ## Packing multimodal samples: four rows that restart
@@ -848,9 +978,15 @@ DataCollatorWithFlattening writes one row that restarts per example and
 knows nothing of images. Trainers that pack Qwen-VL samples build the rows
 themselves: LLaMA-Factory computes the M-RoPE ids per packed sub-sequence and
 joins them ([pull request 10783](https://github.com/hiyouga/LlamaFactory/pull/10783));
-NeMo Automodel's VLM packing emitted a plain 0 to n − 1 per sample until
+NeMo Automodel's VLM packing emitted a plain 0 to n − 1 per sample;
 [pull request 2172](https://github.com/NVIDIA-NeMo/Automodel/pull/2172)
-passed it the model's get_rope_index; a review of axolotl's open VLM packing
+passed it the model's get_rope_index, but looked the method up on the
+`*ForConditionalGeneration` class, where transformers does not define it
+(it lives on the base Qwen2VLModel and its kin), so the lookup found none
+and packed Qwen-VL training stayed on 1-D ids until
+[pull request 3113](https://github.com/NVIDIA-NeMo/Automodel/pull/3113)
+resolved it from the base model (an earlier version of this page cited 2172
+alone); a review of axolotl's open VLM packing
 ([pull request 3817](https://github.com/axolotl-ai-cloud/axolotl/pull/3817))
 notes that its 2-D ids make Qwen-VL models skip get_rope_index and the cut.
 TRL does not pack vision datasets; its open
@@ -876,13 +1012,15 @@ an image's tokens share one time id.
 - get_rope_index numbers an image by its rows and columns and resumes the
   text at the largest id so far + 1 (the Qwen team's rule, vLLM's and
   transformers 5.0 to 5.2's); transformers 5.3 to 5.24 resume at the start +
-  the longer side, which puts text on top of a long video's time ids.
-  `rope_deltas`, the largest id + 1 minus the prompt length, shifts every
-  generated token.
+  the longer side, which from 5.6 puts text on top of a long video's time
+  ids. `rope_deltas`, the largest id + 1 minus the prompt length, shifts a
+  generated token wherever the cache position sets its id (vLLM always);
+  5.2.0's Qwen2-VL clamps it at 0. Seconds per step: whole in transformers
+  5.0 to 5.17, floored in float64 by vLLM.
 - Qwen2.5-VL counts a video's time in seconds (`tokens_per_second`), TM-RoPE
   at 25 ids a second; Qwen3-VL writes the time as text and interleaves the
   pairs so every axis gets short and long waves (`mrope_interleaved`). A
-  minute of video costs 60 to 1,490 ids, against 15,360 tokens.
+  minute of video costs 62 to 1,490 ids, against 15,360 video tokens.
 - An image costs tokens by its area and ids by its side: 256 tokens and 16 ids
   at 448 × 448. Chunked prefill, prefix caches and decoding must all carry the
   ids of the whole prompt; packing needs the ids to restart per sample, with a
@@ -900,7 +1038,9 @@ an image's tokens share one time id.
     13. The image's 24 tokens use ids 3 to 8 and the text resumes at
     3 + max(4, 6) = 9, so the prompt ends at id 12; `rope_deltas` is
     12 + 1 − 31 = −18, and cache position 31 becomes id 13. Using 31 would
-    treat the image as 24 ids long.
+    treat the image as 24 ids long, which is what transformers 5.2.0's
+    Qwen2-VL does when it adds its clamped `rope_deltas` (0) to the cache
+    position.
 
 ??? question "An engine prefills a long image prompt in chunks and numbers each chunk from its first token's index. What goes wrong?"
     After the first image, a token's index is larger than its id by the ids the
@@ -910,10 +1050,11 @@ an image's tokens share one time id.
 
 ??? question "After 5 text tokens, a 10-step Qwen2.5-VL clip (time ids 5 to 23, sides 12) and 3 text tokens: where does the text resume, and what goes wrong at 17?"
     At 24, one past the largest id the clip used, as the Qwen team's code,
-    transformers 5.2.0 and vLLM 0.33.0 number it. transformers 5.3 to 5.24
+    transformers 5.2.0 and vLLM 0.33.0 number it. transformers 5.6 to 5.24
     resume at 5 + 12 = 17, so the text tokens 17 and 19 share time ids with
     two of the clip's frames, and the question reads, on the time axis, as if
-    it were asked in the middle of the video.
+    it were asked in the middle of the video. (5.3 to 5.5 resume at 17 too,
+    but give every frame the time id 5 × 2 = 10.)
 
 ??? question "Why does interleaving Qwen2-VL's split 16, 24, 24 not reproduce Qwen2-VL?"
     It is another layout, and with transformers' stride of three the counts
@@ -971,12 +1112,18 @@ an image's tokens share one time id.
   same with `tokens_per_second`), models/qwen3_vl/modeling_qwen3_vl.py
   (Qwen3VLTextRotaryEmbedding.recomposition_frequencies).
 - transformers 5.2.0 and 5.3.0 source, the same get_rope_index before and
-  after the resume rule changed; models/qwen2_5_omni/modeling_qwen2_5_omni.py
-  and models/qwen3_vl/processing_qwen3_vl.py in 5.24 for TM-RoPE and the
-  timestamps.
+  after the resume rule changed; 5.5.4 and 5.6.0 for the fixes of issue
+  45325 and pull request 45400; 5.17.0 and 5.18.0 for the whole-seconds cast
+  and its removal; 4.49.0 for the Qwen team's code as first released;
+  models/qwen2_5_omni/modeling_qwen2_5_omni.py and
+  models/qwen3_vl/processing_qwen3_vl.py in 5.24 for TM-RoPE and the
+  timestamps; generation/utils.py (_update_model_kwargs_for_generation
+  carries position ids forward) and each model's
+  _prepare_position_ids_for_generation for the generated tokens.
 - vLLM 0.33.0 source: vllm/model_executor/models/qwen2_vl.py and
   qwen2_5_vl.py (iter_mm_grid_thw, get_mrope_input_positions), qwen3_vl.py
-  (_get_mrope_input_positions, one grid per frame).
+  (_get_mrope_input_positions, one grid per frame), v1/worker/gpu_model_runner.py
+  (generated tokens at cache position + mrope_position_delta).
 - The authors' code of the two papers: Wiselnn570/VideoRoPE
   (videorope-transformer/modeling_videorope.py) and JJJYmmm/Multimodal-RoPEs
   (multimodal_ropes/pos_design/).
@@ -987,7 +1134,7 @@ an image's tokens share one time id.
   `rope_deltas`, the time scaling and the interleaved layout from scratch,
   checks each against vLLM's and two transformers releases' own functions,
   says which release does what where they disagree, and computes the token
-  and id costs of images and of video in six schemes.
+  and id costs of images and of video in seven schemes.
 """
 from __future__ import annotations
 
@@ -1046,18 +1193,25 @@ def vision_id_advance(grid_thw, spatial_merge_size: int = 2) -> int:
 # 2. M-RoPE position ids: get_rope_index
 # ---------------------------------------------------------------------------
 
+TIME_FLOATS = ("float32", "float64")
+
+
 def vision_position_ids(start: int, grid_thw, spatial_merge_size: int = 2,
-                        time_interval: float = 1.0) -> np.ndarray:
+                        time_interval: float = 1.0, time_float: str = "float32") -> np.ndarray:
     """(3, t·h'·w') int ids (time, height, width) of one image or video's tokens, row-major
     over (t, h', w') with h' = h / merge, w' = w / merge, all offset by start.
 
-    Time ids are floor(k · time_interval) for temporal patch k, computed in float32 as
-    transformers 5.24 does (get_vision_position_ids); 1 for Qwen2-VL, tokens_per_second ·
-    seconds per temporal patch for a Qwen2.5-VL video.
+    Time ids are floor(k · time_interval) for temporal patch k: 1 for Qwen2-VL, tokens_per_second ·
+    seconds per temporal patch for a Qwen2.5-VL video. time_float "float32" forms k · interval in
+    float32 as transformers 5.18-5.24 do (get_vision_position_ids); "float64" as vLLM 0.33.0 does
+    (get_mrope_input_positions: numpy int64 steps times a Python float), which can floor one lower.
     """
+    _checks.one_of(time_float, "time_float", TIME_FLOATS)
     t, h, w = int(grid_thw[0]), int(grid_thw[1]) // spatial_merge_size, int(grid_thw[2]) // spatial_merge_size
-    # floor(k · interval), float32 like torch's arange(t) * time_interval, then .long()
-    time = (np.arange(t, dtype=np.float32) * np.float32(time_interval)).astype(np.int64)
+    if time_float == "float32":  # torch's arange(t) * a float32 interval, then .long()
+        time = (np.arange(t, dtype=np.float32) * np.float32(time_interval)).astype(np.int64)
+    else:  # vLLM: (grid_indices[0] * t_factor).astype(np.int64), all in float64
+        time = (np.arange(t) * float(time_interval)).astype(np.int64)
     T, H, W = np.meshgrid(time, np.arange(h), np.arange(w), indexing="ij")  # each (t, h', w')
     return np.stack([T, H, W]).reshape(3, -1) + start  # (3, t·h'·w')
 
@@ -1067,7 +1221,8 @@ RESUME_RULES = ("max_plus_one", "transformers_5_24")
 
 def get_rope_index(token_types, image_grid_thw=(), video_grid_thw=(), spatial_merge_size: int = 2,
                    tokens_per_second: float | None = None, second_per_grid_ts=None,
-                   resume: str = "max_plus_one") -> tuple[np.ndarray, int]:
+                   resume: str = "max_plus_one", time_float: str = "float32",
+                   whole_seconds: bool = False) -> tuple[np.ndarray, int]:
     """M-RoPE position ids for one sequence: get_rope_index of Qwen2-VL (tokens_per_second None)
     and Qwen2.5-VL (tokens_per_second set), as the Qwen team wrote it.
 
@@ -1081,6 +1236,10 @@ def get_rope_index(token_types, image_grid_thw=(), video_grid_thw=(), spatial_me
             on any row (the authors' rule, PR 35569; transformers 5.0-5.2; vLLM 0.33.0's
             get_mrope_input_positions). "transformers_5_24": its start + max(h, w) / merge
             (transformers 5.3-5.24), which puts text below a long video's last time ids.
+        time_float: "float32" (the default: transformers 5.18-5.24; the Qwen team's code multiplies
+            float32 tensors) or "float64" (vLLM 0.33.0), how k · tokens_per_second · seconds is floored.
+        whole_seconds: cut each video's seconds per temporal patch to an integer first, as
+            transformers 5.0.0-5.17.0 do (0.5 s becomes 0: every step one time id).
 
     Returns:
         (position_ids, rope_delta): (3, n) int ids (time, height, width) and
@@ -1099,9 +1258,12 @@ def get_rope_index(token_types, image_grid_thw=(), video_grid_thw=(), spatial_me
             continue
         grid = next(grids[kind])
         interval = 1.0
-        if kind == VIDEO and tokens_per_second is not None:
-            interval = np.float32(tokens_per_second) * np.float32(next(seconds))  # absolute time (Qwen2.5-VL)
-        ids = vision_position_ids(current, grid, spatial_merge_size, interval)
+        if kind == VIDEO and tokens_per_second is not None:  # absolute time (Qwen2.5-VL)
+            step = next(seconds)
+            step = int(step) if whole_seconds else float(np.float32(step))  # the processor's float32 tensor
+            interval = (np.float32(tokens_per_second) * np.float32(step) if time_float == "float32"
+                        else step * tokens_per_second)  # vLLM: t_factor in Python float
+        ids = vision_position_ids(current, grid, spatial_merge_size, interval, time_float)
         if ids.shape[1] != length:
             raise ValueError(f"a run of {length} vision tokens does not match grid {tuple(grid)} "
                              f"({ids.shape[1]} tokens at merge {spatial_merge_size})")
@@ -1117,6 +1279,31 @@ def get_rope_index(token_types, image_grid_thw=(), video_grid_thw=(), spatial_me
 def decode_position_ids(rope_delta: int, cache_length: int, n_new: int = 1) -> np.ndarray:
     """(3, n_new) ids of tokens generated after a prompt: cache position + rope_delta on all three rows."""
     return np.broadcast_to(np.arange(cache_length, cache_length + n_new) + rope_delta, (3, n_new))
+
+
+# Who numbers Qwen2-VL and Qwen2.5-VL prompts how, each read in its released source: get_rope_index's
+# switches per code (transformers 5.3.0-5.5.x also misnumber frames and images: not modelled, see the page)
+RELEASES = {
+    "the Qwen team (PR 35569)": {},
+    "transformers 5.0.0, 5.1.0": {"whole_seconds": True},
+    "transformers 5.2.0": {"whole_seconds": True, "clamp_delta": True},
+    "transformers 5.6.0 to 5.17.0": {"resume": "transformers_5_24", "whole_seconds": True},
+    "transformers 5.18.0 to 5.24.0": {"resume": "transformers_5_24"},
+    "vLLM 0.33.0": {"time_float": "float64"},
+}
+
+
+def rope_index_as(code: str, token_types, image_grid_thw=(), video_grid_thw=(), spatial_merge_size: int = 2,
+                  tokens_per_second: float | None = None, second_per_grid_ts=None) -> tuple[np.ndarray, int]:
+    """(position_ids (3, n), rope_delta) as one code of RELEASES numbers a prompt. transformers
+    5.2.0's Qwen2-VL (tokens_per_second None) returns the delta clamped at 0
+    (max(..., 0) in Qwen2VLModel.get_rope_index); its Qwen2.5-VL does not."""
+    _checks.one_of(code, "code", tuple(RELEASES))
+    switches = dict(RELEASES[code])
+    clamp = switches.pop("clamp_delta", False) and tokens_per_second is None
+    ids, delta = get_rope_index(token_types, image_grid_thw, video_grid_thw, spatial_merge_size,
+                                tokens_per_second, second_per_grid_ts, **switches)
+    return ids, max(delta, 0) if clamp else delta
 
 
 def mm_token_types(*parts) -> np.ndarray:
@@ -1240,21 +1427,30 @@ def spatial_reset_position_ids(start: int, grid_thw, spatial_merge_size: int = 2
 
 
 VIDEO_SCHEMES = ("one id per token", "M-RoPE (Qwen2-VL)", "absolute time (Qwen2.5-VL)",
-                 "TM-RoPE (Qwen2.5-Omni)", "timestamps in text (Qwen3-VL)", "VideoRoPE")
+                 "TM-RoPE (Qwen2.5-Omni)", "timestamps in text (Qwen3-VL)", "VideoRoPE", "MRoPE-I (spatial reset)")
 
 
 def video_id_budget(scheme: str, steps: int = 60, side: int = 16, seconds_per_step: float = 1.0,
                     tokens_per_second: float = 2, position_id_per_seconds: float = 25) -> tuple[int, int]:
     """(tokens, ids) one video of `steps` temporal steps of side × side merged tokens costs: the
-    tokens it puts in the context (timestamps and frame markers included) and the id the text
-    after it starts at, for a scheme of VIDEO_SCHEMES. Qwen2.5-VL at tokens_per_second,
-    Qwen2.5-Omni at position_id_per_seconds (25: transformers 5.24's default), VideoRoPE at δ = 2."""
+    tokens it puts in the context and the id the text after it starts at, for a scheme of
+    VIDEO_SCHEMES. Every scheme counts its markers: one <|vision_start|>, <|vision_end|> pair around
+    the video, or, in Qwen3-VL's layout (and MRoPE-I's), a "<t seconds>" label and a pair per frame.
+    Qwen2.5-VL at tokens_per_second, Qwen2.5-Omni at position_id_per_seconds (25: transformers
+    5.24's default), VideoRoPE at δ = 2."""
     _checks.one_of(scheme, "scheme", VIDEO_SCHEMES)
     grid = (steps, 2 * side, 2 * side)
-    if scheme == "VideoRoPE":
-        ids, after = videorope_position_ids(0, grid)
-        return ids.shape[1], after
-    parts = [("video", grid)]
+    if scheme == "VideoRoPE":  # <|vision_start|> at 0, the video from 1, <|vision_end|> at its last time id + 1
+        ids, end = videorope_position_ids(1, grid)
+        return ids.shape[1] + 2, end + 1
+    if scheme == "MRoPE-I (spatial reset)":  # per frame: label and <|vision_start|>, the frame, <|vision_end|>
+        tokens = current = 0
+        for k in range(steps):
+            label = qwen3_vl_timestamp_tokens((k + 0.25) * seconds_per_step) + 1
+            ids, current = spatial_reset_position_ids(current + label, (1, 2 * side, 2 * side))
+            tokens += label + ids.shape[1]
+        return tokens, current
+    parts = [("text", 1), ("video", grid), ("text", 1)]  # <|vision_start|>, the video, <|vision_end|>
     if scheme == "timestamps in text (Qwen3-VL)":
         parts = qwen3_vl_video_parts(grid, seconds_per_step)
     tps = {"absolute time (Qwen2.5-VL)": tokens_per_second,
@@ -1319,7 +1515,7 @@ def figures() -> dict:
     ax.legend(frameon=False, loc="upper left", ncol=2)
     figs["position_ids"] = fig
 
-    inv_freq, _ = rope_inv_freq(128, {"rope_theta": 1000000.0})
+    inv_freq, _ = rope_inv_freq(128, {"rope_theta": 5000000.0})  # Qwen3-VL's base
     fig, axes = plt.subplots(2, 1, figsize=(6.4, 4.6), layout="constrained", sharex=True, sharey=True)
     for ax, interleaved, title in ((axes[0], False, "sections 24/20/20 (Qwen2-VL's layout)"),
                                    (axes[1], True, "interleaved 24/20/20 (Qwen3-VL)")):
@@ -1329,7 +1525,7 @@ def figures() -> dict:
             pairs = np.flatnonzero(axis == a)
             ax.semilogy(pairs, rope_wavelengths(inv_freq[pairs]), marker, color=color, ms=4, label=name)
         ax.set(title=title, ylabel="wavelength (ids)")
-    axes[1].set_xlabel("rotary pair i (head_dim 128, base 1,000,000)")
+    axes[1].set_xlabel("rotary pair i (head_dim 128, base 5,000,000: Qwen3-VL's)")
     axes[0].legend(frameon=False, ncol=3, loc="upper left")
     figs["pair_axes"] = fig
 
@@ -1344,7 +1540,7 @@ def figures() -> dict:
     ax.legend(frameon=False)
     figs["image_cost"] = fig
 
-    fig, ax = plt.subplots(figsize=(6.4, 3.4), layout="constrained")
+    fig, ax = plt.subplots(figsize=(6.4, 3.8), layout="constrained")
     counts = [video_id_budget(s)[1] for s in VIDEO_SCHEMES]  # one minute: 60 steps of 16 x 16 tokens
     ax.barh(np.arange(len(counts)), counts, color=BLUE, height=0.6)
     for i, c in enumerate(counts):
@@ -1352,7 +1548,7 @@ def figures() -> dict:
     ax.set_yticks(np.arange(len(counts)), VIDEO_SCHEMES)
     ax.invert_yaxis()
     ax.set(xscale="log", xlim=(10, 2e5), xlabel="position ids one minute of video moves the text after it",
-           title="One minute of video, six ways to number it")
+           title="One minute of video, seven ways to number it")
     figs["video_time_ids"] = fig
     return figs
 

@@ -1,7 +1,9 @@
 """lessons.multimodal_rope against the engines' own code (committed vectors, no torch needed:
-tests/reference/_multimodal_rope_reference.py wrote them). The default numbering (text resumes
-at the largest id + 1, the Qwen team's rule) against vLLM 0.33.0's get_mrope_input_positions and
-transformers 5.2.0's get_rope_index; resume="transformers_5_24" against transformers 5.24's
+tests/reference/_multimodal_rope_reference.py wrote them). Each witness against its release in
+RELEASES (vLLM 0.33.0's get_mrope_input_positions, float64; transformers 5.2.0's get_rope_index,
+whole seconds and a clamped Qwen2-VL delta); the default numbering (text resumes at the largest
+id + 1, the Qwen team's rule) against both at whole seconds; the first generated token's ids from
+5.2.0's and 5.24's generate(), fresh and continuing a cache; resume="transformers_5_24" against transformers 5.24's
 get_rope_index of Qwen2-VL, Qwen2.5-VL and Qwen3-VL, kept as the witness of 5.3-5.24's rule; the
 cos/sin tables of the section split (Qwen2VLRotaryEmbedding) and the interleaved layout
 (Qwen3VLTextRotaryEmbedding). Plus closed forms: text-only M-RoPE is plain RoPE, each layout
@@ -34,21 +36,89 @@ def _rope_index(record, **kw):
                              second_per_grid_ts=record.get("second_per_grid_ts"), **kw)
 
 
+WITNESS = {"vllm": "vLLM 0.33.0", "transformers_5_2_0": "transformers 5.2.0"}  # record -> lesson's RELEASES
+
+
+def _as(code, record):
+    parts = record["parts"]
+    return mm.rope_index_as(code, mm.mm_token_types(*parts), _grids(parts, "image"), _grids(parts, "video"),
+                            tokens_per_second=record.get("tokens_per_second"),
+                            second_per_grid_ts=record.get("second_per_grid_ts"))
+
+
 @pytest.mark.parametrize("record", RESUME["rope_index"], ids=lambda r: f"{r['witness']}: {r['name']}")
+def test_each_witness_numbers_as_its_release_does(record):
+    # vLLM 0.33.0: the authors' resume rule, seconds floored in float64; 5.2.0: the same rule, seconds cut
+    # to whole ones, Qwen2-VL's rope_delta clamped at 0. Integers: exact.
+    ids, delta = _as(WITNESS[record["witness"]], record)
+    np.testing.assert_array_equal(ids, record["position_ids"])
+    assert delta == record["rope_delta"]
+
+
+@pytest.mark.parametrize("record", [r for r in RESUME["rope_index"]
+                                    if all(float(s).is_integer() for s in r.get("second_per_grid_ts", []))],
+                         ids=lambda r: f"{r['witness']}: {r['name']}")
 def test_get_rope_index_follows_the_authors_rule_as_vllm_and_transformers_5_2_number_it(record):
-    ids, delta = _rope_index(record)  # the default: resume at the largest id + 1
-    np.testing.assert_array_equal(ids, record["position_ids"])  # integers: exact
+    ids, delta = _rope_index(record)  # the default: resume at the largest id + 1, float32
+    np.testing.assert_array_equal(ids, record["position_ids"])  # at whole seconds every code agrees on the ids
     if record["witness"] == "transformers_5_2_0" and record["model"] == "qwen2_vl":
         assert record["rope_delta"] == max(delta, 0)  # 5.2.0's Qwen2-VL clamps the offset at 0
     else:
         assert delta == record["rope_delta"]
 
 
+def test_vllm_floors_the_time_ids_in_float64_one_lower_at_0_7_and_1_3_seconds():
+    for seconds in (0.7, 1.3):
+        record = next(r for r in RESUME["rope_index"] if r["witness"] == "vllm"
+                      and r.get("second_per_grid_ts") == [seconds])
+        step_times = np.asarray(record["position_ids"])[0, 2:50:4]  # 12 steps of 4 tokens after 2 text tokens
+        ours = _rope_index(record)[0][0, 2:50:4]  # float32, as transformers 5.18-5.24 and the Qwen team
+        assert [k for k in range(12) if ours[k] != step_times[k]] == [5, 10]  # every fifth step
+        assert all(ours[k] - step_times[k] == 1 for k in (5, 10))
+    f32 = next(r for r in DATA["rope_index"] if r.get("second_per_grid_ts") == [0.7])  # transformers 5.24's
+    ids, _ = _rope_index(f32, resume="transformers_5_24")
+    np.testing.assert_array_equal(ids, f32["position_ids"])
+    with pytest.raises(AssertionError):  # the float64 rule does not give 5.24's ids
+        np.testing.assert_array_equal(_rope_index(f32, resume="transformers_5_24", time_float="float64")[0],
+                                      f32["position_ids"])
+
+
+def test_whole_seconds_reproduce_5_2_0_at_fractional_rates():
+    fractional = [r for r in RESUME["rope_index"] if r["witness"] == "transformers_5_2_0"
+                  and not all(float(s).is_integer() for s in r.get("second_per_grid_ts", [1]))]
+    assert len(fractional) == 3
+    for record in fractional:
+        np.testing.assert_array_equal(_rope_index(record, whole_seconds=True)[0], record["position_ids"])
+        assert not np.array_equal(_rope_index(record)[0], record["position_ids"])
+
+
+GENERATED = [(who, r) for who, data in (("5.2.0", RESUME), ("5.24.0", DATA)) for r in data["generate"]]
+
+
+@pytest.mark.parametrize("who, record", GENERATED, ids=lambda x: x if isinstance(x, str) else x["name"])
+def test_the_first_generated_token_follows_the_prompt_in_generate_and_rope_deltas_from_a_cache(who, record):
+    # transformers' generate() carries the prompt's last ids forward by one; generate() handed the prompt's
+    # cache takes cache position + rope_deltas (5.2.0's clamped delta included), as vLLM always does
+    assert record["transformers"] == who
+    code = {"5.2.0": "transformers 5.2.0", "5.24.0": "transformers 5.18.0 to 5.24.0"}[who]
+    ids, delta = _as(code, record)
+    assert record["generate"] == [int(ids[0, -1]) + 1] * 3
+    assert record["continue_from_cache"] == mm.decode_position_ids(delta, ids.shape[1])[:, 0].tolist()
+
+
+def test_the_releases_disagree_on_the_running_example_only_through_5_2_0s_clamp():
+    kinds = mm.mm_token_types(*mm.EXAMPLE_PARTS)
+    firsts = {c: kinds.size + mm.rope_index_as(c, kinds, [(1, 8, 12)])[1] for c in mm.RELEASES}
+    assert {c for c, first in firsts.items() if first != 13} == {"transformers 5.2.0"}
+    assert firsts["transformers 5.2.0"] == kinds.size == 31  # the cache index
+    assert kinds.size + mm.rope_index_as("transformers 5.2.0", kinds, [(1, 8, 12)], tokens_per_second=2)[1] == 13
+
+
 def test_the_authors_rule_has_both_witnesses_on_the_videos_that_tell_the_rules_apart():
     assert RESUME["versions"]["vllm"] == "0.33.0" and RESUME["versions"]["transformers"] == "5.2.0"
     apart = {r["name"] for r in RESUME["rope_index"]
-             if not np.array_equal(_rope_index(r, resume="transformers_5_24")[0], r["position_ids"])}
-    for name in apart - {"Qwen2.5-VL: videos at 0.5 s and 2/3 s per temporal patch"}:  # 5.2.0 cuts 0.5 s to 0
+             if not np.array_equal(_rope_index(r, resume="transformers_5_24")[0], _rope_index(r)[0])}
+    for name in apart:
         assert {r["witness"] for r in RESUME["rope_index"] if r["name"] == name} == {"vllm", "transformers_5_2_0"}
     assert len(apart) >= 6 and any("32-step" in name for name in apart) and any("clip" in name for name in apart)
 
@@ -182,13 +252,19 @@ def test_timestamp_labels_count_as_qwens_bpe_splits_them():
 def test_video_id_budgets_follow_their_closed_forms():
     steps, side = 60, 16
     labels = sum(mm.qwen3_vl_timestamp_tokens(k + 0.25) for k in range(steps))
-    want = {"one id per token": steps * side * side, "M-RoPE (Qwen2-VL)": max(steps, side),
-            "absolute time (Qwen2.5-VL)": (steps - 1) * 2 + 1, "TM-RoPE (Qwen2.5-Omni)": (steps - 1) * 25 + 1,
-            "timestamps in text (Qwen3-VL)": labels + steps * (side + 2), "VideoRoPE": (steps - 1) * 2 + 1}
+    # every scheme counts its markers: one <|vision_start|>/<|vision_end|> pair around the video (+ 2),
+    # or a pair per frame in Qwen3-VL's and MRoPE-I's layout
+    want = {"one id per token": steps * side * side + 2, "M-RoPE (Qwen2-VL)": max(steps, side) + 2,
+            "absolute time (Qwen2.5-VL)": (steps - 1) * 2 + 1 + 2, "TM-RoPE (Qwen2.5-Omni)": (steps - 1) * 25 + 1 + 2,
+            "timestamps in text (Qwen3-VL)": labels + steps * (side + 2), "VideoRoPE": (steps - 1) * 2 + 1 + 2,
+            "MRoPE-I (spatial reset)": labels + steps * (side + 2)}
     assert {s: mm.video_id_budget(s, steps, side)[1] for s in mm.VIDEO_SCHEMES} == want
-    assert mm.video_id_budget("timestamps in text (Qwen3-VL)", steps, side)[0] == labels + steps * (side**2 + 2)
-    # a short clip: M-RoPE's ids are the frame's side, not its steps
-    assert mm.video_id_budget("M-RoPE (Qwen2-VL)", 3, side)[1] == side
+    for s in mm.VIDEO_SCHEMES:  # tokens: the video, its labels and its markers
+        per_frame = s in ("timestamps in text (Qwen3-VL)", "MRoPE-I (spatial reset)")
+        assert mm.video_id_budget(s, steps, side)[0] == (labels + steps * (side**2 + 2) if per_frame
+                                                         else steps * side**2 + 2)
+    # a short clip: M-RoPE's ids are the frame's side (+ its markers), not its steps
+    assert mm.video_id_budget("M-RoPE (Qwen2-VL)", 3, side)[1] == side + 2
 
 
 def test_videorope_follows_its_authors_layout():

@@ -28,6 +28,11 @@ Two files, each recording the release it comes from:
   vllm/model_executor/models/qwen2_vl.py and qwen2_5_vl.py and compiled alone (numpy and torch
   are all they use), nothing else of vLLM is imported.
 
+Both files also record, under "generate", the ids transformers hands the first generated token
+(`transformers_generate_ids`): a tiny random Qwen2-VL (one layer; ids do not depend on weights) run
+through generate() on the prompt, and through generate() continuing the prompt's cache, the path
+that adds rope_deltas to the cache position.
+
 `live_check()` recomputes the 5.24 file and compares the lesson's numpy functions with the live
 library (check_live.py calls it), with the resume rule of the release it finds.
 """
@@ -62,6 +67,9 @@ INDEX_CASES = [
     {"name": "Qwen2.5-VL: a long video, tokens_per_second 4 (transformers' default)", "model": "qwen2_5_vl",
      "tokens_per_second": 4, "second_per_grid_ts": [1.0],
      "parts": [["text", 4], ["video", [8, 4, 6]], ["text", 3]]},
+    {"name": "Qwen2.5-VL: a 12-step video at 0.7 s per temporal patch (float32 floors)", "model": "qwen2_5_vl",
+     "tokens_per_second": 2, "second_per_grid_ts": [0.7],
+     "parts": [["text", 2], ["video", [12, 4, 4]], ["text", 2]]},
     # Qwen3-VL: transformers gets the whole video's grid and splits it into one-frame grids itself;
     # the parts are the layout its processor writes: per frame "<t seconds>" + <|vision_start|>
     # (text), the frame, <|vision_end|> (text)
@@ -164,21 +172,25 @@ def records() -> dict:
     return {
         "about": "M-RoPE position ids (get_rope_index of Qwen2VLModel and Qwen2_5_VLModel, called unbound on a "
                  "stub) and the cos/sin tables of Qwen2VLRotaryEmbedding (sections) and Qwen3VLTextRotaryEmbedding "
-                 "(interleaved), float32, written by tests/reference/_multimodal_rope_reference.py",
+                 "(interleaved), float32; 'generate': the ids generate() hands the first generated token of a tiny "
+                 "random Qwen2-VL, on the prompt and continuing its cache; written by "
+                 "tests/reference/_multimodal_rope_reference.py",
         "versions": versions(),
         "rope_index": index,
         "cos_sin": cos_sin,
+        "generate": [{**case, **transformers_generate_ids(case)} for case in GENERATE_CASES],
     }
 
 
 def write() -> None:
     out = records()
     DATA.parent.mkdir(parents=True, exist_ok=True)
-    rows = {k: v for k, v in out.items() if k not in ("rope_index", "cos_sin")}
+    lists = ("rope_index", "cos_sin", "generate")
+    rows = {k: v for k, v in out.items() if k not in lists}
     text = json.dumps(rows, indent=1)[:-2] + ",\n"
-    for key in ("rope_index", "cos_sin"):
+    for key in lists:
         text += f' "{key}": [\n' + ",\n".join("  " + json.dumps(r, separators=(",", ":")) for r in out[key])
-        text += "\n ]" + (",\n" if key == "rope_index" else "\n}\n")
+        text += "\n ]" + (",\n" if key != lists[-1] else "\n}\n")
     DATA.write_text(text, encoding="utf-8")
     print(f"wrote {DATA.relative_to(ROOT)}: {len(out['rope_index'])} get_rope_index cases, "
           f"{len(out['cos_sin'])} cos/sin tables, transformers {out['versions']['transformers']}")
@@ -186,9 +198,8 @@ def write() -> None:
 
 # --- the authors' rule, from transformers 5.2.0 and vLLM 0.33.0 ---------------------------------
 RESUME_DATA = ROOT / "tests" / "data" / "multimodal_rope_resume_vectors.json"
-# Every vision run follows text (5.2.0 finds them from <|vision_start|>). "witnesses" names who is
-# asked: 5.2.0 casts seconds per step to an integer before multiplying (0.5 s -> 0), so the
-# fractional case asks vLLM only.
+# Every vision run follows text (5.2.0 finds them from <|vision_start|>). Both witnesses are asked
+# every case: 5.2.0 casts seconds per step to an integer (0.5 s -> 0), vLLM floors k · s · τ in float64.
 RESUME_CASES = [
     {"name": "Qwen2-VL: text, one 4x4-patch image, text", "model": "qwen2_vl",
      "parts": [["text", 3], ["image", [1, 4, 4]], ["text", 2]]},
@@ -212,9 +223,21 @@ RESUME_CASES = [
      "tokens_per_second": 2, "second_per_grid_ts": [1.0],
      "parts": [["text", 5], ["video", [10, 24, 24]], ["text", 3]]},
     {"name": "Qwen2.5-VL: videos at 0.5 s and 2/3 s per temporal patch", "model": "qwen2_5_vl",
-     "tokens_per_second": 2, "second_per_grid_ts": [0.5, 2.0 / 3.0], "witnesses": ["vllm"],
+     "tokens_per_second": 2, "second_per_grid_ts": [0.5, 2.0 / 3.0],
      "parts": [["text", 1], ["image", [1, 6, 4]], ["text", 2], ["video", [4, 4, 4]], ["text", 1],
                ["video", [5, 2, 4]], ["text", 3]]},
+    {"name": "Qwen2.5-VL: a 12-step video at 0.7 s per temporal patch", "model": "qwen2_5_vl",
+     "tokens_per_second": 2, "second_per_grid_ts": [0.7],
+     "parts": [["text", 2], ["video", [12, 4, 4]], ["text", 2]]},
+    {"name": "Qwen2.5-VL: a 12-step video at 1.3 s per temporal patch", "model": "qwen2_5_vl",
+     "tokens_per_second": 2, "second_per_grid_ts": [1.3],
+     "parts": [["text", 2], ["video", [12, 4, 4]], ["text", 2]]},
+]
+# The first generated token (Qwen2-VL): the page's running example and the 32-step video
+GENERATE_CASES = [
+    {"name": "Qwen2-VL: the running example, 3 text tokens, a 1x8x12-patch image, 4 text tokens",
+     "parts": [["text", 3], ["image", [1, 8, 12]], ["text", 4]]},
+    {"name": "Qwen2-VL: a 32-step video of 8x8 patches", "parts": [["text", 2], ["video", [32, 8, 8]], ["text", 3]]},
 ]
 # Qwen2-VL's token ids (its config.json and tokenizer): <|vision_start|>, <|image_pad|>, <|video_pad|>
 VISION_START, IMAGE_PAD, VIDEO_PAD, TEXT = 151652, 151655, 151656, 9707
@@ -251,6 +274,52 @@ def transformers52_rope_index(case: dict) -> dict:
     cls = {"qwen2_vl": Qwen2VLModel, "qwen2_5_vl": Qwen2_5_VLModel}[case["model"]]
     pos, delta = cls.get_rope_index(stub, torch.tensor([_input_ids(case["parts"])]), **kwargs)
     return {"position_ids": pos[:, 0].tolist(), "rope_delta": int(delta[0, 0])}
+
+
+def transformers_generate_ids(case: dict) -> dict:
+    """The (3,) ids the installed transformers hands the first generated token after one prompt, on a
+    tiny random Qwen2-VL (one layer): "generate", from generate() on the prompt; "continue_from_cache",
+    from generate() handed the prompt's cache and one more token (a chat that keeps its cache)."""
+    import torch
+    import transformers
+    from transformers import Qwen2VLConfig, Qwen2VLForConditionalGeneration
+
+    rope = {"rope_type": "default", "mrope_section": [2, 3, 3], "rope_theta": 10000.0}
+    text = dict(vocab_size=151700, hidden_size=32, intermediate_size=64, num_hidden_layers=1,
+                num_attention_heads=2, num_key_value_heads=1, rope_parameters=rope)
+    vision = dict(depth=1, embed_dim=16, hidden_size=32, num_heads=2, mlp_ratio=2, patch_size=14,
+                  spatial_merge_size=2, temporal_patch_size=2)
+    config = Qwen2VLConfig(text_config=text, vision_config=vision, image_token_id=IMAGE_PAD,
+                           video_token_id=VIDEO_PAD, vision_start_token_id=VISION_START)
+    torch.manual_seed(0)
+    model = Qwen2VLForConditionalGeneration(config).eval()
+    seen = []  # the position_ids each forward hands the language model: (4 or 1, batch, n)
+    model.model.language_model.register_forward_pre_hook(lambda m, a, kw: seen.append(kw["position_ids"]),
+                                                         with_kwargs=True)
+    ids = torch.tensor([_input_ids(case["parts"])])
+    inputs = {"attention_mask": torch.ones_like(ids)}
+    for k, grid in case["parts"]:
+        if k != "text":  # random pixels: 3 channels x 2 frames x 14 x 14 per patch
+            inputs["pixel_values" if k == "image" else "pixel_values_videos"] = torch.randn(
+                grid[0] * grid[1] * grid[2], 1176)
+            inputs[f"{k}_grid_thw"] = torch.tensor([grid])
+    typed = tuple(int(v) for v in transformers.__version__.split(".")[:2]) >= (5, 3)
+    if typed:  # from 5.3 get_rope_index reads the token types
+        inputs["mm_token_type_ids"] = torch.tensor([_tokens(case["parts"])])
+    greedy = {"do_sample": False, "pad_token_id": 0}
+    model.generate(input_ids=ids, max_new_tokens=2, **greedy, **inputs)
+    fresh = seen[1][-3:, 0, -1].tolist()  # the second forward reads the first generated token
+    prompt = model(input_ids=ids, use_cache=True, **inputs)
+    longer = torch.cat([ids, torch.tensor([[TEXT]])], dim=1)
+    more = {k: v for k, v in inputs.items() if not k.startswith("pixel")}
+    more["attention_mask"] = torch.ones_like(longer)
+    if typed:
+        more["mm_token_type_ids"] = torch.tensor([_tokens(case["parts"]) + [0]])
+    seen.clear()
+    model.generate(input_ids=longer, past_key_values=prompt.past_key_values, max_new_tokens=1, **greedy, **more)
+    cont = seen[0][-1, 0, -1].item() if seen[0].shape[0] == 1 else seen[0][-3:, 0, -1].tolist()
+    return {"transformers": transformers.__version__, "generate": fresh,
+            "continue_from_cache": [cont] * 3 if isinstance(cont, int) else cont}
 
 
 def _vllm_methods(model: str):
@@ -312,20 +381,23 @@ def write_resume() -> None:
     assert transformers.__version__ == "5.2.0" and vllm_version == "0.33.0", (transformers.__version__, vllm_version)
     rows = []
     for case in RESUME_CASES:
-        asked = case.get("witnesses", ["transformers_5_2_0", "vllm"])
-        for who in asked:
+        for who in ("transformers_5_2_0", "vllm"):
             got = (transformers52_rope_index if who == "transformers_5_2_0" else vllm_rope_index)(case)
-            rows.append({**{k: v for k, v in case.items() if k != "witnesses"}, "witness": who, **got})
+            rows.append({**case, "witness": who, **got})
     about = ("M-RoPE position ids under the rule the Qwen team wrote (text resumes at the largest id + 1), from "
              "transformers 5.2.0's get_rope_index (Qwen2VLModel, Qwen2_5_VLModel) and vLLM 0.33.0's "
              "get_mrope_input_positions (Qwen2VLForConditionalGeneration, Qwen2_5_VLForConditionalGeneration), "
              "written by tests/reference/_multimodal_rope_reference.py (write_resume). 5.2.0 truncates seconds "
-             "per temporal patch to an integer, so the fractional case is vLLM's only; 5.2.0's Qwen2-VL returns "
-             "rope_delta clamped at 0 (max(..., 0)), its Qwen2.5-VL does not.")
+             "per temporal patch to an integer; vLLM floors k * s * tokens_per_second in float64; 5.2.0's Qwen2-VL "
+             "returns rope_delta clamped at 0 (max(..., 0)), its Qwen2.5-VL does not. 'generate': the ids 5.2.0 "
+             "hands the first generated token of a tiny random Qwen2-VL, from generate() and from generate() "
+             "continuing the prompt's cache.")
     out = {"about": about, "versions": {"transformers": transformers.__version__, "vllm": vllm_version,
                                         "torch": torch.__version__}}
+    generate = [{**case, **transformers_generate_ids(case)} for case in GENERATE_CASES]
     text = json.dumps(out, indent=1)[:-2] + ',\n "rope_index": [\n'
-    text += ",\n".join("  " + json.dumps(r, separators=(",", ":")) for r in rows) + "\n ]\n}\n"
+    text += ",\n".join("  " + json.dumps(r, separators=(",", ":")) for r in rows) + "\n ],\n"
+    text += ' "generate": [\n' + ",\n".join("  " + json.dumps(r) for r in generate) + "\n ]\n}\n"
     RESUME_DATA.write_text(text, encoding="utf-8")
     print(f"wrote {RESUME_DATA.relative_to(ROOT)}: {len(rows)} records, transformers {transformers.__version__}, "
           f"vLLM {vllm_version}")
@@ -335,23 +407,25 @@ def live_check(atol: float = 2e-5) -> list[str]:
     """Compare the lesson with the live library; returns failure strings (empty when all agree)."""
     import numpy as np
 
-    from lessons.multimodal_rope import get_rope_index, mm_token_types, mrope_cos_sin
+    from lessons.multimodal_rope import mm_token_types, mrope_cos_sin, rope_index_as
 
     import transformers
 
-    # transformers 5.3 to 5.24 resume after an image or video at start + max(h, w) / merge
-    major, minor = (int(v) for v in transformers.__version__.split(".")[:2])
-    rule = "transformers_5_24" if (major, minor) >= (5, 3) else "max_plus_one"
+    # which release's switches (lessons.multimodal_rope.RELEASES) the live library should match
+    release = tuple(int(v) for v in transformers.__version__.split(".")[:2])
+    code = {(5, 0): "transformers 5.0.0, 5.1.0", (5, 1): "transformers 5.0.0, 5.1.0",
+            (5, 2): "transformers 5.2.0"}.get(release, "transformers 5.18.0 to 5.24.0" if release >= (5, 18)
+                                               else "transformers 5.6.0 to 5.17.0")
     failures = []
-    for case in INDEX_CASES:
+    for case in INDEX_CASES if release >= (5, 6) else []:  # 5.3-5.5 misnumber frames; 5.0-5.2 need the tokens
         want = transformers_rope_index(case)
         parts = case["parts"]
-        ids, delta = get_rope_index(mm_token_types(*parts), [g for k, g in parts if k == "image"],
-                                    [g for k, g in parts if k == "video"],
-                                    tokens_per_second=case.get("tokens_per_second"),
-                                    second_per_grid_ts=case.get("second_per_grid_ts"), resume=rule)
+        ids, delta = rope_index_as(code, mm_token_types(*parts), [g for k, g in parts if k == "image"],
+                                   [g for k, g in parts if k == "video"],
+                                   tokens_per_second=case.get("tokens_per_second"),
+                                   second_per_grid_ts=case.get("second_per_grid_ts"))
         ok = np.array_equal(ids, want["position_ids"]) and delta == want["rope_delta"]
-        print(f"{'ok  ' if ok else 'FAIL'} mrope  {case['name']}")
+        print(f"{'ok  ' if ok else 'FAIL'} mrope  {case['name']} ({code})")
         if not ok:
             failures.append(f"get_rope_index {case['name']}")
     for case in COS_SIN_CASES:
