@@ -154,19 +154,30 @@ plt.show()
 # 5.0.0 to 5.2.0 and vLLM 0.33.0 resume the text at the largest id + 1;
 # transformers 5.3.0 to 5.24.0 resume at the start + the longer side, 17, on
 # top of the clip's time ids. The lab numbers the prompt with the lesson's
-# `get_rope_index` and checks where the text lands.
+# `get_rope_index` and holds it against the ids vLLM 0.33.0's and
+# transformers 5.2.0's own functions gave for the same prompt (recorded in
+# tests/data/multimodal_rope_resume_vectors.json by the reference script),
+# then checks where the text lands.
 
 # %%
+import json
+from pathlib import Path
+
+import lessons
 from lessons.multimodal_rope import VIDEO, get_rope_index, mm_token_types
 
 CLIP = (10, 24, 24)  # 20 frames of 336 x 336 pixels: 10 steps of 12 x 12 tokens
 kinds = mm_token_types(("text", 5), ("video", CLIP), ("text", 3))
 mm_ids, _ = get_rope_index(kinds, [], [CLIP], tokens_per_second=2, second_per_grid_ts=[1.0])  # (3, 1448)
+VECTORS = Path(lessons.__file__).parents[1] / "tests" / "data" / "multimodal_rope_resume_vectors.json"
+witnesses = {r["witness"]: np.asarray(r["position_ids"])
+             for r in json.loads(VECTORS.read_text(encoding="utf-8"))["rope_index"] if "clip" in r["name"]}
 video = kinds == VIDEO
 after = mm_ids[:, np.flatnonzero(video)[-1] + 1:]  # the 3 text tokens after the clip
 shared = sorted(set(after[0].tolist()) & set(mm_ids[0, video].tolist()))
+agree = {w: bool(np.array_equal(ids, mm_ids)) for w, ids in witnesses.items()}
 print(f"the clip's ids reach {mm_ids[:, video].max()}; the text after it gets {after[0].tolist()}; "
-      f"time ids it shares with the clip: {shared}")
+      f"time ids it shares with the clip: {shared}; the same ids as {agree}")
 
 # %%
 from labs._lab import verdict
@@ -184,6 +195,8 @@ verdict({
     f"attention not cut (reset ids with a causal mask, or ids never reset and the cut read from them): "
     f"both models off by more than {BROKEN}":
         all(gap[c, p] > BROKEN for c in labels[3:5] for p in models),
-    "M-RoPE after a video: the text resumes at the clip's largest id + 1 and shares no time id with its frames":
-        after[0, 0] == mm_ids[:, video].max() + 1 and not shared,
+    "M-RoPE after a video: the ids equal vLLM 0.33.0's and transformers 5.2.0's, the text resumes at the clip's "
+    "largest id + 1 and shares no time id with its frames":
+        sorted(agree) == ["transformers_5_2_0", "vllm"] and all(agree.values())
+        and after[0, 0] == mm_ids[:, video].max() + 1 and not shared,
 })

@@ -152,11 +152,16 @@ PLANTS: tuple[Plant, ...] = (
           "softmax(np.where(allowed, scores, -np.inf))",
           "softmax(np.where(allowed & document_mask(document_ids_from_position_ids(ids)[0]), scores, -np.inf))",
           "the model also cuts wherever the ids restart, so a plain causal mask no longer leaks"),
-    Plant("tf5_position_ids", ("M-RoPE after a video: the text resumes at the clip's largest id + 1",),
+    Plant("tf5_position_ids", ("M-RoPE after a video: the ids equal vLLM 0.33.0's",),
           "lessons.multimodal_rope", "get_rope_index",
           "current = int(ids.max()) + 1", "current += vision_id_advance(grid, spatial_merge_size)",
           "the text after an image or video resumes at its start + max(h', w') (transformers 5.3-5.24), "
           "below a long video's last time ids"),
+    Plant("tf5_position_ids", ("M-RoPE after a video: the ids equal vLLM 0.33.0's",),
+          "lessons.multimodal_rope", "get_rope_index",
+          "else float(np.float32(step))", "else float(np.float32(step)) / 2",
+          "the seconds per step read at half their value (as from a processor told 4 frames a second for a "
+          "2-frame-a-second video): the text still resumes past the largest id, only the engines' ids differ"),
 )
 
 
