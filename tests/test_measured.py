@@ -225,3 +225,23 @@ def test_t_quantiles_and_intervals():
     assert mean == pytest.approx(0.7) and high - mean == pytest.approx(2.776445 * 0.158114 / 5 ** 0.5, abs=1e-4)
     assert intervals.equivalent([0.01, -0.01, 0.0, 0.02, -0.02]) and not intervals.equivalent([0.1, 0.12, 0.08, 0.1,
                                                                                               0.11])
+
+
+def test_t_test_p_values_and_holms_step_down():
+    # five samples whose t statistic is the textbook 97.5% (95%) quantile at 4 degrees of freedom: p = 0.05 (0.10)
+    spread = np.array([-2.0, -1.0, 0.0, 1.0, 2.0])  # sd sqrt(2.5): the standard error is sqrt(0.5)
+    for t, p in ((2.776445, 0.05), (2.131847, 0.10)):
+        assert intervals.t_test_p(t * 0.5 ** 0.5 + spread) == pytest.approx(p, abs=1e-5)
+        assert intervals.t_test_p(-t * 0.5 ** 0.5 + spread) == pytest.approx(p, abs=1e-5)  # two-sided
+    assert intervals.t_test_p([0.0] * 5) == 1.0 and intervals.t_test_p([0.2] * 5) == 0.0
+    # Holm: the smallest p against 0.05/3, the next against 0.05/2, and a failure stops the rest
+    assert intervals.holm([0.01, 0.04, 0.03]) == [True, False, False]
+    assert intervals.holm([0.01, 0.04, 0.02]) == [True, True, True]
+    assert intervals.holm([0.02, 0.001]) == [True, True]
+    assert intervals.holm([0.06, 0.001]) == [False, True]
+    # the page's family: every ranking it states, once, each tested alone and all corrected together
+    results = load_results()
+    tests = measured.ranking_tests()
+    assert len(set(tests)) == len(tests) and set(measured.RANKINGS) <= set(tests)
+    held, failed = measured.holm_check(results)
+    assert held + len(failed) == len(tests)

@@ -77,22 +77,45 @@ def two_level_interval(table: np.ndarray, level: float = 0.95, digits: int = 2) 
     return round(mean, digits), round(mean - half, digits), round(mean + half, digits)
 
 
-def t_quantile(p: float, df: int) -> float:
-    """Student's t quantile for 0.5 < p < 1 and df >= 1: the t density integrated (Simpson, 20,001 points
-    on [0, x]) and the integral solved for p by bisection; no scipy."""
+def t_cdf(x: float, df: int) -> float:
+    """P(T <= x) for Student's t with df >= 1 degrees of freedom, x >= 0: the density integrated
+    (Simpson, 20,001 points on [0, x]); no scipy."""
     norm = math.exp(math.lgamma((df + 1) / 2) - math.lgamma(df / 2)) / math.sqrt(df * math.pi)
+    grid = np.linspace(0.0, x, 20_001)
+    f = norm * (1 + grid ** 2 / df) ** (-(df + 1) / 2)
+    h = grid[1] - grid[0]
+    return 0.5 + h / 3 * (f[0] + f[-1] + 4 * f[1:-1:2].sum() + 2 * f[2:-1:2].sum())
 
-    def cdf(x):
-        grid = np.linspace(0.0, x, 20_001)
-        f = norm * (1 + grid ** 2 / df) ** (-(df + 1) / 2)
-        h = grid[1] - grid[0]
-        return 0.5 + h / 3 * (f[0] + f[-1] + 4 * f[1:-1:2].sum() + 2 * f[2:-1:2].sum())
 
+def t_quantile(p: float, df: int) -> float:
+    """Student's t quantile for 0.5 < p < 1 and df >= 1: `t_cdf` solved for p by bisection."""
     low, high = 0.0, 1000.0
     for _ in range(60):
         mid = (low + high) / 2
-        low, high = (mid, high) if cdf(mid) < p else (low, mid)
+        low, high = (mid, high) if t_cdf(mid, df) < p else (low, mid)
     return (low + high) / 2
+
+
+def t_test_p(samples) -> float:
+    """Two-sided p value of a one-sample t test that the mean of `samples` (n >= 2, one per seed) is 0."""
+    samples = np.asarray(samples, dtype=float)
+    n, sd = len(samples), float(samples.std(ddof=1))
+    if sd == 0.0:
+        return 0.0 if samples.mean() != 0 else 1.0
+    t = abs(float(samples.mean())) / (sd / math.sqrt(n))
+    return float(min(1.0, 2 * (1 - t_cdf(t, n - 1))))
+
+
+def holm(pvalues, level: float = 0.05) -> list[bool]:
+    """Holm's step-down correction: which of m tests reject at family-wise error `level`. The k-th
+    smallest p value (k from 0) must be at most level / (m − k), and so must every smaller one."""
+    order = np.argsort(pvalues, kind="stable")
+    keep = [False] * len(order)
+    for k, i in enumerate(order):
+        if pvalues[i] > level / (len(order) - k):
+            break
+        keep[i] = True
+    return keep
 
 
 def t_interval(samples, level: float = 0.95, digits: int = 2) -> tuple[float, float, float]:
