@@ -144,8 +144,8 @@ def _underbraces(formula: str) -> tuple[list[tuple[str, str]], str]:
     term replaced by T (its skeleton: the operators that join the terms)."""
     terms, skeleton, i = [], "", 0
     while (start := formula.find(r"\underbrace{", i)) >= 0:
-        depth, j = 0, start + len(r"\underbrace")
-        for j in range(j, len(formula)):  # the body ends where its braces balance
+        depth, body = 0, start + len(r"\underbrace")
+        for j in range(body, len(formula)):  # the body ends where its braces balance
             depth += {"{": 1, "}": -1}.get(formula[j], 0)
             if depth == 0:
                 break
@@ -204,7 +204,7 @@ def test_the_displayed_bound_has_the_terms_the_code_adds():
         terms, p_bits = angle_error_terms(edge, offset, position, **bits), bits.get("position_bits")
         names = {"theta": edge, "D": offset, "m": position, "eps": eps, "b_t": bits.get("table_bits", 24),
                  "ulp_a": lambda x: format_ulp(x, 24),
-                 "ulp_p": lambda x: format_ulp(x, p_bits) if p_bits else np.zeros_like(x)}
+                 "ulp_p": lambda x, p_bits=p_bits: format_ulp(x, p_bits) if p_bits else np.zeros_like(x)}
         shown = {name: np.broadcast_to(eval(code[name], names), edge.shape) for name in labels}
         for name in labels:
             np.testing.assert_allclose(terms[name], shown[name], rtol=1e-15, atol=0, err_msg=code[name])
