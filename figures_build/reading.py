@@ -50,18 +50,45 @@ class Inline:
     in_link: bool
 
 
+# An admonition's or a details block's header (`!!! note`, `??? example "..."`, `???+ tip`): Python-Markdown
+# takes the indented lines under it as its body even with no blank line between, where CommonMark folds
+# them into the header's paragraph (and a fence there into its text).
+_CONTAINER = re.compile(r"(?:!!!|\?\?\?\+?)\s")
+
+
+def _body(lines: list[str]) -> str:
+    """An indented body with its indent taken off, to be parsed again as a page of its own."""
+    return "\n".join(line[4:] if line.startswith("    ") else line.lstrip() for line in lines)
+
+
 @lru_cache(maxsize=64)
 def _blocks(text: str) -> tuple[tuple[Token, int], ...]:
-    """(block token, 0-based first line) for the page, indented blocks parsed again."""
+    """(block token, 0-based first line) for the page, indented blocks parsed again: the body of an
+    admonition or a details block, whether a blank line follows its header or not."""
     found: list[tuple[Token, int]] = []
-    for token in _MD.parse(text):
+    lines = text.splitlines()
+    tokens = _MD.parse(text)
+    i = 0
+    while i < len(tokens):
+        token = tokens[i]
         start = token.map[0] if token.map else 0
-        if token.type == "code_block":  # the body of an admonition or a details block
-            lines = text.splitlines()[token.map[0]:token.map[1]]
-            inner = "\n".join(line[4:] if line.startswith("    ") else line.lstrip() for line in lines)
-            found += [(t, start + line) for t, line in _blocks(inner)]
+        if token.type == "code_block":  # the body, after a blank line under its header
+            found += [(t, start + line) for t, line in _blocks(_body(lines[token.map[0]:token.map[1]]))]
+        elif (token.type == "paragraph_open" and token.level == 0 and token.map[1] - token.map[0] > 1
+              and _CONTAINER.match(lines[start]) and lines[start + 1].startswith("    ")):
+            # the header alone, then its body: every indented or blank line under it (a blank line inside
+            # a fence makes CommonMark split the rest off as a code block: those tokens are skipped too)
+            end = start + 1
+            while end < len(lines) and (not lines[end].strip() or lines[end].startswith("    ")):
+                end += 1
+            found += [(t, start + line) for t, line in _blocks(lines[start])]
+            found += [(t, start + 1 + line) for t, line in _blocks(_body(lines[start + 1:end]))]
+            while i < len(tokens) and (tokens[i].map is None or tokens[i].map[0] < end):
+                i += 1
+            continue
         else:
             found.append((token, start))
+        i += 1
     return tuple(found)
 
 

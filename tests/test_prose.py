@@ -150,3 +150,29 @@ def test_numbers_in_vocabulary_meanings_are_the_lessons_numbers():
             if not any(number in lesson.docstring for lesson in pages):
                 problems.append(f"lessons/_vocabulary.py: {term}: {number} is on no lesson page that names `{term}`")
     assert not problems, "\n".join(problems)
+
+
+@pytest.fixture(scope="module")
+def site_markdown():
+    """A Markdown renderer with the site's own extensions and their settings (mkdocs.yml): the
+    parse that renders a page, against which the page reader's view is held."""
+    markdown = pytest.importorskip("markdown")
+    from mkdocs.config import load_config
+
+    config = load_config(str(ROOT / "mkdocs.yml"))
+    settings = dict(config["mdx_configs"])  # the fence's language named on its block, to count them
+    settings["pymdownx.highlight"] = dict(settings.get("pymdownx.highlight", {}), pygments_lang_class=True)
+    return lambda text: markdown.Markdown(extensions=config["markdown_extensions"],
+                                          extension_configs=settings).convert(text)
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_every_python_block_the_site_renders_is_checked(slug, site_markdown):
+    """The page reader (CommonMark) and the site (Python-Markdown) must see the same ```python
+    blocks: a block only the site shows, such as one right under an admonition's header, would
+    print values no test runs (issue 41: lessons/attention.py's "These numbers" block)."""
+    page = BY_SLUG[slug]
+    rendered = site_markdown(page.docstring).count('class="language-python highlight"')
+    checked = len(_prose.python_blocks(page))
+    assert rendered == checked, (f"{page.path}: the site renders {rendered} python blocks, "
+                                 f"the page reader checks {checked}")
