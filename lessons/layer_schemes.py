@@ -518,8 +518,8 @@ same weights at the same position the three give different vectors.
 
 ```mermaid
 flowchart TB
-  H["head: 8 dims,<br/>factor 0.5"] --> N["NeoX: dims 0-3,<br/>pairs (0,2) (1,3),<br/>speeds over 4"]
-  H --> G["interleaved: dims 0-3,<br/>pairs (0,1) (2,3),<br/>speeds over 4"]
+  H["head: 8 dims,<br/>factor 0.5"] --> N["NeoX:<br/>dims 0-3, pairs<br/>(0,2) (1,3),<br/>speeds over 4"]
+  H --> G["interleaved:<br/>dims 0-3, pairs<br/>(0,1) (2,3),<br/>speeds over 4"]
   H --> P["proportional:<br/>pairs (0,4) (1,5),<br/>speeds over 8"]
   N --> R["dims 4-7<br/>pass through"]
   G --> R
