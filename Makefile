@@ -5,10 +5,11 @@ MKDOCS  := NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs
 PYTEST  := $(PY) -m pytest
 ADDR    ?= 127.0.0.1:8000
 
-.PHONY: help setup serve build site figures test test-fast test-browser test-kernels bench bench-pages screenshots reference reference-resume experiments real-model clean
+.PHONY: help setup serve build site figures check test test-fast test-browser test-kernels bench bench-pages screenshots reference reference-resume experiments real-model clean
 
 help:
 	@echo "make serve         set up, build the figures, serve the site at http://$(ADDR)"
+	@echo "make check         the quick tier: lint and every test that builds, trains and browses nothing (under a minute)"
 	@echo "make test          set up the test tools and run every test (then the page values and labs again, under other CPU kernels)"
 	@echo "make figures       build changed lessons' figures (FORCE=1 to rebuild all)"
 	@echo "make build         build the site into site/ (mkdocs build --strict)"
@@ -81,6 +82,12 @@ test: .venv/.test-installed node_modules/.installed
 # baseline loops (tests/kernels.py), so that no page holds on one kind of CPU only.
 test-kernels: .venv/.test-installed
 	$(PY) -m tests.kernels
+
+# The check tier: no build, no browser, no training (tests/conftest.py BUILD_MODULES); under a minute.
+check: .venv/.test-installed node_modules/.installed
+	.venv/bin/ruff check .
+	$(VULTURE)
+	$(PYTEST) -q -n 2 -m "not browser and not build"
 
 test-fast: .venv/.test-installed node_modules/.installed
 	.venv/bin/ruff check .

@@ -129,9 +129,21 @@ BUILT_FOR = {"site": "site", "subpath_site": "served", "offline_copy": "offline"
 RUN_ENV = dict(os.environ)  # as the run started
 
 
+# The test tiers (issue 41): `browser` opens built pages in Chromium; `build` builds the site or the
+# figures, trains or runs a model, or runs labs, challenges, kernels or the publisher in subprocesses:
+# these modules, marked here as a whole. The rest is the `check` tier (`make check`: no build, no browser,
+# no training; under 60 s on 2 cores), which may still call Node for the decoder's parity.
+BUILD_MODULES = ("test_site_build.py", "test_figures_build.py", "test_publish.py", "test_workflow.py",
+                 "test_experiments.py", "test_real_model.py", "test_real_model_study.py", "test_kernels.py",
+                 "test_planted_bugs.py", "test_challenges.py")
+
+
 def pytest_collection_modifyitems(session, config, items):
-    """The browser tests run last (a stable sort: the same order on every worker), so the site
-    builds they share can run in the background while the other tests run (`pytest_collection_finish`)."""
+    """Mark the `build` tier, then run the browser tests last (a stable sort: the same order on every
+    worker), so the site builds they share can run in the background meanwhile (`pytest_collection_finish`)."""
+    for item in items:
+        if item.path.name in BUILD_MODULES:
+            item.add_marker(pytest.mark.build)
     items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
 
 
