@@ -139,8 +139,12 @@ reference-resume: .venv-ref52/.installed
 
 # --- measured experiments (torch CPU; an optional extra, never part of make test) --
 # Resumable: a result whose JSON holds today's configuration hash is kept. FORCE=1 retrains everything.
-experiments: .venv/.site-installed
+# torch once (a stamp, remade when pyproject.toml changes), not on every run
+.venv/.experiments-installed: .venv/.site-installed pyproject.toml
 	$(PIP) install "$(TORCH)" -e ".[experiments]"
+	touch $@
+
+experiments: .venv/.experiments-installed
 	$(PY) -m experiments.run $(if $(FORCE),--force)
 
 # The texts are two Debian packages' files (python3.11-doc, and libpython3.11-stdlib, which python3.11 brings).
