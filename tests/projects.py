@@ -46,6 +46,7 @@ def make_project(tmp_path: Path, lessons: dict[str, str], order: list[str] | Non
         shutil.rmtree(tmp_path / "docs" / "challenges", ignore_errors=True)
         # the real authoring page names the real lessons, which this project lacks
         (tmp_path / "docs" / "authoring.md").write_text("# Writing a lesson\n\nSee the real project.\n")
+        (tmp_path / "docs" / "contributing.md").write_text("# How the project is built\n\nSee the real project.\n")
         # the real home page links the real lessons, labs and challenge; keep what the plugin fills in
         (tmp_path / "docs" / "index.md").write_text("# Home\n\n<!-- offline-copy -->\n\n<!-- lesson-list -->\n")
         playground = tmp_path / "docs" / "notebooks" / "playground.py"

@@ -558,5 +558,7 @@ def test_the_nav_is_five_tabs_and_writing_a_lesson_is_in_reference_contributing(
     assert [uri for entry in tabs["Lessons"] for uri in entry.values()] == [lesson.page for lesson in PROJECT.lessons]
     labs = [next(iter(entry)) for entry in tabs["Labs"]]
     assert labs[0] == "Playground" and labs[-1] == "Challenges" and any(t.startswith("Lab TF1") for t in labs), labs
-    assert tabs["Reference"][-1] == {"Contributing": [{"Writing a lesson": "authoring.md"}]}, tabs["Reference"][-1]
+    assert tabs["Reference"][-1] == {"Contributing": [{"Writing a lesson": "authoring.md"},
+                                                      {"How the project is built": "contributing.md"}]}, \
+        tabs["Reference"][-1]
     assert "authoring.md" not in str({k: v for k, v in tabs.items() if k != "Reference"}), "only Reference holds it"
