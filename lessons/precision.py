@@ -402,12 +402,13 @@ with the measured error it holds:
 ```python
 import numpy as np
 from lessons.layer_schemes import gallery_text_config
+from lessons.positional import rope_frequencies
 from lessons.precision import (
     float32_speeds, measured_angle_error, relative_angle_error)
 phi = gallery_text_config("phi-3.5-mini")
 d, base = phi["hidden_size"] // phi["num_attention_heads"], phi["rope_theta"]
 d, base  # → (96, 10000.0)
-exact = 1.0 / base ** (np.arange(0, d, 2) / d)
+exact = rope_frequencies(d, base)  # float64
 stored = float32_speeds(d, base)
 err = np.abs(stored / exact - 1)
 bool(err.max() > 3 * 2.0**-24)  # → True
