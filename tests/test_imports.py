@@ -7,7 +7,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("lessons", "papers", "figures_build", "site_build", "labs", "challenges", "experiments")
+PACKAGES = ("lessons", "papers", "figures_build", "site_build", "labs", "challenges", "experiments", "harness")
 
 
 def import_graph() -> dict[str, set[str]]:
