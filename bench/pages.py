@@ -36,7 +36,7 @@ Chromium's own start-up is not in round 1.
 What is measured for each load (times in ms from the navigation's start,
 `performance.now()` in the page):
 - rendered: the load event has fired, every formula and diagram is in place
-  (`tests/browser.WAIT_RENDERED`), every `<img>` is decoded,
+  (`harness.browser.WAIT_RENDERED`), every `<img>` is decoded,
   `document.fonts.ready` has resolved, and two animation frames have passed
   after that, so the frame with the final layout has been produced. This is
   taken inside the page, with no round trip to this script in it;
@@ -80,7 +80,6 @@ only when it cannot measure honestly: a variant check fails, or no Chromium).
 from __future__ import annotations
 
 import gzip
-import http.server
 import json
 import os
 import shutil
@@ -88,7 +87,6 @@ import statistics
 import sys
 import tempfile
 import textwrap
-import threading
 import time
 from collections import Counter
 from pathlib import Path
@@ -99,7 +97,9 @@ if str(ROOT) not in sys.path:
 
 from bench.server import PARTS, Recorder, category, make_handler  # noqa: E402
 from bench.variants import VARIANTS, facts_of, variants  # noqa: E402
-from tests import browser  # noqa: E402
+from harness import browser  # noqa: E402
+from harness.server import serve  # noqa: E402
+from site_build.publish import mkdocs_build  # noqa: E402
 
 KB = 1024
 CACHES = ("cold", "warm")
@@ -347,7 +347,7 @@ def prepare_site(tmp: Path) -> tuple[Path, str]:
             sys.exit(f"BENCH_SITE={given} is not a built site (no index.html)")
         shutil.copytree(given, site)
         return site, f"a copy of {given}"
-    browser.build_site(ROOT, site)
+    mkdocs_build(ROOT, site)
     return site, "built fresh" + (f" with PRIMER_CV={os.environ['PRIMER_CV']}" if "PRIMER_CV" in os.environ else "")
 
 
@@ -381,35 +381,28 @@ def main() -> None:
             if (site / "search" / "search_index.json").is_file() else 0.0
         recorder = Recorder(site)
         recorder.precompute()
-        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), make_handler(recorder))
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        base = f"http://127.0.0.1:{server.server_address[1]}/"
         samples: list[dict] = []
         usual = Counter(primers.values()).most_common(1)[0][0]
         primed = usual + "".join(f", {primers[p]} for {p}" for p in pages if primers[p] != usual)
         print(textwrap.fill(f"site {origin}; {len(pages)} page(s) x {len(VARIANTS)} variants x cold+warm,"
                             f" {runs} round(s); warm loads primed on {primed}", 120), flush=True)
-        try:
-            with sync_playwright() as playwright:
-                chromium = browser.launch(playwright)
-                version = chromium.version
-                first = pages[0]
-                for prime in (None, base + primers[first]):    # warm-up, not recorded
-                    load(chromium, recorder, base + first + "full.html", prime, count_bytes=False)
-                for round_ in range(runs):
-                    for page in pages:
-                        for variant in VARIANTS:
-                            for cache in CACHES:
-                                prime = base + primers[page] if cache == "warm" else None
-                                sample = load(chromium, recorder, f"{base}{page}{variant}.html", prime,
-                                              count_bytes=variant == "full")
-                                sample.update(page=page, variant=variant, cache=cache, round=round_)
-                                samples.append(sample)
-                    print(f"  round {round_ + 1}/{runs} done ({time.monotonic() - started:.0f} s)", flush=True)
-                chromium.close()
-        finally:
-            server.shutdown()
-            server.server_close()
+        with serve(site, make_handler(recorder)) as base, sync_playwright() as playwright:
+            chromium = browser.launch(playwright)
+            version = chromium.version
+            first = pages[0]
+            for prime in (None, base + primers[first]):    # warm-up, not recorded
+                load(chromium, recorder, base + first + "full.html", prime, count_bytes=False)
+            for round_ in range(runs):
+                for page in pages:
+                    for variant in VARIANTS:
+                        for cache in CACHES:
+                            prime = base + primers[page] if cache == "warm" else None
+                            sample = load(chromium, recorder, f"{base}{page}{variant}.html", prime,
+                                          count_bytes=variant == "full")
+                            sample.update(page=page, variant=variant, cache=cache, round=round_)
+                            samples.append(sample)
+                print(f"  round {round_ + 1}/{runs} done ({time.monotonic() - started:.0f} s)", flush=True)
+            chromium.close()
 
     summary = summarise(samples, pages)
     elapsed = time.monotonic() - started

@@ -19,8 +19,9 @@ import argparse
 import sys
 from pathlib import Path
 
+from harness.browser import HOW_TO_GET_CHROMIUM, LOAD_EVERY_IMAGE, WAIT_RENDERED, chromium_path, launch
+from harness.server import serve
 from site_build.postbuild.heights import DRAW_EVERY_BOX
-from site_build.tools import CHROMIUM_ARGS, chromium_path
 
 SIZES = ((390, 844), (1280, 800))
 PALETTES = ("light", "dark")
@@ -38,12 +39,10 @@ def shoot(site: Path, out: Path, pages: list[str]) -> list[Path]:
     """Save each page at each size in each palette; return the files written."""
     from playwright.sync_api import sync_playwright
 
-    from tests.browser import WAIT_RENDERED, LOAD_EVERY_IMAGE, serve
-
     out.mkdir(parents=True, exist_ok=True)
     written = []
     with serve(site) as base, sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium_path(), headless=True, args=CHROMIUM_ARGS)
+        browser = launch(playwright)
         try:
             for width, height in SIZES:
                 for palette in PALETTES:
@@ -77,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"screenshots: no built site in {args.site}/ (run `make build` first)", file=sys.stderr)
         return 2
     if not chromium_path():
-        print("screenshots: no Chromium found: install Debian's with `sudo apt-get install -y chromium`", file=sys.stderr)
+        print(f"screenshots: {HOW_TO_GET_CHROMIUM}", file=sys.stderr)
         return 2
     written = shoot(args.site, args.out, args.pages or default_pages(args.site))
     print(f"screenshots: {len(written)} pictures in {args.out}/")

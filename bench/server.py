@@ -5,14 +5,13 @@ records every request with its gzip-compressed size, by part of the page."""
 
 from __future__ import annotations
 
-import functools
 import gzip
 import re
 import threading
 import time
 from pathlib import Path
 
-from tests import browser
+from harness.server import StaticHandler
 
 CACHED_PREFIXES = ("/assets/", "/javascripts/", "/stylesheets/", "/search/")
 
@@ -72,10 +71,10 @@ class Recorder:
         return sent
 
 
-def make_handler(recorder: Recorder):
-    """A request handler for `recorder.directory` that records what it sends."""
+def make_handler(recorder: Recorder) -> type[StaticHandler]:
+    """A request handler (for `harness.server.serve(recorder.directory, ...)`) that records what it sends."""
 
-    class Handler(browser.QuietHandler):
+    class Handler(StaticHandler):
         def do_GET(self):
             recorder.begin()
             try:
@@ -97,7 +96,7 @@ def make_handler(recorder: Recorder):
                     recorder.sent.append((self.path, recorder.gzip_size(self.path)))
             super().send_response(code, message)
 
-    return functools.partial(Handler, directory=str(recorder.directory))
+    return Handler
 
 
 def category(path: str) -> str:

@@ -1,6 +1,7 @@
-"""What the stages of the site build share: the browser they run (Chromium's path
-and flags), how long they wait for Node, Chromium or the notebook kernel, atomic
-writes, and the JSON caches under .cache/ (each stage keeps one file there).
+"""What the stages of the site build share: how they start and stop Chromium (its path
+and flags are harness.browser's, shared with the tests), how long they wait for Node,
+Chromium or the notebook kernel, atomic writes, and the JSON caches under .cache/
+(each stage keeps one file there).
 
 The configured values come from the plugin's options (site_build/config.py);
 the functions here are the defaults a stage uses when it is run on its own
@@ -12,7 +13,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import signal
 import subprocess
 import tempfile
@@ -20,17 +20,7 @@ from pathlib import Path
 
 from figures_build import write_if_changed
 
-# Headless Chromium on a machine with no network: without the background-networking
-# flags it keeps trying (and failing) to reach Google's hosts. The browser tests
-# launch it with the same flags.
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                 "--no-first-run", "--disable-sync", "--disable-quic"]
 DEFAULT_TIMEOUT = 120.0
-
-
-def chromium_path() -> str | None:
-    """Debian's Chromium (or PRIMER_CHROMIUM); None where there is none."""
-    return os.environ.get("PRIMER_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
 
 
 def browser_profile() -> tempfile.TemporaryDirectory:
@@ -73,5 +63,5 @@ def write_json_cache(path: Path, data: dict, *, indent: int | None = None) -> bo
     return write_if_changed(path, json.dumps(data, indent=indent, sort_keys=True).encode())
 
 
-__all__ = ["CHROMIUM_ARGS", "browser_profile", "chromium_path", "read_json_cache", "start_browser", "stop_browser",
+__all__ = ["browser_profile", "read_json_cache", "start_browser", "stop_browser",
            "timeout_seconds", "write_if_changed", "write_json_cache"]

@@ -1,75 +1,20 @@
-"""What the browser tests share: building a site, serving it on 127.0.0.1,
-driving Debian's Chromium through Playwright, and checking one page the way a
-reader's browser shows it. Used by tests/test_browser.py and
-bench/pages.py."""
+"""What the browser tests share beyond harness/ (Chromium, the static server, the page scripts that
+bench/ uses too): building a site, the facts read from a page, and checking one page the way a
+reader's browser shows it (requests, rendering, axe-core)."""
 
 from __future__ import annotations
 
-import functools
-import http.server
 import os
 import subprocess
 import sys
-import threading
-import uuid
-from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlparse
-from urllib.request import urlopen
 
-from site_build.tools import CHROMIUM_ARGS, chromium_path  # the same browser and flags the site build uses
+from harness.browser import LOAD_EVERY_IMAGE, WAIT_RENDERED
 from site_build.postbuild.heights import DRAW_EVERY_BOX
 
 ROOT = Path(__file__).resolve().parents[1]
-HOW_TO_GET_CHROMIUM = "no Chromium found: install Debian's with `sudo apt-get install -y chromium` (or set PRIMER_CHROMIUM=/path/to/chrome)"
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
-
-# Material draws mermaid diagrams in a *closed* shadow root; open it so a test
-# can see the <svg>. Must run before any page script.
-OPEN_SHADOW_ROOTS = """
-(() => {
-  const attach = Element.prototype.attachShadow;
-  Element.prototype.attachShadow = function (init) { return attach.call(this, { ...init, mode: "open" }); };
-})();
-"""
-
-# Resolves when every formula is typeset, every diagram drawn and every image decoded.
-WAIT_RENDERED = """
-async (limit = 10000) => {
-  const done = () => {
-    const math = [...document.querySelectorAll(".md-content .arithmatex")];
-    const diagrams = [...document.querySelectorAll(".md-content .mermaid")];
-    return math.every(el => el.querySelector(".katex")) &&
-      diagrams.every(el => el.shadowRoot && el.shadowRoot.querySelector("svg"));  // drawn in the browser
-  };
-  const start = performance.now();
-  while (!done() && performance.now() - start < limit) await new Promise(r => setTimeout(r, 10));
-  // every image the browser is loading: not a lazy figure it holds back until the
-  // reader scrolls near it (in a skipped section, or far below the window)
-  const loading = img => img.loading !== "lazy" || img.complete || (img.checkVisibility({ contentVisibilityAuto: true }) &&
-    img.getBoundingClientRect().top < innerHeight + 1250);
-  await Promise.all([...document.images].filter(loading).map(img => img.decode().catch(() => null)));
-  return done();
-}
-"""
-
-# Loads the figures a page holds back until the reader scrolls near them, to check each one.
-LOAD_EVERY_IMAGE = """
-async () => {
-  // lazy images start loading once they are eager; wait for each to load or fail (10 s at most)
-  // before decoding: decode() on an image whose request is still in flight can reject at once
-  // (seen after instant navigation under a sub-path), and a rejected decode is not a broken image
-  const images = [...document.images];
-  images.forEach(img => { if (img.loading === "lazy") img.loading = "eager"; });
-  const settled = img => (img.complete && img.naturalWidth > 0) ? Promise.resolve() : new Promise(done => {
-    img.addEventListener("load", done, { once: true });
-    img.addEventListener("error", done, { once: true });
-    setTimeout(done, 10000);
-  });
-  await Promise.all(images.map(settled));
-  await Promise.all(images.map(img => img.decode().catch(() => null)));
-}
-"""
 
 # Everything a reader can see as text, without code, TeX sources or KaTeX's MathML copy.
 VISIBLE_PROSE = """
@@ -154,68 +99,6 @@ def build_site(project: Path, site_dir: Path, env: dict[str, str] | None = None,
     )
     if result.returncode != 0:
         raise RuntimeError(f"mkdocs build failed:\n{result.stdout}\n{result.stderr}")
-
-
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    extensions_map = {
-        **http.server.SimpleHTTPRequestHandler.extensions_map,
-        ".svg": "image/svg+xml",
-        ".woff2": "font/woff2",
-        ".js": "text/javascript",
-        ".mjs": "text/javascript",
-    }
-
-    def log_message(self, *args):  # keep test output clean
-        pass
-
-    def send_error(self, code, message=None, explain=None):
-        """As GitHub Pages does: a missing path gets the site's own 404 page (the
-        nearest 404.html up the path, so a site served under /primer/ has its own)."""
-        page = self._not_found_page() if code == 404 else None
-        if page is None:
-            return super().send_error(code, message, explain)
-        body = page.read_bytes()
-        self.send_response(code, message)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        if self.command != "HEAD":
-            self.wfile.write(body)
-
-    def _not_found_page(self) -> Path | None:
-        root = Path(self.directory).resolve()
-        asked = Path(self.translate_path(self.path)).resolve()
-        for folder in [asked, *asked.parents]:
-            if folder != root and root not in folder.parents:
-                return None
-            if (folder / "404.html").is_file():
-                return folder / "404.html"
-        return None
-
-
-@contextmanager
-def serve(directory: Path):
-    """Serve `directory` on a free port of 127.0.0.1; check the server is ours."""
-    token = uuid.uuid4().hex  # its own file: test workers may serve one folder at once
-    (directory / f"__server_{token}.txt").write_text(token)
-    handler = functools.partial(QuietHandler, directory=str(directory))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    base = f"http://127.0.0.1:{server.server_address[1]}/"
-    try:
-        with urlopen(base + f"__server_{token}.txt", timeout=5) as response:
-            if response.read().decode() != token:
-                raise RuntimeError(f"{base} is not the test's own server")
-        yield base
-    finally:
-        server.shutdown()
-        server.server_close()
-        (directory / f"__server_{token}.txt").unlink(missing_ok=True)
-
-
-def launch(playwright):
-    return playwright.chromium.launch(executable_path=chromium_path(), headless=True, args=CHROMIUM_ARGS)
 
 
 class PageLog:

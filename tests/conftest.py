@@ -44,7 +44,7 @@ def modules():
 @pytest.fixture(scope="session")
 def chromium():
     """Debian's Chromium through Playwright (skips with a hint when absent; fails under PRIMER_REQUIRE_BROWSER)."""
-    from tests import browser
+    from harness import browser
 
     if not browser.chromium_path():
         if os.environ.get("PRIMER_REQUIRE_BROWSER"):
@@ -153,9 +153,9 @@ def pytest_collection_finish(session):
     and a fixture that needs a build waits for it (shared_build's lock) or finds it done."""
     if os.environ.get("PYTEST_XDIST_WORKER", "gw0") != "gw0" or session.config.option.collectonly:
         return
-    from tests import browser
+    from harness.browser import chromium_path
 
-    if not browser.chromium_path():
+    if not chromium_path():
         return
     wanted = set()
     for item in session.items:
@@ -202,9 +202,9 @@ def shared_build(tmp_path_factory, name: str) -> Path:
 @pytest.fixture(scope="session")
 def site(tmp_path_factory, chromium):
     """The whole site built (`mkdocs build --strict`) once per run and served on 127.0.0.1: its base URL."""
-    from tests import browser
+    from harness.server import serve
 
-    with browser.serve(shared_build(tmp_path_factory, "site")) as base:
+    with serve(shared_build(tmp_path_factory, "site")) as base:
         yield base
 
 
@@ -212,9 +212,9 @@ def site(tmp_path_factory, chromium):
 def subpath_site(tmp_path_factory, chromium):
     """The whole site built for a sub-path (/primer/, SITE_URL) and served from its
     parent folder, as a project site is: its base URL, ending in /primer/."""
-    from tests import browser
+    from harness.server import serve
 
-    with browser.serve(shared_build(tmp_path_factory, "served")) as base:
+    with serve(shared_build(tmp_path_factory, "served")) as base:
         yield base + "primer/"
 
 

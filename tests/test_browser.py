@@ -11,6 +11,8 @@ import re
 
 import pytest
 
+from harness.browser import OPEN_SHADOW_ROOTS, WAIT_RENDERED
+from harness.server import serve
 from tests import browser
 from tests.projects import make_project
 from site_build.pages import nav_title
@@ -37,7 +39,7 @@ def served(request, where):
 
 def _context(chromium):
     context = chromium.new_context(viewport={"width": 1280, "height": 900})
-    context.add_init_script(browser.OPEN_SHADOW_ROOTS)
+    context.add_init_script(OPEN_SHADOW_ROOTS)
     return context
 
 
@@ -171,7 +173,7 @@ def test_writing_a_lesson_is_in_reference_contributing_not_in_the_lessons_sideba
 def _accessible_in_both_palettes(page, path: str) -> None:
     """axe-core finds no serious violation in the light palette, then none of the rules that
     depend on colour in the dark one (the others see the same document in both)."""
-    page.evaluate(browser.WAIT_RENDERED)
+    page.evaluate(WAIT_RENDERED)
     scheme = page.evaluate("document.body.getAttribute('data-md-color-scheme')")
     assert scheme == "default", f"{path}: opened in the {scheme} palette, not the light one (state left by another test?)"
     violations = browser.axe_violations(page, f"{path} (light)")
@@ -203,7 +205,7 @@ def test_searching_a_config_key_leads_first_to_where_it_is_explained(page, site)
 
 
 def _search_finds(page, query: str, wanted: str) -> None:
-    page.evaluate(browser.WAIT_RENDERED)
+    page.evaluate(WAIT_RENDERED)
     page.keyboard.press("s")  # Material's shortcut: focus the search box
     page.keyboard.type(query)
     first = page.locator(".md-search-result__item a").first
@@ -272,7 +274,7 @@ def test_an_evidence_marker_opens_its_evidence_on_focus(page, site, width):
 def test_dark_mode_switches_the_palette_and_math_stays_readable(page, site):
     path = f"lessons/{SLUGS[0]}/"
     visit(page, site, path)
-    page.evaluate(browser.WAIT_RENDERED)
+    page.evaluate(WAIT_RENDERED)
     scheme = page.evaluate("document.body.getAttribute('data-md-color-scheme')")
     _toggle_palette(page)
     dark = page.evaluate("document.body.getAttribute('data-md-color-scheme')")
@@ -288,7 +290,7 @@ def test_a_figure_opens_enlarged_on_click_and_escape_closes_it(request, page, co
     from the offline copy through file://); Escape closes it."""
     base = request.getfixturevalue(copy)
     log = visit(page, base, "lessons/positional/" if copy == "site" else "lessons/positional.html")
-    page.evaluate(browser.WAIT_RENDERED)
+    page.evaluate(WAIT_RENDERED)
     if palette == "dark":
         _toggle_palette(page)
     figure = page.locator("article img.primer-figure:visible").first
@@ -313,7 +315,7 @@ def test_instant_navigation_typesets_and_draws_the_second_page(page, served):
     assert len(SLUGS) >= 2, "needs two lessons"
     first, second = SLUGS[0], SLUGS[1]
     log = visit(page, served, f"lessons/{first}/")
-    page.evaluate(browser.WAIT_RENDERED)
+    page.evaluate(WAIT_RENDERED)
     page.click(f"nav.md-nav a[href$='{second}/']")
     page.wait_for_url(re.compile(f"lessons/{second}/"))
     assert page.evaluate("typeof document$ !== 'undefined'"), "Material's instant navigation is not active"
@@ -427,10 +429,10 @@ BAD_DIAGRAM = '''flowchart LR
 
 def _check_built(chromium, project, site_dir, path, wait_s: float = 10):
     context = chromium.new_context()
-    context.add_init_script(browser.OPEN_SHADOW_ROOTS)
+    context.add_init_script(OPEN_SHADOW_ROOTS)
     page = context.new_page()
     try:
-        with browser.serve(site_dir) as base:
+        with serve(site_dir) as base:
             log = visit(page, base, path)
             problems = browser.check_page(page, log, path, wait_s)
             return problems, {**page.evaluate(browser.PAGE_FACTS), "diagramText": page.evaluate(browser.DIAGRAM_TEXT)}

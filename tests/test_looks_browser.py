@@ -13,6 +13,7 @@ from figures_build.reading import fences
 from site_build.layout import SCREENS
 from site_build.pages import SOURCE_LISTING
 from site_build.postbuild.heights import DRAW_EVERY_BOX
+from harness.browser import LOAD_EVERY_IMAGE, WAIT_RENDERED
 from tests import browser
 from tests.conftest import PAGES as PAGE_MODULES, PAPERS, SLUGS
 from tests.test_browser import LABS, PAGES, ROOT
@@ -84,7 +85,7 @@ def sized_page(request, chromium):
 
 def _open(page, base: str, path: str) -> None:
     page.goto(base + path, wait_until="load")
-    page.evaluate(browser.WAIT_RENDERED)
+    page.evaluate(WAIT_RENDERED)
     page.evaluate("() => document.fonts.ready")
     page.add_style_tag(content=DRAW_EVERY_BOX)
     page.evaluate(browser.FONTS_SETTLED)  # a box drawn now sets its formulas in their own fonts
@@ -118,7 +119,7 @@ def test_no_figure_is_a_white_block_in_the_dark_palette(page_in_the_dark, site, 
     page = page_in_the_dark
     page.goto(site + path, wait_until="load")
     assert page.evaluate("document.body.getAttribute('data-md-color-scheme')") == "slate"
-    page.evaluate(browser.LOAD_EVERY_IMAGE)
+    page.evaluate(LOAD_EVERY_IMAGE)
     figures = page.locator(".md-content img:visible, .md-content .jp-OutputArea-output svg:visible")
     bright = []
     for i in range(figures.count()):
@@ -150,7 +151,7 @@ def test_a_labs_printed_output_keeps_its_lines_whole_and_scrolls_by_keyboard(chr
     page = context.new_page()
     try:
         page.goto(f"{site}labs/{LABS[0]}/", wait_until="load")
-        page.evaluate(browser.WAIT_RENDERED)
+        page.evaluate(WAIT_RENDERED)
         outputs = page.eval_on_selector_all(".jp-OutputArea-output pre", """els => els.map(e => {
             const style = getComputedStyle(e);
             return [style.whiteSpace, style.wordBreak, e.scrollWidth > e.clientWidth, e.getAttribute("tabindex")];
@@ -195,7 +196,7 @@ def test_every_diagrams_labels_are_legible_and_their_maths_typeset_by_katex(chro
     try:
         for address, texts in sources.items():
             page.goto(site + address, wait_until="load")
-            page.evaluate(browser.WAIT_RENDERED)
+            page.evaluate(WAIT_RENDERED)
             page.add_style_tag(content=DRAW_EVERY_BOX)  # the sections a reader has not reached yet, laid out
             drawn = page.evaluate(browser.DIAGRAM_TEXT)
             if len(drawn) != len(texts) or None in drawn:

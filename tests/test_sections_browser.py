@@ -12,6 +12,7 @@ import json
 import pytest
 
 from site_build.layout import SCROLLING
+from harness.browser import LOAD_EVERY_IMAGE, WAIT_RENDERED
 from tests import browser
 from tests.conftest import SLUGS
 
@@ -43,13 +44,13 @@ def draw_all(page) -> None:
     only skipped text used, and the figures held back (a box drawn for the first
     time is laid out with a stand-in font for the moment its font loads)."""
     page.add_style_tag(content=DRAW_ALL)
-    page.evaluate(browser.LOAD_EVERY_IMAGE)
+    page.evaluate(LOAD_EVERY_IMAGE)
     page.evaluate(browser.FONTS_SETTLED)
 
 
 def open_page(page, url: str) -> None:
     page.goto(url, wait_until="load")
-    assert page.evaluate(browser.WAIT_RENDERED)
+    assert page.evaluate(WAIT_RENDERED)
     page.evaluate("document.fonts.ready.then(() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))))")
 
 
@@ -101,7 +102,7 @@ def test_a_search_result_jumps_to_its_section(new_page, site):
     href = link.get_attribute("href")
     link.click()
     page.wait_for_url("**/lessons/rope/**")
-    page.evaluate(browser.WAIT_RENDERED)
+    page.evaluate(WAIT_RENDERED)
     page.wait_for_timeout(500)
     target = href.split("#", 1)[1]
     top = page.evaluate(f"document.getElementById({target!r}).getBoundingClientRect().top")

@@ -42,9 +42,9 @@ from typing import Callable
 from mkdocs.exceptions import PluginError
 from pymdownx.superfences import fence_code_format
 
+from harness.browser import CHROMIUM_ARGS, chromium_path
 from site_build.markdown.context import PageContext, page_source
-from site_build.tools import (CHROMIUM_ARGS, browser_profile, chromium_path, read_json_cache, start_browser, stop_browser,
-                              timeout_seconds, write_json_cache)
+from site_build.tools import browser_profile, read_json_cache, start_browser, stop_browser, timeout_seconds, write_json_cache
 
 CLIENT_SCRIPT = "javascripts/mermaid.mjs"
 FONT = "Arial, Helvetica, 'Liberation Sans', sans-serif"  # metric-compatible on every OS

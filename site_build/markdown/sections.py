@@ -23,8 +23,8 @@ import xml.etree.ElementTree as etree
 from markdown.util import HTML_PLACEHOLDER_RE
 from mkdocs.exceptions import PluginError
 
+from harness.browser import chromium_path
 from site_build.markdown.context import PageExtension, PageTreeprocessor
-from site_build.tools import chromium_path
 
 CLASS = "primer-cv"
 HEADINGS = {"h2", "h3"}

@@ -27,9 +27,7 @@ with a message naming the page.
 
 from __future__ import annotations
 
-import functools
 import hashlib
-import http.server
 import json
 import re
 import subprocess
@@ -40,11 +38,13 @@ from urllib.parse import unquote, urljoin, urlparse
 
 from mkdocs.exceptions import PluginError
 
+from harness.browser import CHROMIUM_ARGS, chromium_path
+from harness.server import StaticHandler, serve
 from site_build import layout
 from site_build.layout import media
 from site_build.markdown.sections import CLASS
-from site_build.tools import (CHROMIUM_ARGS, browser_profile, chromium_path, read_json_cache, start_browser,
-                              stop_browser, timeout_seconds, write_if_changed, write_json_cache)
+from site_build.tools import (browser_profile, read_json_cache, start_browser, stop_browser, timeout_seconds,
+                              write_if_changed, write_json_cache)
 
 # The theme's layout bands (site_build/layout.py): (letter, the width each is measured at, its media query)
 BANDS = [(band.name, band.width, media(band)) for band in layout.BANDS]
@@ -142,10 +142,7 @@ class Heights:
         answer: dict = {}
         done = threading.Event()
 
-        class Handler(http.server.SimpleHTTPRequestHandler):
-            def log_message(self, *args):
-                pass
-
+        class Handler(StaticHandler):
             def do_GET(self):  # noqa: N802 - http.server's API
                 if self.path == HARNESS:
                     body = _harness(jobs).encode()
@@ -163,22 +160,15 @@ class Heights:
                 self.end_headers()
                 done.set()
 
-        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory=str(site_dir)))
-        threading.Thread(target=server.serve_forever, daemon=True).start()
         where = ", ".join(pages)
-        try:
-            with browser_profile() as tmp:
-                process = start_browser(
-                    [chromium, "--headless", *CHROMIUM_ARGS, f"--user-data-dir={tmp}/profile", "--hide-scrollbars",
-                     f"http://127.0.0.1:{server.server_address[1]}{HARNESS}"],
-                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-                try:
-                    finished = done.wait(limit)
-                finally:
-                    stderr = stop_browser(process)[1]
-        finally:
-            server.shutdown()
-            server.server_close()
+        with serve(site_dir, Handler) as base, browser_profile() as tmp:
+            process = start_browser(
+                [chromium, "--headless", *CHROMIUM_ARGS, f"--user-data-dir={tmp}/profile", "--hide-scrollbars",
+                 base.rstrip("/") + HARNESS], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            try:
+                finished = done.wait(limit)
+            finally:
+                stderr = stop_browser(process)[1]
         if not finished:
             raise PluginError(f"{where}: Chromium did not finish measuring the section heights within {limit:g} s; "
                               f"stopped it (PRIMER_TIMEOUT sets the limit). {stderr.strip()[-200:]}")
