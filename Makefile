@@ -56,8 +56,9 @@ figures: .venv/.site-installed
 serve: setup figures
 	$(MKDOCS) serve --strict --dirty -a $(ADDR)
 
+# python -m site_build.build: `mkdocs build --strict` as every caller runs it (make site, the tests, bench/)
 build: setup
-	$(MKDOCS) build --strict
+	$(PY) -m site_build.build
 
 # What to publish: the site for SITE_URL (its canonical links, sitemap and 404
 # page use that address; default http://127.0.0.1:8000/) in site/, with the

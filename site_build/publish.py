@@ -19,13 +19,14 @@ from __future__ import annotations
 
 import argparse
 import os
-import subprocess
 import sys
 import time
 import zipfile
 from pathlib import Path
 
 from mkdocs.config.defaults import MkDocsConfig
+
+from site_build.build import BuildError, mkdocs_build
 
 OFFLINE_ZIP = "download/positional-primer-offline.zip"  # where the site serves the zip
 ZIP_FOLDER = "positional-primer"                        # what unzipping it makes
@@ -72,18 +73,10 @@ def zip_site(site_dir: Path, zip_path: Path) -> None:
     tmp.replace(zip_path)
 
 
-class PublishError(RuntimeError):
-    """A build of `make site` failed (mkdocs has printed why)."""
-
-
-def mkdocs_build(root: Path, site_dir: Path, environ: dict[str, str] | None = None, **env: str) -> None:
-    """`mkdocs build --strict` of the project at `root` into `site_dir`, in `environ` (default:
-    this process's environment) with `env` added."""
-    mkdocs = Path(sys.executable).with_name("mkdocs")
-    command = [str(mkdocs), "build", "--strict", "-f", str(root / "mkdocs.yml"), "-d", str(site_dir)]
-    result = subprocess.run(command, cwd=root, env=dict(os.environ if environ is None else environ, NO_MKDOCS_2_WARNING="1", **env))
-    if result.returncode != 0:
-        raise PublishError(f"mkdocs build {' '.join(f'{k}={v}' for k, v in env.items())} failed")
+def _build(root: Path, site_dir: Path, environ: dict[str, str] | None = None, **env: str) -> None:
+    """`mkdocs_build` of the project at `root` into `site_dir`, in `environ` (default: this
+    process's environment) with `env` added."""
+    mkdocs_build(root, site_dir, dict(os.environ if environ is None else environ, **env))
 
 
 def build_offline_zip(root: Path, zip_path: Path, work_dir: Path | None = None,
@@ -91,7 +84,7 @@ def build_offline_zip(root: Path, zip_path: Path, work_dir: Path | None = None,
     """Build the offline copy of the project at `root` (into `work_dir`, default
     build/offline/; in the environment `env`, default this process's) and zip it to `zip_path`."""
     offline_dir = work_dir or root / "build" / "offline"
-    mkdocs_build(root, offline_dir, env, OFFLINE="true")
+    _build(root, offline_dir, env, OFFLINE="true")
     zip_site(offline_dir, zip_path)
 
 
@@ -106,8 +99,8 @@ def main(argv: list[str] | None = None) -> int:
     zip_path = root / "build" / Path(OFFLINE_ZIP).name
     try:
         build_offline_zip(root, zip_path)
-        mkdocs_build(root, Path(args.site_dir).resolve(), PRIMER_OFFLINE_ZIP=str(zip_path))
-    except PublishError as exc:
+        _build(root, Path(args.site_dir).resolve(), PRIMER_OFFLINE_ZIP=str(zip_path))
+    except BuildError as exc:
         print(f"make site: {exc}", file=sys.stderr)
         return 1
     size = zip_path.stat().st_size / 1e6

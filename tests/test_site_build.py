@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from site_build.build import mkdocs_build as build_project
 from tests.projects import make_project
 
 LESSON = r'''r"""
@@ -79,12 +80,8 @@ def assets():
 
 
 def mkdocs_build(project: Path, **env: str) -> subprocess.CompletedProcess:
-    mkdocs = Path(sys.executable).with_name("mkdocs")
-    return subprocess.run(
-        [str(mkdocs), "build", "--strict", "-d", str(project / "site")],
-        cwd=project, capture_output=True, text=True, timeout=300,
-        env=dict(os.environ, NO_MKDOCS_2_WARNING="1", **env),
-    )
+    """The build every caller runs (site_build.build), of `project` into project/site, with `env` added."""
+    return build_project(project, project / "site", dict(os.environ, **env), capture=True, timeout=300, check=False)
 
 
 @pytest.fixture(scope="module")
