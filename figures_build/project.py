@@ -152,7 +152,7 @@ TOOLS_PACKAGE = "lessons.tools"
 
 
 def _under_lessons(module: str) -> str:
-    """"rope" for lessons.rope (and lessons.rope.x); "tools.engines" for lessons.tools.engines."""
+    """"rope" for lessons.rope (and lessons.rope.x); "tools.engines" for modelcard.engines."""
     parts = module.split(".")
     return ".".join(parts[1:3]) if parts[1] == "tools" and len(parts) > 2 else parts[1]
 
@@ -166,6 +166,24 @@ def tool_names(lessons_dir: Path) -> dict[str, tuple[str, ...]]:
     """{"<module>": its public names, in source order} for each module of lessons/tools/, read as text."""
     return {name.split(".", 1)[1]: tuple(n for n, _ in _public_definitions(_parse(path.read_text(encoding="utf-8"), str(path))))
             for name, path in tool_modules(lessons_dir).items()}
+
+
+# Code packages with API pages and no lesson pages: the lessons' tools, and the model-card decoder
+# (modelcard/, which imports lessons and which no lesson imports).
+API_PACKAGES = ("lessons.tools", "modelcard")
+
+
+def package_modules(root: Path, package: str) -> dict[str, Path]:
+    """{"<module>": path} for each module of a code package ("lessons.tools", "modelcard") under
+    `root`, its __init__ and __main__ left out."""
+    folder = Path(root).joinpath(*package.split("."))
+    return {p.stem: p for p in sorted(folder.glob("*.py")) if p.stem not in ("__init__", "__main__")}
+
+
+def package_names(root: Path, package: str) -> dict[str, tuple[str, ...]]:
+    """{"<module>": its public names, in source order} for each module of a code package, read as text."""
+    return {module: tuple(n for n, _ in _public_definitions(_parse(path.read_text(encoding="utf-8"), str(path))))
+            for module, path in package_modules(root, package).items()}
 
 
 def _public_definitions(tree: ast.Module) -> Iterable[tuple[str, int]]:

@@ -1,9 +1,9 @@
 r"""
 # Reading a model card: what a config.json says about positions
 
-Run it: `python -m lessons.model_card path/to/config.json` for one model's
+Run it: `python -m modelcard path/to/config.json` for one model's
 report (`--json` for the machine-readable card, `--length N` for the length
-you plan to serve), or `python -m lessons.model_card` to walk through the
+you plan to serve), or `python -m modelcard` to walk through the
 gallery below. Builds on `lessons.positional` (sinusoidal codes, learned
 tables, RoPE's speeds), `lessons.alibi` (ALiBi and NoPE layers) and
 `lessons.context_extension` (every scaling rule a config can name).
@@ -40,7 +40,7 @@ positions, from quickest to most thorough.
 |---|---|---|---|---|
 | Read `max_position_embeddings` alone | Takes the config's stated length as the answer | A number in seconds | Misses the trained length, the scaling rule and layers without positions | Every Hugging Face `config.json` |
 | Read the position keys in order (this page) | Scheme, layer plan, lengths, RoPE block, per-pair picture | The trained, claimed and served lengths and the traps | Five minutes and this page's checklist | `config.json`, plus `text_config` for vision-language models |
-| Run the decoder | The same reading, done by code that matches `transformers` | A report, a JSON card, warnings | A `python -m` command, or the box above | `python -m lessons.model_card` |
+| Run the decoder | The same reading, done by code that matches `transformers` | A report, a JSON card, warnings | A `python -m` command, or the box above | `python -m modelcard` |
 | Ask the engine | Starts the server and reads what it derived | The length the engine will actually accept | A GPU and a download | vLLM's start-up log; llama.cpp's model metadata print-out |
 | Measure | Long-prompt tests at the length you will serve | Whether quality holds, not only whether the code runs | Hours of compute | Your evaluation harness |
 
@@ -57,10 +57,10 @@ positions, from quickest to most thorough.
   config, each with the thread it was read in.
 - Copying, converting or fine-tuning a checkpoint: decode the original and
   the copy and compare the two JSON cards; they must agree. For a llama.cpp
-  file, `python -m lessons.model_card model.gguf --compare config.json` lists
+  file, `python -m modelcard model.gguf --compare config.json` lists
   what the conversion kept, changed, dropped or baked into `rope_freqs` (the
   Llama 3 rule) or `rope_factors_long` and `rope_factors_short` (LongRoPE's
-  lists) (`compare_gguf`, in lessons/tools/card_report.py; the header is read
+  lists) (`compare_gguf`, in modelcard/cli.py; the header is read
   with llama.cpp's own `gguf` package).
 - Any promise past the trained length: measure it (`lessons.context_extension`
   says what each scaling rule can and cannot do).
@@ -301,7 +301,8 @@ raised too: 131,072 needs `--hf-overrides` with `max_position_embeddings`
 **In Python:**
 
 ```python
-from lessons.model_card import explain, vllm_max_model_len
+from lessons.model_card import explain
+from modelcard.engines import vllm_max_model_len
 
 qwen = {
     "model_type": "qwen2",
@@ -323,14 +324,14 @@ stretched = explain(
     {**qwen, "max_position_embeddings": 131072}
 )  # what --hf-overrides makes of it
 vllm_max_model_len(stretched), stretched.trained_length  # → (131072, 32768)
-from lessons.tools.engine_tables import table_rows
+from modelcard.engine_tables import table_rows
 # YaRN's table: original x factor rows, whatever the config's length says
 table_rows(card, "vllm")[0], table_rows(stretched, "vllm")[0]
 # → (131072, 131072)
 ```
 
 **In code:** `lengths` reads the trained and claimed lengths. The engines'
-rules are tools beside the lessons (lessons/tools/engines.py):
+rules are tools beside the lessons (modelcard/engines.py):
 `vllm_length_limit` follows vLLM 0.33.0's `_get_and_verify_max_len`
 (vllm/config/model.py) and `derive_max_model_len_and_key`
 (vllm/transformers_utils/model_arch_config_convertor.py): the smallest of
@@ -340,7 +341,7 @@ or the Llama 3 rule, and never for Gemma 3, whose stated length is already
 the stretched one); `vllm_max_model_len` is what vLLM serves by default,
 the same except for LongRoPE, which starts at its original length. Rules
 move between releases: before vLLM PR #56446 a YaRN block multiplied the
-original length by its factor. `table_rows` (lessons/tools/engine_tables.py) is
+original length by its factor. `table_rows` (modelcard/engine_tables.py) is
 how far the cos/sin table each engine then builds reaches, read in each class's
 `_compute_cos_sin_cache`
 (vLLM's model_executor/layers/rotary_embedding/, SGLang's
@@ -368,7 +369,8 @@ says 131,072 too, while a Llama config with the same two keys converts at
 **In Python:**
 
 ```python
-from lessons.model_card import explain, gallery, served_lengths
+from lessons.model_card import explain, gallery
+from modelcard.engines import served_lengths
 
 served_lengths(explain(gallery()["gpt2"]["config"]))
 # → {'transformers': None, 'vllm': 1024, 'sglang': 1024, 'llama.cpp': 1024}
@@ -396,8 +398,8 @@ leaving `-c` out is not the same: with `--fit` on, its default, common/fit.cpp
 may shrink an unset context to fit the device's memory, down to `--fit-ctx`
 4,096, while `-c 0` turns that off, common/arg.cpp, so every command here
 gives `-c`); transformers caps no length, so its entry is None (all in
-lessons/tools/engines.py). `--json` prints the card (`card_json`, in
-lessons/tools/card_report.py, beside the report and the command) with these
+modelcard/engines.py). `--json` prints the card (`card_json`, in
+modelcard/report.py, beside the report and the command) with these
 fields:
 
 | Field | Type | Meaning |
@@ -414,7 +416,7 @@ fields:
 | `commands` | object | the same keys: a command that serves the length (`--length`, else vLLM's default), or null where the engine cannot; transformers, which has no length setting, is always null |
 | `multipliers` | list | every other factor on attention: `name`, `value` (a number, a formula in the position p, or null when learned), `layers`, `starts_at` (the first position where a formula leaves 1) |
 | `warnings` | list of strings | what to look at before serving |
-| `known_bugs` | list | only with `--engine`: the rows of lessons/tools/known_bugs.json that apply (`ref`, `engine`, `first`, `fixed`, `checked`, `rule`, `applies`, `symptom`, `do`, `source`, `status`) |
+| `known_bugs` | list | only with `--engine`: the rows of modelcard/known_bugs.json that apply (`ref`, `engine`, `first`, `fixed`, `checked`, `rule`, `applies`, `symptom`, `do`, `source`, `status`) |
 
 **Why it matters.** Engines disagree on the length to serve by default, and
 their rules move between releases; two cards compared as JSON now differ
@@ -433,7 +435,7 @@ fixed in 4.56.0). Nothing in the config shows it; only the release does.
 
 ```python
 from lessons.model_card import explain, gallery
-from lessons.tools.known_bugs import known_bugs
+from modelcard.known_bugs import known_bugs
 
 qwen = explain(gallery()["qwen2.5-7b-yarn"]["config"])
 [row["ref"] for row in known_bugs(qwen, None, "transformers==4.55.4")]
@@ -444,7 +446,7 @@ qwen = explain(gallery()["qwen2.5-7b-yarn"]["config"])
 
 **In code:** `--engine ENGINE==RELEASE` (`vllm==0.33.0`, `sglang==0.5.23`,
 `transformers==4.55.4`, `llama.cpp==b5290`: llama.cpp names its builds) adds
-a section of the rows of lessons/tools/known_bugs.json whose engine and
+a section of the rows of modelcard/known_bugs.json whose engine and
 releases match and whose rule holds for the config at the length served,
 each with its symptom, what to do and the thread it was read in; the verdict
 counts them, and `--json` gains `known_bugs` (each row with its `status`:
@@ -531,7 +533,7 @@ the slow ones.
 **In code:** `pairs_that_turn` compares each wavelength with a length;
 `compare_methods` asks `lessons.context_extension.rope_inv_freq` what each
 rule does at the same stretch; `scale_summary` (in
-lessons/tools/card_report.py) says it in words for the report.
+modelcard/report.py) says it in words for the report.
 
 **Why it matters.** Whether a stretch is safe is decided pair by pair, and
 the gallery's figures are this picture for real models.
@@ -571,12 +573,12 @@ cards["qwen2-vl-7b"].rope[0].rope_type  # → 'default'
     python/mlc_llm/model/model_preset.py ("llama2_7b") and several verbatim GitHub copies found by
     exact-string search, which agree key for key.
 
-![Llama 2 7B: the wavelength of each rotary pair, before and after scaling, against the trained and served lengths](figures/model_card.llama_2_7b.svg)
+![Llama 2 7B: the wavelength of each rotary pair, before and after scaling, against the trained length and the config length](figures/model_card.llama_2_7b.svg)
 
 **Reading it:** one line, no scaling: every pair keeps its trained speed, and the 18 slowest pairs lie above the 4,096 positions, so they never completed a turn in training. The config states no trained length; the report says so and uses the limit in its place. There is no `rope_theta` in the file; the library's default of 10,000 applies.
 
 ```text
-$ python -m lessons.model_card llama-2-7b
+$ python -m modelcard llama-2-7b
 model_type     llama
 scheme         RoPE in 32 layers
 trained length not stated (the config limit, 4,096, stands in for it)
@@ -605,12 +607,12 @@ read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 
     fusion_bench doc quoting that URL and several other verbatim GitHub copies
     ("transformers_version": "4.34.0.dev0") found by exact-string search, all identical.
 
-![Mistral 7B v0.1: the wavelength of each rotary pair, before and after scaling, against the trained and served lengths](figures/model_card.mistral_7b.svg)
+![Mistral 7B v0.1: the wavelength of each rotary pair, before and after scaling, against the trained length and the config length](figures/model_card.mistral_7b.svg)
 
 **Reading it:** the same speeds as Llama 2, with a config length eight times longer; every layer only looks back 4,096 tokens (`sliding_window`), which is why the long config length does not ask the slow pairs for much more than Llama 2's do.
 
 ```text
-$ python -m lessons.model_card mistral-7b
+$ python -m modelcard mistral-7b
 model_type     mistral
 scheme         RoPE in 32 layers
 sliding window 4,096 tokens
@@ -645,7 +647,7 @@ config with that key:
 
 ```python
 from lessons.model_card import explain
-from lessons.tools.engines import engine_notes
+from modelcard.engines import engine_notes
 
 ministral = {
     "model_type": "ministral3",
@@ -677,12 +679,12 @@ any("no query is scaled" in n for n in engine_notes(card, None))  # → True
     rope_theta 8e6 with datamllab/LongLM issue #42. model_max_length 131072 is not in any copy read
     (exllamav2 #404 says that key arrived with Command R+), so it is left out.
 
-![Command R v01 (35B): the wavelength of each rotary pair, before and after scaling, against the trained and served lengths](figures/model_card.command_r.svg)
+![Command R v01 (35B): the wavelength of each rotary pair, before and after scaling, against the trained length and the config length](figures/model_card.command_r.svg)
 
 **Reading it:** one plain RoPE setup with a base of 8,000,000, turned in interleaved pairs: a base this large keeps most pairs slow, so only 29 of 64 complete a turn within the 8,192 the config states. Nothing in the file says the model saw longer inputs, so every engine serves 8,192; a longer length needs a scaling entry, and the report's commands add one when `--length` asks for it.
 
 ```text
-$ python -m lessons.model_card command-r
+$ python -m modelcard command-r
 model_type     cohere
 scheme         RoPE in 40 layers
 trained length not stated (the config limit, 8,192, stands in for it)
@@ -712,12 +714,12 @@ read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 
     dict (vocab 65024, hidden 4544, 32 layers, 71 heads, multi_query, parallel_attn) and tenstorrent
     pybuda's copy of the original RW config; no copy has a length key, rope_theta or rope_scaling.
 
-![Falcon 7B: the wavelength of each rotary pair, before and after scaling, against the trained and served lengths](figures/model_card.falcon_7b.svg)
+![Falcon 7B: the wavelength of each rotary pair, before and after scaling, against the trained length and the config length](figures/model_card.falcon_7b.svg)
 
 **Reading it:** the file has no length key at all. transformers' FalconConfig fills in 2,048, vLLM falls back to the same 2,048, and llama.cpp's converter writes a fixed 2,048 (conversion/falcon.py: "not in config.json"); the report cannot say how long the model was trained, and says so.
 
 ```text
-$ python -m lessons.model_card falcon-7b
+$ python -m modelcard falcon-7b
 model_type     falcon
 scheme         RoPE in 32 layers
 trained length unknown (the config states no length)
@@ -746,12 +748,12 @@ read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 
     (seq_length 131072, rope_ratio 500, kv_channels 128, original_rope true). auto_map is left out
     here.
 
-![GLM-4 9B chat: the wavelength of each rotary pair, before and after scaling, against the trained and served lengths](figures/model_card.glm_4_9b_chat.svg)
+![GLM-4 9B chat: the wavelength of each rotary pair, before and after scaling, against the trained length and the config length](figures/model_card.glm_4_9b_chat.svg)
 
 **Reading it:** remote code, read as vLLM's `chatglm.py` reads it: the base is 10,000 × `rope_ratio` 500, only the first half of each 128-wide head turns, in interleaved pairs, and the length is `seq_length`. A converted GGUF file keeps `seq_length` as its context (conversion/chatglm.py).
 
 ```text
-$ python -m lessons.model_card glm-4-9b-chat
+$ python -m modelcard glm-4-9b-chat
 model_type     chatglm
 scheme         RoPE in 40 layers
 trained length not stated (the config limit, 131,072, stands in for it)
@@ -781,12 +783,12 @@ read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 
     printed Qwen2VLForConditionalGeneration module trees on GitHub (zhenhua32/Qwen2-VL READ.md: 28
     decoder layers, k_proj 3584 -> 512).
 
-![Qwen2-VL 7B Instruct: the wavelength of each rotary pair, before and after scaling, against the trained and served lengths](figures/model_card.qwen2_vl_7b.svg)
+![Qwen2-VL 7B Instruct: the wavelength of each rotary pair, before and after scaling, against the trained length and the config length](figures/model_card.qwen2_vl_7b.svg)
 
 **Reading it:** base 1,000,000 slows every pair after the first, so only 40 of 64 pairs turn within 32,768 positions; the M-RoPE split changes which position each pair reads, not its speed.
 
 ```text
-$ python -m lessons.model_card qwen2-vl-7b
+$ python -m modelcard qwen2-vl-7b
 model_type     qwen2_vl
 scheme         RoPE in 28 layers
 trained length not stated (the config limit, 32,768, stands in for it)
@@ -816,12 +818,12 @@ read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 
     layers, hidden 2048, 16 heads, 2048 positions, rotary-pct 0.25); key names and rotary_emb_base
     10000 as in GPT-NeoX-family config.json copies on GitHub.
 
-![Pythia 1.4B: the wavelength of each rotary pair, before and after scaling, against the trained and served lengths](figures/model_card.pythia_1_4b.svg)
+![Pythia 1.4B: the wavelength of each rotary pair, before and after scaling, against the trained length and the config length](figures/model_card.pythia_1_4b.svg)
 
 **Reading it:** only 16 pairs: three quarters of each head carry no position at all.
 
 ```text
-$ python -m lessons.model_card pythia-1.4b
+$ python -m modelcard pythia-1.4b
 model_type     gpt_neox
 scheme         RoPE in 24 layers
 trained length not stated (the config limit, 2,048, stands in for it)
@@ -851,12 +853,12 @@ read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 
     Secondary: mlc-ai/mlc-llm python/mlc_llm/model/model_preset.py ("gpt_j", a copy of GPT-J's
     config.json, "transformers_version": "4.18.0.dev0").
 
-![GPT-J 6B: the wavelength of each rotary pair, before and after scaling, against the trained and served lengths](figures/model_card.gpt_j_6b.svg)
+![GPT-J 6B: the wavelength of each rotary pair, before and after scaling, against the trained length and the config length](figures/model_card.gpt_j_6b.svg)
 
 **Reading it:** 32 pairs over a 256-wide head, turned in GPT-J's interleaved layout (`lessons.rope` explains the two layouts); the wavelengths are those of a 64-wide head.
 
 ```text
-$ python -m lessons.model_card gpt-j-6b
+$ python -m modelcard gpt-j-6b
 model_type     gptj
 scheme         RoPE in 28 layers
 trained length not stated (the config limit, 2,048, stands in for it)
@@ -895,7 +897,8 @@ pair is blended, and claims 1,280 times its trained length.
 
 ```python
 from lessons.attention import kv_cache_bytes
-from lessons.model_card import explain, gallery, vllm_max_model_len
+from lessons.model_card import explain, gallery
+from modelcard.engines import vllm_max_model_len
 
 llama31 = explain(gallery()["llama-3.1-8b"]["config"])
 vllm_max_model_len(llama31) / llama31.trained_length  # → 16.0
@@ -916,12 +919,12 @@ kv_cache_bytes(scout.max_length, len(scout.nope_layers), 8, 128) / 2**30
     mlc-ai/mlc-llm python/mlc_llm/model/model_preset.py ("llama3_1_8b", the Instruct file) has the
     same position keys.
 
-![Llama 3.1 8B: the wavelength of each rotary pair, before and after scaling, against the trained and served lengths](figures/model_card.llama_3_1_8b.svg)
+![Llama 3.1 8B: the wavelength of each rotary pair, before and after scaling, against the trained length and the config length](figures/model_card.llama_3_1_8b.svg)
 
 **Reading it:** the short waves lie on the unscaled line, the long ones jump up by 8, and six pairs blend between; the served length is 16 times the trained one, which Meta reached by training on long documents with this rule (`lessons.context_extension`).
 
 ```text
-$ python -m lessons.model_card llama-3.1-8b
+$ python -m modelcard llama-3.1-8b
 model_type     llama
 scheme         RoPE in 32 layers
 trained length 8,192
@@ -951,12 +954,12 @@ read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 
     kevinstephano/thunder_model_blocks hf_llama/llama_config.py (a copy of meta-
     llama/Llama-3.2-1B-Instruct's config.json), which agree on every key kept here.
 
-![Llama 3.2 1B: the wavelength of each rotary pair, before and after scaling, against the trained and served lengths](figures/model_card.llama_3_2_1b.svg)
+![Llama 3.2 1B: the wavelength of each rotary pair, before and after scaling, against the trained length and the config length](figures/model_card.llama_3_2_1b.svg)
 
 **Reading it:** the same rule with factor 32 on a 64-wide head; the factor is twice the length ratio, which the report flags.
 
 ```text
-$ python -m lessons.model_card llama-3.2-1b
+$ python -m modelcard llama-3.2-1b
 model_type     llama
 scheme         RoPE in 16 layers
 trained length 8,192
@@ -989,12 +992,12 @@ read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 
     quoting a Scout-derived config.json with attn_temperature_tuning 4, floor_scale 8192, attn_scale
     0.1, attention_chunk_size 8192).
 
-![Llama 4 Scout 17B-16E Instruct: the wavelength of each rotary pair, before and after scaling, against the trained and served lengths](figures/model_card.llama_4_scout.svg)
+![Llama 4 Scout 17B-16E Instruct: the wavelength of each rotary pair, before and after scaling, against the trained length and the config length](figures/model_card.llama_4_scout.svg)
 
 **Reading it:** one jump and no blend: waves shorter than 8,192 keep their speed, longer ones are divided by 16. Twelve layers have no RoPE at all; the claimed 10,485,760 positions lean on them, since their attention is not cut into chunks (`attention_chunk_size` applies to the RoPE layers).
 
 ```text
-$ python -m lessons.model_card llama-4-scout
+$ python -m modelcard llama-4-scout
 model_type     llama4
 scheme         RoPE in 36 of 48 layers; NoPE (no positions) in layers 3, 7, 11, 15, 19, 23, 27, 31, 35, 39, 43, 47
 layer types    36 chunked_attention, 12 full_attention
@@ -1033,8 +1036,8 @@ those lengths only:
 
 ```python
 from lessons.model_card import explain, gallery
-from lessons.tools.card_report import card_json
-from lessons.tools.engines import VLLM_TEMPERATURE_LEN
+from modelcard.report import card_json
+from modelcard.engines import VLLM_TEMPERATURE_LEN
 
 scout = explain(gallery()["llama-4-scout"]["config"])
 VLLM_TEMPERATURE_LEN  # → 32768
@@ -1087,12 +1090,12 @@ cards["deepseek-v3"].rope[0].rotary_dim  # → 64
     ("transformers_version": "4.43.1", sliding_window 131072) found by exact-string search (three
     verbatim copies agree); the rope_scaling block is the one the model card tells readers to add.
 
-![Qwen2.5 7B Instruct with YaRN: the wavelength of each rotary pair, before and after scaling, against the trained and served lengths](figures/model_card.qwen2_5_7b_yarn.svg)
+![Qwen2.5 7B Instruct with YaRN: the wavelength of each rotary pair, before and after scaling, against the trained length and the config length](figures/model_card.qwen2_5_7b_yarn.svg)
 
 **Reading it:** the block is not in the published file: the model card asks you to add it for inputs over 32,768 tokens. vLLM 0.33.0 then still serves 32,768 by default; with `max_position_embeddings` raised to 131,072 as well it serves 131,072, stretching every prompt, short ones included.
 
 ```text
-$ python -m lessons.model_card qwen2.5-7b-yarn
+$ python -m modelcard qwen2.5-7b-yarn
 model_type     qwen2
 scheme         RoPE in 28 layers
 trained length 32,768
@@ -1123,12 +1126,12 @@ read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 
     tests/reference/_reference.py and with a TensorRT-LLM-based benchmark's DeepSeek-V3 MLA rope
     config (ROPE_CONFIG_DICT).
 
-![DeepSeek-V3: the wavelength of each rotary pair, before and after scaling, against the trained and served lengths](figures/model_card.deepseek_v3.svg)
+![DeepSeek-V3: the wavelength of each rotary pair, before and after scaling, against the trained length and the config length](figures/model_card.deepseek_v3.svg)
 
 **Reading it:** only the 64 rotary dimensions of each 192-wide query and key turn (`qk_rope_head_dim`); trained at 4,096 and served at 163,840, a stretch of 40.
 
 ```text
-$ python -m lessons.model_card deepseek-v3
+$ python -m modelcard deepseek-v3
 model_type     deepseek_v3
 scheme         RoPE in 61 layers
 trained length 4,096
@@ -1157,12 +1160,12 @@ read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 
     Secondary: tinygrad/tinygrad test/external/external_test_gpt_oss.py, which copies
     https://huggingface.co/openai/gpt-oss-20b/blob/main/config.json into TORCH_PARAMS["20B"].
 
-![gpt-oss 20B: the wavelength of each rotary pair, before and after scaling, against the trained and served lengths](figures/model_card.gpt_oss_20b.svg)
+![gpt-oss 20B: the wavelength of each rotary pair, before and after scaling, against the trained length and the config length](figures/model_card.gpt_oss_20b.svg)
 
 **Reading it:** a stretch of 32 from 4,096; half the layers also look back only 128 tokens, so the long range rests on the full-attention layers.
 
 ```text
-$ python -m lessons.model_card gpt-oss-20b
+$ python -m modelcard gpt-oss-20b
 model_type     gpt_oss
 scheme         RoPE in 24 layers
 layer types    12 sliding_attention, 12 full_attention
@@ -1216,12 +1219,12 @@ len(phi.rope[0].inv_freq)  # → 48
     Phi-3.5-mini-instruct's config.json, "transformers_version": "4.43.3"); its 48-number lists
     equal PHI35_LONG / PHI35_SHORT in tests/reference/_reference.py.
 
-![Phi-3.5 mini instruct: the wavelength of each rotary pair, before and after scaling, against the trained and served lengths](figures/model_card.phi_3_5_mini.svg)
+![Phi-3.5 mini instruct: the wavelength of each rotary pair, before and after scaling, against the trained length and the config length](figures/model_card.phi_3_5_mini.svg)
 
-**Reading it:** the solid line is the short list, which nearly keeps the trained speeds; the report's second scale line is the long list, which slows the last pairs up to about 65 times.
+**Reading it:** the solid line is the short list, which nearly keeps the trained speeds and is meant for prompts up to the trained length (dotted); the report's second scale line is the long list, which slows the last pairs up to about 65 times, for prompts up to the config length (dash-dotted).
 
 ```text
-$ python -m lessons.model_card phi-3.5-mini
+$ python -m modelcard phi-3.5-mini
 model_type     phi3
 scheme         RoPE in 32 layers
 sliding window 262,144 tokens
@@ -1266,12 +1269,12 @@ llama.cpp chooses from the context size `-c` the same way
     test_phi3_v before commit be852ea6. The image keys (embd_layer, img_processor, auto_map) are
     left out here.
 
-![Phi-3 vision 128k instruct: the wavelength of each rotary pair, before and after scaling, against the trained and served lengths](figures/model_card.phi_3_vision.svg)
+![Phi-3 vision 128k instruct: the wavelength of each rotary pair, before and after scaling, against the trained length and the config length](figures/model_card.phi_3_vision.svg)
 
 **Reading it:** the old name of LongRoPE: `type: "su"` is read as longrope, with 48 short and 48 long factors over a trained length of 4,096. vLLM starts it at 4,096 (and the short list); SGLang serves the config's 131,072; llama.cpp's converter has no class for this architecture, so there is no GGUF file to serve.
 
 ```text
-$ python -m lessons.model_card phi-3-vision
+$ python -m modelcard phi-3-vision
 model_type     phi3_v
 scheme         RoPE in 32 layers
 sliding window 131,072 tokens
@@ -1322,12 +1325,12 @@ smol.scheme, len(smol.nope_layers)  # → ('mixed', 9)
     kevinstephano/thunder_model_blocks thunder_model_blocks/gemma2/gemma2_config.py
     (google/gemma-2-9b-it's config.json), identical on every key kept here.
 
-![Gemma 2 9B: the wavelength of each rotary pair, before and after scaling, against the trained and served lengths](figures/model_card.gemma_2_9b.svg)
+![Gemma 2 9B: the wavelength of each rotary pair, before and after scaling, against the trained length and the config length](figures/model_card.gemma_2_9b.svg)
 
 **Reading it:** one line for all 42 layers; the sliding window (4,096 tokens) is a property of the attention, not of the speeds.
 
 ```text
-$ python -m lessons.model_card gemma-2-9b
+$ python -m modelcard gemma-2-9b
 model_type     gemma2
 scheme         RoPE in 42 layers
 layer types    21 sliding_attention, 21 full_attention
@@ -1359,12 +1362,12 @@ read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 
     GitHub test fixtures for the 4B text model (hidden 2560, 34 layers, 8 heads, 4 KV heads,
     sliding_window 1024, linear factor 8).
 
-![Gemma 3 4B it: the wavelength of each rotary pair, before and after scaling, against the trained and served lengths](figures/model_card.gemma_3_4b.svg)
+![Gemma 3 4B it: the wavelength of each rotary pair, before and after scaling, against the trained length and the config length](figures/model_card.gemma_3_4b.svg)
 
 **Reading it:** two lines: the global layers (base 1,000,000, divided by 8) reach far beyond the served length, the local layers keep short waves for their 1,024-token window. vLLM does not multiply Gemma 3's length by the factor.
 
 ```text
-$ python -m lessons.model_card gemma-3-4b
+$ python -m modelcard gemma-3-4b
 model_type     gemma3
 scheme         RoPE in 34 layers
 layer types    29 sliding_attention, 5 full_attention
@@ -1397,12 +1400,12 @@ read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 
     36-entry no_rope_layers list, no_rope_layer_interval 4, rope_theta 5000000.0 and
     max_position_embeddings 65536.
 
-![SmolLM3 3B: the wavelength of each rotary pair, before and after scaling, against the trained and served lengths](figures/model_card.smollm3_3b.svg)
+![SmolLM3 3B: the wavelength of each rotary pair, before and after scaling, against the trained length and the config length](figures/model_card.smollm3_3b.svg)
 
 **Reading it:** base 5,000,000 on 27 layers; the 9 NoPE layers see order only through the causal mask (`lessons.alibi`).
 
 ```text
-$ python -m lessons.model_card smollm3-3b
+$ python -m modelcard smollm3-3b
 model_type     smollm3
 scheme         RoPE in 27 of 36 layers; NoPE (no positions) in layers 3, 7, 11, 15, 19, 23, 27, 31, 35
 trained length not stated (the config limit, 65,536, stands in for it)
@@ -1440,12 +1443,12 @@ layers.
     NLP/gte-reranker-modernbert-base, quoted verbatim in a Rust test. Not the Hub file itself:
     transformers_version may be edited, and sparse_* keys may be missing.
 
-![ModernBERT base: the wavelength of each rotary pair, before and after scaling, against the trained and served lengths](figures/model_card.modernbert_base.svg)
+![ModernBERT base: the wavelength of each rotary pair, before and after scaling, against the trained length and the config length](figures/model_card.modernbert_base.svg)
 
 **Reading it:** the config's `position_embedding_type: "absolute"` is a leftover; ModernBERT rotates in every layer, with two bases: 160,000 on the global layers (every third, from layer 0) and 10,000 on the local ones, which see 128 tokens. Two groups, two lines on the figure.
 
 ```text
-$ python -m lessons.model_card modernbert-base
+$ python -m modelcard modernbert-base
 model_type     modernbert
 scheme         RoPE in 22 layers
 layer types    8 full_attention, 14 sliding_attention
@@ -1483,12 +1486,12 @@ read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 
     TransformerLens issue #1474 (position_embedding_type rope_gptj). rope_theta rests on the preset
     alone.
 
-![Command R7B (12-2024): the wavelength of each rotary pair, before and after scaling, against the trained and served lengths](figures/model_card.command_r7b.svg)
+![Command R7B (12-2024): the wavelength of each rotary pair, before and after scaling, against the trained length and the config length](figures/model_card.command_r7b.svg)
 
 **Reading it:** RoPE only where the layer has a window: 24 sliding layers turn interleaved pairs over 4,096 tokens, and every fourth layer attends to everything with no positions at all (NoPE). The config states 8,192 and no scaling entry, whatever the model card claims.
 
 ```text
-$ python -m lessons.model_card command-r7b
+$ python -m modelcard command-r7b
 model_type     cohere2
 scheme         RoPE in 24 of 32 layers; NoPE (no positions) in layers 3, 7, 11, 15, 19, 23, 27, 31
 layer types    24 sliding_attention, 8 full_attention
@@ -1521,12 +1524,12 @@ read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 
     vocab_size from a preset. A test fixture note for revision 9c7f2fbe agrees (rope_theta 1e7,
     partial_rotary_factor 0.25, layer_types unset).
 
-![Qwen3-Next 80B-A3B Instruct: the wavelength of each rotary pair, before and after scaling, against the trained and served lengths](figures/model_card.qwen3_next_80b.svg)
+![Qwen3-Next 80B-A3B Instruct: the wavelength of each rotary pair, before and after scaling, against the trained length and the config length](figures/model_card.qwen3_next_80b.svg)
 
 **Reading it:** only the 12 full-attention layers have RoPE, and only a quarter of each 256-wide head turns (64 dimensions); the 36 Gated DeltaNet layers are linear attention and take no position embeddings. The config states 262,144 as its limit, not as a trained length.
 
 ```text
-$ python -m lessons.model_card qwen3-next-80b
+$ python -m modelcard qwen3-next-80b
 model_type     qwen3_next
 scheme         RoPE in 12 of 48 layers; linear attention, no RoPE (order comes from its recurrence), in layers 0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, 16, 17, 18, 20, 21, 22, 24, 25, 26, 28, 29, 30, 32, 33, 34, 36, 37, 38, 40, 41, 42, 44, 45, 46
 layer types    36 linear_attention, 12 full_attention
@@ -1586,7 +1589,7 @@ cards["gpt2"].max_length, cards["bert-base-uncased"].max_length
 **Reading it:** each head's weight halves at its own distance, from about one token for the steepest head to a few hundred for the gentlest; the file states no length, so the report has none.
 
 ```text
-$ python -m lessons.model_card bloom-560m
+$ python -m modelcard bloom-560m
 model_type     bloom
 scheme         ALiBi in 24 layers (a distance penalty per head, no position table)
 trained length unknown (the config states no length)
@@ -1616,7 +1619,7 @@ read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 
 **Reading it:** 32 heads spread more finely between the same extremes; MPT's `learned_pos_emb` is true in the file, yet the model uses no position table when ALiBi is on (`transformers`' MPT model has none).
 
 ```text
-$ python -m lessons.model_card mpt-7b
+$ python -m modelcard mpt-7b
 model_type     mpt
 scheme         ALiBi in 32 layers (a distance penalty per head, no position table)
 trained length not stated (the config limit, 2,048, stands in for it)
@@ -1648,7 +1651,7 @@ read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 
 **Reading it:** the table ends at 1,024: a request twice as long has no rows for its second half, and `--length 2048` makes the report say so.
 
 ```text
-$ python -m lessons.model_card gpt2
+$ python -m modelcard gpt2
 model_type     gpt2
 scheme         a learned position table (one row per position), added to the input
 trained length not stated (the config limit, 1,024, stands in for it)
@@ -1679,7 +1682,7 @@ read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 
 **Reading it:** 512 learned rows, the reason BERT-style encoders cut documents into 512-token pieces.
 
 ```text
-$ python -m lessons.model_card bert-base-uncased
+$ python -m modelcard bert-base-uncased
 model_type     bert
 scheme         a learned position table (one row per position), added to the input
 trained length not stated (the config limit, 512, stands in for it)
@@ -1803,13 +1806,11 @@ from lessons._palette import BLUE, GRID, INK, METHOD_LOOKS, ORANGE, RED, SCHEME_
 from lessons.alibi import alibi_slopes, nope_layers
 from lessons.context_extension import deepseek_softmax_multiplier, rope_type_of, rope_wavelengths
 from lessons.tools import exact
-from lessons.tools.engines import length_keys, served_lengths, vllm_max_model_len
 from lessons.tools.model_types import (ALIBI_MODEL_TYPES, CLASS_DEFAULTS, DEFAULT_THETA, HEAD_KEYS,
                                        INTERLEAVED_MODEL_TYPES, LAYER_KEYS, LEARNED_MODEL_TYPES, LENGTH_KEYS,
                                        ROPE_MODEL_TYPES, SINUSOIDAL_MODEL_TYPES, WIDTH_KEYS, ConfigError, first_set,
                                        gallery, periodic_layer_types, text_nested, architectures,
                                        listed_layer_types, NO_ROPE_LAYER_TYPES, LEGACY_LAYER_TYPES, rope_switched_off)
-from lessons.tools.decoder_data import assets  # noqa: F401 - the build publishes the decoder's data (its assets() hook)
 from lessons.tools.rope_scaling import rope_inv_freq, split_by_layer_type
 
 # --- 1. Which scheme: the keys that say how a model encodes positions (tables: lessons.tools.model_types)
@@ -2008,6 +2009,20 @@ def nope_flags(text: dict, n_layers: int) -> list[int]:
 # --- 3. Lengths: the one the model trained at, the one it claims, the one you serve
 
 
+# Every length key some serving engine reads (the union of their lists in modelcard.engines, a test
+# holds the two equal): a card records which of them the config sets, for the engines' rules to read.
+ENGINE_READ_LENGTH_KEYS = ("max_position_embeddings", "n_positions", "max_seq_len", "seq_length", "model_max_length",
+                           "max_target_positions", "max_sequence_length", "max_seq_length", "seq_len", "n_ctx",
+                           "max_length", "original_max_position_embeddings")
+
+
+def length_keys(text: dict) -> tuple[tuple[str, int], ...]:
+    """(key, value) of each of ENGINE_READ_LENGTH_KEYS the language model's config `text` sets to a
+    positive integer, in that order (a card's `length_keys`)."""
+    return tuple((key, int(text[key])) for key in ENGINE_READ_LENGTH_KEYS
+                 if _checks._is_int(text.get(key)) and text[key] >= 1)
+
+
 def lengths(text: dict, scheme: str, block: dict | None) -> tuple[int | None, int | None]:
     """(trained_length, max_length) as the config states them.
 
@@ -2086,7 +2101,7 @@ def pairing(text: dict) -> str:
 
 @dataclass(frozen=True)
 class ModelCard:
-    """What a config.json says about positions (`lessons.tools.card_report.card_json` makes it the
+    """What a config.json says about positions (`modelcard.report.card_json` makes it the
     command's --json output).
 
     Attributes:
@@ -2102,7 +2117,7 @@ class ModelCard:
         sliding_window: the sliding window, or None.
         softmax_multiplier: DeepSeek's extra factor on the softmax scale, or None.
         warnings: what to look at before serving this config.
-        length_keys: (key, value) of each ENGINE_LENGTH_KEYS key set to a positive integer.
+        length_keys: (key, value) of each ENGINE_READ_LENGTH_KEYS key set to a positive integer.
         trained_stated: False when trained_length is the config's limit standing in for it.
         qk_width: DeepSeek's query and key width (qk_nope_head_dim + qk_rope_head_dim), or None.
         multipliers: every position-dependent factor on attention (`exact.multipliers`), each
@@ -2283,15 +2298,15 @@ def compare_methods(group: RopeGroup, trained_length: int, stretch: float) -> di
 # --- 6. Figures (figures_build turns each into docs/figures/model_card.<slug>.svg)
 
 
-def card_figure(card: ModelCard, title: str, served: int | None = None):
-    """One card as a picture: RoPE wavelengths per pair against the trained and served
-    lengths; ALiBi's half-weight distance per head; a learned table's rows against
-    the served length."""
+def card_figure(card: ModelCard, title: str):
+    """One card as a picture: RoPE wavelengths per pair against the trained length and
+    the config's limit; ALiBi's half-weight distance per head; a learned table's rows
+    against a request twice its length. (What each engine serves is the report's:
+    `python -m modelcard`.)"""
     import matplotlib.pyplot as plt
 
     from lessons.alibi import half_weight_distance
 
-    served = served or vllm_max_model_len(card)
     fig, ax = plt.subplots(figsize=(6.4, 4.8), layout="constrained")
     if card.rope:
         styles = [BLUE, ORANGE]  # the palette's first two series
@@ -2317,7 +2332,7 @@ def card_figure(card: ModelCard, title: str, served: int | None = None):
         ax.barh(["rows in the table", "positions in a 2× request"], [rows, 2 * rows], color=[SCHEME_LOOKS["learned"].colour, RED])
         ax.barh(["positions in a 2× request"], [rows], color=SCHEME_LOOKS["learned"].colour)
         ax.set_xlabel("positions")
-    for length, name, style in ((card.trained_length, "trained length", ":"), (served, "served length", "-.")):
+    for length, name, style in ((card.trained_length, "trained length", ":"), (card.max_length, "config length", "-.")):
         if length and (card.rope or card.alibi_slopes is not None):
             ax.axhline(length, color=INK, ls=style, lw=1, label=f"{name} {length:,}")
     ax.set_title(title)
@@ -2369,19 +2384,19 @@ def figures() -> dict:
 
 def demo() -> None:
     """The page's reading, config by config: scheme, lengths, RoPE groups (the whole report of one
-    config is `python -m lessons.model_card SLUG`)."""
+    config is `python -m modelcard SLUG`)."""
     from lessons._show import banner, say
 
     for slug, entry in gallery().items():
         card = explain(entry["config"])
-        banner(f"{entry['name']}  (python -m lessons.model_card {slug})")
+        banner(f"{entry['name']}  (python -m modelcard {slug})")
         say(f"scheme {card.scheme}; trained length {card.trained_length} (stated: {card.trained_stated}); "
-            f"config length {card.max_length}; served by default {served_lengths(card)}")
+            f"config length {card.max_length}")
         for g in card.rope:
             say(f"RoPE {g.layer_type}: {g.rope_type}, base {g.base:,.6g}, {g.rotary_dim} of {g.head_dim} dimensions turn")
 
 
-if __name__ == "__main__":  # the command is a tool beside the lesson: lessons/tools/card_report.py
+if __name__ == "__main__":  # an alias kept for old links: the decoder's command is `python -m modelcard`
     import runpy
 
-    runpy.run_module("lessons.tools.card_report", run_name="__main__", alter_sys=True)
+    runpy.run_module("modelcard", run_name="__main__", alter_sys=True)

@@ -1,20 +1,22 @@
 """The files the site publishes for the model-card page's in-browser decoder
 (docs/javascripts/model_card.js): the gallery, and the decoder's tables from their
-one home in Python. `lessons.model_card` offers them to the build as its
-`assets()` (the build's generic hook; it names no lesson)."""
+one home in Python, offered to the build by `assets()` (the site build asks each
+module of its PUBLISHING_MODULES, as it asks each lesson that defines one)."""
 
 from __future__ import annotations
 
 import json
 
 from lessons import context_extension as ce
-from lessons.tools import card_html, engine_tables, engines, known_bugs, model_types
+from lessons.tools import model_types
+from modelcard import engine_tables, engines, known_bugs
+from modelcard import html as card_html
 from lessons.tools import rope_scaling as rs
 from lessons.tools.model_types import gallery
 
 
 # The tables docs/javascripts/model_card.js reads (by these names), so that each has one home here:
-# lessons.tools.model_types, lessons.tools.engines, lessons.tools.card_html, and the keys rope_inv_freq checks in
+# lessons.tools.model_types, modelcard.engines, modelcard.html, and the keys rope_inv_freq checks in
 # lessons.tools.rope_scaling (sets there, sorted lists here: the decoder only asks for membership).
 BROWSER_TABLES = {
     model_types: ("ALIBI_MODEL_TYPES", "LEARNED_MODEL_TYPES", "SINUSOIDAL_MODEL_TYPES", "ROPE_MODEL_TYPES",

@@ -1,7 +1,7 @@
 """What each serving engine builds for a model card once it has accepted a length: the rows of the RoPE
 (cos/sin) table, read in each release's source, and the architectures each release serves at all.
 
-Used by lessons.tools.engines, which writes the commands; like it, this module reads only a card's
+Used by modelcard.engines, which writes the commands; like it, this module reads only a card's
 fields (`lessons.model_card.explain`) and imports no lesson.
 """
 

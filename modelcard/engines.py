@@ -13,8 +13,7 @@ import dataclasses
 import json
 import math
 
-from lessons import _checks
-from lessons.tools.engine_tables import REGISTRIES, covered, group_rows, table_length
+from modelcard.engine_tables import REGISTRIES, covered, group_rows, table_length
 from lessons.tools.model_types import LENGTH_ALIASES, yarn_original
 from lessons.tools.rope_scaling import rope_inv_freq
 
@@ -53,13 +52,6 @@ VLLM_TEMPERATURE_LEN, VLLM_TEMPERATURE_ON = 32768, "--override-generation-config
 LLAMA_CPP_MAX_CONTEXT = 2**31 - 1  # -c is read with std::stoi (common/arg.cpp): a 32-bit int
 ENGINE_LENGTH_KEYS = tuple(dict.fromkeys((*VLLM_LENGTH_KEYS, *SGLANG_LENGTH_KEYS, *LLAMA_CPP_LENGTH_KEYS,
                                           "original_max_position_embeddings")))
-
-def length_keys(text: dict) -> tuple[tuple[str, int], ...]:
-    """(key, value) of each of ENGINE_LENGTH_KEYS the language model's config sets as a positive integer:
-    what the engines read to choose a length (a card's `length_keys`)."""
-    return tuple((key, int(text[key])) for key in ENGINE_LENGTH_KEYS
-                 if _checks._is_int(text.get(key)) and text[key] >= 1)
-
 
 def _vllm_factor(card) -> tuple[float, str | None]:
     """(the factor vLLM multiplies the config's length by, the rope type it comes from or None)."""

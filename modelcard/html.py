@@ -1,11 +1,11 @@
 """The model-card report as HTML, and the advice beside each of its warnings.
 
-`lessons.tools.card_report.report_sections` gives the report as data (sections of rows, each
+`modelcard.report.report_sections` gives the report as data (sections of rows, each
 row with its text template and its cells); the CLI prints it as text (`render_text`) and the
 site shows it through `render_html` here: a verdict first, the warnings as admonitions with a
 fix and a link to the lesson that teaches the matter, the rest as tables. The in-browser
 decoder (docs/javascripts/model_card.js) writes the same HTML from the same data; the tables it
-reads (`ADVICE`, `page_titles`) come from here through `lessons.tools.decoder_data`.
+reads (`ADVICE`, `page_titles`) come from here through `modelcard.data`.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import functools
 import html
+import importlib.util
 from collections.abc import Callable
 from pathlib import Path
 
@@ -85,8 +86,8 @@ def taught(row: dict) -> dict[str, str] | None:
 @functools.lru_cache(maxsize=None)
 def page_title(slug: str) -> str:
     """A lesson's title as the navigation shows it ('How far can a model read? ...'): its page's
-    `# ` line, up to a colon. Read from lessons/<slug>.py as text (nothing is imported)."""
-    source = (Path(__file__).resolve().parents[1] / f"{slug}.py").read_text(encoding="utf-8")
+    `# ` line, up to a colon. Read from the lesson's file as text (found, not imported)."""
+    source = Path(importlib.util.find_spec(f"lessons.{slug}").origin).read_text(encoding="utf-8")
     doc = ast.get_docstring(ast.parse(source), clean=False) or ""
     line = next(line for line in doc.splitlines() if line.startswith("# "))
     return line[2:].split(":")[0].strip()
@@ -121,7 +122,7 @@ def render_html(report: dict, href: Callable[[str], str]) -> str:
     """The report (`report_sections`) as an HTML fragment (well-formed XML too).
 
     Args:
-        report: {"verdict", "sections"} from `lessons.tools.card_report.report_sections`.
+        report: {"verdict", "sections"} from `modelcard.report.report_sections`.
         href: a lesson's slug -> the link to its page, relative to the page the report is on.
 
     Returns:

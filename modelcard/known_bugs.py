@@ -1,6 +1,6 @@
 """Known position bugs, by engine and release: which rows of `known_bugs.json` bite a pasted config.
 
-`python -m lessons.model_card config.json --engine vllm==0.33.0` (and the browser decoder's release menu)
+`python -m modelcard config.json --engine vllm==0.33.0` (and the browser decoder's release menu)
 shows the rows whose engine is the one named, whose releases include the one named, and whose rule holds
 for the config at the length served. Each row was read in an issue or pull-request thread and, where a fix
 exists, in the release that carries it (`source`); a row whose fix was not found is shown with the last
@@ -33,14 +33,14 @@ import json
 import re
 from pathlib import Path
 
-from lessons.tools.engine_tables import covered, table_length
-from lessons.tools.engines import engine_refusals, scaling_override, vllm_max_model_len
+from modelcard.engine_tables import covered, table_length
+from modelcard.engines import engine_refusals, scaling_override, vllm_max_model_len
 from lessons.tools.model_types import ConfigError
 
 KNOWN_BUGS = json.loads(Path(__file__).with_name("known_bugs.json").read_text(encoding="utf-8"))
 ENGINE_NAMES = {"vllm": "vLLM", "sglang": "SGLang", "llama.cpp": "llama.cpp", "transformers": "transformers"}
 _RELEASE = re.compile(r"(?:\d+(?:\.\d+)*(?:\.post\d+)?|b\d+)")  # 0.33.0, 0.8.5.post1; llama.cpp's build tags: b5300
-# The releases the decoder's other rules were read in (lessons.tools.engines), offered first in the menu.
+# The releases the decoder's other rules were read in (modelcard.engines), offered first in the menu.
 MODELLED_RELEASES = {"vllm": "0.33.0", "sglang": "0.5.23", "transformers": "5.24.0"}
 
 

@@ -1,27 +1,23 @@
-"""The model-card command: the text report, the JSON card, the config and GGUF readers, `main`.
+"""The model-card report: the text report and the JSON card of one config.
 
-`python -m lessons.model_card CONFIG` runs `main` here; `lessons.model_card`
-teaches the reading (`explain`) that every function below starts from.
+`lessons.model_card` teaches the reading (`explain`) that every function here
+starts from; `modelcard.cli` is the command that prints them.
 """
 
 from __future__ import annotations
 
-import json
-import math
-import sys
-from pathlib import Path
 
 import numpy as np
 
 from lessons.context_extension import rope_wavelengths
 from lessons.tools.rope_scaling import rope_inv_freq
-from lessons.model_card import ModelCard, explain, pairs_that_turn
-from lessons.tools.engines import (longrope_shift, scaled_reach, scaling_override, ENGINE_RELEASE_NAMES, ENGINES, SOURCES, VLLM_RELEASE, engine_commands,
-                                   engine_notes, engine_refusals, llama_cpp_context_length, served_from,
+from lessons.model_card import ModelCard, pairs_that_turn
+from modelcard.engines import (longrope_shift, scaled_reach, scaling_override, ENGINE_RELEASE_NAMES, ENGINES, SOURCES, VLLM_RELEASE, engine_commands,
+                                   engine_notes, engine_refusals, served_from,
                                    served_lengths, vllm_max_model_len)
-from lessons.tools.card_html import advice
-from lessons.tools.known_bugs import ENGINE_NAMES, KNOWN_BUGS, known_bugs, parse_engine
-from lessons.tools.model_types import NO_ROPE_LAYER_TYPES, ConfigError, gallery
+from modelcard.html import advice
+from modelcard.known_bugs import ENGINE_NAMES, KNOWN_BUGS, known_bugs, parse_engine
+from lessons.tools.model_types import NO_ROPE_LAYER_TYPES
 
 def _ranges(mask: np.ndarray) -> str:
     """'0–12, 20–31' for the True entries of a bool array, '' for none."""
@@ -54,11 +50,11 @@ def scale_summary(scale: np.ndarray, tol: float = 1e-9) -> str:
 
 
 def card_json(card: ModelCard, served: int | None = None, model: str = "MODEL", engine: str | None = None) -> dict:
-    """The machine-readable card of `card` (from `explain`): the exact schema of `python -m lessons.model_card --json`.
+    """The machine-readable card of `card` (from `explain`): the exact schema of `python -m modelcard --json`.
 
     `served` and `model` are the length and the name the engine commands use
     (default: vLLM's derived length, and MODEL); with `engine` ("vllm==0.33.0"), "known_bugs" lists the
-    rows of `lessons.tools.known_bugs` that apply (each with its "status"); without it the key is absent."""
+    rows of `modelcard.known_bugs` that apply (each with its "status"); without it the key is absent."""
     bugs = {} if engine is None else {"known_bugs": known_bugs(card, served or vllm_max_model_len(card), engine)}
     return {
         "model_type": card.model_type,
@@ -81,7 +77,8 @@ def card_json(card: ModelCard, served: int | None = None, model: str = "MODEL", 
     } | bugs
 
 
-def _n(x) -> str:
+def count_text(x) -> str:
+    """An integer with thousands separators, or "unknown" for None."""
     return "unknown" if x is None else f"{x:,}"
 
 
@@ -97,14 +94,14 @@ FACT = "{0:<14} {1}"  # "trained length 8,192": the report's label column, then 
 def report_sections(card: ModelCard, served: int | None = None, model: str = "MODEL",
                     engine: str | None = None) -> dict:
     """The report as data, what both renderers read: the text (`render_text`, the CLI) and the HTML
-    (`lessons.tools.card_html.render_html`, the site); docs/javascripts/model_card.js builds the same.
+    (`modelcard.html.render_html`, the site); docs/javascripts/model_card.js builds the same.
 
     Args:
         card: from `explain`.
         served: the length you intend to serve; default: vLLM's derived length.
         model: the name the engine commands load.
         engine: an engine release ("vllm==0.33.0"): the known bugs of that release that apply
-            (`lessons.tools.known_bugs`) join the report; None: no such section.
+            (`modelcard.known_bugs`) join the report; None: no such section.
 
     Returns:
         {"verdict": one sentence, "sections": [{"key": str, "title": str, "rows": [row, ...]}, ...]}
@@ -147,12 +144,12 @@ def report_sections(card: ModelCard, served: int | None = None, model: str = "MO
         linear = any(g.rope_type == "linear" for g in card.rope)
         trained = ("not stated (a linear factor is not a length ratio)" if linear else
                    "unknown (the config states no length)" if card.max_length is None else "unknown")
-    facts += [_row(FACT, "trained length", trained), _row(FACT, "config length", _n(card.max_length))]
+    facts += [_row(FACT, "trained length", trained), _row(FACT, "config length", count_text(card.max_length))]
     stretch = "" if not card.trained_length else f" ({basis})" if served == card.trained_length \
         else f" = {served / card.trained_length:.4g}× {basis}"
     facts.append(_row(FACT, "served length", f"{served:,}" + ("" if given else f" by default in {VLLM_RELEASE}") + stretch))
     engines, why = served_lengths(card), served_from(card)
-    lengths = [_row(f"{'by default' if i == 0 else '':<15}{{0:<18}}{{1:>10}}  {{2}}", release, _n(engines[engine]),
+    lengths = [_row(f"{'by default' if i == 0 else '':<15}{{0:<18}}{{1:>10}}  {{2}}", release, count_text(engines[engine]),
                     why[engine]) for i, (engine, release) in enumerate(ENGINE_RELEASE_NAMES.items())]
     lengths.append(_row(f"{'':<15}{{0:<18}}{{1:>10}}  {{2}}", "transformers", "no limit", "it computes whatever it is given"))
     rope = []
@@ -216,7 +213,7 @@ def report_sections(card: ModelCard, served: int | None = None, model: str = "MO
         warned.append(f"past the scaling's reach: the {reach[1]} block stretches to {reach[0]:,} positions ({reach[2]}), "
                       f"and {served:,} are served: the positions past {reach[0]:,} are outside the range the block was made for"
                       + longrope_shift(card, served))
-    values = {"served": f"{served:,}", "trained": _n(card.trained_length), "limit": _n(card.max_length),
+    values = {"served": f"{served:,}", "trained": count_text(card.trained_length), "limit": count_text(card.max_length),
               "stretch": f"{served / card.trained_length:.4g}" if card.trained_length else "unknown"}
     warnings = [_row("warning        {0}", w, **advice(w, values)) for w in warned]
     sections = [("card", "Position setup", facts), ("lengths", "Length each engine serves by default", lengths),
@@ -275,7 +272,7 @@ def render_text(report: dict) -> str:
 
 
 def report(card: ModelCard, served: int | None = None, model: str = "MODEL", engine: str | None = None) -> str:
-    """The card as text: what `python -m lessons.model_card config.json` prints.
+    """The card as text: what `python -m modelcard config.json` prints.
 
     Args:
         card: from `explain`.
@@ -287,215 +284,3 @@ def report(card: ModelCard, served: int | None = None, model: str = "MODEL", eng
         a multi-line string, one fact per line (`render_text` of `report_sections`).
     """
     return render_text(report_sections(card, served, model, engine))
-
-
-def read_config(path: str | Path) -> dict:
-    """Parse a config.json file; a file that is missing or not JSON is a `ConfigError` naming it."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read ({exc.strerror or exc})") from None
-    try:
-        config = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ConfigError(f"{path}: not JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
-    if not isinstance(config, dict):
-        raise ConfigError(f"{path}: a config.json is a JSON object, got {type(config).__name__}")
-    return config
-
-
-# The position keys of a GGUF header (llama.cpp's gguf-py constants, as `{arch}.<key>`), read by `read_gguf`.
-GGUF_KEYS = ("context_length", "rope.freq_base", "rope.dimension_count", "rope.scaling.type", "rope.scaling.factor",
-             "rope.scaling.original_context_length", "attention.sliding_window", "attention.sliding_window_pattern")
-# The per-pair divisor tensors llama.cpp's converters write (llama-cpp-python 0.3.36's vendored conversion/):
-# rope_freqs for the Llama 3 rule, rope_factors_long and rope_factors_short for Phi-3's LongRoPE lists
-# (chosen at run time by the context size against the original length).
-GGUF_FACTOR_TENSORS = ("rope_freqs", "rope_factors_long", "rope_factors_short")
-
-
-def read_gguf(path: str | Path) -> dict:
-    """The position setup a GGUF file's header records, read with the `gguf` package (llama.cpp's reader).
-
-    Args:
-        path: a .gguf file.
-
-    Returns:
-        {"architecture": str, <each of GGUF_KEYS>: value or None, and for each of GGUF_FACTOR_TENSORS
-        its per-pair divisors as a list, or None (the converter bakes the Llama 3 rule into
-        rope_freqs, LongRoPE's lists into rope_factors_long and rope_factors_short)}. A file that is
-        missing, truncated or not GGUF, or whose context length is not a positive integer, is a
-        `ConfigError` naming it.
-    """
-    path = Path(path)
-    try:
-        import gguf
-    except ImportError:
-        raise ConfigError("reading a GGUF file needs the gguf package (llama.cpp's reader): pip install gguf") from None
-    try:
-        reader = gguf.GGUFReader(str(path))
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read ({exc.strerror or exc})") from None
-    except Exception as exc:  # noqa: BLE001 - the reader raises ValueError, IndexError, struct errors...
-        raise ConfigError(f"{path}: not a readable GGUF file ({type(exc).__name__}: {exc})") from None
-
-    def value(name):
-        field = reader.fields.get(name)
-        if field is None:
-            return None
-        got = field.contents()
-        return got.item() if hasattr(got, "item") else got
-
-    arch = value("general.architecture")
-    if not isinstance(arch, str):
-        raise ConfigError(f"{path}: a GGUF file without general.architecture")
-    header = {"architecture": arch, **{key: value(f"{arch}.{key}") for key in GGUF_KEYS}}
-    context = header["context_length"]
-    if context is not None and (isinstance(context, bool) or not isinstance(context, int) or context < 1):
-        # llama.cpp reads {arch}.context_length as an unsigned integer and uses it as -c 0's length
-        raise ConfigError(f"{path}: {arch}.context_length is {context!r}; llama.cpp needs a positive integer there")
-    for name in GGUF_FACTOR_TENSORS:
-        tensor = next((t for t in reader.tensors if t.name == f"{name}.weight"), None)
-        header[name] = None if tensor is None else [float(x) for x in np.asarray(tensor.data).ravel()]
-    return header
-
-
-def gguf_report(header: dict) -> str:
-    """A GGUF header's position setup as text: what `python -m lessons.model_card file.gguf` prints."""
-    lines = [f"architecture   {header['architecture']}",
-             f"context length {_n(header['context_length'])} (what llama.cpp's default -c 0 uses)"]
-    if header["rope.freq_base"] is not None or header["rope.dimension_count"] is not None:
-        base = header["rope.freq_base"]
-        lines.append(f"RoPE           base {'not recorded' if base is None else f'{base:,.6g}'}, "
-                     f"{_n(header['rope.dimension_count'])} dimensions turn")
-    if header["rope.scaling.type"] is not None:
-        factor = header["rope.scaling.factor"]
-        lines.append(f"scaling        {header['rope.scaling.type']}, factor "
-                     f"{'not recorded' if factor is None else f'{factor:g}'}, original context "
-                     f"{_n(header['rope.scaling.original_context_length'])}")
-    for name in GGUF_FACTOR_TENSORS:
-        if header.get(name) is not None:
-            lines.append(f"{name:<14} {len(header[name])} per-pair divisors, "
-                         f"{min(header[name]):.4g} to {max(header[name]):.4g} (baked in by the converter)")
-    if header["attention.sliding_window"] is not None:
-        lines.append(f"sliding window {header['attention.sliding_window']:,} tokens")
-    return "\n".join(lines)
-
-
-def compare_gguf(header: dict, card: ModelCard) -> list[tuple[str, str, str, str]]:
-    """What the conversion kept, changed or dropped: [(what, in config.json, in the GGUF file, verdict)].
-
-    The config side is what llama.cpp's converter reads (llama.cpp as vendored in
-    llama-cpp-python 0.3.36: `set_gguf_parameters` in conversion/base.py); the verdict is
-    "kept", "changed", "dropped" (the config has it, the file does not), "added" or "baked in"
-    (a Llama 3 or LongRoPE rule, which the converter writes as the rope_freqs tensor).
-    """
-    def verdict(ours, theirs):
-        if ours is None and theirs is None:
-            return None
-        if ours is None:
-            return "added"
-        if theirs is None:
-            return "dropped"
-        return "kept" if math.isclose(float(ours), float(theirs), rel_tol=1e-6) else "changed"
-
-    group = card.rope[0] if card.rope else None
-    rows = [("context length", llama_cpp_context_length(card), header["context_length"]),
-            ("RoPE base", group.base if group else None, header["rope.freq_base"]),
-            ("rotary dimensions", group.rotary_dim if group else None, header["rope.dimension_count"]),
-            ("sliding window", card.sliding_window, header["attention.sliding_window"])]
-    def shown(x):  # an integer with thousands separators, a float to 6 figures, or "none"
-        return "none" if x is None else _n(x) if isinstance(x, int) else f"{x:,.6g}"
-
-    out = [(what, shown(ours), shown(theirs), said) for what, ours, theirs in rows
-           if (said := verdict(ours, theirs))]
-    if group is not None and group.rope_type != "default":
-        factor = group.parameters.get("factor")
-        if group.rope_type in ("llama3", "longrope"):
-            names = ("rope_freqs",) if group.rope_type == "llama3" else ("rope_factors_long", "rope_factors_short",
-                                                                       "rope_freqs")
-            found = [n for n in names if header.get(n) is not None]
-            said = "baked in" if found else "dropped"
-            theirs = ", ".join(f"{n} ({len(header[n])} divisors)" for n in found) if found else "none"
-        else:
-            theirs = header["rope.scaling.type"] or "none"
-            said = "kept" if theirs == group.rope_type and (factor is None or header["rope.scaling.factor"] is None
-                                                             or math.isclose(factor, header["rope.scaling.factor"])) \
-                else "dropped" if theirs == "none" else "changed"
-        out.append(("scaling", f"{group.rope_type}" + ("" if factor is None else f", factor {factor:g}"), theirs, said))
-    return out
-
-
-def main(argv: list[str] | None = None) -> int:
-    """`python -m lessons.model_card CONFIG [--json] [--length N]`: the report, or the JSON card;
-    `python -m lessons.model_card FILE.gguf [--compare CONFIG]`: a GGUF header, or what its conversion changed.
-
-    With no CONFIG it walks through the gallery (`walk_gallery`). A config it cannot
-    read prints one line on stderr and exits 2.
-    """
-    import argparse
-
-    parser = argparse.ArgumentParser(prog="python -m lessons.model_card",
-                                     description="What a model's config.json says about positions.")
-    parser.add_argument("config", nargs="?", help="a config.json file, or a gallery slug (see --list)")
-    parser.add_argument("--json", action="store_true", help="print the machine-readable card")
-    parser.add_argument("--length", type=int, help="the length you intend to serve (default: vLLM's derived length)")
-    parser.add_argument("--list", action="store_true", help="list the gallery's slugs")
-    parser.add_argument("--engine", metavar="ENGINE==RELEASE", help="show the known position bugs of this engine "
-                                                                   "release that apply (vllm==0.33.0, llama.cpp==b5300)")
-    parser.add_argument("--compare", metavar="CONFIG", help="with a .gguf file: what the conversion of this "
-                                                            "config.json (or gallery slug) kept, changed or dropped")
-    args = parser.parse_args(argv)
-    if args.list:
-        for slug, entry in gallery().items():
-            print(f"{slug:<18} {entry['name']}")
-        return 0
-    if args.config is None:
-        walk_gallery()
-        return 0
-    known = gallery()
-
-    def load(name):
-        return known[name]["config"] if name in known and not Path(name).exists() else read_config(name)
-
-    try:
-        if str(args.config).endswith(".gguf"):
-            header = read_gguf(args.config)
-            if args.compare is None:
-                print(gguf_report(header))
-                return 0
-            card = explain(load(args.compare))
-            if card.model_type and card.model_type.split("_")[0] not in header["architecture"] and \
-                    header["architecture"] not in card.model_type:
-                print(f"warning: the config's model_type {card.model_type!r} and the file's architecture "
-                      f"{header['architecture']!r} differ; comparing anyway", file=sys.stderr)
-            for what, ours, theirs, said in compare_gguf(header, card):
-                print(f"{what:<18} {said:<9} config {ours}; file {theirs}")
-            return 0
-        if args.compare is not None:
-            raise ConfigError("--compare goes with a .gguf file: python -m lessons.model_card model.gguf --compare config.json")
-        card = explain(load(args.config))
-        if args.length is not None and args.length < 1:
-            raise ConfigError(f"--length must be a positive integer, got {args.length}")
-        if args.engine is not None:
-            parse_engine(args.engine)
-    except ConfigError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    model = known[args.config]["repo"] if args.config in known and not Path(args.config).exists() else "MODEL"
-    print(json.dumps(card_json(card, args.length, model, args.engine)) if args.json else
-          report(card, args.length, model, args.engine))
-    return 0
-
-
-def walk_gallery() -> None:
-    """Every gallery config's report, one after another (`python -m lessons.model_card` with no CONFIG)."""
-    from lessons._show import banner
-
-    for slug, entry in gallery().items():
-        banner(f"{entry['name']}  (python -m lessons.model_card {slug})")
-        print(report(explain(entry["config"])))
-
-
-if __name__ == "__main__":
-    sys.exit(main())

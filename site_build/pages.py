@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from figures_build.project import tool_modules, tool_names
+from figures_build.project import API_PACKAGES, package_modules, package_names
 from markdown.extensions.toc import slugify
 
 from figures_build.reading import mentions, taught_at
@@ -15,6 +15,10 @@ KEYS_PAGE = "reference/config-keys.md"
 KEYS_SEARCH_BOOST = 4  # the config-keys page ranks first for a key it lists (a gallery note quoting it does not)
 API_DIR = "reference/api"
 TOOLS_API_DIR = f"{API_DIR}/tools"  # one page per module of lessons/tools/ (tool_api_pages)
+# each code package's API pages (one per module), by package
+API_PAGE_DIRS = {"lessons.tools": TOOLS_API_DIR, "modelcard": f"{API_DIR}/modelcard"}
+PACKAGE_BLURBS = {"lessons.tools": "Tool code beside the lessons, not a lesson page.",
+                  "modelcard": "Part of the model-card decoder (`python -m modelcard`), not a lesson page."}
 SOURCE_LISTING = "primer-source"  # the class of a page's listing of its own module (the code behind the page)
 
 
@@ -121,19 +125,26 @@ def nav_title(title: str) -> str:
     return title.split(":")[0].strip()
 
 
+def api_page_modules(root: Path) -> dict[str, tuple[str, Path]]:
+    """{API page path under docs/: (dotted module name, its file)} for each module of the code
+    packages (`API_PACKAGES`: lessons/tools/ and modelcard/), which have no lesson page."""
+    return {f"{API_PAGE_DIRS[package]}/{module}.md": (f"{package}.{module}", path)
+            for package in API_PACKAGES for module, path in package_modules(root, package).items()}
+
+
 def tool_api_pages(root: Path) -> dict[str, str]:
-    """{page path under docs/: Markdown} for each module of lessons/tools/, the tool code the lessons
-    use (it has no lesson page): the module's docstring, then each public name, rendered by mkdocstrings."""
-    lessons_dir = Path(root) / "lessons"
+    """{page path under docs/: Markdown} for each module of the code packages (`api_page_modules`):
+    the module's docstring, then each public name, rendered by mkdocstrings."""
+    names = {package: package_names(root, package) for package in API_PACKAGES}
     pages = {}
-    for module, names in tool_names(lessons_dir).items():
-        doc = ast.get_docstring(ast.parse(tool_modules(lessons_dir)[f"tools.{module}"].read_text(encoding="utf-8")))
+    for uri, (dotted, path) in api_page_modules(root).items():
+        package, module = dotted.rsplit(".", 1)
+        doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")))
         # left out of search (the lessons and their API pages answer a reader's query; a tool's
         # page is reached from the nav and from the lessons that name it)
-        lines = ["---", "search:", "  exclude: true", "---", "", f"# lessons.tools.{module}", "", doc or "", "",
-                 f"Tool code beside the lessons, not a lesson page. Reuse it: `from lessons.tools.{module} import ...`.",
-                 ""]
-        for name in names:
-            lines += [f"::: lessons.tools.{module}.{name}", ""]
-        pages[f"{TOOLS_API_DIR}/{module}.md"] = "\n".join(lines)
+        lines = ["---", "search:", "  exclude: true", "---", "", f"# {dotted}", "", doc or "", "",
+                 f"{PACKAGE_BLURBS[package]} Reuse it: `from {dotted} import ...`.", ""]
+        for name in names[package][module]:
+            lines += [f"::: {dotted}.{name}", ""]
+        pages[uri] = "\n".join(lines)
     return pages

@@ -1,4 +1,4 @@
-"""The model-card report as HTML (lessons.tools.card_html) says what the CLI prints.
+"""The model-card report as HTML (modelcard.html) says what the CLI prints.
 
 The equivalence, checked on every gallery config and 300 generated ones (each at its default
 length and past its config length): read the HTML section by section (`data-section`), each
@@ -21,8 +21,8 @@ from markdown.extensions.toc import slugify
 from figures_build.reading import mentions, taught_at
 from lessons._vocabulary import TERMS
 from lessons.model_card import explain
-from lessons.tools.card_html import ADVICE, TAUGHT, page_title, render_html, taught
-from lessons.tools.card_report import report, report_sections
+from modelcard.html import ADVICE, TAUGHT, page_title, render_html, taught
+from modelcard.report import report, report_sections
 from lessons.tools.model_types import gallery
 from site_build.pages import nav_title
 from tests.conftest import LESSONS

@@ -9,8 +9,8 @@ import re
 import pytest
 
 from lessons.model_card import explain
-from lessons.tools.card_report import report
-from lessons.tools.engines import engine_commands, engine_notes
+from modelcard.report import report
+from modelcard.engines import engine_commands, engine_notes
 from lessons.tools.model_types import ConfigError, gallery
 from tests.test_engines import CONFIGS, LLAMA
 

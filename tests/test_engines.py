@@ -1,4 +1,4 @@
-"""lessons.tools.engines: the length each serving engine gives a config by
+"""modelcard.engines: the length each serving engine gives a config by
 default (vLLM 0.33.0, SGLang 0.5.23, llama.cpp), and the commands the report
 prints: every flag and variable they use is one the release defines
 (tests/data/engine_flags.json), and each command serves what it stretches."""
@@ -11,8 +11,8 @@ import shlex
 import pytest
 
 from lessons.model_card import (explain)
-from lessons.tools.card_report import card_json, report
-from lessons.tools.engines import (engine_notes, engine_refusals, served_from, served_lengths, sglang_context_length,
+from modelcard.report import card_json, report
+from modelcard.engines import (engine_notes, engine_refusals, served_from, served_lengths, sglang_context_length,
                                    vllm_length_limit, vllm_max_model_len)
 from lessons.tools.model_types import NESTED_WHEN_FLAT, gallery
 from tests.conftest import LESSONS, ROOT
@@ -340,9 +340,9 @@ def test_commands_add_the_whole_block_a_config_lacks():
 def test_an_architecture_a_release_no_longer_serves_gets_no_command():
     """vLLM 0.33.0's registry lists MPT (until 0.28.0) and MiniMax-Text-01 (until 0.23.0) only among the
     architectures it used to serve (_PREVIOUSLY_SUPPORTED_MODELS); SGLang 0.5.23 has no model of its own
-    for MPT and falls back to its transformers backend (lessons/tools/registries.json, from the wheels)."""
-    from lessons.tools.engine_tables import REGISTRIES
-    from lessons.tools.engines import SGLANG_RELEASE, VLLM_RELEASE
+    for MPT and falls back to its transformers backend (modelcard/registries.json, from the wheels)."""
+    from modelcard.engine_tables import REGISTRIES
+    from modelcard.engines import SGLANG_RELEASE, VLLM_RELEASE
 
     assert (REGISTRIES["vllm"]["release"], REGISTRIES["sglang"]["release"]) == (VLLM_RELEASE, SGLANG_RELEASE)
     mpt = explain(GALLERY["mpt-7b"]["config"])
@@ -374,7 +374,7 @@ def test_an_architecture_llama_cpp_cannot_convert_gets_no_command():
     """llama.cpp's converter (llama-cpp-python 0.3.36, conversion/*.py) registers a class per architecture and
     picks one by architectures[0]: GPT-J and Phi-3-Vision have none, so no GGUF file exists to serve; MiniMax-M1
     has one (conversion/minimax.py). The list is read from the sdist (tests/reference/registries.py)."""
-    from lessons.tools.engine_tables import REGISTRIES
+    from modelcard.engine_tables import REGISTRIES
 
     converted = REGISTRIES["llama.cpp"]["converted"]
     assert {"LlamaForCausalLM", "MiniMaxM1ForCausalLM", "Phi3ForCausalLM"} <= set(converted)

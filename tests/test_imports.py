@@ -7,7 +7,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("lessons", "papers", "figures_build", "site_build", "labs", "challenges", "experiments", "harness")
+PACKAGES = ("lessons", "papers", "figures_build", "site_build", "labs", "challenges", "experiments", "harness", "modelcard")
 
 
 def import_graph() -> dict[str, set[str]]:
@@ -64,3 +64,31 @@ def test_loading_the_build_imports_no_content():
             "print(sorted({m.split('.')[0] for m in sys.modules} & {'lessons', 'papers', 'labs', 'challenges'}))")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]", f"importing the build imports content: {out}"
+
+
+# The layers, lowest first: a module may import its own layer and the layers below it, never one
+# above. Content is data (gallery configs, results) read as files, then the lessons (and the
+# companions, labs and challenges that teach with them), the model-card decoder built over the
+# lessons, then the build, which renders everything. harness/ serves and browses built pages.
+LAYERS = (("lessons",), ("papers", "labs", "challenges", "experiments"), ("modelcard",),
+          ("figures_build", "site_build", "harness"))
+
+
+def upward_arrows(graph: dict[str, set[str]], layers=LAYERS) -> list[tuple[str, str]]:
+    """(importer, imported) for each import from a lower layer to a higher one."""
+    rank = {package: i for i, names in enumerate(layers) for package in names}
+    return sorted((a, b) for a, deps in graph.items() for b in deps
+                  if rank[a.split(".")[0]] < rank[b.split(".")[0]])
+
+
+def test_no_import_runs_from_a_lower_layer_to_a_higher_one():
+    graph = import_graph()
+    assert {name.split(".")[0] for name in graph} == {p for layer in LAYERS for p in layer}, "a package has no layer"
+    assert not upward_arrows(graph), f"imports that run up the layers: {upward_arrows(graph)}"
+
+
+def test_the_layer_check_can_fail():
+    """A lesson that imports the decoder is caught (the planted arrow the layering forbids)."""
+    assert upward_arrows({"lessons.model_card": {"modelcard.engines"}, "modelcard.engines": set()}) == \
+        [("lessons.model_card", "modelcard.engines")]
+    assert upward_arrows({"modelcard.report": {"lessons.model_card"}, "lessons.model_card": set()}) == []

@@ -1,4 +1,4 @@
-"""Known position bugs by engine and release (lessons/tools/known_bugs.json, read by lessons/tools/known_bugs.py):
+"""Known position bugs by engine and release (modelcard/known_bugs.json, read by modelcard/known_bugs.py):
 the table is whole and every row names where it was read; each rule picks the configs its thread describes
 and no others; `--engine ENGINE==RELEASE` adds them to the report, the JSON and the verdict; a wrong spec is
 one error line."""
@@ -11,8 +11,9 @@ import re
 import pytest
 
 from lessons.model_card import explain
-from lessons.tools.card_report import card_json, main, report, report_sections
-from lessons.tools.known_bugs import (ENGINE_NAMES, KNOWN_BUGS, known_bugs, parse_engine, release_key, release_menu,
+from modelcard.cli import main
+from modelcard.report import card_json, report, report_sections
+from modelcard.known_bugs import (ENGINE_NAMES, KNOWN_BUGS, known_bugs, parse_engine, release_key, release_menu,
                                       rule_holds)
 from lessons.tools.model_types import ConfigError, gallery
 from tests.conftest import ROOT

@@ -105,7 +105,7 @@ def test_vllm_gate_is_the_one_in_its_source():
     assert ls.llama4_temperature_on(vllm, max_model_len=threshold + 1)
     assert ls.llama4_temperature_on(vllm, max_model_len=threshold, setting=True)
     assert not ls.llama4_temperature_on(vllm, max_model_len=threshold + 1, setting=False)
-    from lessons.tools.engines import VLLM_TEMPERATURE_LEN, VLLM_TEMPERATURE_ON
+    from modelcard.engines import VLLM_TEMPERATURE_LEN, VLLM_TEMPERATURE_ON
     assert VLLM_TEMPERATURE_LEN == threshold  # the decoder's command notes use the same gate
     switch = f"--override-generation-config '{{\"{r['generation_config_key']}\": true}}'"
     assert VLLM_TEMPERATURE_ON == switch

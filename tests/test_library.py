@@ -129,9 +129,13 @@ def test_tool_code_goes_into_the_code_hash_and_is_not_a_lesson(tmp_path):
 
 
 def test_every_tool_module_gets_an_api_page():
-    from site_build.pages import TOOLS_API_DIR, tool_api_pages
+    """Each module of lessons/tools/ and of modelcard/ (the decoder) has an API page."""
+    from site_build.pages import API_PAGE_DIRS, tool_api_pages
 
     pages = tool_api_pages(ROOT)
-    modules = sorted(p.stem for p in (ROOT / "lessons" / "tools").glob("*.py") if p.stem != "__init__")
-    assert sorted(uri[len(TOOLS_API_DIR) + 1:-3] for uri in pages) == modules
-    assert "::: lessons.tools.engines.vllm_max_model_len" in pages[f"{TOOLS_API_DIR}/engines.md"]
+    for package, folder in (("lessons.tools", ROOT / "lessons" / "tools"), ("modelcard", ROOT / "modelcard")):
+        modules = sorted(p.stem for p in folder.glob("*.py") if p.stem not in ("__init__", "__main__"))
+        here = API_PAGE_DIRS[package] + "/"
+        assert sorted(uri[len(here):-3] for uri in pages if uri.startswith(here)) == modules
+    assert "::: modelcard.engines.vllm_max_model_len" in pages[API_PAGE_DIRS["modelcard"] + "/engines.md"]
+    assert "::: lessons.tools.rope_scaling.rope_inv_freq" in pages[API_PAGE_DIRS["lessons.tools"] + "/rope_scaling.md"]

@@ -14,8 +14,9 @@ import pytest
 
 from lessons.model_card import (compare_methods, explain, figure_name, language_config, layer_types, pairs_that_turn,
                                 rope_block)
-from lessons.tools.card_report import card_json, main, report
-from lessons.tools.engines import (engine_refusals, served_lengths, vllm_max_model_len)
+from modelcard.cli import main
+from modelcard.report import card_json, report
+from modelcard.engines import (engine_refusals, served_lengths, vllm_max_model_len)
 from lessons.tools.model_types import ConfigError, gallery
 from lessons.tools.rope_scaling import rope_inv_freq
 from site_build.markdown.reports import REPORT_FENCE
@@ -28,7 +29,7 @@ LLAMA = {"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32, 
 
 
 def _run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "lessons.model_card", *args], cwd=ROOT, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "modelcard", *args], cwd=ROOT, capture_output=True,
                           text=True, timeout=120)
 
 
@@ -278,7 +279,7 @@ def test_the_report_on_the_page_is_the_report_the_code_prints(slug):
         pytest.fail(f"lessons/model_card.py: no report block for {slug}")
     assert shown[slug] == report(explain(GALLERY[slug]["config"]), None, GALLERY[slug]["repo"]), (
         f"lessons/model_card.py: the report of {slug} on the page differs from what the code prints now; "
-        f"regenerate it with `python -m lessons.model_card {slug}`")
+        f"regenerate it with `python -m modelcard {slug}`")
 
 
 @pytest.mark.parametrize("slug", GALLERY)
@@ -422,7 +423,7 @@ def _write_gguf(path, arch="llama", **keys):
 
 
 def test_a_gguf_header_is_read_and_compared_with_its_config(tmp_path, capsys):
-    from lessons.tools.card_report import compare_gguf, gguf_report, read_gguf
+    from modelcard.cli import compare_gguf, gguf_report, read_gguf
 
     llama31 = explain(gallery()["llama-3.1-8b"]["config"])
     path = _write_gguf(tmp_path / "llama.gguf", context_length=131072, freq_base=500000.0, dimension_count=128,
@@ -474,7 +475,7 @@ def test_a_broken_gguf_file_is_one_error_line(tmp_path, capsys):
 def test_longrope_factor_tensors_are_found_under_the_converters_names(tmp_path):
     """llama.cpp's Phi-3 converter writes LongRoPE's lists as rope_factors_long and rope_factors_short,
     not rope_freqs: a conversion that kept them is 'baked in', one without them 'dropped'."""
-    from lessons.tools.card_report import compare_gguf, gguf_report, read_gguf
+    from modelcard.cli import compare_gguf, gguf_report, read_gguf
 
     phi = explain(gallery()["phi-3.5-mini"]["config"])
     kept = read_gguf(_write_gguf(tmp_path / "phi.gguf", arch="phi3", context_length=131072, dimension_count=96,
@@ -512,7 +513,7 @@ def test_mla_reports_the_rotary_part_of_the_whole_query_and_key():
 def test_llama_3_1_as_published_needs_nothing():
     """The site's main example: Llama 3.1 8B's config is as the llama3 rule intends (its factor 8 is no
     length ratio), so its verdict names no warning (issue 37)."""
-    from lessons.tools.card_report import report_sections
+    from modelcard.report import report_sections
 
     card = explain(gallery()["llama-3.1-8b"]["config"])
     assert card.warnings == ()

@@ -14,9 +14,9 @@ import warnings
 import pytest
 
 from lessons.model_card import compare_methods, explain
-from lessons.tools.card_html import page_titles, render_html
-from lessons.tools.card_report import card_json, report, report_sections
-from lessons.tools.known_bugs import release_menu
+from modelcard.html import page_titles, render_html
+from modelcard.report import card_json, report, report_sections
+from modelcard.known_bugs import release_menu
 from lessons.tools.model_types import ConfigError, gallery
 from tests import browser
 from tests.model_card_cases import EDGE_CASES, generated_configs

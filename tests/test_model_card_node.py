@@ -13,7 +13,7 @@ import subprocess
 
 import pytest
 
-from lessons.tools.decoder_data import browser_tables
+from modelcard.data import browser_tables
 from tests.conftest import ROOT
 
 NODE = shutil.which("node")
@@ -92,12 +92,12 @@ process.stdout.write(JSON.stringify(cases.map(([text, served]) => M.report(M.par
 
 
 def test_javascript_engine_switches_match_python(tmp_path):
-    """The engine notes of each engine's own switches (lessons/tools/engines.py): Llama 4's temperature gate in
+    """The engine notes of each engine's own switches (modelcard/engines.py): Llama 4's temperature gate in
     vLLM 0.33.0 (on only past --max-model-len 32,768: the note and the flag at 32,768, neither at 32,769) and
     Ministral 3's llama_4_scaling_beta, which vLLM reads only from params.json; the report of
     docs/javascripts/model_card.js is the Python report, line for line."""
     from lessons.model_card import explain
-    from lessons.tools.card_report import report
+    from modelcard.report import report
     from lessons.tools.model_types import gallery
     from tests.test_model_card import MINISTRAL3
 

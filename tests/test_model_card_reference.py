@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from lessons.model_card import explain
-from lessons.tools.card_report import card_json
+from modelcard.report import card_json
 
 ROOT = Path(__file__).resolve().parents[1]
 GALLERY_DIR = ROOT / "lessons" / "gallery"

@@ -14,7 +14,7 @@ from urllib.parse import unquote, urlsplit
 import pytest
 
 from lessons.model_card import explain
-from lessons.tools.card_report import report, report_sections
+from modelcard.report import report, report_sections
 from lessons.tools.model_types import gallery
 from tests import browser
 from tests.test_card_html import lines_from_html

@@ -14,13 +14,15 @@ import inspect
 import pytest
 
 from figures_build import reading as _prose
+from site_build.pages import api_page_modules
 from lessons._vocabulary import TERMS
 from tests.conftest import LESSONS, PAGES, ROOT
 
 BY_SLUG = {page.slug: page for page in PAGES}
 SLUGS = list(BY_SLUG)  # lessons, then paper companions
 # The tool modules beside the lessons (lessons/tools/): a page may name their functions too.
-TOOLS = [f"lessons.tools.{p.stem}" for p in sorted((ROOT / "lessons" / "tools").glob("*.py")) if p.stem != "__init__"]
+# the code packages a page may name (API_PACKAGES: lessons/tools/ and the decoder, modelcard/)
+TOOLS = [dotted for dotted, _ in api_page_modules(ROOT).values()]
 
 
 @pytest.mark.parametrize("slug", SLUGS)
@@ -75,7 +77,7 @@ def test_backticked_names_exist(slug, modules):
         if not ok:
             problems.append(
                 f"{lesson.path}:{line}: `{name}{'(...)' if call else ''}` is not defined in any lesson "
-                f"or lessons/tools/ module (nor in lessons/_vocabulary.py TERMS)"
+                f"or module of lessons/tools/ or modelcard/ (nor in lessons/_vocabulary.py TERMS)"
             )
     assert not problems, "\n".join(problems)
 

@@ -282,7 +282,7 @@
   }
 
   // ---- lessons/context_extension.py (rope_inv_freq and what it calls) ------------
-  // The tables live in Python, once (lessons.tools.decoder_data.browser_tables): the site build writes
+  // The tables live in Python, once (modelcard.data.browser_tables): the site build writes
   // them to assets/model_card_tables.js, which model_card_loader.js loads before this script.
   if (typeof window.PrimerModelCardTables !== "string") throw new Error("model_card.js needs assets/model_card_tables.js first");
   var T = parse(window.PrimerModelCardTables);
@@ -448,7 +448,7 @@
   }
 
   // ---- lessons/model_card.py -------------------------------------------------------
-  // lessons.tools.model_types and lessons.tools.engines, by the same names (T: the tables above)
+  // lessons.tools.model_types and modelcard.engines, by the same names (T: the tables above)
   var ALIBI_TYPES = T.ALIBI_MODEL_TYPES, LEARNED_TYPES = T.LEARNED_MODEL_TYPES, SINUSOIDAL_TYPES = T.SINUSOIDAL_MODEL_TYPES;
   var ROPE_MODEL_TYPES = T.ROPE_MODEL_TYPES, INTERLEAVED_TYPES = T.INTERLEAVED_MODEL_TYPES;  // RoPE turns x[2i] with x[2i+1]
   var DEFAULT_THETA = T.DEFAULT_THETA, CLASS_DEFAULTS = T.CLASS_DEFAULTS;
@@ -960,7 +960,7 @@
     if (full.some(Boolean)) parts.push("divided by " + fmtG(1 / lowest, 4) + ": pairs " + ranges(full));
     return parts.join("; ");
   }
-  // lessons.tools.engines: ENGINES, ENGINE_STARTS, scaling_override, engine_commands, engine_refusals, engine_notes
+  // modelcard.engines: ENGINES, ENGINE_STARTS, scaling_override, engine_commands, engine_refusals, engine_notes
   var ENGINES = Object.keys(T.ENGINES).map(function (k) { return [k, T.ENGINES[k]]; });  // [JSON key, name]
   var SOURCES = T.SOURCES, ENGINE_STARTS = T.ENGINE_STARTS;
   function dumps1(v) { // json.dumps(v, separators=(", ", ": "))
@@ -1026,7 +1026,7 @@
     return best || [null, found.length ? found[0][1] : "no RoPE"];
   }
   function covered(c, served, engine) { var r = tableRows(c, engine)[0]; return r === null || served <= r; }
-  function scaledReach(c) { // lessons.tools.engines.scaled_reach: [reach, rope type, what sets it] or null
+  function scaledReach(c) { // modelcard.engines.scaled_reach: [reach, rope type, what sets it] or null
     var reaches = [];
     c.rope.forEach(function (g) {
       var original = get(g.parameters, "original_max_position_embeddings") || c.trained_length, f = N(get(g.parameters, "factor")) || 1;
@@ -1043,7 +1043,7 @@
     var before = ropeInvFreq(g.head_dim, g.parameters, c.max_length)[1], after = ropeInvFreq(g.head_dim, g.parameters, served)[1];
     return before === after ? "" : "; raising max_position_embeddings to " + fmtComma(served) + ", as the commands do, also changes the attention factor on every token from " + fmtG(before, 4) + " to " + fmtG(after, 4);
   }
-  // lessons.tools.known_bugs: parse_engine, release_key, rule_holds, known_bugs
+  // modelcard.known_bugs: parse_engine, release_key, rule_holds, known_bugs
   var KNOWN_BUGS = T.KNOWN_BUGS, ENGINE_NAMES = T.ENGINE_NAMES;
   function parseEngine(spec) {
     var s = String(spec).trim(), i = s.indexOf("=="), engine = i < 0 ? s : s.slice(0, i), release = i < 0 ? "" : s.slice(i + 2);
@@ -1255,8 +1255,8 @@
     return notes;
   }
   function nStr(x) { return x === null ? "unknown" : fmtComma(x); }
-  // lessons.tools.card_report: report_sections (the report as data), verdict, render_text;
-  // lessons.tools.card_html: advice, render_html. A row: {line: a str.format template, cells: [...]}.
+  // modelcard.report: report_sections (the report as data), verdict, render_text;
+  // modelcard.html: advice, render_html. A row: {line: a str.format template, cells: [...]}.
   function fill(line, cells) { // line.format(*cells), for the templates the report uses: {i}, {i:<n}, {i:>n}
     return line.replace(/\{(\d+)(?::([<>])(\d+))?\}/g, function (m, i, align, n) {
       var s = cells[+i];

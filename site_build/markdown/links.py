@@ -23,11 +23,11 @@ from markdown.util import HTML_PLACEHOLDER_RE
 from mkdocs.exceptions import PluginError
 
 from figures_build import FIGURES
-from figures_build.project import LessonError, Project, tool_names
+from figures_build.project import API_PACKAGES, LessonError, Project, package_names
 from figures_build.reading import DARK_SUFFIX, FIGURE_DIR, lesson_ref, lesson_refs
 from site_build.layout import is_wide
 from site_build.markdown.context import PageExtension, PageTreeprocessor
-from site_build.pages import API_DIR, TOOLS_API_DIR
+from site_build.pages import API_DIR, API_PAGE_DIRS
 
 
 class _Links(PageTreeprocessor):
@@ -74,11 +74,13 @@ class _Links(PageTreeprocessor):
                 continue
             text = self.code_text(el)
             ref = lesson_ref(text)
-            if ref and ref[0] == "tools" and ref[1]:  # `lessons.tools.<module>[.name]`: a tool's API page
-                module, _, name = ref[1].partition(".")
-                if module not in tool_names(project.root / "lessons"):
-                    raise PluginError(f"{page.source}: `{text}` is not a module of lessons/tools/")
-                href = rel(f"{TOOLS_API_DIR}/{module}.md") + (f"#lessons.tools.{module}.{name}" if name else "")
+            package = next((p for p in API_PACKAGES if text.strip().startswith(p + ".")
+                            and all(part.isidentifier() for part in text.strip()[len(p) + 1:].split("."))), None)
+            if package:  # `lessons.tools.<module>[.name]`, `modelcard.<module>[.name]`
+                module, _, name = text.strip()[len(package) + 1:].partition(".")
+                if module not in package_names(project.root, package):
+                    raise PluginError(f"{page.source}: `{text}` is not a module of {package.replace('.', '/')}/")
+                href = rel(f"{API_PAGE_DIRS[package]}/{module}.md") + (f"#{package}.{module}.{name}" if name else "")
             elif ref:
                 slug, attr = ref
                 if slug not in by_slug:
@@ -99,7 +101,7 @@ class _Links(PageTreeprocessor):
             elif el in in_code_line and text.split("(")[0] in api:
                 href = rel(f"{API_DIR}/{lesson.slug}.md") + f"#lessons.{lesson.slug}.{text.split('(')[0]}"
             elif el in in_code_line and lesson is not None and text.split("(")[0] in tools:  # a tool's function
-                href = rel(f"{TOOLS_API_DIR}/{tools[text.split('(')[0]][0]}.md") + f"#{tools[text.split('(')[0]][1]}"
+                href = rel(tools[text.split('(')[0]][0]) + f"#{tools[text.split('(')[0]][1]}"
             else:
                 continue
             _wrap(parents[el], el, href)
@@ -153,9 +155,9 @@ def check_lesson_links(project: Project) -> None:
 
 
 def _tool_homes(root: Path) -> dict[str, tuple[str, str]]:
-    """{public name: (its lessons/tools/ module, its anchor on that module's API page)}."""
-    return {name: (module, f"lessons.tools.{module}.{name}")
-            for module, names in tool_names(Path(root) / "lessons").items() for name in names}
+    """{public name: (the API page of its module in lessons/tools/ or modelcard/, its anchor there)}."""
+    return {name: (f"{API_PAGE_DIRS[package]}/{module}.md", f"{package}.{module}.{name}")
+            for package in API_PACKAGES for module, names in package_names(root, package).items() for name in names}
 
 
 @functools.lru_cache(maxsize=None)

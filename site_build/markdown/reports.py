@@ -1,6 +1,6 @@
 """The model-card reports a page shows, as HTML: a ```text fence holding
-`$ python -m lessons.model_card SLUG` and what it prints (the gallery on the page
-*Reading a model card*) is shown as the report's HTML (`lessons.tools.card_html`:
+`$ python -m modelcard SLUG` and what it prints (the gallery on the page
+*Reading a model card*) is shown as the report's HTML (`modelcard.html`:
 the verdict, the warnings as admonitions, tables), with the command above it.
 
 The fence stays the page's source, and what the terminal prints: it must be the
@@ -21,7 +21,7 @@ from mkdocs.exceptions import PluginError
 from site_build.markdown.context import PageExtension, PageTreeprocessor, page_source
 
 # the fence (tests/test_model_card.py reads the page with the same pattern)
-REPORT_FENCE = re.compile(r"^```text\n\$ python -m lessons\.model_card (\S+)\n(.*?)\n```$", re.M | re.S)
+REPORT_FENCE = re.compile(r"^```text\n\$ python -m modelcard (\S+)\n(.*?)\n```$", re.M | re.S)
 MARKER = "primer-model-card-report-{}"
 
 
@@ -33,7 +33,7 @@ class _Fences(Preprocessor):
     def run(self, lines: list[str]) -> list[str]:
         self.extension.found = []
         text = "\n".join(lines)
-        if "$ python -m lessons.model_card " not in text:
+        if "$ python -m modelcard " not in text:
             return lines
 
         def swap(match: re.Match) -> str:
@@ -49,8 +49,8 @@ class _Reports(PageTreeprocessor):
         if not found:
             return
         from lessons.model_card import explain
-        from lessons.tools.card_html import render_html
-        from lessons.tools.card_report import render_text, report_sections
+        from modelcard.html import render_html
+        from modelcard.report import render_text, report_sections
         from lessons.tools.model_types import gallery
 
         known = gallery()
@@ -61,15 +61,15 @@ class _Reports(PageTreeprocessor):
                 continue
             slug, shown = found[int(match.group(1))]
             if slug not in known:
-                raise PluginError(f"{page_source(self.context)}: `python -m lessons.model_card {slug}`: no gallery "
+                raise PluginError(f"{page_source(self.context)}: `python -m modelcard {slug}`: no gallery "
                                   f"config {slug!r}")
             structure = report_sections(explain(known[slug]["config"]), None, known[slug]["repo"])
             if render_text(structure) != shown:
                 raise PluginError(f"{page_source(self.context)}: the report of {slug} differs from what the code "
-                                  f"prints now; regenerate it with `python -m lessons.model_card {slug}`")
+                                  f"prints now; regenerate it with `python -m modelcard {slug}`")
             box = etree.Element("div", {"class": "pmc-static"})
             command = etree.SubElement(box, "p", {"class": "pmc-command-line"})
-            etree.SubElement(command, "code").text = f"$ python -m lessons.model_card {slug}"
+            etree.SubElement(command, "code").text = f"$ python -m modelcard {slug}"
             box.append(etree.fromstring(render_html(structure, lambda target: f"{target}.md")))
             box[-1].set("data-slug", slug)
             parent = parents[p]

@@ -158,7 +158,7 @@ def lesson_gallery(config: dict) -> dict:
     """The lesson's card for one config, in transformers_gallery()'s per-layer shape (its rope groups expanded to
     the layers they name; a layer no group names has no RoPE)."""
     from lessons.model_card import explain
-    from lessons.tools.card_report import card_json
+    from modelcard.report import card_json
 
     card = card_json(explain(copy.deepcopy(config)))
     n_layers = max([i + 1 for group in card["rope"] for i in group["layers"]] + card["nope_layers"] + [0])

@@ -1,4 +1,4 @@
-"""Write lessons/tools/registries.json: the architectures each engine release serves, read from its wheel.
+"""Write modelcard/registries.json: the architectures each engine release serves, read from its wheel.
 
     pip download --no-deps -d DIR vllm==0.33.0 sglang==0.5.23 transformers==5.19.0
     pip download --no-deps --no-binary :all: -d DIR llama-cpp-python==0.3.36
