@@ -1,8 +1,9 @@
-"""The `primer` plugin's options (mkdocs.yml, `plugins: - primer: ...`), typed.
+"""The `primer` plugin's options (mkdocs.yml, `plugins: primer: ...`), typed.
 
-mkdocs.yml sets each from the environment variable that has always switched it
-(`!ENV [PRIMER_DIAGRAMS, auto]`), so `make`, the tests and CI keep working, and
-a project that wants a fixed value writes it there instead.
+mkdocs.yml sets the first four from the switches a user sets (`!ENV [PRIMER_DIAGRAMS,
+auto]`; docs/contributing.md, *Switches*), and a project that wants a fixed value writes it
+there instead. `offline_zip` is `make site`'s: site_build/build.py sets it for that build
+alone, in a config file that inherits mkdocs.yml.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ class PrimerConfig(Config):
     content_visibility = c.Type((str, bool), default="auto")
     # seconds the build waits for Node or Chromium before it stops, naming the page (PRIMER_TIMEOUT)
     timeout = c.Type((int, float, str), default=DEFAULT_TIMEOUT)
-    # the offline copy's zip this site serves and links from the home page (PRIMER_OFFLINE_ZIP; `make site`)
+    # the offline copy's zip this site serves and links from the home page (`make site`: site_build/build.py)
     offline_zip = c.Type(str, default="")
 
     def visibility(self) -> str:

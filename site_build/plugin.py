@@ -330,8 +330,8 @@ class PrimerPlugin(BasePlugin[PrimerConfig]):
     # -- parts of on_config ------------------------------------------------------
 
     def _offline(self, config: MkDocsConfig) -> None:
-        """The offline copy (OFFLINE=true: Material's offline plugin), or the zip of
-        one that this site serves (PRIMER_OFFLINE_ZIP, set by `make site`)."""
+        """The offline copy (Material's offline plugin enabled), or the zip of one that
+        this site serves (the `offline_zip` option, set by `make site`: site_build/build.py)."""
         self.offline = is_offline(config)
         self.offline_zip = None
         if self.offline:
@@ -343,7 +343,7 @@ class PrimerPlugin(BasePlugin[PrimerConfig]):
         zip_path = self.config.offline_zip
         if zip_path:
             if not Path(zip_path).is_file():
-                raise PluginError(f"PRIMER_OFFLINE_ZIP={zip_path}: no such file (`make site` builds it)")
+                raise PluginError(f"offline_zip: {zip_path}: no such file (`make site` builds it)")
             self.offline_zip = Path(zip_path).resolve()
 
     def _page_context(self) -> PageContext | None:

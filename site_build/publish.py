@@ -2,14 +2,14 @@
 
     SITE_URL=https://<owner>.github.io/<repo>/ python -m site_build.publish [--site-dir site]
 
-1. builds the offline copy: `mkdocs build` with OFFLINE=true (Material's
-   offline plugin: no directory URLs, the search index inlined as a script;
+1. builds the offline copy (`mkdocs_build(..., offline=True)`: Material's
+   offline plugin, no directory URLs, the search index inlined as a script;
    the primer plugin turns instant navigation off and serves the file://
    search shim from the site) into build/offline/, and zips it as one folder;
 2. builds the site for SITE_URL (canonical links, sitemap.xml and the 404
    page follow it) into --site-dir, with that zip at OFFLINE_ZIP, which the
-   home page links (the primer plugin adds the file and the link only when
-   PRIMER_OFFLINE_ZIP names a zip: `make serve` has none).
+   home page links (`offline_zip=`: the primer plugin adds the file and the
+   link only when its `offline_zip` option names a zip: `make serve` has none).
 
 The plugin side of the offline copy (`is_offline`, `configure_offline`) lives
 here too, so one file says what the offline copy is.
@@ -73,18 +73,12 @@ def zip_site(site_dir: Path, zip_path: Path) -> None:
     tmp.replace(zip_path)
 
 
-def _build(root: Path, site_dir: Path, environ: dict[str, str] | None = None, **env: str) -> None:
-    """`mkdocs_build` of the project at `root` into `site_dir`, in `environ` (default: this
-    process's environment) with `env` added."""
-    mkdocs_build(root, site_dir, dict(os.environ if environ is None else environ, **env))
-
-
 def build_offline_zip(root: Path, zip_path: Path, work_dir: Path | None = None,
                       env: dict[str, str] | None = None) -> None:
     """Build the offline copy of the project at `root` (into `work_dir`, default
     build/offline/; in the environment `env`, default this process's) and zip it to `zip_path`."""
     offline_dir = work_dir or root / "build" / "offline"
-    _build(root, offline_dir, env, OFFLINE="true")
+    mkdocs_build(root, offline_dir, env, offline=True)
     zip_site(offline_dir, zip_path)
 
 
@@ -99,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
     zip_path = root / "build" / Path(OFFLINE_ZIP).name
     try:
         build_offline_zip(root, zip_path)
-        _build(root, Path(args.site_dir).resolve(), PRIMER_OFFLINE_ZIP=str(zip_path))
+        mkdocs_build(root, Path(args.site_dir).resolve(), offline_zip=zip_path)
     except BuildError as exc:
         print(f"make site: {exc}", file=sys.stderr)
         return 1

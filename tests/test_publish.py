@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import zipfile
+from pathlib import Path
 
 import pytest
 
@@ -16,6 +17,9 @@ from tests.projects import make_project
 from tests.test_site_build import config_error, lesson, mkdocs_build
 
 ADDRESS = "https://example.org/primer/"
+# what a build's config holds besides its plugins
+SETTINGS = ("site_url", "docs_dir", "site_dir", "nav", "markdown_extensions", "mdx_configs", "extra_css", "extra_javascript",
+            "validation", "use_directory_urls", "extra", "theme")
 
 
 @pytest.fixture(scope="module")
@@ -25,7 +29,7 @@ def published(tmp_path_factory):
                            {"alpha": lesson("alpha", "beta"), "beta": lesson("beta", "alpha")}, site=True, notebook=False)
     offline = project / "offline.zip"
     offline.write_bytes(b"PK\x05\x06" + bytes(18))  # an empty zip: the build only serves it
-    result = mkdocs_build(project, SITE_URL=ADDRESS, PRIMER_OFFLINE_ZIP=str(offline))
+    result = mkdocs_build(project, offline_zip=offline, SITE_URL=ADDRESS)
     assert result.returncode == 0, result.stderr
     return project
 
@@ -49,14 +53,47 @@ def test_the_home_page_links_the_offline_zip_the_site_serves(published):
     assert (published / "site" / OFFLINE_ZIP).read_bytes() == (published / "offline.zip").read_bytes()
 
 
-@pytest.mark.parametrize("env, message", [
-    ({"PRIMER_OFFLINE_ZIP": "no/such.zip"}, r"PRIMER_OFFLINE_ZIP=no/such\.zip: no such file"),
-    ({"OFFLINE": "true", "PRIMER_DIAGRAMS": "browser"}, r"the offline copy draws its diagrams at build time"),
+@pytest.mark.parametrize("options, env, message", [
+    ({"offline_zip": "no/such.zip"}, {}, r"offline_zip: no/such\.zip: no such file"),
+    ({"offline": True}, {"PRIMER_DIAGRAMS": "browser"}, r"the offline copy draws its diagrams at build time"),
 ], ids=["missing-zip", "offline-without-build-time-diagrams"])
-def test_a_build_that_cannot_make_what_it_was_asked_stops_in_one_line(tmp_path, env, message):
+def test_a_build_that_cannot_make_what_it_was_asked_stops_in_one_line(tmp_path, options, env, message):
     project = make_project(tmp_path, {"alpha": lesson("alpha", "beta"), "beta": lesson("beta", "alpha")}, site=True, notebook=False)
-    error = config_error(project, **env)
+    error = config_error(project, options, **env)
     assert re.search(message, error) and "Traceback" not in error, error
+
+
+def test_what_make_site_asks_of_a_build_is_an_argument_that_sets_only_that_not_an_environment_variable(tmp_path, monkeypatch):
+    """The offline copy and the zip a site serves are arguments of the one build function
+    (site_build.build): the build reads mkdocs.yml with that option set and every other
+    setting as it is, from a file beside it that is gone afterwards; the variables that
+    used to hand them over switch nothing."""
+    from mkdocs.config import load_config
+
+    from site_build.build import build_config
+
+    project = make_project(tmp_path, {"alpha": lesson("alpha", "beta"), "beta": lesson("beta", "alpha")}, site=True, notebook=False)
+    monkeypatch.setenv("OFFLINE", "true")
+    monkeypatch.setenv("PRIMER_OFFLINE_ZIP", str(project / "old.zip"))
+    def read(path: Path) -> tuple[dict, dict]:
+        """The config's settings and each plugin's options, copied (MkDocs reuses plugin objects between loads)."""
+        config = load_config(str(path))
+        return ({key: config[key] for key in SETTINGS},
+                {name: dict(plugin.config.items()) for name, plugin in config.plugins.items()})
+
+    with build_config(project) as path:
+        assert path == project / "mkdocs.yml"
+        plain, plain_plugins = read(path)
+    with build_config(project, offline=True, offline_zip=project / "copy.zip") as path:
+        written = path
+        assert path.parent == project and path.name != "mkdocs.yml"
+        asked, asked_plugins = read(path)
+    assert not written.exists()
+    assert (plain_plugins["material/offline"]["enabled"], plain_plugins["primer"]["offline_zip"]) == (False, "")
+    assert (asked_plugins["material/offline"]["enabled"], asked_plugins["primer"]["offline_zip"]) == (True, str(project / "copy.zip"))
+    assert list(asked_plugins) == list(plain_plugins)
+    asked_plugins["material/offline"]["enabled"], asked_plugins["primer"]["offline_zip"] = False, ""
+    assert asked_plugins == plain_plugins and asked == plain
 
 
 def test_the_zip_is_one_folder_without_absolute_urls_and_the_same_bytes_each_time(tmp_path):

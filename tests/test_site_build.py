@@ -79,9 +79,11 @@ def assets():
 '''
 
 
-def mkdocs_build(project: Path, **env: str) -> subprocess.CompletedProcess:
-    """The build every caller runs (site_build.build), of `project` into project/site, with `env` added."""
-    return build_project(project, project / "site", dict(os.environ, **env), capture=True, timeout=300, check=False)
+def mkdocs_build(project: Path, *, offline_zip: Path | None = None, **env: str) -> subprocess.CompletedProcess:
+    """The build every caller runs (site_build.build), of `project` into project/site, with `env` added
+    (and, as `make site` builds the site, serving the zip `offline_zip`)."""
+    return build_project(project, project / "site", dict(os.environ, **env), offline_zip=offline_zip,
+                         capture=True, timeout=300, check=False)
 
 
 @pytest.fixture(scope="module")
@@ -167,14 +169,17 @@ def test_math_is_typeset_at_build_time_and_assets_are_local(built):
     assert (vendor / "mermaid" / "mermaid.esm.min.mjs").exists()
 
 
-def config_error(project: Path, **env: str) -> str:
+def config_error(project: Path, options: dict | None = None, **env: str) -> str:
     """The error (MkDocs prints it as one ERROR line) the build stops with while MkDocs loads the project
     (the `primer` plugin's on_config: reading the lessons, their links, the figure
-    build, the offline switches), found in this process instead of a `mkdocs build`.
+    build, the offline options), found in this process instead of a `mkdocs build`, with `env`
+    added and the config a build with `options` reads (site_build.build's build_config).
     The plugin's changes to the process (sys.path, environment, lessons imported from
     `project`) are undone afterwards."""
     from mkdocs.config import load_config
     from mkdocs.exceptions import PluginError
+
+    from site_build.build import build_config
 
     saved_env, saved_path, saved_prefix = dict(os.environ), list(sys.path), sys.pycache_prefix
     os.environ.update(NO_MKDOCS_2_WARNING="1", **env)
@@ -182,7 +187,8 @@ def config_error(project: Path, **env: str) -> str:
     real_lessons = {name: sys.modules.pop(name) for name in list(sys.modules) if name.split(".")[0] == "lessons"}
     plugin = None
     try:
-        config = load_config(str(project / "mkdocs.yml"), site_dir=str(project / "site"))
+        with build_config(project, **(options or {})) as config_file:
+            config = load_config(str(config_file), site_dir=str(project / "site"))
         plugin = config.plugins["primer"]
         with pytest.raises(PluginError) as caught:
             plugin.on_config(config)
