@@ -29,7 +29,8 @@ from site_build.build import mkdocs_build  # noqa: E402
 
 
 def copy_project(dest: Path) -> Path:
-    for item in ("lessons", "papers", "labs", "challenges", "figures_build", "site_build", "experiments", "docs", "mkdocs.yml"):
+    for item in ("lessons", "papers", "labs", "challenges", "modelcard", "figures_build", "site_build", "experiments", "docs",
+                 "mkdocs.yml"):
         src = ROOT / item
         if src.is_dir():
             shutil.copytree(src, dest / item, ignore=shutil.ignore_patterns("__pycache__", "figures"))

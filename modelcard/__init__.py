@@ -9,7 +9,7 @@ built over it:
 - `known_bugs`: the position bugs of engine releases (known_bugs.json);
 - `report`: the text report and the JSON card; `html`: the report as the site's HTML;
 - `cli`: `python -m modelcard CONFIG` (and `python -m modelcard`, its alias);
-- `data`: the tables the in-browser decoder (docs/javascripts/model_card.js) reads;
+- `data`: the tables the in-browser decoder (modelcard/web/model_card.js) reads;
 - `gallery`: the gallery page, generated from the configs in lessons/gallery/.
 
 Layering (tests/test_imports.py): this package imports lessons; no lesson imports it.

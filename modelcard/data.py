@@ -1,11 +1,12 @@
 """The files the site publishes for the model-card page's in-browser decoder
-(docs/javascripts/model_card.js): the gallery, and the decoder's tables from their
+(modelcard/web/model_card.js): the gallery, and the decoder's tables from their
 one home in Python, offered to the build by `assets()` (the site build asks each
 module of its PUBLISHING_MODULES, as it asks each lesson that defines one)."""
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from lessons import context_extension as ce
 from lessons.tools import model_types
@@ -15,7 +16,7 @@ from lessons.tools import rope_scaling as rs
 from lessons.tools.model_types import gallery
 
 
-# The tables docs/javascripts/model_card.js reads (by these names), so that each has one home here:
+# The tables modelcard/web/model_card.js reads (by these names), so that each has one home here:
 # lessons.tools.model_types, modelcard.engines, modelcard.html, and the keys rope_inv_freq checks in
 # lessons.tools.rope_scaling (sets there, sorted lists here: the decoder only asks for membership).
 BROWSER_TABLES = {
@@ -53,14 +54,16 @@ def browser_tables() -> dict:
 
 
 def assets() -> dict[str, bytes]:
-    """{site path: bytes} the model-card page's decoder loads: the gallery as JSON, the
+    """{site path: bytes} the model-card page's decoder loads: the decoder itself
+    (web/model_card.js, which model_card_loader.js loads on the page that has the box), the gallery as JSON, the
     same text as a script for the offline copy (file:// refuses fetch()), and the
     tables as JSON text in a script (model_card_loader.js loads it before the decoder,
     which parses the text, so 10000.0 stays a float)."""
     examples = {slug: {"name": entry["name"], "repo": entry["repo"], "config": entry["config"]}
                 for slug, entry in gallery().items()}
     text = json.dumps(examples)
-    return {"assets/model_card_gallery.json": text.encode(),
+    return {"javascripts/model_card.js": (Path(__file__).parent / "web" / "model_card.js").read_bytes(),
+            "assets/model_card_gallery.json": text.encode(),
             "assets/model_card_gallery.js": f"window.PrimerModelCardGallery = {json.dumps(text)};\n".encode(),
             "assets/model_card_tables.js":
                 f"window.PrimerModelCardTables = {json.dumps(json.dumps(browser_tables()))};\n".encode()}

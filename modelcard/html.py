@@ -4,7 +4,7 @@
 row with its text template and its cells); the CLI prints it as text (`render_text`) and the
 site shows it through `render_html` here: a verdict first, the warnings as admonitions with a
 fix and a link to the lesson that teaches the matter, the rest as tables. The in-browser
-decoder (docs/javascripts/model_card.js) writes the same HTML from the same data; the tables it
+decoder (modelcard/web/model_card.js) writes the same HTML from the same data; the tables it
 reads (`ADVICE`, `page_titles`) come from here through `modelcard.data`.
 """
 

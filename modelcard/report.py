@@ -94,7 +94,7 @@ FACT = "{0:<14} {1}"  # "trained length 8,192": the report's label column, then 
 def report_sections(card: ModelCard, served: int | None = None, model: str = "MODEL",
                     engine: str | None = None) -> dict:
     """The report as data, what both renderers read: the text (`render_text`, the CLI) and the HTML
-    (`modelcard.html.render_html`, the site); docs/javascripts/model_card.js builds the same.
+    (`modelcard.html.render_html`, the site); modelcard/web/model_card.js builds the same.
 
     Args:
         card: from `explain`.

@@ -3,7 +3,7 @@
 their own rules, ALiBi, learned and sinusoidal tables) and a share of configs
 it must refuse (contradictions, unknown rope types, no position information,
 malformed values). tests/test_model_card_browser.py runs each through the
-Python and through docs/javascripts/model_card.js and compares."""
+Python and through modelcard/web/model_card.js and compares."""
 
 from __future__ import annotations
 

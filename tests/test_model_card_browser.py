@@ -1,4 +1,4 @@
-"""The in-browser model-card decoder (docs/javascripts/model_card.js) on the
+"""The in-browser model-card decoder (modelcard/web/model_card.js) on the
 built lessons/model_card/ page, against the Python it ports: every gallery
 config and a few hundred generated ones (tests/model_card_cases.py) give the
 same card, the same report (text, sections and HTML) and the same errors; then the page itself:

@@ -1,4 +1,4 @@
-"""The Python emulation in docs/javascripts/model_card.js, run in Node (no browser): its float `repr`,
+"""The Python emulation in modelcard/web/model_card.js, run in Node (no browser): its float `repr`,
 `format(x, ",.Ng")`, `format(x, ",")`, round-half-even and `json.dumps(indent=2)` against Python's own,
 on a few hundred seeded values (ties, powers of ten, subnormals, huge integers, signed zeros).
 The decoder as a whole is compared in Chromium by tests/test_model_card_browser.py."""
@@ -77,7 +77,7 @@ def test_javascript_formats_numbers_as_python_does(tmp_path):
     assert len(cases) > 300
     tables = tmp_path / "tables.json"
     tables.write_text(json.dumps(browser_tables()), encoding="utf-8")
-    done = subprocess.run([NODE, "-e", SCRIPT, str(tables), str(ROOT / "docs" / "javascripts" / "model_card.js")],
+    done = subprocess.run([NODE, "-e", SCRIPT, str(tables), str(ROOT / "modelcard" / "web" / "model_card.js")],
                           input=json.dumps([c[:3] for c in cases]), capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     got = json.loads(done.stdout)
@@ -95,7 +95,7 @@ def test_javascript_engine_switches_match_python(tmp_path):
     """The engine notes of each engine's own switches (modelcard/engines.py): Llama 4's temperature gate in
     vLLM 0.33.0 (on only past --max-model-len 32,768: the note and the flag at 32,768, neither at 32,769) and
     Ministral 3's llama_4_scaling_beta, which vLLM reads only from params.json; the report of
-    docs/javascripts/model_card.js is the Python report, line for line."""
+    modelcard/web/model_card.js is the Python report, line for line."""
     from lessons.model_card import explain
     from modelcard.report import report
     from lessons.tools.model_types import gallery
@@ -112,7 +112,7 @@ def test_javascript_engine_switches_match_python(tmp_path):
     assert sum("reads llama_4_scaling_beta" in w for w in want) == 2
     tables = tmp_path / "tables.json"
     tables.write_text(json.dumps(browser_tables()), encoding="utf-8")
-    done = subprocess.run([NODE, "-e", REPORTS, str(tables), str(ROOT / "docs" / "javascripts" / "model_card.js")],
+    done = subprocess.run([NODE, "-e", REPORTS, str(tables), str(ROOT / "modelcard" / "web" / "model_card.js")],
                           input=json.dumps([[json.dumps(c), n] for c, n in cases]), capture_output=True, text=True,
                           timeout=120)
     assert done.returncode == 0, done.stderr
