@@ -9,7 +9,6 @@ it draws every figure under the other kernels and compares it with `make figures
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 import sys
@@ -17,10 +16,7 @@ import sys
 import pytest
 
 from tests.conftest import ROOT, build_figures, figures_lock
-from tests.kernels import PASS_FLAG, default_environment, numpy_blas, other_environment
-
-# The comparisons below run both kernels themselves: once, in the first pass.
-first_pass_only = pytest.mark.skipif(bool(os.environ.get(PASS_FLAG)), reason="compares both passes itself")
+from tests.kernels import default_environment, numpy_blas, other_environment
 
 
 def _python(code: str, env: dict[str, str]) -> str:
@@ -58,8 +54,7 @@ print(json.dumps({"gaps": gaps, "shown": [gap_text(g) for g in gaps]}))
 """
 
 
-@first_pass_only
-def test_the_other_kernels_change_the_rounding_and_not_what_the_pages_say():
+def test_the_other_kernels_change_the_rounding_and_not_what_the_pages_say():  # runs both kernels: first pass only
     """The conformance table and the cache gaps, under both kernels: what gap_text writes is the
     same; the digits underneath are not (the reason the pages write a bound)."""
     here, there = (json.loads(_python(GAPS, env)) for env in (default_environment(), other_environment()))
@@ -102,8 +97,7 @@ def test_svg_difference_sees_a_moved_point_and_a_changed_word():
     assert svg_difference(svg, svg.replace(b"<path", b"<line")) is None
 
 
-@first_pass_only
-def test_every_figure_is_the_same_under_the_other_kernels(tmp_path, tmp_path_factory):
+def test_every_figure_is_the_same_under_the_other_kernels(tmp_path, tmp_path_factory):  # runs both: first pass only
     """`make figures` (this pass's kernels) against every figure drawn again under the other ones:
     the same files, the same text, every coordinate within TOLERANCE. The README says how many
     are identical to the byte."""
