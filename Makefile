@@ -11,17 +11,18 @@ help:
 	@echo "make serve         set up, build the figures, serve the site at http://$(ADDR)"
 	@echo "make check         the quick tier: lint and every test that builds, trains and browses nothing (under a minute)"
 	@echo "make test          set up the test tools and run every test (then the page values and labs again, under other CPU kernels)"
-	@echo "make figures       build changed lessons' figures (FORCE=1 to rebuild all)"
-	@echo "make build         build the site into site/ (mkdocs build --strict)"
+	@echo "make figures       build changed lessons' figures (FORCE=1 to rebuild all, LESSON=slug one)"
+	@echo "make build         build the site into site/ (mkdocs build --strict, by python -m site_build.build)"
 	@echo "make site          the site to publish: site/ for SITE_URL, with the offline zip (README, Publishing)"
 	@echo "make bench         figure-build, site-build and edit-loop (mkdocs serve) benchmark (medians, ratios)"
 	@echo "make bench-pages   page-load benchmark in headless Chromium (medians, ratios, bytes)"
 	@echo "make screenshots   build the site, then picture each page at 390 and 1280 px, light and dark, in build/screenshots/"
 	@echo "make reference     check the reference vectors (RoPE scaling, ALiBi, RoPE layouts, SmolLM2's logits) live against transformers"
 	@echo "make reference-resume  remake the M-RoPE resume vectors from transformers 5.2.0 and vLLM 0.33.0 (downloads its wheel)"
-	@echo "make experiments   train and read the tiny decoders (CPU, under an hour on 2 cores, resumable; FORCE=1 redoes all)"
-	@echo "make real-model    SmolLM2-135M past its trained length: every stretching method (CPU, ~206 min on 2 cores, resumable; FORCE=1 redoes all)"
+	@echo "make experiments   train and read the tiny decoders (CPU, under an hour on 2 cores, resumable; RETRAIN=1 redoes all)"
+	@echo "make real-model    SmolLM2-135M past its trained length: every stretching method (CPU, ~206 min on 2 cores, resumable; RERUN=1 redoes all)"
 	@echo "make clean         remove generated files (site, figures, caches)"
+	@echo "Every switch (FORCE, LESSON, RETRAIN, RERUN, SITE_URL, PRIMER_*, BENCH_*, ...): docs/contributing.md, Switches"
 
 # --- set-up ------------------------------------------------------------------
 .venv/.site-installed: pyproject.toml site_build/plugin.py
@@ -139,19 +140,22 @@ reference-resume: .venv-ref52/.installed
 	  import _multimodal_rope_reference as r; r.write_resume()"
 
 # --- measured experiments (torch CPU; an optional extra, never part of make test) --
-# Resumable: a result whose JSON holds today's configuration hash is kept. FORCE=1 retrains everything.
+# Resumable: a result whose JSON holds today's configuration hash is kept. RETRAIN=1 retrains everything
+# (its own name: FORCE=1 rebuilds figures only, and must not throw away an hour of training).
 # torch once (a stamp, remade when pyproject.toml changes), not on every run
 .venv/.experiments-installed: .venv/.site-installed pyproject.toml
 	$(PIP) install "$(TORCH)" -e ".[experiments]"
 	touch $@
 
 experiments: .venv/.experiments-installed
-	$(PY) -m experiments.run $(if $(FORCE),--force)
+	$(if $(FORCE),$(warning FORCE=1 rebuilds figures only; RETRAIN=1 retrains the experiments))
+	$(PY) -m experiments.run $(if $(RETRAIN),--force)
 
 # The texts are two Debian packages' files (python3.11-doc, and libpython3.11-stdlib, which python3.11 brings).
 real-model: .venv/.test-installed
 	test -f /usr/share/doc/python3.11/html/_sources/library/stdtypes.rst.txt || apt-get install -y python3.11-doc
-	$(PY) -m experiments.real_model.study $(if $(FORCE),--force)
+	$(if $(FORCE),$(warning FORCE=1 rebuilds figures only; RERUN=1 redoes the real-model runs))
+	$(PY) -m experiments.real_model.study $(if $(RERUN),--force)
 
 clean:
 	rm -rf site docs/figures .cache build
