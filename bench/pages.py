@@ -99,7 +99,7 @@ from bench.server import PARTS, Recorder, category, make_handler  # noqa: E402
 from bench.variants import VARIANTS, facts_of, variants  # noqa: E402
 from harness import browser  # noqa: E402
 from harness.server import serve  # noqa: E402
-from site_build.publish import mkdocs_build  # noqa: E402
+from site_build.build import mkdocs_build  # noqa: E402
 
 KB = 1024
 CACHES = ("cold", "warm")
