@@ -9,7 +9,7 @@ ADDR    ?= 127.0.0.1:8000
 
 help:
 	@echo "make serve         set up, build the figures, serve the site at http://$(ADDR)"
-	@echo "make check         the quick tier: lint and every test that builds, trains and browses nothing (under a minute)"
+	@echo "make check         the unit tier: lint and every test that runs in-process only (no build, no browser, no other process; under a minute)"
 	@echo "make test          set up the test tools and run every test (then the page values and labs again, under other CPU kernels)"
 	@echo "make figures       build changed lessons' figures (FORCE=1 to rebuild all, LESSON=slug one)"
 	@echo "make build         build the site into site/ (mkdocs build --strict, by python -m site_build.build)"
@@ -85,11 +85,11 @@ test: .venv/.test-installed node_modules/.installed
 test-kernels: .venv/.test-installed
 	$(PY) -m tests.kernels
 
-# The check tier: no build, no browser, no training (tests/conftest.py BUILD_MODULES); under a minute.
+# The unit tier: in-process tests only, no build, no browser, no other process (tests/tiers.py); under a minute.
 check: .venv/.test-installed node_modules/.installed
 	.venv/bin/ruff check .
 	$(VULTURE)
-	$(PYTEST) -q -n 2 -m "not browser and not build"
+	$(PYTEST) -q -n 2 -m unit
 
 test-fast: .venv/.test-installed node_modules/.installed
 	.venv/bin/ruff check .

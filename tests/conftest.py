@@ -16,12 +16,14 @@ from hypothesis import settings
 # by a timed test (a busy machine made a 0.4 ms example take 300 ms once).
 settings.register_profile("primer", deadline=None)
 settings.load_profile("primer")
+pytest_plugins = ("pytester",)  # tests/test_tiers.py runs planted tests in this process
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from figures_build.project import Project  # noqa: E402
+from tests import tiers  # noqa: E402
 
 # check=False: the library's rules (import order, one home per name) have
 # their own tests; every other test still runs while one of them fails.
@@ -129,29 +131,36 @@ BUILT_FOR = {"site": "site", "subpath_site": "served", "offline_copy": "offline"
 RUN_ENV = dict(os.environ)  # as the run started
 
 
-# The test tiers (issue 41): `browser` opens built pages in Chromium; `build` builds the site or the
-# figures, trains or runs a model, or runs labs, challenges, kernels or the publisher in subprocesses:
-# these modules, marked here as a whole. The rest is the `check` tier (`make check`: no build, no browser,
-# no training; under 60 s on 2 cores), which may still call Node for the decoder's parity.
-BUILD_MODULES = ("test_site_build.py", "test_figures_build.py", "test_publish.py", "test_workflow.py",
-                 "test_experiments.py", "test_real_model.py", "test_real_model_study.py", "test_kernels.py",
-                 "test_planted_bugs.py", "test_challenges.py")
-
-
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects by these markers
 def pytest_collection_modifyitems(session, config, items):
-    """Mark the `build` tier, then run the browser tests last (a stable sort: the same order on every
-    worker), so the site builds they share can run in the background meanwhile (`pytest_collection_finish`)."""
+    """Mark each test's tier (tests/tiers.py: `unit`, `build` or `browser`), then run the browser tests
+    last (a stable sort: the same order on every worker), so the site builds they share can run in the
+    background meanwhile (`background_builds`)."""
     for item in items:
-        if item.path.name in BUILD_MODULES:
-            item.add_marker(pytest.mark.build)
+        if tiers.tier(item) != "browser":
+            item.add_marker(tiers.tier(item))
     items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item):
+    """A unit test's fixtures start no process (tests/tiers.py, `no_process`)."""
+    if not item.get_closest_marker("unit"):
+        return (yield)
+    with tiers.no_process(item.nodeid):
+        return (yield)
+
+
+pytest_runtest_call = pytest_runtest_setup  # nor does the test itself
+
+
+WANTED_BUILDS: set[str] = set()  # the builds the selected tests need (BUILDS' names), found at collection
+
+
 def pytest_collection_finish(session):
-    """Start the builds the selected tests will need, in a background thread of one process
-    (the first worker, or the only one): the tests before the browser tests run meanwhile,
-    and a fixture that needs a build waits for it (shared_build's lock) or finds it done."""
-    if os.environ.get("PYTEST_XDIST_WORKER", "gw0") != "gw0" or session.config.option.collectonly:
+    """Find the builds the selected tests will need, for `background_builds` to start: in one process
+    (the first worker, or the only one)."""
+    if os.environ.get("PYTEST_XDIST_WORKER", "gw0") != "gw0" or session.config.getoption("collectonly"):
         return
     from harness.browser import chromium_path
 
@@ -163,17 +172,24 @@ def pytest_collection_finish(session):
         if "served" in names:  # test_browser's fixture: the root or the sub-path site, by parameter
             names.add("site" if getattr(item, "callspec", None) and item.callspec.params.get("where") == "/" else "subpath_site")
         wanted |= {BUILT_FOR[name] for name in names if name in BUILT_FOR}
-    if not wanted:
+    WANTED_BUILDS.update(wanted)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def background_builds(tmp_path_factory):
+    """Start the builds the selected tests need (WANTED_BUILDS) in a background thread as the first
+    test starts: the tests before the browser tests run meanwhile, and a fixture that needs a build
+    waits for it (shared_build's lock) or finds it done."""
+    if not WANTED_BUILDS:
         return
     import threading
 
-    factory = session.config._tmp_path_factory  # what the tmp_path_factory fixture returns
-
     def build_all():
+        tiers.allow_processes()  # mkdocs, Node and Chromium, while the unit tests run beside it
         for name in BUILDS:  # in this order: the root site first, the first the browser tests need
-            if name in wanted:
+            if name in WANTED_BUILDS:
                 try:
-                    shared_build(factory, name)
+                    shared_build(tmp_path_factory, name)
                 except Exception:  # noqa: BLE001 - the fixture that needs it builds again and reports the error
                     pass
 
