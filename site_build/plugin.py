@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import ast
 import hashlib
-import importlib
 import logging
 import os
 import posixpath
@@ -54,9 +53,10 @@ from site_build.markdown.levels import LevelsExtension
 from site_build.markdown.links import LinkExtension, check_lesson_links
 from site_build.markdown.math import Katex, KatexExtension
 from site_build.markdown.reports import ReportExtension
+from site_build.published import lesson_assets, page_title, published_pages
 from site_build.markdown.sections import CLASS as SECTION_CLASS, SectionsExtension, enabled as sections_enabled
 from site_build.layout import files as layout_files
-from site_build.pages import API_DIR, KEYS_PAGE, TOOLS_API_DIR, api_page, keys_page, lesson_page, tool_api_pages
+from site_build.pages import API_DIR, KEYS_PAGE, api_page, api_page_modules, keys_page, lesson_page, tool_api_pages
 from site_build.postbuild.heights import Heights
 from site_build.postbuild.notebooks import (IPYTHON_CONFIG, NOTEBOOK_CSS, NOTEBOOK_FOLDERS, as_ipynb, cached_run, jupyter_config,
                                             directory_url, drop_cached_run, figure_alt_text, figure_dark_twins,
@@ -88,8 +88,10 @@ class PrimerPlugin(BasePlugin[PrimerConfig]):
         self.offline_zip: Path | None = None  # the zip of the offline copy this site serves, if any
         self.heights: Heights | None = None  # content-visibility: measured section heights
         self.long_pages: dict[str, str] = {}  # this build's pages with section bodies: file -> content
+        self.published_pages: dict[str, str] = {}  # pages code modules generate: page path -> Markdown
         self.assets: dict[str, bytes] = {}  # files the lessons publish (their assets()): site path -> bytes
-        self.tool_pages: dict[str, str] = {}  # the API pages of lessons/tools/: page path -> Markdown
+        self.tool_pages: dict[str, str] = {}  # the API pages of lessons/tools/ and modelcard/: path -> Markdown
+        self.tool_modules: dict[str, tuple[str, Path]] = {}  # the same paths -> (dotted module, its file)
 
     # -- lifetime -------------------------------------------------------------
 
@@ -131,7 +133,9 @@ class PrimerPlugin(BasePlugin[PrimerConfig]):
             check_lesson_links(self.project)
             build(self.project, log=log.info)
             self.assets = lesson_assets(self.project)
+            self.published_pages = published_pages(self.project)
             self.tool_pages = tool_api_pages(self.project.root)  # once per build: the nav and on_files use them
+            self.tool_modules = api_page_modules(self.project.root)
         except (LessonError, BuildError) as exc:
             raise PluginError(str(exc)) from None
         if self.katex is None or self.katex.root != root:
@@ -163,6 +167,8 @@ class PrimerPlugin(BasePlugin[PrimerConfig]):
             files.append(File.generated(config, uri, content=content))
         for paper in self.project.papers:
             files.append(File.generated(config, paper.page, content=paper.docstring))
+        for uri, content in self.published_pages.items():  # pages code modules generate (the gallery)
+            files.append(File.generated(config, uri, content=content))
         if lessons:
             files.append(File.generated(config, KEYS_PAGE, content=keys_page(lessons, vocabulary(self.project.root))))
         add_vendor_files(files, config, self.project.root, offline=self.offline, mermaid=not self.offline)
@@ -209,8 +215,8 @@ class PrimerPlugin(BasePlugin[PrimerConfig]):
                 slug = uri[len(API_DIR) + 1:-3] if uri.startswith(API_DIR + "/") else None
                 if slug in project.by_slug:
                     made_from += project.by_slug[slug].code
-                if uri.startswith(TOOLS_API_DIR + "/"):  # a tool's API page: its module's code
-                    made_from += project.helpers.get("tools." + uri[len(TOOLS_API_DIR) + 1:-3], "")
+                if uri in self.tool_modules:  # a code package's API page: its module's code
+                    made_from += self.tool_modules[uri][1].read_text(encoding="utf-8")
             else:
                 made_from = f"{os.path.getmtime(file.abs_src_path)}"
                 if uri == "index.md":
@@ -413,8 +419,9 @@ class PrimerPlugin(BasePlugin[PrimerConfig]):
                 _nav_section(sections, kind.nav).extend({title: uri} for title, uri in pages)
         sections.setdefault("Reference", []).extend([
             {"Config keys and flags": KEYS_PAGE},
+            *({page_title(content): uri} for uri, content in self.published_pages.items()),
             {"API": [{f"lessons.{lesson.slug}": f"{API_DIR}/{lesson.slug}.md"} for lesson in lessons]
-             + [{f"lessons.tools.{Path(uri).stem}": uri} for uri in self.tool_pages]},
+             + [{self.tool_modules[uri][0]: uri} for uri in self.tool_pages]},
         ])
         nav = list(config.nav or [{"Home": "index.md"}])
         rest = []
@@ -460,28 +467,6 @@ def _nav_section(sections: dict[str, list], path: tuple[str, ...]) -> list:
             entries.append({title: found})
         entries = found
     return entries
-
-
-def lesson_assets(project: Project) -> dict[str, bytes]:
-    """Every file the lessons publish with the site: each lesson that defines `assets()`
-    ({path under the site: bytes}, like `figures()`) is imported and asked. Two lessons
-    publishing one path, or an assets() that fails, stops the build naming the file."""
-    found: dict[str, tuple[str, bytes]] = {}
-    for lesson in project.lessons:
-        if not lesson.has_assets:
-            continue
-        where = project.rel(lesson.path)
-        try:
-            published = importlib.import_module(lesson.module).assets()
-        except Exception as exc:
-            raise LessonError(f"{where}: assets() failed: {type(exc).__name__}: {exc}") from None
-        for site_path, data in published.items():
-            if not isinstance(data, bytes):
-                raise LessonError(f"{where}: assets()[{site_path!r}] is {type(data).__name__}, not bytes")
-            if site_path in found:
-                raise LessonError(f"{where}: assets() publishes {site_path}, which {found[site_path][0]} publishes too")
-            found[site_path] = (where, data)
-    return {site_path: data for site_path, (_, data) in found.items()}
 
 
 class _ExactDirtyBuild(logging.Filter):

@@ -446,7 +446,7 @@ def test_an_added_yarn_block_follows_the_authors_original_length():
 def test_the_lesson_reads_every_length_key_an_engine_reads():
     """A card records the length keys a config sets from the lesson's list (the lesson imports no
     engine); that list is the union of the engines' own, in order, so no engine rule misses a key."""
-    from lessons.model_card import ENGINE_READ_LENGTH_KEYS
+    from lessons.tools.exact import ENGINE_READ_LENGTH_KEYS
     from modelcard.engines import ENGINE_LENGTH_KEYS
 
     assert ENGINE_READ_LENGTH_KEYS == ENGINE_LENGTH_KEYS

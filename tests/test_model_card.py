@@ -12,14 +12,13 @@ import sys
 import numpy as np
 import pytest
 
-from lessons.model_card import (compare_methods, explain, figure_name, language_config, layer_types, pairs_that_turn,
+from lessons.model_card import (compare_methods, explain, language_config, layer_types, pairs_that_turn,
                                 rope_block)
 from modelcard.cli import main
 from modelcard.report import card_json, report
 from modelcard.engines import (engine_refusals, served_lengths, vllm_max_model_len)
 from lessons.tools.model_types import ConfigError, gallery
 from lessons.tools.rope_scaling import rope_inv_freq
-from site_build.markdown.reports import REPORT_FENCE
 from tests.conftest import LESSONS, ROOT
 
 GALLERY = gallery()
@@ -257,36 +256,6 @@ def test_pairs_and_methods():
     assert np.allclose(scales["linear (PI)"], 0.25)
     assert scales["YaRN"][0] == 1.0 and np.isclose(scales["YaRN"][-1], 0.25)
     assert scales["Llama 3 rule"][0] == 1.0 and np.isclose(scales["Llama 3 rule"][-1], 0.25)
-
-
-# --- the gallery on the page -----------------------------------------------------------
-
-REPORT_BLOCK = REPORT_FENCE  # the fences the site shows as HTML (site_build/markdown/reports.py)
-
-
-def test_every_gallery_config_has_a_section_with_its_figure_and_report():
-    shown = dict(REPORT_BLOCK.findall(PAGE))
-    missing = [slug for slug in GALLERY if slug not in shown]
-    assert not missing, f"lessons/model_card.py: the gallery configs {missing} have no report block on the page"
-    no_figure = [slug for slug in GALLERY if f"](figures/model_card.{figure_name(slug)}.svg)" not in PAGE]
-    assert not no_figure, f"lessons/model_card.py: no figure for {no_figure}"
-
-
-@pytest.mark.parametrize("slug", GALLERY)
-def test_the_report_on_the_page_is_the_report_the_code_prints(slug):
-    shown = dict(REPORT_BLOCK.findall(PAGE))
-    if slug not in shown:
-        pytest.fail(f"lessons/model_card.py: no report block for {slug}")
-    assert shown[slug] == report(explain(GALLERY[slug]["config"]), None, GALLERY[slug]["repo"]), (
-        f"lessons/model_card.py: the report of {slug} on the page differs from what the code prints now; "
-        f"regenerate it with `python -m modelcard {slug}`")
-
-
-@pytest.mark.parametrize("slug", GALLERY)
-def test_gallery_entries_say_where_they_were_read(slug):
-    entry = GALLERY[slug]
-    assert entry["read_from"] and isinstance(entry["secondary"], bool)
-    assert f"`{entry['repo']}`" in PAGE or entry["repo"] in PAGE, f"the page names {entry['repo']}"
 
 
 def test_reports_for_configs_without_a_layer_count_or_a_turning_pair():

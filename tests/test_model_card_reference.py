@@ -19,7 +19,7 @@ GALLERY_DIR = ROOT / "lessons" / "gallery"
 VECTORS = json.loads((ROOT / "tests" / "data" / "gallery_vectors.json").read_text(encoding="utf-8"))
 RECORDS = {record["slug"]: record for record in VECTORS["gallery"]}
 FILES = {path.stem: path for path in sorted(GALLERY_DIR.glob("*.json"))}
-ENTRY_KEYS = ("name", "repo", "read_from", "secondary", "note", "config")
+ENTRY_KEYS = ("name", "repo", "read_from", "secondary", "note", "reading", "config")
 RTOL = 1e-5
 
 
@@ -53,7 +53,7 @@ def test_vectors_record_the_library_they_came_from():
 def test_gallery_file_format(slug):
     entry = json.loads(FILES[slug].read_text(encoding="utf-8"))
     assert tuple(entry) == ENTRY_KEYS, f"{slug}: keys {list(entry)}"
-    for key in ("name", "repo", "read_from", "note"):
+    for key in ("name", "repo", "read_from", "note", "reading"):
         assert isinstance(entry[key], str) and entry[key].strip(), f"{slug}: {key} is empty"
     assert isinstance(entry["secondary"], bool)
     assert isinstance(entry["config"], dict) and isinstance(entry["config"].get("model_type"), str)

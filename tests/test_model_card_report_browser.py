@@ -1,5 +1,5 @@
-"""The model-card report as a reader sees it on lessons/model_card/, in Chromium at a
-desktop's and a phone's width: in the decoder and in the page's gallery, the verdict
+"""The model-card report as a reader sees it, in Chromium at a desktop's and a phone's
+width: in the decoder (lessons/model_card/) and on the gallery page, the verdict
 comes first, the warnings are admonitions above the tables, each with a link that
 leads to a lesson page (at the root, under /primer/ and in the offline copy), and
 nothing in a report is wider than its box unless that box is a marked scroller
@@ -22,6 +22,8 @@ from tests.test_card_html import lines_from_html
 pytestmark = pytest.mark.browser
 
 PATH = "lessons/model_card/"
+GALLERY_PATH = "reference/model-card-gallery/"  # every gallery config's report, one collapsible entry each
+OPEN_ALL = "() => document.querySelectorAll('details').forEach(d => { d.open = true; })"
 GALLERY = gallery()
 SIZES = {1280: 800, 390: 844}
 # (gallery config, length to serve): Llama 2 past its limit (two warnings, the longest commands),
@@ -92,7 +94,9 @@ def test_decoder_report_reads_top_down_and_fits(chromium, site, width):
         assert layout["warnings"], f"{slug}: the decoder shows no warning"
         problems += _check(layout, f"decoder, {slug} at {width} px")
         links.update({link["url"]: link["text"] for w in layout["warnings"] for link in w["links"]})
-    # the gallery's reports on the page, each drawn (its section box may be skipped until near)
+    # the gallery page's reports, each drawn with its entry open
+    page.goto(site + GALLERY_PATH, wait_until="load")
+    page.evaluate(OPEN_ALL)
     static = page.locator(".pmc-static .pmc-report")
     assert static.count() == len(GALLERY)
     for i in range(static.count()):
@@ -112,7 +116,7 @@ def test_decoder_report_reads_top_down_and_fits(chromium, site, width):
 def test_gallery_reports_on_the_page_say_what_the_cli_prints(chromium, site):
     context = chromium.new_context(viewport={"width": 1280, "height": 800})
     page = context.new_page()
-    page.goto(site + PATH, wait_until="load")
+    page.goto(site + GALLERY_PATH, wait_until="load")
     shown = page.eval_on_selector_all(".pmc-static .pmc-report", "rs => rs.map(r => [r.dataset.slug, r.outerHTML])")
     assert sorted(slug for slug, _ in shown) == sorted(GALLERY)
     for slug, html in shown:

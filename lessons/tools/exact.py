@@ -366,3 +366,16 @@ def one_original(originals: set) -> set:
         raise ConfigError(f"the layer types give different original lengths: {sorted(originals)}")
     return originals
 
+
+# Every length key some serving engine reads (the union of their lists in modelcard.engines, a test
+# holds the two equal): a card records which of them the config sets, for the engines' rules to read.
+ENGINE_READ_LENGTH_KEYS = ("max_position_embeddings", "n_positions", "max_seq_len", "seq_length", "model_max_length",
+                           "max_target_positions", "max_sequence_length", "max_seq_length", "seq_len", "n_ctx",
+                           "max_length", "original_max_position_embeddings")
+
+
+def length_keys(text: dict) -> tuple[tuple[str, int], ...]:
+    """(key, value) of each of ENGINE_READ_LENGTH_KEYS the language model's config `text` sets to a
+    positive integer, in that order (a card's `length_keys`)."""
+    return tuple((key, int(text[key])) for key in ENGINE_READ_LENGTH_KEYS
+                 if _checks._is_int(text.get(key)) and text[key] >= 1)

@@ -2,8 +2,8 @@
 
 Each table says which transformers 5.24 file (or, for remote-code families, which
 engine file) it was read from. `lessons.model_card` reads a config with them;
-the page's in-browser decoder (docs/javascripts/model_card.js) gets the same
-tables from the JSON the site build writes (`lessons.tools.decoder_data.browser_tables`), so each lives
+the page's in-browser decoder (modelcard/web/model_card.js) gets the same
+tables from the JSON the site build writes (`modelcard.data.browser_tables`), so each lives
 here once.
 """
 

@@ -54,7 +54,7 @@ class _Links(PageTreeprocessor):
             if first is not None and first.tag == "strong" and (first.text or "").strip() == "In code:" and not (p.text or "").strip():
                 in_code_line.update(p.iter("code"))
         for el in list(root.iter()):
-            if el.tag == "img" and lesson is not None and (el.get("src") or "").startswith(FIGURE_DIR):
+            if el.tag == "img" and (el.get("src") or "").startswith(FIGURE_DIR):  # a lesson's or the gallery's
                 name = el.get("src")[len(FIGURE_DIR):]
                 el.set("src", rel(str(FIGURES.relative_to("docs") / name)))
                 # Its size up front, so the page keeps its layout (and its measured section

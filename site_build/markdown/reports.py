@@ -1,6 +1,6 @@
 """The model-card reports a page shows, as HTML: a ```text fence holding
-`$ python -m modelcard SLUG` and what it prints (the gallery on the page
-*Reading a model card*) is shown as the report's HTML (`modelcard.html`:
+`$ python -m modelcard SLUG` and what it prints (each entry of the gallery page,
+modelcard/gallery.py) is shown as the report's HTML (`modelcard.html`:
 the verdict, the warnings as admonitions, tables), with the command above it.
 
 The fence stays the page's source, and what the terminal prints: it must be the
@@ -12,6 +12,7 @@ MkDocs resolves the warnings' links to lesson pages (`<slug>.md`) like any other
 
 from __future__ import annotations
 
+import posixpath
 import re
 import xml.etree.ElementTree as etree
 
@@ -20,8 +21,18 @@ from mkdocs.exceptions import PluginError
 
 from site_build.markdown.context import PageExtension, PageTreeprocessor, page_source
 
-# the fence (tests/test_model_card.py reads the page with the same pattern)
-REPORT_FENCE = re.compile(r"^```text\n\$ python -m modelcard (\S+)\n(.*?)\n```$", re.M | re.S)
+# the fence, at the margin or indented alike (inside a collapsible gallery entry); groups: indent, slug, shown
+REPORT_FENCE = re.compile(r"^(?P<indent> *)```text\n(?P=indent)\$ python -m modelcard (?P<slug>\S+)\n(?P<shown>.*?)\n"
+                          r"(?P=indent)```$", re.M | re.S)
+
+
+def shown_report(match: re.Match) -> tuple[str, str]:
+    """(slug, the report as printed) of a REPORT_FENCE match: an indented fence's lines lose its indent."""
+    indent = match.group("indent")
+    lines = match.group("shown").split("\n")
+    return match.group("slug"), "\n".join(line[len(indent):] if line.startswith(indent) else line for line in lines)
+
+
 MARKER = "primer-model-card-report-{}"
 
 
@@ -37,8 +48,8 @@ class _Fences(Preprocessor):
             return lines
 
         def swap(match: re.Match) -> str:
-            self.extension.found.append((match.group(1), match.group(2)))
-            return MARKER.format(len(self.extension.found) - 1)
+            self.extension.found.append(shown_report(match))
+            return match.group("indent") + MARKER.format(len(self.extension.found) - 1)
 
         return REPORT_FENCE.sub(swap, text).split("\n")
 
@@ -54,6 +65,11 @@ class _Reports(PageTreeprocessor):
         from lessons.tools.model_types import gallery
 
         known = gallery()
+        page = self.context()
+        here = posixpath.dirname(page.src_uri) if page is not None else "lessons"
+
+        def to_lesson(slug: str) -> str:  # a lesson page, relative to this page (MkDocs resolves .md links)
+            return posixpath.relpath(f"lessons/{slug}.md", here or ".")
         parents = {child: parent for parent in root.iter() for child in parent}
         for p in list(root.iter("p")):
             match = re.fullmatch(MARKER.format(r"(\d+)"), (p.text or "").strip())
@@ -70,7 +86,7 @@ class _Reports(PageTreeprocessor):
             box = etree.Element("div", {"class": "pmc-static"})
             command = etree.SubElement(box, "p", {"class": "pmc-command-line"})
             etree.SubElement(command, "code").text = f"$ python -m modelcard {slug}"
-            box.append(etree.fromstring(render_html(structure, lambda target: f"{target}.md")))
+            box.append(etree.fromstring(render_html(structure, to_lesson)))
             box[-1].set("data-slug", slug)
             parent = parents[p]
             index = list(parent).index(p)

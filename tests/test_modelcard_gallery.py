@@ -1,0 +1,66 @@
+"""The gallery page modelcard/gallery.py generates: one collapsible entry per gallery config
+with its figure, its reading and the report the code prints; groups that hold every config once
+and match the lesson's sections *Gallery: ...*."""
+
+from __future__ import annotations
+
+import pytest
+
+from lessons.model_card import explain, figure_name
+from lessons.tools.model_types import gallery
+from modelcard.report import report
+from site_build.markdown.reports import REPORT_FENCE, shown_report
+from tests.conftest import ROOT
+
+GALLERY = gallery()
+PAGE = (ROOT / "lessons" / "model_card.py").read_text(encoding="utf-8")
+
+
+def _gallery_page() -> str:
+    from modelcard.gallery import gallery_page
+
+    return gallery_page()
+
+
+def test_every_gallery_config_has_a_collapsible_entry_with_its_figure_and_report():
+    page = _gallery_page()
+    shown = dict(shown_report(m) for m in REPORT_FENCE.finditer(page))
+    assert sorted(shown) == sorted(GALLERY), "one report per gallery config, no other"
+    assert page.count('??? example "') == len(GALLERY), "one collapsible entry per config"
+    no_figure = [slug for slug in GALLERY if f"](figures/model_card.{figure_name(slug)}.svg)" not in page]
+    assert not no_figure, f"the gallery page has no figure for {no_figure}"
+    for slug, entry in GALLERY.items():
+        assert f'??? example "{entry["name"]}"' in page and f"**Reading it:** {entry['reading']}" in page
+        assert shown[slug] == report(explain(entry["config"]), None, entry["repo"])
+    assert "python -m modelcard" not in PAGE.split("## Gallery: plain RoPE")[1].split("## In 20 seconds")[0] \
+        .replace("`python -m modelcard` prints", ""), "the lesson pastes no report any more"
+
+
+def test_the_gallery_groups_hold_every_config_once_and_link_the_lesson():
+    from markdown.extensions.toc import slugify
+
+    from modelcard import gallery as page_module
+
+    assert sorted(s for _, slugs in page_module.grouped() for s in slugs) == sorted(GALLERY)
+    headings = {slugify(line[3:], "-") for line in PAGE.splitlines() if line.startswith("## ")}
+    page = _gallery_page()
+    page_headings = {slugify(line[3:], "-") for line in page.splitlines() if line.startswith("## ")}
+    for section, _ in page_module.GROUPS:
+        assert slugify(f"Gallery: {section}", "-") in headings, f"the lesson has no section Gallery: {section}"
+        # the lesson's link to this group lands on a heading of the gallery page
+        assert f"model-card-gallery.md#{section.lower().replace(' ', '-')}" in PAGE
+        assert section.lower().replace(" ", "-") in page_headings
+    planted = (*page_module.GROUPS, ("plain RoPE", ("gpt2",)))
+    try:
+        page_module.GROUPS = planted
+        with pytest.raises(ValueError, match="twice"):
+            page_module.grouped()
+    finally:
+        page_module.GROUPS = planted[:-1]
+
+
+@pytest.mark.parametrize("slug", GALLERY)
+def test_gallery_entries_say_where_they_were_read(slug):
+    entry = GALLERY[slug]
+    assert entry["read_from"] and isinstance(entry["secondary"], bool)
+    assert f"`{entry['repo']}`" in _gallery_page(), f"the gallery page names {entry['repo']}"
