@@ -22,10 +22,12 @@ pytestmark = pytest.mark.browser
 
 ROOT = browser.ROOT
 TOOLS = sorted(p.stem for p in (ROOT / "lessons" / "tools").glob("*.py") if not p.name.startswith("_"))
+DECODER = sorted(p.stem for p in (ROOT / "modelcard").glob("*.py") if not p.name.startswith("_"))
 LABS = sorted(p.stem for p in (ROOT / "labs").glob("*.py") if not p.name.startswith("_"))
 PAGES = (["", "authoring/", "notebooks/playground/", "reference/config-keys/", "challenges/04-positional-encodings/"]
          + [f"lessons/{slug}/" for slug in SLUGS] + [f"reference/api/{slug}/" for slug in SLUGS]
          + [f"reference/api/tools/{tool}/" for tool in TOOLS]
+         + [f"reference/api/modelcard/{module}/" for module in DECODER] + ["reference/model-card-gallery/"]
          + [f"labs/{lab}/" for lab in LABS]
          + [f"papers/{paper.slug}/" for paper in PAPERS])
 WHERE = ["/", "/primer/"]  # served at the root, or built for and served under a sub-path
@@ -114,7 +116,8 @@ def test_page_renders_offline_without_errors(warm_page, served, where, path):
         assert alts and all(alt.startswith("Figure: ") for alt in alts), (
             f"{path}: each figure is described by its own words, not nbconvert's default: {alts}")
     if path.startswith("reference/api/"):
-        module = "lessons." + ".".join(path.split("/")[2:-1])  # lessons.rope, lessons.tools.engines
+        parts = path.split("/")[2:-1]  # reference/api/rope/ -> lessons.rope; .../modelcard/engines/ -> modelcard.engines
+        module = ".".join(parts) if parts[0] == "modelcard" else "lessons." + ".".join(parts)
         entries = page.eval_on_selector_all(".doc-heading[id]", "els => els.map(e => e.id)")
         assert entries and all(e.startswith(f"{module}.") for e in entries), (
             f"{path}: the API page documents the lesson's functions, got {entries[:5]}")
