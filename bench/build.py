@@ -29,8 +29,8 @@ from site_build.build import mkdocs_build  # noqa: E402
 
 
 def copy_project(dest: Path) -> Path:
-    for item in ("lessons", "papers", "labs", "challenges", "modelcard", "figures_build", "site_build", "experiments", "docs",
-                 "mkdocs.yml"):
+    for item in ("lessons", "papers", "labs", "challenges", "modelcard", "project", "harness", "figures_build",
+                 "site_build", "experiments", "docs", "mkdocs.yml"):
         src = ROOT / item
         if src.is_dir():
             shutil.copytree(src, dest / item, ignore=shutil.ignore_patterns("__pycache__", "figures"))
@@ -69,7 +69,7 @@ def main() -> None:
     lessons_built = None
     with tempfile.TemporaryDirectory() as tmp:
         project = copy_project(Path(tmp))
-        from figures_build.project import Project
+        from project.model import Project
 
         read = Project.read(project)
         lessons = read.lessons

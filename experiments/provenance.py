@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from figures_build.project import without_docstrings
+from project.model import without_docstrings
 
 ROOT = Path(__file__).resolve().parents[1]
 HERE = Path(__file__).resolve().parent

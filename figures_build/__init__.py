@@ -25,8 +25,8 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from figures_build.reading import DARK_SUFFIX, figure_file, figure_refs
-from figures_build.project import LessonError, Project
+from project.reading import DARK_SUFFIX, figure_file, figure_refs
+from project.model import LessonError, Project
 from figures_build.render import Rendered, render_lesson
 
 RENDERER = Path(__file__).resolve().parent / "render.py"

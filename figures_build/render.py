@@ -15,7 +15,7 @@ import time
 import traceback
 from dataclasses import dataclass, field
 
-from figures_build.reading import DARK_SUFFIX
+from project.reading import DARK_SUFFIX
 
 NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 

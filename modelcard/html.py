@@ -60,7 +60,7 @@ ADVICE: tuple[dict[str, str], ...] = (
 
 # Where each fact of the report is taught: a table row, by its label (a RoPE group's rows by "RoPE"),
 # -> the config key it reads (lessons/_vocabulary.py) and the section of the lesson that teaches that
-# key, by the anchor the config-keys page links (figures_build.reading.taught_at; tests/test_card_html.py).
+# key, by the anchor the config-keys page links (project.reading.taught_at; tests/test_card_html.py).
 # The row's label links there, on the site and in the in-browser decoder.
 TAUGHT: dict[str, dict[str, str]] = {
     "trained length": {"key": "original_max_position_embeddings", "slug": "context_extension",

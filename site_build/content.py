@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from figures_build.project import Project, imported_lessons
+from project.model import Project, imported_lessons
 from site_build.pages import nav_title
 from site_build.postbuild.notebooks import notebook_sources
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from figures_build.project import API_PACKAGES, package_modules, package_names
+from project.model import API_PACKAGES, package_modules, package_names
 from markdown.extensions.toc import slugify
 
-from figures_build.reading import mentions, taught_at
+from project.reading import mentions, taught_at
 
 KEYS_PAGE = "reference/config-keys.md"
 KEYS_SEARCH_BOOST = 4  # the config-keys page ranks first for a key it lists (a gallery note quoting it does not)

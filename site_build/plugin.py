@@ -42,8 +42,8 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
 from figures_build import BuildError, FIGURES, build
-from figures_build.project import LessonError, Project, imported_lessons, vocabulary
-from figures_build.reading import fences, one_sentence
+from project.model import LessonError, Project, imported_lessons, vocabulary
+from project.reading import fences, one_sentence
 from site_build.config import PrimerConfig
 from site_build.content import KINDS, challenges, gets_content_visibility, kind_of, labs
 from site_build.markdown.context import PageContext

@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 from pathlib import Path
 
-from figures_build.project import LessonError, Project
+from project.model import LessonError, Project
 
 # Code modules (not lessons) that publish too: the in-browser decoder and its data, the gallery page
 PUBLISHING_MODULES = ("modelcard.data", "modelcard.gallery")

@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from figures_build.project import Project  # noqa: E402
+from project.model import Project  # noqa: E402
 from tests import tiers  # noqa: E402
 
 # check=False: the library's rules (import order, one home per name) have

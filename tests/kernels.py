@@ -86,8 +86,8 @@ def render(out_dir: Path) -> int:
     """Every page's figures (lessons and paper companions) drawn by the project's renderer, one
     process per page as `make figures` does, written to out_dir/<slug>.<name>.svg. Returns the count."""
     from figures_build import _render_all
-    from figures_build.project import Project
-    from figures_build.reading import figure_file
+    from project.model import Project
+    from project.reading import figure_file
 
     project = Project.read(ROOT, check=False)
     out_dir.mkdir(parents=True, exist_ok=True)

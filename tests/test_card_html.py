@@ -18,7 +18,7 @@ import pytest
 
 from markdown.extensions.toc import slugify
 
-from figures_build.reading import mentions, taught_at
+from project.reading import mentions, taught_at
 from lessons._vocabulary import TERMS
 from lessons.model_card import explain
 from modelcard.html import ADVICE, TAUGHT, page_title, render_html, taught

@@ -43,7 +43,7 @@ def too_small(files: dict[str, bytes], screen: Screen) -> list[str]:
 def built(tmp_path_factory) -> dict[str, bytes]:
     """{file name: bytes} of every figure the manifest lists (dark twins aside: the same text)."""
     from figures_build import FIGURES, MANIFEST
-    from figures_build.reading import figure_file
+    from project.reading import figure_file
     from tests.conftest import build_figures
 
     build_figures(tmp_path_factory)

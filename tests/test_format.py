@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from figures_build import reading as _prose
+from project import reading as _prose
 from site_build.layout import CODE_COLUMNS
 from site_build.markdown.reports import REPORT_FENCE
 from tests.conftest import LESSONS, PAGES

@@ -7,7 +7,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("lessons", "papers", "figures_build", "site_build", "labs", "challenges", "experiments", "harness", "modelcard")
+PACKAGES = ("lessons", "papers", "project", "figures_build", "site_build", "labs", "challenges", "experiments", "harness", "modelcard")
 
 
 def import_graph() -> dict[str, set[str]]:
@@ -67,11 +67,12 @@ def test_loading_the_build_imports_no_content():
 
 
 # The layers, lowest first: a module may import its own layer and the layers below it, never one
-# above. Content is data (gallery configs, results) read as files, then the lessons (and the
-# companions, labs and challenges that teach with them), the model-card decoder built over the
-# lessons, then the build, which renders everything. harness/ serves and browses built pages.
-LAYERS = (("lessons",), ("papers", "labs", "challenges", "experiments"), ("modelcard",),
-          ("figures_build", "site_build", "harness"))
+# above. At the bottom, what reads the project as text and imports none of it (the project model
+# and page reader) and the browser/server harness; then the lessons; then the companions, labs,
+# challenges and experiments that teach or measure with them; then the model-card decoder built
+# over the lessons; then the build, which renders everything.
+LAYERS = (("project", "harness"), ("lessons",), ("papers", "labs", "challenges", "experiments"), ("modelcard",),
+          ("figures_build", "site_build"))
 
 
 def upward_arrows(graph: dict[str, set[str]], layers=LAYERS) -> list[tuple[str, str]]:

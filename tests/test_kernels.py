@@ -104,7 +104,7 @@ def test_every_figure_is_the_same_under_the_other_kernels(tmp_path, tmp_path_fac
     from figures_build import FIGURES
 
     from figures_build import MANIFEST
-    from figures_build.reading import figure_file
+    from project.reading import figure_file
 
     build_figures(tmp_path_factory)
     with figures_lock(tmp_path_factory):

@@ -1,12 +1,12 @@
 """The lessons as a library: imports follow the reading order and each public
-name has one home. The same rules stop the build (figures_build.project);
+name has one home. The same rules stop the build (project.model);
 these tests hold the real lessons to them and prove the rules can fail."""
 
 from __future__ import annotations
 
 import pytest
 
-from figures_build.project import LessonError, Project
+from project.model import LessonError, Project
 from tests.conftest import PROJECT, ROOT
 from tests.projects import make_project
 

@@ -9,7 +9,7 @@ import io
 
 import pytest
 
-from figures_build.reading import fences
+from project.reading import fences
 from site_build.layout import SCREENS
 from site_build.pages import SOURCE_LISTING
 from site_build.postbuild.heights import DRAW_EVERY_BOX

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from figures_build import reading as _prose
+from project import reading as _prose
 from lessons import measured
 from lessons.context_extension import dynamic_ntk_stretch
 from lessons.measured import (RANKINGS, eval_lengths, interval, load_results, paired,

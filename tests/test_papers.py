@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from figures_build import reading as pages
+from project import reading as pages
 from tests.conftest import LESSONS, PAPERS
 
 SECTIONS = ["## What the paper set out to fix", "## Reading guide", "## Symbols: the paper's notation and the site's",

@@ -13,7 +13,7 @@ import inspect
 
 import pytest
 
-from figures_build import reading as _prose
+from project import reading as _prose
 from site_build.pages import api_page_modules
 from lessons._vocabulary import TERMS
 from tests.conftest import LESSONS, PAGES, ROOT

@@ -7,8 +7,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from figures_build import reading as _prose
-from figures_build.project import read_lesson
+from project import reading as _prose
+from project.model import read_lesson
 
 PAGE = '''r"""
 # A page with one wrong number

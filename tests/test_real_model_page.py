@@ -9,7 +9,7 @@ import re
 import numpy as np
 import pytest
 
-from figures_build import reading as _prose
+from project import reading as _prose
 from lessons import real_model
 from lessons.tools.intervals import bootstrap_interval
 from lessons.real_model import (BASELINE, BLOCK, CORRELATED, LONGEST, COMPARISONS, PIECES, RESAMPLED, autocorrelation,

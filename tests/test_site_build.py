@@ -513,7 +513,7 @@ def test_a_bare_lesson_or_paper_reference_reads_as_the_pages_title_a_function_st
     API entry; on an "In code:" line and on an API page, which speak of modules, the module name stays."""
     import markdown
 
-    from figures_build.project import Project
+    from project.model import Project
     from site_build.markdown.context import PageContext
     from site_build.markdown.links import LinkExtension
 

@@ -50,7 +50,7 @@ from pathlib import Path
 
 import numpy as np
 
-from figures_build.project import without_docstrings
+from project.model import without_docstrings
 from experiments.run import provenance as suite_provenance
 from experiments.run import write_json
 from experiments.real_model.gguf_model import INSTALL_HINT, encode, load_gguf, model_path
@@ -189,7 +189,7 @@ RETRIEVAL_CODE = ("retrieval.py",)  # and, for the retrieval probe, its own
 
 def code_hash(files: tuple[str, ...] = NUMERIC_CODE) -> str:
     """sha256 over `files` (default NUMERIC_CODE) without their docstrings
-    (`figures_build.project.without_docstrings`): editing the study's bookkeeping or a docstring does not void
+    (`project.model.without_docstrings`): editing the study's bookkeeping or a docstring does not void
     its results; a code change does."""
     digest = hashlib.sha256()
     for file in files:

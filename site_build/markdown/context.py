@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from markdown.extensions import Extension
 from markdown.treeprocessors import Treeprocessor
 
-from figures_build.project import Project
+from project.model import Project
 
 
 @dataclass(frozen=True)

@@ -23,8 +23,8 @@ from markdown.util import HTML_PLACEHOLDER_RE
 from mkdocs.exceptions import PluginError
 
 from figures_build import FIGURES
-from figures_build.project import API_PACKAGES, LessonError, Project, package_names
-from figures_build.reading import DARK_SUFFIX, FIGURE_DIR, lesson_ref, lesson_refs
+from project.model import API_PACKAGES, LessonError, Project, package_names
+from project.reading import DARK_SUFFIX, FIGURE_DIR, lesson_ref, lesson_refs
 from site_build.layout import is_wide
 from site_build.markdown.context import PageExtension, PageTreeprocessor
 from site_build.pages import API_DIR, API_PAGE_DIRS
