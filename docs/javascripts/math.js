@@ -67,4 +67,6 @@
     if (document.fonts && document.fonts.ready) document.fonts.ready.then(mark);
   });
   window.addEventListener("resize", mark);
+  // a collapsible block (the gallery's entries) lays its content out only when opened
+  document.addEventListener("toggle", function (event) { if (event.target.open) mark(); }, true);
 })();
