@@ -25,19 +25,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 RUNS = int(os.environ.get("BENCH_RUNS", "5"))
 
+from harness.copy import copy_project  # noqa: E402
 from site_build.build import mkdocs_build  # noqa: E402
-
-
-def copy_project(dest: Path) -> Path:
-    for item in ("lessons", "papers", "labs", "challenges", "modelcard", "project", "harness", "figures_build",
-                 "site_build", "experiments", "docs", "mkdocs.yml"):
-        src = ROOT / item
-        if src.is_dir():
-            shutil.copytree(src, dest / item, ignore=shutil.ignore_patterns("__pycache__", "figures"))
-        else:
-            shutil.copy(src, dest / item)
-    (dest / "node_modules").symlink_to(ROOT / "node_modules")
-    return dest
 
 
 def build_figures(project: Path) -> subprocess.CompletedProcess[str]:

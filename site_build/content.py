@@ -8,6 +8,7 @@ boxes; no other part of the build names a kind of content.
 from __future__ import annotations
 
 import ast
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -51,12 +52,36 @@ def lab_pages(project: Project, docs_dir: Path) -> list[tuple[str, str]]:
     return [(title, uri) for uri, (title, _) in labs(project, docs_dir).items()]
 
 
-def challenges(project: Project, docs_dir: Path) -> list[tuple[object, Path]]:
-    """(challenge, its starter file) for every challenge of the registry this project has."""
-    from challenges import CHALLENGES  # the registry: content, like READING_ORDER
+@dataclass(frozen=True)
+class ChallengeEntry:
+    """One entry of challenges.CHALLENGES, as the registry's file states it."""
 
+    number: str
+    title: str
+    package: str
+    starter_name: str
+    page: str
+
+
+def challenge_registry(root: Path) -> list[ChallengeEntry]:
+    """challenges.CHALLENGES read with ast, like READING_ORDER (nothing imported: the build runs
+    no content in its own process): each `Challenge(...)` entry's literal keyword arguments."""
+    path = Path(root) / "challenges" / "__init__.py"
+    if not path.is_file():
+        return []
+    fields = {f.name for f in dataclasses.fields(ChallengeEntry)}
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        target = node.target if isinstance(node, ast.AnnAssign) else (node.targets[0] if isinstance(node, ast.Assign) else None)
+        if isinstance(target, ast.Name) and target.id == "CHALLENGES":
+            return [ChallengeEntry(**{k.arg: ast.literal_eval(k.value) for k in call.keywords if k.arg in fields})
+                    for call in node.value.elts]
+    return []
+
+
+def challenges(project: Project, docs_dir: Path) -> list[tuple[ChallengeEntry, Path]]:
+    """(challenge, its starter file) for every challenge of the registry this project has."""
     found = []
-    for challenge in CHALLENGES:
+    for challenge in challenge_registry(project.root):
         starter = project.root.joinpath(*challenge.package.split(".")) / "starter.py"
         if (docs_dir / challenge.page).is_file() and starter.is_file():
             found.append((challenge, starter))
@@ -76,6 +101,11 @@ def notebook_title(path: Path) -> str:
 def playground_pages(project: Project, docs_dir: Path) -> list[tuple[str, str]]:
     return [(nav_title(notebook_title(path)), uri) for uri, path in notebook_sources(project.root, docs_dir).items()
             if uri.startswith("notebooks/")]
+
+
+# The folders whose code the build runs (content, read by the figure step and the snapshot):
+# `mkdocs serve` watches each one a project has.
+CONTENT_FOLDERS = ("lessons", "papers", "labs", "challenges", "modelcard")
 
 
 # In nav order: the plugin inserts these after Home, then Reference; a top-level section is a tab.

@@ -45,7 +45,7 @@ from figures_build import BuildError, FIGURES, build
 from project.model import LessonError, Project, imported_lessons, vocabulary
 from project.reading import fences, one_sentence
 from site_build.config import PrimerConfig
-from site_build.content import KINDS, challenges, gets_content_visibility, kind_of, labs
+from site_build.content import CONTENT_FOLDERS, KINDS, challenges, gets_content_visibility, kind_of, labs
 from site_build.markdown.context import PageContext
 from site_build.markdown.diagrams import CLIENT_SCRIPT, Diagrams
 from site_build.markdown.evidence import EvidenceExtension
@@ -53,7 +53,9 @@ from site_build.markdown.levels import LevelsExtension
 from site_build.markdown.links import LinkExtension, check_lesson_links
 from site_build.markdown.math import Katex, KatexExtension
 from site_build.markdown.reports import ReportExtension
-from site_build.published import lesson_assets, page_title, published_pages
+from site_build.published import page_title
+from site_build.snapshot import Snapshot, content_key
+from site_build.snapshot import take as take_snapshot
 from site_build.markdown.sections import CLASS as SECTION_CLASS, SectionsExtension, enabled as sections_enabled
 from site_build.layout import files as layout_files
 from site_build.pages import API_DIR, KEYS_PAGE, api_page, api_page_modules, keys_page, lesson_page, tool_api_pages
@@ -89,6 +91,8 @@ class PrimerPlugin(BasePlugin[PrimerConfig]):
         self.heights: Heights | None = None  # content-visibility: measured section heights
         self.long_pages: dict[str, str] = {}  # this build's pages with section bodies: file -> content
         self.published_pages: dict[str, str] = {}  # pages code modules generate: page path -> Markdown
+        self.snapshot: Snapshot | None = None  # what the content's code computed (site_build/snapshot.py)
+        self.snapshot_key = ""  # ... for the content with this key
         self.assets: dict[str, bytes] = {}  # files the lessons publish (their assets()): site path -> bytes
         self.tool_pages: dict[str, str] = {}  # the API pages of lessons/tools/ and modelcard/: path -> Markdown
         self.tool_modules: dict[str, tuple[str, Path]] = {}  # the same paths -> (dotted module, its file)
@@ -132,8 +136,10 @@ class PrimerPlugin(BasePlugin[PrimerConfig]):
             self.project = Project.read(root)
             check_lesson_links(self.project)
             build(self.project, log=log.info)
-            self.assets = lesson_assets(self.project)
-            self.published_pages = published_pages(self.project)
+            key = content_key(self.project)  # the content's code runs in a fresh process, once per change
+            if self.snapshot is None or self.snapshot_key != key:
+                self.snapshot, self.snapshot_key = take_snapshot(self.project), key
+            self.assets, self.published_pages = self.snapshot.assets, self.snapshot.pages
             self.tool_pages = tool_api_pages(self.project.root)  # once per build: the nav and on_files use them
             self.tool_modules = api_page_modules(self.project.root)
         except (LessonError, BuildError) as exc:
@@ -172,7 +178,7 @@ class PrimerPlugin(BasePlugin[PrimerConfig]):
         if lessons:
             files.append(File.generated(config, KEYS_PAGE, content=keys_page(lessons, vocabulary(self.project.root))))
         add_vendor_files(files, config, self.project.root, offline=self.offline, mermaid=not self.offline)
-        for site_path, data in layout_files().items():  # the palette and the layout bands, for the CSS and JS
+        for site_path, data in layout_files(self.snapshot.css_variables).items():  # the palette and the layout bands, for the CSS and JS
             files.append(File.generated(config, site_path, content=data))
         for site_path, data in self.assets.items():  # what lessons publish (their assets())
             files.append(File.generated(config, site_path, content=data))
@@ -254,7 +260,7 @@ class PrimerPlugin(BasePlugin[PrimerConfig]):
         kind = kind_of(page.file.src_uri)
         if kind is None or not kind.notebook:
             return html_
-        html_ = figure_dark_twins(figure_alt_text(html_))
+        html_ = figure_dark_twins(figure_alt_text(html_), self.snapshot.dark, self.snapshot.dark_background)
         if not config.use_directory_urls:
             pages = {directory_url(f.src_uri): f.dest_uri for f in files.documentation_pages()}
             html_ = file_layout_links(html_, page.file.src_uri, page.file.dest_uri, pages)
@@ -313,7 +319,9 @@ class PrimerPlugin(BasePlugin[PrimerConfig]):
 
     def on_serve(self, server, *, config: MkDocsConfig, builder):
         root = self.project.root
-        server.watch(str(root / "lessons"))
+        for folder in CONTENT_FOLDERS:  # the content's code (figures, snapshot and pages follow it)
+            if (root / folder).is_dir():
+                server.watch(str(root / folder))
         # docs/figures is this build's output: watching it would make every
         # figure-changing save rebuild twice. Watch the rest of docs/ instead.
         docs = Path(config.docs_dir)
@@ -358,7 +366,7 @@ class PrimerPlugin(BasePlugin[PrimerConfig]):
             return None
         src_uri = self.page.file.src_uri
         return PageContext(src_uri, self.project, self.source_of(self.page),
-                           sections=self.heights is not None and gets_content_visibility(src_uri))
+                           sections=self.heights is not None and gets_content_visibility(src_uri), snapshot=self.snapshot)
 
     def source_of(self, page: Page | None) -> str:
         """The file an author edits for `page` (a lesson page's source is its module)."""

@@ -93,3 +93,45 @@ def test_the_layer_check_can_fail():
     assert upward_arrows({"lessons.model_card": {"modelcard.engines"}, "modelcard.engines": set()}) == \
         [("lessons.model_card", "modelcard.engines")]
     assert upward_arrows({"modelcard.report": {"lessons.model_card"}, "lessons.model_card": set()}) == []
+
+
+CONTENT = ("lessons", "papers", "labs", "challenges", "modelcard")
+# the build's modules that run content, both only inside the snapshot's fresh worker process
+CONTENT_RUNNERS = ("site_build.snapshot", "site_build.published")
+
+
+def content_imports(root=ROOT) -> dict[str, list[str]]:
+    """{build module: the content it imports or loads with importlib}, for site_build/ and figures_build/."""
+    found = {}
+    for package in ("site_build", "figures_build"):
+        for path in sorted((root / package).rglob("*.py")):
+            name = ".".join(path.relative_to(root).with_suffix("").parts)
+            hits = []
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                    hits += [node.module] if node.module.split(".")[0] in CONTENT else []
+                elif isinstance(node, ast.Import):
+                    hits += [a.name for a in node.names if a.name.split(".")[0] in CONTENT]
+                elif isinstance(node, ast.Attribute) and node.attr == "import_module":
+                    hits.append("importlib.import_module")
+            if hits:
+                found[name] = hits
+    return found
+
+
+def test_the_server_process_runs_no_content():
+    """Under `mkdocs serve` the plugin's process lives for the session: content it imported would
+    stay as it was. Only the snapshot (site_build/snapshot.py, in a spawned worker each time the
+    content changes) imports content; the figure step renders in its own workers
+    (figures_build/render.py)."""
+    allowed = (*CONTENT_RUNNERS, "figures_build.render")
+    assert set(content_imports()) <= set(allowed), {k: v for k, v in content_imports().items() if k not in allowed}
+
+
+def test_the_content_check_can_fail(tmp_path):
+    (tmp_path / "site_build").mkdir()
+    (tmp_path / "figures_build").mkdir()
+    (tmp_path / "site_build" / "plugin.py").write_text("def f():\n    from lessons.model_card import explain\n")
+    (tmp_path / "site_build" / "evidence.py").write_text("import importlib\nimportlib.import_module('lessons.x')\n")
+    assert content_imports(tmp_path) == {"site_build.plugin": ["lessons.model_card"],
+                                         "site_build.evidence": ["importlib.import_module"]}

@@ -484,7 +484,7 @@ def test_a_notebook_figure_gets_its_twin_for_the_dark_palette():
            f'<path style="stroke: {INK}"/><path style="stroke: {BLUE}"/></svg>').encode()
     data = base64.b64encode(svg).decode()
     html_ = f'<p>before</p><img alt="Figure: x" src="data:image/svg+xml;base64,{data}" class="c">'
-    twinned = figure_dark_twins(html_)
+    twinned = figure_dark_twins(html_, DARK, DARK_BACKGROUND)
     light, dark = re.findall(r'<img alt="Figure: x" src="data:image/svg\+xml;base64,([^"#]+)(#only-\w+)" class="c">',
                              twinned)
     assert light == (data, "#only-light") and dark[1] == "#only-dark", twinned

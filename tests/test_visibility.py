@@ -212,7 +212,9 @@ def test_the_bands_are_the_breakpoints_of_the_installed_material():
 def test_the_bands_reach_the_css_the_script_and_the_measurement_from_one_table():
     from site_build import layout
 
-    css, script = layout.stylesheet(), layout.script()
+    from lessons._palette import css_variables
+
+    css, script = layout.stylesheet(css_variables()), layout.script()
     assert [(name, width) for name, width, _ in BANDS] == [(b.name, b.width) for b in layout.BANDS]
     for band in layout.BANDS:
         assert f"var(--cv-{band.name})" in css

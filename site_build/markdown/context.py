@@ -14,6 +14,7 @@ from markdown.extensions import Extension
 from markdown.treeprocessors import Treeprocessor
 
 from project.model import Project
+from site_build.snapshot import Snapshot
 
 
 @dataclass(frozen=True)
@@ -25,12 +26,15 @@ class PageContext:
         project: the project the lessons and companions come from.
         source: the file an author edits for this page, for error messages.
         sections: whether its section bodies get content-visibility boxes.
+        snapshot: what the content's code computed for this build (`site_build.snapshot`):
+            the reports and evidence labels a page shows; the extensions import no content.
     """
 
     src_uri: str
     project: Project
     source: str
     sections: bool = False
+    snapshot: Snapshot | None = None
 
 
 def page_source(context) -> str:

@@ -12,7 +12,6 @@ ledger does not hold stops the build, naming the page.
 
 from __future__ import annotations
 
-import importlib
 import re
 import xml.etree.ElementTree as etree
 
@@ -45,16 +44,12 @@ class _Evidence(PageTreeprocessor):
         lesson = None if page is None else next((p for p in page.project.lessons if p.page == page.src_uri), None)
         if lesson is None:
             return
-        module = importlib.import_module(f"{lesson.package}.{lesson.slug}")
-        ledger = getattr(module, "EVIDENCE", None)
-
-        labels: dict[str, str] = {}
+        # the page's ledger, read out by the content snapshot (site_build/snapshot.py): {id: label}
+        labels = page.snapshot.evidence.get(page.src_uri, {}) if page.snapshot is not None else {}
 
         def label(key: str) -> str:
-            if ledger is None or key not in ledger:
+            if key not in labels:
                 raise PluginError(f"{page_source(self.context)}: ⟨{key}⟩ names no entry of the page's EVIDENCE")
-            if not labels:  # the page's whole ledger at once, from one reading of its results
-                labels.update(module.evidence_labels())
             return labels[key]
 
         for el in list(root.iter()):

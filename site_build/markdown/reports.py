@@ -20,6 +20,7 @@ from markdown.preprocessors import Preprocessor
 from mkdocs.exceptions import PluginError
 
 from site_build.markdown.context import PageExtension, PageTreeprocessor, page_source
+from site_build.snapshot import LINK
 
 # the fence, at the margin or indented alike (inside a collapsible gallery entry); groups: indent, slug, shown
 REPORT_FENCE = re.compile(r"^(?P<indent> *)```text\n(?P=indent)\$ python -m modelcard (?P<slug>\S+)\n(?P<shown>.*?)\n"
@@ -59,17 +60,12 @@ class _Reports(PageTreeprocessor):
         found = self.md.primer_reports.found
         if not found:
             return
-        from lessons.model_card import explain
-        from modelcard.html import render_html
-        from modelcard.report import render_text, report_sections
-        from lessons.tools.model_types import gallery
-
-        known = gallery()
         page = self.context()
+        known = page.snapshot.reports if page is not None and page.snapshot is not None else {}
         here = posixpath.dirname(page.src_uri) if page is not None else "lessons"
 
-        def to_lesson(slug: str) -> str:  # a lesson page, relative to this page (MkDocs resolves .md links)
-            return posixpath.relpath(f"lessons/{slug}.md", here or ".")
+        def to_lesson(match: re.Match) -> str:  # a lesson page, relative to this page (MkDocs resolves .md links)
+            return posixpath.relpath(f"lessons/{match.group(1)}.md", here or ".")
         parents = {child: parent for parent in root.iter() for child in parent}
         for p in list(root.iter("p")):
             match = re.fullmatch(MARKER.format(r"(\d+)"), (p.text or "").strip())
@@ -79,14 +75,14 @@ class _Reports(PageTreeprocessor):
             if slug not in known:
                 raise PluginError(f"{page_source(self.context)}: `python -m modelcard {slug}`: no gallery "
                                   f"config {slug!r}")
-            structure = report_sections(explain(known[slug]["config"]), None, known[slug]["repo"])
-            if render_text(structure) != shown:
+            text, html = known[slug]
+            if text != shown:
                 raise PluginError(f"{page_source(self.context)}: the report of {slug} differs from what the code "
                                   f"prints now; regenerate it with `python -m modelcard {slug}`")
             box = etree.Element("div", {"class": "pmc-static"})
             command = etree.SubElement(box, "p", {"class": "pmc-command-line"})
             etree.SubElement(command, "code").text = f"$ python -m modelcard {slug}"
-            box.append(etree.fromstring(render_html(structure, to_lesson)))
+            box.append(etree.fromstring(re.sub(re.escape(LINK) + r"(\w+)", to_lesson, html)))
             box[-1].set("data-slug", slug)
             parent = parents[p]
             index = list(parent).index(p)

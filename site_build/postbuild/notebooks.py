@@ -133,23 +133,23 @@ def figure_alt_text(html_: str) -> str:
     return _FIGURE.sub(describe, html_)
 
 
-def figure_dark_twins(html_: str) -> str:
+def figure_dark_twins(html_: str, dark: dict[str, str], dark_background: str) -> str:
     """Each figure a notebook drew (an SVG output) shown in the light palette only, beside its twin
     for the dark one: the same figure with the palette's colours swapped for their dark twins and
     its white background made the page's (`figures_build.render.dark_twin`, as the lessons'
-    figures get), each marked for its palette as Material expects (#only-light, #only-dark)."""
+    figures get), each marked for its palette as Material expects (#only-light, #only-dark).
+    `dark` and `dark_background` are the built project's palette (the content snapshot's); a
+    project without one (`dark` empty) keeps its figures as they are."""
     from figures_build.render import dark_twin
 
-    try:  # the built project's palette (its lessons package is on the path once the plugin read it)
-        from lessons._palette import DARK, DARK_BACKGROUND
-    except ImportError:
+    if not dark:
         return html_
 
     def pair(match: re.Match) -> str:
         alt, data, rest = match.groups()
-        dark = base64.b64encode(dark_twin(base64.b64decode(data), DARK, DARK_BACKGROUND)).decode()
+        twin = base64.b64encode(dark_twin(base64.b64decode(data), dark, dark_background)).decode()
         return (f'<img alt="{alt}" src="data:image/svg+xml;base64,{data}#only-light"{rest}>'
-                f'<img alt="{alt}" src="data:image/svg+xml;base64,{dark}#only-dark"{rest}>')
+                f'<img alt="{alt}" src="data:image/svg+xml;base64,{twin}#only-dark"{rest}>')
 
     return _FIGURE.sub(pair, html_)
 

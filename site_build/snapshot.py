@@ -1,0 +1,98 @@
+"""Everything the site build asks of the content's code, computed in a fresh process.
+
+The MkDocs server lives for a whole `mkdocs serve` session; a module it imported once it
+keeps, so a lesson or decoder edit would reach the figures (rendered in spawned workers)
+but not what the server computed itself. Here every content import happens in a spawned
+worker, once per build, and comes back as plain data: the files and pages content
+publishes (`site_build.published`), the model-card reports a page shows (text and HTML),
+the claims ledger's evidence labels, and the palette's CSS variables and dark colours.
+
+A snapshot is kept under the content's key (`content_key`: the code hash of every lesson
+and companion, with their figure inputs, and the bytes of every other content file it
+reads), in the one content-addressed cache (`site_build.cache`): a build whose content
+did not change starts no worker.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from project.model import Project
+
+# Content read by the snapshot besides the lessons' and companions' code (already in their
+# code hash): the decoder's package and its data, the gallery configs, the claims ledgers.
+CONTENT_FILES = ("modelcard/**/*.py", "modelcard/**/*.json", "modelcard/web/*.js", "lessons/gallery/*.json",
+                 "lessons/claims/*.json")
+LINK = "primer-lesson:"  # a report's link to a lesson (LINK + slug), made relative to the page that shows it
+
+
+@dataclass
+class Snapshot:
+    """What the content's code says, as data (see the module docstring)."""
+
+    assets: dict[str, bytes] = field(default_factory=dict)  # site path -> bytes
+    pages: dict[str, str] = field(default_factory=dict)  # page path under docs/ -> Markdown
+    reports: dict[str, tuple[str, str]] = field(default_factory=dict)  # gallery slug -> (text, HTML with LINK)
+    evidence: dict[str, dict[str, str]] = field(default_factory=dict)  # page path -> {claim id: label}
+    css_variables: str = ""  # the palette's CSS custom properties, light and dark
+    dark: dict[str, str] = field(default_factory=dict)  # the palette's light colour -> its dark twin
+    dark_background: str = ""
+
+
+def content_key(project: Project) -> str:
+    """sha256 of everything a snapshot depends on: each page module's code hash (its code, the
+    code of what it imports, its figure inputs) and the bytes of each of CONTENT_FILES."""
+    digest = hashlib.sha256()
+    pages = project.lessons + project.papers
+    digest.update(project.code_hash([page.slug for page in pages]).encode())
+    for pattern in CONTENT_FILES:
+        for path in sorted(project.root.glob(pattern)):
+            digest.update(project.rel(path).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def _take(root: str) -> Snapshot:
+    """In the worker: import the content of the project at `root` and read it out."""
+    import sys
+
+    if root not in sys.path:
+        sys.path.insert(0, root)
+    from site_build.published import lesson_assets, published_pages
+
+    project = Project.read(Path(root))
+    snap = Snapshot(assets=lesson_assets(project), pages=published_pages(project))
+    if (project.root / "modelcard" / "report.py").is_file():
+        from lessons.model_card import explain
+        from lessons.tools.model_types import gallery
+        from modelcard.html import render_html
+        from modelcard.report import render_text, report_sections
+
+        for slug, entry in gallery().items():
+            structure = report_sections(explain(entry["config"]), None, entry["repo"])
+            snap.reports[slug] = (render_text(structure), render_html(structure, lambda target: f"{LINK}{target}"))
+    import importlib
+
+    for page in project.lessons:  # a claims ledger's page writes ⟨id⟩ markers (site_build/markdown/evidence.py)
+        if "⟨" in page.docstring:
+            module = importlib.import_module(page.module)
+            if getattr(module, "EVIDENCE", None) is not None:
+                snap.evidence[page.page] = dict(module.evidence_labels())
+    try:
+        from lessons import _palette
+    except ImportError:
+        return snap
+    snap.css_variables = _palette.css_variables()
+    snap.dark, snap.dark_background = dict(_palette.DARK), _palette.DARK_BACKGROUND
+    return snap
+
+
+def take(project: Project) -> Snapshot:
+    """A snapshot of `project`'s content, computed in a spawned process (so every module is
+    imported afresh). An error in the content comes back as the worker raised it (a
+    LessonError names the file)."""
+    with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        return pool.submit(_take, str(project.root)).result()

@@ -1,0 +1,70 @@
+"""Under `mkdocs serve` (as `make serve` runs it), an edit to the content's code reaches the
+served site without a restart: the server imports no content itself (site_build/snapshot.py
+computes what it needs in a fresh process), so a changed decoder tools module changes the
+tables the in-browser decoder loads and the reports on the gallery page."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from harness.copy import copy_project
+
+pytestmark = pytest.mark.build
+
+
+def _wait(log: Path, text: str, after: int, limit: float) -> None:
+    deadline = time.monotonic() + limit
+    while text not in log.read_text()[after:]:
+        if time.monotonic() > deadline:
+            pytest.fail(f"mkdocs serve never logged {text!r}:\n{log.read_text()[after:][-3000:]}")
+        time.sleep(0.05)
+
+
+def _get(url: str) -> str:
+    with urllib.request.urlopen(url, timeout=30) as response:
+        return response.read().decode("utf-8")
+
+
+def test_a_tools_edit_under_serve_reaches_the_page_without_a_restart(tmp_path):
+    project = copy_project(tmp_path / "project", warm=True)
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    log = tmp_path / "serve.log"
+    mkdocs = str(Path(sys.executable).with_name("mkdocs"))
+    with log.open("w") as out:
+        server = subprocess.Popen([mkdocs, "serve", "--strict", "--dirty", "-a", f"127.0.0.1:{port}"], cwd=project,
+                                  stdout=out, stderr=subprocess.STDOUT, env=dict(os.environ, NO_MKDOCS_2_WARNING="1"))
+    base = f"http://127.0.0.1:{port}/"
+    try:
+        _wait(log, "Serving on", 0, 600)
+        tables = _get(base + "assets/model_card_tables.js")
+        gallery = _get(base + "reference/model-card-gallery/")
+        assert "SGLang 9.9.9" not in tables and "SGLang 9.9.9" not in gallery
+
+        # a decoder tools module: its tables are published for the browser decoder, and the gallery
+        # page's reports are written from it (a lessons/tools/ edit reaches them the same way, and
+        # re-runs the labs' notebooks too, minutes of kernels, so the test edits this one)
+        engines = project / "modelcard" / "engines.py"
+        text = engines.read_text(encoding="utf-8")
+        assert text.count('SGLANG_RELEASE = "SGLang 0.5.23"') == 1
+        mark = len(log.read_text())
+        engines.write_text(text.replace('SGLANG_RELEASE = "SGLang 0.5.23"', 'SGLANG_RELEASE = "SGLang 9.9.9"'),
+                           encoding="utf-8")
+        _wait(log, "Reloading browsers", mark, 600)
+        tables, page = _get(base + "assets/model_card_tables.js"), _get(base + "reference/model-card-gallery/")
+        assert "SGLang 9.9.9" in tables, \
+            "the decoder's tables still come from the module the server imported before the edit"
+        assert "SGLang 9.9.9" in page, \
+            "the gallery page still shows the reports of the decoder the server imported before the edit"
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
