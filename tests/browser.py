@@ -5,8 +5,6 @@ reader's browser shows it (requests, rendering, axe-core)."""
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -89,16 +87,12 @@ DIAGRAM_TEXT = r"""
 
 
 def build_site(project: Path, site_dir: Path, env: dict[str, str] | None = None, **env_vars: str) -> None:
-    """`mkdocs build --strict` of `project` into `site_dir`, in `env` (default: this process's
-    environment) with `env_vars` added; raises with mkdocs' output."""
-    env = dict(os.environ if env is None else env, NO_MKDOCS_2_WARNING="1", **env_vars)
-    mkdocs = Path(sys.executable).with_name("mkdocs")
-    result = subprocess.run(
-        [str(mkdocs), "build", "--strict", "-f", str(project / "mkdocs.yml"), "-d", str(site_dir)],
-        cwd=project, capture_output=True, text=True, env=env, timeout=600,
-    )
-    if result.returncode != 0:
-        raise RuntimeError(f"mkdocs build failed:\n{result.stdout}\n{result.stderr}")
+    """`mkdocs build --strict` of `project` into `site_dir` through the one build wrapper
+    (`site_build.build.mkdocs_build`), in `env` (default: this process's environment) with
+    `env_vars` added; raises BuildError with mkdocs' output."""
+    from site_build.build import mkdocs_build
+
+    mkdocs_build(project, site_dir, dict(os.environ if env is None else env, **env_vars), capture=True, timeout=600)
 
 
 class PageLog:

@@ -15,6 +15,7 @@ from harness.browser import OPEN_SHADOW_ROOTS, WAIT_RENDERED
 from harness.server import serve
 from tests import browser
 from tests.projects import make_project
+from site_build.build import BuildError
 from site_build.pages import nav_title
 from tests.conftest import LESSONS, PAPERS, SLUGS
 
@@ -460,7 +461,7 @@ def test_a_deliberately_broken_page_fails_with_its_name(tmp_path, chromium):
 def test_a_broken_diagram_stops_the_build_naming_the_lesson(tmp_path, chromium, broken, error):  # drawn at build time
     lesson = BROKEN_LESSON.replace('A["a diagram"] --> B["that draws"]', broken)
     project = make_project(tmp_path / "project", {"broken": lesson}, site=True, notebook=False)
-    with pytest.raises(RuntimeError, match=rf"lessons/broken\.py: mermaid cannot draw the diagram starting 'flowchart LR': {error}"):
+    with pytest.raises(BuildError, match=rf"lessons/broken\.py: mermaid cannot draw the diagram starting 'flowchart LR': {error}"):
         browser.build_site(project, tmp_path / "site")
 
 
