@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import hashlib
 from importlib.metadata import version
-import json
 import multiprocessing
 import os
 import tempfile
@@ -25,12 +24,13 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from project.cache import ContentCache, content_key
 from project.reading import DARK_SUFFIX, figure_file, figure_refs
 from project.model import LessonError, Project
 from figures_build.render import Rendered, render_lesson
 
 RENDERER = Path(__file__).resolve().parent / "render.py"
-MANIFEST = Path(".cache") / "figures.json"
+STORE = "figures"  # the content cache's store (project/cache.py): content key -> {"slug", "files": {name: sha256}}
 FIGURES = Path("docs") / "figures"
 
 
@@ -70,13 +70,12 @@ def build(
     if only is not None and only not in by_slug:
         raise BuildError(f"--lesson {only}: no such lesson (known: {', '.join(by_slug)})")
 
-    manifest_path = root / MANIFEST
-    manifest = _load_manifest(manifest_path)
+    store = ContentCache(root, STORE)
     out_dir = root / FIGURES
-    stamp = RENDERER.read_bytes() + _versions().encode()
-    hashes = {slug: project.code_hash([slug], extra=stamp) for slug in by_slug}
+    renderer = [RENDERER.read_bytes(), _versions()]
+    hashes = {slug: content_key(STORE, project.code_hash([slug]), *renderer) for slug in by_slug}
     selected = [only] if only else list(by_slug)
-    stale = [slug for slug in selected if force or only or not _is_fresh(manifest.get(slug), hashes[slug], slug, out_dir)]
+    stale = [slug for slug in selected if force or only or not _is_fresh(store.get(hashes[slug]), slug, out_dir)]
     report = Report(fresh=[slug for slug in selected if slug not in stale])
     for slug in report.fresh:
         log(f"figures: {slug:<20} fresh")
@@ -87,8 +86,8 @@ def build(
         raise BuildError("figure build failed; no file was written:\n  " + "\n  ".join(errors))
 
     # Every figure a page shows must be produced by some lesson.
-    produced = {slug: {figure_file(slug, name) for name in entry["files"]}
-                for slug, entry in manifest.items() if slug in by_slug}
+    produced = {entry["slug"]: {figure_file(entry["slug"], name) for name in entry["files"]}
+                for key, entry in store.entries.items() if hashes.get(entry["slug"]) == key}
     for r in results:
         produced[r.slug] = {figure_file(r.slug, name) for name in r.svgs}
     files = set().union(*produced.values())
@@ -109,14 +108,12 @@ def build(
                 report.written.append(path)
             else:
                 report.unchanged += 1
-        manifest[r.slug] = {"hash": hashes[r.slug], "files": shas}
+        store[hashes[r.slug]] = {"slug": r.slug, "files": shas}
         report.built.append(r.slug)
         figures = sum(not name.endswith(DARK_SUFFIX) for name in r.svgs)  # a dark twin is not a figure of its own
         log(f"figures: {r.slug:<20} built  {figures} figures in {r.seconds:.2f} s")
-    for slug in list(manifest):
-        if slug not in by_slug:
-            del manifest[slug]
-    write_if_changed(manifest_path, json.dumps(manifest, indent=1, sort_keys=True).encode())
+    store.keep(hashes.values())  # each lesson's entry for its code as it is now
+    store.save()
 
     if only is None:
         for path in sorted(out_dir.glob("*.svg")):
@@ -160,9 +157,10 @@ def _versions() -> str:
     return f"numpy {version('numpy')} matplotlib {version('matplotlib')}"
 
 
-def _is_fresh(entry: dict | None, lesson_hash: str, slug: str, out_dir: Path) -> bool:
-    """Same code hash as when the figures were drawn, and the files still hold those bytes."""
-    if not entry or entry.get("hash") != lesson_hash:
+def _is_fresh(entry: dict | None, slug: str, out_dir: Path) -> bool:
+    """An entry under the lesson's content key (its code as it is now, drawn by this renderer),
+    and the files still hold those bytes."""
+    if not entry or entry.get("slug") != slug:
         return False
     for name, sha in entry.get("files", {}).items():
         path = out_dir / figure_file(slug, name)
@@ -171,11 +169,10 @@ def _is_fresh(entry: dict | None, lesson_hash: str, slug: str, out_dir: Path) ->
     return True
 
 
-def _load_manifest(path: Path) -> dict:
-    try:
-        return json.loads(path.read_text())
-    except (OSError, ValueError):
-        return {}
+def built_figures(root: Path) -> dict[str, dict[str, str]]:
+    """{slug: {figure name: sha256 of its SVG}} of every lesson whose figures the last build
+    left in the content cache (dark twins included, named <name>.dark)."""
+    return {entry["slug"]: entry["files"] for entry in ContentCache(root, STORE).entries.values()}
 
 
 def write_if_changed(path: Path, data: bytes) -> bool:

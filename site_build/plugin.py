@@ -54,7 +54,7 @@ from site_build.markdown.links import LinkExtension, check_lesson_links
 from site_build.markdown.math import Katex, KatexExtension
 from site_build.markdown.reports import ReportExtension
 from site_build.published import page_title
-from site_build.snapshot import Snapshot, content_key
+from site_build.snapshot import Snapshot, snapshot_key
 from site_build.snapshot import take as take_snapshot
 from site_build.markdown.sections import CLASS as SECTION_CLASS, SectionsExtension, enabled as sections_enabled
 from site_build.layout import files as layout_files
@@ -136,7 +136,7 @@ class PrimerPlugin(BasePlugin[PrimerConfig]):
             self.project = Project.read(root)
             check_lesson_links(self.project)
             build(self.project, log=log.info)
-            key = content_key(self.project)  # the content's code runs in a fresh process, once per change
+            key = snapshot_key(self.project)  # the content's code runs in a fresh process, once per change
             if self.snapshot is None or self.snapshot_key != key:
                 self.snapshot, self.snapshot_key = take_snapshot(self.project), key
             self.assets, self.published_pages = self.snapshot.assets, self.snapshot.pages

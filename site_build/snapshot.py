@@ -7,20 +7,21 @@ worker, once per build, and comes back as plain data: the files and pages conten
 publishes (`site_build.published`), the model-card reports a page shows (text and HTML),
 the claims ledger's evidence labels, and the palette's CSS variables and dark colours.
 
-A snapshot is kept under the content's key (`content_key`: the code hash of every lesson
-and companion, with their figure inputs, and the bytes of every other content file it
-reads), in the one content-addressed cache (`site_build.cache`): a build whose content
-did not change starts no worker.
+A snapshot is kept, for the server's session, under its content key (`snapshot_key`, in the
+build's one key scheme, project/cache.py: the code hash of every lesson and companion, with
+their figure inputs, and the bytes of every other content file it reads): a build whose
+content did not change starts no worker. (It holds published files' bytes, so it is kept in
+memory rather than in a store on disk.)
 """
 
 from __future__ import annotations
 
-import hashlib
 import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from project.cache import content_key
 from project.model import Project
 
 # Content read by the snapshot besides the lessons' and companions' code (already in their
@@ -43,16 +44,13 @@ class Snapshot:
     dark_background: str = ""
 
 
-def content_key(project: Project) -> str:
-    """sha256 of everything a snapshot depends on: each page module's code hash (its code, the
-    code of what it imports, its figure inputs) and the bytes of each of CONTENT_FILES."""
-    digest = hashlib.sha256()
-    pages = project.lessons + project.papers
-    digest.update(project.code_hash([page.slug for page in pages]).encode())
-    for pattern in CONTENT_FILES:
-        for path in sorted(project.root.glob(pattern)):
-            digest.update(project.rel(path).encode() + b"\0" + path.read_bytes() + b"\0")
-    return digest.hexdigest()
+def snapshot_key(project: Project) -> str:
+    """The content key (project/cache.py) of everything a snapshot depends on: each page module's
+    code hash (its code, the code of what it imports, its figure inputs) and each of CONTENT_FILES."""
+    files = [(project.rel(path), path.read_bytes()) for pattern in CONTENT_FILES
+             for path in sorted(project.root.glob(pattern))]
+    return content_key("snapshot", project.code_hash([page.slug for page in project.lessons + project.papers]),
+                       *(part for name, data in files for part in (name, data)))
 
 
 def _take(root: str) -> Snapshot:

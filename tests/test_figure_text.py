@@ -6,7 +6,6 @@ in Chromium). A mathtext sub- or superscript is text too (0.7 of its label's siz
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
@@ -42,13 +41,13 @@ def too_small(files: dict[str, bytes], screen: Screen) -> list[str]:
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> dict[str, bytes]:
     """{file name: bytes} of every figure the manifest lists (dark twins aside: the same text)."""
-    from figures_build import FIGURES, MANIFEST
+    from figures_build import FIGURES, built_figures
     from project.reading import figure_file
     from tests.conftest import build_figures
 
     build_figures(tmp_path_factory)
-    manifest = json.loads((ROOT / MANIFEST).read_text())
-    names = [figure_file(slug, name) for slug, entry in manifest.items() for name in entry["files"] if not name.endswith(".dark")]
+    manifest = built_figures(ROOT)
+    names = [figure_file(slug, name) for slug, files in manifest.items() for name in files if not name.endswith(".dark")]
     assert names
     return {name: (ROOT / FIGURES / name).read_bytes() for name in names}
 

@@ -103,14 +103,14 @@ def test_every_figure_is_the_same_under_the_other_kernels(tmp_path, tmp_path_fac
     are identical to the byte."""
     from figures_build import FIGURES
 
-    from figures_build import MANIFEST
+    from figures_build import built_figures
     from project.reading import figure_file
 
     build_figures(tmp_path_factory)
     with figures_lock(tmp_path_factory):
-        made = json.loads((ROOT / MANIFEST).read_text())
+        made = built_figures(ROOT)
         ours = {figure_file(slug, name): (ROOT / FIGURES / figure_file(slug, name)).read_bytes()
-                for slug, entry in made.items() for name in entry["files"]}
+                for slug, files in made.items() for name in files}
     subprocess.run([sys.executable, "-m", "tests.kernels", "render", str(tmp_path)], cwd=ROOT,
                    env=other_environment(), check=True, capture_output=True, timeout=600)
     theirs = {p.name: p.read_bytes() for p in tmp_path.glob("*.svg")}

@@ -108,14 +108,13 @@ def produced_figures(tmp_path_factory):
     """Every figure file the pages' figures() make: the figure build (`make figures`,
     incremental) run on the project, read from its manifest. Under the figure lock the
     site builds take first, so they find the figures fresh."""
-    import json
 
-    from figures_build import MANIFEST
+    from figures_build import built_figures
     from tests.conftest import build_figures
 
     build_figures(tmp_path_factory)
-    manifest = json.loads((ROOT / MANIFEST).read_text())
-    return {_prose.figure_file(slug, name) for slug, entry in manifest.items() for name in entry["files"]}
+    manifest = built_figures(ROOT)
+    return {_prose.figure_file(slug, name) for slug, files in manifest.items() for name in files}
 
 
 @pytest.mark.parametrize("slug", SLUGS)

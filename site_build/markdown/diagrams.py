@@ -4,9 +4,9 @@ With Chromium on the machine (it is on CI, and `make test` needs it anyway),
 every ```mermaid block of the site is rendered by mermaid inside headless
 Chromium and inlined as SVG. `Diagrams.fence` is pymdownx.superfences' custom
 fence formatter for `mermaid` (the plugin installs it), so each diagram is
-found by the Markdown parser itself. Results are cached by content in
-.cache/diagrams.json: only a new or changed diagram costs a render, and the
-plugin renders all of a build's new diagrams in one Chromium run. A diagram
+found by the Markdown parser itself. Results are kept in the build's one
+content cache (project/cache.py, the store "diagrams"): only a new or changed
+diagram costs a render, and the plugin renders all of a build's new diagrams in one Chromium run. A diagram
 mermaid cannot parse, or a Chromium that does not finish in time, stops the
 build with a one-line message naming the source file. The SVG's colours come
 from Material's --md-mermaid-* variables, so it follows the light/dark toggle.
@@ -32,7 +32,6 @@ The page Chromium runs is diagrams.js.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import subprocess
 from html.parser import HTMLParser
@@ -44,7 +43,8 @@ from pymdownx.superfences import fence_code_format
 
 from harness.browser import CHROMIUM_ARGS, chromium_path
 from site_build.markdown.context import PageContext, page_source
-from site_build.tools import browser_profile, read_json_cache, start_browser, stop_browser, timeout_seconds, write_json_cache
+from project.cache import ContentCache, content_key
+from site_build.tools import browser_profile, start_browser, stop_browser, timeout_seconds
 
 CLIENT_SCRIPT = "javascripts/mermaid.mjs"
 FONT = "Arial, Helvetica, 'Liberation Sans', sans-serif"  # metric-compatible on every OS
@@ -91,12 +91,11 @@ class Diagrams:
         self.chromium = chromium
         # what a drawing depends on besides its text: mermaid, and KaTeX's CSS that sizes maths in labels
         self.version = [_npm_version(root, "mermaid"), _npm_version(root, "katex")]
-        self.file = root / ".cache" / "diagrams.json"
-        self.cache: dict[str, str] = read_json_cache(self.file)
+        self.cache = ContentCache(root, "diagrams")  # content key -> SVG
         self.context = context
 
     def key(self, text: str) -> str:
-        return hashlib.sha256(json.dumps([self.version, CONFIG, text.strip()]).encode()).hexdigest()
+        return content_key(self.version, CONFIG, text.strip())
 
     def prepare(self, sources: dict[str, str]) -> None:
         """Render, in one Chromium run, every diagram of `sources` (text -> file it
@@ -105,9 +104,8 @@ class Diagrams:
             return
         self.render({text: where for text, where in sources.items()})
         keep = {self.key(text) for text in sources}
-        if set(self.cache) - keep:
-            self.cache = {k: svg for k, svg in self.cache.items() if k in keep}
-            self._save()
+        self.cache.keep(keep)
+        self.cache.save()
 
     def render(self, diagrams: dict[str, str]) -> None:
         """Draw the uncached ones of `diagrams` (text -> file it comes from)."""
@@ -127,7 +125,7 @@ class Diagrams:
                 self.cache[k] = answer["svg"]
         if errors:
             raise PluginError("\n".join(errors))
-        self._save()
+        self.cache.save()
 
     def fence(self, source, language, class_name, options, md, **kwargs) -> str:
         """pymdownx.superfences custom-fence formatter for ```mermaid blocks."""
@@ -172,9 +170,6 @@ class Diagrams:
         if not out.strip():
             raise PluginError(f"{', '.join(where)}: Chromium did not finish drawing the diagrams: {stderr[-300:]}")
         return json.loads(out)
-
-    def _save(self) -> None:
-        write_json_cache(self.file, self.cache)
 
 
 def _npm_version(root: Path, package: str) -> str:

@@ -25,10 +25,12 @@ from markdown import Extension
 from markdown.treeprocessors import Treeprocessor
 from mkdocs.exceptions import PluginError
 
+from project.cache import ContentCache, content_key
 from site_build.markdown.context import PageContext, page_source
 from site_build.tools import timeout_seconds
 
 SCRIPT = Path(__file__).resolve().parents[1] / "katex_render.cjs"
+KEEP = 20000  # typeset formulas kept in the cache (the oldest go first)
 
 
 class MathError(PluginError):
@@ -36,23 +38,27 @@ class MathError(PluginError):
 
 
 class Katex:
-    """A long-lived `node katex_render.cjs` process and a cache of what it typeset.
-
-    One instance lives as long as the site plugin (across `mkdocs serve`
-    rebuilds), so an unchanged formula is typeset once per session.
+    """A long-lived `node katex_render.cjs` process and what it typeset, kept in the build's
+    content cache (project/cache.py, the store "maths", keyed by KaTeX's version, this
+    renderer, the TeX and display or inline): a formula is typeset once, not once per build.
+    The process starts only when a formula is new.
     """
 
     def __init__(self, root: Path, *, node: str | None = None, timeout: float | None = None):
         self.root = root
         self.node = node or os.environ.get("PRIMER_NODE", "node")  # the `node` option (PRIMER_NODE)
         self.timeout = timeout_seconds() if timeout is None else timeout
-        self.cache: dict[tuple[str, bool], str] = {}
+        self.cache = ContentCache(root, "maths")  # content key -> HTML
+        katex = root / "node_modules" / "katex" / "package.json"
+        self.version = [json.loads(katex.read_text())["version"] if katex.is_file() else "missing",
+                        content_key(SCRIPT.read_bytes())]
         self._node: subprocess.Popen | None = None
         self._answers: queue.Queue = queue.Queue()
 
     def render(self, formulas: list[tuple[str, bool]], where: str) -> dict[tuple[str, bool], str]:
         """(tex, display) -> HTML for every formula, typesetting only the uncached ones."""
-        todo = list(dict.fromkeys(f for f in formulas if f not in self.cache))
+        keys = {f: content_key(self.version, f[0], f[1]) for f in formulas}
+        todo = list(dict.fromkeys(f for f in formulas if keys[f] not in self.cache))
         if todo:
             node = self._process()
             node.stdin.write("".join(json.dumps({"tex": tex, "display": display}) + "\n" for tex, display in todo))
@@ -67,8 +73,9 @@ class Katex:
                 answer = json.loads(line or '{"error": "the KaTeX process stopped"}')
                 if "error" in answer:
                     raise MathError(f"{where}: KaTeX cannot typeset {tex!r}: {answer['error']}")
-                self.cache[(tex, display)] = answer["html"]
-        return {f: self.cache[f] for f in formulas}
+                self.cache[keys[(tex, display)]] = answer["html"]
+            self.cache.save(limit=KEEP)
+        return {f: self.cache[keys[f]] for f in formulas}
 
     def close(self) -> None:
         if self._node is not None and self._node.poll() is None:
