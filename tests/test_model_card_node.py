@@ -1,7 +1,8 @@
-"""The Python emulation in modelcard/web/model_card.js, run in Node (no browser): its float `repr`,
-`format(x, ",.Ng")`, `format(x, ",")`, round-half-even and `json.dumps(indent=2)` against Python's own,
-on a few hundred seeded values (ties, powers of ten, subnormals, huge integers, signed zeros).
-The decoder as a whole is compared in Chromium by tests/test_model_card_browser.py."""
+"""The decoder's JavaScript port (modelcard/web/model_card.js), run in Node (no browser, no build),
+against the Python it ports: every parity case of tests/model_card_parity.py (the same card, report
+and errors), the explorer's `compare_methods`, the engines' own switches, and the port's Python
+emulation (float `repr`, `format(x, ",.Ng")`, `format(x, ",")`, round-half-even, `json.dumps`) on a
+few hundred seeded values. The page around it is tested in Chromium: tests/test_model_card_browser.py."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import subprocess
 import pytest
 
 from modelcard.data import browser_tables
+from tests.model_card_parity import CONFIGS, GALLERY, LINKS, RUN_CASES, cases, compare, differences
 from tests.conftest import ROOT
 
 NODE = shutil.which("node")
@@ -119,3 +121,52 @@ def test_javascript_engine_switches_match_python(tmp_path):
     for (config, served), python, js in zip(cases, want, json.loads(done.stdout), strict=True):
         differ = [(p, j) for p, j in zip(python.splitlines(), js.splitlines(), strict=False) if p != j]
         assert python == js, f"{config['model_type']} served {served}: first differing line (python, js): {differ[:1]}"
+
+
+PARITY = SCRIPT.split("const run = {")[0] + RUN_CASES + r"""
+process.stdout.write(JSON.stringify(run_cases(M, cases, JSON.parse(process.argv[3]))));
+"""
+
+
+def test_javascript_decoder_agrees_with_python_on_every_config(tmp_path):
+    """The port, in Node (no browser, no site build), on every parity case (tests/model_card_parity.py):
+    the same card, the same report (text, sections and HTML) and the same errors as Python."""
+    inputs = cases()
+    tables = tmp_path / "tables.json"
+    tables.write_text(json.dumps(browser_tables()), encoding="utf-8")
+    done = subprocess.run([NODE, "-e", PARITY, str(tables), str(ROOT / "modelcard" / "web" / "model_card.js"),
+                           json.dumps(LINKS)], input=json.dumps(inputs), capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    got = json.loads(done.stdout)
+    problems, compared = compare(inputs, got)
+    assert not problems, f"{len(problems)} differences, e.g.:\n" + "\n".join(problems[:10])
+    assert len(got) == len(CONFIGS) >= 300 + len(GALLERY)
+    assert compared["json"] > 300 and compared["report"] > 150 and compared["errors"] > 50, compared
+
+
+COMPARE = SCRIPT.split("const run = {")[0] + r"""
+process.stdout.write(JSON.stringify(cases.map(([g, L, s]) => M.compareMethods(g, L, s))));
+"""
+
+
+def test_compare_methods_agrees_with_python(tmp_path):
+    """The explorer's speeds under every stretching rule (`compare_methods`), in Node, for every RoPE
+    group of the gallery at four (trained length, stretch) settings."""
+    from lessons.model_card import compare_methods, explain
+
+    inputs, wants = [], []
+    for entry in GALLERY.values():
+        card = explain(entry["config"])
+        for group in card.rope:
+            for length, stretch in ((card.trained_length or 4096, 4.0), (4096, 1.0), (8192, 2.5), (2048, 64.0)):
+                inputs.append(({"base": group.base, "rotary_dim": group.rotary_dim, "rope_type": group.rope_type,
+                                "head_dim": group.head_dim}, length, stretch))
+                wants.append({k: list(map(float, v)) for k, v in compare_methods(group, length, stretch).items()})
+    tables = tmp_path / "tables.json"
+    tables.write_text(json.dumps(browser_tables()), encoding="utf-8")
+    done = subprocess.run([NODE, "-e", COMPARE, str(tables), str(ROOT / "modelcard" / "web" / "model_card.js")],
+                          input=json.dumps(inputs), capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    problems = [d for (spec, length, stretch), want, got in zip(inputs, wants, json.loads(done.stdout), strict=True)
+                for d in differences(want, got, f"{spec} L={length} s={stretch}")]
+    assert inputs and not problems, "\n".join(problems[:10])
