@@ -1,8 +1,10 @@
 """`python -m lessons`: the lessons in reading order, one line each."""
 
-import importlib
+import importlib.util
+from pathlib import Path
 
 from lessons import READING_ORDER
+from project.model import LessonError, read_lesson
 
 
 def main() -> int:
@@ -11,12 +13,10 @@ def main() -> int:
         return 0
     width = max(len(f"lessons.{slug}") for slug in READING_ORDER)
     for number, slug in enumerate(READING_ORDER, 1):
-        try:
-            doc = importlib.import_module(f"lessons.{slug}").__doc__ or ""
-        except Exception as exc:  # a broken lesson is named, the list goes on
-            title = f"(cannot import lessons/{slug}.py: {type(exc).__name__}: {exc})"
-        else:
-            title = doc.lstrip("\n").split("\n", 1)[0].removeprefix("# ").strip()
+        try:  # the title as the project model reads it: from the file, nothing imported
+            title = read_lesson(Path(importlib.util.find_spec(f"lessons.{slug}").origin)).title
+        except LessonError as exc:  # a broken lesson is named, the list goes on
+            title = f"({exc})"
         print(f"{number:2d}. python -m {'lessons.' + slug:<{width}}  {title}")
     return 0
 

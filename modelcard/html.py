@@ -10,12 +10,13 @@ reads (`ADVICE`, `page_titles`) come from here through `modelcard.data`.
 
 from __future__ import annotations
 
-import ast
 import functools
 import html
 import importlib.util
 from collections.abc import Callable
 from pathlib import Path
+
+from project.model import read_lesson
 
 # What a warning asks of the reader, by the start of its text (the first that matches; the
 # last matches any): a title, a fix (filled from the card: {served}, {trained}, {limit},
@@ -86,11 +87,8 @@ def taught(row: dict) -> dict[str, str] | None:
 @functools.lru_cache(maxsize=None)
 def page_title(slug: str) -> str:
     """A lesson's title as the navigation shows it ('How far can a model read? ...'): its page's
-    `# ` line, up to a colon. Read from the lesson's file as text (found, not imported)."""
-    source = Path(importlib.util.find_spec(f"lessons.{slug}").origin).read_text(encoding="utf-8")
-    doc = ast.get_docstring(ast.parse(source), clean=False) or ""
-    line = next(line for line in doc.splitlines() if line.startswith("# "))
-    return line[2:].split(":")[0].strip()
+    `# ` line, up to a colon: the project model's reading of the lesson's file (found, not imported)."""
+    return read_lesson(Path(importlib.util.find_spec(f"lessons.{slug}").origin)).title.split(":")[0].strip()
 
 
 def page_titles() -> dict[str, str]:
