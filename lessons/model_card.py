@@ -1,10 +1,12 @@
 r"""
 # Reading a model card: what a config.json says about positions
 
-Run it: `python -m modelcard path/to/config.json` (or by its old name,
-`python -m lessons.model_card`) for one model's report (`--json` for the machine-readable card, `--length N` for the length
-you plan to serve), or `python -m modelcard` to walk through the
-[gallery](../reference/model-card-gallery.md). Builds on `lessons.positional` (sinusoidal codes, learned
+Run it: `python -m modelcard path/to/config.json` for one model's report
+(`--json` for the machine-readable card, `--length N` for the length you plan
+to serve; `python -m lessons.model_card CONFIG` is its old name),
+`python -m modelcard` for every report of the
+[gallery](../reference/model-card-gallery.md), or `python -m lessons.model_card`
+for this page's reading of each gallery config. Builds on `lessons.positional` (sinusoidal codes, learned
 tables, RoPE's speeds), `lessons.alibi` (ALiBi and NoPE layers) and
 `lessons.context_extension` (every scaling rule a config can name).
 
@@ -1441,6 +1443,9 @@ def figure_name(slug: str) -> str:
     return slug.replace("-", "_").replace(".", "_")
 
 
+FIGURE_INPUTS = ("lessons/gallery/*.json",)  # the gallery configs each figure below is drawn from
+
+
 def figures() -> dict:
     """The tiny head under every rule, then one figure per gallery config, named by its slug."""
     out = {"tiny_methods": methods_figure(explain(TINY_HEAD_CONFIG).rope[0], 64, 4.0,
@@ -1454,8 +1459,7 @@ def figures() -> dict:
 
 
 def demo() -> None:
-    """The page's reading, config by config: scheme, lengths, RoPE groups (the whole report of one
-    config is `python -m modelcard SLUG`)."""
+    """The page's reading, config by config: scheme, lengths, RoPE groups (`python -m modelcard SLUG`: one's report)."""
     from lessons._show import banner, say
 
     for slug, entry in gallery().items():
@@ -1467,7 +1471,8 @@ def demo() -> None:
             say(f"RoPE {g.layer_type}: {g.rope_type}, base {g.base:,.6g}, {g.rotary_dim} of {g.head_dim} dimensions turn")
 
 
-if __name__ == "__main__":  # an alias kept for old links: the decoder's command is `python -m modelcard`
+if __name__ == "__main__":  # narrates, like every lesson; with arguments, the decoder's command by its old name
     import runpy
+    import sys
 
-    runpy.run_module("modelcard", run_name="__main__", alter_sys=True)
+    demo() if len(sys.argv) == 1 else runpy.run_module("modelcard", run_name="__main__", alter_sys=True)

@@ -5,4 +5,8 @@ import sys
 from modelcard.cli import main
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except BrokenPipeError:  # the reader stopped reading (`| head`): nothing more to say
+        sys.stderr.close()
+        sys.exit(0)

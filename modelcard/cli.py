@@ -26,6 +26,8 @@ def read_config(path: str | Path) -> dict:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: not UTF-8 text (byte {exc.start}); a config.json is UTF-8 JSON") from None
     try:
         config = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -176,6 +178,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--compare", metavar="CONFIG", help="with a .gguf file: what the conversion of this "
                                                             "config.json (or gallery slug) kept, changed or dropped")
     args = parser.parse_args(argv)
+    given = [f"--{name}" for name in ("json", "length", "engine", "compare") if getattr(args, name) not in (None, False)]
+    if args.config is None and given:
+        parser.error(f"{', '.join(given)} needs a CONFIG (a config.json file, a gallery slug or a .gguf file)")
+    if args.config is not None and is_gguf(args.config) and set(given) - {"--compare"}:
+        parser.error(f"{', '.join(sorted(set(given) - {'--compare'}))} goes with a config, not a .gguf file")
     if args.list:
         for slug, entry in gallery().items():
             print(f"{slug:<18} {entry['name']}")
@@ -186,10 +193,14 @@ def main(argv: list[str] | None = None) -> int:
     known = gallery()
 
     def load(name):
-        return known[name]["config"] if name in known and not Path(name).exists() else read_config(name)
+        if name in known and not Path(name).exists():
+            return known[name]["config"]
+        if not Path(name).exists() and "/" not in name and not name.endswith(".json"):
+            raise ConfigError(f"{name}: no such file, and not a gallery slug (python -m modelcard --list)")
+        return read_config(name)
 
     try:
-        if str(args.config).endswith(".gguf"):
+        if is_gguf(args.config):
             header = read_gguf(args.config)
             if args.compare is None:
                 print(gguf_report(header))
@@ -216,6 +227,17 @@ def main(argv: list[str] | None = None) -> int:
     print(json.dumps(card_json(card, args.length, model, args.engine)) if args.json else
           report(card, args.length, model, args.engine))
     return 0
+
+
+def is_gguf(path: str) -> bool:
+    """A .gguf file by name, or any file that starts with GGUF's magic bytes."""
+    if str(path).endswith(".gguf"):
+        return True
+    try:
+        with open(path, "rb") as file:
+            return file.read(4) == b"GGUF"
+    except OSError:
+        return False
 
 
 def walk_gallery() -> None:

@@ -14,7 +14,7 @@ import textwrap
 
 from markdown.extensions.toc import slugify
 
-from lessons.model_card import explain, figure_name
+from lessons.model_card import ModelCard, explain, figure_name
 from lessons.tools.model_types import gallery
 from modelcard.report import report
 
@@ -31,6 +31,20 @@ GROUPS = (
                             "qwen3-next-80b")),
     ("no rotation", ("bloom-560m", "mpt-7b", "gpt2", "bert-base-uncased")),
 )
+
+
+def card_figure_text(card: ModelCard) -> str:
+    """What `lessons.model_card.card_figure` draws for `card`, in words (the figure's alt text; a test
+    holds the two to the same lines)."""
+    lines = [f"the {name} ({length:,})" for length, name in ((card.trained_length, "trained length"),
+                                                            (card.max_length, "config length")) if length]
+    against = f" against {' and '.join(lines)}" if lines and (card.rope or card.alibi_slopes is not None) else ""
+    if card.rope:
+        scaled = any(g.rope_type != "default" for g in card.rope)
+        return f"the wavelength of each rotary pair{', before and after scaling,' if scaled else ''}{against}"
+    if card.alibi_slopes is not None:
+        return f"the distance at which each head's ALiBi weight halves{against}"
+    return f"the rows of the position table ({card.max_length or 0:,}) against a request twice that long"
 
 
 def grouped() -> list[tuple[str, list[str]]]:
@@ -54,8 +68,7 @@ def _indented(text: str, depth: int) -> list[str]:
 def entry_markdown(slug: str, entry: dict) -> list[str]:
     """The lines of one collapsible gallery entry (pymdownx.details), indented under its title."""
     read = "Where these keys were read" + (": a secondary copy" if entry["secondary"] else "")
-    alt = f"{entry['name']}: the wavelength of each rotary pair, before and after scaling, against the " \
-          "trained length and the config length"
+    alt = f"{entry['name']}: {card_figure_text(explain(entry['config']))}"
     body = [f"`{entry['repo']}`: {entry['note']}", "", f'??? note "{read}"',
             *_indented(textwrap.fill(entry["read_from"], 96), 1), "",
             f"![{alt}](figures/model_card.{figure_name(slug)}.svg)", "",
@@ -72,9 +85,10 @@ def gallery_page() -> str:
     lines = ["# The model-card gallery", "",
              f"{len(known)} published `config.json` files, each read by the decoder of "
              f"[Read a model card](../{LESSON_PAGE}). Open an entry for what its keys say, where they "
-             "were read, the wavelength of each rotary pair against the trained length and the config "
-             "length, and the report `python -m modelcard SLUG` prints (SLUG: the name in the report's "
-             "command line). The lesson teaches each group below with a worked example.", ""]
+             "were read, a figure of its positions (each rotary pair's wavelength, each ALiBi head's "
+             "reach, or the rows of a learned table) against the lengths the config states, and the "
+             "report `python -m modelcard SLUG` prints (SLUG: the name in the report's command line). "
+             "The lesson teaches each group below with a worked example.", ""]
     for section, slugs in groups:
         lines += [f"## {section[0].upper() + section[1:]}", "",
                   f"{len(slugs)} configs, taught with a worked example in the lesson's "

@@ -64,3 +64,32 @@ def test_gallery_entries_say_where_they_were_read(slug):
     entry = GALLERY[slug]
     assert entry["read_from"] and isinstance(entry["secondary"], bool)
     assert f"`{entry['repo']}`" in _gallery_page(), f"the gallery page names {entry['repo']}"
+
+
+def test_each_figures_alt_text_names_the_lines_it_draws():
+    """The gallery's alt text (`card_figure_text`) and the figure (`card_figure`) name the same
+    lines: the trained and config lengths, a 'before scaling' line, the scheme's quantity."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from lessons.model_card import card_figure
+    from modelcard.gallery import card_figure_text
+
+    problems = []
+    for slug, entry in GALLERY.items():
+        card = explain(entry["config"])
+        fig = card_figure(card, entry["name"])
+        drawn = " ".join(text.get_text() for legend in fig.legends for text in legend.get_texts())
+        drawn += " " + " ".join(" ".join([ax.get_ylabel(), ax.get_xlabel(), *(t.get_text() for t in ax.get_yticklabels())])
+                                for ax in fig.axes)
+        plt.close(fig)
+        said = card_figure_text(card)
+        for line in ("trained length", "config length", "before"):
+            if (line in drawn) != (line in said):
+                problems.append(f"{slug}: figure {'draws' if line in drawn else 'lacks'} {line!r}; alt: {said!r}")
+        for quantity, words in (("wavelength", "wavelength"), ("halves", "halves"), ("rows", "rows")):
+            if (quantity in drawn) != (words in said):
+                problems.append(f"{slug}: figure and alt disagree on {quantity!r}: {said!r}")
+    assert not problems, "\n".join(problems)
