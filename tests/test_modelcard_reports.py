@@ -62,3 +62,23 @@ def test_the_old_command_is_an_alias():
     old, new = run("lessons.model_card"), run("modelcard")
     assert new.returncode == 0 and old.returncode == 0
     assert old.stdout == new.stdout and "model_type     gpt2" in new.stdout
+
+
+@pytest.mark.parametrize("argv", [["--engine", "vllm==0.33.0"], ["--json"], ["--length", "5"], ["--compare", "gpt2"]])
+def test_a_flag_without_a_config_is_refused(argv, capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 2 and "needs a CONFIG" in capsys.readouterr().err
+
+
+def test_bad_files_and_names_get_one_line_and_exit_2(tmp_path, capsys):
+    utf16 = tmp_path / "config.json"
+    utf16.write_bytes('{"model_type": "llama"}'.encode("utf-16"))
+    assert main([str(utf16)]) == 2 and "not UTF-8" in capsys.readouterr().err
+    assert main(["no-such-model"]) == 2 and "--list" in capsys.readouterr().err
+    renamed = tmp_path / "model-q4"  # a GGUF file by its magic bytes, whatever its name
+    renamed.write_bytes(b"GGUF" + b"\0" * 20)
+    assert main([str(renamed)]) == 2 and "GGUF" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stop:
+        main([str(renamed), "--json"])
+    assert stop.value.code == 2 and "not a .gguf file" in capsys.readouterr().err
