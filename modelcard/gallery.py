@@ -101,3 +101,16 @@ def gallery_page() -> str:
 def pages() -> dict[str, str]:
     """{page path under docs/: Markdown}: the gallery page, for the site build (its pages() hook)."""
     return {GALLERY_PAGE: gallery_page()}
+
+
+def reports(href) -> dict[str, tuple[str, str]]:
+    """{gallery slug: (the report's text, its HTML)} for the site build (its reports() hook): a page
+    that shows `$ python -m modelcard SLUG` shows this report. `href(slug)` links a lesson."""
+    from modelcard.html import render_html
+    from modelcard.report import render_text, report_sections
+
+    out = {}
+    for slug, entry in gallery().items():
+        structure = report_sections(explain(entry["config"]), None, entry["repo"])
+        out[slug] = (render_text(structure), render_html(structure, href))
+    return out

@@ -1,5 +1,6 @@
-"""What content publishes besides its pages: files (`assets()`) and whole generated pages
-(`pages()`), asked of each lesson that defines assets() and of each code module of
+"""What content publishes besides its pages: files (`assets()`), whole generated pages
+(`pages()`) and the model-card reports a page shows (`reports(href)`), asked of each lesson
+that defines assets() and of each code module of
 `PUBLISHING_MODULES` the project has. Content is imported here, at build time, never
 when the plugin loads (tests/test_imports.py).
 """
@@ -25,14 +26,14 @@ def _publishers(project: Project, hook: str) -> list[tuple[str, Path]]:
     return found
 
 
-def _collect(project: Project, hook: str, kind: type) -> dict:
+def _collect(project: Project, hook: str, kind: type, *args) -> dict:
     """{path: content} from every publisher's `hook`(); a failing hook, content of the wrong type
     or two publishers of one path stop the build naming the file."""
     found: dict[str, tuple[str, object]] = {}
     for module, path in _publishers(project, hook):
         where = project.rel(path)
         try:
-            published = getattr(importlib.import_module(module), hook)()
+            published = getattr(importlib.import_module(module), hook)(*args)
         except Exception as exc:
             raise LessonError(f"{where}: {hook}() failed: {type(exc).__name__}: {exc}") from None
         for site_path, data in published.items():
@@ -54,6 +55,12 @@ def published_pages(project: Project) -> dict[str, str]:
     """Every page code modules generate: {page path under docs/: Markdown} from each
     publishing module's `pages()` (the model-card gallery)."""
     return _collect(project, "pages", str)
+
+
+def published_reports(project: Project, href) -> dict[str, tuple]:
+    """Every model-card report a page may show: {gallery slug: (text, HTML)} from each publishing
+    module's `reports(href)` (`href(slug)`: the link to a lesson, as the page will write it)."""
+    return _collect(project, "reports", tuple, href)
 
 
 def page_title(markdown: str) -> str:

@@ -46,10 +46,15 @@ class Snapshot:
 
 def snapshot_key(project: Project) -> str:
     """The content key (project/cache.py) of everything a snapshot depends on: each page module's
-    code hash (its code, the code of what it imports, its figure inputs) and each of CONTENT_FILES."""
+    code hash (its code, the code of what it imports, its figure inputs), each lesson's title (the
+    reports link lessons by title), the page of each lesson that writes evidence markers, and each
+    of CONTENT_FILES. A prose edit anywhere else leaves it as it was."""
+    pages = project.lessons + project.papers
     files = [(project.rel(path), path.read_bytes()) for pattern in CONTENT_FILES
              for path in sorted(project.root.glob(pattern))]
-    return content_key("snapshot", project.code_hash([page.slug for page in project.lessons + project.papers]),
+    return content_key("snapshot", project.code_hash([page.slug for page in pages]),
+                       [(page.slug, page.title) for page in pages],
+                       [page.docstring for page in project.lessons if "⟨" in page.docstring],
                        *(part for name, data in files for part in (name, data)))
 
 
@@ -59,19 +64,11 @@ def _take(root: str) -> Snapshot:
 
     if root not in sys.path:
         sys.path.insert(0, root)
-    from site_build.published import lesson_assets, published_pages
+    from site_build.published import lesson_assets, published_pages, published_reports
 
     project = Project.read(Path(root))
-    snap = Snapshot(assets=lesson_assets(project), pages=published_pages(project))
-    if (project.root / "modelcard" / "report.py").is_file():
-        from lessons.model_card import explain
-        from lessons.tools.model_types import gallery
-        from modelcard.html import render_html
-        from modelcard.report import render_text, report_sections
-
-        for slug, entry in gallery().items():
-            structure = report_sections(explain(entry["config"]), None, entry["repo"])
-            snap.reports[slug] = (render_text(structure), render_html(structure, lambda target: f"{LINK}{target}"))
+    snap = Snapshot(assets=lesson_assets(project), pages=published_pages(project),
+                    reports=published_reports(project, lambda slug: f"{LINK}{slug}"))
     import importlib
 
     for page in project.lessons:  # a claims ledger's page writes ⟨id⟩ markers (site_build/markdown/evidence.py)
