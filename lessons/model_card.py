@@ -334,7 +334,7 @@ table_rows(card, "vllm")[0], table_rows(stretched, "vllm")[0]
 ```
 
 **In code:** `lengths` reads the trained and claimed lengths. The engines'
-rules are tools beside the lessons (modelcard/engines.py):
+rules are the decoder's, beside this page's reading (modelcard/engines.py):
 `vllm_length_limit` follows vLLM 0.33.0's `_get_and_verify_max_len`
 (vllm/config/model.py) and `derive_max_model_len_and_key`
 (vllm/transformers_utils/model_arch_config_convertor.py): the smallest of

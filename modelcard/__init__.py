@@ -8,7 +8,7 @@ built over it:
 - `engines`, `engine_tables`: each engine's length rules, registries and command lines;
 - `known_bugs`: the position bugs of engine releases (known_bugs.json);
 - `report`: the text report and the JSON card; `html`: the report as the site's HTML;
-- `cli`: `python -m modelcard CONFIG` (and `python -m modelcard`, its alias);
+- `cli`: `python -m modelcard CONFIG` (`python -m lessons.model_card CONFIG` is its old name);
 - `data`: the tables the in-browser decoder (modelcard/web/model_card.js) reads;
 - `gallery`: the gallery page, generated from the configs in lessons/gallery/.
 

@@ -1,6 +1,6 @@
 """The decoder's command, `python -m modelcard CONFIG`: the config and GGUF readers and `main`.
 
-`python -m modelcard` is kept as an alias (old links and notes use it).
+`python -m lessons.model_card CONFIG` runs it by its old name (old links and notes use it).
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ from pathlib import Path
 from lessons import context_extension as ce
 from lessons.tools import model_types
 from modelcard import engine_tables, engines, known_bugs
-from modelcard import html as card_html
+from modelcard import html as report_html
 from lessons.tools import rope_scaling as rs
 from lessons.tools.model_types import gallery
 
@@ -31,7 +31,7 @@ BROWSER_TABLES = {
               "VLLM_TEMPERATURE_LEN", "VLLM_TEMPERATURE_ON"),
     engine_tables: ("REGISTRIES", "VLLM_MROPE_TIMES4"),
     known_bugs: ("KNOWN_BUGS", "ENGINE_NAMES"),
-    card_html: ("ADVICE", "TABLE_HEADS", "TAUGHT"),  # the report's HTML: each warning's advice, the tables' column
+    report_html: ("ADVICE", "TABLE_HEADS", "TAUGHT"),  # the report's HTML: each warning's advice, the tables' column
     # heads, where each row's fact is taught
 }
 
@@ -49,7 +49,7 @@ def browser_tables() -> dict:
     out = {name: plain(getattr(module, name)) for module, names in BROWSER_TABLES.items() for name in names}
     out.update(ROPE_TYPES=plain(ce.ROPE_TYPES), COMMON_KEYS=plain(rs._COMMON_KEYS), TYPE_KEYS=plain(rs._TYPE_KEYS),
                REQUIRED_KEYS=plain(rs._REQUIRED_KEYS), MODEL_KEYS=plain(rs._MODEL_KEYS),
-               PAGE_TITLES=card_html.page_titles(), RELEASE_MENU=known_bugs.release_menu())
+               PAGE_TITLES=report_html.page_titles(), RELEASE_MENU=known_bugs.release_menu())
     return out
 
 

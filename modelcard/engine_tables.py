@@ -2,7 +2,7 @@
 (cos/sin) table, read in each release's source, and the architectures each release serves at all.
 
 Used by modelcard.engines, which writes the commands; like it, this module reads only a card's
-fields (`lessons.model_card.explain`) and imports no lesson.
+fields (`lessons.model_card.explain`); no lesson imports it.
 """
 
 from __future__ import annotations

@@ -3,8 +3,8 @@
 The rules of vLLM 0.33.0, SGLang 0.5.23 and llama.cpp (as vendored in
 llama-cpp-python 0.3.36), each read from the engine's source file named beside
 it. Every function takes a card from `lessons.model_card.explain` (a
-`ModelCard`) and reads only its fields; this module imports no lesson, so the
-lesson can use it.
+`ModelCard`) and reads only its fields. Part of the decoder's package: it imports
+the lessons' tools (lessons/tools/), and no lesson imports it.
 """
 
 from __future__ import annotations

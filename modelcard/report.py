@@ -107,7 +107,7 @@ def report_sections(card: ModelCard, served: int | None = None, model: str = "MO
         {"verdict": one sentence, "sections": [{"key": str, "title": str, "rows": [row, ...]}, ...]}
         in the CLI's order (card, lengths, rope, attention, commands, notes, warnings, sources; an
         empty section is left out). A row is {"line": a `str.format` template, "cells": [str, ...]}
-        and, for a warning, "title", "fix", "slug" and "page" (`card_html.advice`); a command's row
+        and, for a warning, "title", "fix", "slug" and "page" (`modelcard.html.advice`); a command's row
         has "command": true.
     """
     given = bool(served)

@@ -1,7 +1,8 @@
-// The model-card decoder in the browser: a port of lessons/model_card.py (the
-// Python is the source of truth; tests/test_model_card_browser.py compares the
-// two on every gallery config and on hundreds of generated ones), plus the
-// page's decoder and explorable inside <div id="model-card-decoder">.
+// The model-card decoder in the browser: a port of lessons/model_card.py's reading and of
+// modelcard/ (engines, known bugs, report, html). The Python is the source of truth;
+// tests/test_model_card_node.py compares the two in Node on every gallery config and on
+// hundreds of generated ones. Plus the page's decoder and explorable inside
+// <div id="model-card-decoder">.
 // Python values are modelled as: None = null, bool, int = an integral number,
 // float = a non-integral number or a Number object (parse() boxes 8.0 so that
 // an int check still refuses it), str, list = Array, dict = plain object.
@@ -1037,7 +1038,7 @@
     if (!reaches.length) return null;
     return reaches.reduce(function (a, b) { return b[0] < a[0] || (b[0] === a[0] && (b[1] < a[1] || (b[1] === a[1] && b[2] < a[2]))) ? b : a; });
   }
-  function longropeShift(c, served) { // card_report._longrope_shift
+  function longropeShift(c, served) { // modelcard.engines.longrope_shift
     var g = c.rope.filter(function (x) { return x.rope_type === "longrope"; })[0];
     if (!g || !c.max_length) return "";
     var before = ropeInvFreq(g.head_dim, g.parameters, c.max_length)[1], after = ropeInvFreq(g.head_dim, g.parameters, served)[1];
@@ -1104,7 +1105,7 @@
     });
     return out;
   }
-  function bugSection(c, served, spec) { // card_report._bug_section
+  function bugSection(c, served, spec) { // modelcard.report._bug_section
     if (spec === null || spec === undefined) return [];
     var pe = parseEngine(spec), name = pe[0], release = pe[1], found = knownBugs(c, served, spec), label = ENGINE_NAMES[name] + " " + release;
     var rows = found.map(function (r) {
@@ -1397,11 +1398,11 @@
   }
   function esc(s) { return String(s).replace(/[&<>"']/g, function (ch) { return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;" }[ch]; }); }
   var TABLE_HEADS = T.TABLE_HEADS, TAUGHT = T.TAUGHT;
-  function taught(w) { var head = w.line.indexOf("RoPE, ") === 0 ? "RoPE" : w.cells[0]; return has(TAUGHT, head) ? TAUGHT[head] : null; }  // card_html.taught
-  function words(command) {  // card_html._words: a word of up to 40 characters is not wrapped inside
+  function taught(w) { var head = w.line.indexOf("RoPE, ") === 0 ? "RoPE" : w.cells[0]; return has(TAUGHT, head) ? TAUGHT[head] : null; }  // modelcard.html.taught
+  function words(command) {  // modelcard.html._words: a word of up to 40 characters is not wrapped inside
     return command.split(" ").map(function (w) { return w.length <= 40 ? '<span class="pmc-word">' + esc(w) + "</span>" : esc(w); }).join(" ");
   }
-  function renderHtml(r, href) {  // card_html.render_html: the same string
+  function renderHtml(r, href) {  // modelcard.html.render_html: the same string
     var sections = r.sections.filter(function (s) { return s.key === "warnings"; }).concat(r.sections.filter(function (s) { return s.key !== "warnings"; }));
     var out = ['<div class="pmc-report">', '<p class="pmc-verdict"><strong>Verdict:</strong> ' + esc(r.verdict) + "</p>"];
     sections.forEach(function (s) {
