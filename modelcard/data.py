@@ -47,8 +47,8 @@ def browser_tables() -> dict:
         return list(value) if isinstance(value, tuple) else value
 
     out = {name: plain(getattr(module, name)) for module, names in BROWSER_TABLES.items() for name in names}
-    out.update(ROPE_TYPES=plain(ce.ROPE_TYPES), COMMON_KEYS=plain(rs._COMMON_KEYS), TYPE_KEYS=plain(rs._TYPE_KEYS),
-               REQUIRED_KEYS=plain(rs._REQUIRED_KEYS), MODEL_KEYS=plain(rs._MODEL_KEYS),
+    out.update(ROPE_TYPES=plain(ce.ROPE_TYPES), COMMON_KEYS=plain(rs.COMMON_KEYS), TYPE_KEYS=plain(rs.TYPE_KEYS),
+               REQUIRED_KEYS=plain(rs.REQUIRED_KEYS), MODEL_KEYS=plain(rs.MODEL_KEYS),
                PAGE_TITLES=report_html.page_titles(), RELEASE_MENU=known_bugs.release_menu())
     return out
 

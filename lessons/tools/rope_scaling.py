@@ -27,8 +27,8 @@ from lessons.context_extension import rope_type_of
 
 # The keys every rope_type accepts, the keys each type reads, and the ones it cannot do without.
 # original_max_position_embeddings and rope_theta are filled in from the config when absent.
-_COMMON_KEYS = {"rope_type", "type", "rope_theta", "partial_rotary_factor"}
-_TYPE_KEYS = {
+COMMON_KEYS = {"rope_type", "type", "rope_theta", "partial_rotary_factor"}
+TYPE_KEYS = {
     "default": set(),
     "linear": {"factor"},
     "dynamic": {"factor"},
@@ -38,13 +38,13 @@ _TYPE_KEYS = {
     "llama3": {"factor", "original_max_position_embeddings", "low_freq_factor", "high_freq_factor"},
     "proportional": set(),
 }
-_REQUIRED_KEYS = {"linear": ("factor",), "dynamic": ("factor",), "yarn": ("factor",),
+REQUIRED_KEYS = {"linear": ("factor",), "dynamic": ("factor",), "yarn": ("factor",),
                   "longrope": ("short_factor", "long_factor"),
                   "llama3": ("factor", "low_freq_factor", "high_freq_factor")}
 # Keys that model configs in transformers exempt from the check (ignore_keys_at_rope_validation):
 # the multimodal-RoPE layout (Qwen2-VL and later VL models) and Ministral 3's position-dependent
 # query scale. None of them changes inv_freq or the attention factor.
-_MODEL_KEYS = {"mrope_section", "mrope_interleaved", "interleaved", "llama_4_scaling_beta",
+MODEL_KEYS = {"mrope_section", "mrope_interleaved", "interleaved", "llama_4_scaling_beta",
                "max_position_embeddings"}
 
 
@@ -81,13 +81,13 @@ def split_by_layer_type(params: dict) -> bool:
 def _check_keys(params: dict, rope_type: str) -> None:
     """A missing key the method needs is a ValueError that names it (transformers raises KeyError);
     a key it does not read is a warning."""
-    for key in _REQUIRED_KEYS.get(rope_type, ()):
+    for key in REQUIRED_KEYS.get(rope_type, ()):
         if key not in params:
             raise ValueError(f"rope_parameters for rope_type '{rope_type}' needs the key '{key}'")
-    allowed = _COMMON_KEYS | _TYPE_KEYS[rope_type] | _MODEL_KEYS
+    allowed = COMMON_KEYS | TYPE_KEYS[rope_type] | MODEL_KEYS
     for key in params:
         if key not in allowed:
-            known = any(key in keys for keys in _TYPE_KEYS.values())
+            known = any(key in keys for keys in TYPE_KEYS.values())
             _warn(f"rope_parameters key '{key}' is not read by rope_type '{rope_type}'" if known
                   else f"unknown key '{key}' in rope_parameters for rope_type '{rope_type}'")
 
