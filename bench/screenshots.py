@@ -21,7 +21,7 @@ from pathlib import Path
 
 from harness.browser import HOW_TO_GET_CHROMIUM, LOAD_EVERY_IMAGE, WAIT_RENDERED, chromium_path, launch
 from harness.server import serve
-from site_build.postbuild.heights import DRAW_EVERY_BOX
+from site_build.visibility.heights import DRAW_EVERY_BOX
 
 SIZES = ((390, 844), (1280, 800))
 PALETTES = ("light", "dark")

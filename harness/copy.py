@@ -10,7 +10,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PARTS = ("lessons", "papers", "labs", "challenges", "modelcard", "project", "harness", "figures_build", "site_build",
          "experiments", "docs", "mkdocs.yml")
 # the build's caches, for a warm copy: the figures' stamps, typeset diagrams, measured heights, executed notebooks
-WARM = (".cache/content", ".cache/heights.json", ".cache/notebook-code.json",
+WARM = (".cache/content", ".cache/notebook-code.json",
         ".cache/mkdocs-jupyter")
 
 

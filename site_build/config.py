@@ -21,7 +21,8 @@ class PrimerConfig(Config):
     # mermaid diagrams: drawn at build time in Chromium (build), left to the browser
     # (browser), or build when Chromium is there (auto) (PRIMER_DIAGRAMS)
     diagrams = c.Type(str, default="auto")
-    # section boxes with measured heights on long pages: auto (when Chromium is there), on, off (PRIMER_CV)
+    # content-visibility's switch (site_build/visibility/): section boxes with measured heights on
+    # long pages: auto (when Chromium is there), on, off (PRIMER_CV)
     content_visibility = c.Type((str, bool), default="auto")
     # seconds the build waits for Node or Chromium before it stops, naming the page (PRIMER_TIMEOUT)
     timeout = c.Type((int, float, str), default=DEFAULT_TIMEOUT)

@@ -2,7 +2,8 @@
 which registry orders it, its place in the nav, and whether its pages get content-visibility.
 
 The plugin reads this table for the nav, the generated files and the section
-boxes; no other part of the build names a kind of content.
+boxes; no other part of the build names a kind of content: it asks here (`kind_of`,
+`notebook_sources`, `is_lab`, ...) or the project model (a lesson's `page`).
 """
 
 from __future__ import annotations
@@ -15,7 +16,9 @@ from typing import Callable
 
 from project.model import Project, imported_lessons
 from site_build.pages import nav_title
-from site_build.postbuild.notebooks import notebook_sources
+
+PLAYGROUND = "notebooks/"  # the Playground's pages under docs/, and where their jupytext sources are
+LABS = "labs/"  # the labs' pages, and their sources' folder in the project (labs/_*.py: their helpers)
 
 
 @dataclass(frozen=True)
@@ -39,11 +42,28 @@ def paper_pages(project: Project, docs_dir: Path) -> list[tuple[str, str]]:
     return [(nav_title(paper.title), paper.page) for paper in project.papers]
 
 
+def notebook_sources(root: Path, docs_dir: Path) -> dict[str, Path]:
+    """Notebook pages (page path -> jupytext .py file): docs/notebooks/*.py and labs/*.py."""
+    found = {f"{PLAYGROUND}{p.name}": p for p in sorted(docs_dir.glob(f"{PLAYGROUND}*.py"))}
+    found.update({f"{LABS}{p.name}": p for p in sorted((root / LABS).glob("*.py")) if not p.name.startswith("_")})
+    return found
+
+
+def is_lab(src_uri: str) -> bool:
+    """Whether a page (its path under docs/) is a lab: a notebook page and a download (.py, .ipynb)."""
+    return src_uri.startswith(LABS)
+
+
+def lab_helpers(root: Path) -> list[Path]:
+    """The modules the labs share (labs/_*.py, e.g. labs/_lab.py), in name order."""
+    return sorted((root / LABS).glob("_*.py"))
+
+
 def labs(project: Project, docs_dir: Path) -> dict[str, tuple[str, set[str]]]:
     """Lab page -> (title, lessons it imports), in file order."""
     found = {}
     for uri, path in notebook_sources(project.root, docs_dir).items():
-        if uri.startswith("labs/"):
+        if is_lab(uri):
             found[uri] = (notebook_title(path), imported_lessons(ast.parse(path.read_text(encoding="utf-8"))))
     return found
 
@@ -100,7 +120,7 @@ def notebook_title(path: Path) -> str:
 
 def playground_pages(project: Project, docs_dir: Path) -> list[tuple[str, str]]:
     return [(nav_title(notebook_title(path)), uri) for uri, path in notebook_sources(project.root, docs_dir).items()
-            if uri.startswith("notebooks/")]
+            if uri.startswith(PLAYGROUND)]
 
 
 # The folders whose code the build runs (content, read by the figure step and the snapshot):
@@ -114,9 +134,9 @@ CONTENT_FOLDERS = ("lessons", "papers", "labs", "challenges", "modelcard")
 # functions: the gentlest start), the labs, then the challenge (write the function yourself).
 KINDS = (
     Kind("lessons", "lessons/<slug>.py", "lessons.READING_ORDER", "lessons/", ("Lessons",), True, False, lesson_pages),
-    Kind("playground", "docs/notebooks/<name>.py (jupytext)", "file order", "notebooks/", ("Labs",), False, True,
+    Kind("playground", "docs/notebooks/<name>.py (jupytext)", "file order", PLAYGROUND, ("Labs",), False, True,
          playground_pages),
-    Kind("labs", "labs/<name>.py (jupytext)", "file order", "labs/", ("Labs",), False, True, lab_pages),
+    Kind("labs", "labs/<name>.py (jupytext)", "file order", LABS, ("Labs",), False, True, lab_pages),
     Kind("challenges", "docs/challenges/ and challenges/<package>/", "challenges.CHALLENGES", "challenges/",
          ("Labs", "Challenges"), True, False, challenge_pages),
     Kind("papers", "papers/<slug>.py", "papers.PAPERS", "papers/", ("Papers",), True, False, paper_pages),
@@ -126,6 +146,12 @@ KINDS = (
 def kind_of(src_uri: str) -> Kind | None:
     """The kind of content a page (its path under docs/) is, if any."""
     return next((kind for kind in KINDS if src_uri.startswith(kind.prefix)), None)
+
+
+def is_notebook(src_uri: str) -> bool:
+    """Whether a page is an executed notebook (mkdocs-jupyter runs it: the Playground, the labs)."""
+    kind = kind_of(src_uri)
+    return kind is not None and kind.notebook
 
 
 def gets_content_visibility(src_uri: str) -> bool:

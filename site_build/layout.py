@@ -1,16 +1,7 @@
-"""The theme's layout bands and the figure palette, written once and generated
-into the site: `stylesheet()` becomes `stylesheets/layout.css` (the palette as
-custom properties, and the `contain-intrinsic-height` rule of each band) and
-`script()` becomes `javascripts/layout.js` (the bands, for math.js). The
-section-height measurement (postbuild/heights.py) measures at each band's width.
-
-The bands are Material's breakpoints (45em, 60em, 76.25em: the `min-width`
-queries of material/templates/assets/stylesheets/main.57a0d79d.min.css in
-mkdocs-material 9.8.2; tests/test_visibility.py reads the installed one):
-below 45em the phone layout, then the tablet (no sidebar), the screen
-(navigation sidebar) and the wide layout (both sidebars). Above 100em and 125em
-the theme scales its type by 137.5/125 and 150/125 (its `html { font-size }`
-rules), so the widest band's height is scaled the same way there.
+"""The layout the figures are held to, and stylesheets/layout.css and javascripts/layout.js,
+generated into the site: `stylesheet()` is the palette as custom properties, the figures' rules
+(`FIGURE_CSS`) and content-visibility's rules (site_build/visibility/bands.py, whose layout bands
+are Material's breakpoints), `files()` both files (layout.js is the bands', for math.js).
 
 `SCREENS` are the two screens a figure's text is held to (11 px at 1280 px,
 8 px at 390 px: tests/test_figure_text.py on the SVGs, tests/test_browser.py on
@@ -20,33 +11,18 @@ rules (centred, never wider than the column unless wide, the lightbox).
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
+
+from site_build.visibility.bands import BANDS, em, script, stylesheet_rules
 
 STYLESHEET = "stylesheets/layout.css"
 SCRIPT = "javascripts/layout.js"
 
-
-@dataclass(frozen=True)
-class Band:
-    name: str  # the letter of its custom property: --cv-n, --cv-t, ...
-    width: int  # px: the viewport width the build measures it at
-    min_em: float  # where it starts (0: from the narrowest screen)
-
-
-BANDS = (Band("n", 390, 0), Band("t", 800, 45), Band("s", 1100, 60), Band("w", 1280, 76.25))
-TYPE_SCALE = ((100, 1.1), (125, 1.2))  # (min-width in em, factor): the theme's larger type
 # How many characters of code one line of a page's code block holds at the widest band (1280 px):
 # 80 measured in Chromium (DejaVu Sans Mono at Material's code size, 8.18 px a character, in the
 # 688 px text column less the block's padding), one kept spare. tests/test_format.py holds the
 # pages' examples to it; the browser tests measure the rendered blocks themselves.
 CODE_COLUMNS = 79
-# What inside a section body may be wider than the column and scroll sideways: display formulas
-# and tables (Material wraps each table in a scroll box as the page loads; a model-card report wraps
-# its own, .pmc-scroll). The height measurement
-# records which do in each band (postbuild/heights.py), so math.js can give them a tab stop
-# without laying out a skipped section; both read this one selector.
-SCROLLING = "div.arithmatex, .md-typeset__scrollwrap, .pmc-scroll"
 
 
 @dataclass(frozen=True)
@@ -81,26 +57,11 @@ def is_wide(viewbox_width: float) -> bool:
     return viewbox_width * 4 / 3 > SCREENS[0].column + 0.5
 
 
-def _em(value: float) -> str:
-    """45.0 -> '45em', 44.984375 -> '44.984375em' (exact: no rounding to 6 digits)."""
-    return f"{value:.6f}".rstrip("0").rstrip(".") + "em"
-
-
-def media(band: Band) -> str:
-    """The media query of exactly this band: '(min-width: 45em) and (max-width: 59.984375em)'.
-    A band ends 1/64 em below the next one starts, as Material's own queries do."""
-    following = [b.min_em for b in BANDS if b.min_em > band.min_em]
-    parts = [f"(min-width: {_em(band.min_em)})"] if band.min_em else []
-    if following:
-        parts.append(f"(max-width: {_em(min(following) - 1 / 64)})")
-    return " and ".join(parts)
-
-
 # The figures of lesson and companion pages (site_build/markdown/links.py gives each its classes).
 FIGURE_CSS = f"""/* Figures: white-backed SVGs, centred, never wider than the text column; one whose natural width
    is over the desktop column (primer-wide) may also take the right sidebar's width, where there is one. */
 .md-typeset img.primer-figure {{ display: block; margin: 1em auto; max-width: 100%; height: auto; border-radius: 4px; }}
-@media screen and (min-width: {_em(BANDS[-1].min_em)}) {{
+@media screen and (min-width: {em(BANDS[-1].min_em)}) {{
   .md-typeset img.primer-figure.primer-wide {{ max-width: calc(100% + {(SCREENS[0].wide - SCREENS[0].column) / 20:g}rem);
     position: relative; z-index: 1; }}
 }}
@@ -115,32 +76,10 @@ FIGURE_CSS = f"""/* Figures: white-backed SVGs, centred, never wider than the te
 def stylesheet(css_variables: str = "") -> str:
     """stylesheets/layout.css: the palette (`css_variables`, the built project's palette as CSS custom
     properties, read by the content snapshot; empty for a project without one), the figures' rules,
-    and each band's stand-in height for a skipped section body."""
-    rule = ".md-typeset .primer-cv[style] {{ {} }}"
-    first, *rest = BANDS
+    and each band's stand-in height for a skipped section body (content-visibility's rules)."""
     lines = ["/* Generated by site_build/layout.py; edit it there. */", css_variables.rstrip(), "", FIGURE_CSS,
-             "/* Long pages: a section body the reader has not scrolled near is neither styled nor laid out",
-             "   (content-visibility). Its stand-in height was measured at build time at each band's width",
-             "   (site_build/postbuild/heights.py); a body without measured heights renders as usual. */",
-             rule.format(f"content-visibility: auto; contain-intrinsic-height: auto var(--cv-{first.name});")]
-    for band in rest:
-        lines.append(f"@media screen and (min-width: {_em(band.min_em)}) {{ "
-                     + rule.format(f"contain-intrinsic-height: auto var(--cv-{band.name});") + " }")
-    widest = BANDS[-1].name
-    for min_em, factor in TYPE_SCALE:
-        lines.append(f"@media screen and (min-width: {_em(min_em)}) {{ "
-                     + rule.format(f"contain-intrinsic-height: auto calc(var(--cv-{widest}) * {factor:g});") + " }")
-    lines.append("@media print { " + rule.format("content-visibility: visible;") + " }")
+             *stylesheet_rules()]
     return "\n".join(lines) + "\n"
-
-
-def script() -> str:
-    """javascripts/layout.js: `window.primerBands`, [letter, media query] widest first, and
-    `window.primerScrolling` (SCROLLING), for math.js."""
-    bands = [[band.name, f"(min-width: {_em(band.min_em)})" if band.min_em else "all"] for band in reversed(BANDS)]
-    return ("// Generated by site_build/layout.py; edit it there.\n"
-            f"window.primerBands = {json.dumps(bands)};\n"
-            f"window.primerScrolling = {json.dumps(SCROLLING)};\n")
 
 
 def files(css_variables: str = "") -> dict[str, bytes]:

@@ -48,7 +48,7 @@ def lesson_page(lesson, labs: list[tuple[str, str]] = ()) -> str:
         # (it scrolls, and shows that it does), unlike the page's examples
         f'<div markdown="1" data-search-exclude class="{SOURCE_LISTING}">',
         "",
-        f'??? abstract "lessons/{lesson.slug}.py: everything below the docstring (the docstring is this page)"',
+        f'??? abstract "{lesson.package}/{lesson.slug}.py: everything below the docstring (the docstring is this page)"',
         "",
         "    ```python",
         *[f"    {line}" if line else "" for line in code.splitlines()],

@@ -11,20 +11,25 @@
    home page links (`offline_zip=`: the primer plugin adds the file and the
    link only when its `offline_zip` option names a zip: `make serve` has none).
 
-The plugin side of the offline copy (`is_offline`, `configure_offline`) lives
-here too, so one file says what the offline copy is.
+The plugin side of the offline copy (`OfflineCopy`: the offline build's settings, the zip
+a site serves and the home page's link to it) lives here too, so one file says what the
+offline copy is.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import posixpath
 import sys
 import time
 import zipfile
 from pathlib import Path
 
 from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import File, Files
+from mkdocs.structure.pages import Page
 
 from site_build.build import BuildError, mkdocs_build
 
@@ -40,6 +45,7 @@ INSTANT = "navigation.instant"
 # Absolute URLs a browser never needs offline: the 404 page (links from the
 # site's root path) and the sitemaps (the public addresses).
 LEFT_OUT = {"404.html", "sitemap.xml", "sitemap.xml.gz"}
+OFFLINE_MARKER = "<!-- offline-copy -->"  # the home page's link to the zip, when the build has one
 
 
 def is_offline(config: MkDocsConfig) -> bool:
@@ -54,6 +60,50 @@ def configure_offline(config: MkDocsConfig) -> None:
     config.theme["features"] = [f for f in features if f != INSTANT and not f.startswith(INSTANT + ".")]
     polyfills = [p for p in config.extra.get("polyfills", []) if "iframe-worker" not in str(p)]
     config.extra["polyfills"] = polyfills + [SHIM]
+
+
+class OfflineCopy:
+    """The offline copy as the plugin runs it: `enabled` in the offline copy's own build
+    (Material's offline plugin enabled), `zip` in a site that serves one (the plugin's
+    `offline_zip` option, set by `make site`: site_build/build.py)."""
+
+    def __init__(self):
+        self.enabled = False
+        self.zip: Path | None = None
+
+    def on_config(self, config: MkDocsConfig, zip_option: str, diagrams_mode: str) -> None:
+        """Set the offline copy's build up (`configure_offline`), or note the zip this site serves."""
+        self.enabled = is_offline(config)
+        self.zip = None
+        if self.enabled:
+            if diagrams_mode != "build":
+                raise PluginError("the offline copy draws its diagrams at build time, which needs Chromium "
+                                  "(apt-get install -y chromium): a browser cannot load mermaid's modules from file://")
+            configure_offline(config)
+            return
+        if zip_option:
+            if not Path(zip_option).is_file():
+                raise PluginError(f"offline_zip: {zip_option}: no such file (`make site` builds it)")
+            self.zip = Path(zip_option).resolve()
+
+    def on_files(self, files: Files, config: MkDocsConfig) -> None:
+        """The zip this site serves, at OFFLINE_ZIP."""
+        if self.zip is not None:
+            files.append(File.generated(config, OFFLINE_ZIP, abs_src_path=str(self.zip)))
+
+    def on_page_markdown(self, markdown: str, page: Page) -> str:
+        """The home page's paragraph on the offline copy (at OFFLINE_MARKER): only a site that
+        serves the zip has it."""
+        if OFFLINE_MARKER not in markdown:
+            return markdown
+        link = ""
+        if self.zip is not None:
+            size = self.zip.stat().st_size / 1e6
+            href = posixpath.relpath(OFFLINE_ZIP, posixpath.dirname(page.file.src_uri) or ".")
+            link = (f"**Reading offline?** [Download the whole site]({href}) (a {size:.1f} MB zip), unzip it and "
+                    f"open `{ZIP_FOLDER}/index.html` in a browser: the math, diagrams, figures and search all "
+                    "work with no network and no server.")
+        return markdown.replace(OFFLINE_MARKER, link)
 
 
 def zip_site(site_dir: Path, zip_path: Path) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 from harness.browser import LOAD_EVERY_IMAGE, WAIT_RENDERED
-from site_build.postbuild.heights import DRAW_EVERY_BOX
+from site_build.visibility.heights import DRAW_EVERY_BOX
 
 ROOT = Path(__file__).resolve().parents[1]
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
@@ -186,7 +186,7 @@ COLOUR_RULES = ("color-contrast", "link-in-text-block")
 # Drawing a section that was skipped asks for the fonts of its formulas only then; until
 # they arrive a formula is set in a fallback font, wider, and axe would report a formula
 # that fits once its font is in as a scrolling box without a tab stop (seen in CI on
-# context_extension). Wait, as the build's measurement does (postbuild/heights.js),
+# context_extension). Wait, as the build's measurement does (site_build/visibility/heights.js),
 # until the fonts the drawn page asked for have loaded.
 FONTS_SETTLED = """
 async () => {

@@ -12,7 +12,7 @@ import pytest
 from project.reading import fences
 from site_build.layout import SCREENS
 from site_build.pages import SOURCE_LISTING
-from site_build.postbuild.heights import DRAW_EVERY_BOX
+from site_build.visibility.heights import DRAW_EVERY_BOX
 from harness.browser import LOAD_EVERY_IMAGE, WAIT_RENDERED
 from tests import browser
 from tests.conftest import PAGES as PAGE_MODULES, PAPERS, SLUGS

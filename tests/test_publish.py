@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from site_build.postbuild.notebooks import directory_url, file_layout_links
+from site_build.notebooks.page_html import directory_url, file_layout_links
 from site_build.publish import LEFT_OUT, OFFLINE_ZIP, ZIP_FOLDER, zip_site
 from tests.projects import make_project
 from tests.test_site_build import config_error, lesson, mkdocs_build

@@ -1,4 +1,4 @@
-"""Long pages skip their off-screen sections (content-visibility, site_build/markdown/sections.py and site_build/postbuild/heights.py),
+"""Long pages skip their off-screen sections (content-visibility, site_build/visibility/),
 and a reader notices nothing of it: the page is as tall as with every section
 drawn, anchor links and search results land on their heading, find-in-page and
 printing reach every section, and a formula that scrolls sideways has its tab
@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from site_build.layout import SCROLLING
+from site_build.visibility.bands import SCROLLING
 from harness.browser import LOAD_EVERY_IMAGE, WAIT_RENDERED
 from tests import browser
 from tests.conftest import SLUGS

@@ -410,7 +410,7 @@ def test_a_notebook_figure_is_described_by_its_titles_and_labels_not_nbconverts_
     matplotlib.use("Agg", force=True)
     import matplotlib.pyplot as plt
 
-    from site_build.postbuild.notebooks import NBCONVERT_ALT, figure_alt_text
+    from site_build.notebooks.page_html import NBCONVERT_ALT, figure_alt_text
 
     figure, ax = plt.subplots()
     ax.plot([0, 1], [1, 0], label="a legend entry")
@@ -478,7 +478,7 @@ def test_a_notebook_figure_gets_its_twin_for_the_dark_palette():
     import base64
 
     from lessons._palette import BLUE, DARK, DARK_BACKGROUND, INK
-    from site_build.postbuild.notebooks import figure_dark_twins
+    from site_build.notebooks.page_html import figure_dark_twins
 
     svg = (f'<svg xmlns="http://www.w3.org/2000/svg"><path style="fill: #ffffff"/>'
            f'<path style="stroke: {INK}"/><path style="stroke: {BLUE}"/></svg>').encode()

@@ -1,5 +1,5 @@
-"""The section wrappers (site_build/markdown/sections.py) and the height cache
-(site_build/postbuild/heights.py) of content-visibility (the
+"""The section wrappers (site_build/visibility/sections.py), the height cache
+(site_build/visibility/heights.py) and the switch of content-visibility (the
 browser side is in test_sections_browser.py)."""
 
 from __future__ import annotations
@@ -10,11 +10,12 @@ import markdown
 import pytest
 from mkdocs.exceptions import PluginError
 
-from site_build.markdown import sections
+from project.cache import ContentCache
+from site_build import visibility as feature
 from site_build.markdown.context import PageContext
-from site_build.markdown.sections import CLASS, SectionsExtension
-from site_build.postbuild import heights as visibility
-from site_build.postbuild.heights import BANDS, Heights
+from site_build.visibility import heights as visibility
+from site_build.visibility.heights import BANDS, Heights
+from site_build.visibility.sections import CLASS, SectionsExtension
 
 
 def boxes(wanted: bool = True) -> SectionsExtension:
@@ -97,7 +98,7 @@ def test_cached_heights_are_used_without_a_browser(tmp_path, monkeypatch):
     heights = Heights(tmp_path)
     measured = {"heights": {str(n): {"n": 5, "t": 5, "s": 5, "w": 5} for n in range(3)}, "scroll": {}}
     key = heights.key(content, page, site, "css")
-    heights.cache = {key: measured}
+    heights.cache[key] = measured
     monkeypatch.setattr(Heights, "_measure", lambda *a: pytest.fail("a cached page must not be measured"))
     assert heights.apply({"index.html": content}, site, "css") == 0
     assert page.read_text().count("--cv-w:5px") == 3
@@ -108,16 +109,37 @@ def test_the_cache_keeps_the_most_recently_used_pages(tmp_path, monkeypatch):
     site.mkdir()
     heights = Heights(tmp_path)
     old = {"heights": {}, "scroll": {}}
-    heights.cache = {f"page {n}": old for n in range(visibility.KEEP + 5)}
+    for n in range(visibility.KEEP + 5):
+        heights.cache[f"page {n}"] = old
     page = site / "index.html"
     page.write_text(render(LONG))
     fresh = {"heights": {str(n): {"n": 1} for n in range(3)}, "scroll": {}}
     monkeypatch.setattr(Heights, "_measure", lambda self, todo, site_dir: {dest: fresh for dest in todo})
     assert heights.apply({"index.html": render(LONG)}, site, "css") == 1
-    kept = json.loads((tmp_path / ".cache" / "heights.json").read_text())
+    kept = json.loads((tmp_path / ".cache" / "content" / "heights.json").read_text())
+    assert kept == ContentCache(tmp_path, "heights").entries, "the one content cache's store"
     assert len(kept) == visibility.KEEP
     assert "page 0" not in kept and f"page {visibility.KEEP + 4}" in kept, "the least recently used go first"
     assert heights.key(render(LONG), page, site, "css") in kept
+
+
+def test_a_page_a_build_uses_again_counts_as_recently_used(tmp_path, monkeypatch):
+    site = tmp_path / "site"
+    site.mkdir()
+    heights = Heights(tmp_path)
+    used, edited = render(LONG), render(LONG.replace("Intro.", "Intro, edited."))
+    (site / "used.html").write_text(used)
+    (site / "new.html").write_text(edited)
+    measured = {"heights": {str(n): {"n": 1} for n in range(3)}, "scroll": {}}
+    key = heights.key(used, site / "used.html", site, "css")
+    heights.cache[key] = measured  # the least recently used entry
+    for n in range(visibility.KEEP):
+        heights.cache[f"page {n}"] = measured
+    monkeypatch.setattr(Heights, "_measure", lambda self, todo, site_dir: {dest: measured for dest in todo})
+    assert heights.apply({"used.html": used, "new.html": edited}, site, "css") == 1  # only the new page measured
+    kept = ContentCache(tmp_path, "heights").entries
+    assert len(kept) == visibility.KEEP and key in kept, "a cached page this build used is kept"
+    assert "page 1" not in kept and "page 2" in kept
 
 
 def test_under_serve_a_changed_page_keeps_its_last_heights_and_a_build_measures(tmp_path, monkeypatch):
@@ -147,9 +169,9 @@ def test_under_serve_a_changed_page_keeps_its_last_heights_and_a_build_measures(
 
 def test_primer_cv_takes_auto_on_or_off():
     # the plugin's content_visibility option, which mkdocs.yml sets from PRIMER_CV
-    assert sections.enabled("off") is False
+    assert feature.enabled("off") is False
     with pytest.raises(PluginError, match="PRIMER_CV='sometimes': use auto, on or off"):
-        sections.enabled("sometimes")
+        feature.enabled("sometimes")
 
 
 @pytest.mark.browser
@@ -182,7 +204,7 @@ def test_the_authors_own_html_stays_outside():
     assert '<p>A.</p>\n</div><div id="widget" markdown="0"></div>' in html
 
 
-# --- the layout bands, written once (site_build/layout.py) ---------------------------
+# --- the layout bands, written once (site_build/visibility/bands.py) ------------------
 
 
 def _material_stylesheet() -> str:
@@ -198,25 +220,26 @@ def _material_stylesheet() -> str:
 def test_the_bands_are_the_breakpoints_of_the_installed_material():
     import re
 
-    from site_build import layout
+    from site_build.visibility import bands
 
     css = _material_stylesheet()
     breakpoints = {float(m) for m in re.findall(r"@media screen and \(min-width:([\d.]+)em\)", css)}
-    starts = {band.min_em for band in layout.BANDS if band.min_em}
+    starts = {band.min_em for band in bands.BANDS if band.min_em}
     assert starts <= breakpoints, f"bands start at {sorted(starts)}; Material's breakpoints are {sorted(breakpoints)}"
-    for min_em, factor in layout.TYPE_SCALE:  # the theme's larger type, against its 125% base
+    for min_em, factor in bands.TYPE_SCALE:  # the theme's larger type, against its 125% base
         size = re.search(rf"@media screen and \(min-width:{min_em:g}em\)\{{html\{{font-size:([\d.]+)%", css)
         assert size and float(size.group(1)) / 125 == pytest.approx(factor, abs=0.001), (min_em, size)
 
 
 def test_the_bands_reach_the_css_the_script_and_the_measurement_from_one_table():
     from site_build import layout
+    from site_build.visibility.bands import BANDS as THE_BANDS
 
     from lessons._palette import css_variables
 
-    css, script = layout.stylesheet(css_variables()), layout.script()
-    assert [(name, width) for name, width, _ in BANDS] == [(b.name, b.width) for b in layout.BANDS]
-    for band in layout.BANDS:
+    css, script = layout.stylesheet(css_variables()), layout.files()[layout.SCRIPT].decode()
+    assert [(name, width) for name, width, _ in BANDS] == [(b.name, b.width) for b in THE_BANDS]
+    for band in THE_BANDS:
         assert f"var(--cv-{band.name})" in css
         if band.min_em:
             assert f"@media screen and (min-width: {band.min_em:g}em)" in css
@@ -226,4 +249,4 @@ def test_the_bands_reach_the_css_the_script_and_the_measurement_from_one_table()
                                         "(min-width: 60em) and (max-width: 76.234375em)", "(min-width: 76.25em)"]
     assert "--primer-red: " in css, "the palette reaches the stylesheet"
     bands = json.loads(script.split("window.primerBands = ", 1)[1].split("\n", 1)[0].rstrip(";"))
-    assert [name for name, _ in bands] == [b.name for b in reversed(layout.BANDS)]
+    assert [name for name, _ in bands] == [b.name for b in reversed(THE_BANDS)]

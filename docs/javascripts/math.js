@@ -6,7 +6,7 @@
 //
 // Measuring a box lays it out, and on a long page most section bodies are
 // skipped until the reader scrolls near them (content-visibility, see
-// site_build/postbuild/heights.py); measuring there would undo the skip. So inside
+// site_build/visibility/); measuring there would undo the skip. So inside
 // a body with measured heights this reads what the build measured for the
 // current layout band (data-scroll="w:0,2" = the first and third boxes of the
 // body that can scroll, window.primerScrolling, do scroll at the widest band), and
@@ -14,7 +14,7 @@
 // loaded: the width is final only then, and after a resize). Elsewhere it measures
 // at those times.
 (function () {
-  var BANDS = window.primerBands;  // [letter, media query], widest first: javascripts/layout.js (site_build/layout.py)
+  var BANDS = window.primerBands;  // [letter, media query], widest first: javascripts/layout.js (site_build/visibility/bands.py)
   var SCROLLING = window.primerScrolling;  // what may scroll inside a body: the same file
 
   function band() {

@@ -86,10 +86,10 @@ class _Links(PageTreeprocessor):
                 if slug not in by_slug:
                     raise PluginError(f"{page.source}: `{text}` is not a lesson (known: {', '.join(by_slug)})")
                 if not attr and el not in in_code_line and not about_code:  # the lesson itself: by its title
-                    _wrap(parents[el], el, rel(f"lessons/{slug}.md"), title=by_slug[slug].title)
+                    _wrap(parents[el], el, rel(by_slug[slug].page), title=by_slug[slug].title)
                     continue
                 documented = attr.split(".")[0] in {name for name, _ in by_slug[slug].public}
-                href = rel(f"{API_DIR}/{slug}.md") + f"#lessons.{slug}.{attr}" if documented else rel(f"lessons/{slug}.md")
+                href = rel(f"{API_DIR}/{slug}.md") + f"#lessons.{slug}.{attr}" if documented else rel(by_slug[slug].page)
             elif lesson_ref(text, "papers"):
                 slug = lesson_ref(text, "papers")[0]
                 if slug not in papers:

@@ -1,4 +1,4 @@
-// The page headless Chromium runs after the build (site_build/postbuild/heights.py):
+// The page headless Chromium runs after the build (site_build/visibility/heights.py):
 // load each page once in an iframe, measure its section boxes at every band's width
 // (resizing the iframe), and post the results back to the build's server.
 // PRIMER = {jobs, drawEveryBox, sectionClass, scrolling} is set by the page before this script.

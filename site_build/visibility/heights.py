@@ -1,33 +1,27 @@
-"""The heights of the section boxes (site_build/markdown/sections.py), measured after the build.
+"""The heights of the section boxes (sections.py), measured after the build.
 
-A lesson page holds thousands of elements of typeset math, and a browser styles
-and lays out every one of them before the first screen settles. With
-`content-visibility: auto` it skips the parts that are off screen until the
-reader scrolls near them; but a skipped part needs a stand-in height, or the
-scrollbar jumps and anchor links land in the wrong place. So the build measures
-the real heights and writes them into the page.
+After the build, `Heights.apply` opens every page with boxes in headless
+Chromium (heights.js), in iframes of one width per layout band of the theme
+(bands.py), with the containment `content-visibility` imposes, and measures
+each body. The heights go into the page as custom properties
+(`style="--cv-n:…px;…"`) that stylesheets/layout.css turns into
+`contain-intrinsic-height` for the band in effect. A body with no measured
+heights gets no content-visibility at all (that is what happens with
+PRIMER_CV=off or without Chromium). Also recorded, as `data-scroll`: the
+display formulas and tables of a section that scroll sideways in a band, so
+docs/javascripts/math.js can give them a tab stop without laying out a skipped
+section to find out.
 
-Heights. After the build, `Heights.apply` opens every such page in headless
-Chromium, in iframes of one width per layout band of the theme (`BANDS`), with
-the containment `content-visibility` imposes, and measures each body. The
-heights go into the page as custom properties (`style="--cv-n:…px;…"`) that
-stylesheets/layout.css (site_build/layout.py) turns into `contain-intrinsic-height` for the band in
-effect. A body with no measured heights gets no content-visibility at all (that
-is what happens with PRIMER_CV=off or without Chromium). Also recorded, as
-`data-scroll`: the display formulas and tables of a section that scroll sideways in a band,
-so docs/javascripts/math.js can give them a tab stop without laying out a
-skipped section to find out.
-
-Results are cached in .cache/heights.json by what decides them (the page's
-content, the figures it shows, the stylesheets, the bands), so only a new or
-changed page costs a measurement, and every changed page of a build is measured
-in one Chromium run. A page Chromium cannot measure in time stops the build
-with a message naming the page.
+Results are kept in the build's content-addressed cache (project/cache.py, the
+store `heights`) under the key of what decides them (the page's content, the
+figures it shows, the stylesheets, the bands), so only a new or changed page
+costs a measurement, and every changed page of a build is measured in one
+Chromium run; the store keeps the KEEP most recently used pages. A page
+Chromium cannot measure in time stops the build with a message naming the page.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 import subprocess
@@ -40,14 +34,13 @@ from mkdocs.exceptions import PluginError
 
 from harness.browser import CHROMIUM_ARGS, chromium_path
 from harness.server import StaticHandler, serve
-from site_build import layout
-from site_build.layout import media
-from site_build.markdown.sections import CLASS
-from site_build.tools import (browser_profile, read_json_cache, start_browser, stop_browser, timeout_seconds,
-                              write_if_changed, write_json_cache)
+from project.cache import ContentCache, content_key
+from site_build.tools import browser_profile, start_browser, stop_browser, timeout_seconds, write_if_changed
+from site_build.visibility.bands import CLASS, SCROLLING, media
+from site_build.visibility.bands import BANDS as LAYOUT_BANDS
 
-# The theme's layout bands (site_build/layout.py): (letter, the width each is measured at, its media query)
-BANDS = [(band.name, band.width, media(band)) for band in layout.BANDS]
+# The theme's layout bands (bands.py): (letter, the width each is measured at, its media query)
+BANDS = [(band.name, band.width, media(band)) for band in LAYOUT_BANDS]
 HARNESS = "/__primer_measure__.html"
 HARNESS_SCRIPT = (Path(__file__).with_name("heights.js")).read_text(encoding="utf-8")
 # Every box drawn, with the containment content-visibility gives it: how the build
@@ -56,8 +49,6 @@ DRAW_EVERY_BOX = f".{CLASS} {{ content-visibility: visible !important; contain: 
 KEEP = 200  # pages' heights kept in the cache
 _ADDRESS = re.compile(r'\b(href|src)="[^"]*"')  # an address inside the content: no part of its layout
 VERSION = 8  # bump when the measurement itself changes
-
-
 
 
 def _marker(number: str) -> str:
@@ -82,8 +73,7 @@ class Heights:
     def __init__(self, root: Path, timeout: float | None = None):
         self.root = root
         self.timeout = timeout_seconds() if timeout is None else timeout
-        self.file = root / ".cache" / "heights.json"
-        self.cache: dict[str, dict] = read_json_cache(self.file)
+        self.cache = ContentCache(root, "heights")  # content key -> the page's measured heights
         self.last: dict[str, dict] = {}  # page file -> the heights last written into it (this session)
         self.reused = 0  # pages the last apply() gave their previous heights instead of measuring
 
@@ -92,15 +82,12 @@ class Heights:
         Not where its links and figures point: the site, its /primer/ build and the offline copy
         (file URLs) lay a page out alike, so they share one measurement."""
         layout = _ADDRESS.sub(r'\1=""', content)
-        digest = hashlib.sha256(json.dumps([VERSION, BANDS, styles, layout]).encode())
         figures = _Figures()
         figures.feed(content)
         base = page_file.parent.as_uri() + "/"
-        for src in figures.sources:
-            target = Path(unquote(urlparse(urljoin(base, src)).path))
-            if target.is_file() and site_dir in target.parents:
-                digest.update(target.read_bytes())
-        return digest.hexdigest()
+        shown = [Path(unquote(urlparse(urljoin(base, src)).path)) for src in figures.sources]
+        return content_key(VERSION, BANDS, styles, layout,
+                           *(target.read_bytes() for target in shown if target.is_file() and site_dir in target.parents))
 
     def apply(self, pages: dict[str, str], site_dir: Path, styles: str, reuse_last: bool = False) -> int:
         """Write measured heights into the built `pages` (page file under `site_dir` -> its
@@ -122,10 +109,9 @@ class Heights:
             for dest in todo:
                 self.cache[keys[dest]] = measured[dest]
         for key in keys.values():  # most recently used last
-            if key in self.cache:
-                self.cache[key] = self.cache.pop(key)
+            self.cache.touch(key)
         if todo:
-            self._save(dict(list(self.cache.items())[-KEEP:]))
+            self.cache.save(limit=KEEP)
         for dest, key in keys.items():
             heights = self.last[dest] if dest in stale else self.cache[key]
             _write(site_dir / dest, heights)
@@ -186,10 +172,6 @@ class Heights:
                     page["scroll"].setdefault(number, {})[width["band"]] = formulas
         return results
 
-    def _save(self, cache: dict) -> None:
-        self.cache = cache
-        write_json_cache(self.file, cache)
-
 
 def _write(page_file: Path, measured: dict) -> None:
     """Put the heights (and the sideways-scrolling formulas) on each section body of a built page."""
@@ -200,8 +182,8 @@ def _write(page_file: Path, measured: dict) -> None:
             raise PluginError(f"{page_file}: expected one section body {number}, found {text.count(marker)}")
         style = ";".join(f"--cv-{band}:{heights[band]}px" for band, _, _ in BANDS if band in heights)
         scroll = measured["scroll"].get(number, {})
-        bands = " ".join(f"{band}:{','.join(map(str, formulas))}" for band, formulas in sorted(scroll.items()))
-        extra = f' data-scroll="{bands}"' if bands else ""
+        wide = " ".join(f"{band}:{','.join(map(str, formulas))}" for band, formulas in sorted(scroll.items()))
+        extra = f' data-scroll="{wide}"' if wide else ""
         text = text.replace(marker, f'{marker} style="{style}"{extra}')
     write_if_changed(page_file, text.encode("utf-8"))
 
@@ -210,6 +192,6 @@ def _harness(jobs: list[dict]) -> str:
     """The page Chromium runs (heights.js): load each page once in an iframe, measure it at
     every band's width (resizing the iframe), and post the results back."""
     settings = json.dumps({"jobs": jobs, "drawEveryBox": DRAW_EVERY_BOX, "sectionClass": CLASS,
-                           "scrolling": layout.SCROLLING}).replace("</", "<\\/")
+                           "scrolling": SCROLLING}).replace("</", "<\\/")
     return (f'<!doctype html><meta charset="utf-8"><body>\n<script>const PRIMER = {settings};</script>\n'
             f"<script>\n{HARNESS_SCRIPT}</script>")

@@ -1,16 +1,8 @@
-"""Long pages render only what is on screen: the section boxes of `content-visibility`.
+"""The section boxes of content-visibility: a Markdown tree processor.
 
-A lesson page holds thousands of elements of typeset math, and a browser styles
-and lays out every one of them before the first screen settles. With
-`content-visibility: auto` it skips the parts that are off screen until the
-reader scrolls near them; but a skipped part needs a stand-in height, or the
-scrollbar jumps and anchor links land in the wrong place. So the build measures
-the real heights after the build (site_build/postbuild/heights.py) and writes
-them into the page.
-
-`SectionsExtension`, a Markdown tree processor, wraps the body of each section
-of a page that gets content-visibility (what follows an h2 or h3 heading, up to
-the next one, cut at each code block and block of raw HTML) in
+`SectionsExtension` wraps the body of each section of a page that gets
+content-visibility (what follows an h2 or h3 heading, up to the next one, cut
+at each code block and block of raw HTML) in
 `<div class="primer-cv" data-cv="N">`. Headings and code blocks stay outside
 the wrappers: the table of contents and anchor links find the headings, and
 Material measures the code blocks, without laying out any skipped text.
@@ -21,26 +13,13 @@ from __future__ import annotations
 import xml.etree.ElementTree as etree
 
 from markdown.util import HTML_PLACEHOLDER_RE
-from mkdocs.exceptions import PluginError
 
-from harness.browser import chromium_path
 from site_build.markdown.context import PageExtension, PageTreeprocessor
+from site_build.visibility.bands import CLASS
 
-CLASS = "primer-cv"
 HEADINGS = {"h2", "h3"}
 MIN_SECTIONS = 3  # a shorter page is not worth a measurement
 DIAGRAM = '<div class="diagram">'  # site_build/markdown/diagrams.py: a diagram drawn at build time
-
-
-def enabled(wanted: str) -> bool:
-    """Whether this build measures heights: the `content_visibility` option (PRIMER_CV)
-    is auto, on or off; auto (and on) need Chromium."""
-    if wanted not in ("auto", "on", "off"):
-        raise PluginError(f"PRIMER_CV={wanted!r}: use auto, on or off")
-    if wanted == "on" and not chromium_path():
-        raise PluginError("PRIMER_CV=on needs Chromium (apt-get install -y chromium)")
-    return wanted != "off" and chromium_path() is not None
-
 
 
 class _Sections(PageTreeprocessor):

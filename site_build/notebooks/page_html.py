@@ -1,37 +1,16 @@
-"""Notebook pages (the Playground, the labs): where they come from, their downloads,
-which cached run to drop when the code they import changes, and their CSS."""
+"""A notebook page's HTML (nbconvert's, as mkdocs-jupyter gives it): its inline CSS split off into
+one shared stylesheet, its figures described by their own words and paired with their dark
+twins, and, for the offline copy, its links pointed at the pages' files."""
 
 from __future__ import annotations
 
 import base64
 import html
-import json
 import posixpath
 import re
-import shutil
 from html.parser import HTMLParser
-from pathlib import Path
 
-from site_build.tools import write_if_changed
-
-IPYTHON_CONFIG = Path(__file__).resolve().parents[1] / "ipython" / "ipython_kernel_config.py"
-NOTEBOOK_CSS = "assets/notebook-{}.css"
-STARTUP_SECONDS = 60.0  # nbclient's default startup_timeout: the least a kernel gets to start
-NOTEBOOK_FOLDERS = ("notebooks/", "labs/")  # the pages mkdocs-jupyter runs (mkdocs.yml, its `include`)
-
-
-def jupyter_config(folder: Path, timeout: float) -> Path:
-    """Write nbconvert's settings into `folder` (for JUPYTER_CONFIG_PATH) and return it: each
-    cell gets `timeout` seconds (PRIMER_TIMEOUT), so a notebook that stalls stops the build
-    instead of hanging it; the kernel gets at least nbclient's default 60 s to start (a busy
-    machine can take several seconds, and a short cell limit is no reason to fail a start).
-
-    The section is nbclient's `NotebookClient`, which the `ExecutePreprocessor` inherits:
-    mkdocs-jupyter (0.26, nbconvert2.get_nbconvert_app) replaces the app's whole
-    `ExecutePreprocessor` section after loading this file, so a time-out written there is lost."""
-    settings = {"NotebookClient": {"timeout": timeout, "startup_timeout": max(timeout, STARTUP_SECONDS)}}
-    write_if_changed(folder / "jupyter_nbconvert_config.json", (json.dumps(settings, indent=2) + "\n").encode())
-    return folder
+NOTEBOOK_CSS = "assets/notebook-{}.css"  # the stylesheet notebook pages share, by its CSS's hash
 
 
 def split_styles(document: str) -> tuple[str, str]:
@@ -171,39 +150,3 @@ def file_layout_links(html_: str, src_uri: str, dest_uri: str, pages: dict[str, 
         return f'{start}{posixpath.relpath(pages[target], posixpath.dirname(dest_uri) or ".")}{fragment}"'
 
     return PAGE_LINK.sub(point, html_)
-
-
-def notebook_sources(root: Path, docs_dir: Path) -> dict[str, Path]:
-    """Notebook pages (page path -> jupytext .py file): docs/notebooks/*.py and labs/*.py."""
-    found = {f"notebooks/{p.name}": p for p in sorted(docs_dir.glob("notebooks/*.py"))}
-    found.update({f"labs/{p.name}": p for p in sorted((root / "labs").glob("*.py")) if not p.name.startswith("_")})
-    return found
-
-
-def as_ipynb(path: Path) -> str:
-    """A jupytext .py notebook as an .ipynb a reader can download (not executed)."""
-    import jupytext
-
-    return jupytext.writes(jupytext.read(path), fmt="ipynb")
-
-
-def cached_run(jupyter, path: Path) -> Path | None:
-    """The file where mkdocs-jupyter keeps `path`'s executed notebook (None if unknown).
-
-    mkdocs-jupyter (0.26) names it by a hash of the notebook text and its options;
-    its helper for that is private, so a missing helper falls back to None."""
-    try:
-        from mkdocs_jupyter.plugin import _compute_cache_key, _get_cache_path
-    except ImportError:
-        return None
-    key = _compute_cache_key(str(path), jupyter.config, jupyter.config["execute"])
-    return _get_cache_path(jupyter.config["cache_dir"], key)
-
-
-def drop_cached_run(jupyter, path: Path) -> None:
-    """Make mkdocs-jupyter execute `path` again (all notebooks, if its cache file is unknown)."""
-    cached = cached_run(jupyter, path)
-    if cached is None:
-        shutil.rmtree(jupyter.config["cache_dir"], ignore_errors=True)
-    elif cached.exists():
-        cached.unlink()

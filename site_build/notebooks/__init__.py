@@ -1,0 +1,115 @@
+"""Notebook pages, one feature: the Playground and the labs, which mkdocs-jupyter executes.
+
+- runs.py: how they run: the kernel's settings and time-out (PRIMER_TIMEOUT), a
+  failed run named in one line, and which cached runs to drop when code they import changed;
+- page_html.py: what happens to a built notebook page's HTML: its ~600 KB of inline CSS
+  moved into one shared stylesheet, its figures described and paired with dark twins, its
+  links pointed at files in the offline copy.
+
+`Notebooks` is the feature as the plugin (site_build/plugin.py) runs it: the plugin calls
+its hooks, which hold its state (the code each notebook imports, the shared stylesheets).
+It is on when mkdocs.yml lists the mkdocs-jupyter plugin. Which pages are notebooks, and
+where their sources are, is site_build/content.py's.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import posixpath
+from collections.abc import Callable
+from pathlib import Path
+
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.structure.files import File, Files
+from mkdocs.structure.pages import Page
+
+from project.model import Project
+from site_build.content import is_lab, is_notebook, lab_helpers, notebook_sources
+from site_build.notebooks.page_html import (NOTEBOOK_CSS, directory_url, figure_alt_text, figure_dark_twins,
+                                            file_layout_links, split_styles)
+from site_build.notebooks.runs import (checked, code_stamps, drop_changed_runs, ipython_dir, jupyter_config,
+                                       keep_cached_runs)
+from site_build.snapshot import Snapshot
+from site_build.tools import write_if_changed
+
+
+def as_ipynb(path: Path) -> str:
+    """A jupytext .py notebook as an .ipynb a reader can download (not executed)."""
+    import jupytext
+
+    return jupytext.writes(jupytext.read(path), fmt="ipynb")
+
+
+class Notebooks:
+    """The feature's hooks and state: one instance per plugin, kept across `mkdocs serve` rebuilds."""
+
+    def __init__(self):
+        self.code: dict[str, str] = {}  # notebook page -> hash of the code it imports (this build)
+        self.css: dict[str, str] = {}  # shared stylesheet name -> CSS (this build)
+
+    def on_config(self, config: MkDocsConfig, project: Project, timeout: float) -> None:
+        """Set the kernel up (nbconvert's time-out per cell, the IPython profile: figures as SVG).
+        mkdocs-jupyter caches an executed notebook by the notebook's own text: for each notebook,
+        hash the code it imports (`runs.code_stamps`) and drop its cached run when that changed."""
+        root = project.root
+        # nbconvert reads its settings (the kernel's time-out per cell) from here,
+        # and the kernel its own (figures as SVG) from the IPython profile
+        os.environ["JUPYTER_CONFIG_PATH"] = str(jupyter_config(root / ".cache" / "jupyter", timeout))
+        os.environ["IPYTHONDIR"] = str(ipython_dir(root))
+        self.css, self.code = {}, {}
+        jupyter = config.plugins.get("mkdocs-jupyter")
+        if jupyter is None:
+            return
+        sources = notebook_sources(root, Path(config.docs_dir))
+        helpers = b"".join(p.read_bytes() for p in lab_helpers(root))
+        self.code = code_stamps(project, sources, lambda uri: helpers if is_lab(uri) else b"")
+        drop_changed_runs(jupyter, root, sources, self.code)
+
+    @staticmethod
+    def on_files(files: Files, config: MkDocsConfig, root: Path) -> None:
+        """A lab is a notebook page and a download: its .py, and its .ipynb where mkdocs-jupyter
+        puts the .py (beside the page's file)."""
+        for uri, path in notebook_sources(root, Path(config.docs_dir)).items():
+            if is_lab(uri):
+                files.append(File(uri, src_dir=str(root), dest_dir=config.site_dir,
+                                  use_directory_urls=config.use_directory_urls))
+                stem = Path(uri).stem
+                folder = uri[:-len(".py")] if config.use_directory_urls else posixpath.dirname(uri)
+                files.append(File.generated(config, f"{folder}/{stem}.ipynb", content=as_ipynb(path)))
+
+    @staticmethod
+    def on_pre_page(page: Page, source_of: Callable[[Page], str]) -> Page:
+        """A notebook that fails or stalls stops the build with one line naming its file (`source_of`)."""
+        if is_notebook(page.file.src_uri):
+            page.render = checked(page.render, source_of(page))
+        return page
+
+    def on_page_content(self, html_: str, page: Page, config: MkDocsConfig, files: Files, snapshot: Snapshot) -> str:
+        """A notebook page carries nbconvert's ~600 KB of inline CSS; move it into one
+        stylesheet that every notebook page shares (and the browser caches). Its figures
+        are described by their titles, each with its twin for the dark palette (the built
+        project's palette: `snapshot`). Without directory URLs (the offline copy), its
+        links to pages point at their files."""
+        if not is_notebook(page.file.src_uri):
+            return html_
+        html_ = figure_dark_twins(figure_alt_text(html_), snapshot.dark, snapshot.dark_background)
+        if not config.use_directory_urls:
+            pages = {directory_url(f.src_uri): f.dest_uri for f in files.documentation_pages()}
+            html_ = file_layout_links(html_, page.file.src_uri, page.file.dest_uri, pages)
+        rest, css = split_styles(html_)
+        if not css:
+            return html_
+        name = NOTEBOOK_CSS.format(hashlib.sha256(css.encode()).hexdigest()[:12])
+        self.css[name] = css
+        href = posixpath.relpath(name, posixpath.dirname(page.file.dest_uri))
+        return f'<link rel="stylesheet" href="{href}">\n{rest}'
+
+    def on_post_build(self, config: MkDocsConfig, root: Path, *, dirty: bool) -> None:
+        """Write the shared stylesheets; after a dirty rebuild, keep the cached runs of the
+        notebooks that were not rebuilt."""
+        for name, css in self.css.items():
+            write_if_changed(Path(config.site_dir) / name, css.encode())
+        jupyter = config.plugins.get("mkdocs-jupyter")
+        if dirty and jupyter is not None:
+            keep_cached_runs(jupyter, notebook_sources(root, Path(config.docs_dir)))
