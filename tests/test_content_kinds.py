@@ -16,8 +16,6 @@ OWNER = "site_build/content.py"
 ALLOWED = {
     # the content's source files the snapshot hashes (data folders of packages), not pages
     "site_build/snapshot.py",
-    # links a report's lesson as "lessons/<slug>.md": not yet moved to a lesson's `page`
-    "site_build/markdown/reports.py",
 }
 
 

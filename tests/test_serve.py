@@ -5,6 +5,7 @@ tables the in-browser decoder loads and the reports on the gallery page."""
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
@@ -33,7 +34,7 @@ def _get(url: str) -> str:
         return response.read().decode("utf-8")
 
 
-def test_a_tools_edit_under_serve_reaches_the_page_without_a_restart(tmp_path):
+def test_a_decoder_tools_edit_under_serve_reaches_the_page_without_a_restart(tmp_path):
     project = copy_project(tmp_path / "project", warm=True)
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -68,3 +69,30 @@ def test_a_tools_edit_under_serve_reaches_the_page_without_a_restart(tmp_path):
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+AUDIT = r"""
+import json, sys
+CONTENT = {"lessons", "papers", "labs", "challenges", "modelcard"}
+seen = set()
+def hook(event, args):
+    if event == "import" and str(args[0]).split(".")[0] in CONTENT:
+        seen.add(str(args[0]))
+sys.addaudithook(hook)
+from mkdocs.commands.build import build
+from mkdocs.config import load_config
+build(load_config("mkdocs.yml", site_dir=sys.argv[1]))
+print("CONTENT-IMPORTED " + json.dumps(sorted(seen)))
+"""
+
+
+def test_a_build_imports_no_content_in_its_own_process(tmp_path):
+    """An audit hook watches every import of a real `mkdocs build` (the project copied with its
+    caches): the build's own process loads no content module; the snapshot, the figure step and
+    the notebooks run it in processes of their own."""
+    project = copy_project(tmp_path / "project", warm=True)
+    done = subprocess.run([sys.executable, "-c", AUDIT, str(tmp_path / "site")], cwd=project, capture_output=True,
+                          text=True, timeout=900, env=dict(os.environ, NO_MKDOCS_2_WARNING="1"))
+    assert done.returncode == 0, done.stderr[-3000:]
+    line = next(line for line in done.stdout.splitlines() if line.startswith("CONTENT-IMPORTED "))
+    assert json.loads(line.split(" ", 1)[1]) == [], f"the build's process imported content: {line}"

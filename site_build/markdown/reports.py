@@ -61,11 +61,14 @@ class _Reports(PageTreeprocessor):
         if not found:
             return
         page = self.context()
-        known = page.snapshot.reports if page is not None and page.snapshot is not None else {}
-        here = posixpath.dirname(page.src_uri) if page is not None else "lessons"
+        if page is None:
+            return
+        known = page.snapshot.reports if page.snapshot is not None else {}
+        here = posixpath.dirname(page.src_uri)
 
-        def to_lesson(match: re.Match) -> str:  # a lesson page, relative to this page (MkDocs resolves .md links)
-            return posixpath.relpath(f"lessons/{match.group(1)}.md", here or ".")
+        def to_lesson(match: re.Match) -> str:  # a lesson's page, relative to this page (MkDocs resolves .md links)
+            return posixpath.relpath(page.project.by_slug[match.group(1)].page, here or ".")
+
         parents = {child: parent for parent in root.iter() for child in parent}
         for p in list(root.iter("p")):
             match = re.fullmatch(MARKER.format(r"(\d+)"), (p.text or "").strip())
