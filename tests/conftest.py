@@ -77,11 +77,17 @@ def figures_lock(tmp_path_factory):
 
 
 def build_figures(tmp_path_factory) -> None:
-    """`make figures` on the real project (incremental), under `figures_lock`."""
-    from figures_build import build
+    """`make figures` on the real project (incremental), under `figures_lock`, in a process of its
+    own: the background builds call this from a thread, and CPython 3.11's `ast.parse` is not safe
+    to run in two threads at once ("AST constructor recursion depth mismatch" in a test's own parse,
+    seen in a full run), so the build's reading of the project stays out of this process."""
+    import subprocess
 
     with figures_lock(tmp_path_factory):
-        build(ROOT, log=lambda *_: None)
+        done = subprocess.run([sys.executable, "-m", "figures_build"], cwd=ROOT, capture_output=True, text=True,
+                              timeout=1800)
+    if done.returncode != 0:
+        raise RuntimeError(f"python -m figures_build failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}")
 
 
 def build_lock(tmp_path_factory):
