@@ -6,9 +6,10 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from project.model import CODE_PACKAGES
+
 ROOT = Path(__file__).resolve().parents[1]
-PARTS = ("lessons", "papers", "labs", "challenges", "modelcard", "project", "harness", "figures_build", "site_build",
-         "experiments", "docs", "mkdocs.yml")
+PARTS = (*CODE_PACKAGES, "docs", "mkdocs.yml")
 # the build's caches, for a warm copy: the figures' stamps, typeset diagrams, measured heights, executed notebooks
 WARM = (".cache/content", ".cache/notebook-code.json",
         ".cache/mkdocs-jupyter")

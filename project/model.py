@@ -31,6 +31,13 @@ CONTRACT_NAMES = frozenset({"figures", "demo", "assets", "FIGURE_INPUTS"})
 # assets() -> {path under the site: bytes}: files a lesson publishes with the site (the site build writes them)
 
 
+# The repository's code packages, lowest layer first (tests/test_imports.py holds the layers): the
+# one list pyproject.toml's packages, the Makefile's dead-code scan, the import graph and a copy of
+# the project are checked against or made from (tests/test_packages.py).
+CODE_PACKAGES = ("project", "harness", "lessons", "papers", "labs", "challenges", "experiments", "modelcard",
+                 "figures_build", "site_build")
+
+
 class LessonError(Exception):
     """A lesson that cannot be built; the message names the file and the fix."""
 

@@ -6,8 +6,10 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from project.model import CODE_PACKAGES
+
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("lessons", "papers", "project", "figures_build", "site_build", "labs", "challenges", "experiments", "harness", "modelcard")
+PACKAGES = CODE_PACKAGES  # the one list (project/model.py)
 
 
 def import_graph() -> dict[str, set[str]]:
