@@ -9,7 +9,7 @@ from pathlib import Path
 from project.model import CODE_PACKAGES
 
 ROOT = Path(__file__).resolve().parents[1]
-PARTS = (*CODE_PACKAGES, "docs", "mkdocs.yml")
+PARTS = (*CODE_PACKAGES, "docs", "mkdocs.yml", "tests/data")  # tests/data: reference ids lab TF5 reads as it runs
 # the build's caches, for a warm copy: the figures' stamps, typeset diagrams, measured heights, executed notebooks
 WARM = (".cache/content", ".cache/notebook-code.json",
         ".cache/mkdocs-jupyter")

@@ -50,6 +50,8 @@ def checked(render: Callable, source: str) -> Callable:
             return render(*args, **kwargs)
         except Exception as exc:  # nbclient's CellTimeoutError, DeadKernelError, CellExecutionError
             first = (str(exc).strip().splitlines() or [""])[0]
+            if getattr(exc, "ename", None):  # a cell raised: say what, not nbclient's "An error occurred ..."
+                first = f"a cell raised {exc.ename}: {str(getattr(exc, 'evalue', '')).splitlines()[0][:300]}"
             raise PluginError(f"{source}: the notebook did not run: {type(exc).__name__}: {first}") from None
 
     return checked_render
