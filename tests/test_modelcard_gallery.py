@@ -4,6 +4,10 @@ and match the lesson's sections *Gallery: ...*."""
 
 from __future__ import annotations
 
+import re
+
+import numpy as np
+
 import pytest
 
 from lessons.model_card import explain, figure_name
@@ -92,4 +96,65 @@ def test_each_figures_alt_text_names_the_lines_it_draws():
         for quantity, words in (("wavelength", "wavelength"), ("halves", "halves"), ("rows", "rows")):
             if (quantity in drawn) != (words in said):
                 problems.append(f"{slug}: figure and alt disagree on {quantity!r}: {said!r}")
+    assert not problems, "\n".join(problems)
+
+
+def _numbers(text: str) -> list[float]:
+    """The numbers written in `text` (thousands separators, decimals, 1e+06 forms), model names aside."""
+    text = re.sub(r"\b(Llama|Qwen|Phi|Gemma|GPT|Mistral|transformers|vLLM|SGLang)[ -]?\d[\w.]*", "", text)
+    text = re.sub(r"`[^`]*`", "", text)  # code: a key or a command, not a number the reading states
+    return [float(t.rstrip(".,").replace(",", "")) for t in re.findall(r"\d[\d,]*(?:\.\d+)?(?:e[+-]\d+)?", text)]
+
+
+def _written(entry: dict) -> set[float]:
+    """Every number the entry's report prints and its config holds."""
+    def leaves(v):
+        if isinstance(v, dict):
+            for x in v.values():
+                yield from leaves(x)
+        elif isinstance(v, list):
+            for x in v:
+                yield from leaves(x)
+        elif isinstance(v, (int, float)) and not isinstance(v, bool):
+            yield float(v)
+    return set(_numbers(report(explain(entry["config"]), None, entry["repo"]))) | set(leaves(entry["config"]))
+
+
+def _derived() -> dict[str, dict[float, float]]:
+    """The numbers a reading states that neither its report nor its config writes as such:
+    {slug: {number as written: the value the code computes}}."""
+    from lessons.alibi import half_weight_distance
+    from lessons.model_card import pairs_that_turn
+
+    card = {slug: explain(entry["config"]) for slug, entry in GALLERY.items()}
+    llama2 = card["llama-2-7b"].rope[0]
+    phi = card["phi-3.5-mini"].rope[0]
+    long = phi.default_inv_freq / np.asarray(phi.parameters["long_factor"])[: len(phi.default_inv_freq)]
+    glm = GALLERY["glm-4-9b-chat"]["config"]
+    return {
+        "bloom-560m": {177: round(half_weight_distance(card["bloom-560m"].alibi_slopes[-1]))},
+        "command-r": {8_000_000: card["command-r"].rope[0].base},
+        "gemma-3-4b": {1_000_000: max(g.base for g in card["gemma-3-4b"].rope)},
+        "glm-4-9b-chat": {10_000: card["glm-4-9b-chat"].rope[0].base / glm["rope_ratio"]},
+        "gpt2": {2048: 2 * card["gpt2"].max_length},
+        "llama-2-7b": {18: len(llama2.inv_freq) - int(pairs_that_turn(llama2.inv_freq, 4096).sum())},
+        "phi-3.5-mini": {65: round(float(np.max(phi.default_inv_freq / long)))},
+        "qwen2-vl-7b": {1_000_000: card["qwen2-vl-7b"].rope[0].base},
+        "smollm3-3b": {5_000_000: card["smollm3-3b"].rope[0].base, 9: len(card["smollm3-3b"].nope_layers)},
+    }
+
+
+def test_every_number_a_reading_states_is_the_codes():
+    """Each number in a gallery entry's `reading` is printed by its report, held by its config, or
+    computed here from the card (`_derived`); a number none of them gives fails."""
+    derived = _derived()
+    problems = []
+    for slug, entry in GALLERY.items():
+        known = _written(entry)
+        for number in _numbers(entry["reading"]):
+            if number in known:
+                continue
+            want = derived.get(slug, {}).get(number)
+            if want is None or not np.isclose(want, number):
+                problems.append(f"{slug}: the reading says {number:g}; the code gives {want}")
     assert not problems, "\n".join(problems)
