@@ -26,6 +26,7 @@ if str(ROOT) not in sys.path:
 RUNS = int(os.environ.get("BENCH_RUNS", "5"))
 
 from harness.copy import copy_project  # noqa: E402
+from harness.serving import MkdocsServe  # noqa: E402
 from site_build.build import mkdocs_build  # noqa: E402
 
 
@@ -112,19 +113,9 @@ def serve_loop(project: Path, target: Path) -> dict[str, list[float]]:
     """Under `mkdocs serve --dirty` (as `make serve`): seconds from saving `target` to the reload, for a
     prose-only edit and a code edit (a new comment line: new code hash). Fails
     if a save causes more than one rebuild."""
-    import socket
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    log = project / "serve.log"
-    mkdocs = str(Path(sys.executable).with_name("mkdocs"))
-    with log.open("w") as out:
-        server = subprocess.Popen([mkdocs, "serve", "--strict", "--dirty", "-a", f"127.0.0.1:{port}"], cwd=project,
-                                  stdout=out, stderr=subprocess.STDOUT, env=dict(os.environ, NO_MKDOCS_2_WARNING="1"))
     samples: dict[str, list[float]] = {"serve: prose edit": [], "serve: code edit": []}
-    try:
-        _wait(log, "Serving on", 0, 300)
+    with MkdocsServe(project, project / "serve.log") as serve:
+        serve.wait_for("Serving on", 0, 300)
         time.sleep(1.0)
         for run in range(RUNS):
             for name in samples:
@@ -134,27 +125,16 @@ def serve_loop(project: Path, target: Path) -> dict[str, list[float]]:
                     text = f"{head}\n\nBench edit {run}.\n\n{rest}"
                 else:
                     text += f"\n# bench code edit {run}\n"
-                mark = len(log.read_text())
+                mark = len(serve.text())
                 start = time.perf_counter()
                 target.write_text(text)
-                _wait(log, "Reloading browsers", mark, 120)
+                serve.wait_for("Reloading browsers", mark, 120)
                 samples[name].append(time.perf_counter() - start)
                 time.sleep(2.0)  # a spurious second rebuild would show up here
-                rebuilds = log.read_text()[mark:].count("Building documentation")
+                rebuilds = serve.text()[mark:].count("Building documentation")
                 if rebuilds != 1:
-                    sys.exit(f"{name}: one save gave {rebuilds} rebuilds:\n{log.read_text()[mark:]}")
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
+                    sys.exit(f"{name}: one save gave {rebuilds} rebuilds:\n{serve.text()[mark:]}")
     return samples
-
-
-def _wait(log: Path, text: str, after: int, limit: float) -> None:
-    deadline = time.monotonic() + limit
-    while text not in log.read_text()[after:]:
-        if time.monotonic() > deadline:
-            sys.exit(f"mkdocs serve never logged {text!r}:\n{log.read_text()[after:]}")
-        time.sleep(0.02)
 
 
 if __name__ == "__main__":

@@ -7,26 +7,16 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
-import time
 import urllib.request
-from pathlib import Path
 
 import pytest
 
 from harness.copy import copy_project
+from harness.serving import MkdocsServe
 
 pytestmark = pytest.mark.build
-
-
-def _wait(log: Path, text: str, after: int, limit: float) -> None:
-    deadline = time.monotonic() + limit
-    while text not in log.read_text()[after:]:
-        if time.monotonic() > deadline:
-            pytest.fail(f"mkdocs serve never logged {text!r}:\n{log.read_text()[after:][-3000:]}")
-        time.sleep(0.05)
 
 
 def _get(url: str) -> str:
@@ -36,17 +26,9 @@ def _get(url: str) -> str:
 
 def test_a_decoder_tools_edit_under_serve_reaches_the_page_without_a_restart(tmp_path):
     project = copy_project(tmp_path / "project", warm=True)
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    log = tmp_path / "serve.log"
-    mkdocs = str(Path(sys.executable).with_name("mkdocs"))
-    with log.open("w") as out:
-        server = subprocess.Popen([mkdocs, "serve", "--strict", "--dirty", "-a", f"127.0.0.1:{port}"], cwd=project,
-                                  stdout=out, stderr=subprocess.STDOUT, env=dict(os.environ, NO_MKDOCS_2_WARNING="1"))
-    base = f"http://127.0.0.1:{port}/"
-    try:
-        _wait(log, "Serving on", 0, 600)
+    with MkdocsServe(project, tmp_path / "serve.log") as serve:
+        base = serve.base
+        serve.wait_for("Serving on", 0, 600)
         tables = _get(base + "assets/model_card_tables.js")
         gallery = _get(base + "reference/model-card-gallery/")
         assert "SGLang 9.9.9" not in tables and "SGLang 9.9.9" not in gallery
@@ -57,18 +39,15 @@ def test_a_decoder_tools_edit_under_serve_reaches_the_page_without_a_restart(tmp
         engines = project / "modelcard" / "engines.py"
         text = engines.read_text(encoding="utf-8")
         assert text.count('SGLANG_RELEASE = "SGLang 0.5.23"') == 1
-        mark = len(log.read_text())
+        mark = len(serve.text())
         engines.write_text(text.replace('SGLANG_RELEASE = "SGLang 0.5.23"', 'SGLANG_RELEASE = "SGLang 9.9.9"'),
                            encoding="utf-8")
-        _wait(log, "Reloading browsers", mark, 600)
+        serve.wait_for("Reloading browsers", mark, 600)
         tables, page = _get(base + "assets/model_card_tables.js"), _get(base + "reference/model-card-gallery/")
         assert "SGLang 9.9.9" in tables, \
             "the decoder's tables still come from the module the server imported before the edit"
         assert "SGLang 9.9.9" in page, \
             "the gallery page still shows the reports of the decoder the server imported before the edit"
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
 
 
 AUDIT = r"""

@@ -302,36 +302,19 @@ def test_serve_one_save_one_rebuild_prose_renders_nothing_code_renders_its_lesso
     no figure and rebuilds only that lesson's page; a code save renders only
     that lesson's figures and rebuilds its page and API page; each save gives
     exactly one rebuild (nothing the build writes looks like an edit)."""
-    import socket
-    import time
     import json
+    import time
     from urllib.request import urlopen
 
+    from harness.serving import MkdocsServe
+
     project = make_project(tmp_path, {"alpha": lesson("alpha", "beta"), "beta": lesson("beta", "alpha")}, site=True)
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    mkdocs = Path(sys.executable).with_name("mkdocs")
-    log_path = tmp_path / "serve.log"
-    with log_path.open("w") as log_file:
-        server = subprocess.Popen(
-            [str(mkdocs), "serve", "--strict", "--dirty", "-a", f"127.0.0.1:{port}"],  # as `make serve`
-            cwd=project, stdout=log_file, stderr=subprocess.STDOUT,
-            env=dict(os.environ, NO_MKDOCS_2_WARNING="1"),
-        )
-    try:
-        def wait_for(pattern: str, after: int = 0) -> str:
-            deadline = time.monotonic() + 90
-            while time.monotonic() < deadline:
-                text = log_path.read_text()[after:]
-                if re.search(pattern, text):
-                    return text
-                time.sleep(0.2)
-            raise AssertionError(f"mkdocs serve never logged {pattern!r}:\n{log_path.read_text()}")
+    with MkdocsServe(project, tmp_path / "serve.log") as serve:  # as `make serve`
+        port = serve.port
 
         def save(edit) -> str:
             """Apply `edit` to beta.py; the log of the rebuilds it caused (waits for quiet)."""
-            mark = len(log_path.read_text())
+            mark = len(serve.text())
             path = project / "lessons" / "beta.py"
             # One event per save, as an editor that saves atomically makes: a write in
             # place is two (truncate, then write), and on a busy machine the watcher
@@ -339,11 +322,11 @@ def test_serve_one_save_one_rebuild_prose_renders_nothing_code_renders_its_lesso
             staged = tmp_path / "beta.py.saving"
             staged.write_text(edit(path.read_text()))
             os.replace(staged, path)
-            wait_for(r"Reloading browsers", after=mark)
+            serve.wait_for(r"Reloading browsers", mark, 90)
             time.sleep(3.0)  # a spurious second rebuild would start within this
-            return log_path.read_text()[mark:]
+            return serve.text()[mark:]
 
-        wait_for(r"Serving on http://127\.0\.0\.1")
+        serve.wait_for(r"Serving on http://127\.0\.0\.1", 0, 90)
         time.sleep(1.0)  # let the watcher settle after the first build
         prose = save(lambda t: t.replace("in one sentence, about", "in one short sentence, about"))
         assert prose.count("Building documentation") == 1, prose
@@ -361,9 +344,6 @@ def test_serve_one_save_one_rebuild_prose_renders_nothing_code_renders_its_lesso
         assert re.search(r"1 built, 1 fresh; 2 SVGs written", code), code  # the figure and its dark twin
         assert re.search(r"pages: rebuilding \d+ of \d+ \(.*lessons/beta\.md.*reference/api/beta\.md", code), code
         assert "lessons/alpha.md" not in code.split("pages: rebuilding")[1].splitlines()[0], code
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
 
 
 def test_the_playground_notebook_reruns_only_when_code_it_imports_changes(tmp_path):
