@@ -68,13 +68,14 @@ def _indented(text: str, depth: int) -> list[str]:
 def entry_markdown(slug: str, entry: dict) -> list[str]:
     """The lines of one collapsible gallery entry (pymdownx.details), indented under its title."""
     read = "Where these keys were read" + (": a secondary copy" if entry["secondary"] else "")
-    alt = f"{entry['name']}: {card_figure_text(explain(entry['config']))}"
+    card = explain(entry["config"])
+    alt = f"{entry['name']}: {card_figure_text(card)}"
     body = [f"`{entry['repo']}`: {entry['note']}", "", f'??? note "{read}"',
             *_indented(textwrap.fill(entry["read_from"], 96), 1), "",
             f"![{alt}](figures/model_card.{figure_name(slug)}.svg)", "",
             f"**Reading it:** {entry['reading']}", "",
             "```text", f"$ python -m modelcard {slug}",
-            report(explain(entry["config"]), None, entry["repo"]), "```"]
+            report(card, None, entry["repo"]), "```"]
     return [f'??? example "{entry["name"]}"', *_indented("\n".join(body), 1), ""]
 
 

@@ -16,6 +16,7 @@ memory rather than in a store on disk.)
 
 from __future__ import annotations
 
+import importlib
 import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -69,8 +70,6 @@ def _take(root: str) -> Snapshot:
     project = Project.read(Path(root))
     snap = Snapshot(assets=lesson_assets(project), pages=published_pages(project),
                     reports=published_reports(project, lambda slug: f"{LINK}{slug}"))
-    import importlib
-
     for page in project.lessons:  # a claims ledger's page writes ⟨id⟩ markers (site_build/markdown/evidence.py)
         if "⟨" in page.docstring:
             module = importlib.import_module(page.module)

@@ -136,19 +136,19 @@ def content_imports(root=ROOT) -> dict[str, list[str]]:
     for package in ("site_build", "figures_build"):
         for path in sorted((root / package).rglob("*.py")):
             name = ".".join(path.relative_to(root).with_suffix("").parts)
-            hits = []
+            hits, runners = [], []
             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                called = node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else None
                 if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
                     hits += [node.module] if node.module.split(".")[0] in CONTENT else []
+                    if node.module in CONTENT_RUNNERS and name not in CONTENT_RUNNERS:  # a runner, called elsewhere
+                        runners += [f"{node.module}.{a.name}" for a in node.names
+                                    if a.name not in RUNNERS_SAFE.get(node.module, ())]
                 elif isinstance(node, ast.Import):
                     hits += [a.name for a in node.names if a.name.split(".")[0] in CONTENT]
-                elif isinstance(node, (ast.Attribute, ast.Name)) and \
-                        (node.attr if isinstance(node, ast.Attribute) else node.id) in DYNAMIC:
-                    hits.append(node.attr if isinstance(node, ast.Attribute) else node.id)
-            if name not in CONTENT_RUNNERS:  # what runs content, called from anywhere else
-                hits += [f"{n.module}.{a.name}" for n in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
-                         if isinstance(n, ast.ImportFrom) and n.module in CONTENT_RUNNERS
-                         for a in n.names if a.name not in RUNNERS_SAFE.get(n.module, ())]
+                elif called in DYNAMIC:
+                    hits.append(called)
+            hits += runners
             if hits:
                 found[name] = hits
     return found
