@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import importlib.util
 import inspect
-import os
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
 import pytest
+
+from tests import challenge_kit as kit
 
 ROOT = Path(__file__).resolve().parents[1]
 C04 = ROOT / "challenges" / "c04"
@@ -25,45 +24,18 @@ ROPE = ["rope_shape", "rope_values", "rope_identity_at_0", "rope_norm", "rope_of
         "rope_cache_positions", "rope_batch_axes", "rope_linear", "rope_no_loop"]
 
 
-def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run([sys.executable, "-m", "challenges", *args], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=60)
-
-
 def edited(*replacements: tuple[str, str]) -> str:
     """The reference solution with each `old` replaced by `new` (old must be there)."""
-    text = SOLUTION
-    for old, new in replacements:
-        assert old in text, f"the reference solution no longer contains {old!r}: update this test"
-        text = text.replace(old, new)
-    return text
+    return kit.edited(SOLUTION, *replacements)
 
 
 def check(tmp_path: Path, source: str, *options: str, name: str = "answer.py") -> tuple[int, dict[str, str], str]:
     """(exit code, {property: its line}, whole output) for `check 04` on `source`."""
-    path = tmp_path / name
-    path.write_text(source, encoding="utf-8")
-    done = run("check", "04", str(path), *options)
-    output = done.stdout + done.stderr
-    assert "Traceback" not in output, output
-    lines = {}
-    for line in done.stdout.splitlines():
-        if not line.startswith(("PASS ", "FAIL ")):
-            continue
-        names, _, rest = line[5:].partition(": ")
-        if rest.startswith("the same as "):  # "FAIL a, b: the same as c (2 more ...)": each gets c's hint
-            first = rest.removeprefix("the same as ").split(" (")[0]
-            for name in names.split(", "):
-                lines[name] = lines[first].replace(f" {first}:", f" {name}:", 1)
-        else:  # "FAIL a, b: not run, ..." names several properties with one line
-            for name in names.split(" ")[0:1] if line.startswith("PASS ") else names.split(", "):
-                lines[name] = f"{line[:5]}{name}: {rest}" if rest else line
-    return done.returncode, lines, output
+    return kit.check(tmp_path, "04", source, *options, name=name)
 
 
 def test_lists_challenge_04():
-    done = run()
+    done = kit.run()
     assert done.returncode == 0
     assert "04  Positional encodings" in done.stdout
 
@@ -141,7 +113,7 @@ def test_prints_do_not_disturb_the_check(tmp_path):
 
 
 def test_starter_writes_a_file_that_imports_and_fails_cleanly(tmp_path):
-    done = run("starter", "04", cwd=tmp_path)
+    done = kit.run("starter", "04", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     written = tmp_path / "positional_encodings.py"
     assert written.read_text(encoding="utf-8") == (C04 / "starter.py").read_text(encoding="utf-8")
@@ -154,10 +126,10 @@ def test_starter_writes_a_file_that_imports_and_fails_cleanly(tmp_path):
 def test_starter_never_overwrites_without_force(tmp_path):
     target = tmp_path / "mine.py"
     target.write_text("my work\n", encoding="utf-8")
-    done = run("starter", "04", str(target))
+    done = kit.run("starter", "04", str(target))
     assert done.returncode == 1 and "--force" in done.stderr
     assert target.read_text(encoding="utf-8") == "my work\n"
-    assert run("starter", "04", str(target), "--force").returncode == 0
+    assert kit.run("starter", "04", str(target), "--force").returncode == 0
     assert "def apply_rope(" in target.read_text(encoding="utf-8")
 
 
@@ -174,8 +146,8 @@ def test_starter_and_solution_declare_the_same_functions():
 
 
 def test_usage_errors_exit_2(tmp_path):
-    assert run("check", "99", str(tmp_path / "x.py")).returncode == 2
-    assert run("check", "04", str(tmp_path / "missing.py")).returncode == 2
+    assert kit.run("check", "99", str(tmp_path / "x.py")).returncode == 2
+    assert kit.run("check", "04", str(tmp_path / "missing.py")).returncode == 2
 
 
 # --- learner files in tests/data/c04: each named mistake gets its own hint, word for word ---------------
@@ -191,12 +163,11 @@ def _explanation(name: str) -> str:
 
 
 def _learner(tmp_path: Path, name: str, *options: str) -> tuple[int, dict[str, str], str]:
-    return check(tmp_path, (LEARNERS / name).read_text(encoding="utf-8"), *options, name=name)
+    return kit.learner(tmp_path, "04", name, *options)
 
 
 def _line_of(name: str, text: str) -> int:
-    lines = (LEARNERS / name).read_text(encoding="utf-8").splitlines()
-    return next(i for i, line in enumerate(lines, 1) if text in line)
+    return kit.line_of("04", name, text)
 
 
 def test_rope_with_sine_and_cosine_swapped_is_named(tmp_path):

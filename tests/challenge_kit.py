@@ -1,0 +1,75 @@
+"""Running `python -m challenges` as a learner would: the helpers every challenge's tests share
+(tests/test_challenges.py for Challenge 04, tests/test_challenge_NN.py for the others).
+
+`check(tmp_path, "04", source)` writes `source` to a file, checks it and returns
+(exit code, {property: its PASS/FAIL line}, the whole output); a traceback in the
+output fails the test, since the checker must never show one.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+LEARNERS = ROOT / "tests" / "data"  # learner files: tests/data/cNN/<mistake>.py
+
+
+def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    """`python -m challenges ARGS` with this project on the path."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, "-m", "challenges", *args], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=120)
+
+
+def edited(source: str, *replacements: tuple[str, str]) -> str:
+    """`source` with each `old` replaced by `new` (old must be there)."""
+    for old, new in replacements:
+        assert old in source, f"the reference solution no longer contains {old!r}: update this test"
+        source = source.replace(old, new)
+    return source
+
+
+def parse(stdout: str) -> dict[str, str]:
+    """{property: its line}; a collapsed line ("FAIL a, b: the same as c (...)") gives a and b c's hint."""
+    lines: dict[str, str] = {}
+    for line in stdout.splitlines():
+        if not line.startswith(("PASS ", "FAIL ")):
+            continue
+        names, _, rest = line[5:].partition(": ")
+        if rest.startswith("the same as "):
+            first = rest.removeprefix("the same as ").split(" (")[0]
+            for name in names.split(", "):
+                lines[name] = lines[first].replace(f" {first}:", f" {name}:", 1)
+        else:  # "FAIL a, b: not run, ..." names several properties with one line
+            for name in names.split(" ")[0:1] if line.startswith("PASS ") else names.split(", "):
+                lines[name] = f"{line[:5]}{name}: {rest}" if rest else line
+    return lines
+
+
+def check(tmp_path: Path, number: str, source: str, *options: str,
+          name: str = "answer.py") -> tuple[int, dict[str, str], str]:
+    """(exit code, {property: its line}, whole output) for `check NUMBER` on `source`."""
+    path = tmp_path / name
+    path.write_text(source, encoding="utf-8")
+    done = run("check", number, str(path), *options)
+    output = done.stdout + done.stderr
+    assert "Traceback" not in output, output
+    return done.returncode, parse(done.stdout), output
+
+
+def learner_file(number: str, name: str) -> Path:
+    return LEARNERS / f"c{number}" / name
+
+
+def learner(tmp_path: Path, number: str, name: str, *options: str) -> tuple[int, dict[str, str], str]:
+    """`check` on the learner file tests/data/cNUMBER/NAME, under its own name."""
+    return check(tmp_path, number, learner_file(number, name).read_text(encoding="utf-8"), *options, name=name)
+
+
+def line_of(number: str, name: str, text: str) -> int:
+    """The first line of a learner file that contains `text` (1-based)."""
+    lines = learner_file(number, name).read_text(encoding="utf-8").splitlines()
+    return next(i for i, line in enumerate(lines, 1) if text in line)
