@@ -37,6 +37,8 @@ def main(argv: list[str] | None = None) -> int:
     check.add_argument("--timeout", type=float, default=20.0,
                        help="seconds the checks of each function may take (default 20)")
     check.add_argument("--show-output", action="store_true", help="also print what your code printed")
+    check.add_argument("--repro", metavar="DIR",
+                       help="write each failing property's calls (a script and its inputs) into DIR")
     args = parser.parse_args(argv)
 
     if args.command in (None, "list"):
@@ -48,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
     path = Path(args.path or challenge.starter_name)
     if args.command == "starter":
         return write_starter(challenge, path, args.force)
-    return check_file(challenge, path, args.timeout, args.show_output)
+    return check_file(challenge, path, args.timeout, args.show_output, args.repro)
 
 
 def list_challenges() -> int:
@@ -70,7 +72,7 @@ def write_starter(challenge: Challenge, path: Path, force: bool) -> int:
     return 0
 
 
-def check_file(challenge: Challenge, path: Path, timeout: float, show_output: bool) -> int:
+def check_file(challenge: Challenge, path: Path, timeout: float, show_output: bool, repro: str | None = None) -> int:
     """Run the properties, one process per function under test (each with its own `timeout`),
     print PASS/FAIL lines, and return 0 only when all pass.
 
@@ -85,7 +87,7 @@ def check_file(challenge: Challenge, path: Path, timeout: float, show_output: bo
     planned = passed = 0
     printed: list[str] = []
     for function in functions:
-        result = _check_function(challenge, path, function, timeout)
+        result = _check_function(challenge, path, function, timeout, repro)
         planned += result["planned"]
         passed += result["passed"]
         printed.append(result["err"])
@@ -99,22 +101,27 @@ def check_file(challenge: Challenge, path: Path, timeout: float, show_output: bo
     if planned and passed == planned:
         print(f"all {planned} properties pass")
         return 0
+    if repro and any(Path(repro).glob("*.py")):
+        print(f"the failing properties' calls are in {repro}/: `python {repro}/<property>.py` runs one again")
+    elif not repro:
+        print("(--repro DIR writes each failing property's calls and inputs, to run them again yourself)")
     print(f"{passed} of {planned or '?'} properties pass")
     return 1
 
 
 def _same_kind(hint: str) -> str:
     """A hint without the call it came from: 'apply_rope(x of shape (1, 2)) raised X' -> 'raised X'
-    (likewise 'returned ...' and 'changed ...'); any other hint is its own kind."""
-    found = [(hint.find(f") {verb} "), verb) for verb in ("raised", "returned", "changed")]
+    (likewise 'returned ...', 'changed ...' and 'hit ...'); any other hint is its own kind."""
+    found = [(hint.find(f") {verb} "), verb) for verb in ("raised", "returned", "changed", "hit")]
     at, verb = min(((i, v) for i, v in found if i >= 0), default=(-1, ""))
     return hint[at + 2:] if at >= 0 else hint
 
 
-def _check_function(challenge: Challenge, path: Path, function: str, timeout: float) -> dict:
+def _check_function(challenge: Challenge, path: Path, function: str, timeout: float, repro: str | None) -> dict:
     """One process: the properties of `function`. Returns its printed lines and counts."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
-    command = [sys.executable, "-m", "challenges._child", challenge.number, str(path.resolve()), function]
+    command = [sys.executable, "-m", "challenges._child", challenge.number, str(path.resolve()), function,
+               *([str(Path(repro).resolve())] if repro else [])]
     timed_out = False
     try:
         run = subprocess.run(command, capture_output=True, timeout=timeout, env=env)

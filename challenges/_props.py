@@ -21,7 +21,14 @@ import numpy as np
 TOL = 1e-4  # float32 answers pass; every classic mistake is off by far more
 
 
-# numpy's floating-point error -> the learner's likely mistake (Solution.why_not_finite)
+# The learner's calls run with these numpy errors raised (issue 42): an answer that overflows at a
+# realistic width (d_model 512, the 2017 transformer's) fails at the line that overflowed, instead of
+# passing because the inf happened to turn into a harmless 0 or 1 further on. Division by zero stays a
+# warning: log(0) = -inf is a fair way to write a mask.
+RAISED = {"over": "raise", "invalid": "raise"}
+
+# numpy's floating-point error -> the learner's likely mistake (Solution.why_not_finite); a challenge's
+# checks module may define its own NOT_FINITE_CAUSES, which replace these entry by entry
 NOT_FINITE_CAUSES = {
     "overflow": "a number grew past float range: a power like 10000**(2*i) with a large i?",
     "divide by zero": "a division by zero: an integer power like 10000**(2*i) that overflowed "
@@ -69,8 +76,11 @@ def mistake(name: str, explanation: str, classic: bool = True) -> Fail:
 class Solution:
     """The learner's module, called safely."""
 
-    def __init__(self, module, path: Path, emit: Callable[..., None] = lambda **event: None):
+    def __init__(self, module, path: Path, emit: Callable[..., None] = lambda **event: None,
+                 causes: dict[str, str] | None = None):
         self.module, self.path, self.emit = module, Path(path), emit
+        self.causes = {**NOT_FINITE_CAUSES, **(causes or {})}
+        self.calls: list[tuple[str, str, tuple, dict]] = []  # (text, name, args, kwargs), for --repro
 
     def call(self, name: str, *args, shape: tuple[int, ...] | None = None, what: str = "", **kwargs) -> np.ndarray:
         """name(*args, **kwargs) as a float array, or Fail with one line.
@@ -80,9 +90,13 @@ class Solution:
         """
         text = describe_call(name, args, kwargs)
         self.emit(kind="call", text=text)
+        self.calls.append((text, name, args, kwargs))
         given, given_kw = _copied(args, kwargs)
         try:
-            out = getattr(self.module, name)(*given, **given_kw)
+            with np.errstate(**RAISED):
+                out = getattr(self.module, name)(*given, **given_kw)
+        except FloatingPointError:  # numpy overflowed or made a NaN inside the learner's code
+            raise Fail(self.floating_point_failure(text, name, args, kwargs)) from None
         except (Exception, SystemExit) as exc:  # the learner's exception, on one line
             raise Fail(f"{text} raised {self.one_line(exc)}") from None
         for before, after in zip([*args, *kwargs.values()], [*given, *given_kw.values()], strict=True):
@@ -90,6 +104,9 @@ class Solution:
                 raise Fail(f"{text} changed its input array in place; compute a new array and return it")
         if out is None:
             raise Fail(f"{text} returned None: write its body and return the array")
+        if getattr(out, "dtype", None) == np.float16:
+            raise Fail(f"{text} returned float16 values, which keep about 3 significant digits (errors near "
+                       "1e-3, far above the checks' 1e-4); compute in float32 or float64")
         try:
             arr = np.asarray(out, dtype=float)
         except (TypeError, ValueError):
@@ -99,6 +116,25 @@ class Solution:
         if not np.all(np.isfinite(arr)):
             raise Fail(f"{text} returned NaN or inf values{self.why_not_finite(name, args, kwargs)}")
         return arr
+
+    def floating_point_failure(self, text: str, name: str, args: tuple, kwargs: dict) -> str:
+        """The hint for a call that overflowed or made a NaN: the first such error, traced to its line.
+
+        Run again with numpy's errors ignored: a result with NaN or inf 'returned NaN or inf values';
+        a finite one 'hit a floating-point error' (the inf vanished later, as 1/inf = 0 does, so the
+        answer only looks right)."""
+        given, given_kw = _copied(args, kwargs)
+        try:
+            with np.errstate(all="ignore"):
+                finite = bool(np.all(np.isfinite(np.asarray(getattr(self.module, name)(*given, **given_kw),
+                                                            dtype=float))))
+        except (Exception, SystemExit):
+            finite = False
+        where = self.why_not_finite(name, args, kwargs)
+        if not finite:
+            return f"{text} returned NaN or inf values{where}"
+        return (f"{text} hit a floating-point error{where}; the result looks finite only because the inf "
+                "or NaN vanished further on (1/inf is 0)")
 
     def why_not_finite(self, name: str, args: tuple, kwargs: dict) -> str:
         """Where a NaN or inf came from: the call again with numpy's floating-point errors raised.
@@ -112,9 +148,9 @@ class Solution:
         except FloatingPointError as exc:
             what = str(exc).split(" encountered")[0]  # "overflow", "divide by zero", "invalid value"
             line = self.learner_line(exc)
-            where = f"{self.path.name}, line {line}" if line else ""
-            kind = next((k for k in NOT_FINITE_CAUSES if what.startswith(k)), None)
-            return f": {what}" + (f" at {where}" if where else "") + (f" ({NOT_FINITE_CAUSES[kind]})" if kind else "")
+            kind = next((k for k in self.causes if what.startswith(k)), None)
+            return (f": {what}" + (f" at {self.path.name}, line {line}" if line else "")
+                    + (f" ({self.causes[kind]})" if kind else ""))
         except (Exception, SystemExit):
             return ""
         return ""
@@ -159,6 +195,18 @@ def close(a, b, tol: float = TOL) -> bool:
     """Same shape (or b a single number) and equal to within tol (absolute)."""
     a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
     return (a.shape == b.shape or b.ndim == 0) and bool(np.allclose(a, b, rtol=0.0, atol=tol))
+
+
+def precision_note(got, want) -> str:
+    """' (off by at most E: ...)' when got misses want by a rounding error's size, not a formula's; else ''.
+
+    Between TOL and 1e-2 is what float16 arithmetic gives on these inputs (about 3 significant
+    digits); float32 stays well under TOL, and every named mistake is off by far more."""
+    error = float(np.max(np.abs(np.asarray(got, dtype=float) - np.asarray(want, dtype=float))))
+    if TOL < error < 1e-2:
+        return (f" (off by at most {error:.1e}: a rounding error's size, not a wrong formula; is part of "
+                "your computation in float16? compute in float32 or float64)")
+    return ""
 
 
 def fmt(values, digits: int = 3, most: int = 6) -> str:

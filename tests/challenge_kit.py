@@ -73,3 +73,17 @@ def line_of(number: str, name: str, text: str) -> int:
     """The first line of a learner file that contains `text` (1-based)."""
     lines = learner_file(number, name).read_text(encoding="utf-8").splitlines()
     return next(i for i, line in enumerate(lines, 1) if text in line)
+
+
+def page_sample(page: Path) -> str:
+    """The sample checker output on a challenge page: the first ```text block after "## Check your answer",
+    its wrapped lines (indented by two spaces) joined back to the checker's long lines."""
+    text = page.read_text(encoding="utf-8").split("## Check your answer", 1)[1]
+    block = text.split("```text\n", 1)[1].split("```", 1)[0]
+    joined: list[str] = []
+    for line in block.splitlines():
+        if line.startswith("  ") and joined:
+            joined[-1] += " " + line.strip()
+        else:
+            joined.append(line)
+    return "\n".join(joined)

@@ -269,6 +269,7 @@ NAMED = [
     ("rope_positions_ignored.py", "R", 3), ("rope_exponent_without_2.py", "R", 4), ("rope_exponent_4i.py", "R", 5),
     ("rope_exponent_sign.py", "R", 6), ("rope_exponent_from_1.py", "R", 7), ("rope_speed_per_column_2k.py", "R", 8),
     ("rope_speed_per_column_k.py", "R", 9), ("rope_rotation_reversed.py", "R", 10), ("rope_base_ignored.py", "R", 11),
+    ("rope_positions_from_1.py", "R", 12),
 ]
 # the properties besides the first that must also name a mistake (each a property the mistake breaks)
 ALSO_NAMED_BY = {
@@ -309,3 +310,79 @@ def test_each_named_mistake_has_a_learner_file():
     rebuilt = len(list(checks._table_mistakes(16, 8))) + len(checks.ROW_MISTAKES) + len(list(checks._rope_mistakes()))
     assert len(NAMED) == rebuilt and len({n for n, _, _ in NAMED}) == len(NAMED)
     assert all((LEARNERS / n).is_file() for n, _, _ in NAMED)
+
+
+# --- the grader tries every size (issue 42): answers right at one size, precision, borrowing, --repro ------
+
+
+def test_an_answer_right_only_at_one_head_width_fails(tmp_path):
+    """Planted: speeds divided by a hard-coded 16. With RoPE compared at d = 16 alone (the checker
+    before issue 42) it passed all 14 properties."""
+    from challenges._props import fmt
+
+    code, lines, output = _learner(tmp_path, "rope_width_hard_coded.py")
+    assert code == 1
+    theirs = 10000.0 ** (-np.arange(0, 8, 2) / 16)  # what the file's speeds are at d = 8
+    assert lines["rope_values"] == (
+        'FAIL rope_values: classic mistake "wrong frequency exponent": for d=8 and base 10000 the pairs must turn '
+        f"θ = {fmt(10000.0 ** (-np.arange(0, 8, 2) / 8), 4)} radians per position (θ_j = base^(-2j/d)); "
+        f"yours turn {fmt(theirs, 4)}"), output
+    assert sum(line.startswith("FAIL") for line in lines.values()) == 1, output
+
+
+def test_a_table_that_overflows_at_realistic_widths_fails_at_its_line(tmp_path):
+    """Planted: exp(2i·ln 10000)^(1/d_model) overflows for d_model > 154; the inf became a speed of 0,
+    a table off by less than 0.01, and the checker before issue 42 (widths up to 64) passed it."""
+    name = "table_overflows_when_wide.py"
+    code, lines, output = _learner(tmp_path, name)
+    assert code == 1
+    assert lines["table_values"] == (
+        f"FAIL table_values: sinusoidal_encoding(7, 128) hit a floating-point error: overflow at {name}, line "
+        f"{_line_of(name, 'np.exp(')} (a number grew past float range: a power like 10000**(2*i) with a large i?); "
+        "the result looks finite only because the inf or NaN vanished further on (1/inf is 0)"), output
+
+
+def test_float16_is_named_and_float32_passes(tmp_path):
+    code, lines, output = _learner(tmp_path, "rope_float16.py")
+    assert lines["rope_shape"] == (
+        "FAIL rope_shape: apply_rope(x of shape (7, 16)) returned float16 values, which keep about 3 significant "
+        "digits (errors near 1e-3, far above the checks' 1e-4); compute in float32 or float64"), output
+    code, lines, output = _learner(tmp_path, "rope_float16_inside.py")
+    for prop in ("rope_values", "rope_identity_at_0", "rope_norm", "rope_linear"):
+        assert "a rounding error's size, not a wrong formula; is part of your computation in float16?" in lines[prop]
+    assert "do not normalise" not in lines["rope_linear"], output
+    code, lines, output = _learner(tmp_path, "float32_throughout.py")
+    assert code == 0, output
+
+
+def test_an_answer_that_imports_the_project_is_refused_in_one_line(tmp_path):
+    name = "rope_imports_the_lesson.py"
+    code, _, output = _learner(tmp_path, name)
+    assert code == 1
+    assert output.strip() == (f"FAIL import: {name} uses lessons.positional (line {_line_of(name, 'from lessons')}), "
+                              "this project's own implementation; write the functions yourself (numpy is all you need)")
+    hidden = "import importlib\nsinusoidal_encoding = importlib.import_module('lessons.positional').sinusoidal_encoding\n"
+    code, _, output = check(tmp_path, hidden + "apply_rope = None\n")
+    assert output.startswith("FAIL import: answer.py uses lessons.positional.sinusoidal_encoding, "), output
+
+
+def test_repro_writes_each_failing_call_to_run_again(tmp_path):
+    import subprocess
+    import sys
+
+    folder = tmp_path / "repro"
+    code, lines, output = _learner(tmp_path, "rope_rotation_reversed.py", "--repro", str(folder))
+    assert code == 1 and lines["rope_values"].startswith("FAIL rope_values"), output
+    assert f"the failing properties' calls are in {folder}/" in output
+    assert sorted(p.name for p in folder.iterdir()) == ["rope_values.npz", "rope_values.py"]
+    again = subprocess.run([sys.executable, str(folder / "rope_values.py")], capture_output=True, text=True,
+                           timeout=60, cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+    # the worked example, the call that failed: row 1 of the learner's output turned the wrong way, by -1 radian
+    assert again.stdout.startswith("apply_rope(x of shape (2, 4))\n[[ 1.      0.      0.      0.    ]\n"
+                                   " [ 0.5403  0.     -0.8415  0.    ]]\n"), again.stdout
+
+
+def test_the_page_shows_what_the_checker_prints(tmp_path):
+    _, _, output = _learner(tmp_path, "rope_interleaved_pairs.py")
+    assert kit.page_sample(ROOT / "docs" / "challenges" / "04-positional-encodings.md") == output.strip()

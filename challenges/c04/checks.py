@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from challenges._props import TOL, Fail, Solution, close, fmt, mistake, python_lines, registry, worst
+from challenges._props import (TOL, Fail, Solution, close, fmt, mistake, precision_note, python_lines, registry,
+                               worst)
 from lessons.positional import angle_table, rope_frequencies
 from lessons.positional import apply_rope as apply_rope_interleaved
 from lessons.positional import sinusoidal_encoding as reference_table
@@ -28,6 +29,10 @@ FUNCTIONS = {
 PROPERTIES, prop = registry()
 
 TABLE_SHAPE = "(n_positions, d_model)"
+# (n_positions, d_model) the table's values are compared at: odd lengths, the 2017 width and wider
+TABLE_SIZES = ((50, 64), (13, 8), (7, 128), (37, 512), (9, 1024), (3, 4096))
+# (seq, d, base) RoPE's values are compared at: head widths 8 to 256, odd lengths, Llama 3's base
+ROPE_SIZES = ((7, 16, 10000.0), (13, 8, 10000.0), (1, 64, 10000.0), (9, 128, 500000.0), (5, 256, 10000.0))
 
 
 # ---------------------------------------------------------------------------
@@ -97,12 +102,14 @@ def diagnose_table(sol: Solution) -> Fail | None:
     """The named mistake behind a wrong table, or None if none is recognised."""
     n, d = 16, 8
     pe = sol.call("sinusoidal_encoding", n, d, shape=(n, d), what=TABLE_SHAPE)
+    wide = sol.call("sinusoidal_encoding", 20, 64, shape=(20, 64), what=TABLE_SHAPE)  # a name must hold here too
     if close(pe, reference_table(n, d)):
         return None
-    for name, explanation, table in _table_mistakes(n, d):
-        if close(pe, table):
+    for (name, explanation, table), (_, _, table_wide) in zip(_table_mistakes(n, d), _table_mistakes(20, 64),
+                                                             strict=True):
+        if close(pe, table) and close(wide, table_wide):
             return mistake(name, explanation)
-    if close(pe, reference_table(n + 1, d)[1:]):
+    if close(pe, reference_table(n + 1, d)[1:]) and close(wide, reference_table(21, 64)[1:]):
         classic, why = ROW_MISTAKES["positions start at 1"]
         return mistake("positions start at 1", why, classic)
     if np.allclose(pe, pe[0], atol=TOL):
@@ -139,12 +146,15 @@ def table_values(sol: Solution) -> None:
         raise diagnose_table(sol) or Fail(
             f"sinusoidal_encoding(8, 4): rows 0 and 1 must be [0, 1, 0, 1] and [sin 1, cos 1, sin 0.01, cos 0.01] "
             f"≈ {fmt(hand[1])}; yours are {fmt(pe[0])} and {fmt(pe[1])}")
-    pe = sol.call("sinusoidal_encoding", 50, 64, shape=(50, 64), what=TABLE_SHAPE)
-    ref = reference_table(50, 64)
-    if not close(pe, ref):
-        (pos, col), got, want = worst(pe, ref)
-        raise diagnose_table(sol) or Fail(
-            f"sinusoidal_encoding(50, 64)[{pos}, {col}] is {got:.4f}; expected {want:.4f}")
+    # every size a model uses, not only small ones: odd lengths, the 2017 width (512) and wider
+    for n, d in TABLE_SIZES:
+        pe = sol.call("sinusoidal_encoding", n, d, shape=(n, d), what=TABLE_SHAPE)
+        ref = reference_table(n, d)
+        if not close(pe, ref):
+            (pos, col), got, want = worst(pe, ref)
+            raise diagnose_table(sol) or Fail(
+                f"sinusoidal_encoding({n}, {d})[{pos}, {col}] is {got:.4f}; expected {want:.4f}"
+                + precision_note(pe, ref))
 
 
 @prop("sinusoidal_encoding")
@@ -230,41 +240,55 @@ def _rope_mistakes():
     yield ("base ignored",
            "apply_rope(x, base=100.0) gives what base=10000 gives; use the base argument in θ_j = base^(-2j/d)",
            lambda x, positions, base: apply_rope_half(x, positions, 10000.0), False)
+    yield ("positions start at 1",
+           "with positions=None the rows are at 0 .. seq-1, so row 0 is returned unchanged; yours turns row 0 "
+           "by θ, as if counting from 1 (use np.arange(seq))",
+           lambda x, positions, base: apply_rope_half(x, _positions(x, positions) + (positions is None), base), False)
 
 
 def diagnose_rope(sol: Solution) -> Fail | None:
-    """The named mistake behind a wrong apply_rope, or None if none is recognised."""
-    x = np.random.default_rng(4).normal(size=(6, 8))
-    calls = ({}, {"positions": np.array([5, 0, 9, 2, 7, 3])}, {"base": 100.0})
-    got = [sol.call("apply_rope", x, shape=x.shape, what="the shape of x", **kw) for kw in calls]
+    """The named mistake behind a wrong apply_rope, or None if none is recognised.
+
+    A mistake is named only when it gives the learner's output at two head widths (8 and 64),
+    so an answer right at one width alone (a hard-coded d, say) is never given a wrong name."""
+    rng = np.random.default_rng(4)
+    probes = []  # (x, keyword arguments, the learner's output)
+    for seq, d, positions in ((6, 8, [5, 0, 9, 2, 7, 3]), (5, 64, [4, 0, 17, 2, 9])):
+        x = rng.normal(size=(seq, d))
+        for kw in ({}, {"positions": np.array(positions)}, {"base": 100.0}):
+            probes.append((x, kw, sol.call("apply_rope", x, shape=x.shape, what="the shape of x", **kw)))
 
     def gives(rope) -> bool:
-        return all(close(out, rope(x, kw.get("positions"), kw.get("base", 10000.0))) for out, kw in zip(got, calls, strict=True))
+        return all(close(out, rope(x, kw.get("positions"), kw.get("base", 10000.0))) for x, kw, out in probes)
 
     if gives(apply_rope_half):
         return None
     for name, explanation, rope, classic in _rope_mistakes():
         if gives(rope):
             return mistake(name, explanation, classic)
-    return _rope_speeds(sol, x, got[:2], calls[:2])
+    return _rope_speeds(sol, [(x, kw, out) for x, kw, out in probes if "base" not in kw])
 
 
-def _rope_speeds(sol: Solution, x: np.ndarray, got: list, calls: tuple) -> Fail | None:
+def _rope_speeds(sol: Solution, probes: list) -> Fail | None:
     """A half-split rotation at other speeds than base^(-2j/d): 'yours turn θ = ...' beside the right ones.
 
     Each unit vector e_j (j < d/2) at position 1 turns by the learner's θ_j towards e_(j+d/2), so
-    atan2 of the two reads θ_j back; the diagnosis stands only if those speeds reproduce every output."""
-    d = x.shape[-1]
-    half = np.arange(d // 2)
-    probe = sol.call("apply_rope", np.eye(d)[: d // 2], positions=np.ones(d // 2), shape=(d // 2, d),
-                     what="the shape of x")
-    speeds = np.arctan2(probe[half, half + d // 2], probe[half, half])  # (d/2,) radians per position
-    guess = _half_with_pair_speeds(lambda b, dd: speeds)
-    if all(close(out, guess(x, kw.get("positions"), 10000.0)) for out, kw in zip(got, calls, strict=True)):
-        return mistake("wrong frequency exponent",
-                       f"for d={d} and base 10000 the pairs must turn θ = {fmt(rope_frequencies(d), 4)} radians "
-                       f"per position (θ_j = base^(-2j/d)); yours turn {fmt(speeds, 4)}")
-    return None
+    atan2 of the two reads θ_j back, width by width; the diagnosis stands only if those speeds
+    reproduce every probe's output, and it quotes the first (narrowest) width's."""
+    read: dict[int, np.ndarray] = {}
+    for d in sorted({x.shape[-1] for x, _, _ in probes}):
+        half = np.arange(d // 2)
+        probe = sol.call("apply_rope", np.eye(d)[: d // 2], positions=np.ones(d // 2), shape=(d // 2, d),
+                         what="the shape of x")
+        read[d] = np.arctan2(probe[half, half + d // 2], probe[half, half])  # (d/2,) radians per position
+    for x, kw, out in probes:
+        guess = _half_with_pair_speeds(lambda b, dd: read[dd])
+        if not close(out, guess(x, kw.get("positions"), 10000.0)):
+            return None
+    d = min(read)
+    return mistake("wrong frequency exponent",
+                   f"for d={d} and base 10000 the pairs must turn θ = {fmt(rope_frequencies(d), 4)} radians "
+                   f"per position (θ_j = base^(-2j/d)); yours turn {fmt(read[d], 4)}")
 
 
 def _rope(sol: Solution, x: np.ndarray, **kwargs) -> np.ndarray:
@@ -295,14 +319,18 @@ def rope_values(sol: Solution) -> None:
             f"apply_rope(x) with both rows [1, 0, 0, 0] (positions 0, 1): row 1 must be [cos 1, 0, sin 1, 0] "
             f"≈ {fmt(hand)}, dimension 0 turning with dimension 2; yours is {fmt(out[1])}")
     x = np.random.default_rng(1).normal(size=(7, 16))
-    for kwargs in ({}, {"positions": np.array([3, 0, 11, 5, 40, 2, 7])}, {"base": 100.0}):
+    settings = [(x, {}), (x, {"positions": np.array([3, 0, 11, 5, 40, 2, 7])}), (x, {"base": 100.0})]
+    rng = np.random.default_rng(10)
+    for seq, d, base in ROPE_SIZES[1:]:  # every head width a model uses, not only the first one's
+        settings.append((rng.normal(size=(seq, d)), {"positions": rng.integers(0, 60, seq), "base": base}))
+    for x, kwargs in settings:
         got, want = _rope(sol, x, **kwargs), apply_rope_half(x, kwargs.get("positions"), kwargs.get("base", 10000.0))
         if not close(got, want):
             (t, j), g, w = worst(got, want)
             setting = ", ".join(f"{k}={fmt(v, 0, 8) if isinstance(v, np.ndarray) else v}" for k, v in kwargs.items())
             raise diagnose_rope(sol) or Fail(
-                f"apply_rope(x of shape (7, 16){', ' + setting if setting else ''})[{t}, {j}] is {g:.4f}; the "
-                f"half-split rotation gives {w:.4f}")
+                f"apply_rope(x of shape {x.shape}{', ' + setting if setting else ''})[{t}, {j}] is {g:.4f}; the "
+                f"half-split rotation gives {w:.4f}" + precision_note(got, want))
 
 
 @prop("apply_rope")
@@ -313,7 +341,7 @@ def rope_identity_at_0(sol: Solution) -> None:
         if not close(out, q):
             raise diagnose_rope(sol) or Fail(
                 f"at position 0 every angle is 0, so apply_rope must return x unchanged; "
-                f"yours changes it by up to {np.abs(out - q).max():.4f}")
+                f"yours changes it by up to {np.abs(out - q).max():.4f}" + precision_note(out, q))
 
 
 @prop("apply_rope")
@@ -326,7 +354,7 @@ def rope_norm(sol: Solution) -> None:
             t = int(np.argmax(np.abs(after - before)))
             raise diagnose_rope(sol) or Fail(
                 f"RoPE only turns pairs, so every row keeps its length; row {t}'s norm went from "
-                f"{before[t]:.4f} to {after[t]:.4f}")
+                f"{before[t]:.4f} to {after[t]:.4f}" + precision_note(after, before))
 
 
 @prop("apply_rope")
@@ -391,9 +419,10 @@ def rope_batch_axes(sol: Solution) -> None:
 def rope_linear(sol: Solution) -> None:
     rng = np.random.default_rng(8)
     a, b = rng.normal(size=(5, 16)), rng.normal(size=(5, 16))
-    if not close(_rope(sol, a + b), _rope(sol, a) + _rope(sol, b)):
-        raise Fail("a rotation is linear: apply_rope(a + b) must equal apply_rope(a) + apply_rope(b); "
-                   "add nothing to x and do not normalise it")
+    together, apart = _rope(sol, a + b), _rope(sol, a) + _rope(sol, b)
+    if not close(together, apart):
+        raise Fail("a rotation is linear: apply_rope(a + b) must equal apply_rope(a) + apply_rope(b)"
+                   + (precision_note(together, apart) or "; add nothing to x and do not normalise it"))
     if not close(_rope(sol, 2.5 * a), 2.5 * _rope(sol, a)):
         raise Fail("a rotation is linear: apply_rope(2.5 * a) must equal 2.5 * apply_rope(a)")
 
