@@ -1,0 +1,13 @@
+"""A learner's Challenge 02 answer with one mistake: positions counted from 1, so row 0 is never used."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def embed(token_ids, token_table, position_table, start_pos=0):
+    """(..., seq, d_model): token rows plus position rows start_pos .. start_pos+seq-1."""
+    token_ids = np.asarray(token_ids)
+    seq = token_ids.shape[-1]
+    positions = start_pos + np.arange(1, seq + 1)  # (seq,)
+    return token_table[token_ids] + position_table[positions]
