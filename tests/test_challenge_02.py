@@ -201,7 +201,12 @@ def test_the_pages_worked_example_is_the_solutions():
     out = embed(checks.WORKED_IDS, tokens, seats, checks.WORKED_START)
     step = embed(np.array([0]), tokens, seats, 3)
     assert np.allclose(out, [[-0.7, 0.5], [0.6, 0.1]]) and np.allclose(step, out[1:])
-    for row in (*out, tokens[1] + seats[3], tokens[1] + seats[0], tokens[0] + seats[0]):  # clip, wrap, start 0
+    wrong = {name: f for name, _, f, _, _ in checks.mistakes()}
+    clipped = wrong["clipped past the end"](np.array([1]), tokens, seats, 4)[0]  # sat at 4
+    wrapped = wrong["wrapped past the end"](np.array([1]), tokens, seats, 4)[0]
+    at_zero = wrong["start_pos ignored"](np.array([0]), tokens, seats, 3)[0]  # dog decoded at 3
+    assert np.allclose([clipped, wrapped, at_zero], [tokens[1] + seats[3], tokens[1] + seats[0], tokens[0] + seats[0]])
+    for row in (*out, clipped, wrapped, at_zero):
         assert f"({row[0]:.1f}, {row[1]:.1f})" in PAGE, row
     with pytest.raises(ValueError) as raised:
         embed(np.array([1]), tokens, seats, 4)
