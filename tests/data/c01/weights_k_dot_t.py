@@ -1,0 +1,37 @@
+"""A learner's answer right only for 2-D inputs: K.T reverses every axis of a batched K."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def causal_mask(n: int) -> np.ndarray:
+    """(n, n) boolean: True where query i may see key j, that is j <= i."""
+    # the lower triangle, diagonal included
+    return np.tril(np.ones((n, n), dtype=bool))
+
+
+def attention_weights(
+    Q: np.ndarray, K: np.ndarray, mask: np.ndarray | None = None
+) -> np.ndarray:
+    """softmax(Q Kᵀ / √d) over the keys: (..., n_q, n_k), rows sum to 1."""
+    Q, K = np.asarray(Q, dtype=float), np.asarray(K, dtype=float)
+    d = Q.shape[-1]
+    # every query against every key at once: K.T is (d, n_k)
+    scores = Q @ K.T / np.sqrt(d)
+    if mask is not None:
+        # a blocked key gets -inf, so e^(-inf) = 0 weight
+        scores = np.where(mask, scores, -np.inf)
+    # subtract each row's largest score: same weights, no overflow
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def attention(
+    Q: np.ndarray,
+    K: np.ndarray,
+    V: np.ndarray,
+    mask: np.ndarray | None = None,
+) -> np.ndarray:
+    """Each query's weighted average of the values: (..., n_q, d_v)."""
+    return attention_weights(Q, K, mask) @ np.asarray(V, dtype=float)
