@@ -23,6 +23,8 @@
 # exits 0 when all the claims hold (1, naming the claim, when one does not).
 # Download it as a notebook, [tf1_sinusoidal_vs_rope.ipynb](tf1_sinusoidal_vs_rope.ipynb),
 # or as a script, [tf1_sinusoidal_vs_rope.py](tf1_sinusoidal_vs_rope.py).
+# Either runs with only numpy and matplotlib installed, no clone of this
+# project needed: the download carries the lesson code the lab imports.
 #
 # It exercises [How does a transformer know word order?](../../lessons/positional/),
 # in particular its section

@@ -27,6 +27,8 @@
 # 0 when all the claims hold (1, naming the claim, when one does not). Download
 # it as a notebook, [tf2_rope_layouts.ipynb](tf2_rope_layouts.ipynb), or as a
 # script, [tf2_rope_layouts.py](tf2_rope_layouts.py).
+# Either runs with only numpy and matplotlib installed, no clone of this
+# project needed: the download carries the lesson code the lab imports.
 #
 # It exercises [RoPE in practice](../../lessons/rope/), in particular its
 # sections

@@ -32,6 +32,8 @@
 # [Positions as a distance penalty, and no positions at all: ALiBi and NoPE](../../lessons/alibi/).
 # Download it as a notebook, [tf3_kv_cache.ipynb](tf3_kv_cache.ipynb), or as a
 # script, [tf3_kv_cache.py](tf3_kv_cache.py).
+# Either runs with only numpy and matplotlib installed, no clone of this
+# project needed: the download carries the lesson code the lab imports.
 
 # %%
 import matplotlib.pyplot as plt

@@ -33,6 +33,8 @@
 # (the turning speeds, interpolation and the NTK-aware base). Download it as a
 # notebook, [tf4_stretching_context.ipynb](tf4_stretching_context.ipynb), or as
 # a script, [tf4_stretching_context.py](tf4_stretching_context.py).
+# Either runs with only numpy and matplotlib installed, no clone of this
+# project needed: the download carries the lesson code the lab imports.
 
 # %%
 import matplotlib.pyplot as plt

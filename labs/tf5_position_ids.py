@@ -35,6 +35,8 @@
 # [Positions for images and video: multimodal RoPE](../../lessons/multimodal_rope/).
 # Download it as a notebook, [tf5_position_ids.ipynb](tf5_position_ids.ipynb), or
 # as a script, [tf5_position_ids.py](tf5_position_ids.py).
+# Either runs with only numpy and matplotlib installed, no clone of this
+# project needed: the download carries the lesson code the lab imports.
 
 # %%
 import matplotlib.pyplot as plt
@@ -165,6 +167,8 @@ from pathlib import Path
 
 import lessons
 from lessons.multimodal_rope import VIDEO, get_rope_index, mm_token_types
+
+DOWNLOAD_DATA = ("tests/data/multimodal_rope_resume_vectors.json",)  # the downloads carry this file too
 
 CLIP = (10, 24, 24)  # 20 frames of 336 x 336 pixels: 10 steps of 12 x 12 tokens
 kinds = mm_token_types(("text", 5), ("video", CLIP), ("text", 3))

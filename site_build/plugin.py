@@ -158,7 +158,7 @@ class PrimerPlugin(BasePlugin[PrimerConfig]):
         for site_path, data in self.snapshot.assets.items():  # what lessons publish (their assets())
             files.append(File.generated(config, site_path, content=data))
         self.offline.on_files(files, config)
-        self.notebooks.on_files(files, config, self.project.root)
+        self.notebooks.on_files(files, config, self.project)
         for challenge, starter in challenges(self.project, docs_dir):  # the starter file, next to its page
             files.append(File.generated(config, f"{challenge.page[:-3]}/{challenge.starter_name}",
                                         abs_src_path=str(starter)))

@@ -23,7 +23,7 @@ import pytest
 BUILD_MODULES = ("test_site_build.py", "test_figures_build.py", "test_publish.py", "test_workflow.py",
                  "test_experiments.py", "test_real_model.py", "test_real_model_study.py", "test_kernels.py",
                  "test_planted_bugs.py", "test_challenges.py", "test_serve.py", "test_notebook_failures.py",
-                 "test_math.py", "test_model_card_node.py")  # KaTeX and the decoder's JS port, in Node
+                 "test_math.py", "test_model_card_node.py", "test_downloads.py")  # KaTeX and the decoder's JS port, in Node
 
 # module -> the tests in it that start a process (every parameter of each); the rest of the module is `unit`.
 BUILD_TESTS: dict[str, tuple[str, ...]] = {

@@ -26,6 +26,7 @@ from mkdocs.structure.pages import Page
 
 from project.model import Project
 from site_build.content import is_lab, is_notebook, lab_helpers, notebook_sources
+from site_build.downloads import standalone
 from site_build.notebooks.page_html import (NOTEBOOK_CSS, directory_url, figure_alt_text, figure_dark_twins,
                                             file_layout_links, split_styles)
 from site_build.notebooks.runs import (checked, code_stamps, drop_changed_runs, ipython_dir, jupyter_config,
@@ -34,11 +35,11 @@ from site_build.snapshot import Snapshot
 from site_build.tools import write_if_changed
 
 
-def as_ipynb(path: Path) -> str:
-    """A jupytext .py notebook as an .ipynb a reader can download (not executed)."""
+def as_ipynb(text: str) -> str:
+    """A jupytext percent-format notebook's text as an .ipynb a reader can download (not executed)."""
     import jupytext
 
-    return jupytext.writes(jupytext.read(path), fmt="ipynb")
+    return jupytext.writes(jupytext.reads(text, fmt="py:percent"), fmt="ipynb")
 
 
 class Notebooks:
@@ -47,6 +48,7 @@ class Notebooks:
     def __init__(self):
         self.code: dict[str, str] = {}  # notebook page -> hash of the code it imports (this build)
         self.css: dict[str, str] = {}  # shared stylesheet name -> CSS (this build)
+        self.downloads: dict[str, str] = {}  # a notebook's .py download (its path in the site) -> its text
 
     def on_config(self, config: MkDocsConfig, project: Project, timeout: float) -> None:
         """Set the kernel up (nbconvert's time-out per cell, the IPython profile: figures as SVG).
@@ -66,17 +68,22 @@ class Notebooks:
         self.code = code_stamps(project, sources, lambda uri: helpers if is_lab(uri) else b"")
         drop_changed_runs(jupyter, root, sources, self.code)
 
-    @staticmethod
-    def on_files(files: Files, config: MkDocsConfig, root: Path) -> None:
-        """A lab is a notebook page and a download: its .py, and its .ipynb where mkdocs-jupyter
-        puts the .py (beside the page's file)."""
-        for uri, path in notebook_sources(root, Path(config.docs_dir)).items():
+    def on_files(self, files: Files, config: MkDocsConfig, project: Project) -> None:
+        """A lab is a notebook page and a download: its .py and its .ipynb, beside the page's
+        file. Every notebook's .py download (the Playground's too) carries the lesson code it
+        imports (`site_build.downloads.standalone`), so it runs without a clone of the project;
+        the page itself runs the source as it is."""
+        self.downloads = {}
+        for uri, path in notebook_sources(project.root, Path(config.docs_dir)).items():
             if is_lab(uri):
-                files.append(File(uri, src_dir=str(root), dest_dir=config.site_dir,
+                files.append(File(uri, src_dir=str(project.root), dest_dir=config.site_dir,
                                   use_directory_urls=config.use_directory_urls))
-                stem = Path(uri).stem
-                folder = uri[:-len(".py")] if config.use_directory_urls else posixpath.dirname(uri)
-                files.append(File.generated(config, f"{folder}/{stem}.ipynb", content=as_ipynb(path)))
+            stem = Path(uri).stem
+            folder = uri[:-len(".py")] if config.use_directory_urls else posixpath.dirname(uri)
+            text = standalone(project, path)
+            self.downloads[f"{folder}/{stem}.py"] = text
+            if is_lab(uri):
+                files.append(File.generated(config, f"{folder}/{stem}.ipynb", content=as_ipynb(text)))
 
     @staticmethod
     def on_pre_page(page: Page, source_of: Callable[[Page], str]) -> Page:
@@ -106,10 +113,12 @@ class Notebooks:
         return f'<link rel="stylesheet" href="{href}">\n{rest}'
 
     def on_post_build(self, config: MkDocsConfig, root: Path, *, dirty: bool) -> None:
-        """Write the shared stylesheets; after a dirty rebuild, keep the cached runs of the
-        notebooks that were not rebuilt."""
+        """Write the shared stylesheets and the notebooks' .py downloads; after a dirty rebuild,
+        keep the cached runs of the notebooks that were not rebuilt."""
         for name, css in self.css.items():
             write_if_changed(Path(config.site_dir) / name, css.encode())
+        for name, text in self.downloads.items():
+            write_if_changed(Path(config.site_dir) / name, text.encode())
         jupyter = config.plugins.get("mkdocs-jupyter")
         if dirty and jupyter is not None:
             keep_cached_runs(jupyter, notebook_sources(root, Path(config.docs_dir)))
