@@ -31,6 +31,30 @@ class Challenge:
 
 CHALLENGES: tuple[Challenge, ...] = (
     Challenge(
+        number="01",
+        title="Attention: scaled dot-product attention with a causal mask",
+        level="easy",
+        package="challenges.c01",
+        starter_name="attention.py",
+        page="challenges/01-attention.md",
+    ),
+    Challenge(
+        number="02",
+        title="A learned position table: lookup, add, and the end of the table",
+        level="easy",
+        package="challenges.c02",
+        starter_name="learned_positions.py",
+        page="challenges/02-learned-positions.md",
+    ),
+    Challenge(
+        number="03",
+        title="ALiBi: slopes for any head count and the distance bias",
+        level="medium",
+        package="challenges.c03",
+        starter_name="alibi.py",
+        page="challenges/03-alibi.md",
+    ),
+    Challenge(
         number="04",
         title="Positional encodings: the sinusoidal table and half-split RoPE",
         level="medium",
