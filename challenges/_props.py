@@ -82,26 +82,19 @@ class Solution:
         self.causes = {**NOT_FINITE_CAUSES, **(causes or {})}
         self.calls: list[tuple[str, str, tuple, dict]] = []  # (text, name, args, kwargs), for --repro
 
-    def call(self, name: str, *args, shape: tuple[int, ...] | None = None, what: str = "", **kwargs) -> np.ndarray:
+    def call(self, name: str, *args, shape: tuple[int, ...] | None = None, what: str = "", masked: bool = False,
+             **kwargs) -> np.ndarray:
         """name(*args, **kwargs) as a float array, or Fail with one line.
 
         Arrays are passed as copies; `shape` is the shape the answer must have,
-        and `what` says in words what its axes are.
+        and `what` says in words what its axes are. With `masked`, -inf entries
+        are allowed (a mask written into a bias); NaN and +inf still fail.
         """
-        text = describe_call(name, args, kwargs)
-        self.emit(kind="call", text=text)
-        self.calls.append((text, name, args, kwargs))
-        given, given_kw = _copied(args, kwargs)
-        try:
-            with np.errstate(**RAISED):
-                out = getattr(self.module, name)(*given, **given_kw)
-        except FloatingPointError:  # numpy overflowed or made a NaN inside the learner's code
-            raise Fail(self.floating_point_failure(text, name, args, kwargs)) from None
-        except (Exception, SystemExit) as exc:  # the learner's exception, on one line
-            raise Fail(f"{text} raised {self.one_line(exc)}") from None
-        for before, after in zip([*args, *kwargs.values()], [*given, *given_kw.values()], strict=True):
-            if isinstance(before, np.ndarray) and not np.array_equal(before, after):
-                raise Fail(f"{text} changed its input array in place; compute a new array and return it")
+        text, error, out = self.attempt(name, *args, **kwargs)
+        if isinstance(error, FloatingPointError):  # numpy overflowed or made a NaN inside the learner's code
+            raise Fail(self.floating_point_failure(text, name, args, kwargs))
+        if error is not None:  # the learner's exception, on one line
+            raise Fail(f"{text} raised {self.one_line(error)}")
         if out is None:
             raise Fail(f"{text} returned None: write its body and return the array")
         if getattr(out, "dtype", None) == np.float16:
@@ -113,9 +106,27 @@ class Solution:
             raise Fail(f"{text} returned {type(out).__name__}, not an array of numbers") from None
         if shape is not None and arr.shape != tuple(shape):
             raise Fail(f"{text} returned shape {arr.shape}; expected {tuple(shape)}" + (f" = {what}" if what else ""))
-        if not np.all(np.isfinite(arr)):
+        if not np.all(np.isfinite(arr) | (masked & np.isneginf(arr))):
             raise Fail(f"{text} returned NaN or inf values{self.why_not_finite(name, args, kwargs)}")
         return arr
+
+    def attempt(self, name: str, *args, **kwargs) -> tuple[str, BaseException | None, object]:
+        """name(*args, **kwargs) where it may rightly raise: (the call's text, the exception it raised
+        or None, what it returned, unconverted). Fails when the call edits its input arrays, even if
+        it then raised."""
+        text = describe_call(name, args, kwargs)
+        self.emit(kind="call", text=text)
+        self.calls.append((text, name, args, kwargs))
+        given, given_kw = _copied(args, kwargs)
+        try:
+            with np.errstate(**RAISED):
+                error, out = None, getattr(self.module, name)(*given, **given_kw)
+        except (Exception, SystemExit) as exc:
+            error, out = exc, None
+        for before, after in zip([*args, *kwargs.values()], [*given, *given_kw.values()], strict=True):
+            if isinstance(before, np.ndarray) and not np.array_equal(before, after):
+                raise Fail(f"{text} changed its input array in place; compute a new array and return it")
+        return text, error, out
 
     def floating_point_failure(self, text: str, name: str, args: tuple, kwargs: dict) -> str:
         """The hint for a call that overflowed or made a NaN: the first such error, traced to its line.
@@ -220,6 +231,29 @@ def fmt(values, digits: int = 3, most: int = 6) -> str:
     flat = np.asarray(values, dtype=float).ravel()
     shown = ", ".join(number(v) for v in flat[:most])
     return f"[{shown}{', …' if flat.size > most else ''}]"
+
+
+LOOP_SLACK = 8  # lines a vectorized body may add for a larger input (a branch taken, say); a loop adds one per item
+
+
+def no_loop(sol: Solution, name: str, sizes: dict[str, tuple], run: Callable[..., object], advice: str) -> None:
+    """Fail when the lines of the learner's file Python runs grow with the input.
+
+    sizes: {"small": args, <what>: args with 8 times more <what>, ...}, e.g. {"small": (8, 8),
+    "positions": (64, 8), "columns": (8, 64)}; each is first called as `run(*args)`, through
+    `Solution.call`, so a wrong answer is reported by the other properties, not here. The lines
+    are counted (`python_lines`), not timed: the answer does not depend on the machine."""
+    counts = {}
+    for label, args in sizes.items():
+        run(*args)
+        try:
+            counts[label] = python_lines(sol.path, lambda args=args: getattr(sol.module, name)(*args))
+        except (Exception, SystemExit) as exc:
+            raise Fail(f"{name} raised {sol.one_line(exc)} while its lines were counted") from None
+    for label in list(sizes)[1:]:
+        if counts[label] > counts["small"] + LOOP_SLACK:
+            raise Fail(f"a Python loop over the {label}: {name} ran {counts['small']} lines of {sol.path.name} "
+                       f"for the small input and {counts[label]} for one with 8 times more {label}; {advice}")
 
 
 def python_lines(path: Path, run: Callable[[], object]) -> int:

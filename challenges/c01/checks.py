@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from challenges._props import (TOL, Fail, Solution, close, describe_call, fmt, mistake, precision_note, python_lines,
+from challenges._props import (TOL, Fail, Solution, close, describe_call, fmt, mistake, no_loop, precision_note,
                                registry, worst)
 from lessons.attention import causal_mask as reference_mask
 from lessons.attention import scaled_dot_product_attention
@@ -200,27 +200,6 @@ def _batched(sol: Solution, run) -> np.ndarray:
 # No Python loop (counted, not timed)
 # ---------------------------------------------------------------------------
 
-LOOP_SLACK = 8  # lines a vectorized body may add for a larger input (a branch taken, say); a loop adds one per item
-
-
-def _no_loop(sol: Solution, name: str, sizes: dict[str, tuple], run, advice: str) -> None:
-    """Fail when the lines of the learner's file Python runs grow with the input.
-
-    sizes: {"small": args, <what>: args with 8 times more <what>, ...} for `run(*args)`, each first
-    called through `Solution.call` so a wrong answer is reported by the other properties, not here."""
-    counts = {}
-    for label, args in sizes.items():
-        run(*args)
-        try:
-            counts[label] = python_lines(sol.path, lambda args=args: getattr(sol.module, name)(*args))
-        except (Exception, SystemExit) as exc:
-            raise Fail(f"{name} raised {sol.one_line(exc)} while its lines were counted") from None
-    for label in list(sizes)[1:]:
-        if counts[label] > counts["small"] + LOOP_SLACK:
-            raise Fail(f"a Python loop over the {label}: {name} ran {counts['small']} lines of {sol.path.name} "
-                       f"for the small input and {counts[label]} for one with 8 times more {label}; {advice}")
-
-
 # ---------------------------------------------------------------------------
 # causal_mask
 # ---------------------------------------------------------------------------
@@ -264,7 +243,7 @@ def mask_boolean(sol: Solution) -> None:
 
 @prop("causal_mask")
 def mask_no_loop(sol: Solution) -> None:
-    _no_loop(sol, "causal_mask", {"small": (8,), "tokens": (64,)}, lambda n: _mask(sol, n),
+    no_loop(sol, "causal_mask", {"small": (8,), "tokens": (64,)}, lambda n: _mask(sol, n),
              "build the mask at once: np.tril(np.ones((n, n), dtype=bool)), or np.arange(n)[:, None] >= np.arange(n)")
 
 
@@ -393,7 +372,7 @@ def weights_no_loop(sol: Solution) -> None:
     rng = np.random.default_rng(10)
     shapes = {"small": (8, 8), "queries": (64, 8), "heads": (8, 8, 8)}
     sizes = {label: (rng.normal(size=s), rng.normal(size=s)) for label, s in shapes.items()}
-    _no_loop(sol, "attention_weights", sizes, lambda Q, K: _raw(sol, "attention_weights", Q, K, None, None),
+    no_loop(sol, "attention_weights", sizes, lambda Q, K: _raw(sol, "attention_weights", Q, K, None, None),
              "compute every score at once: Q @ np.swapaxes(K, -1, -2) is (..., n_q, n_k), and the softmax works "
              "along its last axis")
 
@@ -513,5 +492,5 @@ def attn_no_loop(sol: Solution) -> None:
     rng = np.random.default_rng(19)
     shapes = {"small": (8, 8), "queries": (64, 8), "heads": (8, 8, 8)}
     sizes = {label: tuple(rng.normal(size=s) for _ in range(3)) for label, s in shapes.items()}
-    _no_loop(sol, "attention", sizes, lambda Q, K, V: _raw(sol, "attention", Q, K, V, None),
+    no_loop(sol, "attention", sizes, lambda Q, K, V: _raw(sol, "attention", Q, K, V, None),
              "weight every value row at once: attention_weights(Q, K, mask) @ V is (..., n_q, d_v)")

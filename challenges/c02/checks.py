@@ -169,20 +169,8 @@ def diagnose(sol: Solution) -> Fail | None:
 
 def attempt(sol: Solution, token_ids, token_table, position_table, start_pos):
     """embed(...) where it may rightly raise: (the call's text, the exception it raised or None, what it
-    returned). Fails when the call edits its inputs, even if it then raised."""
-    args, kwargs = (token_ids, token_table, position_table), {"start_pos": start_pos}
-    text = describe_call("embed", args, kwargs)
-    sol.emit(kind="call", text=text)
-    if isinstance(getattr(sol, "calls", None), list):  # the checker's --repro record
-        sol.calls.append((text, "embed", args, kwargs))
-    given = [a.copy() for a in args]
-    try:
-        error, out = None, sol.module.embed(*given, **kwargs)
-    except (Exception, SystemExit) as exc:
-        error, out = exc, None
-    if not all(np.array_equal(a, b) for a, b in zip(args, given, strict=True)):
-        raise Fail(f"{text} changed its input array in place; compute a new array and return it")
-    return text, error, out
+    returned); `Solution.attempt`."""
+    return sol.attempt("embed", token_ids, token_table, position_table, start_pos=start_pos)
 
 
 def _run(sol: Solution, *call):

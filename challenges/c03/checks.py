@@ -9,11 +9,10 @@ power-of-two formula applied to every head count, the extra slopes taken in
 a row, the sign of the bias flipped, the causal mask left out, ...): when the
 learner's output equals one of them, the hint names it.
 
-The bias holds -inf where a key comes after its query. `Solution.call`
-refuses values that are not finite, so the bias is read through
-`_ReadsMasks`, which hands a masked entry (-inf, or a number at or below
-`MASKED`, such as np.finfo(float).min) to the checks as -inf and leaves NaN
-and +inf to be reported as usual.
+The bias holds -inf where a key comes after its query: it is read with
+`Solution.call(..., masked=True)`, which lets -inf through and still reports
+NaN and +inf, and a masked entry written as a number at or below `MASKED`
+(such as np.finfo(float).min) is read as -inf too.
 """
 
 from __future__ import annotations
@@ -22,7 +21,7 @@ import math
 
 import numpy as np
 
-from challenges._props import Fail, Solution, close, fmt, mistake, python_lines, registry
+from challenges._props import Fail, Solution, close, fmt, mistake, no_loop, registry
 from lessons.alibi import alibi_bias_at
 from lessons.alibi import alibi_slopes as reference_slopes
 
@@ -202,38 +201,11 @@ def slopes_order(sol: Solution) -> None:
 # ---------------------------------------------------------------------------
 
 
-class _ReadsMasks:
-    """The learner's module as `Solution.call` sees it: alibi_bias's -inf entries come back as the
-    lowest number of their dtype (at or below MASKED), which `_bias` turns back into -inf."""
-
-    def __init__(self, module):
-        self._module = module
-
-    def __getattr__(self, name: str):
-        found = getattr(self._module, name)
-        if name != "alibi_bias" or not callable(found):
-            return found
-
-        def alibi_bias(*args, **kwargs):
-            out = found(*args, **kwargs)
-            if out is None:
-                return out  # Solution.call says "write its body"
-            if not isinstance(out, np.ndarray) or out.dtype.kind != "f":
-                try:
-                    out = np.asarray(out, dtype=float)
-                except (TypeError, ValueError):
-                    return out  # Solution.call says what it is
-            return np.where(np.isneginf(out), np.finfo(out.dtype).min, out).astype(out.dtype)
-
-        return alibi_bias
-
-
 def _bias(sol: Solution, n_heads: int, queries, keys) -> np.ndarray:
     """alibi_bias(n_heads, queries, keys) through Solution.call, masked entries as -inf."""
-    if not isinstance(sol.module, _ReadsMasks):
-        sol.module = _ReadsMasks(sol.module)
     queries, keys = np.asarray(queries), np.asarray(keys)
-    out = sol.call("alibi_bias", n_heads, queries, keys, shape=(n_heads, queries.size, keys.size), what=BIAS_SHAPE)
+    out = sol.call("alibi_bias", n_heads, queries, keys, shape=(n_heads, queries.size, keys.size), what=BIAS_SHAPE,
+                   masked=True)
     return np.where(out <= MASKED, -np.inf, out)
 
 
@@ -483,22 +455,13 @@ def bias_rectangular(sol: Solution) -> None:
                 f"queries and keys need not be the same positions: {_call(n, q, k)}{_differs(got, want)}")
 
 
-LOOP_SLACK = 8  # lines a vectorized body may add for a longer input; a loop adds one per item
 LOOP_LENGTHS = (8, 64)  # positions: a short call and one 8 times longer
 
 
 @prop("alibi_bias")
 def bias_no_loop(sol: Solution) -> None:
-    counts = {}
-    for length in LOOP_LENGTHS:
-        positions = np.arange(length)
-        _bias(sol, 4, positions, positions)  # a wrong call is reported here, as the other properties do
-        try:
-            counts[length] = python_lines(sol.path, lambda p=positions: sol.module.alibi_bias(4, p, p))
-        except (Exception, SystemExit) as exc:
-            raise Fail(f"alibi_bias raised {sol.one_line(exc)} while its lines were counted") from None
-    short, long = LOOP_LENGTHS
-    if counts[long] > counts[short] + LOOP_SLACK:
-        raise Fail(f"a Python loop over the positions: alibi_bias ran {counts[short]} lines of {sol.path.name} for "
-                   f"{short} positions and {counts[long]} for {long}; build the whole (n_q, n_k) gap at once: "
-                   "query_positions[:, None] - key_positions[None, :] broadcasts queries against keys")
+    short, long = (np.arange(n) for n in LOOP_LENGTHS)
+    no_loop(sol, "alibi_bias", {"small": (4, short, short), "positions": (4, long, long)},
+            lambda n, q, k: _bias(sol, n, q, k),
+            "build the whole (n_q, n_k) gap at once: query_positions[:, None] - key_positions[None, :] broadcasts "
+            "queries against keys")

@@ -13,8 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from challenges._props import (TOL, Fail, Solution, close, fmt, mistake, precision_note, python_lines, registry,
-                               worst)
+from challenges._props import TOL, Fail, Solution, close, fmt, mistake, no_loop, precision_note, registry, worst
 from lessons.positional import angle_table, rope_frequencies
 from lessons.positional import apply_rope as apply_rope_interleaved
 from lessons.positional import sinusoidal_encoding as reference_table
@@ -431,37 +430,18 @@ def rope_linear(sol: Solution) -> None:
 # No Python loop over positions or columns (the spec's "vectorized" rule)
 # ---------------------------------------------------------------------------
 
-LOOP_SLACK = 8  # lines a vectorized body may add for a longer input (a branch taken, say); a loop adds one per item
-
-
-def _no_loop(sol: Solution, name: str, sizes: dict[str, tuple], run) -> None:
-    """Fail when the lines of the learner's file Python runs grow with the input's length or width.
-
-    sizes: {"small": args, "long": args, "wide": args} for `run(*args)`, each first called through
-    `Solution.call` so a wrong answer is reported by the other properties, not here."""
-    counts = {}
-    for label, args in sizes.items():
-        run(*args)  # through Solution.call: raises a Fail with one line when the call itself goes wrong
-        try:
-            counts[label] = python_lines(sol.path, lambda args=args: getattr(sol.module, name)(*args))
-        except (Exception, SystemExit) as exc:
-            raise Fail(f"{name} raised {sol.one_line(exc)} while its lines were counted") from None
-    for label, what in (("long", "positions"), ("wide", "columns")):
-        if counts[label] > counts["small"] + LOOP_SLACK:
-            raise Fail(f"a Python loop over the {what}: {name} ran {counts['small']} lines of {sol.path.name} "
-                       f"for the small input and {counts[label]} for one with 8 times more {what}; build the "
-                       "whole array at once (np.arange(n)[:, None] * θ broadcasts positions against speeds)")
+NO_LOOP = "build the whole array at once (np.arange(n)[:, None] * θ broadcasts positions against speeds)"
 
 
 @prop("sinusoidal_encoding")
 def table_no_loop(sol: Solution) -> None:
-    _no_loop(sol, "sinusoidal_encoding", {"small": (8, 8), "long": (64, 8), "wide": (8, 64)},
-             lambda n, d: sol.call("sinusoidal_encoding", n, d, shape=(n, d), what=TABLE_SHAPE))
+    no_loop(sol, "sinusoidal_encoding", {"small": (8, 8), "positions": (64, 8), "columns": (8, 64)},
+            lambda n, d: sol.call("sinusoidal_encoding", n, d, shape=(n, d), what=TABLE_SHAPE), NO_LOOP)
 
 
 @prop("apply_rope")
 def rope_no_loop(sol: Solution) -> None:
     rng = np.random.default_rng(9)
-    shapes = {"small": (rng.normal(size=(8, 8)),), "long": (rng.normal(size=(64, 8)),),
-              "wide": (rng.normal(size=(8, 64)),)}
-    _no_loop(sol, "apply_rope", shapes, lambda x: _rope(sol, x))
+    shapes = {"small": (rng.normal(size=(8, 8)),), "positions": (rng.normal(size=(64, 8)),),
+              "columns": (rng.normal(size=(8, 64)),)}
+    no_loop(sol, "apply_rope", shapes, lambda x: _rope(sol, x), NO_LOOP)
