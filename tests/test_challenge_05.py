@@ -347,6 +347,18 @@ def test_the_mistakes_a_prefill_cannot_see_are_the_ones_the_page_lists():
         in text
 
 
+def test_one_step_finds_every_decode_mistake_but_the_missing_mask_from_two_cached_keys_on():
+    """Hint 4's claim: comparing one step with the full pass's row finds all but one decode mistake for t >= 2."""
+    Q, K, V = checks.sequence(6, (2,), 10, 64)
+    for t in range(2, 10):
+        step = checks.split(Q, K, V, t, 1)
+        same = [name for name, _, wrong, _ in checks._decode_mistakes()
+                if np.allclose(wrong(*step, 10000.0), checks.right_step(*step))]
+        assert same == ["no causal mask"], t
+    text = " ".join(PAGE.split())
+    assert "Every `decode_attention` mistake in the table but one fails that comparison from `t = 2` on" in text
+
+
 def _number_word(n: int) -> str:
     return {10: "ten", 11: "eleven", 12: "twelve"}[n]
 
