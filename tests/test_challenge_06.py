@@ -127,6 +127,17 @@ def test_every_named_mistake_gets_its_own_hint_word_for_word(tmp_path, name, tab
     assert _passes(lines, [p for p in ALL if p not in (*named_by, *knock_on)]), output
 
 
+def test_a_qkv_mistake_is_named_with_the_learners_own_wrong_interleaved_to_half(tmp_path):
+    source = kit.learner_file("06", "qkv_keys_with_query_heads.py").read_text(encoding="utf-8")
+    odd_first = kit.edited(source, ("pairs = w.reshape(n_heads, d_head // 2, 2, -1)",
+                                    "pairs = w.reshape(n_heads, d_head // 2, 2, -1)[:, :, ::-1]"))
+    code, lines, output = kit.check(tmp_path, "06", odd_first)
+    _, hint = _named_hint("Q", 0)
+    assert lines["qkv_values"] == f"FAIL qkv_values: {hint} (and your interleaved_to_half is wrong too: the " \
+                                  "to_half_ lines say how)", output
+    assert lines["to_half_values"] == f"FAIL to_half_values: {_named_hint('H', 1)[1]}", output
+
+
 def test_each_named_mistake_has_a_learner_file():
     rebuilt = sum(len(list(table())) for table in TABLES.values())
     assert len(NAMED) == rebuilt and len({n for n, *_ in NAMED}) == len(NAMED)
@@ -256,8 +267,10 @@ def test_the_pages_worked_example_is_the_solutions():
     d, n, n_kv = s["d_head"], s["n_heads"], s["n_kv_heads"]
     assert f"{n * d} query rows are {n} heads of {d}, its {n_kv * d} key rows {n_kv} heads" in text
     assert f"fused, {(n + 2 * n_kv) * d} rows" in text and (n * d) % n == 0 and (n_kv * d) % n
-    assert f"{n_kv * d} rows into {n} heads is {n_kv * d / n:.2f} rows a head" in text
+    assert f"{n_kv * d} rows into {n} heads would give {n_kv * d / n:.2f} rows a head" in text
     assert f"{8 * 128:,} key rows" in text and f"heads of {8 * 128 // 32} rows" in text  # Llama 3 8B
+    k = np.random.default_rng(0).normal(size=(8 * 128, 4))  # there the wrong head count runs, and differs
+    assert not np.allclose(interleaved_to_half(k, 32), interleaved_to_half(k, 8))
 
 
 def test_the_page_shows_what_the_checker_prints(tmp_path):

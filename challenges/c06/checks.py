@@ -425,7 +425,7 @@ def diagnose_qkv(sol: Solution) -> Fail | None:
                     return None
                 return Fail("your qkv_to_half splits and converts the fused rows right, with your "
                             "interleaved_to_half, but that is wrong: fix it first (the to_half_ lines say how)")
-            too = "" if to_half is reference_to_half else " (and your interleaved_to_half is wrong too: see to_half_)"
+            too = "" if to_half is reference_to_half else " (and your interleaved_to_half is wrong too: the to_half_ lines say how)"
             for label, why, wrong in _qkv_mistakes():
                 if all(close(got, qkv_reference(w, n, n_kv, to_half, wrong)) for w, n, n_kv, got in found):
                     return mistake(label, why + too)
