@@ -324,8 +324,9 @@ def _worked(sol: Solution, fn: str, args: tuple, hand, how: str) -> None:
     """The worked example, by hand: `how` says where the numbers come from."""
     got = _call(sol, fn, args)
     if not same(got, hand):
+        show = (lambda v: f"{float(v):.6g}") if np.ndim(hand) == 0 else (lambda v: fmt(v, 6))
         raise diagnose(sol, fn) or Fail(
-            f"{describe_call(fn, args, {})} must be {fmt(hand, 6)} ({how}); yours is {fmt(got, 6)}"
+            f"{describe_call(fn, args, {})} must be {show(hand)} ({how}); yours is {show(got)}"
             + _precision(got, hand))
 
 

@@ -72,7 +72,7 @@ def llama3_inv_freq(
     high_freq_factor: float,
     original_max_position_embeddings: int,
 ) -> np.ndarray:
-    """(d/2,) speeds: short waves kept, long waves θ_i / s, a blend between."""
+    """(d/2,) speeds: short waves kept, long ones θ_i / s, a blend between."""
     theta = _speeds(head_dim, base)
     wavelength = 2 * np.pi / theta  # positions per full turn
     trained = original_max_position_embeddings
