@@ -58,6 +58,7 @@ NAMED = [
     ("llama3_smoothing_reversed.py", LLAMA3, 3, ALL_LLAMA3),
     ("llama3_wavelengths_blended.py", LLAMA3, 4, ALL_LLAMA3),
     ("llama3_wavelength_without_2pi.py", LLAMA3, 5, ALL_LLAMA3),
+    ("llama3_ends_without_factors.py", LLAMA3, 6, ALL_LLAMA3),
 ]
 
 

@@ -246,6 +246,12 @@ MISTAKES = {
          "bands sit 2π times off: compare 2π/θ with L / low_freq_factor and L / high_freq_factor",
          lambda d, base, s, low, high, trained: llama3_inv_freq(rope_frequencies(d, base), s, 2 * math.pi * trained,
                                                                 low, high), False),
+        ("band ends without the factors",
+         "you compared the wavelengths with L itself; the band ends are L / low_freq_factor (longer waves are "
+         "divided by s) and L / high_freq_factor (shorter waves are kept), 8,192 and 2,048 positions for Llama 3.1, "
+         "and the band between them is blended",
+         lambda d, base, s, low, high, trained: llama3_inv_freq(rope_frequencies(d, base), s, trained, 1.0, 1.0),
+         False),
     ),
 }
 

@@ -1,4 +1,4 @@
-"""A learner's Challenge 07 answer with one mistake: the attention factor as DeepSeek's ratio of two equal mscales, always 1."""
+"""A learner's Challenge 07 answer with one mistake: DeepSeek's ratio of two equal mscales, always 1."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A learner's Challenge 07 answer with one mistake: the band ends from the swapped factors, in the reference code's loop (kept first, then divided)."""
+"""A learner's Challenge 07 answer with one mistake: swapped band ends, in Meta's loop (kept first, then divided)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A learner's Challenge 07 answer with one mistake: the NTK-aware base raised to base · s, without the exponent d/(d-2)."""
+"""A learner's Challenge 07 answer with one mistake: the NTK-aware base raised to base · s, no d/(d-2)."""
 
 from __future__ import annotations
 

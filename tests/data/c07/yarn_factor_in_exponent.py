@@ -1,4 +1,4 @@
-"""A learner's Challenge 07 answer with one mistake: the interpolated speeds (s·base)^(-2i/d), the factor inside the power."""
+"""A learner's Challenge 07 answer with one mistake: interpolated speeds (s·base)^(-2i/d)."""
 
 from __future__ import annotations
 
