@@ -24,7 +24,24 @@
 # sit.
 #
 # Run it: `python labs/tf2_rope_layouts.py` prints every number below and exits
-# 0 when all the claims hold (1, naming the claim, when one does not). Download
+# 0 when all the claims hold (1, naming the claim, when one does not; a claim
+# whose computation raises fails naming what it raised).
+#
+# Run it on your own code: `python labs/tf2_rope_layouts.py --use FILE` (or
+# `python -m labs.tf2_rope_layouts --use FILE`) checks every claim below on the
+# functions FILE defines instead of the lessons', any of:
+# `interleaved_to_half(w, n_heads)` and `half_to_interleaved(w, n_heads)` from
+# [Challenge 06](../../challenges/06-rope-layouts/), used as they are;
+# `apply_rope(x, positions, base)` from
+# [Challenge 04](../../challenges/04-positional-encodings/), which is
+# half-split, so it is the lab's half-split rotation as it is and, adapted
+# explicitly, its interleaved one too (each vector's dimensions reordered to
+# half-split order, the even ones then the odd ones, before your function turns
+# them, and put back after); and `causal_mask(n)` from
+# [Challenge 01](../../challenges/01-attention/). A file that defines none of
+# them stops the lab with one line (exit 2).
+#
+# Download
 # it as a notebook, [tf2_rope_layouts.ipynb](tf2_rope_layouts.ipynb), or as a
 # script, [tf2_rope_layouts.py](tf2_rope_layouts.py).
 # Either runs with only numpy and matplotlib installed, no clone of this
@@ -52,6 +69,19 @@
 # stops the lab with one line that says why.
 
 # %%
+from labs._lab import start
+from labs._use import Takes, half_split_rope, interleaved_rope
+
+TAKES = (  # what `--use FILE` runs in place of the lessons' functions
+    Takes("interleaved_to_half", "06", "lessons.rope.interleaved_to_half"),
+    Takes("half_to_interleaved", "06", "lessons.rope.half_to_interleaved"),
+    Takes("apply_rope", "04", "lessons.rope.apply_rope_half", half_split_rope, "half-split, as it is"),
+    Takes("apply_rope", "04", "lessons.positional.apply_rope", interleaved_rope,
+          "the interleaved rotation: each vector's dimensions reordered to half-split order around it"),
+    Takes("causal_mask", "01", "lessons.attention.causal_mask"),
+)
+start(TAKES)  # as a script: read --use FILE, then run the cells (a cell that raises fails its claims)
+
 import matplotlib.pyplot as plt
 import numpy as np
 
@@ -251,19 +281,19 @@ plt.show()
 from labs._lab import verdict
 
 verdict({
-    f"converted interleaved -> half-split: every score equals the original to {TOL:g}": (
-        diff["interleaved -> half, converted"] < TOL),
-    f"converted half-split -> interleaved: every score equals the original to {TOL:g}": (
-        diff["half -> interleaved, converted"] < TOL),
-    "half_to_interleaved undoes interleaved_to_half exactly": round_trip,
-    "not converted, either direction: some score is off by more than 0.1 of the largest": min(
+    f"converted interleaved -> half-split: every score equals the original to {TOL:g}":
+        lambda: diff["interleaved -> half, converted"] < TOL,
+    f"converted half-split -> interleaved: every score equals the original to {TOL:g}":
+        lambda: diff["half -> interleaved, converted"] < TOL,
+    "half_to_interleaved undoes interleaved_to_half exactly": lambda: round_trip,
+    "not converted, either direction: some score is off by more than 0.1 of the largest": lambda: min(
         diff["interleaved -> half, not converted"], diff["half -> interleaved, not converted"]) > 0.1,
-    f"not converted: the score still depends only on the offset (spread < {TOL:g}), so the check passes": (
-        worst_offset < TOL),
-    "mismatched cos/sin table: the score depends on where the pair sits (spread > 0.1)": (
-        check["mismatched table"] > 0.1),
-    "not converted: the attention looks valid (shape, finite, rows sum to 1)": looks_fine,
-    "not converted: the attention moves (mean total variation > 0.05, some top key changes)": (
-        tv.mean() > 0.05 and bool(moved_top.any())),
-    f"converted: the attention is the original's to {TOL:g}": tv_conv.max() < TOL,
+    f"not converted: the score still depends only on the offset (spread < {TOL:g}), so the check passes":
+        lambda: worst_offset < TOL,
+    "mismatched cos/sin table: the score depends on where the pair sits (spread > 0.1)":
+        lambda: check["mismatched table"] > 0.1,
+    "not converted: the attention looks valid (shape, finite, rows sum to 1)": lambda: looks_fine,
+    "not converted: the attention moves (mean total variation > 0.05, some top key changes)":
+        lambda: tv.mean() > 0.05 and bool(moved_top.any()),
+    f"converted: the attention is the original's to {TOL:g}": lambda: tv_conv.max() < TOL,
 })

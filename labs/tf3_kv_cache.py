@@ -24,7 +24,26 @@
 # none does not.
 #
 # Run it with `python labs/tf3_kv_cache.py`: it exits 0 when every claim holds
-# and 1, naming the claim, when one does not. It exercises
+# and 1, naming the claim, when one does not (a claim whose computation raises
+# fails naming what it raised).
+#
+# Run it on your own code: `python labs/tf3_kv_cache.py --use FILE` (or
+# `python -m labs.tf3_kv_cache --use FILE`) decodes with the functions FILE
+# defines in place of the lessons', any of: `apply_rope(x, positions, base)`
+# and `sinusoidal_encoding(n_positions, d_model)` from
+# [Challenge 04](../../challenges/04-positional-encodings/), `embed(token_ids,
+# token_table, position_table, start_pos)` from
+# [Challenge 02](../../challenges/02-learned-positions/), `alibi_slopes(n_heads)`
+# and `alibi_bias(n_heads, query_positions, key_positions)` from
+# [Challenge 03](../../challenges/03-alibi/), and `causal_mask(n)` from
+# [Challenge 01](../../challenges/01-attention/). The decoder's heads are
+# half-split, as Challenge 04's `apply_rope` is, so your rotation turns its
+# queries and keys as it is; `embed` is handed the rows the decoder has already
+# looked up as its token table (token t is row t) and the decoder's table and
+# first position; `sinusoidal_encoding` is asked for base 10,000 only. A file
+# that defines none of them stops the lab with one line (exit 2).
+#
+# It exercises
 # [A tiny decoder in numpy, with any position scheme](../../lessons/transformer/)
 # (the model and its cache) and
 # [RoPE in practice](../../lessons/rope/) (the rotation at decode time), with
@@ -36,14 +55,31 @@
 # project needed: the download carries the lesson code the lab imports.
 
 # %%
+from labs._lab import start
+from labs._use import Takes, learned_method, rotary_method, table_without_base
+
+TAKES = (  # what `--use FILE` runs in place of the lessons' functions
+    Takes("apply_rope", "04", "lessons.transformer.RotaryPositions.rotate", rotary_method,
+          "half-split like the decoder's heads: it turns Q and K as it is"),
+    Takes("sinusoidal_encoding", "04", "lessons.positional.sinusoidal_encoding", table_without_base,
+          "the same table (base 10,000 only: yours has no base)"),
+    Takes("embed", "02", "lessons.transformer.LearnedPositions.add_to_embeddings", learned_method,
+          "given the looked-up token rows as its token table, the decoder's table and first position"),
+    Takes("alibi_slopes", "03", "lessons.alibi.alibi_slopes"),
+    Takes("alibi_bias", "03", "lessons.alibi.alibi_bias_at", how="the same arguments, used as it is"),
+    Takes("causal_mask", "01", "lessons.attention.causal_mask"),
+)
+start(TAKES)  # as a script: read --use FILE, then run the cells (a cell that raises fails its claims)
+
 import matplotlib.pyplot as plt
 import numpy as np
 
 from lessons._palette import BLUE, GRID, RED, SCHEME_LOOKS, legend_beside
 from lessons._show import gap_text
 from lessons.alibi import alibi_bias_at
-from lessons.rope import decode_error
-from lessons.transformer import POSITIONS, TINY, TinyGPT, cache_gap, demo_tokens
+from lessons.attention import split_heads
+from lessons.rope import apply_rope_half, decode_error
+from lessons.transformer import POSITIONS, TINY, KVCache, TinyGPT, cache_gap, demo_tokens
 
 TOL = 1e-12  # "rounding level": float64 rounding on logits of this size is a few times 1e-15
 n = TINY["max_len"]  # 16 tokens: the whole learned table, so every scheme can run them
@@ -55,14 +91,15 @@ print(f"TinyGPT({', '.join(f'{k}={v}' for k, v in TINY.items())}); {n} tokens: {
 print(f"schemes: {', '.join(POSITIONS)}; logits of the full pass reach |{max(np.abs(f).max() for f in full.values()):.1f}|")
 
 
-def decode(model: TinyGPT, forget_position: bool = False) -> np.ndarray:
+def decode(model: TinyGPT, forget_position: bool = False, cache: KVCache | None = None) -> np.ndarray:
     """Feed `tokens` one at a time through `model.step` with a KV cache: (n, vocab) logits.
 
     `step` reads the new token's position from `cache.length`. forget_position=True resets
     that counter to 0 before every step: the keys and values still pile up in the cache,
-    but every new token is told it sits at position 0 (the bug this lab measures).
+    but every new token is told it sits at position 0 (the bug this lab measures). `cache`:
+    the cache to fill (a new one if None), to read what it holds afterwards.
     """
-    cache = model.new_cache()
+    cache = model.new_cache() if cache is None else cache
     rows = []
     for t in tokens:
         if forget_position:
@@ -111,7 +148,34 @@ plt.show()
 # the claim.
 
 # %% [markdown]
-# ## Claim 2: with the position forgotten, every scheme that carries position breaks
+# ## Claim 2: the cache holds each key already rotated by its own position
+#
+# Claim 1 compares the cached path with the full pass, and both run the same
+# rotation: a RoPE that turns the queries and forgets the keys passes it, since
+# the full pass then forgets them too. So the cell looks inside the cache. It
+# decodes the sixteen tokens with the RoPE model, then builds layer 0's keys
+# from the weights alone: the token vectors, normalised as the layer does, times
+# W_k, split into heads and not rotated. Turned by their positions with the
+# lesson's half-split rotation `apply_rope_half`, they must be exactly what the
+# cache holds; and from position 1 on they must differ from the unrotated keys,
+# or nothing was turned.
+
+# %%
+rope_model, rope_cache = models["rope"], models["rope"].new_cache()
+decode(rope_model, cache=rope_cache)
+L0 = rope_model.layers[0]
+h0 = rope_model._norm(rope_model.embed(tokens), L0["g1"], L0["b1"])  # (n, d_model): layer 0's input
+raw_keys = split_heads(h0 @ L0["W_k"].T, TINY["n_heads"])  # (n_heads, n, d_head), not rotated
+rotated_keys = apply_rope_half(raw_keys, np.arange(n))  # (n_heads, n, d_head), key t turned by t
+cached_vs_rotated = float(np.abs(rope_cache.keys[0] - rotated_keys).max())
+turned_by = np.abs(rope_cache.keys[0] - raw_keys).max(axis=(0, 2))  # (n,) how far each cached key moved
+print(f"layer 0: cache holds {rope_cache.keys[0].shape} keys; largest gap to the keys rotated by their positions: "
+      f"{gap_text(cached_vs_rotated)}")
+print(f"how far each cached key is from its unrotated self, positions 0..{n - 1}: "
+      f"{gap_text(turned_by[0])} at 0, then {turned_by[1:].min():.3f} to {turned_by[1:].max():.3f}")
+
+# %% [markdown]
+# ## Claim 3: with the position forgotten, every scheme that carries position breaks
 #
 # The bug: the generation loop passes position 0 with every new token, as a
 # function that numbers a one-token input "0 .. seq_len − 1" does. Here the
@@ -157,7 +221,7 @@ plt.show()
 # least); the grey line of the scheme with no positions stays on 0.
 
 # %% [markdown]
-# ## Claim 3: what a reader would see, and how the bug hides
+# ## Claim 4: what a reader would see, and how the bug hides
 #
 # A greedy generator emits the highest-scoring token at each step. Counting
 # the steps where the forgotten position changes that choice shows how loud
@@ -188,7 +252,7 @@ plt.show()
 # one of those steps.
 
 # %% [markdown]
-# ## Claim 4: forgetting the position turns the RoPE model into a model with no positions
+# ## Claim 5: forgetting the position turns the RoPE model into a model with no positions
 #
 # At the level of one rotation, `decode_error` from the RoPE lesson rotates
 # twelve random keys one at a time through a `RotaryEmbedding` table
@@ -233,13 +297,16 @@ from labs._lab import verdict
 
 verdict({
     f"true position: cached logits equal the full pass within {TOL:.0e} for all five schemes, at every step":
-        all(gap_right[p].max() < TOL for p in POSITIONS),
+        lambda: all(gap_right[p].max() < TOL for p in POSITIONS),
+    f"true position: the cache holds each RoPE key rotated by its own position (within {TOL:.0e}), "
+    "turned away from the unrotated key from position 1 on":
+        lambda: cached_vs_rotated < TOL and turned_by[0] < TOL and turned_by[1:].min() > 0.01,
     "position 0 every step: rope, learned, sinusoidal and alibi are right at step 0 and off by > 0.1 at every later step":
-        all(gap_wrong[p][0] < TOL and gap_wrong[p][1:].min() > 0.1 for p in carry),
+        lambda: all(gap_wrong[p][0] < TOL and gap_wrong[p][1:].min() > 0.1 for p in carry),
     f"position 0 every step: the scheme with no positions still equals the full pass within {TOL:.0e}":
-        gap_wrong["none"].max() < TOL,
+        lambda: gap_wrong["none"].max() < TOL,
     "position 0 every step: each scheme that carries position changes the greedy token at some steps; the one with none never does":
-        all(0 < flips[p] < n for p in carry) and flips["none"] == 0,
+        lambda: all(0 < flips[p] < n for p in carry) and flips["none"] == 0,
     "position 0 every step: the RoPE model decodes exactly as the same weights with no positions":
-        as_nope.max() < TOL and key_right.max() < TOL and int((key_wrong == 0).sum()) == 1,
+        lambda: as_nope.max() < TOL and key_right.max() < TOL and int((key_wrong == 0).sum()) == 1,
 })

@@ -26,7 +26,25 @@
 # every pair within what it saw.
 #
 # Run it with `python labs/tf4_stretching_context.py`: it exits 0 when every
-# claim holds and 1, naming the claim, when one does not. It exercises
+# claim holds and 1, naming the claim, when one does not (a claim whose
+# computation raises fails naming what it raised).
+#
+# Run it on your own code: `python labs/tf4_stretching_context.py --use FILE`
+# (or `python -m labs.tf4_stretching_context --use FILE`) checks every claim
+# below on the functions FILE defines from
+# [Challenge 07](../../challenges/07-stretching/), any of `pi_inv_freq`,
+# `ntk_inv_freq`, `yarn_inv_freq`, `yarn_attention_factor` and
+# `llama3_inv_freq`. The lessons compute a recipe's speeds from a model's
+# rope_parameters block (`rope_inv_freq`, as transformers does), so the lab
+# adapts explicitly: a linear, yarn or llama3 block is read as the lesson
+# reads it (the base, the factor, the trained length, YaRN's betas) and handed
+# to your function for that recipe; your `ntk_inv_freq`'s speeds stand for the
+# lesson's raised base, read back from its last pair after checking that every
+# speed belongs to that one base; your `yarn_attention_factor` has no
+# DeepSeek mscale, and the lab asks it for none. A file that defines none of
+# them stops the lab with one line (exit 2).
+#
+# It exercises
 # [How far can a model read? Stretching RoPE past the trained length](../../lessons/context_extension/)
 # (the recipes and the ratio) and
 # [How does a transformer know word order?](../../lessons/positional/)
@@ -37,16 +55,38 @@
 # project needed: the download carries the lesson code the lab imports.
 
 # %%
+from labs._lab import start
+from labs._use import Takes, base_from_speeds, factor_only, rope_type_branch
+
+TAKES = (  # what `--use FILE` runs in place of the lessons' functions
+    Takes("pi_inv_freq", "07", "lessons.context_extension.rope_inv_freq", rope_type_branch("linear"),
+          "for a linear block, given its rotary width, base and factor"),
+    Takes("ntk_inv_freq", "07", "lessons.positional.ntk_scaled_base", base_from_speeds,
+          "its speeds read back as one raised base"),
+    Takes("yarn_inv_freq", "07", "lessons.context_extension.rope_inv_freq", rope_type_branch("yarn"),
+          "for a yarn block, given its width, base, factor, trained length and betas"),
+    Takes("yarn_attention_factor", "07", "lessons.context_extension.yarn_attention_factor", factor_only,
+          "the same rule, asked for no DeepSeek mscale"),
+    Takes("llama3_inv_freq", "07", "lessons.context_extension.rope_inv_freq", rope_type_branch("llama3"),
+          "for a llama3 block, given its width, base, factor, low and high factors and trained length"),
+)
+start(TAKES)  # as a script: read --use FILE, then run the cells (a cell that raises fails its claims)
+
+import json
+from pathlib import Path
+
 import matplotlib.pyplot as plt
 import numpy as np
 
+import lessons
 from lessons._palette import BLUE, GREY_FILL, GRID, METHOD_LOOKS, RED
 from lessons.context_extension import (EXAMPLE, METHOD_LABELS, example_angle_ratios, example_methods, ntk_pair_scale,
-                                       rope_inv_freq, rope_wavelengths)
+                                       rope_inv_freq, rope_type_of, rope_wavelengths)
 from lessons.positional import angle_table, rope_frequencies
 
 d, base, L, s = EXAMPLE["d"], EXAMPLE["base"], EXAMPLE["trained"], EXAMPLE["factor"]
 new_len = int(L * s)  # the length we read at
+overshoot = (new_len - 1) / (L - 1)  # 32,767 / 4,095: what a slow pair's angle grows by with no scaling
 pairs = np.arange(d // 2)  # (64,) pair index i, 0 = fastest
 theta = rope_frequencies(d, base)  # (64,) trained speeds θ_i, radians per position
 print(f"head width d = {d} ({d // 2} pairs), base {base:,.0f}, trained on L = {L:,} tokens, "
@@ -92,7 +132,6 @@ ratios = example_angle_ratios()  # {recipe: (64,) largest angle used ÷ largest 
 raw = ratios["no scaling"]
 reached = angle_table(new_len - 1, theta)  # (64,) the largest angle at the last position, 32,767
 over = raw > 1 + 1e-9
-overshoot = (new_len - 1) / (L - 1)  # 32,767 / 4,095: what a slow pair's angle grows by
 print(f"pairs beyond their trained angles: {int(over.sum())} (pairs {int(pairs[over][0])}..{int(pairs[over][-1])})")
 print(f"by how much: {raw[over].min():.2f}x to {raw[over].max():.2f}x")
 for i in (first_slow, d // 2 - 1):
@@ -253,23 +292,83 @@ plt.show()
 # position above. NTK-aware scaling
 # slides smoothly from 1 to 1/8 and reaches 1/8 only at the last pair.
 
+# %% [markdown]
+# ## Claim 5: the Llama 3 middle band and YaRN's attention factor, against transformers
+#
+# Claims 3 and 4 read the fast pairs and the slow ones. Between them the Llama 3
+# rule blends: a pair whose wavelength lies between L / high_freq_factor and
+# L / low_freq_factor (1,024 to 4,096 positions here, pairs 36 to 45) turns at
+# a mix of its own speed and its speed ÷ s, and none of the claims above reads
+# those pairs: the cell shows how far swapping the two factors moves them while
+# every claim above still holds. YaRN also multiplies cos and sin by an
+# attention factor, 0.1 · ln s + 1, which no speed shows.
+#
+# So both are held to what the transformers library computes for the same
+# config blocks, recorded in tests/data/reference_vectors.json (float32, so to
+# a relative 1e-5): every llama3 block there with a middle band
+# (low_freq_factor < high_freq_factor), speeds of every pair; and every yarn
+# block whose attention factor comes from YaRN's rule (the block sets none and
+# has no DeepSeek mscale), its factor and its speeds.
+
+# %%
+DOWNLOAD_DATA = ("tests/data/reference_vectors.json",)  # the downloads carry this file too
+
+VECTORS = Path(lessons.__file__).parents[1] / "tests" / "data" / "reference_vectors.json"
+records = json.loads(VECTORS.read_text(encoding="utf-8"))["rope"]
+
+
+def against_transformers(record):
+    """(largest relative speed gap, relative attention-factor gap) of `rope_inv_freq` on the record's block."""
+    speeds, attention = rope_inv_freq(record["head_dim"], record["rope_parameters"],
+                                      max_position_embeddings=record["max_position_embeddings"],
+                                      seq_len=record["seq_len"])
+    want = np.asarray(record["inv_freq"])
+    return float(np.abs(speeds / want - 1).max()), abs(attention / record["attention_factor"] - 1)
+
+
+llama3 = [r for r in records if rope_type_of(r["rope_parameters"]) == "llama3"
+          and r["rope_parameters"]["low_freq_factor"] < r["rope_parameters"]["high_freq_factor"]]
+yarn = [r for r in records if rope_type_of(r["rope_parameters"]) == "yarn"
+        and not {"attention_factor", "mscale", "mscale_all_dim"} & set(r["rope_parameters"])]
+gaps = {r["name"]: against_transformers(r) for r in llama3 + yarn}
+for r in llama3 + yarn:
+    speed_gap, factor_gap = gaps[r["name"]]
+    print(f"{r['name'][:62]:<63} speeds {speed_gap:.1e}, factor {r['attention_factor']:.4f} ({factor_gap:.1e})")
+blocks = example_methods()
+band = np.flatnonzero(np.abs(speed_ratio["Llama 3 rule"] - 1) > 1e-12)  # pairs the rule slows at all
+band = band[speed_ratio["Llama 3 rule"][band] > 1 / s + 1e-12]  # and not by the full s: the blend
+swapped = rope_inv_freq(d, {**blocks["Llama 3 rule"], "low_freq_factor": 4.0, "high_freq_factor": 1.0},
+                        max_position_embeddings=new_len)[0] / theta  # the factors swapped
+moved = swapped / speed_ratio["Llama 3 rule"]  # (64,) each pair's speed, factors swapped ÷ as given
+pairs_moved = np.flatnonzero(np.abs(moved - 1) > 1e-9)
+print(f"the example's middle band: pairs {band.tolist()}; the factors swapped move pairs {pairs_moved.tolist()}"
+      + (f", to {moved[pairs_moved].min():.2f}x..{moved[pairs_moved].max():.2f}x" if pairs_moved.size else ""))
+example_factor = rope_inv_freq(d, blocks["YaRN"], max_position_embeddings=new_len)[1]
+print(f"YaRN's attention factor at the example's stretch {s:g}: {example_factor:.4f} (0.1 · ln {s:g} + 1)")
+
 # %%
 from labs._lab import verdict
 
 verdict({
-    f"no scaling: the {int(slow.sum())} slow pairs (from pair {first_slow}) reach 32,767/4,095 = "
-    f"{overshoot:.4f}x their largest trained angle":
-        int(over.sum()) == int(slow.sum()) == 18 and bool(np.array_equal(over, slow))
+    f"no scaling: the 18 slow pairs (from pair 46) reach 32,767/4,095 = {overshoot:.4f}x their largest trained angle":
+        lambda: int(over.sum()) == int(slow.sum()) == 18 and first_slow == 46 and bool(np.array_equal(over, slow))
         and bool(np.allclose(raw[slow], reached[slow] / seen[slow], rtol=1e-12))
         and bool(np.allclose(raw[slow], overshoot, rtol=1e-12)),
     "NTK-aware: all 18 slow pairs end beyond their trained angles, worst 1.75x at pair 46, pair 63 by only 0.0002":
-        int(ntk_over.sum()) == 18 and bool(np.all(ntk_over[slow])) and worst == 46
+        lambda: int(ntk_over.sum()) == 18 and bool(np.all(ntk_over[slow])) and worst == 46
         and round(float(ntk[worst]), 2) == 1.75 and abs(float(ntk[-1]) - mapped_last / (L - 1)) < 1e-9,
     f"position interpolation, YaRN and Llama 3 keep every pair within its trained angles but {past:.3f} of a "
     f"position (ratio <= {mapped_last / (L - 1):.6f})":
-        all(float(ratios[label].max()) <= mapped_last / (L - 1) + 1e-12 for label in within),
+        lambda: all(float(ratios[label].max()) <= mapped_last / (L - 1) + 1e-12 for label in within),
     "position interpolation slows pair 0 by 8; YaRN and Llama 3 keep its speed and slow every slow pair by 8":
-        abs(speed_ratio["position interpolation (linear)"][0] - 1 / s) < 1e-12
+        lambda: abs(speed_ratio["position interpolation (linear)"][0] - 1 / s) < 1e-12
         and all(abs(speed_ratio[label][0] - 1.0) < 1e-12 for label in ("YaRN", "Llama 3 rule"))
         and all(bool(np.allclose(speed_ratio[label][slow], 1 / s)) for label in ("YaRN", "Llama 3 rule")),
+    "Llama 3 rule: every pair's speed, the middle band's included, is transformers' for the "
+    f"{len(llama3)} llama3 blocks with one (Llama 3.1 8B, Llama 3.2 1B, ...), to 1e-5":
+        lambda: len(llama3) >= 4 and all(gaps[r["name"]][0] < 1e-5 for r in llama3),
+    f"YaRN: the attention factor (1.2079 at s = 8) and the speeds are transformers' for the {len(yarn)} yarn "
+    "blocks that set no factor of their own, to 1e-5":
+        lambda: len(yarn) >= 5 and all(max(gaps[r["name"]]) < 1e-5 for r in yarn)
+        and abs(example_factor - 1.2079441541679836) < 1e-12,
 })

@@ -27,7 +27,24 @@
 # must send the text past every id the video used.
 #
 # Run it with `python labs/tf5_position_ids.py`: it exits 0 when every claim
-# holds and 1, naming the claim, when one does not. It exercises
+# holds and 1, naming the claim, when one does not (a claim whose computation
+# raises fails naming what it raised).
+#
+# Run it on your own code: `python labs/tf5_position_ids.py --use FILE` (or
+# `python -m labs.tf5_position_ids --use FILE`) builds the ids and the masks
+# with the functions FILE defines instead of the lessons', any of:
+# `position_ids_from_mask`, `padded_attention_mask`, `packed_position_ids` and
+# `packed_attention_mask` from [Challenge 08](../../challenges/08-position-ids/),
+# and `causal_mask(n)` from [Challenge 01](../../challenges/01-attention/). The
+# lab's sentence is a single row and Challenge 08's functions take a batch, so
+# the lab adapts explicitly: one row goes in as a batch of one;
+# `padded_attention_mask` is given the row's mask (four 0s, then six 1s);
+# `packed_attention_mask` is given ids that restart at 0 with every document,
+# where the lesson names each token's document; `packed_position_ids` is asked
+# for ids from 0 only. A file that defines none of them stops the lab with one
+# line (exit 2).
+#
+# It exercises
 # [Position ids in practice: padding, packing and caches](../../lessons/position_ids/)
 # (the ids, the masks and a decoder that takes both) on the model of
 # [A tiny decoder in numpy, with any position scheme](../../lessons/transformer/),
@@ -39,6 +56,22 @@
 # project needed: the download carries the lesson code the lab imports.
 
 # %%
+from labs._lab import start
+from labs._use import Takes, cut_from_ids, ids_from_zero, mask_rows, padded_from_mask
+
+TAKES = (  # what `--use FILE` runs in place of the lessons' functions
+    Takes("position_ids_from_mask", "08", "lessons.position_ids.position_ids_from_mask", mask_rows,
+          "a single row handed over as a batch of one"),
+    Takes("padded_attention_mask", "08", "lessons.position_ids.padded_batch_mask", padded_from_mask,
+          "given the padded row's 0/1 mask as a batch of one"),
+    Takes("packed_position_ids", "08", "lessons.position_ids.packed_position_ids", ids_from_zero,
+          "the same ids (from 0 only: yours has no start)"),
+    Takes("packed_attention_mask", "08", "lessons.position_ids.document_mask", cut_from_ids,
+          "given ids that restart at every document the lesson names"),
+    Takes("causal_mask", "01", "lessons.attention.causal_mask"),
+)
+start(TAKES)  # as a script: read --use FILE, then run the cells (a cell that raises fails its claims)
+
 import matplotlib.pyplot as plt
 import numpy as np
 
@@ -189,18 +222,18 @@ from labs._lab import verdict
 rope_ok = ("left padding, ids 0..n-1", "packing, ids not reset, attention cut")
 verdict({
     f"forward_with_ids with ids 0..n-1 and the causal mask is TinyGPT.forward within {TOL:.0e}, both models":
-        max(same.values()) < TOL,
+        lambda: max(same.values()) < TOL,
     f"ids and mask right: alone, left-padded and packed agree within {TOL:.0e} for RoPE and the learned table":
-        all(gap[c, p] < TOL for c in labels[:2] for p in models),
+        lambda: all(gap[c, p] < TOL for c in labels[:2] for p in models),
     f"one offset for every token (left padding without ids, packed ids not reset but cut): RoPE within {TOL:.0e}":
-        all(gap[c, "rope"] < TOL for c in rope_ok),
+        lambda: all(gap[c, "rope"] < TOL for c in rope_ok),
     f"one offset for every token: the learned table is off by more than {BROKEN} in both cases":
-        all(gap[c, "learned"] > BROKEN for c in rope_ok),
+        lambda: all(gap[c, "learned"] > BROKEN for c in rope_ok),
     f"attention not cut (reset ids with a causal mask, or ids never reset and the cut read from them): "
     f"both models off by more than {BROKEN}":
-        all(gap[c, p] > BROKEN for c in labels[3:5] for p in models),
+        lambda: all(gap[c, p] > BROKEN for c in labels[3:5] for p in models),
     "M-RoPE after a video: the ids equal vLLM 0.33.0's and transformers 5.2.0's, the text resumes at the clip's "
     "largest id + 1 and shares no time id with its frames":
-        sorted(agree) == ["transformers_5_2_0", "vllm"] and all(agree.values())
+        lambda: sorted(agree) == ["transformers_5_2_0", "vllm"] and all(agree.values())
         and after[0, 0] == mm_ids[:, video].max() + 1 and not shared,
 })

@@ -23,6 +23,8 @@ import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
+from labs._use import swap
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -38,6 +40,7 @@ class Plant:
     old: str | tuple[str, ...]
     new: str | tuple[str, ...]
     why: str
+    crashes: bool = False  # the bug makes the lab's computation raise: the claims must FAIL naming the error
 
 
 PLANTS: tuple[Plant, ...] = (
@@ -47,7 +50,7 @@ PLANTS: tuple[Plant, ...] = (
           "even * sin + odd * cos", "even * sin - odd * cos",
           "a sign slip in the second row: a reflection, not a rotation, so m + n leaks in"),
     Plant("tf1_sinusoidal_vs_rope", ("sinusoidal codes added: the same pair's score spreads",
-                                     "each cross term"),
+                                     "each cross term", "sinusoidal_encoding is its formula"),
           "lessons.positional", "sinusoidal_encoding",
           "angle_table(np.arange(n_positions),", "angle_table(np.zeros(n_positions),",
           "every position gets the code of position 0"),
@@ -55,7 +58,8 @@ PLANTS: tuple[Plant, ...] = (
           "lessons.positional", "sliding_pair_scores",
           '"PE·PE": score(pe_m, pe_n)', '"PE·PE": score(pe_n, pe_m)',
           "the code-by-code term with the query's and the key's codes swapped"),
-    Plant("tf1_sinusoidal_vs_rope", ("with bare codes the code-by-code term does not move",),
+    Plant("tf1_sinusoidal_vs_rope", ("with bare codes the code-by-code term does not move",
+                                     "sinusoidal_encoding is its formula"),
           "lessons.positional", "sinusoidal_encoding",
           "np.stack([np.sin(angles), np.cos(angles)]",
           "np.stack([np.sin(angles), np.cos(angle_table(np.arange(n_positions), rope_frequencies(d, base) ** 0.5))]",
@@ -68,6 +72,22 @@ PLANTS: tuple[Plant, ...] = (
           "lessons.positional", "rope_angles",
           "return angle_table(pos, rope_frequencies(d, base))", "return angle_table(0 * pos, rope_frequencies(d, base))",
           "the positions never reach the angles: nothing turns"),
+    Plant("tf1_sinusoidal_vs_rope", ("apply_rope is its formula",),
+          "lessons.positional", "apply_rope",
+          "cos, sin = np.cos(angles), np.sin(angles)", "cos, sin = np.sin(angles), np.cos(angles)",
+          "cos and sin swapped: still a rotation by a multiple of the position, so every score claim holds"),
+    Plant("tf1_sinusoidal_vs_rope", ("apply_rope is its formula",),
+          "lessons.positional", "apply_rope",
+          "rope_angles(x, positions, base)", "rope_angles(x, positions)",
+          "the base ignored (10,000 always): right for the lab's own calls, wrong for Llama 3's 500,000"),
+    Plant("tf1_sinusoidal_vs_rope", ("apply_rope is its formula",),
+          "lessons.positional", "apply_rope",
+          "rope_angles(x, positions, base)", "rope_angles(x, positions, base ** 0.5)",
+          "the exponent i/d instead of 2i/d (base^(-i/d) = (base^0.5)^(-2i/d)): slower pairs, still relative"),
+    Plant("tf1_sinusoidal_vs_rope", ("sinusoidal_encoding is its formula",),
+          "lessons.positional", "sinusoidal_encoding",
+          "np.stack([np.sin(angles), np.cos(angles)], axis=-1)", "np.stack([np.cos(angles), np.sin(angles)], axis=-1)",
+          "cos in the even columns and sin in the odd ones: PE·PE is still a function of the gap"),
     # --- TF2: the two RoPE layouts (lessons.rope, lessons.notation) ---------------------------
     Plant("tf2_rope_layouts", ("converted interleaved -> half-split", "converted: the attention is the original's"),
           "lessons.rope", "conversion_permutation",
@@ -115,6 +135,20 @@ PLANTS: tuple[Plant, ...] = (
           "half_split_table(angle_table(np.arange(n), self.theta))",
           "(1.1 * t for t in half_split_table(angle_table(np.arange(n), self.theta)))",
           "the table scaled by an attention factor no config asked for: position 0 no longer leaves q and k as they are"),
+    Plant("tf3_kv_cache", ("true position: the cache holds each RoPE key rotated",),
+          "lessons.transformer", "RotaryPositions.rotate",
+          "return apply_rotary_emb(Q, K, cos, sin)", "return apply_rotary_emb(Q, K, cos, sin)[0], K",
+          "the keys never rotated: the full pass and the cached path share the bug, so they still agree"),
+    Plant("tf3_kv_cache", ("true position: cached logits equal the full pass",),
+          "lessons.transformer", "TinyGPT.step",
+          "start_pos = cache.length  #", "start_pos = cache.length + 1  #",
+          "the new token placed one past the cache's length: the learned table raises at its 17th token (a crash)",
+          crashes=True),
+    Plant("tf3_kv_cache", ("true position: cached logits equal the full pass", "position 0 every step: rope, learned"),
+          "lessons.transformer", "TinyGPT._attention",
+          "else np.arange(n_keys)", "else np.arange(1, n_keys + 1)",
+          "the cached keys' positions counted from 1: the first step's only key looks like a future one, "
+          "ALiBi masks it and the softmax has a fully masked row (a crash)", crashes=True),
     # --- TF4: stretching the context (lessons.context_extension, lessons.positional) ----------
     Plant("tf4_stretching_context", ("no scaling: the 18 slow pairs",),
           "lessons.context_extension", "trained_angle_ratio",
@@ -129,6 +163,21 @@ PLANTS: tuple[Plant, ...] = (
           "lessons.context_extension", "yarn_inv_freq",
           "return theta * (1 - ramp) + theta / factor * ramp", "return theta * ramp + theta / factor * (1 - ramp)",
           "YaRN's ramp read backwards: the fast pairs interpolated, the slow ones kept"),
+    Plant("tf4_stretching_context", ("Llama 3 rule: every pair's speed, the middle band's included",),
+          "lessons.context_extension", "llama3_inv_freq",
+          "theta = np.asarray(theta, dtype=float)",
+          "theta = np.asarray(theta, dtype=float)\n    low_freq_factor, high_freq_factor = high_freq_factor, low_freq_factor",
+          "the low and high factors swapped: the middle band (pairs 36-45 in the example) moves, the fast and slow "
+          "pairs do not"),
+    Plant("tf4_stretching_context", ("YaRN: the attention factor",),
+          "lessons.context_extension", "yarn_get_mscale",
+          "return 0.1 * mscale * math.log(scale) + 1.0", "return 0.1 * mscale * math.log(scale)",
+          "YaRN's attention factor without its + 1: 0.21 instead of 1.21 at s = 8, and no speed changes"),
+    Plant("tf4_stretching_context", ("no scaling: the 18 slow pairs", "NTK-aware: all 18 slow pairs"),
+          "lessons.positional", "rope_frequencies",
+          "return base ** (-np.arange(0, d, 2) / d)", "return base ** (-np.arange(0, d, 2) / (2 * d))",
+          "the exponent i/d instead of 2i/d: every pair turns a full circle in training, and the print that "
+          "names the first slow pair raises IndexError (a crash)", crashes=True),
     # --- TF5: position ids with padding and packing (lessons.position_ids) ---------------------
     Plant("tf5_position_ids", ("forward_with_ids with ids 0..n-1 and the causal mask is TinyGPT.forward",),
           "lessons.position_ids", "forward_with_ids",
@@ -165,21 +214,6 @@ PLANTS: tuple[Plant, ...] = (
 )
 
 
-def _rebind(old, new) -> None:
-    """Point every reference the loaded lessons hold to `old` (a module global, a dict entry,
-    a class attribute) at `new`."""
-    for name, module in list(sys.modules.items()):
-        if not (name == "lessons" or name.startswith("lessons.")) or module is None:
-            continue
-        for key, value in list(vars(module).items()):
-            if value is old:
-                setattr(module, key, new)
-            elif isinstance(value, dict):
-                for k, v in list(value.items()):
-                    if v is old:
-                        value[k] = new
-
-
 def apply(plant: Plant) -> None:
     """Compile the edited function into its module (or class) and rebind it everywhere."""
     module = importlib.import_module(plant.module)
@@ -198,10 +232,7 @@ def apply(plant: Plant) -> None:
     filename = f"<planted {plant.module}.{plant.function}>"
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)  # so inspect shows it
     exec(compile(source, filename, "exec"), namespace)
-    planted = namespace[name]
-    setattr(holder, name, planted)
-    if not owner:
-        _rebind(original, planted)
+    swap(f"{plant.module}.{plant.function}", namespace[name])  # where a learner's function would go
 
 
 def run_planted(plant: Plant) -> subprocess.CompletedProcess:

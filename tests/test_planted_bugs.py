@@ -1,5 +1,7 @@
 """Every lab claim can fail: each planted bug (tests/planted.py) turns the claims it names into
-FAILS and the lab exits 1, and every claim a lab states is named by at least one plant."""
+FAILS and the lab exits 1, and every claim a lab states is named by at least one plant. No plant
+makes a lab print a traceback: a bug that makes the lab's computation raise (a crash plant) turns
+the claims that need it into `FAILS  <claim> (raised <Type>: <message>)` lines (labs/_lab.py)."""
 
 from __future__ import annotations
 
@@ -41,6 +43,10 @@ def test_the_planted_bug_fails_the_claims_it_names(plant):
         f"labs/{plant.lab}.py with {plant.why} ({plant.module}.{plant.function}: {plant.old!r} -> {plant.new!r}) "
         f"exited {result.returncode}; claims that should fail but did not: {missing}\n"
         f"{result.stdout[-3000:]}\n{result.stderr[-3000:]}")
+    assert "Traceback" not in result.stdout + result.stderr, f"labs/{plant.lab}.py printed a traceback:\n{result.stderr}"
+    if plant.crashes:  # the claims it names fail naming what was raised, as one line each
+        raised = [text for text in failed if any(text.startswith(c) for c in plant.claims) and " (raised " in text]
+        assert raised, f"labs/{plant.lab}.py with {plant.why}: no named claim says what was raised\n{result.stdout}"
 
 
 @pytest.mark.parametrize("lab", LABS)
