@@ -62,6 +62,38 @@ CHALLENGES: tuple[Challenge, ...] = (
         starter_name="positional_encodings.py",
         page="challenges/04-positional-encodings.md",
     ),
+    Challenge(
+        number="05",
+        title="Decoding with a KV cache: positions and the rotated key",
+        level="medium",
+        package="challenges.c05",
+        starter_name="kv_cache.py",
+        page="challenges/05-kv-cache.md",
+    ),
+    Challenge(
+        number="06",
+        title="RoPE layouts: converting a checkpoint's q/k rows",
+        level="medium",
+        package="challenges.c06",
+        starter_name="rope_layouts.py",
+        page="challenges/06-rope-layouts.md",
+    ),
+    Challenge(
+        number="07",
+        title="Stretching the context: PI, NTK-aware, YaRN and the Llama 3 rule",
+        level="hard",
+        package="challenges.c07",
+        starter_name="stretching.py",
+        page="challenges/07-stretching.md",
+    ),
+    Challenge(
+        number="08",
+        title="Position ids: left padding and packing",
+        level="medium",
+        package="challenges.c08",
+        starter_name="position_ids.py",
+        page="challenges/08-position-ids.md",
+    ),
 )
 
 

@@ -7,7 +7,6 @@ tables are the checker's own.
 from __future__ import annotations
 
 import importlib.util
-import inspect
 import re
 from pathlib import Path
 
@@ -53,20 +52,6 @@ def _hint(index: int) -> str:
     """'classic mistake "NAME": EXPLANATION' as the checker's own table words it."""
     name, why, _, classic, _ = list(checks.mistakes())[index]
     return f'{"classic mistake" if classic else "mistake"} "{name}": {why}'
-
-
-def test_lists_challenge_02():
-    done = kit.run()
-    assert done.returncode == 0
-    assert "02  A learned position table" in done.stdout
-
-
-def test_reference_solution_passes(tmp_path):
-    code, lines, output = check(tmp_path, SOLUTION)
-    assert code == 0, output
-    assert list(lines) == PROPS, output
-    assert all(line.startswith("PASS ") for line in lines.values()), output
-    assert output.strip().endswith(f"all {len(PROPS)} properties pass")
 
 
 @pytest.mark.parametrize("name, index, named_by", NAMED, ids=[n for n, _, _ in NAMED])
@@ -171,25 +156,6 @@ def test_a_slice_added_into_in_place_is_caught(tmp_path):
     code, lines, output = check(tmp_path, source)
     assert code == 1
     assert "changed its input array in place; compute a new array and return it" in lines["inputs_unchanged"]
-
-
-def test_starter_writes_a_file_that_imports_and_fails_cleanly(tmp_path):
-    done = kit.run("starter", "02", cwd=tmp_path)
-    assert done.returncode == 0, done.stderr
-    written = tmp_path / "learned_positions.py"
-    assert written.read_text(encoding="utf-8") == (C02 / "starter.py").read_text(encoding="utf-8")
-    code, lines, output = check(tmp_path, written.read_text(encoding="utf-8"), name="learned_positions.py")
-    assert code == 1
-    assert sorted(lines) == sorted(PROPS), output
-    assert all("returned None: write its body" in line for line in lines.values()), output
-
-
-def test_starter_and_solution_declare_the_same_signature():
-    starter, solution = load(C02 / "starter.py"), load(C02 / "solution.py")
-    assert inspect.signature(starter.embed) == inspect.signature(solution.embed)
-    assert checks.FUNCTIONS == {"embed": "embed(token_ids, token_table, position_table, start_pos=0)"}
-    assert list(inspect.signature(solution.embed).parameters) == ["token_ids", "token_table", "position_table",
-                                                                  "start_pos"]
 
 
 # --- the page ---------------------------------------------------------------------------------------

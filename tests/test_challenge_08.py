@@ -53,35 +53,6 @@ def _passes(lines: dict[str, str], props) -> bool:
     return all(lines[p].startswith("PASS ") for p in props)
 
 
-def test_lists_challenge_08():
-    done = kit.run()
-    assert done.returncode == 0 and "08  Position ids: left padding and packing (medium)" in done.stdout
-
-
-def test_reference_solution_passes(tmp_path):
-    code, lines, output = check(tmp_path, SOLUTION)
-    assert code == 0, output
-    assert list(lines) == ALL == [p.name for p in checks.PROPERTIES], output
-    assert _passes(lines, ALL) and output.strip().endswith(f"all {len(ALL)} properties pass"), output
-
-
-def test_starter_writes_a_file_that_imports_and_fails_cleanly(tmp_path):
-    done = kit.run("starter", "08", cwd=tmp_path)
-    assert done.returncode == 0, done.stderr
-    written = tmp_path / "position_ids.py"
-    assert written.read_text(encoding="utf-8") == (C08 / "starter.py").read_text(encoding="utf-8")
-    code, lines, output = check(tmp_path, written.read_text(encoding="utf-8"), name="position_ids.py")
-    assert code == 1 and list(lines) == ALL, output
-    assert all("returned None: write its body" in line for line in lines.values()), output
-
-
-def test_starter_and_solution_declare_the_same_functions():
-    starter, solution = _load(C08 / "starter.py"), _load(C08 / "solution.py")
-    for name, declared in checks.FUNCTIONS.items():
-        assert inspect.signature(getattr(starter, name)) == inspect.signature(getattr(solution, name))
-        assert declared == f"{name}({', '.join(inspect.signature(getattr(solution, name)).parameters)})"
-
-
 # --- named mistakes: one learner file each, the hint word for word ---------------------------------------------
 
 # (learner file, the checker's table, the entry's index there, the properties that must name it; every other

@@ -6,8 +6,6 @@ non-zero exit, never a traceback; the starter writes a file that fails cleanly.
 
 from __future__ import annotations
 
-import importlib.util
-import inspect
 import time
 from pathlib import Path
 
@@ -32,20 +30,6 @@ def edited(*replacements: tuple[str, str]) -> str:
 def check(tmp_path: Path, source: str, *options: str, name: str = "answer.py") -> tuple[int, dict[str, str], str]:
     """(exit code, {property: its line}, whole output) for `check 04` on `source`."""
     return kit.check(tmp_path, "04", source, *options, name=name)
-
-
-def test_lists_challenge_04():
-    done = kit.run()
-    assert done.returncode == 0
-    assert "04  Positional encodings" in done.stdout
-
-
-def test_reference_solution_passes(tmp_path):
-    code, lines, output = check(tmp_path, SOLUTION)
-    assert code == 0, output
-    assert list(lines) == TABLE + ROPE, output
-    assert all(line.startswith("PASS ") for line in lines.values()), output
-    assert output.strip().endswith(f"all {len(TABLE + ROPE)} properties pass")
 
 
 def test_a_file_with_a_syntax_error_gets_one_line(tmp_path):
@@ -110,39 +94,6 @@ def test_prints_do_not_disturb_the_check(tmp_path):
     code, _, output = check(tmp_path, source, "--show-output")
     assert code == 0, output
     assert "debugging 7 16" in output
-
-
-def test_starter_writes_a_file_that_imports_and_fails_cleanly(tmp_path):
-    done = kit.run("starter", "04", cwd=tmp_path)
-    assert done.returncode == 0, done.stderr
-    written = tmp_path / "positional_encodings.py"
-    assert written.read_text(encoding="utf-8") == (C04 / "starter.py").read_text(encoding="utf-8")
-    code, lines, output = check(tmp_path, written.read_text(encoding="utf-8"), name="positional_encodings.py")
-    assert code == 1
-    assert list(lines) == TABLE + ROPE, output
-    assert all("returned None: write its body" in line for line in lines.values()), output
-
-
-def test_starter_never_overwrites_without_force(tmp_path):
-    target = tmp_path / "mine.py"
-    target.write_text("my work\n", encoding="utf-8")
-    done = kit.run("starter", "04", str(target))
-    assert done.returncode == 1 and "--force" in done.stderr
-    assert target.read_text(encoding="utf-8") == "my work\n"
-    assert kit.run("starter", "04", str(target), "--force").returncode == 0
-    assert "def apply_rope(" in target.read_text(encoding="utf-8")
-
-
-def test_starter_and_solution_declare_the_same_functions():
-    def load(path: Path):
-        spec = importlib.util.spec_from_file_location(path.stem, path)
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        return module
-
-    starter, solution = load(C04 / "starter.py"), load(C04 / "solution.py")
-    for name in ("sinusoidal_encoding", "apply_rope"):
-        assert inspect.signature(getattr(starter, name)) == inspect.signature(getattr(solution, name))
 
 
 def test_usage_errors_exit_2(tmp_path):
