@@ -17,6 +17,7 @@ from tests import browser
 from tests.projects import make_project
 from site_build.build import BuildError
 from site_build.pages import nav_title
+from challenges import CHALLENGES
 from tests.conftest import LESSONS, PAPERS, SLUGS
 
 pytestmark = pytest.mark.browser
@@ -25,7 +26,8 @@ ROOT = browser.ROOT
 TOOLS = sorted(p.stem for p in (ROOT / "lessons" / "tools").glob("*.py") if not p.name.startswith("_"))
 DECODER = sorted(p.stem for p in (ROOT / "modelcard").glob("*.py") if not p.name.startswith("_"))
 LABS = sorted(p.stem for p in (ROOT / "labs").glob("*.py") if not p.name.startswith("_"))
-PAGES = (["", "authoring/", "notebooks/playground/", "reference/config-keys/", "challenges/04-positional-encodings/"]
+CHALLENGE_PAGES = [c.page.removesuffix(".md") + "/" for c in CHALLENGES]
+PAGES = (["", "authoring/", "notebooks/playground/", "reference/config-keys/", *CHALLENGE_PAGES]
          + [f"lessons/{slug}/" for slug in SLUGS] + [f"reference/api/{slug}/" for slug in SLUGS]
          + [f"reference/api/tools/{tool}/" for tool in TOOLS]
          + [f"reference/api/modelcard/{module}/" for module in DECODER] + ["reference/model-card-gallery/"]
