@@ -76,16 +76,22 @@ def swap(target: str, new) -> None:
         rebind(original, new)
 
 
+def _stop(message: str):
+    """One line on stderr, exit code 2: the command line asked for something the lab cannot do."""
+    print(message, file=sys.stderr)
+    raise SystemExit(2)
+
+
 def _load(file: Path):
     """The learner's file as a module, or one line on stderr and exit 2."""
     if not file.is_file():
-        raise SystemExit(f"--use {file}: no such file")
+        _stop(f"--use {file}: no such file")
     spec = importlib.util.spec_from_file_location(f"_learner_{abs(hash(file.resolve()))}", file)
     module = importlib.util.module_from_spec(spec)
     try:
         spec.loader.exec_module(module)
     except Exception as error:  # the learner's file itself does not run: say what it raised, in one line
-        raise SystemExit(f"--use {file}: importing it raised {type(error).__name__}: {error}") from None
+        _stop(f"--use {file}: importing it raised {type(error).__name__}: {error}")
     return module
 
 
@@ -98,7 +104,7 @@ def use(file: str | Path, takes: tuple[Takes, ...], lab: str) -> list[str]:
     found = [t for t in takes if callable(getattr(module, t.name, None))]
     if not found:
         wanted = ", ".join(sorted({f"{t.name} (Challenge {t.challenge})" for t in takes}))
-        raise SystemExit(f"--use {file}: defines none of the functions {lab} takes: {wanted}")
+        _stop(f"--use {file}: defines none of the functions {lab} takes: {wanted}")
     lines = []
     for t in found:
         learner = getattr(module, t.name)

@@ -17,7 +17,9 @@
 # absolute position leaks into the score, and the leak enters through the terms
 # that hold a code. With RoPE the score stays the same to rounding wherever the
 # pair sits, yet it still changes when the gap between the two words changes, so
-# RoPE sees relative position rather than none.
+# RoPE sees relative position rather than none. And the two functions behind
+# it, the codes and the rotation, are their formulas at the widths and bases
+# models use.
 #
 # Run it: `python labs/tf1_sinusoidal_vs_rope.py` prints every number below and
 # exits 0 when all the claims hold (1, naming the claim, when one does not; a
@@ -95,11 +97,6 @@ from lessons._show import gap_text
 from lessons.positional import (D_DEMO, apply_rope, pair_projections, sinusoidal_encoding, sliding_pair_scores,
                                 word_vector)
 
-for shown in (sinusoidal_encoding, apply_rope):
-    body = inspect.getsource(shown)
-    code = body.split('"""')[-1].strip("\n")  # the body after the docstring
-    print(f"{body.splitlines()[0]}\n    ...\n{code}\n")
-
 OFFSET = 3  # the query sits this many positions after the key
 N_STARTS = 64  # key positions 0 .. N_STARTS - 1
 SEED = 0  # seed of the random projections W_q and W_k
@@ -112,6 +109,11 @@ if not (isinstance(N_STARTS, int) and N_STARTS >= 2):
     raise SystemExit(f"N_STARTS must be an integer >= 2 (a spread needs two starts), got {N_STARTS!r}")
 if not isinstance(SEED, int):
     raise SystemExit(f"SEED must be an integer, got {SEED!r}")
+
+for shown in (sinusoidal_encoding, apply_rope):
+    body = inspect.getsource(shown)
+    code = body.split('"""')[-1].strip("\n")  # the body after the docstring
+    print(f"{body.splitlines()[0]}\n    ...\n{code}\n")
 
 leak = sliding_pair_scores(offset=OFFSET, n_starts=N_STARTS, seed=SEED)
 starts = np.arange(N_STARTS)

@@ -19,7 +19,8 @@
 # for every position scheme it has (RoPE, a learned table, sinusoidal codes,
 # ALiBi and none), once with the true position and once with the position
 # forgotten. The claims: with the true position every scheme agrees with the
-# full pass to rounding; with the position forgotten the four schemes that
+# full pass to rounding, and the cache holds each RoPE key already rotated by
+# its own position; with the position forgotten the four schemes that
 # carry position go wrong from the second token on, and the one that carries
 # none does not.
 #
@@ -41,7 +42,10 @@
 # queries and keys as it is; `embed` is handed the rows the decoder has already
 # looked up as its token table (token t is row t) and the decoder's table and
 # first position; `sinusoidal_encoding` is asked for base 10,000 only. A file
-# that defines none of them stops the lab with one line (exit 2).
+# that defines none of them stops the lab with one line (exit 2). The lab does
+# not take [Challenge 05](../../challenges/05-kv-cache/)'s functions: they read
+# the new token's position from the cache's own length, so there is no counter
+# to forget, and forgetting it is what claims 3 to 5 measure.
 #
 # It exercises
 # [A tiny decoder in numpy, with any position scheme](../../lessons/transformer/)

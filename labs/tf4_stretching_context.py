@@ -23,7 +23,8 @@
 # NTK-aware scaling, YaRN and the Llama 3 rule. The claims: with no scaling
 # the slow pairs overshoot by 8×; NTK-aware scaling still leaves most of them
 # beyond their trained angles; position interpolation, YaRN and Llama 3 keep
-# every pair within what it saw.
+# every pair within what it saw; and the Llama 3 rule's middle band and YaRN's
+# attention factor are what the transformers library computes.
 #
 # Run it with `python labs/tf4_stretching_context.py`: it exits 0 when every
 # claim holds and 1, naming the claim, when one does not (a claim whose

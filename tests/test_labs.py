@@ -1,4 +1,5 @@
-"""Every lab runs as a plain script and exits 0: its claims hold on today's code.
+"""Every lab runs as a plain script and exits 0: its claims hold on today's code, and for other values of
+the knobs a lab says may change.
 
 A lab (labs/<name>.py) ends with labs._lab.verdict(...), which prints each
 claim as HOLDS or FAILS and exits 1 when one fails; the site renders the same
@@ -66,5 +67,30 @@ def test_tf2_checks_its_knobs_on_entry(knobs, message, tmp_path):
                             env={**os.environ, "MPLBACKEND": "Agg", "PYTHONPATH": str(ROOT)})
     if message is None:
         assert result.returncode == 0 and "9 of 9 claims hold" in result.stdout, result.stdout[-1500:]
+    else:
+        assert result.returncode == 1 and result.stderr.strip() == message and not result.stdout, result.stderr
+
+
+@pytest.mark.parametrize("knobs, message", [
+    ((0, 2, 5), None),  # two starts, the key and the query at one position: the claims still hold
+    ((40, 3, 123), None),
+    ((7, 200, 1), None),
+    ((3, 1, 0), "N_STARTS must be an integer >= 2 (a spread needs two starts), got 1"),
+    ((-1, 64, 0), "OFFSET must be an integer >= 0 (the query sits that many positions after the key), got -1"),
+    ((3, 64, 0.5), "SEED must be an integer, got 0.5"),
+])
+def test_tf1_holds_for_other_knobs_and_refuses_bad_ones(knobs, message, tmp_path):
+    """TF1 says its claims hold for any OFFSET >= 0, N_STARTS >= 2 and SEED (its threshold for "the
+    score moves" is 1e-6 of its size: with 2 starts some spreads are only 1e-3, below the old 0.1)."""
+    source = (ROOT / "labs" / "tf1_sinusoidal_vs_rope.py").read_text(encoding="utf-8")
+    for name, value in zip(("OFFSET", "N_STARTS", "SEED"), knobs, strict=True):
+        line = next(x for x in source.splitlines() if x.startswith(f"{name} = "))
+        source = source.replace(line, f"{name} = {value!r}")
+    script = tmp_path / "tf1.py"
+    script.write_text(source, encoding="utf-8")
+    result = subprocess.run([sys.executable, str(script)], cwd=ROOT, capture_output=True, text=True, timeout=300,
+                            env={**os.environ, "MPLBACKEND": "Agg", "PYTHONPATH": str(ROOT)})
+    if message is None:
+        assert result.returncode == 0 and "10 of 10 claims hold" in result.stdout, result.stdout[-1500:]
     else:
         assert result.returncode == 1 and result.stderr.strip() == message and not result.stdout, result.stderr
