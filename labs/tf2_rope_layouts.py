@@ -41,9 +41,8 @@
 # [Challenge 01](../../challenges/01-attention/). A file that defines none of
 # them stops the lab with one line (exit 2).
 #
-# Download
-# it as a notebook, [tf2_rope_layouts.ipynb](tf2_rope_layouts.ipynb), or as a
-# script, [tf2_rope_layouts.py](tf2_rope_layouts.py).
+# Download it as a notebook, [tf2_rope_layouts.ipynb](tf2_rope_layouts.ipynb),
+# or as a script, [tf2_rope_layouts.py](tf2_rope_layouts.py).
 # Either runs with only numpy and matplotlib installed, no clone of this
 # project needed: the download carries the lesson code the lab imports.
 #
