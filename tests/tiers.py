@@ -23,7 +23,7 @@ import pytest
 BUILD_MODULES = ("test_site_build.py", "test_figures_build.py", "test_publish.py", "test_workflow.py",
                  "test_experiments.py", "test_real_model.py", "test_real_model_study.py", "test_kernels.py",
                  "test_planted_bugs.py", "test_challenges.py", "test_serve.py", "test_notebook_failures.py",
-                 "test_math.py", "test_model_card_node.py", "test_downloads.py")  # KaTeX and the decoder's JS port, in Node
+                 "test_math.py", "test_model_card_node.py", "test_downloads.py", "test_labs_use.py")  # KaTeX and the decoder's JS port, in Node
 
 # module -> the tests in it that start a process (every parameter of each); the rest of the module is `unit`.
 BUILD_TESTS: dict[str, tuple[str, ...]] = {
@@ -34,7 +34,8 @@ BUILD_TESTS: dict[str, tuple[str, ...]] = {
     "test_figure_text.py": ("test_every_figure_s_smallest_text_renders_at_the_floor",),
     "test_palette.py": ("test_every_figure_has_a_dark_twin_with_no_white_shape",),
     # a fresh interpreter: a script, a command line, another hash seed, imports from nothing
-    "test_labs.py": ("test_the_lab_runs_as_a_script_and_its_claims_hold", "test_tf2_checks_its_knobs_on_entry"),
+    "test_labs.py": ("test_the_lab_runs_as_a_script_and_its_claims_hold", "test_tf2_checks_its_knobs_on_entry",
+                     "test_tf1_holds_for_other_knobs_and_refuses_bad_ones"),
     "test_positional.py": ("test_demo_runs_as_a_module", "test_word_vector_is_fixed_and_not_salted"),
     "test_model_card.py": ("test_cli_json_is_the_card", "test_cli_reads_a_gallery_slug_and_lists_them",
                            "test_bad_input_gets_one_line_and_a_nonzero_exit", "test_missing_file_and_bad_length"),
