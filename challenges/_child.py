@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import inspect
 import importlib.machinery
 import importlib.util
 import json
@@ -29,6 +30,7 @@ from challenges import find
 from challenges._props import Fail, Solution
 
 MODULE_NAME = "_challenge_solution"
+ROOT = Path(__file__).resolve().parents[1]  # this project: challenges/ and lessons/ are in it
 
 
 def main(number: str, file: str, function: str | None = None, repro: str | None = None) -> int:
@@ -97,19 +99,35 @@ PROJECT_PACKAGES = ("lessons", "challenges", "labs", "papers", "experiments", "m
 def borrowed(module, path: Path) -> str | None:
     """What the learner's module takes from this project: 'lessons.rope (line 3)', or None.
 
-    Reads the file's import statements, then the module's functions and classes (which also
-    catches an import done with importlib)."""
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    Looks at what the module holds once imported (modules, functions, classes, however they were
+    imported, importlib included) and refuses those whose file is this project's own, so a
+    learner's helper module that happens to be called `project` or `labs` is theirs to use. The
+    line is that of the import statement, read with the file's declared encoding."""
+    lines: dict[str, int] = {}
+    for node in ast.walk(ast.parse(path.read_bytes())):
         names = [alias.name for alias in node.names] if isinstance(node, ast.Import) else \
             [node.module or ""] if isinstance(node, ast.ImportFrom) and node.level == 0 else []
         for name in names:
-            if name.split(".")[0] in PROJECT_PACKAGES:
-                return f"{name} (line {node.lineno})"
+            lines.setdefault(name, node.lineno)
     for value in vars(module).values():
-        home = getattr(value, "__module__", None) or ""
-        if callable(value) and home.split(".")[0] in PROJECT_PACKAGES:
-            return f"{home}.{getattr(value, '__name__', '?')}"
+        if inspect.ismodule(value):
+            home, name = value.__name__, ""
+        elif callable(value):
+            home, name = getattr(value, "__module__", None) or "", getattr(value, "__name__", "?")
+        else:
+            continue
+        if home.split(".")[0] in PROJECT_PACKAGES and _ours(getattr(sys.modules.get(home), "__file__", None)):
+            line = lines.get(home) or lines.get(home.split(".")[0])
+            return f"{home} (line {line})" if line else f"{home}.{name}" if name else home
     return None
+
+
+def _ours(file: str | None) -> bool:
+    """Whether `file` is a module of this project's packages."""
+    if not file:
+        return False
+    found = Path(file).resolve()
+    return any(found.is_relative_to(ROOT / package) for package in PROJECT_PACKAGES)
 
 
 def write_repro(folder: Path, prop: str, answer: Path, calls: list[tuple[str, str, tuple, dict]]) -> None:

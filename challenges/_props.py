@@ -208,16 +208,26 @@ def close(a, b, tol: float = TOL) -> bool:
     return (a.shape == b.shape or b.ndim == 0) and bool(np.allclose(a, b, rtol=0.0, atol=tol))
 
 
-def precision_note(got, want) -> str:
-    """' (off by at most E: ...)' when got misses want by a rounding error's size, not a formula's; else ''.
+def precision_note(got, want, relative: bool = False) -> str:
+    """' (off by at most E: ...)' when got misses want by an error of float16's size; else ''.
 
-    Between TOL and 1e-2 is what float16 arithmetic gives on these inputs (about 3 significant
-    digits); float32 stays well under TOL, and every named mistake is off by far more."""
-    error = float(np.max(np.abs(np.asarray(got, dtype=float) - np.asarray(want, dtype=float))))
-    if TOL < error < 1e-2:
-        return (f" (off by at most {error:.1e}: a rounding error's size, not a wrong formula; is part of "
-                "your computation in float16? compute in float32 or float64)")
-    return ""
+    Between TOL and 1e-2 (absolute, or `relative` to want) is what float16 arithmetic gives on
+    these inputs (about 3 significant digits; float32 stays well under TOL), and also what a
+    slightly wrong constant (a base, a scale) can give, so the note names both, unless every
+    value of `got` is a float16 number (the last operation was done in float16 and widened):
+    then it says float16."""
+    got, want = np.asarray(got, dtype=float), np.asarray(want, dtype=float)
+    error = float(np.max(np.abs(got - want) / (np.abs(want) if relative else 1.0)))
+    if not TOL < error < 1e-2:
+        return ""
+    with np.errstate(over="ignore"):
+        float16_values = bool(np.array_equal(got, got.astype(np.float16).astype(float)))
+    size = f"off by at most {error:.1e}" + (", relative" if relative else "")
+    if float16_values:
+        return (f" ({size}, and every value you return is a float16 number: part of your computation is in "
+                "float16; compute in float32 or float64)")
+    return (f" ({size}: a small error, from float16 somewhere in your computation or from a slightly wrong "
+            "constant such as a base or a scale)")
 
 
 def fmt(values, digits: int = 3, most: int = 6) -> str:

@@ -229,8 +229,8 @@ def test_keys_rounded_to_float16_are_told_so(tmp_path):
     code, lines, output = check(tmp_path, source)
     assert code == 1
     assert lines["keys_values"].endswith(
-        "a rounding error's size, not a wrong formula; is part of your computation in float16? compute in float32 "
-        "or float64)"), output
+        "and every value you return is a float16 number: part of your computation is in float16; compute in "
+        "float32 or float64)"), output
 
 
 # --- the page: its numbers, its sample output, its tables --------------------------------------------------

@@ -180,13 +180,16 @@ def test_speeds_rounded_to_float16_are_told_so(tmp_path):
                                    ".astype(float)"))
     code, lines, output = kit.check(tmp_path, "07", source)
     assert code == 1
-    note = ("relative: a rounding error's size, not a wrong formula; is part of your computation in float16? compute "
-            "in float32 or float64)")
+    notes = (", relative, and every value you return is a float16 number: part of your computation is in float16; "
+             "compute in float32 or float64)",  # the speeds as rounded, or divided by a power of 2
+             ", relative: a small error, from float16 somewhere in your computation or from a slightly wrong "
+             "constant such as a base or a scale)")  # rounded speeds, then a float64 step
     for prop in PROPS:
         if prop.startswith("attn_"):
             assert lines[prop].startswith("PASS"), output
         else:
-            assert lines[prop].endswith(note) and " (off by at most " in lines[prop], output
+            assert lines[prop].endswith(notes) and " (off by at most " in lines[prop], output
+    assert lines["pi_values"].endswith(notes[0]), output  # θ/4 of a float16 number is one
 
 
 # --- the page: its numbers, its sample output, its tables -------------------------------------------------

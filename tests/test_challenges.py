@@ -299,8 +299,13 @@ def test_float16_is_named_and_float32_passes(tmp_path):
         "FAIL rope_shape: apply_rope(x of shape (7, 16)) returned float16 values, which keep about 3 significant "
         "digits (errors near 1e-3, far above the checks' 1e-4); compute in float32 or float64"), output
     code, lines, output = _learner(tmp_path, "rope_float16_inside.py")
-    for prop in ("rope_values", "rope_identity_at_0", "rope_norm", "rope_linear"):
-        assert "a rounding error's size, not a wrong formula; is part of your computation in float16?" in lines[prop]
+    for prop in ("rope_values", "rope_norm", "rope_linear"):  # float64 results of float16 inputs: either cause
+        assert ": a small error, from float16 somewhere in your computation or from a slightly wrong constant such " \
+               "as a base or a scale)" in lines[prop], output
+    # at position 0 nothing turns: the answer is x rounded to float16, each value a float16 number
+    assert lines["rope_identity_at_0"].endswith(
+        "and every value you return is a float16 number: part of your computation is in float16; compute in "
+        "float32 or float64)"), output
     assert "do not normalise" not in lines["rope_linear"], output
     code, lines, output = _learner(tmp_path, "float32_throughout.py")
     assert code == 0, output
@@ -337,3 +342,44 @@ def test_repro_writes_each_failing_call_to_run_again(tmp_path):
 def test_the_page_shows_what_the_checker_prints(tmp_path):
     _, _, output = _learner(tmp_path, "rope_interleaved_pairs.py")
     assert kit.page_sample(ROOT / "docs" / "challenges" / "04-positional-encodings.md") == output.strip()
+
+
+# --- the hostile review's answers (issue 42): shapes never tried, a misnamed mistake, borrowing, encodings --
+
+
+def test_positions_counted_from_their_smallest_are_not_called_ignored(tmp_path):
+    """Found by review: every diagnosis probe held a 0, so this answer was told "positions ignored"."""
+    code, lines, output = _learner(tmp_path, "rope_positions_consecutive_from_smallest.py")
+    assert code == 1 and lines["rope_values"].startswith(
+        "FAIL rope_values: apply_rope(x of shape (7, 16), positions=[3, 0, 11, 5, 40, 2, 7])["), output
+    assert "mistake" not in output, output
+
+
+def test_an_answer_that_reads_fixed_axes_fails_on_a_3d_input(tmp_path):
+    """Found by review: it passed all 14 when rope_batch_axes tried 4-D inputs only."""
+    name = "rope_fixed_axes.py"
+    code, lines, output = _learner(tmp_path, name)
+    assert lines["rope_batch_axes"] == (
+        f"FAIL rope_batch_axes: apply_rope(x of shape (3, 7, 16)) raised IndexError: tuple index out of range "
+        f"({name}, line {_line_of(name, 'x.shape[2]')}); leading axes (batch, heads) must pass through: split the "
+        "last axis (x[..., :d//2]) and let the (seq, d/2) angles broadcast"), output
+    assert sum(line.startswith("FAIL") for line in lines.values()) == 1, output
+
+
+def test_borrowing_through_importlib_is_refused_and_a_helper_of_ones_own_is_not(tmp_path):
+    code, _, output = _learner(tmp_path, "rope_imports_with_importlib.py")
+    assert output.strip() == ("FAIL import: rope_imports_with_importlib.py uses lessons.rope, this "
+                              "project's own implementation; write the functions yourself (numpy is all you need)")
+    (tmp_path / "labs.py").write_text("import numpy as np\n\n\ndef angles(p, t):\n    return np.outer(p, t)\n",
+                                      encoding="utf-8")
+    source = edited(("import numpy as np\n", "import numpy as np\n\nimport labs  # my own helper module\n"))
+    code, _, output = check(tmp_path, source)  # the learner's labs.py, beside the answer, is theirs
+    assert code == 0, output
+
+
+def test_a_file_in_another_declared_encoding_is_checked(tmp_path):
+    source = "# -*- coding: latin-1 -*-\n# auteur: René\n" + SOLUTION
+    path = tmp_path / "latin.py"
+    path.write_bytes(source.replace("René", "Ren\xe9").encode("latin-1", errors="replace"))
+    done = kit.run("check", "04", str(path))
+    assert done.returncode == 0 and "Traceback" not in done.stdout + done.stderr, done.stdout + done.stderr

@@ -205,7 +205,7 @@ def _rope_mistakes():
     """(name, explanation, wrong apply_rope(x, positions, base), classic?) for each recognised mistake."""
     yield ("interleaved pairs",
            "you turned dimensions (2i, 2i+1) together, the RoFormer paper's interleaved layout; this challenge "
-           "uses the half-split layout (Llama, GPT-NeoX): dimension j turns with dimension j + d/2",
+           "uses the half-split layout (Hugging Face's Llama, GPT-NeoX): dimension j turns with dimension j + d/2",
            apply_rope_interleaved, True)
     yield ("interleaved pairs",
            "your cos/sin table repeats each angle in neighbouring columns ([θ_0, θ_0, θ_1, θ_1, …], the "
@@ -252,7 +252,9 @@ def diagnose_rope(sol: Solution) -> Fail | None:
     so an answer right at one width alone (a hard-coded d, say) is never given a wrong name."""
     rng = np.random.default_rng(4)
     probes = []  # (x, keyword arguments, the learner's output)
-    for seq, d, positions in ((6, 8, [5, 0, 9, 2, 7, 3]), (5, 64, [4, 0, 17, 2, 9])):
+    # no 0 among the positions: an answer that counts them up from their smallest (as if consecutive)
+    # must not look like one that ignores them
+    for seq, d, positions in ((6, 8, [5, 1, 9, 2, 7, 3]), (5, 64, [4, 1, 17, 2, 9])):
         x = rng.normal(size=(seq, d))
         for kw in ({}, {"positions": np.array(positions)}, {"base": 100.0}):
             probes.append((x, kw, sol.call("apply_rope", x, shape=x.shape, what="the shape of x", **kw)))
@@ -396,22 +398,25 @@ def rope_cache_positions(sol: Solution) -> None:
 @prop("apply_rope")
 def rope_batch_axes(sol: Solution) -> None:
     rng = np.random.default_rng(7)
-    xb = rng.normal(size=(2, 3, 7, 16))  # (batch, heads, seq, d)
-    for kwargs in ({}, {"positions": np.array([9, 1, 4, 0, 30, 2, 6])}):
-        try:
-            out = _rope(sol, xb, **kwargs)
-        except Fail as fail:
-            if "raised" not in str(fail) and "returned shape" not in str(fail):
-                raise
-            raise Fail(f"{fail}; leading axes (batch, heads) must pass through: split the last axis "
-                       "(x[..., :d//2]) and let the (seq, d/2) angles broadcast") from None
-        for b, h in ((0, 0), (1, 2), (0, 1)):
-            alone = _rope(sol, xb[b, h], **kwargs)
-            if not close(out[b, h], alone):
-                raise Fail(
-                    f"leading axes must pass through: apply_rope(x of shape (2, 3, 7, 16))[{b}, {h}] must equal "
-                    f"apply_rope(x[{b}, {h}]); split the last axis (x[..., :d//2]) and let the (seq, d/2) angles "
-                    "broadcast")
+    # (batch, heads, seq, d), and (heads, seq, d) with no batch axis
+    for xb, slices in ((rng.normal(size=(2, 3, 7, 16)), ((0, 0), (1, 2), (0, 1))),
+                       (rng.normal(size=(3, 7, 16)), ((0,), (2,)))):
+        for kwargs in ({}, {"positions": np.array([9, 1, 4, 0, 30, 2, 6])}):
+            try:
+                out = _rope(sol, xb, **kwargs)
+            except Fail as fail:
+                if "raised" not in str(fail) and "returned shape" not in str(fail):
+                    raise
+                raise Fail(f"{fail}; leading axes (batch, heads) must pass through: split the last axis "
+                           "(x[..., :d//2]) and let the (seq, d/2) angles broadcast") from None
+            for index in slices:
+                alone = _rope(sol, xb[index], **kwargs)
+                if not close(out[index], alone):
+                    where = ", ".join(map(str, index))
+                    raise Fail(
+                        f"leading axes must pass through: apply_rope(x of shape {xb.shape})[{where}] must equal "
+                        f"apply_rope(x[{where}]); split the last axis (x[..., :d//2]) and let the (seq, d/2) angles "
+                        "broadcast")
 
 
 @prop("apply_rope")

@@ -34,7 +34,7 @@ def sinusoidal_encoding(n_positions: int, d_model: int) -> np.ndarray:
 
 
 def apply_rope(x: np.ndarray, positions: np.ndarray | None = None, base: float = 10000.0) -> np.ndarray:
-    """Rotary position embedding, half-split layout (Llama, GPT-NeoX).
+    """Rotary position embedding, half-split layout (Hugging Face's Llama, GPT-NeoX).
 
     Dimension j (j < d/2) is paired with dimension j + d/2, and the pair is
     turned by the angle positions[t] * theta_j, theta_j = base^(-2j/d):

@@ -21,7 +21,7 @@ import math
 
 import numpy as np
 
-from challenges._props import Fail, Solution, describe_call, fmt, mistake, registry
+from challenges._props import Fail, Solution, describe_call, fmt, mistake, precision_note, registry
 from lessons.context_extension import (llama3_inv_freq, llama3_smooth_factor, rope_inv_freq, rope_wavelengths,
                                        yarn_attention_factor, yarn_correction_range, yarn_get_mscale, yarn_ramp)
 from lessons.context_extension import yarn_inv_freq as yarn_blend
@@ -288,12 +288,8 @@ def diagnose(sol: Solution, fn: str) -> Fail | None:
 
 
 def _precision(got, want) -> str:
-    """' (off by at most E, relative: ...)' when the miss is a rounding error's size (float16), else ''."""
-    error = float(np.max(np.abs(got - want) / np.abs(want)))
-    if RTOL < error < 1e-2:
-        return (f" (off by at most {error:.1e}, relative: a rounding error's size, not a wrong formula; is part of "
-                "your computation in float16? compute in float32 or float64)")
-    return ""
+    """`precision_note`, relative: the slowest speeds are near 1e-6."""
+    return precision_note(got, want, relative=True)
 
 
 def _differs(fn: str, args: tuple, kwargs: dict, got, want, label: str = "") -> str:
