@@ -165,7 +165,8 @@ def test_each_named_mistake_has_a_learner_file():
 
 
 def test_every_learner_file_is_used_by_a_test():
-    used = {n for n, *_ in NAMED} | {"decode_speeds_over_8.py", "decode_loop_over_keys.py", "decode_no_max.py"}
+    used = {n for n, *_ in NAMED} | {"decode_speeds_over_8.py", "decode_loop_over_keys.py", "decode_no_max.py",
+                                     "decode_scaled_by_value_width.py"}
     assert {p.name for p in (ROOT / "tests" / "data" / "c05").glob("*.py")} == used
 
 
@@ -338,3 +339,12 @@ def _number_word(n: int) -> str:
     return {10: "ten", 11: "eleven", 12: "twelve"}[n]
 
 
+
+
+def test_scores_scaled_by_the_values_width_fail(tmp_path):
+    """Found by review: every value check had d_v = d, so √d_v passed all 16 properties."""
+    code, lines, output = kit.learner(tmp_path, "05", "decode_scaled_by_value_width.py")
+    assert code == 1 and lines["decode_values"].startswith(
+        "FAIL decode_values: with keys of width 64 and values of width 32 the step must give the full pass's row: "
+        "the scores are divided by √64, the width of q and k, not of v; output["), output
+    assert sum(line.startswith("FAIL") for line in lines.values()) == 1, output

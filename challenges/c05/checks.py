@@ -49,6 +49,9 @@ PROMPTS = ((2, 5, 4, 8), (1, 9, 3, 64), (4, 13, 2, 128))
 # (heads, cached tokens, new tokens, d): a second chunk of prompt on top of a cache
 CHUNKS = ((2, 6, 5, 64), (1, 3, 9, 8), (3, 11, 7, 128))
 LENGTHS = (0, 1, 6, 100, 1000)  # cache lengths the new key's position is read at
+# (heads, cached tokens, d, d_v): values narrower or wider than the keys (DeepSeek's MLA: 192 and 128);
+# the scale is 1/√d, the query's and key's width, whatever the values' width
+VALUE_WIDTHS = ((2, 6, 64, 32), (1, 4, 192, 128), (2, 3, 8, 24))
 
 
 # ---------------------------------------------------------------------------
@@ -431,6 +434,11 @@ def decode_values(sol: Solution) -> None:
         _expect(sol, got, full_pass(Q, K, V, base)[..., t:, :],
                 f"decoding the token at position {t}, after a cache of {_many(t, 'key')} ({_setting(d, base)}), must "
                 f"give row {t} of the full causal pass")
+    for h, t, d, d_v in VALUE_WIDTHS:
+        Q, K, V = sequence(t + d_v, (h,), t + 1, d, d_v)
+        _expect(sol, _decode(sol, *split(Q, K, V, t, 1)), full_pass(Q, K, V)[..., t:, :],
+                f"with keys of width {d} and values of width {d_v} the step must give the full pass's row: the "
+                f"scores are divided by √{d}, the width of q and k, not of v")
     Q, K, V = sequence(5, (2,), 8, 16)
     Q = Q * 1000.0  # scores near 1,000 and beyond
     _expect(sol, _decode(sol, *split(Q, K, V, 7, 1)), full_pass(Q, K, V)[..., 7:, :],
