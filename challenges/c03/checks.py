@@ -21,7 +21,7 @@ import math
 
 import numpy as np
 
-from challenges._props import Fail, Solution, close, fmt, mistake, no_loop, registry
+from challenges._props import Fail, Solution, close, fmt, mistake, no_loop, precision_note, registry
 from lessons.alibi import alibi_bias_at
 from lessons.alibi import alibi_slopes as reference_slopes
 
@@ -226,10 +226,13 @@ def _entry(value: float) -> str:
 
 
 def _differs(got: np.ndarray, want: np.ndarray) -> str:
-    """'[h, a, b] is X; expected Y' at the first entry that differs."""
+    """'[h, a, b] is X; expected Y' at the first entry that differs, with digits enough to tell them apart."""
     bad = ~((got == want) | np.isclose(got, want, rtol=0.0, atol=1e-4))
     h, a, b = (int(i) for i in np.argwhere(bad)[0])
-    return f"[{h}, {a}, {b}] is {_entry(got[h, a, b])}; expected {_entry(want[h, a, b])}"
+    mine, right = _entry(got[h, a, b]), _entry(want[h, a, b])
+    if mine == right:  # they differ past the 4th digit (float16 slopes, say): print the 8th
+        mine, right = f"{got[h, a, b]:.8g}", f"{want[h, a, b]:.8g}"
+    return f"[{h}, {a}, {b}] is {mine}; expected {right}" + precision_note(got[h, a, b], want[h, a, b])
 
 
 # ---------------------------------------------------------------------------
