@@ -232,7 +232,8 @@ def _differs(got: np.ndarray, want: np.ndarray) -> str:
     mine, right = _entry(got[h, a, b]), _entry(want[h, a, b])
     if mine == right:  # they differ past the 4th digit (float16 slopes, say): print the 8th
         mine, right = f"{got[h, a, b]:.8g}", f"{want[h, a, b]:.8g}"
-    return f"[{h}, {a}, {b}] is {mine}; expected {right}" + precision_note(got[h, a, b], want[h, a, b])
+    finite = np.isfinite(got) & np.isfinite(want)  # the masked entries are -inf in both
+    return f"[{h}, {a}, {b}] is {mine}; expected {right}" + precision_note(got[finite], want[finite])
 
 
 # ---------------------------------------------------------------------------
