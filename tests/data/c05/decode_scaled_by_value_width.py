@@ -38,7 +38,7 @@ def decode_attention(
     base: float = 10000.0,
 ) -> np.ndarray:
     """The new tokens' attention output over the cache and themselves."""
-    t, n, d = cache_k.shape[-2], q.shape[-2], q.shape[-1]
+    t, n = cache_k.shape[-2], q.shape[-2]
     positions = t + np.arange(n)  # the new tokens' true positions
     q = apply_rope(q, positions, base)  # the query turns like its key
     keys = append_keys(cache_k, k, base)  # (..., t + n, d), all rotated
