@@ -21,19 +21,19 @@ C02 = ROOT / "challenges" / "c02"
 SOLUTION = (C02 / "solution.py").read_text(encoding="utf-8")
 PAGE = (ROOT / "docs" / "challenges" / "02-learned-positions.md").read_text(encoding="utf-8")
 PROPS = ["shape", "values", "decode_step", "batch_axes", "last_row", "one_past_end", "start_past_end",
-         "inputs_unchanged"]
+         "negative_start", "inputs_unchanged"]
 
 # (learner file in tests/data/c02, the mistake's index in checks.mistakes(), the properties that name it:
 # every property it fails, the others pass)
 NAMED = [
-    ("start_pos_ignored.py", 0, ("values", "decode_step", "last_row")),
-    ("positions_from_1.py", 1, ("values", "last_row", "start_past_end")),
+    ("start_pos_ignored.py", 0, ("values", "decode_step", "last_row", "negative_start")),
+    ("positions_from_1.py", 1, ("values", "last_row", "start_past_end", "negative_start")),
     ("rows_by_token_id.py", 2, ("shape", "values", "decode_step", "batch_axes", "last_row", "one_past_end",
-                                "start_past_end")),
-    ("clipped_past_end.py", 3, ("one_past_end", "start_past_end")),
-    ("wrapped_past_end.py", 4, ("one_past_end", "start_past_end")),
-    ("sliced_past_end.py", 5, ("one_past_end", "start_past_end")),
-    ("assert_for_the_end.py", 6, ("one_past_end", "start_past_end")),
+                                "start_past_end", "negative_start")),
+    ("clipped_past_end.py", 3, ("one_past_end", "start_past_end", "negative_start")),
+    ("wrapped_past_end.py", 4, ("one_past_end", "start_past_end", "negative_start")),
+    ("sliced_past_end.py", 5, ("one_past_end", "start_past_end", "negative_start")),
+    ("assert_for_the_end.py", 6, ("one_past_end", "start_past_end", "negative_start")),
 ]
 
 
@@ -100,12 +100,21 @@ def test_the_reference_is_the_lessons_learned_table():
     assert np.array_equal(solution.embed(tokens, model.W_emb, rows, 5), model.embed(tokens, start_pos=5))
     with pytest.raises(ValueError, match="position 16 is past"):
         checks.reference(tokens, model.W_emb, rows, 13)
+    # below 0 the model refuses start_pos before its table (which alone would read rows from its end), and so
+    # do the checker's reference and the solution
+    for embed in (model.embed, lambda t, s: checks.reference(t, model.W_emb, rows, s),
+                  lambda t, s: solution.embed(t, model.W_emb, rows, s)):
+        with pytest.raises(ValueError, match="start_pos must be .*>= 0, got -1"):
+            embed(tokens, -1)
+    assert np.array_equal(model.scheme.add_to_embeddings(model.W_emb[tokens], -1 + np.arange(4))[0],
+                          model.W_emb[tokens[0]] + rows[-1])
 
 
 @pytest.mark.parametrize("name, failing", [
     ("right_only_16_rows.py", {"shape", "values", "decode_step", "last_row", "one_past_end", "start_past_end",
+                               "negative_start", "inputs_unchanged"}),
+    ("right_only_width_8.py", {"shape", "values", "decode_step", "batch_axes", "last_row", "negative_start",
                                "inputs_unchanged"}),
-    ("right_only_width_8.py", {"shape", "values", "decode_step", "batch_axes", "last_row", "inputs_unchanged"}),
 ])
 def test_an_answer_right_at_one_size_only_fails(tmp_path, name, failing):
     # planted: right with the 16-row table, or at d_model = 8, the sizes it was tried on
@@ -145,7 +154,63 @@ def test_a_sequence_read_from_the_first_axis_fails_the_batch_check(tmp_path):
     code, lines, output = check(tmp_path, source)
     assert code == 1
     assert lines["batch_axes"].endswith("len(token_ids) counts the batch), and the (seq, d_model) rows broadcast")
-    assert all(lines[p].startswith("PASS") for p in PROPS if p != "batch_axes"), output
+    assert lines["one_past_end"].endswith(  # its end check counts len(token_ids) too
+        "the end check counts the batch, not the tokens (len(token_ids) = 2 is the batch's size; the sequence is "
+        "token_ids.shape[-1] = 7 long, and 10 + 7 > 16 rows)"), output
+    assert all(lines[p].startswith("PASS") for p in PROPS if p not in ("batch_axes", "one_past_end")), output
+
+
+def test_an_end_checked_with_len_fails_for_a_batch_past_the_end(tmp_path):
+    # planted (issue 42, review): `start_pos + len(token_ids) > n_rows` and a slice; right for one sequence, and
+    # a (2, 7) batch at start_pos=10 on 16 rows slips past the check into a broadcast error naming no position
+    code, lines, output = kit.learner(tmp_path, "02", "end_checked_with_len.py")
+    assert code == 1
+    line = kit.line_of("02", "end_checked_with_len.py", "position_table[start_pos:start_pos + seq]")
+    assert lines["one_past_end"] == (
+        "FAIL one_past_end: embed(x of shape (2, 7), an array of shape (100, 8), an array of shape (16, 8), "
+        "start_pos=10) raised ValueError: operands could not be broadcast together with shapes (2,7,8) (6,8) "
+        f"(end_checked_with_len.py, line {line}), yet one of its sequences passed alone raises as it should: the "
+        "end check counts the batch, not the tokens (len(token_ids) = 2 is the batch's size; the sequence is "
+        "token_ids.shape[-1] = 7 long, and 10 + 7 > 16 rows)"), output
+    assert lines["negative_start"].startswith("FAIL negative_start: "), output  # its slice is empty below 0
+    assert all(lines[p].startswith("PASS") for p in PROPS if p not in ("one_past_end", "negative_start")), output
+    # every batched case is one the len() check lets through: start_pos + batch size <= n_rows
+    cases = [*checks.ONE_PAST_BATCHED]
+    assert cases and all(start + batch[0] <= rows < start + seq for batch, _, rows, seq, start in cases)
+
+
+def test_a_batch_past_the_end_is_checked_even_when_the_answer_reads_the_batch(tmp_path):
+    # an answer that raises right for one sequence but returns an array for a batch is told the same
+    source = kit.edited(SOLUTION, ("if start_pos + seq > n_rows:", "if start_pos + len(token_ids) > n_rows:"),
+                        ("position_table[positions]", "np.take(position_table, positions, axis=0, mode='clip')"))
+    code, lines, output = check(tmp_path, source)
+    assert code == 1
+    assert lines["one_past_end"].startswith(
+        "FAIL one_past_end: embed(x of shape (2, 7), an array of shape (100, 8), an array of shape (16, 8), "
+        "start_pos=10) returned an array of shape (2, 7, 8), yet one of its sequences passed alone raises as it "
+        "should: the end check counts the batch, not the tokens (len(token_ids) = 2"), output
+    assert all(lines[p].startswith("PASS") for p in PROPS if p != "one_past_end"), output
+
+
+def test_a_negative_start_read_from_the_end_fails(tmp_path):
+    # planted (issue 42, review): below 0 numpy reads rows counted from the end; the answer raises only under -n_rows
+    code, lines, output = kit.learner(tmp_path, "02", "negative_start_wraps.py")
+    assert code == 1
+    assert lines["negative_start"] == (
+        "FAIL negative_start: embed([65, 37, 9, 68, 23, 51, 31], an array of shape (100, 8), an array of shape "
+        "(16, 8), start_pos=-1) returned an array of shape (7, 8), yet position -1 has no row (positions start at "
+        "0; position_table[-1] is row 15, counted from the end): raise ValueError naming start_pos"), output
+    assert all(lines[p].startswith("PASS") for p in PROPS if p != "negative_start"), output
+
+
+def test_an_error_below_0_must_name_start_pos(tmp_path):
+    source = kit.edited(SOLUTION, ('f"start_pos must be >= 0, got {start_pos}"', '"start_pos is negative"'))
+    code, lines, output = check(tmp_path, source)
+    assert code == 1
+    assert lines["negative_start"].endswith(
+        "raised ValueError: start_pos is negative (answer.py, line 19); for a start_pos below 0 raise ValueError "
+        "(or IndexError) whose message names it (-1)"), output
+    assert all(lines[p].startswith("PASS") for p in PROPS if p != "negative_start"), output
 
 
 def test_a_slice_added_into_in_place_is_caught(tmp_path):
@@ -190,6 +255,10 @@ def test_the_sizes_the_page_states_are_the_ones_checked():
     assert all(start + seq == rows for _, rows, seq, start in checks.LAST_ROWS)
     assert all(start + seq == rows + 1 for _, rows, seq, start in checks.ONE_PAST)
     assert all(start >= rows for _, rows, _, start in checks.START_PAST)
+    assert all(start + seq == rows + 1 for _, _, rows, seq, start in checks.ONE_PAST_BATCHED)
+    assert all(start >= rows for _, _, rows, _, start in checks.START_PAST_BATCHED)
+    assert ((2,), 8, 16, 7, 10) in checks.ONE_PAST_BATCHED and "`(2, 7)` ids at `start_pos=10` on 16 rows" in PAGE
+    assert [start for *_, start in checks.NEGATIVE] == [-1, -5, -40] and "(−1, −5, −40)" in PAGE
     assert [b for b, *_ in checks.BATCHES] == [(2,), (3, 2)] and {r for _, r, _ in checks.DECODES} == {16, 1024}
     # GPT-2 small's table, as lessons.positional counts it
     assert 1024 * 768 == 786_432 and "1,024 × 768 = 786,432" in PAGE

@@ -18,6 +18,7 @@ import re
 import numpy as np
 
 from challenges._props import Fail, Solution, close, describe_call, fmt, mistake, registry, worst
+from lessons import _checks
 from lessons.transformer import LearnedPositions
 
 # the function the learner's file must define, as the starter declares it
@@ -37,6 +38,10 @@ BATCHES = (((2,), 64, 1024, 7, 5), ((3, 2), 8, 16, 5, 0))  # (batch, d_model, ro
 LAST_ROWS = ((768, 1024, 7, 1017), (64, 1024, 1, 1023), (8, 16, 16, 0), (8, 1, 1, 0))  # start_pos + seq = rows
 ONE_PAST = ((64, 1024, 7, 1018), (8, 16, 17, 0), (8, 1024, 1025, 0))  # start_pos + seq = rows + 1
 START_PAST = ((64, 1024, 1, 1030), (768, 1024, 1, 1024), (8, 16, 3, 40))  # start_pos >= rows
+# the same ends reached by a batch (batch, d_model, rows, seq, start_pos): len(token_ids) is the batch's size there
+ONE_PAST_BATCHED = (((2,), 8, 16, 7, 10), ((3, 2), 64, 1024, 13, 1012))  # start_pos + seq = rows + 1
+START_PAST_BATCHED = (((4,), 8, 16, 1, 16),)  # a batched decode step at start_pos = rows
+NEGATIVE = ((8, 16, 7, -1), (64, 1024, 1, -5), (8, 16, 3, -40))  # (d_model, rows, seq, start_pos < 0)
 
 # the page's worked example: "the dog" (ids 2, 0) at positions 2 and 3 of the lesson's four-seat table
 WORKED_TOKENS = np.array([[0.5, -0.2], [0.0, 0.3], [-0.4, 0.1]])  # dog, sat, the  # (3, 2)
@@ -45,7 +50,9 @@ WORKED_IDS, WORKED_START = np.array([2, 0]), 2
 
 
 def reference(token_ids, token_table, position_table, start_pos=0) -> np.ndarray:
-    """The lesson's learned table holding `position_table`: (..., seq, d_model); ValueError past its end."""
+    """The lesson's learned table holding `position_table`: (..., seq, d_model); ValueError past its end, and
+    for a start_pos below 0 (TinyGPT.embed's check: the table alone would read rows counted from its end)."""
+    start_pos = _checks.count(start_pos, "start_pos", 0)
     table = LearnedPositions()
     table.max_len, table.W_pos = position_table.shape[0], position_table  # what its setup() draws at random
     token_ids = np.asarray(token_ids)
@@ -219,6 +226,26 @@ def must_raise(sol: Solution, token_ids, token_table, position_table, start_pos)
             f"({first}) and the table's row count ({rows})")
 
 
+def must_raise_batched(sol: Solution, token_ids, token_table, position_table, start_pos) -> None:
+    """`must_raise` for token_ids with batch axes; when one of its sequences passed alone raises as it should
+    and the batch does not, the hint says the end check counted the batch (len(token_ids)), not the tokens."""
+    try:
+        must_raise(sol, token_ids, token_table, position_table, start_pos)
+    except Fail as fail:
+        try:
+            must_raise(sol, token_ids.reshape(-1, token_ids.shape[-1])[0], token_table, position_table, start_pos)
+        except Fail:
+            raise fail from None
+        text, error, out = attempt(sol, token_ids, token_table, position_table, start_pos)
+        did = f"raised {sol.one_line(error)}" if error is not None else (
+            "returned None" if out is None else f"returned an array of shape {np.shape(out)}")
+        seq, rows = token_ids.shape[-1], position_table.shape[0]
+        raise Fail(
+            f"{text} {did}, yet one of its sequences passed alone raises as it should: the end check counts "
+            f"the batch, not the tokens (len(token_ids) = {len(token_ids)} is the batch's size; the sequence is "
+            f"token_ids.shape[-1] = {seq} long, and {start_pos} + {seq} > {rows} rows)") from None
+
+
 # ---------------------------------------------------------------------------
 # The properties
 # ---------------------------------------------------------------------------
@@ -301,6 +328,8 @@ def one_past_end(sol: Solution) -> None:
     # one position more than the table holds: the first with no row is n_rows itself
     for seed, (d, rows, seq, start) in enumerate(ONE_PAST):
         must_raise(sol, *inputs(60 + seed, d, rows, seq), start)
+    for seed, (batch, d, rows, seq, start) in enumerate(ONE_PAST_BATCHED):
+        must_raise_batched(sol, *inputs(65 + seed, d, rows, seq, batch), start)
 
 
 @prop("embed")
@@ -308,6 +337,27 @@ def start_past_end(sol: Solution) -> None:
     # a decode step that starts past the end: the first position with no row is start_pos
     for seed, (d, rows, seq, start) in enumerate(START_PAST):
         must_raise(sol, *inputs(70 + seed, d, rows, seq), start)
+    for seed, (batch, d, rows, seq, start) in enumerate(START_PAST_BATCHED):
+        must_raise_batched(sol, *inputs(75 + seed, d, rows, seq, batch), start)
+
+
+@prop("embed")
+def negative_start(sol: Solution) -> None:
+    # no position comes before 0: numpy would read position_table[-1], the last row, without a word
+    for seed, (d, rows, seq, start) in enumerate(NEGATIVE):
+        text, error, out = attempt(sol, *inputs(90 + seed, d, rows, seq), start)
+        if error is None and out is None:
+            raise Fail(f"{text} returned None: write its body and raise for a start_pos below 0")
+        wrapped = f"; position_table[{start}] is row {rows + start}, counted from the end" if start >= -rows else ""
+        if error is None:
+            raise diagnose(sol) or Fail(
+                f"{text} returned an array of shape {np.shape(out)}, yet position {start} has no row (positions "
+                f"start at 0{wrapped}): raise ValueError naming start_pos")
+        named = re.search(rf"(?<!\d){start}(?!\d)", str(error))  # -1, not -10 or 1
+        if not isinstance(error, (ValueError, IndexError)) or not named:
+            raise diagnose(sol) or Fail(
+                f"{text} raised {sol.one_line(error)}; for a start_pos below 0 raise ValueError (or IndexError) "
+                f"whose message names it ({start})")
 
 
 @prop("embed")

@@ -32,7 +32,9 @@ def embed(
     The table has one row per position, 0 .. n_rows - 1, and nothing after:
     when start_pos + seq > n_rows, raise ValueError (or IndexError) with a
     message that names the first position with no row and n_rows. Never reuse,
-    wrap or skip rows to carry on.
+    wrap or skip rows to carry on. There is no row before 0 either: for a
+    start_pos below 0 raise ValueError naming it (numpy would read
+    position_table[-1], the last row).
 
     Args:
         token_ids: (..., seq) integer array; leading axes (batch) pass through.
