@@ -19,7 +19,8 @@ import numpy as np
 import pytest
 
 from challenges.c08 import checks
-from lessons.position_ids import cu_seqlens_from_position_ids, packed_position_ids, position_ids_from_mask
+from lessons.position_ids import (cu_seqlens_from_position_ids, document_ids_from_position_ids, packed_position_ids,
+                                  position_ids_from_mask)
 from tests import challenge_kit as kit
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -68,6 +69,8 @@ NAMED = [
     ("pids_start_at_1.py", "D", 1, ("pids_values", "pids_restart", "pids_outputs_learned")),
     ("amask_no_cut.py", "C", 0, ("amask_values", "amask_documents", "amask_outputs")),
     ("amask_not_causal.py", "C", 1, ("amask_values", "amask_causal", "amask_outputs")),
+    ("amask_cut_only_at_zero.py", "C", 2, ("amask_values",)),
+    ("amask_cut_only_where_ids_fall.py", "C", 3, ("amask_values",)),
 ]
 OTHERS = {"ids_first_row_only.py", "ids_padding_one.py", "ids_loop_over_rows.py"}
 
@@ -111,7 +114,7 @@ def test_the_rebuilt_mistakes_are_told_apart_at_both_sizes():
     """On each probe alone, every rebuilt mistake differs from the reference and from every other one where the
     checker compares them: a mistake is named only when both sizes match it, and each size could tell it."""
     probes = {"I": checks.PROBES, "P": checks.PROBES, "D": checks.PACK_PROBES,
-              "C": [packed_position_ids(p) for p in checks.PACK_PROBES]}
+              "C": checks.CUT_PROBES}
     right = {"I": checks.reference_ids, "P": checks.reference_padded_mask, "D": packed_position_ids,
              "C": checks.reference_packed_mask}
     for table, mistakes in TABLES.items():
@@ -124,6 +127,42 @@ def test_the_rebuilt_mistakes_are_told_apart_at_both_sizes():
                 assert not np.array_equal(got[where(p)], want[where(p)]), (table, k)
                 for other, _ in built[k + 1:]:
                     assert not np.array_equal(got[where(p)], np.broadcast_to(other(p), np.shape(want))[where(p)])
+
+
+def test_a_cut_read_only_at_0_or_where_the_ids_fall_is_right_for_every_pack_from_0():
+    """The two cut mistakes agree with the reference on every pack of packed_position_ids (they passed all 25
+    properties before the checker asked for ids whose documents do not start at 0); the ids it asks for now tell
+    both, and they are the ones the page quotes."""
+    for name in ("amask_cut_only_at_zero.py", "amask_cut_only_where_ids_fall.py"):
+        module = _load(kit.learner_file("08", name))
+        for lengths in checks.PACKS:
+            ids = packed_position_ids(lengths)
+            assert np.array_equal(module.packed_attention_mask(ids), checks.reference_packed_mask(ids)), name
+        assert any(not np.array_equal(module.packed_attention_mask(ids), checks.reference_packed_mask(ids))
+                   for ids in checks.JUMPS), name
+    quoted = {"[5, 6, 7, 0, 1, 2]", "[0, 1, 2, 7, 8]"}
+    assert quoted <= {str(ids.tolist()) for ids in checks.JUMPS} and all(f"`{q}`" in PAGE for q in quoted)
+    assert packed_position_ids([3, 2, 4], start=2).tolist() in [ids.tolist() for ids in checks.JUMPS]
+
+
+def test_the_page_says_where_the_mask_builder_and_the_flash_path_part():
+    """The cut the checker asks for is the lesson's document_ids_from_position_ids (transformers 5.24.0's
+    find_packed_sequence_indices); the page's cu_seqlens are the lesson's cu_seqlens_from_position_ids (its
+    prepare_fa_kwargs_from_position_ids), which agree on packs from one id and part on the page's examples."""
+    text = " ".join(PAGE.split())
+    jump, chunk = np.array([0, 1, 2, 7, 8]), np.array([5, 6, 7, 0, 1, 2])
+    assert document_ids_from_position_ids(jump)[0].tolist() == [0, 0, 0, 1, 1]  # two documents, the checker's cut
+    assert document_ids_from_position_ids(chunk)[0].tolist() == [0, 0, 0, 1, 1, 1]
+    assert (f"for `{jump.tolist()}` the flash path's `cu_seqlens` is `{cu_seqlens_from_position_ids(jump).tolist()}`, "
+            "one document") in text
+    assert f"for `{chunk.tolist()}` it is `{cu_seqlens_from_position_ids(chunk).tolist()}`, which leaves the first " \
+           "three tokens out of every document" in text
+    assert cu_seqlens_from_position_ids(chunk)[0] == 3
+    for start in (0, 2):  # the collator's packs: both readings find the same documents
+        ids = packed_position_ids([3, 2, 4], start=start)
+        starts = np.flatnonzero(np.diff(document_ids_from_position_ids(ids)[0], prepend=-1))
+        assert np.append(starts, ids.size).tolist() == cu_seqlens_from_position_ids(ids).tolist() == [0, 3, 5, 9]
+    assert "transformers 5.24.0 reads the cut in two ways" in text
 
 
 # --- right for a batch of one, padding slots of 1, floats, a loop ------------------------------------------------

@@ -1,16 +1,15 @@
-"""Challenge 08's properties: what correct position ids and masks for left padding and packing do, and the
-classic mistakes, recognised and named.
+"""Challenge 08's properties: what correct position ids and masks for left padding and packing do, and the classic
+mistakes, recognised and named.
 
-The reference values come from `lessons.position_ids`, the one home of these ideas (its
-`position_ids_from_mask` is transformers 5.24's rule, held to the library's vectors by
-tests/test_position_ids.py); outputs are compared through its `attend` (RoPE) and `forward_with_ids` (the
-tiny decoder). A recognised mistake is a wrong answer rebuilt from them: when the learner's output equals
-one at both probe sizes, the hint names it.
+The reference values come from `lessons.position_ids`, the one home of these ideas (its `position_ids_from_mask` is
+transformers 5.24's rule, held to the library's vectors by tests/test_position_ids.py); outputs are compared through its
+`attend` (RoPE) and `forward_with_ids` (the tiny decoder). A recognised mistake is a wrong answer rebuilt from them:
+when the learner's output equals one at both probe sizes, the hint names it.
 """
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, partial
 
 import numpy as np
 
@@ -45,11 +44,16 @@ WORKED = np.array([[0, 0, 1, 1, 1], [1, 1, 1, 1, 1]])  # the page's worked examp
 TRANSFORMERS_MASKS = (WORKED, np.array([[0, 0, 0, 0, 1, 1], [0, 1, 1, 1, 1, 1], [0, 0, 0, 1, 1, 1]]),
                       np.array([[0, 0, 0, 0, 0, 1]]), np.array([[1, 1, 1, 1]]))
 # real tokens per row, padded length: odd lengths, rows with no padding and rows that are nearly all padding
-BATCHES = (((1,), 1), ((7, 4, 1), 7), ((13, 6, 1, 12), 13), ((64, 33, 1, 2, 63, 17, 40, 5), 64),
-           ((127, 1, 64), 127))
+BATCHES = (((1,), 1), ((7, 4, 1), 7), ((13, 6, 1, 12), 13), ((64, 33, 1, 2, 63, 17, 40, 5), 64), ((127, 1, 64), 127))
 PROBES = (left_padded((4, 7, 1), 7), left_padded((6, 13, 1, 12), 13))  # a mistake is named only if both match it
 PACKS = ([3, 2, 4], [5], [1, 1, 6, 2], [1, 7, 1, 5, 2], [13, 1, 50, 63], [4] * 20, [127])
 PACK_PROBES = ([3, 2, 4], [1, 7, 1, 5, 2])
+
+# ids whose documents do not all start at 0: a chunk continued at its own ids, a jump up, ids from 2 as
+# DataCollatorWithFlattening(position_ids_start=2) writes them; the two probes tell every cut mistake apart
+CUT_PROBES = (np.r_[2:5, 0:3, 6:8, 1:3], np.r_[9:13, 0:5, 30:36, 1:4, 0:7])
+JUMPS = (np.r_[5:8, 0:3], np.r_[0:3, 7:9], reference_packed_ids([3, 2, 4], start=2), *CUT_PROBES,
+         np.r_[100:127, 0:50, 64:114])
 LEARNED_PACKS = ([5, 3, 6], [1, 4, 2, 7])  # at most 16 tokens: the tiny decoder's learned table has 16 rows
 WIDTHS = (8, 64, 128)  # head widths; 128 with Llama 3.1 8B's speeds (the lesson's attend), the others base 10,000
 SPEEDS = {8: rope_frequencies(8), 64: rope_frequencies(64), 128: LLAMA31_THETA}
@@ -71,6 +75,10 @@ def reference_packed_mask(ids: np.ndarray) -> np.ndarray:
     return document_mask(document_ids_from_position_ids(ids)[0])
 
 
+def _same_document(ids: np.ndarray) -> np.ndarray:  # (n, n) bools: i and j in one document, read from the ids
+    return (lambda doc: doc[:, None] == doc[None, :])(document_ids_from_position_ids(ids)[0])
+
+
 def _ints(values) -> str:
     return str(np.asarray(values).astype(int).tolist())
 
@@ -78,14 +86,11 @@ def _ints(values) -> str:
 # --- The classic mistakes, rebuilt from the reference -------------------------------------------------------
 
 CUMSUM = "np.cumsum(attention_mask, axis=-1) - 1"
+PLUS_ONE = "start one wherever an id is not the one before it plus one: ids[1:] != ids[:-1] + 1"
 
 
-def _every(probe):  # where a mistake is compared: every entry, the real tokens' slots, the real queries' rows
+def _every(probe):  # where a mistake is compared: every entry; the real tokens' slots are m == 1, rows below
     return ...
-
-
-def _real_slots(mask):
-    return mask == 1
 
 
 def _real_rows(mask):
@@ -98,11 +103,11 @@ def _ids_mistakes():
            "your ids count every slot of the padded row, padding included (np.arange(seq) for every row, what a "
            "forward call uses when it is given no ids), so a row's first real token sits at its number of "
            f"padding slots instead of 0; count only the real tokens: {CUMSUM}",
-           lambda m: np.broadcast_to(default_position_ids(m.shape[-1]), m.shape), _real_slots)
+           lambda m: np.broadcast_to(default_position_ids(m.shape[-1]), m.shape), lambda m: m == 1)
     yield ("cumsum without subtracting 1",
            "np.cumsum(attention_mask, axis=-1) counts the real tokens up to and including this one, so each row's "
            "first real token gets 1; subtract 1, and write 0 at the padding slots",
-           lambda m: reference_ids(m) + m, _real_slots)
+           lambda m: reference_ids(m) + m, lambda m: m == 1)
     yield ("padding slots left at -1",
            f"{CUMSUM} is -1 at every padding slot; write 0 there (np.where(attention_mask == 1, ids, 0)), as "
            "transformers 5.24 does: an id of -1 reads a learned table's last row in numpy, and PyTorch's "
@@ -148,8 +153,15 @@ def _packed_mask_mistakes():
     yield ("cut without causality",
            "you cut attention between documents but not the future inside each: a token reads the later tokens "
            "of its own document; combine the document blocks with the causal mask, "
-           "np.tril(np.ones((n, n), dtype=bool))",
-           lambda ids: (lambda doc: doc[:, None] == doc[None, :])(document_ids_from_position_ids(ids)[0]), _every)
+           "np.tril(np.ones((n, n), dtype=bool))", _same_document, _every)
+    yield ("cut only at id 0",
+           "you start a new document only where an id is 0 (or the smallest id), so a document whose ids start "
+           "elsewhere (a chunk continued at its own ids, or DataCollatorWithFlattening(position_ids_start=2)'s ids) "
+           f"runs into the one before it; {PLUS_ONE}", lambda ids: document_mask(np.cumsum(ids == 0)), _every)
+    yield ("cut only where the ids fall",
+           "you start a new document only where an id is not above the one before it, so ids that jump up (a chunk "
+           f"continued at 7, 8 after 0, 1, 2) run into the document before them; {PLUS_ONE}",
+           lambda ids: document_mask(np.cumsum(np.r_[True, ids[1:] <= ids[:-1]])), _every)
 
 
 # --- Calling the learner's functions, and naming what is wrong ----------------------------------------------
@@ -173,7 +185,7 @@ def _packed_mask(sol: Solution, ids: np.ndarray) -> np.ndarray:
 
 
 def _named(sol: Solution, call, probes, right, mistakes) -> Fail | None:
-    """The named mistake whose rebuilt output the learner's equals on every probe (each mistake:
+    """The named mistake whose rebuilt output the learner's equals on every probe (mistakes() yields each:
     name, explanation, wrong(probe), where(probe) = the entries compared), or None."""
     try:
         got = [call(sol, p) for p in probes]
@@ -181,28 +193,20 @@ def _named(sol: Solution, call, probes, right, mistakes) -> Fail | None:
         return None
     if all(np.array_equal(g, right(p)) for g, p in zip(got, probes, strict=True)):
         return None
-    for name, why, wrong, where in mistakes:
+    for name, why, wrong, where in mistakes():
         if all(np.array_equal(g[where(p)], np.broadcast_to(wrong(p), g.shape)[where(p)])
                for g, p in zip(got, probes, strict=True)):
             return mistake(name, why)
     return None
 
 
-def diagnose_ids(sol: Solution) -> Fail | None:
-    return _named(sol, _ids, PROBES, reference_ids, _ids_mistakes())
-
-
-def diagnose_padded(sol: Solution) -> Fail | None:
-    return _named(sol, _padded, PROBES, reference_padded_mask, _padded_mistakes())
-
-
-def diagnose_packed_ids(sol: Solution) -> Fail | None:
-    return _named(sol, _packed_ids, PACK_PROBES, reference_packed_ids, _packed_id_mistakes())
-
-
-def diagnose_packed_mask(sol: Solution) -> Fail | None:
-    probes = [reference_packed_ids(p) for p in PACK_PROBES]
-    return _named(sol, _packed_mask, probes, reference_packed_mask, _packed_mask_mistakes())
+# diagnose_*(sol): the named mistake the learner's function makes, or None
+diagnose_ids = partial(_named, call=_ids, probes=PROBES, right=reference_ids, mistakes=_ids_mistakes)
+diagnose_padded = partial(_named, call=_padded, probes=PROBES, right=reference_padded_mask, mistakes=_padded_mistakes)
+diagnose_packed_ids = partial(_named, call=_packed_ids, probes=PACK_PROBES, right=reference_packed_ids,
+                              mistakes=_packed_id_mistakes)
+diagnose_packed_mask = partial(_named, call=_packed_mask, probes=CUT_PROBES, right=reference_packed_mask,
+                               mistakes=_packed_mask_mistakes)
 
 
 def _kind(sol: Solution, name: str, arg, kinds: str, want: str) -> None:
@@ -217,8 +221,7 @@ def _kind(sol: Solution, name: str, arg, kinds: str, want: str) -> None:
 
 
 def _qkv(seed: int, n: int, d: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    rng = np.random.default_rng(seed)
-    return tuple(rng.standard_normal((n, d)) for _ in range(3))
+    return tuple(np.random.default_rng(seed).standard_normal((3, n, d)))  # the same draws as three (n, d) ones
 
 
 def _alone(q, k, v, d: int) -> np.ndarray:
@@ -526,10 +529,10 @@ def pids_outputs_learned(sol: Solution) -> None:
 # --- packed_attention_mask ----------------------------------------------------------------------------------
 
 
-def _cut_entry(lengths, i: int, j: int, got: bool) -> str:
-    doc = np.repeat(np.arange(len(lengths)), lengths)
-    return (f"packed_attention_mask(packed_position_ids({lengths}))[{i}, {j}] is {bool(got)}, for query {i} "
-            f"(document {doc[i]}) and key {j} (document {doc[j]})")
+def _cut_entry(ids: np.ndarray, i: int, j: int, got: bool) -> str:
+    doc, shown = document_ids_from_position_ids(ids)[0], _ints(ids) if ids.size <= 24 else f"x of {ids.size} ids"
+    return (f"packed_attention_mask({shown})[{i}, {j}] is {bool(got)}, for query {i} (id {ids[i]}, document "
+            f"{doc[i]}) and key {j} (id {ids[j]}, document {doc[j]})")
 
 
 @prop("packed_attention_mask")
@@ -542,30 +545,25 @@ def amask_shape(sol: Solution) -> None:
 
 @prop("packed_attention_mask")
 def amask_values(sol: Solution) -> None:
-    for lengths in PACKS:
-        ids = reference_packed_ids(lengths)
+    for ids in [reference_packed_ids(lengths) for lengths in PACKS] + list(JUMPS):
         got, want = _packed_mask(sol, ids), reference_packed_mask(ids)
         if not np.array_equal(got, want):
             i, j = (int(x) for x in np.argwhere(got != want)[0])
             raise diagnose_packed_mask(sol) or Fail(
-                f"{_cut_entry(lengths, i, j, got[i, j])}; a query reads exactly the keys at or before it in its "
-                "own document")
+                f"{_cut_entry(ids, i, j, got[i, j])}; a query reads exactly the keys at or before it in its own "
+                "document, and a new document starts wherever an id is not the one before it plus one")
 
 
 @prop("packed_attention_mask")
 def amask_documents(sol: Solution) -> None:
-    def across(lengths):
-        doc = np.repeat(np.arange(len(lengths)), lengths)
-        return _packed_mask(sol, reference_packed_ids(lengths)) & (doc[:, None] != doc[None, :])
-
     _never(sol, diagnose_packed_mask, "attention never crosses documents", _cut_entry,
-           ((lengths, across(lengths)) for lengths in PACKS))
+           ((ids, _packed_mask(sol, ids) & ~_same_document(ids)) for ids in map(reference_packed_ids, PACKS)))
 
 
 @prop("packed_attention_mask")
 def amask_causal(sol: Solution) -> None:
     _never(sol, diagnose_packed_mask, "no query reads a later key", _cut_entry,
-           ((n, _packed_mask(sol, reference_packed_ids(n)) & ~causal_mask(sum(n))) for n in PACKS))
+           ((ids, _packed_mask(sol, ids) & ~causal_mask(ids.size)) for ids in map(reference_packed_ids, PACKS)))
 
 
 @prop("packed_attention_mask")

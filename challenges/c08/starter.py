@@ -66,13 +66,15 @@ def packed_position_ids(lengths) -> np.ndarray:
 def packed_attention_mask(position_ids: np.ndarray) -> np.ndarray:
     """The attention cut of a packed row, read from its ids.
 
-    A new document starts wherever the ids restart: wherever an id is not
-    the id before it plus one (for ids from packed_position_ids, wherever
-    it is 0). mask[i, j] is True where query i may read key j: both are in
-    the same document and j <= i.
+    A new document starts wherever an id is not the id before it plus
+    one: where the ids restart at 0, and also where they jump or restart
+    elsewhere ([5, 6, 7, 0, 1, 2] is two documents, the end of a longer
+    one and a new one; so is [0, 1, 2, 7, 8]). mask[i, j] is True where
+    query i may read key j: both are in the same document and j <= i.
 
     Args:
-        position_ids: (n,) integer array, as packed_position_ids returns it.
+        position_ids: (n,) integer array, as packed_position_ids returns
+            it, or with documents that do not start at 0.
 
     Returns:
         (n, n) boolean array.
