@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from challenges._props import Solution
 from challenges.c01 import checks
 from tests import challenge_kit as kit
 
@@ -92,7 +93,9 @@ def test_each_named_mistake_has_a_learner_file():
 
 def test_every_learner_file_is_used_by_a_test():
     used = {n for n, _, _, _ in NAMED} | {"weights_no_max.py", "weights_global_max.py", "weights_k_dot_t.py",
-                                          "weights_right_up_to_d_8.py", "weights_loop_over_queries.py"}
+                                          "weights_right_up_to_d_8.py", "weights_loop_over_queries.py",
+                                          "weights_flatten_leading_axes.py", "weights_k_dot_t_unless_4d.py",
+                                          "weights_mask_filled_minus_1e5.py"}
     assert {p.name for p in (ROOT / "tests" / "data" / "c01").glob("*.py")} == used
 
 
@@ -129,13 +132,44 @@ def test_an_answer_right_only_for_2d_inputs_gets_the_advice_on_leading_axes(tmp_
     code, lines, output = _learner(tmp_path, "weights_k_dot_t.py")
     line = kit.line_of("01", "weights_k_dot_t.py", "Q @ K.T")
     assert code == 1
-    for prop in ("weights_shape", "attn_shape"):
+    for prop in ("weights_shape", "weights_rows_sum_to_1", "weights_scale", "attn_shape", "attn_permutation"):
         assert "raised ValueError: matmul: " in lines[prop], output
-        assert lines[prop].endswith(
-            f"(weights_k_dot_t.py, line {line}); leading axes (batch, heads) must pass through: transpose only K's "
-            "last two axes, np.swapaxes(K, -1, -2) (K.T reverses every axis), and let a (n_q, n_k) mask "
-            "broadcast (np.where(mask, scores, -np.inf))"), output
-    assert _passes(lines, MASK + ["weights_causal", "weights_scale", "attn_causal"]), output
+        assert lines[prop].endswith(f"(weights_k_dot_t.py, line {line}); {checks.LEADING}"), output
+    assert _passes(lines, MASK + ["weights_causal", "attn_causal"]), output
+
+
+# a 4-D call with K and V of one head for Q's three (grouped-query), and a 3-D (heads, n, d) call, n != d
+GROUPED_CALL = "(x of shape (2, 3, 7, 8), an array of shape (2, 1, 7, 8), "
+HEADS_CALL = "(x of shape (3, 7, 8), an array of shape (3, 7, 8), "
+
+
+@pytest.mark.parametrize("name, call, failing", [
+    ("weights_flatten_leading_axes.py", GROUPED_CALL, ["attn_batch_axes"]),  # Q.reshape(-1, n, d)
+    ("weights_k_dot_t_unless_4d.py", HEADS_CALL, []),  # K.T unless K is 4-D
+])
+def test_leading_axes_that_do_not_broadcast_get_the_advice(tmp_path, name, call, failing):
+    code, lines, output = _learner(tmp_path, name)
+    assert code == 1
+    assert "must pass through and broadcast" in checks.LEADING and "reshape none of them" in checks.LEADING
+    for prop, function in (("weights_shape", "attention_weights"), ("attn_shape", "attention")):
+        assert lines[prop].startswith(f"FAIL {prop}: {function}{call}"), output
+        assert " raised ValueError: " in lines[prop] and lines[prop].endswith(f"; {checks.LEADING}"), output
+    failing = ["weights_shape", "weights_values", "attn_shape", "attn_values", *failing]
+    assert [p for p in ALL if lines[p].startswith("FAIL ")] == [p for p in ALL if p in failing], output
+    assert all(lines[p].endswith(checks.LEADING) for p in failing if p != "attn_batch_axes"), output
+
+
+def test_a_finite_stand_in_for_minus_infinity_fails_where_scores_fall_below_it(tmp_path):
+    Q, K, _ = checks._far_below(24)  # the rows the page describes: every score within 1,000 of -110,000
+    assert np.all(np.abs(Q @ K.T / np.sqrt(8) + 110_000) < 1_000) and "$-110{,}000$" in _page()
+    code, lines, output = _learner(tmp_path, "weights_mask_filled_minus_1e5.py")  # np.where(mask, scores, -1e5)
+    assert code == 1
+    assert lines["weights_large_scores"] == (
+        "FAIL weights_large_scores: attention_weights(x of shape (7, 8), an array of shape (7, 8), mask=an array of "
+        f"shape (7, 7))[0, 0] is 0.0000; expected 1.0000; {checks.FAR}"), output
+    assert lines["attn_large_scores"].startswith("FAIL attn_large_scores: attention(x of shape (7, 8), "), output
+    assert lines["attn_large_scores"].endswith(f"; {checks.FAR}"), output
+    assert _passes(lines, [p for p in ALL if not p.endswith("_large_scores")]), output
 
 
 def test_a_python_loop_over_the_queries_is_found_by_counting_lines(tmp_path):
@@ -219,7 +253,31 @@ def test_the_pages_numbers_are_the_solutions():
     sizes = checks.MASK_SIZES
     assert f"$n$ = {', '.join(map(str, sizes[:-1]))} and {sizes[-1]}" in page
     assert f"({checks.CROSS[0]} queries, {checks.CROSS[1]} keys)" in page
+    assert f"keys `({', '.join(map(str, (*checks.GROUPED, 7, 8)))})` for queries `({', '.join(map(str, (*checks.BATCH, 7, 8)))})`" in page
+    assert f"3-D `({', '.join(map(str, (*checks.HEADS, 7, 8)))})`" in page
     assert f"`({checks.BATCH[0]}, {checks.BATCH[1]}, …)`" in page and f"`({', '.join(map(str, checks.BATCH))}, 7, 8)`" in page
+
+
+# the properties the page says sweep the sizes, and the query lengths each tries (reordering one token means nothing)
+SWEEPS = {"weights_shape": (1, 7, 13), "weights_values": (1, 7, 13), "weights_scale": (1, 7, 13),
+          "attn_shape": (1, 7, 13), "attn_values": (1, 7, 13), "attn_permutation": (7, 13)}
+
+
+def test_the_properties_the_page_says_sweep_the_sizes_do():
+    page = " ".join(_page().split())
+    names = ", ".join(f"`{name}`" for name in list(SWEEPS)[:-1]) + f" and `{list(SWEEPS)[-1]}`"
+    assert len(SWEEPS) == 6 and f"Six properties sweep the sizes: {names} each run at head widths" in page
+    solution = _load(C01 / "solution.py")
+    for name, lengths in SWEEPS.items():
+        sol = Solution(solution, C01 / "solution.py")
+        next(p for p in checks.PROPERTIES if p.name == name).check(sol)
+        shapes = [(args[0].shape, args[1].shape) for _, _, args, _ in sol.calls]  # (Q's, K's)
+        assert {q[-1] for q, _ in shapes} >= {d for _, d in checks.SIZES}, name
+        assert {q[-2] for q, _ in shapes} >= set(lengths), name
+        assert checks.BATCH in {q[:-2] for q, _ in shapes}, name
+        if name.endswith(("_shape", "_values")):  # grouped-query K and V, and a 3-D input
+            assert ((*checks.BATCH, 7, 8), (*checks.GROUPED, 7, 8)) in shapes, name
+            assert ((*checks.HEADS, 7, 8), (*checks.HEADS, 7, 8)) in shapes, name
 
 
 def test_the_pages_tables_list_every_property_and_mistake():

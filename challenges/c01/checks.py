@@ -11,6 +11,8 @@ learner's output equals one of them, the hint names it.
 
 from __future__ import annotations
 
+from itertools import product
+
 import numpy as np
 
 from challenges._props import (TOL, Fail, Solution, close, describe_call, fmt, mistake, no_loop, precision_note,
@@ -44,6 +46,14 @@ SIZES = ((1, 8), (7, 64), (13, 128))  # (tokens, d): odd lengths, the head width
 MASK_SIZES = (1, 7, 13, 64)
 CROSS = (5, 9)  # cross-attention: queries, keys
 BATCH = (2, 3)  # (batch, heads)
+GROUPED = (2, 1)  # K and V's (batch, heads) in grouped-query attention: one key/value head for Q's 3
+HEADS = (3,)  # a 3-D (heads, n, d) input, with n = 7 != d = 8
+LEADING = ("leading axes (batch, heads) must pass through and broadcast as in numpy's matmul (K and V with 1 head "
+           "serve Q's 3 in grouped-query attention): transpose only K's last two axes, np.swapaxes(K, -1, -2) (K.T "
+           "reverses every axis), reshape none of them, and let a (n_q, n_k) mask broadcast "
+           "(np.where(mask, scores, -np.inf))")
+FAR = ("every key a query may see scores about -110,000 here, as in a head of pythia-70m on real text: a finite "
+       "stand-in for -inf such as -1e4 or -1e5 lies above them and gives the blocked keys the weight; use -np.inf")
 TOY = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])  # dog, bites, man: lessons.attention's toy sentence
 
 
@@ -57,11 +67,20 @@ def reference_attention(Q, K, V, mask=None) -> np.ndarray:
     return scaled_dot_product_attention(Q, K, V, mask=mask)[0]
 
 
-def _qkv(seed: int, lead: tuple[int, ...], n: int, d: int, d_v: int = 5, n_k: int | None = None):
-    """Random Q (lead, n, d), K (lead, n_k, d), V (lead, n_k, d_v)."""
+def _qkv(seed: int, lead: tuple[int, ...], n: int, d: int, d_v: int = 5, n_k: int | None = None,
+         kv_lead: tuple[int, ...] | None = None):
+    """Random Q (lead, n, d), K (kv_lead, n_k, d), V (kv_lead, n_k, d_v); kv_lead is lead unless given."""
     rng = np.random.default_rng(seed)
-    n_k = n if n_k is None else n_k
-    return (rng.normal(size=(*lead, n, d)), rng.normal(size=(*lead, n_k, d)), rng.normal(size=(*lead, n_k, d_v)))
+    n_k, kv = n if n_k is None else n_k, lead if kv_lead is None else kv_lead
+    return (rng.normal(size=(*lead, n, d)), rng.normal(size=(*kv, n_k, d)), rng.normal(size=(*kv, n_k, d_v)))
+
+
+def _broadcast_inputs():
+    """(Q, K, V, mask) whose leading axes differ: grouped-query K and V (2, 1, 7, .) against Q (2, 3, 7, 8), under
+    the causal mask and under a padding mask per sequence (2, 1, 1, 7); and a 3-D (heads, n, d) input, n != d."""
+    Q, K, V = _qkv(22, BATCH, 7, 8, kv_lead=GROUPED)
+    padding = np.arange(7) < np.array([7, 5])[:, None, None, None]  # sequence 1 has 5 tokens, then 2 of padding
+    return ((Q, K, V, reference_mask(7)), (Q, K, V, padding), (*_qkv(23, HEADS, 7, 8), reference_mask(7)))
 
 
 def band_mask(n: int) -> np.ndarray:
@@ -175,13 +194,13 @@ def _call(sol: Solution, name: str, Q, K, V=None, mask=None) -> np.ndarray:
         raise diagnose(sol, name) or fail from None
 
 
-def _expect(sol: Solution, name: str, got, want, args: tuple, mask, what: str = "expected") -> None:
-    """Fail (the named mistake, or the worst entry) unless got equals want."""
+def _expect(sol: Solution, name: str, got, want, args: tuple, mask, what: str = "expected", advice: str = "") -> None:
+    """Fail (the named mistake, or the worst entry and the advice) unless got equals want."""
     if not close(got, want):
         index, g, w = worst(got, want)
         text = describe_call(name, args, {} if mask is None else {"mask": mask})
         raise diagnose(sol, name) or Fail(f"{text}[{', '.join(map(str, index))}] is {g:.4f}; {what} {w:.4f}"
-                                          + precision_note(got, want))
+                                          + precision_note(got, want) + (f"; {advice}" if advice else ""))
 
 
 def _batched(sol: Solution, run) -> np.ndarray:
@@ -191,9 +210,17 @@ def _batched(sol: Solution, run) -> np.ndarray:
     except Fail as fail:
         if "raised" not in str(fail) and "returned shape" not in str(fail):
             raise
-        raise Fail(f"{fail}; leading axes (batch, heads) must pass through: transpose only K's last two axes, "
-                   "np.swapaxes(K, -1, -2) (K.T reverses every axis), and let a (n_q, n_k) mask broadcast "
-                   "(np.where(mask, scores, -np.inf))") from None
+        raise Fail(f"{fail}; {LEADING}") from None
+
+
+def _broadcast(sol: Solution, name: str, values: bool = True) -> None:
+    """Every _broadcast_inputs() case: the shape and, with values, the reference's result (else LEADING's advice)."""
+    for Q, K, V, mask in _broadcast_inputs():
+        got = _batched(sol, lambda Q=Q, K=K, V=V, mask=mask: _call(sol, name, Q, K, V, mask))
+        if values and name == "attention_weights":
+            _expect(sol, name, got, reference_weights(Q, K, mask), (Q, K), mask, advice=LEADING)
+        elif values:
+            _expect(sol, name, got, reference_attention(Q, K, V, mask), (Q, K, V), mask, advice=LEADING)
 
 
 # ---------------------------------------------------------------------------
@@ -261,6 +288,7 @@ def weights_shape(sol: Solution) -> None:
     _raw(sol, "attention_weights", Q, K, None, None)
     Q, K, _ = _qkv(2, BATCH, 7, 8)
     _batched(sol, lambda: _call(sol, "attention_weights", Q, K, mask=reference_mask(7)))
+    _broadcast(sol, "attention_weights", values=False)
 
 
 @prop("attention_weights")
@@ -282,6 +310,7 @@ def weights_values(sol: Solution) -> None:
     Q, K, _ = _qkv(20, BATCH, 7, 8)  # batch and heads, one mask for all
     got = _batched(sol, lambda: _call(sol, "attention_weights", Q, K, mask=reference_mask(7)))
     _expect(sol, "attention_weights", got, reference_weights(Q, K, reference_mask(7)), (Q, K), reference_mask(7))
+    _broadcast(sol, "attention_weights")
 
 
 @prop("attention_weights")
@@ -342,10 +371,10 @@ def weights_causal(sol: Solution) -> None:
 
 @prop("attention_weights")
 def weights_scale(sol: Solution) -> None:
-    Q, K, _ = _qkv(8, (), 7, 8)
-    for c in (8, 16):  # d = 64, d = 128
-        wide = _call(sol, "attention_weights", np.tile(Q, c), np.tile(K, c))
-        want = _call(sol, "attention_weights", np.sqrt(c) * Q, K)
+    for (lead, n, n_k), c in product((((), 1, 13), ((), 7, 7), ((), 13, 13), (BATCH, 7, 7)), (8, 16)):
+        Q, K, _ = _qkv(8 + n + len(lead), lead, n, 8, n_k=n_k)  # 1 query (a decoding step) against 13 keys too
+        wide = _batched(sol, lambda Q=Q, K=K, c=c: _call(sol, "attention_weights", np.tile(Q, c), np.tile(K, c)))
+        want = _batched(sol, lambda Q=Q, K=K, c=c: _call(sol, "attention_weights", np.sqrt(c) * Q, K))
         if not close(wide, want):
             raise diagnose(sol, "attention_weights") or Fail(
                 f"the scale is 1/√d: repeating every feature of Q and K {c} times (d from 8 to {8 * c}) multiplies "
@@ -359,12 +388,24 @@ def _large(seed: int, d: int = 8) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return Q * np.array([1000.0, 1.0, 300.0, 1.0, 1000.0, 0.1, 1.0])[:, None], K, V
 
 
+def _far_below(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Q, K, V whose scores all lie within 1,000 of -110,000, as a head of pythia-70m's layer 5 gives on real text
+    (TransformerLens #385): every key shares one large component (1,000 on axis 0), every query points against it."""
+    Q, K, V = _qkv(seed, (), 7, 8)
+    axis0 = np.eye(8)[0]
+    return Q - 311.0 * axis0, K + 1000.0 * axis0, V
+
+
 @prop("attention_weights")
 def weights_large_scores(sol: Solution) -> None:
     Q, K, _ = _large(9)
     for mask in (None, reference_mask(7)):
         got = _call(sol, "attention_weights", Q, K, mask=mask)
         _expect(sol, "attention_weights", got, reference_weights(Q, K, mask), (Q, K), mask)
+    Q, K, _ = _far_below(24)
+    got = _call(sol, "attention_weights", Q, K, mask=reference_mask(7))
+    _expect(sol, "attention_weights", got, reference_weights(Q, K, reference_mask(7)), (Q, K), reference_mask(7),
+            advice=FAR)
 
 
 @prop("attention_weights")
@@ -389,6 +430,7 @@ def attn_shape(sol: Solution) -> None:
     _raw(sol, "attention", *_qkv(1, (), CROSS[0], 16, d_v=4, n_k=CROSS[1]), None)
     Q, K, V = _qkv(2, BATCH, 7, 8, d_v=5)
     _batched(sol, lambda: _call(sol, "attention", Q, K, V, reference_mask(7)))
+    _broadcast(sol, "attention", values=False)
 
 
 @prop("attention")
@@ -410,6 +452,7 @@ def attn_values(sol: Solution) -> None:
     Q, K, V = _qkv(21, BATCH, 7, 8)  # batch and heads, one mask for all
     got = _batched(sol, lambda: _call(sol, "attention", Q, K, V, reference_mask(7)))
     _expect(sol, "attention", got, reference_attention(Q, K, V, reference_mask(7)), (Q, K, V), reference_mask(7))
+    _broadcast(sol, "attention")
 
 
 @prop("attention")
@@ -439,21 +482,21 @@ ORDER = np.array([3, 6, 0, 5, 1, 4, 2])  # a reordering of 7 tokens
 
 @prop("attention")
 def attn_permutation(sol: Solution) -> None:
-    p = ORDER
-    for lead in ((), BATCH):
-        Q, K, V = _qkv(15, lead, 7, 64 if not lead else 8)
-        out = _call(sol, "attention", Q, K, V)
+    for lead, n, d in (((), 7, 64), ((), 13, 128), (BATCH, 7, 8)):
+        Q, K, V = _qkv(15 + n, lead, n, d)
+        p = ORDER if n == 7 else np.random.default_rng(n).permutation(n)
+        out = _batched(sol, lambda Q=Q, K=K, V=V: _call(sol, "attention", Q, K, V))
         moved = _call(sol, "attention", Q[..., p, :], K[..., p, :], V[..., p, :])
         if not close(moved, out[..., p, :]):
             raise diagnose(sol, "attention") or Fail(
                 f"without a mask attention is blind to order: attention(Q[p], K[p], V[p]) must equal "
-                f"attention(Q, K, V)[p] for p = {fmt(p, 0, 7)} (the same reordering of the rows of Q, K and V); "
+                f"attention(Q, K, V)[p] for p = {fmt(p, 0, n)} (the same reordering of the rows of Q, K and V); "
                 f"yours differs by up to {np.abs(moved - out[..., p, :]).max():.4f}")
         keys = _call(sol, "attention", Q, K[..., p, :], V[..., p, :])
         if not close(keys, out):
             raise diagnose(sol, "attention") or Fail(
                 "a query's output must not depend on the order of the keys: reordering the rows of K and V "
-                f"together (p = {fmt(p, 0, 7)}) changed attention(Q, K, V) by up to {np.abs(keys - out).max():.4f}")
+                f"together (p = {fmt(p, 0, n)}) changed attention(Q, K, V) by up to {np.abs(keys - out).max():.4f}")
     Q, K, V = _qkv(16, (), 7, 64)
     r = np.arange(7)[::-1]
     reversed_out = _call(sol, "attention", Q[r], K[r], V[r], reference_mask(7))
@@ -467,16 +510,17 @@ def attn_permutation(sol: Solution) -> None:
 
 @prop("attention")
 def attn_batch_axes(sol: Solution) -> None:
-    Q, K, V = _qkv(17, BATCH, 7, 8)
-    for mask in (None, reference_mask(7)):
-        out = _batched(sol, lambda mask=mask: _call(sol, "attention", Q, K, V, mask))
+    for kv, mask in product((BATCH, GROUPED), (None, reference_mask(7))):  # K and V of 3 heads, then of 1
+        Q, K, V = _qkv(17, BATCH, 7, 8, kv_lead=kv)
+        out = _batched(sol, lambda Q=Q, K=K, V=V, mask=mask: _call(sol, "attention", Q, K, V, mask))
         for b, h in ((0, 0), (1, 2), (0, 1)):
-            alone = _call(sol, "attention", Q[b, h], K[b, h], V[b, h], mask)
+            g = h if kv == BATCH else 0  # the key/value head that query head h reads
+            alone = _call(sol, "attention", Q[b, h], K[b, g], V[b, g], mask)
             if not close(out[b, h], alone):
                 raise diagnose(sol, "attention") or Fail(
-                    f"leading axes must pass through: attention(Q, K, V) for shapes (2, 3, 7, 8) must give at "
-                    f"[{b}, {h}] what attention(Q[{b}, {h}], K[{b}, {h}], V[{b}, {h}]) gives; transpose only K's "
-                    "last two axes (np.swapaxes(K, -1, -2)) and sum over the last axis only")
+                    f"leading axes must pass through: attention(Q, K, V) for Q of shape (2, 3, 7, 8) and K of shape "
+                    f"{K.shape} must give at [{b}, {h}] what attention(Q[{b}, {h}], K[{b}, {g}], V[{b}, {g}]) gives; "
+                    "transpose only K's last two axes (np.swapaxes(K, -1, -2)) and sum over the last axis only")
 
 
 @prop("attention")
@@ -485,6 +529,10 @@ def attn_large_scores(sol: Solution) -> None:
     for mask in (None, reference_mask(7)):
         got = _call(sol, "attention", Q, K, V, mask)
         _expect(sol, "attention", got, reference_attention(Q, K, V, mask), (Q, K, V), mask)
+    Q, K, V = _far_below(25)
+    got = _call(sol, "attention", Q, K, V, reference_mask(7))
+    _expect(sol, "attention", got, reference_attention(Q, K, V, reference_mask(7)), (Q, K, V), reference_mask(7),
+            advice=FAR)
 
 
 @prop("attention")
