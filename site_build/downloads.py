@@ -5,8 +5,10 @@ a fresh virtual environment), without a clone of this project.
 `standalone(project, script)` is the lab's own text with one code cell added before its first
 code cell. That cell holds a zip of the modules the lab imports (`bundle`: the transitive
 closure `Project.closure` computes, the labs' helpers, their packages' `__init__`s, the lessons'
-data files, and the files the lab lists in `DOWNLOAD_DATA`), unpacks it once into a folder
-named by its hash under the temporary directory, and puts that folder first on `sys.path`.
+data files, and the files the lab lists in `DOWNLOAD_DATA`), unpacks it into a folder named
+by its hash under the reader's own ~/.cache/positional-primer/ (again whenever a file there is
+missing or has changed size, into a fresh folder moved into place, so an interrupted unpacking
+or a half-deleted folder heals), and puts that folder first on `sys.path`.
 The lab's code is not touched. A module's own docstring (the lesson page's prose) is left out
 of the zip; its lines stay as blank lines, so a traceback's line numbers are the source's.
 
@@ -32,16 +34,38 @@ LINE = 76  # characters of base64 per line of the cell
 
 CELL = '''# %% jupyter={{"source_hidden": true}}
 # This download carries the Positional Primer code it imports ({count} files, zipped below).
-# The cell unpacks them once into a folder under the temporary directory and puts that folder
-# first on the path, so the lab runs with numpy and matplotlib alone. The code is the project's
-# own source, from the build that made this download; the site's lessons explain it.
-import base64 as _b64, io as _io, pathlib as _pl, sys as _sys, tempfile as _tf, zipfile as _zf
+# The cell unpacks them into your own cache folder (~/.cache/positional-primer/, once per
+# version: a folder missing a file or holding a changed one is unpacked again, into a fresh
+# folder moved into place) and puts that folder first on the path, so the lab runs with numpy
+# and matplotlib alone. The code is the project's own source, from the build that made this
+# download; the site's lessons explain it.
+import base64 as _b64, io as _io, os as _os, pathlib as _pl, shutil as _sh, sys as _sys, tempfile as _tf
+import zipfile as _zf
 
-_PRIMER = _pl.Path(_tf.gettempdir()) / "positional-primer-{digest}"
-if not (_PRIMER / "lessons" / "__init__.py").is_file():
-    _zf.ZipFile(_io.BytesIO(_b64.b64decode(
+_ZIP = _zf.ZipFile(_io.BytesIO(_b64.b64decode(
 {blob}
-    ))).extractall(_PRIMER)
+)))
+
+
+def _unpacked(folder):
+    return all((folder / i.filename).is_file() and (folder / i.filename).stat().st_size == i.file_size
+               for i in _ZIP.infolist())
+
+
+_PRIMER = _pl.Path.home() / ".cache" / "positional-primer" / "{digest}"
+if not _unpacked(_PRIMER):
+    try:
+        _PRIMER.parent.mkdir(parents=True, exist_ok=True)
+        _new = _pl.Path(_tf.mkdtemp(dir=_PRIMER.parent))
+    except OSError:  # no writable home: a private folder for this run
+        _new = _pl.Path(_tf.mkdtemp(prefix="positional-primer-"))
+    _ZIP.extractall(_new)
+    if _PRIMER.exists():
+        _sh.rmtree(_PRIMER, ignore_errors=True)
+    try:
+        _os.replace(_new, _PRIMER)
+    except OSError:  # another run moved its copy in first, or no writable home: use this one
+        _PRIMER = _new
 _sys.path.insert(0, str(_PRIMER))
 
 '''
@@ -111,7 +135,7 @@ def standalone(project: Project, script: Path) -> str:
     """`script` (a percent-format lab) with the unpacking cell before its first code cell."""
     data = bundle(project, script)
     text = base64.b64encode(data).decode("ascii")
-    blob = "\n".join(f'        "{text[i:i + LINE]}"' for i in range(0, len(text), LINE))
+    blob = "\n".join(f'    "{text[i:i + LINE]}"' for i in range(0, len(text), LINE))
     with zipfile.ZipFile(io.BytesIO(data)) as archive:
         count = len(archive.namelist())
     cell = CELL.format(count=count, digest=hashlib.sha256(data).hexdigest()[:16], blob=blob)

@@ -52,12 +52,13 @@ def bare_python() -> Path:
     return python
 
 
-def run_bare(python: Path, script: Path) -> subprocess.CompletedProcess:
-    """`python script` in script's folder, with no PYTHONPATH and a non-interactive matplotlib."""
+def run_bare(python: Path, script: Path, *args: str) -> subprocess.CompletedProcess:
+    """`python script ARGS` in script's folder, with no PYTHONPATH, a non-interactive matplotlib and
+    the script's folder as HOME (the download unpacks under ~/.cache)."""
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
-    env.update(MPLBACKEND="Agg", PYTHONDONTWRITEBYTECODE="1")
-    return subprocess.run([str(python), str(script)], cwd=script.parent, env=env, capture_output=True, text=True,
-                          timeout=300)
+    env.update(MPLBACKEND="Agg", PYTHONDONTWRITEBYTECODE="1", HOME=str(script.parent))
+    return subprocess.run([str(python), str(script), *args], cwd=script.parent, env=env, capture_output=True,
+                          text=True, timeout=300)
 
 
 def test_the_bare_environment_has_no_project(bare_python, tmp_path):
@@ -130,3 +131,18 @@ def test_a_missing_download_file_stops_the_build_naming_the_lab(project, tmp_pat
     lab.write_text('# %%\nDOWNLOAD_DATA = ("tests/data/no_such_file.json",)\n', encoding="utf-8")
     with pytest.raises(FileNotFoundError, match=r"tf9_broken\.py: DOWNLOAD_DATA names tests/data/no_such_file\.json"):
         standalone(project, lab)
+
+
+def test_a_broken_or_planted_unpacked_folder_is_replaced_not_trusted(project, bare_python, tmp_path):
+    """Found by review: a folder left half-deleted (or made in advance by someone else) under the name the
+    download unpacks to was trusted as long as lessons/__init__.py was there, and the lab then failed."""
+    script = tmp_path / "tf4_stretching_context.py"
+    script.write_text(standalone(project, SOURCES["labs/tf4_stretching_context.py"]), encoding="utf-8")
+    assert run_bare(bare_python, script).returncode == 0
+    (unpacked,) = (tmp_path / ".cache" / "positional-primer").iterdir()
+    (unpacked / "lessons" / "context_extension.py").unlink()  # an interrupted unpacking, a stray delete
+    (unpacked / "labs" / "_lab.py").write_text("raise SystemExit('planted')\n", encoding="utf-8")
+    again = run_bare(bare_python, script)
+    assert again.returncode == 0 and again.stdout.strip().splitlines()[-1].startswith("verdict: "), again.stderr
+    assert (unpacked / "lessons" / "context_extension.py").is_file()
+    assert "planted" not in (unpacked / "labs" / "_lab.py").read_text(encoding="utf-8")
