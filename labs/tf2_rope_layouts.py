@@ -41,6 +41,16 @@
 # [Challenge 01](../../challenges/01-attention/). A file that defines none of
 # them stops the lab with one line (exit 2).
 #
+# Which claim tests what: claim 1 compares two runs of one rotation (the
+# original layout's and, after the conversion, the other layout's, which with
+# your `apply_rope` is the same function of the same numbers), so it tests the
+# conversions and nothing else; it holds for any rotation. Claims 2 and 3 run
+# your functions but do not test them: a half-split `apply_rope` that turns
+# interleaved pairs, or a mask that is transposed or lets every key through,
+# leaves them holding. Your `apply_rope` and `causal_mask` are tested by claim
+# 4 alone: both rotations against their formulas on random vectors, and the
+# mask against numpy's lower triangle.
+#
 # Download it as a notebook, [tf2_rope_layouts.ipynb](tf2_rope_layouts.ipynb),
 # or as a script, [tf2_rope_layouts.py](tf2_rope_layouts.py).
 # Either runs with only numpy and matplotlib installed, no clone of this
@@ -63,8 +73,8 @@
 # after RoPE in the layout it is told. The model is "trained" in the layout it
 # is first run in; its scores in that layout are the original ones.
 #
-# Change `SEED`, `SEQ_LEN` (8 or more) or `D_HEAD` (even, 4 or more) and
-# rerun: the claims at the end should still hold; a value outside those ranges
+# Change `SEED` (an integer >= 0), `SEQ_LEN` (8 or more) or `D_HEAD` (even, 4
+# or more) and rerun: the claims at the end should still hold; a value outside those ranges
 # stops the lab with one line that says why.
 
 # %%
@@ -88,14 +98,16 @@ from lessons._palette import BLUE, COLOUR_MAPS, MUTED, PURPLE, RED
 from lessons._show import gap_text
 from lessons.attention import causal_mask
 from lessons.notation import softmax
-from lessons.rope import (CASES, conversion_permutation, conversion_scores, demo_weights, half_to_interleaved,
-                          head_scores, interleaved_to_half, offset_spread)
+from lessons.rope import (CASES, apply_rope_half, apply_rope_interleaved, conversion_permutation, conversion_scores,
+                          demo_weights, half_to_interleaved, head_scores, interleaved_to_half, offset_spread)
 
 SEED = 0  # seed of the random projections
 SEQ_LEN, D_MODEL, D_HEAD, N_HEADS = 12, 32, 16, 2
 TOL = 1e-9  # "the same to rounding": a difference below this fraction of the largest |score|
 # the knobs, checked before anything runs: the cells below read positions 7 and 3, and with
 # D_HEAD = 2 a head holds one pair, so the two layouts are the same code
+if not (isinstance(SEED, int) and SEED >= 0):
+    raise SystemExit(f"SEED must be an integer >= 0 (numpy's default_rng takes no negative seed), got {SEED!r}")
 if not (isinstance(SEQ_LEN, int) and SEQ_LEN >= 8):
     raise SystemExit(f"SEQ_LEN must be an integer >= 8 (the lab reads positions 7 and 3), got {SEQ_LEN!r}")
 if not (isinstance(D_HEAD, int) and D_HEAD >= 4 and D_HEAD % 2 == 0):
@@ -274,6 +286,51 @@ fig.suptitle("Head 0: the same checkpoint, two layouts")
 plt.show()
 
 # %% [markdown]
+# ## Claim 4: the rotations and the mask are their formulas
+#
+# Claims 1 to 3 would hold with a wrong rotation or a wrong mask, so the
+# functions themselves are checked here, with plain numpy. The half-split
+# rotation turns the pair (xⱼ, xⱼ₊d/₂) by p·θⱼ to (xⱼ cos − xⱼ₊d/₂ sin,
+# xⱼ sin + xⱼ₊d/₂ cos); the interleaved one turns (x₂ᵢ, x₂ᵢ₊₁) by p·θᵢ the same
+# way; θᵢ = base^(−2i/d). Each is run on random vectors (normal entries, one
+# per position) at head widths 8, 64 and 128, bases 10,000 and 500,000
+# (Llama 3's), positions 0, 1, 7, 100 and 4,095. The causal mask of n tokens
+# must be numpy's lower triangle, diagonal included (`np.tril`), for every n
+# from 1 to 64.
+
+# %%
+WIDTHS, BASES = (8, 64, 128), (10000.0, 500000.0)
+AT = np.array([0, 1, 7, 100, 4095])  # positions, one per row
+
+
+def by_formula(x, base, first, second):
+    """x (n, d) with row t's pairs (first[i], second[i]) turned by AT[t]·base^(−2i/d), from the formula."""
+    d = x.shape[-1]
+    angle = np.outer(AT, base ** (-np.arange(0, d, 2) / d))  # (n, d/2)
+    c, s = np.cos(angle), np.sin(angle)
+    out = np.empty_like(x)
+    out[:, first], out[:, second] = x[:, first] * c - x[:, second] * s, x[:, first] * s + x[:, second] * c
+    return out
+
+
+def rotation_gaps(d, base):
+    """Largest |rotation - formula| on random x (n, d), for the half-split and the interleaved layout."""
+    x = np.random.default_rng(d).normal(size=(AT.size, d))  # (n, d): row t at position AT[t]
+    half, pairs = np.arange(d // 2), np.arange(0, d, 2)
+    return (float(np.abs(apply_rope_half(x, AT, base) - by_formula(x, base, half, half + d // 2)).max()),
+            float(np.abs(apply_rope_interleaved(x, AT, base) - by_formula(x, base, pairs, pairs + 1)).max()))
+
+
+# bound only when every width and base is done: a rotation that raises fails this claim alone, naming its error
+rotation_vs_formula = {(d, base): rotation_gaps(d, base) for d in WIDTHS for base in BASES}
+print("the rotations against their formulas on random x, largest |difference| (half-split, interleaved):")
+for (d, base), (gap_h, gap_i) in rotation_vs_formula.items():
+    print(f"  d = {d:3}, base {base:9,.0f}: {gap_text(gap_h)}, {gap_text(gap_i)}")
+mask_wrong = [n for n in range(1, 65) if not np.array_equal(causal_mask(n), np.tril(np.ones((n, n), dtype=bool)))]
+print(f"causal_mask(n) differs from np.tril for {len(mask_wrong)} of the 64 sizes 1..64"
+      + (f", the first n = {mask_wrong[0]}" if mask_wrong else ""))
+
+# %% [markdown]
 # ## Verdict
 
 # %%
@@ -295,4 +352,9 @@ verdict({
     "not converted: the attention moves (mean total variation > 0.05, some top key changes)":
         lambda: tv.mean() > 0.05 and bool(moved_top.any()),
     f"converted: the attention is the original's to {TOL:g}": lambda: tv_conv.max() < TOL,
+    f"both rotations are their formulas on random x (half-split turns x_j with x_j+d/2, interleaved x_2i with "
+    f"x_2i+1, by p·base^(-2i/d)), at d 8 to 128, bases 10,000 and 500,000, to {TOL:g}":
+        lambda: max(max(gaps) for gaps in rotation_vs_formula.values()) < TOL,
+    "causal_mask(n) is np.tril (key j visible to query i when j <= i) for every n from 1 to 64":
+        lambda: not mask_wrong,
 })

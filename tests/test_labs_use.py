@@ -19,6 +19,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import labs._use
@@ -160,10 +161,12 @@ def test_in_a_notebook_the_lab_reads_no_command_line(lab, tmp_path):
     lab must run plainly, its cells in order, and end with the verdict."""
     driver = tmp_path / "kernel.py"
     driver.write_text(
-        "import runpy, sys, types\n"
+        "import sys, types\n"
         "sys.modules['ipykernel'] = types.ModuleType('ipykernel')  # as in a kernel\n"
         "sys.argv = ['/usr/lib/python3/ipykernel_launcher.py', '-f', '/tmp/kernel-1234.json']\n"
-        f"runpy.run_path({str(ROOT / 'labs' / f'{lab}.py')!r}, run_name='__main__')\n", encoding="utf-8")
+        f"lab = {str(ROOT / 'labs' / f'{lab}.py')!r}  # run in the kernel's own process: argv[0] stays its launcher\n"
+        "exec(compile(open(lab, encoding='utf-8').read(), lab, 'exec'), {'__name__': '__main__', '__file__': lab})\n",
+        encoding="utf-8")
     result = subprocess.run([sys.executable, str(driver)], cwd=ROOT, capture_output=True, text=True, timeout=300,
                             env={**os.environ, "MPLBACKEND": "Agg"})
     assert result.returncode == 0 and "claims hold" in result.stdout.splitlines()[-1], result.stderr[-2000:]
@@ -172,3 +175,184 @@ def test_in_a_notebook_the_lab_reads_no_command_line(lab, tmp_path):
 def test_the_planted_bugs_and_the_learner_s_functions_share_one_swap():
     assert tests.planted.swap is labs._use.swap
     assert not hasattr(tests.planted, "_rebind"), "tests/planted.py keeps a copy of the rebinding"
+
+
+# --- TF1 and TF2 on a wrong rotation or mask (issue 42, item 3, the review's findings 2, 4 and 5) ---------------
+C04 = "challenges/c04/solution.py"
+C01 = "challenges/c01/solution.py"
+ROPE_RETURN = "    return np.concatenate([x1 * cos - x2 * sin, x1 * sin + x2 * cos], axis=-1)"
+ROPE_START = "    x = np.asarray(x, dtype=float)\n    seq, d = x.shape[-2:]"
+TF1_ROPE = "apply_rope is its formula"
+TF2_ROPE, TF2_MASK = "both rotations are their formulas", "causal_mask(n) is np.tril"
+ONE_EDIT = [  # (lab, solution, old, new: the reference solution with one edit; the claims that must be all that FAIL)
+    ("tf1_sinusoidal_vs_rope", C04, ROPE_START, ROPE_START.replace("dtype=float", "dtype=np.float16"), (TF1_ROPE,)),
+    ("tf2_rope_layouts", C04, ROPE_START, ROPE_START.replace("dtype=float", "dtype=np.float16"), (TF2_ROPE,)),
+    ("tf2_rope_layouts", C04, ROPE_RETURN,  # the learner turns interleaved pairs in Challenge 04's half-split function
+     "    x1, x2 = x[..., 0::2], x[..., 1::2]\n    out = np.empty_like(x)\n"
+     "    out[..., 0::2], out[..., 1::2] = x1 * cos - x2 * sin, x1 * sin + x2 * cos\n    return out", (TF2_ROPE,)),
+    ("tf2_rope_layouts", C04, "x1 * cos - x2 * sin, x1 * sin + x2 * cos", "x1 * cos + x2 * sin, -x1 * sin + x2 * cos",
+     (TF2_ROPE,)),
+    ("tf2_rope_layouts", C04, "cos, sin = np.cos(angles), np.sin(angles)", "cos, sin = np.sin(angles), np.cos(angles)",
+     (TF2_ROPE,)),
+    ("tf2_rope_layouts", C01, "np.tril(", "np.triu(", (TF2_MASK,)),
+    ("tf2_rope_layouts", C01, "np.tril(np.ones((n, n), dtype=bool))", "np.ones((n, n), dtype=bool)", (TF2_MASK,)),
+]
+
+
+def one_edit(tmp_path: Path, solution: str, old: str, new: str) -> Path:
+    source = (ROOT / solution).read_text(encoding="utf-8")
+    assert source.count(old) == 1, f"{solution} holds {old!r} {source.count(old)} times"
+    return learner_file(tmp_path, [source.replace(old, new)])
+
+
+@pytest.mark.parametrize("lab, solution, old, new, failing", ONE_EDIT,
+                         ids=["tf1-float16_inside", "tf2-float16_inside", "tf2-interleaved_pairs",
+                              "tf2-rotation_reversed", "tf2-sin_cos_swapped", "tf2-mask_triu", "tf2-mask_all"])
+def test_tf1_and_tf2_fail_a_wrong_rotation_or_mask_by_its_formula_claim_alone(lab, solution, old, new, failing,
+                                                                               tmp_path):
+    """The review's learner files (/tmp/bugs: d04_rope_float16_inside, d04_rope_interleaved_pairs, rope_reversed,
+    d04_rope_sin_cos_swapped, mask_triu, mask_all) held every claim of TF2, and float16 inside held TF1's: a
+    rotation is now held to its formula on random x, and the mask to np.tril."""
+    result = run_lab(lab, "--use", str(one_edit(tmp_path, solution, old, new)))
+    failed = claims(result.stdout, "FAILS")
+    assert result.returncode == 1 and len(failed) == len(failing), result.stdout[-3000:] + result.stderr[-2000:]
+    assert all(any(text.startswith(c) for text in failed) for c in failing), failed
+    assert "Traceback" not in result.stdout + result.stderr, result.stderr[-3000:]
+
+
+def test_tf1_an_unfinished_apply_rope_leaves_the_sinusoidal_claim_standing(tmp_path):
+    """half_done.py (the review's): a right sinusoidal_encoding and an apply_rope that raises. The two formula
+    claims sit in cells of their own, so only the rotation's fails, naming the learner's error."""
+    file = one_edit(tmp_path, C04, ROPE_START, '    raise NotImplementedError("todo")\n' + ROPE_START)
+    result = run_lab("tf1_sinusoidal_vs_rope", "--use", str(file))
+    assert result.returncode == 1 and "Traceback" not in result.stdout + result.stderr, result.stderr[-3000:]
+    assert any(t.startswith("sinusoidal_encoding is its formula") for t in claims(result.stdout, "HOLDS")), result.stdout
+    assert any(t.startswith(TF1_ROPE) and t.endswith("(raised NotImplementedError: todo)")
+               for t in claims(result.stdout, "FAILS")), result.stdout
+
+
+# --- the lab's run, crashes and adapters (issue 42, item 3, the review's findings 1, 5, 6 and 10) ---------------
+LLAMA3_SWAPPED = "c07/llama3_low_high_swapped.py"
+
+
+def run_driver(tmp_path: Path, code: str) -> subprocess.CompletedProcess:
+    """A Python process running `code` from the project's root, as a notebook's kernel would."""
+    driver = tmp_path / "driver.py"
+    driver.write_text("import sys, types\nsys.modules['ipykernel'] = types.ModuleType('ipykernel')  # as in a kernel\n"
+                      + code, encoding="utf-8")
+    return subprocess.run([sys.executable, str(driver)], cwd=ROOT, capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "MPLBACKEND": "Agg", "PYTHONPATH": str(ROOT)})
+
+
+def test_percent_run_in_a_notebook_runs_the_lab_on_the_learner_s_file(tmp_path):
+    """Found by review (/tmp/review42dl/percent_run.py): `%run tf4_stretching_context.py --use FILE` in a kernel
+    ran the lab on the lessons' code, every claim holding, because a loaded ipykernel meant "notebook". Now the
+    lab's own file as argv[0] means "as a script", so IPython's real %run fails what the command line fails."""
+    file = learner_file(tmp_path, [LLAMA3_SWAPPED])
+    lab = "labs/tf4_stretching_context.py"
+    ran = run_driver(tmp_path, "from IPython.core.interactiveshell import InteractiveShell\n"
+                               f"InteractiveShell.instance().run_line_magic('run', '{lab} --use {file}')\n"
+                               "print('the kernel goes on')\n")
+    script = run_lab("tf4_stretching_context", "--use", str(file))
+    assert script.returncode == 1 and claims(script.stdout, "FAILS"), script.stdout[-2000:]
+    assert "your llama3_inv_freq (Challenge 07) runs as lessons." in ran.stdout, ran.stdout[-3000:] + ran.stderr
+    assert claims(ran.stdout, "FAILS") == claims(script.stdout, "FAILS"), ran.stdout[-3000:]
+    assert "SystemExit" in ran.stdout and ran.stdout.rstrip().endswith("the kernel goes on"), ran.stdout[-500:]
+    assert "Traceback" not in ran.stdout + ran.stderr, ran.stdout[-3000:] + ran.stderr[-3000:]
+
+
+def test_a_use_the_lab_cannot_read_is_refused_in_one_line(tmp_path):
+    """A --use on a command line that is not the lab's own (argv[0] a kernel's launcher) stops the lab, exit 2,
+    rather than run it on the lessons' code and print HOLDS."""
+    file = learner_file(tmp_path, [LLAMA3_SWAPPED])
+    lab = str(ROOT / "labs" / "tf4_stretching_context.py")
+    ran = run_driver(tmp_path, f"sys.argv = ['/usr/lib/python3/ipykernel_launcher.py', '--use={file}']\nlab = {lab!r}\n"
+                               "exec(compile(open(lab, encoding='utf-8').read(), lab, 'exec'), {'__name__': '__main__', '__file__': lab})\n")
+    assert ran.returncode == 2 and not ran.stdout, ran.stdout[-2000:]
+    assert ran.stderr.startswith("--use cannot be read here: this run's command line") and len(
+        ran.stderr.strip().splitlines()) == 1, ran.stderr
+
+
+CRASHING_LAB = '''# %%
+from labs._lab import start
+
+start()
+TOL = 1e-9  # bound before the line that raises: computed in full
+from math import sqrt
+
+
+def unfinished():
+    raise NotImplementedError("todo")
+
+
+value = unfinished()
+after = 1
+
+# %%
+from labs._lab import verdict
+
+
+def reads_value():
+    return value == 1
+
+
+verdict({
+    "reads TOL and sqrt only": lambda: TOL < 1 and sqrt(4) == 2,
+    "reads value": lambda: value == 1,
+    "reads after": lambda: after == 1,
+    "reads value through the lab's own function": lambda: reads_value(),
+    "reads value, its own check raising first": lambda: max([]) < value,
+})
+'''
+
+
+def test_a_crash_fails_only_the_claims_needing_what_came_after_it_and_names_the_crash(tmp_path):
+    """Found by review (half_done.py: 0 of 11, the sinusoidal claim failing with apply_rope's NotImplementedError,
+    and apply_rope's with `max() arg is an empty sequence`): a crashed cell marked every name it binds, those
+    bound before the line that raised too, and a claim's own error hid the crash it came from."""
+    lab = tmp_path / "crashing_lab.py"
+    lab.write_text(CRASHING_LAB, encoding="utf-8")
+    result = subprocess.run([sys.executable, str(lab)], cwd=ROOT, capture_output=True, text=True, timeout=300,
+                            env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert result.returncode == 1 and "Traceback" not in result.stdout + result.stderr, result.stdout + result.stderr
+    assert claims(result.stdout, "HOLDS") == ["reads TOL and sqrt only"], result.stdout
+    assert claims(result.stdout, "FAILS") == [f"{c} (raised NotImplementedError: todo)" for c in (
+        "reads value", "reads after", "reads value through the lab's own function",
+        "reads value, its own check raising first")], result.stdout
+    assert "verdict: 1 of 5 claims hold" in result.stdout, result.stdout
+
+
+def test_ntk_speeds_in_float32_as_transformers_computes_them_are_one_base(tmp_path):
+    """Found by review (c07_float32.py): speeds computed in float32 were refused as "not one base's" (1.03e-07
+    off, against 1e-9). NTK_ONE_BASE_RTOL (2e-6) lets float32's rounding through and still stops speeds
+    that are not one base's (an interpolation on top: 0.875 off)."""
+    def float32_ntk(d, base, factor):  # transformers: 1 / base**(arange(0, d, 2, int64).float() / d)
+        raised = base * factor ** (d / (d - 2))
+        return 1.0 / (raised ** (np.arange(0, d, 2, dtype=np.int64).astype(np.float32) / d))
+
+    for d, base, factor in ((128, 1e4, 8.0), (64, 5e5, 4.0), (80, 1e7, 64.0), (96, 1e6, 16.0)):
+        read = labs._use.base_from_speeds(float32_ntk)(base, factor, d)
+        assert abs(read / (base * factor ** (d / (d - 2))) - 1) < 1e-5, (d, base, factor, read)
+    with pytest.raises(ValueError, match=r"not RoPE's speeds for one raised base: pair 0 is 0.875 off"):
+        labs._use.base_from_speeds(lambda d, base, f: float32_ntk(d, base, f) / f)(1e4, 8.0, 128)
+    source = (ROOT / "challenges" / "c07" / "solution.py").read_text(encoding="utf-8")
+    old = "    return base ** (-np.arange(0, head_dim, 2) / head_dim)"
+    assert source.count(old) == 1
+    file = learner_file(tmp_path, [source.replace(
+        old, "    return 1.0 / (base ** (np.arange(0, head_dim, 2, dtype=np.int64).astype(np.float32) / head_dim))")])
+    result = run_lab("tf4_stretching_context", "--use", str(file))
+    assert "your ntk_inv_freq (Challenge 07) runs as lessons." in result.stdout, result.stdout[-2000:] + result.stderr
+    assert "one raised base" not in result.stdout.replace("its speeds read back as one raised base", ""), result.stdout
+
+
+def test_a_learner_s_file_imports_its_own_helper_module_beside_it(tmp_path):
+    """Found by review: `from my_c04 import ...` in the learner's file raised ModuleNotFoundError (exit 2). Its
+    folder is on sys.path while it is imported, and after, for a function that imports when called."""
+    (tmp_path / "my_c04.py").write_text((ROOT / C04).read_text(encoding="utf-8"), encoding="utf-8")
+    mine = tmp_path / "mine.py"
+    mine.write_text("from my_c04 import apply_rope\n\n\ndef sinusoidal_encoding(n_positions, d_model):\n"
+                    "    from my_c04 import sinusoidal_encoding as table\n\n    return table(n_positions, d_model)\n",
+                    encoding="utf-8")
+    result = run_lab("tf1_sinusoidal_vs_rope", "--use", str(mine))
+    assert result.returncode == 0 and "FAILS" not in result.stdout, result.stdout[-3000:] + result.stderr[-2000:]
+    assert "your sinusoidal_encoding (Challenge 04) runs as lessons." in result.stdout, result.stdout[-2000:]
