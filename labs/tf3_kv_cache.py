@@ -22,7 +22,10 @@
 # full pass to rounding, and the cache holds each RoPE key already rotated by
 # its own position; with the position forgotten the four schemes that
 # carry position go wrong from the second token on, and the one that carries
-# none does not.
+# none does not; and the ALiBi slopes and bias and the sinusoidal codes the
+# decoder uses are their formulas. The decode runs exactly the learned table's
+# sixteen rows, positions 0 to 15: it never asks for a position past the
+# table's end, so what happens there is not checked here.
 #
 # Run it with `python labs/tf3_kv_cache.py`: it exits 0 when every claim holds
 # and 1, naming the claim, when one does not (a claim whose computation raises
@@ -42,7 +45,17 @@
 # queries and keys as it is; `embed` is handed the rows the decoder has already
 # looked up as its token table (token t is row t) and the decoder's table and
 # first position; `sinusoidal_encoding` is asked for base 10,000 only. A file
-# that defines none of them stops the lab with one line (exit 2). The lab does
+# that defines none of them stops the lab with one line (exit 2). Which claim
+# checks which of your functions: `apply_rope` against the lesson's rotation,
+# claim 2 (the keys the cache holds, in every layer); `alibi_slopes` and
+# `alibi_bias` against their formulas, claims 6 and 7 (given your slopes and
+# not your bias, the lessons' bias uses your slopes, so claim 7 reads them too);
+# `sinusoidal_encoding` against its formula, claim 8; `causal_mask` only in
+# claim 1, where the full pass, the one path that uses a mask, must equal the
+# cached path, which needs none; `embed` only in claims 1, 3 and 4, which
+# compare your function with itself (one token at position t in the cache
+# against sixteen from position 0 in the full pass), so an `embed` that adds
+# the same wrong row both ways passes. The lab does
 # not take [Challenge 05](../../challenges/05-kv-cache/)'s functions: they read
 # the new token's position from the cache's own length, so there is no counter
 # to forget, and forgetting it is what claims 3 to 5 measure.
@@ -80,8 +93,9 @@ import numpy as np
 
 from lessons._palette import BLUE, GRID, RED, SCHEME_LOOKS, legend_beside
 from lessons._show import gap_text
-from lessons.alibi import alibi_bias_at
+from lessons.alibi import alibi_bias_at, alibi_slopes
 from lessons.attention import split_heads
+from lessons.positional import sinusoidal_encoding
 from lessons.rope import apply_rope_half, decode_error
 from lessons.transformer import POSITIONS, TINY, KVCache, TinyGPT, cache_gap, demo_tokens
 
@@ -157,25 +171,29 @@ plt.show()
 # Claim 1 compares the cached path with the full pass, and both run the same
 # rotation: a RoPE that turns the queries and forgets the keys passes it, since
 # the full pass then forgets them too. So the cell looks inside the cache. It
-# decodes the sixteen tokens with the RoPE model, then builds layer 0's keys
-# from the weights alone: the token vectors, normalised as the layer does, times
-# W_k, split into heads and not rotated. Turned by their positions with the
-# lesson's half-split rotation `apply_rope_half`, they must be exactly what the
-# cache holds; and from position 1 on they must differ from the unrotated keys,
-# or nothing was turned.
+# decodes the sixteen tokens with the RoPE model, then builds every layer's
+# keys from the weights alone: the layer's input in the full pass (the token
+# vectors for layer 0, the output of the layer below after that), normalised
+# as the layer does, times W_k, split into heads and not rotated. Turned by
+# their positions with the lesson's half-split rotation `apply_rope_half`, they
+# must be exactly what the cache holds in that layer; and from position 1 on
+# they must differ from the unrotated keys, or nothing was turned.
 
 # %%
 rope_model, rope_cache = models["rope"], models["rope"].new_cache()
 decode(rope_model, cache=rope_cache)
-L0 = rope_model.layers[0]
-h0 = rope_model._norm(rope_model.embed(tokens), L0["g1"], L0["b1"])  # (n, d_model): layer 0's input
-raw_keys = split_heads(h0 @ L0["W_k"].T, TINY["n_heads"])  # (n_heads, n, d_head), not rotated
-rotated_keys = apply_rope_half(raw_keys, np.arange(n))  # (n_heads, n, d_head), key t turned by t
-cached_vs_rotated = float(np.abs(rope_cache.keys[0] - rotated_keys).max())
-turned_by = np.abs(rope_cache.keys[0] - raw_keys).max(axis=(0, 2))  # (n,) how far each cached key moved
-print(f"layer 0: cache holds {rope_cache.keys[0].shape} keys; largest gap to the keys rotated by their positions: "
-      f"{gap_text(cached_vs_rotated)}")
-print(f"how far each cached key is from its unrotated self, positions 0..{n - 1}: "
+x_in = rope_model.embed(tokens)  # (n, d_model): layer 0's input in the full pass
+cached_vs_rotated, turned_by = 0.0, np.full(n, np.inf)  # worst over the layers; (n,) least any key moved
+for i, layer in enumerate(rope_model.layers):
+    h_in = rope_model._norm(x_in, layer["g1"], layer["b1"])  # (n, d_model), normalised as the layer does
+    raw_keys = split_heads(h_in @ layer["W_k"].T, TINY["n_heads"])  # (n_heads, n, d_head), not rotated
+    rotated_keys = apply_rope_half(raw_keys, np.arange(n))  # (n_heads, n, d_head), key t turned by t
+    cached_vs_rotated = max(cached_vs_rotated, float(np.abs(rope_cache.keys[i] - rotated_keys).max()))
+    turned_by = np.minimum(turned_by, np.abs(rope_cache.keys[i] - raw_keys).max(axis=(0, 2)))
+    x_in = rope_model.block(i, x_in)  # (n, d_model): the next layer's input
+print(f"{len(rope_model.layers)} layers, each caching {rope_cache.keys[0].shape} keys; largest gap to the keys "
+      f"rotated by their positions: {gap_text(cached_vs_rotated)}")
+print(f"how far each cached key is from its unrotated self (least over the layers), positions 0..{n - 1}: "
       f"{gap_text(turned_by[0])} at 0, then {turned_by[1:].min():.3f} to {turned_by[1:].max():.3f}")
 
 # %% [markdown]
@@ -296,6 +314,59 @@ plt.show()
 # the same weights with no positions (grey): the bug silently removes RoPE
 # from the model, and what is left orders tokens by the causal mask alone.
 
+# %% [markdown]
+# ## Claims 6 to 8: the ALiBi bias and the sinusoidal codes are their formulas
+#
+# Claims 1, 3 and 4 compare the cached path with the full pass, and both run
+# the same ALiBi bias and the same sinusoidal table: a slope or a code that is
+# wrong is wrong on both sides, and every claim above still holds. So the
+# functions are also held to their formulas, computed here with plain numpy.
+# The slopes: for a power of two n, head h (from 1) gets 2^(−8h/n); for any
+# other n, the slopes of the largest power of two c below n, then every other
+# slope of 2c heads (h = 1, 3, 5, ...) for the n − c heads left. The bias:
+# −m_h · (i − j) for a key j at or before the query i, −inf after it. The
+# codes: row p holds sin(p·ωᵢ) in column 2i and cos(p·ωᵢ) in column 2i + 1,
+# with ωᵢ = 10,000^(−2i/d).
+
+# %%
+HEADS = (1, 2, 4, 8, 12, 16, 24)  # the decoder's 2 heads, other powers of two, and three that are not
+
+
+def slopes_by_formula(n_heads):
+    """(n_heads,) ALiBi slopes from the paper's rule, as the docstring above spells it."""
+    c = 2 ** int(np.floor(np.log2(n_heads)))  # the largest power of two <= n_heads
+    first = 2.0 ** (-8.0 * np.arange(1, c + 1) / c)
+    extra = 2.0 ** (-8.0 * np.arange(1, 2 * c + 1, 2) / (2 * c))[: n_heads - c]
+    return np.concatenate([first, extra])
+
+
+slopes_gap = float(np.max([np.abs(np.asarray(alibi_slopes(h), dtype=float) - slopes_by_formula(h)).max()
+                            for h in HEADS]))  # np.max: a NaN anywhere stays NaN, and fails
+QUERIES, KEYS = np.array([0, 3, 7, 15]), np.arange(n)  # the full pass's queries, and a decode step's one query
+bias_gaps = []
+for h in (TINY["n_heads"], 8, 12):
+    m = slopes_by_formula(h)[:, None, None]  # (h, 1, 1)
+    for q in (QUERIES, np.array([9])):
+        gap_ij = q[:, None] - KEYS[None, :]  # (n_q, n_k): i − j
+        want = np.where(gap_ij >= 0, -m * gap_ij, -np.inf)  # (h, n_q, n_k)
+        got = np.asarray(alibi_bias_at(h, q, KEYS), dtype=float)
+        same_inf = bool(np.array_equal(np.isneginf(got), np.isneginf(want)))
+        bias_gaps.append(np.abs(got[~np.isneginf(want)] - want[~np.isneginf(want)]).max()
+                         if got.shape == want.shape and same_inf else np.inf)
+bias_gap = float(np.max(bias_gaps))
+TABLES = ((n, TINY["d_model"]), (4096, 128))  # the decoder's table, and a model-sized one
+table_gaps = []
+for rows, d in TABLES:
+    omega = 10000.0 ** (-np.arange(0, d, 2) / d)  # (d/2,)
+    angle = np.outer(np.arange(rows), omega)  # (rows, d/2)
+    want = np.stack([np.sin(angle), np.cos(angle)], axis=-1).reshape(rows, d)  # sin, cos, sin, cos, ...
+    table_gaps.append(np.abs(np.asarray(sinusoidal_encoding(rows, d)) - want).max())
+table_gap = float(np.max(table_gaps))
+print(f"alibi_slopes for {', '.join(map(str, HEADS))} heads against the formula: {gap_text(slopes_gap)}")
+print(f"alibi_bias (2, 8 and 12 heads; queries 0, 3, 7, 15 and a decode step's 9; keys 0..{n - 1}): "
+      f"{gap_text(bias_gap)}")
+print(f"sinusoidal_encoding ({n} x {TINY['d_model']} and 4,096 x 128) against the formula: {gap_text(table_gap)}")
+
 # %%
 from labs._lab import verdict
 
@@ -303,14 +374,21 @@ verdict({
     f"true position: cached logits equal the full pass within {TOL:.0e} for all five schemes, at every step":
         lambda: all(gap_right[p].max() < TOL for p in POSITIONS),
     f"true position: the cache holds each RoPE key rotated by its own position (within {TOL:.0e}), "
-    "turned away from the unrotated key from position 1 on":
+    "in every layer, turned away from the unrotated key from position 1 on":
         lambda: cached_vs_rotated < TOL and turned_by[0] < TOL and turned_by[1:].min() > 0.01,
     "position 0 every step: rope, learned, sinusoidal and alibi are right at step 0 and off by > 0.1 at every later step":
         lambda: all(gap_wrong[p][0] < TOL and gap_wrong[p][1:].min() > 0.1 for p in carry),
     f"position 0 every step: the scheme with no positions still equals the full pass within {TOL:.0e}":
         lambda: gap_wrong["none"].max() < TOL,
-    "position 0 every step: each scheme that carries position changes the greedy token at some steps; the one with none never does":
-        lambda: all(0 < flips[p] < n for p in carry) and flips["none"] == 0,
+    f"position 0 every step: each scheme that carries position changes the greedy token at some of the {n - 1} "
+    "steps after the first, never at all of them; the one with none never does":
+        lambda: all(0 < flips[p] < n - 1 for p in carry) and flips["none"] == 0,
     "position 0 every step: the RoPE model decodes exactly as the same weights with no positions":
         lambda: as_nope.max() < TOL and key_right.max() < TOL and int((key_wrong == 0).sum()) == 1,
+    f"alibi_slopes is the paper's rule, 2^(-8h/n) and for other n every other slope of the next power of two, "
+    f"for {', '.join(map(str, HEADS))} heads, to {TOL:.0e}": lambda: slopes_gap < TOL,
+    f"alibi_bias is -m_h·(i - j) for keys at or before the query and -inf after it, to {TOL:.0e}":
+        lambda: bias_gap < TOL,
+    f"sinusoidal_encoding is its formula, row p = sin, cos of p·10,000^(-2i/d), {n} x {TINY['d_model']} and "
+    f"4,096 x 128, to {TOL:.0e}": lambda: table_gap < TOL,
 })
