@@ -22,9 +22,11 @@
 # the ids and the mask right, all three ways agree to rounding for both models;
 # a constant offset (left padding without ids, packed ids that keep counting
 # while attention is cut) costs RoPE nothing but breaks the learned table; and
-# packing without cutting attention breaks both. A last claim leaves the tiny
+# packing without cutting attention breaks both. One claim leaves the tiny
 # decoder for a vision-language prompt: after a video, Qwen's multimodal ids
-# must send the text past every id the video used.
+# must send the text past every id the video used. The last one puts the
+# sentence in a batch of two rows padded differently, and packs it behind a
+# one-token document: each must still come out as alone.
 #
 # Run it with `python labs/tf5_position_ids.py`: it exits 0 when every claim
 # holds and 1, naming the claim, when one does not (a claim whose computation
@@ -35,14 +37,21 @@
 # with the functions FILE defines instead of the lessons', any of:
 # `position_ids_from_mask`, `padded_attention_mask`, `packed_position_ids` and
 # `packed_attention_mask` from [Challenge 08](../../challenges/08-position-ids/),
-# and `causal_mask(n)` from [Challenge 01](../../challenges/01-attention/). The
-# lab's sentence is a single row and Challenge 08's functions take a batch, so
-# the lab adapts explicitly: one row goes in as a batch of one;
-# `padded_attention_mask` is given the row's mask (four 0s, then six 1s);
+# and `causal_mask(n)` from [Challenge 01](../../challenges/01-attention/).
+# Challenge 08's functions take a batch, so the lab adapts explicitly: a
+# single row goes in as a batch of one, and `position_ids_from_mask` is also
+# given the (2, 10) mask of claim 7's two rows; `padded_attention_mask` is given
+# one row's mask at a time (four 0s, then six 1s; or one 0 and nine 1s);
 # `packed_attention_mask` is given ids that restart at 0 with every document,
-# where the lesson names each token's document; `packed_position_ids` is asked
-# for ids from 0 only. A file that defines none of them stops the lab with one
-# line (exit 2).
+# where the lesson names each token's document (0, 1, 2, 3, 4, 0, 0, 1, ...
+# with claim 7's one-token document); `packed_position_ids` is asked for ids
+# from 0 only. So two things are not checked here: a `padded_attention_mask`
+# that is right for one row but not for a batch of rows padded differently,
+# and a `packed_attention_mask` that misreads ids which do not restart at 0
+# (a continuation chunk's 0, 1, 2, 7, 8: a cut made only at id 0, or only
+# where the ids stop growing, passes every claim); Challenge 08's checker
+# tries both.
+# A file that defines none of them stops the lab with one line (exit 2).
 #
 # It exercises
 # [Position ids in practice: padding, packing and caches](../../lessons/position_ids/)
@@ -216,6 +225,48 @@ agree = {w: bool(np.array_equal(ids, mm_ids)) for w, ids in witnesses.items()}
 print(f"the clip's ids reach {mm_ids[:, video].max()}; the text after it gets {after[0].tolist()}; "
       f"time ids it shares with the clip: {shared}; the same ids as {agree}")
 
+# %% [markdown]
+# ## Claim 7: a batch of two rows, and a one-token document
+#
+# Every case above is one row. A real batch pads each row by its own amount:
+# the ids must be counted per row, or a row padded less than the first starts
+# late. And a packed row may hold a document of one token, whose id 0 follows
+# an id 0 of its own: the cut must still separate it from the documents on
+# either side. So the sentence goes into a batch of two rows of 10 slots, behind
+# 4 padding tokens, next to a 9-token prompt behind 1; the ids of both rows
+# come from one call on the (2, 10) mask, and each row must give its prompt's
+# logits alone. Then the sentence is packed behind the five-token example and
+# a one-token document, ids from the lengths (5, 1, 6) and the cut read from
+# the ids; the one token and the sentence must each come out as alone.
+
+# %%
+PADS, PROMPT = (PAD, 1), demo_tokens(OTHER + N - 2, seed=3)  # padding per row; row 1's prompt, 9 tokens
+rows = (sentence, PROMPT)  # the real tokens of each row
+batch_mask = np.array([np.r_[np.zeros(pad, int), np.ones(len(r), int)] for pad, r in zip(PADS, rows, strict=True)])
+batch_ids = np.asarray(position_ids_from_mask(batch_mask))  # (2, 10): one call for the whole batch
+print(f"batch mask {batch_mask.tolist()}: ids {batch_ids.tolist()}")
+batch_gap = {}
+for p, m in models.items():
+    for b, (pad, r) in enumerate(zip(PADS, rows, strict=True)):
+        allowed_b = padded_batch_mask(pad, len(r))[1]  # the row's cut
+        got = forward_with_ids(m, np.r_[np.zeros(pad, int), r], batch_ids[b], allowed_b)[pad:]
+        batch_gap[p, b] = float(np.abs(got - forward_with_ids(m, r, np.arange(len(r)), causal_mask(len(r)))).max())
+LENGTHS = (OTHER, 1, N)  # the example, a one-token document, the sentence
+one = demo_tokens(1, seed=4)
+ids3 = packed_position_ids(list(LENGTHS))  # (12,)
+cut3 = document_mask(document_ids_from_position_ids(ids3)[0])  # (12, 12), read from the ids
+single_gap = {}
+for p, m in models.items():
+    out = forward_with_ids(m, np.r_[other, one, sentence], ids3, cut3)  # (12, vocab)
+    single_gap[p] = max(float(np.abs(out[OTHER:OTHER + 1] - forward_with_ids(m, one, [0], causal_mask(1))).max()),
+                        float(np.abs(out[OTHER + 1:] - alone[p]).max()))
+print(f"packed lengths {LENGTHS}: ids {np.asarray(ids3).tolist()}")
+print(f"{'':<48}{'RoPE':>10}{'learned':>10}")
+for b, pad in enumerate(PADS):
+    print(f"{f'batch row {b} ({pad} padding)':<48}{gap_text(batch_gap['rope', b]):>10}"
+          f"{gap_text(batch_gap['learned', b]):>10}")
+print(f"{'packed with a one-token document':<48}{gap_text(single_gap['rope']):>10}{gap_text(single_gap['learned']):>10}")
+
 # %%
 from labs._lab import verdict
 
@@ -236,4 +287,8 @@ verdict({
     "largest id + 1 and shares no time id with its frames":
         lambda: sorted(agree) == ["transformers_5_2_0", "vllm"] and all(agree.values())
         and after[0, 0] == mm_ids[:, video].max() + 1 and not shared,
+    f"a batch of two rows padded 4 and 1, ids from one call on the (2, 10) mask: each row is its prompt alone "
+    f"within {TOL:.0e}, both models": lambda: max(batch_gap.values()) < TOL,
+    f"packed behind a one-token document (lengths 5, 1, 6), cut read from the ids: the one token and the sentence "
+    f"are each as alone within {TOL:.0e}, both models": lambda: max(single_gap.values()) < TOL,
 })

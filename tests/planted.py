@@ -259,6 +259,17 @@ PLANTS: tuple[Plant, ...] = (
           "else float(np.float32(step))", "else float(np.float32(step)) / 2",
           "the seconds per step read at half their value (as from a processor told 4 frames a second for a "
           "2-frame-a-second video): the text still resumes past the largest id, only the engines' ids differ"),
+    Plant("tf5_position_ids", ("a batch of two rows padded 4 and 1",),
+          "lessons.position_ids", "position_ids_from_mask",
+          "ids = np.cumsum(mask, axis=-1) - 1  #",
+          "ids = np.broadcast_to(np.cumsum(np.atleast_2d(mask)[0]) - 1, mask.shape)  #",
+          "the first row's ids given to every row: right for a batch of one, 3 positions early for a row padded "
+          "1 next to one padded 4"),
+    Plant("tf5_position_ids", ("packed behind a one-token document",),
+          "lessons.position_ids", "document_ids_from_position_ids",
+          "return np.cumsum(step != 1, axis=-1)", "return np.cumsum(step < 0, axis=-1)",
+          "a new document only where the id falls: a one-token document's 0 before the next document's 0 does "
+          "not fall, so the two are read as one"),
 )
 
 
