@@ -356,3 +356,53 @@ def test_a_learner_s_file_imports_its_own_helper_module_beside_it(tmp_path):
     result = run_lab("tf1_sinusoidal_vs_rope", "--use", str(mine))
     assert result.returncode == 0 and "FAILS" not in result.stdout, result.stdout[-3000:] + result.stderr[-2000:]
     assert "your sinusoidal_encoding (Challenge 04) runs as lessons." in result.stdout, result.stdout[-2000:]
+
+
+# --- TF3, TF4 and TF5 on what their claims did not reach (issue 42, item 3, the review's findings 3, 5, 7, 10) ---
+C03_SOL, C07_SOL, C08_SOL = "challenges/c03/solution.py", "challenges/c07/solution.py", "challenges/c08/solution.py"
+SLOPES, BIAS = "alibi_slopes is the paper's rule", "alibi_bias is -m_h"
+PI_SECOND, NTK_SECOND = "d = 64, base 500,000, stretch 4: position interpolation", "d = 64, base 500,000, stretch 4: NTK"
+BATCH, ONE_TOKEN = "a batch of two rows padded 4 and 1", "packed behind a one-token document"
+UNREACHED = [  # (lab, solution, old, new: the reference solution with one edit; the claims that must be all that FAIL)
+    ("tf3_kv_cache", C03_SOL, "np.arange(1, closest + 1) / closest", "np.arange(0, closest) / closest", (SLOPES, BIAS)),
+    ("tf3_kv_cache", C03_SOL, "bias = -slopes[:, None, None] * gap", "bias = slopes[:, None, None] * gap", (BIAS,)),
+    ("tf3_kv_cache", "challenges/c04/solution.py", "pe[:, 0::2] = np.sin(angles)\n    pe[:, 1::2] = np.cos(angles)",
+     "pe[:, 0::2] = np.cos(angles)\n    pe[:, 1::2] = np.sin(angles)", ("sinusoidal_encoding is its formula",)),
+    ("tf4_stretching_context", C07_SOL, "return _speeds(head_dim, base) / factor",
+     "return _speeds(head_dim, 10000.0) / factor", (PI_SECOND,)),
+    ("tf4_stretching_context", C07_SOL, "factor ** (head_dim / (head_dim - 2))", "factor ** (64 / 63)", (NTK_SECOND,)),
+    ("tf5_position_ids", C08_SOL, "ids = np.cumsum(mask, axis=-1) - 1",
+     "ids = np.broadcast_to(np.cumsum(mask[0]) - 1, mask.shape)", (BATCH,)),
+    ("tf5_position_ids", C08_SOL, "starts[1:] = ids[1:] != ids[:-1] + 1", "starts[1:] = ids[1:] < ids[:-1]",
+     (ONE_TOKEN,)),
+]
+
+
+@pytest.mark.parametrize("lab, solution, old, new, failing", UNREACHED,
+                         ids=["tf3-slopes_h_from_0", "tf3-bias_sign_flipped", "tf3-table_sin_cos_swapped",
+                              "tf4-pi_base_fixed", "tf4-ntk_64_63", "tf5-ids_first_row", "tf5-cut_where_ids_fall"])
+def test_tf3_to_tf5_fail_a_mistake_their_claims_did_not_reach_by_the_new_claim_alone(lab, solution, old, new,
+                                                                                      failing, tmp_path):
+    """The review's learner files (/tmp/bugs: d03_slopes_h_from_0, d03_bias_sign_flipped, d04_table_sin_cos_swapped,
+    pi_base_fixed, ntk_64_63, ids_first_row) held every claim: TF3 compared the cached path with the full pass,
+    both on the learner's ALiBi and table; TF4 read one head; TF5 ran one row and no one-token document."""
+    result = run_lab(lab, "--use", str(one_edit(tmp_path, solution, old, new)))
+    failed = claims(result.stdout, "FAILS")
+    assert result.returncode == 1 and len(failed) == len(failing), result.stdout[-3000:] + result.stderr[-2000:]
+    assert all(any(text.startswith(c) for text in failed) for c in failing), failed
+    assert "Traceback" not in result.stdout + result.stderr, result.stderr[-3000:]
+
+
+def test_tf4_one_recipe_s_error_fails_only_that_recipe_s_claims(tmp_path):
+    """Found by review (d07_ntk_interpolation_on_top.py): NTK speeds that are not one base's raise in the adapter,
+    and "no scaling" and "position interpolation, YaRN and Llama 3" failed with it, all five recipes being
+    computed in one call. Each recipe's speeds are computed on their own now."""
+    file = one_edit(tmp_path, C07_SOL, "    return _speeds(head_dim, raised)\n",
+                    "    return _speeds(head_dim, raised) / factor\n")
+    result = run_lab("tf4_stretching_context", "--use", str(file))
+    failed = claims(result.stdout, "FAILS")
+    assert result.returncode == 1 and "Traceback" not in result.stdout + result.stderr, result.stderr[-3000:]
+    assert len(failed) == 2 and all(" (raised ValueError: your ntk_inv_freq's speeds are not RoPE's" in t
+                                    for t in failed), failed
+    assert {t[:12] for t in failed} == {"NTK-aware: a", NTK_SECOND[:12]}, failed
+    assert len(claims(result.stdout, "HOLDS")) == 6, result.stdout[-3000:]
