@@ -6,6 +6,7 @@ at the size it is drawn."""
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 
@@ -129,6 +130,27 @@ def test_no_figure_is_a_white_block_in_the_dark_palette(page_in_the_dark, site, 
             where = figure.get_attribute("src") or figure.evaluate(WHICH_OUTPUT)
             bright.append(f"{where}: mean brightness {mean:.2f}")
     assert not bright, f"{path}: figures that stay bright in the dark palette:\n" + "\n".join(bright)
+
+
+CODE_CELL_BACKGROUNDS = """() => [...document.querySelectorAll(
+    '.jp-Notebook :is(.jp-InputArea-editor, .highlight-ipynb, .highlight-ipynb pre)')]
+    .map(e => getComputedStyle(e).backgroundColor)"""
+
+
+@pytest.mark.parametrize("path", [p for p in PAGES if p.startswith(("labs/", "notebooks/"))])
+def test_a_notebooks_code_cells_are_dark_in_the_dark_palette(page_in_the_dark, site, path):
+    """Issue 43: the labs' code cells were light grey boxes (rgb 245, 245, 245) on the dark page."""
+    page = page_in_the_dark
+    page.goto(site + path, wait_until="load")
+    backgrounds = page.evaluate(CODE_CELL_BACKGROUNDS)
+    assert backgrounds, f"{path}: no code cell found"
+
+    def luma(css: str) -> float:
+        red, green, blue = (float(v) for v in re.findall(r"[\d.]+", css)[:3])
+        return (0.2126 * red + 0.7152 * green + 0.0722 * blue) / 255
+
+    light = sorted({b for b in backgrounds if "rgba(0, 0, 0, 0)" != b and luma(b) >= DARK_MEAN})
+    assert not light, f"{path}: code cells with a light background in the dark palette: {light}"
 
 
 @pytest.fixture(scope="module")

@@ -160,6 +160,9 @@ def test_decoder_reads_well_in_both_palettes(page, site, scheme):
         colours = page.eval_on_selector_all(".pmc-plot path.pmc-group", "ps => ps.map(p => getComputedStyle(p).stroke)")
         background = page.evaluate("getComputedStyle(document.body).backgroundColor")
         assert all(c not in ("none", background) for c in colours) and len(set(colours)) == len(colours), colours
+    # a plotted line is a stroke: the dark palette's colour for the first series once filled it too (issue 43)
+    fills = page.eval_on_selector_all(".pmc-plot path.pmc-line", "ps => ps.map(p => getComputedStyle(p).fill)")
+    assert fills and set(fills) == {"none"}, f"{scheme}: lines drawn filled: {sorted(set(fills))}"
     violations = _axe(page, f"{PATH} decoder ({scheme})")
     assert not violations, "\n".join(violations)
     _clean(log)
