@@ -28,14 +28,15 @@
 # %%
 from lessons.positional import encode_sentence, order_similarity
 
-order_similarity()
+# rounded to 4 places: unrounded, float64 prints 'no positions' as 1.0000000000000002
+{scheme: round(similarity, 4) for scheme, similarity in order_similarity().items()}
 
 # %%
 import numpy as np
 
 a = encode_sentence("the cat chased the dog", scheme="rope").mean(axis=0)
 b = encode_sentence("the dog chased the cat", scheme="rope").mean(axis=0)
-float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b)))
+round(float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b))), 4)
 
 # %% [markdown]
 # ## RoPE scores depend only on the distance
