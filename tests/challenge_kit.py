@@ -8,6 +8,7 @@ output fails the test, since the checker must never show one.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import subprocess
 import sys
@@ -87,3 +88,24 @@ def page_sample(page: Path) -> str:
         else:
             joined.append(line)
     return "\n".join(joined)
+
+
+def load(path: Path):
+    """The module at `path` (a starter, a solution, a learner file), imported under its file's stem."""
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def passes(lines: dict[str, str], props) -> bool:
+    """Whether each of `props` has a PASS line."""
+    return all(lines[p].startswith("PASS ") for p in props)
+
+
+def page_table(page: str, heading: str) -> list[list[str]]:
+    """The rows (cells) of the table right after the text `heading` on a page, header and rule left out."""
+    after = page.split(heading, 1)[1].lstrip("\n")
+    rows = after[: after.index("\n\n")].splitlines()
+    assert all(row.startswith("|") for row in rows), rows
+    return [[c.strip() for c in row.strip("|").split("|")] for row in rows[2:]]

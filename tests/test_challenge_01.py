@@ -8,7 +8,6 @@ on the page is the solution's.
 
 from __future__ import annotations
 
-import importlib.util
 import re
 from pathlib import Path
 
@@ -33,17 +32,6 @@ ALL = MASK + WEIGHTS + ATTN
 
 def _learner(tmp_path: Path, name: str, *options: str) -> tuple[int, dict[str, str], str]:
     return kit.learner(tmp_path, "01", name, *options)
-
-
-def _passes(lines: dict[str, str], props: list[str]) -> bool:
-    return all(lines[p].startswith("PASS ") for p in props)
-
-
-def _load(path: Path):
-    spec = importlib.util.spec_from_file_location(path.stem, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 # --- learner files in tests/data/c01: each named mistake gets its own hint, word for word ---------------
@@ -82,7 +70,7 @@ def test_every_named_mistake_gets_its_own_hint_word_for_word(tmp_path, name, tab
     if table == "M":
         assert failing == ["mask_values"], output
     else:
-        assert "attn_values" in failing and _passes(lines, MASK), output
+        assert "attn_values" in failing and kit.passes(lines, MASK), output
 
 
 def test_each_named_mistake_has_a_learner_file():
@@ -114,7 +102,7 @@ def test_a_softmax_that_overflows_or_underflows_is_traced_to_its_line(tmp_path, 
     assert lines["attn_large_scores"] == (
         f"FAIL attn_large_scores: attention(x of shape (7, 8), an array of shape (7, 8), an array of shape (7, 5)) "
         f"returned NaN or inf values: {where}"), output
-    assert _passes(lines, [p for p in ALL if not p.endswith("_large_scores")]), output
+    assert kit.passes(lines, [p for p in ALL if not p.endswith("_large_scores")]), output
 
 
 def test_an_answer_right_only_at_small_widths_fails(tmp_path):
@@ -125,7 +113,7 @@ def test_an_answer_right_only_at_small_widths_fails(tmp_path):
         "FAIL weights_values: attention_weights(x of shape (7, 64), an array of shape (7, 64))["), output
     assert lines["weights_scale"].startswith("FAIL weights_scale: the scale is 1/√d"), output
     assert lines["attn_values"].startswith("FAIL attn_values: attention(x of shape (7, 64)"), output
-    assert _passes(lines, MASK + ["weights_shape", "weights_rows_sum_to_1", "weights_causal"]), output
+    assert kit.passes(lines, MASK + ["weights_shape", "weights_rows_sum_to_1", "weights_causal"]), output
 
 
 def test_an_answer_right_only_for_2d_inputs_gets_the_advice_on_leading_axes(tmp_path):
@@ -135,7 +123,7 @@ def test_an_answer_right_only_for_2d_inputs_gets_the_advice_on_leading_axes(tmp_
     for prop in ("weights_shape", "weights_rows_sum_to_1", "weights_scale", "attn_shape", "attn_permutation"):
         assert "raised ValueError: matmul: " in lines[prop], output
         assert lines[prop].endswith(f"(weights_k_dot_t.py, line {line}); {checks.LEADING}"), output
-    assert _passes(lines, MASK + ["weights_causal", "attn_causal"]), output
+    assert kit.passes(lines, MASK + ["weights_causal", "attn_causal"]), output
 
 
 # a 4-D call with K and V of one head for Q's three (grouped-query), and a 3-D (heads, n, d) call, n != d
@@ -169,7 +157,7 @@ def test_a_finite_stand_in_for_minus_infinity_fails_where_scores_fall_below_it(t
         f"shape (7, 7))[0, 0] is 0.0000; expected 1.0000; {checks.FAR}"), output
     assert lines["attn_large_scores"].startswith("FAIL attn_large_scores: attention(x of shape (7, 8), "), output
     assert lines["attn_large_scores"].endswith(f"; {checks.FAR}"), output
-    assert _passes(lines, [p for p in ALL if not p.endswith("_large_scores")]), output
+    assert kit.passes(lines, [p for p in ALL if not p.endswith("_large_scores")]), output
 
 
 def test_a_python_loop_over_the_queries_is_found_by_counting_lines(tmp_path):
@@ -181,7 +169,7 @@ def test_a_python_loop_over_the_queries_is_found_by_counting_lines(tmp_path):
                          r"n_k\), and the softmax works along its last axis", lines["weights_no_loop"])
     assert found and int(found[2]) - int(found[1]) >= 56, output  # 56 more queries: at least one line each
     assert lines["attn_no_loop"].startswith("FAIL attn_no_loop: a Python loop over the queries: attention ran ")
-    assert _passes(lines, [p for p in ALL if not p.endswith("_no_loop")]), output
+    assert kit.passes(lines, [p for p in ALL if not p.endswith("_no_loop")]), output
 
 
 def test_a_mask_of_floats_is_told_to_be_boolean(tmp_path):
@@ -192,7 +180,7 @@ def test_a_mask_of_floats_is_told_to_be_boolean(tmp_path):
         "FAIL mask_boolean: causal_mask(4) returned float64 values; return booleans (True = may attend), e.g. "
         "np.tril(np.ones((n, n), dtype=bool)): a mask of 0.0 and 1.0 reads as True everywhere once it is "
         "compared, and cannot index"), output
-    assert _passes(lines, [p for p in ALL if p != "mask_boolean"]), output
+    assert kit.passes(lines, [p for p in ALL if p != "mask_boolean"]), output
 
 
 def test_scores_rounded_to_float16_are_told_so(tmp_path):
@@ -204,7 +192,7 @@ def test_scores_rounded_to_float16_are_told_so(tmp_path):
     assert lines["weights_values"].endswith(  # the softmax after the rounding is float64: either cause is named
         ": a small error, from float16 somewhere in your computation or from a slightly wrong constant such as a "
         "base or a scale)"), output
-    assert _passes(lines, MASK), output
+    assert kit.passes(lines, MASK), output
 
 
 # --- the page: its sample output is the checker's, its numbers the solution's -----------------------------
@@ -223,7 +211,7 @@ def test_the_page_shows_what_the_checker_prints(tmp_path):
 
 
 def test_the_pages_numbers_are_the_solutions():
-    solution = _load(C01 / "solution.py")
+    solution = kit.load(C01 / "solution.py")
     page = " ".join(_page().split())
     X = checks.TOY
     mask = solution.causal_mask(3)
@@ -267,7 +255,7 @@ def test_the_properties_the_page_says_sweep_the_sizes_do():
     page = " ".join(_page().split())
     names = ", ".join(f"`{name}`" for name in list(SWEEPS)[:-1]) + f" and `{list(SWEEPS)[-1]}`"
     assert len(SWEEPS) == 6 and f"Six properties sweep the sizes: {names} each run at head widths" in page
-    solution = _load(C01 / "solution.py")
+    solution = kit.load(C01 / "solution.py")
     for name, lengths in SWEEPS.items():
         sol = Solution(solution, C01 / "solution.py")
         next(p for p in checks.PROPERTIES if p.name == name).check(sol)

@@ -6,7 +6,6 @@ tables are the checker's own.
 
 from __future__ import annotations
 
-import importlib.util
 import re
 from pathlib import Path
 
@@ -39,13 +38,6 @@ NAMED = [
 
 def check(tmp_path: Path, source: str, *options: str, name: str = "answer.py") -> tuple[int, dict[str, str], str]:
     return kit.check(tmp_path, "02", source, *options, name=name)
-
-
-def load(path: Path):
-    spec = importlib.util.spec_from_file_location(path.stem, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def _hint(index: int) -> str:
@@ -96,7 +88,7 @@ def test_the_reference_is_the_lessons_learned_table():
     tokens = np.array([4, 9, 1, 30])
     rows = model.scheme.W_pos
     assert np.array_equal(checks.reference(tokens, model.W_emb, rows, 5), model.embed(tokens, start_pos=5))
-    solution = load(C02 / "solution.py")
+    solution = kit.load(C02 / "solution.py")
     assert np.array_equal(solution.embed(tokens, model.W_emb, rows, 5), model.embed(tokens, start_pos=5))
     with pytest.raises(ValueError, match="position 16 is past"):
         checks.reference(tokens, model.W_emb, rows, 13)
@@ -227,7 +219,7 @@ def test_a_slice_added_into_in_place_is_caught(tmp_path):
 
 
 def test_the_pages_worked_example_is_the_solutions():
-    embed = load(C02 / "solution.py").embed
+    embed = kit.load(C02 / "solution.py").embed
     tokens, seats = checks.WORKED_TOKENS, checks.WORKED_SEATS
     out = embed(checks.WORKED_IDS, tokens, seats, checks.WORKED_START)
     step = embed(np.array([0]), tokens, seats, 3)

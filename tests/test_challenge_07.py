@@ -8,8 +8,6 @@ fails cleanly; the page's numbers, sample output and tables are the checker's an
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import json
 import re
 from pathlib import Path
@@ -65,13 +63,6 @@ def _hint(fn: str, index: int) -> str:
     """'classic mistake "NAME": EXPLANATION' as the checker's own table words it."""
     name, why, _, classic = checks.MISTAKES[fn][index]
     return f'{"classic mistake" if classic else "mistake"} "{name}": {why}'
-
-
-def _load(path: Path):
-    spec = importlib.util.spec_from_file_location(path.stem, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 # --- learner files in tests/data/c07: each named mistake gets its own hint, word for word -----------------
@@ -196,7 +187,7 @@ def test_speeds_rounded_to_float16_are_told_so(tmp_path):
 
 
 def test_the_pages_worked_example_is_the_solutions():
-    solution = _load(C07 / "solution.py")
+    solution = kit.load(C07 / "solution.py")
     text = " ".join(PAGE.split())
 
     def vec(values) -> str:
@@ -232,21 +223,13 @@ def test_the_pages_sample_output_is_the_checkers(tmp_path):
 NUMBER_WORDS = {15: "fifteen", 16: "sixteen", 17: "seventeen"}
 
 
-def _table(heading: str) -> list[list[str]]:
-    """The rows (cells) of the first table after `heading`."""
-    after = PAGE.split(heading, 1)[1].lstrip("\n")
-    rows = after[: after.index("\n\n")].splitlines()
-    assert all(row.startswith("|") for row in rows), rows
-    return [[c.strip() for c in row.strip("|").split("|")] for row in rows[2:]]
-
-
 def test_the_pages_tables_are_the_checkers():
-    assert [row[0] for row in _table("properties pass\n```")] == [f"`{p}`" for p in PROPS]
+    assert [row[0] for row in kit.page_table(PAGE, "properties pass\n```")] == [f"`{p}`" for p in PROPS]
     named: dict[str, tuple[bool, set[str]]] = {}
     for _, fn, index, named_by in NAMED:
         name, _, _, classic = checks.MISTAKES[fn][index]
         named.setdefault(name, (classic, set()))[1].update(named_by)
-    table = _table("names these mistakes when your output matches one:")
+    table = kit.page_table(PAGE, "names these mistakes when your output matches one:")
     rows = {row[0].removesuffix(" (not classic)"): row for row in table}
     assert set(rows) == set(named)
     for name, row in rows.items():

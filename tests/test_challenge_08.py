@@ -43,17 +43,6 @@ def check(tmp_path: Path, source: str, *options: str, name: str = "answer.py"):
     return kit.check(tmp_path, "08", source, *options, name=name)
 
 
-def _load(path: Path):
-    spec = importlib.util.spec_from_file_location(path.stem, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def _passes(lines: dict[str, str], props) -> bool:
-    return all(lines[p].startswith("PASS ") for p in props)
-
-
 # --- named mistakes: one learner file each, the hint word for word ---------------------------------------------
 
 # (learner file, the checker's table, the entry's index there, the properties that must name it; every other
@@ -87,7 +76,7 @@ def test_every_named_mistake_gets_its_own_hint_word_for_word(tmp_path, name, tab
     assert code == 1
     for prop in named_by:
         assert lines[prop] == f"FAIL {prop}: {hint}", output
-    assert _passes(lines, [p for p in ALL if p not in named_by]), output
+    assert kit.passes(lines, [p for p in ALL if p not in named_by]), output
 
 
 def test_rope_forgives_one_offset_and_the_learned_table_does_not(tmp_path):
@@ -134,7 +123,7 @@ def test_a_cut_read_only_at_0_or_where_the_ids_fall_is_right_for_every_pack_from
     properties before the checker asked for ids whose documents do not start at 0); the ids it asks for now tell
     both, and they are the ones the page quotes."""
     for name in ("amask_cut_only_at_zero.py", "amask_cut_only_where_ids_fall.py"):
-        module = _load(kit.learner_file("08", name))
+        module = kit.load(kit.learner_file("08", name))
         for lengths in checks.PACKS:
             ids = packed_position_ids(lengths)
             assert np.array_equal(module.packed_attention_mask(ids), checks.reference_packed_mask(ids)), name
@@ -178,9 +167,9 @@ def test_an_answer_right_only_for_a_batch_of_one_fails(tmp_path):
     assert lines["ids_each_row_alone"].startswith("FAIL ids_each_row_alone: a row's ids must not depend on the "
                                                   "other rows or on its amount of padding: row 1 of a (4, 13)")
     assert lines["ids_outputs_learned"].startswith("FAIL ids_outputs_learned: with your ids and the right mask")
-    assert _passes(lines, [p for p in ALL if p not in ("ids_values", "ids_each_row_alone", "ids_outputs_learned")])
+    assert kit.passes(lines, [p for p in ALL if p not in ("ids_values", "ids_each_row_alone", "ids_outputs_learned")])
     # right for a batch of one: each row checked alone gets the reference's ids
-    module = _load(kit.learner_file("08", "ids_first_row_only.py"))
+    module = kit.load(kit.learner_file("08", "ids_first_row_only.py"))
     for real, seq in checks.BATCHES:
         for row in checks.left_padded(real, seq):
             assert np.array_equal(module.position_ids_from_mask(row[None]), position_ids_from_mask(row[None]))
@@ -194,7 +183,7 @@ def test_padding_slots_of_1_are_told_it_is_transformers_4x(tmp_path):
         "4.x's models wrote them (position_ids.masked_fill_(attention_mask == 0, 1)); this challenge follows "
         "transformers 5.24 and the lesson, which write 0. The slot is masked, so either works in a model, but "
         "write 0 here"), output
-    assert _passes(lines, [p for p in ALL if p != "ids_padding_slots"]), output
+    assert kit.passes(lines, [p for p in ALL if p != "ids_padding_slots"]), output
 
 
 def test_float_ids_and_float_masks_are_told(tmp_path):
@@ -208,7 +197,7 @@ def test_float_ids_and_float_masks_are_told(tmp_path):
         "table of positions: return integers (np.cumsum of an integer mask is one)"), output
     assert lines["pmask_shape"].startswith("FAIL pmask_shape: padded_attention_mask(x of shape (2, 5)) returned "
                                            "float64 values; return booleans"), output
-    assert _passes(lines, [p for p in ALL if p not in ("ids_shape", "pmask_shape")]), output
+    assert kit.passes(lines, [p for p in ALL if p not in ("ids_shape", "pmask_shape")]), output
 
 
 def test_a_python_loop_over_the_rows_is_found_by_counting_lines(tmp_path):
@@ -218,7 +207,7 @@ def test_a_python_loop_over_the_rows_is_found_by_counting_lines(tmp_path):
                          r"count every row at once: np\.cumsum\(attention_mask, axis=-1\) - 1 works along each row "
                          r"of the whole batch", lines["ids_no_loop"])
     assert code == 1 and found and int(found[2]) - int(found[1]) >= 56, output  # 56 more rows, a line each at least
-    assert _passes(lines, [p for p in ALL if p != "ids_no_loop"]), output
+    assert kit.passes(lines, [p for p in ALL if p != "ids_no_loop"]), output
 
 
 def test_a_failing_packed_call_can_be_run_again(tmp_path):
@@ -252,7 +241,7 @@ def test_the_page_shows_what_the_checker_prints(tmp_path):
 
 
 def test_the_pages_worked_example_is_the_solutions():
-    solution = _load(C08 / "solution.py")
+    solution = kit.load(C08 / "solution.py")
     text = " ".join(PAGE.split())
     mask = checks.WORKED
     assert f"the mask is `{mask.tolist()}` and the ids are `{solution.position_ids_from_mask(mask).tolist()}`" in text
@@ -266,15 +255,8 @@ def test_the_pages_worked_example_is_the_solutions():
     assert f"`{cu_seqlens_from_position_ids(ids).tolist()}` for documents of 3, 2 and 4 tokens" in text
 
 
-def _table(heading: str) -> list[list[str]]:
-    after = PAGE.split(heading, 1)[1].lstrip("\n")
-    rows = after[: after.index("\n\n")].splitlines()
-    assert all(row.startswith("|") for row in rows), rows
-    return [[c.strip() for c in row.strip("|").split("|")] for row in rows[2:]]
-
-
 def test_the_pages_tables_are_the_checkers():
-    properties = _table(f"{len(ALL) - 3} of {len(ALL)} properties pass\n```")
+    properties = kit.page_table(PAGE, f"{len(ALL) - 3} of {len(ALL)} properties pass\n```")
     assert [row[0].strip("`") for row in properties] == ALL
     said = {row[0].strip("`"): row[1] for row in properties}
     batches, lengths = [len(r) for r, _ in checks.BATCHES], [s for _, s in checks.BATCHES]
@@ -284,7 +266,7 @@ def test_the_pages_tables_are_the_checkers():
     widths = ", ".join(map(str, checks.WIDTHS))
     assert all(f"($d$ = {widths})" in said[p] for p in ("ids_outputs_rope", "pmask_outputs", "pids_outputs_rope",
                                                          "amask_outputs"))
-    mistakes = _table("The checker names these mistakes when your output matches one at two sizes:")
+    mistakes = kit.page_table(PAGE, "The checker names these mistakes when your output matches one at two sizes:")
     on_page = {row[0]: set(re.findall(r"`(\w+)`", row[2])) for row in mistakes}
     assert on_page == {_hint(t, i)[0]: set(by) for _, t, i, by in NAMED}
 

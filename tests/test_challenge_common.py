@@ -29,14 +29,6 @@ def package_dir(challenge) -> Path:
     return ROOT.joinpath(*challenge.package.split("."))
 
 
-def load(path: Path):
-    """The module at `path`, imported under its file's stem."""
-    spec = importlib.util.spec_from_file_location(path.stem, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def properties(challenge) -> list[str]:
     """The property names in the order the checker prints them: function by function (one process
     each, in FUNCTIONS' order), each function's in source order."""
@@ -79,7 +71,7 @@ def test_the_starter_imports_and_fails_cleanly(tmp_path, challenge):
 @pytest.mark.parametrize("challenge", CHALLENGES, ids=IDS)
 def test_the_starter_and_the_solution_declare_the_same_functions(challenge):
     functions = importlib.import_module(f"{challenge.package}.checks").FUNCTIONS
-    starter, solution = (load(package_dir(challenge) / f"{name}.py") for name in ("starter", "solution"))
+    starter, solution = (kit.load(package_dir(challenge) / f"{name}.py") for name in ("starter", "solution"))
     for name, declared in functions.items():
         assert inspect.signature(getattr(starter, name)) == inspect.signature(getattr(solution, name))
         assert declared.startswith(f"{name}("), declared  # the name the checker says a file lacks
