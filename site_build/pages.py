@@ -12,6 +12,7 @@ from markdown.extensions.toc import slugify
 from project.reading import mentions, taught_at
 
 KEYS_PAGE = "reference/config-keys.md"
+KEYS_TABLE = "primer-keys"  # the config-keys tables' class (docs/stylesheets/site.css: stacked on a phone)
 KEYS_SEARCH_BOOST = 4  # the config-keys page ranks first for a key it lists (a gallery note quoting it does not)
 API_DIR = "reference/api"
 TOOLS_API_DIR = f"{API_DIR}/tools"  # one page per module of lessons/tools/ (tool_api_pages)
@@ -80,14 +81,21 @@ def api_page(lesson) -> str:
 
 
 def keys_page(lessons, terms: dict[str, str]) -> str:
-    """The config keys and serving flags the lessons name, each with its
-    meaning and links to the lessons that use it (from lessons/_vocabulary.py)."""
-    rows = []
-    for term in sorted(terms, key=lambda t: t.lstrip("-").lower()):
-        used = [lesson for lesson in lessons if mentions(lesson, term)]
-        where = ", ".join(_taught_link(lesson, term) for lesson in used)
-        meaning = terms[term].replace("|", "\\|")
-        rows.append(f"| `{term}` | {meaning} | {where} |")
+    """The config keys and serving flags the lessons name, each with its meaning and links
+    to the lessons that use it (from lessons/_vocabulary.py): the public names first, then
+    the engines' private functions (`is_private`), each group a table whose rows have the
+    id `key_id(term)`, so a link or a search result opens the row."""
+    def table(group: list[str]) -> list[str]:
+        rows = []
+        for term in sorted(group, key=lambda t: t.lstrip("-").lower()):
+            where = ", ".join(_taught_link(lesson, term) for lesson in lessons if mentions(lesson, term))
+            # HTML rows (md_in_html parses each cell's Markdown) so that each row can carry its id
+            rows.append(f'<tr id="{key_id(term)}" markdown><td markdown="span">`{term}`</td>'
+                        f'<td markdown="span">{terms[term]}</td><td markdown="span">{where}</td></tr>')
+        return [f'<div class="{KEYS_TABLE}" markdown>', "<table markdown>",
+                "<thead><tr><th>Key or flag</th><th>What it means</th><th>Taught in</th></tr></thead>",
+                "<tbody markdown>", *rows, "</tbody>", "</table>", "</div>", ""]
+    private = [term for term in terms if is_private(term)]
     return "\n".join([
         # searched for a key (rope_scaling), a reader wants what it means and where it is taught, which
         # this page says in one line; without the boost the first results are the decoder's gallery
@@ -103,11 +111,35 @@ def keys_page(lessons, terms: dict[str, str]) -> str:
         "and where it is taught. Keys are Hugging Face `config.json` names unless",
         "the meaning says otherwise; flags start with `--`.",
         "",
-        "| Key or flag | What it means | Taught in |",
-        "|---|---|---|",
-        *rows,
+        "## Keys, flags and public names",
         "",
+        "The keys you set in a config, the flags you pass to a server, and the public",
+        "functions and tensors of the libraries the lessons read.",
+        "",
+        *table([term for term in terms if term not in private]),
+        *(["## Private functions of the engines",
+           "",
+           "Names with a leading underscore are private to the library that defines them",
+           "(Python's convention: not part of its API, free to change between releases).",
+           "You never set or call them; the lessons cite them as the place where an",
+           "engine does what it does with a key, and each meaning names the engine and file.",
+           "",
+           *table(private)] if private else []),
     ])
+
+
+def is_private(term: str) -> bool:
+    """A name private to its library: one with Python's leading underscore (vLLM's
+    `_get_and_verify_max_len`). A flag (`--max-model-len`) starts with dashes and is public."""
+    return term.startswith("_")
+
+
+def key_id(term: str) -> str:
+    """The id of `term`'s row on the config-keys page: 'key-' and the term as written
+    (`key-rope_theta`, `key---max-model-len`). An HTML id holds no whitespace."""
+    if not term or any(ch.isspace() for ch in term) or '"' in term:
+        raise ValueError(f"{term!r} cannot be an HTML id")
+    return f"key-{term}"
 
 
 def _taught_link(lesson, term: str) -> str:

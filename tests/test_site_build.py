@@ -149,8 +149,9 @@ def test_api_reference_page_per_lesson_linked_from_in_code(built):
 
 def test_config_keys_page_lists_each_term_with_where_it_is_taught(built):
     html = (built / "site" / "reference" / "config-keys" / "index.html").read_text()
-    rows = {m.group(1): m.group(0) for m in re.finditer(r"<tr>\s*<td><code>([^<]+)</code>.*?</tr>", html, re.S)}
+    rows = {m.group(1): m.group(0) for m in re.finditer(r"<tr[^>]*>\s*<td><code>([^<]+)</code>.*?</tr>", html, re.S)}
     assert "the RoPE base" in rows["rope_theta"]
+    assert '<tr id="key-rope_theta"' in rows["rope_theta"], "each row opens by its id, key-<term>"
     assert 'href="../../lessons/zeta/"' in rows["rope_theta"] and 'href="../../lessons/alpha/"' in rows["rope_theta"]
     assert "<a " not in rows["rope_type"], "a term these lessons never name links nowhere"
     # a term a section teaches links to that section, by the anchor MkDocs gave its heading
