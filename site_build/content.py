@@ -17,7 +17,9 @@ from typing import Callable
 from project.model import Project, imported_lessons
 from site_build.pages import nav_title
 
-PLAYGROUND = "notebooks/"  # the Playground's pages under docs/, and where their jupytext sources are
+PLAYGROUND = "notebooks/"  # the worked notebook's pages under docs/, and where their jupytext sources are
+# (the folder and the file keep the name "playground": the page's URL and its .py download, which a reader
+# runs and edits, are unchanged; the nav and the title say what the page is, a worked notebook)
 LABS = "labs/"  # the labs' pages, and their sources' folder in the project (labs/_*.py: their helpers)
 
 
@@ -130,8 +132,8 @@ CONTENT_FOLDERS = ("lessons", "papers", "labs", "challenges", "modelcard")
 
 # In nav order: the plugin inserts these after Home, then Reference; a top-level section is a tab.
 # Lessons hold the reading order and nothing else (a learner reads the section top to bottom).
-# What a reader runs rather than reads shares the Labs tab: the Playground (call the lessons'
-# functions: the gentlest start), the labs, then the challenge (write the function yourself).
+# What a reader runs rather than reads shares the Labs tab: the worked notebook (the lessons'
+# functions called, run at build time: the gentlest start), the labs, then the challenge (write the function yourself).
 KINDS = (
     Kind("lessons", "lessons/<slug>.py", "lessons.READING_ORDER", "lessons/", ("Lessons",), True, False, lesson_pages),
     Kind("playground", "docs/notebooks/<name>.py (jupytext)", "file order", PLAYGROUND, ("Labs",), False, True,
@@ -149,7 +151,7 @@ def kind_of(src_uri: str) -> Kind | None:
 
 
 def is_notebook(src_uri: str) -> bool:
-    """Whether a page is an executed notebook (mkdocs-jupyter runs it: the Playground, the labs)."""
+    """Whether a page is an executed notebook (mkdocs-jupyter runs it: the worked notebook, the labs)."""
     kind = kind_of(src_uri)
     return kind is not None and kind.notebook
 

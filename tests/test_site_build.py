@@ -516,7 +516,7 @@ def test_a_bare_lesson_or_paper_reference_reads_as_the_pages_title_a_function_st
 
 def test_the_nav_is_five_tabs_and_writing_a_lesson_is_in_reference_contributing():
     """The plugin's nav for the real project and mkdocs.yml: Home, Lessons (the reading order and
-    nothing else), Labs (the Playground, the labs, then Challenges), Papers, Reference (ending with
+    nothing else), Labs (the worked notebook, the labs, then Challenges), Papers, Reference (ending with
     mkdocs.yml's Contributing, where the authors' page lives)."""
     from types import SimpleNamespace
 
@@ -534,7 +534,7 @@ def test_the_nav_is_five_tabs_and_writing_a_lesson_is_in_reference_contributing(
     tabs = {title: children for entry in config.nav for title, children in entry.items()}
     assert [uri for entry in tabs["Lessons"] for uri in entry.values()] == [lesson.page for lesson in PROJECT.lessons]
     labs = [next(iter(entry)) for entry in tabs["Labs"]]
-    assert labs[0] == "Playground" and labs[-1] == "Challenges" and any(t.startswith("Lab TF1") for t in labs), labs
+    assert labs[0] == "Worked notebook" and labs[-1] == "Challenges" and any(t.startswith("Lab TF1") for t in labs), labs
     assert tabs["Reference"][-1] == {"Contributing": [{"Writing a lesson": "authoring.md"},
                                                       {"How the project is built": "contributing.md"}]}, \
         tabs["Reference"][-1]

@@ -9,13 +9,15 @@
 # ---
 
 # %% [markdown]
-# # Playground: change a number, rerun a cell
+# # Worked notebook: the lessons' functions, called
 #
 # Every lesson on this site is a Python module, so its functions are yours to
-# call. This notebook is executed each time the site is built: every output
-# below was computed by the lessons' code as it stands now. To run it yourself,
-# take [playground.py](playground.py) (a notebook saved as a Python script in
-# jupytext's percent format) or, in a clone of the project, run
+# call. This page shows a few of them called on small inputs, with their
+# outputs. It is a worked notebook, not a live one: the site ran it when it was
+# built, so every output below is what the lessons' code computed then, and
+# nothing on this page runs in your browser. To change a number and rerun a
+# cell, take [playground.py](playground.py) (the notebook saved as a Python
+# script in jupytext's percent format) or, in a clone of the project, run
 # `.venv/bin/pip install jupyterlab jupytext` then
 # `.venv/bin/jupyter lab docs/notebooks/playground.py`, and try your own inputs.
 
@@ -23,7 +25,8 @@
 # ## Order blindness, and what each position scheme does about it
 #
 # The positional lesson pools one attention layer's outputs for two sentences
-# with the same words in a different order, and compares them. Try your own pair.
+# with the same words in a different order, and compares them. In your copy,
+# try your own pair.
 
 # %%
 from lessons.positional import encode_sentence, order_similarity
@@ -42,7 +45,7 @@ round(float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b))), 4)
 # ## RoPE scores depend only on the distance
 #
 # Put the same query and key at positions m and n, then move both by the same
-# amount: the score does not change. Change `shift` and see.
+# amount: the score does not change. In your copy, change `shift` and see.
 
 # %%
 from lessons.positional import apply_rope
@@ -58,8 +61,8 @@ for m, n in [(3, 7), (3 + shift, 7 + shift), (3, 8)]:
 #
 # `rope_inv_freq` turns the block a Hugging Face config carries into the
 # turning speed of every pair (it matches the `transformers` library). Here is
-# Llama 3.1 8B's block against the plain base; edit the dictionary to try
-# another recipe.
+# Llama 3.1 8B's block against the plain base; in your copy, edit the
+# dictionary to try another recipe.
 
 # %%
 from lessons.context_extension import rope_inv_freq
