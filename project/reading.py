@@ -436,3 +436,100 @@ def one_sentence(lesson) -> str:
             text = token.content.split(lead, 1)[1].lstrip("*").strip()
             return " ".join(text.split())
     return ""
+
+
+# ---------------------------------------------------------------------------
+# Reading time: the words of a page's prose, by level
+# ---------------------------------------------------------------------------
+
+WORDS_PER_MINUTE = 200  # a common estimate for reading technical prose with care
+# A lesson's two levels: the `##` headings that start "Level 1" and "Level 2" (site_build/markdown/levels.py marks them)
+LEVEL = re.compile(r"^Level ([12])\b")
+# The sections a reader consults rather than reads through: not counted in a reading time
+REFERENCE_SECTIONS = ("The papers", "Further reading")
+_WORD = re.compile(r"[^\W_]+(?:['’.,-][^\W_]+)*")  # "1,024", "don't", "e.g" and "half-split" are one word each
+# Math as pymdownx.arithmatex (generic) finds it: $$...$$ (display), and $...$ with no space inside the dollars
+# An admonition's or details block's marker and type (`??? question "Title"`): its quoted title is read
+_CONTAINER_HEAD = re.compile(r'^(?:!!!|\?\?\?\+?)\s[^"\n]*')
+_MATH = re.compile(r"\$\$.+?\$\$|(?<![\\$])\$(?![\s$])(?:\\.|[^\\$])+?(?<![\s\\])\$", re.S)
+
+
+def _inline_text(token: Token) -> str:
+    """An inline token as a reader reads it: its text and link text, a code span as one word
+    ("code"); images (figures are not timed) and raw HTML left out."""
+    parts = []
+    for child in token.children or []:
+        if child.type == "text":
+            parts.append(child.content)
+        elif child.type in ("softbreak", "hardbreak"):
+            parts.append("\n")
+        elif child.type == "code_inline":
+            parts.append(" code ")
+    return _CONTAINER_HEAD.sub("", "".join(parts), count=1)
+
+
+def section_words(text: str) -> tuple[tuple[str, int], ...]:
+    """(`##` heading as a reader sees it, words of prose under it and in it) for each section of a
+    page, in order, after ("", words before the first `##`). Words of prose: text, link text, table
+    cells and headings; a code span counts as one word; code blocks, diagrams, math ($...$,
+    $$...$$), figures and raw HTML count none, nor an admonition's marker and type (`??? question`)."""
+    found = [["", 0]]
+    blocks = _blocks(text)
+    in_math = False  # inside a $$ block that the Markdown parser split into several paragraphs
+    for i, (token, _) in enumerate(blocks):
+        if token.type == "heading_open" and token.tag == "h2":
+            found.append(["".join(c.content for c in blocks[i + 1][0].children or []), 0])
+        if token.type != "inline":
+            continue
+        prose = _inline_text(token)
+        if in_math:
+            in_math, prose = "$$" not in prose, prose.split("$$", 1)[-1] if "$$" in prose else ""
+        prose = _MATH.sub(" ", prose)
+        if "$$" in prose:  # a display formula that goes on in the next block
+            prose, in_math = prose.split("$$", 1)[0], True
+        found[-1][1] += len(_WORD.findall(prose))
+    return tuple((heading, words) for heading, words in found)
+
+
+def level_headings(text: str) -> dict[str, str]:
+    """{"1": heading, "2": heading} of a page's first Level 1 and Level 2 `##` headings, when it has
+    both (a lesson's two levels); {} otherwise."""
+    found: dict[str, str] = {}
+    for heading, _ in section_words(text)[1:]:
+        match = LEVEL.match(heading)
+        if match:
+            found.setdefault(match.group(1), heading)
+    return found if set(found) == {"1", "2"} else {}
+
+
+def reading_words(text: str) -> dict[str, int]:
+    """Words of prose (`section_words`) by level: {"Level 1": words from the Level 1 heading to the
+    Level 2 heading, "Level 2": words from the Level 2 heading to the page's end, its summary and
+    self-test included}; a page without both levels: {"Reading time": every section's words}. The
+    reference lists (REFERENCE_SECTIONS) count in neither; what comes before the Level 1 heading (the
+    title, how to run it, an interactive tool) counts only in a page without levels."""
+    levels = level_headings(text)
+    counted = {"Level 1": 0, "Level 2": 0} if levels else {"Reading time": 0}
+    part = None if levels else "Reading time"
+    for heading, words in section_words(text):
+        if levels and heading in levels.values():
+            part = "Level " + LEVEL.match(heading).group(1)
+        if part and not heading.startswith(REFERENCE_SECTIONS):
+            counted[part] += words
+    return counted
+
+
+def minutes(words: int) -> int:
+    """Minutes to read `words` at WORDS_PER_MINUTE, rounded up (at least 1)."""
+    return max(1, math.ceil(words / WORDS_PER_MINUTE))
+
+
+def reading_times(text: str) -> dict[str, int]:
+    """Minutes to read each part of a page (`reading_words`): {"Level 1": m, "Level 2": m}, or
+    {"Reading time": m} for a page without both levels."""
+    return {part: minutes(words) for part, words in reading_words(text).items()}
+
+
+def reading_time_text(text: str) -> str:
+    """The reading times as the site writes them: 'Level 1: 12 min · Level 2: 48 min'."""
+    return " · ".join(f"{part}: {m} min" for part, m in reading_times(text).items())

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Callable
 
 from project.model import Project, imported_lessons
-from site_build.pages import nav_title
+from site_build.pages import TRACK_PAGE, TRACK_TITLE, nav_title
 
 PLAYGROUND = "notebooks/"  # the worked notebook's pages under docs/, and where their jupytext sources are
 # (the folder and the file keep the name "playground": the page's URL and its .py download, which a reader
@@ -37,7 +37,9 @@ class Kind:
 
 
 def lesson_pages(project: Project, docs_dir: Path) -> list[tuple[str, str]]:
-    return [(nav_title(lesson.title), lesson.page) for lesson in project.lessons]
+    """The practitioner track (every Level 1 in order, generated: pages.track_page), then the lessons."""
+    lessons = [(nav_title(lesson.title), lesson.page) for lesson in project.lessons]
+    return [(TRACK_TITLE, TRACK_PAGE)] + lessons if lessons else []
 
 
 def paper_pages(project: Project, docs_dir: Path) -> list[tuple[str, str]]:
@@ -131,7 +133,8 @@ CONTENT_FOLDERS = ("lessons", "papers", "labs", "challenges", "modelcard")
 
 
 # In nav order: the plugin inserts these after Home, then Reference; a top-level section is a tab.
-# Lessons hold the reading order and nothing else (a learner reads the section top to bottom).
+# Lessons hold the reading order and nothing else (a learner reads the section top to bottom), after
+# the practitioner track, which strings the lessons' Level 1s together in that order.
 # What a reader runs rather than reads shares the Labs tab: the worked notebook (the lessons'
 # functions called, run at build time: the gentlest start), the labs, then the challenge (write the function yourself).
 KINDS = (

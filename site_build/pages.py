@@ -4,12 +4,14 @@ config-keys page."""
 from __future__ import annotations
 
 import ast
+import posixpath
 from pathlib import Path
 
 from project.model import API_PACKAGES, package_modules, package_names
 from markdown.extensions.toc import slugify
 
-from project.reading import mentions, taught_at
+from project.reading import (REFERENCE_SECTIONS, WORDS_PER_MINUTE, level_headings, mentions, minutes, one_sentence,
+                             reading_time_text, reading_words, taught_at)
 
 KEYS_PAGE = "reference/config-keys.md"
 KEYS_TABLE = "primer-keys"  # the config-keys tables' class (docs/stylesheets/site.css: stacked on a phone)
@@ -21,6 +23,11 @@ API_PAGE_DIRS = {"lessons.tools": TOOLS_API_DIR, "modelcard": f"{API_DIR}/modelc
 PACKAGE_BLURBS = {"lessons.tools": "Tool code beside the lessons, not a lesson page.",
                   "modelcard": "Part of the model-card decoder (`python -m modelcard`), not a lesson page."}
 SOURCE_LISTING = "primer-source"  # the class of a page's listing of its own module (the code behind the page)
+TRACK_PAGE = "practitioner-track.md"  # every lesson's Level 1 in reading order (track_page), first under Lessons
+TRACK_TITLE = "The practitioner track"
+READING_CLASS = "primer-reading-time"  # the reading times under a lesson's title and in the home page's list
+READING_NOTE = (f"Reading time of the prose at {WORDS_PER_MINUTE} words a minute; code, math, figures and the "
+                f"reading lists ({', '.join(REFERENCE_SECTIONS)}) are not counted")
 
 
 
@@ -180,3 +187,48 @@ def tool_api_pages(root: Path) -> dict[str, str]:
             lines += [f"::: {dotted}.{name}", ""]
         pages[uri] = "\n".join(lines)
     return pages
+
+
+def level_1_link(lesson, here: str = "") -> str | None:
+    """The link to `lesson`'s Level 1 heading from the page `here` (a path under docs/), None when
+    the lesson has no two levels. The anchor is MkDocs' own (toc's slugify), checked by the strict build."""
+    heading = level_headings(lesson.docstring).get("1")
+    if heading is None:
+        return None
+    return f"{posixpath.relpath(lesson.page, posixpath.dirname(here) or '.')}#{slugify(heading, '-')}"
+
+
+def reading_time_html(lesson) -> str:
+    """The lesson's reading times as the site shows them (`reading_time_text`), with what they count."""
+    return f'<span class="{READING_CLASS}" title="{READING_NOTE}">{reading_time_text(lesson.docstring)}</span>'
+
+
+def track_page(lessons) -> str:
+    """The practitioner track: every lesson's Level 1 in reading order, each with its reading time,
+    its one sentence and a link to its Level 1; lessons without two levels are left out."""
+    rows, words = [], 0
+    for lesson in lessons:
+        link = level_1_link(lesson, TRACK_PAGE)
+        if link is None:
+            continue
+        level_1 = reading_words(lesson.docstring)["Level 1"]
+        words += level_1
+        sentence = one_sentence(lesson)
+        rows.append(f"{len(rows) + 1}. **[{nav_title(lesson.title)}]({link})** "
+                    f'<span class="{READING_CLASS}" title="{READING_NOTE}">Level 1: {minutes(level_1)} min</span>'
+                    + (f"<br>{sentence}" if sentence else ""))
+    return "\n".join([
+        f"# {TRACK_TITLE}",
+        "",
+        "Every lesson's **Level 1**, the practitioner's guide, in reading order: what each topic means for",
+        "the models you run, your options and what each costs, what breaks and the config keys involved,",
+        "with no equations. Each Level 1 ends with a link to the next one, and to its own Level 2 for the",
+        "mechanism.",
+        "",
+        f"All {len(rows)} take about {minutes(words)} minutes: {words:,} words of prose at {WORDS_PER_MINUTE} words",
+        "a minute (code, math, figures and reading lists not counted; the times beside each lesson count",
+        "the same way).",
+        "",
+        *rows,
+        "",
+    ])

@@ -53,8 +53,10 @@ from site_build.markdown.levels import LevelsExtension
 from site_build.markdown.links import LinkExtension, check_lesson_links
 from site_build.markdown.math import Katex, KatexExtension
 from site_build.markdown.reports import ReportExtension
+from site_build.markdown.tables import StackExtension
 from site_build.notebooks import Notebooks
-from site_build.pages import API_DIR, KEYS_PAGE, api_page, api_page_modules, keys_page, lesson_page, tool_api_pages
+from site_build.pages import (API_DIR, KEYS_PAGE, TRACK_PAGE, api_page, api_page_modules, keys_page, lesson_page,
+                              reading_time_html, tool_api_pages, track_page)
 from site_build.publish import OfflineCopy
 from site_build.published import page_title
 from site_build.search import name_search_dialog
@@ -152,6 +154,7 @@ class PrimerPlugin(BasePlugin[PrimerConfig]):
             files.append(File.generated(config, uri, content=content))
         if lessons:
             files.append(File.generated(config, KEYS_PAGE, content=keys_page(lessons, vocabulary(self.project.root))))
+            files.append(File.generated(config, TRACK_PAGE, content=track_page(lessons)))
         add_vendor_files(files, config, self.project.root, offline=self.offline.enabled, mermaid=not self.offline.enabled)
         for site_path, data in layout_files(self.snapshot.css_variables).items():  # the palette and the layout bands, for the CSS and JS
             files.append(File.generated(config, site_path, content=data))
@@ -178,7 +181,8 @@ class PrimerPlugin(BasePlugin[PrimerConfig]):
         rows = []
         for number, lesson in enumerate(self.project.lessons, 1):
             sentence = one_sentence(lesson)
-            rows.append(f"{number}. **[{lesson.title}]({lesson.page})**" + (f"<br>{sentence}" if sentence else ""))
+            rows.append(f"{number}. **[{lesson.title}]({lesson.page})** {reading_time_html(lesson)}"
+                        + (f"<br>{sentence}" if sentence else ""))
         return markdown.replace(LESSON_LIST_MARKER, "\n".join(rows))
 
     def on_page_content(self, html_: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
@@ -281,10 +285,11 @@ class PrimerPlugin(BasePlugin[PrimerConfig]):
             self.diagrams.prepare(sources)
         config.markdown_extensions = [e for e in config.markdown_extensions
                                       if not isinstance(e, (KatexExtension, LinkExtension, LevelsExtension, SectionsExtension,
-                                                            ReportExtension, EvidenceExtension))]
+                                                            ReportExtension, EvidenceExtension, StackExtension))]
         config.markdown_extensions += [KatexExtension(self.katex, self._page_context), LinkExtension(self._page_context),
                                        LevelsExtension(self._page_context), self.visibility.extension(self._page_context),
-                                       ReportExtension(self._page_context), EvidenceExtension(self._page_context)]
+                                       ReportExtension(self._page_context), EvidenceExtension(self._page_context),
+                                       StackExtension(self._page_context)]
 
 
 def _nav_section(sections: dict[str, list], path: tuple[str, ...]) -> list:

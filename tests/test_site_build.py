@@ -425,7 +425,7 @@ def test_a_lessons_levels_are_marked_and_level_1_links_to_level_2():
     from site_build.markdown.levels import SKIP_CLASS, LevelsExtension
 
     class Lesson:
-        page = "lessons/levelled.md"
+        page, title, docstring = "lessons/levelled.md", "Levelled", "# Levelled\n\n" + LEVELS_PAGE
 
     class Project:
         lessons = [Lesson()]
@@ -515,13 +515,14 @@ def test_a_bare_lesson_or_paper_reference_reads_as_the_pages_title_a_function_st
 
 
 def test_the_nav_is_five_tabs_and_writing_a_lesson_is_in_reference_contributing():
-    """The plugin's nav for the real project and mkdocs.yml: Home, Lessons (the reading order and
-    nothing else), Labs (the worked notebook, the labs, then Challenges), Papers, Reference (ending with
+    """The plugin's nav for the real project and mkdocs.yml: Home, Lessons (the practitioner track,
+    then the reading order and nothing else), Labs (the worked notebook, the labs, then Challenges), Papers, Reference (ending with
     mkdocs.yml's Contributing, where the authors' page lives)."""
     from types import SimpleNamespace
 
     from mkdocs.utils.yaml import yaml_load
 
+    from site_build.pages import TRACK_PAGE
     from site_build.plugin import PrimerPlugin
     from tests.conftest import PROJECT, ROOT
 
@@ -532,7 +533,7 @@ def test_the_nav_is_five_tabs_and_writing_a_lesson_is_in_reference_contributing(
     titles = [title for entry in config.nav for title in entry]
     assert titles == ["Home", "Lessons", "Labs", "Papers", "Reference"], titles
     tabs = {title: children for entry in config.nav for title, children in entry.items()}
-    assert [uri for entry in tabs["Lessons"] for uri in entry.values()] == [lesson.page for lesson in PROJECT.lessons]
+    assert [uri for entry in tabs["Lessons"] for uri in entry.values()] == [TRACK_PAGE] + [lesson.page for lesson in PROJECT.lessons]
     labs = [next(iter(entry)) for entry in tabs["Labs"]]
     assert labs[0] == "Worked notebook" and labs[-1] == "Challenges" and any(t.startswith("Lab TF1") for t in labs), labs
     assert tabs["Reference"][-1] == {"Contributing": [{"Writing a lesson": "authoring.md"},
