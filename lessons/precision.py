@@ -45,6 +45,17 @@ model, each a pipeline of this page.
 - Training in mixed precision: check the dtype of `inv_freq` after the
   cast; a model-wide cast rounds buffers too.
 
+![Positions a little either side of 256 as float32 stores them, a straight diagonal, and as bfloat16 stores them: the same line up to 256, then a staircase on which neighbouring tokens share a position](figures/precision.counting.svg)
+
+**Reading it:** the horizontal axis is where a token really is, the vertical
+axis the position the model is handed. Stored in float32 (blue) every token
+gets its own position. Stored in bfloat16, the two lines agree up to 256 and
+then part: past it bfloat16 has only every other whole number, so two
+neighbouring tokens get the same position and their order is lost (257
+becomes 256), and further on whole runs of tokens share one (*bfloat16
+positions*, below). That is the check this page is about: build the
+positions and the speeds in float32, whatever the model's own dtype.
+
 **What it costs.** A float32 angle costs one multiply; the table it fills
 is what costs memory. vLLM's table for Llama 3.1 8B (131,072 positions, 128
 rotary dimensions) is 32 MiB in bfloat16 and 64 MiB in float32, once per
@@ -995,8 +1006,26 @@ def figures() -> dict:
     axes[-1, -1].axis("off")
     handles, labels = axes[0, 0].get_legend_handles_labels()
     axes[-1, -1].legend(handles, labels, loc="center", frameon=False, title=f"offset {FIGURE_OFFSET}")
-    figs = {"atlas": fig}
+    figs = {"atlas": fig, "counting": counting_figure()}
     return figs
+
+
+def counting_figure(first: int = 248, last: int = 268):
+    """Level 1's picture: positions first..last as float32 holds them (every one exact) and as
+    bfloat16 does (`bf16_round`: past `largest_exact_integer(BF16_BITS)` two tokens share one)."""
+    import matplotlib.pyplot as plt
+
+    positions = np.arange(first, last + 1)
+    fig, ax = plt.subplots(figsize=(4.8, 3.4), layout="constrained")  # narrow: its text reads on a phone
+    ax.plot(positions, positions, ms=3, label="float32: exact", **PIPELINE_LOOKS["float32"].line())
+    ax.plot(positions, bf16_round(positions), ms=7, drawstyle="steps-mid", label="bfloat16",
+            **PIPELINE_LOOKS["bf16-positions"].line(mfc="none"))
+    exact = largest_exact_integer(BF16_BITS)
+    ax.axvline(exact, color=GRID, lw=0.8)
+    ax.text(exact - 0.5, last - 1, f"{exact}: last exact", ha="right", va="top")
+    ax.set(xlabel="token's position", ylabel="position stored", xticks=positions[::4], yticks=positions[::4])
+    ax.legend(loc="lower right")
+    return fig
 
 
 # ---------------------------------------------------------------------------
