@@ -75,6 +75,16 @@ all.
   of words: the causal mask already makes "dog bites man" and "man bites dog"
   different. An encoder with no positions and no mask is order-blind.
 
+![Attention weight against how many steps back a key is, for three ALiBi heads with equal content scores, on a log scale: three straight lines, the steep head's weight gone within a few steps, the gentle head's spread over hundreds](figures/alibi.recency.svg)
+
+**Reading it:** each line is one head, with every key equally relevant, so
+only ALiBi's distance penalty sets the weights. The weight falls steadily
+with distance, fast for the steep head and slowly for the gentle one, and
+every head prefers recent tokens. That is the price behind *Expecting
+long-range recall* (below): an ALiBi model accepts longer inputs than it was
+trained on, yet a fact far back has to win against this slope. Test your
+task at the length you serve before you raise the limit.
+
 **In the wild.** BLOOM (176B) and MPT use ALiBi; MPT's config carries an
 `alibi_bias_max` of 8 (the 8 in $2^{-8/n}$), and the Hugging Face
 implementations of both compute the same slopes as this lesson's

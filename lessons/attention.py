@@ -120,6 +120,17 @@ functions (`score_matrix_bytes`, `score_flops`, `projection_flops`,
   the words and the outputs only shuffle. Fix: position information, the subject
   of `lessons.positional`.
 
+![A grid of queries against keys with ticks on and below the diagonal only: under the causal mask each token may read itself and the tokens before it, never a later one](figures/attention.causal_mask.svg)
+
+**Reading it:** each row is a token doing the looking, each column a token it
+might look at, and a tick marks a pair the causal mask allows. Every tick sits
+on or below the diagonal: no token reads one that comes after it, which is
+what lets a decoder write one token at a time and reuse its cache. A mask
+that is missing or flipped lets ticks into the empty upper half, and the
+model reads the very token it is asked to predict (*A model
+that peeks at the future*, above). That empty half is also the work a fused
+kernel skips.
+
 **In the wild.** The original transformer (Vaswani et al., 2017) used 8 heads of
 width 64 in a model 512 wide (numbers from the paper). BERT reads with full
 attention; GPT-2, Llama, Mistral and Qwen decode with causal attention. Llama 3

@@ -112,6 +112,15 @@ entry.
   §2), so for Mistral "one key too many" depends on whose count you follow
   (Level 2, last section).
 
+![Two sets of bars over eight keys: with the first token cached it takes most of the weight and the seven others share the rest; with it evicted each of the seven others gets a larger weight than before](figures/attention_sinks.eviction.svg)
+
+**Reading it:** blue bars are one head's weights over eight cached keys, with
+most of the weight parked on the first token; hatched red bars are the same
+scores once that token has been evicted. Nothing about the other seven keys
+changed, yet each now gets a larger share, so the head outputs something it
+was never trained to produce. That is *Evicting the first tokens* (below):
+a streaming cache keeps the first tokens as well as the recent window.
+
 **In the wild.** openai/gpt-oss-20b's config.json (as copied in the model
 card gallery) sets `sliding_window` 128 and `layer_types` alternating sliding
 and full attention over its 24 layers; every attention layer, sliding or

@@ -138,6 +138,17 @@ over its 61 layers that is 70,272 bytes per token.
   1.0693 from position 16,384 on (read in the source, not run; no thread found).
   Fix: serve the Mistral-format files, or compare the query past 16,384 tokens.
 
+![Seven models' layers side by side as bars: Llama 4 Scout, SmolLM3 and Command R7B leave every fourth layer without positions; Gemma 3 has short local layers with a tall global one every sixth; Gemma 2 and gpt-oss alternate short and tall; Mistral 7B's layers are all short](figures/layer_schemes.layer_map.svg)
+
+**Reading it:** each bar is one layer, blue if it rotates its queries and
+keys and red cross-hatched if it has no position code at all; a tall bar
+reads the whole context, a short one only its window or chunk. The plans
+differ from model to model (Gemma 2's is not Gemma 3's), and a model's
+config, not its family name, says which one it has. That is the check of *How
+to choose*: an engine must give each layer its own plan, with the scaling
+block only on the layers the model's code puts it on (*Scaling leaking into
+the local layers*, *RoPE in a NoPE layer*, below).
+
 **In the wild.** Llama 4 Scout: 12 NoPE layers of 48, RoPE layers in chunks of
 `attention_chunk_size` 8,192, temperature `floor_scale` 8,192 and `attn_scale`
 0.1, and `attn_temperature_tuning` 4 (its config.json, as recorded in

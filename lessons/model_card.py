@@ -102,6 +102,18 @@ alone is 480 GiB per sequence in 16-bit numbers (8 key-value heads of width
   drop the RoPE block or the layer plan; the copy then reads long positions
   differently from the original. Decode both.
 
+![Llama 3.1 8B's card as a picture: the wavelength of each rotary pair on a log scale, before and after its llama3 scaling, with the trained length its RoPE block states and the config's much larger length drawn across](figures/model_card.llama_3_1_8b.svg)
+
+**Reading it:** this is the site's main example, drawn from its `config.json`
+alone. Each line runs over the rotary pairs, left to right, at the number of
+positions each takes to turn once. The two horizontal lines are the two
+lengths of *Reading the claimed length as the trained one* (below): the
+dotted one, low down, is the length the model was trained at, the dash-dotted
+one the length the config claims. The dashed line is the pairs before
+scaling, the solid line after: the llama3 rule leaves the fast pairs as
+trained and slows the slow ones, the recipe the checkpoint was extended with.
+Serve it beyond the dotted line only with that block in place.
+
 **In the wild.** The [model-card gallery](../reference/model-card-gallery.md)
 decodes 26 published configs: Llama 2,
 3.1, 3.2 and 4 Scout, Mistral 7B, Command R and Command R7B, Falcon 7B,

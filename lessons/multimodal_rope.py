@@ -52,6 +52,15 @@ to copy them exactly.
   (the largest prompt id + 1 minus the prompt length): its get_rope_index
   clamps them at 0.
 
+![Tokens and position ids of a square image against its side in pixels, on log axes: the token count rises with the square of the side, the position ids with the side alone](figures/multimodal_rope.image_cost.svg)
+
+**Reading it:** the upper line is what a square image costs in tokens, the
+lower line how far it moves the position ids, both against the image's side
+on log scales. Tokens grow with the image's area, ids only with its longer
+side, so the gap widens as images grow. Budget memory and the engine's
+length limit by the upper line, which is what fills the cache; only the
+position-scaling decisions follow the lower one.
+
 **What it costs.** Next to nothing in compute: the cos/sin table is built
 for three ids and each pair keeps one of them. In context, an image costs one token per 28 × 28 pixels
 (patches of 14 pixels, merged 2 × 2), so 256 tokens at 448 × 448 and 1,536

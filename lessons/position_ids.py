@@ -107,6 +107,17 @@ rank, against 10 to 58 for plain contiguous shards (computed below).
   0.33.0 reads the ids but turns the temperature off at `--max-model-len` 32,768 and
   below unless the generation config says otherwise.
 
+![Three attention masks drawn as grids whose axes are labelled with position ids: a left-padded row whose real tokens start at 0, two packed documents each numbered from 0 with a triangle of their own, and the same packed row under a plain causal mask that lets the second document read the first](figures/position_ids.masks.svg)
+
+**Reading it:** a blue cell is a key a query may read, and the tick labels
+are position ids, not slots. Left, a padded row done right: the real tokens
+are numbered from 0 and the padding is read by nothing else. Middle, two
+documents packed into one row done right: each restarts its ids and reads
+only itself. Right, the same ids without the cut between the documents: the
+second document reads the first, whose ids look like its own (*Packing
+without the cut*, below). The ids and the mask are set together; either one
+alone is not enough.
+
 **In the wild.** transformers 5.24 builds the ids from the mask when `generate`
 starts (GenerationMixin._prepare_position_ids_for_generation in generation/utils.py:
 cumulative sum of the mask minus one, padding set to 0) and then adds one per new

@@ -114,6 +114,18 @@ what you pay for.
   alone already separates the two sentences (a cosine of 0.585 in the same
   layer), but that is a by-product rather than a designed position signal.
 
+![Bar chart of how alike the pooled outputs of "dog bites man" and "man bites dog" are: identical without positions, told apart with sinusoidal codes or RoPE, and told apart by accident with only a causal mask](figures/positional.order_blindness.svg)
+
+**Reading it:** each bar compares the averaged output of one attention layer
+for "dog bites man" with that for "man bites dog"; a bar at 1 means the layer
+sees the same thing in both. Without positions the bar reaches 1.000: the
+layer cannot tell who bit whom (*Order lost in pooling*). Sinusoidal codes
+and RoPE bring it below 1, so the two sentences differ. The causal mask alone
+(0.585) also separates them, but only as a side effect (*Trusting the causal
+mask to carry order*). So the first question about any model is which
+position scheme it has; the rest of this guide is about what that scheme
+allows past the trained length.
+
 **In the wild.** The first transformer (Vaswani et al., 2017) used
 sinusoidal codes. GPT-2 and BERT moved to learned tables, and that is why
 each one has a hard maximum length. Llama, Mistral and Qwen rely on RoPE;

@@ -179,6 +179,18 @@ pass took 277 s on 2 cores; the cut context, seven 8,192-token windows,
   costs 2.64 nats per token on the prose's first 8,192 positions, where
   the model needed no help.
 
+![Two panels, prose and code: the loss per token against the position in the text up to 32K, for the context cut to 8,192 tokens and for the model read as trained with no scaling; the two agree up to a little past 8K, then no scaling climbs far above the cut context and stays there](figures/real_model.cliff.svg)
+
+**Reading it:** each point is the model's average loss over one stretch of
+the text (lower is better), against where that stretch sits, on a prose text
+above and a code file below. The grey line cuts the context to the trained
+8,192 tokens; the blue line feeds the whole text with no scaling. They are
+the same computation up to 8,192 and agree for one stretch past it, then no
+scaling climbs off the cut context's line and never comes back (*No scaling
+past the trained length*, below). The cut context is the baseline every method
+on this page is measured against, and on both texts no stretching method
+beat it at 2× or 4×.
+
 **In the wild.** SmolLM2-135M-Instruct's Q4_1 file says
 `llama.context_length` 8,192 and `llama.rope.freq_base` 100,000 (its
 GGUF metadata, read by

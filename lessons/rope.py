@@ -52,6 +52,18 @@ the last two are choices about how much of it to compute ahead.
 - Building the cos/sin table: make asking past its end grow the table or
   raise an error. Never return a shorter table.
 
+![Two panels of attention score against distance: on top, the original and the correctly converted model give one curve and the unconverted model a different one; below, a cos/sin table in the other layout gives a different curve for every starting position](figures/rope.wrong_conversion.svg)
+
+**Reading it:** each line is the score a query gives a key at each distance
+(the horizontal axis). In the top panel the converted weights trace the
+original curve exactly, while the same weights loaded without converting
+trace another curve: the model runs without an error and attends to the
+wrong places (*Weights not converted*, below). In the bottom panel the rotation
+reads a table built for the other layout, and the curve now changes with
+where the text starts (*A table in one layout, the rotation in the other*).
+Neither mistake stops a model from loading, which is why a converted
+checkpoint is checked by comparing its logits with the original's.
+
 **What it costs.** Almost nothing, which is why its bugs survive.
 
 - Conversion changes no parameter and no count: it reorders rows once, on disk.

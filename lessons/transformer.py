@@ -82,6 +82,16 @@ Radford et al., 2019), by `decode_multiply_adds`:
   sinusoidal codes, the same tokens at a different start give different
   logits; with RoPE, ALiBi or no positions, they give the same.
 
+![On log-log axes, the work to produce each next token against the context length: with a key-value cache it stays nearly flat, without one it grows in proportion to the context](figures/transformer.kv_cache_work.svg)
+
+**Reading it:** the horizontal axis is how many tokens are already in the
+context, the vertical axis the multiply-adds to produce the next one, both
+on log scales. With a cache (blue) the line is nearly flat: the model runs
+only the new token through its blocks. Without one (red) every step runs the
+whole context again, and the line climbs with the context. That is *No
+cache*, below: keep the cache, feed only the new token, and pass its
+position.
+
 **In the wild.** GPT-2 uses pre-norm LayerNorm blocks, a learned table of
 1,024 positions and an unembedding tied to its embedding (its paper, Radford et
 al., 2019, and its released code). Llama models use RMSNorm and RoPE; the Llama 2 checkpoints keep a
