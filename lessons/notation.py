@@ -3,16 +3,45 @@ r"""
 
 Run: `python -m lessons.notation`
 
-Builds on: nothing; this is the first page. `lessons.attention` and
-`lessons.positional` send you here whenever they use a symbol without
-stopping to explain it.
+Builds on: nothing; this is the first page.
+
+## The symbol finder
+
+Every symbol the other lessons use without decoding it, read aloud, and the
+section of this page that teaches it. `lessons.attention` and
+`lessons.positional` send you here whenever they use a symbol without stopping
+to explain it: find it below, then follow its section for a worked example
+with numbers small enough for paper.
+
+| Symbol | Read it as | Section |
+|---|---|---|
+| $a = (a_0, a_1, \dots, a_{d-1})$ | a vector: an ordered list of $d$ numbers | [1. Vectors](#1-vectors-and-dot-products) |
+| $x_i$, $x_{2i}$, $x_{2i+1}$ | entry number $i$ of $x$, counting from 0; the even and the odd entries | [1. Vectors](#1-vectors-and-dot-products) |
+| $\sum_i$ | "add up, over every $i$" | [1. Vectors](#1-vectors-and-dot-products) |
+| $a \cdot b$, $\langle a, b \rangle$ | the dot product of $a$ and $b$ (two spellings of one thing) | [1. Vectors](#1-vectors-and-dot-products) |
+| $c\,v$ | the scalar (plain number) $c$ times the vector $v$ | [1. Vectors](#1-vectors-and-dot-products) |
+| $\sqrt{\ }$, $\lVert a \rVert$ | square root; the length of $a$ | [1. Vectors](#1-vectors-and-dot-products) |
+| $\cos(a, b)$ | cosine similarity: how much $a$ and $b$ point the same way | [1. Vectors](#1-vectors-and-dot-products) |
+| $\approx$ | "approximately equal": equal after rounding | [1. Vectors](#1-vectors-and-dot-products) |
+| rad, $\pi$, $\theta$, $\omega$ | radians; pi; theta (an angle, or a turning speed); omega (a frequency) | [2. Angles](#2-angles-sine-and-cosine) |
+| $\sin\theta$, $\cos\theta$, $\arccos$ | sine and cosine of an angle; the angle whose cosine is given | [2. Angles](#2-angles-sine-and-cosine) |
+| $[-1, 1]$ | every number from $-1$ to $1$, ends included | [2. Angles](#2-angles-sine-and-cosine) |
+| $M$, $M_{rc}$, $Mx$ | a matrix; its entry in row $r$, column $c$; matrix times vector | [3. Matrices](#3-matrices-permutations-and-rotations) |
+| (seq, d), $3 \times 2$ | a shape: seq rows of $d$ numbers; 3 rows by 2 columns | [3. Matrices](#3-matrices-permutations-and-rotations) |
+| $K^T$ (also $K^\top$, Kᵀ) | $K$ transposed: rows become columns | [3. Matrices](#3-matrices-permutations-and-rotations) |
+| $P$ | a permutation matrix: reorders rows | [3. Matrices](#3-matrices-permutations-and-rotations) |
+| $R(\theta)$, $R_m$ | a rotation matrix: turns a pair of numbers by an angle | [3. Matrices](#3-matrices-permutations-and-rotations) |
+| $e^x$, $\exp(x)$ | the exponential of $x$ | [4. Softmax](#4-exponentials-and-softmax) |
+| $b^{-p}$, $\text{base}^{-2i/d}$ | one over $b^p$; the falling powers behind position codes | [4. Softmax](#4-exponentials-and-softmax) |
+| $\text{softmax}$ | scores in, positive weights that add up to 1 out | [4. Softmax](#4-exponentials-and-softmax) |
+| $\max$, $\operatorname{argmax}$ | the largest value; where the largest value sits | [4. Softmax](#4-exponentials-and-softmax) |
 
 ## Level 1: The practitioner's guide
 
 **In one sentence.** This page is the site's dictionary: each symbol the other
 lessons use (vectors, dot products, sine and cosine, matrices, rotations,
-exponentials, softmax) decoded with a tiny worked example and a line of
-Python that checks it.
+exponentials, softmax), found in the symbol finder above and decoded below
+with a tiny worked example and a line of Python that checks it.
 
 **When you need it.** When a formula on another page stops you. The tell: you
 follow the sentences around an equation but not the equation itself, for
@@ -22,23 +51,22 @@ every lesson is written without equations. If you already read
 $\langle a, b \rangle$ as "multiply matching numbers and add them up" and
 know that $\sin 1$ means one radian, skip it.
 
-**Your options.** The ways to read this site, from the lightest to the most
-hands-on:
+**Your options.** What to do when a formula stops you, here or in a paper,
+from the quickest to the most thorough:
 
 | Option | What it does | What it gives you | What it costs | Where it lives |
 |---|---|---|---|---|
-| Skim Level 1 | Reads each lesson's practitioner's guide only | The decisions: which model, which config key, what breaks | No equations, so no "why" | The top of every page |
-| Look one symbol up | Jumps from the symbol finder below to one section | The symbol you are stuck on, decoded with numbers | A detour of one section | Level 2 of this page |
-| Read Level 2 | Works through the four families of symbols in order | Every equation elsewhere on the site becomes readable | The longest read on this page | Level 2 of this page |
-| Run the demos | Runs a lesson's narrated walkthrough in a terminal | The page's numbers, computed in front of you | Python with numpy installed | `python -m lessons.notation`, and the same for every lesson |
-| Change the numbers | Edits a Python block of a page and runs it again | A feel for what each symbol does | Your own time | The *In Python* blocks; each one runs on its own |
+| Read around it | Takes the sentences that say in words what the formula computes | Enough to follow the page | The formula itself stays opaque, and the next one may stop you again | The *In words* line after *The math* in every Level 2 section |
+| Look the symbol up | Finds the symbol in the finder and reads its section's worked example | That one symbol, decoded with numbers | A detour of one section | The symbol finder, at the top of this page |
+| Learn the four families | Reads Level 2 of this page once, in order | Every equation on the site becomes readable | Four sections, each with a worked example to do on paper | Level 2 of this page |
+| Check it in Python | Runs the formula's *In Python* block, then again with numbers of your own | The symbol's meaning, confirmed by a computation you can change | Python with numpy installed | Each section's *In Python* block; `python -m lessons.notation` |
 
 **How to choose.**
 
 - You use models and never implement them: read Level 1 of the other lessons
   and come back here only when a symbol there puzzles you.
 - You are stuck on one symbol: find it in the symbol finder at the top of
-  Level 2, then read that section's *Tiny worked example* and *With the numbers*.
+  this page, then read its section's *Tiny worked example* and *With the numbers*.
 - You want to follow Level 2 of `lessons.attention` and `lessons.positional`:
   read Level 2 here once, in order; each section leans on the one before.
 - You learn by poking at things: run the demo, then change a number in a
@@ -75,35 +103,14 @@ paper (Su et al., 2021) writes position as a block of 2 × 2 rotation matrices.
 **Go deeper.** Level 2 has four sections: vectors and dot products; angles,
 sine and cosine; matrices, permutations and rotations; exponentials and
 softmax. Each decodes its symbols with numbers small enough for paper. If you
-came for one symbol, read its row in the symbol finder and stop there.
+came for one symbol, its row in the symbol finder links to its section: read
+that and stop.
 
 ## Level 2: How it works, from scratch
 
-The symbol finder: every symbol the other lessons use without decoding it,
-read aloud, and the section that teaches it.
-
-| Symbol | Read it as | Section |
-|---|---|---|
-| $a = (a_0, a_1, \dots, a_{d-1})$ | a vector: an ordered list of $d$ numbers | 1 |
-| $x_i$, $x_{2i}$, $x_{2i+1}$ | entry number $i$ of $x$, counting from 0; the even and the odd entries | 1 |
-| $\sum_i$ | "add up, over every $i$" | 1 |
-| $a \cdot b$, $\langle a, b \rangle$ | the dot product of $a$ and $b$ (two spellings of one thing) | 1 |
-| $c\,v$ | the scalar (plain number) $c$ times the vector $v$ | 1 |
-| $\sqrt{\ }$, $\lVert a \rVert$ | square root; the length of $a$ | 1 |
-| $\cos(a, b)$ | cosine similarity: how much $a$ and $b$ point the same way | 1 |
-| $\approx$ | "approximately equal": equal after rounding | 1 |
-| rad, $\pi$, $\theta$, $\omega$ | radians; pi; theta (an angle, or a turning speed); omega (a frequency) | 2 |
-| $\sin\theta$, $\cos\theta$, $\arccos$ | sine and cosine of an angle; the angle whose cosine is given | 2 |
-| $[-1, 1]$ | every number from $-1$ to $1$, ends included | 2 |
-| $M$, $M_{rc}$, $Mx$ | a matrix; its entry in row $r$, column $c$; matrix times vector | 3 |
-| (seq, d), $3 \times 2$ | a shape: seq rows of $d$ numbers; 3 rows by 2 columns | 3 |
-| $K^T$ (also $K^\top$, Kᵀ) | $K$ transposed: rows become columns | 3 |
-| $P$ | a permutation matrix: reorders rows | 3 |
-| $R(\theta)$, $R_m$ | a rotation matrix: turns a pair of numbers by an angle | 3 |
-| $e^x$, $\exp(x)$ | the exponential of $x$ | 4 |
-| $b^{-p}$, $\text{base}^{-2i/d}$ | one over $b^p$; the falling powers behind position codes | 4 |
-| $\text{softmax}$ | scores in, positive weights that add up to 1 out | 4 |
-| $\max$, $\operatorname{argmax}$ | the largest value; where the largest value sits | 4 |
+Four sections, one family of symbols each, in the order the lessons need
+them; each leans on the one before. The symbol finder at the top of the page
+lists every symbol with its section.
 
 ## 1. Vectors and dot products
 
