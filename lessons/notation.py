@@ -93,6 +93,15 @@ with a worked example to do on paper.
 - **Reading ≈ as =.** Numbers here are rounded to three decimals: $\sqrt 2 \approx 1.414$,
   not exactly. Compare computed numbers with a tolerance, never with ==.
 
+![The unit circle with the point one radian round from the right-hand end: its distance to the right is 0.540 and its height 0.841](figures/notation.unit_circle.svg)
+
+**Reading it:** one radian is the turn that carries a point round the circle
+by a distance equal to the radius: far more than the hair-thin one
+degree. The point it lands on is 0.540 to the right of
+the centre and 0.841 above it: those two numbers are the cosine and the sine
+of 1. Every angle on this site is measured this way, and section 2 builds the
+picture step by step.
+
 **In the wild.** The same operations appear in every numerical library under
 nearly the same names: numpy writes the dot product as a @ b, the length as
 np.linalg.norm(a) and the transpose as K.T, and PyTorch ships torch.softmax.

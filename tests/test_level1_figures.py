@@ -24,9 +24,6 @@ from tests.test_figure_text import text_sizes
 PHONE = next(screen for screen in SCREENS if screen.name == "phone")
 PHONE_FLOOR = 10  # px: issue 43's floor for a figure on a 390 px phone (the site-wide one is still 8)
 READING_IT = "Reading it:"
-# Lessons whose Level 1 is another helper's to give a figure (issue 43, item 8 restructures notation):
-# strict, so the day it has one this mark fails and must go.
-PENDING = {"notation"}
 
 
 @dataclass(frozen=True)
@@ -88,13 +85,7 @@ def _shown_elsewhere(text: str, figure: Level1Figure, others: tuple[str, ...] = 
 WITH_LEVEL_1 = [lesson for lesson in LESSONS if level_1_span(lesson.docstring)]
 
 
-def _param(lesson):
-    marks = [pytest.mark.xfail(strict=True, reason="its Level 1 is being rewritten (issue 43, item 8)")] \
-        if lesson.slug in PENDING else []
-    return pytest.param(lesson, id=lesson.slug, marks=marks)
-
-
-@pytest.mark.parametrize("lesson", [_param(lesson) for lesson in WITH_LEVEL_1])
+@pytest.mark.parametrize("lesson", WITH_LEVEL_1, ids=lambda lesson: lesson.slug)
 def test_every_level_1_shows_a_figure_and_reads_it(lesson):
     figures = level_1_figures(lesson.docstring)
     assert figures, f"{lesson.path}: Level 1 shows no figure (one picture that carries its Monday answer)"
