@@ -2,8 +2,8 @@
 (in site_build, the MkDocs side) the pages, which call `build()`.
 
 Incremental (a hash per lesson over its code, without the docstring, and the
-code of the lessons it imports, plus this renderer: a prose-only edit renders
-nothing), parallel (one process per stale lesson),
+code of the lessons it imports, plus this renderer and the phone layout: a
+prose-only edit renders nothing), parallel (one process per stale lesson),
 deterministic (fixed SVG salt, no dates) and all-or-nothing: if any lesson
 fails, nothing is written and the error names the lesson's file.
 
@@ -27,9 +27,11 @@ from pathlib import Path
 from project.cache import ContentCache, content_key
 from project.reading import DARK_SUFFIX, figure_file, figure_refs
 from project.model import LessonError, Project
-from figures_build.render import Rendered, render_lesson
+from figures_build.render import PHONE_SUFFIX, Rendered, render_lesson
 
 RENDERER = Path(__file__).resolve().parent / "render.py"
+# what else draws a figure: the phone rendition's re-layout, and the screens it is laid out for
+RENDERING = (Path(__file__).resolve().parent / "phone.py", Path(__file__).resolve().parents[1] / "site_build" / "layout.py")
 STORE = "figures"  # the content cache's store (project/cache.py): content key -> {"slug", "files": {name: sha256}}
 FIGURES = Path("docs") / "figures"
 
@@ -72,7 +74,7 @@ def build(
 
     store = ContentCache(root, STORE)
     out_dir = root / FIGURES
-    renderer = [RENDERER.read_bytes(), _versions()]
+    renderer = [RENDERER.read_bytes(), *(path.read_bytes() for path in RENDERING), _versions()]
     hashes = {slug: content_key(STORE, project.code_hash([slug]), *renderer) for slug in by_slug}
     selected = [only] if only else list(by_slug)
     stale = [slug for slug in selected if force or only or not _is_fresh(store.get(hashes[slug]), slug, out_dir)]
@@ -110,8 +112,10 @@ def build(
                 report.unchanged += 1
         store[hashes[r.slug]] = {"slug": r.slug, "files": shas}
         report.built.append(r.slug)
-        figures = sum(not name.endswith(DARK_SUFFIX) for name in r.svgs)  # a dark twin is not a figure of its own
-        log(f"figures: {r.slug:<20} built  {figures} figures in {r.seconds:.2f} s")
+        # a dark twin or a phone rendition is not a figure of its own
+        figures = sum(not name.endswith((DARK_SUFFIX, PHONE_SUFFIX)) for name in r.svgs)
+        phones = sum(name.endswith(PHONE_SUFFIX) for name in r.svgs)
+        log(f"figures: {r.slug:<20} built  {figures} figures ({phones} with a phone rendition) in {r.seconds:.2f} s")
     store.keep(hashes.values())  # each lesson's entry for its code as it is now
     store.save()
 

@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 
 from project.reading import DARK_SUFFIX
 
+PHONE_SUFFIX = ".phone"  # figures()["x"] of lesson s drawn again for a phone: s.x.phone.svg (figures_build/phone.py)
+
 NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 
 # Same bytes on every run: a fixed hash salt for SVG ids, text kept as text
@@ -97,17 +99,35 @@ def render_lesson(root: str, slug: str, package: str = "lessons") -> Rendered:
         if result.error:
             plt.close("all")
             return result
+    from figures_build import phone  # here, not at the top: site_build imports figures_build
+    from site_build.layout import text_sizes
+
     dark = getattr(palette, "DARK", None)
     for name, fig in figures.items():
-        buffer = io.BytesIO()
-        fig.savefig(buffer, format="svg", metadata={"Date": None})
-        result.svgs[name] = buffer.getvalue()
-        if dark:
-            result.svgs[f"{name}{DARK_SUFFIX}"] = dark_twin(result.svgs[name], dark, palette.DARK_BACKGROUND)
+        names = [name]
+        result.svgs[name] = _svg(fig)
+        sizes = text_sizes(result.svgs[name])
+        if sizes and phone.needs_phone(*sizes):  # its phone rendition: the same Figure, laid out again
+            own = phone.baseline(fig)
+            wrong = phone.relayout(fig, sizes[0], own)
+            if wrong:
+                result.error = f"{where}: figures()[{name!r}]'s phone rendition: " + "; ".join(wrong)
+                plt.close("all")
+                return result
+            names.append(name + PHONE_SUFFIX)
+            result.svgs[names[-1]] = _svg(fig)
+        for drawn in names if dark else ():
+            result.svgs[f"{drawn}{DARK_SUFFIX}"] = dark_twin(result.svgs[drawn], dark, palette.DARK_BACKGROUND)
         plt.close(fig)
     plt.close("all")
     result.seconds = time.perf_counter() - started
     return result
+
+
+def _svg(fig) -> bytes:
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="svg", metadata={"Date": None})
+    return buffer.getvalue()
 
 
 _TAG = re.compile(rb"<(\w+)\b[^>]*>")

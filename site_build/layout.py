@@ -4,16 +4,19 @@ generated into the site: `stylesheet()` is the palette as custom properties, the
 are Material's breakpoints), `files()` both files (layout.js is the bands', for math.js).
 
 `SCREENS` are the two screens a figure's text is held to (11 px at 1280 px,
-8 px at 390 px: tests/test_figure_text.py on the SVGs, tests/test_browser.py on
-the pages), with the text column measured there, and `FIGURE_CSS` the figures'
-rules (centred, never wider than the column unless wide, the lightbox).
+10 px at 390 px: tests/test_figure_text.py on the SVGs, tests/test_looks_browser.py on
+the pages), with the text column measured there; `phone_width` the width the figure build
+draws a figure's phone rendition at (figures_build/phone.py), served below `PHONE_MEDIA`;
+and `FIGURE_CSS` the figures' rules (centred, never wider than the column unless wide, the
+lightbox).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+import re
 
-from site_build.visibility.bands import BANDS, em, script, stylesheet_rules
+from site_build.visibility.bands import BANDS, em, media, script, stylesheet_rules
 
 STYLESHEET = "stylesheets/layout.css"
 SCRIPT = "javascripts/layout.js"
@@ -40,7 +43,9 @@ class Screen:
 # The column: 1280 px less both sidebars (12.1rem each, at 20 px a rem) and the content's margins
 # (1.2rem each side); 390 px less the content's margins (0.8rem each side). A wide figure may also
 # take the right sidebar's width on a desktop (where there is one: 76.25em and up).
-SCREENS = (Screen("desktop", (1280, 800), 688, 11, 688 + 242), Screen("phone", (390, 844), 358, 8, 358))
+SCREENS = (Screen("desktop", (1280, 800), 688, 11, 688 + 242), Screen("phone", (390, 844), 358, 10, 358))
+# Where a page shows a figure's phone rendition (<picture>'s <source>): Material's phone band, below 45em.
+PHONE_MEDIA = media(BANDS[0])
 
 
 def figure_text_px(size: float, viewbox_width: float, screen: Screen) -> float:
@@ -50,6 +55,27 @@ def figure_text_px(size: float, viewbox_width: float, screen: Screen) -> float:
     natural = viewbox_width * 4 / 3
     shown = min(natural, screen.wide if is_wide(viewbox_width) else screen.column)
     return size * shown / viewbox_width
+
+
+def phone_width(smallest: float) -> float:
+    """The width in points (a whole number of tenths of an inch) of a figure's phone rendition: the
+    widest at which its smallest text, `smallest` points, still renders at the phone's floor in the
+    phone's column. 10.5 pt text: 5.2 in (374.4 pt), 10.04 px."""
+    phone = SCREENS[-1]
+    return int(smallest * phone.column / phone.floor / 7.2) * 7.2
+
+
+_SIZE = re.compile(rb"font(?:-size)?:\s*([0-9.]+)px")
+_VIEWBOX = re.compile(rb'viewBox="[-0-9.]+ [-0-9.]+ ([0-9.]+) [0-9.]+"')
+
+
+def text_sizes(svg: bytes) -> tuple[float, float] | None:
+    """(the smallest font size of a matplotlib SVG's text, its viewBox width), both in viewBox units
+    (matplotlib writes each text's size in the style of its <text> or <tspan>: `font-size: 9px`, or
+    `font: 9px ...`); None for an SVG without text or a viewBox."""
+    width = _VIEWBOX.search(svg)
+    sizes = [float(s) for s in _SIZE.findall(svg)]
+    return (min(sizes), float(width.group(1))) if width and sizes else None
 
 
 def is_wide(viewbox_width: float) -> bool:

@@ -215,3 +215,50 @@ def test_unlisted_and_missing_lessons_are_named(project):
     set_order(project, ["alpha", "beta", "delta"])
     result = run_build(project)
     assert result.returncode == 1 and "READING_ORDER lists 'delta' but lessons/delta.py does not exist" in result.stderr
+
+
+def _wide_figure(title: str):
+    """A lesson-like figure 6.4 in wide: its 10.5 pt ticks render 8.2 px in a phone's column."""
+    import matplotlib
+
+    matplotlib.use("Agg", force=True)
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(6.4, 3.6), layout="constrained")
+    FigureCanvasAgg(fig)
+    ax = fig.subplots()
+    ax.plot([0, 1, 2], [1, 3, 2])
+    ax.tick_params(labelsize=10.5)
+    ax.set_title(title, fontsize=11)
+    fig.draw_without_rendering()  # as the build's first SVG draws it
+    return fig
+
+
+LONG_TITLE = "A title as long as a lesson's longest, which no phone column holds on one line of text"
+
+
+def test_the_phone_rendition_is_narrower_and_wraps_what_would_be_cut_off():
+    from figures_build import phone
+    from site_build.layout import phone_width
+
+    fig = _wide_figure(LONG_TITLE)
+    assert phone.needs_phone(10.5, 460.8)
+    found = phone.relayout(fig, 10.5, phone.baseline(fig))
+    assert found == [], found
+    assert fig.get_size_inches()[0] * 72 == pytest.approx(phone_width(10.5))
+    assert "\n" in fig.axes[0].get_title(), "the title, wider than the figure, is wrapped"
+
+
+def test_a_phone_rendition_with_text_past_the_edge_is_refused(monkeypatch):
+    """The check reads the renderer's extents: without the wrapping, the long title reaches past the
+    narrower figure's edge and relayout reports it (the build then fails, naming the figure)."""
+    from figures_build import phone
+
+    monkeypatch.setattr(phone, "_wrap_wide_texts", lambda fig: False)
+    fig = _wide_figure(LONG_TITLE)
+    found = phone.relayout(fig, 10.5, phone.baseline(fig))
+    assert any("reaches past the figure's edge" in p and "longest" in p for p in found), found
+    fig = _wide_figure("short")
+    fig.axes[0].text(1, 2, "two words"), fig.axes[0].text(1, 2, "on one spot")
+    assert any("runs into" in p for p in phone.problems(fig)), "two texts drawn on one spot"
