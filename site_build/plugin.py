@@ -59,7 +59,7 @@ from site_build.pages import (API_DIR, KEYS_PAGE, TRACK_PAGE, api_page, api_page
                               reading_time_html, tool_api_pages, track_page)
 from site_build.publish import OfflineCopy
 from site_build.published import page_title
-from site_build.search import name_search_dialog
+from site_build.search import KeyRows, boost_by_kind, name_search_dialog
 from site_build.serve import DirtyBuilds, watch
 from site_build.snapshot import Snapshot, snapshot_key
 from site_build.snapshot import take as take_snapshot
@@ -87,6 +87,7 @@ class PrimerPlugin(BasePlugin[PrimerConfig]):
         self.notebooks = Notebooks()  # notebook pages: their runs and shared CSS
         self.offline = OfflineCopy()  # the offline copy, or the zip of it this site serves
         self.builds = DirtyBuilds()  # `mkdocs serve --dirty`: which pages a rebuild rebuilds
+        self.key_rows = KeyRows()  # the config-keys page's rows as search entries of their own
 
     # -- lifetime -------------------------------------------------------------
 
@@ -186,13 +187,16 @@ class PrimerPlugin(BasePlugin[PrimerConfig]):
         return markdown.replace(LESSON_LIST_MARKER, "\n".join(rows))
 
     def on_page_content(self, html_: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
+        boost_by_kind(page)  # read by the search plugin after this hook
+        html_ = self.key_rows.on_page_content(html_, page)
         return self.notebooks.on_page_content(html_, page, config, files, self.snapshot)
 
     @event_priority(100)  # before the search plugin writes its index
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         self.notebooks.on_post_build(config, self.project.root, dirty=self.builds.dirty)
         self.visibility.on_post_build(Path(config.site_dir), reuse_last=self.builds.dirty)
-        self.builds.on_post_build(config)
+        self.key_rows.on_post_build(config.plugins.get("material/search") or config.plugins.get("search"))
+        self.builds.on_post_build(config)  # after the rows: a dirty rebuild's index merges them
 
     @event_priority(-100)  # after mkdocs-jupyter has replaced the notebook page's render()
     def on_pre_page(self, page: Page, *, config: MkDocsConfig, files: Files) -> Page:

@@ -4,7 +4,7 @@
   failed run named in one line, and which cached runs to drop when code they import changed;
 - page_html.py: what happens to a built notebook page's HTML: its ~600 KB of inline CSS
   moved into one shared stylesheet, its figures described and paired with dark twins, its
-  links pointed at files in the offline copy.
+  code cells kept out of the search index, its links pointed at files in the offline copy.
 
 `Notebooks` is the feature as the plugin (site_build/plugin.py) runs it: the plugin calls
 its hooks, which hold its state (the code each notebook imports, the shared stylesheets).
@@ -27,8 +27,8 @@ from mkdocs.structure.pages import Page
 from project.model import Project
 from site_build.content import is_lab, is_notebook, lab_helpers, notebook_sources
 from site_build.downloads import standalone
-from site_build.notebooks.page_html import (NOTEBOOK_CSS, directory_url, figure_alt_text, figure_dark_twins,
-                                            file_layout_links, split_styles)
+from site_build.notebooks.page_html import (NOTEBOOK_CSS, code_cells_out_of_search, directory_url, figure_alt_text,
+                                            figure_dark_twins, file_layout_links, split_styles)
 from site_build.notebooks.runs import (checked, code_stamps, drop_changed_runs, ipython_dir, jupyter_config,
                                        keep_cached_runs)
 from site_build.snapshot import Snapshot
@@ -96,11 +96,13 @@ class Notebooks:
         """A notebook page carries nbconvert's ~600 KB of inline CSS; move it into one
         stylesheet that every notebook page shares (and the browser caches). Its figures
         are described by their titles, each with its twin for the dark palette (the built
-        project's palette: `snapshot`). Without directory URLs (the offline copy), its
-        links to pages point at their files."""
+        project's palette: `snapshot`). Its code cells stay out of the search index, its
+        Markdown cells in (`code_cells_out_of_search`). Without directory URLs (the offline
+        copy), its links to pages point at their files."""
         if not is_notebook(page.file.src_uri):
             return html_
         html_ = figure_dark_twins(figure_alt_text(html_), snapshot.dark, snapshot.dark_background)
+        html_ = code_cells_out_of_search(html_)
         if not config.use_directory_urls:
             pages = {directory_url(f.src_uri): f.dest_uri for f in files.documentation_pages()}
             html_ = file_layout_links(html_, page.file.src_uri, page.file.dest_uri, pages)

@@ -1,6 +1,7 @@
 """A notebook page's HTML (nbconvert's, as mkdocs-jupyter gives it): its inline CSS split off into
 one shared stylesheet, its figures described by their own words and paired with their dark
-twins, and, for the offline copy, its links pointed at the pages' files."""
+twins, its code cells kept out of the search index, and, for the offline copy, its links pointed
+at the pages' files."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import base64
 import html
 import posixpath
 import re
+from collections.abc import Callable
 from html.parser import HTMLParser
 
 NOTEBOOK_CSS = "assets/notebook-{}.css"  # the stylesheet notebook pages share, by its CSS's hash
@@ -30,14 +32,7 @@ def split_styles(document: str) -> tuple[str, str]:
                 self.spans.append((self.start, self.getpos()))
                 self.start = None
 
-    lines = document.splitlines(keepends=True)
-    offsets = [0]
-    for line in lines:
-        offsets.append(offsets[-1] + len(line))
-
-    def index(pos: tuple[int, int]) -> int:
-        return offsets[pos[0] - 1] + pos[1]
-
+    index = _offset_of(document)
     parser = Styles()
     parser.feed(document)
     parser.close()
@@ -50,6 +45,77 @@ def split_styles(document: str) -> tuple[str, str]:
         at = finish
     kept.append(document[at:])
     return "".join(kept), "\n".join(css)
+
+
+def _offset_of(document: str) -> Callable[[tuple[int, int]], int]:
+    """The function from an HTMLParser position of `document` (line, column) to its offset."""
+    offsets = [0]
+    for line in document.splitlines(keepends=True):
+        offsets.append(offsets[-1] + len(line))
+    return lambda pos: offsets[pos[0] - 1] + pos[1]
+
+
+SEARCH_EXCLUDE = "data-search-exclude"  # Material's search leaves an element with it out of the index
+_CODE_CELL = "jp-CodeCell"  # nbconvert's class of a code cell (its code, its copy button, its outputs)
+_HEADING_LINK = "anchor-link"  # nbconvert's "¶" link after each heading of a Markdown cell
+_VOID = frozenset("area base br col embed hr img input link meta param source track wbr".split())
+
+
+def code_cells_out_of_search(document: str) -> str:
+    """A notebook page with its code cells (code, copy button and its "Copied!", outputs) and its
+    headings' "¶" links marked `data-search-exclude`, so the search index holds its Markdown cells'
+    prose alone. Material's search parser ends an exclusion at the first closing tag of the same
+    name inside it (it compares elements by tag), so a cell is not marked as a whole: the mark goes
+    on the outermost elements inside it whose tag does not recur among their descendants (each
+    `<pre>`, the `<clipboard-copy>`, an output without nested `<div>`s)."""
+
+    class Node:
+        def __init__(self, tag: str, end: int, classes: list[str]):
+            self.tag, self.end, self.classes = tag, end, classes  # end: the offset after its start tag
+            self.children: list[Node] = []
+            self.inner: set[str] = set()  # the tags of its descendants
+
+    class Tree(HTMLParser):
+        def __init__(self):
+            super().__init__(convert_charrefs=True)
+            self.open: list[Node] = []
+            self.marks: list[Node] = []  # the outermost code cells, and the headings' links
+
+        def handle_starttag(self, tag, attrs):
+            classes = (dict(attrs).get("class") or "").split()
+            node = Node(tag, index(self.getpos()) + len(self.get_starttag_text()), classes)
+            for ancestor in self.open:
+                ancestor.inner.add(tag)
+            if self.open:
+                self.open[-1].children.append(node)
+            inside = any(_CODE_CELL in n.classes for n in self.open)
+            if (_CODE_CELL in classes and not inside) or (tag == "a" and _HEADING_LINK in classes):
+                self.marks.append(node)
+            if tag not in _VOID:
+                self.open.append(node)
+
+        def handle_endtag(self, tag):
+            for depth in range(len(self.open) - 1, -1, -1):  # closes what it closes, as a browser does
+                if self.open[depth].tag == tag:
+                    del self.open[depth:]
+                    return
+
+    def outermost_safe(node: Node) -> list[int]:
+        if node.tag not in node.inner:
+            return [node.end]
+        return [end for child in node.children for end in outermost_safe(child)]
+
+    index = _offset_of(document)
+    tree = Tree()
+    tree.feed(document)
+    tree.close()
+    ends = sorted({end for node in tree.marks for end in outermost_safe(node)})
+    pieces, last = [], 0
+    for end in ends:
+        at = end - 2 if document[end - 2:end] == "/>" else end - 1  # before the tag's closing ">" or "/>"
+        pieces += [document[last:at].rstrip(" "), f" {SEARCH_EXCLUDE}"]
+        last = at
+    return "".join(pieces + [document[last:]])
 
 
 # a link in a notebook's Markdown to a page, written for directory URLs: "../../lessons/rope/#a-section"
