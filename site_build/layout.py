@@ -44,6 +44,9 @@ class Screen:
 # (1.2rem each side); 390 px less the content's margins (0.8rem each side). A wide figure may also
 # take the right sidebar's width on a desktop (where there is one: 76.25em and up).
 SCREENS = (Screen("desktop", (1280, 800), 688, 11, 688 + 242), Screen("phone", (390, 844), 358, 10, 358))
+# The lightbox link of each figure (site_build/markdown/figures.py makes it, as mkdocs-glightbox would):
+# the enlarged figure's box is the window less a margin for the arrows (FIGURE_CSS fits the figure in it).
+LIGHTBOX = {"data-type": "image", "data-width": "88vw", "data-height": "88vh", "data-desc-position": "bottom"}
 # Where a page shows a figure's phone rendition (<picture>'s <source>): Material's phone band, below 45em.
 PHONE_MEDIA = media(BANDS[0])
 
@@ -93,8 +96,14 @@ FIGURE_CSS = f"""/* Figures: white-backed SVGs, centred, never wider than the te
 }}
 /* Tap or click to enlarge (mkdocs-glightbox): only the twin the palette shows can be clicked or tabbed
    to, and the figure it opens fills the window, keeping its shape. */
-[data-md-color-scheme="default"] a.glightbox:has(> img[src$="#only-dark"]),
-[data-md-color-scheme="slate"] a.glightbox:has(> img[src$="#only-light"]) {{ display: none; }}
+[data-md-color-scheme="default"] a.glightbox:has(img[src$="#only-dark"]),
+[data-md-color-scheme="slate"] a.glightbox:has(img[src$="#only-light"]) {{ display: none; }}
+/* A figure and its caption (site_build/markdown/figures.py): the number in bold, the caption in the
+   body's size, a little apart from the figure. */
+.md-typeset figure.primer-figure-box {{ margin: 1em 0; }}
+.md-typeset figure.primer-figure-box > figcaption {{ max-width: none; margin: 0.4em 0 0; font-style: normal; text-align: left; }}
+.md-typeset figure.primer-figure-box > figcaption > p {{ margin: 0; }}
+.md-typeset .primer-figure-number {{ font-weight: 700; }}
 .glightbox-container .gslide-image img {{ max-width: none; max-height: none; object-fit: contain; }}
 """
 

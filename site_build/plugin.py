@@ -50,6 +50,7 @@ from site_build.markdown.context import PageContext
 from site_build.markdown.diagrams import CLIENT_SCRIPT, Diagrams
 from site_build.markdown.evidence import EvidenceExtension
 from site_build.markdown.levels import LevelsExtension
+from site_build.markdown.figures import FigureExtension
 from site_build.markdown.links import LinkExtension, check_lesson_links
 from site_build.markdown.math import Katex, KatexExtension
 from site_build.markdown.reports import ReportExtension
@@ -289,11 +290,12 @@ class PrimerPlugin(BasePlugin[PrimerConfig]):
             self.diagrams.prepare(sources)
         config.markdown_extensions = [e for e in config.markdown_extensions
                                       if not isinstance(e, (KatexExtension, LinkExtension, LevelsExtension, SectionsExtension,
-                                                            ReportExtension, EvidenceExtension, StackExtension))]
+                                                            ReportExtension, EvidenceExtension, StackExtension,
+                                                            FigureExtension))]
         config.markdown_extensions += [KatexExtension(self.katex, self._page_context), LinkExtension(self._page_context),
                                        LevelsExtension(self._page_context), self.visibility.extension(self._page_context),
                                        ReportExtension(self._page_context), EvidenceExtension(self._page_context),
-                                       StackExtension(self._page_context)]
+                                       StackExtension(self._page_context), FigureExtension(self._page_context)]
 
 
 def _nav_section(sections: dict[str, list], path: tuple[str, ...]) -> list:

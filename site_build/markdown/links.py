@@ -6,7 +6,8 @@ the lesson's title (its docstring's `# Title`, as a <cite>: italic, not code), a
 to the name's API entry. Where the text is about code (an "In code:" line, the API
 reference's docstrings), a bare `lessons.<slug>` keeps its module name (as code, linked to
 the lesson). On a lesson or
-companion page, images under figures/ point at the built figures, and the names on an
+companion page, images under figures/ point at the built figures (figures.py makes them
+figures), and the names on an
 "In code:" line link to their API entries. The terminal (`python -m lessons.<slug>`)
 prints the docstring as written, module names and all.
 """
@@ -66,9 +67,9 @@ class _Links(PageTreeprocessor):
                     el.set("loading", "lazy")
                     el.set("decoding", "async")
                 # styled as a figure (layout.py's FIGURE_CSS), wide ones allowed past the column;
-                # on-glb: tap or click to enlarge (mkdocs-glightbox, manual mode)
+                # figures.py then gives it its <picture>, lightbox link and <figure>
                 wide = size is not None and is_wide(float(size[0]) * 3 / 4)
-                el.set("class", "primer-figure on-glb" + (" primer-wide" if wide else ""))
+                el.set("class", "primer-figure" + (" primer-wide" if wide else ""))
                 _add_dark_twin(parents[el], el, project.root / FIGURES / name)
             if el.tag != "code" or parents.get(el) is None or parents[el].tag in ("a", "pre"):
                 continue
