@@ -27,7 +27,7 @@ TOOLS = sorted(p.stem for p in (ROOT / "lessons" / "tools").glob("*.py") if not 
 DECODER = sorted(p.stem for p in (ROOT / "modelcard").glob("*.py") if not p.name.startswith("_"))
 LABS = sorted(p.stem for p in (ROOT / "labs").glob("*.py") if not p.name.startswith("_"))
 CHALLENGE_PAGES = [c.page.removesuffix(".md") + "/" for c in CHALLENGES]
-PAGES = (["", "authoring/", "notebooks/playground/", "reference/config-keys/", *CHALLENGE_PAGES]
+PAGES = (["", "authoring/", "notebooks/playground/", "reference/config-keys/", "practitioner-track/", *CHALLENGE_PAGES]
          + [f"lessons/{slug}/" for slug in SLUGS] + [f"reference/api/{slug}/" for slug in SLUGS]
          + [f"reference/api/tools/{tool}/" for tool in TOOLS]
          + [f"reference/api/modelcard/{module}/" for module in DECODER] + ["reference/model-card-gallery/"]
