@@ -188,7 +188,7 @@ def test_a_labs_printed_output_keeps_its_lines_whole_and_scrolls_by_keyboard(chr
 
 
 # The smallest text a diagram may show, at its rendered size (issue 25): 12 px on a desktop
-# (1280 × 800), 8 px on a phone (390 × 844), the floor for every figure there.
+# (1280 × 800), 8 px on a phone (390 × 844) (a figure's is 10 px there: site_build/layout.py, SCREENS).
 DIAGRAM_FLOORS = {(1280, 800): 12.0, (390, 844): 8.0}
 
 
@@ -244,7 +244,7 @@ def test_every_diagrams_labels_are_legible_and_their_maths_typeset_by_katex(chro
     assert not problems, "\n".join(problems)
 
 
-# Each figure a page shows, as the reader sees it: its smallest text (from the SVG it loads), its viewBox
+# Each figure a page shows, as the reader sees it: its smallest text (from the SVG it loaded: currentSrc), its viewBox
 # width and its rendered width; and the text column's width (.md-content__inner's content box).
 FIGURE_TEXT = """
 async () => {
@@ -256,10 +256,11 @@ async () => {
     if (!img.checkVisibility()) continue;  // the twin of the other palette
     img.scrollIntoView({ block: "center" });  // a section the reader has not reached is not laid out
     await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
-    const svg = await (await fetch(img.src.split("#")[0])).text();
+    await img.decode().catch(() => {});  // loaded: currentSrc is the file the <picture> picked for this screen
+    const svg = await (await fetch((img.currentSrc || img.src).split("#")[0])).text();
     const sizes = [...svg.matchAll(/font(?:-size)?:\\s*([0-9.]+)px/g)].map(m => parseFloat(m[1]));
     const viewBox = svg.match(/viewBox="[-0-9.]+ [-0-9.]+ ([0-9.]+) /);
-    const src = img.src.startsWith("data:") ? `notebook figure ${figures.length + 1}` : img.getAttribute("src");
+    const src = img.src.startsWith("data:") ? `notebook figure ${figures.length + 1}` : img.currentSrc.split("/").pop();
     figures.push({ src, smallest: Math.min(...sizes),
                    viewBox: viewBox ? parseFloat(viewBox[1]) : NaN, width: img.getBoundingClientRect().width });
   }
@@ -270,12 +271,19 @@ FIGURE_PAGES = ([f"lessons/{slug}/" for slug in SLUGS] + [f"papers/{paper.slug}/
                 + [f"labs/{lab}/" for lab in LABS] + ["notebooks/playground/"])  # a notebook's figures: base64 SVG
 
 
+# A figure a notebook's kernel draws (a lab's, the Playground's) is one inline SVG, with no phone rendition:
+# until the notebooks draw theirs at most 5.2 in wide (10 px in the phone's column), it is held to the
+# phone floor of before issue 43 (8 px). Lesson and companion figures meet SCREENS' 10 px.
+NOTEBOOK_FLOOR = 8.0
+
+
 @pytest.mark.parametrize("screen", SCREENS, ids=lambda s: s.name)
 def test_figure_text_renders_at_the_floor_on_every_page(chromium, site, screen):
     """At 1280x800 and 390x844, on every lesson, companion, lab and Playground page, the smallest text
-    of each figure the reader sees, at the width the figure is drawn, is at least 11 px (desktop) or 8 px
-    (phone); and the text column is as wide as site_build/layout.py's SCREENS says (tests/test_figure_text.py
-    relies on it)."""
+    of each figure the reader sees (on a phone its phone rendition, where the <picture> offers one), at the
+    width the figure is drawn, is at least 11 px (desktop) or 10 px (phone; NOTEBOOK_FLOOR for a notebook's);
+    and the text column is as wide as site_build/layout.py's SCREENS says (tests/test_figure_text.py relies
+    on it)."""
     width, height = screen.viewport
     context = chromium.new_context(viewport={"width": width, "height": height})
     page = context.new_page()
@@ -289,10 +297,11 @@ def test_figure_text_renders_at_the_floor_on_every_page(chromium, site, screen):
             for figure in facts["figures"]:
                 seen += 1
                 px = figure["smallest"] * figure["width"] / figure["viewBox"]
-                if not px >= screen.floor:
+                floor = min(screen.floor, NOTEBOOK_FLOOR) if figure["src"].startswith("notebook") else screen.floor
+                if not px >= floor:
                     problems.append(f"{path}: {figure['src']}: smallest text {figure['smallest']:g} drawn "
                                     f"{figure['width']:.0f} px wide of {figure['viewBox']:g}: "
-                                    f"{px:.2f} px < {screen.floor:g}")
+                                    f"{px:.2f} px < {floor:g}")
     finally:
         context.close()
     assert seen >= len(SLUGS), f"only {seen} figures seen"
