@@ -20,6 +20,7 @@ module cannot mend fails the build instead of serving a broken picture.
 from __future__ import annotations
 
 import textwrap
+import warnings
 
 from site_build.layout import SCREENS, figure_text_px, phone_width
 
@@ -63,7 +64,10 @@ def relayout(fig, smallest: float, own: set[tuple[str, str]] = frozenset()) -> l
             rows = _stack(fig, panels, grid, max(1, int(narrow / MIN_PANEL)))
             height = height * rows / nrows * 0.8
     fig.set_size_inches(narrow, height)
-    found = problems(fig, own, laid_out=_wrap_wide_texts(fig))
+    with warnings.catch_warnings():  # a first pass may not fit before the wrapping; the last is checked
+        warnings.filterwarnings("ignore", "constrained_layout not applied", UserWarning)
+        current = _wrap_wide_texts(fig)
+    found = problems(fig, own, laid_out=current)
     for _ in range(4):  # wrapped labels that now run into each other: a taller figure spaces them
         if not [p for p in found if " runs into " in p]:
             break
