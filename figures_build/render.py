@@ -99,7 +99,7 @@ def render_lesson(root: str, slug: str, package: str = "lessons") -> Rendered:
         if result.error:
             plt.close("all")
             return result
-    from figures_build import phone  # here, not at the top: site_build imports figures_build
+    from figures_build.phone import baseline, needs_phone, relayout  # here: site_build imports figures_build
     from site_build.layout import text_sizes
 
     dark = getattr(palette, "DARK", None)
@@ -107,9 +107,9 @@ def render_lesson(root: str, slug: str, package: str = "lessons") -> Rendered:
         names = [name]
         result.svgs[name] = _svg(fig)
         sizes = text_sizes(result.svgs[name])
-        if sizes and phone.needs_phone(*sizes):  # its phone rendition: the same Figure, laid out again
-            own = phone.baseline(fig)
-            wrong = phone.relayout(fig, sizes[0], own)
+        if sizes and needs_phone(*sizes):  # its phone rendition: the same Figure, laid out again
+            own = baseline(fig)
+            wrong = relayout(fig, sizes[0], own)
             if wrong:
                 result.error = f"{where}: figures()[{name!r}]'s phone rendition: " + "; ".join(wrong)
                 plt.close("all")
