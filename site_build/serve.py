@@ -20,7 +20,7 @@ from mkdocs.structure.files import Files
 
 from figures_build import FIGURES
 from project.model import Project
-from project.reading import one_sentence
+from project.reading import one_sentence, reading_time_text
 from site_build.content import CONTENT_FOLDERS
 from site_build.pages import API_DIR
 from site_build.search import merge_search_index
@@ -53,7 +53,9 @@ class DirtyBuilds:
             return
         nav = hashlib.sha256(repr([(lesson.slug, lesson.title) for lesson in project.lessons]
                                   + [os.path.getmtime(config.config_file_path)]).encode()).hexdigest()
-        listing = "\n".join(f"{lesson.slug} {lesson.title} {one_sentence(lesson)}" for lesson in project.lessons)
+        # the home page lists each lesson with its sentence and reading times (plugin.py, on_page_markdown)
+        listing = "\n".join(f"{lesson.slug} {lesson.title} {one_sentence(lesson)} {reading_time_text(lesson.docstring)}"
+                            for lesson in project.lessons)
         everything = self.signatures.get("<nav>") != nav
         signatures, changed = {"<nav>": nav}, []
         self.rebuilt_urls = []

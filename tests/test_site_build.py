@@ -339,6 +339,9 @@ def test_serve_one_save_one_rebuild_prose_renders_nothing_code_renders_its_lesso
         locations = [entry["location"] for entry in index]
         assert len(locations) == len(set(locations)) and "lessons/alpha/" in locations, (
             f"the search index keeps the pages not rebuilt, once each: {sorted(locations)}")
+        # a longer page reads longer: its time beside the home page's entry changes, so both are rebuilt
+        longer = save(lambda t: t.replace("## Where `sliding_window`", "More words. " * 250 + "\n\n## Where `sliding_window`"))
+        assert re.search(r"pages: rebuilding 2 of \d+ \(index\.md, lessons/beta\.md\)", longer), longer
         code = save(lambda t: t.replace("ax.plot([0, 1])", "ax.plot([1, 0])"))
         assert code.count("Building documentation") == 1, code
         assert re.search(r"figures: beta\s+built", code) and re.search(r"figures: alpha\s+fresh", code), code
