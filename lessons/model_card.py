@@ -12,11 +12,18 @@ tables, RoPE's speeds), `lessons.alibi` (ALiBi and NoPE layers) and
 
 ## Decode a config in your browser
 
-Paste a model's `config.json` (or pick one from the gallery) and the page
-shows the same report as the command, with the wavelength plot: a verdict
-first, then any warning with its fix and the lesson that explains it, then
-the readings as tables. It runs in your browser; nothing is sent anywhere. The sliders below it turn a base, a
-stretch factor and a head width into wavelengths under every scaling rule.
+Paste a model's `config.json` (or pick one from the gallery) and press
+*Explain*: the page shows the same report as the command, with the
+wavelength plot. A verdict comes first, with a link to the *How to choose*
+of the lesson that decides it; then any warning with its fix and the lesson
+that explains it; then the readings as tables, each row linked to the
+section that teaches what this config names (a `llama3` block to Llama 3's
+rule, a `yarn` block to YaRN). It runs in your browser; nothing is sent
+anywhere. The explorer below it starts at the config's base, rotary width
+and stretch (the length served ÷ the trained length) and compares every
+scaling rule at that stretch: how many pairs go past the angles training
+showed, how many each rule leaves untouched, and how far it slows the
+slowest pair.
 
 <div id="model-card-decoder" markdown="0"></div>
 

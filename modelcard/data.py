@@ -31,8 +31,9 @@ BROWSER_TABLES = {
               "VLLM_TEMPERATURE_LEN", "VLLM_TEMPERATURE_ON"),
     engine_tables: ("REGISTRIES", "VLLM_MROPE_TIMES4"),
     known_bugs: ("KNOWN_BUGS", "ENGINE_NAMES"),
-    report_html: ("ADVICE", "TABLE_HEADS", "TAUGHT"),  # the report's HTML: each warning's advice, the tables' column
-    # heads, where each row's fact is taught
+    report_html: ("ADVICE", "TABLE_HEADS", "TAUGHT", "ROPE_TYPE_TAUGHT", "SCHEME_TAUGHT", "TRAINED_BAND", "CHOOSE",
+                  "CHOOSE_ANCHOR"),  # the report's HTML: each warning's advice, the tables' column heads, where
+    # each row's fact is taught and the Level 1 the verdict leads to
 }
 
 

@@ -59,29 +59,100 @@ ADVICE: tuple[dict[str, str], ...] = (
 )
 
 
-# Where each fact of the report is taught: a table row, by its label (a RoPE group's rows by "RoPE"),
-# -> the config key it reads (lessons/_vocabulary.py) and the section of the lesson that teaches that
-# key, by the anchor the config-keys page links (project.reading.taught_at; tests/test_card_html.py).
+# Where a fact of the report is taught when the row alone decides it: a table row, by its label ->
+# the config key it reads (lessons/_vocabulary.py) and the section of the lesson that teaches that key,
+# by the anchor the config-keys page links (project.reading.taught_at; tests/test_card_html.py).
 # The row's label links there, on the site and in the in-browser decoder.
 TAUGHT: dict[str, dict[str, str]] = {
-    "trained length": {"key": "original_max_position_embeddings", "slug": "context_extension",
-                       "anchor": "yarn-keep-the-fast-pairs-interpolate-the-slow-ones"},
     "served length": {"key": "--max-model-len", "slug": "model_card", "anchor": "step-3-three-lengths"},
-    "scheme": {"key": "no_rope_layers", "slug": "layer_schemes", "anchor": "different-schemes-in-different-layers"},
     "layer types": {"key": "sliding_window", "slug": "layer_schemes", "anchor": "local-and-global-layers-with-two-bases"},
     "sliding window": {"key": "sliding_window", "slug": "layer_schemes",
                        "anchor": "local-and-global-layers-with-two-bases"},
-    "RoPE": {"key": "partial_rotary_factor", "slug": "layer_schemes",
-             "anchor": "partial-rotary-three-pairings-of-the-same-numbers"},
     "M-RoPE": {"key": "mrope_section", "slug": "multimodal_rope", "anchor": "three-ids-per-token-m-rope"},
     "query temperature (Llama 4, NoPE layers)": {"key": "attn_temperature_tuning", "slug": "layer_schemes",
                                                  "anchor": "different-schemes-in-different-layers"},
 }
 
+# The rows the config decides (`where_taught`): a RoPE group's row (and its "scale" row) goes to the
+# section that teaches its rope_type's rule, a plain group that turns only part of the head to partial
+# rotary; the "scheme" row to the section that teaches the scheme; "trained length" to the rule of the
+# first scaled group (its block holds the original length), else the scheme's section (RoPE: the trained
+# band). Each anchor is a heading of its lesson (tests/test_card_html.py) and an id of the built page
+# (tests/test_decoder_page_browser.py).
+ROPE_TYPE_TAUGHT: dict[str, dict[str, str]] = {
+    "default": {"slug": "rope", "anchor": "1-two-layouts-of-one-rotation"},
+    "partial": {"slug": "layer_schemes", "anchor": "partial-rotary-three-pairings-of-the-same-numbers"},
+    "linear": {"slug": "context_extension",
+               "anchor": "wavelengths-and-the-trained-band-position-interpolation-and-ntk-aware-scaling"},
+    "dynamic": {"slug": "context_extension", "anchor": "dynamic-ntk-one-name-two-engines"},
+    "yarn": {"slug": "context_extension", "anchor": "yarn-keep-the-fast-pairs-interpolate-the-slow-ones"},
+    "longrope": {"slug": "context_extension", "anchor": "longrope-a-searched-factor-for-every-pair"},
+    "llama3": {"slug": "context_extension", "anchor": "llama-3s-rule-decide-by-wavelength"},
+    "proportional": {"slug": "context_extension", "anchor": "one-function-for-every-block-rope_inv_freq"},
+}
+SCHEME_TAUGHT: dict[str, dict[str, str]] = {
+    "rope": {"slug": "positional", "anchor": "rope-rotary-position-embedding-rotate-q-and-k-so-only-the-distance-counts"},
+    "mixed": {"slug": "layer_schemes", "anchor": "different-schemes-in-different-layers"},
+    "alibi": {"slug": "alibi", "anchor": "alibis-bias-a-penalty-that-grows-with-distance"},
+    "none": {"slug": "alibi", "anchor": "nope-no-positions-at-all-and-what-the-causal-mask-still-tells"},
+    "learned": {"slug": "positional", "anchor": "learned-absolute-positions-numbered-seats"},
+    "sinusoidal": {"slug": "positional", "anchor": "sinusoidal-codes-one-clock-many-hands"},
+}
+TRAINED_BAND = {"slug": "context_extension",
+                "anchor": "wavelengths-and-the-trained-band-position-interpolation-and-ntk-aware-scaling"}
+# The lesson whose Level 1 *How to choose* decides what the verdict weighs (the length to serve
+# against the trained one), by the card's scheme; the anchor is the id the site gives that run-in
+# heading (site_build/markdown/levels.py).
+CHOOSE: dict[str, str] = {"rope": "context_extension", "mixed": "context_extension", "alibi": "alibi",
+                          "none": "alibi", "learned": "positional", "sinusoidal": "positional"}
+CHOOSE_ANCHOR = "how-to-choose"
+
+
+def _rope_taught(group) -> dict[str, str]:
+    """The `ROPE_TYPE_TAUGHT` entry of a RoPE group (a `lessons.model_card.RopeGroup`)."""
+    partial = group.rope_type == "default" and group.rotary_dim < group.head_dim
+    return ROPE_TYPE_TAUGHT["partial" if partial else group.rope_type]
+
+
+def where_taught(card, section: str, row: dict, group) -> dict[str, str] | None:
+    """{"slug", "anchor"} of the section that teaches a table row of `card`'s report, chosen from the
+    config (the tables above), or None. `group` is the RoPE group a row of the "rope" section belongs to."""
+    label = row["cells"][0]
+    if section == "rope" and (row.get("group") or label == "scale"):
+        return _rope_taught(group)
+    if section == "card" and label == "scheme":
+        return SCHEME_TAUGHT[card.scheme]
+    if section == "card" and label == "trained length":
+        scaled = [g for g in card.rope if g.rope_type != "default"]
+        if scaled:
+            return _rope_taught(scaled[0])
+        return TRAINED_BAND if card.scheme in ("rope", "mixed") else SCHEME_TAUGHT[card.scheme]
+    return TAUGHT.get(label)
+
+
+def link_rows(card, sections: list[tuple[str, str, list[dict]]]) -> None:
+    """Give each table row of a report (`modelcard.report.report_sections`' sections, before they become
+    dicts) that a lesson teaches its "taught" ({"slug", "anchor"}: `where_taught`), in place."""
+    for key, _, rows in sections:
+        groups = iter(card.rope)
+        group = None
+        for row in rows:
+            if key == "rope" and row.get("group"):
+                group = next(groups)
+            where = None if key in ("warnings", "notes", "sources") else where_taught(card, key, row, group)
+            if where:
+                row["taught"] = {"slug": where["slug"], "anchor": where["anchor"]}
+
+
+def choose(card) -> dict[str, str]:
+    """{"slug", "anchor", "page"}: the Level 1 *How to choose* the verdict links to (`CHOOSE`)."""
+    slug = CHOOSE[card.scheme]
+    return {"slug": slug, "anchor": CHOOSE_ANCHOR, "page": page_title(slug)}
+
 
 def taught(row: dict) -> dict[str, str] | None:
-    """The `TAUGHT` entry of a table row of the report (`report_sections`), or None."""
-    return TAUGHT.get("RoPE" if row["line"].startswith("RoPE, ") else row["cells"][0])
+    """Where a table row of the report (`report_sections`) is taught ({"slug", "anchor"}), or None."""
+    return row.get("taught")
 
 
 @functools.lru_cache(maxsize=None)
@@ -92,8 +163,9 @@ def page_title(slug: str) -> str:
 
 
 def page_titles() -> dict[str, str]:
-    """{slug: title} of every lesson the report links to: a warning's, or a row's (`TAUGHT`)."""
-    return {entry["slug"]: page_title(entry["slug"]) for entry in (*ADVICE, *TAUGHT.values())}
+    """{slug: title} of every lesson the report links to: a warning's, a row's or the verdict's."""
+    slugs = [e["slug"] for e in (*ADVICE, *TAUGHT.values(), *ROPE_TYPE_TAUGHT.values(), *SCHEME_TAUGHT.values())]
+    return {slug: page_title(slug) for slug in dict.fromkeys([*slugs, TRAINED_BAND["slug"], *CHOOSE.values()])}
 
 
 def advice(warning: str, values: dict[str, str]) -> dict[str, str]:
@@ -131,7 +203,10 @@ def render_html(report: dict, href: Callable[[str], str]) -> str:
         template, give back that line exactly.
     """
     sections = sorted(report["sections"], key=lambda s: s["key"] != "warnings")
-    out = ['<div class="pmc-report">', f'<p class="pmc-verdict"><strong>Verdict:</strong> {_e(report["verdict"])}</p>']
+    go = report["choose"]  # the verdict's way on: the Level 1 "How to choose" that decides it; focus lands here
+    out = ['<div class="pmc-report">', f'<p class="pmc-verdict" tabindex="-1"><strong>Verdict:</strong> '
+           f'{_e(report["verdict"])} <span class="pmc-choose">How to choose: <a href="{_e(href(go["slug"]))}#'
+           f'{go["anchor"]}">{_e(go["page"])}</a></span></p>']
     for section in sections:
         key, title, rows = section["key"], _e(section["title"]), section["rows"]
         out.append(f'<div class="pmc-section" data-section="{key}">')

@@ -15,7 +15,7 @@ from lessons.model_card import ModelCard, pairs_that_turn
 from modelcard.engines import (longrope_shift, scaled_reach, scaling_override, ENGINE_RELEASE_NAMES, ENGINES, SOURCES, VLLM_RELEASE, engine_commands,
                                    engine_notes, engine_refusals, served_from,
                                    served_lengths, vllm_max_model_len)
-from modelcard.html import advice
+from modelcard.html import advice, choose, link_rows
 from modelcard.known_bugs import ENGINE_NAMES, KNOWN_BUGS, known_bugs, parse_engine
 from lessons.tools.model_types import NO_ROPE_LAYER_TYPES
 
@@ -104,11 +104,12 @@ def report_sections(card: ModelCard, served: int | None = None, model: str = "MO
             (`modelcard.known_bugs`) join the report; None: no such section.
 
     Returns:
-        {"verdict": one sentence, "sections": [{"key": str, "title": str, "rows": [row, ...]}, ...]}
-        in the CLI's order (card, lengths, rope, attention, commands, notes, warnings, sources; an
-        empty section is left out). A row is {"line": a `str.format` template, "cells": [str, ...]}
-        and, for a warning, "title", "fix", "slug" and "page" (`modelcard.html.advice`); a command's row
-        has "command": true.
+        {"verdict": one sentence, "choose": the Level 1 it leads to (`modelcard.html.choose`),
+        "sections": [{"key": str, "title": str, "rows": [row, ...]}, ...]} in the CLI's order (card,
+        lengths, rope, attention, commands, notes, warnings, sources; an empty section is left out).
+        A row is {"line": a `str.format` template, "cells": [str, ...]} and, for a warning, "title",
+        "fix", "slug" and "page" (`modelcard.html.advice`); a command's row has "command": true; a row
+        a lesson teaches has "taught" ({"slug", "anchor"}, chosen from the config: `modelcard.html.link_rows`).
     """
     given = bool(served)
     served = served or vllm_max_model_len(card)
@@ -222,7 +223,8 @@ def report_sections(card: ModelCard, served: int | None = None, model: str = "MO
                 ("warnings", "Warnings", warnings), *_bug_section(card, served, engine),
                 ("sources", "Where the engines' rules were read", [_row(FACT, SOURCES[:15].strip(), SOURCES[15:])])]
     bugs = sum(bool(row.get("bug")) for _, _, rows in sections for row in rows)
-    return {"verdict": verdict(card, served, given, len(warned), refused, bugs),
+    link_rows(card, sections)
+    return {"verdict": verdict(card, served, given, len(warned), refused, bugs), "choose": choose(card),
             "sections": [{"key": key, "title": title, "rows": rows} for key, title, rows in sections if rows]}
 
 

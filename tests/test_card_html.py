@@ -18,10 +18,12 @@ import pytest
 
 from markdown.extensions.toc import slugify
 
-from project.reading import mentions, taught_at
+from project.reading import mentions, sections, taught_at
 from lessons._vocabulary import TERMS
 from lessons.model_card import explain
-from modelcard.html import ADVICE, TAUGHT, page_title, render_html, taught
+from lessons.context_extension import ROPE_TYPES
+from modelcard.html import (ADVICE, CHOOSE, ROPE_TYPE_TAUGHT, SCHEME_TAUGHT, TAUGHT, TRAINED_BAND, page_title,
+                           render_html, taught)
 from modelcard.report import report, report_sections
 from lessons.tools.model_types import gallery
 from site_build.pages import nav_title
@@ -88,8 +90,13 @@ def test_the_html_reads_as_the_cli_prints(case):
     fragment = render_html(structure, lambda slug: f"{slug}.md")
     assert lines_from_html(fragment, structure) == report(card, served, "org/model").splitlines()
     root, read = read_html(fragment)
-    # first the verdict, then the warnings, then the rest in the CLI's order
-    assert "pmc-verdict" in _classes(root[0]) and "".join(root[0].itertext()).endswith(structure["verdict"])
+    # first the verdict, then the warnings, then the rest in the CLI's order; the verdict ends with a link
+    # to the Level 1 "How to choose" of the lesson that decides it, by the lesson's title
+    go = structure["choose"]
+    assert "pmc-verdict" in _classes(root[0]) and "".join(root[0].itertext()) == \
+        f"Verdict: {structure['verdict']} How to choose: {page_title(go['slug'])}"
+    (choose,) = root[0].iter("a")
+    assert choose.get("href") == f"{go['slug']}.md#how-to-choose" and choose.text == page_title(go["slug"])
     names = [name for name, _ in read]
     order = [s["key"] for s in structure["sections"]]
     assert names == sorted(order, key=lambda key: key != "warnings")
@@ -119,8 +126,9 @@ def test_every_warning_links_to_a_lesson_that_teaches_its_key():
 
 
 def test_each_taught_row_links_to_the_section_that_teaches_its_key():
-    """Each entry of TAUGHT names a key of the vocabulary and the section of its lesson that the
-    config-keys page links for that key (the first Level 2 section naming it)."""
+    """Each entry of TAUGHT (the rows whose label alone decides their link) names a key of the vocabulary
+    and the section of its lesson that the config-keys page links for that key (the first Level 2
+    section naming it)."""
     by_slug = {lesson.slug: lesson for lesson in LESSONS}
     for label, entry in TAUGHT.items():
         assert entry["key"] in TERMS, (label, entry)
@@ -128,18 +136,89 @@ def test_each_taught_row_links_to_the_section_that_teaches_its_key():
         assert heading is not None and slugify(heading, "-") == entry["anchor"], (label, entry, heading)
 
 
+# The heading each rope type's rule is taught under must name it (the method, as the lesson's title for
+# it says), so that a link chosen from the config lands where that config's rule is explained.
+RULE_NAMES = {"default": "layouts", "partial": "Partial rotary", "linear": "position interpolation",
+              "dynamic": "Dynamic NTK", "yarn": "YaRN", "longrope": "LongRoPE", "llama3": "Llama 3's rule",
+              "proportional": "rope_inv_freq"}
+SCHEME_NAMES = {"rope": "RoPE", "mixed": "Different schemes", "alibi": "ALiBi", "none": "NoPE",
+                "learned": "Learned", "sinusoidal": "Sinusoidal"}
+
+
+def _headings(slug: str) -> dict[str, str]:
+    """{anchor: heading} of a lesson's ## sections, as the site's table of contents names them."""
+    lesson = next(lesson for lesson in LESSONS if lesson.slug == slug)
+    return {slugify(heading, "-"): heading for heading, _ in sections(lesson.docstring)}
+
+
+def test_rows_chosen_from_the_config_link_the_section_of_their_rule():
+    """Every rope type (and partial rotary) and every scheme has a section, a heading of its lesson
+    that names that rule or scheme; the verdict's lesson has a Level 1 with a *How to choose*."""
+    assert set(ROPE_TYPE_TAUGHT) == {*ROPE_TYPES, "partial"} and set(SCHEME_TAUGHT) == set(CHOOSE)
+    for table, names in ((ROPE_TYPE_TAUGHT, RULE_NAMES), (SCHEME_TAUGHT, SCHEME_NAMES)):
+        for kind, entry in table.items():
+            heading = _headings(entry["slug"]).get(entry["anchor"])
+            assert heading is not None and names[kind] in heading, (kind, entry, heading)
+    heading = _headings(TRAINED_BAND["slug"]).get(TRAINED_BAND["anchor"])
+    assert heading is not None and "trained band" in heading, TRAINED_BAND
+    for scheme, slug in CHOOSE.items():
+        lesson = next(lesson for lesson in LESSONS if lesson.slug == slug)
+        level1 = lesson.docstring.split("## Level 1", 1)[1].split("\n## ", 1)[0]
+        assert "\n**How to choose.**" in level1, (scheme, slug)
+
+
+def _links(structure: dict) -> dict[str, str]:
+    """{row label: "slug#anchor"} of a report's linked table rows, read from its HTML."""
+    root, _ = read_html(render_html(structure, lambda slug: slug))
+    return {"".join(a.itertext()): a.get("href") for th in root.iter("th") for a in th.iter("a")}
+
+
+def test_the_links_follow_the_config():
+    """Llama 3.1's rows lead to Llama 3's rule, Qwen2.5's YaRN block to YaRN, Gemma 3's linear global
+    layers to position interpolation and its plain local ones to the RoPE lesson, Pythia's quarter-width
+    rotary to partial rotary; the scheme row to the scheme's section (issue 43, item 6: the links
+    followed the first Level 2 section naming a term, whatever the config said)."""
+    def card(slug):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return explain(GALLERY[slug]["config"])
+
+    def at(kind):
+        return f"{ROPE_TYPE_TAUGHT[kind]['slug']}#{ROPE_TYPE_TAUGHT[kind]['anchor']}"
+
+    llama = _links(report_sections(card("llama-3.1-8b")))
+    assert llama["every RoPE layer"] == llama["trained length"] == llama["scale"] == at("llama3"), llama
+    qwen = _links(report_sections(card("qwen2.5-7b-yarn")))
+    assert qwen["every RoPE layer"] == qwen["trained length"] == at("yarn"), qwen
+    gemma = _links(report_sections(card("gemma-3-4b")))
+    assert gemma["full_attention (5 layers)"] == at("linear") and gemma["sliding_attention (29 layers)"] == at("default")
+    assert _links(report_sections(card("pythia-1.4b")))["every RoPE layer"] == at("partial")
+    for slug in ("llama-3.1-8b", "bloom-560m", "gpt2", "smollm3-3b"):
+        c = card(slug)
+        want = SCHEME_TAUGHT[c.scheme]
+        assert _links(report_sections(c))["scheme"] == f"{want['slug']}#{want['anchor']}", slug
+    assert {report_sections(card(s))["choose"]["slug"] for s in ("llama-3.1-8b", "bloom-560m", "gpt2")} == \
+        {"context_extension", "alibi", "positional"}
+
+
 def test_the_gallery_reports_link_each_taught_row():
-    """Every label of TAUGHT appears in some gallery report, and there its label is a link to the section."""
-    seen = set()
+    """Every label of TAUGHT appears in some gallery report, and there its label is a link to the section;
+    so does every rope type and scheme of the gallery's configs."""
+    seen, kinds, schemes = set(), set(), set()
     for entry in gallery().values():
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            structure = report_sections(explain(entry["config"]))
+            card = explain(entry["config"])
+            structure = report_sections(card)
+        schemes.add(card.scheme)
         rows = [r for s in structure["sections"] if s["key"] not in ("warnings", "notes", "sources") for r in s["rows"]]
         fragment = render_html(structure, lambda slug: f"{slug}.md")
         for row in rows:
             where = taught(row)
             if where:
-                seen.add("RoPE" if row["line"].startswith("RoPE, ") else row["cells"][0])
+                seen.add(row["cells"][0])
+                kinds.add(where["anchor"])
                 assert f'<a href="{where["slug"]}.md#{where["anchor"]}">' in fragment
-    assert seen == set(TAUGHT), set(TAUGHT) - seen
+    assert set(TAUGHT) <= seen, set(TAUGHT) - seen
+    used = {"partial", "default", "linear", "yarn", "longrope", "llama3"}  # the rope types the gallery names
+    assert {ROPE_TYPE_TAUGHT[k]["anchor"] for k in used} | {SCHEME_TAUGHT[s]["anchor"] for s in schemes} <= kinds

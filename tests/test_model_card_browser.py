@@ -77,7 +77,8 @@ def test_pasting_a_config_shows_the_report_and_the_plot(page, site):
     page.select_option("#pmc-gallery", qwen)
     page.fill("#pmc-served", "")
     for spec in menu[1:]:
-        page.select_option("#pmc-engine", spec)  # redraws the report at once
+        page.select_option("#pmc-engine", spec)  # redraws the report once the menu settles (issue 43)
+        page.wait_for_function("() => document.querySelector('#model-card-decoder').dataset.pmcPending === '0'")
         card = explain(GALLERY[qwen]["config"])
         want = report(card, None, GALLERY[qwen]["repo"], spec)
         assert lines_from_html(page.inner_html(".pmc-report-box"), report_sections(card, None, GALLERY[qwen]["repo"],

@@ -170,3 +170,45 @@ def test_compare_methods_agrees_with_python(tmp_path):
     problems = [d for (spec, length, stretch), want, got in zip(inputs, wants, json.loads(done.stdout), strict=True)
                 for d in differences(want, got, f"{spec} L={length} s={stretch}")]
     assert inputs and not problems, "\n".join(problems[:10])
+
+
+EXPLORER = SCRIPT.split("const run = {")[0] + r"""
+process.stdout.write(JSON.stringify(cases.map(([config, served, settings]) => {
+  const start = M.explorerStart(config === null ? null : M.parse(config), served);
+  return [start, settings.map(([b, w, L, s]) => M.methodMeasures(b, w, L, s)),
+          M.methodMeasures(start.base, start.width, start.trained, start.stretch)];
+})));
+"""
+
+
+def test_the_explorer_starts_and_measures_as_python(tmp_path):
+    """The explorer under the report (modelcard.explorer), in Node: where it starts for every gallery
+    config (its base, width, trained length and served ÷ trained, at vLLM's length and at a length
+    asked for) and, there and at fixed settings, each method's pairs past the trained angles, largest
+    angle ratio, untouched pairs and slowest pair, as Python computes them (issue 43, item 6)."""
+    from lessons.model_card import explain
+    from modelcard.explorer import explorer_start, method_measures
+
+    settings = [(10000.0, 128, 4096, 8.0), (500000.0, 128, 8192, 16.0), (10000.0, 64, 2048, 2.5),
+                (1e6, 256, 32768, 1.0), (150000.0, 32, 4096, 64.0), (10000.0, 8, 64, 4.0)]
+    inputs, wants = [[None, None, settings]], [[explorer_start(None), [method_measures(*s) for s in settings]]]
+    for entry in GALLERY.values():
+        card = explain(entry["config"])
+        for served in (None, 3 * (card.max_length or 4096) + 1):
+            inputs.append([json.dumps(entry["config"]), served, []])
+            wants.append([explorer_start(card, served), []])
+    for want in wants:
+        start = want[0]
+        want.append(method_measures(start["base"], start["width"], start["trained"], start["stretch"]))
+    tables = tmp_path / "tables.json"
+    tables.write_text(json.dumps(browser_tables()), encoding="utf-8")
+    done = subprocess.run([NODE, "-e", EXPLORER, str(tables), str(ROOT / "modelcard" / "web" / "model_card.js")],
+                          input=json.dumps(inputs), capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    got = json.loads(done.stdout)
+    problems = [d for (config, served, _), want, have in zip(inputs, wants, got, strict=True)
+                for d in differences(json.loads(json.dumps(want)), have, f"{(config or 'none')[:60]} served={served}")]
+    assert len(got) == 2 * len(GALLERY) + 1 and not problems, "\n".join(problems[:10])
+    # the measures tell the methods apart where the old summary did not (Llama 3.1 at 16x: 29 each)
+    llama = method_measures(500000.0, 128, 8192, 16.0)
+    assert len({(m["past"], m["untouched"], round(m["slowest"], 6)) for m in llama.values()}) == len(llama), llama

@@ -1370,7 +1370,8 @@
       ["warnings", "Warnings", warnings]].concat(bugSection(c, served, engine), [["sources", "Where the engines' rules were read", [row(FACT, [SOURCES.slice(0, 15).trim(), SOURCES.slice(15)])]]]);
     var bugs = 0;
     sections.forEach(function (s) { s[2].forEach(function (r) { if (r.bug) bugs++; }); });
-    return { verdict: verdict(c, served, given, warned.length, refused, bugs),
+    linkRows(c, sections);
+    return { verdict: verdict(c, served, given, warned.length, refused, bugs), choose: choose(c),
       sections: sections.filter(function (s) { return s[2].length; }).map(function (s) { return { key: s[0], title: s[1], rows: s[2] }; }) };
   }
   function verdict(c, served, given, warnings, refused, bugs) {
@@ -1397,14 +1398,40 @@
     return lines.join("\n");
   }
   function esc(s) { return String(s).replace(/[&<>"']/g, function (ch) { return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;" }[ch]; }); }
-  var TABLE_HEADS = T.TABLE_HEADS, TAUGHT = T.TAUGHT;
-  function taught(w) { var head = w.line.indexOf("RoPE, ") === 0 ? "RoPE" : w.cells[0]; return has(TAUGHT, head) ? TAUGHT[head] : null; }  // modelcard.html.taught
+  var TABLE_HEADS = T.TABLE_HEADS, TAUGHT = T.TAUGHT, ROPE_TYPE_TAUGHT = T.ROPE_TYPE_TAUGHT, SCHEME_TAUGHT = T.SCHEME_TAUGHT;
+  // modelcard.html: _rope_taught, where_taught, link_rows, choose, taught (the link of a row: chosen from the config)
+  function ropeTaught(g) { return ROPE_TYPE_TAUGHT[g.rope_type === "default" && g.rotary_dim < g.head_dim ? "partial" : g.rope_type]; }
+  function whereTaught(c, section, w, g) {
+    var label = w.cells[0];
+    if (section === "rope" && (w.group || label === "scale")) return ropeTaught(g);
+    if (section === "card" && label === "scheme") return SCHEME_TAUGHT[c.scheme];
+    if (section === "card" && label === "trained length") {
+      var scaled = c.rope.filter(function (x) { return x.rope_type !== "default"; });
+      if (scaled.length) return ropeTaught(scaled[0]);
+      return c.scheme === "rope" || c.scheme === "mixed" ? T.TRAINED_BAND : SCHEME_TAUGHT[c.scheme];
+    }
+    return has(TAUGHT, label) ? TAUGHT[label] : null;
+  }
+  function linkRows(c, sections) {
+    sections.forEach(function (s) {
+      var k = -1;
+      s[2].forEach(function (w) {
+        if (s[0] === "rope" && w.group) k++;
+        var where = ["warnings", "notes", "sources"].indexOf(s[0]) >= 0 ? null : whereTaught(c, s[0], w, c.rope[k]);
+        if (where) w.taught = { slug: where.slug, anchor: where.anchor };
+      });
+    });
+  }
+  function choose(c) { var slug = T.CHOOSE[c.scheme]; return { slug: slug, anchor: T.CHOOSE_ANCHOR, page: PAGE_TITLES[slug] }; }
+  function taught(w) { return w.taught || null; }
   function words(command) {  // modelcard.html._words: a word of up to 40 characters is not wrapped inside
     return command.split(" ").map(function (w) { return w.length <= 40 ? '<span class="pmc-word">' + esc(w) + "</span>" : esc(w); }).join(" ");
   }
   function renderHtml(r, href) {  // modelcard.html.render_html: the same string
     var sections = r.sections.filter(function (s) { return s.key === "warnings"; }).concat(r.sections.filter(function (s) { return s.key !== "warnings"; }));
-    var out = ['<div class="pmc-report">', '<p class="pmc-verdict"><strong>Verdict:</strong> ' + esc(r.verdict) + "</p>"];
+    var go = r.choose;  // the verdict's way on: the Level 1 "How to choose" that decides it; focus lands here
+    var out = ['<div class="pmc-report">', '<p class="pmc-verdict" tabindex="-1"><strong>Verdict:</strong> ' + esc(r.verdict) +
+      ' <span class="pmc-choose">How to choose: <a href="' + esc(href(go.slug)) + "#" + go.anchor + '">' + esc(go.page) + "</a></span></p>"];
     sections.forEach(function (s) {
       var title = esc(s.title);
       out.push('<div class="pmc-section" data-section="' + s.key + '">');
@@ -1456,6 +1483,36 @@
     });
     return out;
   }
+  // lessons.context_extension.trained_angle_ratio: per pair, the largest angle at newLen over the largest in training
+  function trainedAngleRatio(inv, theta, L, newLen) {
+    return inv.map(function (x, i) {
+      var used = (newLen - 1) * x, seen = (L - 1) * theta[i];
+      return seen >= 2 * Math.PI ? Math.min(used / (2 * Math.PI), 1.0) : used / seen;
+    });
+  }
+  // modelcard.explorer: explorer_start, method_measures (where the explorer starts, what it reports)
+  var EXPLORER_FALLBACK = { base: 10000.0, width: 128, trained: 4096 }, NO_SCALING = "no scaling";
+  function explorerStart(c, served) {
+    var g = c && c.rope.length ? c.rope[0] : null;
+    if (!g) return { base: EXPLORER_FALLBACK.base, width: EXPLORER_FALLBACK.width, trained: EXPLORER_FALLBACK.trained, stated: true, stretch: 1.0 };
+    var trained = c.trained_length || c.max_length || EXPLORER_FALLBACK.trained;
+    served = served || vllmLen(c);
+    return { base: g.base, width: Math.min(256, Math.max(32, 2 * roundHalfEven(g.rotary_dim / 2))), trained: trained,
+      stated: !!c.trained_length, stretch: Math.max(1.0, served / trained) };
+  }
+  function methodMeasures(base, width, trained, stretch) {
+    var theta = ropeInvFreq(width, { rope_theta: base })[0], served = roundHalfEven(trained * stretch), out = {};
+    var scales = {}, compared = compareMethods({ base: base, rotary_dim: width, rope_type: "default", head_dim: width }, trained, stretch);
+    scales[NO_SCALING] = theta.map(function () { return 1.0; });
+    Object.keys(compared).forEach(function (k) { scales[k] = compared[k]; });
+    Object.keys(scales).forEach(function (name) {
+      var scale = scales[name], ratio = trainedAngleRatio(theta.map(function (x, i) { return x * scale[i]; }), theta, trained, served);
+      out[name] = { past: ratio.filter(function (r) { return r > trained / (trained - 1); }).length,
+        largest: Math.max.apply(null, ratio), untouched: scale.filter(function (x) { return Math.abs(x - 1) <= 1e-9; }).length,
+        slowest: 1 / Math.min.apply(null, scale) };
+    });
+    return out;
+  }
   function dumps(v, ind) { // json.dumps(v, indent=2), floats as Python writes them
     ind = ind || "";
     var inner = ind + "  ";
@@ -1477,7 +1534,8 @@
     html: function (config, served, model, links, engine) {  // links: {slug: href}, as the test gives them; else this page's
       return renderHtml(sectionsOf(card(config), served === undefined ? null : served, model || "MODEL", engine), links ? function (s) { return links[s]; } : lessonHref);
     },
-    compareMethods: compareMethods, card: card, vllmMaxModelLen: vllmLen,
+    compareMethods: compareMethods, explorerStart: function (config, served) { return explorerStart(config === null ? null : card(config), served); },
+    methodMeasures: methodMeasures, card: card, vllmMaxModelLen: vllmLen,
     format: { g: fmtG, comma: fmtComma, repr: repr, round: roundHalfEven }, dumps: dumps
   };
   window.PrimerModelCard = API;
@@ -1491,13 +1549,40 @@
     if (parent) parent.appendChild(e);
     return e;
   }
+  // A plot is drawn at the width it is shown at (its viewBox in CSS pixels, redrawn when that width
+  // changes), so its text keeps the stylesheet's size (model_card.css) on a phone as on a desktop;
+  // a viewBox of fixed width shrank it to 6 px at 390 px (issue 43).
+  var SUPERSCRIPT = { "-": "⁻", "0": "⁰", "1": "¹", "2": "²", "3": "³", "4": "⁴", "5": "⁵", "6": "⁶", "7": "⁷", "8": "⁸", "9": "⁹" };
+  function power10(p) { return "10" + String(p).split("").map(function (ch) { return SUPERSCRIPT[ch]; }).join(""); }
+  var CHAR = 6.6;  // the average width of a character of the plots' text, in px (to size the legend)
+  function shownWidth(svg) { var w = svg.getBoundingClientRect().width; return w > 0 ? w : 640; }
+  var resized = typeof ResizeObserver === "undefined" ? null : new ResizeObserver(function (entries) {
+    entries.forEach(function (e) {
+      var svg = e.target, w = shownWidth(svg);
+      if (svg.pmcDraw && w !== svg.pmcWidth) { svg.pmcWidth = w; svg.pmcDraw(w); }
+    });
+  });
+  function drawAtWidth(svg, draw) {  // draw(W): the picture for a width of W px; now, and again when the width changes
+    svg.pmcDraw = draw;
+    svg.pmcWidth = shownWidth(svg);
+    draw(svg.pmcWidth);
+    if (resized && !svg.pmcWatched) { resized.observe(svg); svg.pmcWatched = true; }
+  }
+  function clear(svg) { while (svg.firstChild) svg.removeChild(svg.firstChild); }
   // series: [{ys, cls, dash, label, group}] over pair/head index; lines: [{y, label, cls}]
   function plot(svg, title, xlabel, ylabel, series, lines) {
-    while (svg.firstChild) svg.removeChild(svg.firstChild);
-    var W = 640, H = 320, L = 56, R = 190, T = 24, B = 40;
-    svg.setAttribute("viewBox", "0 0 " + W + " " + H);
     svg.setAttribute("role", "img");
     svg.setAttribute("aria-label", title);
+    drawAtWidth(svg, function (W) { drawPlot(svg, W, title, xlabel, ylabel, series, lines); });
+  }
+  function drawPlot(svg, W, title, xlabel, ylabel, series, lines) {
+    clear(svg);
+    var keys = lines.filter(function (l) { return l.y > 0; }).length + series.length;
+    var keyWidth = 44 + CHAR * Math.max.apply(null, [0].concat(lines.concat(series).map(function (k) { return k.label.length; })));
+    var beside = W - keyWidth >= 340;  // the legend right of the axes when they keep 340 px, else under them
+    var L = 56, T = 24, B = 40, R = beside ? keyWidth : 16, P = beside ? 320 : Math.max(220, Math.min(320, Math.round(0.7 * W)));
+    var H = beside ? P : P + 18 * keys + 6;
+    svg.setAttribute("viewBox", "0 0 " + W + " " + H);
     var ys = [], nx = 1;
     series.forEach(function (s) { nx = Math.max(nx, s.ys.length); s.ys.forEach(function (y) { if (y > 0 && isFinite(y)) ys.push(y); }); });
     lines.forEach(function (l) { if (l.y > 0) ys.push(l.y); });
@@ -1505,26 +1590,25 @@
     var lo = Math.floor(Math.log10(Math.min.apply(null, ys))), hi = Math.ceil(Math.log10(Math.max.apply(null, ys)));
     if (hi === lo) hi = lo + 1;
     var x = function (i) { return L + (nx > 1 ? i / (nx - 1) : 0.5) * (W - L - R); };
-    var y = function (v) { return T + (hi - Math.log10(v)) / (hi - lo) * (H - T - B); };
+    var y = function (v) { return T + (hi - Math.log10(v)) / (hi - lo) * (P - T - B); };
     el("svg:title", {}, svg, title);
     var axes = el("svg:g", { "class": "pmc-axes" }, svg);
-    var step = Math.ceil((hi - lo) / 8);
+    var step = Math.ceil((hi - lo) / (P > 260 ? 8 : 6));
     for (var p = lo; p <= hi; p += step) {
       el("svg:line", { x1: L, x2: W - R, y1: y(Math.pow(10, p)), y2: y(Math.pow(10, p)), "class": "pmc-grid" }, axes);
-      var tick = el("svg:text", { x: L - 6, y: y(Math.pow(10, p)) + 4, "text-anchor": "end" }, axes, "10");
-      el("svg:tspan", { dy: -5, "font-size": "8" }, tick, String(p));  // 10^p
+      el("svg:text", { x: L - 6, y: y(Math.pow(10, p)) + 4, "text-anchor": "end" }, axes, power10(p));
     }
-    el("svg:line", { x1: L, x2: L, y1: T, y2: H - B }, axes);
-    el("svg:line", { x1: L, x2: W - R, y1: H - B, y2: H - B }, axes);
-    el("svg:text", { x: L, y: H - B + 16, "text-anchor": "middle" }, axes, series[0] && series[0].x0 ? "1" : "0");
-    el("svg:text", { x: W - R, y: H - B + 16, "text-anchor": "middle" }, axes, String(nx - 1 + (series[0] && series[0].x0 ? 1 : 0)));
-    el("svg:text", { x: (L + W - R) / 2, y: H - 6, "text-anchor": "middle" }, axes, xlabel);
-    el("svg:text", { x: 14, y: (T + H - B) / 2, "text-anchor": "middle", transform: "rotate(-90 14 " + (T + H - B) / 2 + ")" }, axes, ylabel);
+    el("svg:line", { x1: L, x2: L, y1: T, y2: P - B }, axes);
+    el("svg:line", { x1: L, x2: W - R, y1: P - B, y2: P - B }, axes);
+    el("svg:text", { x: L, y: P - B + 16, "text-anchor": "middle" }, axes, series[0] && series[0].x0 ? "1" : "0");
+    el("svg:text", { x: W - R, y: P - B + 16, "text-anchor": "middle" }, axes, String(nx - 1 + (series[0] && series[0].x0 ? 1 : 0)));
+    el("svg:text", { x: (L + W - R) / 2, y: P - 6, "text-anchor": "middle" }, axes, xlabel);
+    el("svg:text", { x: 14, y: (T + P - B) / 2, "text-anchor": "middle", transform: "rotate(-90 14 " + (T + P - B) / 2 + ")" }, axes, ylabel);
     var legend = 0;
     var key = function (cls, dash, label) {
-      var ly = T + 8 + 16 * legend++;
-      el("svg:line", { x1: W - R + 10, x2: W - R + 34, y1: ly, y2: ly, "class": cls, "stroke-dasharray": dash || "" }, svg);
-      el("svg:text", { x: W - R + 40, y: ly + 4, "class": "pmc-legend" }, svg, label);
+      var lx = beside ? W - R + 10 : 8, ly = beside ? T + 8 + 16 * legend++ : P + 10 + 18 * legend++;
+      el("svg:line", { x1: lx, x2: lx + 24, y1: ly, y2: ly, "class": cls, "stroke-dasharray": dash || "" }, svg);
+      el("svg:text", { x: lx + 30, y: ly + 4, "class": "pmc-legend" }, svg, label);
     };
     lines.forEach(function (l) {
       if (!(l.y > 0)) return;
@@ -1538,13 +1622,37 @@
         d += pen + x(i).toFixed(1) + " " + y(v).toFixed(1);
         pen = "L";
       });
-      var path = el("svg:path", { d: d, "class": "pmc-line " + s.cls + (s.group ? " pmc-group" : ""), "stroke-dasharray": s.dash || "" }, svg);
+      el("svg:path", { d: d, "class": "pmc-line " + s.cls + (s.group ? " pmc-group" : ""), "stroke-dasharray": s.dash || "" }, svg);
       if (s.dots) s.ys.forEach(function (v, i) { el("svg:circle", { cx: x(i), cy: y(v), r: 3, "class": "pmc-dot " + s.cls }, svg); });
       key("pmc-line " + s.cls, s.dash, s.label);
-      return path;
+    });
+  }
+  // A learned table (or no scheme at all): the table's rows against the positions served, as two bars.
+  function bars(svg, label, rows, served) {
+    svg.setAttribute("role", "img");
+    svg.setAttribute("aria-label", label);
+    var top = Math.max(rows, served) || 1;
+    drawAtWidth(svg, function (W) {
+      clear(svg);
+      var left = 150, room = Math.max(40, W - left - 10 - CHAR * fmtComma(top).length - 14);
+      svg.setAttribute("viewBox", "0 0 " + W + " 120");
+      [["rows in the table", rows, "pmc-c1"], ["positions served", served, "pmc-c2"]].forEach(function (b, i) {
+        el("svg:text", { x: left - 10, y: 34 + 44 * i, "text-anchor": "end" }, svg, b[0]);
+        el("svg:rect", { x: left, y: 18 + 44 * i, height: 24, width: Math.max(1, room * b[1] / top), "class": "pmc-bar " + b[2] }, svg);
+        el("svg:text", { x: left + 4 + room * b[1] / top, y: 34 + 44 * i, "class": "pmc-legend" }, svg, fmtComma(b[1]));
+      });
     });
   }
   function wavelengths(inv) { return inv.map(function (x) { return x > 0 ? 2 * Math.PI / x : NaN; }); }
+  // what the explorer's table calls each method of compare_methods (and no scaling), and its dash
+  var SHORT = { "no scaling": "no scaling", "linear (PI)": "linear (PI)", "NTK (dynamic, at the served length)": "NTK (dynamic)",
+    "YaRN": "YaRN", "Llama 3 rule": "Llama 3 rule" };
+  var DASHES = { "linear (PI)": "6 3", "NTK (dynamic, at the served length)": "2 3", "YaRN": "", "Llama 3 rule": "8 3 2 3" };
+  var MEASURES = [["past", "pairs past the trained angles", function (v) { return String(v); }],
+    ["largest", "largest angle ÷ trained", function (v) { return fmtG(v, 5, true); }],
+    ["untouched", "pairs untouched", function (v) { return String(v); }],
+    ["slowest", "slowest pair slowed", function (v) { return fmtG(v, 4, true) + "×"; }]];
+  var RUN_DELAY = 600;  // ms a menu waits for the reader to stop moving through it before the report follows
 
   function build(root) {
     if (root.dataset.pmcBuilt) return;
@@ -1565,7 +1673,10 @@
     T.RELEASE_MENU.forEach(function (m) { el("option", { value: m[0] }, engineIn, m[1]); });
     var button = el("button", { type: "button", "class": "pmc-button" }, form, "Explain");
     var alert = el("p", { role: "alert", "class": "pmc-error" }, root);
-    var out = el("div", { "class": "pmc-output", hidden: "" }, root);
+    // the report, as a region a screen reader can jump to; a polite live line says what changed (its
+    // verdict) when a menu redraws it, and Explain moves the focus to the verdict itself
+    var status = el("p", { "class": "pmc-status", role: "status", "aria-live": "polite" }, root);
+    var out = el("div", { "class": "pmc-output", hidden: "", role: "region", "aria-label": "The report" }, root);
     var report = el("div", { "class": "pmc-report-box" }, out);
     var fig = el("svg:svg", { "class": "pmc-plot" }, out);
     var details = el("details", { "class": "pmc-json" }, out);
@@ -1575,7 +1686,7 @@
     var ex = el("fieldset", { "class": "pmc-explore" }, root);
     el("legend", {}, ex, "Explore: one RoPE head, five ways to stretch it");
     var sliders = {};
-    [["base", "RoPE base (rope_theta)", 3, 7, 0.01], ["factor", "Stretch factor", 1, 64, 1], ["width", "Rotary width (dimensions)", 32, 256, 2]].forEach(function (s) {
+    [["base", "RoPE base (rope_theta)", 3, 7, 0.01], ["factor", "Stretch (served ÷ trained)", 1, 64, 1], ["width", "Rotary width (dimensions)", 32, 256, 2]].forEach(function (s) {
       var row = el("div", { "class": "pmc-slider" }, ex);
       el("label", { "for": "pmc-" + s[0] }, row, s[1]);
       var input = el("input", { id: "pmc-" + s[0], type: "range", min: s[2], max: s[3], step: s[4] }, row);
@@ -1585,51 +1696,67 @@
     });
     var efig = el("svg:svg", { "class": "pmc-explore-plot" }, ex);
     var sentence = el("p", { "class": "pmc-sentence", "aria-live": "polite" }, ex);
-    var trainedLen = 4096, lengthStated = true, seededBase = null, seededSlider = null;
+    var measures = el("div", { "class": "pmc-scroll pmc-measures", role: "region", "aria-label": "What each method does at this stretch" }, ex);
+    el("p", { "class": "pmc-note" }, ex, "A pair is past the trained angles when its largest angle at the served length lies beyond the " +
+      "angle of the first position training never reached; the same stretch can keep every pair within them and still " +
+      "differ in the pairs it leaves untouched, at their trained speed (the fast ones, that tell nearby positions apart), and in how " +
+      "far it slows the slowest (lessons.context_extension: trained_angle_ratio).");
+    var start = null, seededBase = null, seededSlider = null, seededStretch = null, seededFactor = null;
 
-    function seed(c) {
-      var g = c && c.rope[0], b = 10000, w = 128, f = 4;
-      trainedLen = (g && (c.trained_length || c.max_length)) || 4096;  // Llama 2: 4,096
-      lengthStated = !g || !!c.trained_length;  // else the window (max_position_embeddings) stands in for it
-      if (g) {
-        b = g.base; w = Math.min(256, Math.max(32, 2 * Math.round(g.rotary_dim / 2)));
-        var pf = get(g.parameters, "factor");
-        f = isNum(pf) ? N(pf) : c.trained_length && c.max_length ? c.max_length / c.trained_length : 1;
-      }
+    function seed(c, served) {
+      start = explorerStart(c, served);
+      var b = start.base, s = start.stretch;
       sliders.base.input.value = Math.min(7, Math.max(3, Math.log10(b > 0 ? b : 10000)));
-      // the slider moves in steps of 0.01 in log10 (500,000 would become 10^5.70 = 501,187): until the
-      // reader moves it, the config's own base is the one drawn
+      // the sliders move in steps (0.01 in log10: 500,000 would become 10^5.70 = 501,187; whole
+      // stretches): until the reader moves one, the config's own base and served ÷ trained are drawn
       seededBase = b > 0 && b >= 1e3 && b <= 1e7 ? b : null;
       seededSlider = sliders.base.input.value;
-      sliders.factor.input.value = Math.min(64, Math.max(1, Math.round(f) || 1));
-      sliders.width.input.value = w;
+      sliders.factor.input.max = String(Math.max(64, Math.ceil(s)));  // Llama 4 Scout serves 1,280× its trained length
+      sliders.factor.input.value = Math.max(1, Math.round(s));
+      seededStretch = s;
+      seededFactor = sliders.factor.input.value;
+      sliders.width.input.value = start.width;
       explore();
     }
     function explore() {
       try { draw2(); } catch (e) { sentence.textContent = "Error: " + e.message; }
     }
     function draw2() {
-      var untouched = seededBase !== null && sliders.base.input.value === seededSlider;
-      var base = untouched ? seededBase : Math.pow(10, +sliders.base.input.value), s = +sliders.factor.input.value, w = +sliders.width.input.value;
+      var base = seededBase !== null && sliders.base.input.value === seededSlider ? seededBase : Math.pow(10, +sliders.base.input.value);
+      var s = sliders.factor.input.value === seededFactor ? seededStretch : +sliders.factor.input.value, w = +sliders.width.input.value;
+      var trainedLen = start.trained, served = roundHalfEven(trainedLen * s);
       sliders.base.out.textContent = fmtComma(Number(base.toPrecision(3)));
-      sliders.factor.out.textContent = s + "×";
+      sliders.factor.out.textContent = fmtG(s, 4, true) + "×";
       sliders.width.out.textContent = w + " (" + w / 2 + " pairs)";
-      var g = { base: base, rotary_dim: w, rope_type: "default", head_dim: w }, served = trainedLen * s;
-      var plain = ropeInvFreq(w, { rope_theta: base })[0], scales = compareMethods(g, trainedLen, s);
-      var names = Object.keys(scales), series = [{ ys: wavelengths(plain), cls: "pmc-m-none", label: "no scaling" }];
-      var short = ["linear", "NTK / dynamic", "YaRN", "Llama 3 rule"], dashes = ["6 3", "2 3", "", "8 3 2 3"];
-      names.forEach(function (n, k) {
-        series.push({ ys: wavelengths(plain.map(function (x, i) { return x * scales[n][i]; })), cls: "pmc-m-" + METHODS[n].rope_type, dash: dashes[k], label: short[k] });
+      var plain = ropeInvFreq(w, { rope_theta: base })[0], scales = compareMethods({ base: base, rotary_dim: w, rope_type: "default", head_dim: w }, trainedLen, s);
+      var series = [{ ys: wavelengths(plain), cls: "pmc-m-none", label: "no scaling" }];
+      Object.keys(scales).forEach(function (n) {
+        series.push({ ys: wavelengths(plain.map(function (x, i) { return x * scales[n][i]; })), cls: "pmc-m-" + METHODS[n].rope_type, dash: DASHES[n], label: SHORT[n] });
       });
-      plot(efig, "Wavelength per pair for base " + sliders.base.out.textContent + ", " + w + " dimensions, stretch " + s + "×", "rotary pair i", "wavelength 2π/θᵢ (positions)", series,
-        [{ y: trainedLen, cls: "pmc-trained", dash: "2 4", label: (lengthStated ? "trained " : "window (trained length not stated) ") + fmtComma(trainedLen) }, { y: served, cls: "pmc-served", dash: "8 4", label: "× " + s + " = " + fmtComma(served) }]);
+      plot(efig, "Wavelength per pair for base " + sliders.base.out.textContent + ", " + w + " dimensions, stretch " + sliders.factor.out.textContent, "rotary pair i", "wavelength 2π/θᵢ (positions)", series,
+        [{ y: trainedLen, cls: "pmc-trained", dash: "2 4", label: (start.stated ? "trained " : "window (trained length not stated) ") + fmtComma(trainedLen) },
+         { y: served, cls: "pmc-served", dash: "8 4", label: "served " + fmtComma(served) + " (" + sliders.factor.out.textContent + ")" }]);
+      var m = methodMeasures(base, w, trainedLen, s), names = Object.keys(m);
       var turn = turns(plain, trainedLen).filter(Boolean).length;
-      var over = series.map(function (ser) { return ser.ys.filter(function (v) { return v > served; }).length; });
-      sentence.textContent = turn + " of " + plain.length + " pairs complete a full turn within " + (lengthStated ? "the trained length of " : "the window the config states (its trained length is not stated), ") + fmtComma(trainedLen) +
-        " positions. At " + fmtComma(served) + " positions, the wavelength exceeds the served length for " + over[0] + " pairs with no scaling, " +
-        over.slice(1).map(function (k, i) { return k + " with " + short[i]; }).join(", ") + ".";
+      var apart = names.slice(1).filter(function (n) { return m[n].past === 0; });
+      sentence.textContent = turn + " of " + plain.length + " pairs complete a full turn within " + (start.stated ? "the trained length of " : "the window the config states (its trained length is not stated), ") + fmtComma(trainedLen) +
+        " positions. At " + fmtComma(served) + " positions, " + m[names[0]].past + " pairs go past the trained angles with no scaling; " +
+        names.slice(1).map(function (n) { return m[n].past + " with " + SHORT[n]; }).join(", ") + "." +
+        (apart.length > 1 ? " Pairs left at their trained speed: " + apart.map(function (n) { return m[n].untouched + " with " + SHORT[n]; }).join(", ") + "." : "");
+      measures.innerHTML = '<table class="pmc-table"><caption>At ' + fmtComma(served) + " positions, " + esc(sliders.factor.out.textContent) + " the " +
+        (start.stated ? "trained length" : "window") + '</caption><thead><tr><th scope="col">method</th>' +
+        MEASURES.map(function (c) { return '<th scope="col">' + esc(c[1]) + "</th>"; }).join("") + "</tr></thead><tbody>" +
+        names.map(function (n) {
+          return '<tr data-method="' + esc(n) + '"><th scope="row">' + esc(SHORT[n]) + "</th>" +
+            MEASURES.map(function (c) { return "<td>" + esc(c[2](m[n][c[0]])) + "</td>"; }).join("") + "</tr>";
+        }).join("") + "</tbody></table>";
+      markScrollers(ex);
     }
-    function run() {
+    var runs = 0, pending = null;
+    function run(focus) {
+      clearTimeout(pending);
+      pending = null;
+      root.dataset.pmcPending = "0";
       alert.textContent = "";
       try {
         var text = area.value.trim();
@@ -1640,20 +1767,31 @@
         // a gallery config, unedited, is served under its Hugging Face name; a pasted one as MODEL
         var model = picked && dumps(picked.config) === text ? picked.repo : "MODEL";
         var engine = engineIn.value || null;
-        report.innerHTML = renderHtml(sectionsOf(c, served, model, engine), lessonHref);  // every text in it escaped (esc)
+        var sections = sectionsOf(c, served, model, engine);
+        report.innerHTML = renderHtml(sections, lessonHref);  // every text in it escaped (esc)
         var j = toJSON(c, served, model, engine);  // shown as Python's json.dumps writes it: floats keep their ".0"
         j.rope.forEach(function (g) { g.inv_freq = g.inv_freq.map(F); g.attention_factor = F(g.attention_factor); });
         j.multipliers.forEach(function (m) { if (typeof m.value === "number") m.value = F(m.value); });
         if (j.alibi_slopes) j.alibi_slopes = j.alibi_slopes.map(F);
         json.textContent = dumps(j);
-        draw(c, served || vllmLen(c));
         out.hidden = false;
+        draw(c, served || vllmLen(c));
         markScrollers(report);
-        seed(c);
+        seed(c, served);
+        root.dataset.pmcRuns = String(++runs);
+        var verdict = report.querySelector(".pmc-verdict");
+        if (focus) { status.textContent = ""; verdict.focus(); }  // read out where the focus lands
+        else status.textContent = (picked && model !== "MODEL" ? picked.name + ": " : "") + sections.verdict;
       } catch (e) {
         out.hidden = true;
+        status.textContent = "";
         alert.textContent = "Error: " + String(e && e.message || e).split("\n")[0];
       }
+    }
+    function later() {  // a menu's change: the report follows once the reader stops moving through the menu
+      clearTimeout(pending);
+      root.dataset.pmcPending = "1";
+      pending = setTimeout(function () { run(false); }, RUN_DELAY);
     }
     function draw(c, served) {
       var lines = [{ y: c.trained_length, cls: "pmc-trained", dash: "2 4", label: "trained " + (c.trained_length ? fmtComma(c.trained_length) : "") },
@@ -1669,27 +1807,18 @@
       } else if (c.alibi_slopes) {
         plot(fig, "ALiBi: distance at which each head's weight halves", "head", "tokens",
           [{ ys: c.alibi_slopes.map(function (m) { return Math.LN2 / m; }), cls: "pmc-c1 pmc-bold", dots: true, x0: 1, label: "half-weight distance" }], lines);
-      } else {
-        while (fig.firstChild) fig.removeChild(fig.firstChild);
-        var rows = c.max_length || 0, top = Math.max(rows, served || 0) || 1;
-        fig.setAttribute("viewBox", "0 0 640 120");
-        fig.setAttribute("aria-label", c.scheme === "learned" ? "A learned table's rows against the served length" : "No RoPE or ALiBi: nothing per pair to plot");
-        [["rows in the table", rows, "pmc-c1"], ["positions served", served || 0, "pmc-c2"]].forEach(function (b, i) {
-          el("svg:text", { x: 150, y: 34 + 44 * i, "text-anchor": "end" }, fig, b[0]);
-          el("svg:rect", { x: 160, y: 18 + 44 * i, height: 24, width: Math.max(1, 440 * b[1] / top), "class": "pmc-bar " + b[2] }, fig);
-          el("svg:text", { x: 164 + 440 * b[1] / top, y: 34 + 44 * i, "class": "pmc-legend" }, fig, fmtComma(b[1]));
-        });
-      }
+      } else bars(fig, c.scheme === "learned" ? "A learned table's rows against the served length" : "No RoPE or ALiBi: nothing per pair to plot",
+        c.max_length || 0, served || 0);
     }
-    button.addEventListener("click", run);
-    engineIn.addEventListener("change", function () { if (!out.hidden) run(); });
+    button.addEventListener("click", function () { run(true); });
+    engineIn.addEventListener("change", function () { if (!out.hidden) later(); });
     select.addEventListener("change", function () {
       var e = gallery[select.value];
-      if (e) { area.value = dumps(e.config); run(); }
+      if (e) { area.value = dumps(e.config); later(); }
     });
     var gallery = {};
     var url = root.dataset.gallery || (SCRIPT ? new URL("../assets/model_card_gallery.json", SCRIPT).href : null);
-    seed(null);
+    seed(null, null);
     function offer(text) {
       gallery = parse(text) || {};
       Object.keys(gallery).forEach(function (slug) { el("option", { value: slug }, select, gallery[slug].name); });

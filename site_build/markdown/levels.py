@@ -9,6 +9,8 @@ from scratch), each an `##` heading of the page contract (docs/authoring.md).
   which the stylesheet draws as a band with its level's badge, and puts a "Skip
   to Level 2" link under the Level 1 heading, for the learner who came for the
   mechanism;
+- gives each of Level 1's bold run-in headings an id of its words (`name_run_ins`:
+  *How to choose.* -> how-to-choose), for links into the guide;
 - stacks Level 1's first table (*Your options*) into cards on a phone
   (site_build/markdown/tables.py);
 - ends Level 1 with where to go next (`next_level_1`): the next lesson's Level 1
@@ -22,6 +24,8 @@ from __future__ import annotations
 
 import posixpath
 import xml.etree.ElementTree as etree
+
+from markdown.extensions.toc import slugify
 
 from project.reading import LEVEL, level_headings, reading_time_text
 from site_build.markdown.context import PageExtension, PageTreeprocessor
@@ -64,6 +68,36 @@ def _ending(lesson, lessons, level_2: etree.Element) -> etree.Element:
     return block
 
 
+def name_run_ins(root: etree.Element) -> None:
+    """Give each paragraph of a page's Level 1 that opens with a bold run-in heading (*How to choose.*)
+    the id of its words ("how-to-choose"), unless the page has that id already, so a link can lead to
+    it (the model-card decoder's verdict leads to a lesson's *How to choose*: modelcard.html.CHOOSE)."""
+    children = list(root)
+    level = [(el.tag == "h2" and LEVEL.match(heading_text(el)) or None) for el in children]
+    one = next((i for i, m in enumerate(level) if m and m.group(1) == "1"), None)
+    if one is None:
+        return
+    two = next((i for i, m in enumerate(level) if m and i > one), None)
+    taken = {el.get("id") for el in root.iter() if el.get("id")}
+    for para in children[one + 1:two]:
+        lead = para[0] if para.tag == "p" and len(para) and not (para.text or "").strip() else None
+        if lead is not None and lead.tag == "strong" and (lead.text or "").endswith("."):
+            anchor = slugify(lead.text.rstrip("."), "-")
+            if anchor not in taken:
+                para.set("id", anchor)
+                taken.add(anchor)
+
+
+class _RunIns(PageTreeprocessor):
+    """`name_run_ins` on a lesson page, before the table of contents (priority 6 > 5): MkDocs collects a
+    page's ids at the toc's priority, so a link to one of these passes `mkdocs build --strict`."""
+
+    def run(self, root: etree.Element) -> None:
+        page = self.context()
+        if page is not None and page.src_uri in {lesson.page for lesson in page.project.lessons}:
+            name_run_ins(root)
+
+
 class _Levels(PageTreeprocessor):
     def run(self, root: etree.Element) -> None:
         page = self.context()
@@ -102,3 +136,7 @@ class LevelsExtension(PageExtension):
 
     # after the table of contents (5), which gives the headings their ids; before the sections (1)
     processor, name, priority = _Levels, "primer_levels", 2
+
+    def extendMarkdown(self, md):  # noqa: N802 - Markdown's API
+        super().extendMarkdown(md)
+        md.treeprocessors.register(_RunIns(md, self.context), "primer_run_ins", 6)
