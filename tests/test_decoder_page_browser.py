@@ -198,5 +198,7 @@ def test_plot_text_is_at_least_10px_on_a_phone(chromium, site, slug):
     small = [s for s in shown if s["smallest"] < FLOOR]
     assert not small, small
     assert all(s["width"] <= 390 for s in shown), shown  # and no plot wider than the phone
+    # nor the explorer's table: its five columns fit the column, none scrolled out of sight
+    assert page.eval_on_selector(".pmc-measures", "e => e.scrollWidth <= e.clientWidth"), "the explorer's table scrolls"
     _clean(log)
     context.close()
