@@ -33,6 +33,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+# The width, in inches, of every figure a notebook draws (a lab's, the worked notebook's): shown as one
+# inline SVG, with no phone rendition, it is drawn as narrow as a lesson figure's phone rendition, the
+# widest at which its smallest text (10.5 pt) renders at 10 px in a phone's 358 px column and at its
+# natural 14 px on a desktop (site_build/layout.py's phone_width; tests/test_notebook_figures.py holds
+# the two equal). A constant here, not an import: a lab's download runs with numpy and matplotlib alone.
+FIGURE_WIDTH = 5.2
+
 
 @dataclass
 class _Run:

@@ -97,6 +97,7 @@ import inspect
 import matplotlib.pyplot as plt
 import numpy as np
 
+from labs._lab import FIGURE_WIDTH
 from lessons._palette import MUTED, RED, SCHEME_LOOKS
 from lessons._show import gap_text
 from lessons.positional import (D_DEMO, apply_rope, pair_projections, sinusoidal_encoding, sliding_pair_scores,
@@ -163,7 +164,7 @@ print(f"RoPE:                   scores from {leak['RoPE'].min():.6f} to {leak['R
 # because the pair's gap never changes.
 
 # %%
-fig, ax = plt.subplots(figsize=(6.4, 3.2), layout="constrained")
+fig, ax = plt.subplots(figsize=(FIGURE_WIDTH, 3.2), layout="constrained")
 ax.plot(starts, leak["sinusoidal"], **SCHEME_LOOKS["sinusoidal"].line(marker=None), lw=2, label="sinusoidal codes added")
 ax.plot(starts, leak["RoPE"], **SCHEME_LOOKS["rope"].line(marker=None), lw=2, label="RoPE")
 ax.set_xlabel(f"position of the key word (the query word is {OFFSET} later)")
@@ -225,7 +226,7 @@ for name in TERMS:
 # joins them, and the word-by-word term stays at zero in both.
 
 # %%
-fig, ax = plt.subplots(figsize=(6.4, 3.2), layout="constrained")
+fig, ax = plt.subplots(figsize=(FIGURE_WIDTH, 3.2), layout="constrained")
 where = np.arange(len(TERMS))
 ax.bar(where - 0.2, [rel_terms[name] for name in TERMS], width=0.4, color=RED,
        label="through random W_q, W_k")
@@ -234,7 +235,7 @@ ax.bar(where + 0.2, [rel_bare[name] for name in TERMS], width=0.4, color=MUTED,
 ax.set_xticks(where, TERMS)
 ax.set_xlabel("term of the score (query side · key side)")
 ax.set_ylabel("spread / largest |score|")
-ax.set_title("Where the leak comes from: only the terms holding a code move")
+ax.set_title("Where the leak comes from:\nonly the terms holding a code move")
 ax.legend(frameon=False)
 plt.show()
 
@@ -267,13 +268,13 @@ print(f"largest spread over starts at any one offset: {gap_text(worst_over_start
 # (position does not matter) and the curve is not flat (the gap does).
 
 # %%
-fig, ax = plt.subplots(figsize=(6.4, 3.6), layout="constrained")
+fig, ax = plt.subplots(figsize=(FIGURE_WIDTH, 3.6), layout="constrained")
 for key_at, style, width in ((0, "-", 4.0), (100, "--", 2.5), (1000, ":", 1.5)):
     ax.plot(OFFSETS, by_offset[:, key_at], style, lw=width, label=f"key at position {key_at}")
 ax.set_xlabel("offset: query position minus key position")
 ax.set_ylabel("RoPE score q · k")
 ax.set_title("RoPE: the score follows the gap, not the place")
-fig.legend(frameon=False, ncols=3, loc="outside lower center")  # below the axes, off the curves
+fig.legend(frameon=False, ncols=2, loc="outside lower center")  # below the axes, off the curves
 plt.show()
 
 # %% [markdown]

@@ -94,6 +94,7 @@ start(TAKES)  # as a script: read --use FILE, then run the cells (a cell that ra
 import matplotlib.pyplot as plt
 import numpy as np
 
+from labs._lab import FIGURE_WIDTH
 from lessons._palette import BLUE, COLOUR_MAPS, MUTED, PURPLE, RED
 from lessons._show import gap_text
 from lessons.attention import causal_mask
@@ -175,7 +176,7 @@ print(f"query {m}, key {n}, head 0: original {original[0, m, n]:.4f}, converted 
 # in any layout.
 
 # %%
-fig, ax = plt.subplots(figsize=(6.4, 3.2), layout="constrained")
+fig, ax = plt.subplots(figsize=(FIGURE_WIDTH, 3.2), layout="constrained")
 lim = float(np.abs(original).max()) * 1.1
 ax.plot([-lim, lim], [-lim, lim], color=MUTED, lw=1)
 ax.plot(original.ravel(), not_converted.ravel(), "o", ms=3, color=RED, alpha=0.6,
@@ -222,7 +223,7 @@ slid = {case: np.array([conversion_scores(s + OFFSET, s)[case] for s in STARTS])
 # sanity check with the wrong number; the mismatched table wanders.
 
 # %%
-fig, ax = plt.subplots(figsize=(6.4, 3.2), layout="constrained")
+fig, ax = plt.subplots(figsize=(FIGURE_WIDTH, 3.2), layout="constrained")
 styles = {"original": (MUTED, "-", 5), "converted": (BLUE, "--", 2),
           "not converted": (RED, "-", 2), "mismatched table": (PURPLE, "-", 1.5)}
 for case, (color, ls, lw) in styles.items():
@@ -230,7 +231,7 @@ for case, (color, ls, lw) in styles.items():
 ax.set_xlabel(f"position of the key (the query is {OFFSET} later)")
 ax.set_ylabel("score q · k")
 ax.set_title("The offset-only check: passed by unconverted weights")
-fig.legend(frameon=False, ncol=4, loc="outside lower center")
+fig.legend(frameon=False, ncol=2, loc="outside lower center")
 plt.show()
 
 # %% [markdown]
@@ -272,7 +273,7 @@ print(f"queries whose most-attended key changed: {int(moved_top.sum())} of {move
 # differ cell by cell.
 
 # %%
-fig, axes = plt.subplots(1, 2, figsize=(6.4, 3.2), layout="constrained", sharey=True)
+fig, axes = plt.subplots(1, 2, figsize=(FIGURE_WIDTH, 3.2), layout="constrained", sharey=True)
 vmax = float(max(A_orig[0].max(), A_wrong[0].max()))
 for ax, A, title in ((axes[0], A_orig, "original (interleaved)"), (axes[1], A_wrong, "not converted (half-split)")):
     image = ax.imshow(A[0], cmap=COLOUR_MAPS["amount"], vmin=0, vmax=vmax, aspect="auto")

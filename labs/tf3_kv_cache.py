@@ -91,6 +91,7 @@ start(TAKES)  # as a script: read --use FILE, then run the cells (a cell that ra
 import matplotlib.pyplot as plt
 import numpy as np
 
+from labs._lab import FIGURE_WIDTH
 from lessons._palette import BLUE, GRID, RED, SCHEME_LOOKS, legend_beside
 from lessons._show import gap_text
 from lessons.alibi import alibi_bias_at, alibi_slopes
@@ -147,14 +148,14 @@ for p in POSITIONS:
     print(f"{p:<12}{gap_text(gap_right[p].max()):>27}{gap_text(cache_gap(p, n)):>20}")
 
 # %%
-fig, ax = plt.subplots(figsize=(6.4, 3.2), layout="constrained")
+fig, ax = plt.subplots(figsize=(FIGURE_WIDTH, 3.2), layout="constrained")
 for p in POSITIONS:
     ax.plot(np.arange(n), np.maximum(gap_right[p], 1e-17), "o-", ms=3, lw=1, color=looks[p].colour, label=p)
 ax.axhline(TOL, color="black", ls="--", lw=1, label=f"tolerance {TOL:.0e}")
 ax.set(xlabel="decoding step = the new token's true position", ylabel="max |step logits − forward logits|",
        yscale="log", ylim=(1e-17, 1e-10))
-ax.set_title("True position passed: cached decoding = the full pass, every scheme")
-ax.legend(frameon=False, ncol=3, loc="upper left")
+ax.set_title("True position passed:\ncached decoding = the full pass, every scheme")
+ax.legend(frameon=False, ncol=3, loc="upper left", columnspacing=0.8)
 plt.show()
 
 # %% [markdown]
@@ -227,12 +228,12 @@ print("ALiBi bias, head 0, for a query told it is at position 0, against keys at
 print(alibi_bias_at(TINY["n_heads"], [0], np.arange(5))[0, 0])
 
 # %%
-fig, ax = plt.subplots(figsize=(6.4, 3.8), layout="constrained")
+fig, ax = plt.subplots(figsize=(FIGURE_WIDTH, 3.8), layout="constrained")
 for p in POSITIONS:
     ax.plot(np.arange(n), gap_wrong[p], "o-", ms=3, lw=1, color=looks[p].colour, label=p)
 ax.set(xlabel="decoding step = the new token's true position", ylabel="max |step logits − forward logits|")
-ax.set_title("Position 0 passed at every step: the schemes that carry position break")
-fig.legend(frameon=False, ncols=5, loc="outside lower center")  # below the axes, off the lines
+ax.set_title("Position 0 passed at every step:\nthe schemes that carry position break")
+fig.legend(frameon=False, ncols=3, loc="outside lower center")  # below the axes, off the lines
 plt.show()
 
 # %% [markdown]
@@ -256,7 +257,7 @@ for p in POSITIONS:
     print(f"{p:<12}greedy token changed at {flips[p]:>2} of {n - 1} steps after the first")
 
 # %%
-fig, ax = plt.subplots(figsize=(6.4, 3.2), layout="constrained")
+fig, ax = plt.subplots(figsize=(FIGURE_WIDTH, 3.2), layout="constrained")
 bars = ax.bar(POSITIONS, [flips[p] for p in POSITIONS], color=[looks[p].colour for p in POSITIONS])
 ax.bar_label(bars)
 ax.axhline(n - 1, color="black", ls="--", lw=1, label=f"all {n - 1} steps after the first")
@@ -294,7 +295,7 @@ print(f"RoPE decoded with position 0 vs the no-position model's full pass: large
 print(f"RoPE decoded with position 0 vs its own full pass:                 largest gap {gap_wrong['rope'].max():.3f}")
 
 # %%
-fig, (a1, a2) = plt.subplots(2, 1, figsize=(6.4, 5.6), layout="constrained")
+fig, (a1, a2) = plt.subplots(2, 1, figsize=(FIGURE_WIDTH, 5.6), layout="constrained")
 a1.plot(np.arange(key_wrong.size), key_wrong, "o-", ms=3, color=RED, label="position 0 every time")
 a1.plot(np.arange(key_right.size), key_right, "o-", ms=3, color=BLUE, label="true position")
 a1.set(xlabel="step = true position", ylabel="max |key − full-pass key|", title="one rotation (decode_error)")

@@ -82,6 +82,7 @@ from pathlib import Path
 import matplotlib.pyplot as plt
 import numpy as np
 
+from labs._lab import FIGURE_WIDTH
 import lessons
 from lessons._palette import BLUE, GREY_FILL, GRID, METHOD_LOOKS, RED
 from lessons.context_extension import (EXAMPLE, METHOD_LABELS, example_methods, rope_inv_freq, rope_type_of,
@@ -178,7 +179,7 @@ for i in (first_slow, d // 2 - 1):
     print(f"pair {i}: saw up to {seen[i]:.4f} rad, reaches {reached[i]:.4f} rad")
 
 # %%
-fig, ax = plt.subplots(figsize=(6.4, 4.4), layout="constrained")
+fig, ax = plt.subplots(figsize=(FIGURE_WIDTH, 4.4), layout="constrained")
 ax.axvspan(-0.5, first_slow - 0.5, color=GREY_FILL, label="a full turn in training: every angle seen")
 ax.plot(pairs, seen, "o", ms=3, color=BLUE, label=f"largest angle seen ({L:,} tokens)")
 ax.plot(pairs, reached, "x", ms=4, color=RED, label=f"largest angle reached ({new_len:,} tokens, no scaling)")
@@ -218,11 +219,11 @@ print(f"worst: pair {worst}, {ntk[worst]:.2f}x its largest trained angle "
 print(f"pair {d // 2 - 1}, the only slow pair brought back (to 0.875 of a position): {ntk[-1]:.6f}x")
 
 # %%
-fig, ax = plt.subplots(figsize=(6.4, 3.2), layout="constrained")
+fig, ax = plt.subplots(figsize=(FIGURE_WIDTH, 3.2), layout="constrained")
 ax.axvspan(-0.5, first_slow - 0.5, color=GREY_FILL, label="a full turn in training: every angle seen")
 ax.axhline(1, color=GRID, lw=0.8)
 ax.plot(pairs, ntk, "o-", ms=3, color="black", label="NTK-aware (base raised)")
-ax.annotate(f"pair {worst}: {ntk[worst]:.2f}×", (worst, ntk[worst]), xytext=(24, ntk[worst] - 0.1),
+ax.annotate(f"pair {worst}:\n{ntk[worst]:.2f}×", (worst, ntk[worst]), xytext=(42, ntk[worst] - 0.35), ha="right",
             arrowprops={"arrowstyle": "->", "lw": 0.8})
 ax.set(xlabel="pair index i (0 = fastest)", ylabel="largest angle used ÷ largest seen", ylim=(0.9, 1.9))
 ax.set_title(f"NTK-aware: {int(ntk_over.sum())} of {int(slow.sum())} slow pairs beyond their trained angles")
@@ -277,7 +278,7 @@ print(f"so a slow pair's angle is {mapped_last / (L - 1):.6f} of the largest it 
 
 # %%
 styles = {label: (METHOD_LOOKS[method].colour, METHOD_LOOKS[method].dash) for label, method in METHOD_LABELS.items()}
-fig, ax = plt.subplots(figsize=(6.4, 3.2), layout="constrained")
+fig, ax = plt.subplots(figsize=(FIGURE_WIDTH, 3.2), layout="constrained")
 ax.axvspan(-0.5, first_slow - 0.5, color=GREY_FILL)
 for label, (color, style) in styles.items():
     if label not in raised_by:
@@ -285,7 +286,7 @@ for label, (color, style) in styles.items():
 ax.set(xlabel="pair index i (0 = fastest)", ylabel="largest angle used ÷ largest seen", yscale="log")
 ax.set_yticks([1, 2, 4, 8], ["1", "2", "4", "8"])
 ax.set_yticks([], minor=True)
-ax.set_title("Per pair and per recipe, read at 32,768 after training on 4,096")
+ax.set_title("Per pair and per recipe,\nread at 32,768 after training on 4,096")
 ax.legend(frameon=False, loc="upper left")
 plt.show()
 
@@ -312,7 +313,7 @@ for label in RECIPES:
         print(f"{label:<34}{speed_ratio(label)[0]:>13.3f}{speed_ratio(label)[-1]:>15.3f}")
 
 # %%
-fig, ax = plt.subplots(figsize=(6.4, 4.4), layout="constrained")
+fig, ax = plt.subplots(figsize=(FIGURE_WIDTH, 4.4), layout="constrained")
 ax.axvspan(-0.5, first_slow - 0.5, color=GREY_FILL)
 for label, (color, style) in styles.items():
     if label not in raised_by:

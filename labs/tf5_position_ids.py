@@ -81,9 +81,12 @@ TAKES = (  # what `--use FILE` runs in place of the lessons' functions
 )
 start(TAKES)  # as a script: read --use FILE, then run the cells (a cell that raises fails its claims)
 
+import textwrap
+
 import matplotlib.pyplot as plt
 import numpy as np
 
+from labs._lab import FIGURE_WIDTH
 from lessons._palette import SCHEME_LOOKS
 from lessons._show import gap_text
 from lessons.attention import causal_mask
@@ -167,16 +170,17 @@ for c in list(cases)[2:]:
     print(f"{c:<48}{gap_text(gap[c, 'rope']):>10}{gap_text(gap[c, 'learned']):>10}")
 
 # %%
-fig, ax = plt.subplots(figsize=(6.4, 4.2), layout="constrained")
+fig, ax = plt.subplots(figsize=(FIGURE_WIDTH, 4.8), layout="constrained")
 labels = list(cases)
 for i, p in enumerate(models):
     ax.barh(np.arange(len(labels)) + (0.2 if i else -0.2), [max(gap[c, p], 1e-17) for c in labels], 0.38,
             left=1e-17, color=SCHEME_LOOKS[p].colour, label=p)
 ax.axvline(TOL, color="black", ls="--", lw=1, label=f"tolerance {TOL:.0e}")
-ax.set_yticks(np.arange(len(labels)), labels)
+ax.set_yticks(np.arange(len(labels)), [textwrap.fill(label, 24) for label in labels])
 ax.invert_yaxis()
-ax.set(xscale="log", xlim=(1e-17, 1e3), xlabel="max |logits − the sentence alone|")
-ax.set_title("The same sentence, batched: right, and with each mistake")
+ax.set(xscale="log", xlim=(1e-17, 1e3), xticks=[1e-16, 1e-12, 1e-8, 1e-4, 1],
+       xlabel="max |logits − the sentence alone|")
+ax.set_title("The same sentence, batched:\nright, and with each mistake")
 fig.legend(frameon=False, ncols=3, loc="outside lower center")
 plt.show()
 

@@ -32,6 +32,7 @@ BUILD_TESTS: dict[str, tuple[str, ...]] = {
                       # mkdocs.yml's plugins, loaded for their Markdown settings, run `pandoc --version`
                       "test_every_python_block_the_site_renders_is_checked"),
     "test_figure_text.py": ("test_every_figure_s_smallest_text_renders_at_the_floor",),
+    "test_notebook_figures.py": ("test_a_notebooks_figures_read_on_a_phone_and_nothing_overlaps",),  # runs each lab
     "test_palette.py": ("test_every_figure_has_a_dark_twin_with_no_white_shape",),
     # a fresh interpreter: a script, a command line, another hash seed, imports from nothing
     "test_labs.py": ("test_the_lab_runs_as_a_script_and_its_claims_hold", "test_tf2_checks_its_knobs_on_entry",

@@ -79,8 +79,10 @@ print("pairs slowed by the full factor:", int(np.sum(np.isclose(ratio, 8.0))))
 # %%
 import matplotlib.pyplot as plt
 
+from labs._lab import FIGURE_WIDTH  # inches: text a phone can read
+
 wavelength = 2 * np.pi / plain
-fig, ax = plt.subplots(figsize=(6.4, 3.2), layout="constrained")
+fig, ax = plt.subplots(figsize=(FIGURE_WIDTH, 3.2), layout="constrained")
 ax.semilogx(wavelength, ratio, "o", ms=3)
 ax.axvline(8192, color="gray", lw=1, ls="--")
 ax.set_xlabel("wavelength of the pair (tokens)")

@@ -64,8 +64,8 @@ class Notebooks:
         if jupyter is None:
             return
         sources = notebook_sources(root, Path(config.docs_dir))
-        helpers = b"".join(p.read_bytes() for p in lab_helpers(root))
-        self.code = code_stamps(project, sources, lambda uri: helpers if is_lab(uri) else b"")
+        helpers = b"".join(p.read_bytes() for p in lab_helpers(root))  # the Playground's figure width too
+        self.code = code_stamps(project, sources, lambda uri: helpers)
         drop_changed_runs(jupyter, root, sources, self.code)
 
     def on_files(self, files: Files, config: MkDocsConfig, project: Project) -> None:

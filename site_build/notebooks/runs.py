@@ -60,7 +60,7 @@ def checked(render: Callable, source: str) -> Callable:
 def code_stamps(project: Project, sources: dict[str, Path], extra: Callable[[str], bytes]) -> dict[str, str]:
     """{notebook page: the hash of the code it imports}: the lessons its source imports (prose
     edits don't count), the kernel's settings (IPYTHON_CONFIG: how figures are saved) and
-    `extra(page)` (a lab's: the labs' helpers)."""
+    `extra(page)` (the labs' helpers, which the labs and the Playground import)."""
     stamps = {}
     for uri, path in sources.items():
         tree = ast.parse(path.read_text(encoding="utf-8"))
