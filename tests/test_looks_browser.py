@@ -271,17 +271,12 @@ FIGURE_PAGES = ([f"lessons/{slug}/" for slug in SLUGS] + [f"papers/{paper.slug}/
                 + [f"labs/{lab}/" for lab in LABS] + ["notebooks/playground/"])  # a notebook's figures: base64 SVG
 
 
-# A figure a notebook's kernel draws (a lab's, the Playground's) is one inline SVG, with no phone rendition:
-# until the notebooks draw theirs at most 5.2 in wide (10 px in the phone's column), it is held to the
-# phone floor of before issue 43 (8 px). Lesson and companion figures meet SCREENS' 10 px.
-NOTEBOOK_FLOOR = 8.0
-
-
 @pytest.mark.parametrize("screen", SCREENS, ids=lambda s: s.name)
 def test_figure_text_renders_at_the_floor_on_every_page(chromium, site, screen):
     """At 1280x800 and 390x844, on every lesson, companion, lab and Playground page, the smallest text
     of each figure the reader sees (on a phone its phone rendition, where the <picture> offers one), at the
-    width the figure is drawn, is at least 11 px (desktop) or 10 px (phone; NOTEBOOK_FLOOR for a notebook's);
+    width the figure is drawn, is at least 11 px (desktop) or 10 px (phone: a notebook's figure, one inline SVG,
+    is drawn narrow enough for both, labs._lab.FIGURE_WIDTH, tests/test_notebook_figures.py);
     and the text column is as wide as site_build/layout.py's SCREENS says (tests/test_figure_text.py relies
     on it)."""
     width, height = screen.viewport
@@ -297,11 +292,10 @@ def test_figure_text_renders_at_the_floor_on_every_page(chromium, site, screen):
             for figure in facts["figures"]:
                 seen += 1
                 px = figure["smallest"] * figure["width"] / figure["viewBox"]
-                floor = min(screen.floor, NOTEBOOK_FLOOR) if figure["src"].startswith("notebook") else screen.floor
-                if not px >= floor:
+                if not px >= screen.floor:
                     problems.append(f"{path}: {figure['src']}: smallest text {figure['smallest']:g} drawn "
                                     f"{figure['width']:.0f} px wide of {figure['viewBox']:g}: "
-                                    f"{px:.2f} px < {floor:g}")
+                                    f"{px:.2f} px < {screen.floor:g}")
     finally:
         context.close()
     assert seen >= len(SLUGS), f"only {seen} figures seen"
