@@ -110,12 +110,12 @@ rank, against 10 to 58 for plain contiguous shards (computed below).
 ![Three attention masks drawn as grids whose axes are labelled with position ids: a left-padded row whose real tokens start at 0, two packed documents each numbered from 0 with a triangle of their own, and the same packed row under a plain causal mask that lets the second document read the first](figures/position_ids.masks.svg)
 
 **Reading it:** a blue cell is a key a query may read, and the tick labels
-are position ids, not slots. Left, a padded row done right: the real tokens
-are numbered from 0 and the padding is read by nothing else. Middle, two
-documents packed into one row done right: each restarts its ids and reads
-only itself. Right, the same ids without the cut between the documents: the
-second document reads the first, whose ids look like its own (*Packing
-without the cut*, below). The ids and the mask are set together; either one
+are position ids, not slots. The grid titled *left padding* is a padded row
+done right: the real tokens are numbered from 0 and the padding is read by
+nothing else. *packed, cut* is two documents packed into one row done right:
+each restarts its ids and reads only itself. *packed, not cut* has the same
+ids without the cut between the documents: the second document reads the
+first, whose ids look like its own (*Packing without the cut*, below). The ids and the mask are set together; either one
 alone is not enough.
 
 **In the wild.** transformers 5.24 builds the ids from the mask when `generate`
@@ -204,11 +204,11 @@ round(1 - sum(lengths) / (len(lengths) * max(lengths)), 3)  # → 0.475
 ![Three attention masks drawn as grids, each axis labelled with position ids: left padding with three padded slots whose real tokens are numbered 0 to 4, two packed documents of four tokens with ids 0 to 3 twice and a block-diagonal mask, and the same packed row with a plain causal mask that lets the second document read the first](figures/position_ids.masks.svg)
 
 **Reading it:** blue cells are the keys a query may read; the tick labels are the
-position ids, not the slots. On the left, the three padded slots are numbered 0 and
-read only themselves, and the real tokens start again at 0. In the middle, two packed
-documents each get ids 0 to 3 and a triangle of their own. On the right, the same
-ids with a plain causal mask: the second document's queries read the first
-document's keys, which carry the same small ids as their own.
+position ids, not the slots. Under *left padding*, the three padded slots are numbered
+0 and read only themselves, and the real tokens start again at 0. Under *packed, cut*,
+two packed documents each get ids 0 to 3 and a triangle of their own. Under *packed,
+not cut*, the same ids with a plain causal mask: the second document's queries read
+the first document's keys, which carry the same small ids as their own.
 
 **In code:** `position_ids_from_mask` is transformers' rule (checked against it in
 tests/test_position_ids.py); `default_position_ids` is what a forward call uses

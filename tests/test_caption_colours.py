@@ -107,9 +107,38 @@ def _pages() -> dict[str, str]:
     return {f"{page.package}/{page.slug}.py": page.docstring for page in PAGES} | {"modelcard/gallery.py": gallery_page()}
 
 
+def restacked(fig) -> list[str]:
+    """The titles of `fig`'s panels if its phone rendition (figures_build/phone.py, run as the build
+    runs it) moves them onto a grid of other rows and columns; [] if it keeps the panels where they
+    are (or has none). The figure is laid out for the phone afterwards: draw nothing else from it."""
+    import io
+
+    import matplotlib
+
+    from figures_build.phone import baseline, needs_phone, relayout
+    from figures_build.render import RC_PARAMS
+    from site_build.layout import text_sizes
+
+    def places() -> dict[int, tuple[int, int]]:
+        return {id(ax): (ax.get_subplotspec().rowspan.start, ax.get_subplotspec().colspan.start)
+                for ax in fig.axes if ax.get_visible() and ax.get_subplotspec() is not None}
+
+    with matplotlib.rc_context(RC_PARAMS):  # as render.py saves it: text as text, so its sizes can be read
+        svg = io.BytesIO()
+        fig.savefig(svg, format="svg", metadata={"Date": None})
+        sizes = text_sizes(svg.getvalue())
+        if not (sizes and needs_phone(*sizes)):
+            return []
+        before = places()
+        relayout(fig, sizes[0], baseline(fig))
+    moved = places() != {key: place for key, place in before.items() if key in places()}
+    return [ax.get_title() for ax in fig.axes if ax.get_visible() and ax.get_title()] if moved else []
+
+
 @pytest.fixture(scope="module")
-def figures(modules) -> dict[str, tuple[set[str], set[str]]]:
-    """{figure file without .svg: what it draws (`drawn`)} of every page module's figures()."""
+def drawings(modules) -> dict[str, tuple[tuple[set[str], set[str]], list[str]]]:
+    """{figure file without .svg: (what it draws (`drawn`), its panels' titles if its phone rendition
+    restacks them (`restacked`))} of every page module's figures()."""
     import matplotlib
 
     matplotlib.use("Agg", force=True)
@@ -120,9 +149,16 @@ def figures(modules) -> dict[str, tuple[set[str], set[str]]]:
     for slug, module in modules.items():
         if callable(getattr(module, "figures", None)):
             for name, fig in module.figures().items():
-                found[f"{slug}.{name}"] = drawn(fig)
+                colours = drawn(fig)
+                found[f"{slug}.{name}"] = (colours, restacked(fig))
             plt.close("all")
     return found
+
+
+@pytest.fixture(scope="module")
+def figures(drawings) -> dict[str, tuple[set[str], set[str]]]:
+    """{figure file without .svg: what it draws (`drawn`)} of every page module's figures()."""
+    return {file: colours for file, (colours, _) in drawings.items()}
 
 
 def test_every_caption_names_only_colours_its_figure_draws(figures):
@@ -158,3 +194,56 @@ def test_the_check_finds_a_colour_the_figure_does_not_draw():
     assert not mismatches("yellow cells", set(), {"viridis"}) and mismatches("yellow cells", {P.ORANGE}, set())
     text = "![A blue line](figures/x.line.svg)\n\n    **Reading it:** the red dot.\n\nAfter."
     assert captions(text) == [("x.line", "A blue line\n the red dot.")]
+
+
+# --- panels named by where they sit: false on a phone that restacks them ----------------------------
+
+# Words that name a panel by its place in the figure's row or grid. A phone rendition that restacks the
+# panels (figures_build/phone.py: three in a row become two rows of two) moves them: the desktop's
+# "right" panel is the phone's bottom-left. "above"/"below" are left out: a caption uses them for what
+# sits inside one panel ("above the diagonal") or on the page ("Packing without the cut, below").
+POSITION_WORDS = ("left", "right", "middle", "centre", "center", "top", "bottom", "upper", "lower")
+_PLACE = "(?:far |top |bottom |upper |lower )?(?:" + "|".join(POSITION_WORDS) + ")"
+# A place word used as a place: a sentence or clause led by it ("Left, ...", "Right: ..."), "on the left",
+# "in the middle", "at the top", or naming a part ("the right panel", "the left-hand grid", "top row").
+# Not "done right", nor a hyphenated compound that names what a panel draws ("left-padded", "upper-right
+# cells"), true on either rendition.
+POSITION_RE = re.compile(
+    rf"(?:^|(?<=[.;:]\s)|(?<=\n))({_PLACE})(?=[,:])"  # "Left, ...", "Top left: ..."
+    rf"|\b(?:on|in|at|to|from) the ({_PLACE})\b(?!-)"  # "on the left", "at the top"
+    rf"|(?<![\w-])({_PLACE})(?:-hand)? (?:panel|grid|plot|chart|map|heatmap|mask|column|row|one|half|side)s?\b",
+    re.I)
+def position_words(caption: str, titles: list[str]) -> list[str]:
+    """The words of `caption` that name a panel by its place, its panels' own `titles` (a panel titled
+    "left padding") taken out first."""
+    for title in sorted(titles, key=len, reverse=True):
+        caption = re.sub(re.escape(title), " ", caption, flags=re.I)
+    return [next(group for group in match.groups() if group) for match in POSITION_RE.finditer(caption)]
+
+
+def test_a_restacked_figures_caption_names_its_panels_by_title_not_place(drawings):
+    """Every figure whose phone rendition restacks its panels is captioned (alt text and Reading it) with
+    no word that places a panel (left, middle, right, top, ...): on a phone the places change."""
+    problems, checked = [], set()
+    for page, text in _pages().items():
+        for file, caption in captions(text):
+            titles = drawings[file][1]
+            if titles:
+                checked.add(file)
+                problems += [f"{page}: {file}: '{word}'" for word in position_words(caption, titles)]
+    assert checked, "no figure's phone rendition restacks its panels: the check checked nothing"
+    assert not problems, ("a restacked figure's caption names a panel by its place (on a phone the panels "
+                          "move; name each by its title):\n" + "\n".join(problems))
+
+
+def test_the_position_check_finds_a_panel_named_by_place():
+    """Planted: position_ids' old caption ("Left, ... Middle, ... Right, ..."), and a title with a place word."""
+    old = ("a blue cell is a key a query may read. Left, a padded row done right. Middle, two documents "
+           "packed into one row. Right, the same ids without the cut.")
+    titles = ["left padding", "packed, cut", "packed, not cut"]
+    assert position_words(old, titles) == ["Left", "Middle", "Right"]
+    assert position_words("On the left, ...; in the middle, ...; the top panel; Top left: x", titles) == [
+        "left", "middle", "top", "Top left"]
+    assert position_words("the right-hand grid, the lower row; At the bottom, y", titles) == ["right", "lower", "bottom"]
+    assert position_words("under left padding, a left-padded row done right; the upper-right cells are zero; "
+                          "Packing without the cut, below. Everything above the diagonal", titles) == []
