@@ -121,8 +121,13 @@ def fences(text: str, language: str | None) -> Iterator[tuple[int, str]]:
         if token.type != "fence":
             continue
         info = token.info.strip().split(" ")[0]
-        if info == language or (language is None and info != "mermaid"):
+        if info == language or (language is None and _is_code(token)):
             yield line + 1, token.content
+
+
+def _is_code(token: Token) -> bool:
+    """A fence a reader sees as code: any but a diagram's source (```mermaid)."""
+    return token.type == "fence" and token.info.strip().split(" ")[0] != "mermaid"
 
 
 # ---------------------------------------------------------------------------
@@ -468,17 +473,20 @@ def _inline_text(token: Token) -> str:
     return _CONTAINER_HEAD.sub("", "".join(parts), count=1)
 
 
-def section_words(text: str) -> tuple[tuple[str, int], ...]:
-    """(`##` heading as a reader sees it, words of prose under it and in it) for each section of a
-    page, in order, after ("", words before the first `##`). Words of prose: text, link text, table
-    cells and headings; a code span counts as one word; code blocks, diagrams, math ($...$,
-    $$...$$), figures and raw HTML count none, nor an admonition's marker and type (`??? question`)."""
-    found = [["", 0]]
+def section_words(text: str) -> tuple[tuple[str, int, int], ...]:
+    """(`##` heading as a reader sees it, words of prose under it and in it, lines of code under it)
+    for each section of a page, in order, after ("", words, lines before the first `##`). Words of
+    prose: text, link text, table cells and headings; a code span counts as one word; code blocks,
+    diagrams, math ($...$, $$...$$), figures and raw HTML count none, nor an admonition's marker and
+    type (`??? question`). Lines of code: the non-blank lines of the fences a reader sees as code."""
+    found = [["", 0, 0]]
     blocks = _blocks(text)
     in_math = False  # inside a $$ block that the Markdown parser split into several paragraphs
     for i, (token, _) in enumerate(blocks):
         if token.type == "heading_open" and token.tag == "h2":
-            found.append(["".join(c.content for c in blocks[i + 1][0].children or []), 0])
+            found.append(["".join(c.content for c in blocks[i + 1][0].children or []), 0, 0])
+        if _is_code(token):
+            found[-1][2] += sum(1 for line in token.content.splitlines() if line.strip())
         if token.type != "inline":
             continue
         prose = _inline_text(token)
@@ -488,35 +496,40 @@ def section_words(text: str) -> tuple[tuple[str, int], ...]:
         if "$$" in prose:  # a display formula that goes on in the next block
             prose, in_math = prose.split("$$", 1)[0], True
         found[-1][1] += len(_WORD.findall(prose))
-    return tuple((heading, words) for heading, words in found)
+    return tuple(tuple(section) for section in found)
 
 
 def level_headings(text: str) -> dict[str, str]:
     """{"1": heading, "2": heading} of a page's first Level 1 and Level 2 `##` headings, when it has
     both (a lesson's two levels); {} otherwise."""
     found: dict[str, str] = {}
-    for heading, _ in section_words(text)[1:]:
+    for heading, *_ in section_words(text)[1:]:
         match = LEVEL.match(heading)
         if match:
             found.setdefault(match.group(1), heading)
     return found if set(found) == {"1", "2"} else {}
 
 
-def reading_words(text: str) -> dict[str, int]:
-    """Words of prose (`section_words`) by level: {"Level 1": words from the Level 1 heading to the
-    Level 2 heading, "Level 2": words from the Level 2 heading to the page's end, its summary and
-    self-test included}; a page without both levels: {"Reading time": every section's words}. The
-    reference lists (REFERENCE_SECTIONS) count in neither; what comes before the Level 1 heading (the
-    title, how to run it, an interactive tool) counts only in a page without levels."""
+def reading_counts(text: str) -> dict[str, tuple[int, int]]:
+    """(words of prose, lines of code) (`section_words`) by level: {"Level 1": from the Level 1 heading
+    to the Level 2 heading, "Level 2": from the Level 2 heading to the page's end, its summary and
+    self-test included}; a page without both levels: {"Reading time": every section's}. The reference
+    lists (REFERENCE_SECTIONS) count in neither; what comes before the Level 1 heading (the title, how
+    to run it, an interactive tool) counts only in a page without levels."""
     levels = level_headings(text)
-    counted = {"Level 1": 0, "Level 2": 0} if levels else {"Reading time": 0}
+    counted = {"Level 1": (0, 0), "Level 2": (0, 0)} if levels else {"Reading time": (0, 0)}
     part = None if levels else "Reading time"
-    for heading, words in section_words(text):
+    for heading, words, code in section_words(text):
         if levels and heading in levels.values():
             part = "Level " + LEVEL.match(heading).group(1)
         if part and not heading.startswith(REFERENCE_SECTIONS):
-            counted[part] += words
+            counted[part] = (counted[part][0] + words, counted[part][1] + code)
     return counted
+
+
+def reading_words(text: str) -> dict[str, int]:
+    """Words of prose by level (`reading_counts`)."""
+    return {part: words for part, (words, _) in reading_counts(text).items()}
 
 
 def minutes(words: int) -> int:
@@ -530,6 +543,9 @@ def reading_times(text: str) -> dict[str, int]:
     return {part: minutes(words) for part, words in reading_words(text).items()}
 
 
-def reading_time_text(text: str) -> str:
-    """The reading times as the site writes them: 'Level 1: 12 min · Level 2: 48 min'."""
-    return " · ".join(f"{part}: {m} min" for part, m in reading_times(text).items())
+def reading_time_text(text: str, only: str | None = None) -> str:
+    """The reading times as the site writes them (of the part `only`, if given), a part with code saying
+    that its time is the prose's, and its lines of code: 'Level 1: 8 min · Level 2: 21 min of prose, 321
+    lines of code'."""
+    return " · ".join(f"{part}: {minutes(words)} min" + (f" of prose, {code:,} line{'s' * (code > 1)} of code" if code else "")
+                      for part, (words, code) in reading_counts(text).items() if only in (None, part))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import posixpath
+import re
 from pathlib import Path
 
 from project.model import API_PACKAGES, package_modules, package_names
@@ -12,6 +13,7 @@ from markdown.extensions.toc import slugify
 
 from project.reading import (REFERENCE_SECTIONS, WORDS_PER_MINUTE, level_headings, mentions, minutes, one_sentence,
                              reading_time_text, reading_words, taught_at)
+from site_build.markdown.evidence import MARKER
 
 KEYS_PAGE = "reference/config-keys.md"
 KEYS_TABLE = "primer-keys"  # the config-keys tables' class (docs/stylesheets/site.css: stacked on a phone)
@@ -26,8 +28,8 @@ SOURCE_LISTING = "primer-source"  # the class of a page's listing of its own mod
 TRACK_PAGE = "practitioner-track.md"  # every lesson's Level 1 in reading order (track_page), first under Lessons
 TRACK_TITLE = "The practitioner track"
 READING_CLASS = "primer-reading-time"  # the reading times under a lesson's title and in the home page's list
-READING_NOTE = (f"Reading time of the prose at {WORDS_PER_MINUTE} words a minute; code, math, figures and the "
-                f"reading lists ({', '.join(REFERENCE_SECTIONS)}) are not counted")
+READING_NOTE = (f"Minutes of prose at {WORDS_PER_MINUTE} words a minute. Not timed: code (its lines are counted "
+                f"beside the time), formulas, figures and the reading lists ({', '.join(REFERENCE_SECTIONS)})")
 
 
 
@@ -203,6 +205,19 @@ def reading_time_html(lesson) -> str:
     return f'<span class="{READING_CLASS}" title="{READING_NOTE}">{reading_time_text(lesson.docstring)}</span>'
 
 
+def shown_sentence(lesson) -> str:
+    """The lesson's one sentence (`one_sentence`) as a list shows it, away from its page: without the
+    evidence markers (`⟨id⟩`, site_build/markdown/evidence.py), which only the page itself can resolve."""
+    return re.sub(r"\s*" + MARKER.pattern, "", one_sentence(lesson))
+
+
+def lesson_list(lessons) -> str:
+    """The home page's list of lessons: each title linked, its reading times and its one sentence."""
+    return "\n".join(f"{number}. **[{lesson.title}]({lesson.page})** {reading_time_html(lesson)}"
+                     + (f"<br>{shown_sentence(lesson)}" if shown_sentence(lesson) else "")
+                     for number, lesson in enumerate(lessons, 1))
+
+
 def track_page(lessons) -> str:
     """The practitioner track: every lesson's Level 1 in reading order, each with its reading time,
     its one sentence and a link to its Level 1; lessons without two levels are left out."""
@@ -213,9 +228,10 @@ def track_page(lessons) -> str:
             continue
         level_1 = reading_words(lesson.docstring)["Level 1"]
         words += level_1
-        sentence = one_sentence(lesson)
+        sentence = shown_sentence(lesson)
         rows.append(f"{len(rows) + 1}. **[{nav_title(lesson.title)}]({link})** "
-                    f'<span class="{READING_CLASS}" title="{READING_NOTE}">Level 1: {minutes(level_1)} min</span>'
+                    f'<span class="{READING_CLASS}" title="{READING_NOTE}">'
+                    f'{reading_time_text(lesson.docstring, "Level 1")}</span>'
                     + (f"<br>{sentence}" if sentence else ""))
     return "\n".join([
         f"# {TRACK_TITLE}",
@@ -226,8 +242,8 @@ def track_page(lessons) -> str:
         "mechanism.",
         "",
         f"All {len(rows)} take about {minutes(words)} minutes: {words:,} words of prose at {WORDS_PER_MINUTE} words",
-        "a minute (code, math, figures and reading lists not counted; the times beside each lesson count",
-        "the same way).",
+        "a minute (code, formulas, figures and reading lists not timed; the times beside each lesson count",
+        "the same way, and name the lines of code a Level 1 has besides).",
         "",
         *rows,
         "",

@@ -42,7 +42,7 @@ from mkdocs.structure.pages import Page
 
 from figures_build import BuildError, build
 from project.model import LessonError, Project, vocabulary
-from project.reading import fences, one_sentence
+from project.reading import fences
 from site_build.config import PrimerConfig
 from site_build.content import KINDS, challenges, labs
 from site_build.layout import files as layout_files
@@ -56,8 +56,8 @@ from site_build.markdown.math import Katex, KatexExtension
 from site_build.markdown.reports import ReportExtension
 from site_build.markdown.tables import StackExtension
 from site_build.notebooks import Notebooks
-from site_build.pages import (API_DIR, KEYS_PAGE, TRACK_PAGE, api_page, api_page_modules, keys_page, lesson_page,
-                              reading_time_html, tool_api_pages, track_page)
+from site_build.pages import (API_DIR, KEYS_PAGE, TRACK_PAGE, api_page, api_page_modules, keys_page, lesson_list,
+                              lesson_page, tool_api_pages, track_page)
 from site_build.publish import OfflineCopy
 from site_build.published import page_title
 from site_build.search import KeyRows, boost_by_kind, name_search_dialog
@@ -180,12 +180,7 @@ class PrimerPlugin(BasePlugin[PrimerConfig]):
         markdown = self.offline.on_page_markdown(markdown, page)
         if LESSON_LIST_MARKER not in markdown:
             return markdown
-        rows = []
-        for number, lesson in enumerate(self.project.lessons, 1):
-            sentence = one_sentence(lesson)
-            rows.append(f"{number}. **[{lesson.title}]({lesson.page})** {reading_time_html(lesson)}"
-                        + (f"<br>{sentence}" if sentence else ""))
-        return markdown.replace(LESSON_LIST_MARKER, "\n".join(rows))
+        return markdown.replace(LESSON_LIST_MARKER, lesson_list(self.project.lessons))
 
     def on_page_content(self, html_: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
         boost_by_kind(page)  # read by the search plugin after this hook

@@ -12,12 +12,12 @@ import markdown
 import pytest
 from markdown.extensions.toc import TocExtension
 
-from project.reading import (REFERENCE_SECTIONS, WORDS_PER_MINUTE, level_headings, one_sentence, reading_time_text,
-                             reading_times, reading_words)
+from project.reading import (REFERENCE_SECTIONS, WORDS_PER_MINUTE, level_headings, one_sentence, reading_counts,
+                             reading_time_text, reading_times, reading_words)
 from site_build.markdown.context import PageContext
 from site_build.markdown.levels import NEXT_CLASS, LevelsExtension
 from site_build.markdown.tables import STACK_CLASS, StackExtension
-from site_build.pages import READING_CLASS, TRACK_PAGE, nav_title, track_page
+from site_build.pages import READING_CLASS, TRACK_PAGE, lesson_list, nav_title, shown_sentence, track_page
 from tests.conftest import PROJECT
 
 
@@ -59,6 +59,14 @@ $$
 
 {words("deep", 400)}
 
+??? example "Run it"
+
+    ```python
+    {words("more", 3)}
+
+    {words("more", 2)}
+    ```
+
 ```mermaid
 flowchart TB
   A["{words("diagram", 8)}"] --> B
@@ -81,16 +89,26 @@ flowchart TB
 # Level 1: its heading (Level, 1, the, guide), 150 words + "with", the code span (one word), "and",
 # "inline math." (the formula none), the table's header (Option; What, it, does) and body (4 + 6), 90 more.
 LEVEL_1 = 4 + (150 + 1 + 1 + 1 + 2) + (1 + 3) + (4 + 6) + 90
-# Level 2: its heading (Level, 2, how, it, works), 400 words, the self-test's heading (Self-test,
-# questions), the question's title (3; not the `??? question` marker) and its answer (25).
-LEVEL_2 = 5 + 400 + 2 + 3 + 25
+# Level 2: its heading (Level, 2, how, it, works), 400 words, the example's title (Run, it; not the
+# `??? example` marker), the self-test's heading (Self-test, questions), the question's title (3; not
+# the `??? question` marker) and its answer (25).
+LEVEL_2 = 5 + 400 + 2 + 2 + 3 + 25
+# Lines of code a reader reads besides: Level 1's python fence (one line), the two non-blank lines of
+# the example's fence in Level 2; the mermaid diagram's source is not code a reader reads.
+CODE_1, CODE_2 = 1, 2
 
 
 def test_a_known_page_counts_its_prose_and_nothing_else():
     counted = reading_words(PAGE)
     assert counted == {"Level 1": LEVEL_1, "Level 2": LEVEL_2}
     assert reading_times(PAGE) == {"Level 1": math.ceil(LEVEL_1 / 200), "Level 2": math.ceil(LEVEL_2 / 200)}
-    assert reading_time_text(PAGE) == f"Level 1: {math.ceil(LEVEL_1 / 200)} min · Level 2: {math.ceil(LEVEL_2 / 200)} min"
+    assert reading_counts(PAGE) == {"Level 1": (LEVEL_1, CODE_1), "Level 2": (LEVEL_2, CODE_2)}
+    # the time is the prose's, and a part with code says how many lines it has besides (M3 of the review)
+    assert reading_time_text(PAGE) == (f"Level 1: {math.ceil(LEVEL_1 / 200)} min of prose, 1 line of code · "
+                                       f"Level 2: {math.ceil(LEVEL_2 / 200)} min of prose, 2 lines of code")
+    assert reading_time_text(PAGE, "Level 2") == f"Level 2: {math.ceil(LEVEL_2 / 200)} min of prose, 2 lines of code"
+    no_code = re.sub(r"```python\n.*?```\n", "", PAGE, flags=re.S)
+    assert reading_time_text(no_code) == f"Level 1: {math.ceil(LEVEL_1 / 200)} min · Level 2: {math.ceil(LEVEL_2 / 200)} min"
     assert WORDS_PER_MINUTE == 200 and REFERENCE_SECTIONS == ("The papers", "Further reading")
 
 
@@ -119,7 +137,7 @@ def test_a_page_without_both_levels_gets_one_total():
     # its new heading (3 words instead of 5)
     total = 5 + (3 + 20) + LEVEL_1 + LEVEL_2 - 2
     assert level_headings(alone) == {} and reading_words(alone) == {"Reading time": total}
-    assert reading_time_text(alone) == f"Reading time: {math.ceil(total / 200)} min"
+    assert reading_time_text(alone) == f"Reading time: {math.ceil(total / 200)} min of prose, 3 lines of code"
 
 
 def test_every_lesson_has_its_reading_times():
@@ -211,12 +229,42 @@ def test_a_table_wrapped_in_primer_stack_anywhere_is_labelled():
 
 def test_the_practitioner_track_lists_every_level_1_in_order_with_its_time():
     page = track_page(PROJECT.lessons)
-    rows = re.findall(r"^\d+\. \*\*\[([^\]]+)\]\(([^)#]+)#([^)]+)\)\*\* <span[^>]*>Level 1: (\d+) min</span>(?:<br>(.*))?$",
+    rows = re.findall(r"^\d+\. \*\*\[([^\]]+)\]\(([^)#]+)#([^)]+)\)\*\* <span[^>]*>(Level 1: (\d+) min[^<]*)</span>(?:<br>(.*))?$",
                       page, re.M)
     levelled = [lesson for lesson in PROJECT.lessons if level_headings(lesson.docstring)]
     assert [(r[0], r[1]) for r in rows] == [(nav_title(lesson.title), lesson.page) for lesson in levelled]
     for row, lesson in zip(rows, levelled, strict=True):
         words_1 = reading_words(lesson.docstring)["Level 1"]
-        assert int(row[3]) == math.ceil(words_1 / WORDS_PER_MINUTE) and row[4] == one_sentence(lesson), lesson.slug
+        assert int(row[4]) == math.ceil(words_1 / WORDS_PER_MINUTE), lesson.slug
+        assert row[3] == reading_time_text(lesson.docstring, "Level 1") and row[5] == shown_sentence(lesson), lesson.slug
     total = sum(reading_words(lesson.docstring)["Level 1"] for lesson in levelled)
     assert f"about {math.ceil(total / WORDS_PER_MINUTE)} minutes: {total:,} words" in page
+
+
+def _unmarked(sentence: str) -> str:
+    """A sentence without its evidence markers (⟨id⟩ with the space before it), removed here by hand."""
+    out = ""
+    while "⟨" in sentence:
+        before, _, sentence = sentence.partition("⟨")
+        out += before.rstrip()
+        sentence = sentence.partition("⟩")[2]
+    return out + sentence
+
+
+def test_the_lists_show_each_one_sentence_without_its_evidence_markers():
+    """The home list and the track show each lesson's one sentence away from its page, where a marker
+    (⟨learned-rows⟩) cannot open its evidence: no ⟨ or ⟩ on either, and the sentence otherwise as written.
+    A lesson's one sentence does carry markers (measured's), so the check checks something."""
+    marked = [lesson.slug for lesson in PROJECT.lessons if "⟨" in one_sentence(lesson)]
+    assert marked, "no one sentence carries an evidence marker: the check checks nothing"
+    listed, track = lesson_list(PROJECT.lessons), track_page(PROJECT.lessons)
+    assert "⟨" not in listed + track and "⟩" not in listed + track
+    sentences = re.findall(r"<br>(.*)$", listed, re.M)
+    expected = [_unmarked(one_sentence(lesson)) for lesson in PROJECT.lessons if one_sentence(lesson)]
+    assert sentences == expected and all("  " not in s and " ;" not in s and " ." not in s for s in sentences)
+
+
+def test_each_one_sentence_stands_alone():
+    """A list shows the sentence away from its page: it points at no part of the page ("above", "below")."""
+    for lesson in PROJECT.lessons:
+        assert not re.search(r"\b(above|below)\b", shown_sentence(lesson)), (lesson.slug, shown_sentence(lesson))
