@@ -29,10 +29,10 @@ that were trained without it.
 | Option | What it does | What it gives you | What it costs | Where it lives |
 |---|---|---|---|---|
 | RoPE | Turns q and k by position (`lessons.rope`) | Relative positions and strong quality; the common choice | Needs scaling to read past the trained length (`lessons.context_extension`) | `rope_theta`, `rope_parameters` |
-| ALiBi | Adds $-m_h \cdot$ distance to each score, one slope $m_h$ per head | No position parameters; graceful behaviour past the trained length | A built-in preference for recent tokens in every head | The architecture (BLOOM, MPT); MPT's `alibi_bias_max` |
+| ALiBi | Subtracts a slope times the distance from each score, one slope per head | No position parameters; graceful behaviour past the trained length | A built-in preference for recent tokens in every head | The architecture (BLOOM, MPT); MPT's `alibi_bias_max` |
 | NoPE | Adds nothing; the causal mask is the only source of order | Nothing to stretch or tune | Weak order information on its own | The architecture |
 | RoPE with NoPE layers | RoPE in most layers, nothing in every fourth | Layers with no angle that can leave its trained range; the SmolLM3 blog post (*Architecture and training details*) reports better long-context results with no loss at short lengths | A per-layer list that must be read the right way round | Llama 4, SmolLM3: `no_rope_layers`, `no_rope_layer_interval` |
-| Sliding window | Lets each token see only the last $w$ tokens | Bounded cache whatever the length | Forgets beyond the window | `sliding_window` |
+| Sliding window | Lets each token see only the most recent tokens, up to a fixed window | Bounded cache whatever the length | Forgets beyond the window | `sliding_window` |
 
 **How to choose.**
 
@@ -47,7 +47,7 @@ that were trained without it.
   baseline to beat.
 
 **What it costs.** ALiBi has no parameters: the bias is computed from
-$n_{\text{heads}}$ slopes and the distances, and adds one addition per score.
+one slope per head and the distances, and adds one addition per score.
 For 8 heads the slopes are 1/2, 1/4, ..., 1/256; the steepest head halves a
 key's weight every 1.4 tokens, the gentlest every 177. The ALiBi paper reports
 that a 1.3B-parameter model trained on 1,024 tokens and tested on 2,048 matches
@@ -86,7 +86,8 @@ trained on, yet a fact far back has to win against this slope. Test your
 task at the length you serve before you raise the limit.
 
 **In the wild.** BLOOM (176B) and MPT use ALiBi; MPT's config carries an
-`alibi_bias_max` of 8 (the 8 in $2^{-8/n}$), and the Hugging Face
+`alibi_bias_max` of 8 (the 8 in the slopes' rule: with n heads, the first
+slope is 2 raised to minus 8/n), and the Hugging Face
 implementations of both compute the same slopes as this lesson's
 `alibi_slopes` (the tests check 1 to 64 heads). Falcon's code supports ALiBi
 as an option. Most current open models (Llama, Mistral, Qwen) chose RoPE

@@ -107,9 +107,9 @@ entry.
   [#2656](https://github.com/NVIDIA-NeMo/Megatron-Bridge/pull/2656) (which
   changed gpt-oss from (128, 0) to (127, 0)), and xformers issue
   [#923](https://github.com/facebookresearch/xformers/issues/923). The
-  count is a convention, not a law: Mistral 7B's paper lets position $i$
-  attend to positions $i - W$ to $i$, $W + 1$ of them (Jiang et al., 2023,
-  §2), so for Mistral "one key too many" depends on whose count you follow
+  count is a convention, not a law: Mistral 7B's paper lets a token attend
+  to itself and to the window's full width of tokens before it, one more than
+  the window (Jiang et al., 2023, §2), so for Mistral "one key too many" depends on whose count you follow
   (Level 2, last section).
 
 ![Two sets of bars over eight keys: with the first token cached it takes most of the weight and the seven others share the rest; with it evicted each of the seven others gets a larger weight than before](figures/attention_sinks.eviction.svg)

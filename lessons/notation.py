@@ -38,18 +38,19 @@ with numbers small enough for paper.
 
 ## Level 1: The practitioner's guide
 
-**In one sentence.** This page is the site's dictionary: each symbol the other
-lessons use (vectors, dot products, sine and cosine, matrices, rotations,
-exponentials, softmax), found in the symbol finder above and decoded below
-with a tiny worked example and a line of Python that checks it.
+**In one sentence.** This page is the site's dictionary: it decodes each
+symbol the other lessons use (vectors, dot products, sine and cosine,
+matrices, rotations, exponentials, softmax) with a tiny worked example and a
+line of Python that checks it, and its symbol finder says where each one is
+taught.
 
 **When you need it.** When a formula on another page stops you. The tell: you
 follow the sentences around an equation but not the equation itself, for
-example $\text{softmax}(QK^T/\sqrt{d})$ or $\langle q, k \rangle$. If you use
-models and never implement them, you may never need this page: Level 1 of
-every lesson is written without equations. If you already read
-$\langle a, b \rangle$ as "multiply matching numbers and add them up" and
-know that $\sin 1$ means one radian, skip it.
+example `softmax(QKᵀ/√d)` or `⟨q, k⟩`. If you use models and never implement
+them, you may never need this page: Level 1 of every lesson is written
+without equations, this one included (a symbol it names is set as code). If
+you already read `⟨a, b⟩` as "multiply matching numbers and add them up" and
+know that `sin 1` means one radian, skip it.
 
 **Your options.** What to do when a formula stops you, here or in a paper,
 from the quickest to the most thorough:
@@ -79,19 +80,19 @@ with a worked example to do on paper.
 
 **What breaks.** Misreadings that give wrong numbers:
 
-- **Degrees for radians.** $\sin 1$ is the sine of one radian, 0.841; the sine
+- **Degrees for radians.** `sin 1` is the sine of one radian, 0.841; the sine
   of one degree is 0.017. Every angle on this site is in radians unless it
   carries a ° sign.
-- **Counting from 1.** Subscripts here start at 0, as in Python: $x_0$ is the
-  first entry, and $x_{2i}, x_{2i+1}$ with $i = 0$ are the first two.
-- **Rows and columns swapped.** $Q$ and $K$ are both (seq, d); only $Q$ times
-  $K$ *transposed* lines $d$ up with $d$. Write the shape next to every
+- **Counting from 1.** Subscripts here start at 0, as in Python: `x₀` is the
+  first entry, and `x₂ᵢ` and `x₂ᵢ₊₁` with i = 0 are the first two.
+- **Rows and columns swapped.** Q and K are both (seq, d); only Q times
+  K *transposed* lines d up with d. Write the shape next to every
   product and the mistake shows at once.
-- **An overflowing softmax.** $e^{710}$ is already too large for a 64-bit
+- **An overflowing softmax.** e to the power 710 is already too large for a 64-bit
   float, so a softmax that exponentiates large scores directly returns nan.
   Subtract the largest score first; no weight changes (section 4).
-- **Reading ≈ as =.** Numbers here are rounded to three decimals: $\sqrt 2 \approx 1.414$,
-  not exactly. Compare computed numbers with a tolerance, never with ==.
+- **Reading ≈ as =.** Numbers here are rounded to three decimals: the square
+  root of 2 is about 1.414, not exactly. Compare computed numbers with a tolerance, never with ==.
 
 ![The unit circle with the point one radian round from the right-hand end: its distance to the right is 0.540 and its height 0.841](figures/notation.unit_circle.svg)
 
@@ -106,7 +107,7 @@ picture step by step.
 nearly the same names: numpy writes the dot product as a @ b, the length as
 np.linalg.norm(a) and the transpose as K.T, and PyTorch ships torch.softmax.
 Papers use the symbols of this page: the transformer paper (Vaswani et al.,
-2017) writes attention as $\text{softmax}(QK^T/\sqrt{d_k})\,V$, and the RoPE
+2017) writes attention as `softmax(QKᵀ/√dₖ) V`, and the RoPE
 paper (Su et al., 2021) writes position as a block of 2 × 2 rotation matrices.
 
 **Go deeper.** Level 2 has four sections: vectors and dot products; angles,

@@ -30,7 +30,7 @@ the last two are choices about how much of it to compute ahead.
 |---|---|---|---|---|
 | Interleaved pairs | Dimensions (0, 1), (2, 3), … turn together | The layout of the RoFormer paper; each pair sits side by side in memory | Strided access (every other number) | RoFormer, GPT-J, Meta's Llama reference code; `is_neox_style` false in vLLM |
 | Half-split pairs | Dimension j turns with dimension j + d/2 | Two contiguous halves: `rotate_half` is two slices and a concatenation | A checkpoint trained interleaved needs its q and k weights permuted | GPT-NeoX and the Hugging Face Llama, Mistral and Qwen code; `is_neox_style` true in vLLM |
-| Complex numbers | Reads each interleaved pair as one complex number and multiplies it by $e^{i\,pos\,\theta}$ | The shortest correct formula | Needs complex arithmetic; it is the interleaved layout underneath | Meta's Llama reference code (`freqs_cis`) |
+| Complex numbers | Reads each interleaved pair as one complex number and multiplies it by a unit complex number whose angle is position × speed | The shortest correct formula | Needs complex arithmetic; it is the interleaved layout underneath | Meta's Llama reference code (`freqs_cis`) |
 | A precomputed cos/sin table | Computes cos and sin of every (position, pair) once, then slices rows | No trigonometry per token | Memory; a policy for positions past the table's end | Inside every RoPE implementation; often sized by `max_position_embeddings` |
 | Partial rotary | Only a fraction of each head's dimensions turn; the rest carry no position | Some position-free channels | Another number that must survive conversion | `rotary_dim` (GPT-J), `rotary_pct` (GPT-NeoX), `partial_rotary_factor` |
 
