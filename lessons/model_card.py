@@ -20,10 +20,13 @@ that explains it; then the readings as tables, each row linked to the
 section that teaches what this config names (a `llama3` block to Llama 3's
 rule, a `yarn` block to YaRN). It runs in your browser; nothing is sent
 anywhere. The explorer below it starts at the config's base, rotary width
-and stretch (the length served ÷ the trained length) and compares every
-scaling rule at that stretch: how many pairs go past the angles training
-showed, how many each rule leaves untouched, and how far it slows the
-slowest pair.
+and stretch (the length served ÷ the trained length, or the stretch the
+config's block is made for if that is larger: Qwen2.5's YaRN block at 4×).
+Its first row is the config's own block; each row below asks what another
+rule would do if you set it for that stretch: how many pairs go past the
+angles training showed, how many the rule leaves untouched, and how far it
+slows the slowest pair. Layers that attend within a window or a chunk
+(Llama 4 Scout's chunks of 8,192) are read at that distance at most.
 
 <div id="model-card-decoder" markdown="0"></div>
 
@@ -545,12 +548,14 @@ rope_wavelengths(group.inv_freq).round(1).tolist()
 # → [6.3, 62.8, 628.3, 6283.2]
 ```
 
-![For a head of width 8 trained at 64 positions, the wavelength of each of its four pairs under no scaling, linear, NTK, YaRN and the Llama 3 rule at a stretch of 4](figures/model_card.tiny_methods.svg)
+![For a head of width 8 trained at 64 positions, the wavelength of each of its four pairs under no scaling, linear, NTK-aware, YaRN and the Llama 3 rule at a stretch of 4](figures/model_card.tiny_methods.svg)
 
 **Reading it:** each line is one rule; pairs below the trained-length line
 complete a turn in training. Linear moves every pair up by the same factor;
-YaRN and the Llama 3 rule leave the fast pairs where they were and move only
-the slow ones.
+NTK-aware (the base raised for the stretch) moves each pair a little more
+than the one before it, only the last by the full stretch; YaRN and the
+Llama 3 rule leave the fast pairs where they were and move only the slow
+ones.
 
 **In code:** `pairs_that_turn` compares each wavelength with a length;
 `compare_methods` asks `lessons.context_extension.rope_inv_freq` what each
@@ -909,7 +914,7 @@ import numpy as np
 from lessons import _checks
 from lessons._palette import BLUE, GRID, INK, METHOD_LOOKS, ORANGE, RED, SCHEME_LOOKS
 from lessons.alibi import alibi_slopes, nope_layers
-from lessons.context_extension import deepseek_softmax_multiplier, rope_type_of, rope_wavelengths
+from lessons.context_extension import deepseek_softmax_multiplier, ntk_pair_scale, rope_type_of, rope_wavelengths
 from lessons.tools import exact
 from lessons.tools.exact import length_keys
 from lessons.tools.model_types import (ALIBI_MODEL_TYPES, CLASS_DEFAULTS, DEFAULT_THETA, HEAD_KEYS,
@@ -1217,6 +1222,7 @@ class ModelCard:
         nested: True when transformers keeps the language model's keys under `text_config` (`text_nested`).
         width: the hidden size (`WIDTH_KEYS`), or None.
         architectures: the config's `architectures`, which engines' registries are keyed on.
+        chunk: the span Llama 4's chunked_attention layers attend within (`attention_chunk_size`), or None.
     """
 
     model_type: str | None
@@ -1238,6 +1244,7 @@ class ModelCard:
     nested: bool = False
     width: int | None = None
     architectures: tuple[str, ...] = ()
+    chunk: int | None = None
 
     @property
     def stretch(self) -> float | None:
@@ -1329,7 +1336,8 @@ def _explain(config: dict) -> ModelCard:
     return ModelCard(model_type, scheme, trained, max_length, tuple(groups), tuple(skipped), slopes, n_layers,
                      None if types is None else tuple(types), window, multiplier, tuple(caught), length_keys(text),
                      stated, exact.qk_width(text), tuple(factors), text_nested(config),
-                     width if _checks._is_int(width := first_set(text, WIDTH_KEYS)[1]) else None, architectures(config))
+                     width if _checks._is_int(width := first_set(text, WIDTH_KEYS)[1]) else None, architectures(config),
+                     c if "chunked_attention" in (types or ()) and _checks._is_int(c := text.get("attention_chunk_size")) else None)
 
 
 
@@ -1350,15 +1358,16 @@ def pairs_that_turn(inv_freq: np.ndarray, length: int) -> np.ndarray:
     return inv_freq * _checks.count(length, "length") >= 2 * np.pi
 
 
-# The methods `compare_methods` sets side by side: {label: the scaling block it stands for, less its factor}.
+# The methods `compare_methods` sets side by side, each as one sets it for a stretch s: {label: its block, less
+# its factor}; "ntk" (a look, no rope_type): the base raised for s (`ntk_pair_scale`), dynamic's factor 1 at s·L.
 COMPARED: dict[str, dict] = {
-    "linear (PI)": {"rope_type": "linear"}, "NTK (dynamic, at the served length)": {"rope_type": "dynamic"},
+    "linear (PI)": {"rope_type": "linear"}, "NTK-aware": {"rope_type": "ntk"},
     "YaRN": {"rope_type": "yarn"}, "Llama 3 rule": {"rope_type": "llama3", "low_freq_factor": 1.0, "high_freq_factor": 4.0}}
 
 
 def compare_methods(group: RopeGroup, trained_length: int, stretch: float) -> dict[str, np.ndarray]:
-    """The scale each stretching method would give each pair of this group (new θ_i ÷ old θ_i),
-    for the same stretch, as transformers computes them.
+    """The scale each method of `COMPARED` would give each pair of this group (new θ_i ÷ old θ_i),
+    each set for the same stretch, as transformers computes them (NTK-aware: `ntk_pair_scale`).
 
     Args:
         group: a `RopeGroup` (its base and rotary width are used; default speeds only).
@@ -1379,10 +1388,8 @@ def compare_methods(group: RopeGroup, trained_length: int, stretch: float) -> di
         warnings.simplefilter("ignore")
         for name, block in blocks.items():
             params = {**common, **block}
-            if block["rope_type"] == "dynamic":
-                params.pop("original_max_position_embeddings")
-            freq, _ = rope_inv_freq(width, params, max_position_embeddings=trained_length,
-                                    seq_len=round(trained_length * stretch))
+            freq = base_freq * ntk_pair_scale(width, stretch) if block["rope_type"] == "ntk" else rope_inv_freq(
+                width, params, max_position_embeddings=trained_length, seq_len=round(trained_length * stretch))[0]
             out[name] = freq / base_freq
     return out
 
@@ -1411,14 +1418,12 @@ def card_figure(card: ModelCard, title: str):
                             alpha=0.5, label=f"before scaling{label}")
             ax.semilogy(pairs[turning], rope_wavelengths(g.inv_freq[turning]), "-", color=colour, lw=2,
                         label=f"{g.rope_type}, base {g.base:,.6g}{label}")
-        ax.set_xlabel("rotary pair i")
-        ax.set_ylabel("wavelength 2π/θᵢ (positions)")
+        ax.set(xlabel="rotary pair i", ylabel="wavelength 2π/θᵢ (positions)")
     elif card.alibi_slopes is not None:
         heads = np.arange(1, len(card.alibi_slopes) + 1)
         ax.semilogy(heads, [half_weight_distance(m) for m in card.alibi_slopes], "o-", color=SCHEME_LOOKS["alibi"].colour,
                     label="distance at which a head's weight halves")
-        ax.set_xlabel("head")
-        ax.set_ylabel("tokens")
+        ax.set(xlabel="head", ylabel="tokens")
     else:
         rows = card.max_length or 0
         ax.barh(["rows in the table", "positions in a 2× request"], [rows, 2 * rows], color=[SCHEME_LOOKS["learned"].colour, RED])
@@ -1446,8 +1451,7 @@ def methods_figure(group: RopeGroup, trained_length: int, stretch: float, title:
     ax.axhline(trained_length, color=GRID, ls=":", lw=1, label=f"trained length {trained_length:,}")
     ax.axhline(trained_length * stretch, color=GRID, ls="-.", lw=1, label=f"served length {trained_length * stretch:,g}")
     ax.set_xticks(pairs) if len(pairs) <= 16 else None
-    ax.set_xlabel("rotary pair i")
-    ax.set_ylabel("wavelength 2π/θᵢ (positions)")
+    ax.set(xlabel="rotary pair i", ylabel="wavelength 2π/θᵢ (positions)")
     ax.set_title(title)
     fig.legend(loc="outside lower center", ncols=2)  # below the axes: inside, it sat on the wavelengths
     return fig

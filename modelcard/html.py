@@ -75,12 +75,13 @@ TAUGHT: dict[str, dict[str, str]] = {
 
 # The rows the config decides (`where_taught`): a RoPE group's row (and its "scale" row) goes to the
 # section that teaches its rope_type's rule, a plain group that turns only part of the head to partial
-# rotary; the "scheme" row to the section that teaches the scheme; "trained length" to the rule of the
+# rotary, a plain group of sliding-window layers (Gemma 3's local layers) to local and global layers; the "scheme" row to the section that teaches the scheme; "trained length" to the rule of the
 # first scaled group (its block holds the original length), else the scheme's section (RoPE: the trained
 # band). Each anchor is a heading of its lesson (tests/test_card_html.py) and an id of the built page
 # (tests/test_decoder_page_browser.py).
 ROPE_TYPE_TAUGHT: dict[str, dict[str, str]] = {
     "default": {"slug": "rope", "anchor": "1-two-layouts-of-one-rotation"},
+    "local": {"slug": "layer_schemes", "anchor": "local-and-global-layers-with-two-bases"},
     "partial": {"slug": "layer_schemes", "anchor": "partial-rotary-three-pairings-of-the-same-numbers"},
     "linear": {"slug": "context_extension",
                "anchor": "wavelengths-and-the-trained-band-position-interpolation-and-ntk-aware-scaling"},
@@ -110,8 +111,10 @@ CHOOSE_ANCHOR = "how-to-choose"
 
 def _rope_taught(group) -> dict[str, str]:
     """The `ROPE_TYPE_TAUGHT` entry of a RoPE group (a `lessons.model_card.RopeGroup`)."""
-    partial = group.rope_type == "default" and group.rotary_dim < group.head_dim
-    return ROPE_TYPE_TAUGHT["partial" if partial else group.rope_type]
+    plain = group.rope_type == "default"
+    if plain and group.rotary_dim < group.head_dim:
+        return ROPE_TYPE_TAUGHT["partial"]
+    return ROPE_TYPE_TAUGHT["local" if plain and group.layer_type == "sliding_attention" else group.rope_type]
 
 
 def where_taught(card, section: str, row: dict, group) -> dict[str, str] | None:

@@ -138,7 +138,7 @@ def test_each_taught_row_links_to_the_section_that_teaches_its_key():
 
 # The heading each rope type's rule is taught under must name it (the method, as the lesson's title for
 # it says), so that a link chosen from the config lands where that config's rule is explained.
-RULE_NAMES = {"default": "layouts", "partial": "Partial rotary", "linear": "position interpolation",
+RULE_NAMES = {"default": "layouts", "partial": "Partial rotary", "local": "Local and global layers", "linear": "position interpolation",
               "dynamic": "Dynamic NTK", "yarn": "YaRN", "longrope": "LongRoPE", "llama3": "Llama 3's rule",
               "proportional": "rope_inv_freq"}
 SCHEME_NAMES = {"rope": "RoPE", "mixed": "Different schemes", "alibi": "ALiBi", "none": "NoPE",
@@ -154,7 +154,7 @@ def _headings(slug: str) -> dict[str, str]:
 def test_rows_chosen_from_the_config_link_the_section_of_their_rule():
     """Every rope type (and partial rotary) and every scheme has a section, a heading of its lesson
     that names that rule or scheme; the verdict's lesson has a Level 1 with a *How to choose*."""
-    assert set(ROPE_TYPE_TAUGHT) == {*ROPE_TYPES, "partial"} and set(SCHEME_TAUGHT) == set(CHOOSE)
+    assert set(ROPE_TYPE_TAUGHT) == {*ROPE_TYPES, "partial", "local"} and set(SCHEME_TAUGHT) == set(CHOOSE)
     for table, names in ((ROPE_TYPE_TAUGHT, RULE_NAMES), (SCHEME_TAUGHT, SCHEME_NAMES)):
         for kind, entry in table.items():
             heading = _headings(entry["slug"]).get(entry["anchor"])
@@ -175,7 +175,8 @@ def _links(structure: dict) -> dict[str, str]:
 
 def test_the_links_follow_the_config():
     """Llama 3.1's rows lead to Llama 3's rule, Qwen2.5's YaRN block to YaRN, Gemma 3's linear global
-    layers to position interpolation and its plain local ones to the RoPE lesson, Pythia's quarter-width
+    layers to position interpolation and its plain local (sliding-window) ones to local and global layers, as
+    ModernBERT's, Pythia's quarter-width
     rotary to partial rotary; the scheme row to the scheme's section (issue 43, item 6: the links
     followed the first Level 2 section naming a term, whatever the config said)."""
     def card(slug):
@@ -191,7 +192,9 @@ def test_the_links_follow_the_config():
     qwen = _links(report_sections(card("qwen2.5-7b-yarn")))
     assert qwen["every RoPE layer"] == qwen["trained length"] == at("yarn"), qwen
     gemma = _links(report_sections(card("gemma-3-4b")))
-    assert gemma["full_attention (5 layers)"] == at("linear") and gemma["sliding_attention (29 layers)"] == at("default")
+    assert gemma["full_attention (5 layers)"] == at("linear") and gemma["sliding_attention (29 layers)"] == at("local")
+    modernbert = _links(report_sections(card("modernbert-base")))
+    assert modernbert["full_attention (8 layers)"] == at("default") and modernbert["sliding_attention (14 layers)"] == at("local")
     assert _links(report_sections(card("pythia-1.4b")))["every RoPE layer"] == at("partial")
     for slug in ("llama-3.1-8b", "bloom-560m", "gpt2", "smollm3-3b"):
         c = card(slug)
@@ -220,5 +223,5 @@ def test_the_gallery_reports_link_each_taught_row():
                 kinds.add(where["anchor"])
                 assert f'<a href="{where["slug"]}.md#{where["anchor"]}">' in fragment
     assert set(TAUGHT) <= seen, set(TAUGHT) - seen
-    used = {"partial", "default", "linear", "yarn", "longrope", "llama3"}  # the rope types the gallery names
+    used = {"partial", "default", "local", "linear", "yarn", "longrope", "llama3"}  # the rope types the gallery names
     assert {ROPE_TYPE_TAUGHT[k]["anchor"] for k in used} | {SCHEME_TAUGHT[s]["anchor"] for s in schemes} <= kinds

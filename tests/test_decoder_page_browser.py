@@ -13,8 +13,8 @@ import pytest
 
 from lessons.model_card import explain
 from lessons.tools.model_types import gallery
-from modelcard.explorer import explorer_start, method_measures
-from modelcard.html import CHOOSE, CHOOSE_ANCHOR, ROPE_TYPE_TAUGHT, SCHEME_TAUGHT, TAUGHT, TRAINED_BAND
+from modelcard.explorer import block_measures, explorer_start, method_measures
+from modelcard.html import CHOOSE, CHOOSE_ANCHOR, ROPE_TYPE_TAUGHT, SCHEME_TAUGHT, TAUGHT, TRAINED_BAND, _rope_taught
 from tests.test_card_html import RULE_NAMES
 from tests import test_model_card_browser as decoder_tests
 from tests.test_model_card_browser import _clean, _open
@@ -78,7 +78,7 @@ def test_every_anchor_the_decoder_links_is_an_id_of_its_page(page, site):
 @pytest.mark.parametrize("slug", ["llama-3.1-8b", "qwen2.5-7b-yarn", "gemma-3-4b"])
 def test_the_links_go_to_the_rope_types_sections(page, site, slug):
     """Llama 3.1's rows lead to Llama 3's rule, Qwen2.5's to YaRN, Gemma 3's linear global layers to
-    position interpolation and its plain local layers to the RoPE lesson: each link's id exists on
+    position interpolation and its plain sliding-window layers to local and global layers: each link's id exists on
     its page, on the heading that names the rule; the verdict leads to the Level 1 *How to choose* of
     the lesson that decides it (issue 43: the rows followed the first section naming a term)."""
     log = _open(page, site)
@@ -88,13 +88,16 @@ def test_the_links_go_to_the_rope_types_sections(page, site, slug):
     labels = ["every RoPE layer" if g.layer_type == "all" else f"{g.layer_type} ({len(g.layers)} layers)" for g in card.rope]
     target = page.context.new_page()  # each link opened as a reader would follow it
     for label, group in zip(labels, card.rope, strict=True):
-        want = ROPE_TYPE_TAUGHT[group.rope_type]
+        want = _rope_taught(group)
+        kind = next(k for k, v in ROPE_TYPE_TAUGHT.items() if v == want)
         url = links[label]
         assert url.endswith(f"/lessons/{want['slug']}/#{want['anchor']}"), (label, url)
         target.goto(url, wait_until="load")
         heading = target.locator(f"[id='{want['anchor']}']")
         assert heading.count() == 1 and heading.evaluate("e => e.tagName") == "H2", url
-        assert RULE_NAMES[group.rope_type] in heading.inner_text(), (url, heading.inner_text())
+        assert RULE_NAMES[kind] in heading.inner_text(), (url, heading.inner_text())
+        if slug == "gemma-3-4b" and group.layer_type == "sliding_attention":  # not the RoPE lesson's layouts
+            assert kind == "local", url
     verdict = page.evaluate(VERDICT_LINK)
     _clean(log)
     assert verdict.endswith(f"/lessons/{CHOOSE[card.scheme]}/#how-to-choose"), verdict
@@ -148,40 +151,96 @@ def test_arrow_keys_in_the_closed_menu_do_not_rerun_the_report(page, site):
     _clean(log)
 
 
+# the focused control's centre, and what the page shows there (the sticky header, or the control)
+AT_FOCUS = """() => { const e = document.activeElement, r = e.getBoundingClientRect();
+  const x = r.left + r.width / 2, y = r.top + r.height / 2, hit = document.elementFromPoint(x, y);
+  return { id: e.id, top: r.top, hit: hit === e || e.contains(hit), what: hit ? hit.outerHTML.slice(0, 80) : null }; }"""
+
+
 def test_a_skip_link_leads_to_the_decoder(page, site):
     """The second tab stop of the page (after Material's "Skip to content") skips the header and the
-    navigation (44 tab stops) to the decoder's first control."""
+    navigation (44 tab stops) to the decoder's first control, and leaves it in sight: the page at the
+    control's centre is the control, not the sticky header it sat under at 1280 px (WCAG 2.4.11)."""
     log = _open(page, site)
+    assert page.viewport_size["width"] == 1280
     page.keyboard.press("Tab")
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.textContent.trim()") == "Skip to the config decoder"
     page.keyboard.press("Enter")
-    assert page.evaluate("document.activeElement.id") == "pmc-gallery"
+    page.wait_for_timeout(300)  # any smooth scroll settles
+    shown = page.evaluate(AT_FOCUS)
+    assert shown["id"] == "pmc-gallery" and shown["hit"], shown
     _clean(log)
 
 
+BLOCK = "this config's block"
+
+
 def _measures(slug: str, served: int | None) -> tuple[dict, dict]:
-    start = explorer_start(explain(GALLERY[slug]["config"]), served)
-    return start, method_measures(start["base"], start["width"], start["trained"], start["stretch"])
+    """Where the explorer starts, and its rows: the config's own block first, then each what-if."""
+    card = explain(GALLERY[slug]["config"])
+    start = explorer_start(card, served)
+    at = round(start["trained"] * start["stretch"])
+    rows = {BLOCK: block_measures(card, start["trained"], at, start["window"])}
+    return start, rows | method_measures(start["base"], start["width"], start["trained"], start["stretch"], start["window"])
 
 
-@pytest.mark.parametrize(("slug", "served"), [("llama-3.1-8b", None), ("llama-3.1-8b", 100000),
+EXPLORER_ROWS = "rs => rs.map(r => [r.dataset.method, ...[...r.cells].map(c => c.textContent)])"
+
+
+@pytest.mark.parametrize(("slug", "served"), [("llama-3.1-8b", None), ("llama-3.1-8b", 100000), ("qwen2.5-7b-yarn", None),
                                               ("llama-4-scout", None), ("gemma-3-4b", None)])
 def test_the_explorer_starts_at_served_over_trained(page, site, slug, served):
-    """The explorer starts at the stretch the report serves (Llama 3.1: 131,072 / 8,192 = 16×, not its
-    factor 8; Llama 4 Scout's 1,280× past the slider's old end), and its table says, per method,
-    what modelcard.explorer computes (which imports the lesson's trained_angle_ratio)."""
+    """The explorer starts at the stretch the report serves or the block is made for, the larger
+    (Llama 3.1: 131,072 / 8,192 = 16×, not its factor 8; Qwen2.5 with YaRN at its factor 4, not 1×;
+    Llama 4 Scout's 1,280× past the slider's old end); its table's first row is the config's own
+    block, then a what-if per method, each saying what modelcard.explorer computes (which imports the
+    lesson's trained_angle_ratio); a group that attends within chunks says so and is read within one."""
     log = _open(page, site)
     _explain(page, slug, served)
     start, measures = _measures(slug, served)
     assert page.inner_text("#pmc-factor + output") == f"{start['stretch']:,.4g}×"
-    assert f"{round(start['trained'] * start['stretch']):,} positions" in page.inner_text(".pmc-measures caption")
-    rows = page.eval_on_selector_all(".pmc-measures tbody tr", "rs => rs.map(r => [r.dataset.method, ...[...r.cells].slice(1).map(c => c.textContent)])")
-    want = [[name, str(m["past"]), f"{m['largest']:,.5g}", str(m["untouched"]), f"{m['slowest']:,.4g}×"]
-            for name, m in measures.items()]
+    caption = page.inner_text(".pmc-measures caption")
+    assert f"{round(start['trained'] * start['stretch']):,} positions" in caption
+    rows = page.eval_on_selector_all(".pmc-measures tbody tr", EXPLORER_ROWS)
+    rope_type = explain(GALLERY[slug]["config"]).rope[0].rope_type
+    want = [[name, f"{BLOCK} ({rope_type})" if name == BLOCK else f"if you used {name}", str(m["past"]),
+             f"{m['largest']:,.5g}", str(m["untouched"]), f"{m['slowest']:,.4g}×"] for name, m in measures.items()]
     assert rows == want
-    if slug == "llama-3.1-8b" and served is None:  # the methods now differ where the old summary said 29 each
-        assert len({tuple(r[1:]) for r in rows}) == len(rows), rows
+    if slug == "llama-3.1-8b" and served is None:  # the what-ifs differ where the old summary said 29 each
+        assert len({tuple(r[2:]) for r in rows[1:]}) == len(rows) - 1, rows
+        assert int(rows[[r[0] for r in rows].index("NTK-aware")][2]) > 0, rows  # NTK-aware's failure shows
+    if start["window"]:  # Llama 4 Scout: its RoPE layers attend within chunks
+        note = page.inner_text(".pmc-reach")
+        assert f"{start['kind']} of {start['window']:,}" in caption and f"{start['kind']} of {start['window']:,} positions" in note
+    for other in start["others"]:  # Gemma 3's sliding local group, not drawn, named with its window
+        assert f"{other['group']} ({other['rope_type']})" in page.inner_text(".pmc-reach")
+        assert not other["window"] or f"{other['kind']} of {other['window']:,}" in page.inner_text(".pmc-reach")
+    _clean(log)
+
+
+def test_the_explorer_announces_a_short_summary_once_the_slider_rests(page, site):
+    """The explorer's long sentence is not a live region (each slider step announced ~300 characters);
+    a polite status line says each row's count of pairs past the trained angles, once, after the
+    slider rests; moving the base takes away the block's row (it is the config's head no more)."""
+    log = _open(page, site)
+    _explain(page, "llama-3.1-8b")
+    assert page.get_attribute(".pmc-sentence", "aria-live") is None
+    said = f"{DECODER} .pmc-said"
+    assert page.get_attribute(said, "aria-live") == "polite" and page.get_attribute(said, "role") == "status"
+    page.evaluate(f"""() => {{ window.pmcSaid = 0; new MutationObserver(() => window.pmcSaid++)
+      .observe(document.querySelector('{said}'), {{ childList: true, characterData: true, subtree: true }}); }}""")
+    page.focus("#pmc-factor")
+    for _ in range(4):
+        page.keyboard.press("ArrowLeft")
+    assert page.evaluate("window.pmcSaid") == 0, "announced per step"
+    page.wait_for_timeout(1200)
+    text = page.inner_text(said)
+    assert page.evaluate("window.pmcSaid") == 1 and text.startswith("12×") and len(text) <= 160, text
+    assert "this config" in text and "NTK-aware" in text
+    page.focus("#pmc-base")
+    page.keyboard.press("ArrowRight")
+    assert BLOCK not in page.eval_on_selector_all(".pmc-measures tbody tr", "rs => rs.map(r => r.dataset.method)")
     _clean(log)
 
 

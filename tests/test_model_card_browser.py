@@ -123,19 +123,24 @@ def test_sliders_change_the_plot_and_the_sentence(page, site):
 def test_the_explorer_starts_from_the_configs_own_base_and_trained_length(page, site):
     """Seeded from an example, the explorer draws the config's exact base (its slider moves in steps of
     0.01 in log10: Llama 3.1's 500,000 is not 10^5.70 = 501,187), and says when the config states no
-    trained length instead of calling the window the trained length (Gemma 3)."""
+    trained length, as the verdict does, instead of calling the config limit the trained length (Gemma 3,
+    whose linear block states none; Llama 2, whose 4,096 is its limit)."""
     log = _open(page, site)
-    for slug in ("llama-3.1-8b", "gemma-3-4b"):
+    for slug in ("llama-3.1-8b", "gemma-3-4b", "llama-2-7b"):
         card = explain(GALLERY[slug]["config"])
         page.select_option("#pmc-gallery", slug)
         page.click("#model-card-decoder button")
         assert page.inner_text("#pmc-base + output") == f"{card.rope[0].base:,.0f}", slug
         sentence, legend = page.inner_text(".pmc-sentence"), page.text_content(".pmc-explore-plot")
-        if card.trained_length is None:
-            assert "trained length is not stated" in sentence and "trained length not stated" in legend, sentence
-            assert f"trained {card.max_length:,}" not in legend, legend
+        verdict = page.inner_text("#model-card-decoder .pmc-verdict")
+        limit = card.trained_length or card.max_length
+        if not card.trained_stated:
+            assert "no trained length" in verdict, verdict  # "is stated", or "the config states no trained length"
+            assert f"the config limit of {limit:,}, as no trained length is stated" in sentence, sentence
+            assert "the trained length of" not in sentence and "no trained length stated" in legend, legend
+            assert f"trained {limit:,}" not in legend, legend
         else:
-            assert f"the trained length of {card.trained_length:,} positions" in sentence, sentence
+            assert f"the trained length of {card.trained_length:,}." in sentence, sentence
     page.focus("#pmc-base")
     page.keyboard.press("ArrowRight")  # moved by the reader: the slider's own value
     assert page.inner_text("#pmc-base + output") != f"{explain(GALLERY['gemma-3-4b']['config']).rope[0].base:,.0f}"

@@ -175,31 +175,39 @@ def test_compare_methods_agrees_with_python(tmp_path):
 EXPLORER = SCRIPT.split("const run = {")[0] + r"""
 process.stdout.write(JSON.stringify(cases.map(([config, served, settings]) => {
   const start = M.explorerStart(config === null ? null : M.parse(config), served);
-  return [start, settings.map(([b, w, L, s]) => M.methodMeasures(b, w, L, s)),
-          M.methodMeasures(start.base, start.width, start.trained, start.stretch)];
+  const at = Math.round(start.trained * start.stretch);
+  return [start, settings.map(([b, w, L, s, win]) => M.methodMeasures(b, w, L, s, win)),
+          M.methodMeasures(start.base, start.width, start.trained, start.stretch, start.window),
+          config === null || start.group === null ? null : M.blockMeasures(M.parse(config), start.trained, at, start.window)];
 })));
 """
 
 
 def test_the_explorer_starts_and_measures_as_python(tmp_path):
     """The explorer under the report (modelcard.explorer), in Node: where it starts for every gallery
-    config (its base, width, trained length and served ÷ trained, at vLLM's length and at a length
-    asked for) and, there and at fixed settings, each method's pairs past the trained angles, largest
-    angle ratio, untouched pairs and slowest pair, as Python computes them (issue 43, item 6)."""
+    config (its base, width, trained length, stretch, window and other groups, at vLLM's length and at a
+    length asked for) and, there and at fixed settings, the config's own block and each method's pairs
+    past the trained angles, largest angle ratio, untouched pairs and slowest pair, as Python computes
+    them (issue 43, item 6)."""
     from lessons.model_card import explain
-    from modelcard.explorer import explorer_start, method_measures
+    from modelcard.explorer import block_measures, explorer_start, method_measures
 
-    settings = [(10000.0, 128, 4096, 8.0), (500000.0, 128, 8192, 16.0), (10000.0, 64, 2048, 2.5),
-                (1e6, 256, 32768, 1.0), (150000.0, 32, 4096, 64.0), (10000.0, 8, 64, 4.0)]
+    settings = [(10000.0, 128, 4096, 8.0, None), (500000.0, 128, 8192, 16.0, None), (10000.0, 64, 2048, 2.5, None),
+                (1e6, 256, 32768, 1.0, None), (150000.0, 32, 4096, 64.0, None), (10000.0, 8, 64, 4.0, None),
+                (500000.0, 128, 8192, 1280.0, 8192), (10000.0, 128, 4096, 8.0, 1024)]
     inputs, wants = [[None, None, settings]], [[explorer_start(None), [method_measures(*s) for s in settings]]]
+    cards = [None]
     for entry in GALLERY.values():
         card = explain(entry["config"])
         for served in (None, 3 * (card.max_length or 4096) + 1):
             inputs.append([json.dumps(entry["config"]), served, []])
             wants.append([explorer_start(card, served), []])
-    for want in wants:
+            cards.append(card)
+    for want, card in zip(wants, cards, strict=True):
         start = want[0]
-        want.append(method_measures(start["base"], start["width"], start["trained"], start["stretch"]))
+        want.append(method_measures(start["base"], start["width"], start["trained"], start["stretch"], start["window"]))
+        want.append(None if card is None else block_measures(card, start["trained"], round(start["trained"] * start["stretch"]),
+                                                             start["window"]) if card.rope else None)
     tables = tmp_path / "tables.json"
     tables.write_text(json.dumps(browser_tables()), encoding="utf-8")
     done = subprocess.run([NODE, "-e", EXPLORER, str(tables), str(ROOT / "modelcard" / "web" / "model_card.js")],
@@ -212,3 +220,37 @@ def test_the_explorer_starts_and_measures_as_python(tmp_path):
     # the measures tell the methods apart where the old summary did not (Llama 3.1 at 16x: 29 each)
     llama = method_measures(500000.0, 128, 8192, 16.0)
     assert len({(m["past"], m["untouched"], round(m["slowest"], 6)) for m in llama.values()}) == len(llama), llama
+
+
+NTK_PAST = SCRIPT.split("const run = {")[0] + r"""
+process.stdout.write(JSON.stringify(cases.map((config) => {
+  const start = M.explorerStart(M.parse(config), null);
+  return [start.stretch, M.methodMeasures(start.base, start.width, start.trained, start.stretch, start.window)["NTK-aware"]];
+})));
+"""
+
+
+def test_ntk_aware_leaves_pairs_past_the_trained_angles_in_node(tmp_path):
+    """In the browser's code, Llama 3.1 8B's explorer starts at 16× and NTK-aware, set for that stretch as
+    a practitioner sets it, still leaves pairs past the angles of the trained 8,192 positions, as
+    lessons/context_extension.py teaches (some pairs slowed too little): the dynamic rule with factor s
+    read at s·L raised the base for s² − s + 1 and put every pair within them (issue 43, H1)."""
+    from lessons.context_extension import ntk_scaled_base, rope_frequencies, trained_angle_ratio
+    from lessons.model_card import explain
+
+    card = explain(GALLERY["llama-3.1-8b"]["config"])
+    tables = tmp_path / "tables.json"
+    tables.write_text(json.dumps(browser_tables()), encoding="utf-8")
+    done = subprocess.run([NODE, "-e", NTK_PAST, str(tables), str(ROOT / "modelcard" / "web" / "model_card.js")],
+                          input=json.dumps([json.dumps(GALLERY["llama-3.1-8b"]["config"])]), capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    [(stretch, ntk)] = json.loads(done.stdout)
+    group, L = card.rope[0], card.trained_length
+    assert stretch == 131072 / L == 16
+    # the same head by the lesson's own NTK-aware functions: the base raised for 16, read at 16 L
+    d = group.rotary_dim
+    ratio = trained_angle_ratio(rope_frequencies(d, ntk_scaled_base(group.base, stretch, d)),
+                                group.default_inv_freq, L, round(L * stretch))
+    assert ntk["past"] == int((ratio > L / (L - 1)).sum()) > 0, ntk
+    assert math.isclose(ntk["largest"], ratio.max(), rel_tol=1e-9) and ntk["largest"] > 1, ntk

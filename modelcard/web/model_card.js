@@ -845,7 +845,8 @@
       length_keys: lengthKeys, trained_stated: stated, qk_width: qkWidth(t),
       multipliers: multipliers(t, groups, skipped, nLayers, multiplier), nested: isDict(get(config, "text_config")) || T.NESTED_WHEN_FLAT.indexOf(get(config, "model_type")) >= 0,
       width: isInt(first(t, WIDTH_KEYS)[1]) ? first(t, WIDTH_KEYS)[1] : null,
-      architectures: Array.isArray(get(config, "architectures")) ? config.architectures.filter(function (a) { return typeof a === "string"; }) : [] };
+      architectures: Array.isArray(get(config, "architectures")) ? config.architectures.filter(function (a) { return typeof a === "string"; }) : [],
+      chunk: types && types.indexOf("chunked_attention") >= 0 && isInt(get(t, "attention_chunk_size")) && t.attention_chunk_size >= 1 ? t.attention_chunk_size : null };
   }
   function toJSON(c, served, model, engine) {
     var out = { model_type: c.model_type, scheme: c.scheme, trained_length: c.trained_length, trained_length_stated: c.trained_stated,
@@ -1400,7 +1401,10 @@
   function esc(s) { return String(s).replace(/[&<>"']/g, function (ch) { return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;" }[ch]; }); }
   var TABLE_HEADS = T.TABLE_HEADS, TAUGHT = T.TAUGHT, ROPE_TYPE_TAUGHT = T.ROPE_TYPE_TAUGHT, SCHEME_TAUGHT = T.SCHEME_TAUGHT;
   // modelcard.html: _rope_taught, where_taught, link_rows, choose, taught (the link of a row: chosen from the config)
-  function ropeTaught(g) { return ROPE_TYPE_TAUGHT[g.rope_type === "default" && g.rotary_dim < g.head_dim ? "partial" : g.rope_type]; }
+  function ropeTaught(g) {  // modelcard.html._rope_taught
+    var plain = g.rope_type === "default";
+    return ROPE_TYPE_TAUGHT[plain && g.rotary_dim < g.head_dim ? "partial" : plain && g.layer_type === "sliding_attention" ? "local" : g.rope_type];
+  }
   function whereTaught(c, section, w, g) {
     var label = w.cells[0];
     if (section === "rope" && (w.group || label === "scale")) return ropeTaught(g);
@@ -1466,7 +1470,7 @@
   }
   function reportOf(c, served, model, engine) { return renderText(sectionsOf(c, served, model, engine)); }
   var METHODS = {
-    "linear (PI)": { rope_type: "linear" }, "NTK (dynamic, at the served length)": { rope_type: "dynamic" },
+    "linear (PI)": { rope_type: "linear" }, "NTK-aware": { rope_type: "ntk" },
     "YaRN": { rope_type: "yarn" }, "Llama 3 rule": { rope_type: "llama3", low_freq_factor: F(1), high_freq_factor: F(4) }
   };
   // compare_methods(group, trained_length, stretch); group: {base, rotary_dim, rope_type, head_dim}
@@ -1476,8 +1480,12 @@
     var width = group.rope_type !== "proportional" ? group.rotary_dim : group.head_dim;
     var baseFreq = ropeInvFreq(width, { rope_theta: group.base })[0], out = {};
     Object.keys(METHODS).forEach(function (name) {
+      if (METHODS[name].rope_type === "ntk") {  // lessons.context_extension.ntk_pair_scale: the base raised for s
+        count(evenWidth(width, "d"), "d", 4);
+        out[name] = baseFreq.map(function (_, i) { return Math.pow(s, -2 * i / (width - 2)); });
+        return;
+      }
       var p = Object.assign({ rope_theta: group.base, original_max_position_embeddings: trainedLength }, METHODS[name], { factor: s });
-      if (p.rope_type === "dynamic") delete p.original_max_position_embeddings;
       var f = ropeInvFreq(width, p, trainedLength, roundHalfEven(trainedLength * s))[0];
       out[name] = f.map(function (x, i) { return x / baseFreq[i]; });
     });
@@ -1490,28 +1498,49 @@
       return seen >= 2 * Math.PI ? Math.min(used / (2 * Math.PI), 1.0) : used / seen;
     });
   }
-  // modelcard.explorer: explorer_start, method_measures (where the explorer starts, what it reports)
+  // modelcard.explorer: group_window, explorer_start, measures, method_measures, block_measures
   var EXPLORER_FALLBACK = { base: 10000.0, width: 128, trained: 4096 }, NO_SCALING = "no scaling";
+  function groupLabel(g) { return g.layer_type === "all" ? "every RoPE layer" : g.layer_type + " (" + g.layers.length + " layers)"; }
+  function groupWindow(c, g) {  // [the span every layer of the group attends within, "chunk" | "sliding window"], or [null, null]
+    var kinds = {};
+    if (c.layer_types && g.layers.length) g.layers.forEach(function (i) { kinds[c.layer_types[i]] = true; });
+    var k = Object.keys(kinds);
+    if (k.length === 1 && k[0] === "chunked_attention" && c.chunk) return [c.chunk, "chunk"];
+    if (k.length === 1 && k[0] === "sliding_attention" && c.sliding_window) return [c.sliding_window, "sliding window"];
+    return [null, null];
+  }
   function explorerStart(c, served) {
     var g = c && c.rope.length ? c.rope[0] : null;
-    if (!g) return { base: EXPLORER_FALLBACK.base, width: EXPLORER_FALLBACK.width, trained: EXPLORER_FALLBACK.trained, stated: true, stretch: 1.0 };
-    var trained = c.trained_length || c.max_length || EXPLORER_FALLBACK.trained;
+    if (!g) return { base: EXPLORER_FALLBACK.base, width: EXPLORER_FALLBACK.width, trained: EXPLORER_FALLBACK.trained, stated: true, stretch: 1.0,
+      window: null, kind: null, group: null, others: [] };
+    var trained = c.trained_length || c.max_length || EXPLORER_FALLBACK.trained, reach = scaledReach(c), win = groupWindow(c, g);
     served = served || vllmLen(c);
     return { base: g.base, width: Math.min(256, Math.max(32, 2 * roundHalfEven(g.rotary_dim / 2))), trained: trained,
-      stated: !!c.trained_length, stretch: Math.max(1.0, served / trained) };
+      stated: c.trained_stated, stretch: Math.max(1.0, served / trained, reach ? reach[0] / trained : 1.0), window: win[0], kind: win[1],
+      group: groupLabel(g), others: c.rope.slice(1).map(function (o) { var w = groupWindow(c, o); return { group: groupLabel(o), rope_type: o.rope_type, window: w[0], kind: w[1] }; }) };
   }
-  function methodMeasures(base, width, trained, stretch) {
+  function measures(speeds, theta, trained, reach) {
+    var turning = theta.map(function (x) { return x > 0; });
+    speeds = speeds.filter(function (_, i) { return turning[i]; }); theta = theta.filter(function (_, i) { return turning[i]; });
+    var ratio = trainedAngleRatio(speeds, theta, trained, reach), scale = speeds.map(function (x, i) { return x / theta[i]; });
+    return { past: ratio.filter(function (r) { return r > trained / (trained - 1); }).length,
+      largest: Math.max.apply(null, ratio), untouched: scale.filter(function (x) { return Math.abs(x - 1) <= 1e-9; }).length,
+      slowest: 1 / Math.min.apply(null, scale) };
+  }
+  function methodMeasures(base, width, trained, stretch, win) {
     var theta = ropeInvFreq(width, { rope_theta: base })[0], served = roundHalfEven(trained * stretch), out = {};
     var scales = {}, compared = compareMethods({ base: base, rotary_dim: width, rope_type: "default", head_dim: width }, trained, stretch);
     scales[NO_SCALING] = theta.map(function () { return 1.0; });
     Object.keys(compared).forEach(function (k) { scales[k] = compared[k]; });
     Object.keys(scales).forEach(function (name) {
-      var scale = scales[name], ratio = trainedAngleRatio(theta.map(function (x, i) { return x * scale[i]; }), theta, trained, served);
-      out[name] = { past: ratio.filter(function (r) { return r > trained / (trained - 1); }).length,
-        largest: Math.max.apply(null, ratio), untouched: scale.filter(function (x) { return Math.abs(x - 1) <= 1e-9; }).length,
-        slowest: 1 / Math.min.apply(null, scale) };
+      out[name] = measures(theta.map(function (x, i) { return x * scales[name][i]; }), theta, trained, Math.min(served, win || served));
     });
     return out;
+  }
+  function blockMeasures(c, trained, served, win) {
+    var g = c.rope[0], speeds = g.inv_freq;
+    if (g.rope_type === "dynamic" || g.rope_type === "longrope") speeds = ropeInvFreq(g.head_dim, g.parameters, c.max_length, served)[0];
+    return measures(speeds, g.default_inv_freq, trained, Math.min(served, win || served));
   }
   function dumps(v, ind) { // json.dumps(v, indent=2), floats as Python writes them
     ind = ind || "";
@@ -1536,6 +1565,7 @@
     },
     compareMethods: compareMethods, explorerStart: function (config, served) { return explorerStart(config === null ? null : card(config), served); },
     methodMeasures: methodMeasures, card: card, vllmMaxModelLen: vllmLen,
+    blockMeasures: function (config, trained, served, win) { return blockMeasures(card(config), trained, served, win); },
     format: { g: fmtG, comma: fmtComma, repr: repr, round: roundHalfEven }, dumps: dumps
   };
   window.PrimerModelCard = API;
@@ -1645,9 +1675,9 @@
   }
   function wavelengths(inv) { return inv.map(function (x) { return x > 0 ? 2 * Math.PI / x : NaN; }); }
   // what the explorer's table calls each method of compare_methods (and no scaling), and its dash
-  var SHORT = { "no scaling": "no scaling", "linear (PI)": "linear (PI)", "NTK (dynamic, at the served length)": "NTK (dynamic)",
-    "YaRN": "YaRN", "Llama 3 rule": "Llama 3 rule" };
-  var DASHES = { "linear (PI)": "6 3", "NTK (dynamic, at the served length)": "2 3", "YaRN": "", "Llama 3 rule": "8 3 2 3" };
+  var SHORT = { "no scaling": "no scaling", "linear (PI)": "linear (PI)", "NTK-aware": "NTK-aware", "YaRN": "YaRN", "Llama 3 rule": "Llama 3 rule" };
+  var DASHES = { "linear (PI)": "6 3", "NTK-aware": "2 3", "YaRN": "", "Llama 3 rule": "8 3 2 3" };
+  var BLOCK = "this config's block";  // the table's first row: the config's own RoPE block, as it ships
   var MEASURES = [["past", "pairs past the trained angles", function (v) { return String(v); }],
     ["largest", "largest angle ÷ trained", function (v) { return fmtG(v, 5, true); }],
     ["untouched", "pairs untouched", function (v) { return String(v); }],
@@ -1695,15 +1725,25 @@
       input.addEventListener("input", explore);
     });
     var efig = el("svg:svg", { "class": "pmc-explore-plot" }, ex);
-    var sentence = el("p", { "class": "pmc-sentence", "aria-live": "polite" }, ex);
-    var measures = el("div", { "class": "pmc-scroll pmc-measures", role: "region", "aria-label": "What each method does at this stretch" }, ex);
+    // the sentence is read where it stands, not announced: a slider step rewrote ~300 characters into a
+    // live region; a short live line (pmc-said) says each row's count once the slider rests
+    var sentence = el("p", { "class": "pmc-sentence" }, ex);
+    var said = el("p", { "class": "pmc-said", role: "status", "aria-live": "polite" }, ex);
+    var measures = el("div", { "class": "pmc-scroll pmc-measures", role: "region", "aria-label": "What the config's block and each method do at this stretch" }, ex);
+    var reach = el("p", { "class": "pmc-note pmc-reach" }, ex);
     el("p", { "class": "pmc-note" }, ex, "A pair is past the trained angles when its largest angle at the served length lies beyond the " +
-      "angle of the first position training never reached; the same stretch can keep every pair within them and still " +
-      "differ in the pairs it leaves untouched, at their trained speed (the fast ones, that tell nearby positions apart), and in how " +
-      "far it slows the slowest (lessons.context_extension: trained_angle_ratio).");
-    var start = null, seededBase = null, seededSlider = null, seededStretch = null, seededFactor = null;
+      "angle of the first position training never reached. The first row is the config's own block, its speeds as the report computes " +
+      "them; the rows below it are what-ifs, each method set for the stretch shown (NTK-aware raises the base for it, as a dynamic " +
+      "block with factor 1 does at the served length). The trained length is the one the config states, the pretraining length a " +
+      "block's original_max_position_embeddings names: a checkpoint trained further with its block has met those angles in that " +
+      "training (Meta reports continued pretraining of Llama 3.1 to 128K tokens with its rule: Llama Team, 2024, §3.4.2, cited in " +
+      "lessons.context_extension), so the block's count is what it leaves to that training, not a fault. Two methods can keep every " +
+      "pair within the trained angles and still differ in the pairs they leave untouched, at their trained speed (the fast ones, that " +
+      "tell nearby positions apart), and in how far they slow the slowest (lessons.context_extension: trained_angle_ratio).");
+    var start = null, shown = null, seededBase = null, seededSlider = null, seededStretch = null, seededFactor = null, seededWidth = null, saying = null;
 
     function seed(c, served) {
+      shown = c && c.rope.length ? c : null;
       start = explorerStart(c, served);
       var b = start.base, s = start.stretch;
       sliders.base.input.value = Math.min(7, Math.max(3, Math.log10(b > 0 ? b : 10000)));
@@ -1716,40 +1756,65 @@
       seededStretch = s;
       seededFactor = sliders.factor.input.value;
       sliders.width.input.value = start.width;
+      seededWidth = sliders.width.input.value;
       explore();
     }
-    function explore() {
-      try { draw2(); } catch (e) { sentence.textContent = "Error: " + e.message; }
+    function explore(event) {
+      try { draw2(!!event); } catch (e) { sentence.textContent = "Error: " + e.message; }
     }
-    function draw2() {
+    function draw2(moved) {
       var base = seededBase !== null && sliders.base.input.value === seededSlider ? seededBase : Math.pow(10, +sliders.base.input.value);
       var s = sliders.factor.input.value === seededFactor ? seededStretch : +sliders.factor.input.value, w = +sliders.width.input.value;
-      var trainedLen = start.trained, served = roundHalfEven(trainedLen * s);
+      var trainedLen = start.trained, served = roundHalfEven(trainedLen * s), win = start.window, upTo = Math.min(served, win || served);
       sliders.base.out.textContent = fmtComma(Number(base.toPrecision(3)));
       sliders.factor.out.textContent = fmtG(s, 4, true) + "×";
       sliders.width.out.textContent = w + " (" + w / 2 + " pairs)";
+      // the config's own block, while the head drawn is its head (its base and width)
+      var own = shown && sliders.base.input.value === seededSlider && sliders.width.input.value === seededWidth ? shown.rope[0] : null;
       var plain = ropeInvFreq(w, { rope_theta: base })[0], scales = compareMethods({ base: base, rotary_dim: w, rope_type: "default", head_dim: w }, trainedLen, s);
       var series = [{ ys: wavelengths(plain), cls: "pmc-m-none", label: "no scaling" }];
       Object.keys(scales).forEach(function (n) {
-        series.push({ ys: wavelengths(plain.map(function (x, i) { return x * scales[n][i]; })), cls: "pmc-m-" + METHODS[n].rope_type, dash: DASHES[n], label: SHORT[n] });
+        series.push({ ys: wavelengths(plain.map(function (x, i) { return x * scales[n][i]; })), cls: "pmc-m-" + METHODS[n].rope_type, dash: DASHES[n], label: "if " + SHORT[n] });
       });
+      if (own && own.rope_type !== "default") series.unshift({ ys: wavelengths(own.inv_freq), cls: "pmc-c1 pmc-bold", label: BLOCK + " (" + own.rope_type + ")" });
+      var limit = start.stated ? "trained " : "config limit (no trained length stated) ";
       plot(efig, "Wavelength per pair for base " + sliders.base.out.textContent + ", " + w + " dimensions, stretch " + sliders.factor.out.textContent, "rotary pair i", "wavelength 2π/θᵢ (positions)", series,
-        [{ y: trainedLen, cls: "pmc-trained", dash: "2 4", label: (start.stated ? "trained " : "window (trained length not stated) ") + fmtComma(trainedLen) },
+        [{ y: trainedLen, cls: "pmc-trained", dash: "2 4", label: limit + fmtComma(trainedLen) },
          { y: served, cls: "pmc-served", dash: "8 4", label: "served " + fmtComma(served) + " (" + sliders.factor.out.textContent + ")" }]);
-      var m = methodMeasures(base, w, trainedLen, s), names = Object.keys(m);
-      var turn = turns(plain, trainedLen).filter(Boolean).length;
-      var apart = names.slice(1).filter(function (n) { return m[n].past === 0; });
-      sentence.textContent = turn + " of " + plain.length + " pairs complete a full turn within " + (start.stated ? "the trained length of " : "the window the config states (its trained length is not stated), ") + fmtComma(trainedLen) +
-        " positions. At " + fmtComma(served) + " positions, " + m[names[0]].past + " pairs go past the trained angles with no scaling; " +
-        names.slice(1).map(function (n) { return m[n].past + " with " + SHORT[n]; }).join(", ") + "." +
-        (apart.length > 1 ? " Pairs left at their trained speed: " + apart.map(function (n) { return m[n].untouched + " with " + SHORT[n]; }).join(", ") + "." : "");
+      var m = {}, whatIf = methodMeasures(base, w, trainedLen, s, win);
+      if (own) m[BLOCK] = blockMeasures(shown, trainedLen, served, win);
+      Object.keys(whatIf).forEach(function (n) { m[n] = whatIf[n]; });
+      var names = Object.keys(m), turn = turns(plain, trainedLen).filter(Boolean).length;
+      var label = function (n) { return n === BLOCK ? BLOCK + " (" + own.rope_type + ")" : "if you used " + SHORT[n]; };
+      var basis = start.stated ? "the trained length of " + fmtComma(trainedLen) : "the config limit of " + fmtComma(trainedLen) + ", as no trained length is stated";
+      var within = win ? ", read within its " + start.kind + " of " + fmtComma(win) : "";
+      sentence.textContent = turn + " of " + plain.length + " pairs complete a full turn within " + basis + ". At " + fmtComma(served) + " positions" + within + ", " +
+        (own ? "this config's block leaves " + m[BLOCK].past + " pairs past the trained angles, no scaling " : "") +
+        m[NO_SCALING].past + (own ? "" : " pairs go past the trained angles with no scaling") + "; if you used each method at " + sliders.factor.out.textContent + ": " +
+        Object.keys(whatIf).slice(1).map(function (n) { return whatIf[n].past + " with " + SHORT[n]; }).join(", ") + ".";
       measures.innerHTML = '<table class="pmc-table"><caption>At ' + fmtComma(served) + " positions, " + esc(sliders.factor.out.textContent) + " the " +
-        (start.stated ? "trained length" : "window") + '</caption><thead><tr><th scope="col">method</th>' +
+        (start.stated ? "trained length" : "config limit") + (win ? ", distances up to its " + esc(start.kind) + " of " + fmtComma(win) : "") +
+        '</caption><thead><tr><th scope="col">method</th>' +
         MEASURES.map(function (c) { return '<th scope="col">' + esc(c[1]) + "</th>"; }).join("") + "</tr></thead><tbody>" +
         names.map(function (n) {
-          return '<tr data-method="' + esc(n) + '"><th scope="row">' + esc(SHORT[n]) + "</th>" +
+          return '<tr data-method="' + esc(n) + '"' + (n === BLOCK ? ' class="pmc-own"' : "") + '><th scope="row">' + esc(label(n)) + "</th>" +
             MEASURES.map(function (c) { return "<td>" + esc(c[2](m[n][c[0]])) + "</td>"; }).join("") + "</tr>";
         }).join("") + "</tbody></table>";
+      var notes = [];
+      if (win) notes.push("Every layer of " + (start.group === "every RoPE layer" ? "this config's RoPE" : "its " + start.group) + " attends within a " + start.kind + " of " +
+        fmtComma(win) + " positions: no distance it meets is longer, so each row is read at " + fmtComma(upTo) + " positions at most; the stretch still slows its pairs.");
+      if (shown && !own) notes.push("This config's own block is the first row at its own base and width (" + fmtComma(shown.rope[0].base) + ", " + seededWidth + ").");
+      start.others.forEach(function (o) {
+        notes.push("Its other RoPE group, " + o.group + " (" + o.rope_type + "), is not drawn" + (o.window ? ": it attends within a " + o.kind + " of " + fmtComma(o.window) +
+          " positions, so no distance it meets is longer, whatever the length served." : "; the explorer shows the first group."));
+      });
+      reach.textContent = notes.join(" ");
+      reach.hidden = !notes.length;
+      if (moved) {  // a short summary, once the slider rests
+        clearTimeout(saying);
+        var summary = sliders.factor.out.textContent + ": pairs past the trained angles: " + names.map(function (n) { return (n === BLOCK ? "this config" : SHORT[n]) + " " + m[n].past; }).join(", ") + ".";
+        saying = setTimeout(function () { said.textContent = summary; }, RUN_DELAY);
+      }
       markScrollers(ex);
     }
     var runs = 0, pending = null;
