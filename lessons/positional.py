@@ -116,15 +116,23 @@ what you pay for.
 
 ![Bar chart of how alike the pooled outputs of "dog bites man" and "man bites dog" are: identical without positions, told apart with sinusoidal codes or RoPE, and told apart by accident with only a causal mask](figures/positional.order_blindness.svg)
 
-**Reading it:** each bar compares the averaged output of one attention layer
-for "dog bites man" with that for "man bites dog"; a bar at 1 means the layer
-sees the same thing in both. Without positions the bar reaches 1.000: the
-layer cannot tell who bit whom (*Order lost in pooling*). Sinusoidal codes
-and RoPE bring it below 1, so the two sentences differ. The causal mask alone
-(0.585) also separates them, but only as a side effect (*Trusting the causal
-mask to carry order*). So the first question about any model is which
-position scheme it has; the rest of this guide is about what that scheme
-allows past the trained length.
+**Reading it:** each bar compares the averaged output of one small attention
+layer with random, untrained weights for "dog bites man" with that for "man
+bites dog"; a bar at 1 means the layer sees the same thing in both. The one
+verdict the bars give is whether a bar is exactly 1. Without positions it is,
+1.000: the layer cannot tell who bit whom (*Order lost in pooling*).
+Sinusoidal codes (0.921) and RoPE (0.990) bring it below 1, so the two
+sentences differ. How far below is no ranking. An average over the sentence
+hides most of what RoPE does: RoPE turns only the queries and keys, so both
+sentences still average the same three word values, only weighted
+differently. Word by word the difference is larger: with RoPE, "dog" comes
+out of the layer with a cosine of 0.963 between the two sentences, where
+without positions it comes out the same (Level 2 computes both). The lowest
+bar, the causal mask alone (0.585), is no position scheme: each word sees a
+different set of earlier words in each sentence, a side effect (*Trusting
+the causal mask to carry order*). So the first question about any model is
+which position scheme it has; the rest of this guide is about what that
+scheme allows past the trained length.
 
 **In the wild.** The first transformer (Vaswani et al., 2017) used
 sinusoidal codes. GPT-2 and BERT moved to learned tables, and that is why
@@ -197,6 +205,14 @@ sims = order_similarity()
 {label: round(cos, 3) for label, cos in sims.items()}
 # → {'no positions': 1.000, 'sinusoidal': 0.921, 'RoPE': 0.990,
 #   'causal mask only': 0.585}
+# word by word, with RoPE: dog's output in the two sentences
+rd, rm = (
+    encode_sentence(s, scheme="rope")
+    for s in ("dog bites man", "man bites dog")
+)
+first, last = rd[0], rm[-1]
+cos = first @ last / (np.linalg.norm(first) * np.linalg.norm(last))
+round(float(cos), 3)  # → 0.963
 ```
 
 ![Bar chart comparing the pooled outputs of the two sentences by cosine: 1.000 without positions, 0.921 with sinusoidal codes, 0.990 with RoPE and 0.585 with only a causal mask](figures/positional.order_blindness.svg)
