@@ -1801,11 +1801,11 @@
             MEASURES.map(function (c) { return "<td>" + esc(c[2](m[n][c[0]])) + "</td>"; }).join("") + "</tr>";
         }).join("") + "</tbody></table>";
       var notes = [];
-      if (win) notes.push("Every layer of " + (start.group === "every RoPE layer" ? "this config's RoPE" : "its " + start.group) + " attends within a " + start.kind + " of " +
+      if (win) notes.push((start.group === "every RoPE layer" ? "Every RoPE layer of this config" : "Every layer of its group " + start.group) + " attends within a " + start.kind + " of " +
         fmtComma(win) + " positions: no distance it meets is longer, so each row is read at " + fmtComma(upTo) + " positions at most; the stretch still slows its pairs.");
       if (shown && !own) notes.push("This config's own block is the first row at its own base and width (" + fmtComma(shown.rope[0].base) + ", " + seededWidth + ").");
       start.others.forEach(function (o) {
-        notes.push("Its other RoPE group, " + o.group + " (" + o.rope_type + "), is not drawn" + (o.window ? ": it attends within a " + o.kind + " of " + fmtComma(o.window) +
+        notes.push("Its other RoPE group (" + o.rope_type + "), " + o.group + ", is not drawn" + (o.window ? ": it attends within a " + o.kind + " of " + fmtComma(o.window) +
           " positions, so no distance it meets is longer, whatever the length served." : "; the explorer shows the first group."));
       });
       reach.textContent = notes.join(" ");
