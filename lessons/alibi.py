@@ -465,7 +465,7 @@ all. Bottom, the largest output difference at each position between "3 5 7
 9 11" and "5 3 7 9 11". With one layer (blue) positions 2, 3 and 4 hold the same
 token and see the same set of tokens in both orders, and give identical
 outputs; positions 0 and 1 hold different tokens. Order changes an output
-only where it changes what the mask lets a token see. With two layers (red)
+only where it changes what the mask lets a token see. With two layers (vermillion)
 the difference spreads to every later position, because those positions read
 the first layer's outputs at positions 0 and 1, which the mask made different.
 

@@ -318,7 +318,7 @@ mean_top_weight(64, scaled=False), mean_top_weight(64)  # → (0.85, 0.24)
 
 **Reading it:** the x-axis is the head width $d$ (doubling at each tick), the
 y-axis the weight of the single strongest key out of 16, averaged over many
-random queries. The red line (raw scores) climbs towards 1: wider heads make
+random queries. The vermillion (orange-red) line (raw scores) climbs towards 1: wider heads make
 softmax pick one key and ignore the rest, and a weight stuck at 1 passes almost no
 gradient back in training. The blue line (divided by $\sqrt{d}$) stays flat at
 every width. The dashed line is a perfectly even spread, 1/16.

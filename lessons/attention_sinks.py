@@ -115,7 +115,7 @@ entry.
 ![Two sets of bars over eight keys: with the first token cached it takes most of the weight and the seven others share the rest; with it evicted each of the seven others gets a larger weight than before](figures/attention_sinks.eviction.svg)
 
 **Reading it:** blue bars are one head's weights over eight cached keys, with
-most of the weight parked on the first token; hatched red bars are the same
+most of the weight parked on the first token; hatched vermillion (orange-red) bars are the same
 scores once that token has been evicted. Nothing about the other seven keys
 changed, yet each now gets a larger share, so the head outputs something it
 was never trained to produce. That is *Evicting the first tokens* (below):
@@ -225,7 +225,7 @@ round(1 / (1 - 0.6), 1)  # → 2.5
 ![Two sets of bars over eight keys: with the first token cached it takes 0.6 of the weight and the seven others share the rest; with it evicted the seven others each get 2.5 times their weight](figures/attention_sinks.eviction.svg)
 
 **Reading it:** blue, a head that parks 0.6 of its weight on the first
-token; hatched red, the same scores once that token is gone. Nothing about
+token; hatched vermillion (orange-red), the same scores once that token is gone. Nothing about
 keys 1 to 7 changed, yet each now gets 2.5 times the weight, which is a
 different output from the one the model was trained to produce.
 
@@ -334,7 +334,7 @@ bool(np.allclose(moved, apply_rope_half(k, [4])))  # → True
 
 **Reading it:** green, StreamingLLM's numbering: the farthest distance grows
 until the cache is full and then stays at 64, the length this toy model is
-assumed trained on. Red dashes, the text's numbering: the first token is as
+assumed trained on. Vermillion (orange-red) dashes, the text's numbering: the first token is as
 far back as the stream is long, soon far beyond anything seen in training.
 
 **In code:** `streaming_kept` lists the tokens a full cache holds;

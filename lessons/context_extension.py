@@ -784,7 +784,7 @@ def slowest(
 
 **Reading it:** each dot is one of the 64 pairs of a Llama 3.1 head, placed
 at its wavelength. Left of the green line (2,048 positions) nothing changes;
-right of the red line (8,192, the pretraining length) speeds are divided by
+right of the vermillion (orange-red) line (8,192, the pretraining length) speeds are divided by
 8; the six dots between them slide down smoothly, so no pair's speed jumps.
 
 **In code:** `llama3_smooth_factor` is the weight $w_i$ (not clipped: it is

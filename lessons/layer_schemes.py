@@ -138,10 +138,10 @@ over its 61 layers that is 70,272 bytes per token.
   1.0693 from position 16,384 on (read in the source, not run; no thread found).
   Fix: serve the Mistral-format files, or compare the query past 16,384 tokens.
 
-![Seven models' layers side by side as bars: Llama 4 Scout, SmolLM3 and Command R7B leave every fourth layer without positions; Gemma 3 has short local layers with a tall global one every sixth; Gemma 2 and gpt-oss alternate short and tall; Mistral 7B's layers are all short](figures/layer_schemes.layer_map.svg)
+![Seven models' layers side by side as bars: Llama 4 Scout, SmolLM3 and Command R7B leave every fourth layer without positions; Gemma 3 has short local layers with a tall global one every sixth; Gemma 2 and gpt-oss alternate short and tall; Mistral 7B v0.1's layers are all short](figures/layer_schemes.layer_map.svg)
 
 **Reading it:** each bar is one layer, blue if it rotates its queries and
-keys and red cross-hatched if it has no position code at all; a tall bar
+keys and vermillion (orange-red) cross-hatched if it has no position code at all; a tall bar
 reads the whole context, a short one only its window or chunk. The plans
 differ from model to model (Gemma 2's is not Gemma 3's), and a model's
 config, not its family name, says which one it has. That is the check of *How
@@ -338,10 +338,10 @@ rope_decoders["some layers"]
 # → ['command-r7b', 'llama-4-scout', 'qwen3-next-80b', 'smollm3-3b']
 ```
 
-![Seven models' layers side by side: Llama 4 Scout, SmolLM3 and Command R7B have a NoPE layer every fourth layer; Gemma 3 has short local bars with a tall global one every sixth layer; Gemma 2 and gpt-oss alternate short and tall; Mistral 7B's layers are all short](figures/layer_schemes.layer_map.svg)
+![Seven models' layers side by side: Llama 4 Scout, SmolLM3 and Command R7B have a NoPE layer every fourth layer; Gemma 3 has short local bars with a tall global one every sixth layer; Gemma 2 and gpt-oss alternate short and tall; Mistral 7B v0.1's layers are all short](figures/layer_schemes.layer_map.svg)
 
-**Reading it:** each bar is one layer, blue if it rotates and red cross-hatched
-if it does not; a tall bar sees the whole context, a short one only its window
+**Reading it:** each bar is one layer, blue if it rotates and vermillion
+(orange-red) cross-hatched if it does not; a tall bar sees the whole context, a short one only its window
 or chunk. Llama 4 and Command R7B look alike: both rotate only their local
 layers and leave every fourth layer global with no positions, Llama 4 through
 its NoPE list and Command R7B through a layer-type rule. SmolLM3 has no window at all, and Mistral
@@ -1181,7 +1181,7 @@ def mha_cache_numbers(n_heads: int, qk_head_dim: int, v_head_dim: int) -> int:
 
 PLAN_LABELS = {"llama-4-scout": "Llama 4 Scout", "smollm3-3b": "SmolLM3-3B", "command-r7b": "Command R7B",
                "gemma-3-4b": "Gemma 3 4B", "gemma-2-9b": "Gemma 2 9B", "gpt-oss-20b": "gpt-oss-20b",
-               "mistral-7b": "Mistral 7B"}
+               "mistral-7b": "Mistral 7B v0.1"}
 GEMMA3_LOCAL = {"d": 256, "base": 10000.0, "window": 1024, "factor": 8.0}  # gemma-3-4b-it's local layers
 
 

@@ -377,8 +377,8 @@ math.degrees(angle_between([1.0, 0.0], [1.0, 1.0]))  # → 45.0
 **Reading it:** the grey circle has radius 1. The green arc marks a turn of 1
 radian from the positive x-axis, and the black line runs from the centre to
 the point it lands on. The blue segment along the x-axis is the point's
-distance to the right, $\cos 1 = 0.540$; the red segment straight up is its
-height, $\sin 1 = 0.841$. Blue, red and the black radius form a right
+distance to the right, $\cos 1 = 0.540$; the vermillion (orange-red) segment straight up is its
+height, $\sin 1 = 0.841$. Blue, vermillion and the black radius form a right
 triangle, which is why $\cos^2 + \sin^2 = 1$.
 
 **In code:** `to_radians` converts degrees, `unit_circle_point` returns
@@ -536,7 +536,7 @@ bool(
 ![Two rotations: (1, 0) turned by 3 rad to (-0.990, 0.141), and (2, 1) turned by 1 rad to (0.239, 2.223), each staying on its own dashed circle](figures/notation.rotation.svg)
 
 **Reading it:** in each panel the blue arrow is the vector before the turn
-and the red arrow after it; the green arc is the angle turned. Both tips sit
+and the vermillion (orange-red) arrow after it; the green arc is the angle turned. Both tips sit
 on the same dashed circle around the centre, so the length is unchanged:
 1 on the left, 2.236 on the right. A rotation changes only the direction.
 

@@ -803,7 +803,7 @@ llama4_attn_temperature([8190, 8191, 32766, 32767]).round(3).tolist()
 ![Horizontal bars on a log scale, one per scenario: the correct setups and the two forgiven bugs are drawn at the rounding bound 1e-12, the breaking bugs reach between 0.04 and 5, and the two rows that compare vLLM with transformers, dotted grey, sit at the rounding bound where they agree and at 0.1 where they differ by design](figures/position_ids.conformance.svg)
 
 **Reading it:** one bar per row of the table, on a log scale; hatched bars are the
-correct setups, blue ones the bugs RoPE forgives, red ones the bugs that break the
+correct setups, blue ones the bugs RoPE forgives, vermillion ones the bugs that break the
 output, the dotted grey ones two engines compared with no judge (they agree at
 65,536 and differ at 32,768). The dashed line at 1e-9 separates rounding from real change: nothing sits
 near it, the gaps are either rounding or at least 0.03. A rounding gap is drawn

@@ -686,7 +686,7 @@ scores["aligned"].round(0).tolist()  # → [128, 86, 61, 20]
 **Reading it:** the horizontal axis is the gap, from 1 to 4,096 on a log
 scale; each curve is divided by its own value at gap 0. The ceiling (grey)
 falls with ripples. A key equal to its query (blue) loses score the same
-way, because the cosines of its pairs stop agreeing. An unrelated key (red)
+way, because the cosines of its pairs stop agreeing. An unrelated key (vermillion)
 scores as strongly at 4,096 as at 1: rotating a random vector leaves it
 just as random. The figure of scores against distance above shows the same
 for one pair of vectors: nothing there decays.

@@ -367,8 +367,8 @@ offset_spread("mismatched table", 4) > 1  # → True
 **Reading it:** the x-axis is the distance from key to query, the y-axis the
 score. In the top panel, each run is drawn twice, once starting at position 0 and
 once at 100, and the two copies of each lie on top of each other. The grey
-original and the dashed blue converted run are the same curve; the red
-unconverted run is a different curve, so the model attends to the wrong
+original and the dashed blue converted run are the same curve; the vermillion
+(orange-red) unconverted run is a different curve, so the model attends to the wrong
 places even though every curve depends only on distance. In the bottom panel, the
 mismatched table gives three different curves for three starting positions:
 distance alone no longer decides the score.
@@ -499,7 +499,7 @@ bool(np.array_equal(half_to_interleaved(interleaved_to_half(W_q, 2), 2), W_q))
 
 **Reading it:** rows are the new (half-split) rows, columns the old
 (interleaved) rows, and a bright cell says "this new row is that old row". The
-red lines cut the grid into two heads; every bright cell sits inside its own
+vermillion (orange-red) lines cut the grid into two heads; every bright cell sits inside its own
 head's block, so no row crosses from one head to another. Inside a block the
 cells form the [0, 2, 1, 3] staircase of the worked example.
 

@@ -86,9 +86,14 @@ Radford et al., 2019), by `decode_multiply_adds`:
 
 **Reading it:** the horizontal axis is how many tokens are already in the
 context, the vertical axis the multiply-adds to produce the next one, both
-on log scales. With a cache (blue) the line is nearly flat: the model runs
-only the new token through its blocks. Without one (red) every step runs the
-whole context again, and the line climbs with the context. That is *No
+on log scales. With a cache (blue) the line is nearly flat up to the 1,024
+tokens drawn: the model runs only the new token through its blocks. It is
+not flat for ever, since the new token still reads every cached key: at
+131,072 tokens (more than GPT-2's table holds, so a model of its shape with
+another scheme) a cached step costs 21 times the first one (Level 2
+computes it), and still 131,072 times less than a step with no cache. Without
+one (vermillion, orange-red) every step runs the whole context again, and
+the line climbs with the context. That is *No
 cache*, below: keep the cache, feed only the new token, and pass its
 position.
 
@@ -599,6 +604,11 @@ first = decode_multiply_adds(1, **GPT2_SMALL)
     f"{uncached:.1e}",
 )
 # → ('1.2e+08', '1.4e+08', 15, '1.5e+11')
+# far past the figure: a cached step at 131,072 tokens over the first one,
+# and the same step with no cache over the cached one
+long = decode_multiply_adds(131_072, **GPT2_SMALL)
+uncached_long = decode_multiply_adds(131_072, **GPT2_SMALL, cached=False)
+round(long / first), round(uncached_long / long)  # → (21, 131072)
 # the cache at 1,024 tokens: 12 layers, 12 heads of width 64, 16-bit numbers
 kv_cache_bytes(1024, 12, 12, 64, 2) / 2**20  # → 36
 ```
@@ -609,7 +619,7 @@ kv_cache_bytes(1024, 12, 12, 64, 2) / 2**20  # → 36
 multiply-adds to produce the next token, both logarithmic. The blue line
 (cache) is nearly flat: at GPT-2 small's size the projections, MLP and
 logits dominate, and the growing attention term adds only about 15% by 1,024
-tokens. The red line (no cache) climbs with slope one: every doubling of the
+tokens. The vermillion (orange-red) line (no cache) climbs with slope one: every doubling of the
 context doubles the work for each new token.
 
 **In code:** `decode_multiply_adds` and `generation_multiply_adds` compute the

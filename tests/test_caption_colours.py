@@ -19,7 +19,7 @@ from tests.conftest import PAGES
 WORDS: dict[str, set[str]] = {
     "blue": {P.BLUE, P.LIGHT_BLUE, P.BLUE_FILL}, "light blue": {P.LIGHT_BLUE, P.BLUE_FILL},
     "sky blue": {P.LIGHT_BLUE}, "sky-blue": {P.LIGHT_BLUE},
-    "red": {P.RED}, "vermillion": {P.RED}, "vermilion": {P.RED},
+    "red": {P.RED}, "vermillion": {P.RED}, "vermilion": {P.RED}, "orange-red": {P.RED},  # vermillion is an orange-red
     "green": {P.GREEN, P.GREEN_FILL}, "bluish green": {P.GREEN, P.GREEN_FILL}, "bluish-green": {P.GREEN, P.GREEN_FILL},
     "orange": {P.ORANGE}, "purple": {P.PURPLE}, "reddish purple": {P.PURPLE}, "pink": {P.PURPLE},
     "black": {P.INK}, "indigo": {P.INDIGO}, "wine": {P.WINE}, "olive": {P.OLIVE}, "teal": {P.TEAL},
@@ -191,6 +191,9 @@ def test_the_check_finds_a_colour_the_figure_does_not_draw():
     assert colour_words("The light blue line; a Red dot.") == ["light blue", "red"]
     assert mismatches("the red line", {P.BLUE, P.TEAL}, set()) and not mismatches("the blue line", {P.BLUE}, set())
     assert mismatches("the green band", {P.TEAL}, set()) and not mismatches("the teal band", {P.TEAL}, set())
+    # "orange-red" glosses vermillion: one word, RED's, not ORANGE's
+    assert colour_words("the vermillion (orange-red) line") == ["vermillion", "orange-red"]
+    assert not mismatches("the orange-red line", {P.RED}, set()) and mismatches("the orange-red line", {P.ORANGE}, set())
     assert not mismatches("yellow cells", set(), {"viridis"}) and mismatches("yellow cells", {P.ORANGE}, set())
     text = "![A blue line](figures/x.line.svg)\n\n    **Reading it:** the red dot.\n\nAfter."
     assert captions(text) == [("x.line", "A blue line\n the red dot.")]
