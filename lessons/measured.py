@@ -15,7 +15,7 @@ five seeds each, show what breaks past the trained length and which
 detail of each method decides it: a learned table answers only while the
 fact sits at the start of the prompt, where facts sat in training
 ⟨learned-rows⟩; ALiBi with 4 heads falls as the prompt grows, wherever the
-fact sits ⟨alibi-length⟩, and with 8 keeps a fact at the start
+fact sits ⟨alibi-length⟩, and with 8 heads keeps a fact at the start
 ⟨alibi-eight-start⟩; RoPE does both, keeping a fact at the start better than
 any other and losing even that one as the prompt grows ⟨rope-start⟩
 ⟨rope-start-length⟩; of the ways to stretch RoPE without training YaRN

@@ -13,12 +13,12 @@ scratch).
 
 **In one sentence.** Read past its trained 8,192 tokens,
 SmolLM2-135M-Instruct (4-bit Q4_1, dequantised) keeps going for 2,048
-more and then falls apart (9.02 nats per token on the prose over four
-times the length); YaRN and NTK-aware scaling, set for 4× and used
-without any training, keep it within 0.33 nats per token of the cut
-context to 32,768 tokens (position interpolation breaks it everywhere),
-but on these two texts no method predicts the next token better than
-simply cutting the context to the last 8,192 tokens, and all but one
+more and then falls apart (9.02 nats per token on the prose text at four
+times its trained length); YaRN and NTK-aware scaling, set for 4× and used
+without any training, keep it to 32,768 tokens within 0.33 nats per token
+of simply cutting the context to its last 8,192 tokens (position
+interpolation breaks it everywhere), but on the two texts tested no method
+predicts the next token better than that cut context, and all but one
 (dynamic NTK decoded with a cache) cost something on text the model
 could already read. Asked for a number planted more than 8,192 tokens
 back, which the cut context cannot see, no method retrieves it: YaRN ×4
