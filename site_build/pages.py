@@ -201,8 +201,10 @@ def level_1_link(lesson, here: str = "") -> str | None:
 
 
 def reading_time_html(lesson) -> str:
-    """The lesson's reading times as the site shows them (`reading_time_text`), with what they count."""
-    return f'<span class="{READING_CLASS}" title="{READING_NOTE}">{reading_time_text(lesson.docstring)}</span>'
+    """The lesson's reading times as the site shows them (`reading_time_text`), with what they count: a span
+    per part, each kept on one line, so that a narrow screen breaks the line between the parts."""
+    parts = [reading_time_text(lesson.docstring, part) for part in reading_words(lesson.docstring)]
+    return " · ".join(f'<span class="{READING_CLASS}" title="{READING_NOTE}">{part}</span>' for part in parts)
 
 
 def shown_sentence(lesson) -> str:
