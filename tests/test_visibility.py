@@ -196,6 +196,24 @@ def test_a_code_block_stays_outside_and_cuts_the_body():
     assert "x" in html and html.index("<pre") < html.index('data-cv="1"'), "the code block sits between the two boxes"
 
 
+def test_a_diagram_drawn_at_build_time_stays_in_its_box(tmp_path):
+    """A diagram's height is known at build time: it stays in the section's box, with the attributes
+    diagrams.py gives its wrapper (a wide one: its min-width, the width at which its 16 px text is 10 px)."""
+    from site_build.markdown.diagrams import Diagrams
+
+    diagrams = Diagrams(tmp_path, "browser")
+    diagrams.mode = "build"  # drawn already: the cache holds it, so no Chromium runs
+    source = "flowchart TD\n  A --> B"
+    diagrams.cache[diagrams.key(source)] = {"svg": '<svg viewBox="0 0 600 90"><text>A</text></svg>', "smallest": 16.0}
+    text = f"# T\n\n## One\n\nA.\n\n```mermaid\n{source}\n```\n\nB.\n\n## Two\n\nC.\n\n## Three\n\nD.\n"
+    fence = {"name": "mermaid", "class": "mermaid", "format": diagrams.fence}
+    html = markdown.markdown(text, extensions=["toc", "pymdownx.superfences", boxes()],
+                             extension_configs={"pymdownx.superfences": {"custom_fences": [fence]}})
+    assert html.count(f'class="{CLASS}"') == 3  # A. diagram B. | C. | D.
+    assert html.index('data-cv="0"') < html.index('<div class="diagram"') < html.index("<p>B.</p>") < html.index('data-cv="1"')
+    assert 'style="--primer-diagram-min: 375px"' in html
+
+
 def test_the_authors_own_html_stays_outside():
     """A script may fill it after load (the model-card decoder): its height is unknown at build time."""
     text = "# T\n\n## One\n\nA.\n\n<div id=\"widget\" markdown=\"0\"></div>\n\nB.\n\n## Two\n\nC.\n\n## Three\n\nD.\n"

@@ -19,20 +19,30 @@ label with that CSS and the fonts loaded, so the boxes fit what the reader sees.
 
 Size: the SVG is as wide as mermaid drew it (`max-width`, in CSS px) and at
 most the column (`width: 100%`): a narrow diagram is never blown up, a wide
-one is scaled down, labels with it. So a diagram is written narrow (top to
-bottom, short labels, a few nodes a row): one at most about 600 units wide
-keeps its 16 px labels whole in the 688 px column at 1280 px and at least 8 px
-(KaTeX's subscripts too) in a phone's 358 px (tests/test_browser.py measures it).
+one is scaled down, labels with it, but never below its `min_width`, the width
+at which its smallest text (measured in Chromium as it is drawn: a label's
+16 px, a KaTeX subscript's 13.6) renders at the phone's floor (10 px,
+site_build/layout.py SCREENS). A diagram wider than that in a narrower column
+scrolls sideways in its box (`.diagram`, site.css shows that it does; math.js
+gives it a tab stop then, docs/javascripts/math.js and visibility/bands.py
+SCROLLING). So a diagram is written narrow (top to bottom, short labels, a few
+nodes a row): one at most about 600 units wide keeps its labels whole in the
+688 px column at 1280 px, and one up to about 480 units wide (570 without
+subscripts) shrinks to a phone's 358 px column without scrolling
+(tests/test_looks_browser.py measures both).
 
 Without Chromium (say, `make serve` on a laptop), the blocks are left for
 Material to draw in the browser with the site's own mermaid (javascripts/
 mermaid.mjs). The `diagrams` option (PRIMER_DIAGRAMS=browser) forces that path.
+Those diagrams have no min-width: on a phone the widest show text under 10 px.
 The page Chromium runs is diagrams.js.
 """
 
 from __future__ import annotations
 
 import json
+import math
+import re
 import subprocess
 from html.parser import HTMLParser
 from pathlib import Path
@@ -42,6 +52,7 @@ from mkdocs.exceptions import PluginError
 from pymdownx.superfences import fence_code_format
 
 from harness.browser import CHROMIUM_ARGS, chromium_path
+from site_build.layout import SCREENS
 from site_build.markdown.context import PageContext, page_source
 from project.cache import ContentCache, content_key
 from site_build.tools import browser_profile, start_browser, stop_browser, timeout_seconds
@@ -69,6 +80,8 @@ THEME_CSS = (
     ".node .katex path{fill:currentColor;stroke:currentColor}"
 )
 RENDER_SCRIPT = Path(__file__).with_name("diagrams.js").read_text(encoding="utf-8")
+WRAPPER = '<div class="diagram"'  # how a diagram opens: visibility/sections.py keeps it in a section's box
+_VIEWBOX = re.compile(r'viewBox="[-0-9.e]+ [-0-9.e]+ ([0-9.e]+) ')  # the first: the diagram's own <svg>
 CONFIG = {"startOnLoad": False, "securityLevel": "strict", "fontFamily": FONT, "themeCSS": THEME_CSS,
           "flowchart": {"htmlLabels": True}, "forceLegacyMathML": True}
 
@@ -95,7 +108,8 @@ class Diagrams:
         self.context = context
 
     def key(self, text: str) -> str:
-        return content_key(self.version, CONFIG, text.strip())
+        # the page that draws it is part of the result: it also measures the smallest text
+        return content_key(self.version, CONFIG, RENDER_SCRIPT, text.strip())
 
     def prepare(self, sources: dict[str, str]) -> None:
         """Render, in one Chromium run, every diagram of `sources` (text -> file it
@@ -122,7 +136,7 @@ class Diagrams:
                 first = text.splitlines()[0] if text else ""
                 errors.append(f"{where}: mermaid cannot draw the diagram starting {first!r}: {answer['error'].splitlines()[0]}")
             else:
-                self.cache[k] = answer["svg"]
+                self.cache[k] = answer  # {svg, smallest}
         if errors:
             raise PluginError("\n".join(errors))
         self.cache.save()
@@ -134,7 +148,10 @@ class Diagrams:
         k = self.key(source)
         if k not in self.cache:
             self.render({source: page_source(self.context)})
-        return f'<div class="diagram">{self.cache[k]}</div>'
+        drawn = self.cache[k]
+        least = min_width(drawn["svg"], drawn["smallest"])
+        style = f' style="--primer-diagram-min: {least}px"' if least else ""
+        return f'{WRAPPER} role="figure" aria-label="Diagram"{style}>{drawn["svg"]}</div>'
 
     # -- Chromium ---------------------------------------------------------------
 
@@ -170,6 +187,16 @@ class Diagrams:
         if not out.strip():
             raise PluginError(f"{', '.join(where)}: Chromium did not finish drawing the diagrams: {stderr[-300:]}")
         return json.loads(out)
+
+
+def min_width(svg: str, smallest: float | None) -> int | None:
+    """The narrowest a diagram may be shown, in whole CSS px: the width at which its smallest text,
+    `smallest` px when drawn at its viewBox width, renders at the phone's floor (SCREENS); None for
+    one without text or a viewBox."""
+    view = _VIEWBOX.search(svg)
+    if not (view and smallest):
+        return None
+    return math.ceil(float(view.group(1)) * SCREENS[-1].floor / smallest)
 
 
 def _npm_version(root: Path, package: str) -> str:

@@ -28,12 +28,12 @@ class Band:
 
 BANDS = (Band("n", 390, 0), Band("t", 800, 45), Band("s", 1100, 60), Band("w", 1280, 76.25))
 TYPE_SCALE = ((100, 1.1), (125, 1.2))  # (min-width in em, factor): the theme's larger type
-# What inside a section body may be wider than the column and scroll sideways: display formulas
-# and tables (Material wraps each table in a scroll box as the page loads; a model-card report wraps
-# its own, .pmc-scroll). The height measurement
+# What inside a section body may be wider than the column and scroll sideways: display formulas,
+# tables (Material wraps each table in a scroll box as the page loads; a model-card report wraps
+# its own, .pmc-scroll) and diagrams drawn at build time (on a phone: markdown/diagrams.py). The height measurement
 # records which do in each band (heights.py), so math.js can give them a tab stop
 # without laying out a skipped section; both read this one selector.
-SCROLLING = "div.arithmatex, .md-typeset__scrollwrap, .pmc-scroll"
+SCROLLING = "div.arithmatex, .md-typeset__scrollwrap, .pmc-scroll, div.diagram"
 
 
 def em(value: float) -> str:

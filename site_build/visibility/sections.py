@@ -19,7 +19,8 @@ from site_build.visibility.bands import CLASS
 
 HEADINGS = {"h2", "h3"}
 MIN_SECTIONS = 3  # a shorter page is not worth a measurement
-DIAGRAM = '<div class="diagram">'  # site_build/markdown/diagrams.py: a diagram drawn at build time
+# How a diagram drawn at build time opens (site_build/markdown/diagrams.py, WRAPPER: its attributes follow)
+DIAGRAM = '<div class="diagram"'
 
 
 class _Sections(PageTreeprocessor):
