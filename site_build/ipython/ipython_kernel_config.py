@@ -9,6 +9,6 @@ c.InlineBackend.rc = {"svg.fonttype": "none", "svg.hashsalt": "positional-primer
 # install(): colours, text sizes a phone can read, plain log-axis labels); skipped in a project without one.
 c.InteractiveShellApp.exec_lines = ["try:\n    from lessons._palette import install\nexcept ImportError:\n    pass\nelse:\n    install()"]
 # A figure is saved at the size its code gives it (every notebook figure uses layout="constrained"), as the
-# figure build saves the lessons', not grown by the "tight" box's padding: 6.4 in wide, so its text keeps
-# the size install() gives it at the page's width.
+# figure build saves the lessons', not grown by the "tight" box's padding: labs._lab.FIGURE_WIDTH (5.2 in)
+# wide, so its text keeps the size install() gives it, 10 px or more in a phone's column.
 c.InlineBackend.print_figure_kwargs = {"bbox_inches": None}
