@@ -46,10 +46,15 @@ async (limit = 10000) => {
   const start = performance.now();
   while (!done() && performance.now() - start < limit) await new Promise(r => setTimeout(r, 10));
   // every image the browser is loading: not a lazy figure it holds back until the
-  // reader scrolls near it (in a skipped section, or far below the window)
+  // reader scrolls near it (in a skipped section, or far below or above the window:
+  // a page opened at an anchor starts scrolled, with lazy figures far above it)
+  const near = rect => rect.top < innerHeight + 1250 && rect.bottom > -1250;
   const loading = img => img.loading !== "lazy" || img.complete || (img.checkVisibility({ contentVisibilityAuto: true }) &&
-    img.getBoundingClientRect().top < innerHeight + 1250);
-  await Promise.all([...document.images].filter(loading).map(img => img.decode().catch(() => null)));
+    near(img.getBoundingClientRect()));
+  // and never longer than `limit`: an image the browser defers anyway must not hang the caller
+  // (page.evaluate has no time-out of its own)
+  const decoded = Promise.all([...document.images].filter(loading).map(img => img.decode().catch(() => null)));
+  await Promise.race([decoded, new Promise(r => setTimeout(r, limit))]);
   return done();
 }
 """
