@@ -1,7 +1,8 @@
 """The reading path as a reader meets it, in Chromium at a phone's size (390 × 844) and a desktop's
 (1280 × 800) (issue 43, items 1 and 2): the reading times under each lesson's title, beside each
 entry of the home page's list (a span per level, each whole in the column) and on the practitioner
-track, equal to what `project.reading` computes from the prose; every Level 1 ending with a link to the next lesson's Level 1 whose anchor
+track, equal to what `project.reading` computes from the prose; every Level 1 showing a figure
+(numbered caption, picture loaded) and ending with a link to the next lesson's Level 1 whose anchor
 exists, and one to its own Level 2; and each Level 1's options table, stacked into cards on a phone,
 no wider than the text column and with no cell cut off, in both palettes."""
 
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness.browser import WAIT_RENDERED
+from harness.browser import LOAD_EVERY_IMAGE, WAIT_RENDERED
 from project.reading import level_headings, reading_time_text, reading_times
 from site_build.markdown.levels import NEXT_CLASS
 from site_build.markdown.tables import STACK_CLASS
@@ -102,6 +103,19 @@ def test_every_level_1_ends_with_the_next_lessons_level_1_and_its_own_level_2(si
                  after: after && [after.id, after.className], seen: box.width > 0 && box.height > 0 }};
     }}""")
     assert ending and ending["seen"], f"{lesson.slug}: no block ends Level 1"
+    # and before it, Level 1 shows a figure: a numbered caption, its picture loaded and seen
+    sized.evaluate(LOAD_EVERY_IMAGE)
+    shown = sized.evaluate("""() => {
+        const [one, two] = [".primer-level-1", ".primer-level-2"].map(s => document.querySelector(s));
+        const inside = el => (one.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING) &&
+                             (two.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_PRECEDING);
+        return [...document.querySelectorAll("figure")].filter(inside).map(f => {
+            const img = [...f.querySelectorAll("img")].find(i => i.getBoundingClientRect().width > 0);
+            return { caption: (f.querySelector("figcaption") || {}).textContent || "",
+                     loaded: !!img && img.complete && img.naturalWidth > 0 };
+        });
+    }""")
+    assert shown and all(f["loaded"] and f["caption"].strip().startswith("Figure ") for f in shown), f"{lesson.slug}: {shown}"
     (next_text, next_href), (deeper_text, deeper_href) = ending["links"]
     assert ending["after"][1].split() == ["primer-level", "primer-level-2"], "the block ends Level 1"
     assert deeper_text == "Level 2 ↓" and deeper_href == f"{site}{url(lesson.page)}#{ending['after'][0]}"
