@@ -625,8 +625,8 @@ round(longrope_attention_factor(131072 / 4096, 4096), 3)  # → 1.190
 
 **Reading it:** each point is one of Phi-3.5-mini's 48 pairs, fastest on the
 left. Blue is the list for prompts up to 4,096 tokens: small divisors, so
-short prompts run almost as trained. Red is the list for longer prompts: the
-fast pairs are nearly untouched, like YaRN, but the slowest pairs are divided
+short prompts run almost as trained. Vermillion (orange-red) is the list
+for longer prompts: the fast pairs are nearly untouched, like YaRN, but the slowest pairs are divided
 by about 65, twice the overall stretch of 32 (the dashed line).
 
 **In code:** `longrope_factors` picks the list, `longrope_attention_factor`

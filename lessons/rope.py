@@ -657,7 +657,7 @@ int((decode_error(pass_position=False) == 0).sum())  # → 1
 
 **Reading it:** the x-axis is the decoding step, which is also the new
 token's true position; the y-axis is how far its rotated key is from the one
-a full-sequence pass computes. The blue line sits at zero. The red line is
+a full-sequence pass computes. The blue line sits at zero. The vermillion line is
 zero at step 0, where position 0 happens to be right, and wrong at every later
 step.
 
@@ -725,7 +725,7 @@ round(head_output_change(5, rotate_v=True), 3)  # → 1.117
 **Reading it:** the x-axis is how many positions later the same six tokens
 are placed; the y-axis is the largest change in the head's output. The blue
 line (q and k rotated) stays at zero: the head is blind to absolute position,
-as RoPE intends. The red line (V rotated too) is zero only at shift 0.
+as RoPE intends. The vermillion line (V rotated too) is zero only at shift 0.
 
 **In code:** `attention_output` runs one causal head with `rotate_v` off or
 on, using `lessons.attention.scaled_dot_product_attention`;

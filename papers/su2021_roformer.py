@@ -267,9 +267,10 @@ K = 0.5 * Q + np.sqrt(0.75) * Z
 
 **Reading it:** top, scores in absolute units: the blue curves (a key
 equal to its query, one correlated 0.5) fade roughly as the bound's shape
-(grey, scaled to start at 128); the red one (unrelated keys) stays flat.
+(grey, scaled to start at 128); the vermillion (orange-red) one (unrelated
+keys) stays flat.
 Bottom, one random pair on a log scale: its bound from equation (37) (grey)
-sits at least 30 times above its actual score (red) at every gap.
+sits at least 30 times above its actual score (vermillion) at every gap.
 
 ## What the paper reports
 
