@@ -47,6 +47,27 @@ PAGE_FACTS = """
 """
 
 
+# The smallest text an SVG shows, as the reader sees it: for every element that holds visible text
+# (not KaTeX's zero-width spaces, its hidden MathML copy, nor the SVG's <style>, <title> or <desc>),
+# its font size times the scale the SVG is drawn at (its rendered size over its viewBox).
+# {smallest: CSS px, text: that text, width: the SVG's rendered width}. Diagrams and the decoder's plots.
+SVG_SMALLEST_TEXT = r"""
+svg => {
+  const box = svg.getBoundingClientRect(), view = svg.viewBox.baseVal;
+  const scale = view && view.width ? Math.min(box.width / view.width, box.height / view.height) : 1;
+  let smallest = Infinity, text = "";
+  const walker = document.createTreeWalker(svg, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const el = node.parentElement;
+    // KaTeX's zero-width spaces (1 px, in .vlist-s) show nothing
+    if (!node.textContent.replace(/[\s\u200b-\u200d\ufeff]/g, "") || el.closest("style, title, desc, .katex-mathml") ||
+        !el.checkVisibility()) continue;
+    const size = parseFloat(getComputedStyle(el).fontSize) * scale;
+    if (size < smallest) [smallest, text] = [size, node.textContent.trim()];
+  }
+  return { smallest, text, width: box.width };
+}
+"""
 # Each diagram's smallest text as the reader sees it, and its maths: for every element of its SVG
 # that holds visible text (a label's words, KaTeX's base size and its subscripts; not KaTeX's
 # hidden MathML copy, nor the SVG's own <style>), the font size in SVG units times the scale
@@ -56,20 +77,10 @@ DIAGRAM_TEXT = r"""
 () => [...document.querySelectorAll(".md-content .diagram, .md-content .mermaid")].map(host => {
   const svg = host.classList.contains("diagram") ? host.querySelector("svg") : host.shadowRoot && host.shadowRoot.querySelector("svg");
   if (!svg) return null;
-  const box = svg.getBoundingClientRect(), view = svg.viewBox.baseVal;
-  const scale = view && view.width ? Math.min(box.width / view.width, box.height / view.height) : 1;
-  let smallest = Infinity, smallestText = "";
-  const walker = document.createTreeWalker(svg, NodeFilter.SHOW_TEXT);
-  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    const el = node.parentElement;
-    // KaTeX's zero-width spaces (1 px, in .vlist-s) show nothing
-    if (!node.textContent.replace(/[\s\u200b-\u200d\ufeff]/g, "") || el.closest("style, title, desc, .katex-mathml") ||
-        !el.checkVisibility()) continue;
-    const size = parseFloat(getComputedStyle(el).fontSize) * scale;
-    if (size < smallest) [smallest, smallestText] = [size, node.textContent.trim()];
-  }
+  const view = svg.viewBox.baseVal;
+  const { smallest, text: smallestText, width } = (""" + SVG_SMALLEST_TEXT + r""")(svg);
   return {
-    smallest, smallestText, width: box.width, viewWidth: view ? view.width : null,
+    smallest, smallestText, width, viewWidth: view ? view.width : null,
     katex: svg.querySelectorAll(".katex").length,        // maths typeset (HTML, or MathML in the browser)
     katexHtml: svg.querySelectorAll(".katex > .katex-html").length,  // ... as the prose is: KaTeX's HTML
     rawMath: [...svg.querySelectorAll(".nodeLabel, .edgeLabel, text")].map(l => l.textContent).filter(t => t.includes("$$")),

@@ -15,6 +15,7 @@ from lessons.model_card import explain
 from lessons.tools.model_types import gallery
 from modelcard.explorer import block_measures, explorer_start, method_measures
 from modelcard.html import CHOOSE, CHOOSE_ANCHOR, ROPE_TYPE_TAUGHT, SCHEME_TAUGHT, TAUGHT, TRAINED_BAND, _rope_taught
+from tests.browser import SVG_SMALLEST_TEXT
 from tests.test_card_html import RULE_NAMES
 from tests import test_model_card_browser as decoder_tests
 from tests.test_model_card_browser import _clean, _open
@@ -32,22 +33,9 @@ VERDICT_LINK = "() => document.querySelector('#model-card-decoder .pmc-verdict a
 # a report run: the report box's children replaced (counted with the old code as with the new)
 COUNT_RUNS = """() => { window.pmcRuns = 0; new MutationObserver(() => window.pmcRuns++)
   .observe(document.querySelector('#model-card-decoder .pmc-report-box'), { childList: true }); }"""
-# per plot: the smallest text it shows, in CSS px (font size times the scale the SVG is drawn at)
-PLOT_TEXT = r"""
-() => [...document.querySelectorAll('#model-card-decoder svg')].map(svg => {
-  const box = svg.getBoundingClientRect(), view = svg.viewBox.baseVal;
-  const scale = view && view.width ? Math.min(box.width / view.width, box.height / view.height) : 1;
-  let smallest = Infinity, text = "";
-  const walker = document.createTreeWalker(svg, NodeFilter.SHOW_TEXT);
-  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    const el = node.parentElement;
-    if (!node.textContent.trim() || el.closest("title")) continue;
-    const size = parseFloat(getComputedStyle(el).fontSize) * scale;
-    if (size < smallest) [smallest, text] = [size, node.textContent.trim()];
-  }
-  return { plot: svg.getAttribute("class"), smallest, text, width: box.width };
-})
-"""
+# per plot: the smallest text it shows, in CSS px (tests/browser.py's measure, as for the diagrams)
+PLOT_TEXT = f"""() => [...document.querySelectorAll('#model-card-decoder svg')].map(svg =>
+  ({{ plot: svg.getAttribute("class"), ...({SVG_SMALLEST_TEXT})(svg) }}))"""
 
 
 def _explain(page, slug: str, served: int | None = None) -> None:

@@ -205,6 +205,15 @@ def one_edit(tmp_path: Path, solution: str, old: str, new: str) -> Path:
     return learner_file(tmp_path, [source.replace(old, new)])
 
 
+def fails_exactly(lab: str, learner: Path, failing: list[str]) -> None:
+    """The lab run on `learner` fails exactly the claims that start with `failing`, without a traceback."""
+    result = run_lab(lab, "--use", str(learner))
+    failed = claims(result.stdout, "FAILS")
+    assert result.returncode == 1 and len(failed) == len(failing), result.stdout[-3000:] + result.stderr[-2000:]
+    assert all(any(text.startswith(c) for text in failed) for c in failing), failed
+    assert "Traceback" not in result.stdout + result.stderr, result.stderr[-3000:]
+
+
 @pytest.mark.parametrize("lab, solution, old, new, failing", ONE_EDIT,
                          ids=["tf1-float16_inside", "tf2-float16_inside", "tf2-interleaved_pairs",
                               "tf2-rotation_reversed", "tf2-sin_cos_swapped", "tf2-mask_triu", "tf2-mask_all"])
@@ -213,11 +222,7 @@ def test_tf1_and_tf2_fail_a_wrong_rotation_or_mask_by_its_formula_claim_alone(la
     """The review's learner files (/tmp/bugs: d04_rope_float16_inside, d04_rope_interleaved_pairs, rope_reversed,
     d04_rope_sin_cos_swapped, mask_triu, mask_all) held every claim of TF2, and float16 inside held TF1's: a
     rotation is now held to its formula on random x, and the mask to np.tril."""
-    result = run_lab(lab, "--use", str(one_edit(tmp_path, solution, old, new)))
-    failed = claims(result.stdout, "FAILS")
-    assert result.returncode == 1 and len(failed) == len(failing), result.stdout[-3000:] + result.stderr[-2000:]
-    assert all(any(text.startswith(c) for text in failed) for c in failing), failed
-    assert "Traceback" not in result.stdout + result.stderr, result.stderr[-3000:]
+    fails_exactly(lab, one_edit(tmp_path, solution, old, new), failing)
 
 
 def test_tf1_an_unfinished_apply_rope_leaves_the_sinusoidal_claim_standing(tmp_path):
@@ -388,11 +393,7 @@ def test_tf3_to_tf5_fail_a_mistake_their_claims_did_not_reach_by_the_new_claim_a
     """The review's learner files (/tmp/bugs: d03_slopes_h_from_0, d03_bias_sign_flipped, d04_table_sin_cos_swapped,
     pi_base_fixed, ntk_64_63, ids_first_row) held every claim: TF3 compared the cached path with the full pass,
     both on the learner's ALiBi and table; TF4 read one head; TF5 ran one row and no one-token document."""
-    result = run_lab(lab, "--use", str(one_edit(tmp_path, solution, old, new)))
-    failed = claims(result.stdout, "FAILS")
-    assert result.returncode == 1 and len(failed) == len(failing), result.stdout[-3000:] + result.stderr[-2000:]
-    assert all(any(text.startswith(c) for text in failed) for c in failing), failed
-    assert "Traceback" not in result.stdout + result.stderr, result.stderr[-3000:]
+    fails_exactly(lab, one_edit(tmp_path, solution, old, new), failing)
 
 
 def test_tf4_one_recipe_s_error_fails_only_that_recipe_s_claims(tmp_path):
