@@ -120,7 +120,7 @@ class PageLog:
         self._own: set = set()  # the requests made since this log began (a reused page: not the last visit's)
         self._handlers = [
             ("request", self._request),
-            ("requestfailed", lambda r: r in self._own and self.failures.append(f"{r.url} ({r.failure})")),
+            ("requestfailed", self._failed),
             ("response", self._response),
             ("console", lambda m: m.type == "error" and self.console.append(m.text)),
             ("pageerror", lambda e: self.console.append(f"uncaught: {e}")),
@@ -140,12 +140,22 @@ class PageLog:
         self._own.add(request)
         self.requests.append(request.url)
 
+    def _failed(self, request):
+        # net::ERR_ABORTED is the browser cancelling its own request (instant navigation swaps
+        # the head while the favicon is in flight: seen in CI); nothing was refused. An image
+        # it leaves unloaded is caught by check_page's loaded-image check, a bad address by
+        # its HTTP status.
+        if request in self._own and request.failure != "net::ERR_ABORTED":
+            self.failures.append(f"{request.url} ({request.failure})")
+
     def _response(self, response):
         if response.request not in self._own:
             return
         if response.status >= 400:
             self.failures.append(f"{response.url} (HTTP {response.status})")
-        if urlparse(response.url).path.endswith(".svg"):
+        # A revalidated copy (304, the shared page's cache asking again) carries no body and no
+        # type: the type is judged on the 200 that delivered the body (seen in CI: '' for 304).
+        if urlparse(response.url).path.endswith(".svg") and response.status != 304:
             self.svg_types[response.url] = response.headers.get("content-type", "")
 
     def offsite(self) -> list[str]:
