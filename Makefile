@@ -69,7 +69,7 @@ site: setup
 	$(PY) -m site_build.publish
 
 # --- tests ---------------------------------------------------------------------
-VULTURE = .venv/bin/vulture lessons modelcard project figures_build site_build challenges labs papers experiments bench harness tests tests/vulture_whitelist.py \
+VULTURE = .venv/bin/vulture lessons modelcard explorables project figures_build site_build challenges labs papers experiments bench harness tests tests/vulture_whitelist.py \
 	--min-confidence 90 --exclude tests/data  # unused code: 90% and up (imports, variables, unreachable lines)
 
 # One run on both cores: the browser tests share one build per site variant

@@ -284,6 +284,8 @@ the origin. The dot labelled pos 0 is the pair as it is; each next position
 multiplies by $e^{i}$ once more, so the dot walks one radian further round
 the circle and never leaves it.
 
+<div class="primer-explorable" data-explorable="rope_turning" markdown="0"></div>
+
 **In code:** `rope_complex` packs, multiplies and unpacks; the tests check it
 against `apply_rope_interleaved` to 1e-12.
 

@@ -34,7 +34,7 @@ CONTRACT_NAMES = frozenset({"figures", "demo", "assets", "FIGURE_INPUTS"})
 # The repository's code packages, lowest layer first (tests/test_imports.py holds the layers): the
 # one list pyproject.toml's packages, the Makefile's dead-code scan, the import graph and a copy of
 # the project are checked against or made from (tests/test_packages.py).
-CODE_PACKAGES = ("project", "harness", "lessons", "papers", "labs", "challenges", "experiments", "modelcard",
+CODE_PACKAGES = ("project", "harness", "lessons", "papers", "labs", "challenges", "experiments", "modelcard", "explorables",
                  "figures_build", "site_build")
 
 

@@ -12,8 +12,9 @@ from pathlib import Path
 
 from project.model import LessonError, Project
 
-# Code modules (not lessons) that publish too: the in-browser decoder and its data, the gallery page
-PUBLISHING_MODULES = ("modelcard.data", "modelcard.gallery")
+# Code modules (not lessons) that publish too: the in-browser decoder and its data, the gallery page,
+# the explorables (explorables/__init__.py)
+PUBLISHING_MODULES = ("modelcard.data", "modelcard.gallery", "explorables.data")
 
 
 def _publishers(project: Project, hook: str) -> list[tuple[str, Path]]:

@@ -28,7 +28,7 @@ from project.model import Project
 # Content read by the snapshot besides the lessons' and companions' code (already in their
 # code hash): the decoder's package and its data, the gallery configs, the claims ledgers.
 CONTENT_FILES = ("modelcard/**/*.py", "modelcard/**/*.json", "modelcard/web/*.js", "lessons/gallery/*.json",
-                 "lessons/claims/*.json")
+                 "lessons/claims/*.json", "explorables/**/*.py", "explorables/web/*.js")
 LINK = "primer-lesson:"  # a report's link to a lesson (LINK + slug), made relative to the page that shows it
 
 

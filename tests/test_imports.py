@@ -81,7 +81,7 @@ def test_loading_the_build_imports_no_content():
     import sys
 
     code = ("import sys; import site_build.plugin, figures_build.render; "
-            "print(sorted({m.split('.')[0] for m in sys.modules} & {'lessons', 'papers', 'labs', 'challenges', 'modelcard'}))")
+            "print(sorted({m.split('.')[0] for m in sys.modules} & {'lessons', 'papers', 'labs', 'challenges', 'modelcard', 'explorables'}))")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]", f"importing the build imports content: {out}"
 
@@ -90,8 +90,8 @@ def test_loading_the_build_imports_no_content():
 # above. At the bottom, what reads the project as text and imports none of it (the project model
 # and page reader) and the browser/server harness; then the lessons; then the companions, labs,
 # challenges and experiments that teach or measure with them; then the model-card decoder built
-# over the lessons; then the build, which renders everything.
-LAYERS = (("project", "harness"), ("lessons",), ("papers", "labs", "challenges", "experiments"), ("modelcard",),
+# over the lessons and the explorables (which may read the decoder's gallery); then the build, which renders everything.
+LAYERS = (("project", "harness"), ("lessons",), ("papers", "labs", "challenges", "experiments"), ("modelcard", "explorables"),
           ("figures_build", "site_build"))
 
 
@@ -122,7 +122,7 @@ def test_the_layer_check_can_fail():
     assert upward_arrows({"modelcard.report": {"lessons.model_card"}, "lessons.model_card": set()}) == []
 
 
-CONTENT = ("lessons", "papers", "labs", "challenges", "modelcard")
+CONTENT = ("lessons", "papers", "labs", "challenges", "modelcard", "explorables")
 # the build's modules that run content, both only inside the snapshot's fresh worker process
 CONTENT_RUNNERS = ("site_build.snapshot", "site_build.published")
 # what other build modules may take from them: data types, the key, the taking (which spawns its worker)
