@@ -16,7 +16,9 @@ What runs it, all published by `explorables.data.assets()` at build time:
 - `javascripts/explorables/plot.js` (web/plot.js, `window.PrimerPlot`): SVG drawn at the width it
   is shown, so its text is the CSS size it says (never below 10 px on a phone).
 - `javascripts/explorables/<name>.js` (web/<name>.js): the explorable; it calls
-  `PrimerExplorables.define(name, mount)` and `mount(root, ctx)` builds its controls in `root`.
+  `PrimerExplorables.define(name, mount, pure)`: `mount(root, ctx)` builds its controls in `root`;
+  `pure` is an object of its DOM-free functions (what it computes), which the Node parity tests
+  call through tests/node.py.
 - `assets/explorables/<name>.js`: its data, if `Explorable.data` names a function: the JSON the
   function returns, computed from the lessons' own code at build time, as a script (the offline
   copy is read through file://, where fetch() is refused).

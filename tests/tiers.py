@@ -4,7 +4,8 @@ honest. tests/conftest.py applies both.
 - `browser`: opens built pages in Chromium (marked in the test modules);
 - `build`: builds the site or the figures, trains or runs a model, or starts another process (mkdocs,
   Node, Chromium, a lab, a challenge, the kernels pass, the publisher): the modules in BUILD_MODULES
-  as a whole (and every `test_challenge_NN.py`), and the tests in BUILD_TESTS one by one;
+  as a whole (and every `test_challenge_NN.py` and every `test_*_node.py`, which runs JavaScript in
+  Node), and the tests in BUILD_TESTS one by one;
 - `unit`: everything else, in this process only. `make check` runs it (under 60 s on 2 cores).
 
 A unit test that starts a process fails, naming what it started (`no_process`): mark it `build`
@@ -52,7 +53,7 @@ def tier(item: pytest.Item) -> str:
     """`browser`, `build` or `unit`, for a collected test."""
     if item.get_closest_marker("browser"):
         return "browser"
-    if item.path.name in BUILD_MODULES or item.path.name.startswith("test_challenge_") or getattr(item, "originalname", item.name) in BUILD_TESTS.get(item.path.name, ()):
+    if item.path.name in BUILD_MODULES or item.path.name.startswith("test_challenge_") or item.path.name.endswith("_node.py") or getattr(item, "originalname", item.name) in BUILD_TESTS.get(item.path.name, ()):
         return "build"
     return "unit"
 

@@ -66,7 +66,10 @@
     boxes.forEach(function (box) { seen.observe(box); });
   }
   window.PrimerExplorables = {
-    define: function (name, mountFn) { defined[name] = mountFn; },
+    // mountFn(root, ctx) builds the explorable; `pure` (optional): its DOM-free functions, which
+    // the Node parity tests call (tests/node.py)
+    define: function (name, mountFn, pure) { defined[name] = mountFn; window.PrimerExplorables.pure[name] = pure || {}; },
+    pure: {},
     mountAll: function () {  // for tests and for print: mount every box now
       document.querySelectorAll(".primer-explorable[data-explorable]").forEach(mount);
     },
