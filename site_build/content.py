@@ -129,7 +129,7 @@ def playground_pages(project: Project, docs_dir: Path) -> list[tuple[str, str]]:
 
 # The folders whose code the build runs (content, read by the figure step and the snapshot):
 # `mkdocs serve` watches each one a project has.
-CONTENT_FOLDERS = ("lessons", "papers", "labs", "challenges", "modelcard")
+CONTENT_FOLDERS = ("lessons", "papers", "labs", "challenges", "modelcard", "explorables")
 
 
 # In nav order: the plugin inserts these after Home, then Reference; a top-level section is a tab.
