@@ -73,6 +73,11 @@ priming page). On a busy 2-core machine that took about 18 s per page per
 round, so all 20 pages x 5 rounds take about half an hour there; a quiet
 machine is faster. BENCH_PAGES and BENCH_RUNS shorten it.
 
+The explorables (bench/explorables.py, its docstring says how): each one's gzip size against its
+budget, its redraw times (Performance API measures while its controls are moved by keyboard) and
+the cold transfer of its lesson page, after the pages; `BENCH_EXPLORABLES=only` measures just them,
+`off` skips them.
+
 A benchmark, not a test: it prints numbers and never fails on them (it stops
 only when it cannot measure honestly: a variant check fails, or no Chromium).
 """
@@ -319,7 +324,8 @@ def report(summary: dict, pages: list[str], search_kb: float) -> list[str]:
             f"{fmt(s['no-mermaid/warm']['rendered'])}")
         parts = ", ".join(f"{SHORT.get(part, part)} {kb:.3g}" for part, kb in (cold.get("parts_kb") or {}).items()
                           if kb)
-        lines.append(f"  gzip KB: cold {fmt(cold['kb'], '.1f')} ({parts}), warm {fmt(s['full/warm']['kb'], '.1f')}")
+        lines += textwrap.wrap(f"gzip KB: cold {fmt(cold['kb'], '.1f')} ({parts}), warm {fmt(s['full/warm']['kb'], '.1f')}",
+                               120, initial_indent="  ", subsequent_indent="    ")
     lessons = [p for p in pages if p.startswith("lessons/")]
     lines.append("")
     if lessons:
@@ -360,6 +366,11 @@ def main() -> None:
     runs = int(os.environ.get("BENCH_RUNS", "5"))
     if runs < 1:
         sys.exit("BENCH_RUNS must be at least 1")
+    from bench import explorables as bench_explorables
+
+    which, names = bench_explorables.mode()
+    if which == "only":
+        return bench_explorables.main_only(runs, names)
     started = time.monotonic()
     load_before = os.getloadavg()
     with tempfile.TemporaryDirectory() as tmp:
@@ -402,6 +413,7 @@ def main() -> None:
                             sample.update(page=page, variant=variant, cache=cache, round=round_)
                             samples.append(sample)
                 print(f"  round {round_ + 1}/{runs} done ({time.monotonic() - started:.0f} s)", flush=True)
+            measured = bench_explorables.measure(chromium, recorder, base, runs) if which == "on" else None
             chromium.close()
 
     summary = summarise(samples, pages)
@@ -417,6 +429,10 @@ def main() -> None:
     print()
     for line in report(summary, pages, search_kb):
         print(line)
+    if measured:
+        print()
+        for line in bench_explorables.report(measured):
+            print(line)
     if incomplete:
         print(textwrap.fill(f"warning: not fully rendered within 10 s in some loads: {', '.join(incomplete)}", 120))
     out = os.environ.get("BENCH_JSON")
@@ -430,6 +446,7 @@ def main() -> None:
                               "navigation; bytes gzip-compressed (full variant only); nodes = CDP Nodes"},
             "samples": samples,
             "medians": summary,
+            "explorables": measured,
         }
         Path(out).write_text(json.dumps(data, indent=1))
         print(f"raw samples and medians written to {out}")

@@ -102,6 +102,8 @@ def make_handler(recorder: Recorder) -> type[StaticHandler]:
 def category(path: str) -> str:
     """Which part of the site a requested file belongs to."""
     path = path.split("?")[0]
+    if path.startswith(("/javascripts/explorables/", "/assets/explorables/")):
+        return "explorables"     # an explorable's own files (bench/explorables.py); not the loader
     if "/assets/vendor/katex/" in path or path.endswith("javascripts/math.js"):
         return "KaTeX"
     if "mermaid" in path:
@@ -118,7 +120,7 @@ def category(path: str) -> str:
     return "other"
 
 
-PARTS = ("html", "theme", "KaTeX", "mermaid", "figures", "search index", "other")
+PARTS = ("html", "theme", "KaTeX", "mermaid", "figures", "search index", "explorables", "other")
 
 
 # --- one load in the browser ----------------------------------------------------------------------

@@ -1,11 +1,13 @@
 """The page benchmark's variants (bench/variants.py, bench/server.py, bench/pages.py): the HTML rewriter
-removes whole elements and keeps every other byte. Fast, no browser."""
+removes whole elements and keeps every other byte; and the explorables' part (bench/explorables.py):
+its statistics, verdicts, keys and table. Fast, no browser, no timing."""
 
 from __future__ import annotations
 
 import pytest
 
-from bench import pages as bench_pages, server as bench_server, variants as cut
+from bench import explorables as bench_explorables, pages as bench_pages, server as bench_server, variants as cut
+from explorables import Explorable
 
 FORMULA = ('<span class="arithmatex"><span class="katex"><span class="katex-mathml"><math><mi>x</mi></math></span>'
            '<span class="katex-html" aria-hidden="true"><span class="base"><span class="strut" style="height:1em;">'
@@ -135,6 +137,10 @@ def test_parts_of_a_load():
         "/assets/images/favicon.png": "theme",
         "/assets/notebook-0123abcd.css": "theme",
         "/javascripts/model_card_loader.js": "other",
+        "/javascripts/explorables/core.js": "explorables",
+        "/javascripts/explorables/rope_turning.js?v=1": "explorables",
+        "/assets/explorables/tiny_model.js": "explorables",
+        "/javascripts/explorables.js": "other",       # the loader, on every page: not an explorable's own file
         "/sitemap.xml": "other",
     }
     assert {path: bench_server.category(path) for path in expected} == expected
@@ -153,3 +159,70 @@ def test_the_report_fits_in_120_columns():
     assert summary[pages[0]]["ratio/warm"]["median_of_per_round"] == pytest.approx(1.0)
     lines = bench_pages.report(summary, pages, 230.1)
     assert max(len(line) for line in lines) <= 120, max(lines, key=len)
+
+
+# --- the explorables' part (bench/explorables.py) ---------------------------------------------------
+
+
+def test_redraw_statistics_follow_their_definitions():
+    durations = [7.0, 1.0, 3.0, 10.0, 2.0, 9.0, 4.0, 8.0, 5.0, 6.0]     # 1..10, shuffled
+    stats = bench_explorables.redraw_stats(durations)
+    # median of 1..10: (5 + 6) / 2; p90, inclusive: rank 0.9 * (10 - 1) = 8.1 -> 9 + 0.1 * (10 - 9)
+    assert stats == pytest.approx({"n": 10, "median": 5.5, "p90": 9.1, "max": 10.0, "ratio": 5.5 / 50})
+    assert bench_explorables.redraw_stats([3.0]) == {"n": 1, "median": 3.0, "p90": 3.0, "max": 3.0,
+                                                      "ratio": 3.0 / 50}
+    assert bench_explorables.redraw_stats([])["median"] is None
+
+
+def test_the_verdict_names_each_budget_broken():
+    e = Explorable("x", "rope", budget_kb=40, extra_budget_kb=400)
+    fine = {"mounted": 40 * 1024, "extra": 400 * 1024}
+    fast = bench_explorables.redraw_stats([1.0] * 9 + [49.0])
+    assert bench_explorables.problems(e, fine, fast) == []
+    # a median far under budget does not hide a slow p90
+    slow = bench_explorables.redraw_stats([1.0] * 5 + [60.0] * 5)
+    assert slow["median"] < 50
+    big = {"mounted": 40 * 1024 + 1, "extra": 400 * 1024 + 1}
+    found = bench_explorables.problems(e, big, slow)
+    assert [p.split()[0] for p in found] == ["mounted", "on", "redraw"], found
+    assert bench_explorables.problems(e, fine, bench_explorables.redraw_stats([])) == ["no redraw measured"]
+
+
+def test_each_control_is_moved_and_moved_back():
+    assert bench_explorables.key_sequence("range", 3) == ["ArrowRight"] * 3 + ["ArrowLeft"] * 3
+    assert bench_explorables.key_sequence("select", 3) == ["ArrowDown", "ArrowUp"]
+    for kind, (forth, back) in bench_explorables.KEYS.items():     # a checkbox's Space twice toggles it back
+        keys = bench_explorables.key_sequence(kind, 2)
+        assert keys == [forth] * (len(keys) // 2) + [back] * (len(keys) // 2), kind
+
+
+def test_bench_explorables_chooses_what_runs(monkeypatch):
+    for value, expected in (("", ("on", [])), ("only", ("only", [])), ("off", ("off", [])),
+                            ("rope_turning", ("only", ["rope_turning"]))):
+        monkeypatch.setenv("BENCH_EXPLORABLES", value)
+        assert bench_explorables.mode() == expected
+    monkeypatch.setenv("BENCH_EXPLORABLES", "no_such_explorable")
+    with pytest.raises(SystemExit, match="no_such_explorable"):
+        bench_explorables.mode()
+
+
+def test_the_explorables_table_fits_and_says_each_verdict():
+    slow = bench_explorables.redraw_stats([123.4] * 1000)
+    fast = bench_explorables.redraw_stats([0.1] * 10)
+    row = {"lesson": "context_extension", "budget_kb": 40, "extra_budget_kb": 400, "mounted_bytes": 999_999,
+           "extra_bytes": 9_999_999, "controls": {}, "note": "", "to_frame": slow}
+    measured = {"explorables": {
+        "every_pair_under_every": {**row, "redraw": slow, "problems": ["mounted 976.6 KB > 40 KB"]},
+        "rope_turning": {**row, "lesson": "rope", "mounted_bytes": 6000, "extra_bytes": 0, "redraw": fast,
+                         "to_frame": fast, "problems": []}},
+        "cold": {"context_extension": {"kb": 251.0, "explorables_kb": 12.5},
+                 "rope": {"kb": 186.2, "explorables_kb": 0.0}}}
+    lines = bench_explorables.report(measured)
+    assert max(len(line) for line in lines) <= 120, max(lines, key=len)
+    rows = {line.split()[0]: line for line in lines if line.split() and line.split()[0] in measured["explorables"]}
+    assert rows["rope_turning"].endswith("yes") and rows["every_pair_under_every"].endswith("no")
+    assert "(40)" in rows["rope_turning"] and "0.002" in rows["rope_turning"]     # median / 50 ms
+    assert any("mounted 976.6 KB > 40 KB" in line for line in lines)
+    cold = {line.split()[0]: line for line in lines if line.startswith("  lessons/")}
+    assert cold["lessons/context_extension/"].endswith("OVER target")
+    assert cold["lessons/rope/"].endswith("within target")
