@@ -284,8 +284,6 @@ the origin. The dot labelled pos 0 is the pair as it is; each next position
 multiplies by $e^{i}$ once more, so the dot walks one radian further round
 the circle and never leaves it.
 
-<div class="primer-explorable" data-explorable="rope_turning" markdown="0"></div>
-
 **In code:** `rope_complex` packs, multiplies and unpacks; the tests check it
 against `apply_rope_interleaved` to 1e-12.
 
@@ -374,6 +372,14 @@ original and the dashed blue converted run are the same curve; the vermillion
 places even though every curve depends only on distance. In the bottom panel, the
 mismatched table gives three different curves for three starting positions:
 distance alone no longer decides the score.
+
+<div class="primer-explorable" data-explorable="rope_turning" markdown="0"></div>
+
+**Try it:** the box opens on this section's head (width 16, base 10,000) at
+gap 4, with the table's score of 2.3664 and the original curve of the figure's
+top panel. Move the key's position and the score stays put: only the gap turns
+the query against the key. Raise the gap or lower the base and more pairs
+complete a turn, the fast ones first; width 128 is a Llama-sized head.
 
 **In code:** `head_scores` computes per-head scores for a layout;
 `apply_rope_mismatched` is the table bug (an interleaved table handed to

@@ -231,3 +231,45 @@
   global.PrimerCore = api;
   if (typeof module !== "undefined" && module.exports) module.exports = api;
 })(typeof window !== "undefined" ? window : globalThis);
+
+// ---- rotation and scores (rope_turning) ----
+// One query and one key of a head, turned by RoPE in the interleaved layout (dims 2i and 2i+1 are
+// pair i), and the score they give. Added to PrimerCore after the sections above.
+(function (core) {
+  "use strict";
+
+  // One pair (x, y) turned by `angle` radians: (x cos a − y sin a, x sin a + y cos a), the formula of
+  // lessons/positional.py's apply_rope (lessons/rope.py's apply_rope_interleaved).
+  function rotatePair(x, y, angle) {
+    var c = Math.cos(angle), s = Math.sin(angle);
+    return [x * c - y * s, x * s + y * c];
+  }
+
+  // Pair i's share of the score when the query sits `gap` positions after the key (gap = m − n,
+  // query minus key): (R_gap q)_i · k_i. Turning q by m θ_i and k by n θ_i gives the same number
+  // (lessons/rope.py, section 3: ⟨R_m q, R_n k⟩ = ⟨R_(m−n) q, k⟩); with the key at 0 it is
+  // exactly what lessons/rope.py's score_at turns.
+  function pairScore(q, k, gap, theta, i) {
+    var t = rotatePair(q[2 * i], q[2 * i + 1], gap * theta[i]);
+    return t[0] * k[2 * i] + t[1] * k[2 * i + 1];
+  }
+
+  // The head's score q·k after RoPE, query `gap` positions after the key: the sum of every pair's
+  // share (lessons/rope.py's score_at(W_q, W_k, x_q, x_k, m=gap, n=0), layout "interleaved").
+  function ropeScore(q, k, gap, theta) {
+    var sum = 0;
+    for (var i = 0; i < theta.length; i++) sum += pairScore(q, k, gap, theta, i);
+    return sum;
+  }
+
+  // Which pairs have completed at least one full turn over `gap` positions: θ_i·gap ≥ 2π, one
+  // boolean per pair (lessons/model_card.py's pairs_that_turn).
+  function pairsThatTurn(theta, gap) {
+    return theta.map(function (t) { return t * gap >= 2 * Math.PI; });
+  }
+
+  core.rotatePair = rotatePair;
+  core.pairScore = pairScore;
+  core.ropeScore = ropeScore;
+  core.pairsThatTurn = pairsThatTurn;
+})((typeof window !== "undefined" ? window : globalThis).PrimerCore);
