@@ -62,4 +62,5 @@ class Explorable:
 # One line per explorable (name: Explorable), in reading order.
 REGISTRY: dict[str, Explorable] = {e.name: e for e in (
     Explorable("rope_turning", "rope", data="explorables.rope_turning:data"),
+    Explorable("layers", "layer_schemes", data="explorables.layers:data"),
 )}
