@@ -62,11 +62,13 @@ def sizes(explorable: Explorable) -> dict[str, int]:
 
 def assets() -> dict[str, bytes]:
     """Every file the explorables publish: {site path: bytes}: the loader (its manifest names, per
-    explorable, the files to load in order), then each explorable's files and on-demand files."""
+    explorable, the files to load in order), the core (even with no explorable registered: the
+    model-card decoder loads it before modelcard/web/model_card.js), then each explorable's files
+    and on-demand files."""
     loader = (WEB / "loader.js").read_text(encoding="utf-8")
     marker = "/*MANIFEST*/{}"
     assert marker in loader, "explorables/web/loader.js lost its manifest marker"
-    out, lists = {}, {}
+    out, lists = {script_path("core"): (WEB / "core.js").read_bytes()}, {}  # always: the decoder loads the core too
     for name, e in REGISTRY.items():
         mounted = files(e)
         lists[name] = list(mounted)

@@ -29,6 +29,7 @@ global.window = global;
 global.document = { currentScript: null, readyState: "complete", getElementById: () => null };
 const [tables, source] = process.argv.slice(1);
 window.PrimerModelCardTables = fs.readFileSync(tables, "utf8");
+new Function(fs.readFileSync(CORE, "utf8"))();  // the numeric core, which the page loads first
 new Function(fs.readFileSync(source, "utf8"))();
 const M = window.PrimerModelCard, cases = JSON.parse(fs.readFileSync(0, "utf8"));
 const run = {
@@ -36,7 +37,7 @@ const run = {
   comma: (v) => M.format.comma(v), round: (v) => String(M.format.round(+v)), dumps: (v) => M.dumps(v),
 };
 process.stdout.write(JSON.stringify(cases.map(([op, text, p]) => run[op](M.parse(text), p))));
-"""
+""".replace("CORE", json.dumps(str(ROOT / "explorables" / "web" / "core.js")))
 
 
 def _floats(rng: random.Random) -> list[float]:

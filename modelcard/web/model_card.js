@@ -9,6 +9,11 @@
 (function () {
   "use strict";
   var SCRIPT = document.currentScript && document.currentScript.src;
+  // The formulas (RoPE speeds of every rope type, the explorer's measures) live once, in the numeric core
+  // the explorables share (explorables/web/core.js); model_card_loader.js loads it before this script.
+  // Here: Python's checks, warnings, errors and formats around them.
+  var C = window.PrimerCore;
+  if (!C || !C.ropeSpeeds) throw new Error("model_card.js needs javascripts/explorables/core.js first");
 
   // ---- Python's values, errors and formats --------------------------------
   function PyError(type, message) {
@@ -114,7 +119,7 @@
     var x = realArg(a), y = realArg(b);
     return x === y || Math.abs(x - y) <= 1e-9 * Math.max(Math.abs(x), Math.abs(y));
   }
-  function roundHalfEven(x) { var r = Math.round(x); return Math.abs(x % 1) === 0.5 && r % 2 ? r - 1 : r; }
+  var roundHalfEven = C.roundHalfEven;
 
   // exact decimal digits of a finite x > 0: x = 0.DIGITS × 10^pt
   function exact(x) {
@@ -291,11 +296,6 @@
   var sink = null; // warnings.warn: the list being recorded, or null (ignored)
   function warn(m) { if (sink) sink.push(m); }
 
-  function powers(base, n, d) { // base ** (-(2i)/d), i < n
-    var out = [];
-    for (var i = 0; i < n; i++) out.push(Math.pow(base, -(2 * i) / d));
-    return out;
-  }
   function ropeTypeOf(p) {
     if (!isDict(p)) throw VE("rope_parameters must be a dict, got " + tname(p));
     var t = or(get(p, "rope_type"), get(p, "type"), "default");
@@ -315,12 +315,13 @@
   function ntkBase(base, scale, d) {
     base = positive(base, "base"); scale = positive(scale, "scale");
     count(evenWidth(d, "d"), "d", 4);
-    return base * Math.pow(scale, d / (d - 2));
+    return C.ntkScaledBase(base, scale, d);
   }
-  function getMscale(scale, mscale) {
-    if (cmp("<=", scale, 1)) return 1.0;
-    return arith("*", arith("*", 0.1, mscale), log(scale)) + 1.0;
+  function getMscale(scale, mscale) {  // yarn_get_mscale, after the TypeError Python raises for a non-number
+    if (!cmp("<=", scale, 1)) arith("*", 0.1, mscale);
+    return C.yarnMscale(N(scale), N(mscale));
   }
+  function pyNum(v) { return truthy(v) ? N(v) : 0; }  // a value Python tests for truth, as a number
 
   function ropeInvFreq(headDim, rp, maxPos, seqLen) {
     var p = Object.assign({}, rp || {});
@@ -335,34 +336,30 @@
     });
     headDim = count(headDim, "head_dim", 2);
     var base = positive(or(get(p, "rope_theta"), 10000.0), "rope_parameters 'rope_theta'");
-    var partial = get(p, "partial_rotary_factor"), i, out;
+    var partial = get(p, "partial_rotary_factor");
     if (type === "proportional") {
       if (none(partial)) { warn("rope_type 'proportional' without partial_rotary_factor turns every pair"); partial = F(1); }
       if (!(cmp("<=", 0, partial) && cmp("<=", partial, 1))) throw VE("partial_rotary_factor for rope_type 'proportional' must be in [0, 1], got " + str(partial));
-      var turning = Math.floor(N(partial) * headDim / 2), f = stretch(get(p, "factor", F(1)), type);
-      out = [];
-      for (i = 0; i < Math.floor(headDim / 2); i++) out.push((i < turning ? Math.pow(base, -(2 * i) / headDim) : 0) / f);
-      return [out, 1.0];
+      return [C.proportionalSpeeds(headDim, base, N(partial), stretch(get(p, "factor", F(1)), type)), 1.0];
     }
     partial = none(partial) ? F(1) : partial;
     if (!(cmp("<", 0, partial) && cmp("<=", partial, 1))) throw VE("partial_rotary_factor for rope_type '" + type + "' must be in (0, 1], got " + str(partial));
     var d = Math.trunc(headDim * N(partial));
     if (d < 2 || (d % 2 && N(partial) === 1))
       throw VE("the rotary width (head_dim " + headDim + " × partial_rotary_factor " + str(partial) + ") must be even (or odd with partial_rotary_factor < 1) and >= 2, got " + d);
-    var theta = powers(base, Math.ceil(d / 2), d);
+    var theta = C.invFreq(d, base);
     var original = or(get(p, "original_max_position_embeddings"), maxPos);
     if (["yarn", "longrope", "llama3"].indexOf(type) >= 0 && none(original))
       throw VE("rope_parameters for rope_type '" + type + "' needs the key 'original_max_position_embeddings'");
     var factor, attention;
     if (type === "default") return [theta, 1.0];
-    if (type === "linear") { factor = stretch(p.factor, type); return [theta.map(function (t) { return t / factor; }), 1.0]; }
+    if (type === "linear") return [C.divided(theta, [stretch(p.factor, type)]), 1.0];
     if (type === "dynamic") {
       factor = stretch(p.factor, type);
       if (none(maxPos)) throw VE("rope_type 'dynamic' needs max_position_embeddings (the trained length)");
-      var n = Math.max(none(seqLen) ? maxPos : seqLen, maxPos);
-      var b2 = ntkBase(base, factor * n / maxPos - (factor - 1), d);
+      var b2 = ntkBase(base, C.dynamicStretch(factor, none(seqLen) ? maxPos : seqLen, maxPos), d);
       evenWidth(d, "d");
-      return [powers(positive(b2, "base"), d / 2, d), 1.0];
+      return [C.invFreq(d, positive(b2, "base")), 1.0];
     }
     if (type === "yarn") {
       factor = p.factor;
@@ -381,29 +378,21 @@
         warn("rope_parameters 'attention_factor' for rope_type 'yarn' should be a float >= 0, got " + repr(attention));
       if (none(attention)) {
         var ms = get(p, "mscale"), msa = get(p, "mscale_all_dim");
-        attention = truthy(ms) && truthy(msa) ? getMscale(factor, ms) / getMscale(factor, msa) : getMscale(factor, 1.0);
+        if (truthy(ms) && truthy(msa)) { getMscale(factor, ms); getMscale(factor, msa); }  // Python's TypeError, if any
+        attention = C.yarnAttentionFactor(factor, pyNum(ms), pyNum(msa));
       }
       var fast = or(get(p, "beta_fast"), 32), slow = or(get(p, "beta_slow"), 1);
       if (cmp("<", fast, slow)) warn("rope_parameters for rope_type 'yarn' should have beta_fast >= beta_slow, got " + str(fast) + " < " + str(slow));
       if (d % 2) throw VE("rope_type 'yarn' needs an even rotary width, got " + d);
-      var lb = 2 * Math.log(base);
-      var corr = function (r) {
-        var x = log(arith("/", original, arith("*", arith("*", r, 2), Math.PI)));
-        if (lb === 0) throw ZDE();
-        return d * x / lb;
-      };
-      var low = corr(fast), high = corr(slow);
-      if (truthy(get(p, "truncate", true))) {
-        if (!isFinite(low) || !isFinite(high)) throw isNaN(low) || isNaN(high) ? VE("cannot convert float NaN to integer") : PyError("OverflowError", "cannot convert float infinity to integer");
-        low = Math.floor(low); high = Math.ceil(high);
-      }
-      low = Math.max(low, 0); high = Math.min(high, d - 1);
-      if (low === high) high += 0.001;
-      out = theta.map(function (t, i) {
-        var g = Math.min(Math.max((i - low) / (high - low), 0), 1);
-        return t * (1 - g) + t / factor * g;
+      var truncate = truthy(get(p, "truncate", true)), ends = [fast, slow].map(function (r) {  // what Python raises on the way
+        log(arith("/", original, arith("*", arith("*", r, 2), Math.PI)));
+        if (Math.log(base) === 0) throw ZDE();
+        return C.yarnCorrectionDim(N(r), d, base, N(original));
       });
-      return [out, pyFloat(attention)];
+      if (truncate && !ends.every(isFinite))
+        throw ends.some(isNaN) ? VE("cannot convert float NaN to integer") : PyError("OverflowError", "cannot convert float infinity to integer");
+      var range = C.yarnCorrectionRange(N(fast), N(slow), d, base, N(original), truncate);
+      return [C.yarnSpeeds(theta, factor, C.yarnRamp(range[0], range[1], d / 2)), pyFloat(attention)];
     }
     if (type === "longrope") {
       var lists = {};
@@ -423,11 +412,10 @@
       attention = get(p, "attention_factor");
       if (!none(attention) && cmp("<", attention, 0)) warn("rope_parameters 'attention_factor' for rope_type 'longrope' should be >= 0, got " + repr(attention));
       if (none(attention)) {
-        if (factor <= 1.0) attention = 1.0;
-        else { var lo = log(original); if (lo === 0) throw ZDE(); attention = Math.sqrt(1 + Math.log(factor) / lo); }
+        if (factor > 1.0 && log(original) === 0) throw ZDE();
+        attention = C.longropeAttentionFactor(factor, N(original));
       }
-      var fs = truthy(seqLen) && seqLen > N(original) ? lists.long_factor : lists.short_factor;
-      return [theta.map(function (t, i) { return t / fs[fs.length === 1 ? 0 : i]; }), pyFloat(attention)];
+      return [C.divided(theta, C.longropeFactors(lists.short_factor, lists.long_factor, seqLen, N(original))), pyFloat(attention)];
     }
     // llama3
     factor = stretch(p.factor, type);
@@ -438,14 +426,8 @@
            ": no pair is blended, waves longer than " + fmtG(arith("/", original, F(lowF)), 6) + " positions are divided by " + fmtG(factor, 6));
     if (!none(maxPos) && cmp(">=", original, maxPos))
       warn("rope_type 'llama3' should have original_max_position_embeddings (" + str(original) + ") below max_position_embeddings (" + maxPos + ")");
-    var longWave = arith("/", original, F(lowF)), shortWave = arith("/", original, F(highF)), orig = N(original);
-    out = theta.map(function (t) {
-      var wl = 2 * Math.PI / t;
-      var smooth = (orig / wl - lowF) / (highF - lowF), middle = (1 - smooth) * t / factor + smooth * t;
-      var divided = wl > longWave ? t / factor : t;
-      return wl >= shortWave && wl <= longWave ? middle : divided;
-    });
-    return [out, 1.0];
+    arith("/", original, F(lowF)); arith("/", original, F(highF));  // Python's ZeroDivisionError, if any
+    return [C.llama3Speeds(theta, factor, N(original), lowF, highF), 1.0];
   }
 
   // ---- lessons/model_card.py -------------------------------------------------------
@@ -1469,37 +1451,21 @@
     return out.join("");
   }
   function reportOf(c, served, model, engine) { return renderText(sectionsOf(c, served, model, engine)); }
-  var METHODS = {
-    "linear (PI)": { rope_type: "linear" }, "NTK-aware": { rope_type: "ntk" },
-    "YaRN": { rope_type: "yarn" }, "Llama 3 rule": { rope_type: "llama3", low_freq_factor: F(1), high_freq_factor: F(4) }
-  };
+  var METHODS = C.COMPARED;  // lessons.model_card.COMPARED
+  // what compare_methods refuses (the stretch, the trained length, ntk_pair_scale's width), then the core's
+  function checkMethods(width, trainedLength, s) {
+    positive(s, "stretch");
+    count(trainedLength, "trained_length");
+    count(evenWidth(width, "d"), "d", 4);
+  }
   // compare_methods(group, trained_length, stretch); group: {base, rotary_dim, rope_type, head_dim}
   function compareMethods(group, trainedLength, s) {
-    s = positive(s, "stretch");
-    trainedLength = count(trainedLength, "trained_length");
     var width = group.rope_type !== "proportional" ? group.rotary_dim : group.head_dim;
-    var baseFreq = ropeInvFreq(width, { rope_theta: group.base })[0], out = {};
-    Object.keys(METHODS).forEach(function (name) {
-      if (METHODS[name].rope_type === "ntk") {  // lessons.context_extension.ntk_pair_scale: the base raised for s
-        count(evenWidth(width, "d"), "d", 4);
-        out[name] = baseFreq.map(function (_, i) { return Math.pow(s, -2 * i / (width - 2)); });
-        return;
-      }
-      var p = Object.assign({ rope_theta: group.base, original_max_position_embeddings: trainedLength }, METHODS[name], { factor: s });
-      var f = ropeInvFreq(width, p, trainedLength, roundHalfEven(trainedLength * s))[0];
-      out[name] = f.map(function (x, i) { return x / baseFreq[i]; });
-    });
-    return out;
-  }
-  // lessons.context_extension.trained_angle_ratio: per pair, the largest angle at newLen over the largest in training
-  function trainedAngleRatio(inv, theta, L, newLen) {
-    return inv.map(function (x, i) {
-      var used = (newLen - 1) * x, seen = (L - 1) * theta[i];
-      return seen >= 2 * Math.PI ? Math.min(used / (2 * Math.PI), 1.0) : used / seen;
-    });
+    checkMethods(width, trainedLength, s);
+    return C.compareMethods(N(group.base), width, trainedLength, N(s));
   }
   // modelcard.explorer: group_window, explorer_start, measures, method_measures, block_measures
-  var EXPLORER_FALLBACK = { base: 10000.0, width: 128, trained: 4096 }, NO_SCALING = "no scaling";
+  var EXPLORER_FALLBACK = { base: 10000.0, width: 128, trained: 4096 }, NO_SCALING = C.NO_SCALING;
   function groupLabel(g) { return g.layer_type === "all" ? "every RoPE layer" : g.layer_type + " (" + g.layers.length + " layers)"; }
   function groupWindow(c, g) {  // [the span every layer of the group attends within, "chunk" | "sliding window"], or [null, null]
     var kinds = {};
@@ -1519,28 +1485,14 @@
       stated: c.trained_stated, stretch: Math.max(1.0, served / trained, reach ? reach[0] / trained : 1.0), window: win[0], kind: win[1],
       group: groupLabel(g), others: c.rope.slice(1).map(function (o) { var w = groupWindow(c, o); return { group: groupLabel(o), rope_type: o.rope_type, window: w[0], kind: w[1] }; }) };
   }
-  function measures(speeds, theta, trained, reach) {
-    var turning = theta.map(function (x) { return x > 0; });
-    speeds = speeds.filter(function (_, i) { return turning[i]; }); theta = theta.filter(function (_, i) { return turning[i]; });
-    var ratio = trainedAngleRatio(speeds, theta, trained, reach), scale = speeds.map(function (x, i) { return x / theta[i]; });
-    return { past: ratio.filter(function (r) { return r > trained / (trained - 1); }).length,
-      largest: Math.max.apply(null, ratio), untouched: scale.filter(function (x) { return Math.abs(x - 1) <= 1e-9; }).length,
-      slowest: 1 / Math.min.apply(null, scale) };
-  }
   function methodMeasures(base, width, trained, stretch, win) {
-    var theta = ropeInvFreq(width, { rope_theta: base })[0], served = roundHalfEven(trained * stretch), out = {};
-    var scales = {}, compared = compareMethods({ base: base, rotary_dim: width, rope_type: "default", head_dim: width }, trained, stretch);
-    scales[NO_SCALING] = theta.map(function () { return 1.0; });
-    Object.keys(compared).forEach(function (k) { scales[k] = compared[k]; });
-    Object.keys(scales).forEach(function (name) {
-      out[name] = measures(theta.map(function (x, i) { return x * scales[name][i]; }), theta, trained, Math.min(served, win || served));
-    });
-    return out;
+    checkMethods(width, trained, stretch);
+    return C.methodMeasures(N(base), width, trained, N(stretch), win);
   }
   function blockMeasures(c, trained, served, win) {
     var g = c.rope[0], speeds = g.inv_freq;
     if (g.rope_type === "dynamic" || g.rope_type === "longrope") speeds = ropeInvFreq(g.head_dim, g.parameters, c.max_length, served)[0];
-    return measures(speeds, g.default_inv_freq, trained, Math.min(served, win || served));
+    return C.measures(speeds, g.default_inv_freq, trained, Math.min(served, win || served));
   }
   function dumps(v, ind) { // json.dumps(v, indent=2), floats as Python writes them
     ind = ind || "";
@@ -1673,7 +1625,7 @@
       });
     });
   }
-  function wavelengths(inv) { return inv.map(function (x) { return x > 0 ? 2 * Math.PI / x : NaN; }); }
+  function wavelengths(inv) { return C.wavelengths(inv).map(function (w) { return w > 0 && isFinite(w) ? w : NaN; }); }
   // what the explorer's table calls each method of compare_methods (and no scaling), and its dash
   var SHORT = { "no scaling": "no scaling", "linear (PI)": "linear (PI)", "NTK-aware": "NTK-aware", "YaRN": "YaRN", "Llama 3 rule": "Llama 3 rule" };
   var DASHES = { "linear (PI)": "6 3", "NTK-aware": "2 3", "YaRN": "", "Llama 3 rule": "8 3 2 3" };
