@@ -79,7 +79,11 @@ FRAMES = """
   window.__pxFrames = frames;
 })();
 """
-LABEL = "c => ((c.labels && c.labels[0] && c.labels[0].textContent) || c.getAttribute('aria-label') || '').trim()"
+# A control's label without the controls and numbers inside it (a <label> may wrap both).
+LABEL = """c => { const label = c.labels && c.labels[0] && c.labels[0].cloneNode(true);
+  if (!label) return (c.getAttribute("aria-label") || "").trim();
+  label.querySelectorAll("input, select, textarea, button, output, [data-value]").forEach(e => e.remove());
+  return label.textContent.trim(); }"""
 MEASURES = "n => performance.getEntriesByName('explorable:' + n).map(e => e.duration)"
 
 
