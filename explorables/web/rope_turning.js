@@ -142,11 +142,13 @@
       if (!cached[id]) cached[id] = curve(d, b);
       panels.textContent = "";
       var W = P.widthOf(panels, 760), side = W >= 600, size = side ? 210 : Math.min(230, W);
-      var left = P.el("figure", { class: "px-rt-panel" }, panels), right = P.el("figure", { class: "px-rt-panel" }, panels);
+      var pw = side ? W - size - 16 : W;  // the plot's width; each panel as wide as what it draws
+      var left = P.el("figure", { class: "px-rt-panel", style: "width:" + size + "px" }, panels);
+      var right = P.el("figure", { class: "px-rt-panel", style: "width:" + pw + "px" }, panels);
       circle(left, size, v, i);
       P.el("figcaption", { class: "px-rt-caption", text: "Pair " + i + ", directions only: q at m = n + gap, k at n; " +
                            "dashed, q at n; the arc is its extra turn (full turns not drawn)." }, left);
-      plot(right, side ? W - size - 16 : W, cached[id], g, v, i);
+      plot(right, pw, cached[id], g, v, i);
       P.el("figcaption", { class: "px-rt-caption", text: "Line: the whole head's score at every gap; dot: this gap; " +
                            "dashed: where pair " + i + " completes its first turn. Cells: pairs 0 to " + (pairs - 1) +
                            ", filled once turned within the gap; outlined: pair " + i + "." }, right);
