@@ -62,5 +62,6 @@ class Explorable:
 # One line per explorable (name: Explorable), in reading order.
 REGISTRY: dict[str, Explorable] = {e.name: e for e in (
     Explorable("rope_turning", "rope", data="explorables.rope_turning:data"),
+    Explorable("methods", "context_extension", data="explorables.methods:data"),
     Explorable("layers", "layer_schemes", data="explorables.layers:data"),
 )}

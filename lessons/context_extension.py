@@ -60,6 +60,15 @@ never fails loudly.
 
 ![Each stretching recipe's change to a pair's turning speed against that pair's wavelength, on log axes: position interpolation slows every pair by the same factor, NTK-aware slows them more and more along a diagonal, YaRN and the Llama 3 rule leave the short waves alone and slow only the long ones by the full factor, and LongRoPE's Phi-3.5 points are a curve of their own](figures/context_extension.scale_by_wavelength.svg)
 
+<div class="primer-explorable" data-explorable="methods" markdown="0"></div>
+
+**Try it:** pick a model to see its own `rope_parameters` block at the
+length it serves, then drag the length read or switch the method; the
+squares are the pairs pushed to angles training never showed them. With no
+scaling the slow pairs light up as soon as you read past the trained length;
+position interpolation, YaRN and the Llama 3 rule keep every pair dark, and
+NTK-aware leaves almost all of them lit however far you stretch.
+
 **Reading it:** each point is one rotary pair, placed by its wavelength
 before scaling (the fast pairs, which track nearby word order, on the left)
 and by how much the recipe multiplies its speed (1 is untouched). Every

@@ -1,0 +1,123 @@
+"""The `methods` explorable in Node (explorables/web/methods.js's `measure`: what it reads for a
+choice of model, method and stretch, with the data the build publishes) against the Python the
+decoder's explorer reports: a method set for a stretch as `modelcard.explorer.method_measures`
+(dynamic NTK: `explorables.methods.preset_measures`), a gallery model's own block as
+`block_measures`, at every stop of the slider. Counts (pairs past, pairs untouched) exactly; the
+largest angle ratio and slowest pair to 1e-12 relative: the core does numpy's float64 arithmetic
+in the same order, but V8's Math.pow and numpy's power may round a last bit differently. Each pair
+the plot draws is held to `trained_angle_ratio` and `past_trained`, and the block the box prints
+is read back with `rope_inv_freq` to the speeds drawn."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from explorables.methods import METHODS, data, models, preset_measures
+from lessons.context_extension import rope_inv_freq, trained_angle_ratio
+from modelcard.explorer import block_measures, past_trained
+from tests.node import needs_node, run_explorable
+
+REL = 1e-12
+PRESETS = [key for key, _, _ in METHODS if key != "longrope"]
+
+
+def _stops(own: float | None = None) -> list[float]:
+    """The slider's stretches (methods.js `stops`): 2^(k/4) for k = 0..24, and a model's own."""
+    grid = [2 ** (k / 4) for k in range(25)]
+    return sorted(grid + ([own] if own and not any(abs(s - own) < 1e-9 * own for s in grid) else []))
+
+
+def _close(got: dict, want: dict, where) -> None:
+    assert (got["past"], got["untouched"]) == (want["past"], want["untouched"]), (where, got, want)
+    for key in ("largest", "slowest"):
+        assert math.isclose(got[key], want[key], rel_tol=REL), (where, key, got[key], want[key])
+
+
+def _run(tmp_path, choices: list[dict]) -> list[dict]:
+    return run_explorable(tmp_path, "methods", [["measure", c] for c in choices])
+
+
+@needs_node
+def test_the_slider_steps_through_quarter_powers_of_two_and_the_models_own_stretch(tmp_path):
+    owns = [None, *(m["stretch"] for m in data()["models"])]
+    got = run_explorable(tmp_path, "methods", [["stops", own] for own in owns])
+    for own, stops in zip(owns, got, strict=True):
+        assert stops == pytest.approx(_stops(own), rel=1e-15), own
+        assert own is None or own in stops
+
+
+@needs_node
+def test_each_method_on_the_lessons_example_reads_as_the_explorer_reports_it(tmp_path):
+    ex = data()["example"]
+    choices = [{"model": "", "method": key, "stretch": s} for s in _stops() for key in PRESETS]
+    for c, got in zip(choices, _run(tmp_path, choices), strict=True):
+        want = preset_measures(ex["base"], ex["width"], ex["trained"], c["stretch"])[c["method"]]
+        _close(got["rows"]["measures"], want, c)
+        assert got["setting"]["served"] == round(ex["trained"] * c["stretch"])
+
+
+@needs_node
+def test_each_method_on_each_gallery_head_reads_as_the_explorer_reports_it(tmp_path):
+    choices, wants = [], []
+    for m in data()["models"]:
+        for s in (1.0, 2 ** 1.25, 8.0, m["stretch"], 64.0):
+            for key in PRESETS:
+                if key == m["rope_type"]:
+                    continue  # that method is the model's own block (next test)
+                choices.append({"model": m["slug"], "method": key, "stretch": s})
+                wants.append(preset_measures(m["base"], m["width"], m["trained"], s, m["window"])[key])
+    for c, got, want in zip(choices, _run(tmp_path, choices), wants, strict=True):
+        assert not got["setting"]["own"], c
+        _close(got["rows"]["measures"], want, c)
+
+
+@needs_node
+def test_each_gallery_model_s_own_block_reads_as_the_explorer_reports_it_at_every_stop(tmp_path):
+    cards, entries = models(), {m["slug"]: m for m in data()["models"]}
+    choices = [{"model": slug, "method": m["rope_type"], "stretch": s} for slug, m in entries.items()
+               for s in _stops(m["stretch"])]
+    choices.append({"model": "", "method": "longrope", "stretch": 8.0})  # LongRoPE: the gallery's LongRoPE model
+    for c, got in zip(choices, _run(tmp_path, choices), strict=True):
+        st = got["setting"]
+        m = entries[st["model"]]
+        assert st["own"] and st["model"] == (c["model"] or "phi-3.5-mini"), c
+        served = m["served"] if c["stretch"] == m["stretch"] else round(m["trained"] * c["stretch"])
+        assert st["served"] == served, c
+        _close(got["rows"]["measures"], block_measures(cards[m["slug"]], m["trained"], served, m["window"]), c)
+
+
+@needs_node
+def test_each_pair_drawn_and_the_block_printed_match_the_python(tmp_path):
+    choices = [{"model": "", "method": key, "stretch": s} for key in PRESETS for s in (1.5 ** 0.5, 8.0, 45.0)]
+    choices += [{"model": m["slug"], "method": m["rope_type"], "stretch": s} for m in data()["models"] for s in (2.0, 64.0)]
+    for c, got in zip(choices, _run(tmp_path, choices), strict=True):
+        st, pairs = got["setting"], got["rows"]["pairs"]
+        width = st["head_dim"] if st["own"] else st["width"]
+        plain = st["plain"] if st["own"] else {"rope_theta": st["base"]}
+        theta = rope_inv_freq(width, plain)[0]
+        wave = np.array([p["wavelength"] for p in pairs])
+        assert np.allclose(wave, 2 * np.pi / theta, rtol=REL, atol=0), c
+        # the block printed, read as a config would be, turns each pair as drawn
+        if st["own"]:
+            speeds = rope_inv_freq(width, got["block"], max_position_embeddings=st["max_position"], seq_len=st["served"])[0]
+        else:
+            speeds = rope_inv_freq(width, got["block"], max_position_embeddings=st["trained"], seq_len=st["served"])[0]
+        assert np.allclose([p["scale"] for p in pairs], speeds / theta, rtol=1e-9, atol=0), c
+        ratio = trained_angle_ratio(speeds, theta, st["trained"], st["reach"])
+        assert np.allclose([p["ratio"] for p in pairs], ratio, rtol=1e-9, atol=0), c
+        assert [p["past"] for p in pairs] == past_trained(ratio, st["trained"]).tolist(), c
+        assert sum(p["past"] for p in pairs) == got["rows"]["measures"]["past"], c
+
+
+def test_what_the_prose_beside_the_box_says_holds_at_every_stop_on_the_lessons_example():
+    """"With no scaling the slow pairs light up as soon as you read past the trained length;
+    position interpolation, YaRN and the Llama 3 rule keep every pair dark, and NTK-aware leaves
+    almost all of them lit however far you stretch" (nine in ten of no scaling's, or more)."""
+    ex = data()["example"]
+    for s in _stops()[1:]:
+        past = {k: v["past"] for k, v in preset_measures(ex["base"], ex["width"], ex["trained"], s).items()}
+        assert past["none"] > 0 and past["linear"] == past["yarn"] == past["llama3"] == 0, (s, past)
+        assert past["ntk"] >= 0.9 * past["none"], (s, past)
