@@ -157,6 +157,7 @@ def redraws(chromium, recorder: Recorder, base: str, explorable: Explorable, run
         for button in root.locator("button").all():
             if button.is_visible() and button.inner_text().strip().startswith("Load"):
                 button.click()
+                page.wait_for_timeout(500)           # the download has begun: wait until it has ended
                 recorder.wait_idle(quiet=0.5, limit=60)
                 page.wait_for_selector(box(explorable.name) + "[data-state=ready]")
         page.evaluate("() => new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)))")
