@@ -374,6 +374,15 @@ id steps up once per row of 6 tokens, and the width id saw-tooths across each
 row. The text after the image resumes at 9, far below its token index of 27,
 and the generated tokens (diamonds) continue at 13, 14, 15.
 
+<div class="primer-explorable" data-explorable="multimodal_ids" markdown="0"></div>
+
+The box starts from the running example's image; give it more rows or
+columns, or switch to a video and change its frames and seconds, and watch
+how many tokens the picture costs against how far it moves the ids (numbered
+by the Qwen team's rule, as vLLM 0.33.0 does). Switch the layout to see which
+id each rotary pair follows in Qwen3-VL, and a long video under Qwen2.5-VL's
+sections to see where transformers 5.3 to 5.24 put the text instead.
+
 **In code:** `get_rope_index` is get_rope_index of Qwen2VLModel and
 Qwen2_5_VLModel in numpy, for one sequence, with the Qwen team's rule for
 where the text resumes (the next section); `vision_position_ids` numbers one
