@@ -13,8 +13,9 @@ over a grid of widths, bases, gaps and pairs:
   Math.pow and the C library's pow, under numpy's power, differ by up to one unit in the last place,
   2.2e-16, for 55 of 504 speeds tried).
 - the turned pairs against `lessons.model_card.pairs_that_turn`: exactly (a count of booleans).
-- the curve at gaps 0..40, width 16, base 10,000 against section 3's figure's original curve
-  (`lessons.rope.conversion_scores`), within 1e-12 · |q| |k|.
+- the drawn curve against `score_at` across the gaps, and at gaps 0..40, width 16, base 10,000
+  against section 3's figure's original curve (`lessons.rope.conversion_scores`), within
+  1e-12 · |q| |k|.
 """
 
 from __future__ import annotations
@@ -85,8 +86,18 @@ def test_the_pairs_shares_add_up_to_the_score(tmp_path):
 
 @needs_node
 def test_the_curve_is_section_3s_original_curve_out_to_4096(tmp_path):
-    curve, view = run_explorable(tmp_path, "rope_turning", [["curve", 16, 10000], ["view", 16, 10000, 4096, 0, 0]])
-    assert len(curve) == 4097 and curve[4096] == view["score"]
+    """The drawn line (core.ropeScoreCurve: each pair's rotation stepped gap by gap, so gap g
+    carries g steps of rounding; the grid's largest is under 1e-13 · |q| |k| here) is the lesson's
+    score at every gap checked, and its first 41 gaps are section 3's figure's original curve."""
+    cases = [(d, b) for d in WIDTHS for b in BASES]
+    got = run_explorable(tmp_path, "rope_turning", [["curve", d, b] for d, b in cases])
+    for (d, base), curve in zip(cases, got, strict=True):
+        assert len(curve) == 4097, (d, base)
+        W_q, W_k, x_q, x_k = demo_weights(d, d, 1, 0)
+        for gap in (*GAPS, 2047, 4095):
+            want = score_at(W_q, W_k, x_q, x_k, gap, 0, "interleaved", base=base)
+            assert abs(curve[gap] - want) <= SCORE_TOL * _scale(d), (d, base, gap, curve[gap], want)
+    curve = got[cases.index((16, 10000))]
     want = [conversion_scores(k, 0, 16)["original"] for k in range(41)]  # the figure's top panel, start 0
     assert np.abs(np.array(curve[:41]) - want).max() <= SCORE_TOL * _scale(16)
 

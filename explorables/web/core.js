@@ -262,6 +262,23 @@
     return sum;
   }
 
+  // The head's score at every gap 0..maxGap, for drawing: each pair's (cos, sin) stepped by its
+  // turn per position (angle addition, no trigonometry per gap: 50 times quicker than ropeScore at
+  // each gap), so gap g carries g steps of rounding (tests/test_explorable_rope_turning_node.py
+  // bounds it). A number a reader reads comes from ropeScore.
+  function ropeScoreCurve(q, k, theta, maxGap) {
+    var out = new Array(maxGap + 1).fill(0);
+    for (var i = 0; i < theta.length; i++) {
+      var qx = q[2 * i], qy = q[2 * i + 1], kx = k[2 * i], ky = k[2 * i + 1];
+      var dc = Math.cos(theta[i]), ds = Math.sin(theta[i]), c = 1, s = 0, t;
+      for (var g = 0; g <= maxGap; g++) {
+        out[g] += (qx * c - qy * s) * kx + (qx * s + qy * c) * ky;
+        t = c * dc - s * ds; s = s * dc + c * ds; c = t;
+      }
+    }
+    return out;
+  }
+
   // Which pairs have completed at least one full turn over `gap` positions: θ_i·gap ≥ 2π, one
   // boolean per pair (lessons/model_card.py's pairs_that_turn).
   function pairsThatTurn(theta, gap) {
@@ -271,5 +288,6 @@
   core.rotatePair = rotatePair;
   core.pairScore = pairScore;
   core.ropeScore = ropeScore;
+  core.ropeScoreCurve = ropeScoreCurve;
   core.pairsThatTurn = pairsThatTurn;
 })((typeof window !== "undefined" ? window : globalThis).PrimerCore);

@@ -48,9 +48,8 @@
 
   // The head's score at every gap 0..MAX_GAP, for the curve.
   function curve(width, base) {
-    var core = global.PrimerCore, h = head(width), theta = core.invFreq(width, base), out = [];
-    for (var g = 0; g <= MAX_GAP; g++) out.push(core.ropeScore(h.q, h.k, g, theta));
-    return out;
+    var core = global.PrimerCore, h = head(width);
+    return core.ropeScoreCurve(h.q, h.k, core.invFreq(width, base), MAX_GAP);
   }
 
   // A number as the readout prints it: whole numbers with thousands commas from 1,000 up, else 4 digits.
