@@ -142,13 +142,6 @@ over its 61 layers that is 70,272 bytes per token.
 
 <div class="primer-explorable" data-explorable="layers" markdown="0"></div>
 
-**Try it:** the box draws one model's layers for a prompt of the length you
-choose, each bar as tall as the number of tokens the prompt's last token
-attends to in that layer. Pick Llama 4 Scout and move the length from 7,943
-to 10,000 tokens: its chunked layers start a new chunk at 8,192 and see only
-the 1,808 tokens since, while its 12 NoPE layers still see all 10,000; in
-gpt-oss-20b the sliding layers never see more than 128.
-
 **Reading it:** each bar is one layer, blue if it rotates its queries and
 keys and vermillion (orange-red) cross-hatched if it has no position code at all; a tall bar
 reads the whole context, a short one only its window or chunk. The plans
@@ -157,6 +150,13 @@ config, not its family name, says which one it has. That is the check of *How
 to choose*: an engine must give each layer its own plan, with the scaling
 block only on the layers the model's code puts it on (*Scaling leaking into
 the local layers*, *RoPE in a NoPE layer*, below).
+
+**Try it:** the box draws one model's layers for a prompt of the length you
+choose, each bar as tall as the number of tokens the prompt's last token
+attends to in that layer. Pick Llama 4 Scout and move the length from 7,943
+to 10,000 tokens: its chunked layers start a new chunk at 8,192 and see only
+the 1,808 tokens since, while its 12 NoPE layers still see all 10,000; in
+gpt-oss-20b the sliding layers never see more than 128.
 
 **In the wild.** Llama 4 Scout: 12 NoPE layers of 48, RoPE layers in chunks of
 `attention_chunk_size` 8,192, temperature `floor_scale` 8,192 and `attn_scale`

@@ -57,7 +57,7 @@ def test_the_explorable_offers_the_six_models_its_brief_names():
 
 def test_the_prose_beside_the_box_quotes_the_explorables_numbers():
     text = " ".join(layer_schemes.__doc__.split())
-    sentence = re.search(r"\*\*Try it:\*\*(.*?)\*\*Reading it", text).group(1)
+    sentence = re.search(r"\*\*Try it:\*\*(.*?)\*\*In the wild", text).group(1)
     scout = next(m for m in data()["models"] if m["slug"] == "llama-4-scout")
     oss = next(m for m in data()["models"] if m["slug"] == "gpt-oss-20b")
     before, after = 7943, 10000
