@@ -64,5 +64,6 @@ REGISTRY: dict[str, Explorable] = {e.name: e for e in (
     Explorable("rope_turning", "rope", data="explorables.rope_turning:data"),
     Explorable("methods", "context_extension", data="explorables.methods:data"),
     Explorable("layers", "layer_schemes", data="explorables.layers:data"),
+    Explorable("position_steps", "position_ids", data="explorables.position_steps:data"),
     Explorable("multimodal_ids", "multimodal_rope", data="explorables.multimodal_ids:data"),
 )}

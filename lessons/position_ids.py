@@ -813,6 +813,15 @@ it finds. `make test` runs this page again with other kernels forced
 (`OPENBLAS_CORETYPE=Sandybridge`), where the rounding rows come out with other
 digits and the same verdicts.
 
+<div class="primer-explorable" data-explorable="position_steps" markdown="0"></div>
+
+**Try it:** pick a scenario and step through it: each cell is a token slot with
+the id a correct server gives it; *Show the bug* swaps in the ids of that row's
+bug, outlines the ones it changes and prints the rows' gaps. Padding and packing
+move every id by the same amount (forgiven by RoPE, not by a learned table or a
+cut read from the ids); in the sliding window the query's id stops growing once
+the ring is full, and falls further behind its own key at every step.
+
 **In code:** `conformance_table` runs every row with `attend`, `chunked_attention`
 and `ring_buffer_attention`; tests/test_position_ids.py holds the verdicts (correct
 and forgiven rows below 1e-12, the others above 0.01).
