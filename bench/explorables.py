@@ -11,16 +11,17 @@ Redraw: the lesson page (`lessons/<lesson>/`) in a fresh context at 1280x900; th
 view and mounted (`data-state=ready`, tests/explorables.py's `open_explorable`); buttons whose text
 starts with "Load" clicked, the server left idle and the box ready again, so that no on-demand
 download is in a redraw; then the measures so far (the first draw) cleared. In each of `BENCH_RUNS`
-rounds every visible, enabled control of the box is moved by keyboard and moved back (KEYS: a
-range or number input PRESSES steps each way, a select one option down and up, a checkbox or a
-toggle button twice, a text field a letter typed and erased). Each redraw is one Performance API
-measure `explorable:<name>` (the loader's `ctx.timed`: the explorable's own JavaScript, not the
-layout and paint after it); the report gives their median, p90, max and count, and median / 50 ms.
-It also gives "to frame": from each key event to the first task after the next animation frame,
-layout and paint included (per key press, the longer of keydown's and keyup's, since a checkbox
-changes on keyup). A redraw is within budget when its p90 is under 50 ms. Chromium gives a page that
-is not cross-origin isolated performance.now() in steps of 0.1 ms, so a redraw faster than that
-reads 0 or 0.1.
+rounds every visible, enabled control of the box is moved by keyboard and moved back (KEYS: a range
+or number input PRESSES steps each way, a select one option down and up, the other way first at its
+end; a checkbox or a toggle button twice, a text field a letter typed and erased; the controls a
+select, checkbox or toggle shows only on its other setting are moved while it is there). Each redraw
+is one Performance API measure `explorable:<name>` (the loader's `ctx.timed`: the explorable's own
+JavaScript, not the layout and paint after it); the report gives their median, p90, max and count,
+and median / 50 ms. It also gives "to frame": from each key event to the first task after the next
+animation frame, layout and paint included (per key press, the longer of keydown's and keyup's,
+since a checkbox changes on keyup). A redraw is within budget when its p90 is under 50 ms. Chromium
+gives a page that is not cross-origin isolated performance.now() in steps of 0.1 ms, so a redraw
+faster than that reads 0 or 0.1.
 
 Cold transfer: each lesson page that has a box, loaded cold in a fresh context per round
 (bench/pages.py's `load`), gzip KB until rendered and the network is quiet, and how much of it is
@@ -84,6 +85,9 @@ LABEL = """c => { const label = c.labels && c.labels[0] && c.labels[0].cloneNode
   if (!label) return (c.getAttribute("aria-label") || "").trim();
   label.querySelectorAll("input, select, textarea, button, output, [data-value]").forEach(e => e.remove());
   return label.textContent.trim(); }"""
+REACHABLE = "(b, s) => [...b.querySelectorAll(s)].map(c => c.checkVisibility() && !c.disabled)"
+AT_END = """c => c.tagName === "SELECT" ? c.selectedIndex === c.options.length - 1 :
+  ["range", "number"].includes(c.type) && c.max !== "" && +c.value >= +c.max"""
 MEASURES = "n => performance.getEntriesByName('explorable:' + n).map(e => e.duration)"
 
 
@@ -99,10 +103,11 @@ def mode() -> tuple[str, list[str]]:
     return "only", names
 
 
-def key_sequence(kind: str, presses: int = PRESSES) -> list[str]:
+def key_sequence(kind: str, presses: int = PRESSES, at_end: bool = False) -> list[str]:
     """The keys that move a control of `kind` and back: a range or number `presses` steps each way,
-    any other kind once each way."""
-    forth, back = KEYS[kind]
+    any other kind once each way; the other way first for a control `at_end` (a range at its
+    maximum, a select on its last option), so that it moves at all."""
+    forth, back = KEYS[kind][::-1] if at_end else KEYS[kind]
     steps = presses if kind in ("range", "number") else 1
     return [forth] * steps + [back] * steps
 
@@ -162,25 +167,49 @@ def redraws(chromium, recorder: Recorder, base: str, explorable: Explorable, run
                 page.wait_for_selector(box(explorable.name) + "[data-state=ready]")
         page.evaluate("() => new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)))")
         page.evaluate("n => performance.clearMeasures('explorable:' + n)", explorable.name)
-        controls = [c for c in root.locator(CONTROLS).all() if c.is_visible() and c.is_enabled()]
+        controls = shown(root)
         if not controls:
             out["note"] = "no control to move"
         for _ in range(runs):
-            for i, control in enumerate(controls):
-                kind = control.evaluate(KIND)
-                label = f"{i} {kind} {control.evaluate(LABEL)}"
-                before = len(page.evaluate(MEASURES, explorable.name))
-                control.focus()
-                for key in key_sequence(kind):
-                    seen = page.evaluate("() => window.__pxFrames.length")
-                    page.keyboard.press(key)
-                    page.wait_for_function("n => window.__pxFrames.length >= n", arg=seen + 2)
-                    out["frames"].append(max(page.evaluate("n => window.__pxFrames.slice(n, n + 2)", seen)))
-                out["controls"].setdefault(label, []).extend(page.evaluate(MEASURES, explorable.name)[before:])
+            for index in controls:
+                move(page, root, explorable.name, index, out)
         out["measures"] = page.evaluate(MEASURES, explorable.name)
         return out
     finally:
         context.close()
+
+
+def shown(root) -> list[int]:
+    """The indices, among the box's CONTROLS, of those a reader can reach now (shown, enabled)."""
+    return [i for i, ok in enumerate(root.evaluate(REACHABLE, CONTROLS)) if ok]
+
+
+def move(page, root, name: str, index: int, out: dict, within: str = "") -> None:
+    """Move control `index` of the box by keyboard and back (key_sequence), recording its redraws
+    under its label in out["controls"] and each key's time to the next frame in out["frames"].
+    A select, checkbox or toggle that shows other controls on its new setting has those moved
+    too before it goes back (one level deep), under "<its label> > <theirs>"."""
+    control = root.locator(CONTROLS).nth(index)
+    kind = control.evaluate(KIND)
+    label = f"{within}{index} {kind} {control.evaluate(LABEL)}"
+    keys = key_sequence(kind, at_end=control.evaluate(AT_END))
+    before = shown(root)
+    counts = [len(page.evaluate(MEASURES, name))]
+    for part in (keys[:len(keys) // 2], keys[len(keys) // 2:]):
+        control.focus()
+        for key in part:
+            seen = page.evaluate("() => window.__pxFrames.length")
+            page.keyboard.press(key)
+            page.wait_for_function("n => window.__pxFrames.length >= n", arg=seen + 2)
+            out["frames"].append(max(page.evaluate("n => window.__pxFrames.slice(n, n + 2)", seen)))
+        counts.append(len(page.evaluate(MEASURES, name)))
+        if len(counts) == 2 and not within and kind in ("select", "checkbox", "toggle"):
+            for other in sorted(set(shown(root)) - set(before)):
+                move(page, root, name, other, out, within=label + " > ")
+            counts.append(len(page.evaluate(MEASURES, name)))
+    measures = page.evaluate(MEASURES, name)
+    mine = measures[counts[0]:counts[1]] + measures[counts[-2]:counts[-1]]
+    out["controls"].setdefault(label, []).extend(mine)
 
 
 def cold_loads(chromium, recorder: Recorder, base: str, lessons: list[str], runs: int) -> dict:

@@ -191,6 +191,9 @@ def test_the_verdict_names_each_budget_broken():
 def test_each_control_is_moved_and_moved_back():
     assert bench_explorables.key_sequence("range", 3) == ["ArrowRight"] * 3 + ["ArrowLeft"] * 3
     assert bench_explorables.key_sequence("select", 3) == ["ArrowDown", "ArrowUp"]
+    # at its end a control moves the other way first (else the first half of the keys does nothing)
+    assert bench_explorables.key_sequence("range", 2, at_end=True) == ["ArrowLeft"] * 2 + ["ArrowRight"] * 2
+    assert bench_explorables.key_sequence("select", 3, at_end=True) == ["ArrowUp", "ArrowDown"]
     for kind, (forth, back) in bench_explorables.KEYS.items():     # a checkbox's Space twice toggles it back
         keys = bench_explorables.key_sequence(kind, 2)
         assert keys == [forth] * (len(keys) // 2) + [back] * (len(keys) // 2), kind
