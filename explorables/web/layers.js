@@ -75,7 +75,7 @@
       });
       var y = f.y(length);
       P.s("line", { x1: 0, x2: f.width, y1: y, y2: y, class: "px-layers-prompt" }, f.g);
-      P.s("text", { x: f.width - 2, y: y - 4, "text-anchor": "end", class: "px-text", text: "whole prompt" }, f.g);
+      P.s("text", { x: f.width - 2, y: y < 16 ? y + 14 : y - 4, "text-anchor": "end", class: "px-text px-layers-label", text: "whole prompt" }, f.g);
     }
 
     var draw = ctx.timed(function () {
