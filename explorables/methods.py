@@ -15,7 +15,7 @@ from __future__ import annotations
 from lessons.context_extension import EXAMPLE, rope_inv_freq
 from lessons.model_card import ModelCard, explain
 from lessons.tools.model_types import gallery
-from modelcard.explorer import NO_SCALING, explorer_start, measures, method_measures
+from modelcard.explorer import NO_SCALING, block_measures, explorer_start, measures, method_measures
 
 # A method the reader picks: (key, its look in lessons._palette.METHOD_LOOKS, label, the name
 # `method_measures` reports it under, or None). Dynamic NTK is not among compare_methods' rows;
@@ -50,14 +50,46 @@ def models() -> dict[str, ModelCard]:
     return {slug: c for slug, c in cards.items() if c.rope and c.rope[0].rope_type != "default" and c.trained_stated}
 
 
-def model_entry(slug: str, card: ModelCard) -> dict:
-    """What the script needs of one model: its first RoPE group's block (`params`, read at
+def stops(own: float | None = None) -> list[float]:
+    """The stretches the slider steps through (methods.js `stops`): 2^(k/4) for k = 0..24 (1 to
+    64), and `own`, a model's own stretch, when it is not one of them."""
+    grid = [2 ** (k / 4) for k in range(25)]
+    return sorted(grid + ([own] if own and not any(abs(s - own) < 1e-9 * own for s in grid) else []))
+
+
+def reading(model: str, method: str, stretch: float, published: dict | None = None,
+            cards: dict[str, ModelCard] | None = None) -> dict:
+    """What the explorable reports for a choice (methods.js `setting` and `rows`), from the
+    explorer's Python: `model` a slug of `models()` or "" (the lesson's example), `method` a key
+    of `METHODS`, `stretch` the length read over the trained length. A model whose block's rope
+    type is `method` reads its own block (`block_measures`); LongRoPE reads LONGROPE_MODEL's;
+    any other method is set for the stretch on the model's (or the example's) head
+    (`preset_measures`). `published` and `cards`: `data()` and `models()`, when the caller has
+    them. Returns `measures` plus "own", "model" and "served"."""
+    published = published or data()
+    entries = {m["slug"]: m for m in published["models"]}
+    entry = entries.get(model)
+    if method == "longrope" and not (entry and entry["rope_type"] == method):
+        entry = entries[LONGROPE_MODEL]
+    head = entry or published["example"]
+    trained, window = head["trained"], entry["window"] if entry else None
+    served = entry["served"] if entry and abs(stretch - entry["stretch"]) < 1e-9 * entry["stretch"] else round(trained * stretch)
+    if entry and entry["rope_type"] == method:
+        found = block_measures((cards or models())[entry["slug"]], trained, served, window)
+    else:
+        found = preset_measures(head["base"], head["width"], trained, stretch, window)[method]
+    return {**found, "own": bool(entry and entry["rope_type"] == method), "model": entry["slug"] if entry else "",
+            "served": served}
+
+
+def model_entry(slug: str, card: ModelCard, name: str) -> dict:
+    """What the script needs of one model (`name`, as the gallery names it): its first RoPE group's block (`params`, read at
     `head_dim` with `max_position` as the config's limit; `plain`, the same without scaling, as
     lessons.tools.exact.rope_speeds reads it) and `explorer_start`'s base, width, trained length,
     stretch and window; `served`, the length that stretch reads."""
     group, start = card.rope[0], explorer_start(card)
     plain = {k: v for k, v in group.parameters.items() if k in ("rope_theta", "partial_rotary_factor")}
-    return {"slug": slug, "name": gallery()[slug]["name"], "rope_type": group.rope_type, "head_dim": group.head_dim,
+    return {"slug": slug, "name": name, "rope_type": group.rope_type, "head_dim": group.head_dim,
             "params": group.parameters, "plain": plain, "max_position": card.max_length,
             "base": start["base"], "width": start["width"], "trained": start["trained"],
             "stretch": start["stretch"], "served": round(start["trained"] * start["stretch"]),
@@ -69,10 +101,11 @@ def data() -> dict:
     [{key, label, and "compared" (its name in `method_measures`, whose blocks the core builds,
     PrimerCore.compareMethods), "block" (dynamic's) or "model" (LongRoPE's)}], "models":
     [`model_entry`]}."""
+    names = gallery()
     return {"example": {"base": EXAMPLE["base"], "width": EXAMPLE["d"], "trained": EXAMPLE["trained"],
                         "stretch": EXAMPLE["factor"]},
             "methods": [{"key": key, "label": label, **({"compared": name} if name else
                                                         {"model": LONGROPE_MODEL} if key == "longrope" else
                                                         {"block": DYNAMIC})}
                         for key, label, name in METHODS],
-            "models": [model_entry(slug, card) for slug, card in models().items()]}
+            "models": [model_entry(slug, card, names[slug]["name"]) for slug, card in models().items()]}

@@ -15,19 +15,13 @@ import math
 import numpy as np
 import pytest
 
-from explorables.methods import METHODS, data, models, preset_measures
+from explorables.methods import METHODS, data, models, preset_measures, reading, stops
 from lessons.context_extension import rope_inv_freq, trained_angle_ratio
-from modelcard.explorer import block_measures, past_trained
+from modelcard.explorer import past_trained
 from tests.node import needs_node, run_explorable
 
 REL = 1e-12
-PRESETS = [key for key, _, _ in METHODS if key != "longrope"]
-
-
-def _stops(own: float | None = None) -> list[float]:
-    """The slider's stretches (methods.js `stops`): 2^(k/4) for k = 0..24, and a model's own."""
-    grid = [2 ** (k / 4) for k in range(25)]
-    return sorted(grid + ([own] if own and not any(abs(s - own) < 1e-9 * own for s in grid) else []))
+KEYS = [key for key, _, _ in METHODS]
 
 
 def _close(got: dict, want: dict, where) -> None:
@@ -40,58 +34,47 @@ def _run(tmp_path, choices: list[dict]) -> list[dict]:
     return run_explorable(tmp_path, "methods", [["measure", c] for c in choices])
 
 
+def _check(tmp_path, choices: list[dict]) -> None:
+    """Each choice as methods.js reads it against `reading`: the same model and block, length and measures."""
+    published, cards = data(), models()
+    for c, got in zip(choices, _run(tmp_path, choices), strict=True):
+        want, st = reading(c["model"], c["method"], c["stretch"], published, cards), got["setting"]
+        assert (st["model"], st["own"], st["served"]) == (want["model"], want["own"], want["served"]), (c, st)
+        _close(got["rows"]["measures"], want, c)
+
+
 @needs_node
 def test_the_slider_steps_through_quarter_powers_of_two_and_the_models_own_stretch(tmp_path):
     owns = [None, *(m["stretch"] for m in data()["models"])]
     got = run_explorable(tmp_path, "methods", [["stops", own] for own in owns])
-    for own, stops in zip(owns, got, strict=True):
-        assert stops == pytest.approx(_stops(own), rel=1e-15), own
-        assert own is None or own in stops
+    for own, grid in zip(owns, got, strict=True):
+        assert grid == pytest.approx(stops(own), rel=1e-15), own
+        assert own is None or own in grid
 
 
 @needs_node
-def test_each_method_on_the_lessons_example_reads_as_the_explorer_reports_it(tmp_path):
-    ex = data()["example"]
-    choices = [{"model": "", "method": key, "stretch": s} for s in _stops() for key in PRESETS]
-    for c, got in zip(choices, _run(tmp_path, choices), strict=True):
-        want = preset_measures(ex["base"], ex["width"], ex["trained"], c["stretch"])[c["method"]]
-        _close(got["rows"]["measures"], want, c)
-        assert got["setting"]["served"] == round(ex["trained"] * c["stretch"])
+def test_each_method_on_the_lessons_example_at_every_stop(tmp_path):
+    """Method_measures' rows and dynamic NTK on the example; LongRoPE: the gallery's LongRoPE model."""
+    _check(tmp_path, [{"model": "", "method": key, "stretch": s} for s in stops() for key in KEYS])
 
 
 @needs_node
-def test_each_method_on_each_gallery_head_reads_as_the_explorer_reports_it(tmp_path):
-    choices, wants = [], []
-    for m in data()["models"]:
-        for s in (1.0, 2 ** 1.25, 8.0, m["stretch"], 64.0):
-            for key in PRESETS:
-                if key == m["rope_type"]:
-                    continue  # that method is the model's own block (next test)
-                choices.append({"model": m["slug"], "method": key, "stretch": s})
-                wants.append(preset_measures(m["base"], m["width"], m["trained"], s, m["window"])[key])
-    for c, got, want in zip(choices, _run(tmp_path, choices), wants, strict=True):
-        assert not got["setting"]["own"], c
-        _close(got["rows"]["measures"], want, c)
+def test_each_method_on_each_gallery_model(tmp_path):
+    """Its own block where the method is its block's rope type (`block_measures`), else the method set
+    for the stretch on its head (`method_measures`, capped at its window: Llama 4 Scout's chunk)."""
+    _check(tmp_path, [{"model": m["slug"], "method": key, "stretch": s} for m in data()["models"]
+                      for s in (1.0, 2 ** 1.25, 8.0, m["stretch"], 64.0) for key in KEYS])
 
 
 @needs_node
-def test_each_gallery_model_s_own_block_reads_as_the_explorer_reports_it_at_every_stop(tmp_path):
-    cards, entries = models(), {m["slug"]: m for m in data()["models"]}
-    choices = [{"model": slug, "method": m["rope_type"], "stretch": s} for slug, m in entries.items()
-               for s in _stops(m["stretch"])]
-    choices.append({"model": "", "method": "longrope", "stretch": 8.0})  # LongRoPE: the gallery's LongRoPE model
-    for c, got in zip(choices, _run(tmp_path, choices), strict=True):
-        st = got["setting"]
-        m = entries[st["model"]]
-        assert st["own"] and st["model"] == (c["model"] or "phi-3.5-mini"), c
-        served = m["served"] if c["stretch"] == m["stretch"] else round(m["trained"] * c["stretch"])
-        assert st["served"] == served, c
-        _close(got["rows"]["measures"], block_measures(cards[m["slug"]], m["trained"], served, m["window"]), c)
+def test_each_gallery_model_s_own_block_at_every_stop(tmp_path):
+    _check(tmp_path, [{"model": m["slug"], "method": m["rope_type"], "stretch": s} for m in data()["models"]
+                      for s in stops(m["stretch"])])
 
 
 @needs_node
 def test_each_pair_drawn_and_the_block_printed_match_the_python(tmp_path):
-    choices = [{"model": "", "method": key, "stretch": s} for key in PRESETS for s in (1.5 ** 0.5, 8.0, 45.0)]
+    choices = [{"model": "", "method": key, "stretch": s} for key in KEYS if key != "longrope" for s in (1.5 ** 0.5, 8.0, 45.0)]
     choices += [{"model": m["slug"], "method": m["rope_type"], "stretch": s} for m in data()["models"] for s in (2.0, 64.0)]
     for c, got in zip(choices, _run(tmp_path, choices), strict=True):
         st, pairs = got["setting"], got["rows"]["pairs"]
@@ -117,7 +100,7 @@ def test_what_the_prose_beside_the_box_says_holds_at_every_stop_on_the_lessons_e
     position interpolation, YaRN and the Llama 3 rule keep every pair dark, and NTK-aware leaves
     almost all of them lit however far you stretch" (nine in ten of no scaling's, or more)."""
     ex = data()["example"]
-    for s in _stops()[1:]:
+    for s in stops()[1:]:
         past = {k: v["past"] for k, v in preset_measures(ex["base"], ex["width"], ex["trained"], s).items()}
         assert past["none"] > 0 and past["linear"] == past["yarn"] == past["llama3"] == 0, (s, past)
         assert past["ntk"] >= 0.9 * past["none"], (s, past)

@@ -91,7 +91,7 @@
   }
 
   function mount(root, ctx) {
-    var P = ctx.plot, data = ctx.data, box = P.el("div", { class: "px-controls" }, root);
+    var P = ctx.plot, data = ctx.data, box = P.el("div", { class: "px-controls px-methods-controls" }, root);
     var model = P.choice(box, "Model", [["", "The lesson's example (head 128, base 10,000)"]].concat(
       data.models.map(function (m) { return [m.slug, m.name]; })), "");
     var method = P.choice(box, "Method", data.methods.map(function (m) { return [m.key, m.label]; }), "none");

@@ -1,0 +1,77 @@
+"""The `methods` explorable in Chromium (lessons/context_extension's Level 1): with the model, the
+method and the length read chosen by keyboard, the pairs past the trained angles, the largest angle
+ratio and the pairs untouched it shows are the decoder's explorer's for that setting
+(`explorables.methods.reading`: `method_measures` or `block_measures`), one square is drawn per
+pair past, and it keeps the explorables' contract (tests/explorables.py)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from explorables.methods import data, models, reading, stops
+from tests.explorables import box, contract_problems, open_explorable, value
+
+pytestmark = pytest.mark.browser
+NAME, PATH = "methods", "lessons/context_extension/"
+PUBLISHED, CARDS = data(), models()
+MODELS = {m["slug"]: m for m in PUBLISHED["models"]}
+
+
+def _control(page, label: str):
+    return page.locator(f"{box(NAME)} label:has-text('{label}') :is(input, select)")
+
+
+def _check(page) -> dict:
+    """The shown numbers against the Python for the controls' setting; returns that setting."""
+    model, method = _control(page, "Model").input_value(), _control(page, "Method").input_value()
+    own = MODELS[model]["stretch"] if model else None
+    stretch = stops(own)[int(_control(page, "Length read").input_value())]
+    where = {"model": model, "method": method, "stretch": stretch}
+    want = reading(model, method, stretch, PUBLISHED, CARDS)
+    assert (value(page, NAME, "past"), value(page, NAME, "untouched")) == (want["past"], want["untouched"]), where
+    assert math.isclose(value(page, NAME, "largest"), want["largest"], rel_tol=1e-12), where
+    assert page.locator(f"{box(NAME)} svg rect.px-methods-past").count() == want["past"], where
+    return where
+
+
+def test_keyboard_moves_give_the_explorers_numbers(chromium, site):
+    context = chromium.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    try:
+        open_explorable(page, site, PATH, NAME)
+        ex = PUBLISHED["example"]
+        assert _check(page) == {"model": "", "method": "none", "stretch": ex["stretch"]}  # where "Try it" starts
+        _control(page, "Method").focus()
+        for _ in range(5):  # linear, NTK-aware, dynamic, YaRN, Llama 3
+            page.keyboard.press("ArrowDown")
+            _check(page)
+        assert _control(page, "Method").input_value() == "llama3"
+        _control(page, "Length read").focus()
+        page.keyboard.press("ArrowRight")
+        assert _check(page)["stretch"] == stops()[stops().index(ex["stretch"]) + 1]
+        page.keyboard.press("End")
+        assert _check(page)["stretch"] == 64
+        page.keyboard.press("Home")
+        assert _check(page)["stretch"] == 1
+        for slug, m in MODELS.items():  # every model, by keyboard: its own block at its own stretch
+            _control(page, "Model").focus()
+            page.keyboard.press("ArrowDown")
+            assert _check(page) == {"model": slug, "method": m["rope_type"], "stretch": m["stretch"]}
+            _control(page, "Length read").focus()
+            page.keyboard.press("ArrowLeft")
+            _check(page)
+        _control(page, "Method").focus()
+        page.keyboard.press("Home")  # no scaling on the last model's head
+        assert _check(page)["method"] == "none"
+    finally:
+        context.close()
+
+
+def test_the_explorable_keeps_the_contract(chromium, site):
+    def move(page):
+        _control(page, "Method").focus()
+        page.keyboard.press("ArrowDown")
+
+    assert contract_problems(chromium, site, PATH, NAME, move) == []
