@@ -12,8 +12,10 @@ measured with `lessons.context_extension.trained_angle_ratio` (the largest angle
 served length over the largest it saw in training) and the scale of each pair. A group whose layers
 attend within a window or a chunk (Llama 4 Scout's chunks of 8,192, Gemma 3's sliding local layers)
 never meets a longer distance, so its distances are capped there (`group_window`).
-modelcard/web/model_card.js computes the same (`explorerStart`, `methodMeasures`, `blockMeasures`);
-tests/test_model_card_node.py holds the two together.
+In the browser, modelcard/web/model_card.js does the same (`explorerStart`, `blockMeasures`), its
+measures taken from the explorables' numeric core (explorables/web/core.js: `compareMethods`,
+`measures`, `methodMeasures`); tests/test_model_card_node.py and tests/test_explorables_core_node.py
+hold them to this module.
 """
 
 from __future__ import annotations
