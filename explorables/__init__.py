@@ -66,4 +66,5 @@ REGISTRY: dict[str, Explorable] = {e.name: e for e in (
     Explorable("layers", "layer_schemes", data="explorables.layers:data"),
     Explorable("position_steps", "position_ids", data="explorables.position_steps:data"),
     Explorable("multimodal_ids", "multimodal_rope", data="explorables.multimodal_ids:data"),
+    Explorable("tiny_model", "measured", data="explorables.tiny_model:data", extra="explorables.tiny_model:extra"),
 )}

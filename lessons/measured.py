@@ -97,6 +97,14 @@ end at 0.07 or below; no stretch of a raised base in Level 2's sweep
 ⟨yarn-eight⟩. That is the first bullet of *How to choose*, and the width of
 the bands is the case for measuring your own checkpoint.
 
+<div class="primer-explorable" data-explorable="tiny_model" markdown="0"></div>
+
+**Try it:** load one of these RoPE models (of its five seeds, the one in
+the middle at 2L) and run it in the page: drag the length from L to 8L read
+as trained, then read with YaRN, and watch the answer, its probability and
+where the head that fetches it looks. Then put the fact 8 tokens back, type a
+passage of your own, or load the ALiBi, learned-table or NoPE model.
+
 **What it costs.** The suite, 90 runs (18 models, five seeds), took 54
 minutes on 2 cores that were also running other jobs, 108 core-minutes of
 run time added up. Every scheme

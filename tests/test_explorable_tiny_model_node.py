@@ -1,0 +1,144 @@
+"""The live tiny model (explorables/tiny_model.py, web/tiny_model.js): the page's JavaScript forward
+gives the numpy forward's logits to 1e-6 on the committed prompts (every scheme kept, lengths L to
+8L, RoPE read as trained and stretched), in Node; the numpy forward is torch's TinyDecoder (on a
+checkpoint, when torch and the suite's checkpoints are here); the committed export is the
+checkpoints it names, rounded, with the suite's RoPE speeds, and the rounding keeps the task."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from explorables import tiny_model as tm
+from tests.node import needs_node, run_explorable
+
+MANIFEST = tm.json.loads(tm.MANIFEST.read_text(encoding="utf-8"))
+LENGTHS = sorted({p["length"] for p in MANIFEST["prompts"]})
+
+
+def _cases():
+    """(scheme, method, prompt): every committed prompt for every scheme; RoPE also stretched."""
+    for scheme in tm.SCHEMES:
+        for prompt in MANIFEST["prompts"]:
+            for method in (("default", "yarn", "dynamic") if scheme == "rope" else (None,)):
+                yield scheme, method, prompt
+
+
+def _speeds(scheme, method, length):
+    """[θ..., factor] of the committed export, or None for a scheme without RoPE."""
+    if method is None:
+        return None
+    theta, factor = tm.reading(tm.model_file(scheme), method, length)
+    return [*theta, factor]
+
+
+@needs_node
+def test_the_pages_forward_gives_the_numpy_logits(tmp_path):
+    """Tolerance 1e-6 absolute on logits of size ~10: both run in float64, on the same dequantized
+    weights (6-bit integers times float16 scales: exact in both); they differ by summation order
+    and libm's last bits (exp, cos, sin) and the page's own erf (below), ~1e-13."""
+    cases = list(_cases())
+    files = {s: tm.model_file(s) for s in tm.SCHEMES}
+    calls = [["logits", files[s], p["tokens"], s, _speeds(s, m, p["length"])] for s, m, p in cases]
+    got = run_explorable(tmp_path, "tiny_model", calls)
+    worst = 0.0
+    for (scheme, method, prompt), js in zip(cases, got, strict=True):
+        speeds = _speeds(scheme, method, prompt["length"])
+        want, _ = tm.forward(tm.weights(scheme), prompt["tokens"], scheme, speeds and speeds[:-1],
+                             speeds[-1] if speeds else 1.0)
+        gap = float(np.abs(np.array(js) - want).max())
+        worst = max(worst, gap)
+        assert gap <= 1e-6, f"{scheme} {method} at {prompt['length']} ({prompt['placement']}): {gap:.2e}"
+    assert worst > 0 or len(cases) == 0  # both really ran (identical bits everywhere would be a surprise)
+
+
+@needs_node
+def test_the_pages_attention_and_rows_are_the_numpy_ones(tmp_path):
+    """The attention a reader sees (the last layer's, for the rows asked) and the logits of those
+    rows alone equal the whole forward's."""
+    prompt = next(p for p in MANIFEST["prompts"] if p["length"] == 2 * MANIFEST["task"]["train_len"])
+    T, speeds = prompt["length"], _speeds("rope", "yarn", prompt["length"])
+    rows = [T - 2, T - 5]
+    [js] = run_explorable(tmp_path, "tiny_model", [["forward", tm.model_file("rope"), prompt["tokens"], "rope", speeds, rows]])
+    logits, attention = tm.forward(tm.weights("rope"), prompt["tokens"], "rope", speeds[:-1], speeds[-1])
+    assert np.abs(np.array(js["logits"]) - logits[rows]).max() <= 1e-6
+    assert np.abs(np.array(js["attention"][0]) - attention[0]).max() <= 1e-9
+    assert np.abs(np.array(js["attention"][1]) - attention[1][:, rows]).max() <= 1e-9
+
+
+@needs_node
+def test_the_pages_erf_is_erf(tmp_path):
+    """GELU needs erf, which JS lacks: the page's is math.erf's to 1e-13 from -8 to 8."""
+    xs = [x / 64 for x in range(-512, 513)] + [2.4999999, 2.5, 6.4999, 6.5]
+    got = run_explorable(tmp_path, "tiny_model", [["erf", x] for x in xs])
+    assert max(abs(g - math.erf(x)) for g, x in zip(got, xs, strict=True)) <= 1e-13
+
+
+def test_the_rounding_keeps_the_task():
+    """The export's accuracy (the suite's own evaluation, 256 prompts a cell) is within 0.02 of the
+    full-precision checkpoint's in every cell and reading (4-bit rounding fails: YaRN at 8L 0.59
+    against 0.65)."""
+    for scheme, m in MANIFEST["models"].items():
+        full, rounded = m["accuracy"]["full"], m["accuracy"]["rounded"]
+        assert set(full) == set(rounded) and full
+        for key in full:
+            assert abs(full[key] - rounded[key]) <= 0.02, f"{scheme} {key}: {full[key]} -> {rounded[key]}"
+
+
+def test_the_export_is_the_checkpoint_rounded_and_read_as_the_suite_reads_it():
+    """With torch and the checkpoints: each committed weight within half a rounding step of the
+    checkpoint's; the RoPE speeds the suite's own speeds_for sets at each length; the checkpoint
+    the current configuration's (its hash) and the seed the chosen one."""
+    torch = pytest.importorskip("torch")
+    from experiments.run import CHECKPOINTS, STRETCH_EVALS, checkpoint, config_hash, speeds_for, trained
+
+    for scheme in tm.SCHEMES:
+        m = MANIFEST["models"][scheme]
+        if not checkpoint(scheme, m["seed"], False, CHECKPOINTS).exists():
+            pytest.skip("the suite's checkpoints are not here (make experiments)")
+        assert m["config_hash"] == config_hash(scheme, False) and m["seed"] == tm.chosen_seed(scheme)
+        model, _ = trained(scheme, m["seed"], False, CHECKPOINTS, force=False)
+        f = tm.model_file(scheme)
+        for name, t in f["tensors"].items():
+            want = model.state_dict()[name].double().numpy()
+            got = tm.dequantize(t)
+            if "q" in t:  # half a step, more only where the clip to ±TOP cut the row's largest entry
+                step = np.frombuffer(tm.base64.b64decode(t["scale"]), "<f2").astype(float)[:, None]
+                bound = step / 2 + np.maximum(0, np.abs(want) - tm.TOP * step)
+            else:  # float16: half an ulp, relative 2^-11
+                bound = np.abs(want) * 2.0 ** -11 + 2.0 ** -25
+            assert np.all(np.abs(got - want) <= bound * (1 + 1e-9)), name
+        if scheme == "rope":
+            for method, rows in f["speeds"].items():
+                for length, row in zip(f["lengths"], rows, strict=True):
+                    speeds_for(model, STRETCH_EVALS[method], length)
+                    assert row == [*map(float, model.inv_freq), model.attention_factor], (method, length)
+    assert torch
+
+
+def test_the_numpy_forward_is_torchs_tiny_decoder():
+    """The numpy forward on a checkpoint's float32 weights gives torch's logits (float32 there: 1e-3
+    on logits of size ~10) and the same answer at every place, every scheme, RoPE stretched too."""
+    torch = pytest.importorskip("torch")
+    from experiments.run import CHECKPOINTS, STRETCH_EVALS, checkpoint, speeds_for, trained
+
+    for scheme in tm.SCHEMES:
+        seed = MANIFEST["models"][scheme]["seed"]
+        if not checkpoint(scheme, seed, False, CHECKPOINTS).exists():
+            pytest.skip("the suite's checkpoints are not here (make experiments)")
+        model, _ = trained(scheme, seed, False, CHECKPOINTS, force=False)
+        flat = {k: v.double().numpy() for k, v in model.state_dict().items() if k.split(".")[-1] in ("weight", "bias")}
+        w = tm._nest(flat, {"n_heads": model.n_heads, "embed_scale": model.embed_scale})
+        for prompt in MANIFEST["prompts"]:
+            for method in (("default", "yarn") if scheme == "rope" else (None,)):
+                speeds, factor = None, 1.0
+                if method:
+                    speeds_for(model, STRETCH_EVALS[method], prompt["length"])
+                    speeds, factor = model.inv_freq.double().numpy(), model.attention_factor
+                with torch.no_grad():
+                    want = model(torch.tensor([prompt["tokens"]]))[0].double().numpy()
+                got, _ = tm.forward(w, prompt["tokens"], scheme, speeds, factor)
+                assert np.abs(got - want).max() <= 1e-3, (scheme, method, prompt["length"])
+                assert (got.argmax(-1) == want.argmax(-1)).mean() >= 0.99, (scheme, method, prompt["length"])
