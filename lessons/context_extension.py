@@ -14,6 +14,28 @@ speeds of its pairs, and the `rope_parameters` block of a model's config says
 exactly which recipe (linear, dynamic, yarn, longrope or llama3) and which
 numbers the checkpoint expects.
 
+![Each stretching recipe's change to a pair's turning speed against that pair's wavelength, on log axes: position interpolation slows every pair by the same factor, NTK-aware slows them more and more along a diagonal, YaRN and the Llama 3 rule leave the short waves alone and slow only the long ones by the full factor, and LongRoPE's Phi-3.5 points are a curve of their own](figures/context_extension.scale_by_wavelength.svg)
+
+**Reading it:** each point is one rotary pair, placed by its wavelength
+before scaling (the fast pairs, which track nearby word order, on the left)
+and by how much the recipe multiplies its speed (1 is untouched). Every
+recipe is a different curve: the flat line of position interpolation slows
+even the fastest pairs, the diagonal of NTK-aware scaling spares them but
+slows some pairs too little, so they still reach angles never seen in
+training, and YaRN and the Llama 3 rule keep the fast pairs at 1 and slow
+the slow ones fully. A checkpoint was fine-tuned on one of these curves.
+The `rope_parameters` block names it, and serving with another recipe, or
+with none, reads positions on a curve the model never learned.
+
+<div class="primer-explorable" data-explorable="methods" markdown="0"></div>
+
+**Try it:** pick a model to see its own `rope_parameters` block at the
+length it serves, then drag the length read or switch the method; the
+squares are the pairs pushed to angles training never showed them. With no
+scaling the slow pairs light up as soon as you read past the trained length;
+position interpolation, YaRN and the Llama 3 rule keep every pair dark, and
+NTK-aware leaves almost all of them lit however far you stretch.
+
 **When you need it.** Whenever a prompt may run longer than the length the
 model was pretrained at. You meet it when a model card promises 128K tokens
 but the config shows an `original_max_position_embeddings` of 8,192 and a
@@ -57,28 +79,6 @@ never fails loudly.
   need both near the question and far from it. `lessons.measured` does this
   for every recipe on small trained models, with and without a fine-tune,
   and takes YaRN and dynamic NTK apart piece by piece.
-
-![Each stretching recipe's change to a pair's turning speed against that pair's wavelength, on log axes: position interpolation slows every pair by the same factor, NTK-aware slows them more and more along a diagonal, YaRN and the Llama 3 rule leave the short waves alone and slow only the long ones by the full factor, and LongRoPE's Phi-3.5 points are a curve of their own](figures/context_extension.scale_by_wavelength.svg)
-
-<div class="primer-explorable" data-explorable="methods" markdown="0"></div>
-
-**Try it:** pick a model to see its own `rope_parameters` block at the
-length it serves, then drag the length read or switch the method; the
-squares are the pairs pushed to angles training never showed them. With no
-scaling the slow pairs light up as soon as you read past the trained length;
-position interpolation, YaRN and the Llama 3 rule keep every pair dark, and
-NTK-aware leaves almost all of them lit however far you stretch.
-
-**Reading it:** each point is one rotary pair, placed by its wavelength
-before scaling (the fast pairs, which track nearby word order, on the left)
-and by how much the recipe multiplies its speed (1 is untouched). Every
-recipe is a different curve: the flat line of position interpolation slows
-even the fastest pairs, the diagonal of NTK-aware scaling spares them but
-slows some pairs too little, so they still reach angles never seen in
-training, and YaRN and the Llama 3 rule keep the fast pairs at 1 and slow
-the slow ones fully. A checkpoint was fine-tuned on one of these curves.
-The `rope_parameters` block names it, and serving with another recipe, or
-with none, reads positions on a curve the model never learned.
 
 **What it costs.** The recipe itself is free: it changes 64 numbers per head
 before the first token. Length is what costs. For Llama 3.1 8B (32 layers,
