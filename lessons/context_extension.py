@@ -14,6 +14,15 @@ speeds of its pairs, and the `rope_parameters` block of a model's config says
 exactly which recipe (linear, dynamic, yarn, longrope or llama3) and which
 numbers the checkpoint expects.
 
+<div class="primer-explorable" data-explorable="methods" markdown="0"></div>
+
+**Try it:** pick a model to see its own `rope_parameters` block at the
+length it serves, then drag the length read or switch the method; the
+squares are the pairs pushed to angles training never showed them. With no
+scaling the slow pairs light up as soon as you read past the trained length;
+position interpolation, YaRN and the Llama 3 rule keep every pair dark, and
+NTK-aware leaves almost all of them lit however far you stretch.
+
 ![Each stretching recipe's change to a pair's turning speed against that pair's wavelength, on log axes: position interpolation slows every pair by the same factor, NTK-aware slows them more and more along a diagonal, YaRN and the Llama 3 rule leave the short waves alone and slow only the long ones by the full factor, and LongRoPE's Phi-3.5 points are a curve of their own](figures/context_extension.scale_by_wavelength.svg)
 
 **Reading it:** each point is one rotary pair, placed by its wavelength
@@ -26,15 +35,6 @@ training, and YaRN and the Llama 3 rule keep the fast pairs at 1 and slow
 the slow ones fully. A checkpoint was fine-tuned on one of these curves.
 The `rope_parameters` block names it, and serving with another recipe, or
 with none, reads positions on a curve the model never learned.
-
-<div class="primer-explorable" data-explorable="methods" markdown="0"></div>
-
-**Try it:** pick a model to see its own `rope_parameters` block at the
-length it serves, then drag the length read or switch the method; the
-squares are the pairs pushed to angles training never showed them. With no
-scaling the slow pairs light up as soon as you read past the trained length;
-position interpolation, YaRN and the Llama 3 rule keep every pair dark, and
-NTK-aware leaves almost all of them lit however far you stretch.
 
 **When you need it.** Whenever a prompt may run longer than the length the
 model was pretrained at. You meet it when a model card promises 128K tokens

@@ -20,9 +20,16 @@ layer); many rotate only part of each head, in one of three incompatible
 pairings; and DeepSeek's latent attention rotates a separate 64-wide slice so
 that it can cache a compressed key.
 
-![Seven models' layers side by side as bars: Llama 4 Scout, SmolLM3 and Command R7B leave every fourth layer without positions; Gemma 3 has short local layers with a tall global one every sixth; Gemma 2 and gpt-oss alternate short and tall; Mistral 7B v0.1's layers are all short](figures/layer_schemes.layer_map.svg)
-
 <div class="primer-explorable" data-explorable="layers" markdown="0"></div>
+
+**Try it:** the explorable above draws one model's layers for a prompt of
+the length you choose, each bar as tall as the number of tokens the prompt's
+last token attends to in that layer. Pick Llama 4 Scout and move the length
+from 7,943 to 10,000 tokens: its chunked layers start a new chunk at 8,192
+and see only the 1,808 tokens since, while its 12 NoPE layers still see all
+10,000; in gpt-oss-20b the sliding layers never see more than 128.
+
+![Seven models' layers side by side as bars: Llama 4 Scout, SmolLM3 and Command R7B leave every fourth layer without positions; Gemma 3 has short local layers with a tall global one every sixth; Gemma 2 and gpt-oss alternate short and tall; Mistral 7B v0.1's layers are all short](figures/layer_schemes.layer_map.svg)
 
 **Reading it:** each bar is one layer, blue if it rotates its queries and
 keys and vermillion (orange-red) cross-hatched if it has no position code at all; a tall bar
@@ -32,13 +39,6 @@ config, not its family name, says which one it has. That is the check of *How
 to choose*: an engine must give each layer its own plan, with the scaling
 block only on the layers the model's code puts it on (*Scaling leaking into
 the local layers*, *RoPE in a NoPE layer*, below).
-
-**Try it:** the box draws one model's layers for a prompt of the length you
-choose, each bar as tall as the number of tokens the prompt's last token
-attends to in that layer. Pick Llama 4 Scout and move the length from 7,943
-to 10,000 tokens: its chunked layers start a new chunk at 8,192 and see only
-the 1,808 tokens since, while its 12 NoPE layers still see all 10,000; in
-gpt-oss-20b the sliding layers never see more than 128.
 
 **When you need it.** When you serve, convert or port one of these models (a new
 engine, a GGUF or MLX conversion, a custom kernel), or set a context-scaling
