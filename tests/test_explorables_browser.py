@@ -1,0 +1,68 @@
+"""The explorables' loader in Chromium (explorables/web/loader.js): the two Level 1 explorables that
+carry their lesson's Monday answer (issue 44: methods, layers) start within the first screen and
+are mounted on a cold load with no scroll; an explorable far down the page costs nothing until the
+reader nears it; the offline copy (file://, where fetch() is refused) mounts one too; and after
+Material's instant navigation the next page's explorable mounts. Each explorable's own numbers are
+its own test's (tests/test_explorable_<name>_browser.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from explorables import REGISTRY
+from explorables.data import data_path, script_path
+from tests import browser
+from tests.explorables import box, open_explorable
+
+pytestmark = pytest.mark.browser
+
+FIRST_SCREEN = {"width": 1280, "height": 900}
+ABOVE_THE_FOLD = ("methods", "layers")  # issue 44: "Level 1 pages get their explorable above the fold (2 and 3)"
+READY = "n => { const b = document.querySelector(`.primer-explorable[data-explorable='${n}']`); return b && b.dataset.state === 'ready'; }"
+
+
+@pytest.fixture
+def page(chromium):
+    context = chromium.new_context(viewport=FIRST_SCREEN)
+    yield context.new_page()
+    context.close()
+
+
+@pytest.mark.parametrize("name", ABOVE_THE_FOLD)
+def test_a_level_1_explorable_starts_in_the_first_screen_and_mounts_unscrolled(page, site, name):
+    page.goto(site + f"lessons/{REGISTRY[name].lesson}/", wait_until="load")
+    page.wait_for_function(READY, arg=name, timeout=15000)
+    top = page.locator(box(name)).evaluate("b => [b.getBoundingClientRect().top, scrollY]")
+    assert top[1] == 0 and top[0] < FIRST_SCREEN["height"], f"{name}: its box starts at {top[0]:.0f} px"
+
+
+def test_an_explorable_far_down_loads_nothing_until_the_reader_nears_it(page, site):
+    """rope_turning sits in Level 2, many screens down: a cold load requests none of its files
+    (not even the shared core); scrolling to it loads them and mounts it."""
+    name = "rope_turning"
+    log = browser.PageLog(page, site)
+    page.goto(site + f"lessons/{REGISTRY[name].lesson}/", wait_until="load")
+    page.wait_for_timeout(1000)
+    own = (script_path("core"), script_path(name), data_path(name))
+    assert not [u for u in log.requests if u.endswith(own)], "fetched before the reader came near"
+    page.locator(box(name)).scroll_into_view_if_needed()
+    page.wait_for_function(READY, arg=name, timeout=15000)
+    assert any(u.endswith(script_path(name)) for u in log.requests)
+    assert not log.failures and not log.console and not log.offsite(), log.failures + log.console
+
+
+def test_the_offline_copy_mounts_an_explorable_from_file(page, offline_copy):
+    name = "methods"
+    log = open_explorable(page, offline_copy, f"lessons/{REGISTRY[name].lesson}.html", name)
+    assert page.locator(box(name) + " [data-value]").count() > 0
+    assert not log.failures and not log.console and not log.offsite(), log.failures + log.console
+
+
+def test_instant_navigation_mounts_the_next_pages_explorable(page, site):
+    """Material swaps the article without a page load; the loader runs again on document$."""
+    first, name = "lessons/positional/", "layers"
+    page.goto(site + first, wait_until="load")
+    page.wait_for_function("typeof document$ !== 'undefined'")
+    page.click(f"nav.md-nav a[href$='{REGISTRY[name].lesson}/']")
+    page.wait_for_url(f"**/{REGISTRY[name].lesson}/")
+    page.wait_for_function(READY, arg=name, timeout=15000)
