@@ -54,9 +54,11 @@
   }
 
   // ---- the numbers -----------------------------------------------------------------------------
-  // erf to about 1e-13 (JS has none): the Maclaurin series below 2.5, erfc's continued fraction above.
-  function erf(x) {
-    var z = Math.abs(x), r;
+  // erf to about 1e-13 (JS has none). The reference values: the Maclaurin series below 2.5, erfc's
+  // continued fraction above (slow: used only for the table). `erf` itself: the Taylor series about the
+  // nearest of the table's points z0 (a step of 1/8), with erf's derivatives
+  // erf^(n+1)(z) = 2/√π (−1)^n H_n(z) e^(−z²) (H_n: Hermite polynomials), 14 terms, |h| ≤ 1/16.
+  function erfSlow(z) {
     if (z < 2.5) {
       var z2 = z * z, term = z, sum = z;
       for (var n = 1; n < 200; n++) {
@@ -65,12 +67,31 @@
         sum += add;
         if (Math.abs(add) < 1e-17 * Math.abs(sum)) break;
       }
-      r = sum * 2 / Math.sqrt(Math.PI);
-    } else if (z < 6.5) {
-      var f = z;
-      for (var k = 120; k >= 1; k--) f = z + (k / 2) / f;
-      r = 1 - Math.exp(-z * z) / Math.sqrt(Math.PI) / f;
-    } else r = 1;
+      return sum * 2 / Math.sqrt(Math.PI);
+    }
+    var f = z;
+    for (var k = 120; k >= 1; k--) f = z + (k / 2) / f;
+    return 1 - Math.exp(-z * z) / Math.sqrt(Math.PI) / f;
+  }
+  var KNOTS = 8, TOP_Z = 6.5, AT = [], SLOPE = [], INV_FACT = [1];
+  for (var kk = 0; kk <= TOP_Z * KNOTS; kk++) {
+    AT.push(erfSlow(kk / KNOTS));
+    SLOPE.push(2 / Math.sqrt(Math.PI) * Math.exp(-(kk / KNOTS) * (kk / KNOTS)));
+  }
+  for (var ff = 1; ff <= 16; ff++) INV_FACT.push(INV_FACT[ff - 1] / ff);
+  function erf(x) {
+    var z = Math.abs(x);
+    if (z >= TOP_Z) return x < 0 ? -1 : 1;
+    var k = Math.round(z * KNOTS), z0 = k / KNOTS, h = z - z0;
+    var hPrev = 1, hNow = 2 * z0, sum = h, power = h, sign = 1;  // n = 0: H_0 = 1, term h
+    for (var n = 1; n < 14; n++) {
+      power *= h;
+      sign = -sign;
+      sum += sign * hNow * power * INV_FACT[n + 1];
+      var next = 2 * z0 * hNow - 2 * n * hPrev;
+      hPrev = hNow; hNow = next;
+    }
+    var r = AT[k] + SLOPE[k] * sum;
     return x < 0 ? -r : r;
   }
   function layerNorm(x, T, d, g, b) {  // over each row of x (T × d), eps 1e-5 (torch's, numpy's var)
@@ -106,13 +127,15 @@
   // (window.PrimerTinyModel[scheme]), tokens (T,), scheme (the suite's name), speeds [θ..., factor]
   // for RoPE (the export's speeds[method][length index]) or null. `rows` (optional): the query rows
   // whose logits are wanted (default all; the last layer then computes only those). Returns
-  // {logits: rows × vocab, attention: per layer, per head, the weights of each wanted row (in the
-  // last layer) or every row (T × T, earlier layers)}: arrays of plain arrays.
+  // {logits: rows × vocab, attention: per layer, per head, the weights (each row over the T keys)
+  // of the wanted rows}: arrays of plain arrays.
   function forward(file, tokens, scheme, speeds, rows) {
     var w = decode(file), T = tokens.length, d = w.embed.cols, H = w.nHeads, dh = d / H;
     var all = [], t, i, h;
     for (t = 0; t < T; t++) all.push(t);
     rows = rows || all;
+    var wanted = {};
+    rows.forEach(function (r) { wanted[r] = true; });
     var x = new Float64Array(T * d);
     for (t = 0; t < T; t++) {
       for (i = 0; i < d; i++) {
@@ -149,28 +172,32 @@
       var q = linear(last ? pick(hn, d, at) : hn, n, b.W_q, b.b_q);
       var k = linear(hn, T, b.W_k, b.b_k), v = linear(hn, T, b.W_v, b.b_v);
       if (cos) { rotate(q, at); rotate(k, all); }
-      var out = new Float64Array(n * d), weights = [];
+      var out = new Float64Array(n * d), weights = [], scores = new Float64Array(T), root = Math.sqrt(dh);
       for (h = 0; h < H; h++) {
-        var head = [];
+        var head = {}, slope = scheme === "alibi" ? w.slopes[h] : 0, o = h * dh;
         for (var r = 0; r < n; r++) {
-          var p = at[r], scores = new Float64Array(p + 1), top = -Infinity, j, s;
+          var p = at[r], top = -Infinity, j, s, qo = r * d + o;
           for (j = 0; j <= p; j++) {
             s = 0;
-            for (i = 0; i < dh; i++) s += q[r * d + h * dh + i] * k[j * d + h * dh + i];
-            s = s / Math.sqrt(dh) + (scheme === "alibi" ? -w.slopes[h] * (p - j) : 0);
+            for (i = 0; i < dh; i++) s += q[qo + i] * k[j * d + o + i];
+            s = s / root + (slope ? -slope * (p - j) : 0);
             scores[j] = s;
             if (s > top) top = s;
           }
           var total = 0;
           for (j = 0; j <= p; j++) { scores[j] = Math.exp(scores[j] - top); total += scores[j]; }
-          var row = new Array(T).fill(0);
           for (j = 0; j <= p; j++) {
-            row[j] = scores[j] / total;
-            for (i = 0; i < dh; i++) out[r * d + h * dh + i] += row[j] * v[j * d + h * dh + i];
+            var weight = scores[j] / total;
+            scores[j] = weight;
+            for (i = 0; i < dh; i++) out[qo + i] += weight * v[j * d + o + i];
           }
-          head.push(row);
+          if (wanted[p]) {
+            var row = new Array(T).fill(0);
+            for (j = 0; j <= p; j++) row[j] = scores[j];
+            head[p] = row;
+          }
         }
-        weights.push(head);
+        weights.push(rows.map(function (p) { return head[p]; }));  // in the order asked
       }
       attention.push(weights);
       var resid = last ? pick(x, d, at) : x, o = linear(out, n, b.W_o, b.b_o);
@@ -215,10 +242,10 @@
     for (i = 0; i < z.length; i++) total += Math.exp(z[i] - z[top]);
     var key = -1;
     for (i = row - 1; i >= 0; i--) if (tokens[i] === tokens[row]) { key = i + 1; break; }
-    var best = null, bestWeight = -1, last = out.attention.length - 1;
-    out.attention.forEach(function (heads, layer) {
+    var best = null, bestWeight = -1;
+    out.attention.forEach(function (heads, layer) {  // each head's one row: the question's
       heads.forEach(function (rows, h) {
-        var weights = rows[layer === last ? 0 : row], v = key >= 0 ? weights[key] : Math.max.apply(null, weights);
+        var weights = rows[0], v = key >= 0 ? weights[key] : Math.max.apply(null, weights);
         if (v > bestWeight) { bestWeight = v; best = { head: [layer, h], weights: weights }; }
       });
     });
