@@ -154,7 +154,7 @@ class PageLog:
         if response.status >= 400:
             self.failures.append(f"{response.url} (HTTP {response.status})")
         # A revalidated copy (304, the shared page's cache asking again) carries no body and no
-        # type: the type is judged on the 200 that delivered the body (seen in CI: '' for 304).
+        # content type, which is judged on the 200 that delivered the body (CI saw '' for a 304).
         if urlparse(response.url).path.endswith(".svg") and response.status != 304:
             self.svg_types[response.url] = response.headers.get("content-type", "")
 
