@@ -33,6 +33,11 @@ def _check(page) -> dict:
     assert (value(page, NAME, "past"), value(page, NAME, "untouched")) == (want["past"], want["untouched"]), where
     assert math.isclose(value(page, NAME, "largest"), want["largest"], rel_tol=1e-12), where
     assert page.locator(f"{box(NAME)} svg rect.px-methods-past").count() == want["past"], where
+    # the reference is the pretrained length; a model's own block says further training may have passed it
+    assert "past the angles pretraining showed" in page.locator(f"{box(NAME)} [data-key='past']").locator("..").inner_text()
+    own = page.locator(f"{box(NAME)} .px-methods-own")
+    assert own.is_visible() == want["own"], where
+    assert not want["own"] or "how far the block reaches past pretraining" in own.inner_text(), where
     return where
 
 

@@ -15,7 +15,7 @@ import math
 import numpy as np
 import pytest
 
-from explorables.methods import METHODS, data, models, preset_measures, reading, stops
+from explorables.methods import METHODS, data, models, reading, stops
 from lessons.context_extension import rope_inv_freq, trained_angle_ratio
 from modelcard.explorer import past_trained
 from tests.node import needs_node, run_explorable
@@ -41,6 +41,10 @@ def _check(tmp_path, choices: list[dict]) -> None:
         want, st = reading(c["model"], c["method"], c["stretch"], published, cards), got["setting"]
         assert (st["model"], st["own"], st["served"]) == (want["model"], want["own"], want["served"]), (c, st)
         _close(got["rows"]["measures"], want, c)
+        # a model's own block: the count is against pretraining, which further training with the block passed
+        note = got["own_note"]
+        assert bool(note) == want["own"], (c, note)
+        assert not note or ("pretrained length" in note and "how far the block reaches past pretraining" in note), c
 
 
 @needs_node
@@ -95,12 +99,42 @@ def test_each_pair_drawn_and_the_block_printed_match_the_python(tmp_path):
         assert sum(p["past"] for p in pairs) == got["rows"]["measures"]["past"], c
 
 
-def test_what_the_prose_beside_the_box_says_holds_at_every_stop_on_the_lessons_example():
-    """"With no scaling the slow pairs light up as soon as you read past the trained length;
-    position interpolation, YaRN and the Llama 3 rule keep every pair dark, and NTK-aware leaves
-    almost all of them lit however far you stretch" (nine in ten of no scaling's, or more)."""
-    ex = data()["example"]
-    for s in stops()[1:]:
-        past = {k: v["past"] for k, v in preset_measures(ex["base"], ex["width"], ex["trained"], s).items()}
-        assert past["none"] > 0 and past["linear"] == past["yarn"] == past["llama3"] == 0, (s, past)
-        assert past["ntk"] >= 0.9 * past["none"], (s, past)
+def _try_it() -> str:
+    """The "Try it" paragraph beside the box, on one line."""
+    import lessons.context_extension as lesson
+
+    text = lesson.__doc__.split("**Try it:**", 1)[1].split("\n\n", 1)[0]
+    return " ".join(text.split())
+
+
+def _heads() -> list[tuple[str, float | None]]:
+    """The lesson's example and every gallery model, each with the factor its own block ships with."""
+    return [("", None)] + [(m["slug"], m["params"].get("factor")) for m in data()["models"]]
+
+
+def test_what_the_prose_beside_the_box_says_holds_for_every_model_at_every_stop():
+    """The Try it's claims, for the example and every gallery model at every stop: no scaling lights
+    pairs exactly when the layers read past the pretrained length; PI, YaRN and the Llama 3 rule set
+    for the length read keep every pair dark; a model's own block with a factor stays dark up to
+    that factor and lights pairs past it (when its layers read that far)."""
+    said = _try_it()
+    for claim in ("no scaling the slow pairs light up as soon as the layers read past the pretrained length",
+                  "position interpolation, YaRN and the Llama 3 rule, set for the length read, keep every pair dark",
+                  "A model's own block keeps the factor it ships with: read further than that factor and its slow "
+                  "pairs light again"):
+        assert claim in said, claim
+    published, cards = data(), models()
+    for slug, factor in _heads():
+        own = published["models"][[m["slug"] for m in published["models"]].index(slug)] if slug else None
+        for s in stops(own["stretch"] if own else None)[1:]:
+            got = {k: reading(slug, k, s, published, cards) for k in KEYS if k != "longrope"}
+            reach = min(got["none"]["served"], (own or {}).get("window") or got["none"]["served"])
+            trained = own["trained"] if own else published["example"]["trained"]
+            where = (slug, s, {k: v["past"] for k, v in got.items()})
+            assert (got["none"]["past"] > 0) == (reach > trained), where
+            for k in ("linear", "yarn", "llama3"):
+                if not got[k]["own"]:
+                    assert got[k]["past"] == 0, where
+            if own and factor:
+                mine = got[own["rope_type"]]
+                assert mine["own"] and (mine["past"] > 0) == (s > factor * (1 + 1e-9) and reach > trained), where

@@ -1,6 +1,7 @@
 // Every pair under every method (lessons/context_extension.py, Level 1): each rotary pair's speed
 // change against its wavelength, for a method set for a stretch or a gallery model's own block, with
-// the pairs pushed past the angles training showed marked. Data: explorables/methods.py; numbers:
+// the pairs pushed past the angles pretraining showed marked (the reference: the pretrained length,
+// a block's original_max_position_embeddings). Data: explorables/methods.py; numbers:
 // the shared core (ropeSpeeds, compareMethods, trainedAngleRatio, pastTrained, measures).
 (function () {
   "use strict";
@@ -77,10 +78,21 @@
     }), measures: C.measures(sp.speeds, sp.theta, st.trained, st.reach) };
   }
 
+  // What the box says under the block when it shows a model's own block (else ""): the count is
+  // against the pretrained length, and a checkpoint trained further with its block met those angles.
+  function ownNote(data, st) {
+    if (!st.own) return "";
+    var m = find(data.models, "slug", st.model), factor = st.params.factor;
+    return m.name + "'s own block" + (factor ? ", made for " + times(factor) : "") + ". The pairs past are counted against " +
+      "the pretrained length its config states; a checkpoint trained further on long texts with its block met those " +
+      "angles in that training (Meta reports continued pretraining of Llama 3.1 to 128K tokens: Llama Team, 2024, " +
+      "§3.4.2), so a lit pair says how far the block reaches past pretraining, not that the model never saw that angle.";
+  }
+
   // All of it for a choice, from the data the page publishes (for the Node parity test).
   function measure(choice) {
-    var st = setting(window.PrimerExplorableData.methods, choice);
-    return { setting: st, block: block(st), rows: rows(st) };
+    var data = window.PrimerExplorableData.methods, st = setting(data, choice);
+    return { setting: st, block: block(st), rows: rows(st), own_note: ownNote(data, st) };
   }
 
   function fmt(n) { return Math.round(n).toLocaleString("en-US"); }
@@ -101,6 +113,7 @@
     var legend = P.el("p", { class: "px-readout px-methods-legend" }, root);
     var out = P.el("p", { class: "px-readout" }, root), note = P.el("p", { class: "px-readout" }, root);
     var code = P.el("code", {}, P.el("p", { class: "px-readout px-methods-block" }, root));
+    var own = P.el("p", { class: "px-readout px-methods-own" }, root);
     var grid = [];
 
     function current() { return find(data.models, "slug", model.value); }
@@ -132,11 +145,11 @@
       var right = 2 * Math.max(Math.max.apply(null, waves), st.reach);
       figure.textContent = "";
       var f = P.frame(figure, P.widthOf(root, 720), 300, {
-        label: "Each pair's speed change against its wavelength; pairs past the trained angles marked",
+        label: "Each pair's speed change against its wavelength; pairs past the angles pretraining showed marked",
         x: { lo: 1, hi: right, log: true, label: "wavelength before scaling (positions per turn)" },
         y: { lo: lo, hi: hi, log: true, label: "new speed ÷ old" } });
       P.s("line", { x1: 0, x2: f.width, y1: f.y(1), y2: f.y(1), class: "px-methods-ref" }, f.g);
-      var lines = [[st.trained, "trained " + fmt(st.trained), 14]];
+      var lines = [[st.trained, "pretrained " + fmt(st.trained), 14]];
       if (st.reach !== st.trained) lines.push([st.reach, "read " + fmt(st.reach), 28]);
       lines.forEach(function (l) {
         var x = f.x(l[0]), end = x > f.width - 90;
@@ -149,16 +162,18 @@
         else P.s("circle", { cx: x, cy: y, r: 3.2, class: "px-methods-pair", style: "stroke:" + colour }, f.g);
       });
       legend.innerHTML = "<span class=\"px-methods-item\"><span class=\"px-methods-key\" style=\"border-color:" + colour +
-        "\"></span> a pair within the angles training showed</span> <span class=\"px-methods-item\"><span " +
+        "\"></span> a pair within the angles pretraining showed</span> <span class=\"px-methods-item\"><span " +
         "class=\"px-methods-key px-methods-key-past\"></span> a pair past them</span>";
-      out.innerHTML = "Pairs past the trained angles: <span data-key=\"past\" data-value=\"" + m.past + "\">" + m.past +
+      out.innerHTML = "Pairs past the angles pretraining showed: <span data-key=\"past\" data-value=\"" + m.past + "\">" + m.past +
         "</span> of " + r.pairs.length + " · largest angle ratio <span data-key=\"largest\" data-value=\"" + m.largest +
         "\">" + m.largest.toFixed(3) + "</span> · pairs untouched <span data-key=\"untouched\" data-value=\"" +
         m.untouched + "\">" + m.untouched + "</span>";
-      note.textContent = "Trained length " + fmt(st.trained) + (st.own ? " (the length its block scales from)" : "") + ", read to " + fmt(st.served) + " (" +
+      note.textContent = "Pretrained length " + fmt(st.trained) + (st.model ? " (its original_max_position_embeddings)" : "") + ", read to " + fmt(st.served) + " (" +
         times(st.served / st.trained) + ")" + (st.reach < st.served ? "; its layers attend within a " + st.kind +
         " of " + fmt(st.reach) + ", so none meets a longer distance" : "") + ". The block:";
       code.textContent = shown(block(st));
+      own.textContent = ownNote(data, st);
+      own.hidden = !st.own;
     });
 
     model.addEventListener("change", function () {
