@@ -375,11 +375,14 @@ distance alone no longer decides the score.
 
 <div class="primer-explorable" data-explorable="rope_turning" markdown="0"></div>
 
-**Try it:** the box opens on this section's head (width 16, base 10,000) at
-gap 4, with the table's score of 2.3664 and the original curve of the figure's
-top panel. Move the key's position and the score stays put: only the gap turns
-the query against the key. Raise the gap or lower the base and more pairs
-complete a turn, the fast ones first; width 128 is a Llama-sized head.
+**Try it:** the box opens on this section's head (width 16, base 10,000) at gap
+4, with the table's score of 2.3664 and the original curve of the figure's top
+panel. It turns the query to the key's position plus the gap and the key to its
+own, so move the key and see for yourself: in the original, converted and not
+converted layouts the score stays put, while with the mismatched table it moves
+(1.4066 with the key at 0, the table's 1.5689 at 3). Raise the gap or lower the
+base and more pairs complete a turn, the fast ones first; width 128 is a
+Llama-sized head.
 
 **In code:** `head_scores` computes per-head scores for a layout;
 `apply_rope_mismatched` is the table bug (an interleaved table handed to

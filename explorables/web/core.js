@@ -233,47 +233,71 @@
 })(typeof window !== "undefined" ? window : globalThis);
 
 // ---- rotation and scores (rope_turning) ----
-// One query and one key of a head, turned by RoPE in the interleaved layout (dims 2i and 2i+1 are
-// pair i), and the score they give. Added to PrimerCore after the sections above.
+// One query and one key of a head, turned by RoPE in one of lessons/rope.py's three layouts, and the
+// score they give: "interleaved" (dims 2i and 2i+1 are pair i), "half" (dims j and j + d/2 are pair
+// j) and "mismatched" (the half-split formula read with an interleaved cos/sin table, section 3's
+// bug: not a rotation). Added to PrimerCore after the sections above.
 (function (core) {
   "use strict";
 
-  // One pair (x, y) turned by `angle` radians: (x cos a − y sin a, x sin a + y cos a), the formula of
-  // lessons/positional.py's apply_rope (lessons/rope.py's apply_rope_interleaved).
-  function rotatePair(x, y, angle) {
-    var c = Math.cos(angle), s = Math.sin(angle);
-    return [x * c - y * s, x * s + y * c];
+  // Each dimension c's rule in `layout` for a head of width d: c' = x_c cos a + sign · x_partner sin a,
+  // with a = pos · θ_speed. partner and sign are lessons/rope.py's pair_partner and rotate_half;
+  // speed is pair_of (interleaved, half) or the interleaved table's θ_0, θ_0, θ_1, θ_1, ...
+  // (apply_rope_mismatched).
+  function layoutDims(d, layout) {
+    var h = d / 2, partner = [], sign = [], speed = [];
+    for (var c = 0; c < d; c++) {
+      var inter = layout === "interleaved";
+      partner.push(inter ? c ^ 1 : (c + h) % d);
+      sign.push((inter ? c % 2 === 0 : c < h) ? -1 : 1);
+      speed.push(layout === "half" ? c % h : c >> 1);
+    }
+    return { partner: partner, sign: sign, speed: speed };
   }
 
-  // Pair i's share of the score when the query sits `gap` positions after the key (gap = m − n,
-  // query minus key): (R_gap q)_i · k_i. Turning q by m θ_i and k by n θ_i gives the same number
-  // (lessons/rope.py, section 3: ⟨R_m q, R_n k⟩ = ⟨R_(m−n) q, k⟩); with the key at 0 it is
-  // exactly what lessons/rope.py's score_at turns.
-  function pairScore(q, k, gap, theta, i) {
-    var t = rotatePair(q[2 * i], q[2 * i + 1], gap * theta[i]);
-    return t[0] * k[2 * i] + t[1] * k[2 * i + 1];
+  // x (d numbers) turned to position `pos` in `layout`: lessons/rope.py's apply_rope_interleaved,
+  // apply_rope_half or apply_rope_mismatched on one vector.
+  function turnVector(x, pos, theta, layout) {
+    var L = layoutDims(x.length, layout), out = new Array(x.length);
+    for (var c = 0; c < x.length; c++) {
+      var a = pos * theta[L.speed[c]];
+      out[c] = x[c] * Math.cos(a) + L.sign[c] * x[L.partner[c]] * Math.sin(a);
+    }
+    return out;
   }
 
-  // The head's score q·k after RoPE, query `gap` positions after the key: the sum of every pair's
-  // share (lessons/rope.py's score_at(W_q, W_k, x_q, x_k, m=gap, n=0), layout "interleaved").
-  function ropeScore(q, k, gap, theta) {
-    var sum = 0;
-    for (var i = 0; i < theta.length; i++) sum += pairScore(q, k, gap, theta, i);
-    return sum;
+  // The two dimensions drawn as pair i: (2i, 2i+1) interleaved, (i, i + d/2) in the half-split
+  // formula (half, mismatched).
+  function pairDims(d, layout, i) { return layout === "interleaved" ? [2 * i, 2 * i + 1] : [i, i + d / 2]; }
+
+  // The score q·k with the query turned to position m and the key to n in `layout`, and each
+  // pair's share of it: lessons/rope.py's score_at(..., m, n, layout) on the projected q and k.
+  function layoutScore(q, k, m, n, theta, layout) {
+    var tq = turnVector(q, m, theta, layout), tk = turnVector(k, n, theta, layout), shares = [], sum = 0;
+    for (var i = 0; i < q.length / 2; i++) {
+      var dims = pairDims(q.length, layout, i), s = tq[dims[0]] * tk[dims[0]] + tq[dims[1]] * tk[dims[1]];
+      shares.push(s); sum += s;
+    }
+    return { score: sum, shares: shares, q: tq, k: tk };
   }
 
-  // The head's score at every gap 0..maxGap, for drawing: each pair's (cos, sin) stepped by its
-  // turn per position (angle addition, no trigonometry per gap: 50 times quicker than ropeScore at
-  // each gap), so gap g carries g steps of rounding (tests/test_explorable_rope_turning_node.py
-  // bounds it). A number a reader reads comes from ropeScore.
-  function ropeScoreCurve(q, k, theta, maxGap) {
-    var out = new Array(maxGap + 1).fill(0);
-    for (var i = 0; i < theta.length; i++) {
-      var qx = q[2 * i], qy = q[2 * i + 1], kx = k[2 * i], ky = k[2 * i + 1];
-      var dc = Math.cos(theta[i]), ds = Math.sin(theta[i]), c = 1, s = 0, t;
+  // The score with the key at n and the query at n + g, for every gap g = 0..maxGap, for drawing:
+  // the key turned once; for the query each speed's (cos, sin) starts at n θ and is stepped by θ per
+  // gap (angle addition, no trigonometry per gap), so gap g carries g steps of rounding
+  // (tests/test_explorable_rope_turning_node.py bounds it). A number a reader reads comes from
+  // layoutScore.
+  function layoutScoreCurve(q, k, theta, n, maxGap, layout) {
+    var L = layoutDims(q.length, layout), tk = turnVector(k, n, theta, layout), out = new Array(maxGap + 1).fill(0);
+    var bySpeed = theta.map(function () { return []; });
+    for (var c = 0; c < q.length; c++) bySpeed[L.speed[c]].push(c);
+    for (var j = 0; j < theta.length; j++) {
+      var a = bySpeed[j][0], b = bySpeed[j][1];  // every layout turns exactly two dims at each speed
+      var ac = q[a] * tk[a], as = L.sign[a] * q[L.partner[a]] * tk[a], bc = q[b] * tk[b], bs = L.sign[b] * q[L.partner[b]] * tk[b];
+      var cc = ac + bc, ss = as + bs, dc = Math.cos(theta[j]), ds = Math.sin(theta[j]);
+      var co = Math.cos(n * theta[j]), si = Math.sin(n * theta[j]), t;
       for (var g = 0; g <= maxGap; g++) {
-        out[g] += (qx * c - qy * s) * kx + (qx * s + qy * c) * ky;
-        t = c * dc - s * ds; s = s * dc + c * ds; c = t;
+        out[g] += cc * co + ss * si;
+        t = co * dc - si * ds; si = si * dc + co * ds; co = t;
       }
     }
     return out;
@@ -285,9 +309,10 @@
     return theta.map(function (t) { return t * gap >= 2 * Math.PI; });
   }
 
-  core.rotatePair = rotatePair;
-  core.pairScore = pairScore;
-  core.ropeScore = ropeScore;
-  core.ropeScoreCurve = ropeScoreCurve;
+  core.layoutDims = layoutDims;
+  core.turnVector = turnVector;
+  core.pairDims = pairDims;
+  core.layoutScore = layoutScore;
+  core.layoutScoreCurve = layoutScoreCurve;
   core.pairsThatTurn = pairsThatTurn;
 })((typeof window !== "undefined" ? window : globalThis).PrimerCore);

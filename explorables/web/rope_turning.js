@@ -1,8 +1,10 @@
 // RoPE, turning (lessons/rope.py, section 3, after the score-against-distance figure): one pair of
 // the worked example's query and key on the unit circle, the key at position n and the query at
 // m = n + gap (the site's gap: query minus key), and the whole head's score against the gap, with
-// the pairs that have completed a turn within the gap marked. Data: explorables/rope_turning.py (the
-// query and key at widths 16 and 128); numbers: PrimerCore's rotation and scores section.
+// the pairs that have completed a turn within the gap marked, in any of section 3's four runs
+// (original, converted, not converted, mismatched table). Data: explorables/rope_turning.py (the
+// query and key at widths 16 and 128, as trained and permuted); numbers: PrimerCore's rotation and
+// scores section.
 (function (global) {
   "use strict";
   var TURN = 2 * Math.PI, MAX_GAP = 4096;
@@ -28,28 +30,38 @@
     return out;
   }
 
-  function head(width) { return global.PrimerExplorableData.rope_turning.widths[String(width)]; }
+  // The query and key run `run` (one of section 3's four: "original", "converted", "not converted",
+  // "mismatched table") turns at head width `width`, and the layout it turns them in.
+  function head(width, run) {
+    var D = global.PrimerExplorableData.rope_turning, r = D.runs[run || "original"], h = D.widths[String(width)][r[0]];
+    return { q: h.q, k: h.k, layout: r[1] };
+  }
+
+  function unitAngle(v) { return ((v % TURN) + TURN) % TURN; }
 
   // Everything the explorable shows for one setting: the head `width` (16 or 128), the `base`, the
-  // `gap` m − n, the `pair` i drawn on the circle and the key's position `n`.
-  function view(width, base, gap, pair, n) {
-    var core = global.PrimerCore, h = head(width), theta = core.invFreq(width, base);
-    var m = n + gap, turns = core.pairsThatTurn(theta, gap), qx = h.q[2 * pair], qy = h.q[2 * pair + 1], kx = h.k[2 * pair], ky = h.k[2 * pair + 1];
+  // `gap` m − n, the `pair` i drawn on the circle, the key's position `n` and the `run`. The score
+  // turns the query to m = n + gap and the key to n, so whether it depends on the gap alone is
+  // the layout's doing, not the box's.
+  function view(width, base, gap, pair, n, run) {
+    var core = global.PrimerCore, h = head(width, run), theta = core.invFreq(width, base), m = n + gap;
+    var at = core.layoutScore(h.q, h.k, m, n, theta, h.layout), dims = core.pairDims(width, h.layout, pair);
+    var ghost = core.turnVector(h.q, n, theta, h.layout), turns = core.pairsThatTurn(theta, gap);
+    var dir = function (x) { return Math.atan2(x[dims[1]], x[dims[0]]); };
     return {
-      theta: theta[pair], wavelength: TURN / theta[pair],
-      angle: gap * theta[pair],                        // how much further the query has turned than the key
-      queryAngle: Math.atan2(qy, qx) + m * theta[pair],  // each arrow's direction on the circle
-      keyAngle: Math.atan2(ky, kx) + n * theta[pair],
-      share: core.pairScore(h.q, h.k, gap, theta, pair),  // this pair's part of the score
-      score: core.ropeScore(h.q, h.k, gap, theta),
+      layout: h.layout, dims: dims, theta: theta[pair], wavelength: TURN / theta[pair],
+      angle: gap * theta[pair],              // how much further pair i turns over the gap at its own speed
+      queryAngle: dir(at.q), keyAngle: dir(at.k), ghostAngle: dir(ghost),  // each arrow's direction
+      extra: unitAngle(dir(at.q) - dir(ghost)),  // the query's drawn turn from n to m, within one turn
+      share: at.shares[pair], score: at.score,
       turnedEach: turns, turned: turns.filter(Boolean).length, pairs: theta.length,
     };
   }
 
-  // The head's score at every gap 0..MAX_GAP, for the curve.
-  function curve(width, base) {
-    var core = global.PrimerCore, h = head(width);
-    return core.ropeScoreCurve(h.q, h.k, core.invFreq(width, base), MAX_GAP);
+  // The head's score at every gap 0..MAX_GAP with the key at n, for the curve.
+  function curve(width, base, n, run) {
+    var core = global.PrimerCore, h = head(width, run);
+    return core.layoutScoreCurve(h.q, h.k, core.invFreq(width, base), n || 0, MAX_GAP, h.layout);
   }
 
   // A number as the readout prints it: whole numbers with thousands commas from 1,000 up, else 4 digits.
@@ -61,6 +73,9 @@
     var P = ctx.plot, GAPS = gapLadder(), BASES = baseLadder(), cached = {};
     var controls = P.el("div", { class: "px-controls" }, root);
     var width = P.choice(controls, "Head width d", [["16", "16 (section 3's head)"], ["128", "128 (Llama's heads)"]], "16");
+    var run = P.choice(controls, "Layout", [["original", "original (interleaved)"], ["converted", "converted correctly (half-split)"],
+                                            ["not converted", "not converted (half-split)"],
+                                            ["mismatched table", "mismatched table (half-split, interleaved cos/sin)"]], "original");
     function slider(label, key, max, value) {
       var input = P.control(controls, label, { type: "range", min: 0, max: max, step: 1, value: value });
       var shown = P.el("span", { class: "px-rt-value", "data-key": key }, input.parentNode);
@@ -71,7 +86,8 @@
     var pair = slider("Pair i", "pair", 7, 0);
     var key = slider("Key at n", "n", GAPS.length - 1, 0);
     var panels = P.el("div", { class: "px-rt-panels" }, root);
-    var out = P.el("p", { class: "px-readout", "aria-live": "polite" }, root);
+    var live = P.el("p", { class: "px-readout px-rt-live", "aria-live": "polite" }, root);  // one short sentence
+    var out = P.el("p", { class: "px-readout" }, root);
 
     function show(s, value, text) {
       s.shown.setAttribute("data-value", value);
@@ -93,8 +109,8 @@
       P.s("circle", { cx: c, cy: c, r: r, class: "px-rt-ring" }, svg);
       P.s("line", { x1: c - r - 6, x2: c + r + 6, y1: c, y2: c, class: "px-rt-axis" }, svg);
       P.s("line", { y1: c - r - 6, y2: c + r + 6, x1: c, x2: c, class: "px-rt-axis" }, svg);
-      arrow(svg, c, r, v.queryAngle - v.angle, "px-rt-ghost");  // the query at n, before the gap's turn
-      var turn = v.angle % TURN, a0 = v.queryAngle - v.angle, ra = r * 0.38;
+      arrow(svg, c, r, v.ghostAngle, "px-rt-ghost");  // the query at n, before the gap's turn
+      var turn = v.extra, a0 = v.ghostAngle, ra = r * 0.38;
       if (turn > 1e-9) {  // the arc the query turns beyond its place at n (whole turns not drawn)
         P.s("path", { d: "M" + (c + ra * Math.cos(a0)) + " " + (c - ra * Math.sin(a0)) + "A" + ra + " " + ra + " 0 " +
                          (turn > Math.PI ? 1 : 0) + " 0 " + (c + ra * Math.cos(a0 + turn)) + " " + (c - ra * Math.sin(a0 + turn)),
@@ -137,18 +153,18 @@
       if (+pair.input.value > pairs - 1) pair.input.value = pairs - 1;
       var g = GAPS[+gap.input.value], b = BASES[+base.input.value], i = +pair.input.value, n = GAPS[+key.input.value];
       show(gap, g, fmt(g)); show(base, b, fmt(b)); show(pair, i, String(i)); show(key, n, fmt(n));
-      var v = view(d, b, g, i, n), id = d + ":" + b;
-      if (!cached[id]) cached[id] = curve(d, b);
+      var rn = run.value, v = view(d, b, g, i, n, rn), id = [d, b, n, rn].join(":");
+      if (!cached[id]) cached[id] = curve(d, b, n, rn);
       panels.textContent = "";
       var W = P.widthOf(panels, 760), side = W >= 600, size = side ? 210 : Math.min(230, W);
       var pw = side ? W - size - 16 : W;  // the plot's width; each panel as wide as what it draws
       var left = P.el("figure", { class: "px-rt-panel", style: "width:" + size + "px" }, panels);
       var right = P.el("figure", { class: "px-rt-panel", style: "width:" + pw + "px" }, panels);
       circle(left, size, v, i);
-      P.el("figcaption", { class: "px-rt-caption", text: "Pair " + i + ", directions only: q at m = n + gap, k at n; " +
-                           "dashed, q at n; the arc is its extra turn (full turns not drawn)." }, left);
+      P.el("figcaption", { class: "px-rt-caption", text: "Pair " + i + " (dims " + v.dims.join(" and ") + "), directions only: q at m = n + gap, " +
+                           "k at n; dashed, q at n; the arc is its extra turn (full turns not drawn)." }, left);
       plot(right, pw, cached[id], g, v, i);
-      P.el("figcaption", { class: "px-rt-caption", text: "Line: the whole head's score at every gap; dot: this gap; " +
+      P.el("figcaption", { class: "px-rt-caption", text: "Line: the whole head's score at every gap, key at " + fmt(n) + "; dot: this gap; " +
                            "dashed: where pair " + i + " completes its first turn. Cells: pairs 0 to " + (pairs - 1) +
                            ", filled once turned within the gap; outlined: pair " + i + "." }, right);
       out.innerHTML = "";
@@ -157,14 +173,19 @@
         if (k) P.el("span", { "data-key": k, "data-value": value, text: shown }, out);
       };
       put("Pair " + i + " turns θ = " + fmt(v.theta) + " rad per position, one turn every " + fmt(v.wavelength) +
-          " positions. Over the gap the query turns ", "angle", v.angle, fmt(v.angle));
-      put(" rad (" + fmt(v.angle / TURN) + " turns) more than the key, and this pair adds ", "share", v.share, v.share.toFixed(4));
+          " positions. Over the gap it turns ", "angle", v.angle, fmt(v.angle));
+      put(" rad (" + fmt(v.angle / TURN) + " turns)" + (v.layout === "mismatched" ? " by its own speed, but this table turns " +
+          "its two numbers at different speeds, so it is no rotation" : "") + "; this pair adds ", "share", v.share, v.share.toFixed(4));
       put(" to the score. The whole head's score: ", "score", v.score, v.score.toFixed(4));
       put(". Pairs that have completed a turn within the gap: ", "turned", v.turned, String(v.turned));
       put(" of " + pairs + ".");
+      // the one sentence read aloud after each move (the readout above is not a live region)
+      live.textContent = "score " + v.score.toFixed(2) + " at gap " + fmt(g) + ", key at " + fmt(n) + "; " + v.turned +
+                         " of " + pairs + " pairs turned";
     });
-    [width, gap.input, base.input, pair.input, key.input].forEach(function (c) { c.addEventListener("input", draw); });
+    [width, run, gap.input, base.input, pair.input, key.input].forEach(function (c) { c.addEventListener("input", draw); });
     width.addEventListener("change", draw);
+    run.addEventListener("change", draw);
     window.addEventListener("resize", draw);
     draw();
   }
