@@ -21,11 +21,11 @@ length it serves, then drag the length read or switch the method; the
 squares are the pairs pushed past the angles pretraining showed them. With
 no scaling the slow pairs light up as soon as the layers read past the
 pretrained length; position interpolation, YaRN and the Llama 3 rule, set
-for the length read, keep every pair dark, and NTK-aware leaves almost all
-of them lit however far you stretch. A model's own block keeps the factor it
-ships with: read further than that factor and its slow pairs light again,
-which a checkpoint trained on long texts with its block (Llama 3.1 was) has
-met in that training.
+for the length read, keep every pair dark, and NTK-aware leaves all but one
+of the slow pairs lit however far you stretch. A model's own block keeps the
+factor it ships with: read further than that factor and its slow pairs light
+again, which a checkpoint trained on long texts with its block (Llama 3.1
+was) has met in that training.
 
 ![Each stretching recipe's change to a pair's turning speed against that pair's wavelength, on log axes: position interpolation slows every pair by the same factor, NTK-aware slows them more and more along a diagonal, YaRN and the Llama 3 rule leave the short waves alone and slow only the long ones by the full factor, and LongRoPE's Phi-3.5 points are a curve of their own](figures/context_extension.scale_by_wavelength.svg)
 

@@ -114,11 +114,12 @@ def _heads() -> list[tuple[str, float | None]]:
 
 def test_what_the_prose_beside_the_box_says_holds_for_every_model_at_every_stop():
     """The Try it's claims, for the example and every gallery model at every stop: no scaling lights
-    pairs exactly when the layers read past the pretrained length; PI, YaRN and the Llama 3 rule set
+    pairs exactly when the layers read past the pretrained length, NTK-aware one fewer; PI, YaRN and the Llama 3 rule set
     for the length read keep every pair dark; a model's own block with a factor stays dark up to
     that factor and lights pairs past it (when its layers read that far)."""
     said = _try_it()
     for claim in ("no scaling the slow pairs light up as soon as the layers read past the pretrained length",
+                  "NTK-aware leaves all but one of the slow pairs lit however far you stretch",
                   "position interpolation, YaRN and the Llama 3 rule, set for the length read, keep every pair dark",
                   "A model's own block keeps the factor it ships with: read further than that factor and its slow "
                   "pairs light again"):
@@ -132,6 +133,7 @@ def test_what_the_prose_beside_the_box_says_holds_for_every_model_at_every_stop(
             trained = own["trained"] if own else published["example"]["trained"]
             where = (slug, s, {k: v["past"] for k, v in got.items()})
             assert (got["none"]["past"] > 0) == (reach > trained), where
+            assert got["ntk"]["past"] == max(got["none"]["past"] - 1, 0), where
             for k in ("linear", "yarn", "llama3"):
                 if not got[k]["own"]:
                     assert got[k]["past"] == 0, where
