@@ -8,13 +8,13 @@ base), `lessons.rope` (RoPE inside a real model and its cache) and
 
 ## Level 1: the practitioner's guide
 
+<div class="primer-explorable" data-explorable="methods" markdown="0"></div>
+
 **In one sentence.** A RoPE model only ever saw the rotation angles of the
 positions it was trained on, so reading further means changing the turning
 speeds of its pairs, and the `rope_parameters` block of a model's config says
 exactly which recipe (linear, dynamic, yarn, longrope or llama3) and which
 numbers the checkpoint expects.
-
-<div class="primer-explorable" data-explorable="methods" markdown="0"></div>
 
 **Try it:** pick a model to see its own `rope_parameters` block at the
 length it serves, then drag the length read or switch the method; the

@@ -9,6 +9,8 @@ then reads all of this from a config.
 
 ## Level 1: the practitioner's guide
 
+<div class="primer-explorable" data-explorable="layers" markdown="0"></div>
+
 **In one sentence.** Recent models do not use one position scheme throughout:
 some layers rotate and some do not (Llama 4, SmolLM3, Command R7B); many
 alternate local and global layers, some giving the two kinds different bases
@@ -19,8 +21,6 @@ with position (Llama 4 on its NoPE layers, Ministral 3 and Mistral 4 on every
 layer); many rotate only part of each head, in one of three incompatible
 pairings; and DeepSeek's latent attention rotates a separate 64-wide slice so
 that it can cache a compressed key.
-
-<div class="primer-explorable" data-explorable="layers" markdown="0"></div>
 
 **Try it:** the explorable above draws one model's layers for a prompt of
 the length you choose, each bar as tall as the number of tokens the prompt's

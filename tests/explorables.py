@@ -1,7 +1,7 @@
 """What every explorable keeps in Chromium (the contract in explorables/__init__.py), for each
 explorable's own browser test: `open_explorable` to reach it mounted, `value` to read a number it
-shows, and `contract_problems` for the rest (labelled keyboard controls, reduced motion, both
-palettes, 390 px, nothing from another host, no console error)."""
+shows, and `contract_problems` for the rest (labelled keyboard controls of at least 24 x 24 px,
+reduced motion, both palettes, 390 px, nothing from another host, no console error)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,11 @@ BOX = '.primer-explorable[data-explorable="{name}"]'
 UNLABELLED = """box => [...box.querySelectorAll("input, select, textarea, button")].filter(c =>
   !(c.labels && c.labels.length) && !c.getAttribute("aria-label") && !c.getAttribute("aria-labelledby") &&
   !(c.tagName === "BUTTON" && c.textContent.trim()) || c.tabIndex < 0).map(c => c.outerHTML.slice(0, 80))"""
+
+# Every visible control smaller than 24 x 24 CSS px (WCAG 2.2, 2.5.8, target size minimum).
+SMALL_TARGETS = """box => [...box.querySelectorAll("input, select, textarea, button")].filter(c => c.checkVisibility())
+  .map(c => [c.outerHTML.slice(0, 60), c.getBoundingClientRect()]).filter(([, r]) => r.width < 24 || r.height < 24)
+  .map(([html, r]) => `${html}: ${r.width.toFixed(0)} x ${r.height.toFixed(0)} px`)"""
 
 # Mutations of the box over `ms` after nothing was touched: an animation loop keeps mutating.
 QUIET = """(box, ms) => new Promise(done => {
@@ -76,6 +81,7 @@ def contract_problems(chromium, base: str, path: str, name: str, move) -> list[s
             root = page.locator(box(name))
             unlabelled = root.evaluate(UNLABELLED)
             problems += [f"{where}: control without a label or tab stop: {c}" for c in unlabelled]
+            problems += [f"{where}: target under 24 px: {c}" for c in root.evaluate(SMALL_TARGETS)]
             before = root.evaluate("b => [...b.querySelectorAll('[data-value]')].map(e => e.dataset.value)")
             move(page)
             after = root.evaluate("b => [...b.querySelectorAll('[data-value]')].map(e => e.dataset.value)")

@@ -17,6 +17,7 @@ from tests.explorables import box, open_explorable
 pytestmark = pytest.mark.browser
 
 FIRST_SCREEN = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
 ABOVE_THE_FOLD = ("methods", "layers")  # issue 44: "Level 1 pages get their explorable above the fold (2 and 3)"
 READY = "n => { const b = document.querySelector(`.primer-explorable[data-explorable='${n}']`); return b && b.dataset.state === 'ready'; }"
 
@@ -28,12 +29,26 @@ def page(chromium):
     context.close()
 
 
+@pytest.mark.parametrize("screen", [FIRST_SCREEN, PHONE], ids=["1280", "390"])
 @pytest.mark.parametrize("name", ABOVE_THE_FOLD)
-def test_a_level_1_explorable_starts_in_the_first_screen_and_mounts_unscrolled(page, site, name):
+def test_a_level_1_explorable_opens_its_level_1_and_mounts_unscrolled(chromium, site, name, screen):
+    """The box is the first thing under the Level 1 heading and mounts on a cold load with no
+    scroll; at 1280 x 900 its first control is in the first screen. On a 390 x 844 phone the title,
+    the lesson's Run-it lines and the heading come first (layer_schemes' box starts at 855 px)."""
+    context = chromium.new_context(viewport=screen)
+    page = context.new_page()
     page.goto(site + f"lessons/{REGISTRY[name].lesson}/", wait_until="load")
     page.wait_for_function(READY, arg=name, timeout=15000)
-    top = page.locator(box(name)).evaluate("b => [b.getBoundingClientRect().top, scrollY]")
-    assert top[1] == 0 and top[0] < FIRST_SCREEN["height"], f"{name}: its box starts at {top[0]:.0f} px"
+    # what stands between the Level 1 heading and the box: only the heading's own skip link
+    where = page.locator(box(name)).evaluate("""b => { let e = b.previousElementSibling, before = [];
+      while (e && e.tagName !== "H2") { before.push(e.tagName + ": " + e.textContent.trim().slice(0, 40)); e = e.previousElementSibling; }
+      return [e && e.textContent, before, b.querySelector('select, input').getBoundingClientRect().bottom, scrollY]; }""")
+    context.close()
+    assert where[0].startswith("Level 1"), f"{name}: the box is under {where[0]!r}"
+    assert all(b.startswith("DIV: Skip to Level 2") for b in where[1]), f"{name}: the box follows {where[1]}"
+    assert where[3] == 0
+    if screen is FIRST_SCREEN:
+        assert where[2] < screen["height"], f"{name}: its first control ends at {where[2]:.0f} px"
 
 
 def test_an_explorable_far_down_loads_nothing_until_the_reader_nears_it(page, site):
