@@ -22,7 +22,9 @@ squares are the pairs pushed past the angles pretraining showed them. With
 no scaling the slow pairs light up as soon as the layers read past the
 pretrained length; position interpolation, YaRN and the Llama 3 rule, set
 for the length read, keep every pair dark, and NTK-aware leaves all but one
-of the slow pairs lit however far you stretch. A model's own block keeps the
+of the slow pairs lit however far you stretch. Dynamic NTK, set the same
+way, darkens as you stretch only because it raises the base for a far larger
+stretch than the one read (the box prints it). A model's own block keeps the
 factor it ships with: read further than that factor and its slow pairs light
 again, which a checkpoint trained on long texts with its block (Llama 3.1
 was) has met in that training.
