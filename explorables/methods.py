@@ -12,7 +12,7 @@ tests/test_explorable_methods_node.py holds the script to these.
 
 from __future__ import annotations
 
-from lessons.context_extension import EXAMPLE, rope_inv_freq
+from lessons.context_extension import EXAMPLE, dynamic_ntk_stretch, rope_inv_freq
 from lessons.model_card import ModelCard, explain
 from lessons.tools.model_types import gallery
 from modelcard.explorer import NO_SCALING, block_measures, explorer_start, measures, method_measures
@@ -65,7 +65,9 @@ def reading(model: str, method: str, stretch: float, published: dict | None = No
     type is `method` reads its own block (`block_measures`); LongRoPE reads LONGROPE_MODEL's;
     any other method is set for the stretch on the model's (or the example's) head
     (`preset_measures`). `published` and `cards`: `data()` and `models()`, when the caller has
-    them. Returns `measures` plus "own", "model" and "served"."""
+    them. Returns `measures` plus "own", "model" and "served", and for dynamic NTK set for the
+    stretch "effective": the stretch transformers raises its base for at the length read
+    (`dynamic_ntk_stretch`, factor × served ÷ trained − (factor − 1): about s² − s + 1, not s)."""
     published = published or data()
     entries = {m["slug"]: m for m in published["models"]}
     entry = entries.get(model)
@@ -78,8 +80,9 @@ def reading(model: str, method: str, stretch: float, published: dict | None = No
         found = block_measures((cards or models())[entry["slug"]], trained, served, window)
     else:
         found = preset_measures(head["base"], head["width"], trained, stretch, window)[method]
-    return {**found, "own": bool(entry and entry["rope_type"] == method), "model": entry["slug"] if entry else "",
-            "served": served}
+    own = bool(entry and entry["rope_type"] == method)
+    effective = {"effective": dynamic_ntk_stretch(stretch, served, trained)} if method == "dynamic" and not own else {}
+    return {**found, "own": own, "model": entry["slug"] if entry else "", "served": served, **effective}
 
 
 def model_entry(slug: str, card: ModelCard, name: str) -> dict:

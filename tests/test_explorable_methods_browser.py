@@ -38,6 +38,10 @@ def _check(page) -> dict:
     own = page.locator(f"{box(NAME)} .px-methods-own")
     assert own.is_visible() == want["own"], where
     assert not want["own"] or "how far the block reaches past pretraining" in own.inner_text(), where
+    # dynamic NTK set for the stretch prints the stretch its base is raised for (about s² − s + 1)
+    assert page.locator(f"{box(NAME)} .px-methods-dynamic").is_visible() == ("effective" in want), where
+    if "effective" in want:
+        assert math.isclose(value(page, NAME, "effective"), want["effective"], rel_tol=1e-12), where
     return where
 
 

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from explorables.methods import METHODS, data, models, reading, stops
-from lessons.context_extension import rope_inv_freq, trained_angle_ratio
+from lessons.context_extension import dynamic_ntk_stretch, rope_inv_freq, trained_angle_ratio
 from modelcard.explorer import past_trained
 from tests.node import needs_node, run_explorable
 
@@ -45,6 +45,14 @@ def _check(tmp_path, choices: list[dict]) -> None:
         note = got["own_note"]
         assert bool(note) == want["own"], (c, note)
         assert not note or ("pretrained length" in note and "how far the block reaches past pretraining" in note), c
+        # dynamic NTK set for the stretch: the stretch its base is raised for at the length read
+        if "effective" in want:
+            s = c["stretch"]
+            assert math.isclose(got["effective"], want["effective"], rel_tol=REL), (c, got["effective"])
+            assert want["effective"] == dynamic_ntk_stretch(s, want["served"], st["trained"]), c
+            assert math.isclose(want["effective"], s * s - s + 1, rel_tol=1e-3), c  # the served length is rounded
+        else:
+            assert got["effective"] is None, c
 
 
 @needs_node
@@ -114,12 +122,15 @@ def _heads() -> list[tuple[str, float | None]]:
 
 def test_what_the_prose_beside_the_box_says_holds_for_every_model_at_every_stop():
     """The Try it's claims, for the example and every gallery model at every stop: no scaling lights
-    pairs exactly when the layers read past the pretrained length, NTK-aware one fewer; PI, YaRN and the Llama 3 rule set
+    pairs exactly when the layers read past the pretrained length, NTK-aware one fewer, dynamic NTK
+    fewer as the stretch grows, its base raised for a larger stretch than the one read; PI, YaRN and the Llama 3 rule set
     for the length read keep every pair dark; a model's own block with a factor stays dark up to
     that factor and lights pairs past it (when its layers read that far)."""
     said = _try_it()
     for claim in ("no scaling the slow pairs light up as soon as the layers read past the pretrained length",
                   "NTK-aware leaves all but one of the slow pairs lit however far you stretch",
+                  "Dynamic NTK, set the same way, darkens as you stretch only because it raises the base for a far "
+                  "larger stretch than the one read",
                   "position interpolation, YaRN and the Llama 3 rule, set for the length read, keep every pair dark",
                   "A model's own block keeps the factor it ships with: read further than that factor and its slow "
                   "pairs light again"):
@@ -127,7 +138,11 @@ def test_what_the_prose_beside_the_box_says_holds_for_every_model_at_every_stop(
     published, cards = data(), models()
     for slug, factor in _heads():
         own = published["models"][[m["slug"] for m in published["models"]].index(slug)] if slug else None
-        for s in stops(own["stretch"] if own else None)[1:]:
+        grid = stops(own["stretch"] if own else None)[1:]
+        dynamic = [reading(slug, "dynamic", s, published, cards) for s in grid]
+        assert [d["past"] for d in dynamic] == sorted((d["past"] for d in dynamic), reverse=True), (slug, dynamic)
+        assert all(d["effective"] > s for d, s in zip(dynamic, grid, strict=True)), slug
+        for s in grid:
             got = {k: reading(slug, k, s, published, cards) for k in KEYS if k != "longrope"}
             reach = min(got["none"]["served"], (own or {}).get("window") or got["none"]["served"])
             trained = own["trained"] if own else published["example"]["trained"]

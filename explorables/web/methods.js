@@ -89,10 +89,17 @@
       "§3.4.2), so a lit pair says how far the block reaches past pretraining, not that the model never saw that angle.";
   }
 
+  // Dynamic NTK set for the stretch (factor = stretch, read at the length served): the stretch
+  // transformers raises its base for there (lessons.context_extension.dynamic_ntk_stretch), about
+  // s² − s + 1, not s; null for any other setting.
+  function effective(st) {
+    return !st.own && st.block && st.block.rope_type === "dynamic" ? C.dynamicStretch(st.stretch, st.served, st.trained) : null;
+  }
+
   // All of it for a choice, from the data the page publishes (for the Node parity test).
   function measure(choice) {
     var data = window.PrimerExplorableData.methods, st = setting(data, choice);
-    return { setting: st, block: block(st), rows: rows(st), own_note: ownNote(data, st) };
+    return { setting: st, block: block(st), rows: rows(st), own_note: ownNote(data, st), effective: effective(st) };
   }
 
   function fmt(n) { return Math.round(n).toLocaleString("en-US"); }
@@ -114,6 +121,7 @@
     var out = P.el("p", { class: "px-readout" }, root), note = P.el("p", { class: "px-readout" }, root);
     var code = P.el("code", {}, P.el("p", { class: "px-readout px-methods-block" }, root));
     var own = P.el("p", { class: "px-readout px-methods-own" }, root);
+    var dyn = P.el("p", { class: "px-readout px-methods-dynamic" }, root);
     var grid = [];
 
     function current() { return find(data.models, "slug", model.value); }
@@ -174,6 +182,13 @@
       code.textContent = shown(block(st));
       own.textContent = ownNote(data, st);
       own.hidden = !st.own;
+      var e = effective(st);
+      dyn.hidden = e === null;
+      dyn.innerHTML = e === null ? "" : "Dynamic NTK, factor " + times(st.stretch) + " read at " + fmt(st.served) + " tokens: " +
+        "transformers raises the base as NTK-aware would for a stretch of <span data-key=\"effective\" data-value=\"" + e +
+        "\">" + times(e) + "</span> (factor × length read ÷ pretrained length − (factor − 1)), not the " + times(st.stretch) +
+        " read, and slows its slowest pair " + times(m.slowest) + ": the pairs go dark because the base is raised far " +
+        "past what the length needs, not because the block fits it.";
     });
 
     model.addEventListener("change", function () {
