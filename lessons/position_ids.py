@@ -817,10 +817,13 @@ digits and the same verdicts.
 
 **Try it:** pick a scenario and step through it: each cell is a token slot with
 the id a correct server gives it; *Show the bug* swaps in the ids of that row's
-bug, outlines the ones it changes and prints the rows' gaps. Padding and packing
-move every id by the same amount (forgiven by RoPE, not by a learned table or a
-cut read from the ids); in the sliding window the query's id stops growing once
-the ring is full, and falls further behind its own key at every step.
+bug and outlines the ones it changes. Under the cells: the largest change that
+bug makes by this step to the logits of the tiny decoder run by `forward_with_ids`
+(in the window, to one attention head's output), then the table's rows. Padding
+and packing move every id by the same amount (forgiven by RoPE, not by a learned
+table or a cut read from the ids); in the sliding window nothing changes until
+the ring is full, then the query's id falls further behind its own key at every
+step.
 
 **In code:** `conformance_table` runs every row with `attend`, `chunked_attention`
 and `ring_buffer_attention`; tests/test_position_ids.py holds the verdicts (correct

@@ -1,8 +1,9 @@
 """The `position_steps` explorable in Chromium (lessons/position_ids, under the conformance figure):
 with a scenario picked, a step taken and the bug toggled by keyboard, the ids it shows are the ones
-the lesson's functions give on the conformance table's setup and the change it prints is the largest
-gap of that scenario's rows of conformance_table() (the expectations of
-tests/test_explorable_position_steps_node.py: ids exact, gaps exact through JSON); and it keeps the
+the lesson's functions give on the conformance table's setup, the change it prints on the last frame
+is the one the bug causes there (the tiny decoder's largest logit change, one head's for the window),
+and a frame whose ids the bug leaves alone prints no change (the expectations of
+tests/test_explorable_position_steps_node.py: ids exact, changes exact through JSON); and it keeps the
 explorables' contract (tests/explorables.py)."""
 
 from __future__ import annotations
@@ -11,9 +12,9 @@ import json
 
 import pytest
 
-from explorables.position_steps import data
+from explorables.position_steps import SETUP, data
 from tests.explorables import box, contract_problems, open_explorable, value
-from tests.test_explorable_position_steps_node import expected
+from tests.test_explorable_position_steps_node import expected_changes, expected_ids
 
 pytestmark = pytest.mark.browser
 NAME, PATH = "position_steps", "lessons/position_ids/"
@@ -59,9 +60,8 @@ def test_keyboard_picks_steps_and_toggles_the_bug_with_the_lessons_ids(chromium,
             bug = _at(page, "input[type=checkbox]")
             for on in (False, True):
                 assert bug.is_checked() == on
-                ids, gap = expected(key, on)
-                assert _shown(page, key) == ids, (key, on)
-                assert value(page, NAME, "change") == gap, (key, on)
+                assert _shown(page, key) == expected_ids(key, on), (key, on)
+                assert value(page, NAME, "change") == max(expected_changes(key, len(frames))), (key, on)
                 changed = _at(page, ".px-ids-changed").count()
                 assert (changed > 0) == on, (key, on, changed)
                 if not on:
@@ -75,6 +75,20 @@ def test_keyboard_picks_steps_and_toggles_the_bug_with_the_lessons_ids(chromium,
             bug.focus()
             page.keyboard.press("Space")  # off again for the next scenario
             assert _ids(page) == frames[-2]["ids"], key
+        # the window with the bug, step by step from the start: no change while the ring fills (no id
+        # differs), then the one its first renumbered query causes
+        _pick_last_frame(page, [x["key"] for x in scenarios].index("window"))
+        _at(page, "input[type=checkbox]").focus()
+        page.keyboard.press("Space")
+        _at(page, "input[type=range]").focus()
+        page.keyboard.press("Home")
+        for step in range(1, SETUP["window"] + 2):
+            frame = next(x for x in scenarios if x["key"] == "window")["frames"][step - 1]
+            assert value(page, NAME, "step") == step and _at(page, ".px-ids-changed").count() == (frame["bug"] != frame["ids"])
+            assert value(page, NAME, "change") == expected_changes("window", step)[0], step
+            none = "none yet" in _at(page, "[data-key=change]").inner_text()
+            assert none == (step <= SETUP["window"]), (step, none)
+            page.keyboard.press("ArrowRight")
     finally:
         context.close()
 

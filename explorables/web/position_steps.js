@@ -1,23 +1,28 @@
 // Position ids, step by step (lessons/position_ids, under the conformance figure): six scenarios of
 // the conformance table, frame by frame, each slot with the id a correct server gives it and, with
-// "Show the bug", the id the scenario's known bug gives it and the table's gaps for that bug. The
-// ids and gaps are the build's (explorables/position_steps.py, from the lesson's functions); this
-// script only picks and draws them. Numbers a test reads: data-key="ids" (data-value: a JSON array
-// of the ids shown, slot by slot, null for an empty ring slot), "step" (1-based), "change" (the
-// largest gap of the rows shown, unrounded).
+// "Show the bug", the id the scenario's known bug gives it; under them the change that bug causes up
+// to the frame (the tiny decoder's largest logit change; for the window, one attention head's
+// output) and the conformance table's rows for the scenario. The ids and changes are the build's
+// (explorables/position_steps.py, from the lesson's functions); this script only picks and draws
+// them. Numbers a test reads: data-key="ids" (data-value: a JSON array of the ids shown, slot by
+// slot, null for an empty ring slot), "step" (1-based), "change" (the frame's largest change,
+// unrounded; 0 where the bug changes no id yet).
 (function () {
   "use strict";
 
   // The scenario `key`'s frame `step` (1-based, clamped) of `data`, right or with the bug: the ids per
-  // slot, which slots the bug changes, the caption and the table's rows with the largest gap.
+  // slot, which slots the bug changes (shown), whether it changes any id of the frame (differs), the
+  // caption, the table's rows, and the frame's own change: the largest of its measures (model by model).
   function view(data, key, step, bug) {
     var s = data.scenarios.filter(function (x) { return x.key === key; })[0] || data.scenarios[0];
     var n = s.frames.length, i = Math.max(1, Math.min(n, Math.round(step) || 1)), f = s.frames[i - 1];
-    var rows = bug ? s.wrong : s.right, top = rows[0];
-    rows.forEach(function (r) { if (r.gap > top.gap) top = r; });
+    var top = f.change[0];
+    f.change.forEach(function (c) { if (c.value > top.value) top = c; });
     return { key: s.key, step: i, steps: n, ids: bug ? f.bug : f.ids,
              changed: f.ids.map(function (id, j) { return bug && f.bug[j] !== id; }),
-             caption: bug ? f.bugCaption : f.caption, rows: rows, change: top.gap, changeText: top.text };
+             differs: f.ids.some(function (id, j) { return f.bug[j] !== id; }),
+             caption: bug ? f.bugCaption : f.caption, rows: bug ? s.wrong : s.right, measure: s.measure,
+             change: top.value, changeText: top.text, changeBy: top.label, changes: f.change };
   }
 
   // what each cell's look means (docs/stylesheets/explorables.css, px-ids-<kind>)
@@ -61,9 +66,15 @@
       caption.textContent = v.caption;
       out.innerHTML = "";
       var head = P.el("p", {}, out);
-      head.appendChild(document.createTextNode("Largest change in the sentence's attention output, " +
-        (bug.checked ? "with the bug" : "set up right") + ": "));
-      P.el("span", { "data-key": "change", "data-value": v.change, text: v.changeText }, head);
+      head.appendChild(document.createTextNode(v.measure + ": "));
+      P.el("span", { "data-key": "change", "data-value": v.change,
+                     text: v.differs ? v.changeText : "none yet, the bug changes no id here" }, head);
+      if (v.differs) {
+        head.appendChild(document.createTextNode(v.changes.length > 1 ? " (" + v.changes.map(function (c) {
+          return c.label + ": " + c.text; }).join("; ") + ")" : " (" + v.changeBy + ")"));
+      }
+      P.el("p", { text: "The conformance table's rows for this scenario " + (bug.checked ? "with the bug" : "set up right") +
+                  " (one head's attention output over the whole run):" }, out);
       var list = P.el("ul", { class: "px-ids-rows" }, out);
       v.rows.forEach(function (r) {
         var li = P.el("li", { text: r.label + " (" + r.scheme + "): " + r.text }, list);
