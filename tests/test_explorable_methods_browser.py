@@ -33,6 +33,13 @@ def _check(page) -> dict:
     assert (value(page, NAME, "past"), value(page, NAME, "untouched")) == (want["past"], want["untouched"]), where
     assert math.isclose(value(page, NAME, "largest"), want["largest"], rel_tol=1e-12), where
     assert page.locator(f"{box(NAME)} svg rect.px-methods-past").count() == want["past"], where
+    # one polite live line, the numbers the readout shows
+    said = page.locator(f"{box(NAME)} .px-methods-said[role='status'][aria-live='polite']")
+    readout = page.locator(f"{box(NAME)} [data-key='past']").locator("..")
+    n = int(readout.inner_text().split(" of ", 1)[1].split()[0])
+    shown = [page.locator(f"{box(NAME)} [data-key='{k}']").inner_text() for k in ("past", "largest")]
+    assert said.count() == 1 and said.text_content() == f"{shown[0]} of {n} pairs past, largest {shown[1]}", where
+    assert int(shown[0]) == want["past"], where
     # the reference is the pretrained length; a model's own block says further training may have passed it
     assert "past the angles pretraining showed" in page.locator(f"{box(NAME)} [data-key='past']").locator("..").inner_text()
     own = page.locator(f"{box(NAME)} .px-methods-own")

@@ -122,6 +122,8 @@
     var code = P.el("code", {}, P.el("p", { class: "px-readout px-methods-block" }, root));
     var own = P.el("p", { class: "px-readout px-methods-own" }, root);
     var dyn = P.el("p", { class: "px-readout px-methods-dynamic" }, root);
+    // one short polite line a screen reader says after each redraw (the long notes stay out of it)
+    var said = P.el("p", { class: "px-methods-said", role: "status", "aria-live": "polite" }, root);
     var grid = [];
 
     function current() { return find(data.models, "slug", model.value); }
@@ -180,6 +182,7 @@
         times(st.served / st.trained) + ")" + (st.reach < st.served ? "; its layers attend within a " + st.kind +
         " of " + fmt(st.reach) + ", so none meets a longer distance" : "") + ". The block:";
       code.textContent = shown(block(st));
+      said.textContent = m.past + " of " + r.pairs.length + " pairs past, largest " + m.largest.toFixed(3);
       own.textContent = ownNote(data, st);
       own.hidden = !st.own;
       var e = effective(st);
