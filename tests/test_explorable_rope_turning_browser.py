@@ -1,9 +1,12 @@
-"""The `rope_turning` explorable in Chromium (lessons/rope.py, section 3): with the width, gap, base,
-pair and key position set by keyboard, the score, angle and turned-pair count it shows are the
-lesson's for that setting (`lessons.rope.score_at` on the worked example's weights,
-`lessons.positional.angle_table`, `lessons.model_card.pairs_that_turn`), its strip fills exactly
-those pairs, it opens on the score the page's table prints for gap 4, and it keeps the explorables'
-contract (tests/explorables.py). Tolerances as in tests/test_explorable_rope_turning_node.py."""
+"""The `rope_turning` explorable in Chromium (lessons/rope.py, section 3): with the layout, width,
+gap, base, pair and key position set by keyboard, the score, angle and turned-pair count it shows
+are the lesson's for that setting (`lessons.rope.score_at` with the run's weights and layout,
+`lessons.rope.conversion_scores`, `lessons.positional.angle_table`,
+`lessons.model_card.pairs_that_turn`), moving the key leaves the score put in the three rotations and
+moves it with the mismatched table (the numbers the prose quotes), its strip fills exactly the
+turned pairs, it opens on the score the page's table prints for gap 4, its one live region says one
+short sentence, a redraw takes under 50 ms, and it keeps the explorables' contract
+(tests/explorables.py). Tolerances as in tests/test_explorable_rope_turning_node.py."""
 
 from __future__ import annotations
 
@@ -13,8 +16,9 @@ import pytest
 from explorables.rope_turning import query_and_key
 from lessons.model_card import pairs_that_turn
 from lessons.positional import angle_table, rope_frequencies
-from lessons.rope import conversion_scores, demo_weights, score_at
+from lessons.rope import CASES, conversion_scores
 from tests.explorables import box, contract_problems, open_explorable, value
+from tests.test_explorable_rope_turning_node import TOL, _lesson_score
 
 pytestmark = pytest.mark.browser
 NAME, PATH = "rope_turning", "lessons/rope/"
@@ -24,18 +28,21 @@ def _control(page, label: str):
     return page.locator(f"{box(NAME)} label:has-text('{label}') :is(input, select)")
 
 
+def _scale(d: int) -> float:
+    q, k = query_and_key(d)
+    return float(np.linalg.norm(q) * np.linalg.norm(k))
+
+
 def _check(page) -> tuple:
-    """The shown numbers against the lesson's Python for the controls' setting; returns the setting
-    (width, gap, base, pair, key position) and the score shown."""
-    d = int(_control(page, "Head width").input_value())
+    """The shown numbers and the live sentence against the lesson's Python for the controls'
+    setting; returns the setting (width, gap, base, pair, key position, run) and the score shown."""
+    d, case = int(_control(page, "Head width").input_value()), _control(page, "Layout").input_value()
     gap, base, pair, n = (value(page, NAME, k) for k in ("gap", "base", "pair", "n"))
     gap, pair, n = int(gap), int(pair), int(n)
-    where = (d, gap, base, pair, n)
-    q, k = query_and_key(d)
-    scale = float(np.linalg.norm(q) * np.linalg.norm(k))
-    want = score_at(*demo_weights(d, d, 1, 0), n + gap, n, "interleaved", base=base)
+    where = (d, gap, base, pair, n, case)
+    want = _lesson_score(d, base, n + gap, n, case)
     shown = value(page, NAME, "score")
-    assert abs(shown - want) <= (1e-12 if n == 0 else 1e-11) * scale, (where, shown, want)
+    assert abs(shown - want) <= TOL * _scale(d), (where, shown, want)
     theta = rope_frequencies(d, base)
     angle = angle_table(gap, theta)[pair]
     assert abs(value(page, NAME, "angle") - angle) <= 1e-15 * angle, (where, angle)
@@ -45,7 +52,19 @@ def _check(page) -> tuple:
     assert cells.count() == d // 2, where
     filled = cells.evaluate_all("cs => cs.map(c => c.classList.contains('px-rt-turned'))")
     assert filled == turns.tolist(), where
+    # one polite live region, one short sentence; the long readout is not read on every move
+    live = page.locator(f"{box(NAME)} [aria-live]")
+    assert live.count() == 1, where
+    said = f"score {shown:.2f} at gap {gap:,}, key at {n:,}; {int(turns.sum())} of {d // 2} pairs turned"
+    assert live.text_content() == said, (where, live.text_content(), said)
+    assert live.locator("[data-key]").count() == 0 and len(said) < 80, where
     return where, shown
+
+
+def _press(page, label: str, key: str, times: int = 1):
+    _control(page, label).focus()
+    for _ in range(times):
+        page.keyboard.press(key)
 
 
 def test_keyboard_moves_give_the_lessons_numbers(chromium, site):
@@ -54,29 +73,22 @@ def test_keyboard_moves_give_the_lessons_numbers(chromium, site):
     try:
         open_explorable(page, site, PATH, NAME)
         where, shown = _check(page)
-        assert where == (16, 4, 10000, 0, 0)  # where the prose's "Try it" says it opens
+        assert where == (16, 4, 10000, 0, 0, "original")  # where the prose's "Try it" says it opens
         # the table's 'q at 7, k at 3' original score, which the prose quotes as 2.3664
-        q, k = query_and_key(16)
-        assert abs(shown - conversion_scores(7, 3)["original"]) <= 1e-12 * np.linalg.norm(q) * np.linalg.norm(k)
-        _control(page, "Gap").focus()
-        page.keyboard.press("ArrowRight")  # every gap up to 16 is a step
+        assert abs(shown - conversion_scores(7, 3)["original"]) <= TOL * _scale(16)
+        _press(page, "Gap", "ArrowRight")  # every gap up to 16 is a step
         assert _check(page)[0][1] == 5
-        page.keyboard.press("End")
+        _press(page, "Gap", "End")
         where, at_end = _check(page)
         assert where[1] == 4096 and value(page, NAME, "turned") > 0
-        _control(page, "Key at").focus()
-        for _ in range(3):
-            page.keyboard.press("ArrowRight")
+        _press(page, "Key at", "ArrowRight", 3)
         where, shifted = _check(page)  # the key at 3, the query at 4,099: the same score
-        assert where[4] == 3 and shifted == at_end
-        _control(page, "Head width").focus()
-        page.keyboard.press("ArrowDown")
+        assert where[4] == 3 and abs(shifted - at_end) <= TOL * _scale(16)
+        _press(page, "Head width", "ArrowDown")
         assert _check(page)[0][0] == 128
-        _control(page, "Pair").focus()
-        page.keyboard.press("End")
+        _press(page, "Pair", "End")
         assert _check(page)[0][3] == 63
-        _control(page, "Base").focus()
-        page.keyboard.press("End")
+        _press(page, "Base", "End")
         assert _check(page)[0][2] == 10**6
         page.keyboard.press("Home")
         assert _check(page)[0][2] == 10
@@ -84,9 +96,40 @@ def test_keyboard_moves_give_the_lessons_numbers(chromium, site):
         context.close()
 
 
+def test_each_layout_moves_with_the_key_as_section_3_says(chromium, site):
+    """Gap 4, the key at 0 then 3 (the table's 'q at 7, k at 3'), in each layout chosen by
+    keyboard: the rotations keep their score, the mismatched table's moves, to the numbers the
+    table and the "Try it" paragraph print."""
+    context = chromium.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    try:
+        open_explorable(page, site, PATH, NAME)
+        page.evaluate("performance.clearMeasures()")
+        for j, case in enumerate(CASES):
+            if j:
+                _press(page, "Layout", "ArrowDown")
+            _press(page, "Key at", "Home")
+            where, at0 = _check(page)
+            assert where == (16, 4, 10000, 0, 0, case)
+            _press(page, "Key at", "ArrowRight", 3)
+            where, at3 = _check(page)
+            assert where[4] == 3, where
+            assert abs(at0 - conversion_scores(4, 0)[case]) <= TOL * _scale(16), (case, at0)
+            assert abs(at3 - conversion_scores(7, 3)[case]) <= TOL * _scale(16), (case, at3)
+            if case == "mismatched table":
+                assert abs(at3 - at0) > 0.1, (at0, at3)
+                prose = page.locator("p:has-text('Try it:')").filter(has_text="mismatched table").text_content()
+                assert f"{at0:.4f} with the key at 0" in prose and f"{at3:.4f} at 3" in prose, prose
+            else:
+                assert abs(at3 - at0) <= TOL * _scale(16), (case, at0, at3)
+        took = page.evaluate(f"performance.getEntriesByName('explorable:{NAME}').map(e => e.duration)")
+        assert len(took) >= 4 * len(CASES) and max(took) < 50, took  # every redraw under 50 ms
+    finally:
+        context.close()
+
+
 def test_it_keeps_the_explorables_contract(chromium, site):
     def move(page):
-        _control(page, "Gap").focus()
-        page.keyboard.press("End")
+        _press(page, "Gap", "End")
 
     assert contract_problems(chromium, site, PATH, NAME, move) == []

@@ -73,9 +73,8 @@
     var P = ctx.plot, GAPS = gapLadder(), BASES = baseLadder(), cached = {};
     var controls = P.el("div", { class: "px-controls" }, root);
     var width = P.choice(controls, "Head width d", [["16", "16 (section 3's head)"], ["128", "128 (Llama's heads)"]], "16");
-    var run = P.choice(controls, "Layout", [["original", "original (interleaved)"], ["converted", "converted correctly (half-split)"],
-                                            ["not converted", "not converted (half-split)"],
-                                            ["mismatched table", "mismatched table (half-split, interleaved cos/sin)"]], "original");
+    var run = P.choice(controls, "Layout", [["original", "original"], ["converted", "converted correctly"],  // section 3's table's rows
+                                            ["not converted", "not converted"], ["mismatched table", "mismatched table"]], "original");
     function slider(label, key, max, value) {
       var input = P.control(controls, label, { type: "range", min: 0, max: max, step: 1, value: value });
       var shown = P.el("span", { class: "px-rt-value", "data-key": key }, input.parentNode);
