@@ -3,7 +3,7 @@
 The models are `experiments.model.TinyDecoder`s trained by `make experiments` (2 layers, 4 heads,
 width 64, L = 32 tokens). Their checkpoints live in .cache/experiments/ and are not committed, so
 `python -m explorables.tiny_model` (needs torch and the checkpoints) exports one seed of each scheme
-in SCHEMES to explorables/tiny_model_weights/ (committed): every matrix rounded to 6-bit integers
+in SCHEMES to explorables/tiny_model_weights/ (committed): every matrix rounded to 8-bit integers
 with one float16 scale per row, every vector as float16, the RoPE model's speeds for each stretching method and
 length, the task's constants, and a manifest naming each checkpoint and its accuracy before and
 after the rounding. The build only reads those files.
@@ -18,6 +18,7 @@ checkpoint, when torch and the checkpoints are there.
 from __future__ import annotations
 
 import base64
+import copy
 import gzip
 import json
 import math
@@ -27,16 +28,18 @@ import numpy as np
 
 from lessons.alibi import alibi_bias_at, alibi_slopes
 from lessons.attention import causal_mask, merge_heads, scaled_dot_product_attention, split_heads
-from lessons.measured import METHOD_NAMES, METHODS, SCHEME_NAMES, load_results, values
+from lessons.measured import METHOD_NAMES, METHODS, SCHEME_NAMES, eval_lengths, load_results, values
 from lessons.positional import sinusoidal_encoding
 from lessons.rope import half_split_table, rotate_with_table
 from lessons.transformer import layer_norm
 
 FOLDER = Path(__file__).resolve().parent / "tiny_model_weights"
 MANIFEST = FOLDER / "manifest.json"
-SCHEMES = ("rope", "alibi", "learned", "nope")  # the suite's names (lessons.measured.TRAINED): see SKIPPED
-SKIPPED = {"sinusoidal": "each model is about 90 KB gzip: a fifth would pass the 400 KB budget; "
-                         "like the learned table, it adds position to the token vectors"}
+SCHEMES = ("rope", "alibi", "learned")  # the suite's names (lessons.measured.TRAINED): see SKIPPED
+SKIPPED = {"nope": "at 8 bits a model is 117-134 KB gzip, so three fit the 400 KB budget; with 2 layers "
+                   "NoPE did not learn the task (lessons.measured), so it shows least",
+           "sinusoidal": "three fit the 400 KB budget; like the learned table, it adds position to the "
+                         "token vectors, and the learned table's failure is the one the lesson explains"}
 POSITION = {"learned": "learned", "sinusoidal": "sinusoidal", "rope": "rope", "alibi": "alibi", "nope": "none"}
 READINGS = ("default",) + METHODS  # RoPE read as trained, then each stretching method
 GLOBAL = "PrimerTinyModel"  # the weights scripts file each model under window.PrimerTinyModel[scheme]
@@ -112,33 +115,29 @@ def _b64(a: np.ndarray) -> str:
     return base64.b64encode(np.ascontiguousarray(a).tobytes()).decode()
 
 
-BITS = 6  # the rounding: 8 bits gzip to 109 KB a model, 6 to 82 (four fit in 400 KB), 5 to 72 (see the manifest)
-TOP = 2 ** (BITS - 1) - 1  # int6: −31..31
-DIGITS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"  # q + 32, one character a weight
-
-
-_VALUE = np.full(128, np.nan)
-_VALUE[[ord(c) for c in DIGITS]] = np.arange(64) - 32  # character code -> q
+BITS = 8  # 6 bits flipped 5-17% of answers past L (issue 44); 8 keep them (the manifest's "faithfulness")
+TOP = 2 ** (BITS - 1) - 1  # int8: −127..127
 
 
 def quantize(a: np.ndarray) -> dict:
     """A matrix (rows, cols) rounded to BITS-bit integers q = round(a / scale), |q| <= TOP, with one
-    float16 scale per row (max |row| / TOP), each q written as the character DIGITS[q + 32] (one a
-    weight: gzip packs them to about BITS bits; base64 of bytes would not compress); a vector kept
-    as float16. Returns {"shape", "f16"} or {"shape", "q", "scale"}; arrays base64 (little-endian)."""
+    float16 scale per row (max |row| / TOP), the q as int8 bytes in base64 (their spread is about
+    7.7 bits a weight, so base64's 6 bits a character gzip to within 5% of that; hex, decimal, two
+    streams of nibbles or one character a weight with escapes all came out 5-25% larger); a vector
+    kept as float16. Returns {"shape", "f16"} or {"shape", "q", "scale"}; arrays base64 (little-endian)."""
     if a.ndim == 1:
         return {"shape": list(a.shape), "f16": _b64(a.astype("<f2"))}
     scale = (np.abs(a).max(axis=1) / TOP).astype("<f2")
     scale[scale == 0] = 1
-    q = np.clip(np.round(a / scale.astype(float)[:, None]), -TOP, TOP).astype(int)
-    return {"shape": list(a.shape), "q": "".join(DIGITS[v + 32] for v in q.ravel()), "scale": _b64(scale)}
+    q = np.clip(np.round(a / scale.astype(float)[:, None]), -TOP, TOP).astype("i1")
+    return {"shape": list(a.shape), "q": _b64(q), "scale": _b64(scale)}
 
 
 def dequantize(t: dict) -> np.ndarray:
     """The float64 array a `quantize` entry stands for: q · its row's scale (exact in float64)."""
     if "f16" in t:
         return np.frombuffer(base64.b64decode(t["f16"]), "<f2").astype(float).reshape(t["shape"])
-    q = _VALUE[np.frombuffer(t["q"].encode("ascii"), "u1")].reshape(t["shape"])
+    q = np.frombuffer(base64.b64decode(t["q"]), "i1").astype(float).reshape(t["shape"])
     return q * np.frombuffer(base64.b64decode(t["scale"]), "<f2").astype(float)[:, None]
 
 
@@ -208,6 +207,49 @@ def data() -> dict:
 # ---------------------------------------------------------------------------
 
 PROMPT_SEED = 4400  # the committed prompts' generator seed (issue 44); the suite's are EVAL_SEED's
+FAITH_PROMPTS = FOLDER / "prompts.json"  # the faithfulness prompts: the training distribution, N_FAITH a length
+N_FAITH = 32
+
+
+def faith_prompts() -> dict[int, list[list[int]]]:
+    """{length: the committed faithfulness prompts (N_FAITH token lists, as experiments.tasks makes them)}."""
+    return {int(k): v for k, v in json.loads(FAITH_PROMPTS.read_text(encoding="utf-8"))["prompts"].items()}
+
+
+def agreement(full, rounded, prompts: list[list[int]]) -> dict:
+    """How faithful `rounded` (a TinyDecoder holding the export's weights) is to `full` (the
+    checkpoint) on `prompts` (one length), at the task's 7 scored places a prompt (the copy's
+    second token on, as experiments.train.evaluate scores): {"agreement": share of scored tokens
+    where the two answer the same, "max_dp": the largest |p_full(right) − p_rounded(right)|,
+    "tokens": how many were scored}. Each model must already be read as wanted (speeds_for)."""
+    import torch
+
+    from experiments.tasks import COPY
+
+    tokens = torch.tensor(prompts)
+    right = tokens[:, -(COPY - 1):]  # what the 7 scored places must answer
+    with torch.no_grad():
+        a, b = (m(tokens)[:, -COPY:-1].double() for m in (full, rounded))  # (n, 7, vocab)
+    pa, pb = (x.softmax(-1).gather(-1, right[..., None])[..., 0] for x in (a, b))
+    return {"agreement": float((a.argmax(-1) == b.argmax(-1)).double().mean()),
+            "max_dp": float((pa - pb).abs().max()), "tokens": int(right.numel())}
+
+
+def study(results: dict | None = None) -> dict:
+    """The suite's own accuracy (the share of the 7 scored tokens right, lessons.measured.values)
+    for each kept scheme and RoPE reading at each evaluation length: {reference: {length:
+    {"mean": over the seeds, "seed": the exported seed's}}}, reference "rope:yarn" or "alibi"."""
+    results = results or load_results()
+    manifest = json.loads(MANIFEST.read_text(encoding="utf-8"))
+    out = {}
+    for scheme in SCHEMES:
+        seeds = [r["seed"] for r in results[scheme]]
+        at = seeds.index(manifest["models"][scheme]["seed"])
+        for method in READINGS if scheme == "rope" else ("default",):
+            ref = scheme if method == "default" else f"{scheme}:{method}"
+            cells = {n: values(results, ref, n) for n in eval_lengths(results)}
+            out[ref] = {n: {"mean": float(v.mean()), "seed": float(v[at])} for n, v in cells.items()}
+    return out
 
 
 def chosen_seed(scheme: str, results: dict | None = None) -> int:
@@ -230,8 +272,12 @@ def export() -> dict:
     results = load_results()
     lengths = list(range(TRAIN_LEN, 8 * TRAIN_LEN + 1, TRAIN_LEN // 4))
     scored = [TRAIN_LEN * m for m in (1, 2, 4, 8)]
-    models = {}
+    faith_gen = torch.Generator().manual_seed(PROMPT_SEED + 1)
+    faith_set = {n: copy_batch(N_FAITH, n, faith_gen)[0].tolist() for n in scored}
     FOLDER.mkdir(exist_ok=True)
+    FAITH_PROMPTS.write_text(json.dumps({"seed": PROMPT_SEED + 1, "n": N_FAITH, "prompts": faith_set},
+                                        separators=(",", ":")) + "\n", encoding="utf-8")
+    models = {}
     for scheme in SCHEMES:
         seed = chosen_seed(scheme, results)
         model, _ = trained(scheme, seed, False, CHECKPOINTS, force=False)
@@ -257,19 +303,24 @@ def export() -> dict:
                 if method:
                     speeds_for(model, STRETCH_EVALS[method], length)
                 full[f"{method or scheme}@{length}"] = evaluate(model, length, 256)["accuracy"]
+        full_model, faith = copy.deepcopy(model), {}
         with torch.no_grad():
             for k, t in tensors.items():
                 model.state_dict()[k].copy_(torch.tensor(dequantize(t)))
         rounded = {}
-        for method in readings:
+        for method in readings:  # the suite's evaluation after the rounding, and the answers, token by token
             for length in scored:
                 if method:
                     speeds_for(model, STRETCH_EVALS[method], length)
                 rounded[f"{method or scheme}@{length}"] = evaluate(model, length, 256)["accuracy"]
+                if method:
+                    speeds_for(full_model, STRETCH_EVALS[method], length)
+                faith[f"{method or scheme}@{length}"] = agreement(full_model, model, faith_set[length])
         (FOLDER / f"{scheme}.json").write_text(json.dumps(out, separators=(",", ":")) + "\n", encoding="utf-8")
         models[scheme] = {"seed": seed, "checkpoint": checkpoint(scheme, seed, False, CHECKPOINTS).name,
                           "config_hash": config_hash(scheme, False),
-                          "accuracy": {"full": full, "rounded": rounded, "bits": BITS, "prompts": 256}}
+                          "accuracy": {"full": full, "rounded": rounded, "bits": BITS, "prompts": 256},
+                          "faithfulness": faith}
     generator = torch.Generator().manual_seed(PROMPT_SEED)
     prompts = []
     for length in scored:
@@ -277,6 +328,8 @@ def export() -> dict:
             tokens, _ = copy_batch(1, length, generator, placement, None if placement is None else COPY)
             prompts.append({"length": length, "placement": placement or "training", "tokens": tokens[0].tolist()})
     manifest = {"models": models, "lengths": lengths, "prompts": prompts, "skipped": SKIPPED,
+                "faithfulness": f"each model's 'faithfulness': the export against its checkpoint on "
+                                f"{FAITH_PROMPTS.name}'s {N_FAITH} prompts a length (`agreement`)",
                 "task": {"train_len": TRAIN_LEN, "copy": COPY, "bos": BOS, "n_filler": N_FILLER,
                          "first_content": FIRST_CONTENT, "vocab_size": VOCAB_SIZE}}
     MANIFEST.write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
@@ -287,5 +340,7 @@ if __name__ == "__main__":
     for name, m in export()["models"].items():
         print(name, m["seed"], m["checkpoint"])
         for key, full in m["accuracy"]["full"].items():
-            print(f"  {key:>14}: full {full:.4f}  int{BITS} {m['accuracy']['rounded'][key]:.4f}")
+            f = m["faithfulness"][key]
+            print(f"  {key:>14}: full {full:.4f}  int{BITS} {m['accuracy']['rounded'][key]:.4f}"
+                  f"  same answers {f['agreement']:.3f}  max |dp| {f['max_dp']:.3f}")
     print({s: round(len(gzip.compress(weights_script(s), 9, mtime=0)) / 1024, 1) for s in SCHEMES}, "KB gzip")

@@ -1,16 +1,12 @@
 // A live tiny model (lessons/measured.py): the suite's trained decoders run in the page. Its data
-// (explorables/tiny_model.py data()) names the schemes and lengths; a model's weights (about 90 KB
+// (explorables/tiny_model.py data()) names the schemes and lengths; a model's weights (121-137 KB
 // gzip each) load only when the reader presses Load. `forward` is the numpy forward of
 // explorables/tiny_model.py in plain JS (float64), held to it to 1e-6 on the logits
 // (tests/test_explorable_tiny_model_node.py).
 (function () {
   "use strict";
 
-  // ---- the weights: 6-bit integers, one float16 scale per row; vectors float16 -----------------
-  var DIGITS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  var VALUE = {};
-  for (var c = 0; c < DIGITS.length; c++) VALUE[DIGITS.charCodeAt(c)] = c - 32;
-
+  // ---- the weights: 8-bit integers (int8 bytes in base64), one float16 scale per row; vectors float16
   function bytes(b64) {
     var text = atob(b64), out = new Uint8Array(text.length);
     for (var i = 0; i < text.length; i++) out[i] = text.charCodeAt(i);
@@ -31,8 +27,8 @@
   function tensor(t) {
     var rows = t.shape[0], cols = t.shape.length > 1 ? t.shape[1] : 1;
     if (t.f16) return { rows: rows, cols: cols, a: halves(t.f16) };
-    var scale = halves(t.scale), a = new Float64Array(rows * cols);
-    for (var i = 0; i < rows * cols; i++) a[i] = VALUE[t.q.charCodeAt(i)] * scale[Math.floor(i / cols)];
+    var scale = halves(t.scale), q = new Int8Array(bytes(t.q).buffer), a = new Float64Array(rows * cols);
+    for (var i = 0; i < rows * cols; i++) a[i] = q[i] * scale[Math.floor(i / cols)];
     return { rows: rows, cols: cols, a: a };
   }
   var decoded = typeof WeakMap !== "undefined" ? new WeakMap() : null;
