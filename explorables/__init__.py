@@ -6,10 +6,11 @@ An explorable sits in a lesson's prose as an empty box right after the static fi
     <div class="primer-explorable" data-explorable="rope_turning" markdown="0"></div>
 
 What runs it, all published by `explorables.data.assets()` at build time:
-- `javascripts/explorables.js` (web/loader.js, in mkdocs.yml's extra_javascript, on every page,
-  about 1 KB gzip): finds the boxes on the page and, when one comes within a screen of the view,
-  loads the shared core and the explorable's own files, then mounts it. A page without a box
-  downloads nothing more.
+- `javascripts/explorables.js` (docs/javascripts/explorables.js, a static file in mkdocs.yml's
+  extra_javascript, on every page, about 1 KB gzip): finds the boxes on the page and, when one
+  comes within a screen of the view, loads `javascripts/explorables/manifest.js` (published here:
+  per explorable, its files in load order), the shared core and the explorable's own files, then
+  mounts it. A page without a box downloads nothing more.
 - `javascripts/explorables/core.js` (web/core.js, `window.PrimerCore`): the numbers, the one
   numeric JS core the decoder shares (RoPE speeds of every rope type, angles, scores), held to
   the Python by tests/test_explorables_core_node.py.

@@ -1,5 +1,5 @@
-"""What the explorables publish with the site (see explorables/__init__.py): the loader with its
-manifest, the shared core and plot helpers, each explorable's script and data, and the files it
+"""What the explorables publish with the site (see explorables/__init__.py): the manifest the loader
+(docs/javascripts/explorables.js) reads, the shared core and plot helpers, each explorable's script and data, and the files it
 loads on demand. Asked by site_build/published.py (PUBLISHING_MODULES) at build time."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pathlib import Path
 from explorables import REGISTRY, Explorable
 
 WEB = Path(__file__).parent / "web"
-LOADER = "javascripts/explorables.js"
+MANIFEST = "javascripts/explorables/manifest.js"  # {name: [files in load order]}, for the loader
 SHARED = ("core", "plot")  # loaded before any explorable, in this order
 
 
@@ -61,19 +61,16 @@ def sizes(explorable: Explorable) -> dict[str, int]:
 
 
 def assets() -> dict[str, bytes]:
-    """Every file the explorables publish: {site path: bytes}: the loader (its manifest names, per
-    explorable, the files to load in order), the core (even with no explorable registered: the
-    model-card decoder loads it before modelcard/web/model_card.js), then each explorable's files
-    and on-demand files."""
-    loader = (WEB / "loader.js").read_text(encoding="utf-8")
-    marker = "/*MANIFEST*/{}"
-    assert marker in loader, "explorables/web/loader.js lost its manifest marker"
-    out, lists = {script_path("core"): (WEB / "core.js").read_bytes()}, {}  # always: the decoder loads the core too
+    """Every file the explorables publish: {site path: bytes}: the manifest (per explorable, the
+    files the loader loads, in order), each explorable's files and its on-demand files, and the
+    core (which the decoder loads too, with or without an explorable)."""
+    out, lists = {script_path("core"): (WEB / "core.js").read_bytes()}, {}
     for name, e in REGISTRY.items():
         mounted = files(e)
         lists[name] = list(mounted)
         out.update(mounted)
         if e.extra:
             out.update(_call(e.extra))
-    out[LOADER] = loader.replace(marker, json.dumps(lists, separators=(",", ":"))).encode()
+    text = json.dumps(lists, separators=(",", ":"))
+    out[MANIFEST] = f"window.PrimerExplorablesManifest = {text};\n".encode()
     return out

@@ -1,6 +1,6 @@
 """The explorables' wiring and budgets (explorables/__init__.py), without a browser: every box a
 page holds names a registered explorable, every registered one sits on its lesson's page once,
-its files exist, the loader's manifest lists them in load order, and each stays within its
+its files exist, the manifest the loader reads lists them in load order, and each stays within its
 budget in gzip bytes (code and data; its on-demand files within theirs)."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import re
 import pytest
 
 from explorables import REGISTRY
-from explorables.data import LOADER, WEB, assets, data_path, script_path, sizes
+from explorables.data import MANIFEST, WEB, assets, data_path, script_path, sizes
 from tests.conftest import ROOT
 
 BOX = re.compile(r'<div class="primer-explorable" data-explorable="([a-z0-9_]+)" markdown="0"></div>')
@@ -39,7 +39,7 @@ def test_every_box_names_a_registered_explorable_and_each_sits_on_its_lesson_onc
 
 def test_the_loader_lists_each_explorables_files_core_first_script_last():
     published = assets()
-    manifest = json.loads(re.search(rb"var MANIFEST = (\{.*?\});", published[LOADER]).group(1))
+    manifest = json.loads(re.fullmatch(rb"window.PrimerExplorablesManifest = (\{.*\});\n", published[MANIFEST]).group(1))
     assert set(manifest) == set(REGISTRY)
     for name, e in REGISTRY.items():
         paths = manifest[name]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from explorables import REGISTRY
-from explorables.data import data_path, script_path
+from explorables.data import MANIFEST, data_path, script_path
 from tests import browser
 from tests.explorables import box, open_explorable
 
@@ -55,12 +55,12 @@ def test_a_level_1_explorable_opens_its_level_1_and_mounts_unscrolled(chromium, 
 
 def test_an_explorable_far_down_loads_nothing_until_the_reader_nears_it(page, site):
     """rope_turning sits in Level 2, many screens down: a cold load requests none of its files
-    (not even the shared core); scrolling to it loads them and mounts it."""
+    (not the manifest, not the shared core); scrolling to it loads them and mounts it."""
     name = "rope_turning"
     log = browser.PageLog(page, site)
     page.goto(site + f"lessons/{REGISTRY[name].lesson}/", wait_until="load")
     page.wait_for_timeout(1000)
-    own = (script_path("core"), script_path(name), data_path(name))
+    own = (MANIFEST, script_path("core"), script_path(name), data_path(name))
     assert not [u for u in log.requests if u.endswith(own)], "fetched before the reader came near"
     page.locator(box(name)).scroll_into_view_if_needed()
     page.wait_for_function(READY, arg=name, timeout=15000)

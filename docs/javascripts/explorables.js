@@ -1,11 +1,12 @@
-// The explorables' loader (published as javascripts/explorables.js; explorables/__init__.py says how
-// an explorable is built). On a page with <div class="primer-explorable" data-explorable="NAME">, it
-// loads, when the box comes within a screen of the view, the files the manifest lists for NAME (the
-// shared core and plot, the data, the script: each once per page) and mounts the explorable. Any
-// other page downloads nothing more. Runs on load and after each instant navigation (Material's
-// document$), which replaces the article.
+// The explorables' loader (explorables/__init__.py says how an explorable is built), on every page:
+// a static file, so a project without the explorables package serves it too. On a page with
+// <div class="primer-explorable" data-explorable="NAME">, when the box comes within a screen of the
+// view, it loads the manifest (javascripts/explorables/manifest.js, published by explorables.data:
+// per explorable, the files to load in order), then those files (the shared core and plot, the
+// data, the script: each once per page), and mounts the explorable. A page without a box loads
+// nothing more. Runs on load and after each instant navigation (Material's document$), which
+// replaces the article.
 (function () {
-  var MANIFEST = /*MANIFEST*/{};
   var base = document.currentScript && document.currentScript.src;
   var root = base ? new URL("../", base).href : "";
   var defined = {}, scripts = {};
@@ -33,9 +34,12 @@
   function mount(box) {
     var name = box.dataset.explorable;
     if (box.dataset.state) return;
-    if (!MANIFEST[name]) return fail(box, "No explorable called " + name + ".");
     box.dataset.state = "loading";
-    chain(MANIFEST[name]).then(function () {
+    load("javascripts/explorables/manifest.js").then(function () {
+      var files = (window.PrimerExplorablesManifest || {})[name];
+      if (!files) throw new Error("no explorable is called " + name);
+      return chain(files);
+    }).then(function () {
       if (!defined[name]) throw new Error(name + ".js did not define " + name);
       var reduce = window.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches;
       var ctx = {
