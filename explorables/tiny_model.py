@@ -42,6 +42,8 @@ SKIPPED = {"nope": "at 8 bits a model is 117-134 KB gzip, so three fit the 400 K
                          "token vectors, and the learned table's failure is the one the lesson explains"}
 POSITION = {"learned": "learned", "sinusoidal": "sinusoidal", "rope": "rope", "alibi": "alibi", "nope": "none"}
 READINGS = ("default",) + METHODS  # RoPE read as trained, then each stretching method
+SAMPLE = 20  # prompts the page's Score button runs (web/tiny_model.js's SAMPLE)
+SCRIPT = Path(__file__).resolve().parent / "web" / "tiny_model.js"
 GLOBAL = "PrimerTinyModel"  # the weights scripts file each model under window.PrimerTinyModel[scheme]
 
 
@@ -192,14 +194,16 @@ def extra() -> dict[str, bytes]:
 
 def data() -> dict:
     """What the page needs before the reader loads a model: the task's constants, the schemes with
-    their names, seeds and gzip sizes, the stretching methods, the lengths (the manifest's)."""
+    their names, seeds and gzip sizes, the stretching methods, the lengths (the manifest's), and
+    the study's own accuracy for each scheme and reading at its lengths (`study`)."""
     manifest = json.loads(MANIFEST.read_text(encoding="utf-8"))
     sizes = {s: len(gzip.compress(weights_script(s), 9, mtime=0)) for s in SCHEMES}
     return {"task": manifest["task"], "lengths": manifest["lengths"], "global": GLOBAL,
             "schemes": [{"name": s, "label": SCHEME_NAMES[s], "seed": manifest["models"][s]["seed"],
                          "path": weights_path(s), "bytes": sizes[s]} for s in SCHEMES],
             "methods": [{"name": m, "label": "as trained" if m == "default" else METHOD_NAMES[m]}
-                        for m in READINGS]}
+                        for m in READINGS],
+            "study": study()}
 
 
 # ---------------------------------------------------------------------------
@@ -238,7 +242,8 @@ def agreement(full, rounded, prompts: list[list[int]]) -> dict:
 def study(results: dict | None = None) -> dict:
     """The suite's own accuracy (the share of the 7 scored tokens right, lessons.measured.values)
     for each kept scheme and RoPE reading at each evaluation length: {reference: {length:
-    {"mean": over the seeds, "seed": the exported seed's}}}, reference "rope:yarn" or "alibi"."""
+    {"mean": over the seeds, "seed": the exported seed's, "seeds": how many}}}, reference "rope:yarn"
+    or "alibi"."""
     results = results or load_results()
     manifest = json.loads(MANIFEST.read_text(encoding="utf-8"))
     out = {}
@@ -248,7 +253,7 @@ def study(results: dict | None = None) -> dict:
         for method in READINGS if scheme == "rope" else ("default",):
             ref = scheme if method == "default" else f"{scheme}:{method}"
             cells = {n: values(results, ref, n) for n in eval_lengths(results)}
-            out[ref] = {n: {"mean": float(v.mean()), "seed": float(v[at])} for n, v in cells.items()}
+            out[ref] = {n: {"mean": float(v.mean()), "seed": float(v[at]), "seeds": len(v)} for n, v in cells.items()}
     return out
 
 

@@ -1,7 +1,10 @@
-"""The `tiny_model` explorable in Chromium (lessons/measured's Level 1): loaded from its button, with
-the length, the reading, the scheme and the passage set by keyboard, the answer and its probability
-it shows are the numpy forward's (explorables.tiny_model.forward on the committed export) for the
-prompt it ran, and it keeps the explorables' contract (tests/explorables.py)."""
+"""The `tiny_model` explorable in Chromium (lessons/measured's Level 1): loaded from its button, it
+opens on the study's own prompts (drawn as in training) read as trained at 2L; with the length, the
+reading, the fact's place, the prompt and the scheme moved by keyboard, the 7 scored answers it
+counts, the last answer and its probability are the numpy forward's (explorables.tiny_model.forward
+on the committed export) for the prompt it ran; its Score button's share is numpy's on the page's
+own seeded prompts, beside the study's own number (lessons.measured.values); one short polite
+summary is announced per run; and it keeps the explorables' contract (tests/explorables.py)."""
 
 from __future__ import annotations
 
@@ -11,16 +14,23 @@ import numpy as np
 import pytest
 
 from explorables import tiny_model as tm
+from lessons.measured import load_results, values
 from tests.explorables import box, contract_problems, open_explorable, value
 
 pytestmark = pytest.mark.browser
 NAME, PATH = "tiny_model", "lessons/measured/"
 MANIFEST = tm.json.loads(tm.MANIFEST.read_text(encoding="utf-8"))
 TASK, STEP = MANIFEST["task"], MANIFEST["lengths"][1] - MANIFEST["lengths"][0]
+B = TASK["copy"]
 
 
 def _control(page, label: str):
     return page.locator(f"{box(NAME)} label:has-text('{label}') :is(input, select)")
+
+
+def _press(page, text: str) -> None:
+    page.locator(f"{box(NAME)} button:has-text('{text}')").focus()
+    page.keyboard.press("Enter")
 
 
 def _loaded(page, scheme: str) -> None:
@@ -30,50 +40,83 @@ def _loaded(page, scheme: str) -> None:
     page.wait_for_selector(f"{box(NAME)} [data-key=answer]", timeout=30000)
 
 
-def _check(page) -> dict:
-    """The shown answer and probability against the numpy forward for the prompt the page ran."""
+def _setting(page) -> tuple[str, str, int, list | None, float]:
     scheme, method = _control(page, "Scheme").input_value(), _control(page, "RoPE read").input_value()
     length = int(_control(page, "Length").input_value())
+    speeds, factor = tm.reading(tm.model_file("rope"), method, length) if scheme == "rope" else (None, 1.0)
+    return scheme, method, length, speeds, factor
+
+
+def _scored_rows(scheme, tokens, speeds, factor) -> np.ndarray:
+    """The numpy logits at the task's 7 scored places (the copy's rows T − 8 .. T − 2)."""
+    logits, _ = tm.forward(tm.weights(scheme), tokens, scheme, speeds, factor)
+    return logits[len(tokens) - B:len(tokens) - 1]
+
+
+def _check(page) -> dict:
+    """The shown hits, last answer and its probability against the numpy forward for the prompt the
+    page ran, and the live summary saying them."""
+    scheme, method, length, speeds, factor = _setting(page)
     tokens = json.loads(page.get_attribute(f"{box(NAME)} .px-tm-answer", "data-tokens"))
     where = {"scheme": scheme, "method": method, "length": length}
     assert len(tokens) == length and tokens[0] == TASK["bos"], where
-    speeds, factor = tm.reading(tm.model_file("rope"), method, length) if scheme == "rope" else (None, 1.0)
-    logits, _ = tm.forward(tm.weights(scheme), tokens, scheme, speeds, factor)
-    row = logits[length - 2]
-    p = np.exp(row - row.max()) / np.exp(row - row.max()).sum()
-    assert value(page, NAME, "answer") == int(row.argmax()), where
-    assert abs(value(page, NAME, "p") - p.max()) <= 1e-9, where
+    rows = _scored_rows(scheme, tokens, speeds, factor)
+    hits = int((rows.argmax(-1) == tokens[-(B - 1):]).sum())
+    last = np.exp(rows[-1] - rows[-1].max()) / np.exp(rows[-1] - rows[-1].max()).sum()
+    assert value(page, NAME, "hits") == hits, where
+    assert value(page, NAME, "answer") == int(last.argmax()), where
+    assert abs(value(page, NAME, "p") - last.max()) <= 1e-9, where
+    summary = page.locator(f"{box(NAME)} .px-tm-summary")
+    assert summary.get_attribute("aria-live") == "polite"
+    right = "right" if last.argmax() == tokens[-1] else "wrong"
+    assert summary.inner_text() == f"{hits} of 7 right; last answers {last.argmax()}, p {last.max():.3f}, {right}"
     return dict(where, tokens=tokens)
 
 
-def test_keyboard_moves_give_the_numpy_forwards_answer(chromium, site):
+def _check_score(page) -> None:
+    """The Score button's share against numpy on the page's own seeded prompts (its pure `prompt`),
+    and the study's numbers beside it against lessons.measured."""
+    scheme, method, length, speeds, factor = _setting(page)
+    page.wait_for_selector(f"{box(NAME)} [data-key=share]", timeout=60000)
+    made = page.evaluate("""([task, n, count]) => Array.from({length: count}, (_, i) =>
+        PrimerExplorables.pure.tiny_model.prompt(task, n, "training", i + 1).tokens)""", [TASK, length, tm.SAMPLE])
+    hits = sum(int((_scored_rows(scheme, t, speeds, factor).argmax(-1) == t[-(B - 1):]).sum()) for t in made)
+    assert value(page, NAME, "share") == hits / (7 * tm.SAMPLE), (scheme, method, length)
+    study = values(load_results(), scheme if method == "default" or scheme != "rope" else f"rope:{method}", length)
+    seed = [r["seed"] for r in load_results()[scheme]].index(MANIFEST["models"][scheme]["seed"])
+    assert value(page, NAME, "study-mean") == pytest.approx(study.mean(), abs=1e-12)
+    assert value(page, NAME, "study-seed") == study[seed]
+
+
+def test_keyboard_moves_give_the_numpy_forwards_answers(chromium, site):
     context = chromium.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     try:
         open_explorable(page, site, PATH, NAME)
         assert page.locator(f"{box(NAME)} [data-key]").count() == 0  # nothing runs before the reader loads
-        page.locator(f"{box(NAME)} button.px-tm-load").focus()
-        page.keyboard.press("Enter")
+        _press(page, "Load the")
         _loaded(page, "rope")
-        assert _check(page)["length"] == 2 * TASK["train_len"]  # where "Try it" starts: 2L, YaRN
+        first = _check(page)  # where it starts: the study's prompts, read as trained, at 2L
+        assert (first["length"], first["method"]) == (2 * TASK["train_len"], "default")
+        assert _control(page, "The fact").input_value() == "training"
+        _press(page, "Score")
+        _check_score(page)
         _control(page, "Length").focus()
         page.keyboard.press("ArrowRight")
         assert _check(page)["length"] == 2 * TASK["train_len"] + STEP
         page.keyboard.press("End")
         assert _check(page)["length"] == 8 * TASK["train_len"]
         _control(page, "RoPE read").focus()
-        page.keyboard.press("Home")  # as trained
-        assert _check(page)["method"] == "default"
+        page.keyboard.press("End")  # the last reading: dynamic NTK
+        assert _check(page)["method"] == tm.READINGS[-1]
+        _press(page, "Score")
+        _check_score(page)
         _control(page, "The fact").focus()
-        page.keyboard.press("ArrowDown")  # 8 tokens back
-        _check(page)
-        passage = _control(page, "Passage")
-        passage.focus()
-        page.keyboard.press("Control+A")
-        page.keyboard.type("30 31 32 33 34 35 36 37 38")
-        page.keyboard.press("Enter")
-        passage = list(range(30, 39))
-        assert _check(page)["tokens"][-17:] == passage + passage[1:]  # the passage, then the copy of its last 8
+        page.keyboard.press("ArrowDown")  # at the start
+        before = _check(page)["tokens"]
+        assert before[1:1 + B] == before[-B:]  # the passage of 8 right after BOS, copied whole
+        _press(page, "New prompt")
+        assert _check(page)["tokens"] != before
         _control(page, "Scheme").focus()
         page.keyboard.press("ArrowDown")  # ALiBi: its weights load when chosen
         _loaded(page, "alibi")
@@ -84,8 +127,7 @@ def test_keyboard_moves_give_the_numpy_forwards_answer(chromium, site):
 
 def test_the_explorable_keeps_the_contract(chromium, site):
     def move(page):
-        page.locator(f"{box(NAME)} button.px-tm-load").focus()
-        page.keyboard.press("Enter")
+        _press(page, "Load the")
         _loaded(page, "rope")
         _control(page, "Length").focus()
         page.keyboard.press("ArrowRight")

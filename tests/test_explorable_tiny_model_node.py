@@ -195,3 +195,100 @@ def test_the_numpy_forward_is_torchs_tiny_decoder():
                 got, _ = tm.forward(w, prompt["tokens"], scheme, speeds, factor)
                 assert np.abs(got - want).max() <= 1e-3, (scheme, method, prompt["length"])
                 assert (got.argmax(-1) == want.argmax(-1)).mean() >= 0.99, (scheme, method, prompt["length"])
+
+
+@needs_node
+def test_the_pages_prompts_are_laid_out_as_the_task_lays_them(tmp_path):
+    """The page draws its prompts as experiments/tasks.py's copy_batch does: BOS, filler ids
+    1..N_FILLER, a passage of distinct content ids, the copy of 8 consecutive passage tokens last;
+    "training" with the passage size, its place and the copied stretch's start spread over their
+    ranges (400 seeds a length: each mean mid-range), "near" and "far" as the grid's near-8 and far-8."""
+    task, b = MANIFEST["task"], MANIFEST["task"]["copy"]
+    cases = [(n, placement, seed) for n in LENGTHS for placement in ("training", "near", "far")
+             for seed in range(1, (401 if placement == "training" else 4))]
+    got = run_explorable(tmp_path, "tiny_model", [["prompt", task, n, pl, s] for n, pl, s in cases])
+    spread = {}
+    for (n, placement, seed), made in zip(cases, got, strict=True):
+        tokens, (first, size) = made["tokens"], made["passage"]
+        passage, copy = tokens[first:first + size], tokens[-b:]
+        where = (n, placement, seed)
+        assert len(tokens) == n and tokens[0] == task["bos"], where
+        assert len(set(passage)) == size and all(task["first_content"] <= t < task["vocab_size"] for t in passage), where
+        assert all(1 <= t <= task["n_filler"] for t in tokens[1:first] + tokens[first + size:n - b]), where
+        start = passage.index(copy[0])
+        assert passage[start:start + b] == copy, where
+        if placement == "near":
+            assert (size, first + size, start) == (b, n - b, 0), where
+        elif placement == "far":
+            assert (size, first, start) == (b, 1, 0), where
+        else:
+            spread.setdefault(n, []).append((size, first - 1, start))
+    for n, drawn in spread.items():  # uniform: the mean of each in the middle of its range (±10%)
+        room, (size, before, start) = n - 1 - b, np.array(drawn, dtype=float).T
+        assert abs(size.mean() - (b + room) / 2) <= 0.1 * (room - b), n
+        assert size.min() <= b + 0.05 * (room - b) + 1 and size.max() >= room - 0.05 * (room - b) - 1, n
+        assert abs(((before + 0.5) / (room - size + 1)).mean() - 0.5) <= 0.1, n  # its place among those free
+        assert abs(((start + 0.5) / (size - b + 1)).mean() - 0.5) <= 0.1, n
+
+
+def _probabilities(row):
+    e = np.exp(row - row.max())
+    return e / e.sum()
+
+
+@needs_node
+def test_the_pages_seven_answers_head_and_sample_are_numpys(tmp_path):
+    """The page's reading of a prompt (its 7 scored answers, their probabilities and the right
+    token's, the hits, the head with the most attention on the last answer's place and that
+    weight) and its Score button's share (seeds 1..3 here) equal the numpy forward's on the same
+    prompts (1e-9 on probabilities: float64 on both sides, ~1e-13 apart)."""
+    task, b = MANIFEST["task"], MANIFEST["task"]["copy"]
+    settings = [("rope", "default", 64), ("rope", "yarn", 256), ("alibi", None, 128), ("learned", None, 64)]
+    calls = []
+    for scheme, method, n in settings:
+        speeds = _speeds(scheme, method, n)
+        calls += [["prompt", task, n, "training", 5], ["sample", tm.model_file(scheme), task, n, scheme, speeds, 3]]
+    got = run_explorable(tmp_path, "tiny_model", calls)
+    prompts = [got[2 * i]["tokens"] for i in range(len(settings))]
+    extra = [["answer", tm.model_file(s), prompts[i], s, _speeds(s, m, n)] for i, (s, m, n) in enumerate(settings)]
+    extra += [["prompt", task, n, "training", seed] for _, _, n in settings for seed in (1, 2, 3)]
+    more = run_explorable(tmp_path, "tiny_model", extra)
+    for i, (scheme, method, n) in enumerate(settings):
+        speeds, w = _speeds(scheme, method, n), tm.weights(scheme)
+
+        def read(tokens, speeds=speeds, w=w, scheme=scheme):
+            logits, attention = tm.forward(w, tokens, scheme, speeds and speeds[:-1], speeds[-1] if speeds else 1.0)
+            return logits[len(tokens) - b:len(tokens) - 1], attention
+
+        tokens, js = prompts[i], more[i]
+        rows, attention = read(tokens)
+        probs = [_probabilities(r) for r in rows]
+        want = tokens[-(b - 1):]
+        assert js["answers"] == [int(r.argmax()) for r in rows] and js["expected"] == want
+        assert np.allclose(js["p"], [p.max() for p in probs], rtol=0, atol=1e-9)
+        assert np.allclose(js["right"], [p[t] for p, t in zip(probs, want, strict=True)], rtol=0, atol=1e-9)
+        assert js["hits"] == sum(int(r.argmax()) == t for r, t in zip(rows, want, strict=True))
+        key = max(j + 1 for j in range(len(tokens) - 2) if tokens[j] == tokens[-2])
+        on_key = np.array([a[:, len(tokens) - 2, key] for a in attention])  # (layers, heads)
+        assert js["key"] == key and js["head"] == list(np.unravel_index(on_key.argmax(), on_key.shape))
+        assert abs(js["weights"][key] - on_key.max()) <= 1e-9
+        sampled = more[len(settings) + 3 * i:len(settings) + 3 * i + 3]
+        hits = sum(int((read(p["tokens"])[0].argmax(-1) == p["tokens"][-(b - 1):]).sum()) for p in sampled)
+        assert got[2 * i + 1] == {"share": hits / (7 * 3), "hits": hits, "scored": 21}, (scheme, method, n)
+
+
+def test_the_box_says_what_runs_and_how_faithful_it_is():
+    """The box's prose (lessons/measured.py) states the page's copy and its faithfulness with the
+    manifest's numbers: the bits, the prompts a length, the least agreement (rounded down), the
+    Score button's prompts, and the schemes left out."""
+    from explorables import REGISTRY
+    from lessons import measured
+
+    prose = " ".join(measured.__doc__.split())
+    least = min(f["agreement"] for m in MANIFEST["models"].values() for f in m["faithfulness"].values())
+    assert f"an {tm.BITS}-bit copy of each model" in prose
+    assert f"on {tm.N_FAITH} prompts a length from L to 8L, in every reading" in prose
+    assert f"on at least {math.floor(100 * least)}% of the copied tokens" in prose
+    assert f"*Score {tm.SAMPLE} prompts*" in prose and f"var SAMPLE = {tm.SAMPLE};" in tm.SCRIPT.read_text()
+    assert f"{REGISTRY['tiny_model'].extra_budget_kb} KB" in prose and len(tm.SCHEMES) == 3  # "three models"
+    assert f"{' and '.join(tm.SCHEME_NAMES[s] for s in tm.SKIPPED)} stay out" in prose

@@ -211,50 +211,88 @@
   }
 
   // ---- the prompt (experiments/tasks.py's layout) ----------------------------------------------
-  // BOS, filler, the passage, filler, then the copy of 8 of its tokens; the question is the copy's
-  // last place but one (row T − 2), whose answer is the prompt's last token. `near`: the passage just
-  // before the copy, which copies its last 8 tokens (the fact 8 places back); else right after BOS,
-  // copying its first 8 (the fact T − 9 places back). Filler ids drawn by a seeded generator.
-  function prompt(task, length, passage, near, seed) {
-    var b = task.copy, a = passage.length, room = length - 1 - b - a, tokens = [task.bos], state = seed >>> 0;
-    function filler() { state = (Math.imul(state, 1664525) + 1013904223) >>> 0; return 1 + (state >>> 8) % task.n_filler; }
-    var i;
-    if (room < 0) return null;
-    for (i = 0; i < (near ? room : 0); i++) tokens.push(filler());
-    tokens.push.apply(tokens, passage);
-    for (i = 0; i < (near ? 0 : room); i++) tokens.push(filler());
-    tokens.push.apply(tokens, near ? passage.slice(a - b) : passage.slice(0, b));
-    return tokens;
+  // A seeded generator of uniform numbers in [0, 1) (mulberry32): the page's prompts are its own
+  // draws, laid out as experiments/tasks.py's copy_batch lays out its.
+  function uniform(seed) {
+    var a = seed >>> 0;
+    return function () {
+      a = (a + 0x6D2B79F5) >>> 0;
+      var t = Math.imul(a ^ (a >>> 15), 1 | a);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
   }
-  // The model's answer at row T − 2: {answer, p (its probability), expected, key (the place holding
-  // the answer: one after the last earlier occurrence of the question's token, or -1), head [layer,
-  // head] (the one, of all, that puts the most weight on that key; without one, the most
-  // concentrated), weights (that head's row)}.
+  // A prompt of `length` tokens: BOS, filler, a passage of distinct ids, filler, then a copy of 8 of
+  // its tokens. "training" as copy_batch draws its training prompts (passage size a uniform in
+  // 8..T−9, the filler split uniformly before and after it, the copied stretch's start uniform);
+  // "near" (filler first, a passage of 8, copied whole: the fact 8 back) and "far" (the passage of 8
+  // right after BOS: the fact T − 9 back) as its grid cells near-8 and far-8. Returns {tokens,
+  // passage: [first place, size]}.
+  function prompt(task, length, placement, seed) {
+    var next = uniform(seed), b = task.copy, room = length - 1 - b, i, j;
+    var ids = [];
+    for (i = task.first_content; i < task.vocab_size; i++) ids.push(i);
+    for (i = ids.length - 1; i > 0; i--) { j = Math.floor(next() * (i + 1)); var t = ids[i]; ids[i] = ids[j]; ids[j] = t; }
+    var size = b, start = 0, before = placement === "near" ? room - b : 0;
+    if (placement === "training") {
+      size = b + Math.floor(next() * (room - b + 1));
+      start = Math.floor(next() * (size - b + 1));
+      before = Math.floor(next() * (room - size + 1));
+    }
+    var tokens = [task.bos];
+    for (i = 1; i < length - b; i++) {
+      var k = i - 1 - before;
+      tokens.push(k >= 0 && k < size ? ids[k] : 1 + Math.floor(next() * task.n_filler));
+    }
+    for (i = 0; i < b; i++) tokens.push(ids[start + i]);
+    return { tokens: tokens, passage: [1 + before, size] };
+  }
+  // The model on the task's 7 scored places (the copy's rows T − 8 .. T − 2, each asked for the next
+  // token, as experiments/train.evaluate scores): {answers, p (each answer's probability), right
+  // (the right token's), expected, hits (how many answers right), and for the last question (row
+  // T − 2): key (the place holding its answer: one after the last earlier occurrence of the
+  // question's token), head [layer, head] (of all, the one with the most attention on the key; it
+  // attends there, which is not proof that it fetches the answer) and weights (its row)}.
   function answer(file, tokens, scheme, speeds) {
-    var T = tokens.length, row = T - 2, out = forward(file, tokens, scheme, speeds, [row]), z = out.logits[0];
-    var top = 0, i;
-    for (i = 1; i < z.length; i++) if (z[i] > z[top]) top = i;
-    var total = 0;
-    for (i = 0; i < z.length; i++) total += Math.exp(z[i] - z[top]);
-    var key = -1;
-    for (i = row - 1; i >= 0; i--) if (tokens[i] === tokens[row]) { key = i + 1; break; }
-    var best = null, bestWeight = -1;
-    out.attention.forEach(function (heads, layer) {  // each head's one row: the question's
-      heads.forEach(function (rows, h) {
-        var weights = rows[0], v = key >= 0 ? weights[key] : Math.max.apply(null, weights);
-        if (v > bestWeight) { bestWeight = v; best = { head: [layer, h], weights: weights }; }
+    var T = tokens.length, b = 8, rows = [], i;
+    for (i = T - b; i <= T - 2; i++) rows.push(i);
+    var out = forward(file, tokens, scheme, speeds, rows), res = { answers: [], p: [], right: [], expected: [], hits: 0 };
+    out.logits.forEach(function (z, r) {
+      var top = 0, total = 0, want = tokens[rows[r] + 1];
+      for (i = 1; i < z.length; i++) if (z[i] > z[top]) top = i;
+      for (i = 0; i < z.length; i++) total += Math.exp(z[i] - z[top]);
+      res.answers.push(top); res.p.push(1 / total); res.expected.push(want);
+      res.right.push(Math.exp(z[want] - z[top]) / total);
+      if (top === want) res.hits++;
+    });
+    var last = rows.length - 1, key = -1;
+    for (i = T - 3; i >= 0; i--) if (tokens[i] === tokens[T - 2]) { key = i + 1; break; }
+    var bestWeight = -1;
+    out.attention.forEach(function (heads, layer) {
+      heads.forEach(function (weights, h) {
+        var v = weights[last][key];
+        if (v > bestWeight) { bestWeight = v; res.head = [layer, h]; res.weights = weights[last]; }
       });
     });
-    return { answer: top, p: 1 / total, expected: tokens[T - 1], key: key, head: best.head, weights: best.weights };
+    res.key = key;
+    return res;
+  }
+  // `n` seeded prompts (seeds 1..n) drawn as in training at `length`: {share of their scored tokens
+  // right, hits, scored}.
+  function sample(file, task, length, scheme, speeds, n) {
+    var hits = 0;
+    for (var seed = 1; seed <= n; seed++) hits += answer(file, prompt(task, length, "training", seed).tokens, scheme, speeds).hits;
+    return { share: hits / (7 * n), hits: hits, scored: 7 * n };
   }
 
   // Node's parity test calls these (tests/node.py): the logits alone, and erf.
   function logits(file, tokens, scheme, speeds) { return forward(file, tokens, scheme, speeds).logits; }
 
-  var pure = { forward: forward, logits: logits, erf: erf, prompt: prompt, answer: answer };
+  var pure = { forward: forward, logits: logits, erf: erf, prompt: prompt, answer: answer, sample: sample };
   PrimerExplorables.define("tiny_model", function (root, ctx) { mount(root, ctx); }, pure);
 
   // ---- the page --------------------------------------------------------------------------------
+  var SAMPLE = 20;  // prompts the Score button runs
   function mount(root, ctx) {
     var P = ctx.plot, data = ctx.data, task = data.task, L = task.train_len, lengths = data.lengths;
     var models = window[data.global] = window[data.global] || {};
@@ -262,85 +300,100 @@
     data.schemes.forEach(function (s) { byName[s.name] = s; });
     var box = P.el("div", { class: "px-controls" }, root);
     var scheme = P.choice(box, "Scheme", data.schemes.map(function (s) { return [s.name, s.label]; }), "rope");
-    var method = P.choice(box, "RoPE read", data.methods.map(function (m) { return [m.name, m.label]; }), "yarn");
+    var method = P.choice(box, "RoPE read", data.methods.map(function (m) { return [m.name, m.label]; }), "default");
     var length = P.control(box, "Length", { type: "range", min: lengths[0], max: lengths[lengths.length - 1],
                                              step: lengths[1] - lengths[0], value: 2 * L });
     var lengthText = P.el("span", { class: "px-tm-value" }, length.parentNode);
-    var place = P.choice(box, "The fact", [["far", "at the start"], ["near", "8 tokens back"]], "far");
+    var place = P.choice(box, "The fact", [["training", "anywhere, as in training"], ["far", "at the start"],
+                                           ["near", "8 tokens back"]], "training");
     var row = P.el("div", { class: "px-controls" }, root);
-    var passage = P.control(row, "Passage (token ids " + task.first_content + " to " + (task.vocab_size - 1) + ")",
-                            { type: "text", class: "px-tm-passage", spellcheck: "false", autocomplete: "off" });
-    var fresh = P.el("button", { type: "button", text: "New passage" }, row);
-    var load = P.el("button", { type: "button", class: "px-tm-load" }, root);
+    var load = P.el("button", { type: "button", class: "px-tm-load" }, row);
+    var fresh = P.el("button", { type: "button", text: "New prompt" }, row);
+    var score = P.el("button", { type: "button", text: "Score " + SAMPLE + " prompts" }, row);
     var status = P.el("p", { class: "px-readout", role: "status" }, root);
+    var summary = P.el("p", { class: "px-readout px-tm-summary", "aria-live": "polite" }, root);
     var readout = P.el("p", { class: "px-readout px-tm-answer" }, root);
+    var scored = P.el("p", { class: "px-readout px-tm-score" }, root);
     var strip = P.el("div", { class: "px-tm-strip" }, root);
-    var draws = 0, words = [];
+    var seed = 1;
 
-    function draw() {  // a fresh passage of 8 distinct ids from the seeded generator
-      var ids = [], state = (2654435761 * (++draws)) >>> 0;
-      while (ids.length < task.copy) {
-        state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-        var id = task.first_content + (state >>> 8) % (task.vocab_size - task.first_content);
-        if (ids.indexOf(id) < 0) ids.push(id);
-      }
-      words = ids;
-      passage.value = ids.join(" ");
-    }
-    function read() {  // the passage field -> ids, or a message
-      var ids = passage.value.trim().split(/[\s,]+/).map(Number);
-      var bad = ids.filter(function (v) { return !(v >= task.first_content && v < task.vocab_size && v === Math.round(v)); });
-      if (ids.length < task.copy || bad.length) return "A passage is at least " + task.copy + " token ids, each from " +
-        task.first_content + " to " + (task.vocab_size - 1) + ".";
-      words = ids;
-      return "";
-    }
     function sizeKB(s) { return Math.round(byName[s].bytes / 1024); }
     function labelLoad() {
       var s = scheme.value;
       load.textContent = models[s] ? byName[s].label + " model loaded (seed " + byName[s].seed + ")" :
         "Load the " + byName[s].label + " model (" + sizeKB(s) + " KB)";
+      score.disabled = !models[s];
     }
+    function speedsOf(s, T) { return s === "rope" ? models[s].speeds[method.value][models[s].lengths.indexOf(T)] : null; }
+    function text(parent, t) { parent.appendChild(document.createTextNode(t)); }
+    function span(parent, key, value, t) { return P.el("span", { "data-key": key, "data-value": value, text: t }, parent); }
     var run = ctx.timed(function () {
       var s = scheme.value, T = +length.value, file = models[s];
       lengthText.textContent = T + " tokens (" + (T / L) + " L)";
       labelLoad();
-      var problem = read();
-      status.textContent = problem || (s === "rope" ? "" : "Stretching methods apply to RoPE; this model has no speeds to stretch.");
-      if (!file || problem) { if (!file) readout.textContent = ""; return; }
-      var tokens = prompt(task, T, words, place.value === "near", 7 + words.length);
-      if (!tokens) { status.textContent = "The passage does not fit in " + T + " tokens."; return; }
-      var speeds = s === "rope" ? file.speeds[method.value][file.lengths.indexOf(T)] : null;
-      var a = answer(file, tokens, s, speeds), right = a.answer === a.expected;
+      scored.textContent = "";
+      status.textContent = s === "rope" ? "" : "Stretching methods apply to RoPE; this model has no speeds to stretch.";
+      if (!file) { readout.textContent = summary.textContent = ""; return; }
+      var made = prompt(task, T, place.value, seed), tokens = made.tokens;
+      var a = answer(file, tokens, s, speedsOf(s, T)), last = a.answers.length - 1, right = a.answers[last] === a.expected[last];
       readout.textContent = "";
       readout.setAttribute("data-tokens", JSON.stringify(tokens));
-      var span = function (key, value, text) { return P.el("span", { "data-key": key, "data-value": value, text: text }, readout); };
-      readout.appendChild(document.createTextNode("Asked what follows " + tokens[T - 2] + ", the model answers "));
-      span("answer", a.answer, String(a.answer));
-      readout.appendChild(document.createTextNode(" with probability "));
-      span("p", a.p, a.p.toFixed(3));
-      readout.appendChild(document.createTextNode(right ? " (right). " : " (wrong: the passage says " + a.expected + "). "));
-      readout.appendChild(document.createTextNode("The head that fetches it: layer " + (a.head[0] + 1) + ", head " + (a.head[1] + 1) +
-        (a.key >= 0 ? ", " : ".")));
-      if (a.key >= 0) {
-        span("weight", a.weights[a.key], a.weights[a.key].toFixed(2));
-        readout.appendChild(document.createTextNode(" of its attention on the place holding the answer."));
-      }
-      plot(tokens, a, s);
+      text(readout, "Of the 7 copied tokens it must predict, the model gets ");
+      span(readout, "hits", a.hits, String(a.hits));
+      text(readout, " right. The last: asked what follows " + tokens[T - 2] + ", it answers ");
+      span(readout, "answer", a.answers[last], String(a.answers[last]));
+      text(readout, " with probability ");
+      span(readout, "p", a.p[last], a.p[last].toFixed(3));
+      text(readout, right ? " (right). " : " (wrong: the passage says " + a.expected[last] + "). ");
+      text(readout, "The head that attends most to the answer's place (" + a.key + "): layer " + (a.head[0] + 1) +
+        ", head " + (a.head[1] + 1) + ", with weight ");
+      span(readout, "weight", a.weights[a.key], a.weights[a.key].toFixed(2));
+      text(readout, ".");
+      summary.textContent = a.hits + " of 7 right; last answers " + a.answers[last] + ", p " + a.p[last].toFixed(3) +
+        ", " + (right ? "right" : "wrong");
+      plot(tokens, made.passage, a, s);
     });
-    function plot(tokens, a, s) {
+    function plot(tokens, passage, a, s) {
       strip.textContent = "";
       var T = tokens.length, f = P.frame(strip, P.widthOf(root, 720), 150, {
         x: { lo: 0, hi: T, label: "position in the prompt" }, y: { lo: 0, hi: 1, label: "weight" },
-        label: "Attention of the fetching head from the question's place over the prompt" });
-      var first = tokens.indexOf(words[0]), w = f.width / T;
-      if (first >= 0) P.s("rect", { x: f.x(first), y: 0, width: words.length * w, height: f.height, class: "px-tm-band" }, f.g);
+        label: "Attention of the head that attends most to the answer's place, from the last question over the prompt" });
+      var w = f.width / T;
+      P.s("rect", { x: f.x(passage[0]), y: 0, width: passage[1] * w, height: f.height, class: "px-tm-band" }, f.g);
       a.weights.forEach(function (v, j) {
         if (v < 1e-3) return;
         P.s("rect", { x: f.x(j), y: f.y(v), width: Math.max(1, w - 0.5), height: f.height - f.y(v),
                       class: j === a.key ? "px-tm-key" : "px-tm-bar px-tm-s-" + s }, f.g);
       });
-      P.el("p", { class: "px-tm-caption", text: "Shaded: the passage. " + (a.key >= 0 ? "The bar in the colour of the text: the place holding the answer." : "") }, strip);
+      P.el("p", { class: "px-tm-caption", text: "Shaded: the passage. The bar in the colour of the text: the place holding the last answer." }, strip);
+    }
+    function study() {  // the suite's own number for this setting, or why there is none
+      var s = scheme.value, T = +length.value, ref = s === "rope" && method.value !== "default" ? s + ":" + method.value : s;
+      var cell = (data.study[ref] || {})[T];
+      return cell || null;
+    }
+    function scoreNow() {
+      var s = scheme.value, T = +length.value, file = models[s];
+      if (!file) return;
+      scored.textContent = "Scoring " + SAMPLE + " prompts…";
+      setTimeout(function () {
+        var got = sample(file, task, T, s, speedsOf(s, T), SAMPLE), cell = study();
+        scored.textContent = "";
+        text(scored, SAMPLE + " prompts drawn as in training, " + got.scored + " tokens scored: ");
+        span(scored, "share", got.share, got.share.toFixed(2));
+        text(scored, " right. ");
+        if (cell) {
+          text(scored, "The study, on its 256 prompts: this seed ");
+          span(scored, "study-seed", cell.seed, cell.seed.toFixed(2));
+          text(scored, ", the mean of its " + cell.seeds + " seeds ");
+          span(scored, "study-mean", cell.mean, cell.mean.toFixed(2));
+          text(scored, ".");
+        } else {
+          text(scored, "The study measured " + Object.keys(data.study[s]).map(function (n) { return (n / L) + "L"; }).join(", ") + " only.");
+        }
+        summary.textContent = got.share.toFixed(2) + " right over " + SAMPLE + " prompts" +
+          (cell ? "; the study " + cell.seed.toFixed(2) : "");
+      }, 0);
     }
     function ensure() {  // the chosen model's weights, then a run
       var s = scheme.value;
@@ -348,15 +401,19 @@
       if (models[s]) return run();
       load.disabled = true;
       status.textContent = "Loading the " + byName[s].label + " model…";
-      ctx.load(byName[s].path).then(function () { load.disabled = false; run(); load.focus(); },
+      ctx.load(byName[s].path).then(function () {  // decoded (once) and warmed here, not in a timed redraw
+        decode(models[s]);
+        var T = lengths[lengths.length - 1];
+        forward(models[s], prompt(task, T, "training", 1).tokens, s, s === "rope" ? models[s].speeds["default"][lengths.length - 1] : null, [T - 2]);
+        load.disabled = false; run(); load.focus();
+      },
         function (err) { load.disabled = false; status.textContent = err.message; });
     }
-    draw();
     load.addEventListener("click", ensure);
     scheme.addEventListener("change", function () { if (Object.keys(models).length) ensure(); else run(); });
     [method, length, place].forEach(function (c) { c.addEventListener(c === length ? "input" : "change", run); });
-    passage.addEventListener("change", run);
-    fresh.addEventListener("click", function () { draw(); run(); });
+    fresh.addEventListener("click", function () { seed++; run(); });
+    score.addEventListener("click", scoreNow);
     run();
   }
 })();
