@@ -103,7 +103,10 @@ the bands is the case for measuring your own checkpoint.
 **Try it:** load one of these RoPE models (of its five seeds, the one in
 the middle at 2L) and run it in the page on a prompt drawn as the study
 draws them: drag the length from L to 8L read as trained and watch how
-many of the 7 copied tokens it gets right, then read it with YaRN.
+many of the 7 copied tokens it gets right, then read it with YaRN. The
+field *Copied stretch* holds the passage tokens the copy repeats: type
+other ids there (it says which it accepts) and press Enter to see the
+model answer on your own prompt.
 *Score 20 prompts* sets its share right beside the study's own number for
 that setting. The page runs an 8-bit copy of each model: on 32 prompts a
 length from L to 8L, in every reading, its answers are the trained

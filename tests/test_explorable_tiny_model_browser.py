@@ -2,7 +2,8 @@
 opens on the study's own prompts (drawn as in training) read as trained at 2L; with the length, the
 reading, the fact's place, the prompt and the scheme moved by keyboard, the 7 scored answers it
 counts, the last answer and its probability are the numpy forward's (explorables.tiny_model.forward
-on the committed export) for the prompt it ran; its Score button's share is numpy's on the page's
+on the committed export) for the prompt it ran; a copied stretch typed by keyboard runs as typed
+(its 7 answers and probabilities numpy's) and a bad one says why and runs nothing; its Score button's share is numpy's on the page's
 own seeded prompts, beside the study's own number (lessons.measured.values); one short polite
 summary is announced per run; and it keeps the explorables' contract (tests/explorables.py)."""
 
@@ -121,6 +122,72 @@ def test_keyboard_moves_give_the_numpy_forwards_answers(chromium, site):
         page.keyboard.press("ArrowDown")  # ALiBi: its weights load when chosen
         _loaded(page, "alibi")
         assert _check(page)["scheme"] == "alibi"
+    finally:
+        context.close()
+
+
+def _tokens(page) -> list[int]:
+    return json.loads(page.get_attribute(f"{box(NAME)} .px-tm-answer", "data-tokens"))
+
+
+def _seven(page) -> list[tuple[float, float]]:
+    return [(value(page, NAME, f"answer-{r}"), value(page, NAME, f"p-{r}")) for r in range(1, B)]
+
+
+def _type(page, text: str) -> None:
+    """Replace the copied-stretch field's text by keyboard and press Enter."""
+    _control(page, "Copied stretch").focus()
+    page.keyboard.press("ControlOrMeta+A")
+    page.keyboard.type(text)
+    page.keyboard.press("Enter")
+
+
+def test_an_edited_passage_runs_as_typed_and_a_bad_one_says_why(chromium, site):
+    """The field holds the drawn prompt's copied stretch; a stretch typed by keyboard (two ids swapped,
+    one replaced by a passage id the prompt lacks) replaces it in the passage and the copy alike, and
+    the 7 answers and probabilities shown are numpy's on that prompt; an id out of range or a wrong
+    count shows a message and leaves the last result as it was; New prompt refills the field."""
+    context = chromium.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    try:
+        open_explorable(page, site, PATH, NAME)
+        _press(page, "Load the")
+        _loaded(page, "rope")
+        _control(page, "Length").focus()
+        page.keyboard.press("End")  # 8L: the longest prompt, the passage widest
+        drawn = _check(page)["tokens"]
+        field = _control(page, "Copied stretch")
+        assert field.input_value().split() == [str(t) for t in drawn[-B:]]
+        start = drawn.index(drawn[-B])  # the copied stretch in the passage
+        ids = drawn[-B:]
+        ids[1], ids[4] = ids[4], ids[1]
+        ids[6] = next(t for t in range(TASK["vocab_size"] - 1, TASK["first_content"] - 1, -1) if t not in drawn)
+        _type(page, " ".join(map(str, ids)))
+        want = drawn[:start] + ids + drawn[start + B:-B] + ids
+        page.wait_for_function("([sel, want]) => document.querySelector(sel).dataset.tokens === want",
+                               arg=[f"{box(NAME)} .px-tm-answer", json.dumps(want, separators=(",", ":"))], timeout=15000)
+        assert _check(page)["tokens"] == want
+        scheme, _, _, speeds, factor = _setting(page)
+        rows = _scored_rows(scheme, want, speeds, factor)
+        shown = _seven(page)
+        e = np.exp(rows - rows.max(-1, keepdims=True))
+        probs = e / e.sum(-1, keepdims=True)
+        assert [a for a, _ in shown] == [int(r.argmax()) for r in rows]
+        assert np.abs(np.array([p for _, p in shown]) - probs.max(-1)).max() <= 1e-9
+        message = page.locator(f"{box(NAME)} .px-tm-message")
+        assert message.inner_text() == ""
+        for bad in (" ".join(map(str, [TASK["vocab_size"]] + ids[1:])), " ".join(map(str, ids[:-1]))):
+            _type(page, bad)
+            page.wait_for_function("sel => document.querySelector(sel).textContent !== ''",
+                                   arg=f"{box(NAME)} .px-tm-message", timeout=15000)
+            assert field.get_attribute("aria-invalid") == "true", bad
+            assert _tokens(page) == want and _seven(page) == shown, bad  # the last result stands
+            _type(page, " ".join(map(str, ids)))  # valid again: the message goes
+            page.wait_for_function("sel => document.querySelector(sel).textContent === ''",
+                                   arg=f"{box(NAME)} .px-tm-message", timeout=15000)
+        _press(page, "New prompt")
+        fresh = _check(page)["tokens"]
+        assert fresh != want and field.input_value().split() == [str(t) for t in fresh[-B:]]
     finally:
         context.close()
 

@@ -292,3 +292,38 @@ def test_the_box_says_what_runs_and_how_faithful_it_is():
     assert f"*Score {tm.SAMPLE} prompts*" in prose and f"var SAMPLE = {tm.SAMPLE};" in tm.SCRIPT.read_text()
     assert f"{REGISTRY['tiny_model'].extra_budget_kb} KB" in prose and len(tm.SCHEMES) == 3  # "three models"
     assert f"{' and '.join(tm.SCHEME_NAMES[s] for s in tm.SKIPPED)} stay out" in prose
+
+
+@needs_node
+def test_an_edited_stretch_keeps_the_tasks_layout(tmp_path):
+    """The reader's edit of the copied stretch (experiments/tasks.py: 8 distinct passage ids,
+    FIRST_CONTENT..VOCAB_SIZE − 1, none elsewhere in the passage) replaces it in the passage and the
+    copy alike and nothing else; a wrong count, an id out of range or repeated, or one already in
+    the passage is refused with a message."""
+    task, b = MANIFEST["task"], MANIFEST["task"]["copy"]
+    lo, hi = task["first_content"], task["vocab_size"] - 1
+    cases = [(n, placement) for n in LENGTHS for placement in ("training", "near", "far")]
+    made = run_explorable(tmp_path, "tiny_model", [["prompt", task, n, pl, 7] for n, pl in cases])
+    calls, wants = [], []
+    for m in made:
+        tokens, (first, size), at = m["tokens"], m["passage"], m["stretch"]
+        assert tokens[at:at + b] == tokens[-b:] and first <= at <= first + size - b
+        passage, stretch = tokens[first:first + size], tokens[-b:]
+        outside = [t for t in passage if t not in stretch]
+        free = [t for t in range(hi, lo - 1, -1) if t not in passage]
+        good = stretch[::-1][:b - 1] + [free[0]]
+        want = tokens[:at] + good + tokens[at + b:-b] + good
+        calls.append(["edit", task, m, ", ".join(map(str, good))])
+        wants.append(want)
+        bad = [stretch[:-1], [hi + 1] + stretch[1:], [lo - 1] + stretch[1:], [stretch[0]] + stretch[:-1],
+               ["x"] + stretch[1:], stretch + [free[0]]]
+        if outside:
+            bad.append([outside[0]] + stretch[1:])
+        calls += [["edit", task, m, " ".join(map(str, ids))] for ids in bad]
+        wants += [None] * len(bad)
+    got = run_explorable(tmp_path, "tiny_model", calls)
+    for call, js, want in zip(calls, got, wants, strict=True):
+        if want is None:
+            assert "error" in js and "tokens" not in js, call[3]
+        else:
+            assert js["tokens"] == want and js["passage"] == call[2]["passage"], call[3]

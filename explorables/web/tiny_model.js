@@ -227,7 +227,7 @@
   // 8..T−9, the filler split uniformly before and after it, the copied stretch's start uniform);
   // "near" (filler first, a passage of 8, copied whole: the fact 8 back) and "far" (the passage of 8
   // right after BOS: the fact T − 9 back) as its grid cells near-8 and far-8. Returns {tokens,
-  // passage: [first place, size]}.
+  // passage: [first place, size], stretch: the copied stretch's first place}.
   function prompt(task, length, placement, seed) {
     var next = uniform(seed), b = task.copy, room = length - 1 - b, i, j;
     var ids = [];
@@ -245,7 +245,32 @@
       tokens.push(k >= 0 && k < size ? ids[k] : 1 + Math.floor(next() * task.n_filler));
     }
     for (i = 0; i < b; i++) tokens.push(ids[start + i]);
-    return { tokens: tokens, passage: [1 + before, size] };
+    return { tokens: tokens, passage: [1 + before, size], stretch: 1 + before + start };
+  }
+  // A reader's edit of prompt `made`'s copied stretch (the 8 passage tokens the copy repeats, the
+  // facts the questions ask for): `text` the 8 ids, space- or comma-separated. They replace the
+  // stretch in the passage and in the copy alike, so the length and the task's layout stay: each id
+  // a passage id (task.first_content .. vocab_size − 1), and the passage's ids distinct (none twice,
+  // none elsewhere in the passage). Returns {tokens, passage, stretch} or {error: what is wrong}.
+  function edit(task, made, text) {
+    var b = task.copy, lo = task.first_content, hi = task.vocab_size - 1, words = text.trim().split(/[\s,]+/), i;
+    if (words.length === 1 && words[0] === "") words = [];
+    if (words.length !== b) return { error: "The copied stretch is " + b + " token ids; this has " + words.length + "." };
+    var ids = [], rule = "each a passage id from " + lo + " to " + hi;
+    for (i = 0; i < b; i++) {
+      if (!/^\d+$/.test(words[i]) || +words[i] < lo || +words[i] > hi) return { error: "“" + words[i] + "” is not a passage id: " + rule + "." };
+      if (ids.indexOf(+words[i]) >= 0) return { error: words[i] + " is there twice: the passage's ids are distinct." };
+      ids.push(+words[i]);
+    }
+    var first = made.passage[0], size = made.passage[1], at = made.stretch - first;
+    for (i = 0; i < size; i++) {
+      if ((i < at || i >= at + b) && ids.indexOf(made.tokens[first + i]) >= 0) {
+        return { error: made.tokens[first + i] + " is already in the passage (place " + (first + i) + "): its ids are distinct." };
+      }
+    }
+    var tokens = made.tokens.slice(), T = tokens.length;
+    for (i = 0; i < b; i++) { tokens[made.stretch + i] = ids[i]; tokens[T - b + i] = ids[i]; }
+    return { tokens: tokens, passage: made.passage, stretch: made.stretch };
   }
   // The model on the task's 7 scored places (the copy's rows T − 8 .. T − 2, each asked for the next
   // token, as experiments/train.evaluate scores): {answers, p (each answer's probability), right
@@ -288,7 +313,7 @@
   // Node's parity test calls these (tests/node.py): the logits alone, and erf.
   function logits(file, tokens, scheme, speeds) { return forward(file, tokens, scheme, speeds).logits; }
 
-  var pure = { forward: forward, logits: logits, erf: erf, prompt: prompt, answer: answer, sample: sample };
+  var pure = { forward: forward, logits: logits, erf: erf, prompt: prompt, edit: edit, answer: answer, sample: sample };
   PrimerExplorables.define("tiny_model", function (root, ctx) { mount(root, ctx); }, pure);
 
   // ---- the page --------------------------------------------------------------------------------
@@ -308,14 +333,20 @@
                                            ["near", "8 tokens back"]], "training");
     var row = P.el("div", { class: "px-controls" }, root);
     var load = P.el("button", { type: "button", class: "px-tm-load" }, row);
-    var fresh = P.el("button", { type: "button", text: "New prompt" }, row);
     var score = P.el("button", { type: "button", text: "Score " + SAMPLE + " prompts" }, row);
+    var editRow = P.el("div", { class: "px-controls" }, root), said = ctx.id("message");
+    var field = P.control(editRow, "Copied stretch (" + task.copy + " ids, " + task.first_content + "–" + (task.vocab_size - 1) + ")",
+                          { type: "text", class: "px-tm-passage", spellcheck: "false", autocomplete: "off",
+                            enterkeyhint: "done", "aria-describedby": said });
+    var fresh = P.el("button", { type: "button", text: "New prompt" }, editRow);
+    var message = P.el("span", { class: "px-tm-message", id: said, role: "alert" }, editRow);
     var status = P.el("p", { class: "px-readout", role: "status" }, root);
     var summary = P.el("p", { class: "px-readout px-tm-summary", "aria-live": "polite" }, root);
     var readout = P.el("p", { class: "px-readout px-tm-answer" }, root);
+    var seven = P.el("p", { class: "px-readout px-tm-seven" }, root);
     var scored = P.el("p", { class: "px-readout px-tm-score" }, root);
     var strip = P.el("div", { class: "px-tm-strip" }, root);
-    var seed = 1;
+    var seed = 1, edited = null, drawnFor = "", pending = 0;
 
     function sizeKB(s) { return Math.round(byName[s].bytes / 1024); }
     function labelLoad() {
@@ -333,8 +364,9 @@
       labelLoad();
       scored.textContent = "";
       status.textContent = s === "rope" ? "" : "Stretching methods apply to RoPE; this model has no speeds to stretch.";
-      if (!file) { readout.textContent = summary.textContent = ""; return; }
-      var made = prompt(task, T, place.value, seed), tokens = made.tokens;
+      var made = edited || drawn(T);
+      if (!file) { readout.textContent = summary.textContent = seven.textContent = ""; return; }
+      var tokens = made.tokens;
       var a = answer(file, tokens, s, speedsOf(s, T)), last = a.answers.length - 1, right = a.answers[last] === a.expected[last];
       readout.textContent = "";
       readout.setAttribute("data-tokens", JSON.stringify(tokens));
@@ -349,10 +381,38 @@
         ", head " + (a.head[1] + 1) + ", with weight ");
       span(readout, "weight", a.weights[a.key], a.weights[a.key].toFixed(2));
       text(readout, ".");
+      seven.textContent = "At the 7 scored places it answers ";
+      a.answers.forEach(function (got, r) {
+        span(seven, "answer-" + (r + 1), got, String(got));
+        text(seven, " (p ");
+        span(seven, "p-" + (r + 1), a.p[r], a.p[r].toFixed(2));
+        text(seven, (got === a.expected[r] ? "" : "; the passage says " + a.expected[r]) + (r < 6 ? "), " : ")."));
+      });
       summary.textContent = a.hits + " of 7 right; last answers " + a.answers[last] + ", p " + a.p[last].toFixed(3) +
         ", " + (right ? "right" : "wrong");
       plot(tokens, made.passage, a, s);
     });
+    // The drawn prompt for this length, fact's place and seed; a new one refills the field.
+    function drawn(T) {
+      var made = prompt(task, T, place.value, seed), at = [T, place.value, seed].join();
+      if (at !== drawnFor) {
+        drawnFor = at;
+        field.value = made.tokens.slice(made.stretch, made.stretch + task.copy).join(" ");
+        message.textContent = "";
+        field.removeAttribute("aria-invalid");
+      }
+      return made;
+    }
+    function applyEdit() {  // the field -> the edited prompt and a run, or a message and no run
+      pending = 0;
+      var got = edit(task, edited || drawn(+length.value), field.value);
+      if (got.error) { message.textContent = got.error; field.setAttribute("aria-invalid", "true"); return; }
+      message.textContent = "";
+      field.removeAttribute("aria-invalid");
+      edited = got;
+      run();
+    }
+    function editSoon() { clearTimeout(pending); pending = setTimeout(applyEdit, 150); }
     function plot(tokens, passage, a, s) {
       strip.textContent = "";
       var T = tokens.length, f = P.frame(strip, P.widthOf(root, 720), 150, {
@@ -411,8 +471,12 @@
     }
     load.addEventListener("click", ensure);
     scheme.addEventListener("change", function () { if (Object.keys(models).length) ensure(); else run(); });
-    [method, length, place].forEach(function (c) { c.addEventListener(c === length ? "input" : "change", run); });
-    fresh.addEventListener("click", function () { seed++; run(); });
+    method.addEventListener("change", run);
+    function redraw() { clearTimeout(pending); edited = null; run(); }  // a drawn prompt again; the field refilled
+    [length, place].forEach(function (c) { c.addEventListener(c === length ? "input" : "change", redraw); });
+    field.addEventListener("change", editSoon);
+    field.addEventListener("keydown", function (e) { if (e.key === "Enter") { e.preventDefault(); editSoon(); } });
+    fresh.addEventListener("click", function () { seed++; redraw(); });
     score.addEventListener("click", scoreNow);
     run();
   }
