@@ -26,6 +26,13 @@ METHODS = (("none", "No scaling", NO_SCALING), ("linear", "Position interpolatio
            ("yarn", "YaRN", "YaRN"), ("llama3", "Llama 3 rule", "Llama 3 rule"), ("longrope", "LongRoPE", None))
 DYNAMIC = {"rope_type": "dynamic"}  # as experiments/model.py stretches with it: trained length as max_position_embeddings
 LONGROPE_MODEL = "phi-3.5-mini"
+# What a model's sources say about training past its pretrained length, as the box prints it under the
+# model's own block read within the length it serves (a model not here gets the box's generic line).
+# Llama 3.1: Llama Team, AI @ Meta (2024), The Llama 3 Herd of Models, arXiv:2407.21783, §3.4.2
+# (staged long-context pretraining to 128K tokens); the llama3 wavelength rule is in Meta's reference
+# code, not the paper, which does not say which scaling was active in that training.
+LONG_TRAINING = {"llama-3.1-8b": "Meta reports continued pretraining of Llama 3.1 to 128K tokens (Llama Team, "
+                                 "2024, §3.4.2); the paper does not say which scaling was active then"}
 
 
 def preset_measures(base: float, width: int, trained: int, stretch: float, window: int | None = None) -> dict[str, dict]:
@@ -89,14 +96,15 @@ def model_entry(slug: str, card: ModelCard, name: str) -> dict:
     """What the script needs of one model (`name`, as the gallery names it): its first RoPE group's block (`params`, read at
     `head_dim` with `max_position` as the config's limit; `plain`, the same without scaling, as
     lessons.tools.exact.rope_speeds reads it) and `explorer_start`'s base, width, trained length,
-    stretch and window; `served`, the length that stretch reads."""
+    stretch and window; `served`, the length that stretch reads; `training`, what its sources say of
+    training past its pretrained length (`LONG_TRAINING`), or None."""
     group, start = card.rope[0], explorer_start(card)
     plain = {k: v for k, v in group.parameters.items() if k in ("rope_theta", "partial_rotary_factor")}
     return {"slug": slug, "name": name, "rope_type": group.rope_type, "head_dim": group.head_dim,
             "params": group.parameters, "plain": plain, "max_position": card.max_length,
             "base": start["base"], "width": start["width"], "trained": start["trained"],
             "stretch": start["stretch"], "served": round(start["trained"] * start["stretch"]),
-            "window": start["window"], "kind": start["kind"]}
+            "window": start["window"], "kind": start["kind"], "training": LONG_TRAINING.get(slug)}
 
 
 def data() -> dict:

@@ -26,8 +26,12 @@ of the slow pairs lit however far you stretch. Dynamic NTK, set the same
 way, darkens as you stretch only because it raises the base for a far larger
 stretch than the one read (the box prints it). A model's own block keeps the
 factor it ships with: read further than that factor and its slow pairs light
-again, which a checkpoint trained on long texts with its block (Llama 3.1
-was) has met in that training.
+again. Two exceptions: Llama 4 Scout 17B-16E Instruct's RoPE layers attend
+within 8,192-token chunks, so nothing lights there at any length, and
+LongRoPE's lists carry no factor (the Phi models light only at 64×). Only
+Llama 3.1 8B lights pairs within the length it serves, where Meta reports
+continued pretraining to 128K tokens but not which scaling was active then;
+the others light them only past that length, which no training reached.
 
 ![Each stretching recipe's change to a pair's turning speed against that pair's wavelength, on log axes: position interpolation slows every pair by the same factor, NTK-aware slows them more and more along a diagonal, YaRN and the Llama 3 rule leave the short waves alone and slow only the long ones by the full factor, and LongRoPE's Phi-3.5 points are a curve of their own](figures/context_extension.scale_by_wavelength.svg)
 

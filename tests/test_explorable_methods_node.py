@@ -30,6 +30,20 @@ def _close(got: dict, want: dict, where) -> None:
         assert math.isclose(got[key], want[key], rel_tol=REL), (where, key, got[key], want[key])
 
 
+def own_note_holds(note: str, entries: list[dict], slug: str, served: int, where) -> None:
+    """The own-block note claims training met the angles only where the length read is at most the
+    model's served length, and then only what its sources say (`training`, else the generic line)."""
+    m = next(e for e in entries if e["slug"] == slug)
+    assert "pretrained length" in note, where
+    past = f"Read past the length it serves ({m['served']:,} tokens), which no training reached"
+    within = "a lit pair here says how far the block reaches past pretraining, not whether training showed that angle"
+    assert (past in note, within in note) == (served > m["served"], served <= m["served"]), (where, note)
+    generic = f"long-context training, if any, reached at most the length it serves ({m['served']:,} tokens)"
+    if served <= m["served"]:
+        assert (m["training"] or generic) in note, (where, note)
+    assert "§3.4.2" not in note or (served <= m["served"] and "§3.4.2" in (m["training"] or "")), (where, note)
+
+
 def _run(tmp_path, choices: list[dict]) -> list[dict]:
     return run_explorable(tmp_path, "methods", [["measure", c] for c in choices])
 
@@ -41,10 +55,13 @@ def _check(tmp_path, choices: list[dict]) -> None:
         want, st = reading(c["model"], c["method"], c["stretch"], published, cards), got["setting"]
         assert (st["model"], st["own"], st["served"]) == (want["model"], want["own"], want["served"]), (c, st)
         _close(got["rows"]["measures"], want, c)
-        # a model's own block: the count is against pretraining, which further training with the block passed
+        # a model's own block: the count is against pretraining; within the length the model serves, what
+        # its sources say of training that far (or that such training, if any, stopped there); past it,
+        # that no training reached that far
         note = got["own_note"]
         assert bool(note) == want["own"], (c, note)
-        assert not note or ("pretrained length" in note and "how far the block reaches past pretraining" in note), c
+        if note:
+            own_note_holds(note, published["models"], want["model"], want["served"], c)
         # dynamic NTK set for the stretch: the stretch its base is raised for at the length read
         if "effective" in want:
             s = c["stretch"]
@@ -115,43 +132,66 @@ def _try_it() -> str:
     return " ".join(text.split())
 
 
-def _heads() -> list[tuple[str, float | None]]:
-    """The lesson's example and every gallery model, each with the factor its own block ships with."""
-    return [("", None)] + [(m["slug"], m["params"].get("factor")) for m in data()["models"]]
+def _nothing_lights(said: str, entries: list[dict]) -> set[str]:
+    """The models the Try it says nothing lights on, each named with the window its RoPE layers attend within."""
+    return {m["slug"] for m in entries if m["window"] and
+            f"{m['name']}'s RoPE layers attend within {m['window']:,}-token {m['kind']}s, so nothing lights there "
+            "at any length" in said}
 
 
 def test_what_the_prose_beside_the_box_says_holds_for_every_model_at_every_stop():
-    """The Try it's claims, for the example and every gallery model at every stop: no scaling lights
-    pairs exactly when the layers read past the pretrained length, NTK-aware one fewer, dynamic NTK
-    fewer as the stretch grows, its base raised for a larger stretch than the one read; PI, YaRN and the Llama 3 rule set
-    for the length read keep every pair dark; a model's own block with a factor stays dark up to
-    that factor and lights pairs past it (when its layers read that far)."""
+    """The Try it's claims, for the example and every gallery model at every stop, with no exception it
+    does not state: no scaling lights pairs as soon as the layers read past the pretrained length,
+    NTK-aware all but one of them; dynamic NTK fewer as the stretch grows, its base raised for a larger
+    stretch than the one read; PI, YaRN and the Llama 3 rule set for the length read keep every pair
+    dark; a model's own block with a factor is dark exactly up to that factor; LongRoPE's lists (no
+    factor) light only at the slider's end; the models it names light nothing at any stop; only the
+    model it names lights its own block's pairs within the length it serves."""
     said = _try_it()
+    published, cards = data(), models()
+    entries = published["models"]
     for claim in ("no scaling the slow pairs light up as soon as the layers read past the pretrained length",
                   "NTK-aware leaves all but one of the slow pairs lit however far you stretch",
                   "Dynamic NTK, set the same way, darkens as you stretch only because it raises the base for a far "
                   "larger stretch than the one read",
                   "position interpolation, YaRN and the Llama 3 rule, set for the length read, keep every pair dark",
                   "A model's own block keeps the factor it ships with: read further than that factor and its slow "
-                  "pairs light again"):
+                  "pairs light again",
+                  f"LongRoPE's lists carry no factor (the Phi models light only at {max(stops()):g}×)",
+                  "the others light them only past that length, which no training reached"):
         assert claim in said, claim
-    published, cards = data(), models()
-    for slug, factor in _heads():
-        own = published["models"][[m["slug"] for m in published["models"]].index(slug)] if slug else None
+    dark = _nothing_lights(said, entries)
+    within = set()
+    for own in [None, *entries]:
+        slug = own["slug"] if own else ""
         grid = stops(own["stretch"] if own else None)[1:]
         dynamic = [reading(slug, "dynamic", s, published, cards) for s in grid]
         assert [d["past"] for d in dynamic] == sorted((d["past"] for d in dynamic), reverse=True), (slug, dynamic)
         assert all(d["effective"] > s for d, s in zip(dynamic, grid, strict=True)), slug
         for s in grid:
             got = {k: reading(slug, k, s, published, cards) for k in KEYS if k != "longrope"}
-            reach = min(got["none"]["served"], (own or {}).get("window") or got["none"]["served"])
-            trained = own["trained"] if own else published["example"]["trained"]
             where = (slug, s, {k: v["past"] for k, v in got.items()})
-            assert (got["none"]["past"] > 0) == (reach > trained), where
-            assert got["ntk"]["past"] == max(got["none"]["past"] - 1, 0), where
+            if own:
+                got["own"] = reading(slug, own["rope_type"], s, published, cards)
+                assert got["own"]["own"], where
+            if slug in dark:
+                assert all(v["past"] == 0 for v in got.values()), where
+                continue
+            # every stop past 1 reads past the pretrained length on these heads (no window caps it)
+            assert got["none"]["past"] > 0 and got["ntk"]["past"] == got["none"]["past"] - 1, where
             for k in ("linear", "yarn", "llama3"):
                 if not got[k]["own"]:
                     assert got[k]["past"] == 0, where
-            if own and factor:
-                mine = got[own["rope_type"]]
-                assert mine["own"] and (mine["past"] > 0) == (s > factor * (1 + 1e-9) and reach > trained), where
+            if not own:
+                continue
+            factor, lit = own["params"].get("factor"), got["own"]["past"] > 0
+            if factor:
+                assert lit == (s > factor * (1 + 1e-9)), where
+            else:  # LongRoPE: its name and its lists, lit only at the slider's end
+                assert own["rope_type"] == "longrope" and own["name"].startswith("Phi"), where
+                assert lit == (s == max(stops())), where
+            if lit and got["own"]["served"] <= own["served"]:
+                within.add(own["name"])
+    assert len(within) == 1, within
+    assert f"Only {within.pop()} lights pairs within the length it serves" in said
+    assert "Meta reports continued pretraining to 128K tokens but not which scaling was active then" in said

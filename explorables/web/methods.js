@@ -79,14 +79,21 @@
   }
 
   // What the box says under the block when it shows a model's own block (else ""): the count is
-  // against the pretrained length, and a checkpoint trained further with its block met those angles.
+  // against the pretrained length. Read within the length the model serves, what its sources say of
+  // training that far (explorables/methods.py LONG_TRAINING), else that such training, if any,
+  // reached at most that length; read past it, that no training reached that far.
   function ownNote(data, st) {
     if (!st.own) return "";
     var m = find(data.models, "slug", st.model), factor = st.params.factor;
-    return m.name + "'s own block" + (factor ? ", made for " + times(factor) : "") + ". The pairs past are counted against " +
-      "the pretrained length its config states; a checkpoint trained further on long texts with its block met those " +
-      "angles in that training (Meta reports continued pretraining of Llama 3.1 to 128K tokens: Llama Team, 2024, " +
-      "§3.4.2), so a lit pair says how far the block reaches past pretraining, not that the model never saw that angle.";
+    var head = m.name + "'s own block" + (factor ? ", made for " + times(factor) : "") + ". The pairs past are " +
+      "counted against the pretrained length its config states. ";
+    if (st.served > m.served) {
+      return head + "Read past the length it serves (" + fmt(m.served) + " tokens), which no training reached: " +
+        "its slowest pairs turn further here than any training showed them.";
+    }
+    return head + (m.training || "Its card's long-context training, if any, reached at most the length it serves (" +
+      fmt(m.served) + " tokens)") + ": a lit pair here says how far the block reaches past pretraining, not " +
+      "whether training showed that angle.";
   }
 
   // Dynamic NTK set for the stretch (factor = stretch, read at the length served): the stretch
