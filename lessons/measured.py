@@ -108,9 +108,10 @@ field *Copied stretch* holds the passage tokens the copy repeats: type
 other ids there (it says which it accepts) and press Enter to see the
 model answer on your own prompt.
 *Score 20 prompts* sets its share right beside the study's own number for
-that setting. The page runs an 8-bit copy of each model: on 32 prompts a
-length from L to 8L, in every reading, its answers are the trained
-model's on at least 95% of the copied tokens. The ALiBi and learned-table
+that setting. The page runs an 8-bit copy of each model: on 32 prompts at
+each of L, 2L, 4L and 8L, in every reading, its answers are the trained
+model's on at least 95% of the copied tokens (the lengths between are not
+checked). The ALiBi and learned-table
 models load too; NoPE and sinusoidal stay out, as three models fill the
 page's 400 KB for them and NoPE with 2 layers did not learn the task.
 

@@ -4,8 +4,9 @@ reading, the fact's place, the prompt and the scheme moved by keyboard, the 7 sc
 counts, the last answer and its probability are the numpy forward's (explorables.tiny_model.forward
 on the committed export) for the prompt it ran; a copied stretch typed by keyboard runs as typed
 (its 7 answers and probabilities numpy's) and a bad one says why and runs nothing; its Score button's share is numpy's on the page's
-own seeded prompts, beside the study's own number (lessons.measured.values); one short polite
-summary is announced per run; and it keeps the explorables' contract (tests/explorables.py)."""
+own seeded prompts, beside the study's own number (lessons.measured.values); the box has one live
+region, a polite short summary of each run, not rewritten when a run changes nothing it says; and
+it keeps the explorables' contract (tests/explorables.py)."""
 
 from __future__ import annotations
 
@@ -54,6 +55,15 @@ def _scored_rows(scheme, tokens, speeds, factor) -> np.ndarray:
     return logits[len(tokens) - B:len(tokens) - 1]
 
 
+# Every element a screen reader announces changes of: aria-live (but off), the live roles, <output>.
+LIVE = "[aria-live]:not([aria-live=off]), [role=status], [role=alert], [role=log], [role=marquee], [role=timer], output"
+
+
+def _live(page) -> list[str]:
+    """The class names of the box's live regions."""
+    return page.eval_on_selector_all(f"{box(NAME)} :is({LIVE})", "els => els.map(e => e.className)")
+
+
 def _check(page) -> dict:
     """The shown hits, last answer and its probability against the numpy forward for the prompt the
     page ran, and the live summary saying them."""
@@ -68,7 +78,7 @@ def _check(page) -> dict:
     assert value(page, NAME, "answer") == int(last.argmax()), where
     assert abs(value(page, NAME, "p") - last.max()) <= 1e-9, where
     summary = page.locator(f"{box(NAME)} .px-tm-summary")
-    assert summary.get_attribute("aria-live") == "polite"
+    assert _live(page) == [summary.get_attribute("class")] and summary.get_attribute("aria-live") == "polite"
     right = "right" if last.argmax() == tokens[-1] else "wrong"
     assert summary.inner_text() == f"{hits} of 7 right; last answers {last.argmax()}, p {last.max():.3f}, {right}"
     return dict(where, tokens=tokens)
@@ -122,6 +132,16 @@ def test_keyboard_moves_give_the_numpy_forwards_answers(chromium, site):
         page.keyboard.press("ArrowDown")  # ALiBi: its weights load when chosen
         _loaded(page, "alibi")
         assert _check(page)["scheme"] == "alibi"
+        page.evaluate("""sel => { window.pxTmWrites = 0; new MutationObserver(r => { window.pxTmWrites += r.length; })
+            .observe(document.querySelector(sel), {childList: true, characterData: true, subtree: true}); }""",
+                      f"{box(NAME)} .px-tm-summary")
+        runs = "performance.getEntriesByName('explorable:tiny_model').length"
+        ran = page.evaluate(runs)
+        _control(page, "RoPE read").focus()
+        page.keyboard.press("Home")  # a run of the same ALiBi prompt: nothing new to say
+        page.wait_for_function(f"{runs} > {ran}")
+        assert _check(page)["scheme"] == "alibi"
+        assert page.evaluate("window.pxTmWrites") == 0  # the live region is not rewritten with its own text
     finally:
         context.close()
 
@@ -181,6 +201,8 @@ def test_an_edited_passage_runs_as_typed_and_a_bad_one_says_why(chromium, site):
             page.wait_for_function("sel => document.querySelector(sel).textContent !== ''",
                                    arg=f"{box(NAME)} .px-tm-message", timeout=15000)
             assert field.get_attribute("aria-invalid") == "true", bad
+            said = page.locator(f"{box(NAME)} .px-tm-summary")  # the one live region says it too
+            assert said.inner_text() == "Not run: " + message.inner_text() and len(_live(page)) == 1, bad
             assert _tokens(page) == want and _seven(page) == shown, bad  # the last result stands
             _type(page, " ".join(map(str, ids)))  # valid again: the message goes
             page.wait_for_function("sel => document.querySelector(sel).textContent === ''",

@@ -287,7 +287,11 @@ def test_the_box_says_what_runs_and_how_faithful_it_is():
     prose = " ".join(measured.__doc__.split())
     least = min(f["agreement"] for m in MANIFEST["models"].values() for f in m["faithfulness"].values())
     assert f"an {tm.BITS}-bit copy of each model" in prose
-    assert f"on {tm.N_FAITH} prompts a length from L to 8L, in every reading" in prose
+    checked = {int(key.split("@")[1]) for m in MANIFEST["models"].values() for key in m["faithfulness"]}
+    multiples = [f"{n // MANIFEST['task']['train_len']}L".removeprefix("1") for n in sorted(checked)]
+    said = ", ".join(multiples[:-1]) + " and " + multiples[-1]
+    assert f"on {tm.N_FAITH} prompts at each of {said}, in every reading" in prose
+    assert checked < set(MANIFEST["lengths"]) and "(the lengths between are not checked)" in prose
     assert f"on at least {math.floor(100 * least)}% of the copied tokens" in prose
     assert f"*Score {tm.SAMPLE} prompts*" in prose and f"var SAMPLE = {tm.SAMPLE};" in tm.SCRIPT.read_text()
     assert f"{REGISTRY['tiny_model'].extra_budget_kb} KB" in prose and len(tm.SCHEMES) == 3  # "three models"

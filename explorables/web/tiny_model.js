@@ -339,8 +339,10 @@
                           { type: "text", class: "px-tm-passage", spellcheck: "false", autocomplete: "off",
                             enterkeyhint: "done", "aria-describedby": said });
     var fresh = P.el("button", { type: "button", text: "New prompt" }, editRow);
-    var message = P.el("span", { class: "px-tm-message", id: said, role: "alert" }, editRow);
-    var status = P.el("p", { class: "px-readout", role: "status" }, root);
+    // One live region in the box, the summary: loading, a refused edit and each run's short result are
+    // said there, and only when its text changes; the note and the field's message are not live.
+    var message = P.el("span", { class: "px-tm-message", id: said }, editRow);
+    var note = P.el("p", { class: "px-readout px-tm-note" }, root);
     var summary = P.el("p", { class: "px-readout px-tm-summary", "aria-live": "polite" }, root);
     var readout = P.el("p", { class: "px-readout px-tm-answer" }, root);
     var seven = P.el("p", { class: "px-readout px-tm-seven" }, root);
@@ -357,15 +359,16 @@
     }
     function speedsOf(s, T) { return s === "rope" ? models[s].speeds[method.value][models[s].lengths.indexOf(T)] : null; }
     function text(parent, t) { parent.appendChild(document.createTextNode(t)); }
+    function put(el, t) { if (el.textContent !== t) el.textContent = t; }  // unchanged text is not rewritten
     function span(parent, key, value, t) { return P.el("span", { "data-key": key, "data-value": value, text: t }, parent); }
     var run = ctx.timed(function () {
       var s = scheme.value, T = +length.value, file = models[s];
       lengthText.textContent = T + " tokens (" + (T / L) + " L)";
       labelLoad();
       scored.textContent = "";
-      status.textContent = s === "rope" ? "" : "Stretching methods apply to RoPE; this model has no speeds to stretch.";
+      put(note, s === "rope" ? "" : "Stretching methods apply to RoPE; this model has no speeds to stretch.");
       var made = edited || drawn(T);
-      if (!file) { readout.textContent = summary.textContent = seven.textContent = ""; return; }
+      if (!file) { readout.textContent = seven.textContent = ""; put(summary, ""); return; }
       var tokens = made.tokens;
       var a = answer(file, tokens, s, speedsOf(s, T)), last = a.answers.length - 1, right = a.answers[last] === a.expected[last];
       readout.textContent = "";
@@ -388,8 +391,8 @@
         span(seven, "p-" + (r + 1), a.p[r], a.p[r].toFixed(2));
         text(seven, (got === a.expected[r] ? "" : "; the passage says " + a.expected[r]) + (r < 6 ? "), " : ")."));
       });
-      summary.textContent = a.hits + " of 7 right; last answers " + a.answers[last] + ", p " + a.p[last].toFixed(3) +
-        ", " + (right ? "right" : "wrong");
+      put(summary, a.hits + " of 7 right; last answers " + a.answers[last] + ", p " + a.p[last].toFixed(3) +
+        ", " + (right ? "right" : "wrong"));
       plot(tokens, made.passage, a, s);
     });
     // The drawn prompt for this length, fact's place and seed; a new one refills the field.
@@ -406,7 +409,10 @@
     function applyEdit() {  // the field -> the edited prompt and a run, or a message and no run
       pending = 0;
       var got = edit(task, edited || drawn(+length.value), field.value);
-      if (got.error) { message.textContent = got.error; field.setAttribute("aria-invalid", "true"); return; }
+      if (got.error) {
+        message.textContent = got.error; field.setAttribute("aria-invalid", "true"); put(summary, "Not run: " + got.error);
+        return;
+      }
       message.textContent = "";
       field.removeAttribute("aria-invalid");
       edited = got;
@@ -451,8 +457,8 @@
         } else {
           text(scored, "The study measured " + Object.keys(data.study[s]).map(function (n) { return (n / L) + "L"; }).join(", ") + " only.");
         }
-        summary.textContent = got.share.toFixed(2) + " right over " + SAMPLE + " prompts" +
-          (cell ? "; the study " + cell.seed.toFixed(2) : "");
+        put(summary, got.share.toFixed(2) + " right over " + SAMPLE + " prompts" +
+          (cell ? "; the study " + cell.seed.toFixed(2) : ""));
       }, 0);
     }
     function ensure() {  // the chosen model's weights, then a run
@@ -460,14 +466,14 @@
       labelLoad();
       if (models[s]) return run();
       load.disabled = true;
-      status.textContent = "Loading the " + byName[s].label + " model…";
+      put(summary, "Loading the " + byName[s].label + " model…");
       ctx.load(byName[s].path).then(function () {  // decoded (once) and warmed here, not in a timed redraw
         decode(models[s]);
         var T = lengths[lengths.length - 1];
         forward(models[s], prompt(task, T, "training", 1).tokens, s, s === "rope" ? models[s].speeds["default"][lengths.length - 1] : null, [T - 2]);
         load.disabled = false; run(); load.focus();
       },
-        function (err) { load.disabled = false; status.textContent = err.message; });
+        function (err) { load.disabled = false; put(summary, err.message); });
     }
     load.addEventListener("click", ensure);
     scheme.addEventListener("change", function () { if (Object.keys(models).length) ensure(); else run(); });
