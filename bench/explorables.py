@@ -140,11 +140,11 @@ def problems(explorable: Explorable, size: dict[str, int], stats: dict) -> list[
 
 def redraws(chromium, recorder: Recorder, base: str, explorable: Explorable, runs: int) -> dict:
     """Redraw times of one explorable (see the module docstring): {"measures": [ms], "frames": [ms],
-    "controls": {label: [ms]}, "note": why nothing was measured, or ""}."""
+    "controls": {label: [ms]}, "ends": [ms] (`ends`), "note": why nothing was measured, or ""}."""
     from tests.explorables import box, open_explorable
 
     context = chromium.new_context(viewport=VIEWPORT)
-    out = {"measures": [], "frames": [], "controls": {}, "note": ""}
+    out = {"measures": [], "frames": [], "controls": {}, "note": "", "ends": []}
     try:
         context.add_init_script(FRAMES)
         page = context.new_page()
@@ -174,9 +174,25 @@ def redraws(chromium, recorder: Recorder, base: str, explorable: Explorable, run
             for index in controls:
                 move(page, root, explorable.name, index, out)
         out["measures"] = page.evaluate(MEASURES, explorable.name)
+        out["ends"] = ends(page, root, explorable.name, controls)
         return out
     finally:
         context.close()
+
+
+def ends(page, root, name: str, controls: list[int]) -> list[float]:
+    """The redraw times with each range input sent to its two ends (End, then Home; Home first if
+    it is at its end), after the rounds: the five steps each way start from the opening setting,
+    and the heaviest setting (the live model at 8L, the widest head) may lie at an end."""
+    start = len(page.evaluate(MEASURES, name))
+    for index in controls:
+        control = root.locator(CONTROLS).nth(index)
+        if control.is_visible() and control.evaluate(KIND) == "range":
+            control.focus()
+            for key in (("Home", "End") if control.evaluate(AT_END) else ("End", "Home")):
+                page.keyboard.press(key)
+                page.evaluate("() => new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)))")
+    return page.evaluate(MEASURES, name)[start:]
 
 
 def shown(root) -> list[int]:
@@ -232,8 +248,10 @@ def measure(chromium, recorder: Recorder, base: str, runs: int, names: list[str]
         size = sizes(e)
         drawn = redraws(chromium, recorder, base, e, runs)
         stats = redraw_stats(drawn["measures"])
+        at_ends = redraw_stats(drawn["ends"])
         results[e.name] = {"lesson": e.lesson, "budget_kb": e.budget_kb, "extra_budget_kb": e.extra_budget_kb,
                            "mounted_bytes": size["mounted"], "extra_bytes": size["extra"], "redraw": stats,
+                           "ends": at_ends,
                            "to_frame": redraw_stats(drawn["frames"]), "controls": drawn["controls"],
                            "note": drawn["note"], "problems": problems(e, size, stats)}
         print(f"  {e.name}: {stats['n']} redraws measured", flush=True)
@@ -254,6 +272,9 @@ def report(measured: dict) -> list[str]:
         lines.append(f"{name:<17} {r['lesson']:<17} {r['mounted_bytes'] / KB:>8.1f}{budget:>9}"
                      f"{extra:>10}{redraw:>32}{fmt(s['ratio'], '.3f', 6)}{fmt(r['to_frame']['median'], '.1f', 9)}"
                      f"  {'no' if r['problems'] else 'yes'}")
+        if r.get("ends", {}).get("n"):
+            lines.append(f"{'':<18}each slider at its ends: median {fmt(r['ends']['median'], '.2f')},"
+                         f" max {fmt(r['ends']['max'], '.1f')} ms of {r['ends']['n']}")
         for why in [r["note"]] * bool(r["note"]) + r["problems"]:
             lines.append(f"{'':<18}{why}")
     if measured["cold"]:

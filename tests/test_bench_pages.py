@@ -217,7 +217,7 @@ def test_the_explorables_table_fits_and_says_each_verdict():
     measured = {"explorables": {
         "every_pair_under_every": {**row, "redraw": slow, "problems": ["mounted 976.6 KB > 40 KB"]},
         "rope_turning": {**row, "lesson": "rope", "mounted_bytes": 6000, "extra_bytes": 0, "redraw": fast,
-                         "to_frame": fast, "problems": []}},
+                         "to_frame": fast, "problems": [], "ends": bench_explorables.redraw_stats([4.0, 31.25])}},
         "cold": {"context_extension": {"kb": 251.0, "explorables_kb": 12.5},
                  "rope": {"kb": 186.2, "explorables_kb": 0.0}}}
     lines = bench_explorables.report(measured)
@@ -226,6 +226,8 @@ def test_the_explorables_table_fits_and_says_each_verdict():
     assert rows["rope_turning"].endswith("yes") and rows["every_pair_under_every"].endswith("no")
     assert "(40)" in rows["rope_turning"] and "0.002" in rows["rope_turning"]     # median / 50 ms
     assert any("mounted 976.6 KB > 40 KB" in line for line in lines)
+    # the sliders' ends, where the heaviest setting may lie, printed for the one that measured them
+    assert [line.split(":", 1)[1] for line in lines if "at its ends" in line] == [" median 17.62, max 31.2 ms of 2"]
     cold = {line.split()[0]: line for line in lines if line.startswith("  lessons/")}
     assert cold["lessons/context_extension/"].endswith("OVER target")
     assert cold["lessons/rope/"].endswith("within target")
