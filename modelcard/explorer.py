@@ -11,7 +11,8 @@ them, at the served length); the others are what-ifs, each method of
 measured with `lessons.context_extension.trained_angle_ratio` (the largest angle a pair reaches at the
 served length over the largest it saw in training) and the scale of each pair. A group whose layers
 attend within a window or a chunk (Llama 4 Scout's chunks of 8,192, Gemma 3's sliding local layers)
-never meets a longer distance, so its distances are capped there (`group_window`).
+never meets a longer distance, so its distances are capped there (`group_window`). A config of several
+RoPE groups starts at the one asked for (`group`, the page's "Layer group" menu; the first by default).
 In the browser, modelcard/web/model_card.js does the same (`explorerStart`, `blockMeasures`), its
 measures taken from the explorables' numeric core (explorables/web/core.js: `compareMethods`,
 `measures`, `methodMeasures`); tests/test_model_card_node.py and tests/test_explorables_core_node.py
@@ -49,17 +50,19 @@ def group_window(card: ModelCard, group: RopeGroup) -> tuple[int | None, str | N
     return None, None
 
 
-def explorer_start(card: ModelCard | None, served: int | None = None) -> dict:
-    """Where the explorer starts for `card` (None: no config yet) served at `served` (default: vLLM's).
+def explorer_start(card: ModelCard | None, served: int | None = None, group: int = 0) -> dict:
+    """Where the explorer starts for `card` (None: no config yet) served at `served` (default: vLLM's),
+    at its RoPE group number `group` (the page's "Layer group" menu; default the first).
 
     Returns:
-        {"base", "width", "trained", "stated", "stretch", "window", "kind", "group", "others"}: the
-        first RoPE group's base and rotary width (kept within `WIDTHS`, even), the trained length (else
+        {"base", "width", "trained", "stated", "stretch", "window", "kind", "group", "others"}: that
+        RoPE group's base and rotary width (kept within `WIDTHS`, even), the trained length (else
         the config limit; "stated" is the card's `trained_stated`), the stretch, at least 1: served ÷
         trained or the stretch the block is made for, whichever is larger; the group's
         `group_window` and `group_label`; and {"group", "rope_type", "window", "kind"} per other group.
     """
-    group = card.rope[0] if card is not None and card.rope else None
+    chosen = group
+    group = card.rope[chosen] if card is not None and card.rope else None
     if group is None:
         return {**FALLBACK, "stated": True, "stretch": 1.0, "window": None, "kind": None, "group": None, "others": []}
     trained = card.trained_length or card.max_length or FALLBACK["trained"]
@@ -68,7 +71,7 @@ def explorer_start(card: ModelCard | None, served: int | None = None) -> dict:
     width = min(WIDTHS[1], max(WIDTHS[0], 2 * round(group.rotary_dim / 2)))
     window, kind = group_window(card, group)
     others = [{"group": group_label(g), "rope_type": g.rope_type, "window": w, "kind": k}
-              for g in card.rope[1:] for w, k in [group_window(card, g)]]
+              for i, g in enumerate(card.rope) if i != chosen for w, k in [group_window(card, g)]]
     return {"base": group.base, "width": width, "trained": trained, "stated": card.trained_stated,
             "stretch": max(1.0, served / trained, reach[0] / trained if reach else 1.0), "window": window,
             "kind": kind, "group": group_label(group), "others": others}
@@ -113,12 +116,12 @@ def method_measures(base: float, width: int, trained: int, stretch: float, windo
     return {name: measures(theta * scale, theta, trained, min(served, window or served)) for name, scale in scales.items()}
 
 
-def block_measures(card: ModelCard, trained: int, served: int, window: int | None = None) -> dict:
-    """The explorer's first row: the `measures` of the card's first RoPE group as it ships, its
-    speeds as the report computes them (a dynamic or LongRoPE block's at the `served` length, as
-    transformers picks them for a prompt that long), read at `served` positions (at most `window`)
-    against the trained length `trained`."""
-    group = card.rope[0]
+def block_measures(card: ModelCard, trained: int, served: int, window: int | None = None, group: int = 0) -> dict:
+    """The explorer's first row: the `measures` of the card's RoPE group number `group` (default the
+    first) as it ships, its speeds as the report computes them (a dynamic or LongRoPE block's at the
+    `served` length, as transformers picks them for a prompt that long), read at `served` positions
+    (at most `window`) against the trained length `trained`."""
+    group = card.rope[group]
     speeds = group.inv_freq
     if group.rope_type in LENGTH_DEPENDENT:
         speeds, _ = rope_inv_freq(group.head_dim, group.parameters, max_position_embeddings=card.max_length,

@@ -164,12 +164,13 @@ def test_a_skip_link_leads_to_the_decoder(page, site):
 BLOCK = "this config's block"
 
 
-def _measures(slug: str, served: int | None) -> tuple[dict, dict]:
-    """Where the explorer starts, and its rows: the config's own block first, then each what-if."""
+def _measures(slug: str, served: int | None, group: int = 0) -> tuple[dict, dict]:
+    """Where the explorer starts (at RoPE group number `group`), and its rows: the config's own block
+    first, then each what-if."""
     card = explain(GALLERY[slug]["config"])
-    start = explorer_start(card, served)
+    start = explorer_start(card, served, group)
     at = round(start["trained"] * start["stretch"])
-    rows = {BLOCK: block_measures(card, start["trained"], at, start["window"])}
+    rows = {BLOCK: block_measures(card, start["trained"], at, start["window"], group=group)}
     return start, rows | method_measures(start["base"], start["width"], start["trained"], start["stretch"], start["window"])
 
 
@@ -204,6 +205,39 @@ def test_the_explorer_starts_at_served_over_trained(page, site, slug, served):
     for other in start["others"]:  # Gemma 3's sliding local group, not drawn, named with its window
         assert f"group ({other['rope_type']}), {other['group']}, is not drawn" in page.inner_text(".pmc-reach")
         assert not other["window"] or f"{other['kind']} of {other['window']:,}" in page.inner_text(".pmc-reach")
+    _clean(log)
+
+
+def test_the_layer_group_menu_restarts_the_explorer_at_the_group_chosen(page, site):
+    """Gemma 3 has two RoPE groups (global layers, base 1,000,000 with a linear block; sliding local
+    layers, base 10,000, within a window of 1,024): a labelled "Layer group" menu, chosen by keyboard,
+    restarts the explorer at the second group's base, width and window, its own block the first row
+    with the numbers modelcard.explorer computes for it; a config of one group shows no menu (issue 44
+    follow-up)."""
+    log = _open(page, site)
+    _explain(page, "llama-3.1-8b")
+    assert not page.is_visible("#pmc-group")
+    _explain(page, "gemma-3-4b")
+    assert page.is_visible("#pmc-group") and page.inner_text("label[for=pmc-group]") == "Layer group"
+    assert page.input_value("#pmc-group") == "0"
+    page.focus("#pmc-group")
+    page.keyboard.press("ArrowDown")
+    page.wait_for_function("document.querySelector('#pmc-group').value === '1'")
+    start, measures = _measures("gemma-3-4b", None, group=1)
+    assert start["base"] != explorer_start(explain(GALLERY["gemma-3-4b"]["config"]))["base"]  # a group of its own
+    base = float(f"{start['base']:.3g}")  # the slider's output: three significant digits
+    assert page.inner_text("#pmc-base + output") == f"{base:,g}"
+    assert page.inner_text("#pmc-width + output").startswith(f"{start['width']} ")
+    rows = page.eval_on_selector_all(".pmc-measures tbody tr", EXPLORER_ROWS)
+    rope_type = explain(GALLERY["gemma-3-4b"]["config"]).rope[1].rope_type
+    want = [[name, f"{BLOCK} ({rope_type})" if name == BLOCK else f"if you used {name}", str(m["past"]),
+             f"{m['largest']:,.5g}", str(m["untouched"]), f"{m['slowest']:,.4g}×"] for name, m in measures.items()]
+    assert rows == want
+    assert f"{start['kind']} of {start['window']:,}" in page.inner_text(".pmc-measures caption")
+    for other in start["others"]:  # the global group, now the one not drawn
+        assert f"group ({other['rope_type']}), {other['group']}, is not drawn" in page.inner_text(".pmc-reach")
+    _explain(page, "gemma-3-4b")  # a new run starts at the first group again
+    assert page.input_value("#pmc-group") == "0"
     _clean(log)
 
 

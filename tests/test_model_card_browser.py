@@ -182,6 +182,6 @@ def test_decoder_is_built_after_instant_navigation(page, site):
     page.locator(f"article a[href*='{PATH}']:visible").first.click()
     page.wait_for_url(lambda url: PATH in url)
     assert page.evaluate("typeof document$ !== 'undefined'"), "Material's instant navigation is not active"
-    page.wait_for_function("() => document.querySelectorAll('#model-card-decoder select').length === 2")  # examples, releases
+    page.wait_for_function("() => document.querySelectorAll('#model-card-decoder select').length === 3")  # examples, releases, layer group
     page.wait_for_function(f"() => document.querySelectorAll('#pmc-gallery option').length === {len(GALLERY) + 1}")
     _clean(log)

@@ -6,6 +6,7 @@ functions in Node (tests/test_model_card_node.py) and on the page (tests/test_de
 from __future__ import annotations
 
 import numpy as np
+from pytest import approx
 
 from lessons.context_extension import (dynamic_ntk_stretch, ntk_scaled_base, rope_frequencies, rope_inv_freq,
                                        trained_angle_ratio)
@@ -124,3 +125,33 @@ def test_a_window_or_a_chunk_caps_the_distance():
     assert group_window(gemma, gemma.rope[0]) == (None, None)
     assert explorer_start(gemma)["others"] == [{"group": "sliding_attention (29 layers)", "rope_type": "default",
                                                 "window": gemma.sliding_window, "kind": "sliding window"}]
+
+
+def test_the_explorer_starts_at_the_group_chosen():
+    """A config with several RoPE groups (Gemma 3's global layers, base 1,000,000 with a linear block,
+    and its sliding local layers, base 10,000; ModernBERT's) starts the explorer at the group the page's
+    "Layer group" menu picks: its base, rotary width, window and own block, the rest named as others;
+    group 0 is the default (issue 44 follow-up)."""
+    several = {slug: _card(slug) for slug in GALLERY if len(_card(slug).rope) > 1}
+    assert "gemma-3-4b" in several
+    for slug, card in several.items():
+        assert explorer_start(card) == explorer_start(card, group=0)
+        for i, group in enumerate(card.rope):
+            start = explorer_start(card, group=i)
+            window = group_window(card, group)
+            assert (start["base"], start["width"], (start["window"], start["kind"])) == (group.base, group.rotary_dim, window), slug
+            assert [o["rope_type"] for o in start["others"]] == [g.rope_type for j, g in enumerate(card.rope) if j != i]
+            assert len(start["others"]) == len(card.rope) - 1 and start["group"].startswith(group.layer_type)
+            L, served = start["trained"], 4 * start["trained"]
+            own = block_measures(card, L, served, start["window"], group=i)
+            ratio = trained_angle_ratio(group.inv_freq, group.default_inv_freq, L, min(served, start["window"] or served))
+            turning = group.default_inv_freq > 0
+            assert own["past"] == int((ratio[turning] > L / (L - 1)).sum()), (slug, i)
+            assert np.isclose(own["largest"], ratio[turning].max()), (slug, i)
+            scale = group.inv_freq[turning] / group.default_inv_freq[turning]  # the group's own speeds, not another's
+            assert (own["untouched"], own["slowest"]) == (int((abs(scale - 1) <= 1e-9).sum()), approx(1 / scale.min())), (slug, i)
+    gemma = several["gemma-3-4b"]
+    local = explorer_start(gemma, group=1)
+    assert (local["base"], local["window"]) == (10000.0, gemma.sliding_window) != (explorer_start(gemma)["base"], None)
+    L = local["trained"]
+    assert block_measures(gemma, L, 4 * L, group=1) != block_measures(gemma, L, 4 * L)

@@ -174,12 +174,12 @@ def test_compare_methods_agrees_with_python(tmp_path):
 
 
 EXPLORER = SCRIPT.split("const run = {")[0] + r"""
-process.stdout.write(JSON.stringify(cases.map(([config, served, settings]) => {
-  const start = M.explorerStart(config === null ? null : M.parse(config), served);
+process.stdout.write(JSON.stringify(cases.map(([config, served, settings, group]) => {
+  const start = M.explorerStart(config === null ? null : M.parse(config), served, group);
   const at = Math.round(start.trained * start.stretch);
   return [start, settings.map(([b, w, L, s, win]) => M.methodMeasures(b, w, L, s, win)),
           M.methodMeasures(start.base, start.width, start.trained, start.stretch, start.window),
-          config === null || start.group === null ? null : M.blockMeasures(M.parse(config), start.trained, at, start.window)];
+          config === null || start.group === null ? null : M.blockMeasures(M.parse(config), start.trained, at, start.window, group)];
 })));
 """
 
@@ -187,9 +187,10 @@ process.stdout.write(JSON.stringify(cases.map(([config, served, settings]) => {
 def test_the_explorer_starts_and_measures_as_python(tmp_path):
     """The explorer under the report (modelcard.explorer), in Node: where it starts for every gallery
     config (its base, width, trained length, stretch, window and other groups, at vLLM's length and at a
-    length asked for) and, there and at fixed settings, the config's own block and each method's pairs
-    past the trained angles, largest angle ratio, untouched pairs and slowest pair, as Python computes
-    them (issue 43, item 6)."""
+    length asked for, and at each of its RoPE groups, the page's "Layer group" menu) and, there and at
+    fixed settings, the config's own block and each method's pairs past the trained angles, largest
+    angle ratio, untouched pairs and slowest pair, as Python computes them (issue 43, item 6; issue 44
+    follow-up: every group, not the first only)."""
     from lessons.model_card import explain
     from modelcard.explorer import block_measures, explorer_start, method_measures
 
@@ -197,27 +198,34 @@ def test_the_explorer_starts_and_measures_as_python(tmp_path):
                 (1e6, 256, 32768, 1.0, None), (150000.0, 32, 4096, 64.0, None), (10000.0, 8, 64, 4.0, None),
                 (500000.0, 128, 8192, 1280.0, 8192), (10000.0, 128, 4096, 8.0, 1024)]
     inputs, wants = [[None, None, settings]], [[explorer_start(None), [method_measures(*s) for s in settings]]]
-    cards = [None]
+    cards = [(None, 0)]
     for entry in GALLERY.values():
         card = explain(entry["config"])
         for served in (None, 3 * (card.max_length or 4096) + 1):
             inputs.append([json.dumps(entry["config"]), served, []])
             wants.append([explorer_start(card, served), []])
-            cards.append(card)
-    for want, card in zip(wants, cards, strict=True):
+            cards.append((card, 0))
+        for group in range(len(card.rope)):  # every group, named by its index, at a length asked for
+            inputs.append([json.dumps(entry["config"]), 2 * (card.max_length or 4096) + 1, [], group])
+            wants.append([explorer_start(card, inputs[-1][1], group), []])
+            cards.append((card, group))
+    for want, (card, group) in zip(wants, cards, strict=True):
         start = want[0]
         want.append(method_measures(start["base"], start["width"], start["trained"], start["stretch"], start["window"]))
         want.append(None if card is None else block_measures(card, start["trained"], round(start["trained"] * start["stretch"]),
-                                                             start["window"]) if card.rope else None)
+                                                             start["window"], group) if card.rope else None)
     tables = tmp_path / "tables.json"
     tables.write_text(json.dumps(browser_tables()), encoding="utf-8")
     done = subprocess.run([NODE, "-e", EXPLORER, str(tables), str(ROOT / "modelcard" / "web" / "model_card.js")],
                           input=json.dumps(inputs), capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
     got = json.loads(done.stdout)
-    problems = [d for (config, served, _), want, have in zip(inputs, wants, got, strict=True)
-                for d in differences(json.loads(json.dumps(want)), have, f"{(config or 'none')[:60]} served={served}")]
-    assert len(got) == 2 * len(GALLERY) + 1 and not problems, "\n".join(problems[:10])
+    problems = [d for (config, served, *rest), want, have in zip(inputs, wants, got, strict=True)
+                for d in differences(json.loads(json.dumps(want)), have, f"{(config or 'none')[:60]} served={served} group={rest[1:]}")]
+    chosen = [(case[0], have[0]["base"]) for case, have in zip(inputs, got, strict=True) if len(case) == 4]
+    groups = sum(len(explain(entry["config"]).rope) for entry in GALLERY.values())
+    assert len(got) == 2 * len(GALLERY) + groups + 1 and not problems, "\n".join(problems[:10])
+    assert len(set(chosen)) > len({config for config, _ in chosen}), "no config's groups differ"
     # the measures tell the methods apart where the old summary did not (Llama 3.1 at 16x: 29 each)
     llama = method_measures(500000.0, 128, 8192, 16.0)
     assert len({(m["past"], m["untouched"], round(m["slowest"], 6)) for m in llama.values()}) == len(llama), llama

@@ -1475,22 +1475,23 @@
     if (k.length === 1 && k[0] === "sliding_attention" && c.sliding_window) return [c.sliding_window, "sliding window"];
     return [null, null];
   }
-  function explorerStart(c, served) {
-    var g = c && c.rope.length ? c.rope[0] : null;
+  function explorerStart(c, served, gi) {  // gi: the RoPE group's index (the "Layer group" menu), default 0
+    gi = gi || 0;
+    var g = c && c.rope.length ? c.rope[gi] : null;
     if (!g) return { base: EXPLORER_FALLBACK.base, width: EXPLORER_FALLBACK.width, trained: EXPLORER_FALLBACK.trained, stated: true, stretch: 1.0,
       window: null, kind: null, group: null, others: [] };
     var trained = c.trained_length || c.max_length || EXPLORER_FALLBACK.trained, reach = scaledReach(c), win = groupWindow(c, g);
     served = served || vllmLen(c);
     return { base: g.base, width: Math.min(256, Math.max(32, 2 * roundHalfEven(g.rotary_dim / 2))), trained: trained,
       stated: c.trained_stated, stretch: Math.max(1.0, served / trained, reach ? reach[0] / trained : 1.0), window: win[0], kind: win[1],
-      group: groupLabel(g), others: c.rope.slice(1).map(function (o) { var w = groupWindow(c, o); return { group: groupLabel(o), rope_type: o.rope_type, window: w[0], kind: w[1] }; }) };
+      group: groupLabel(g), others: c.rope.filter(function (o, i) { return i !== gi; }).map(function (o) { var w = groupWindow(c, o); return { group: groupLabel(o), rope_type: o.rope_type, window: w[0], kind: w[1] }; }) };
   }
   function methodMeasures(base, width, trained, stretch, win) {
     checkMethods(width, trained, stretch);
     return C.methodMeasures(N(base), width, trained, N(stretch), win);
   }
-  function blockMeasures(c, trained, served, win) {
-    var g = c.rope[0], speeds = g.inv_freq;
+  function blockMeasures(c, trained, served, win, gi) {
+    var g = c.rope[gi || 0], speeds = g.inv_freq;
     if (g.rope_type === "dynamic" || g.rope_type === "longrope") speeds = ropeInvFreq(g.head_dim, g.parameters, c.max_length, served)[0];
     return C.measures(speeds, g.default_inv_freq, trained, Math.min(served, win || served));
   }
@@ -1515,9 +1516,9 @@
     html: function (config, served, model, links, engine) {  // links: {slug: href}, as the test gives them; else this page's
       return renderHtml(sectionsOf(card(config), served === undefined ? null : served, model || "MODEL", engine), links ? function (s) { return links[s]; } : lessonHref);
     },
-    compareMethods: compareMethods, explorerStart: function (config, served) { return explorerStart(config === null ? null : card(config), served); },
+    compareMethods: compareMethods, explorerStart: function (config, served, gi) { return explorerStart(config === null ? null : card(config), served, gi); },
     methodMeasures: methodMeasures, card: card, vllmMaxModelLen: vllmLen,
-    blockMeasures: function (config, trained, served, win) { return blockMeasures(card(config), trained, served, win); },
+    blockMeasures: function (config, trained, served, win, gi) { return blockMeasures(card(config), trained, served, win, gi); },
     format: { g: fmtG, comma: fmtComma, repr: repr, round: roundHalfEven }, dumps: dumps
   };
   window.PrimerModelCard = API;
@@ -1667,6 +1668,11 @@
 
     var ex = el("fieldset", { "class": "pmc-explore" }, root);
     el("legend", {}, ex, "Explore: one RoPE head, five ways to stretch it");
+    // a config with several RoPE groups (Gemma 3's global and sliding local layers): which one the explorer draws
+    var groupRow = el("div", { "class": "pmc-slider", hidden: "", style: "display: none" }, ex);
+    el("label", { "for": "pmc-group" }, groupRow, "Layer group");
+    var groupIn = el("select", { id: "pmc-group" }, groupRow);
+    groupIn.addEventListener("change", function () { seed(shown, seededServed, +groupIn.value); });
     var sliders = {};
     [["base", "RoPE base (rope_theta)", 3, 7, 0.01], ["factor", "Stretch (served ÷ trained)", 1, 64, 1], ["width", "Rotary width (dimensions)", 32, 256, 2]].forEach(function (s) {
       var row = el("div", { "class": "pmc-slider" }, ex);
@@ -1692,11 +1698,20 @@
       "lessons.context_extension), so the block's count is what it leaves to that training, not a fault. Two methods can keep every " +
       "pair within the trained angles and still differ in the pairs they leave untouched, at their trained speed (the fast ones, that " +
       "tell nearby positions apart), and in how far they slow the slowest (lessons.context_extension: trained_angle_ratio).");
-    var start = null, shown = null, seededBase = null, seededSlider = null, seededStretch = null, seededFactor = null, seededWidth = null, saying = null;
+    var start = null, shown = null, seededServed = null, gi = 0, seededBase = null, seededSlider = null, seededStretch = null, seededFactor = null, seededWidth = null, saying = null;
 
-    function seed(c, served) {
+    function seed(c, served, group) {  // group: the RoPE group's index; a new config starts at its first
       shown = c && c.rope.length ? c : null;
-      start = explorerStart(c, served);
+      seededServed = served;
+      gi = shown && group ? group : 0;
+      if (group === undefined) {
+        groupIn.textContent = "";
+        (shown ? shown.rope : []).forEach(function (g, i) { el("option", { value: String(i) }, groupIn, groupLabel(g) + ", base " + fmtComma(g.base)); });
+        groupRow.hidden = !shown || shown.rope.length < 2;
+        groupRow.style.display = groupRow.hidden ? "none" : "";  // .pmc-slider's grid would show it
+      }
+      groupIn.value = String(gi);
+      start = explorerStart(c, served, gi);
       var b = start.base, s = start.stretch;
       sliders.base.input.value = Math.min(7, Math.max(3, Math.log10(b > 0 ? b : 10000)));
       // the sliders move in steps (0.01 in log10: 500,000 would become 10^5.70 = 501,187; whole
@@ -1722,7 +1737,7 @@
       sliders.factor.out.textContent = fmtG(s, 4, true) + "×";
       sliders.width.out.textContent = w + " (" + w / 2 + " pairs)";
       // the config's own block, while the head drawn is its head (its base and width)
-      var own = shown && sliders.base.input.value === seededSlider && sliders.width.input.value === seededWidth ? shown.rope[0] : null;
+      var own = shown && sliders.base.input.value === seededSlider && sliders.width.input.value === seededWidth ? shown.rope[gi] : null;
       var plain = ropeInvFreq(w, { rope_theta: base })[0], scales = compareMethods({ base: base, rotary_dim: w, rope_type: "default", head_dim: w }, trainedLen, s);
       var series = [{ ys: wavelengths(plain), cls: "pmc-m-none", label: "no scaling" }];
       Object.keys(scales).forEach(function (n) {
@@ -1734,7 +1749,7 @@
         [{ y: trainedLen, cls: "pmc-trained", dash: "2 4", label: limit + fmtComma(trainedLen) },
          { y: served, cls: "pmc-served", dash: "8 4", label: "served " + fmtComma(served) + " (" + sliders.factor.out.textContent + ")" }]);
       var m = {}, whatIf = methodMeasures(base, w, trainedLen, s, win);
-      if (own) m[BLOCK] = blockMeasures(shown, trainedLen, served, win);
+      if (own) m[BLOCK] = blockMeasures(shown, trainedLen, served, win, gi);
       Object.keys(whatIf).forEach(function (n) { m[n] = whatIf[n]; });
       var names = Object.keys(m), turn = turns(plain, trainedLen).filter(Boolean).length;
       var label = function (n) { return n === BLOCK ? BLOCK + " (" + own.rope_type + ")" : "if you used " + SHORT[n]; };
@@ -1755,10 +1770,10 @@
       var notes = [];
       if (win) notes.push((start.group === "every RoPE layer" ? "Every RoPE layer of this config" : "Every layer of its group " + start.group) + " attends within a " + start.kind + " of " +
         fmtComma(win) + " positions: no distance it meets is longer, so each row is read at " + fmtComma(upTo) + " positions at most; the stretch still slows its pairs.");
-      if (shown && !own) notes.push("This config's own block is the first row at its own base and width (" + fmtComma(shown.rope[0].base) + ", " + seededWidth + ").");
+      if (shown && !own) notes.push("This config's own block is the first row at its own base and width (" + fmtComma(shown.rope[gi].base) + ", " + seededWidth + ").");
       start.others.forEach(function (o) {
         notes.push("Its other RoPE group (" + o.rope_type + "), " + o.group + ", is not drawn" + (o.window ? ": it attends within a " + o.kind + " of " + fmtComma(o.window) +
-          " positions, so no distance it meets is longer, whatever the length served." : "; the explorer shows the first group."));
+          " positions, so no distance it meets is longer, whatever the length served." : ".") + " Choose it under Layer group to draw it.");
       });
       reach.textContent = notes.join(" ");
       reach.hidden = !notes.length;
