@@ -88,6 +88,8 @@ LABEL = """c => { const label = c.labels && c.labels[0] && c.labels[0].cloneNode
 REACHABLE = "(b, s) => [...b.querySelectorAll(s)].map(c => c.checkVisibility() && !c.disabled)"
 AT_END = """c => c.tagName === "SELECT" ? c.selectedIndex === c.options.length - 1 :
   ["range", "number"].includes(c.type) && c.max !== "" && +c.value >= +c.max"""
+# Resolves once the next frame has been produced (a redraw a key started is then drawn).
+NEXT_FRAME = "() => new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)))"
 MEASURES = "n => performance.getEntriesByName('explorable:' + n).map(e => e.duration)"
 
 
@@ -165,7 +167,7 @@ def redraws(chromium, recorder: Recorder, base: str, explorable: Explorable, run
                 page.wait_for_timeout(500)           # the download has begun: wait until it has ended
                 recorder.wait_idle(quiet=0.5, limit=60)
                 page.wait_for_selector(box(explorable.name) + "[data-state=ready]")
-        page.evaluate("() => new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)))")
+        page.evaluate(NEXT_FRAME)
         page.evaluate("n => performance.clearMeasures('explorable:' + n)", explorable.name)
         controls = shown(root)
         if not controls:
@@ -191,7 +193,7 @@ def ends(page, root, name: str, controls: list[int]) -> list[float]:
             control.focus()
             for key in (("Home", "End") if control.evaluate(AT_END) else ("End", "Home")):
                 page.keyboard.press(key)
-                page.evaluate("() => new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)))")
+                page.evaluate(NEXT_FRAME)
     return page.evaluate(MEASURES, name)[start:]
 
 

@@ -61,6 +61,11 @@ def open_explorable(page, base: str, path: str, name: str) -> browser.PageLog:
     return log
 
 
+def control(page, name: str, label: str):
+    """The input or select of explorable `name` whose <label> holds the words `label`."""
+    return page.locator(f"{box(name)} label:has-text('{label}') :is(input, select)")
+
+
 def value(page, name: str, key: str) -> float:
     """The unrounded value of the number `key` explorable `name` shows (its data-value)."""
     return float(page.get_attribute(f"{box(name)} [data-key='{key}']", "data-value"))

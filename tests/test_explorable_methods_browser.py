@@ -11,7 +11,7 @@ import math
 import pytest
 
 from explorables.methods import data, models, reading, stops
-from tests.explorables import box, contract_problems, open_explorable, value
+from tests.explorables import box, contract_problems, control, open_explorable, value
 from tests.test_explorable_methods_node import own_note_holds
 
 pytestmark = pytest.mark.browser
@@ -20,15 +20,11 @@ PUBLISHED, CARDS = data(), models()
 MODELS = {m["slug"]: m for m in PUBLISHED["models"]}
 
 
-def _control(page, label: str):
-    return page.locator(f"{box(NAME)} label:has-text('{label}') :is(input, select)")
-
-
 def _check(page) -> dict:
     """The shown numbers against the Python for the controls' setting; returns that setting."""
-    model, method = _control(page, "Model").input_value(), _control(page, "Method").input_value()
+    model, method = control(page, NAME, "Model").input_value(), control(page, NAME, "Method").input_value()
     own = MODELS[model]["stretch"] if model else None
-    stretch = stops(own)[int(_control(page, "Length read").input_value())]
+    stretch = stops(own)[int(control(page, NAME, "Length read").input_value())]
     where = {"model": model, "method": method, "stretch": stretch}
     want = reading(model, method, stretch, PUBLISHED, CARDS)
     assert (value(page, NAME, "past"), value(page, NAME, "untouched")) == (want["past"], want["untouched"]), where
@@ -61,12 +57,12 @@ def test_keyboard_moves_give_the_explorers_numbers(chromium, site):
         open_explorable(page, site, PATH, NAME)
         ex = PUBLISHED["example"]
         assert _check(page) == {"model": "", "method": "none", "stretch": ex["stretch"]}  # where "Try it" starts
-        _control(page, "Method").focus()
+        control(page, NAME, "Method").focus()
         for _ in range(5):  # linear, NTK-aware, dynamic, YaRN, Llama 3
             page.keyboard.press("ArrowDown")
             _check(page)
-        assert _control(page, "Method").input_value() == "llama3"
-        _control(page, "Length read").focus()
+        assert control(page, NAME, "Method").input_value() == "llama3"
+        control(page, NAME, "Length read").focus()
         page.keyboard.press("ArrowRight")
         assert _check(page)["stretch"] == stops()[stops().index(ex["stretch"]) + 1]
         page.keyboard.press("End")
@@ -74,15 +70,15 @@ def test_keyboard_moves_give_the_explorers_numbers(chromium, site):
         page.keyboard.press("Home")
         assert _check(page)["stretch"] == 1
         for slug, m in MODELS.items():  # every model, by keyboard: its own block at its own stretch
-            _control(page, "Model").focus()
+            control(page, NAME, "Model").focus()
             page.keyboard.press("ArrowDown")
             assert _check(page) == {"model": slug, "method": m["rope_type"], "stretch": m["stretch"]}
-            _control(page, "Length read").focus()
+            control(page, NAME, "Length read").focus()
             page.keyboard.press("ArrowLeft")
             _check(page)
         page.keyboard.press("End")  # the last model's own block read past the length it serves
         assert _check(page)["stretch"] > MODELS[slug]["stretch"]
-        _control(page, "Method").focus()
+        control(page, NAME, "Method").focus()
         page.keyboard.press("Home")  # no scaling on the last model's head
         assert _check(page)["method"] == "none"
     finally:
@@ -91,7 +87,7 @@ def test_keyboard_moves_give_the_explorers_numbers(chromium, site):
 
 def test_the_explorable_keeps_the_contract(chromium, site):
     def move(page):
-        _control(page, "Method").focus()
+        control(page, NAME, "Method").focus()
         page.keyboard.press("ArrowDown")
 
     assert contract_problems(chromium, site, PATH, NAME, move) == []

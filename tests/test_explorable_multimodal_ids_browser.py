@@ -10,19 +10,15 @@ import pytest
 
 from explorables.multimodal_ids import MODELS, numbering
 from lessons.multimodal_rope import AXES, EXAMPLE_PARTS, mrope_axis_of_pair
-from tests.explorables import box, contract_problems, open_explorable, value
+from tests.explorables import box, contract_problems, control, open_explorable, value
 
 pytestmark = pytest.mark.browser
 NAME, PATH = "multimodal_ids", "lessons/multimodal_rope/"
 
 
-def _control(page, label: str):
-    return page.locator(f"{box(NAME)} label:has-text('{label}') :is(input, select)")
-
-
 def _setting(page) -> list:
     """The controls' values as numbering's arguments."""
-    get = lambda label: _control(page, label).input_value()  # noqa: E731
+    get = lambda label: control(page, NAME, label).input_value()  # noqa: E731
     return [get("Layout"), get("Picture"), int(get("Height")), int(get("Width")), int(get("Frames")),
             int(get("Seconds"))]
 
@@ -50,7 +46,7 @@ def test_keyboard_moves_give_the_lessons_ids(chromium, site):
         setting = _setting(page)
         assert numbering(*setting)["grid"] == list(EXAMPLE_PARTS[1][1])  # the running example's image
         assert _shown(page) == _want(setting)
-        width = _control(page, "Width")
+        width = control(page, NAME, "Width")
         width.focus()
         for _ in range(3):
             page.keyboard.press("ArrowRight")
@@ -58,11 +54,11 @@ def test_keyboard_moves_give_the_lessons_ids(chromium, site):
         assert setting[3] == 9, setting
         assert _shown(page) == _want(setting)
 
-        _control(page, "Picture").focus()  # a video: frames and seconds by keyboard too
+        control(page, NAME, "Picture").focus()  # a video: frames and seconds by keyboard too
         page.keyboard.press("ArrowDown")
-        _control(page, "Frames").focus()
+        control(page, NAME, "Frames").focus()
         page.keyboard.press("End")
-        _control(page, "Seconds").focus()
+        control(page, NAME, "Seconds").focus()
         for _ in range(5):
             page.keyboard.press("ArrowLeft")
         setting = _setting(page)
@@ -74,7 +70,7 @@ def test_keyboard_moves_give_the_lessons_ids(chromium, site):
 
         for layout in ("sections", "interleaved"):  # the strip, pair by pair, and its counts
             if layout == "interleaved":
-                _control(page, "Layout").focus()
+                control(page, NAME, "Layout").focus()
                 page.keyboard.press("ArrowDown")
             setting = _setting(page)
             assert setting[0] == layout
@@ -89,7 +85,7 @@ def test_keyboard_moves_give_the_lessons_ids(chromium, site):
 
 def test_the_explorable_keeps_the_contract(chromium, site):
     def move(page):
-        _control(page, "Width").focus()
+        control(page, NAME, "Width").focus()
         page.keyboard.press("ArrowRight")
 
     assert contract_problems(chromium, site, PATH, NAME, move) == []

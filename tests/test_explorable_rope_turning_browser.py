@@ -17,15 +17,11 @@ from explorables.rope_turning import query_and_key
 from lessons.model_card import pairs_that_turn
 from lessons.positional import angle_table, rope_frequencies
 from lessons.rope import CASES, conversion_scores
-from tests.explorables import box, contract_problems, open_explorable, value
+from tests.explorables import box, contract_problems, control, open_explorable, value
 from tests.test_explorable_rope_turning_node import TOL, _lesson_score
 
 pytestmark = pytest.mark.browser
 NAME, PATH = "rope_turning", "lessons/rope/"
-
-
-def _control(page, label: str):
-    return page.locator(f"{box(NAME)} label:has-text('{label}') :is(input, select)")
 
 
 def _scale(d: int) -> float:
@@ -36,7 +32,7 @@ def _scale(d: int) -> float:
 def _check(page) -> tuple:
     """The shown numbers and the live sentence against the lesson's Python for the controls'
     setting; returns the setting (width, gap, base, pair, key position, run) and the score shown."""
-    d, case = int(_control(page, "Head width").input_value()), _control(page, "Layout").input_value()
+    d, case = int(control(page, NAME, "Head width").input_value()), control(page, NAME, "Layout").input_value()
     gap, base, pair, n = (value(page, NAME, k) for k in ("gap", "base", "pair", "n"))
     gap, pair, n = int(gap), int(pair), int(n)
     where = (d, gap, base, pair, n, case)
@@ -62,7 +58,7 @@ def _check(page) -> tuple:
 
 
 def _press(page, label: str, key: str, times: int = 1):
-    _control(page, label).focus()
+    control(page, NAME, label).focus()
     for _ in range(times):
         page.keyboard.press(key)
 

@@ -17,17 +17,13 @@ import pytest
 
 from explorables import tiny_model as tm
 from lessons.measured import load_results, values
-from tests.explorables import box, contract_problems, open_explorable, value
+from tests.explorables import box, contract_problems, control, open_explorable, value
 
 pytestmark = pytest.mark.browser
 NAME, PATH = "tiny_model", "lessons/measured/"
 MANIFEST = tm.json.loads(tm.MANIFEST.read_text(encoding="utf-8"))
 TASK, STEP = MANIFEST["task"], MANIFEST["lengths"][1] - MANIFEST["lengths"][0]
 B = TASK["copy"]
-
-
-def _control(page, label: str):
-    return page.locator(f"{box(NAME)} label:has-text('{label}') :is(input, select)")
 
 
 def _press(page, text: str) -> None:
@@ -43,8 +39,8 @@ def _loaded(page, scheme: str) -> None:
 
 
 def _setting(page) -> tuple[str, str, int, list | None, float]:
-    scheme, method = _control(page, "Scheme").input_value(), _control(page, "RoPE read").input_value()
-    length = int(_control(page, "Length").input_value())
+    scheme, method = control(page, NAME, "Scheme").input_value(), control(page, NAME, "RoPE read").input_value()
+    length = int(control(page, NAME, "Length").input_value())
     speeds, factor = tm.reading(tm.model_file("rope"), method, length) if scheme == "rope" else (None, 1.0)
     return scheme, method, length, speeds, factor
 
@@ -109,26 +105,26 @@ def test_keyboard_moves_give_the_numpy_forwards_answers(chromium, site):
         _loaded(page, "rope")
         first = _check(page)  # where it starts: the study's prompts, read as trained, at 2L
         assert (first["length"], first["method"]) == (2 * TASK["train_len"], "default")
-        assert _control(page, "The fact").input_value() == "training"
+        assert control(page, NAME, "The fact").input_value() == "training"
         _press(page, "Score")
         _check_score(page)
-        _control(page, "Length").focus()
+        control(page, NAME, "Length").focus()
         page.keyboard.press("ArrowRight")
         assert _check(page)["length"] == 2 * TASK["train_len"] + STEP
         page.keyboard.press("End")
         assert _check(page)["length"] == 8 * TASK["train_len"]
-        _control(page, "RoPE read").focus()
+        control(page, NAME, "RoPE read").focus()
         page.keyboard.press("End")  # the last reading: dynamic NTK
         assert _check(page)["method"] == tm.READINGS[-1]
         _press(page, "Score")
         _check_score(page)
-        _control(page, "The fact").focus()
+        control(page, NAME, "The fact").focus()
         page.keyboard.press("ArrowDown")  # at the start
         before = _check(page)["tokens"]
         assert before[1:1 + B] == before[-B:]  # the passage of 8 right after BOS, copied whole
         _press(page, "New prompt")
         assert _check(page)["tokens"] != before
-        _control(page, "Scheme").focus()
+        control(page, NAME, "Scheme").focus()
         page.keyboard.press("ArrowDown")  # ALiBi: its weights load when chosen
         _loaded(page, "alibi")
         assert _check(page)["scheme"] == "alibi"
@@ -137,7 +133,7 @@ def test_keyboard_moves_give_the_numpy_forwards_answers(chromium, site):
                       f"{box(NAME)} .px-tm-summary")
         runs = "performance.getEntriesByName('explorable:tiny_model').length"
         ran = page.evaluate(runs)
-        _control(page, "RoPE read").focus()
+        control(page, NAME, "RoPE read").focus()
         page.keyboard.press("Home")  # a run of the same ALiBi prompt: nothing new to say
         page.wait_for_function(f"{runs} > {ran}")
         assert _check(page)["scheme"] == "alibi"
@@ -156,7 +152,7 @@ def _seven(page) -> list[tuple[float, float]]:
 
 def _type(page, text: str) -> None:
     """Replace the copied-stretch field's text by keyboard and press Enter."""
-    _control(page, "Copied stretch").focus()
+    control(page, NAME, "Copied stretch").focus()
     page.keyboard.press("ControlOrMeta+A")
     page.keyboard.type(text)
     page.keyboard.press("Enter")
@@ -173,10 +169,10 @@ def test_an_edited_passage_runs_as_typed_and_a_bad_one_says_why(chromium, site):
         open_explorable(page, site, PATH, NAME)
         _press(page, "Load the")
         _loaded(page, "rope")
-        _control(page, "Length").focus()
+        control(page, NAME, "Length").focus()
         page.keyboard.press("End")  # 8L: the longest prompt, the passage widest
         drawn = _check(page)["tokens"]
-        field = _control(page, "Copied stretch")
+        field = control(page, NAME, "Copied stretch")
         assert field.input_value().split() == [str(t) for t in drawn[-B:]]
         start = drawn.index(drawn[-B])  # the copied stretch in the passage
         ids = drawn[-B:]
@@ -218,7 +214,7 @@ def test_the_explorable_keeps_the_contract(chromium, site):
     def move(page):
         _press(page, "Load the")
         _loaded(page, "rope")
-        _control(page, "Length").focus()
+        control(page, NAME, "Length").focus()
         page.keyboard.press("ArrowRight")
 
     assert contract_problems(chromium, site, PATH, NAME, move) == []
